@@ -1,0 +1,7 @@
+"""Inspect entry point: importing this module registers every cog-tasks ``@task``.
+
+Inspect finds it through the ``inspect_ai`` entry point in ``pyproject.toml``,
+so ``inspect eval cog_tasks/<task>`` works once the package is installed.
+"""
+
+# ruff: noqa: F401

@@ -1,0 +1,1 @@
+"""Agents: CogBench agents and EgoSocialArena game opponents."""

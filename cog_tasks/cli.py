@@ -1,0 +1,114 @@
+"""The ``cog-tasks`` command.
+
+Shared commands live here (``model-path``, ``tasks-path``, ``lm-eval``). Each
+benchmark adds its own command group (``cog-tasks coglm ...``) from a
+``cog_tasks/<benchmark>/cli.py`` module that defines
+``register(subparsers: argparse._SubParsersAction) -> None``; the subparsers it
+adds must set ``func`` to a callable taking the parsed namespace and returning
+an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import pkgutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import cog_tasks
+
+LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
+
+
+def tasks_path() -> Path:
+    """Return the directory to pass to lm-eval's ``--include_path``."""
+    return Path(__file__).resolve().parent / "lm_eval_tasks"
+
+
+def _model_path(args: argparse.Namespace) -> int:
+    from cog_tasks.models import embedded_model_path
+
+    print(embedded_model_path(args.name))
+    return 0
+
+
+def _tasks_path(_: argparse.Namespace) -> int:
+    print(tasks_path())
+    return 0
+
+
+def run_lm_eval(arguments: Sequence[str]) -> None:
+    """Run lm-eval's own CLI with this package's task directory included.
+
+    Args:
+        arguments: lm-eval arguments, with or without a leading subcommand.
+    """
+    from lm_eval.__main__ import cli_evaluate
+
+    rest = list(arguments)
+    subcommand = rest.pop(0) if rest and rest[0] in LM_EVAL_SUBCOMMANDS else "run"
+    sys.argv = ["lm-eval", subcommand, "--include_path", str(tasks_path()), *rest]
+    cli_evaluate()
+
+
+def _benchmark_cli_modules() -> list[str]:
+    """Names of ``cog_tasks.<benchmark>.cli`` modules that exist, sorted."""
+    names = []
+    for info in pkgutil.iter_modules(cog_tasks.__path__):
+        candidate = f"cog_tasks.{info.name}.cli"
+        if info.ispkg and importlib.util.find_spec(candidate) is not None:
+            names.append(candidate)
+    return sorted(names)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full argument parser, benchmark command groups included."""
+    parser = argparse.ArgumentParser(
+        prog="cog-tasks",
+        description="Cognitive-science LLM benchmarks for lm-eval and Inspect.",
+    )
+    parser.add_argument("--version", action="version", version=cog_tasks.__version__)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    model = commands.add_parser(
+        "model-path", help="print (and create on first use) a local HF directory of a model"
+    )
+    model.add_argument("name", nargs="?", default="smollm2", help="embedded model (smollm2)")
+    model.set_defaults(func=_model_path)
+
+    tasks = commands.add_parser("tasks-path", help="print the directory for lm-eval --include_path")
+    tasks.set_defaults(func=_tasks_path)
+
+    commands.add_parser(
+        "lm-eval",
+        help="run lm-eval with --include_path set: cog-tasks lm-eval --model hf ... --tasks coglm",
+        add_help=False,
+    )
+
+    for module_name in _benchmark_cli_modules():
+        importlib.import_module(module_name).register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cog-tasks`` console script.
+
+    Args:
+        argv: Arguments without the program name; defaults to ``sys.argv[1:]``.
+
+    Returns:
+        The process exit code.
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] == "lm-eval":
+        run_lm_eval(arguments[1:])
+        return 0
+    args = build_parser().parse_args(arguments)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

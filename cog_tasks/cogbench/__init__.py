@@ -1,0 +1,1 @@
+"""CogBench: records, loader and questionnaire parsing."""

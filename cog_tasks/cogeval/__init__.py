@@ -1,0 +1,1 @@
+"""CogEval: graphs, prompt generator, answer parsing and scoring."""

@@ -1,0 +1,1 @@
+"""CogLM (Piaget stages): records, data resolver, answer extraction."""

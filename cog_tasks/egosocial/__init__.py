@@ -1,0 +1,1 @@
+"""EgoSocialArena: scenario generators and game rules."""

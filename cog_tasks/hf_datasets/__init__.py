@@ -1,0 +1,1 @@
+"""Hugging Face dataset builders, dataset cards and push."""

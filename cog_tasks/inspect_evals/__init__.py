@@ -1,0 +1,1 @@
+"""Inspect tasks, solvers and scorers, one folder per benchmark."""

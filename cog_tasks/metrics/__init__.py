@@ -1,0 +1,1 @@
+"""Benchmark metrics: calibrated accuracy, cognitive age, kappa, deviance."""
