@@ -1,0 +1,78 @@
+"""The ten CogLM abilities, their Piaget stages and the upstream file names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One CogLM ability.
+
+    Attributes:
+        code: Short code used in task names (``coglm_<code>``).
+        name: Human-readable name from the paper.
+        stage: Piaget stage, 1 (sensorimotor) to 4 (formal operational).
+        stage_folder: Upstream folder of the stage (``first_stage`` ...).
+        file_stem: Upstream file name without ``.json``.
+    """
+
+    code: str
+    name: str
+    stage: int
+    stage_folder: str
+    file_stem: str
+
+    @property
+    def relative_path(self) -> str:
+        """Path of the ability's file below the ``coglm`` data folder."""
+        return f"{self.stage_folder}/{self.file_stem}.json"
+
+
+ABILITIES: tuple[Ability, ...] = (
+    Ability("const", "Object permanence (constancy)", 1, "first_stage", "exist"),
+    Ability("early", "Early representation", 1, "first_stage", "early_represent_mind"),
+    Ability("semio", "Semiotic function", 2, "second_stage", "symbolic"),
+    Ability("empat", "Empathy", 2, "second_stage", "self_center"),
+    Ability("rever", "Reversibility", 3, "third_stage", "reversibility"),
+    Ability("conse", "Conservation", 3, "third_stage", "conservation"),
+    Ability("induc", "Induction", 3, "third_stage", "inductive"),
+    Ability("deduc", "Hypothetico-deductive reasoning", 4, "fourth_stage", "deductive"),
+    Ability("propo", "Propositional operations", 4, "fourth_stage", "propositional_thinking"),
+    Ability("plan", "Planning", 4, "fourth_stage", "plan"),
+)
+ABILITY_BY_CODE: dict[str, Ability] = {ability.code: ability for ability in ABILITIES}
+STAGES: tuple[int, ...] = (1, 2, 3, 4)
+STAGE_NAMES: dict[int, str] = {
+    1: "sensorimotor",
+    2: "preoperational",
+    3: "concrete operational",
+    4: "formal operational",
+}
+
+
+def abilities_of_stage(stage: int) -> tuple[Ability, ...]:
+    """Return the abilities of one stage, in canonical order."""
+    return tuple(ability for ability in ABILITIES if ability.stage == stage)
+
+
+def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
+    """Turn a user's ability selection into abilities.
+
+    Args:
+        codes: ``None`` for all, a comma-separated string or a list of codes.
+
+    Returns:
+        The selected abilities in canonical order.
+
+    Raises:
+        ValueError: If a code is unknown.
+    """
+    if codes is None:
+        return ABILITIES
+    wanted = [c.strip() for c in (codes.split(",") if isinstance(codes, str) else codes)]
+    unknown = sorted(set(wanted) - set(ABILITY_BY_CODE))
+    if unknown:
+        raise ValueError(f"unknown CogLM ability code(s) {unknown}; known: {list(ABILITY_BY_CODE)}")
+    return tuple(ability for ability in ABILITIES if ability.code in wanted)
