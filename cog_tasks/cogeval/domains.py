@@ -1,0 +1,212 @@
+"""Domains: how states are named and how connections and rewards are worded.
+
+A seed relabels states: room domains draw fresh room numbers, the others draw
+names from the pools below. The default seed 0 keeps the numbering of the
+paper for ordered rooms, so the reference set stays comparable with it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from cog_tasks.cogeval.graphs import GraphSpec
+
+PLACES: tuple[str, ...] = (
+    "Oslo", "Lima", "Nairobi", "Hanoi", "Quito", "Tbilisi", "Dakar", "Lisbon", "Osaka",
+    "Bogota", "Accra", "Riga", "Kyoto", "Porto", "Tunis", "Cusco", "Bergen", "Malaga",
+    "Zagreb", "Mumbai", "Perth", "Havana", "Bruges", "Seville", "Tallinn", "Bilbao",
+    "Cairo", "Manila", "Denver", "Geneva", "Durban", "Krakow", "Salvador", "Austin",
+    "Lyon", "Split",
+)  # fmt: skip
+
+PEOPLE: tuple[str, ...] = (
+    "Amara", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiroshi", "Ines",
+    "Jonas", "Keiko", "Luca", "Mirela", "Nadia", "Omar", "Priya", "Quentin", "Rosa",
+    "Soren", "Tamar", "Umar", "Vera", "Wanjiru", "Xavier", "Yusuf", "Zofia", "Anil",
+    "Beatriz", "Caleb", "Dalia", "Emeka", "Freya", "Goran", "Hana", "Ivo", "Julia",
+)  # fmt: skip
+
+OBJECTS: tuple[str, ...] = (
+    "oak chest", "tin box", "velvet pouch", "glass jar", "leather case", "wooden crate",
+    "silver casket", "paper envelope", "copper urn", "woven basket", "iron safe",
+    "clay pot",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}`` are filled in.
+
+    Attributes:
+        name: Domain name used in task ids.
+        setting: The opening sentence; ``{n}`` is the number of states.
+        noun: What a state is called (singular).
+        plural: What states are called (plural).
+        one_way: A one-way connection from ``a`` to ``b``.
+        two_way: A two-way connection between ``a`` and ``b``.
+        neighbours: A state with several two-way connections (``{b}`` is a list).
+        blocked: A connection between ``a`` and ``b`` that no longer works.
+        reward: A state that pays ``v``.
+        penalty: A state that costs ``v``.
+        no_reward: A state that no longer pays anything.
+        portal: A state from which one jump to any state is possible.
+        unit: The reward unit.
+        lottery: A state whose exit is random; ``{b}`` lists the outcomes.
+        outcome: One outcome of a random exit: ``p`` leads to ``b``.
+    """
+
+    name: str
+    setting: str
+    noun: str
+    plural: str
+    one_way: str
+    two_way: str
+    neighbours: str
+    blocked: str
+    reward: str
+    penalty: str
+    no_reward: str
+    portal: str
+    unit: str
+    lottery: str
+    outcome: str
+
+
+DOMAINS: dict[str, Domain] = {
+    "ordRooms": Domain(
+        name="ordRooms",
+        setting="Picture a building with {n} rooms.",
+        noun="room",
+        plural="rooms",
+        one_way="A door in {a} opens onto {b}.",
+        two_way="{a} and {b} share a door.",
+        neighbours="{a} has doors to {b}.",
+        blocked="The door between {a} and {b} is now locked.",
+        reward="{s} holds a chest with {v} dollars.",
+        penalty="{s} has a trap that costs you {v} dollars.",
+        no_reward="The chest in {s} is now empty.",
+        portal="{s} has a portal that can take you, once, straight into any room you name.",
+        unit="dollars",
+        lottery="The door in {a} has become unreliable: {b}.",
+        outcome="with probability {p} it opens onto {b}",
+    ),
+    "unordRooms": Domain(
+        name="unordRooms",
+        setting="Picture a hotel with {n} rooms whose numbers follow no particular order.",
+        noun="room",
+        plural="rooms",
+        one_way="A door in {a} opens onto {b}.",
+        two_way="{a} and {b} share a door.",
+        neighbours="{a} has doors to {b}.",
+        blocked="The door between {a} and {b} is now locked.",
+        reward="{s} holds a chest with {v} dollars.",
+        penalty="{s} has a trap that costs you {v} dollars.",
+        no_reward="The chest in {s} is now empty.",
+        portal="{s} has a portal that can take you, once, straight into any room you name.",
+        unit="dollars",
+        lottery="The door in {a} has become unreliable: {b}.",
+        outcome="with probability {p} it opens onto {b}",
+    ),
+    "unordSpatial": Domain(
+        name="unordSpatial",
+        setting="Picture a trip through {n} cities linked by a few train lines.",
+        noun="city",
+        plural="cities",
+        one_way="A one-way train runs from {a} to {b}.",
+        two_way="A train line links {a} and {b} in both directions.",
+        neighbours="From {a} trains run to {b}.",
+        blocked="The train line between {a} and {b} is closed.",
+        reward="A job in {s} pays {v} dollars.",
+        penalty="Stopping in {s} costs {v} dollars in fees.",
+        no_reward="The job in {s} is gone.",
+        portal="In {s} an airline offers one free flight to any city you name.",
+        unit="dollars",
+        lottery="The train out of {a} has become unreliable: {b}.",
+        outcome="with probability {p} it takes you to {b}",
+    ),
+    "socialTies": Domain(
+        name="socialTies",
+        setting="Picture a circle of {n} people connected by friendships.",
+        noun="person",
+        plural="people",
+        one_way="{a} can introduce you to {b}.",
+        two_way="{a} and {b} are friends and will introduce you to each other.",
+        neighbours="{a} is friends with {b}.",
+        blocked="{a} and {b} have fallen out and no longer introduce you to each other.",
+        reward="{s} can give you {v} dollars for your project.",
+        penalty="Meeting {s} costs you {v} dollars.",
+        no_reward="{s} has nothing left to give.",
+        portal="{s} can, once, put you in touch with anyone you name.",
+        unit="dollars",
+        lottery="{a} has become unreliable: {b}.",
+        outcome="with probability {p} the introduction is to {b}",
+    ),
+    "objectRelations": Domain(
+        name="objectRelations",
+        setting="Picture {n} containers, some of them hidden inside others.",
+        noun="container",
+        plural="containers",
+        one_way="Opening {a} reveals {b}.",
+        two_way="{a} and {b} are tied together.",
+        neighbours="{a} is tied to {b}.",
+        blocked="{b} is no longer inside {a}.",
+        reward="{s} holds {v} gold coins.",
+        penalty="Opening {s} costs you {v} gold coins.",
+        no_reward="{s} is now empty.",
+        portal="{s} holds a master key that, once, opens any container you name directly.",
+        unit="gold coins",
+        lottery="Opening {a} has become unpredictable: {b}.",
+        outcome="with probability {p} it reveals {b}",
+    ),
+}
+
+
+def get_domain(name: str) -> Domain:
+    """Return the domain called ``name``.
+
+    Raises:
+        KeyError: For an unknown domain, naming the known ones.
+    """
+    if name not in DOMAINS:
+        raise KeyError(f"unknown CogEval domain {name!r}; known: {sorted(DOMAINS)}")
+    return DOMAINS[name]
+
+
+def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
+    """Name every state of ``spec`` (added states included) for one domain and seed.
+
+    Args:
+        spec: The graph.
+        domain: Domain name.
+        seed: Relabelling seed; 0 keeps the paper's room numbers for ``ordRooms``.
+
+    Returns:
+        A label for each state. Room labels read ``room 7``; an unnumbered
+        entry state reads ``the lobby``.
+
+    Raises:
+        ValueError: If the domain does not apply to the graph.
+    """
+    get_domain(domain)
+    if domain not in spec.domains:
+        raise ValueError(f"domain {domain!r} is not defined for graph {spec.name!r}")
+    states = spec.all_states()
+    rng = random.Random(f"cogeval:{spec.name}:{domain}:{seed}")
+    if domain in ("ordRooms", "unordRooms"):
+        numbered = [s for s in states if not (spec.entry_is_lobby and s == spec.start)]
+        if domain == "ordRooms" and seed == 0:
+            numbers = list(numbered)
+        else:
+            numbers = rng.sample(range(1, 100), len(numbered))
+            if domain == "ordRooms":
+                numbers.sort()
+        labels = {s: f"room {n}" for s, n in zip(numbered, numbers, strict=True)}
+        if spec.entry_is_lobby:
+            labels[spec.start] = "the lobby"
+        return labels
+    pool = {"unordSpatial": PLACES, "socialTies": PEOPLE, "objectRelations": OBJECTS}[domain]
+    names = rng.sample(pool, len(states))
+    if domain == "objectRelations":
+        names = [f"the {name}" for name in names]
+    return dict(zip(states, names, strict=True))

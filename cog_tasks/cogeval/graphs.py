@@ -1,0 +1,511 @@
+"""The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1).
+
+States are small integers. Their numbering follows the numbered-room version of
+the original task templates, so that with the default seed the ordered-rooms
+domain uses the same room numbers as the paper. The graph facts (states, edges,
+rewards, clusters, stochastic transitions) and the local change that defines
+each condition are taken from the templates; tests check them against the
+templates when ``COG_TASKS_DATA`` points at a copy.
+
+Answers are never stored here: :mod:`cog_tasks.cogeval.planning` computes them
+from these facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Edge = tuple[int, int]
+
+#: Condition families of Table 1 of the paper, plus the two extra families.
+CONDITION_FAMILIES: dict[str, str] = {
+    "valuePath": "Traversal",
+    "1stepPath": "Traversal",
+    "2stepPath": "Traversal",
+    "3stepPath": "Traversal",
+    "nstepPath": "Traversal",
+    "rewardReval": "RewardReval",
+    "policyReval": "RewardReval",
+    "transReval": "TransitionReval",
+    "transRevalStochastic": "TransitionReval",
+    "nonteleShortcut": "Shortcut",
+    "nonteleShortcutCoT": "Shortcut",
+    "teleShortcut": "Shortcut",
+    "teleShortcutCoT": "Shortcut",
+    "nonteleDetour": "Detour",
+    "teleDetour": "Detour",
+    "nClusters": "Clusters",
+    "mapDrawing": "Map",
+}
+
+#: The five families that enter the analysis of deviance, in the paper's order.
+ANALYSIS_FAMILIES: tuple[str, ...] = (
+    "Traversal",
+    "RewardReval",
+    "TransitionReval",
+    "Shortcut",
+    "Detour",
+)
+
+CONDITIONS: tuple[str, ...] = tuple(CONDITION_FAMILIES)
+
+
+@dataclass(frozen=True)
+class LocalChange:
+    """A local change to the environment announced in the follow-up turn.
+
+    Attributes:
+        add_edges: Connections that appear (new states appear with them).
+        remove_edges: Connections that are blocked.
+        rewards: ``(state, value)`` pairs that replace the state's reward;
+            0 removes it and a negative value is a penalty.
+        portal: State from which one teleport to any state is allowed.
+        stochastic: ``(state, ((next, probability), ...))``: the state's exits
+            become a lottery over these next states.
+        hint: Whether the question carries the shortcut hint (the CoT
+            conditions of Table 1).
+    """
+
+    add_edges: tuple[Edge, ...] = ()
+    remove_edges: tuple[Edge, ...] = ()
+    rewards: tuple[tuple[int, float], ...] = ()
+    portal: int | None = None
+    stochastic: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = ()
+    hint: bool = False
+
+
+@dataclass(frozen=True)
+class ConditionSpec:
+    """One task condition on one graph.
+
+    Attributes:
+        name: Condition name from :data:`CONDITIONS`.
+        change: The local change of the follow-up turn.
+        source: Start state of a traversal question (``1stepPath`` ...).
+        target: Goal state of a traversal question.
+    """
+
+    name: str
+    change: LocalChange = field(default_factory=LocalChange)
+    source: int | None = None
+    target: int | None = None
+
+    @property
+    def family(self) -> str:
+        """The condition family (Table 1 group)."""
+        return CONDITION_FAMILIES[self.name]
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """One latent graph of the paper.
+
+    Attributes:
+        name: Short name used in task ids (``n7line`` ...).
+        panel: Letter of the graph in the paper's Fig. 1.
+        description: One line for humans.
+        directed: Whether connections are one-way.
+        states: All states of the base graph.
+        start: Where value-based questions start.
+        edges: Connections of the base graph.
+        rewards: ``(state, value)`` pairs of the base graph.
+        clusters: Communities of a community graph (empty otherwise).
+        value_answer: ``first_step`` when value questions ask for the first
+            state after the start, ``path`` when they ask for the whole route.
+        entry_is_lobby: Whether the start state is an unnumbered lobby in the
+            room domains.
+        domains: Domains the templates cover for this graph.
+        conditions: Conditions the templates cover, plus map drawing.
+        reference: The human experiment the graph comes from.
+    """
+
+    name: str
+    panel: str
+    description: str
+    directed: bool
+    states: tuple[int, ...]
+    start: int
+    edges: tuple[Edge, ...]
+    rewards: tuple[tuple[int, float], ...]
+    clusters: tuple[tuple[int, ...], ...]
+    value_answer: Literal["first_step", "path"]
+    entry_is_lobby: bool
+    domains: tuple[str, ...]
+    conditions: tuple[ConditionSpec, ...]
+    reference: str
+
+    def condition(self, name: str) -> ConditionSpec:
+        """Return the spec of condition ``name`` on this graph.
+
+        Raises:
+            KeyError: If the graph has no such condition.
+        """
+        for spec in self.conditions:
+            if spec.name == name:
+                return spec
+        known = [spec.name for spec in self.conditions]
+        raise KeyError(f"graph {self.name!r} has no condition {name!r}; known: {known}")
+
+    def all_states(self) -> tuple[int, ...]:
+        """States of the base graph plus every state a condition adds, sorted."""
+        extra = {
+            state
+            for spec in self.conditions
+            for edge in spec.change.add_edges
+            for state in edge
+            if state not in self.states
+        }
+        return tuple(sorted(set(self.states) | extra))
+
+
+def _path_edges(*paths: tuple[int, ...]) -> tuple[Edge, ...]:
+    """Edges along one or more state sequences."""
+    return tuple((a, b) for path in paths for a, b in zip(path, path[1:], strict=False))
+
+
+def _fan(*groups: tuple[int, tuple[int, ...]]) -> tuple[Edge, ...]:
+    """Undirected edges from ``(state, neighbours)`` listings, each edge once."""
+    seen: set[frozenset[int]] = set()
+    edges: list[Edge] = []
+    for state, neighbours in groups:
+        for other in neighbours:
+            key = frozenset((state, other))
+            if key not in seen:
+                seen.add(key)
+                edges.append((state, other))
+    return tuple(edges)
+
+
+def _line_conditions(
+    *,
+    near_end: int,
+    far_end: int,
+    far_last_edge: Edge,
+    swap: tuple[Edge, Edge, Edge, Edge],
+    near_reward_raise: float,
+    detour_rooms: tuple[int, ...],
+    steps: tuple[tuple[str, int, int], ...],
+    stochastic: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = (),
+) -> tuple[ConditionSpec, ...]:
+    """Conditions of the two line graphs (A and C), which share one design."""
+    removed_a, removed_b, added_a, added_b = swap
+    shortcut_room = detour_rooms[0]
+    conditions = [
+        ConditionSpec("valuePath"),
+        ConditionSpec(
+            "transReval",
+            LocalChange(add_edges=(added_a, added_b), remove_edges=(removed_a, removed_b)),
+        ),
+        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, near_reward_raise),))),
+        ConditionSpec("teleShortcut", LocalChange(portal=0)),
+        ConditionSpec("teleShortcutCoT", LocalChange(portal=0, hint=True)),
+        ConditionSpec(
+            "nonteleShortcut", LocalChange(add_edges=((0, shortcut_room), (shortcut_room, far_end)))
+        ),
+        ConditionSpec(
+            "nonteleShortcutCoT",
+            LocalChange(add_edges=((0, shortcut_room), (shortcut_room, far_end)), hint=True),
+        ),
+        ConditionSpec(
+            "teleDetour",
+            LocalChange(
+                add_edges=_path_edges((0, *detour_rooms)),
+                remove_edges=(far_last_edge,),
+                portal=detour_rooms[-1],
+            ),
+        ),
+        ConditionSpec(
+            "nonteleDetour",
+            LocalChange(
+                add_edges=_path_edges((0, *detour_rooms, far_end)), remove_edges=(far_last_edge,)
+            ),
+        ),
+    ]
+    if stochastic:
+        conditions.append(ConditionSpec("transRevalStochastic", LocalChange(stochastic=stochastic)))
+    conditions += [ConditionSpec(name, source=a, target=b) for name, a, b in steps]
+    conditions.append(ConditionSpec("mapDrawing"))
+    return tuple(conditions)
+
+
+def _community_conditions(
+    *,
+    transition_reval: LocalChange,
+    reward_reval: LocalChange,
+    policy_reval: LocalChange,
+    shortcut_edge: Edge,
+    detour: LocalChange,
+    start: int,
+    steps: tuple[tuple[str, int, int], ...],
+) -> tuple[ConditionSpec, ...]:
+    """Conditions of the three community graphs (D, E and F)."""
+    return (
+        ConditionSpec("valuePath"),
+        ConditionSpec("transReval", transition_reval),
+        ConditionSpec("rewardReval", reward_reval),
+        ConditionSpec("policyReval", policy_reval),
+        ConditionSpec("teleShortcut", LocalChange(portal=start)),
+        ConditionSpec("teleShortcutCoT", LocalChange(portal=start, hint=True)),
+        ConditionSpec("nonteleShortcut", LocalChange(add_edges=(shortcut_edge,))),
+        ConditionSpec("nonteleShortcutCoT", LocalChange(add_edges=(shortcut_edge,), hint=True)),
+        ConditionSpec("teleDetour", LocalChange(remove_edges=detour.remove_edges, portal=start)),
+        ConditionSpec("nonteleDetour", detour),
+        *(ConditionSpec(name, source=a, target=b) for name, a, b in steps),
+        ConditionSpec("nClusters"),
+        ConditionSpec("mapDrawing"),
+    )
+
+
+ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
+
+N7LINE = GraphSpec(
+    name="n7line",
+    panel="A",
+    description="Line graph: a lobby with two one-way corridors of three rooms each.",
+    directed=True,
+    states=tuple(range(7)),
+    start=0,
+    edges=_path_edges((0, 1, 3, 5), (0, 2, 4, 6)),
+    rewards=((5, 10.0), (6, 50.0)),
+    clusters=(),
+    value_answer="first_step",
+    entry_is_lobby=True,
+    domains=ROOM_AND_NAMED_DOMAINS,
+    conditions=_line_conditions(
+        near_end=5,
+        far_end=6,
+        far_last_edge=(4, 6),
+        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
+        near_reward_raise=100.0,
+        detour_rooms=(7, 8, 9),
+        steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6)),
+    ),
+    reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692",
+)
+
+N7TREE = GraphSpec(
+    name="n7tree",
+    panel="B",
+    description="Tree graph: a root with two branches that each split into two leaves.",
+    directed=True,
+    states=tuple(range(1, 8)),
+    start=1,
+    edges=((1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)),
+    rewards=((4, 56.0), (5, 22.0), (6, 10.0), (7, 50.0)),
+    clusters=(),
+    value_answer="path",
+    entry_is_lobby=False,
+    domains=(*ROOM_AND_NAMED_DOMAINS, "objectRelations"),
+    conditions=(
+        ConditionSpec("valuePath"),
+        ConditionSpec("transReval", LocalChange(remove_edges=((2, 4),))),
+        ConditionSpec(
+            "rewardReval",
+            LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0))),
+        ),
+        ConditionSpec("teleShortcut", LocalChange(portal=1)),
+        ConditionSpec("teleShortcutCoT", LocalChange(portal=1, hint=True)),
+        ConditionSpec("nonteleShortcut", LocalChange(add_edges=((1, 4),))),
+        ConditionSpec("nonteleShortcutCoT", LocalChange(add_edges=((1, 4),), hint=True)),
+        ConditionSpec(
+            "teleDetour", LocalChange(add_edges=((1, 8),), remove_edges=((2, 4),), portal=8)
+        ),
+        ConditionSpec(
+            "nonteleDetour", LocalChange(add_edges=((1, 8), (8, 4)), remove_edges=((2, 4),))
+        ),
+        ConditionSpec("1stepPath", source=3, target=6),
+        ConditionSpec("2stepPath", source=1, target=6),
+        ConditionSpec("mapDrawing"),
+    ),
+    reference="Momennejad et al. (2018), eLife 7, e32548",
+)
+
+N13LINE = GraphSpec(
+    name="n13line",
+    panel="C",
+    description="Graph A with double depth: two one-way corridors of six rooms each.",
+    directed=True,
+    states=tuple(range(13)),
+    start=0,
+    edges=_path_edges((0, 1, 3, 5, 7, 9, 11), (0, 2, 4, 6, 8, 10, 12)),
+    rewards=((11, 10.0), (12, 50.0)),
+    clusters=(),
+    value_answer="first_step",
+    entry_is_lobby=True,
+    domains=ROOM_AND_NAMED_DOMAINS,
+    conditions=_line_conditions(
+        near_end=11,
+        far_end=12,
+        far_last_edge=(10, 12),
+        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
+        near_reward_raise=100.0,
+        detour_rooms=(13, 14, 15, 16, 17, 18),
+        steps=(
+            ("1stepPath", 1, 3),
+            ("2stepPath", 2, 6),
+            ("3stepPath", 3, 9),
+            ("nstepPath", 2, 12),
+        ),
+        stochastic=(
+            (3, ((5, 0.9), (6, 0.1))),
+            (4, ((6, 0.9), (5, 0.1))),
+        ),
+    ),
+    reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692 (doubled depth)",
+)
+
+N15STAR = GraphSpec(
+    name="n15star",
+    panel="D",
+    description="Community graph: three clusters of five states, each state with four links.",
+    directed=False,
+    states=tuple(range(1, 16)),
+    start=1,
+    edges=_fan(
+        (1, (7, 10, 13, 11)),
+        (2, (5, 8, 11, 14)),
+        (3, (6, 9, 12, 8)),
+        (4, (7, 10, 13, 15)),
+        (5, (8, 11, 14)),
+        (6, (9, 12, 15)),
+        (7, (10, 13)),
+        (8, (14,)),
+        (9, (12, 15)),
+        (10, (13,)),
+        (11, (14,)),
+        (12, (15,)),
+    ),
+    rewards=((8, 10.0),),
+    clusters=((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (3, 6, 9, 12, 15)),
+    value_answer="path",
+    entry_is_lobby=False,
+    domains=ROOM_AND_NAMED_DOMAINS,
+    conditions=_community_conditions(
+        transition_reval=LocalChange(add_edges=((1, 3),)),
+        reward_reval=LocalChange(rewards=((14, 5.0),)),
+        policy_reval=LocalChange(rewards=((11, -20.0),)),
+        shortcut_edge=(11, 8),
+        detour=LocalChange(add_edges=((1, 15),), remove_edges=((1, 11),)),
+        start=1,
+        steps=(
+            ("1stepPath", 1, 7),
+            ("2stepPath", 1, 2),
+            ("3stepPath", 1, 15),
+            ("nstepPath", 1, 12),
+        ),
+    ),
+    reference="Schapiro et al. (2013), Nat. Neurosci. 16, 486-492",
+)
+
+N16CLUSTER = GraphSpec(
+    name="n16cluster",
+    panel="E",
+    description="Community graph: four clusters of four states joined in a ring.",
+    directed=False,
+    states=tuple(range(1, 17)),
+    start=1,
+    edges=_fan(
+        (1, (2, 3, 4, 7)),
+        (2, (1, 3, 4, 16)),
+        (3, (1, 2, 4, 5)),
+        (4, (1, 2, 3, 14)),
+        (5, (6, 7, 8, 3)),
+        (6, (5, 7, 8, 12)),
+        (7, (1, 8, 6, 5)),
+        (8, (5, 6, 7, 10)),
+        (9, (10, 11, 12, 15)),
+        (10, (9, 11, 8, 12)),
+        (11, (13, 9, 12, 10)),
+        (12, (9, 10, 11, 6)),
+        (13, (14, 15, 16, 11)),
+        (14, (4, 13, 15, 16)),
+        (15, (13, 14, 16, 9)),
+        (16, (13, 14, 15, 2)),
+    ),
+    rewards=((16, 5.0), (10, 10.0), (5, -15.0)),
+    clusters=((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
+    value_answer="path",
+    entry_is_lobby=False,
+    domains=ROOM_AND_NAMED_DOMAINS,
+    conditions=_community_conditions(
+        transition_reval=LocalChange(remove_edges=((2, 16), (6, 12), (1, 7), (13, 11))),
+        reward_reval=LocalChange(rewards=((16, 0.0),)),
+        policy_reval=LocalChange(rewards=((2, -10.0),)),
+        shortcut_edge=(16, 9),
+        detour=LocalChange(remove_edges=((13, 11), (15, 9))),
+        start=1,
+        steps=(
+            ("1stepPath", 8, 6),
+            ("2stepPath", 14, 9),
+            ("3stepPath", 3, 15),
+            ("nstepPath", 15, 7),
+        ),
+    ),
+    reference="community graph of reference [35] of the paper (Fig. 1E)",
+)
+
+N21STAR = GraphSpec(
+    name="n21star",
+    panel="F",
+    description="Community graph: three dense clusters of seven states with single bridges.",
+    directed=False,
+    states=tuple(range(1, 22)),
+    start=4,
+    edges=_fan(
+        (1, (2, 3, 4, 5, 6, 7)),
+        (12, (13, 14, 8, 9, 10, 11)),
+        (21, (15, 16, 17, 18, 19, 20)),
+        (6, (7, 2, 3, 4, 5)),
+        (3, (4, 5, 7, 2)),
+        (14, (4, 8, 9, 10, 11)),
+        (10, (11, 13, 8, 9)),
+        (19, (20, 15, 16, 17, 18)),
+        (5, (7, 2, 16)),
+        (8, (9, 11, 13)),
+        (9, (11, 13)),
+        (18, (20, 15, 16, 17)),
+        (7, (2, 4)),
+        (11, (13,)),
+        (20, (15, 16, 17)),
+        (2, (4,)),
+        (13, (17,)),
+        (17, (15,)),
+        (15, (16,)),
+    ),
+    rewards=((13, 10.0),),
+    clusters=(tuple(range(1, 8)), tuple(range(8, 15)), tuple(range(15, 22))),
+    value_answer="path",
+    entry_is_lobby=False,
+    domains=ROOM_AND_NAMED_DOMAINS,
+    conditions=_community_conditions(
+        transition_reval=LocalChange(add_edges=((4, 17),)),
+        reward_reval=LocalChange(rewards=((10, 5.0),)),
+        policy_reval=LocalChange(rewards=((14, -20.0),)),
+        shortcut_edge=(14, 13),
+        detour=LocalChange(add_edges=((4, 16),), remove_edges=((4, 14),)),
+        start=4,
+        steps=(
+            ("1stepPath", 1, 4),
+            ("2stepPath", 5, 4),
+            ("3stepPath", 7, 18),
+            ("nstepPath", 4, 18),
+        ),
+    ),
+    reference="community graph of reference [42] of the paper (Fig. 1F)",
+)
+
+GRAPHS: dict[str, GraphSpec] = {
+    spec.name: spec for spec in (N7LINE, N7TREE, N13LINE, N15STAR, N16CLUSTER, N21STAR)
+}
+
+
+def get_graph(name: str) -> GraphSpec:
+    """Return the graph called ``name``.
+
+    Raises:
+        KeyError: For an unknown graph, naming the known ones.
+    """
+    if name not in GRAPHS:
+        raise KeyError(f"unknown CogEval graph {name!r}; known: {sorted(GRAPHS)}")
+    return GRAPHS[name]
