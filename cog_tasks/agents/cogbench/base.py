@@ -1,0 +1,237 @@
+"""Shared pieces of the CogBench agents: settings, answers, and one iteration's loop."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.cogbench.parsing import parse_rating_answer
+from cog_tasks.cogbench.records import TrajectoryStep
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """Knobs shared by all agents (CogGPT uses the memory ones).
+
+    Attributes:
+        answer_tokens: Token limit of a questionnaire answer.
+        reflection_tokens: Token limit of a Reflexion self-reflection.
+        distill_tokens: Token limit of a CogGPT distillation reply.
+        update_tokens: Token limit of a CogGPT profile update.
+        chunk_size: Characters per short-term-memory chunk.
+        chunk_overlap: Characters shared by consecutive chunks.
+        forgetting_rate: Share of newly distilled knowledge to forget.
+        recall_k: Long-term memory items recalled per question.
+        memory_dir: Folder to persist long-term memory in (default: in memory).
+    """
+
+    answer_tokens: int = 256
+    reflection_tokens: int = 160
+    distill_tokens: int = 384
+    update_tokens: int = 512
+    chunk_size: int = 1000
+    chunk_overlap: int = 100
+    forgetting_rate: float = 0.4
+    recall_k: int = 3
+    memory_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Human feedback on one question from the previous iteration (ReAct, Reflexion).
+
+    Attributes:
+        question: The statement.
+        own_rating: The agent's previous rating (``None`` if invalid).
+        human_rating: The human previous rating (``None`` if unset).
+    """
+
+    question: str
+    own_rating: int | None
+    human_rating: int | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An agent's answer to one question.
+
+    Attributes:
+        question: The statement.
+        rating: 1-5, or ``None`` when the reply had no readable rating.
+        reason: The reasoning read from the reply.
+        raw: The full reply.
+        recalled: Long-term memory items used (CogGPT).
+    """
+
+    question: str
+    rating: int | None
+    reason: str
+    raw: str
+    recalled: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IterationResult:
+    """What happened in one iteration of a trajectory.
+
+    Attributes:
+        step: The iteration's input.
+        answers: One answer per question, in order.
+        perception: What the agent noted while perceiving the flow.
+        state: The agent's state after answering (profile, reflection...).
+    """
+
+    step: TrajectoryStep
+    answers: tuple[Answer, ...]
+    perception: Mapping[str, Any] = field(default_factory=dict)
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-ready form for the Inspect store and the eval-file export."""
+        return {
+            "iteration": self.step.iteration,
+            "answers": [
+                {
+                    "question": answer.question,
+                    "rating": answer.rating,
+                    "reason": answer.reason,
+                    "raw": answer.raw,
+                    "recalled": list(answer.recalled),
+                    "human_rating": human,
+                }
+                for answer, human in zip(self.answers, self.step.human_ratings, strict=True)
+            ],
+            "perception": dict(self.perception),
+            "state": dict(self.state),
+        }
+
+
+class CogBenchAgent(ABC):
+    """An agent that perceives information flows and answers the questionnaire.
+
+    Attributes:
+        name: Task-parameter name (``cot``).
+        method: Method name used in the eval files (``CoT``).
+        uses_feedback: Whether it receives last iteration's human ratings.
+    """
+
+    name: ClassVar[str]
+    method: ClassVar[str]
+    uses_feedback: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        generate: TextGenerator,
+        profile: Mapping[str, str],
+        settings: AgentSettings | None = None,
+        memory_name: str = "cogbench",
+    ) -> None:
+        """Create the agent.
+
+        Args:
+            generate: Model access.
+            profile: The initial profile.
+            settings: Limits and memory settings.
+            memory_name: Unique name for any per-trajectory memory.
+        """
+        self.generate = generate
+        self.profile = dict(profile)
+        self.settings = settings or AgentSettings()
+        self.memory_name = memory_name
+
+    @abstractmethod
+    async def perceive(self, iteration: int, information_flow: str) -> dict[str, Any]:
+        """Take in one iteration's information flow.
+
+        Args:
+            iteration: The iteration number.
+            information_flow: The flow text ('' at iteration 0).
+
+        Returns:
+            Notes for the log (what was stored, changed...).
+        """
+
+    @abstractmethod
+    def answer_prompt(
+        self, question: str, observation: Observation | None
+    ) -> tuple[str, tuple[str, ...]]:
+        """Build the prompt for one question.
+
+        Args:
+            question: The statement.
+            observation: Last iteration's feedback on it, for feedback agents.
+
+        Returns:
+            The prompt and the memory items it quotes (CogGPT; else empty).
+        """
+
+    async def prepare(self, feedback: Sequence[Observation]) -> None:  # noqa: B027
+        """Run once before the questionnaire of an iteration (Reflexion reflects here).
+
+        Args:
+            feedback: Last iteration's observations.
+        """
+
+    def state(self) -> dict[str, Any]:
+        """What to log about the agent after an iteration."""
+        return {}
+
+    def close(self) -> None:  # noqa: B027
+        """Release per-trajectory resources (nothing by default)."""
+
+    async def answer(
+        self, questions: Sequence[str], feedback: Sequence[Observation] = ()
+    ) -> list[Answer]:
+        """Answer all questions of an iteration concurrently.
+
+        Args:
+            questions: The statements.
+            feedback: Last iteration's observations (used by feedback agents).
+
+        Returns:
+            One answer per question, in order.
+        """
+        await self.prepare(feedback)
+        by_question = {item.question: item for item in feedback}
+        built = [self.answer_prompt(q, by_question.get(q)) for q in questions]
+        replies = await asyncio.gather(
+            *(self.generate(prompt, self.settings.answer_tokens) for prompt, _ in built)
+        )
+        answers = []
+        for question, (_, recalled), reply in zip(questions, built, replies, strict=True):
+            parsed = parse_rating_answer(reply)
+            answers.append(Answer(question, parsed.rating, parsed.reason, reply, recalled))
+        return answers
+
+
+def observations(previous: IterationResult | None) -> list[Observation]:
+    """Turn the previous iteration into human-feedback observations."""
+    if previous is None:
+        return []
+    return [
+        Observation(answer.question, answer.rating, human)
+        for answer, human in zip(previous.answers, previous.step.human_ratings, strict=True)
+    ]
+
+
+async def run_iteration(
+    agent: CogBenchAgent, step: TrajectoryStep, previous: IterationResult | None
+) -> IterationResult:
+    """Perceive one iteration's flow, then answer its questionnaire.
+
+    Args:
+        agent: The agent.
+        step: The iteration's input.
+        previous: The previous iteration's result (feedback source).
+
+    Returns:
+        The iteration's result.
+    """
+    perception = await agent.perceive(step.iteration, step.information_flow)
+    feedback = observations(previous) if agent.uses_feedback else []
+    answers = await agent.answer(step.questions, feedback)
+    return IterationResult(step, tuple(answers), perception, agent.state())

@@ -1,0 +1,103 @@
+"""Prompts of the CogBench agents, written for cog-tasks after the paper's descriptions.
+
+They are deliberately short so that small local models can follow them; each
+asks for a fixed, labelled reply that :mod:`cog_tasks.cogbench.parsing` reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cog_tasks.cogbench.parsing import profile_to_text
+
+ROLE = (
+    "You are role-playing the person described below. Stay in character, answer in the "
+    "first person, and never say that you are an AI.\n\nProfile:\n{profile}"
+)
+
+QUESTION = (
+    'Statement: "{question}"\n'
+    "How much do you, as this person, agree with the statement? "
+    "1 = strongly disagree, 2 = disagree, 3 = neutral, 4 = agree, 5 = strongly agree.\n"
+    "Reply in exactly two lines:\n"
+    "Thoughts: <your reasons in one or two sentences>\n"
+    "Rating: <one number>"
+)
+
+NOTHING_READ = "You have not read anything about this topic yet."
+
+REFLECTION = (
+    "Last round you rated these statements; people with your profile rated them too:\n"
+    "{table}\n\n"
+    "In two or three sentences, reflect in the first person: where did your ratings differ "
+    "from theirs, and what should you weigh differently from now on?\n"
+    "Reflection:"
+)
+
+DISTILL = (
+    "Text you just read (short-term memory):\n{memory}\n\n"
+    "List the facts in this text as complete statements (who or what, does what, to what; "
+    "no pronouns that point elsewhere). Score each from 1 to 5 for how well it fits your "
+    "interests and views. Write one fact per line as:\n"
+    "<score> | <statement>"
+)
+
+UPDATE = (
+    "Text you just read (short-term memory):\n{memory}\n\n"
+    "Update your profile where this text really affects you: you may add, change or remove "
+    "attribute values, but avoid sudden changes. Keep every attribute name, keep each value "
+    "short (under 30 characters) and do not list overlapping values.\n"
+    "Reply as:\n"
+    "Assessment: <what this text means to you>\n"
+    "Changes: <the values you change>\n"
+    "Updated Profile:\n"
+    "<every attribute as Name: value, one per line>"
+)
+
+INTERPRET = (
+    "What you remember about this (long-term memory):\n{memory}\n\n"
+    "Base your answer only on your profile and your memory."
+)
+
+NOTHING_REMEMBERED = "(nothing yet)"
+
+
+def role(profile: Mapping[str, str]) -> str:
+    """The role-play preamble with the profile as ``Key: value`` lines."""
+    return ROLE.format(profile=profile_to_text(profile))
+
+
+def question(statement: str) -> str:
+    """The rating request for one statement."""
+    return QUESTION.format(question=statement)
+
+
+def read_section(information_flow: str) -> str:
+    """The current information flow, or a note that there is none (iteration 0)."""
+    if not information_flow:
+        return NOTHING_READ
+    return f"What you have just read:\n{information_flow}"
+
+
+def observation(own_rating: int | None, human_rating: int | None) -> str:
+    """ReAct's observation: last round's own rating next to the human rating."""
+    own = "no valid rating" if own_rating is None else str(own_rating)
+    human = "no rating" if human_rating is None else str(human_rating)
+    return (
+        f"Observation from last round: you rated this statement {own}; "
+        f"people with your profile rated it {human}."
+    )
+
+
+def reflection_table(rows: Sequence[tuple[str, int | None, int | None]]) -> str:
+    """``statement | you: r | people: r`` lines for the reflection prompt."""
+    return "\n".join(
+        f"- {statement} | you: {'-' if own is None else own} | "
+        f"people: {'-' if human is None else human}"
+        for statement, own, human in rows
+    )
+
+
+def memory_section(items: Sequence[str]) -> str:
+    """Recalled long-term memory as a bullet list."""
+    return "\n".join(f"- {item}" for item in items) if items else NOTHING_REMEMBERED

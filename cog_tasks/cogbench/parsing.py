@@ -1,0 +1,284 @@
+"""Tolerant parsing of CogBench model outputs and profiles.
+
+Small models rarely follow a format exactly, so every parser here accepts
+several shapes and reports failure as ``None`` (never a guess between two
+readings). Callers count a ``None`` rating as an invalid answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cog_tasks.metrics.cogbench import LIKERT
+
+LIKERT_WORDS: tuple[tuple[str, int], ...] = (
+    ("strongly disagree", 1),
+    ("strongly agree", 5),
+    ("somewhat disagree", 2),
+    ("somewhat agree", 4),
+    ("disagree", 2),
+    ("neutral", 3),
+    ("agree", 4),
+)
+_REASON_LABELS = r"(?:thoughts?|reason(?:ing)?|explanation)"
+_MARKUP = re.compile(r"[*#`]+")
+_SCALE_MENTIONS = re.compile(
+    r"\b[1-5]\s*(?:-|–|to)\s*[1-5]\b|\b(?:out\s+of|/)\s*5\b|/\s*5\b", re.IGNORECASE
+)
+_STANDALONE_DIGIT = re.compile(r"(?<![\d.,])\b([1-5])\b(?![\d.,]\d)")
+
+
+def _clean(text: str) -> str:
+    return _MARKUP.sub("", text or "")
+
+
+def _labelled_likert(text: str, labels: str) -> int | None:
+    """First 1-5 value (digit or Likert phrase) after one of ``labels`` and a colon-ish mark."""
+    pattern = re.compile(
+        rf"\b{labels}\b\s*[:=\-]?\s*[\[(]?\s*(?:(?P<digit>[1-5])(?!\s*(?:-|–|to)\s*\d)(?!\d)"
+        rf"|(?P<word>[a-z ]{{5,20}}))",
+        re.IGNORECASE,
+    )
+    for match in pattern.finditer(text):
+        if match.group("digit"):
+            return int(match.group("digit"))
+        phrase = match.group("word").strip().lower()
+        for word, value in LIKERT_WORDS:
+            if phrase.startswith(word):
+                return value
+    return None
+
+
+def _only_likert_digit(text: str) -> int | None:
+    """The single distinct standalone 1-5 digit in ``text`` (scale mentions removed)."""
+    candidates = {int(d) for d in _STANDALONE_DIGIT.findall(_SCALE_MENTIONS.sub(" ", text))}
+    return candidates.pop() if len(candidates) == 1 else None
+
+
+@dataclass(frozen=True)
+class RatingAnswer:
+    """A parsed questionnaire answer.
+
+    Attributes:
+        rating: 1-5, or ``None`` when no unambiguous rating was found.
+        reason: The first-person reasoning (may be empty).
+    """
+
+    rating: int | None
+    reason: str
+
+
+def parse_rating_answer(text: str) -> RatingAnswer:
+    """Read a rating and its reasoning from a model answer.
+
+    Accepted: ``Rating: 4`` (also ``**Rating:** 4``, ``Rating: 4/5``,
+    ``Rating: agree``), else a single distinct standalone digit 1-5 anywhere.
+    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the
+    rating line, or the whole answer without the rating line.
+
+    Args:
+        text: Raw model output.
+
+    Returns:
+        The parsed answer; ``rating`` is ``None`` when it is missing or ambiguous.
+    """
+    cleaned = _clean(text).strip()
+    rating = _labelled_likert(cleaned, "rating")
+    if rating is None:
+        rating = _only_likert_digit(cleaned)
+    reason_match = re.search(
+        rf"\b{_REASON_LABELS}\b\s*:\s*(?P<reason>.*?)(?=\brating\b\s*:|\Z)",
+        cleaned,
+        re.IGNORECASE | re.DOTALL,
+    )
+    if reason_match:
+        reason = reason_match.group("reason")
+    else:
+        reason = re.sub(r"(?im)^.*\brating\b\s*:.*$", "", cleaned)
+    return RatingAnswer(rating=rating, reason=" ".join(reason.split()))
+
+
+def parse_judge_score(text: str) -> int | None:
+    """Read a 1-5 Rationality score (``Score: 4``; a lone digit also counts)."""
+    cleaned = _clean(text)
+    score = _labelled_likert(cleaned, "(?:score|rating|rationality)")
+    return score if score is not None else _only_likert_digit(cleaned)
+
+
+def coerce_rating(value: object) -> int | None:
+    """Read a rating stored in a data file.
+
+    Args:
+        value: An int, a numeric string, free text or ``None``.
+
+    Returns:
+        1-5, or ``None`` for unset (``-1``, ``None``, empty) or unreadable values.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return int(value) if float(value).is_integer() and int(value) in LIKERT else None
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.lstrip("-").isdigit():
+            return coerce_rating(int(stripped))
+        return parse_rating_answer(stripped).rating if stripped else None
+    return None
+
+
+@dataclass(frozen=True)
+class KnowledgeItem:
+    """A distilled knowledge statement with its 1-5 fit-with-profile score.
+
+    Attributes:
+        statement: The statement.
+        score: 1-5, or ``None`` when the model gave no readable score.
+    """
+
+    statement: str
+    score: int | None
+
+
+_SCORE_FIRST = re.compile(r"^\(?\[?(?P<score>[1-5])[\])]?\s*[|:\-–)]\s*(?P<text>.+)$")
+_SCORE_LAST = re.compile(
+    r"^(?P<text>.+?)\s*[|(\[\-–]\s*(?:score\s*[:=]?\s*)?(?P<score>[1-5])\s*(?:/\s*5)?\s*[)\]]?\s*$",
+    re.IGNORECASE,
+)
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def _knowledge_from_json(text: str) -> list[KnowledgeItem] | None:
+    start, end = text.find("["), text.rfind("]")
+    if start < 0 or end <= start:
+        return None
+    try:
+        data = json.loads(text[start : end + 1])
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, list):
+        return None
+    items = []
+    for entry in data:
+        if not isinstance(entry, Mapping):
+            continue
+        statement = next(
+            (str(entry[k]).strip() for k in ("knowledge", "statement", "fact") if entry.get(k)),
+            "",
+        )
+        if statement:
+            items.append(KnowledgeItem(statement, coerce_rating(entry.get("score"))))
+    return items
+
+
+def parse_knowledge(text: str) -> list[KnowledgeItem]:
+    """Read distilled knowledge: a JSON list, or one statement per line.
+
+    Line forms: ``4 | statement``, ``statement (score: 4)``, ``statement - 4``
+    or a bare statement (score ``None``). Headings and very short lines are
+    skipped; repeated statements are kept once.
+
+    Args:
+        text: Raw model output.
+
+    Returns:
+        The statements in order of appearance.
+    """
+    cleaned = _clean(text)
+    items = _knowledge_from_json(cleaned)
+    if items is None:
+        items = []
+        for raw_line in cleaned.splitlines():
+            line = _LIST_MARK.sub("", raw_line).strip()
+            if len(line.split()) < 3 or line.endswith(":"):
+                continue
+            first, last = _SCORE_FIRST.match(line), _SCORE_LAST.match(line)
+            match = first or last
+            if match:
+                items.append(KnowledgeItem(match.group("text").strip(), int(match["score"])))
+            else:
+                items.append(KnowledgeItem(line, None))
+    unique: dict[str, KnowledgeItem] = {}
+    for item in items:
+        unique.setdefault(item.statement.lower(), item)
+    return list(unique.values())
+
+
+def profile_to_text(profile: Mapping[str, str]) -> str:
+    """Render a profile as ``Key: value`` lines, in its own key order."""
+    return "\n".join(f"{key}: {value}" for key, value in profile.items())
+
+
+def profile_from_text(text: str) -> dict[str, str]:
+    """Read ``Key: value`` lines into a profile dict (lines without a colon are ignored)."""
+    profile: dict[str, str] = {}
+    for line in _clean(text).splitlines():
+        key, colon, value = line.partition(":")
+        if colon and key.strip() and value.strip():
+            profile[_LIST_MARK.sub("", key).strip()] = value.strip()
+    return profile
+
+
+@dataclass(frozen=True)
+class ProfileUpdate:
+    """Result of parsing a profile-update answer.
+
+    Attributes:
+        profile: The updated profile, with exactly the old keys in the old order.
+        changed: Keys whose value changed.
+        recognised: Number of lines that named a known attribute.
+    """
+
+    profile: dict[str, str]
+    changed: tuple[str, ...]
+    recognised: int
+
+
+def _normalise_key(key: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", key.lower())
+
+
+def _distinct_values(value: str) -> str:
+    """Drop repeated comma-separated items (case-insensitive), keeping their order."""
+    seen: dict[str, str] = {}
+    for item in (part.strip() for part in value.split(",")):
+        if item:
+            seen.setdefault(item.lower(), item)
+    return ", ".join(seen.values())
+
+
+def parse_profile_update(text: str, profile: Mapping[str, str]) -> ProfileUpdate:
+    """Apply a model's ``Updated Profile:`` section to ``profile``.
+
+    The structure is kept: only known attributes are read (matching ignores
+    case, spaces and markdown), unknown ones are ignored, and an attribute
+    the answer leaves out or leaves empty keeps its old value, so a truncated
+    answer never deletes attributes. Values are cleaned of repeated items.
+
+    Args:
+        text: Raw model output; the part after the last ``Updated Profile:``
+            is read when that label is present, else the whole text.
+        profile: The current profile.
+
+    Returns:
+        The parsed update.
+    """
+    cleaned = _clean(text)
+    labelled = list(re.finditer(r"updated\s+profile\s*:", cleaned, re.IGNORECASE))
+    section = cleaned[labelled[-1].end() :] if labelled else cleaned
+    keys = {_normalise_key(key): key for key in profile}
+    updated = dict(profile)
+    recognised = 0
+    for line in section.splitlines():
+        name, colon, value = _LIST_MARK.sub("", line).partition(":")
+        key = keys.get(_normalise_key(name)) if colon else None
+        if key is None:
+            continue
+        recognised += 1
+        new_value = _distinct_values(" ".join(value.split()))
+        if new_value:
+            updated[key] = new_value
+    changed = tuple(key for key in profile if updated[key] != profile[key])
+    return ProfileUpdate(profile=updated, changed=changed, recognised=recognised)

@@ -1,0 +1,387 @@
+"""CogBench records in the authors' schema, and the trajectories built from them.
+
+Schema (from the authors' code and data card):
+
+- bench files (``cogbench_{a,v}.json``): a list of
+  ``{topic, iteration, information_flow, questionnaire: [{question}]}``.
+  ``information_flow`` is a list of strings (articles) or of dicts (short
+  videos: description, OCR, ASR...) whose non-empty values are joined with
+  newlines; iteration 0 carries none.
+- eval files (``eval_cogbench_{a,v}.json``): the same records plus
+  ``profile`` (a dict), and each questionnaire item adds
+  ``answer: {human_rating: 1-5 or -1 (unset), <Method>: {profile, rating,
+  reason, rationality}}``.
+
+A :class:`Trajectory` is one (topic, profile) pair followed through its
+iterations: the unit of one Inspect sample.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
+
+PROFILE_KEYS: tuple[str, ...] = (
+    "Name",
+    "Gender",
+    "Age",
+    "Place of Birth",
+    "Occupation",
+    "Height",
+    "Weight",
+    "Distinguishing Marks",
+    "Personality",
+    "Hobbies",
+    "Skills",
+    "Dislikes",
+    "Values",
+    "Religious Beliefs",
+    "Interpersonal Relationships",
+    "Flaws",
+    "External Environment",
+    "Financial Status",
+    "Family Background",
+    "Educational Background",
+    "Significant Experiences",
+    "Future Outlook",
+)
+
+
+class RecordError(ValueError):
+    """A CogBench record that does not fit the schema; the message names where."""
+
+
+@dataclass(frozen=True)
+class MethodAnswer:
+    """One method's answer to one question, as stored in an eval file.
+
+    Attributes:
+        rating: 1-5, or ``None`` when missing or unreadable.
+        reason: The method's reasoning.
+        rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
+    """
+
+    rating: int | None
+    reason: str = ""
+    rationality: int | None = None
+
+
+@dataclass(frozen=True)
+class QuestionnaireItem:
+    """A questionnaire statement with the answers an eval file holds for it.
+
+    Attributes:
+        question: The statement to rate.
+        human_rating: Human majority rating, ``None`` when unset or absent.
+        answers: Answers of named methods (``CoT``, ``CogGPT``...).
+    """
+
+    question: str
+    human_rating: int | None = None
+    answers: Mapping[str, MethodAnswer] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CogBenchRecord:
+    """One (topic, iteration[, profile]) record.
+
+    Attributes:
+        topic: Topic name.
+        iteration: 0-10.
+        information_flow: The flow as one text ('' when there is none).
+        questionnaire: The items.
+        profile: The initial profile (eval files only).
+    """
+
+    topic: str
+    iteration: int
+    information_flow: str
+    questionnaire: tuple[QuestionnaireItem, ...]
+    profile: Mapping[str, str] | None = None
+
+
+def information_flow_text(flow: object, where: str) -> str:
+    """Join an ``information_flow`` value into one text.
+
+    Args:
+        flow: ``None``, a string, or a list of strings / dicts.
+        where: Location for error messages.
+
+    Returns:
+        Items joined by blank lines; a dict item's non-empty values are joined
+        by newlines.
+
+    Raises:
+        RecordError: For any other shape.
+    """
+    if flow is None:
+        return ""
+    if isinstance(flow, str):
+        return flow.strip()
+    if not isinstance(flow, list):
+        raise RecordError(f"{where}: information_flow must be a list, got {type(flow).__name__}")
+    parts = []
+    for index, item in enumerate(flow):
+        if isinstance(item, Mapping):
+            text = "\n".join(str(value).strip() for value in item.values() if value)
+        elif isinstance(item, str):
+            text = item.strip()
+        else:
+            raise RecordError(
+                f"{where}: information_flow item {index} must be a string or a dict, "
+                f"got {type(item).__name__}"
+            )
+        if text:
+            parts.append(text)
+    return "\n\n".join(parts)
+
+
+def _method_answer(raw: object, where: str) -> MethodAnswer:
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"{where}: must be a dict with rating/reason/rationality")
+    return MethodAnswer(
+        rating=coerce_rating(raw.get("rating")),
+        reason=str(raw.get("reason") or "").strip(),
+        rationality=coerce_rating(raw.get("rationality")),
+    )
+
+
+def _human_rating(raw: object, where: str) -> int | None:
+    if raw is None or raw == -1 or raw == "-1":
+        return None
+    rating = coerce_rating(raw)
+    if rating is None:
+        raise RecordError(f"{where}: human_rating must be 1-5 or -1 (unset), got {raw!r}")
+    return rating
+
+
+def _questionnaire_item(raw: object, where: str) -> QuestionnaireItem:
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"{where}: must be a dict with a 'question'")
+    question = raw.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise RecordError(f"{where}: has no 'question' text")
+    answer = raw.get("answer") or {}
+    if not isinstance(answer, Mapping):
+        raise RecordError(f"{where}: 'answer' must be a dict")
+    return QuestionnaireItem(
+        question=question.strip(),
+        human_rating=_human_rating(answer.get("human_rating"), f"{where} human_rating"),
+        answers={
+            str(method): _method_answer(value, f"{where} answer {method!r}")
+            for method, value in answer.items()
+            if method != "human_rating"
+        },
+    )
+
+
+def _profile(raw: object, where: str) -> dict[str, str]:
+    if isinstance(raw, str):
+        raw = profile_from_text(raw)
+    if not isinstance(raw, Mapping) or not raw:
+        raise RecordError(f"{where}: 'profile' must be a non-empty dict of attributes")
+    return {str(key): str(value) for key, value in raw.items()}
+
+
+def parse_record(raw: object, where: str, require_profile: bool = False) -> CogBenchRecord:
+    """Validate one bench or eval record.
+
+    Args:
+        raw: The decoded JSON object.
+        where: Location for error messages, e.g. ``"eval_cogbench_a.json record 3"``.
+        require_profile: Whether a ``profile`` must be present (eval files).
+
+    Returns:
+        The record.
+
+    Raises:
+        RecordError: When a required field is missing or malformed.
+    """
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"{where}: must be a JSON object, got {type(raw).__name__}")
+    topic = raw.get("topic")
+    if not isinstance(topic, str) or not topic.strip():
+        raise RecordError(f"{where}: has no 'topic'")
+    iteration = raw.get("iteration")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
+        raise RecordError(f"{where}: 'iteration' must be a non-negative integer, got {iteration!r}")
+    questionnaire = raw.get("questionnaire")
+    if not isinstance(questionnaire, list) or not questionnaire:
+        raise RecordError(f"{where}: 'questionnaire' must be a non-empty list")
+    profile = raw.get("profile")
+    if profile is None and require_profile:
+        raise RecordError(f"{where}: has no 'profile'")
+    return CogBenchRecord(
+        topic=topic.strip(),
+        iteration=iteration,
+        information_flow=information_flow_text(raw.get("information_flow"), where),
+        questionnaire=tuple(
+            _questionnaire_item(item, f"{where} questionnaire item {index}")
+            for index, item in enumerate(questionnaire)
+        ),
+        profile=None if profile is None else _profile(profile, where),
+    )
+
+
+def parse_profiles(raw: object, where: str) -> list[dict[str, str]]:
+    """Validate ``profile.json``: a list of attribute dicts, each with a ``Name``."""
+    if not isinstance(raw, list) or not raw:
+        raise RecordError(f"{where}: must be a non-empty list of profiles")
+    profiles = []
+    for index, item in enumerate(raw):
+        profile = _profile(item, f"{where} profile {index}")
+        if not profile.get("Name"):
+            raise RecordError(f"{where} profile {index}: has no 'Name'")
+        profiles.append(profile)
+    return profiles
+
+
+def slug(text: str) -> str:
+    """Lower-case id fragment: runs of non-word characters become ``_``."""
+    return re.sub(r"\W+", "_", text.strip().lower()).strip("_") or "x"
+
+
+@dataclass(frozen=True)
+class TrajectoryStep:
+    """What one iteration of a trajectory presents to the agent.
+
+    Attributes:
+        iteration: 0-10.
+        information_flow: The flow to perceive ('' at iteration 0).
+        questions: The questionnaire statements.
+        human_ratings: Human majority rating per question (``None`` if unset).
+    """
+
+    iteration: int
+    information_flow: str
+    questions: tuple[str, ...]
+    human_ratings: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One (topic, profile) pair through its iterations: one Inspect sample.
+
+    Attributes:
+        subset: ``"a"`` (articles) or ``"v"`` (short videos).
+        language: ``"english"`` or ``"chinese"``.
+        topic: Topic name.
+        profile: Initial profile.
+        steps: Iterations in increasing order.
+        source: Where the data came from (for the log).
+    """
+
+    subset: str
+    language: str
+    topic: str
+    profile: Mapping[str, str]
+    steps: tuple[TrajectoryStep, ...]
+    source: str = ""
+
+    @property
+    def profile_name(self) -> str:
+        """The profile's ``Name`` (or a stand-in when the data has none)."""
+        return self.profile.get("Name") or "unnamed"
+
+    @property
+    def id(self) -> str:
+        """Stable sample id: ``<subset>-<topic>-<profile name>``."""
+        return f"{self.subset}-{slug(self.topic)}-{slug(self.profile_name)}"
+
+    def to_metadata(self) -> dict[str, Any]:
+        """JSON-ready form for ``Sample.metadata``."""
+        return {
+            "subset": self.subset,
+            "language": self.language,
+            "topic": self.topic,
+            "profile": dict(self.profile),
+            "source": self.source,
+            "steps": [
+                {
+                    "iteration": step.iteration,
+                    "information_flow": step.information_flow,
+                    "questions": list(step.questions),
+                    "human_ratings": list(step.human_ratings),
+                }
+                for step in self.steps
+            ],
+        }
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> Trajectory:
+        """Inverse of :meth:`to_metadata`."""
+        return cls(
+            subset=metadata["subset"],
+            language=metadata["language"],
+            topic=metadata["topic"],
+            profile=dict(metadata["profile"]),
+            source=metadata.get("source", ""),
+            steps=tuple(
+                TrajectoryStep(
+                    iteration=step["iteration"],
+                    information_flow=step["information_flow"],
+                    questions=tuple(step["questions"]),
+                    human_ratings=tuple(step["human_ratings"]),
+                )
+                for step in metadata["steps"]
+            ),
+        )
+
+
+def build_trajectories(
+    eval_records: Sequence[CogBenchRecord],
+    bench_records: Sequence[CogBenchRecord],
+    subset: str,
+    language: str,
+    source: str = "",
+) -> list[Trajectory]:
+    """Group eval records into (topic, profile) trajectories.
+
+    Human ratings and profiles come from the eval records. An eval record
+    without an information flow takes it from the bench record of the same
+    topic and iteration (the eval files may leave flows out).
+
+    Args:
+        eval_records: Parsed eval-file records (each with a profile).
+        bench_records: Parsed bench-file records (may be empty).
+        subset: ``"a"`` or ``"v"``.
+        language: Data language.
+        source: Description of the data source.
+
+    Returns:
+        Trajectories sorted by topic and profile name.
+
+    Raises:
+        RecordError: When a (topic, profile) pair repeats an iteration.
+    """
+    flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
+    groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
+    profiles: dict[tuple[str, str], Mapping[str, str]] = {}
+    for record in eval_records:
+        assert record.profile is not None
+        key = (record.topic, record.profile.get("Name") or repr(sorted(record.profile.items())))
+        groups.setdefault(key, []).append(record)
+        profiles.setdefault(key, record.profile)
+    trajectories = []
+    for key in sorted(groups):
+        records = sorted(groups[key], key=lambda r: r.iteration)
+        iterations = [r.iteration for r in records]
+        if len(set(iterations)) != len(iterations):
+            raise RecordError(f"topic {key[0]!r}, profile {key[1]!r}: repeated iterations")
+        steps = tuple(
+            TrajectoryStep(
+                iteration=r.iteration,
+                information_flow=r.information_flow or flows.get((r.topic, r.iteration), ""),
+                questions=tuple(item.question for item in r.questionnaire),
+                human_ratings=tuple(item.human_rating for item in r.questionnaire),
+            )
+            for r in records
+        )
+        trajectories.append(
+            Trajectory(subset, language, key[0], dict(profiles[key]), steps, source)
+        )
+    return trajectories

@@ -1,0 +1,1 @@
+"""Bundled CogBench fixture set (see README.md here): test and demo data, not human data."""

@@ -1,0 +1,1 @@
+"""English files of the bundled CogBench fixture set."""

@@ -1,0 +1,439 @@
+"""CogBench statistics: Authenticity (Cohen's κ), Rationality means and rater agreement.
+
+Authenticity at iteration *t* is Cohen's κ between the agent's ratings and the
+human (majority) ratings, pooled over every question answered at that
+iteration, as in the authors' evaluation script. To pool across Inspect
+samples and epochs, ratings are first reduced to a :class:`RatingTally`: the
+marginal counts of both raters plus the (weighted) number of disagreements.
+Tallies add up, and κ computed from a summed tally equals κ computed from the
+concatenated ratings, so per-sample tallies can travel in ``Score.value``.
+
+Conventions:
+
+- An agent rating that could not be parsed (``None``) is its own category that
+  never matches a human rating: it counts as a full disagreement and as an
+  ``invalid`` answer, it is never dropped.
+- A human rating of ``None`` (``-1`` in the data: unset) has no reference to
+  compare with; such questions are counted as ``unrated`` and left out of κ.
+- Degenerate case: when both raters put every item in one and the same
+  category, chance agreement is 1 and κ = 0/0. ``sklearn`` returns NaN there
+  (and the authors' script would then average a NaN); here κ is defined as
+  1.0, because the agreement is perfect. When only one rater is constant, κ is
+  0.0, which is also what ``sklearn`` returns. An iteration without any rated
+  pair has no κ (``None``) and is skipped by averages; no NaN ever reaches an
+  average.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+LIKERT: tuple[int, ...] = (1, 2, 3, 4, 5)
+WeightScheme = Literal["linear", "quadratic"] | None
+WEIGHT_SCHEMES: tuple[str, ...] = ("linear", "quadratic")
+HEADLINE_ITERATIONS: tuple[int, ...] = (0, 5, 10)
+
+
+def check_weights(weights: str | None) -> WeightScheme:
+    """Validate a κ weighting scheme name.
+
+    Args:
+        weights: ``None`` (unweighted), ``"linear"`` or ``"quadratic"``.
+
+    Returns:
+        The same value, typed.
+
+    Raises:
+        ValueError: For any other name.
+    """
+    if weights not in (None, *WEIGHT_SCHEMES):
+        raise ValueError(f"unknown kappa weights {weights!r}; use one of {WEIGHT_SCHEMES} or None")
+    return weights  # type: ignore[return-value]
+
+
+def disagreement_weight(human: int, agent: int | None, weights: WeightScheme = None) -> float:
+    """Disagreement between two Likert ratings, scaled to [0, 1].
+
+    Args:
+        human: Reference rating, 1-5.
+        agent: Agent rating, 1-5, or ``None`` for an unparseable answer.
+        weights: ``None`` for 0/1 disagreement, ``"linear"`` for |h-a|/4,
+            ``"quadratic"`` for (|h-a|/4)².
+
+    Returns:
+        0 for agreement up to 1 for maximal disagreement; an invalid agent
+        rating always scores 1.
+    """
+    if agent is None:
+        return 1.0
+    if weights is None:
+        return 0.0 if human == agent else 1.0
+    distance = abs(human - agent) / (LIKERT[-1] - LIKERT[0])
+    return distance if weights == "linear" else distance**2
+
+
+def _likert_counts(ratings: Iterable[int]) -> tuple[int, ...]:
+    counts = [0] * len(LIKERT)
+    for rating in ratings:
+        counts[rating - LIKERT[0]] += 1
+    return tuple(counts)
+
+
+def _check_likert(rating: int, what: str) -> None:
+    if rating not in LIKERT:
+        raise ValueError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
+
+
+@dataclass(frozen=True)
+class RatingTally:
+    """Additive summary of paired ratings, sufficient for pooled (weighted) κ.
+
+    Attributes:
+        weights: The weighting scheme ``disagreement`` was computed with.
+        pairs: Number of questions with a human rating.
+        human: Counts of human ratings 1..5.
+        agent: Counts of valid agent ratings 1..5 among the pairs.
+        invalid: Agent answers without a parseable rating among the pairs.
+        disagreement: Sum of :func:`disagreement_weight` over the pairs.
+        unrated: Questions answered without a human rating (not in κ).
+    """
+
+    weights: WeightScheme = None
+    pairs: int = 0
+    human: tuple[int, ...] = (0,) * len(LIKERT)
+    agent: tuple[int, ...] = (0,) * len(LIKERT)
+    invalid: int = 0
+    disagreement: float = 0.0
+    unrated: int = 0
+
+    @classmethod
+    def from_ratings(
+        cls,
+        human: Sequence[int | None],
+        agent: Sequence[int | None],
+        weights: WeightScheme = None,
+    ) -> RatingTally:
+        """Tally paired ratings.
+
+        Args:
+            human: Reference ratings (1-5, ``None`` when unset).
+            agent: Agent ratings (1-5, ``None`` when unparseable), same order.
+            weights: Weighting scheme for the disagreement sum.
+
+        Returns:
+            The tally.
+
+        Raises:
+            ValueError: If the sequences differ in length or hold values off
+                the 1-5 scale.
+        """
+        if len(human) != len(agent):
+            raise ValueError(f"{len(human)} human ratings but {len(agent)} agent ratings")
+        check_weights(weights)
+        rated = [(h, a) for h, a in zip(human, agent, strict=True) if h is not None]
+        for h, a in rated:
+            _check_likert(h, "human")
+            if a is not None:
+                _check_likert(a, "agent")
+        return cls(
+            weights=weights,
+            pairs=len(rated),
+            human=_likert_counts(h for h, _ in rated),
+            agent=_likert_counts(a for _, a in rated if a is not None),
+            invalid=sum(1 for _, a in rated if a is None),
+            disagreement=sum(disagreement_weight(h, a, weights) for h, a in rated),
+            unrated=len(human) - len(rated),
+        )
+
+    def __add__(self, other: RatingTally) -> RatingTally:
+        if self.weights != other.weights:
+            raise ValueError(f"cannot add tallies with weights {self.weights} and {other.weights}")
+        return RatingTally(
+            weights=self.weights,
+            pairs=self.pairs + other.pairs,
+            human=tuple(a + b for a, b in zip(self.human, other.human, strict=True)),
+            agent=tuple(a + b for a, b in zip(self.agent, other.agent, strict=True)),
+            invalid=self.invalid + other.invalid,
+            disagreement=self.disagreement + other.disagreement,
+            unrated=self.unrated + other.unrated,
+        )
+
+    def kappa(self) -> float | None:
+        """Cohen's κ of the tallied pairs (weighted as tallied).
+
+        Returns:
+            κ, or ``None`` when there is no rated pair. See the module
+            docstring for the degenerate single-category case (κ = 1.0).
+        """
+        if self.pairs == 0:
+            return None
+        n = float(self.pairs)
+        human_share = [count / n for count in self.human]
+        agent_share = [count / n for count in self.agent]
+        invalid_share = self.invalid / n
+        expected = (
+            sum(
+                human_share[i] * (agent_share[j] * disagreement_weight(h, a, self.weights))
+                for (i, h), (j, a) in itertools.product(enumerate(LIKERT), repeat=2)
+            )
+            + sum(human_share) * invalid_share
+        )
+        observed = self.disagreement / n
+        if expected == 0.0:
+            return 1.0
+        return 1.0 - observed / expected
+
+    def to_value(self, iteration: int) -> dict[str, float]:
+        """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
+        prefix = f"t{iteration}_"
+        value: dict[str, float] = {
+            f"{prefix}pairs": self.pairs,
+            f"{prefix}invalid": self.invalid,
+            f"{prefix}disagreement": self.disagreement,
+            f"{prefix}unrated": self.unrated,
+        }
+        for rating, human, agent in zip(LIKERT, self.human, self.agent, strict=True):
+            value[f"{prefix}human{rating}"] = human
+            value[f"{prefix}agent{rating}"] = agent
+        return value
+
+    @classmethod
+    def from_value(
+        cls, value: Mapping[str, float], iteration: int, weights: WeightScheme
+    ) -> RatingTally:
+        """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
+        prefix = f"t{iteration}_"
+        return cls(
+            weights=weights,
+            pairs=value[f"{prefix}pairs"],  # type: ignore[arg-type]
+            human=tuple(value[f"{prefix}human{rating}"] for rating in LIKERT),  # type: ignore[misc]
+            agent=tuple(value[f"{prefix}agent{rating}"] for rating in LIKERT),  # type: ignore[misc]
+            invalid=value[f"{prefix}invalid"],  # type: ignore[arg-type]
+            disagreement=value[f"{prefix}disagreement"],
+            unrated=value[f"{prefix}unrated"],  # type: ignore[arg-type]
+        )
+
+
+@dataclass(frozen=True)
+class RationalityTally:
+    """Additive summary of 1-5 Rationality scores for one iteration.
+
+    Attributes:
+        scored: Number of answers that received a score.
+        total: Sum of the scores.
+        invalid: Scores that could not be read (each counted as 1, the
+            lowest point, and included in ``scored`` and ``total``).
+    """
+
+    scored: int = 0
+    total: float = 0.0
+    invalid: int = 0
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[int | None]) -> RationalityTally:
+        """Tally scores; ``None`` (unreadable) counts as 1 and as invalid."""
+        for score in scores:
+            if score is not None:
+                _check_likert(score, "rationality")
+        return cls(
+            scored=len(scores),
+            total=float(sum(LIKERT[0] if score is None else score for score in scores)),
+            invalid=sum(1 for score in scores if score is None),
+        )
+
+    def __add__(self, other: RationalityTally) -> RationalityTally:
+        return RationalityTally(
+            self.scored + other.scored, self.total + other.total, self.invalid + other.invalid
+        )
+
+    def mean(self) -> float | None:
+        """Mean score, or ``None`` when nothing was scored."""
+        return self.total / self.scored if self.scored else None
+
+    def to_value(self, iteration: int) -> dict[str, float]:
+        """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
+        prefix = f"t{iteration}_"
+        return {
+            f"{prefix}judged": self.scored,
+            f"{prefix}rationality": self.total,
+            f"{prefix}judge_invalid": self.invalid,
+        }
+
+    @classmethod
+    def from_value(cls, value: Mapping[str, float], iteration: int) -> RationalityTally:
+        """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
+        prefix = f"t{iteration}_"
+        return cls(
+            scored=value.get(f"{prefix}judged", 0),  # type: ignore[arg-type]
+            total=value.get(f"{prefix}rationality", 0.0),
+            invalid=value.get(f"{prefix}judge_invalid", 0),  # type: ignore[arg-type]
+        )
+
+
+_ITERATION_KEY = re.compile(r"^t(\d+)_pairs$")
+
+
+def value_iterations(value: Mapping[str, float]) -> list[int]:
+    """Iterations that have a rating tally in a flattened ``Score.value``."""
+    found = (_ITERATION_KEY.match(key) for key in value)
+    return sorted(int(match.group(1)) for match in found if match)
+
+
+def pooled_tallies(
+    values: Iterable[Mapping[str, float]], weights: WeightScheme = None
+) -> tuple[dict[int, RatingTally], dict[int, RationalityTally]]:
+    """Sum per-sample ``Score.value`` dicts into per-iteration tallies.
+
+    Args:
+        values: Flattened score values, one per sample (or epoch).
+        weights: The κ weighting the values were tallied with.
+
+    Returns:
+        Rating and Rationality tallies keyed by iteration.
+    """
+    ratings: dict[int, RatingTally] = {}
+    rationality: dict[int, RationalityTally] = {}
+    for value in values:
+        for iteration in value_iterations(value):
+            rating = RatingTally.from_value(value, iteration, weights)
+            ratings[iteration] = ratings.get(iteration, RatingTally(weights)) + rating
+            judged = RationalityTally.from_value(value, iteration)
+            rationality[iteration] = rationality.get(iteration, RationalityTally()) + judged
+    return ratings, rationality
+
+
+@dataclass(frozen=True)
+class IterationSummary:
+    """Headline numbers of a per-iteration series, as in the paper's tables.
+
+    Attributes:
+        average: Mean over iterations 1 and above that have a value.
+        by_iteration: Every iteration's value (``None`` where undefined).
+    """
+
+    average: float | None
+    by_iteration: dict[int, float | None] = field(default_factory=dict)
+
+    def at(self, iteration: int) -> float | None:
+        """Value at one iteration, ``None`` when absent or undefined."""
+        return self.by_iteration.get(iteration)
+
+    @property
+    def undefined(self) -> list[int]:
+        """Iterations present but without a value (left out of the average)."""
+        return [t for t, v in sorted(self.by_iteration.items()) if v is None]
+
+    def headline(self, name: str) -> dict[str, float]:
+        """``{name}_avg, {name}_t0, {name}_t5, {name}_t10}``, defined entries only."""
+        entries = {f"{name}_avg": self.average}
+        entries.update({f"{name}_t{t}": self.at(t) for t in HEADLINE_ITERATIONS})
+        return {key: value for key, value in entries.items() if value is not None}
+
+
+def summarize_iterations(values: Mapping[int, float | None]) -> IterationSummary:
+    """Summarise a per-iteration series.
+
+    The average runs over iterations >= 1 (iteration 0 is the profile alone,
+    reported separately) and skips undefined values, so it is never NaN.
+
+    Args:
+        values: Value per iteration; ``None`` (or NaN) where undefined.
+
+    Returns:
+        The summary.
+    """
+    cleaned = {
+        int(t): (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
+        for t, v in values.items()
+    }
+    later = [v for t, v in cleaned.items() if t >= 1 and v is not None]
+    return IterationSummary(
+        average=sum(later) / len(later) if later else None,
+        by_iteration=dict(sorted(cleaned.items())),
+    )
+
+
+def cohen_kappa(
+    human: Sequence[int | None], agent: Sequence[int | None], weights: WeightScheme = None
+) -> float | None:
+    """Cohen's κ between two raters (see the module docstring for conventions).
+
+    Args:
+        human: Reference ratings, 1-5 or ``None`` (unset, left out).
+        agent: Agent ratings, 1-5 or ``None`` (unparseable, a disagreement).
+        weights: ``None``, ``"linear"`` or ``"quadratic"``.
+
+    Returns:
+        κ, or ``None`` when no pair has a human rating.
+    """
+    return RatingTally.from_ratings(human, agent, weights).kappa()
+
+
+def polarity(rating: int) -> Literal[-1, 0, 1]:
+    """Group a Likert rating by polarity: 1-2 negative, 3 neutral, 4-5 positive."""
+    _check_likert(rating, "polarity")
+    return -1 if rating <= 2 else (0 if rating == 3 else 1)
+
+
+def polarity_rating(rating: int | None) -> int | None:
+    """Map a rating onto the 3-point polarity scale expressed as 1, 3 or 5.
+
+    Keeping the values on the 1-5 range lets :class:`RatingTally` and κ work
+    on polarity unchanged; ``None`` stays ``None``.
+    """
+    return None if rating is None else 3 + 2 * polarity(rating)
+
+
+def fleiss_kappa(ratings: Sequence[Sequence[int]]) -> float:
+    """Fleiss' κ for several raters (statsmodels).
+
+    Args:
+        ratings: One row per item, one column per rater, values 1-5.
+
+    Returns:
+        Fleiss' κ.
+
+    Raises:
+        ValueError: If rows differ in length or the table is empty.
+    """
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
+
+    if not ratings or len({len(row) for row in ratings}) != 1:
+        raise ValueError("Fleiss' kappa needs a non-empty table with equally many raters per item")
+    table, _ = aggregate_raters([list(row) for row in ratings])
+    return float(statsmodels_fleiss(table, method="fleiss"))
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's ρ (scipy), or ``None`` when either series is constant or too short."""
+    from scipy.stats import spearmanr
+
+    if len(x) != len(y):
+        raise ValueError(f"Spearman needs equal lengths, got {len(x)} and {len(y)}")
+    if len(x) < 2 or len(set(x)) < 2 or len(set(y)) < 2:
+        return None
+    return float(spearmanr(x, y).statistic)
+
+
+def mean_pairwise_spearman(ratings: Sequence[Sequence[int]]) -> float | None:
+    """Average Spearman's ρ over all pairs of raters (columns), as in the paper's Table 4.
+
+    Args:
+        ratings: One row per item, one column per rater.
+
+    Returns:
+        The mean over rater pairs with a defined ρ, or ``None`` if none is.
+    """
+    columns = list(zip(*ratings, strict=True))
+    values = [
+        rho
+        for first, second in itertools.combinations(columns, 2)
+        if (rho := spearman(first, second)) is not None
+    ]
+    return sum(values) / len(values) if values else None

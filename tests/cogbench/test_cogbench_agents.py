@@ -1,0 +1,110 @@
+import asyncio
+
+import pytest
+
+from cog_tasks.agents.cogbench import (
+    AGENTS,
+    AgentSettings,
+    IterationResult,
+    make_agent,
+    run_iteration,
+)
+from cog_tasks.cogbench.loader import load_trajectories
+
+
+class ScriptedModel:
+    """Replies by prompt kind and records every prompt."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        self.prompts.append(prompt)
+        if "<score> | <statement>" in prompt:
+            return (
+                "5 | Rescue teams say most accidents come from poor planning.\n"
+                "4 | Hikers who walk twice a month report less stress.\n"
+                "3 | A psychologist says effort and fresh air rest the mind.\n"
+                "2 | Thousands of city workers drive to the hills.\n"
+                "1 | The article was published on a weekend.\n"
+            )
+        if "Updated Profile:" in prompt:
+            return "Assessment: planning matters.\nUpdated Profile:\nHobbies: Trail running, hiking"
+        if prompt.rstrip().endswith("Reflection:"):
+            return "I was too negative; people like me value the calm of the hills."
+        return "Thoughts: It fits my experience as a rescuer.\nRating: 4"
+
+
+def _run(agent_name: str, iterations: int = 2) -> tuple[ScriptedModel, list[IterationResult]]:
+    trajectories, _ = load_trajectories(
+        "a", source="sample", topics=["Outdoor Adventures"], max_iteration=iterations
+    )
+    trajectory = trajectories[0]
+    model = ScriptedModel()
+    agent = make_agent(agent_name, model, trajectory.profile, AgentSettings(), "test")
+
+    async def go() -> list[IterationResult]:
+        results: list[IterationResult] = []
+        try:
+            for step in trajectory.steps:
+                results.append(await run_iteration(agent, step, results[-1] if results else None))
+        finally:
+            agent.close()
+        return results
+
+    return model, asyncio.run(go())
+
+
+def test_registry_and_unknown_agent() -> None:
+    assert sorted(AGENTS) == ["coggpt", "cot", "react", "reflexion"]
+    with pytest.raises(ValueError, match="unknown CogBench agent"):
+        make_agent("gpt", ScriptedModel(), {"Name": "x"})
+
+
+def test_cot_sees_profile_and_only_the_current_flow() -> None:
+    model, results = _run("cot")
+    assert len(model.prompts) == 15  # 3 iterations x 5 questions, nothing else
+    assert "You have not read anything" in model.prompts[0]
+    iteration_two = [p for p in model.prompts if "A Crowded Summit" in p]
+    assert len(iteration_two) == 5
+    assert not any("Why the Mountains Keep Calling" in p for p in iteration_two)
+    assert all("Name: Daniel Okafor" in p for p in model.prompts)
+    assert [a.rating for a in results[1].answers] == [4] * 5
+    record = results[1].to_record()
+    assert record["answers"][0]["human_rating"] == 3 and record["iteration"] == 1
+
+
+def test_react_gets_last_iterations_human_ratings() -> None:
+    model, results = _run("react", iterations=1)
+    observed = [p for p in model.prompts if "Observation from last round" in p]
+    assert len(observed) == 5
+    human_first = results[0].step.human_ratings[0]
+    assert (
+        f"you rated this statement 4; people with your profile rated it {human_first}"
+        in (observed[0])
+    )
+
+
+def test_reflexion_reflects_once_per_iteration_with_feedback() -> None:
+    model, results = _run("reflexion")
+    reflections = [p for p in model.prompts if p.rstrip().endswith("Reflection:")]
+    assert len(reflections) == 2  # iterations 1 and 2, none at iteration 0
+    assert results[2].state["reflection"].startswith("I was too negative")
+    answer_prompts = [p for p in model.prompts if "Statement:" in p]
+    assert sum("Your reflection on last round" in p for p in answer_prompts) == 10
+
+
+def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
+    model, results = _run("coggpt")
+    perception = results[1].perception
+    assert perception["distilled"] == 5
+    assert perception["forgotten"] == 2
+    assert [line[:4] for line in perception["stored"]] == ["[5] ", "[4] ", "[3] "]
+    assert perception["profile_changed"] == ["Hobbies"]
+    assert results[1].state["profile"]["Hobbies"] == "Trail running, hiking"
+    assert results[0].answers[0].recalled == ()
+    assert results[1].answers[0].recalled  # memory is used once it holds something
+    answer_prompts = [p for p in model.prompts if "long-term memory" in p]
+    assert "Hobbies: Trail running, hiking" in answer_prompts[-1]
+    # the scripted model repeats its facts: the store keeps 3 per iteration, it does not merge
+    assert results[2].perception["ltm_size"] == 6

@@ -1,0 +1,123 @@
+import random
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from cog_tasks.metrics.cogbench import (
+    RatingTally,
+    RationalityTally,
+    cohen_kappa,
+    fleiss_kappa,
+    mean_pairwise_spearman,
+    polarity,
+    polarity_rating,
+    pooled_tallies,
+    spearman,
+    summarize_iterations,
+)
+
+
+def test_kappa_hand_worked() -> None:
+    # p_o = 5/6; chance p_e = (1 + 1 + 4 + 2 + 0) / 36 = 2/9; kappa = (5/6 - 2/9) / (7/9) = 11/14
+    human = [1, 2, 3, 4, 5, 3]
+    agent = [1, 2, 3, 4, 4, 3]
+    assert cohen_kappa(human, agent) == pytest.approx(11 / 14)
+    assert cohen_kappa(human, agent) == pytest.approx(cohen_kappa_score(human, agent))
+
+
+def test_invalid_answer_is_a_disagreement_not_dropped() -> None:
+    # p_o = 3/4; p_e = (2*1 + 2*2) / 16 = 3/8; kappa = (3/4 - 3/8) / (5/8) = 0.6
+    tally = RatingTally.from_ratings([3, 3, 4, 4], [3, None, 4, 4])
+    assert tally.pairs == 4 and tally.invalid == 1
+    assert tally.kappa() == pytest.approx(0.6)
+
+
+def test_unset_human_ratings_are_counted_but_left_out() -> None:
+    tally = RatingTally.from_ratings([None, 2, 4], [5, 2, 4])
+    assert (tally.pairs, tally.unrated) == (2, 1)
+    assert tally.kappa() == pytest.approx(1.0)
+    assert cohen_kappa([None, None], [1, 2]) is None
+
+
+def test_degenerate_inputs() -> None:
+    # both raters constant and equal: chance agreement is 1, defined as perfect agreement
+    assert cohen_kappa([3, 3, 3], [3, 3, 3]) == 1.0
+    # only one rater constant: kappa is 0 (same as sklearn)
+    assert cohen_kappa([3, 3, 3], [3, 4, 2]) == pytest.approx(0.0)
+    assert cohen_kappa_score([3, 3, 3], [3, 4, 2]) == pytest.approx(0.0)
+    # constant and different: no agreement at all, no chance agreement
+    assert cohen_kappa([2, 2], [4, 4]) == pytest.approx(0.0)
+    assert cohen_kappa([], []) is None
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_matches_sklearn_on_random_ratings(weights: str | None) -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        human = [rng.randint(1, 5) for _ in range(30)]
+        agent = [rng.randint(1, 5) for _ in range(30)]
+        expected = cohen_kappa_score(human, agent, labels=[1, 2, 3, 4, 5], weights=weights)
+        assert cohen_kappa(human, agent, weights) == pytest.approx(expected)
+
+
+def test_pooled_tallies_equal_concatenated_ratings() -> None:
+    first = RatingTally.from_ratings([1, 2, 3], [1, 3, None])
+    second = RatingTally.from_ratings([4, 5, 3, 3], [4, 5, 2, 3])
+    values = [
+        {**first.to_value(1), **RationalityTally.from_scores([4, None, 2]).to_value(1)},
+        {**second.to_value(1), **RationalityTally.from_scores([5, 5, 5, 5]).to_value(1)},
+    ]
+    ratings, rationality = pooled_tallies(values)
+    assert ratings[1].kappa() == pytest.approx(
+        cohen_kappa([1, 2, 3, 4, 5, 3, 3], [1, 3, None, 4, 5, 2, 3])
+    )
+    # the unreadable judge score counts as 1: (4 + 1 + 2 + 20) / 7
+    assert rationality[1].mean() == pytest.approx(27 / 7)
+    assert rationality[1].invalid == 1
+
+
+def test_epoch_means_keep_pooled_kappa() -> None:
+    tally = RatingTally.from_ratings([1, 2, 3, 4], [1, 2, 2, 4])
+    halved = {key: value / 2 for key, value in tally.to_value(3).items()}
+    ratings, _ = pooled_tallies([halved])
+    assert ratings[3].kappa() == pytest.approx(tally.kappa())
+
+
+def test_off_scale_ratings_are_rejected() -> None:
+    with pytest.raises(ValueError, match="not on the 1-5"):
+        RatingTally.from_ratings([6], [1])
+    with pytest.raises(ValueError, match="2 human ratings but 1"):
+        RatingTally.from_ratings([1, 2], [1])
+
+
+def test_summary_skips_undefined_and_iteration_zero() -> None:
+    summary = summarize_iterations({0: 0.9, 1: 0.2, 2: None, 3: float("nan"), 5: 0.4})
+    assert summary.average == pytest.approx(0.3)
+    assert summary.undefined == [2, 3]
+    assert summary.headline("authenticity") == {
+        "authenticity_avg": pytest.approx(0.3),
+        "authenticity_t0": 0.9,
+        "authenticity_t5": 0.4,
+    }
+    assert summarize_iterations({}).average is None
+
+
+def test_polarity_groups() -> None:
+    assert [polarity(r) for r in (1, 2, 3, 4, 5)] == [-1, -1, 0, 1, 1]
+    assert [polarity_rating(r) for r in (1, 2, 3, 4, 5, None)] == [1, 1, 3, 5, 5, None]
+
+
+def test_fleiss_hand_worked() -> None:
+    # P_i = 1, 1, 1/3 -> P = 7/9; p = (4/9, 5/9) -> P_e = 41/81; kappa = (7/9 - 41/81) / (40/81)
+    assert fleiss_kappa([[1, 1, 1], [2, 2, 2], [1, 2, 2]]) == pytest.approx(0.55)
+    with pytest.raises(ValueError):
+        fleiss_kappa([[1, 2], [1]])
+
+
+def test_spearman_hand_worked() -> None:
+    # sum d^2 = 2 -> rho = 1 - 6*2 / (4 * 15) = 0.8
+    assert spearman([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)
+    assert spearman([3, 3, 3], [1, 2, 3]) is None
+    # three raters: pairs (0.8, 1.0, 0.8)
+    table = [[1, 1, 1], [2, 3, 2], [3, 2, 3], [4, 4, 4]]
+    assert mean_pairwise_spearman(table) == pytest.approx((0.8 + 1.0 + 0.8) / 3)

@@ -1,0 +1,113 @@
+import pytest
+
+from cog_tasks.cogbench.parsing import (
+    KnowledgeItem,
+    coerce_rating,
+    parse_judge_score,
+    parse_knowledge,
+    parse_profile_update,
+    parse_rating_answer,
+    profile_from_text,
+    profile_to_text,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "rating"),
+    [
+        ("Thoughts: I like it.\nRating: 4", 4),
+        ("**Thoughts:** risky.\n**Rating:** 2", 2),
+        ("Rating: 5/5\nThoughts: yes", 5),
+        ("Rating: (3)", 3),
+        ("Rating: Strongly disagree", 1),
+        ("I would give it a 4 out of 5.", 4),
+        ("On a scale of 1 to 5 I pick 2.", 2),
+        ("Rating: <one number>", None),
+        ("I am 34 and have 2 kids, so 4.", None),
+        ("Rating: 3 to 4", None),
+        ("", None),
+    ],
+)
+def test_rating_parsing(text: str, rating: int | None) -> None:
+    assert parse_rating_answer(text).rating == rating
+
+
+def test_reason_is_read_between_labels() -> None:
+    answer = parse_rating_answer("Thoughts: Safety first,\nalways.\nRating: 2\n")
+    assert answer.reason == "Safety first, always."
+    assert parse_rating_answer("Too risky for me.\nRating: 1").reason == "Too risky for me."
+
+
+def test_judge_score() -> None:
+    assert parse_judge_score("Score: 4") == 4
+    assert parse_judge_score("The reasoning deserves a 2.") == 2
+    assert parse_judge_score("I cannot grade this") is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (4, 4),
+        ("5", 5),
+        (-1, None),
+        ("-1", None),
+        (None, None),
+        (7, None),
+        ("Rating: 2", 2),
+        (2.0, 2),
+    ],
+)
+def test_coerce_rating(value: object, expected: int | None) -> None:
+    assert coerce_rating(value) == expected
+
+
+def test_knowledge_from_lines_and_json() -> None:
+    lines = (
+        "Facts:\n"
+        "1. 4 | Rescue teams say most accidents come from poor planning.\n"
+        "- Parks cap daily visitors on busy trails (score: 2)\n"
+        "- Hikers report less stress than indoor people\n"
+        "- 4 | Rescue teams say most accidents come from poor planning.\n"
+    )
+    assert parse_knowledge(lines) == [
+        KnowledgeItem("Rescue teams say most accidents come from poor planning.", 4),
+        KnowledgeItem("Parks cap daily visitors on busy trails", 2),
+        KnowledgeItem("Hikers report less stress than indoor people", None),
+    ]
+    as_json = (
+        'Here: [{"thoughts": "x", "knowledge": "Index funds beat most managers.", "score": "5"}]'
+    )
+    assert parse_knowledge(as_json) == [KnowledgeItem("Index funds beat most managers.", 5)]
+
+
+PROFILE = {"Name": "Mara", "Hobbies": "Running, knitting", "Values": "Safety", "Flaws": "Stubborn"}
+
+
+def test_profile_update_keeps_structure() -> None:
+    reply = (
+        "Assessment: the crowds worry me.\n"
+        "Changes: add hiking; values.\n"
+        "Updated Profile:\n"
+        "- **Name**: Mara\n"
+        "Hobbies: Running, knitting, hiking, running\n"
+        "values: Safety, nature protection\n"
+        "Favourite Colour: green\n"
+        "Flaws:\n"
+    )
+    update = parse_profile_update(reply, PROFILE)
+    assert list(update.profile) == list(PROFILE)
+    assert update.profile["Hobbies"] == "Running, knitting, hiking"
+    assert update.profile["Values"] == "Safety, nature protection"
+    assert update.profile["Flaws"] == "Stubborn"  # empty value keeps the old one
+    assert update.changed == ("Hobbies", "Values")
+    assert update.recognised == 4
+
+
+def test_profile_update_without_label_or_content() -> None:
+    assert parse_profile_update("Hobbies: Chess", PROFILE).profile["Hobbies"] == "Chess"
+    unchanged = parse_profile_update("I have nothing to change.", PROFILE)
+    assert unchanged.profile == PROFILE and unchanged.changed == () and unchanged.recognised == 0
+
+
+def test_profile_text_round_trip() -> None:
+    assert profile_from_text(profile_to_text(PROFILE)) == PROFILE
