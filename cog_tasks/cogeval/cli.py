@@ -1,0 +1,116 @@
+"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures and item export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cogeval`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("cogeval", help="CogEval: rescore, analyse, plot, generate")
+    commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
+
+    score = commands.add_parser(
+        "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
+    )
+    score.add_argument(
+        "input", type=Path, help="JSONL with condition, expected, response[, graph_context]"
+    )
+    score.add_argument(
+        "--out", type=Path, required=True, help="output JSONL (input + score, failure_mode)"
+    )
+    score.set_defaults(func=_score)
+
+    analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
+    _add_table_source(analyze)
+    analyze.add_argument("--json", action="store_true", help='print {"terms": [...]} as JSON')
+    analyze.set_defaults(func=_analyze)
+
+    report = commands.add_parser(
+        "report", help="write heatmaps, failure-mode bars and temperature plots"
+    )
+    _add_table_source(report)
+    report.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
+    report.set_defaults(func=_report)
+
+    generate = commands.add_parser("generate", help="write generated items as JSONL")
+    generate.add_argument("--out", type=Path, required=True, help="output JSONL")
+    generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
+    generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
+    generate.add_argument("--graphs", help="comma-separated graph names (default: all)")
+    generate.add_argument("--domains", help="comma-separated domain names (default: all)")
+    generate.add_argument("--conditions", help="comma-separated condition names (default: all)")
+    generate.set_defaults(func=_generate)
+
+
+def _add_table_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
+    parser.add_argument("--log", type=Path, help="read an Inspect log directory instead")
+
+
+def _load_table(args: argparse.Namespace) -> pd.DataFrame:
+    from cog_tasks.cogeval.results import read_score_table, score_table_from_logs
+    from cog_tasks.metrics.cogeval import validate_scores
+
+    if (args.scores is None) == (args.log is None):
+        raise SystemExit("give either a SCORES file or --log DIR")
+    if args.log is not None:
+        return validate_scores(score_table_from_logs(args.log), source=str(args.log))
+    return validate_scores(read_score_table(args.scores), source=str(args.scores))
+
+
+def _score(args: argparse.Namespace) -> int:
+    from cog_tasks.cogeval.results import rescore_file
+
+    total, correct = rescore_file(args.input, args.out)
+    print(f"scored {total} replies, {correct} correct; wrote {args.out}")
+    return 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from cog_tasks.metrics.cogeval import analysis_of_deviance, format_deviance_table
+
+    terms = analysis_of_deviance(_load_table(args))
+    if args.json:
+        json.dump({"terms": [term.to_dict() for term in terms]}, sys.stdout, indent=2)
+        print()
+    else:
+        print(format_deviance_table(terms))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.cogeval.report import write_report
+
+    for path in write_report(_load_table(args), args.out):
+        print(path)
+    return 0
+
+
+def _split(value: str | None) -> list[str] | None:
+    return [part.strip() for part in value.split(",") if part.strip()] if value else None
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from cog_tasks.cogeval.generator import generate_items
+
+    items = generate_items(
+        graphs=_split(args.graphs),
+        domains=_split(args.domains),
+        conditions=_split(args.conditions),
+        seed=args.seed,
+        cot=args.cot,
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.out.with_name(args.out.name + ".partial")
+    with partial.open("w", encoding="utf-8") as handle:
+        for item in items:
+            handle.write(json.dumps(item.to_record(), ensure_ascii=False) + "\n")
+    partial.replace(args.out)
+    print(f"wrote {len(items)} items to {args.out}")
+    return 0

@@ -1,0 +1,160 @@
+"""CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn.
+
+Each sample is a dialog generated from one of the six graphs: the first user
+turn describes the environment and asks where to go for the most reward; the
+follow-up turn announces a local change (or none) and asks the scored
+question. The model answers every turn. Scoring is graph-aware: a reply is
+correct when its final ``Answer:`` line is one of the optimal answers, and
+otherwise gets a failure mode (no_answer, invalid_edge, loop, suboptimal,
+wrong_goal, wrong_count), each reported as a rate.
+
+Usage::
+
+    inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
+    inspect eval cog_tasks/cogeval -T graphs=n7line,n15star -T cot=bfs --epochs 30
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+
+DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
+
+
+def _names(value: str | Sequence[str] | None) -> list[str] | None:
+    """Accept ``"a,b"`` (as ``-T`` gives it) or a list."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return [str(part) for part in value]
+
+
+def _temperatures(value: str | float | Sequence[float] | None) -> list[float]:
+    if value is None:
+        return list(DEFAULT_TEMPERATURES)
+    if isinstance(value, int | float):
+        return [float(value)]
+    parts = value.split(",") if isinstance(value, str) else value
+    return [float(part) for part in parts]
+
+
+def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
+    """Turn a generated item record (``CogEvalItem.to_record()``) into a sample.
+
+    Args:
+        record: The item record.
+        temperature: Sampling temperature of this repetition.
+
+    Returns:
+        A sample whose input is the system message and first user turn; the
+        follow-up turns travel in ``metadata["followups"]``.
+    """
+    turns = record["turns"]
+    return Sample(
+        id=f"{record['id']}.t{temperature:g}",
+        input=[ChatMessageSystem(content=record["system"]), ChatMessageUser(content=turns[0])],
+        target=record["expected"],
+        metadata={
+            "graph": record["graph"],
+            "domain": record["domain"],
+            "condition": record["condition"],
+            "family": record["family"],
+            "cot": record["cot"],
+            "seed": record["seed"],
+            "temperature": temperature,
+            "followups": turns[1:],
+            "graph_context": record["graph_context"],
+        },
+    )
+
+
+@solver
+def dialog_solver() -> Solver:
+    """Answer the first turn, then each follow-up turn, at the sample's temperature."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        temperature = float(state.metadata["temperature"])
+        state = await generate(state, temperature=temperature)
+        for text in state.metadata["followups"]:
+            state.messages.append(ChatMessageUser(content=text))
+            state = await generate(state, temperature=temperature)
+        return state
+
+    return solve
+
+
+@scorer(metrics={key: [mean(), stderr()] for key in ("correct", *FAILURE_MODES)})
+def cogeval_scorer() -> Scorer:
+    """Graph-aware scorer: correctness plus one indicator per failure mode."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        context = GraphContext.from_dict(state.metadata["graph_context"])
+        result = score_response(state.output.completion, list(target.target), context.kind, context)
+        value = {"correct": float(result.score)}
+        value.update({mode: float(result.failure_mode == mode) for mode in FAILURE_MODES})
+        return Score(
+            value=value,
+            answer=result.answer,
+            explanation=f"failure mode: {result.failure_mode}"
+            if result.failure_mode
+            else "correct",
+            metadata={"failure_mode": result.failure_mode},
+        )
+
+    return score
+
+
+@task
+def cogeval(
+    graphs: str | list[str] | None = None,
+    domains: str | list[str] | None = None,
+    conditions: str | list[str] | None = None,
+    cot: str = "none",
+    temperatures: str | float | list[float] | None = None,
+    seed: int = 0,
+    max_tokens: int | None = None,
+) -> Task:
+    """CogEval cognitive-map and planning dialogs.
+
+    Args:
+        graphs: Graph names (``n7line,n7tree,n13line,n15star,n16cluster,n21star``);
+            all by default.
+        domains: Domains (``ordRooms,unordRooms,unordSpatial,socialTies,objectRelations``);
+            all that each graph has by default.
+        conditions: Conditions (``valuePath``, ``transReval``, ...); all by default.
+        cot: Reasoning instruction on the scored question: ``none``, ``bfs`` or ``dfs``.
+        temperatures: Temperatures to sample at, each a separate sample
+            (default ``0,0.5,1``). Repeats come from ``--epochs``.
+        seed: Relabelling seed; 0 is the reference set, others give fresh names.
+        max_tokens: Cap on tokens per reply.
+    """
+    items = generate_items(
+        graphs=_names(graphs),
+        domains=_names(domains),
+        conditions=_names(conditions),
+        seed=seed,
+        cot=cot,
+    )
+    samples = [
+        record_to_sample(item.to_record(), temperature)
+        for item in items
+        for temperature in _temperatures(temperatures)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name="cogeval"),
+        solver=dialog_solver(),
+        scorer=cogeval_scorer(),
+        config=GenerateConfig(max_tokens=max_tokens),
+        version=1,
+    )

@@ -1,0 +1,1 @@
+"""lm-eval task family for CogEval (dialogs flattened into one context)."""

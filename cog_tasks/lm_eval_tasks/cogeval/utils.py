@@ -1,0 +1,72 @@
+"""lm-eval hooks for CogEval: dataset generation, prompt, target and scoring."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import datasets
+
+from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
+from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+
+
+def _names(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return [str(part) for part in value]
+
+
+def load_cogeval(
+    graphs: Any = None,
+    families: Any = None,
+    seed: int = 0,
+    cot: str = "none",
+    **_: Any,
+) -> datasets.DatasetDict:
+    """Generate the CogEval items as a ``test`` split (``custom_dataset`` hook).
+
+    Args:
+        graphs: Graph names (a list or comma-separated); all by default.
+        families: Condition families to keep (``Traversal``, ``RewardReval``,
+            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``).
+        seed: Relabelling seed; 0 is the reference set.
+        cot: ``none``, ``bfs`` or ``dfs``.
+        **_: Other task metadata (``version`` ...), ignored.
+    """
+    wanted = _names(families)
+    conditions = [c for c, f in CONDITION_FAMILIES.items() if f in wanted] if wanted else None
+    items = generate_items(graphs=_names(graphs), conditions=conditions, seed=int(seed), cot=cot)
+    rows = []
+    for item in items:
+        record = item.to_record()
+        rows.append(
+            {
+                "id": record["id"],
+                "graph": record["graph"],
+                "domain": record["domain"],
+                "condition": record["condition"],
+                "family": record["family"],
+                "prompt": record["prompt"],
+                "expected": record["expected"],
+                "graph_context": json.dumps(record["graph_context"]),
+            }
+        )
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
+
+
+def doc_to_target(doc: dict[str, Any]) -> str:
+    """The first optimal answer (for logging; scoring accepts all of them)."""
+    return doc["expected"][0]
+
+
+def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
+    """Score one generation: ``acc`` plus one indicator per failure mode."""
+    context = GraphContext.from_dict(json.loads(doc["graph_context"]))
+    result = score_response(results[0], doc["expected"], context.kind, context)
+    metrics = {"acc": float(result.score)}
+    metrics.update({mode: float(result.failure_mode == mode) for mode in FAILURE_MODES})
+    return metrics

@@ -1,0 +1,200 @@
+"""CogEval metrics: success and failure-mode rates, and the analysis of deviance.
+
+The analysis follows the paper (Table 2): a binomial GLM of successes out of
+``max_score`` with categorical factors, whose terms are added one at a time in
+a fixed order. Each term's chi-squared statistic is the drop in deviance it
+brings (a sequential, Type I, analysis of deviance), its degrees of freedom are
+the number of independent columns it adds, and its p value is the upper tail of
+the chi-squared distribution.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES, CONDITION_FAMILIES
+from cog_tasks.cogeval.scoring import FAILURE_MODES
+
+SCORE_COLUMNS: tuple[str, ...] = (
+    "model",
+    "graph",
+    "domain",
+    "condition",
+    "temperature",
+    "score",
+    "max_score",
+)
+
+#: Term names in the paper's order, with their patsy formula terms.
+ANALYSIS_TERMS: tuple[tuple[str, str], ...] = (
+    ("LLM", "C(model)"),
+    ("graph", "C(graph)"),
+    ("domain", "C(domain)"),
+    ("temperature", "C(temperature)"),
+    ("condition", "C(family)"),
+    ("LLM:temperature", "C(model):C(temperature)"),
+    ("graph:domain", "C(graph):C(domain)"),
+    ("graph:condition", "C(graph):C(family)"),
+    ("domain:condition", "C(domain):C(family)"),
+    ("graph:domain:condition", "C(graph):C(domain):C(family)"),
+)
+
+
+@dataclass(frozen=True)
+class DevianceTerm:
+    """One row of the analysis-of-deviance table.
+
+    Attributes:
+        term: Term name (``LLM``, ``graph``, ... ``graph:domain:condition``).
+        chi2: Drop in deviance when the term is added.
+        df: Independent parameters the term adds (0 when the data cannot
+            separate it from earlier terms).
+        p: Upper-tail chi-squared probability; ``None`` when ``df`` is 0.
+    """
+
+    term: str
+    chi2: float
+    df: int
+    p: float | None
+
+    def to_dict(self) -> dict[str, float | int | str | None]:
+        """A JSON-ready dictionary with keys ``term``, ``chi2``, ``df``, ``p``."""
+        return {"term": self.term, "chi2": self.chi2, "df": self.df, "p": self.p}
+
+
+def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame:
+    """Check and normalise a score table.
+
+    Args:
+        frame: Rows with the columns of :data:`SCORE_COLUMNS`.
+        source: Name of the input, used in error messages.
+
+    Returns:
+        A copy with typed columns and a ``family`` column.
+
+    Raises:
+        ValueError: Naming the input and row of a missing column, an unknown
+            condition or a score outside ``[0, max_score]``.
+    """
+    missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
+    table = frame.copy()
+    for column in ("model", "graph", "domain", "condition"):
+        table[column] = table[column].astype(str)
+    for column in ("temperature", "score", "max_score"):
+        values = pd.to_numeric(table[column], errors="coerce")
+        bad = values.isna()
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise ValueError(f"{source}: row {row + 1}: {column} is not a number")
+        table[column] = values.astype(float)
+    unknown = ~table["condition"].isin(list(CONDITION_FAMILIES))
+    if unknown.any():
+        row = int(np.flatnonzero(unknown.to_numpy())[0])
+        raise ValueError(
+            f"{source}: row {row + 1}: unknown condition {table['condition'].iloc[row]!r}"
+        )
+    out_of_range = (table["score"] < 0) | (table["score"] > table["max_score"])
+    if out_of_range.any():
+        row = int(np.flatnonzero(out_of_range.to_numpy())[0])
+        raise ValueError(f"{source}: row {row + 1}: score is outside [0, max_score]")
+    table["family"] = table["condition"].map(CONDITION_FAMILIES)
+    return table
+
+
+def failure_rates(
+    table: pd.DataFrame, by: Sequence[str] = ("model", "graph", "condition")
+) -> pd.DataFrame:
+    """Success rate and the rate of each failure mode per group.
+
+    Args:
+        table: A validated score table; a ``failure_mode`` column (empty when
+            correct) adds the failure-mode rates.
+        by: Grouping columns.
+
+    Returns:
+        One row per group with ``n``, ``success`` and one column per failure
+        mode (rates over all rows of the group, so they add up with
+        ``success`` to 1 when every failure is classified).
+    """
+    table = table.copy()
+    table["success"] = table["score"] / table["max_score"]
+    modes = table["failure_mode"] if "failure_mode" in table else pd.Series([None] * len(table))
+    for mode in FAILURE_MODES:
+        table[mode] = (modes.to_numpy() == mode).astype(float)
+    grouped = table.groupby(list(by), sort=True)
+    result = grouped[["success", *FAILURE_MODES]].mean()
+    result.insert(0, "n", grouped.size())
+    return result.reset_index()
+
+
+def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
+    """Sequential (Type I) analysis of deviance of a binomial GLM.
+
+    Rows whose condition is outside the five families of Table 1
+    (``nClusters``, ``mapDrawing``) are left out. Rows are first summed per
+    cell of the full design, which leaves the deviance differences unchanged.
+
+    Args:
+        table: A validated score table.
+
+    Returns:
+        One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
+
+    Raises:
+        ValueError: If no row belongs to the five families.
+    """
+    import patsy
+    from scipy.stats import chi2 as chi2_distribution
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
+
+    rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
+    if rows.empty:
+        raise ValueError("no rows in the five condition families of Table 1")
+    factors = ["model", "graph", "domain", "temperature", "family"]
+    cells = rows.groupby(factors, sort=True)[["score", "max_score"]].sum().reset_index()
+    cells["temperature"] = cells["temperature"].map(lambda t: f"{t:g}")
+    response = np.column_stack([cells["score"], cells["max_score"] - cells["score"]])
+
+    def fit(terms: Sequence[str]) -> tuple[float, int]:
+        formula = " + ".join(["1", *terms])
+        design = np.asarray(patsy.dmatrix(formula, cells, return_type="matrix"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = GLM(response, design, family=Binomial()).fit()
+        return float(result.deviance), int(np.linalg.matrix_rank(design))
+
+    previous_deviance, previous_rank = fit([])
+    formula_terms: list[str] = []
+    table_rows = []
+    for name, formula_term in ANALYSIS_TERMS:
+        formula_terms.append(formula_term)
+        deviance, rank = fit(formula_terms)
+        added = rank - previous_rank
+        statistic = max(previous_deviance - deviance, 0.0)
+        p_value = float(chi2_distribution.sf(statistic, added)) if added > 0 else None
+        table_rows.append(DevianceTerm(name, round(statistic, 6), added, p_value))
+        previous_deviance, previous_rank = deviance, rank
+    return table_rows
+
+
+def format_deviance_table(terms: Sequence[DevianceTerm]) -> str:
+    """The analysis of deviance as an aligned text table."""
+    width = max(len(term.term) for term in terms)
+    lines = [f"{'term':<{width}}  {'chi2':>12}  {'df':>4}  {'p':>10}"]
+    for term in terms:
+        if term.p is None:
+            p_text = "n/a"
+        elif term.p < 0.001:
+            p_text = "<0.001"
+        else:
+            p_text = f"{term.p:.3f}"
+        lines.append(f"{term.term:<{width}}  {term.chi2:>12.2f}  {term.df:>4d}  {p_text:>10}")
+    return "\n".join(lines)
