@@ -324,6 +324,11 @@ class IterationSummary:
         return self.by_iteration.get(iteration)
 
     @property
+    def averaged(self) -> list[int]:
+        """Iterations that entered the average (>= 1, with a value)."""
+        return [t for t, v in sorted(self.by_iteration.items()) if t >= 1 and v is not None]
+
+    @property
     def undefined(self) -> list[int]:
         """Iterations present but without a value (left out of the average)."""
         return [t for t, v in sorted(self.by_iteration.items()) if v is None]

@@ -1,0 +1,129 @@
+"""``cog-tasks cogbench ...``: score eval files, plot Inspect logs, export, chance baseline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from cog_tasks.metrics.cogbench import WEIGHT_SCHEMES
+
+
+def _judge_generator(model_name: str, model_args: list[str]) -> object:
+    """A ``TextGenerator`` over an Inspect model given on the command line."""
+    import yaml
+    from inspect_ai.model import get_model
+
+    from cog_tasks.inspect_evals.cogbench.solver import ModelGenerator
+
+    arguments = {key: yaml.safe_load(value) for key, value in (p.split("=", 1) for p in model_args)}
+    return ModelGenerator(get_model(model_name, **arguments))
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.evaluation import (
+        answered_items,
+        format_scores,
+        judge_items,
+        score_method,
+    )
+    from cog_tasks.cogbench.loader import load_records
+    from cog_tasks.cogbench.rationality import judge_answers
+
+    path = Path(args.eval_file)
+    records = load_records(path, require_profile=False)
+    items = answered_items(records, args.method)
+    judge_scores = None
+    if args.judge_model:
+        generator = _judge_generator(args.judge_model, args.model_arg)
+        verdicts = asyncio.run(judge_answers(generator, judge_items(items)))  # type: ignore[arg-type]
+        judge_scores = [verdict.score for verdict in verdicts]
+    scores = score_method(args.method, items, args.weights, judge_scores)
+    print(format_scores(scores, path.name))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.report import curves_table, write_report
+    from cog_tasks.inspect_evals.cogbench.logs import latest_per_agent, read_cogbench_logs
+
+    log_dir = Path(args.log_dir)
+    curves = latest_per_agent(read_cogbench_logs(log_dir))
+    if not curves:
+        print(f"no successful CogBench logs in {log_dir}")
+        return 1
+    print(curves_table(curves))
+    for path in write_report(curves, Path(args.out) if args.out else log_dir):
+        print(path)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from inspect_ai.log import read_eval_log
+
+    from cog_tasks.inspect_evals.cogbench.logs import export_eval_records, is_cogbench_log
+
+    log = read_eval_log(args.log_file)
+    if not is_cogbench_log(log):
+        print(f"{args.log_file} is not a CogBench log (task {log.eval.task})")
+        return 1
+    records = export_eval_records(log)
+    target = Path(args.output)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".json")
+    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        json.dump(records, stream, indent=2, ensure_ascii=False)
+    os.replace(temporary, target)
+    print(f"{target}: {len(records)} records")
+    return 0
+
+
+def _chance(args: argparse.Namespace) -> int:
+    from cog_tasks.inspect_evals.cogbench.chance import run_chance_baseline
+
+    run_chance_baseline(dict(p.split("=", 1) for p in args.task_arg), args.log_dir, args.seed)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cogbench`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("cogbench", help="CogBench: evaluate files, plot logs, baseline")
+    commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
+
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="Authenticity and Rationality of one method in an eval_cogbench_*.json file",
+    )
+    evaluate.add_argument("eval_file", help="file in the authors' eval schema")
+    evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
+    evaluate.add_argument("--weights", choices=WEIGHT_SCHEMES, help="weighted kappa (default none)")
+    evaluate.add_argument(
+        "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
+    )
+    evaluate.add_argument(
+        "-M", "--model-arg", action="append", default=[], help="judge model arg key=value"
+    )
+    evaluate.set_defaults(func=_evaluate)
+
+    report = commands.add_parser(
+        "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
+    )
+    report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
+    report.add_argument("--out", help="folder for the PNGs and cogbench_curves.json")
+    report.set_defaults(func=_report)
+
+    export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
+    export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
+    export.add_argument("-o", "--output", required=True, help="JSON file to write")
+    export.set_defaults(func=_export)
+
+    chance = commands.add_parser(
+        "chance", help="run the task with a seeded uniform-random rater (reference baseline)"
+    )
+    chance.add_argument("-T", "--task-arg", action="append", default=[], help="task arg k=v")
+    chance.add_argument("--seed", type=int, default=0, help="seed of the random ratings")
+    chance.add_argument("--log-dir", default="logs", help="where Inspect writes the log")
+    chance.set_defaults(func=_chance)

@@ -1,0 +1,229 @@
+"""Score results stored in the authors' eval schema (``eval_cogbench_{a,v}.json``).
+
+This mirrors the authors' evaluation script: Authenticity is Cohen's κ between
+the method's ratings and the human ratings, pooled over all records of an
+iteration; Rationality is the mean human score of the method's reasoning.
+Differences, all deliberate: an unreadable or missing method rating counts as
+a disagreement instead of crashing or vanishing; unset human values (-1) are
+left out and counted; the average runs over the iterations 1-10 that exist
+and have a value, so it is never NaN. A κ on the polarity scale (1-2 / 3 /
+4-5) is reported next to the plain one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
+from cog_tasks.cogbench.records import CogBenchRecord, MethodAnswer, QuestionnaireItem
+from cog_tasks.metrics.cogbench import (
+    IterationSummary,
+    RatingTally,
+    WeightScheme,
+    polarity_rating,
+    summarize_iterations,
+)
+
+
+@dataclass(frozen=True)
+class AnsweredItem:
+    """One questionnaire item with one method's answer (``None`` if absent).
+
+    Attributes:
+        record: The record the item belongs to.
+        item: The item.
+        answer: The method's answer, if the file has one.
+    """
+
+    record: CogBenchRecord
+    item: QuestionnaireItem
+    answer: MethodAnswer | None
+
+
+def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
+    """Method names that appear in any answer of the records."""
+    return sorted({m for r in records for item in r.questionnaire for m in item.answers})
+
+
+def answered_items(records: Sequence[CogBenchRecord], method: str) -> list[AnsweredItem]:
+    """Every item of the records with ``method``'s answer.
+
+    Raises:
+        ValueError: If no record holds an answer of ``method`` at all.
+    """
+    if method not in available_methods(records):
+        raise ValueError(
+            f"no answers of method {method!r} in the file; methods found: "
+            f"{available_methods(records) or 'none'}"
+        )
+    return [
+        AnsweredItem(record, item, item.answers.get(method))
+        for record in records
+        for item in record.questionnaire
+    ]
+
+
+def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
+    """The answers as Rationality-judge inputs."""
+    return [
+        JudgeItem(
+            profile=entry.record.profile or {},
+            information=entry.record.information_flow,
+            question=entry.item.question,
+            rating=entry.answer.rating if entry.answer else None,
+            reason=entry.answer.reason if entry.answer else "",
+        )
+        for entry in items
+    ]
+
+
+@dataclass(frozen=True)
+class MethodScores:
+    """Authenticity and Rationality of one method in one file.
+
+    Attributes:
+        method: Method name.
+        answers: Items scored.
+        missing: Items without an answer of the method (counted as invalid).
+        invalid: Rated items whose method rating is missing or unreadable.
+        unrated: Items without a human rating (left out of κ).
+        authenticity: κ per iteration and its average.
+        polarity: κ on the 3-point polarity scale.
+        rationality: Mean human Rationality per iteration (unset values left out).
+        rationality_unset: Answers without a human Rationality score.
+        judge: Mean judge Rationality per iteration, when a judge ran.
+        judge_vs_human: Judge agreement with human Rationality, when both exist.
+    """
+
+    method: str
+    answers: int
+    missing: int
+    invalid: int
+    unrated: int
+    authenticity: IterationSummary
+    polarity: IterationSummary
+    rationality: IterationSummary
+    rationality_unset: int
+    judge: IterationSummary | None = None
+    judge_vs_human: JudgeAgreement | None = None
+
+
+def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]]:
+    grouped: dict[int, list[AnsweredItem]] = {}
+    for entry in items:
+        grouped.setdefault(entry.record.iteration, []).append(entry)
+    return dict(sorted(grouped.items()))
+
+
+def _mean(values: Sequence[int | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def score_method(
+    method: str,
+    items: Sequence[AnsweredItem],
+    weights: WeightScheme = None,
+    judge_scores: Sequence[int | None] | None = None,
+) -> MethodScores:
+    """Compute the paper's numbers for one method.
+
+    Args:
+        method: Method name (for the report).
+        items: From :func:`answered_items`.
+        weights: κ weighting (``None`` as in the paper).
+        judge_scores: Optional judge score per item (same order), ``None``
+            where unreadable; an unreadable judge score counts as 1 in the mean.
+
+    Returns:
+        The scores.
+    """
+    groups = _by_iteration(items)
+    tallies = {
+        t: RatingTally.from_ratings(
+            [e.item.human_rating for e in group],
+            [e.answer.rating if e.answer else None for e in group],
+            weights,
+        )
+        for t, group in groups.items()
+    }
+    polarity = {
+        t: RatingTally.from_ratings(
+            [polarity_rating(e.item.human_rating) for e in group],
+            [polarity_rating(e.answer.rating if e.answer else None) for e in group],
+            weights,
+        ).kappa()
+        for t, group in groups.items()
+    }
+    human_rationality = [e.answer.rationality if e.answer else None for e in items]
+    judge = None
+    agreement = None
+    if judge_scores is not None:
+        scored = dict(zip(map(id, items), judge_scores, strict=True))
+        judge = summarize_iterations(
+            {
+                t: _mean([1 if scored[id(e)] is None else scored[id(e)] for e in group])
+                for t, group in groups.items()
+            }
+        )
+        agreement = judge_agreement(human_rationality, judge_scores)
+    return MethodScores(
+        method=method,
+        answers=len(items),
+        missing=sum(1 for e in items if e.answer is None),
+        invalid=sum(t.invalid for t in tallies.values()),
+        unrated=sum(t.unrated for t in tallies.values()),
+        authenticity=summarize_iterations({t: tally.kappa() for t, tally in tallies.items()}),
+        polarity=summarize_iterations(polarity),
+        rationality=summarize_iterations(
+            {
+                t: _mean([e.answer.rationality if e.answer else None for e in group])
+                for t, group in groups.items()
+            }
+        ),
+        rationality_unset=sum(1 for value in human_rationality if value is None),
+        judge=judge,
+        judge_vs_human=agreement,
+    )
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def _summary_line(label: str, summary: IterationSummary) -> str:
+    span = summary.averaged
+    over = f"{span[0]}-{span[-1]}" if span else "-"
+    line = (
+        f"{label:<24} avg({over}) {_number(summary.average)}  5th {_number(summary.at(5))}  "
+        f"10th {_number(summary.at(10))}  0th {_number(summary.at(0))}"
+    )
+    if summary.undefined:
+        line += f"  (undefined at iterations {summary.undefined})"
+    return line
+
+
+def format_scores(scores: MethodScores, source: str) -> str:
+    """Human-readable report in the spirit of the authors' script."""
+    lines = [
+        f"======= {scores.method} on {source} =======",
+        _summary_line("Authenticity (kappa)", scores.authenticity),
+        _summary_line("Authenticity (polarity)", scores.polarity),
+        _summary_line("Rationality (human)", scores.rationality),
+    ]
+    if scores.judge is not None:
+        lines.append(_summary_line("Rationality (judge)", scores.judge))
+    if scores.judge_vs_human is not None:
+        agreement = scores.judge_vs_human
+        lines.append(
+            f"Judge vs human Rationality: kappa {_number(agreement.kappa)}, Spearman "
+            f"{_number(agreement.spearman)} on {agreement.pairs} answers "
+            f"({agreement.judge_invalid} unreadable judge scores)"
+        )
+    lines.append(
+        f"answers {scores.answers}: invalid ratings {scores.invalid} (of which missing "
+        f"{scores.missing}), no human rating {scores.unrated}, no human Rationality "
+        f"{scores.rationality_unset}"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from cog_tasks.metrics.cogbench import summarize_iterations
+
+FEEDBACK_AGENTS = ("react", "reflexion")
+AGENT_LABELS = {"cot": "CoT", "react": "ReAct*", "reflexion": "Reflexion*", "coggpt": "CogGPT"}
+
+
+@dataclass(frozen=True)
+class AgentCurves:
+    """One agent's per-iteration results on one subset.
+
+    Attributes:
+        agent: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
+        model: The evaluated model.
+        subset: ``a`` or ``v``.
+        language: Data language.
+        data: Data source description.
+        authenticity: Pooled κ per iteration (``None`` where undefined).
+        rationality: Mean judged Rationality per iteration.
+        invalid: Answers without a readable rating per iteration.
+        pairs: Rated answers per iteration.
+    """
+
+    agent: str
+    model: str
+    subset: str
+    language: str
+    data: str
+    authenticity: dict[int, float | None]
+    rationality: dict[int, float | None]
+    invalid: dict[int, int]
+    pairs: dict[int, int]
+
+    @property
+    def label(self) -> str:
+        """Legend label: agent (``*`` marks human feedback) and model."""
+        return f"{AGENT_LABELS.get(self.agent, self.agent)} ({self.model})"
+
+
+def _atomic_write(path: Path, write: object) -> None:
+    """Write via a temporary file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=path.suffix)
+    os.close(handle)
+    try:
+        write(Path(temporary))  # type: ignore[operator]
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
+    """Draw Authenticity (a) and Rationality (b) by iteration, one line per agent.
+
+    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper.
+
+    Args:
+        curves: The agents to draw (one subset).
+        path: PNG to write.
+        title: Figure title.
+
+    Returns:
+        ``path``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    panels = (
+        (left, "(a) Authenticity (Cohen's kappa)", "authenticity"),
+        (right, "(b) Rationality (judge, 1-5)", "rationality"),
+    )
+    for axis, heading, field in panels:
+        for curve in curves:
+            series = {t: v for t, v in getattr(curve, field).items() if v is not None}
+            if not series:
+                continue
+            style = ":" if curve.agent in FEEDBACK_AGENTS else "-"
+            iterations = sorted(series)
+            axis.plot(
+                iterations,
+                [series[t] for t in iterations],
+                linestyle=style,
+                marker="o",
+                label=curve.label,
+            )
+        axis.set_title(heading)
+        axis.set_xlabel("iteration")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axis.grid(alpha=0.3)
+    right.set_ylim(1, 5)
+    handles, labels = left.get_legend_handles_labels()
+    if not handles:
+        handles, labels = right.get_legend_handles_labels()
+    if handles:
+        figure.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
+    figure.suptitle(title)
+    figure.tight_layout(rect=(0, 0.1, 1, 0.95))
+    _atomic_write(path, lambda target: figure.savefig(target, format="png", dpi=120))
+    plt.close(figure)
+    return path
+
+
+def _number(value: float | None) -> str:
+    return "  n/a" if value is None else f"{value:.3f}"
+
+
+def curves_table(curves: Sequence[AgentCurves]) -> str:
+    """Plain-text table: avg / 5th / 10th / 0th Authenticity and Rationality per agent."""
+    lines = [
+        f"{'agent (model)':<40} {'subset':<7} {'A avg':>6} {'A 5th':>6} {'A 10th':>6} "
+        f"{'A 0th':>6} {'R avg':>6} {'R 5th':>6} {'R 10th':>6} {'invalid':>8}"
+    ]
+    for curve in curves:
+        kappa = summarize_iterations(curve.authenticity)
+        judged = summarize_iterations(curve.rationality)
+        invalid = sum(curve.invalid.values())
+        pairs = sum(curve.pairs.values())
+        lines.append(
+            f"{curve.label:<40} {curve.subset:<7} {_number(kappa.average):>6} "
+            f"{_number(kappa.at(5)):>6} {_number(kappa.at(10)):>6} {_number(kappa.at(0)):>6} "
+            f"{_number(judged.average):>6} {_number(judged.at(5)):>6} "
+            f"{_number(judged.at(10)):>6} {invalid:>4}/{pairs:<4}"
+        )
+    return "\n".join(lines)
+
+
+def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
+    """One PNG per (subset, language, data), plus ``cogbench_curves.json``.
+
+    Args:
+        curves: Results of any number of agents and subsets.
+        out_dir: Folder to write into.
+
+    Returns:
+        The files written.
+    """
+    groups: dict[tuple[str, str, str], list[AgentCurves]] = {}
+    for curve in curves:
+        groups.setdefault((curve.subset, curve.language, curve.data), []).append(curve)
+    written = []
+    for index, ((subset, language, data), members) in enumerate(sorted(groups.items())):
+        suffix = "" if index == 0 else f"_{index}"
+        name = f"cogbench_{subset}_{language}{suffix}.png"
+        title = f"CogBench-{subset} ({language}) - data: {data or 'unknown'}"
+        written.append(plot_curves(members, out_dir / name, title))
+    summary = out_dir / "cogbench_curves.json"
+    text = json.dumps([asdict(curve) for curve in curves], indent=2)
+    _atomic_write(summary, lambda target: target.write_text(text + "\n", encoding="utf-8"))
+    written.append(summary)
+    return written

@@ -1,0 +1,93 @@
+"""A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
+
+Every questionnaire answer is a uniformly random 1-5 rating with a fixed
+reasoning sentence, every judge reply a uniformly random 1-5 score. The other
+requests are answered so that nothing changes: no knowledge for CogGPT's
+memory, an empty profile update, an empty reflection. The random draw is
+seeded with the seed and the whole prompt, so results do not depend on the
+order in which Inspect runs samples. The expected Authenticity of such a rater
+is 0 and its expected judged Rationality is 3.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import yaml
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from cog_tasks.agents.cogbench import prompts
+from cog_tasks.cogbench.rationality import RUBRIC
+
+CHANCE_MODEL = "mockllm/chance"
+_JUDGE_MARK = RUBRIC.splitlines()[-1]
+_QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
+
+
+class ChanceRater:
+    """A ``custom_outputs`` callable for ``mockllm``.
+
+    Args:
+        seed: Seed of the random choices.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def reply(self, prompt: str) -> str:
+        """The reply to one CogBench prompt.
+
+        Raises:
+            ValueError: For a prompt that is not one of CogBench's.
+        """
+        digest = hashlib.sha256(f"{self.seed}\n{prompt}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        if prompt.endswith(_JUDGE_MARK):
+            return f"Score: {rng.randint(1, 5)}"
+        if prompt.endswith(_QUESTION_MARK):
+            return f"Thoughts: I pick a rating at random.\nRating: {rng.randint(1, 5)}"
+        silent = (prompts.DISTILL, prompts.UPDATE, prompts.REFLECTION)
+        if any(prompt.endswith(template.splitlines()[-1]) for template in silent):
+            return ""
+        raise ValueError(f"the chance baseline does not know this prompt: {prompt[-200:]!r}")
+
+    def __call__(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Inspect's ``custom_outputs`` protocol."""
+        reply = self.reply(input[-1].text)
+        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
+        # Word counts stand in for token usage: mockllm would otherwise fetch a
+        # tiktoken vocabulary from the network to count them.
+        words = sum(len(message.text.split()) for message in input)
+        output.usage = ModelUsage(
+            input_tokens=words,
+            output_tokens=len(reply.split()),
+            total_tokens=words + len(reply.split()),
+        )
+        return output
+
+
+def run_chance_baseline(task_args: dict[str, str], log_dir: str, seed: int) -> None:
+    """Evaluate ``cogbench`` with :class:`ChanceRater` as agent and judge model.
+
+    Args:
+        task_args: Task arguments as strings (read as YAML scalars, like ``-T``).
+        log_dir: Where Inspect writes the log.
+        seed: Seed of the random ratings.
+    """
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from cog_tasks.inspect_evals.cogbench import cogbench
+
+    arguments: dict[str, Any] = {key: yaml.safe_load(value) for key, value in task_args.items()}
+    model = get_model(CHANCE_MODEL, custom_outputs=ChanceRater(seed))
+    inspect_eval(cogbench(**arguments), model=model, log_dir=log_dir, display="none")

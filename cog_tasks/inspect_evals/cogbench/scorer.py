@@ -1,0 +1,146 @@
+"""Scorer and metrics: pooled Authenticity κ and judged Rationality per iteration.
+
+``Score.value`` holds additive per-iteration tallies (see
+:mod:`cog_tasks.metrics.cogbench`): rating marginals, disagreements and
+invalid counts, plus judge score sums. Means of these over epochs keep the
+pooled κ exact, so ``--epochs`` works with the default mean reducer; the
+metrics sum them over samples and compute κ per iteration, as the authors'
+script pools all questions of an iteration.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from cog_tasks.cogbench.rationality import JudgeItem, judge_answers
+from cog_tasks.cogbench.records import Trajectory
+from cog_tasks.inspect_evals.cogbench.solver import STORE_KEY, ModelGenerator, summary_line
+from cog_tasks.metrics.cogbench import (
+    RatingTally,
+    RationalityTally,
+    WeightScheme,
+    check_weights,
+    pooled_tallies,
+    summarize_iterations,
+)
+
+JUDGE_ROLE = "judge"
+
+
+def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
+    return [s.score.value for s in scores if isinstance(s.score.value, dict)]  # type: ignore[misc]
+
+
+@metric
+def authenticity(weights: str | None = None) -> Metric:
+    """Pooled Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
+
+    Args:
+        weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
+    """
+    scheme = check_weights(weights)
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        ratings, _ = pooled_tallies(_values(scores), scheme)
+        summary = summarize_iterations({t: tally.kappa() for t, tally in ratings.items()})
+        result = summary.headline("authenticity")
+        pairs = sum(tally.pairs for tally in ratings.values())
+        invalid = sum(tally.invalid for tally in ratings.values())
+        result["invalid_rate"] = invalid / pairs if pairs else 0.0
+        return result
+
+    return compute
+
+
+@metric
+def rationality() -> Metric:
+    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        _, judged = pooled_tallies(_values(scores))
+        if not any(tally.scored for tally in judged.values()):
+            return {}
+        summary = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
+        result = summary.headline("rationality")
+        scored = sum(tally.scored for tally in judged.values())
+        result["judge_invalid_rate"] = sum(t.invalid for t in judged.values()) / scored
+        return result
+
+    return compute
+
+
+def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
+    """Judge inputs for every answer of every iteration, in order."""
+    flows = {step.iteration: step.information_flow for step in trajectory.steps}
+    return [
+        JudgeItem(
+            profile=trajectory.profile,
+            information=flows.get(record["iteration"], ""),
+            question=answer["question"],
+            rating=answer["rating"],
+            reason=answer["reason"],
+        )
+        for record in records
+        for answer in record["answers"]
+    ]
+
+
+@scorer(metrics=[authenticity(), rationality()])
+def cogbench_scorer(judge: bool = True, weights: str | None = None) -> Scorer:
+    """Tally ratings against human ratings and, optionally, judge the reasoning.
+
+    The judge is the model bound to the ``judge`` role
+    (``--model-role judge=...``); without one, the evaluated model judges.
+
+    Args:
+        judge: Whether to score Rationality with the judge model.
+        weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
+
+    Returns:
+        The scorer.
+    """
+    scheme: WeightScheme = check_weights(weights)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
+        trajectory = Trajectory.from_metadata(state.metadata)
+        verdicts = []
+        if judge:
+            generator = ModelGenerator(get_model(role=JUDGE_ROLE))
+            verdicts = await judge_answers(generator, judge_inputs(trajectory, records))
+        value: dict[str, float] = {}
+        judged: list[dict[str, Any]] = []
+        cursor = 0
+        for record in records:
+            answers = record["answers"]
+            tally = RatingTally.from_ratings(
+                [a["human_rating"] for a in answers], [a["rating"] for a in answers], scheme
+            )
+            value.update(tally.to_value(record["iteration"]))
+            if judge:
+                batch = verdicts[cursor : cursor + len(answers)]
+                cursor += len(answers)
+                value.update(
+                    RationalityTally.from_scores([v.score for v in batch]).to_value(
+                        record["iteration"]
+                    )
+                )
+                judged.append(
+                    {
+                        "iteration": record["iteration"],
+                        "scores": [v.score for v in batch],
+                        "replies": [v.raw for v in batch],
+                    }
+                )
+        return Score(
+            value=value,
+            answer="\n".join(summary_line(record) for record in records),
+            explanation="Per iteration: agent ratings | human ratings ('?' = no readable rating).",
+            metadata={"rationality": judged} if judge else None,
+        )
+
+    return score
