@@ -1,0 +1,137 @@
+"""Analysis of deviance on simulated data, the analyze/report commands and input checks."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cog_tasks.cli import main
+from cog_tasks.metrics.cogeval import (
+    ANALYSIS_TERMS,
+    DevianceTerm,
+    failure_rates,
+    format_deviance_table,
+    validate_scores,
+)
+
+GRAPH_EFFECT = {
+    "n7line": 2.0,
+    "n7tree": 1.0,
+    "n13line": 0.0,
+    "n15star": -1.0,
+    "n16cluster": -0.5,
+    "n21star": -2.0,
+}
+CONDITIONS = ("valuePath", "rewardReval", "transReval", "nonteleShortcut", "teleDetour")
+
+
+def simulate(seed: int = 7, repeats: int = 6) -> pd.DataFrame:
+    """Success depends strongly on the graph and the LLM, not at all on temperature."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for model, model_effect in (("big", 1.0), ("small", -1.0)):
+        for graph, graph_effect in GRAPH_EFFECT.items():
+            for domain in ("ordRooms", "socialTies"):
+                for condition in CONDITIONS:
+                    for temperature in (0.0, 0.5, 1.0):
+                        p = 1 / (1 + np.exp(-(model_effect + graph_effect)))
+                        for _ in range(repeats):
+                            rows.append(
+                                {
+                                    "model": model,
+                                    "graph": graph,
+                                    "domain": domain,
+                                    "condition": condition,
+                                    "temperature": temperature,
+                                    "score": int(rng.random() < p),
+                                    "max_score": 1,
+                                    "failure_mode": None,
+                                }
+                            )
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def simulated_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cogeval") / "scores.csv"
+    frame = simulate()
+    frame.loc[frame["score"] == 0, "failure_mode"] = "wrong_goal"
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def analyze_json(simulated_csv: Path) -> dict:
+    """``cog-tasks cogeval analyze SCORES.csv --json``, run once for the module."""
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        assert main(["cogeval", "analyze", str(simulated_csv), "--json"]) == 0
+    return json.loads(output.getvalue())
+
+
+def test_analysis_finds_strong_effects_and_not_the_null_factor(analyze_json: dict) -> None:
+    terms = {row["term"]: row for row in analyze_json["terms"]}
+    assert terms["graph"]["p"] < 0.001 and terms["graph"]["df"] == 5
+    assert terms["LLM"]["p"] < 0.001 and terms["LLM"]["df"] == 1
+    assert terms["temperature"]["p"] > 0.05 and terms["temperature"]["df"] == 2
+    assert terms["condition"]["df"] == 4 and terms["graph:domain:condition"]["df"] == 20
+
+
+def test_analyze_json_uses_the_paper_term_names_in_order(analyze_json: dict) -> None:
+    assert [row["term"] for row in analyze_json["terms"]] == [
+        "LLM",
+        "graph",
+        "domain",
+        "temperature",
+        "condition",
+        "LLM:temperature",
+        "graph:domain",
+        "graph:condition",
+        "domain:condition",
+        "graph:domain:condition",
+    ]
+    assert [row["term"] for row in analyze_json["terms"]] == [name for name, _ in ANALYSIS_TERMS]
+    assert all(set(row) == {"term", "chi2", "df", "p"} for row in analyze_json["terms"])
+
+
+def test_readable_table_marks_small_p_values(analyze_json: dict) -> None:
+    table = format_deviance_table([DevianceTerm(**row) for row in analyze_json["terms"]])
+    assert table.splitlines()[0].split() == ["term", "chi2", "df", "p"]
+    graph_line = next(line for line in table.splitlines() if line.startswith("graph "))
+    assert graph_line.split()[-1] == "<0.001"
+
+
+def test_report_writes_readable_pngs(simulated_csv: Path, tmp_path: Path) -> None:
+    assert main(["cogeval", "report", str(simulated_csv), "--out", str(tmp_path)]) == 0
+    names = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert names == [
+        "failure_modes.png",
+        "heatmap_big.png",
+        "heatmap_small.png",
+        "success_by_temperature.png",
+    ]
+    for path in tmp_path.glob("*.png"):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
+
+
+def test_failure_rates_add_up_per_group(simulated_csv: Path) -> None:
+    rates = failure_rates(validate_scores(pd.read_csv(simulated_csv)))
+    assert np.allclose(rates["success"] + rates["wrong_goal"], 1.0)
+    assert rates["n"].sum() == len(pd.read_csv(simulated_csv))
+
+
+def test_bad_score_tables_name_the_file_and_row(tmp_path: Path) -> None:
+    frame = simulate(repeats=1).head(3)
+    frame.loc[2, "condition"] = "flying"
+    path = tmp_path / "bad.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"bad.csv: row 3: unknown condition 'flying'"):
+        main(["cogeval", "analyze", str(path)])
+    with pytest.raises(ValueError, match="missing column"):
+        validate_scores(frame.drop(columns=["temperature"]), source="frame")

@@ -1,0 +1,84 @@
+"""The generator: reference set, seeds, dialog structure, CoT, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.cli import main
+from cog_tasks.cogeval.generator import COT_INSTRUCTIONS, SHORTCUT_HINT, generate_items, make_item
+from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
+from cog_tasks.cogeval.parsing import extract_answer, split_route
+
+
+def test_reference_set_is_moderate_stable_and_covers_every_condition() -> None:
+    items = generate_items()
+    assert 300 <= len(items) <= 400
+    assert len({item.id for item in items}) == len(items)
+    assert {item.condition for item in items} == set(CONDITIONS)
+    assert {item.graph for item in items} == set(GRAPHS)
+    assert {item.domain for item in items if item.domain == "objectRelations"} == {
+        "objectRelations"
+    }
+    again = generate_items()
+    assert [item.to_record() for item in items] == [item.to_record() for item in again]
+
+
+def test_dialogs_have_a_description_turn_then_the_change_and_question() -> None:
+    value = make_item("n7line", "ordRooms", "valuePath")
+    assert len(value.turns) == 1
+    detour = make_item("n7line", "ordRooms", "nonteleDetour")
+    assert len(detour.turns) == 2
+    assert detour.turns[0].text == value.turns[0].text
+    assert "room 6 is now locked" in detour.turns[1].context
+    assert "Answer:" in detour.turns[1].question
+    flat = detour.flattened_prompt()
+    assert flat.count("Which room do you move to first?") == 1
+    assert flat.index(detour.turns[1].context) > flat.index(detour.turns[0].context)
+
+
+def test_default_seed_keeps_paper_room_numbers_and_other_seeds_relabel() -> None:
+    reference = make_item("n13line", "ordRooms", "nstepPath")
+    assert reference.expected == ("Answer: 2, 4, 6, 8, 10, 12",)
+    fresh = make_item("n13line", "ordRooms", "nstepPath", seed=11)
+    numbers = [int(s) for s in split_route(extract_answer(fresh.expected[0]))]
+    assert numbers != [2, 4, 6, 8, 10, 12] and numbers == sorted(numbers)
+    people = make_item("n15star", "socialTies", "valuePath", seed=1)
+    other = make_item("n15star", "socialTies", "valuePath", seed=2)
+    assert people.expected != other.expected
+    assert len(people.expected) == len(other.expected) == 3
+
+
+def test_cot_and_shortcut_hint_are_added_to_the_scored_question() -> None:
+    plain = make_item("n16cluster", "unordSpatial", "nonteleShortcut")
+    hinted = make_item("n16cluster", "unordSpatial", "nonteleShortcutCoT")
+    assert (
+        SHORTCUT_HINT in hinted.turns[-1].question and SHORTCUT_HINT not in plain.turns[-1].question
+    )
+    assert hinted.expected == plain.expected
+    bfs = make_item("n16cluster", "unordSpatial", "3stepPath", cot="bfs")
+    assert bfs.turns[-1].question.startswith(COT_INSTRUCTIONS["bfs"])
+    assert bfs.id.endswith(".bfs")
+
+
+def test_unknown_names_are_rejected_clearly() -> None:
+    with pytest.raises(KeyError, match="unknown CogEval graph 'n99'"):
+        generate_items(graphs=["n99"])
+    with pytest.raises(KeyError, match="unknown CogEval condition"):
+        generate_items(conditions=["fly"])
+    with pytest.raises(ValueError, match="not defined for graph 'n7line'"):
+        make_item("n7line", "objectRelations", "valuePath")
+    with pytest.raises(ValueError, match="unknown cot mode"):
+        make_item("n7line", "ordRooms", "valuePath", cot="tot")
+
+
+def test_generate_command_writes_items(tmp_path: Path) -> None:
+    out = tmp_path / "items.jsonl"
+    assert (
+        main(["cogeval", "generate", "--out", str(out), "--graphs", "n7tree", "--seed", "4"]) == 0
+    )
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 60 and all(r["id"].endswith(".s4") for r in records)
+    assert {"turns", "expected", "graph_context", "prompt"} <= set(records[0])

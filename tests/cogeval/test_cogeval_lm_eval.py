@@ -1,0 +1,44 @@
+"""A real lm-eval run of the CogEval family with SmolLM2, and the dataset hook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lm_eval import simple_evaluate
+from lm_eval.tasks import TaskManager
+
+from cog_tasks.cli import tasks_path
+from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.lm_eval_tasks.cogeval.utils import load_cogeval, process_results
+
+
+def test_dataset_hook_filters_by_graph_and_family() -> None:
+    split = load_cogeval(graphs="n15star", families="Traversal", version=1.0)["test"]
+    assert len(split) == 4 * 5  # four domains x five traversal conditions
+    assert set(split["graph"]) == {"n15star"} and set(split["family"]) == {"Traversal"}
+    doc = split[0]
+    assert process_results(doc, [doc["expected"][0]])["acc"] == 1.0
+    missed = process_results(doc, ["I cannot tell."])
+    assert missed["acc"] == 0.0 and missed["no_answer"] == 1.0
+    assert json.loads(doc["graph_context"])["kind"] == "path"
+
+
+def test_lm_eval_runs_cogeval_on_smollm2(smollm2_path: Path) -> None:
+    results = simple_evaluate(
+        model="hf",
+        model_args=f"pretrained={smollm2_path},dtype=float32",
+        tasks=["cogeval_n7line"],
+        limit=1,
+        gen_kwargs="max_gen_toks=16",
+        task_manager=TaskManager(include_path=str(tasks_path())),
+        apply_chat_template=True,
+        device="cpu",
+        log_samples=True,
+    )
+    metrics = results["results"]["cogeval_n7line"]
+    assert {"acc,none", *(f"{mode},none" for mode in FAILURE_MODES)} <= set(metrics)
+    assert metrics["acc,none"] + sum(metrics[f"{mode},none"] for mode in FAILURE_MODES) == 1.0
+    [sample] = results["samples"]["cogeval_n7line"]
+    assert sample["doc"]["graph"] == "n7line"
+    assert isinstance(sample["filtered_resps"][0], str)
