@@ -1,0 +1,1 @@
+"""EgoSocialArena opponents: rule-based number guessers and DQN hold'em players."""

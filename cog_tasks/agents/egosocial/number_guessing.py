@@ -1,0 +1,56 @@
+"""Rule-based Number Guessing opponents at three cognitive levels.
+
+- Level 1 always plays 50.
+- Level 2 plays the arithmetic sequence 50, 45, ..., 5 (``50 - 5 * (round - 1)``).
+- Level 3 plays 50 first, then ``floor(0.8 * mean(model's last number, own last
+  number))``: the previous round's target.
+
+Each opponent sees only :class:`~cog_tasks.egosocial.number_guessing.OpponentView`,
+never the model's predictions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cog_tasks.egosocial.number_guessing import (
+    LOWEST_NUMBER,
+    OpponentView,
+    target_times_five,
+)
+
+OPENING_NUMBER = 50
+LEVELS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class NumberGuessingOpponent:
+    """An opponent that follows one of the three level rules.
+
+    Attributes:
+        level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target).
+    """
+
+    level: int
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"unknown opponent level {self.level!r}; expected one of {LEVELS}")
+
+    def choose(self, view: OpponentView) -> int:
+        """Pick this round's number.
+
+        Args:
+            view: The public history before this round.
+
+        Returns:
+            A number from 1 to 100.
+        """
+        if self.level == 1:
+            return OPENING_NUMBER
+        if self.level == 2:
+            return max(LOWEST_NUMBER, OPENING_NUMBER - 5 * (view.round - 1))
+        if not view.model_numbers:
+            return OPENING_NUMBER
+        previous_target = target_times_five(view.model_numbers[-1], view.own_numbers[-1]) // 5
+        return max(LOWEST_NUMBER, previous_target)

@@ -1,0 +1,92 @@
+"""``cog-tasks egosocial ...``: train opponents, plot reports, run the chance baseline."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+
+def _train_opponents(args: argparse.Namespace) -> int:
+    from cog_tasks.agents.egosocial.holdem_dqn import (
+        STYLES,
+        TrainingConfig,
+        shipped_weights_dir,
+        train_opponents,
+    )
+
+    directory = Path(args.out) if args.out else shipped_weights_dir()
+    config = TrainingConfig(seed=args.seed, episodes=args.episodes)
+    styles = tuple(args.style) if args.style else STYLES
+    options = ["--seed", str(args.seed), "--episodes", str(args.episodes)]
+    options += [part for style in args.style or () for part in ("--style", style)]
+    options += ["--out", args.out] if args.out else []
+    command = shlex.join(["cog-tasks", "egosocial", "train-opponents", *options])
+    record = train_opponents(directory, config, command=command, styles=styles)
+    for style, details in record["opponents"].items():
+        rates = ", ".join(
+            f"{k} {v:.2f}" for k, v in details["greedy_action_rates_vs_random"].items()
+        )
+        print(
+            f"{style}: {directory / details['file']} ({details['bytes']} bytes) sha256 "
+            f"{details['sha256']}; greedy action rates vs random: {rates}"
+        )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.egosocial.report import write_report
+
+    for path in write_report(Path(args.log_dir), Path(args.out) if args.out else None):
+        print(path)
+    return 0
+
+
+def _chance_baseline(args: argparse.Namespace) -> int:
+    from cog_tasks.inspect_evals.egosocial.chance import run_chance_baseline
+
+    task_args = dict(pair.split("=", 1) for pair in args.task_arg)
+    run_chance_baseline(args.task, task_args, args.log_dir, args.seed, args.limit)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``egosocial`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("egosocial", help="EgoSocialArena: opponents, reports, baseline")
+    commands = group.add_subparsers(dest="egosocial_command", metavar="COMMAND", required=True)
+
+    train = commands.add_parser(
+        "train-opponents",
+        help="train the DQN hold'em opponents (seeded) and write weights + SHA-256 files",
+    )
+    train.add_argument("--seed", type=int, default=0, help="seed for everything (default 0)")
+    train.add_argument("--episodes", type=int, default=6000, help="training hands per opponent")
+    train.add_argument(
+        "--style",
+        action="append",
+        choices=("aggressive", "conservative"),
+        help="train only this style (repeatable; default both)",
+    )
+    train.add_argument("--out", help="output folder (default: the package's shipped weights)")
+    train.set_defaults(func=_train_opponents)
+
+    report = commands.add_parser(
+        "report", help="plot guess curves and per-scenario accuracy from Inspect logs"
+    )
+    report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
+    report.add_argument("--out", help="folder for the PNGs and summary (default: LOG_DIR)")
+    report.set_defaults(func=_report)
+
+    chance = commands.add_parser(
+        "chance-baseline",
+        help="run a task with a seeded uniform-random valid answerer (Inspect mockllm)",
+    )
+    chance.add_argument(
+        "task",
+        choices=("egosocial_static", "egosocial_number_guessing", "egosocial_holdem"),
+    )
+    chance.add_argument("-T", dest="task_arg", action="append", default=[], help="task arg k=v")
+    chance.add_argument("--log-dir", required=True, help="where Inspect writes the log")
+    chance.add_argument("--seed", type=int, default=0, help="seed of the random answers")
+    chance.add_argument("--limit", type=int, help="evaluate only the first N samples")
+    chance.set_defaults(func=_chance_baseline)

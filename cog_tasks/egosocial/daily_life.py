@@ -1,0 +1,275 @@
+"""Daily Life: seeded ToMi-style stories, told in the first person.
+
+A story is a list of events in one room: characters enter and leave, an object
+is seen in a container, present characters move it. :class:`BeliefTracker`
+replays the events and keeps, for every character, where they last saw the
+object (first-order belief) and, for every pair, where one believes the other
+thinks it is (second-order belief: updated only when both saw the event
+together). Every gold answer comes from that simulated state.
+
+Stories are rendered in ToMi's third-person sentences and questions, then
+passed through :func:`cog_tasks.egosocial.tomi.convert_record`, so the first
+person comes from the same converter that users apply to the original ToMi.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from cog_tasks.egosocial.records import EgoItem
+from cog_tasks.egosocial.tomi import ToMiRecord, convert_record
+
+NAMES = (
+    "Amelia", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Isla", "Jonas",
+    "Kemal", "Lucia", "Mateo", "Nadia", "Oscar", "Priya", "Quentin", "Rosa", "Sven", "Tara",
+)  # fmt: skip
+ROOMS = ("kitchen", "garage", "attic", "office", "laundry room", "garden shed", "hallway", "cellar")
+OBJECTS = ("apple", "scarf", "notebook", "key", "torch", "teapot", "glove", "ball", "map", "ring")
+CONTAINERS = (
+    "red box", "blue basket", "green drawer", "wooden crate", "metal tin", "yellow bag",
+    "white cupboard", "straw hamper", "glass jar", "black suitcase",
+)  # fmt: skip
+TASTES = ("likes", "dislikes", "loves", "hates")
+SNACKS = ("pear", "cabbage", "cherry", "melon", "onion", "plum")
+
+
+@dataclass(frozen=True)
+class Enter:
+    """A character walks into the room."""
+
+    agent: str
+
+
+@dataclass(frozen=True)
+class Exit:
+    """A character leaves the room."""
+
+    agent: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The object is in a container, seen by everyone present."""
+
+    container: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """A present character moves the object to another container."""
+
+    agent: str
+    container: str
+
+
+@dataclass(frozen=True)
+class Taste:
+    """A distractor sentence: a character's taste in food."""
+
+    agent: str
+    verb: str
+    snack: str
+
+
+Event = Enter | Exit | Seen | Move | Taste
+
+
+@dataclass
+class BeliefTracker:
+    """Replays events and tracks reality, first- and second-order beliefs.
+
+    Attributes:
+        present: Characters in the room now.
+        location: Where the object really is (``None`` before it is seen).
+        initial: Where the object was first seen.
+        first_order: Character -> container they believe holds the object.
+        second_order: ``(a, b)`` -> where ``a`` thinks ``b`` believes it is.
+    """
+
+    present: set[str] = field(default_factory=set)
+    location: str | None = None
+    initial: str | None = None
+    first_order: dict[str, str] = field(default_factory=dict)
+    second_order: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def apply(self, event: Event) -> None:
+        """Update the state with one event.
+
+        Raises:
+            ValueError: If the event is impossible (a move by someone absent).
+        """
+        if isinstance(event, Enter):
+            self.present.add(event.agent)
+        elif isinstance(event, Exit):
+            self.present.discard(event.agent)
+        elif isinstance(event, Seen | Move):
+            if isinstance(event, Move) and event.agent not in self.present:
+                raise ValueError(f"{event.agent} cannot move the object from outside the room")
+            self._observe(event.container)
+
+    def _observe(self, container: str) -> None:
+        self.location = container
+        if self.initial is None:
+            self.initial = container
+        for agent in self.present:
+            self.first_order[agent] = container
+            for other in self.present - {agent}:
+                self.second_order[(agent, other)] = container
+
+
+def replay(events: list[Event]) -> BeliefTracker:
+    """Run a fresh :class:`BeliefTracker` over ``events``."""
+    tracker = BeliefTracker()
+    for event in events:
+        tracker.apply(event)
+    return tracker
+
+
+def render_event(event: Event, room: str, thing: str) -> str:
+    """One ToMi-style third-person sentence for an event."""
+    if isinstance(event, Enter):
+        return f"{event.agent} entered the {room}."
+    if isinstance(event, Exit):
+        return f"{event.agent} exited the {room}."
+    if isinstance(event, Seen):
+        return f"The {thing} is in the {event.container}."
+    if isinstance(event, Move):
+        return f"{event.agent} moved the {thing} to the {event.container}."
+    return f"{event.agent} {event.verb} the {event.snack}."
+
+
+@dataclass(frozen=True)
+class Story:
+    """A generated story before questions are asked.
+
+    Attributes:
+        agents: Characters; the first one becomes "you".
+        room: The room.
+        thing: The object that moves.
+        containers: The containers in play.
+        events: The events in order.
+        plot: Which of :data:`PLOTS` the story follows.
+    """
+
+    agents: tuple[str, ...]
+    room: str
+    thing: str
+    containers: tuple[str, ...]
+    events: tuple[Event, ...]
+    plot: str
+
+    def sentences(self) -> tuple[str, ...]:
+        """The third-person ToMi sentences."""
+        return tuple(render_event(event, self.room, self.thing) for event in self.events)
+
+
+PLOTS = ("true_belief", "false_belief", "second_order_false_belief")
+
+
+def _plot_events(
+    plot: str, rng: random.Random, agents: tuple[str, ...], containers: tuple[str, ...]
+) -> list[Event]:
+    """Events after the object is first seen, for one plot.
+
+    - ``true_belief``: someone moves the object while everyone watches.
+    - ``false_belief``: someone leaves, another character moves the object,
+      the first may come back (still not knowing).
+    - ``second_order_false_belief``: B leaves, A moves the object and leaves,
+      B comes back and moves it again, A may come back; each now holds a
+      wrong belief about the other's belief.
+    """
+    _, second, third = containers
+    if plot == "true_belief":
+        events: list[Event] = [Move(rng.choice(agents), second)]
+        if rng.random() < 0.5:
+            events.append(Exit(rng.choice(agents)))
+        return events
+    if plot == "false_belief":
+        leaver = rng.choice(agents)
+        mover = rng.choice([agent for agent in agents if agent != leaver])
+        events = [Exit(leaver), Move(mover, second)]
+        if rng.random() < 0.5:
+            events.append(Enter(leaver))
+        return events
+    first_mover, second_mover = rng.sample(agents[:2], 2)
+    events = [Exit(second_mover), Move(first_mover, second), Exit(first_mover)]
+    events += [Enter(second_mover), Move(second_mover, third)]
+    if rng.random() < 0.5:
+        events.append(Enter(first_mover))
+    return events
+
+
+def generate_story(rng: random.Random) -> Story:
+    """Draw one story: everyone enters, the object is seen, then one of :data:`PLOTS` unfolds.
+
+    Distractor sentences about tastes in food are sprinkled between events.
+    The first character is the protagonist, who becomes "you".
+    """
+    agents = tuple(rng.sample(NAMES, rng.choice((2, 3))))
+    containers = tuple(rng.sample(CONTAINERS, 3))
+    plot = rng.choice(PLOTS)
+    core: list[Event] = [Enter(agent) for agent in rng.sample(agents, len(agents))]
+    core.append(Seen(containers[0]))
+    core += _plot_events(plot, rng, agents, containers)
+    events: list[Event] = []
+    for event in core:
+        events.append(event)
+        if rng.random() < 0.2:
+            events.append(Taste(rng.choice(agents), rng.choice(TASTES), rng.choice(SNACKS)))
+    return Story(agents, rng.choice(ROOMS), rng.choice(OBJECTS), containers, tuple(events), plot)
+
+
+def story_questions(story: Story) -> list[tuple[str, str, dict[str, str | bool]]]:
+    """ToMi questions about a story with gold answers from the simulated state.
+
+    Returns:
+        ``(question, answer, tags)`` tuples: first order about "you" and about
+        another character, second order in both directions, reality and memory.
+        Tags record the question kind and whether the belief is false.
+    """
+    tracker = replay(list(story.events))
+    you, other = story.agents[0], story.agents[1]
+    thing, reality = story.thing, tracker.location
+    assert reality is not None and tracker.initial is not None
+    rows: list[tuple[str, str, dict[str, str | bool]]] = []
+    for believer in (you, other):
+        belief = tracker.first_order[believer]
+        question = f"Where will {believer} look for the {thing}?"
+        rows.append((question, belief, {"false_belief": belief != reality}))
+    for believer, target in ((you, other), (other, you)):
+        belief = tracker.second_order[(believer, target)]
+        question = f"Where does {believer} think that {target} searches for the {thing}?"
+        rows.append((question, belief, {"false_belief": belief != tracker.first_order[target]}))
+    rows.append((f"Where is the {thing} really?", reality, {"false_belief": False}))
+    rows.append(
+        (f"Where was the {thing} at the beginning?", tracker.initial, {"false_belief": False})
+    )
+    return rows
+
+
+def generate_daily_life(seed: int, stories: int) -> list[EgoItem]:
+    """Generate first-person Daily Life items.
+
+    Args:
+        seed: Seed; the same seed gives the same items.
+        stories: Number of stories (each yields six questions).
+
+    Returns:
+        ``6 * stories`` items, ids ``daily_life-s<seed>-<story>-<question>``.
+    """
+    rng = random.Random(seed)
+    items = []
+    for story_index in range(stories):
+        story = generate_story(rng)
+        sentences = story.sentences()
+        for question_index, (question, answer, tags) in enumerate(story_questions(story)):
+            items.append(
+                convert_record(
+                    ToMiRecord(sentences, question, answer),
+                    item_id=f"daily_life-s{seed}-{story_index:04d}-{question_index}",
+                    you=story.agents[0],
+                    metadata={"plot": story.plot, **tags},
+                )
+            )
+    return items

@@ -1,0 +1,510 @@
+"""Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
+
+rlcard's ``limit-holdem`` deals and enforces the rules (blinds 1/2 chips,
+bets of 2 chips before the flop and on the flop and 4 on the turn and river,
+at most four raises per betting round). The model sits in seat 0, the opponent
+in seat 1; who posts the small blind is drawn by rlcard each hand.
+
+Each hand the model is asked, at its first decision, two belief questions
+whose answers are checked after the hand:
+
+- which class the opponent's hidden cards belong to (pair or both ten-plus /
+  exactly one ten-plus / both below ten), from the opponent's real cards;
+- whether the opponent will raise before the hand ends, from what it then does.
+
+An action reply that names no legal action is asked again once; a second
+failure plays the default legal action (check if allowed, otherwise fold,
+rlcard's own fallback) and is counted as invalid. After the last hand the model
+names the opponent's style.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Protocol
+
+from cog_tasks.egosocial.cards import cards_words
+from cog_tasks.egosocial.conversation import Ask, Conversation
+
+ENV_NAME = "limit-holdem"
+#: rlcard's action ids for limit hold'em, in order.
+ACTIONS = ("call", "raise", "fold", "check")
+STAGES = ("preflop", "flop", "turn", "river")
+BIG_BLIND = 2
+MODEL_SEAT, OPPONENT_SEAT = 0, 1
+HIGH_RANKS = "TJQKA"
+STYLE_OPTIONS = (
+    ("aggressive", "aggressive: raises and calls a lot"),
+    ("conservative", "conservative: folds often and seldom raises"),
+)
+HOLDING_OPTIONS = (
+    "a pair, or two cards that are both 10 or higher",
+    "exactly one card that is 10 or higher (not a pair)",
+    "two cards that are both below 10 (not a pair)",
+)
+YES_NO = ("yes", "no")
+
+Player = Literal["model", "opponent"]
+
+RULES_TEXT = (
+    "You are playing heads-up Limit Texas Hold'em against one opponent for {hands} hands. "
+    "Blinds are 1 and 2 chips. Bets and raises are 2 chips before the flop and on the flop "
+    "and 4 chips on the turn and river, with at most four raises per betting round. "
+    "Actions: call (match the opponent's bet), raise, check (when there is nothing to call) "
+    "and fold (give up the hand). The same opponent plays every hand. After the last hand "
+    "you will be asked about your opponent's play style."
+)
+BELIEF_PROMPT = (
+    "Before you act, two questions about your opponent.\n"
+    "1. Which best describes your opponent's two hidden cards?\n"
+    "A) {0}\nB) {1}\nC) {2}\n"
+    "2. Will your opponent raise at any point during the rest of this hand? (yes or no)\n"
+    "Reply in exactly this form:\nCards: <A, B or C>; Raise: <yes or no>"
+)
+ACTION_PROMPT = "Legal actions: {legal}. Reply with one word: the action you take."
+REASK_PROMPT = "{reply!r} is not one of the legal actions ({legal}). Reply with one of them."
+STYLE_PROMPT = (
+    "All {hands} hands have been played. Which best describes your opponent's play style?\n"
+    "A) {0}\nB) {1}\nReply with the letter only."
+)
+
+_ACTION_SYNONYMS = {"bet": "raise"}
+_LABELLED_ACTION = re.compile(r"action\s*[:=]\s*([a-z]+)")
+_CARDS_LABEL = re.compile(r"cards?\s*[:=]?\s*\(?([abc])\b", re.IGNORECASE)
+_RAISE_LABEL = re.compile(r"raise\s*[:=]?\s*(yes|no)\b", re.IGNORECASE)
+_LONE_LETTER = re.compile(r"\b([A-C])\b")
+_YES_NO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
+_STYLE_LETTER = re.compile(r"\b([AB])\b")
+
+
+class Opponent(Protocol):
+    """A hold'em opponent: its style and a policy on rlcard's per-player state."""
+
+    style: str
+
+    def act(self, state: dict[str, Any]) -> str:
+        """Return an action name for rlcard's extracted state of the opponent's seat."""
+
+
+def make_env(seed: int) -> Any:
+    """Create a seeded two-player limit hold'em environment."""
+    import rlcard
+
+    return rlcard.make(ENV_NAME, config={"seed": seed})
+
+
+def holding_class(cards: tuple[str, ...]) -> int:
+    """Index into :data:`HOLDING_OPTIONS` for two hole cards (rlcard notation)."""
+    ranks = [card[1] for card in cards]
+    high = sum(rank in HIGH_RANKS for rank in ranks)
+    if ranks[0] == ranks[1] or high == 2:
+        return 0
+    return 1 if high == 1 else 2
+
+
+@dataclass(frozen=True)
+class TableAction:
+    """One action at the table.
+
+    Attributes:
+        seat: Who acted (0 the model, 1 the opponent).
+        stage: Betting round (``preflop``, ``flop``, ``turn``, ``river``).
+        action: ``call``, ``raise``, ``fold`` or ``check``.
+        invalid: The model gave no legal action twice and the default was played.
+    """
+
+    seat: int
+    stage: str
+    action: str
+    invalid: bool = False
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat may see: never the other seat's hidden cards.
+
+    Attributes:
+        hand_number: 1-based hand number.
+        hands: Hands in the match.
+        stage: Current betting round.
+        position: ``small blind`` or ``big blind``.
+        own_cards: This seat's hole cards.
+        board: Community cards.
+        own_chips: Chips this seat has put in this hand.
+        opponent_chips: Chips the other seat has put in this hand.
+        history: This hand's actions, described from this seat.
+        legal_actions: Actions allowed now (for the seat to act).
+    """
+
+    hand_number: int
+    hands: int
+    stage: str
+    position: str
+    own_cards: tuple[str, ...]
+    board: tuple[str, ...]
+    own_chips: int
+    opponent_chips: int
+    history: tuple[str, ...]
+    legal_actions: tuple[str, ...]
+
+    def describe(self) -> str:
+        """The view as text for the model."""
+        history = "; ".join(self.history) if self.history else "no actions yet"
+        return (
+            f"Hand {self.hand_number} of {self.hands}, {self.stage}. You are the {self.position}.\n"
+            f"Your cards: {cards_words(self.own_cards)}.\n"
+            f"Board: {cards_words(self.board)}.\n"
+            f"Chips in the pot this hand: you {self.own_chips}, "
+            f"your opponent {self.opponent_chips}.\n"
+            f"So far this hand: {history}."
+        )
+
+
+@dataclass(frozen=True)
+class HoldemTable:
+    """Immutable snapshot of the table.
+
+    Attributes:
+        hand_number: 1-based hand number.
+        hands: Hands in the match.
+        stage: Current betting round.
+        hole_cards: Hole cards by seat.
+        board: Community cards.
+        chips_in: Chips put in this hand, by seat.
+        small_blind_seat: Seat that posted the small blind.
+        actions: This hand's actions.
+        legal_actions: Actions allowed for the seat to act.
+    """
+
+    hand_number: int
+    hands: int
+    stage: str
+    hole_cards: tuple[tuple[str, ...], tuple[str, ...]]
+    board: tuple[str, ...]
+    chips_in: tuple[int, int]
+    small_blind_seat: int
+    actions: tuple[TableAction, ...]
+    legal_actions: tuple[str, ...]
+
+    def view_as(self, player: Player) -> SeatView:
+        """Return what ``player`` may see.
+
+        Args:
+            player: ``"model"`` or ``"opponent"``.
+
+        Raises:
+            ValueError: For an unknown player.
+        """
+        if player not in ("model", "opponent"):
+            raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
+        seat = MODEL_SEAT if player == "model" else OPPONENT_SEAT
+
+        def told(action: TableAction) -> str:
+            who = "you" if action.seat == seat else "your opponent"
+            verb = {"call": "called", "raise": "raised", "fold": "folded", "check": "checked"}
+            return f"{who} {verb[action.action]} ({action.stage})"
+
+        return SeatView(
+            hand_number=self.hand_number,
+            hands=self.hands,
+            stage=self.stage,
+            position="small blind" if seat == self.small_blind_seat else "big blind",
+            own_cards=self.hole_cards[seat],
+            board=self.board,
+            own_chips=self.chips_in[seat],
+            opponent_chips=self.chips_in[1 - seat],
+            history=tuple(told(action) for action in self.actions),
+            legal_actions=self.legal_actions,
+        )
+
+
+def read_table(
+    env: Any, hand_number: int, hands: int, small_blind_seat: int, actions: list[TableAction]
+) -> HoldemTable:
+    """Snapshot an rlcard limit hold'em environment."""
+    game = env.game
+    return HoldemTable(
+        hand_number=hand_number,
+        hands=hands,
+        stage=STAGES[min(game.round_counter, len(STAGES) - 1)],
+        hole_cards=tuple(
+            tuple(card.get_index() for card in player.hand) for player in game.players
+        ),  # type: ignore[arg-type]
+        board=tuple(card.get_index() for card in game.public_cards),
+        chips_in=(game.players[0].in_chips, game.players[1].in_chips),
+        small_blind_seat=small_blind_seat,
+        actions=tuple(actions),
+        legal_actions=tuple(game.get_legal_actions()),
+    )
+
+
+def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
+    """The action a reply names, if it is legal.
+
+    ``Action: <word>`` wins; otherwise the first action word in the reply is
+    the decision (``bet`` means raise). A first action word that is not legal
+    makes the reply invalid.
+
+    Returns:
+        A legal action, or ``None``.
+    """
+    lower = text.lower()
+    labelled = _LABELLED_ACTION.search(lower)
+    words = [labelled.group(1)] if labelled else re.findall(r"[a-z]+", lower)
+    for word in words:
+        action = _ACTION_SYNONYMS.get(word, word)
+        if action in ACTIONS:
+            return action if action in legal else None
+    return None
+
+
+def default_action(legal: tuple[str, ...]) -> str:
+    """Rlcard's fallback: check if allowed, otherwise fold."""
+    return "check" if "check" in legal else "fold"
+
+
+@dataclass(frozen=True)
+class BeliefReply:
+    """The model's answers to one hand's belief questions (``None`` if unparseable).
+
+    Attributes:
+        holding: Index into :data:`HOLDING_OPTIONS`.
+        raise_: Index into :data:`YES_NO`.
+    """
+
+    holding: int | None
+    raise_: int | None
+
+
+def parse_beliefs(text: str) -> BeliefReply:
+    """Read ``Cards: <A-C>; Raise: <yes/no>``; unlabelled letters and yes/no are accepted."""
+    cards = _CARDS_LABEL.search(text) or _LONE_LETTER.search(text)
+    raised = _RAISE_LABEL.search(text) or _YES_NO.search(text)
+    return BeliefReply(
+        holding="ABC".index(cards.group(1).upper()) if cards else None,
+        raise_=YES_NO.index(raised.group(1).lower()) if raised else None,
+    )
+
+
+def parse_style(text: str) -> str | None:
+    """The style a reply names: the style word (if only one is named), else a lone A or B."""
+    lower = text.lower()
+    named = [style for style, _ in STYLE_OPTIONS if style in lower]
+    if len(named) == 1:
+        return named[0]
+    letter = _STYLE_LETTER.search(text)
+    return STYLE_OPTIONS["AB".index(letter.group(1))][0] if letter else None
+
+
+@dataclass(frozen=True)
+class BeliefResult:
+    """A scored belief question.
+
+    Attributes:
+        question: ``holding`` or ``raise``.
+        answer: The model's option index, ``None`` if unparseable (wrong).
+        gold: The right option index.
+    """
+
+    question: str
+    answer: int | None
+    gold: int
+
+    @property
+    def correct(self) -> bool:
+        """The answer equals the gold option."""
+        return self.answer == self.gold
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One finished hand.
+
+    Attributes:
+        hand_number: 1-based hand number.
+        model_cards: The model's hole cards.
+        opponent_cards: The opponent's hole cards.
+        board: Community cards dealt.
+        actions: Every action, in order.
+        chips: Chips the model won (negative when it lost).
+        beliefs: Scored belief questions (empty if the model never acted).
+    """
+
+    hand_number: int
+    model_cards: tuple[str, ...]
+    opponent_cards: tuple[str, ...]
+    board: tuple[str, ...]
+    actions: tuple[TableAction, ...]
+    chips: int
+    beliefs: tuple[BeliefResult, ...]
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match and its scores.
+
+    Attributes:
+        opponent_style: The opponent's true style.
+        hands: Every hand.
+        style_answer: The style the model named, ``None`` if unparseable.
+    """
+
+    opponent_style: str
+    hands: tuple[HandResult, ...]
+    style_answer: str | None
+
+    def _model_actions(self) -> list[TableAction]:
+        return [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
+
+    def _beliefs(self, question: str | None = None) -> list[BeliefResult]:
+        return [
+            belief
+            for hand in self.hands
+            for belief in hand.beliefs
+            if question is None or belief.question == question
+        ]
+
+    def scores(self) -> dict[str, float]:
+        """Counts and totals for Inspect metrics (rates are ratios of these sums)."""
+        model_actions = self._model_actions()
+        beliefs = self._beliefs()
+        return {
+            "style_correct": float(self.style_answer == self.opponent_style),
+            "belief_correct": float(sum(b.correct for b in beliefs)),
+            "belief_asked": float(len(beliefs)),
+            "hands_asked": float(sum(bool(hand.beliefs) for hand in self.hands)),
+            "holding_correct": float(sum(b.correct for b in self._beliefs("holding"))),
+            "raise_correct": float(sum(b.correct for b in self._beliefs("raise"))),
+            "invalid_actions": float(sum(a.invalid for a in model_actions)),
+            "model_actions": float(len(model_actions)),
+            "chips": float(sum(hand.chips for hand in self.hands)),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data form, for Inspect's store and logs."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchRecord:
+        """Rebuild a record from :meth:`to_dict` output."""
+        hands = tuple(
+            HandResult(
+                hand_number=hand["hand_number"],
+                model_cards=tuple(hand["model_cards"]),
+                opponent_cards=tuple(hand["opponent_cards"]),
+                board=tuple(hand["board"]),
+                actions=tuple(TableAction(**action) for action in hand["actions"]),
+                chips=hand["chips"],
+                beliefs=tuple(BeliefResult(**belief) for belief in hand["beliefs"]),
+            )
+            for hand in data["hands"]
+        )
+        return cls(data["opponent_style"], hands, data["style_answer"])
+
+
+def _hand_news(hand: HandResult, total_chips: int) -> str:
+    opponent_moves = [f"{a.action} ({a.stage})" for a in hand.actions if a.seat == OPPONENT_SEAT]
+    last = hand.actions[-1]
+    if last.action == "fold":
+        ending = "You folded." if last.seat == MODEL_SEAT else "Your opponent folded."
+    else:
+        ending = (
+            f"Showdown: your opponent showed {cards_words(hand.opponent_cards)}; "
+            f"the board was {cards_words(hand.board)}."
+        )
+    result = "won" if hand.chips >= 0 else "lost"
+    return (
+        f"Hand {hand.hand_number} is over. {ending} Your opponent's actions this hand: "
+        f"{', '.join(opponent_moves) or 'none'}. You {result} {_chips(abs(hand.chips))} in this "
+        f"hand; your running total is {total_chips:+d} chips."
+    )
+
+
+def _chips(count: int) -> str:
+    return f"{count} chip" if count == 1 else f"{count} chips"
+
+
+async def _model_action(
+    conversation: Conversation, view: SeatView, show_table: bool
+) -> TableAction:
+    """Ask for an action (re-asking once); ``show_table`` repeats the table first."""
+    legal = view.legal_actions
+    prompt = ACTION_PROMPT.format(legal=", ".join(legal))
+    reply = await conversation.ask(f"{view.describe()}\n{prompt}" if show_table else prompt)
+    action = parse_action(reply, legal)
+    if action is None:
+        retry = REASK_PROMPT.format(reply=reply.strip()[:60], legal=", ".join(legal))
+        action = parse_action(await conversation.ask(retry), legal)
+    if action is None:
+        return TableAction(MODEL_SEAT, view.stage, default_action(legal), invalid=True)
+    return TableAction(MODEL_SEAT, view.stage, action)
+
+
+async def _play_hand(
+    env: Any, conversation: Conversation, opponent: Opponent, hand_number: int, hands: int
+) -> HandResult:
+    """Deal and play one hand; belief questions come before the model's first action."""
+    env.reset()
+    small_blind_seat = 0 if env.game.players[0].in_chips < env.game.players[1].in_chips else 1
+    actions: list[TableAction] = []
+    belief_reply: BeliefReply | None = None
+    asked_at = 0
+    while not env.is_over():
+        table = read_table(env, hand_number, hands, small_blind_seat, actions)
+        if env.get_player_id() == OPPONENT_SEAT:
+            choice = opponent.act(env.get_state(OPPONENT_SEAT))
+            action = TableAction(OPPONENT_SEAT, table.stage, choice)
+        else:
+            view = table.view_as("model")
+            first_decision = belief_reply is None
+            if first_decision:
+                asked_at = len(actions)
+                question = f"{view.describe()}\n\n{BELIEF_PROMPT.format(*HOLDING_OPTIONS)}"
+                belief_reply = parse_beliefs(await conversation.ask(question))
+            action = await _model_action(conversation, view, show_table=not first_decision)
+        actions.append(action)
+        env.step(action.action, raw_action=True)
+    table = read_table(env, hand_number, hands, small_blind_seat, actions)
+    opponent_cards = table.hole_cards[OPPONENT_SEAT]
+    beliefs: tuple[BeliefResult, ...] = ()
+    if belief_reply is not None:
+        later = actions[asked_at:]
+        raised = any(a.seat == OPPONENT_SEAT and a.action == "raise" for a in later)
+        beliefs = (
+            BeliefResult("holding", belief_reply.holding, holding_class(opponent_cards)),
+            BeliefResult("raise", belief_reply.raise_, YES_NO.index("yes" if raised else "no")),
+        )
+    return HandResult(
+        hand_number=hand_number,
+        model_cards=table.hole_cards[MODEL_SEAT],
+        opponent_cards=opponent_cards,
+        board=table.board,
+        actions=tuple(actions),
+        chips=round(env.get_payoffs()[MODEL_SEAT] * BIG_BLIND),
+        beliefs=beliefs,
+    )
+
+
+async def play_match(ask: Ask, opponent: Opponent, hands: int, seed: int) -> MatchRecord:
+    """Play ``hands`` hands against ``opponent`` and ask for its style.
+
+    Args:
+        ask: Sends one user message, returns the model's reply.
+        opponent: The opponent (its ``style`` is the gold answer).
+        hands: Number of hands.
+        seed: Seed of the deal (the same seed deals the same cards).
+
+    Returns:
+        The finished match.
+    """
+    env = make_env(seed)
+    conversation = Conversation(ask)
+    results: list[HandResult] = []
+    for hand_number in range(1, hands + 1):
+        results.append(await _play_hand(env, conversation, opponent, hand_number, hands))
+        conversation.tell(_hand_news(results[-1], sum(hand.chips for hand in results)))
+    style_reply = await conversation.ask(
+        STYLE_PROMPT.format(*(text for _, text in STYLE_OPTIONS), hands=hands)
+    )
+    return MatchRecord(opponent.style, tuple(results), parse_style(style_reply))

@@ -1,0 +1,338 @@
+"""Number Guessing: rules, game state and answer parsing.
+
+EgoSocialArena's paper names the opponents' rules but leaves the game itself to
+an appendix we do not have. The rules below are inferred from the game it builds
+on (the "guess 2/3 of the average" beauty contest) and are stated to the model:
+
+- each round both players secretly pick a whole number from 1 to 100;
+- the target is 0.8 times the average of the two numbers;
+- the number closer to the target wins the round (equal distance is a tie).
+
+Before each pick the model also states which number it expects the opponent to
+choose; that prediction is the theory-of-mind answer, scored by exact match.
+
+The game is a frozen dataclass: every round returns a new state, and
+:meth:`NumberGuessingGame.view_as` gives each player only what it may see (the
+opponent never sees the model's private predictions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
+
+from cog_tasks.egosocial.conversation import Ask, Conversation
+
+LOWEST_NUMBER = 1
+HIGHEST_NUMBER = 100
+DEFAULT_ROUNDS = 10
+#: Number used for the model's own pick when its reply has none (counted invalid).
+FALLBACK_NUMBER = 50
+TARGET_FRACTION_TEXT = "0.8"
+
+Player = Literal["model", "opponent"]
+Outcome = Literal["model", "opponent", "tie"]
+
+RULES_TEXT = (
+    "You are playing a number guessing game against one opponent for {rounds} rounds. "
+    f"In every round both of you secretly choose a whole number from {LOWEST_NUMBER} to "
+    f"{HIGHEST_NUMBER}. The target is {TARGET_FRACTION_TEXT} times the average of the two "
+    "numbers, and whoever is closer to the target wins the round (equal distance is a tie). "
+    "The same opponent plays every round. Before you choose, you say which number you "
+    "believe your opponent will choose in this round."
+)
+ROUND_PROMPT = (
+    "Round {round} of {rounds}. Which number will your opponent choose this round, and "
+    "which number do you choose? Reply in exactly this form:\n"
+    "Prediction: <number>; Choice: <number>"
+)
+RESULT_TEXT = (
+    "Round {round} result: your opponent chose {opponent}, you chose {model}. "
+    "Target: {target}. {verdict}"
+)
+_VERDICTS: dict[Outcome, str] = {
+    "model": "You won this round.",
+    "opponent": "Your opponent won this round.",
+    "tie": "This round is a tie.",
+}
+
+_LABELLED = {
+    "prediction": re.compile(r"prediction\s*[:=]?\s*(-?\d+)", re.IGNORECASE),
+    "choice": re.compile(r"choice\s*[:=]?\s*(-?\d+)", re.IGNORECASE),
+}
+_INTEGER = re.compile(r"-?\d+")
+
+
+def target_times_five(first: int, second: int) -> int:
+    """Five times the round's target, ``0.8 * (first + second) / 2``, as an exact integer."""
+    return 2 * (first + second)
+
+
+def round_outcome(model_number: int, opponent_number: int) -> Outcome:
+    """Decide a round: the number closer to 0.8 x the average wins.
+
+    Distances are compared on integers scaled by five, so there is no rounding.
+
+    Args:
+        model_number: The model's number.
+        opponent_number: The opponent's number.
+
+    Returns:
+        ``"model"``, ``"opponent"`` or ``"tie"``.
+    """
+    target = target_times_five(model_number, opponent_number)
+    model_distance = abs(5 * model_number - target)
+    opponent_distance = abs(5 * opponent_number - target)
+    if model_distance < opponent_distance:
+        return "model"
+    if opponent_distance < model_distance:
+        return "opponent"
+    return "tie"
+
+
+def in_range(number: int | None) -> bool:
+    """Whether ``number`` is a legal pick (an integer from 1 to 100)."""
+    return number is not None and LOWEST_NUMBER <= number <= HIGHEST_NUMBER
+
+
+@dataclass(frozen=True)
+class RoundReply:
+    """What the model said in one round.
+
+    Attributes:
+        prediction: The number it expects the opponent to choose, or ``None``.
+        choice: Its own number, or ``None``.
+    """
+
+    prediction: int | None
+    choice: int | None
+
+    @property
+    def valid(self) -> bool:
+        """Both numbers are present and in range."""
+        return in_range(self.prediction) and in_range(self.choice)
+
+
+def parse_round_reply(text: str) -> RoundReply:
+    """Read ``Prediction: <n>; Choice: <n>`` from a reply.
+
+    Labelled numbers win. Without labels, the first two integers in the reply
+    are taken as prediction and choice, in that order. Numbers outside 1..100
+    are kept (so the log shows them) but make the reply invalid.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        The parsed reply; missing numbers are ``None``.
+    """
+    labelled = {key: pattern.search(text) for key, pattern in _LABELLED.items()}
+    if labelled["prediction"] or labelled["choice"]:
+        values = {key: int(match.group(1)) if match else None for key, match in labelled.items()}
+        return RoundReply(prediction=values["prediction"], choice=values["choice"])
+    numbers = [int(found) for found in _INTEGER.findall(text)]
+    return RoundReply(
+        prediction=numbers[0] if numbers else None,
+        choice=numbers[1] if len(numbers) > 1 else None,
+    )
+
+
+@dataclass(frozen=True)
+class CompletedRound:
+    """One finished round.
+
+    Attributes:
+        round: 1-based round number.
+        opponent_number: The opponent's actual number (the gold answer).
+        prediction: The model's prediction of that number, ``None`` if unparseable.
+        model_number: The number the model played (the fallback if it gave none).
+        invalid: The reply lacked a legal prediction or choice.
+        outcome: Who won the round.
+    """
+
+    round: int
+    opponent_number: int
+    prediction: int | None
+    model_number: int
+    invalid: bool
+    outcome: Outcome
+
+    @property
+    def correct(self) -> bool:
+        """The prediction matched the opponent's number exactly."""
+        return self.prediction == self.opponent_number
+
+
+@dataclass(frozen=True)
+class OpponentView:
+    """What the opponent may know before choosing: public numbers only.
+
+    Attributes:
+        round: The round about to be played (1-based).
+        model_numbers: The model's numbers in earlier rounds.
+        own_numbers: The opponent's own numbers in earlier rounds.
+    """
+
+    round: int
+    model_numbers: tuple[int, ...]
+    own_numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ModelView:
+    """What the model may know before choosing: the public history.
+
+    Attributes:
+        round: The round about to be played (1-based).
+        rounds: Total rounds in the game.
+        history: Earlier rounds as ``(model_number, opponent_number, outcome)``.
+    """
+
+    round: int
+    rounds: int
+    history: tuple[tuple[int, int, Outcome], ...]
+
+
+@dataclass(frozen=True)
+class NumberGuessingGame:
+    """Immutable state of one game.
+
+    Attributes:
+        level: Opponent level (1, 2 or 3).
+        rounds: Number of rounds to play.
+        completed: Rounds played so far.
+    """
+
+    level: int
+    rounds: int = DEFAULT_ROUNDS
+    completed: tuple[CompletedRound, ...] = ()
+
+    @property
+    def current_round(self) -> int:
+        """The 1-based number of the next round."""
+        return len(self.completed) + 1
+
+    @property
+    def is_over(self) -> bool:
+        """All rounds have been played."""
+        return len(self.completed) >= self.rounds
+
+    def view_as(self, player: Player) -> OpponentView | ModelView:
+        """Return what ``player`` may see before the next round.
+
+        Args:
+            player: ``"model"`` or ``"opponent"``.
+
+        Returns:
+            A :class:`ModelView` or an :class:`OpponentView`. Neither contains
+            the model's predictions, which stay private.
+        """
+        if player == "opponent":
+            return OpponentView(
+                round=self.current_round,
+                model_numbers=tuple(r.model_number for r in self.completed),
+                own_numbers=tuple(r.opponent_number for r in self.completed),
+            )
+        if player == "model":
+            return ModelView(
+                round=self.current_round,
+                rounds=self.rounds,
+                history=tuple(
+                    (r.model_number, r.opponent_number, r.outcome) for r in self.completed
+                ),
+            )
+        raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
+
+    def play_round(self, reply: RoundReply, opponent_number: int) -> NumberGuessingGame:
+        """Record one round and return the new state.
+
+        Args:
+            reply: The model's parsed reply.
+            opponent_number: The opponent's number for this round.
+
+        Returns:
+            The game with the round appended.
+
+        Raises:
+            ValueError: If the game is over or the opponent's number is illegal.
+        """
+        if self.is_over:
+            raise ValueError(f"the game already had its {self.rounds} rounds")
+        if not in_range(opponent_number):
+            raise ValueError(f"opponent number {opponent_number} is outside 1..100")
+        model_number = reply.choice if in_range(reply.choice) else FALLBACK_NUMBER
+        prediction = reply.prediction if in_range(reply.prediction) else None
+        played = CompletedRound(
+            round=self.current_round,
+            opponent_number=opponent_number,
+            prediction=prediction,
+            model_number=model_number,
+            invalid=not reply.valid,
+            outcome=round_outcome(model_number, opponent_number),
+        )
+        return replace(self, completed=(*self.completed, played))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data form, for Inspect's store and logs."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NumberGuessingGame:
+        """Rebuild a game from :meth:`to_dict` output."""
+        completed = tuple(CompletedRound(**played) for played in data["completed"])
+        return cls(level=data["level"], rounds=data["rounds"], completed=completed)
+
+    def accuracy(self) -> float:
+        """Exact-match predictions divided by the number of rounds in the game."""
+        return sum(r.correct for r in self.completed) / self.rounds
+
+    def invalid_rate(self) -> float:
+        """Rounds whose reply lacked a legal prediction or choice, over all rounds."""
+        return sum(r.invalid for r in self.completed) / self.rounds
+
+    def win_rate(self) -> float:
+        """Rounds won by the model over all rounds."""
+        return sum(r.outcome == "model" for r in self.completed) / self.rounds
+
+
+def round_result_text(played: CompletedRound) -> str:
+    """Describe a finished round to the model (kept in the conversation)."""
+    target = target_times_five(played.model_number, played.opponent_number) / 5
+    return RESULT_TEXT.format(
+        round=played.round,
+        opponent=played.opponent_number,
+        model=played.model_number,
+        target=f"{target:g}",
+        verdict=_VERDICTS[played.outcome],
+    )
+
+
+async def play_number_guessing(
+    ask: Ask, choose: Callable[[OpponentView], int], level: int, rounds: int = DEFAULT_ROUNDS
+) -> NumberGuessingGame:
+    """Play a whole game against a rule-based opponent.
+
+    Each round the opponent picks from its view (which holds no predictions),
+    the model is asked for its prediction and its number, and the round's
+    result is told to the model in front of the next question.
+
+    Args:
+        ask: Sends one user message, returns the model's reply.
+        choose: The opponent's rule.
+        level: Opponent level, recorded in the game.
+        rounds: Rounds to play.
+
+    Returns:
+        The finished game.
+    """
+    game = NumberGuessingGame(level=level, rounds=rounds)
+    conversation = Conversation(ask)
+    while not game.is_over:
+        view = game.view_as("model")
+        opponent_number = choose(game.view_as("opponent"))
+        reply = await conversation.ask(ROUND_PROMPT.format(round=view.round, rounds=view.rounds))
+        game = game.play_round(parse_round_reply(reply), opponent_number)
+        conversation.tell(round_result_text(game.completed[-1]))
+    return game

@@ -1,0 +1,258 @@
+"""``cog-tasks egosocial report``: figures and a summary table from Inspect logs.
+
+Reads every EgoSocialArena log in a folder and writes:
+
+- ``number_guessing_curves.png``: per level, the opponent's numbers and each
+  model's per-round predictions (the paper's Figure 4 style);
+- ``accuracy_by_scenario.png``: bars per scenario and ability, one per model;
+- ``summary.json`` and ``summary.md``: the numbers behind the bars.
+
+Static items count as correct when Inspect's ``choice`` scorer said so; the
+Number Guessing score is exact-match accuracy per game; Hold'em contributes
+style identification and per-question belief accuracy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.egosocial.files import write_atomically
+
+STATIC_TASK = "egosocial_static"
+NUMBER_GUESSING_TASK = "egosocial_number_guessing"
+HOLDEM_TASK = "egosocial_holdem"
+ABILITY_ORDER = ("tom", "socialization", "control")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One bar: a model's score on one scenario and ability.
+
+    Attributes:
+        model: Model name from the log.
+        ability: ``tom``, ``socialization`` or ``control``.
+        scenario: Scenario label (e.g. ``daily_life``, ``number_guessing L2``).
+        correct: Correct answers (summed over samples and epochs).
+        total: Questions asked.
+    """
+
+    model: str
+    ability: str
+    scenario: str
+    correct: float
+    total: float
+
+    @property
+    def accuracy(self) -> float:
+        """Correct over total (NaN when nothing was asked)."""
+        return self.correct / self.total if self.total else float("nan")
+
+
+@dataclass(frozen=True)
+class GuessCurve:
+    """One played Number Guessing game.
+
+    Attributes:
+        model: Model name.
+        level: Opponent level.
+        epoch: Inspect epoch.
+        opponent: The opponent's number per round.
+        predictions: The model's prediction per round (``None`` if unparseable).
+    """
+
+    model: str
+    level: int
+    epoch: int
+    opponent: tuple[int, ...]
+    predictions: tuple[int | None, ...]
+
+
+def _task_name(log: Any) -> str:
+    return log.eval.task.split("/")[-1]
+
+
+def collect(log_dir: Path) -> tuple[list[Measurement], list[GuessCurve]]:
+    """Read all EgoSocialArena logs under ``log_dir``.
+
+    Args:
+        log_dir: Folder with Inspect logs (searched recursively).
+
+    Returns:
+        Measurements (aggregated per model, ability and scenario) and every
+        Number Guessing game.
+
+    Raises:
+        FileNotFoundError: If the folder holds no EgoSocialArena log.
+    """
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    sums: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    curves: list[GuessCurve] = []
+    found = False
+    for info in list_eval_logs(str(log_dir)):
+        log = read_eval_log(info)
+        task = _task_name(log)
+        if task not in (STATIC_TASK, NUMBER_GUESSING_TASK, HOLDEM_TASK) or not log.samples:
+            continue
+        found = True
+        model = log.eval.model
+        for sample in log.samples:
+            if not sample.scores:
+                continue
+            score = next(iter(sample.scores.values()))
+            metadata = sample.metadata
+            if task == STATIC_TASK:
+                key = (model, metadata["ability"], metadata["scenario"])
+                sums[key][0] += float(score.value == "C")
+                sums[key][1] += 1
+            elif task == NUMBER_GUESSING_TASK:
+                rounds = score.metadata["completed"]
+                key = (model, "tom", f"number_guessing L{metadata['level']}")
+                sums[key][0] += sum(r["prediction"] == r["opponent_number"] for r in rounds)
+                sums[key][1] += score.metadata["rounds"]
+                curves.append(
+                    GuessCurve(
+                        model=model,
+                        level=metadata["level"],
+                        epoch=sample.epoch,
+                        opponent=tuple(r["opponent_number"] for r in rounds),
+                        predictions=tuple(r["prediction"] for r in rounds),
+                    )
+                )
+            else:
+                values = score.value
+                style = (model, "tom", f"holdem style ({metadata['opponent']})")
+                sums[style][0] += values["style_correct"]
+                sums[style][1] += 1
+                beliefs = (model, "tom", f"holdem beliefs ({metadata['opponent']})")
+                sums[beliefs][0] += values["belief_correct"]
+                sums[beliefs][1] += values["belief_asked"]
+    if not found:
+        raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}")
+    measurements = [
+        Measurement(model, ability, scenario, correct, total)
+        for (model, ability, scenario), (correct, total) in sorted(sums.items())
+    ]
+    return measurements, curves
+
+
+def _save_figure(figure: Any, path: Path) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
+    write_atomically(path, buffer.getvalue())
+
+
+def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
+    """One panel per level: the opponent's numbers and every model's predictions."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    levels = sorted({curve.level for curve in curves})
+    figure, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
+    models = sorted({curve.model for curve in curves})
+    colours = {model: f"C{index}" for index, model in enumerate(models)}
+    for axis, level in zip(axes[0], levels, strict=True):
+        games = [curve for curve in curves if curve.level == level]
+        gold = games[0].opponent
+        axis.plot(range(1, len(gold) + 1), gold, "k-o", linewidth=2, label="opponent (gold)")
+        labelled: set[str] = set()
+        for game in games:
+            rounds = [r for r, p in enumerate(game.predictions, start=1) if p is not None]
+            guesses = [p for p in game.predictions if p is not None]
+            label = None if game.model in labelled else f"{game.model} prediction"
+            labelled.add(game.model)
+            axis.plot(rounds, guesses, "--x", color=colours[game.model], alpha=0.8, label=label)
+        axis.set_title(f"Number Guessing, level {level}")
+        axis.set_xlabel("round")
+        axis.set_ylabel("number")
+        axis.set_ylim(0, 101)
+        axis.legend(fontsize=7)
+    _save_figure(figure, path)
+    plt.close(figure)
+
+
+def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
+    """Grouped bars: one group per (ability, scenario), one bar per model."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = sorted(
+        {(m.ability, m.scenario) for m in measurements},
+        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
+    )
+    models = sorted({m.model for m in measurements})
+    lookup = {(m.model, m.ability, m.scenario): m.accuracy for m in measurements}
+    width = 0.8 / max(len(models), 1)
+    figure, axis = plt.subplots(figsize=(max(8, 0.9 * len(groups) * max(len(models), 1)), 4.5))
+    for index, model in enumerate(models):
+        heights = [
+            lookup.get((model, ability, scenario), float("nan")) for ability, scenario in groups
+        ]
+        positions = [g + index * width for g in range(len(groups))]
+        axis.bar(positions, heights, width=width, label=model)
+    axis.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))])
+    axis.set_xticklabels([f"{scenario}\n[{ability}]" for ability, scenario in groups], fontsize=7)
+    axis.set_ylabel("accuracy")
+    axis.set_ylim(0, 1)
+    axis.set_title("EgoSocialArena accuracy by scenario and ability")
+    axis.legend(fontsize=8)
+    _save_figure(figure, path)
+    plt.close(figure)
+
+
+def summary_markdown(measurements: list[Measurement]) -> str:
+    """A markdown table: rows are models, columns are (ability, scenario)."""
+    groups = sorted(
+        {(m.ability, m.scenario) for m in measurements},
+        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
+    )
+    lookup = {(m.model, m.ability, m.scenario): m for m in measurements}
+    header = "| model | " + " | ".join(f"{s} [{a}]" for a, s in groups) + " |"
+    lines = [header, "|---" * (len(groups) + 1) + "|"]
+    for model in sorted({m.model for m in measurements}):
+        cells = []
+        for ability, scenario in groups:
+            found = lookup.get((model, ability, scenario))
+            cells.append(f"{found.accuracy:.3f} (n={found.total:g})" if found is not None else "–")
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(log_dir: Path, out_dir: Path | None = None) -> list[Path]:
+    """Write the figures and summaries for the logs in ``log_dir``.
+
+    Args:
+        log_dir: Folder with Inspect logs.
+        out_dir: Destination folder (default: ``log_dir``).
+
+    Returns:
+        The files written.
+    """
+    out_dir = out_dir or log_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    measurements, curves = collect(log_dir)
+    written = []
+    if curves:
+        written.append(out_dir / "number_guessing_curves.png")
+        plot_guess_curves(curves, written[-1])
+    written.append(out_dir / "accuracy_by_scenario.png")
+    plot_accuracy_bars(measurements, written[-1])
+    summary = {
+        "measurements": [asdict(m) | {"accuracy": m.accuracy} for m in measurements],
+        "number_guessing_games": [asdict(curve) for curve in curves],
+    }
+    written.append(out_dir / "summary.json")
+    write_atomically(written[-1], (json.dumps(summary, indent=2) + "\n").encode())
+    written.append(out_dir / "summary.md")
+    write_atomically(written[-1], summary_markdown(measurements).encode())
+    return written

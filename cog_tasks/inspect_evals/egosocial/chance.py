@@ -1,0 +1,110 @@
+"""A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random.
+
+The answerer reads the last user message and picks uniformly among the
+answers that message allows: a lettered option, a number from 1 to 100, a
+legal poker action, yes or no. It never gives an unparseable reply, so its
+scores are the chance level of each question, not a formatting failure.
+Each reply is drawn from a generator seeded with the seed and the whole
+conversation so far, so results do not depend on the order in which Inspect
+runs samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from typing import Any
+
+import yaml
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from cog_tasks.egosocial.holdem import ACTIONS
+from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
+
+CHANCE_MODEL = "mockllm/chance"
+
+_OPTION_LETTER = re.compile(r"^([A-J])\) ", re.MULTILINE)
+_LEGAL_LIST = re.compile(r"(?:Legal actions: |legal actions \()([a-z, ]+)")
+
+
+class ChanceAnswerer:
+    """A ``custom_outputs`` callable for ``mockllm``: one random valid reply per call.
+
+    Args:
+        seed: Seed of the random choices.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def reply(self, prompt: str, context: str = "") -> str:
+        """A uniformly random valid reply to ``prompt``.
+
+        Args:
+            prompt: The last user message.
+            context: Earlier conversation, mixed into the random seed.
+        """
+        digest = hashlib.sha256(f"{self.seed}\n{context}\n{prompt}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        if "Prediction: <number>; Choice: <number>" in prompt:
+            numbers = [rng.randint(LOWEST_NUMBER, HIGHEST_NUMBER) for _ in range(2)]
+            return f"Prediction: {numbers[0]}; Choice: {numbers[1]}"
+        if "Cards: <A, B or C>" in prompt:
+            return f"Cards: {rng.choice('ABC')}; Raise: {rng.choice(('yes', 'no'))}"
+        legal = _LEGAL_LIST.search(prompt)
+        if legal:
+            actions = [word.strip() for word in legal.group(1).split(",")]
+            return rng.choice([action for action in actions if action in ACTIONS])
+        letters = _OPTION_LETTER.findall(prompt)
+        if letters:
+            letter = rng.choice(letters)
+            return f"ANSWER: {letter}" if "ANSWER" in prompt else letter
+        raise ValueError(
+            f"the chance baseline cannot tell what this prompt asks: {prompt[-200:]!r}"
+        )
+
+    def __call__(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Inspect's ``custom_outputs`` protocol."""
+        context = "\n".join(message.text for message in input[:-1])
+        reply = self.reply(input[-1].text, context)
+        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
+        # Word counts stand in for token usage: mockllm would otherwise fetch a
+        # tiktoken vocabulary from the network to count them.
+        prompt_words = sum(len(message.text.split()) for message in input)
+        output.usage = ModelUsage(
+            input_tokens=prompt_words,
+            output_tokens=len(reply.split()),
+            total_tokens=prompt_words + len(reply.split()),
+        )
+        return output
+
+
+def run_chance_baseline(
+    task_name: str, task_args: dict[str, str], log_dir: str, seed: int, limit: int | None
+) -> None:
+    """Evaluate one EgoSocialArena task with :class:`ChanceAnswerer`.
+
+    Args:
+        task_name: ``egosocial_static``, ``egosocial_number_guessing`` or ``egosocial_holdem``.
+        task_args: Task arguments as strings (parsed as YAML scalars, like Inspect's ``-T``).
+        log_dir: Where Inspect writes the log.
+        seed: Seed of the random answers.
+        limit: Evaluate only the first ``limit`` samples.
+    """
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    import cog_tasks.inspect_evals.egosocial as tasks
+
+    arguments: dict[str, Any] = {key: yaml.safe_load(value) for key, value in task_args.items()}
+    task = getattr(tasks, task_name)(**arguments)
+    model = get_model(CHANCE_MODEL, custom_outputs=ChanceAnswerer(seed))
+    inspect_eval(task, model=model, log_dir=log_dir, limit=limit, display="none")

@@ -1,0 +1,50 @@
+"""Fixtures for the EgoSocialArena tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+
+import pytest
+from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+
+
+def scripted_output(text: str) -> ModelOutput:
+    """A mockllm output with usage filled in (mockllm would fetch tiktoken otherwise)."""
+    output = ModelOutput.from_content(model="mockllm", content=text)
+    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return output
+
+
+@pytest.fixture
+def scripted_model() -> Callable[[Iterable[str]], Model]:
+    """Build Inspect's mockllm that replies with the given texts, in order."""
+
+    def build(replies: Iterable[str]) -> Model:
+        return get_model("mockllm/model", custom_outputs=[scripted_output(r) for r in replies])
+
+    return build
+
+
+class ScriptedAsk:
+    """An ``ask`` coroutine replaying fixed replies (the last one repeats) and recording questions."""
+
+    def __init__(self, replies: Iterable[str]) -> None:
+        self.replies = list(replies)
+        self.questions: list[str] = []
+
+    async def __call__(self, text: str) -> str:
+        self.questions.append(text)
+        return self.replies[min(len(self.questions), len(self.replies)) - 1]
+
+
+@pytest.fixture
+def scripted_ask() -> type[ScriptedAsk]:
+    """The :class:`ScriptedAsk` class."""
+    return ScriptedAsk
+
+
+@pytest.fixture
+def run() -> Callable:
+    """Run a coroutine to completion."""
+    return asyncio.run

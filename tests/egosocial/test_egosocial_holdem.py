@@ -1,0 +1,201 @@
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from cog_tasks.agents.egosocial.holdem_dqn import (
+    STYLES,
+    TrainingConfig,
+    expected_sha256,
+    load_opponent,
+    measure_action_rates,
+    opponent_from_agent,
+    sha256_of,
+    shipped_weights_dir,
+    train_agent,
+)
+from cog_tasks.egosocial.holdem import (
+    BeliefReply,
+    HoldemTable,
+    MatchRecord,
+    TableAction,
+    holding_class,
+    parse_action,
+    parse_beliefs,
+    parse_style,
+    play_match,
+)
+from cog_tasks.inspect_evals.egosocial import egosocial_holdem
+
+
+def test_shipped_weights_load_with_matching_hash() -> None:
+    directory = shipped_weights_dir()
+    record = json.loads((directory / "training.json").read_text())
+    assert record["command"].startswith("cog-tasks egosocial train-opponents --seed ")
+    assert record["config"]["seed"] == int(record["command"].split("--seed ")[1].split()[0])
+    for style in STYLES:
+        path = directory / f"dqn_{style}.pt"
+        assert path.stat().st_size < 1_000_000
+        assert sha256_of(path) == expected_sha256(path) == record["opponents"][style]["sha256"]
+        opponent = load_opponent(style)
+        assert opponent.style == style
+
+
+def test_tampered_weights_are_refused(tmp_path: Path) -> None:
+    source = shipped_weights_dir() / "dqn_aggressive.pt"
+    shutil.copy(source, tmp_path / source.name)
+    shutil.copy(source.with_name(source.name + ".sha256"), tmp_path)
+    load_opponent("aggressive", tmp_path)  # an intact copy loads
+    data = bytearray((tmp_path / source.name).read_bytes())
+    data[-20] ^= 0xFF
+    (tmp_path / source.name).write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="does not match the recorded"):
+        load_opponent("aggressive", tmp_path)
+    with pytest.raises(FileNotFoundError, match="train-opponents"):
+        load_opponent("conservative", tmp_path)
+
+
+def test_shaped_rewards_give_different_raise_rates_after_short_training() -> None:
+    config = TrainingConfig(
+        seed=3,
+        episodes=300,
+        replay_memory_init_size=100,
+        epsilon_decay_steps=500,
+        update_target_every=100,
+    )
+    rates = {
+        style: measure_action_rates(opponent_from_agent(style, train_agent(style, config)), 150, 7)
+        for style in STYLES
+    }
+    assert rates["aggressive"].rate("raise") > rates["conservative"].rate("raise") + 0.2
+    assert rates["conservative"].rate("fold") > rates["aggressive"].rate("fold") + 0.2
+
+
+def test_shipped_opponents_play_their_styles() -> None:
+    rates = {style: measure_action_rates(load_opponent(style), 200, 11) for style in STYLES}
+    assert rates["aggressive"].rate("raise") > rates["conservative"].rate("raise")
+    assert rates["conservative"].rate("fold") > rates["aggressive"].rate("fold")
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [(("S7", "H7"), 0), (("SA", "DK"), 0), (("ST", "H2"), 1), (("C9", "H2"), 2), (("CQ", "C3"), 1)],
+)
+def test_holding_class(cards, expected):
+    assert holding_class(cards) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "legal", "expected"),
+    [
+        ("raise", ("call", "raise", "fold"), "raise"),
+        ("I will Call.", ("call", "raise", "fold"), "call"),
+        ("Action: check", ("raise", "fold", "check"), "check"),
+        ("I bet", ("raise", "fold", "check"), "raise"),
+        ("check", ("call", "raise", "fold"), None),
+        ("hmm, tough spot", ("call", "fold"), None),
+    ],
+)
+def test_parse_action(text, legal, expected):
+    assert parse_action(text, legal) == expected
+
+
+def test_parse_beliefs_and_style():
+    assert parse_beliefs("Cards: B; Raise: yes") == BeliefReply(1, 0)
+    assert parse_beliefs("C, no") == BeliefReply(2, 1)
+    assert parse_beliefs("I cannot tell") == BeliefReply(None, None)
+    assert parse_style("B") == "conservative"
+    assert parse_style("A conservative player") == "conservative"
+    assert parse_style("aggressive") == "aggressive"
+    assert parse_style("not sure") is None
+
+
+def test_views_hide_the_other_seats_cards():
+    table = HoldemTable(
+        hand_number=1,
+        hands=2,
+        stage="flop",
+        hole_cards=(("SA", "SK"), ("H2", "D7")),
+        board=("C3", "C4", "C5"),
+        chips_in=(4, 4),
+        small_blind_seat=1,
+        actions=(TableAction(1, "preflop", "call"), TableAction(0, "preflop", "check")),
+        legal_actions=("raise", "fold", "check"),
+    )
+    model, opponent = table.view_as("model"), table.view_as("opponent")
+    assert model.own_cards == ("SA", "SK") and "ace of spades" in model.describe()
+    assert "2 of hearts" not in model.describe() and "7 of diamonds" not in model.describe()
+    assert opponent.own_cards == ("H2", "D7") and "ace of spades" not in opponent.describe()
+    assert model.position == "big blind" and opponent.position == "small blind"
+    assert model.history == ("your opponent called (preflop)", "you checked (preflop)")
+    with pytest.raises(ValueError, match="unknown player"):
+        table.view_as("dealer")
+
+
+def test_invalid_actions_are_reasked_once_then_defaulted(run, scripted_ask):
+    ask = scripted_ask(["Cards: A; Raise: no", "banana"])
+    record = run(play_match(ask, load_opponent("aggressive"), hands=3, seed=5))
+    scores = record.scores()
+    assert scores["model_actions"] > 0
+    assert scores["invalid_actions"] == scores["model_actions"]
+    model_actions = [a for h in record.hands for a in h.actions if a.seat == 0]
+    assert all(a.action in ("check", "fold") for a in model_actions)
+    reasks = [q for q in ask.questions if "is not one of the legal actions" in q]
+    assert len(reasks) == len(model_actions)
+    assert record.style_answer is None and scores["style_correct"] == 0.0
+    assert MatchRecord.from_dict(record.to_dict()) == record
+
+
+def test_belief_answers_are_checked_against_the_hand(run):
+    async def ask(question: str) -> str:
+        if "Cards: <A, B or C>" in question:
+            return "Cards: B; Raise: yes"
+        return "check" if "check" in question.rsplit("Legal actions:", 1)[-1] else "call"
+
+    record = run(play_match(ask, load_opponent("aggressive"), hands=4, seed=2))
+    assert record.scores()["invalid_actions"] == 0
+    asked = [hand for hand in record.hands if hand.beliefs]
+    assert asked
+    for hand in asked:
+        holding, raised = hand.beliefs
+        assert holding.gold == holding_class(hand.opponent_cards)
+        assert holding.correct == (holding.gold == 1)
+        assert raised.answer == 0
+    assert sum(hand.chips for hand in record.hands) == record.scores()["chips"]
+
+
+def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
+    replies = ["Cards: C; Raise: no"] + ["call"] * 40
+    [log] = inspect_eval(
+        egosocial_holdem(opponent="conservative", hands=2),
+        model=scripted_model(iter(replies)),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    assert sample.messages[-1].role == "assistant"
+    assert "play style" in sample.messages[-2].text
+    metrics = log.results.scores[0].metrics
+    assert metrics["style_correct_conservative"].value == 0.0  # "call" names no style
+    assert {"belief_accuracy", "invalid_action_rate", "chips_all"} <= set(metrics)
+
+
+def test_smollm2_plays_one_hand(tmp_path: Path, smollm2_path: Path) -> None:
+    [log] = inspect_eval(
+        egosocial_holdem(opponent="aggressive", hands=1),
+        model="hf/smollm2",
+        model_args={"model_path": str(smollm2_path), "do_sample": False},
+        max_connections=1,  # batch size 1: Inspect's hf queue then skips its 2 s wait
+        log_dir=str(tmp_path),
+        max_tokens=10,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    value = sample.scores["holdem_scorer"].value
+    assert value["model_actions"] >= 1
+    assert 0 <= value["invalid_actions"] <= value["model_actions"]
+    assert sample.scores["holdem_scorer"].metadata["opponent_style"] == "aggressive"

@@ -1,0 +1,144 @@
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from cog_tasks.agents.egosocial.number_guessing import NumberGuessingOpponent
+from cog_tasks.egosocial.number_guessing import (
+    NumberGuessingGame,
+    OpponentView,
+    RoundReply,
+    parse_round_reply,
+    play_number_guessing,
+    round_outcome,
+)
+from cog_tasks.inspect_evals.egosocial import egosocial_number_guessing
+
+
+def play_scripted(level, replies, run, scripted_ask, rounds=10):
+    opponent = NumberGuessingOpponent(level)
+    ask = scripted_ask(replies)
+    return run(play_number_guessing(ask, opponent.choose, level, rounds)), ask
+
+
+def test_level_1_always_plays_50(run, scripted_ask):
+    game, _ = play_scripted(1, ["Prediction: 50; Choice: 40"], run, scripted_ask)
+    assert [r.opponent_number for r in game.completed] == [50] * 10
+
+
+def test_level_2_is_the_arithmetic_sequence(run, scripted_ask):
+    game, _ = play_scripted(2, ["Prediction: 1; Choice: 1"], run, scripted_ask)
+    assert [r.opponent_number for r in game.completed] == [50, 45, 40, 35, 30, 25, 20, 15, 10, 5]
+    # past round 10 the sequence would reach 0; the opponent stays at the lowest legal number
+    assert NumberGuessingOpponent(2).choose(OpponentView(11, (), ())) == 1
+
+
+def test_level_3_follows_the_previous_target_of_a_scripted_model(run, scripted_ask):
+    # Model numbers 30, 60, 10, 99; hand-worked: r1 50, r2 floor(0.4*(30+50)) = 32,
+    # r3 floor(0.4*(60+32)) = floor(36.8) = 36, r4 floor(0.4*(10+36)) = floor(18.4) = 18.
+    replies = [f"Prediction: 50; Choice: {n}" for n in (30, 60, 10, 99)]
+    game, _ = play_scripted(3, replies, run, scripted_ask, rounds=4)
+    assert [r.opponent_number for r in game.completed] == [50, 32, 36, 18]
+    assert [r.model_number for r in game.completed] == [30, 60, 10, 99]
+
+
+def test_accuracy_on_scripted_guesses_matches_hand_worked_values(run, scripted_ask):
+    level1 = [f"Prediction: {p}; Choice: 40" for p in (50, 50, 40, 50, 50, 50, 50, 50, 60, 50)]
+    assert play_scripted(1, level1, run, scripted_ask)[0].accuracy() == pytest.approx(0.8)
+
+    # gold 50, 45, 40, ..., 5: rounds 3, 5 and 9 are missed
+    level2 = [f"Prediction: {p}; Choice: 10" for p in (50, 45, 41, 35, 50, 25, 20, 15, 12, 5)]
+    assert play_scripted(2, level2, run, scripted_ask)[0].accuracy() == pytest.approx(0.7)
+
+    # Level 3 with a model that always plays 20 and predicts the previous target:
+    # opponent 50, 28, 19, 15, 14, 13, 13, 13, 13, 13 (floor(0.4 * (20 + previous))).
+    predictions = (50, 28, 19, 15, 14, 13, 13, 13, 13, 13)
+    level3 = [f"Prediction: {p}; Choice: 20" for p in predictions]
+    game, _ = play_scripted(3, level3, run, scripted_ask)
+    assert [r.opponent_number for r in game.completed] == list(predictions)
+    assert game.accuracy() == 1.0
+
+
+def test_history_reaches_the_model_and_predictions_stay_private(run, scripted_ask):
+    game, ask = play_scripted(1, ["Prediction: 77; Choice: 40"], run, scripted_ask, rounds=3)
+    assert ask.questions[0].startswith("Round 1 of 3")
+    assert ask.questions[1].startswith("Round 1 result: your opponent chose 50, you chose 40")
+    view = game.view_as("opponent")
+    assert view == OpponentView(round=4, model_numbers=(40, 40, 40), own_numbers=(50, 50, 50))
+    assert 77 not in view.model_numbers
+
+
+def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
+    game, _ = play_scripted(
+        1, ["I like turtles", "Prediction: 50; Choice: 400", "Prediction: 50"], run, scripted_ask, 3
+    )
+    assert [r.invalid for r in game.completed] == [True, True, True]
+    assert [r.model_number for r in game.completed] == [50, 50, 50]  # the fallback
+    assert game.accuracy() == pytest.approx(2 / 3)  # an invalid reply can still predict right
+    assert game.invalid_rate() == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Prediction: 45; Choice: 36", RoundReply(45, 36)),
+        ("prediction=45, choice = 36.", RoundReply(45, 36)),
+        ("I think 45 and I pick 36", RoundReply(45, 36)),
+        ("Choice: 12", RoundReply(None, 12)),
+        ("no idea", RoundReply(None, None)),
+    ],
+)
+def test_parse_round_reply(text, expected):
+    assert parse_round_reply(text) == expected
+
+
+def test_round_outcome_uses_exact_arithmetic():
+    assert round_outcome(30, 50) == "model"  # target 32
+    assert round_outcome(50, 30) == "opponent"
+    assert round_outcome(40, 40) == "tie"
+    assert round_outcome(1, 100) == "model"  # target 40.4
+
+
+def test_game_round_trips_through_plain_data(run, scripted_ask):
+    game, _ = play_scripted(3, ["Prediction: 50; Choice: 30"], run, scripted_ask, rounds=3)
+    assert NumberGuessingGame.from_dict(game.to_dict()) == game
+    with pytest.raises(ValueError, match="already had its 3 rounds"):
+        game.play_round(RoundReply(1, 1), 50)
+
+
+def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
+    # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.
+    replies = ["Prediction: 50; Choice: 30", "Prediction: 40; Choice: 60", "Prediction: 36; Choice: 10"]
+    [log] = inspect_eval(
+        egosocial_number_guessing(level=3, rounds=3),
+        model=scripted_model(replies),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    score = sample.scores["number_guessing_scorer"]
+    assert score.value["accuracy"] == pytest.approx(2 / 3)
+    assert score.explanation == "opponent: 50 32 36"
+    metrics = log.results.scores[0].metrics
+    assert metrics["accuracy_L3"].value == pytest.approx(2 / 3)
+    user_turns = [m.text for m in sample.messages if m.role == "user"]
+    assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
+
+
+def test_smollm2_plays_a_short_game(tmp_path: Path, smollm2_path: Path) -> None:
+    [log] = inspect_eval(
+        egosocial_number_guessing(level=2, rounds=2),
+        model="hf/smollm2",
+        model_args={"model_path": str(smollm2_path), "do_sample": False},
+        max_connections=1,  # batch size 1: Inspect's hf queue then skips its 2 s wait
+        log_dir=str(tmp_path),
+        max_tokens=12,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    rounds = sample.scores["number_guessing_scorer"].metadata["completed"]
+    assert [r["opponent_number"] for r in rounds] == [50, 45]
+    assert sum(m.role == "assistant" for m in sample.messages) == 2
+    assert 0.0 <= sample.scores["number_guessing_scorer"].value["accuracy"] <= 1.0

@@ -1,0 +1,287 @@
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from cog_tasks.egosocial.blackjack import (
+    PROBABILITY_BANDS,
+    basic_strategy,
+    dealer_reaches_17,
+    generate_blackjack,
+    hand_value,
+    probability_band,
+)
+from cog_tasks.egosocial.counterfactual import (
+    REVERSED_BEATS,
+    generate_counterfactual,
+    winner,
+    winning_move,
+)
+from cog_tasks.egosocial.daily_life import (
+    Enter,
+    Exit,
+    Move,
+    Seen,
+    generate_daily_life,
+    replay,
+)
+from cog_tasks.egosocial.new_world import all_norm_questions, generate_new_world
+from cog_tasks.egosocial.records import load_authors_records
+from cog_tasks.egosocial.static import build_static_items
+from cog_tasks.egosocial.tomi import ToMiRecord, convert_record, read_tomi_file, to_second_person
+from cog_tasks.inspect_evals.egosocial import egosocial_static
+from cog_tasks.inspect_evals.egosocial.static import record_to_sample
+
+
+def test_belief_tracker_on_a_classic_false_belief_story():
+    events = [
+        Enter("Ann"),
+        Enter("Bob"),
+        Seen("basket"),
+        Exit("Ann"),
+        Move("Bob", "box"),
+        Exit("Bob"),
+        Enter("Ann"),
+        Move("Ann", "drawer"),
+    ]
+    tracker = replay(events)
+    assert tracker.location == "drawer" and tracker.initial == "basket"
+    assert tracker.first_order == {"Ann": "drawer", "Bob": "box"}
+    assert tracker.second_order[("Bob", "Ann")] == "basket"  # Bob saw Ann leave first
+    assert tracker.second_order[("Ann", "Bob")] == "basket"  # Ann never saw Bob's move
+    with pytest.raises(ValueError, match="from outside the room"):
+        replay([Enter("Ann"), Seen("basket"), Move("Bob", "box")])
+
+
+def test_generated_stories_answer_from_the_world_state():
+    items = generate_daily_life(seed=4, stories=30)
+    assert len(items) == 180
+    assert items == generate_daily_life(seed=4, stories=30)
+    assert items != generate_daily_life(seed=5, stories=30)
+    kinds = Counter((i.metadata["question_type"], i.ability) for i in items)
+    assert kinds[("first_order", "socialization")] == 30  # about "you"
+    assert kinds[("first_order", "tom")] == 30
+    assert kinds[("second_order", "tom")] == 60
+    assert kinds[("memory", "control")] == kinds[("reality", "control")] == 30
+    assert any(i.metadata["false_belief"] for i in items)
+    for item in items:
+        assert item.system.startswith(f"You are {item.metadata['you']}.")
+        assert item.metadata["you"] not in item.story
+        sentences = item.story.split(". ")
+        answer = item.options[item.answer].removeprefix("the ")
+        if item.metadata["question_type"] == "memory":
+            first_seen = next(s for s in sentences if " is in the " in s)
+            assert first_seen.endswith(answer) or first_seen.endswith(answer + ".")
+        if item.metadata["question_type"] == "reality":
+            last = [s for s in sentences if " is in the " in s or " to the " in s][-1]
+            assert last.rstrip(".").endswith(answer)
+
+
+def test_false_belief_when_you_leave_before_the_move():
+    items = [i for i in generate_daily_life(seed=0, stories=60) if i.metadata["plot"] == "false_belief"]
+    story_of_you_leaving = [
+        i
+        for i in items
+        if i.metadata["question_type"] == "first_order"
+        and i.ability == "socialization"
+        and "You exited" in i.story.split(" moved the ")[0]
+    ]
+    assert story_of_you_leaving
+    for item in story_of_you_leaving:
+        assert item.metadata["false_belief"] is True
+        first_seen = item.story.split(" is in the ")[1].split(".")[0]
+        assert item.options[item.answer] == f"the {first_seen}"
+
+
+def test_converter_on_a_third_person_tomi_example():
+    record = ToMiRecord(
+        story=(
+            "Oliver entered the porch.",
+            "Emma entered the porch.",
+            "Oliver likes the lime.",
+            "The grapes is in the green_crate.",
+            "Oliver exited the porch.",
+            "Emma moved the grapes to the blue_box.",
+            "Oliver's phone rang.",
+        ),
+        question="Where does Oliver think that Emma searches for the grapes?",
+        answer="green_crate",
+    )
+    item = convert_record(record, item_id="tomi-1")
+    assert item.story == (
+        "You entered the porch. Emma entered the porch. You like the lime. "
+        "The grapes is in the green_crate. You exited the porch. "
+        "Emma moved the grapes to the blue_box. Your phone rang."
+    )
+    assert item.question == "Where do you think that Emma searches for the grapes?"
+    assert set(item.options) == {"the green_crate", "the blue_box"}
+    assert item.options[item.answer] == "the green_crate"
+    assert item.ability == "tom" and item.system.startswith("You are Oliver.")
+
+    as_emma = convert_record(record, item_id="tomi-2", you="Emma")
+    assert as_emma.question == "Where does Oliver think that you search for the grapes?"
+    assert "You moved the grapes to the blue_box." in as_emma.story
+
+    first_order = ToMiRecord(record.story, "Where will Oliver look for the grapes?", "green_crate")
+    assert convert_record(first_order, item_id="tomi-3").ability == "socialization"
+    assert convert_record(first_order, item_id="tomi-4", you="Emma").ability == "tom"
+    with pytest.raises(ValueError, match="not a container"):
+        convert_record(ToMiRecord(record.story, record.question, "attic"), item_id="tomi-5")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Jack hates the onion.", "You hate the onion."),
+        ("Jack is in the hall.", "You are in the hall."),
+        ("Chloe saw Jack.", "Chloe saw you."),
+        ("Is Jack here?", "Are you here?"),
+        ("Then, Jack searches the attic.", "Then, you search the attic."),
+    ],
+)
+def test_second_person_agreement(sentence, expected):
+    assert to_second_person(sentence, "Jack") == expected
+
+
+def test_read_tomi_file(tmp_path: Path):
+    path = tmp_path / "tomi.txt"
+    path.write_text(
+        "1 Ann entered the den.\n2 The ball is in the red_box.\n3 Ann moved the ball to the tin.\n"
+        "4 Where is the ball really?\ttin\t3\n"
+        "1 Bob entered the den.\n2 The key is in the tin.\n3 Where will Bob look for the key?\ttin\t2\n"
+    )
+    first, second = read_tomi_file(path)
+    assert first.story[-1] == "Ann moved the ball to the tin."
+    assert second.question == "Where will Bob look for the key?" and second.answer == "tin"
+    assert convert_record(first, "r0").ability == "control"
+    path.write_text("1 Ann entered the den.\nbroken line\n")
+    with pytest.raises(ValueError, match=r"tomi.txt:2"):
+        read_tomi_file(path)
+
+
+def test_authors_format_loader(tmp_path: Path):
+    path = tmp_path / "ego.json"
+    rows = [
+        {
+            "Story": "You found a wallet.",
+            "Question": "How do you feel?",
+            "Option": ["A. I feel worried.", "B. I feel nothing."],
+            "Answer": "A",
+            "Ability": "Socialization",
+        },
+        {
+            "Story": "Tom watched you hide a coin.",
+            "Question": "Where does Tom think the coin is?",
+            "Option": {"A": "In my pocket.", "B": "Under the mat."},
+            "Answer": "Under the mat.",
+            "Ability": "ToM",
+        },
+    ]
+    path.write_text(json.dumps(rows))
+    first, second = load_authors_records(path)
+    assert first.options == ("I feel worried.", "I feel nothing.") and first.answer == 0
+    assert first.ability == "socialization" and second.ability == "tom"
+    assert second.answer == 1 and second.id == "ego-00001"
+    rows[1]["Answer"] = "D"
+    path.write_text(json.dumps(rows))
+    with pytest.raises(ValueError, match=r"ego.json, record 1: Answer 'D' points past"):
+        load_authors_records(path)
+    del rows[0]["Ability"]
+    path.write_text(json.dumps(rows))
+    with pytest.raises(ValueError, match=r"record 0: missing field\(s\) Ability"):
+        load_authors_records(path)
+
+
+def test_counterfactual_rules_and_items():
+    assert winner("scissors", "rock") == 0 and winner("rock", "scissors") == 1
+    assert winner("paper", "paper") == -1
+    assert winning_move("paper") == "rock"
+    items = generate_counterfactual(seed=1, count=60)
+    assert Counter(i.metadata["question_type"] for i in items)["best_move"] == 10
+    for item in items:
+        if item.metadata["question_type"] == "best_move":
+            theirs = item.story.split(" will show ")[1].split(" ")[0]
+            assert REVERSED_BEATS[item.options[item.answer]] == theirs
+        if item.metadata["question_type"] == "round_winner":
+            mine = item.story.split("You show ")[1].split(" ")[0]
+            theirs = item.story.split(" shows ")[1].rstrip(".")
+            expected = {0: "I win.", -1: "It is a draw."}.get(winner(mine, theirs), "wins.")
+            assert item.options[item.answer].endswith(expected)
+
+
+def test_new_world_items_need_the_stated_norm():
+    pool = all_norm_questions()
+    items = generate_new_world(seed=2, count=len(pool) + 5)
+    assert len({i.metadata["question_index"] for i in items[: len(pool)]}) == len(pool)
+    for item in items:
+        _, question = pool[item.metadata["question_index"]]
+        assert len(item.options) == 3
+        assert item.ability == question.ability
+        assert item.story.startswith("In ")
+
+
+def test_blackjack_rules():
+    assert hand_value(["A", "6"]) == (17, True)
+    assert hand_value(["A", "6", "T"]) == (17, False)
+    assert hand_value(["A", "A", "9"]) == (21, True)
+    assert hand_value(["K", "Q", "5"]) == (25, False)
+    assert basic_strategy(["T", "6"], "7") == "hit"
+    assert basic_strategy(["T", "6"], "6") == "stand"
+    assert basic_strategy(["T", "2"], "3") == "hit" and basic_strategy(["T", "2"], "4") == "stand"
+    assert basic_strategy(["A", "7"], "9") == "hit" and basic_strategy(["A", "7"], "8") == "stand"
+    assert basic_strategy(["5", "6"], "6") == "hit"
+    # Up-card 10 with your 10 and 9 seen: 49 unseen cards; 7-9, 10-value and ace make 17+:
+    # 7s 4, 8s 4, 9s 3, 10-values 14, aces 4 -> 29/49.
+    assert dealer_reaches_17("T", ["T", "9", "T"]) == Fraction(29, 49)
+    assert PROBABILITY_BANDS[probability_band(Fraction(29, 49))] == "from 50% to 75%"
+    assert probability_band(Fraction(1, 4)) == 1 and probability_band(Fraction(1)) == 3
+
+
+def test_blackjack_items_come_from_rlcard_and_are_rule_checked():
+    items = generate_blackjack(seed=7, hands=12)
+    assert items == generate_blackjack(seed=7, hands=12)
+    for item in items:
+        ranks = item.metadata["player_cards"].split()
+        total, _ = hand_value([card[1:] for card in ranks])
+        answer = item.options[item.answer]
+        if item.metadata["question_type"] == "total":
+            assert answer == str(total)
+        if item.metadata["question_type"] == "bust":
+            assert answer.startswith("Yes") == (total > 21)
+        if item.metadata["question_type"] == "strategy":
+            assert total <= 21
+    assert {i.metadata["belief"] for i in items} == {"self", "external"}
+
+
+def test_record_to_sample_is_stable():
+    item = build_static_items("new_world", seed=0, size=1)[0]
+    sample = record_to_sample(item)
+    assert sample.id == item.id == "new_world-s0-0000"
+    assert sample.input[0].role == "system" and sample.input[0].text == item.system
+    assert sample.target == item.answer_letter
+    assert sample.metadata["scenario"] == "new_world" and sample.metadata["ability"] == item.ability
+    with pytest.raises(ValueError, match="unknown scenario"):
+        build_static_items("mars")
+
+
+def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, scripted_model):
+    items = build_static_items("all", seed=0, size=2)
+    replies = ["ANSWER: A", "I am not sure."] * len(items)
+    [log] = inspect_eval(
+        egosocial_static(size=2),
+        model=scripted_model(replies),
+        log_dir=str(tmp_path),
+        display="none",
+        max_samples=1,
+    )
+    assert log.status == "success", log.error
+    metrics = log.results.scores[0].metrics
+    by_id = {item.id: item for item in items}
+    answered_a = [s for s in log.samples if s.output.completion == "ANSWER: A"]
+    expected = sum(by_id[s.id].answer == 0 for s in answered_a) / len(items)
+    assert metrics["all"].value == pytest.approx(expected)
+    assert metrics["invalid_answer_rate"].value == pytest.approx(1 - len(answered_a) / len(items))
+    assert {"tom", "socialization", "control", "daily_life", "blackjack"} <= set(metrics)
