@@ -5,5 +5,6 @@ so ``inspect eval cog_tasks/<task>`` works once the package is installed.
 """
 
 # ruff: noqa: F401
+import cog_tasks.inspect_evals.egosocial
 from cog_tasks.inspect_evals.cogbench import cogbench
 from cog_tasks.inspect_evals.cogeval import cogeval
