@@ -18,7 +18,14 @@ LETTERS = string.ascii_uppercase
 
 _SPEAKER_TAG = re.compile(r"^\s*(?:assistant|answer|response|model|a)\s*:\s*(?=\S)", re.IGNORECASE)
 _OPTION_WORD = r"(?:option|choice|letter|candidate)?\s*"
-_LETTER = r"[\(\[\{\*]*([A-Za-z])[\)\]\}\*]*"
+# A bracketed letter, a capital letter, or a lowercase letter before punctuation or the
+# end ("the answer is b."); a lowercase word like the article in "the answer is a
+# combination of ..." is not a letter.
+_LETTER = (
+    r"(?:[\(\[\{\*]+([A-Za-z])[\)\]\}\*]*"
+    r"|(?-i:([A-Z]))[\)\]\}\*]*"
+    r"|(?-i:([a-z]))(?=\s*(?:[\.\),;:!]|$)))"
+)
 # Explicit statements of the final choice, strongest first.
 _EXPLICIT_PATTERNS = (
     re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*([A-Za-z])\s*\}?\s*\}"),
@@ -91,16 +98,20 @@ def _rest_supports(rest: str, index: int, choices: Sequence[str]) -> bool:
     return _OTHER_LETTER.search(rest) is None
 
 
+def _captured_letter(match: re.Match[str]) -> str:
+    """The letter of an explicit-answer match, whichever alternative caught it."""
+    return next(group for group in match.groups() if group).upper()
+
+
 def _explicit_letter(text: str, num_choices: int) -> int | None:
     for pattern in _EXPLICIT_PATTERNS:
-        letters = {m.group(1).upper() for m in pattern.finditer(text)}
+        letters = [_captured_letter(m) for m in pattern.finditer(text)]
         indices = {_letter_index(letter, num_choices) for letter in letters} - {None}
         if len(indices) == 1:
             return indices.pop()
         if len(indices) > 1:
             # Several explicit statements: the last one is the model's final word.
-            last = list(pattern.finditer(text))[-1].group(1)
-            return _letter_index(last, num_choices)
+            return _letter_index(letters[-1], num_choices)
     return None
 
 

@@ -1,0 +1,88 @@
+"""CogLM records as Inspect samples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.prompts import chat_prompt
+from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
+
+
+def record_to_sample(
+    record: CogLMRecord, *, cot: bool = False, rationale: str | None = None
+) -> Sample:
+    """Turn one record into a sample whose input is the full chat prompt.
+
+    Args:
+        record: The CogLM record.
+        cot: Ask for step-by-step reasoning.
+        rationale: A stronger model's rationale to show (chain of cognition).
+
+    Returns:
+        A sample with the record's stable id, the answer letter as target and
+        the ability, stage and number of options as metadata.
+    """
+    return Sample(
+        id=record.id,
+        input=chat_prompt(record.question, record.choices, cot=cot, rationale=rationale),
+        choices=list(record.choices),
+        target=LETTERS[record.answer],
+        metadata={
+            "ability": record.ability,
+            "stage": record.stage,
+            "num_choices": record.num_choices,
+        },
+    )
+
+
+def first_per_ability(records: Sequence[CogLMRecord], per_ability: int) -> list[CogLMRecord]:
+    """Keep the first ``per_ability`` records of every ability (a stratified subset)."""
+    if per_ability < 1:
+        raise ValueError(f"per_ability must be at least 1, got {per_ability}")
+    return [
+        record for group in records_by_ability(records).values() for record in group[:per_ability]
+    ]
+
+
+def coglm_dataset(
+    abilities: str | Sequence[str] | None = None,
+    *,
+    per_ability: int | None = None,
+    cot: bool = False,
+    rationales: Mapping[str, str] | None = None,
+) -> MemoryDataset:
+    """Build the CogLM dataset through the record resolver.
+
+    Args:
+        abilities: Ability codes (comma-separated or a list); all by default.
+        per_ability: Keep only the first N items of each ability.
+        cot: Ask for step-by-step reasoning.
+        rationales: Rationale per sample id (chain of cognition); every
+            selected sample must have one.
+
+    Raises:
+        ValueError: If ``rationales`` lacks some of the selected sample ids.
+    """
+    records = load_records(abilities)
+    if per_ability is not None:
+        records = first_per_ability(records, per_ability)
+    if rationales is not None:
+        missing = [record.id for record in records if record.id not in rationales]
+        if missing:
+            raise ValueError(
+                f"no rationale for {len(missing)} of {len(records)} samples "
+                f"(first: {missing[:5]}); run the stronger model on the same items "
+                "(same abilities and per_ability)"
+            )
+    return MemoryDataset(
+        [
+            record_to_sample(
+                record, cot=cot, rationale=rationales[record.id] if rationales else None
+            )
+            for record in records
+        ],
+        name="coglm",
+    )

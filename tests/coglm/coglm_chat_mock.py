@@ -1,0 +1,46 @@
+"""Scripted Inspect ``mockllm`` models for the CogLM chat tests (not a test module)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+
+Reply = Callable[[str, GenerateConfig], str]
+
+
+def user_text(messages: list[ChatMessage]) -> str:
+    """The text of the last user message."""
+    return next(m.text for m in reversed(messages) if m.role == "user")
+
+
+def system_text(messages: list[ChatMessage]) -> str | None:
+    """The text of the system message, if any."""
+    return next((m.text for m in messages if isinstance(m, ChatMessageSystem)), None)
+
+
+def scripted_model(reply: Reply, seen: list[list[ChatMessage]] | None = None) -> Model:
+    """A mockllm whose answer is ``reply(user prompt, config)``.
+
+    Args:
+        reply: Maps the user prompt and generation config to the answer text.
+        seen: When given, every input message list is appended to it.
+    """
+
+    def generate(messages, tools, tool_choice, config) -> ModelOutput:  # noqa: ANN001
+        if seen is not None:
+            seen.append(list(messages))
+        output = ModelOutput.from_content("mockllm/model", reply(user_text(messages), config))
+        # Set usage so mockllm does not fetch a tiktoken vocabulary to count tokens.
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    return get_model("mockllm/model", custom_outputs=generate, memoize=False)

@@ -1,0 +1,231 @@
+"""CogLM chat protocol in Inspect: extraction, metrics, self-consistency, erasure, CoC."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from coglm_chat_mock import scripted_model, system_text
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+
+from cog_tasks.coglm.prompts import ERASURE_PROMPTS, RATIONALE_HEADER, chat_prompt, erasure_prompt
+from cog_tasks.coglm.records import load_records
+from cog_tasks.coglm.voting import majority_vote
+from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.inspect_evals.coglm.coc import rationales_from_log
+
+
+@pytest.fixture(scope="module")
+def questions(shared_data: Path) -> dict[str, str]:
+    """Question text of every record by id."""
+    return {record.id: record.question for record in load_records(data_dir=shared_data)}
+
+
+def record_id(prompt: str, questions: dict[str, str]) -> str:
+    return next(rid for rid, question in questions.items() if prompt.startswith(question + "\n"))
+
+
+def run(task, model, tmp_path: Path, **kwargs) -> EvalLog:
+    log = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
+    (score,) = log.results.scores
+    return {name: metric.value for name, metric in score.metrics.items()}
+
+
+def answers(log: EvalLog) -> dict[str, str]:
+    return {str(s.id): s.scores["coglm_scorer"].answer for s in log.samples}
+
+
+# --- prompts and voting (pure) ---------------------------------------------------------
+
+
+def test_chat_prompt_letters_options_and_places_rationale() -> None:
+    prompt = chat_prompt("Is it raining?", ["Yes", "No"], rationale="Clouds are grey.")
+    assert "A. Yes\nB. No" in prompt
+    assert prompt.index("Is it raining?") < prompt.index(RATIONALE_HEADER)
+    assert prompt.index("Clouds are grey.") < prompt.index('"The answer is option"')
+    assert "step by step" in chat_prompt("Q?", ["x", "y"], cot=True)
+    assert "step by step" not in prompt
+
+
+def test_erasure_prompts_cover_every_ability_once() -> None:
+    assert len(set(ERASURE_PROMPTS.values())) == 10
+    assert "own point of view" in erasure_prompt("empat")
+    with pytest.raises(ValueError, match="unknown CogLM ability code 'empathy'"):
+        erasure_prompt("empathy")
+
+
+def test_majority_vote_tie_goes_to_the_option_voted_first() -> None:
+    vote = majority_vote([2, None, 1, 1, 2])
+    assert (vote.choice, vote.tie, vote.invalid, vote.counts) == (2, True, 1, {1: 2, 2: 2})
+    clear = majority_vote([0, 1, 1])
+    assert (clear.choice, clear.tie) == (1, False)
+    nothing = majority_vote([None, None])
+    assert (nothing.choice, nothing.invalid, nothing.tie) == (None, 2, False)
+
+
+# --- scorer ----------------------------------------------------------------------------
+
+REALISTIC_REPLIES = {
+    # answer A (True): bold final line after an explanation
+    "const-0000": "Covering the ball does not make it vanish.\n\n**The answer is option A.**",
+    # answer B (False): "Answer:" header with the letter in brackets
+    "const-0001": "Answer: (B) False\nExplanation: the ball was taken away.",
+    # answer A (Round): no letter, only the option's text
+    "early-0000": "A soccer ball is round, so the best description is: Round.",
+    # answer D (Sun): a wrong option named with its letter
+    "early-0001": "I'd go with option C (Orange), since it is round and bright.",
+    # answer A (Phone): LaTeX box
+    "semio-0000": "\\boxed{A}",
+    # answer D: two options' texts and no letter -> invalid
+    "semio-0001": "I cannot decide between the piano and the duck.",
+    # answer B: chatty preface, final answer last
+    "empat-0000": "Sure! I'd keep those jokes to myself.\n\nThe final answer is B",
+    # answer B: "answer is a ..." uses the article, not a letter -> invalid
+    "empat-0001": "The answer is a tricky one, honestly.",
+}
+
+
+def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str, str]) -> None:
+    model = scripted_model(lambda prompt, _: REALISTIC_REPLIES[record_id(prompt, questions)])
+    log = run(coglm(abilities="const,early,semio,empat", per_ability=2), model, tmp_path)
+    assert answers(log) == {
+        "const-0000": "A",
+        "const-0001": "B",
+        "early-0000": "A",
+        "early-0001": "C",
+        "semio-0000": "A",
+        "semio-0001": "",
+        "empat-0000": "B",
+        "empat-0001": "",
+    }
+    values = metrics(log)
+    assert values["const_accuracy"] == 1.0
+    assert values["early_accuracy"] == 0.5
+    assert values["semio_invalid"] == 0.5
+    assert values["invalid_rate"] == 0.25
+    assert values["accuracy"] == 5 / 8  # invalid answers count as wrong
+    # early: 1 of 2 right with 4 options -> (0.5 - 0.25) / 0.75
+    assert values["early_calibrated"] == pytest.approx(1 / 3)
+    assert values["stage1_calibrated"] == pytest.approx((1.0 + 1 / 3) / 2)
+
+
+def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) -> None:
+    calls: Counter[str] = Counter()
+
+    def reply(prompt: str, _config) -> str:
+        rid = record_id(prompt, questions)
+        calls[rid] += 1
+        if rid == "const-0000":
+            return "The answer is option A."  # right in both epochs
+        if rid == "const-0001":  # right, then unparseable
+            return "The answer is option B." if calls[rid] == 1 else "No idea."
+        return "The answer is option A."  # propo items (answer B): wrong twice
+
+    log = run(
+        coglm(abilities="const,propo", per_ability=2), scripted_model(reply), tmp_path, epochs=2
+    )
+    assert set(calls.values()) == {2}
+    values = metrics(log)
+    assert values["const_accuracy"] == 0.75
+    assert values["const_invalid"] == 0.25
+    assert values["const_calibrated"] == pytest.approx((0.75 - 0.5) / 0.5)
+    assert values["propo_calibrated"] == pytest.approx((0 - 1 / 3) / (2 / 3))
+    assert values["stage1_calibrated"] == pytest.approx(0.5)
+    assert values["stage4_calibrated"] == pytest.approx(-0.5)
+    assert values["overall_calibrated"] == pytest.approx(0.0)
+    assert "cognitive_age" not in values  # needs all four stages
+
+
+# --- self-consistency ------------------------------------------------------------------
+
+
+def test_self_consistency_majority_and_documented_tie(
+    tmp_path: Path, questions: dict[str, str]
+) -> None:
+    # Completion i is drawn with seed 10 + i, so the script does not depend on scheduling.
+    script = {
+        "const-0000": ["The answer is option A.", "B", "The answer is option B.", "A."],
+        "const-0001": ["Hmm.", "The answer is option B.", "(A)", "I choose B."],
+    }
+    temperatures: list[float | None] = []
+
+    def reply(prompt: str, config) -> str:
+        temperatures.append(config.temperature)
+        return script[record_id(prompt, questions)][config.seed - 10]
+
+    task = coglm(abilities="const", per_ability=2, sc_samples=4, sc_temperature=0.3, sc_seed=10)
+    log = run(task, scripted_model(reply), tmp_path)
+    assert temperatures == [0.3] * 8
+    scores = {str(s.id): s.scores["coglm_scorer"] for s in log.samples}
+    tie = scores["const-0000"]
+    assert tie.metadata["picks"] == ["A", "B", "B", "A"]
+    assert tie.metadata["votes"] == {"A": 2, "B": 2}
+    assert (tie.answer, tie.value["tie"]) == ("A", 1.0)  # tied: the option voted first wins
+    majority = scores["const-0001"]
+    assert majority.metadata["picks"] == [None, "B", "A", "B"]
+    assert (majority.answer, majority.value["tie"]) == ("B", 0.0)
+    outputs = {str(s.id): s.output.completion for s in log.samples}
+    assert outputs["const-0001"] == "The answer is option B."  # first completion agreeing
+    values = metrics(log)
+    assert values["const_accuracy"] == 1.0
+    assert values["tie_rate"] == 0.5
+
+
+# --- erasure ---------------------------------------------------------------------------
+
+
+def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
+    seen: list = []
+    model = scripted_model(lambda prompt, _: "The answer is option A.", seen)
+    log = run(coglm(abilities="const,plan", per_ability=1, erase="empat"), model, tmp_path)
+    assert len(seen) == 2
+    assert all(system_text(messages) == ERASURE_PROMPTS["empat"] for messages in seen)
+    for sample in log.samples:
+        assert [m.role for m in sample.messages] == ["system", "user", "assistant"]
+        assert sample.messages[0].text == ERASURE_PROMPTS["empat"]
+
+
+def test_no_system_prompt_without_erasure(tmp_path: Path) -> None:
+    seen: list = []
+    run(coglm(abilities="const", per_ability=1), scripted_model(lambda p, _: "A", seen), tmp_path)
+    assert [system_text(messages) for messages in seen] == [None]
+
+
+# --- chain of cognition ----------------------------------------------------------------
+
+
+def test_chain_of_cognition_pairs_rationales_by_sample_id(
+    tmp_path: Path, questions: dict[str, str]
+) -> None:
+    def strong(prompt: str, _config) -> str:
+        return f"Rationale for {record_id(prompt, questions)}. The answer is option A."
+
+    strong_log = run(
+        coglm(abilities="early,plan", per_ability=2), scripted_model(strong), tmp_path / "strong"
+    )
+    assert strong_log.location
+    rationales = rationales_from_log(strong_log.location)
+    assert rationales["plan-0001"] == "Rationale for plan-0001. The answer is option A."
+
+    seen: list = []
+    weak = scripted_model(lambda prompt, _: "The answer is option B.", seen)
+    weak_log = run(
+        coglm(abilities="early,plan", per_ability=2, coc_log=strong_log.location),
+        weak,
+        tmp_path / "weak",
+    )
+    for sample in weak_log.samples:
+        prompt = sample.messages[0].text
+        assert f"{RATIONALE_HEADER}\nRationale for {sample.id}." in prompt
+        assert prompt.count("Rationale for") == 1
+    assert len(seen) == 4
+
+    with pytest.raises(ValueError, match="no rationale for 2 of 6 samples"):
+        coglm(abilities="early,plan,const", per_ability=2, coc_log=strong_log.location)

@@ -1,0 +1,54 @@
+"""Real generation: ``inspect eval cog_tasks/coglm`` with the embedded SmolLM2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from cog_tasks.coglm.abilities import ABILITIES
+
+
+def test_inspect_eval_cli_with_smollm2(
+    tmp_path: Path, smollm2_path: Path, shared_data: Path
+) -> None:
+    inspect_cli = Path(sys.executable).with_name("inspect")
+    command = [
+        str(inspect_cli),
+        "eval",
+        "cog_tasks/coglm",
+        "-T",
+        "per_ability=2",
+        "--model",
+        "hf/smollm2",
+        "-M",
+        f"model_path={smollm2_path}",
+        "-M",
+        "do_sample=false",
+        "--max-tokens",
+        "12",
+        "--log-dir",
+        str(tmp_path),
+        "--display",
+        "none",
+    ]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+
+    (info,) = list_eval_logs(str(tmp_path))
+    log = read_eval_log(info)
+    assert log.status == "success"
+    assert len(log.samples) == 2 * len(ABILITIES)
+    assert all(sample.output.completion.strip() for sample in log.samples)
+    (score,) = log.results.scores
+    values = {name: metric.value for name, metric in score.metrics.items()}
+    calibrated = [f"{ability.code}_calibrated" for ability in ABILITIES]
+    calibrated += [f"stage{stage}_calibrated" for stage in (1, 2, 3, 4)]
+    calibrated.append("overall_calibrated")
+    for name in calibrated:
+        assert -1.0 <= values[name] <= 1.0, name
+    for name in ("accuracy", "invalid_rate"):
+        assert 0.0 <= values[name] <= 1.0
+    assert isinstance(values["cognitive_age"], float)
