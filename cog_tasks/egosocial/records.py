@@ -36,6 +36,8 @@ _ABILITY_NAMES: dict[str, Ability] = {
     "socialisation": "socialization",
     "control": "control",
 }
+_ANSWER_LINE = re.compile(r"(?i:answer)\s*(?:(?i:is)\s*)?[:=]?\s*\(?([A-J])\b")
+_LEADING_LETTER = re.compile(r"^\s*\(?([A-J])(?:[\).:]|\s*$)")
 _OPTION_LINE = re.compile(r"^\s*\(?([A-J])[\).:]\s*(.+?)\s*$")
 _ANSWER_LETTER = re.compile(r"^\s*\(?([A-J])\)?[\.:]?\s*$")
 
@@ -82,6 +84,23 @@ class EgoItem:
     def answer_letter(self) -> str:
         """The right option's letter."""
         return LETTERS[self.answer]
+
+
+def parse_choice_letter(text: str, option_count: int) -> str | None:
+    """The option letter a reply picks, or ``None``.
+
+    Accepted: ``ANSWER: B`` anywhere, or a reply that opens with the letter
+    (``B``, ``B)``, ``(B)``, ``B.``, ``B:``), as small models often echo the
+    option line. A letter beyond the options counts as no answer.
+
+    Args:
+        text: The model's reply.
+        option_count: Number of options offered.
+    """
+    match = _ANSWER_LINE.search(text) or _LEADING_LETTER.match(text)
+    if match is None or LETTERS.index(match.group(1).upper()) >= option_count:
+        return None
+    return match.group(1).upper()
 
 
 def normalize_ability(value: str, where: str) -> Ability:

@@ -27,7 +27,7 @@ def scripted_model() -> Callable[[Iterable[str]], Model]:
 
 
 class ScriptedAsk:
-    """An ``ask`` coroutine replaying fixed replies (the last one repeats) and recording questions."""
+    """An ``ask`` coroutine replaying fixed replies (the last one repeats); records questions."""
 
     def __init__(self, replies: Iterable[str]) -> None:
         self.replies = list(replies)

@@ -108,7 +108,7 @@ def test_game_round_trips_through_plain_data(run, scripted_ask):
 
 def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
     # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.
-    replies = ["Prediction: 50; Choice: 30", "Prediction: 40; Choice: 60", "Prediction: 36; Choice: 10"]
+    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36, 10))]
     [log] = inspect_eval(
         egosocial_number_guessing(level=3, rounds=3),
         model=scripted_model(replies),

@@ -29,7 +29,7 @@ from cog_tasks.egosocial.daily_life import (
     replay,
 )
 from cog_tasks.egosocial.new_world import all_norm_questions, generate_new_world
-from cog_tasks.egosocial.records import load_authors_records
+from cog_tasks.egosocial.records import load_authors_records, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 from cog_tasks.egosocial.tomi import ToMiRecord, convert_record, read_tomi_file, to_second_person
 from cog_tasks.inspect_evals.egosocial import egosocial_static
@@ -81,7 +81,8 @@ def test_generated_stories_answer_from_the_world_state():
 
 
 def test_false_belief_when_you_leave_before_the_move():
-    items = [i for i in generate_daily_life(seed=0, stories=60) if i.metadata["plot"] == "false_belief"]
+    items = generate_daily_life(seed=0, stories=60)
+    items = [i for i in items if i.metadata["plot"] == "false_belief"]
     story_of_you_leaving = [
         i
         for i in items
@@ -151,7 +152,8 @@ def test_read_tomi_file(tmp_path: Path):
     path.write_text(
         "1 Ann entered the den.\n2 The ball is in the red_box.\n3 Ann moved the ball to the tin.\n"
         "4 Where is the ball really?\ttin\t3\n"
-        "1 Bob entered the den.\n2 The key is in the tin.\n3 Where will Bob look for the key?\ttin\t2\n"
+        "1 Bob entered the den.\n2 The key is in the tin.\n"
+        "3 Where will Bob look for the key?\ttin\t2\n"
     )
     first, second = read_tomi_file(path)
     assert first.story[-1] == "Ann moved the ball to the tin."
@@ -285,3 +287,19 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
     assert metrics["all"].value == pytest.approx(expected)
     assert metrics["invalid_answer_rate"].value == pytest.approx(1 - len(answered_a) / len(items))
     assert {"tom", "socialization", "control", "daily_life", "blackjack"} <= set(metrics)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("ANSWER: B", "B"),
+        ("B) I eat every spoonful in silence.", "B"),
+        ("(C)", "C"),
+        ("The answer is A", "A"),
+        ("D) out of range", None),
+        ("A good question.", None),
+        ("I would rather not say.", None),
+    ],
+)
+def test_parse_choice_letter(reply, expected):
+    assert parse_choice_letter(reply, option_count=3) == expected

@@ -5,10 +5,20 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
-from inspect_ai.scorer import accuracy, choice, grouped, stderr
-from inspect_ai.solver import multiple_choice
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    grouped,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState, multiple_choice
 
-from cog_tasks.egosocial.records import EgoItem
+from cog_tasks.egosocial.records import EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 from cog_tasks.inspect_evals.egosocial.metrics import invalid_answer_rate
 
@@ -34,6 +44,25 @@ def record_to_sample(item: EgoItem) -> Sample:
     )
 
 
+@scorer(metrics=[accuracy(), stderr()])
+def option_letter() -> Scorer:
+    """Right when the reply picks the target letter (see ``parse_choice_letter``).
+
+    A reply that picks no option is wrong and has an empty ``answer``, which
+    :func:`invalid_answer_rate` counts.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        letter = parse_choice_letter(state.output.completion, len(state.choices))
+        return Score(
+            value=CORRECT if letter == target.text else INCORRECT,
+            answer=letter or "",
+            explanation=state.output.completion,
+        )
+
+    return score
+
+
 @task
 def egosocial_static(
     scenario: str = "all",
@@ -56,7 +85,7 @@ def egosocial_static(
             [record_to_sample(item) for item in items], name=f"egosocial_static_{scenario}"
         ),
         solver=multiple_choice(template=TEMPLATE),
-        scorer=choice(),
+        scorer=option_letter(),
         metrics=[
             grouped(accuracy(), "ability"),
             grouped(accuracy(), "scenario", all=False),
