@@ -15,6 +15,7 @@ from inspect_ai.model import (
 )
 
 Reply = Callable[[str, GenerateConfig], str]
+Respond = Callable[[list[ChatMessage], GenerateConfig], str]
 
 
 def user_text(messages: list[ChatMessage]) -> str:
@@ -27,20 +28,25 @@ def system_text(messages: list[ChatMessage]) -> str | None:
     return next((m.text for m in messages if isinstance(m, ChatMessageSystem)), None)
 
 
-def scripted_model(reply: Reply, seen: list[list[ChatMessage]] | None = None) -> Model:
-    """A mockllm whose answer is ``reply(user prompt, config)``.
+def conversation_model(respond: Respond, seen: list[list[ChatMessage]] | None = None) -> Model:
+    """A mockllm whose answer is ``respond(input messages, config)``.
 
     Args:
-        reply: Maps the user prompt and generation config to the answer text.
+        respond: Maps the input messages and generation config to the answer text.
         seen: When given, every input message list is appended to it.
     """
 
     def generate(messages, tools, tool_choice, config) -> ModelOutput:  # noqa: ANN001
         if seen is not None:
             seen.append(list(messages))
-        output = ModelOutput.from_content("mockllm/model", reply(user_text(messages), config))
+        output = ModelOutput.from_content("mockllm/model", respond(messages, config))
         # Set usage so mockllm does not fetch a tiktoken vocabulary to count tokens.
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 
     return get_model("mockllm/model", custom_outputs=generate, memoize=False)
+
+
+def scripted_model(reply: Reply, seen: list[list[ChatMessage]] | None = None) -> Model:
+    """A mockllm whose answer is ``reply(user prompt, config)``."""
+    return conversation_model(lambda messages, config: reply(user_text(messages), config), seen)

@@ -1,0 +1,432 @@
+"""CogLM studies on the chat protocol: ability interdependence and protocol agreement.
+
+Interdependence (the paper's Fig. 3): for each erased ability (plus a
+baseline with no erasure) the ``coglm`` Inspect task runs over the tested
+abilities with that ability's erasure system prompt. Each cell of the matrix
+is the calibrated accuracy of one tested ability under one erasure, with a
+percentile bootstrap interval over items. A run writes, in its output folder:
+
+- ``logs/``: the Inspect log of every condition;
+- ``outcomes.jsonl``: per-item outcomes, appended as soon as a condition
+  finishes, so an interrupted run resumes where it stopped;
+- ``study.json``: the settings, checked on resume;
+- ``interdependence.csv``: one line per cell (erased, ability, n, accuracy,
+  calibrated accuracy and its interval, invalid rate);
+- ``interdependence.png``: the heatmap.
+
+Agreement: the fraction of items on which two protocols (the Inspect chat
+run and lm-eval's log-likelihood run) pick the same option.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, resolve_codes
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, pick_by_mean
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.metrics.coglm import calibrated_accuracy
+from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
+
+BASELINE = "none"
+SCORER = "coglm_scorer"
+OUTCOMES_FILE = "outcomes.jsonl"
+SETTINGS_FILE = "study.json"
+CSV_FILE = "interdependence.csv"
+PNG_FILE = "interdependence.png"
+
+
+@dataclass(frozen=True)
+class ItemOutcome:
+    """One item's result under one condition.
+
+    Attributes:
+        erased: Erased ability code, or ``"none"`` for the baseline.
+        sample_id: The record id (``<ability>-NNNN``).
+        ability: Tested ability code.
+        num_choices: Number of options.
+        correct: Fraction of epochs answered correctly.
+        invalid: Fraction of epochs with no extractable option.
+    """
+
+    erased: str
+    sample_id: str
+    ability: str
+    num_choices: int
+    correct: float
+    invalid: float
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the interdependence matrix.
+
+    Attributes:
+        erased: Erased ability code, or ``"none"``.
+        ability: Tested ability code.
+        n: Number of items.
+        accuracy: Mean correctness.
+        calibrated: Pooled calibrated accuracy.
+        ci_low: Lower bound of the bootstrap interval.
+        ci_high: Upper bound of the bootstrap interval.
+        invalid_rate: Fraction of answers with no extractable option.
+    """
+
+    erased: str
+    ability: str
+    n: int
+    accuracy: float
+    calibrated: float
+    ci_low: float
+    ci_high: float
+    invalid_rate: float
+
+
+def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
+    """Per-item outcomes of a ``coglm`` Inspect log, averaged over epochs.
+
+    Args:
+        log: An ``inspect_ai.log.EvalLog`` with samples.
+        erased: The condition's label (ability code or ``"none"``).
+
+    Raises:
+        CogLMDataError: If the log has no samples or a sample lacks a coglm score.
+    """
+    if not log.samples:
+        raise CogLMDataError(f"{log.location}: the log holds no samples")
+    epochs: dict[str, list[Any]] = {}
+    for sample in log.samples:
+        if not sample.scores or SCORER not in sample.scores:
+            raise CogLMDataError(f"{log.location}: sample {sample.id} has no {SCORER} score")
+        epochs.setdefault(str(sample.id), []).append(sample)
+    outcomes = []
+    for sample_id, samples in epochs.items():
+        values = [sample.scores[SCORER].value for sample in samples]
+        outcomes.append(
+            ItemOutcome(
+                erased=erased,
+                sample_id=sample_id,
+                ability=samples[0].metadata["ability"],
+                num_choices=int(samples[0].metadata["num_choices"]),
+                correct=fmean(float(value["correct"]) for value in values),
+                invalid=fmean(float(value["invalid"]) for value in values),
+            )
+        )
+    return outcomes
+
+
+def matrix_cells(
+    outcomes: Sequence[ItemOutcome], *, resamples: int = 1000, seed: int = 0
+) -> list[Cell]:
+    """Aggregate item outcomes into matrix cells (rows: baseline, then erased abilities).
+
+    Args:
+        outcomes: Item outcomes of every condition.
+        resamples: Bootstrap resamples per cell.
+        seed: Bootstrap seed (the same for every cell).
+    """
+    grouped: dict[tuple[str, str], list[ItemOutcome]] = {}
+    for outcome in outcomes:
+        grouped.setdefault((outcome.erased, outcome.ability), []).append(outcome)
+    row_order = [BASELINE, *ABILITY_BY_CODE]
+    cells = []
+    for erased in row_order:
+        for ability in ABILITY_BY_CODE:
+            items = grouped.get((erased, ability))
+            if not items:
+                continue
+            correct = [item.correct for item in items]
+            counts = [item.num_choices for item in items]
+            low, high = bootstrap_calibrated_interval(
+                correct, counts, resamples=resamples, seed=seed
+            )
+            cells.append(
+                Cell(
+                    erased=erased,
+                    ability=ability,
+                    n=len(items),
+                    accuracy=fmean(correct),
+                    calibrated=calibrated_accuracy(correct, counts),
+                    ci_low=low,
+                    ci_high=high,
+                    invalid_rate=fmean(item.invalid for item in items),
+                )
+            )
+    return cells
+
+
+def _replace_atomically(path: Path, write: Any) -> None:
+    partial = path.with_name(f".{path.name}.partial")
+    write(partial)
+    os.replace(partial, path)
+
+
+def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
+    """Write the cells as CSV (one line per cell), replacing the file atomically."""
+    fields = list(Cell.__dataclass_fields__)
+
+    def write(target: Path) -> None:
+        with target.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=fields)
+            writer.writeheader()
+            for cell in cells:
+                writer.writerow(
+                    {k: f"{v:.4f}" if isinstance(v, float) else v for k, v in asdict(cell).items()}
+                )
+
+    _replace_atomically(path, write)
+    return path
+
+
+def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
+    """Draw the Fig. 3-style heatmap: erased ability (rows) by tested ability (columns).
+
+    Colour and number give the calibrated accuracy in percent (0 = chance).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [r for r in [BASELINE, *ABILITY_BY_CODE] if any(c.erased == r for c in cells)]
+    columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]
+    grid = np.full((len(rows), len(columns)), np.nan)
+    for cell in cells:
+        grid[rows.index(cell.erased), columns.index(cell.ability)] = 100 * cell.calibrated
+    figure, axis = plt.subplots(figsize=(1.0 + 0.75 * len(columns), 1.2 + 0.55 * len(rows)))
+    image = axis.imshow(grid, cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
+    for (row, column), value in np.ndenumerate(grid):
+        if not np.isnan(value):
+            shade = "white" if abs(value) > 60 else "black"
+            axis.text(column, row, f"{value:.0f}", ha="center", va="center", color=shade)
+    axis.set_xticks(range(len(columns)), columns)
+    axis.set_yticks(range(len(rows)), ["(none)" if r == BASELINE else r for r in rows])
+    axis.set_xlabel("tested ability")
+    axis.set_ylabel("erased ability")
+    axis.set_title(title, fontsize=10)
+    figure.colorbar(image, ax=axis, label="calibrated accuracy (%)")
+    figure.tight_layout()
+
+    def write(target: Path) -> None:
+        figure.savefig(target, dpi=110, format="png")
+
+    _replace_atomically(path, write)
+    plt.close(figure)
+    return path
+
+
+def _read_outcomes(path: Path) -> list[ItemOutcome]:
+    if not path.is_file():
+        return []
+    outcomes = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                outcomes.append(ItemOutcome(**json.loads(line)))
+            except (json.JSONDecodeError, TypeError) as error:
+                raise CogLMDataError(f"{path}:{number}: not an item outcome ({error})") from error
+    return outcomes
+
+
+def _append_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("".join(json.dumps(asdict(o)) + "\n" for o in outcomes))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _check_settings(path: Path, settings: dict[str, Any]) -> None:
+    if path.is_file():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored != settings:
+            raise CogLMDataError(
+                f"{path}: this folder holds a study with other settings ({stored}); "
+                "use another output folder"
+            )
+    else:
+        _replace_atomically(path, lambda t: t.write_text(json.dumps(settings, indent=2)))
+
+
+@dataclass(frozen=True)
+class InterdependenceResult:
+    """What an interdependence run produced.
+
+    Attributes:
+        cells: The matrix cells.
+        csv_path: The CSV file.
+        png_path: The heatmap.
+        conditions_run: Conditions evaluated by this call (others were resumed).
+    """
+
+    cells: list[Cell]
+    csv_path: Path
+    png_path: Path
+    conditions_run: list[str]
+
+
+def run_interdependence(
+    model: Any,
+    output_dir: Path,
+    *,
+    abilities: str | Sequence[str] | None = None,
+    erased: str | Sequence[str] | None = None,
+    per_ability: int | None = None,
+    model_args: Mapping[str, Any] | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+    **eval_options: Any,
+) -> InterdependenceResult:
+    """Run the erasure x ability study and write the CSV and the heatmap.
+
+    Args:
+        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
+        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
+        abilities: Tested abilities (columns); all by default.
+        erased: Erased abilities (rows, after the baseline); default: the tested ones.
+        per_ability: First N items of each tested ability.
+        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
+        resamples: Bootstrap resamples per cell.
+        seed: Bootstrap seed.
+        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
+
+    Returns:
+        The cells and the paths written.
+    """
+    from inspect_ai import eval as inspect_eval
+
+    from cog_tasks.inspect_evals.coglm import coglm
+
+    tested = [a.code for a in resolve_codes(abilities)]
+    rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested
+    output_dir.mkdir(parents=True, exist_ok=True)
+    settings = {
+        "model": model if isinstance(model, str) else str(model),
+        "abilities": tested,
+        "per_ability": per_ability,
+        "model_args": {key: str(value) for key, value in (model_args or {}).items()},
+        "eval_options": {key: str(value) for key, value in eval_options.items()},
+    }
+    _check_settings(output_dir / SETTINGS_FILE, settings)
+    outcomes_path = output_dir / OUTCOMES_FILE
+    outcomes = _read_outcomes(outcomes_path)
+    done = {outcome.erased for outcome in outcomes}
+    conditions_run = []
+    for condition in [BASELINE, *rows]:
+        if condition in done:
+            continue
+        task = coglm(
+            abilities=tested,
+            per_ability=per_ability,
+            erase=None if condition == BASELINE else condition,
+        )
+        (log,) = inspect_eval(
+            task,
+            model=model,
+            model_args=dict(model_args or {}),
+            log_dir=str(output_dir / "logs"),
+            display="none",
+            **eval_options,
+        )
+        if log.status != "success":
+            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
+        condition_outcomes = outcomes_from_log(log, condition)
+        _append_outcomes(outcomes_path, condition_outcomes)
+        outcomes.extend(condition_outcomes)
+        conditions_run.append(condition)
+    cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
+    csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
+    title = f"CogLM ability interdependence: {settings['model']}"
+    if per_ability is not None:
+        title += f" (first {per_ability} items per ability)"
+    png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
+    return InterdependenceResult(cells, csv_path, png_path, conditions_run)
+
+
+# --- agreement between protocols -------------------------------------------------------
+
+
+def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
+    """The option each sample of a ``coglm`` Inspect log chose (first epoch; ``None``: invalid)."""
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
+    if not log.samples:
+        raise CogLMDataError(f"{log_path}: the log holds no samples")
+    picks: dict[str, int | None] = {}
+    for sample in log.samples:
+        if sample.epoch == 1 and sample.scores and SCORER in sample.scores:
+            answer = sample.scores[SCORER].answer
+            picks[str(sample.id)] = LETTERS.index(answer) if answer else None
+    return picks
+
+
+def lm_eval_picks(output_path: Path) -> dict[str, int]:
+    """The option lm-eval's log-likelihood family chose per record id.
+
+    Reads the ``samples_coglm_<code>_*.jsonl`` files written with
+    ``--log_samples`` (the newest file per ability) and applies the rule the
+    family's calibrated accuracy uses (``CALIBRATED_PICK_METRIC``: highest
+    log-likelihood per character of the option).
+
+    Raises:
+        FileNotFoundError: If no CogLM samples file is found.
+    """
+    if CALIBRATED_PICK_METRIC != "acc_norm":
+        raise NotImplementedError(
+            f"agreement is defined for acc_norm, not {CALIBRATED_PICK_METRIC}"
+        )
+    picks: dict[str, int] = {}
+    for ability in ABILITIES:
+        files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
+        if not files:
+            continue
+        for number, line in enumerate(files[-1].read_text(encoding="utf-8").splitlines(), 1):
+            row = json.loads(line)
+            doc = row["doc"]
+            try:
+                loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
+            except (TypeError, ValueError, IndexError) as error:
+                raise CogLMDataError(f"{files[-1]}:{number}: unexpected filtered_resps") from error
+            picks[doc["id"]] = pick_by_mean(loglikelihoods, [len(c) for c in doc["choices"]])
+    if not picks:
+        raise FileNotFoundError(
+            f"{output_path}: no samples_coglm_<ability>_*.jsonl (run lm-eval with --log_samples)"
+        )
+    return picks
+
+
+def agreement_by_ability(
+    first: Mapping[str, int | None], second: Mapping[str, int | None]
+) -> dict[str, dict[str, float]]:
+    """Per ability, the fraction of shared items on which both picked the same option.
+
+    An invalid answer (``None``) agrees with nothing.
+
+    Returns:
+        ``{code: {"n": items in both, "agreement": fraction}}`` plus ``"all"``.
+    """
+    shared = sorted(set(first) & set(second))
+    if not shared:
+        raise CogLMDataError("the two runs have no item in common")
+    same: dict[str, list[bool]] = {}
+    for sample_id in shared:
+        ability = sample_id.rsplit("-", 1)[0]
+        agree = first[sample_id] is not None and first[sample_id] == second[sample_id]
+        same.setdefault(ability, []).append(agree)
+    table = {
+        code: {"n": len(same[code]), "agreement": fmean(same[code])}
+        for code in ABILITY_BY_CODE
+        if code in same
+    }
+    every = [value for values in same.values() for value in values]
+    table["all"] = {"n": len(every), "agreement": fmean(every)}
+    return table

@@ -1,0 +1,1 @@
+"""CogLM as lm-eval tasks (chat protocol, generated answers); see README.md."""

@@ -1,0 +1,181 @@
+"""CogLM studies: bootstrap intervals, the interdependence matrix, protocol agreement."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from coglm_chat_mock import conversation_model, system_text, user_text
+from inspect_ai import eval as inspect_eval
+
+from cog_tasks.coglm.prompts import ERASURE_PROMPTS
+from cog_tasks.coglm.records import CogLMDataError, load_records
+from cog_tasks.coglm.studies import (
+    agreement_by_ability,
+    inspect_picks,
+    lm_eval_picks,
+    run_interdependence,
+)
+from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.metrics.coglm import calibrated_accuracy
+from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
+
+ERASED_BY_PROMPT = {prompt: code for code, prompt in ERASURE_PROMPTS.items()}
+
+
+@pytest.fixture(scope="module")
+def records(shared_data: Path) -> dict[str, object]:
+    return {record.question: record for record in load_records(data_dir=shared_data)}
+
+
+# --- bootstrap -------------------------------------------------------------------------
+
+
+def test_bootstrap_interval_brackets_the_estimate_and_is_reproducible() -> None:
+    correct = [1, 0, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1]
+    counts = [4] * 8 + [2] * 8
+    low, high = bootstrap_calibrated_interval(correct, counts, resamples=400, seed=3)
+    assert low < calibrated_accuracy(correct, counts) < high
+    assert (low, high) == bootstrap_calibrated_interval(correct, counts, resamples=400, seed=3)
+    assert bootstrap_calibrated_interval([1, 1, 1], [3, 3, 3], resamples=50) == (1.0, 1.0)
+    with pytest.raises(ValueError, match="empty"):
+        bootstrap_calibrated_interval([], [])
+
+
+# --- interdependence -------------------------------------------------------------------
+
+
+def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) -> None:
+    calls: list[str] = []
+
+    def respond(messages, _config) -> str:
+        record = next(r for q, r in records.items() if user_text(messages).startswith(q + "\n"))
+        erased = ERASED_BY_PROMPT.get(system_text(messages) or "")
+        calls.append(erased or "none")
+        # The erased ability is always answered wrongly, every other one rightly.
+        answer = 1 - record.answer if erased == record.ability else record.answer
+        letter = "AB"[answer]
+        return f"The answer is option {letter}."
+
+    model = conversation_model(respond)
+    result = run_interdependence(
+        model, tmp_path, abilities="const,empat", per_ability=3, resamples=200
+    )
+    assert result.conditions_run == ["none", "const", "empat"]
+    assert len(calls) == 3 * 6
+
+    with result.csv_path.open() as handle:
+        rows = {(row["erased"], row["ability"]): row for row in csv.DictReader(handle)}
+    assert len(rows) == 3 * 2
+    for (erased, ability), row in rows.items():
+        # the first 3 items of both abilities have 2 options: all wrong is -1
+        expected = -1.0 if erased == ability else 1.0
+        assert float(row["calibrated"]) == pytest.approx(expected), (erased, ability)
+        assert float(row["ci_low"]) <= float(row["calibrated"]) <= float(row["ci_high"])
+        assert int(row["n"]) == 3 and float(row["invalid_rate"]) == 0.0
+    assert result.png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # A rerun with the same settings resumes: nothing is asked again.
+    again = run_interdependence(
+        model, tmp_path, abilities="const,empat", per_ability=3, resamples=200
+    )
+    assert again.conditions_run == [] and len(calls) == 18
+    # An interrupted run (last condition missing from the outcomes) finishes that one only.
+    outcomes = tmp_path / "outcomes.jsonl"
+    lines = outcomes.read_text().splitlines()
+    outcomes.write_text("\n".join(line for line in lines if '"erased": "empat"' not in line) + "\n")
+    resumed = run_interdependence(
+        model, tmp_path, abilities="const,empat", per_ability=3, resamples=200
+    )
+    assert resumed.conditions_run == ["empat"] and len(calls) == 24
+    with pytest.raises(CogLMDataError, match="other settings"):
+        run_interdependence(model, tmp_path, abilities="const", per_ability=3)
+
+
+def test_interdependence_cli_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data) -> None:
+    command = [
+        str(Path(sys.executable).with_name("cog-tasks")),
+        "coglm",
+        "interdependence",
+        "--model",
+        "hf/smollm2",
+        "-M",
+        f"model_path={smollm2_path}",
+        "-M",
+        "do_sample=false",
+        "--abilities",
+        "const,early",
+        "--erase",
+        "const",
+        "--limit",
+        "1",
+        "--max-tokens",
+        "8",
+        "--resamples",
+        "50",
+        "--out",
+        str(tmp_path),
+    ]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "matrix:" in completed.stdout
+    with (tmp_path / "interdependence.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(row["erased"], row["ability"]) for row in rows] == [
+        ("none", "const"),
+        ("none", "early"),
+        ("const", "const"),
+        ("const", "early"),
+    ]
+    assert all(-1.0 <= float(row["calibrated"]) <= 1.0 for row in rows)
+    assert len(list((tmp_path / "logs").glob("*.eval"))) == 2
+
+
+# --- agreement -------------------------------------------------------------------------
+
+
+def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, records) -> None:
+    def respond(messages, _config) -> str:
+        record = next(r for q, r in records.items() if user_text(messages).startswith(q + "\n"))
+        return {"const-0000": "The answer is option A.", "const-0001": "No idea."}.get(
+            record.id, "The answer is option B."
+        )
+
+    (log,) = inspect_eval(
+        coglm(abilities="const,early", per_ability=2),
+        model=conversation_model(respond),
+        log_dir=str(tmp_path / "inspect"),
+        display="none",
+    )
+    chat = inspect_picks(log.location)
+    assert chat == {"const-0000": 0, "const-0001": None, "early-0000": 1, "early-0001": 1}
+
+    # lm-eval --log_samples rows: [loglikelihood, is_greedy] per option; acc_norm divides by
+    # the option's length in characters ("True" 4, "False" 5).
+    folder = tmp_path / "lm_eval" / "model"
+    folder.mkdir(parents=True)
+    const = [
+        {
+            "doc": {"id": "const-0000", "choices": ["True", "False"]},
+            "filtered_resps": [["-4.0", "False"], ["-6.0", "False"]],
+        },
+        {
+            "doc": {"id": "const-0001", "choices": ["True", "False"]},
+            "filtered_resps": [["-4.0", "False"], ["-4.5", "False"]],
+        },
+    ]
+    (folder / "samples_coglm_const_2026-01-01.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in const)
+    )
+    loglikelihood = lm_eval_picks(tmp_path / "lm_eval")
+    # -4/4 = -1.0 vs -6/5 = -1.2 -> A;  -4/4 = -1.0 vs -4.5/5 = -0.9 -> B
+    assert loglikelihood == {"const-0000": 0, "const-0001": 1}
+
+    table = agreement_by_ability(chat, loglikelihood)
+    assert table == {"const": {"n": 2, "agreement": 0.5}, "all": {"n": 2, "agreement": 0.5}}
+    with pytest.raises(FileNotFoundError, match="--log_samples"):
+        lm_eval_picks(tmp_path / "inspect")
