@@ -193,10 +193,29 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
             "calibrated_accuracy_per_item": calibrated_accuracy_per_item(outcomes, counts),
             "invalid": sum(not item.valid for item in scored),
         }
-    calibrated = {code: row["calibrated_accuracy"] for code, row in abilities.items()}
+    return assemble_summary(abilities)
+
+
+def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Add stage scores, the overall score and the cognitive age to ability rows.
+
+    Args:
+        abilities: Per ability code, a row holding at least ``calibrated_accuracy``
+            (other keys, such as ``n`` and ``accuracy``, are passed through).
+
+    Returns:
+        The report dict described in :func:`summarize`, abilities in canonical order.
+    """
+    if not abilities:
+        raise ValueError("no ability scores to summarize")
+    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
+    if unknown:
+        raise ValueError(f"unknown ability code(s) {unknown}")
+    ordered = {a.code: dict(abilities[a.code]) for a in ABILITIES if a.code in abilities}
+    calibrated = {code: row["calibrated_accuracy"] for code, row in ordered.items()}
     stages = stage_scores(calibrated)
     return {
-        "abilities": abilities,
+        "abilities": ordered,
         "stages": {str(stage): value for stage, value in stages.items()},
         "overall": overall_score(calibrated),
         "cognitive_age": cognitive_age(stages),

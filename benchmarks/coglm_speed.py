@@ -1,0 +1,201 @@
+"""Time CogLM's text-completion scoring: the authors' loop against our lm-eval path.
+
+The authors' script (WangXinglin/CogLM, ``test_OPT_logit.py``) runs one forward
+pass per (question, candidate) at batch size 1 on ``question + "\\n" +
+"The answer is: " + candidate`` and picks the candidate with the lowest mean
+causal-LM loss over the whole sequence. Our path is ``lm_eval`` with the
+``coglm`` tasks: batched log-likelihoods of each candidate's continuation.
+
+Both run in this process on the same questions (the first ``--limit`` per
+ability, or all 1,220) with the same model directory. The script also checks
+that both paths see the same text (continuation log-likelihoods agree) and how
+often each lm-eval choice rule picks what the authors' rule picks.
+
+Usage::
+
+    python benchmarks/coglm_speed.py --batch-size 16 --output benchmarks/results/coglm_speed.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from cog_tasks.cli import tasks_path
+from cog_tasks.coglm.completion import (
+    completion_context,
+    completion_text,
+    pick_by_mean,
+    pick_by_sum,
+)
+from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
+
+
+def authors_loop(model_dir: str, records: list[CogLMRecord]) -> dict[str, Any]:
+    """The authors' rule: batch size 1, one pass per candidate, lowest mean loss."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    start = time.perf_counter()
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    model = AutoModelForCausalLM.from_pretrained(model_dir)
+    model.eval()
+    loaded = time.perf_counter()
+    picks: dict[str, int] = {}
+    continuation_lls: dict[str, list[float]] = {}
+    with torch.inference_mode():
+        for record in records:
+            context_length = len(
+                tokenizer.encode(completion_context(record.question), add_special_tokens=False)
+            )
+            losses, lls = [], []
+            for choice in record.choices:
+                ids = tokenizer.encode(
+                    completion_text(record.question, choice),
+                    add_special_tokens=False,
+                    return_tensors="pt",
+                )
+                output = model(ids, labels=ids)
+                losses.append(float(output.loss))
+                # Continuation log-likelihood from the same logits (for the agreement check).
+                logprobs = torch.log_softmax(output.logits[0, context_length - 1 : -1], dim=-1)
+                targets = ids[0, context_length:]
+                lls.append(float(logprobs.gather(1, targets[:, None]).sum()))
+            picks[record.id] = min(range(len(losses)), key=losses.__getitem__)
+            continuation_lls[record.id] = lls
+    finished = time.perf_counter()
+    return {
+        "load_s": loaded - start,
+        "loop_s": finished - loaded,
+        "picks": picks,
+        "continuation_lls": continuation_lls,
+    }
+
+
+def lm_eval_path(model_dir: str, batch_size: int, limit: int | None) -> dict[str, Any]:
+    """Our path: lm-eval's hf backend on the coglm group, in this process."""
+    from lm_eval import simple_evaluate
+    from lm_eval.models.huggingface import HFLM
+    from lm_eval.tasks import TaskManager
+
+    start = time.perf_counter()
+    model = HFLM(pretrained=model_dir, batch_size=batch_size, device="cpu")
+    loaded = time.perf_counter()
+    manager = TaskManager(include_path=str(tasks_path()), metadata={"pretrained": model_dir})
+    output = simple_evaluate(
+        model=model, tasks=["coglm"], task_manager=manager, limit=limit, log_samples=True
+    )
+    finished = time.perf_counter()
+    samples = {}
+    for task_samples in output["samples"].values():
+        for sample in task_samples:
+            doc = sample["doc"]
+            samples[doc["id"]] = {
+                "lls": [float(ll) for ll, _ in sample["filtered_resps"]],
+                "choices": doc["choices"],
+                "choice_lengths": doc["choice_lengths"],
+            }
+    return {
+        "load_s": loaded - start,
+        "eval_s": finished - loaded,
+        "samples": samples,
+        "calibrated_acc": output["results"]["coglm"]["calibrated_acc,none"],
+    }
+
+
+def agreement(authors: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
+    """How often each lm-eval rule picks the authors' choice; LL differences."""
+    rules = {
+        "acc (sum)": lambda s: pick_by_sum(s["lls"]),
+        "acc_norm (per character)": lambda s: pick_by_mean(
+            s["lls"], [len(c) for c in s["choices"]]
+        ),
+        "acc_per_token": lambda s: pick_by_mean(s["lls"], s["choice_lengths"]),
+    }
+    ids = sorted(authors["picks"])
+    result: dict[str, Any] = {
+        rule: sum(pick(ours["samples"][i]) == authors["picks"][i] for i in ids) / len(ids)
+        for rule, pick in rules.items()
+    }
+    differences = [
+        abs(a - b)
+        for i in ids
+        for a, b in zip(authors["continuation_lls"][i], ours["samples"][i]["lls"], strict=True)
+    ]
+    result["max_abs_continuation_ll_difference"] = max(differences)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model-dir", help="HF model directory (default: embedded SmolLM2)")
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--limit", type=int, help="first N questions per ability (default all)")
+    parser.add_argument("--output", type=Path, default=Path("benchmarks/results/coglm_speed.json"))
+    args = parser.parse_args()
+
+    if args.model_dir is None:
+        from cog_tasks.models import embedded_model_path
+
+        args.model_dir = str(embedded_model_path("smollm2"))
+    grouped = records_by_ability(load_records())
+    records = [r for rows in grouped.values() for r in rows[: args.limit]]
+    load_before = os.getloadavg()
+
+    authors = authors_loop(args.model_dir, records)
+    ours = lm_eval_path(args.model_dir, args.batch_size, args.limit)
+    load_after = os.getloadavg()
+
+    questions = len(records)
+    authors_total = authors["load_s"] + authors["loop_s"]
+    ours_total = ours["load_s"] + ours["eval_s"]
+    result = {
+        "questions": questions,
+        "candidates": sum(r.num_choices for r in records),
+        "full_set": questions == 1220,
+        "model_dir": args.model_dir,
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "torch_threads": torch.get_num_threads(),
+            "processor": platform.processor() or platform.machine(),
+            "loadavg_before": load_before,
+            "loadavg_after": load_after,
+        },
+        "versions": {
+            "torch": torch.__version__,
+            "transformers": __import__("transformers").__version__,
+            "lm_eval": __import__("lm_eval").__version__,
+        },
+        "authors_loop": {
+            "batch_size": 1,
+            "load_s": round(authors["load_s"], 2),
+            "loop_s": round(authors["loop_s"], 2),
+            "questions_per_s": round(questions / authors["loop_s"], 3),
+        },
+        "lm_eval": {
+            "batch_size": args.batch_size,
+            "load_s": round(ours["load_s"], 2),
+            "eval_s": round(ours["eval_s"], 2),
+            "questions_per_s": round(questions / ours["eval_s"], 3),
+            "wall_incl_load_s": round(ours_total, 2),
+            "coglm_calibrated_acc": ours["calibrated_acc"],
+        },
+        "speedup_loop": round(authors["loop_s"] / ours["eval_s"], 2),
+        "speedup_incl_load": round(authors_total / ours_total, 2),
+        "agreement_with_authors_pick": agreement(authors, ours),
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.output.with_suffix(".partial")
+    partial.write_text(json.dumps(result, indent=2) + "\n")
+    partial.replace(args.output)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

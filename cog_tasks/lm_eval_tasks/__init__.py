@@ -1,0 +1,1 @@
+"""lm-eval task folders; pass this directory to lm-eval's ``--include_path``."""

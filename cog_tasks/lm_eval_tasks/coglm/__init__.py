@@ -1,0 +1,1 @@
+"""CogLM as lm-eval tasks (text-completion protocol); see README.md."""

@@ -1,0 +1,102 @@
+"""The lm-eval family: configuration, and real runs through lm-eval's own CLI."""
+
+import json
+from pathlib import Path
+from statistics import fmean
+
+import pytest
+import yaml
+
+from cog_tasks.cli import main, tasks_path
+from cog_tasks.coglm.abilities import ABILITIES, STAGES, abilities_of_stage
+
+FAMILY = tasks_path() / "coglm"
+METRICS = ("acc", "acc_norm", "acc_per_token", "calibrated_acc", "calibrated_acc_per_item")
+SIZES = {"const": 50, "early": 100, "semio": 100, "empat": 100, "rever": 100}
+SIZES |= {"conse": 110, "induc": 100, "deduc": 250, "propo": 100, "plan": 210}
+
+
+def _yaml(name: str) -> dict:
+    # The template holds !function tags; the group and task files do not.
+    return yaml.safe_load((FAMILY / name).read_text())
+
+
+def test_family_files_follow_the_ability_table() -> None:
+    for ability in ABILITIES:
+        task = _yaml(f"coglm_{ability.code}.yaml")
+        assert task["include"] == "_coglm_template.yaml"
+        assert task["task"] == f"coglm_{ability.code}"
+        assert task["dataset_kwargs"] == {"ability": ability.code}
+    for stage in STAGES:
+        group = _yaml(f"coglm_stage{stage}.yaml")
+        assert group["task"] == [f"coglm_{a.code}" for a in abilities_of_stage(stage)]
+        assert group["metadata"]["version"] == 1.0
+        assert {(m["metric"], m["weight_by_size"]) for m in group["aggregate_metric_list"]} == {
+            (metric, False) for metric in METRICS
+        }
+    top = _yaml("coglm.yaml")
+    assert top["task"] == [f"coglm_stage{stage}" for stage in STAGES]
+    assert top["metadata"]["version"] == 1.0
+    assert all(m["weight_by_size"] is False for m in top["aggregate_metric_list"])
+    template = (FAMILY / "_coglm_template.yaml").read_text()
+    assert "version: 1.0" in template
+    for metric in METRICS:
+        assert f"metric: {metric}\n" in template
+
+
+def _results(output: Path) -> dict:
+    (path,) = sorted(output.rglob("results_*.json"))
+    return json.loads(path.read_text())
+
+
+def test_dummy_model_scores_every_document(tmp_path: Path, shared_data: Path) -> None:
+    """lm-eval's random-log-likelihood model over all 1,220 documents: none is dropped."""
+    main(["lm-eval", "--model", "dummy", "--tasks", "coglm", "--output_path", str(tmp_path)])
+    data = _results(tmp_path)
+    for ability in ABILITIES:
+        task = f"coglm_{ability.code}"
+        assert data["n-samples"][task] == {
+            "original": SIZES[ability.code],
+            "effective": SIZES[ability.code],
+        }
+    assert data["results"]["coglm"]["sample_len"] == 1220
+    # Random choices land near chance: the calibrated score sits near 0.
+    assert abs(data["results"]["coglm"]["calibrated_acc,none"]) < 0.1
+
+
+def test_smollm2_run_carries_calibrated_metrics_at_every_level(
+    tmp_path: Path, smollm2_path: Path, shared_data: Path, capsys: pytest.CaptureFixture
+) -> None:
+    arguments = ["--model", "hf", "--model_args", f"pretrained={smollm2_path}"]
+    arguments += ["--tasks", "coglm", "--batch_size", "8", "--limit", "2"]
+    main(["lm-eval", *arguments, "--output_path", str(tmp_path), "--log_samples"])
+    table = capsys.readouterr().out
+    assert "calibrated_acc" in table and "stage 4 (formal operational)" in table
+
+    results = _results(tmp_path)["results"]
+    abilities = {a.code: results[f"coglm_{a.code}"] for a in ABILITIES}
+    for row in [*abilities.values(), *(results[f"coglm_stage{s}"] for s in STAGES)]:
+        for metric in ("calibrated_acc", "calibrated_acc_per_item"):
+            assert -1.0 <= row[f"{metric},none"] <= 1.0
+    # Groups are macro averages: a stage over its abilities, coglm over all ten.
+    for metric in METRICS:
+        key = f"{metric},none"
+        for stage in STAGES:
+            expected = fmean(abilities[a.code][key] for a in abilities_of_stage(stage))
+            assert results[f"coglm_stage{stage}"][key] == pytest.approx(expected)
+        assert results["coglm"][key] == pytest.approx(fmean(r[key] for r in abilities.values()))
+
+    # The model's tokenizer was found from --model_args, so lengths are in tokens.
+    (samples_file,) = tmp_path.rglob("samples_coglm_plan_*.jsonl")
+    samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+    assert [s["doc"]["id"] for s in samples] == ["plan-0000", "plan-0001"]
+    assert {s["doc"]["length_unit"] for s in samples} == {"token"}
+    context = samples[0]["arguments"]["gen_args_0"]["arg_0"]
+    assert context.endswith("\nThe answer is:")
+
+    # The report reads the same folder.
+    assert main(["coglm", "report", str(tmp_path)]) == 0
+    report = capsys.readouterr().out
+    assert "PARTIAL RUN (lm-eval --limit 2)" in report
+    assert "cognitive age" in report
+    assert (tmp_path / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
