@@ -1,4 +1,4 @@
-"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures and item export."""
+"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, baseline, items."""
 
 from __future__ import annotations
 
@@ -37,6 +37,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_table_source(report)
     report.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
     report.set_defaults(func=_report)
+
+    baseline = commands.add_parser(
+        "baseline", help="run the seeded chance baseline through Inspect"
+    )
+    baseline.add_argument("--log-dir", required=True, help="Inspect log directory")
+    baseline.add_argument("--seed", type=int, default=0, help="seed of the random walker")
+    baseline.add_argument("--epochs", type=int, default=1, help="repeats per sample")
+    baseline.add_argument(
+        "-T",
+        dest="task_args",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="cogeval task argument, e.g. -T graphs=n7line -T temperatures=0,1",
+    )
+    baseline.set_defaults(func=_baseline)
 
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     generate.add_argument("--out", type=Path, required=True, help="output JSONL")
@@ -92,17 +108,27 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _split(value: str | None) -> list[str] | None:
-    return [part.strip() for part in value.split(",") if part.strip()] if value else None
+def _baseline(args: argparse.Namespace) -> int:
+    from cog_tasks.inspect_evals.cogeval.chance import run_chance_baseline
+
+    task_args = {}
+    for entry in args.task_args:
+        name, separator, value = entry.partition("=")
+        if not separator:
+            raise SystemExit(f"-T expects NAME=VALUE, got {entry!r}")
+        task_args[name.strip()] = value.strip()
+    run_chance_baseline(args.log_dir, seed=args.seed, epochs=args.epochs, **task_args)
+    print(f"wrote the chance baseline log to {args.log_dir}")
+    return 0
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.generator import generate_items
+    from cog_tasks.cogeval.generator import generate_items, split_names
 
     items = generate_items(
-        graphs=_split(args.graphs),
-        domains=_split(args.domains),
-        conditions=_split(args.conditions),
+        graphs=split_names(args.graphs),
+        domains=split_names(args.domains),
+        conditions=split_names(args.conditions),
         seed=args.seed,
         cot=args.cot,
     )

@@ -389,6 +389,15 @@ def make_item(
     )
 
 
+def split_names(value: str | Sequence[str] | None) -> list[str] | None:
+    """Accept names as ``"a,b"`` (how command lines give them) or as a list."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return [str(part) for part in value]
+
+
 def generate_items(
     graphs: Sequence[str] | None = None,
     domains: Sequence[str] | None = None,

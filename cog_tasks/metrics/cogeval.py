@@ -165,11 +165,11 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
 
     def fit(terms: Sequence[str]) -> tuple[float, int]:
         formula = " + ".join(["1", *terms])
-        design = np.asarray(patsy.dmatrix(formula, cells, return_type="matrix"))
+        design = _independent_columns(np.asarray(patsy.dmatrix(formula, cells)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = GLM(response, design, family=Binomial()).fit()
-        return float(result.deviance), int(np.linalg.matrix_rank(design))
+            deviance = float(GLM(response, design, family=Binomial()).fit().deviance)
+        return deviance, design.shape[1]
 
     previous_deviance, previous_rank = fit([])
     formula_terms: list[str] = []
@@ -183,6 +183,20 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
         table_rows.append(DevianceTerm(name, round(statistic, 6), added, p_value))
         previous_deviance, previous_rank = deviance, rank
     return table_rows
+
+
+def _independent_columns(design: np.ndarray) -> np.ndarray:
+    """Keep a linearly independent subset of columns (pivoted QR), in their original order.
+
+    Interaction columns of unbalanced designs are often collinear; fitting the
+    reduced design keeps the binomial fit well-posed and its rank exact.
+    """
+    from scipy.linalg import qr
+
+    _, triangle, pivots = qr(design, mode="economic", pivoting=True)
+    diagonal = np.abs(np.diag(triangle))
+    tolerance = diagonal.max() * max(design.shape) * np.finfo(float).eps
+    return design[:, np.sort(pivots[diagonal > tolerance])]
 
 
 def format_deviance_table(terms: Sequence[DevianceTerm]) -> str:

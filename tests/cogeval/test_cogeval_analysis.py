@@ -15,6 +15,7 @@ from cog_tasks.cli import main
 from cog_tasks.metrics.cogeval import (
     ANALYSIS_TERMS,
     DevianceTerm,
+    analysis_of_deviance,
     failure_rates,
     format_deviance_table,
     validate_scores,
@@ -135,3 +136,15 @@ def test_bad_score_tables_name_the_file_and_row(tmp_path: Path) -> None:
         main(["cogeval", "analyze", str(path)])
     with pytest.raises(ValueError, match="missing column"):
         validate_scores(frame.drop(columns=["temperature"]), source="frame")
+
+
+def test_unbalanced_designs_with_collinear_interactions_stay_well_posed() -> None:
+    frame = simulate(seed=3, repeats=2)
+    missing = (frame["graph"] == "n7tree") & (frame["domain"] == "socialTies")
+    frame = frame[~missing].sample(frac=0.7, random_state=1)
+    terms = analysis_of_deviance(validate_scores(frame))
+    p = frame["score"].mean()
+    null_deviance = -2 * len(frame) * (p * np.log(p) + (1 - p) * np.log(1 - p))
+    assert all(term.chi2 >= 0 for term in terms)
+    assert sum(term.chi2 for term in terms) <= null_deviance
+    assert {term.term: term.df for term in terms}["graph:domain"] == 4  # one cell is empty

@@ -25,19 +25,10 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.generator import generate_items, split_names
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
-
-
-def _names(value: str | Sequence[str] | None) -> list[str] | None:
-    """Accept ``"a,b"`` (as ``-T`` gives it) or a list."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    return [str(part) for part in value]
 
 
 def _temperatures(value: str | float | Sequence[float] | None) -> list[float]:
@@ -140,9 +131,9 @@ def cogeval(
         max_tokens: Cap on tokens per reply.
     """
     items = generate_items(
-        graphs=_names(graphs),
-        domains=_names(domains),
-        conditions=_names(conditions),
+        graphs=split_names(graphs),
+        domains=split_names(domains),
+        conditions=split_names(conditions),
         seed=seed,
         cot=cot,
     )

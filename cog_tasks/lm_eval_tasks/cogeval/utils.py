@@ -7,17 +7,9 @@ from typing import Any
 
 import datasets
 
-from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.generator import generate_items, split_names
 from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
-
-
-def _names(value: Any) -> list[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    return [str(part) for part in value]
 
 
 def load_cogeval(
@@ -37,9 +29,11 @@ def load_cogeval(
         cot: ``none``, ``bfs`` or ``dfs``.
         **_: Other task metadata (``version`` ...), ignored.
     """
-    wanted = _names(families)
+    wanted = split_names(families)
     conditions = [c for c, f in CONDITION_FAMILIES.items() if f in wanted] if wanted else None
-    items = generate_items(graphs=_names(graphs), conditions=conditions, seed=int(seed), cot=cot)
+    items = generate_items(
+        graphs=split_names(graphs), conditions=conditions, seed=int(seed), cot=cot
+    )
     rows = []
     for item in items:
         record = item.to_record()

@@ -1,0 +1,86 @@
+"""The CogEval chance baseline as an Inspect model: ``mockllm`` with a random walker."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from cog_tasks.cogeval.baseline import random_answer
+from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
+from cog_tasks.cogeval.scoring import GraphContext
+from cog_tasks.inspect_evals.cogeval.cogeval import cogeval
+
+CHANCE_MODEL = "mockllm/chance"
+
+
+class ChanceAnswerer:
+    """Inspect ``custom_outputs`` callable answering each turn with :func:`random_answer`.
+
+    It recognises a dialog by its user turns, so it only answers dialogs of the
+    items it was built with.
+    """
+
+    def __init__(self, items: Sequence[CogEvalItem], seed: int = 0):
+        self.seed = seed
+        self.contexts: dict[tuple[str, ...], GraphContext] = {}
+        self.calls: Counter[tuple[str, ...]] = Counter()
+        for item in items:
+            texts = tuple(turn.text for turn in item.turns)
+            self.contexts[texts] = item.context
+            if len(texts) > 1:
+                first = make_item(item.graph, item.domain, "valuePath", seed=item.seed)
+                self.contexts[texts[:1]] = first.context
+
+    def __call__(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Inspect's ``custom_outputs`` protocol."""
+        texts = tuple(message.text for message in input if message.role == "user")
+        if texts not in self.contexts:
+            raise ValueError(f"the chance baseline does not know this dialog: {texts[-1][:200]!r}")
+        self.calls[texts] += 1
+        rng = random.Random(f"{self.seed}|{config.temperature}|{self.calls[texts]}|{texts}")
+        reply = random_answer(self.contexts[texts], rng)
+        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
+        # Word counts stand in for token usage (mockllm would fetch a tokenizer to count).
+        words = sum(len(text.split()) for text in texts)
+        output.usage = ModelUsage(
+            input_tokens=words,
+            output_tokens=len(reply.split()),
+            total_tokens=words + len(reply.split()),
+        )
+        return output
+
+
+def run_chance_baseline(log_dir: str, seed: int = 0, epochs: int = 1, **task_args: Any) -> None:
+    """Evaluate ``cogeval`` with :class:`ChanceAnswerer` and write the log to ``log_dir``.
+
+    Args:
+        log_dir: Where the Inspect log goes.
+        seed: Seed of the random walker.
+        epochs: Repeats of every sample.
+        **task_args: Arguments of the ``cogeval`` task (graphs, domains, ...).
+    """
+    items = generate_items(
+        graphs=split_names(task_args.get("graphs")),
+        domains=split_names(task_args.get("domains")),
+        conditions=split_names(task_args.get("conditions")),
+        seed=int(task_args.get("seed", 0)),
+        cot=task_args.get("cot", "none"),
+    )
+    model = get_model(CHANCE_MODEL, custom_outputs=ChanceAnswerer(items, seed=seed))
+    [log] = inspect_eval(
+        cogeval(**task_args), model=model, log_dir=log_dir, epochs=epochs, display="none"
+    )
+    if log.status != "success":
+        raise RuntimeError(f"chance baseline run failed: {log.error}")
