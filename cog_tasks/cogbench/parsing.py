@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from cog_tasks.metrics.cogbench import LIKERT
 
 LIKERT_WORDS: tuple[tuple[str, int], ...] = (
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
     ("strongly disagree", 1),
     ("strongly agree", 5),
     ("somewhat disagree", 2),
@@ -38,8 +43,8 @@ def _clean(text: str) -> str:
 def _labelled_likert(text: str, labels: str) -> int | None:
     """First 1-5 value (digit or Likert phrase) after one of ``labels`` and a colon-ish mark."""
     pattern = re.compile(
-        rf"\b{labels}\b\s*[:=\-]?\s*[\[(]?\s*(?:(?P<digit>[1-5])(?!\s*(?:-|–|to)\s*\d)(?!\d)"
-        rf"|(?P<word>[a-z ]{{5,20}}))",
+        rf"\b{labels}\b\s*[:=\-]?\s*[\[(]?\s*"
+        rf"(?:(?P<digit>[1-5])(?!\s*(?:-|–|to)\s*\d)(?![\d]|[.,]\d)|(?P<word>[a-z ]{{3,20}}))",
         re.IGNORECASE,
     )
     for match in pattern.finditer(text):
@@ -47,7 +52,7 @@ def _labelled_likert(text: str, labels: str) -> int | None:
             return int(match.group("digit"))
         phrase = match.group("word").strip().lower()
         for word, value in LIKERT_WORDS:
-            if phrase.startswith(word):
+            if re.match(rf"{word}\b", phrase):
                 return value
     return None
 

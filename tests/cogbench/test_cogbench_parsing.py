@@ -25,6 +25,10 @@ from cog_tasks.cogbench.parsing import (
         ("Rating: <one number>", None),
         ("I am 34 and have 2 kids, so 4.", None),
         ("Rating: 3 to 4", None),
+        ("Rating: **two**", 2),
+        ("Rating: 1.1\nThoughts: 2.1", None),
+        ("Rating: 1. Strongly disagree", 1),
+        ("Rating: someone like me", None),
         ("", None),
     ],
 )

@@ -1,0 +1,133 @@
+import re
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from cog_tasks.cogbench.loader import load_trajectories
+from cog_tasks.inspect_evals.cogbench import cogbench
+from cog_tasks.metrics.cogbench import cohen_kappa
+
+TOPIC = "Market Analysis"
+# Scripted ratings per question of the topic; None = an unparseable reply.
+SCRIPTED = [2, 3, None, 5, 4]
+
+
+class ScriptedReplies:
+    """``custom_outputs`` for mockllm: exact replies chosen from the prompt text."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+        questions, _ = load_trajectories("a", source="sample", topics=[TOPIC])
+        self.ratings = dict(zip(questions[0].steps[0].questions, SCRIPTED, strict=True))
+
+    def reply(self, prompt: str) -> str:
+        if prompt.endswith("Reply with one line: Score: <1-5>"):
+            return "no idea" if '"I cannot decide."' in prompt else "Score: 4"
+        rating = self.ratings[re.search(r'Statement: "(.*)"', prompt).group(1)]
+        return "I cannot decide." if rating is None else f"Thoughts: scripted.\nRating: {rating}"
+
+    def __call__(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        prompt = input[-1].text
+        self.prompts.append(prompt)
+        output = ModelOutput.from_content(model="mockllm", content=self.reply(prompt))
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+
+@pytest.fixture(scope="module")
+def scripted_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, ScriptedReplies, Path]:
+    agent_replies, judge_replies = ScriptedReplies(), ScriptedReplies()
+    log_dir = tmp_path_factory.mktemp("cogbench_logs")
+    [log] = inspect_eval(
+        cogbench(agent="react", source="sample", topics=TOPIC, iterations=1),
+        model=get_model("mockllm/model", custom_outputs=agent_replies),
+        model_roles={"judge": get_model("mockllm/model", custom_outputs=judge_replies)},
+        epochs=2,
+        log_dir=str(log_dir),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log, agent_replies, log_dir
+
+
+def test_scripted_answers_give_exact_pooled_metrics(scripted_run) -> None:
+    log, agent_replies, _ = scripted_run
+    trajectories, _ = load_trajectories("a", source="sample", topics=[TOPIC], max_iteration=1)
+    metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
+    expected = {
+        iteration: cohen_kappa(
+            [r for t in trajectories for r in t.steps[iteration].human_ratings],
+            SCRIPTED * len(trajectories),
+        )
+        for iteration in (0, 1)
+    }
+    assert metrics["authenticity_t0"] == pytest.approx(expected[0])
+    assert metrics["authenticity_avg"] == pytest.approx(expected[1])  # only iteration 1 here
+    assert expected[0] != pytest.approx(expected[1])
+    assert metrics["invalid_rate"] == pytest.approx(0.2)
+    # four answers judged 4, the unparseable one gets an unreadable verdict that counts as 1
+    assert metrics["rationality_avg"] == pytest.approx(17 / 5)
+    assert metrics["judge_invalid_rate"] == pytest.approx(0.2)
+    # the judge role got every judge prompt, the agent model none
+    assert not any(p.endswith("Score: <1-5>") for p in agent_replies.prompts)
+
+
+def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
+    log, agent_replies, _ = scripted_run
+    assert len(log.samples) == 4  # 2 profiles x 2 epochs
+    sample = log.samples[0]
+    iterations = sample.store["cogbench_iterations"]
+    assert [entry["iteration"] for entry in iterations] == [0, 1]
+    first = iterations[1]["answers"][0]
+    assert first["rating"] == 2 and first["reason"] == "scripted."
+    assert first["human_rating"] == sample.metadata["steps"][1]["human_ratings"][0]
+    assert iterations[1]["answers"][2]["rating"] is None
+    assert sample.scores["cogbench_scorer"].value["t1_invalid"] == 1
+    assert sample.scores["cogbench_scorer"].metadata["rationality"][1]["scores"][2] is None
+    assert "t1: agent 2 3 ? 5 4" in sample.output.completion
+    # ReAct sees last iteration's human rating as an observation
+    assert sum("Observation from last round" in p for p in agent_replies.prompts) == 4 * 5
+
+
+def test_unknown_agent_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown CogBench agent"):
+        cogbench(agent="gpt", source="sample")
+
+
+def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -> None:
+    model = get_model("hf/smollm2", model_path=str(smollm2_path), do_sample=False)
+    settings = dict(source="sample", iterations=2, max_tokens=24, memory_tokens=32)
+    logs = inspect_eval(
+        [
+            cogbench(agent="cot", judge=True, **settings),
+            cogbench(agent="coggpt", judge=False, **settings),
+        ],
+        model=model,
+        sample_id="a-outdoor_adventures-mara_lindqvist",
+        max_tasks=2,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert [log.status for log in logs] == ["success", "success"]
+    for log in logs:
+        metrics = log.results.scores[0].metrics
+        assert {"authenticity_avg", "authenticity_t0", "invalid_rate"} <= set(metrics)
+        value = log.samples[0].scores["cogbench_scorer"].value
+        assert [value[f"t{t}_pairs"] for t in (0, 1, 2)] == [5, 5, 5]
+        iterations = log.samples[0].store["cogbench_iterations"]
+        assert [len(entry["answers"]) for entry in iterations] == [5, 5, 5]
+    cot, coggpt = logs
+    assert "rationality_avg" in cot.results.scores[0].metrics
+    perception = coggpt.samples[0].store["cogbench_iterations"][1]["perception"]
+    assert perception["stm_chunks"] == 1
+    assert perception["ltm_size"] == len(perception["stored"])
