@@ -182,8 +182,8 @@ def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
         seed: Relabelling seed; 0 keeps the paper's room numbers for ``ordRooms``.
 
     Returns:
-        A label for each state. Room labels read ``room 7``; an unnumbered
-        entry state reads ``the lobby``.
+        A label for each state. Room labels read ``room 7`` (an unnumbered
+        entry state reads ``the lobby``), containers ``the oak chest``.
 
     Raises:
         ValueError: If the domain does not apply to the graph.

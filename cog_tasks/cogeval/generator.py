@@ -13,7 +13,7 @@ optimal answer is listed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
@@ -219,12 +219,15 @@ class _Writer:
         )
         if new_states:
             names = _join([self.labels[s] for s in new_states])
-            plural = self.domain.plural if len(new_states) > 1 else self.domain.noun
-            parts.append(f"You discover new {plural}: {names}.")
+            if len(new_states) > 1:
+                parts.append(f"You discover new {self.domain.plural}: {names}.")
+            else:
+                parts.append(f"You discover a new {self.domain.noun}: {names}.")
         parts += self.connections(change.add_edges)
         parts += [self.reward(state, value, changed=True) for state, value in change.rewards]
         if change.portal is not None:
-            parts.append(_capital(self.domain.portal.format(s=self.labels[change.portal])))
+            portal = _capital(self.domain.portal.format(s=self.labels[change.portal]))
+            parts.append(f"{portal} Using it counts as one move.")
         for state, exits in change.stochastic:
             outcomes = _join(
                 [self.domain.outcome.format(p=f"{p:g}", b=self.labels[nxt]) for nxt, p in exits]
@@ -327,7 +330,7 @@ def _graph_context(
     if env.stochastic:
         values = expected_first_steps(env, start)
         best = max(values.values())
-        context = GraphContext(**{**context.__dict__, "best_value": best, "best_length": 1})
+        context = replace(context, best_value=best, best_length=1)
         firsts = sorted(s for s, v in values.items() if v == best)
         return context, tuple(f"Answer: {answer_text(labels[s])}" for s in firsts)
     if context.kind == "first_step":
