@@ -149,7 +149,12 @@ def _save_figure(figure: Any, path: Path) -> None:
 
 
 def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
-    """One panel per level: the opponent's numbers and every model's predictions."""
+    """One panel per level: the opponent's numbers (solid) and the predictions (dashed).
+
+    Levels 1 and 2 ignore the model, so one black line shows their numbers.
+    Level 3 reacts to each model's picks, so every game gets its own solid
+    line in the model's colour.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -161,15 +166,25 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
     colours = {model: f"C{index}" for index, model in enumerate(models)}
     for axis, level in zip(axes[0], levels, strict=True):
         games = [curve for curve in curves if curve.level == level]
-        gold = games[0].opponent
-        axis.plot(range(1, len(gold) + 1), gold, "k-o", linewidth=2, label="opponent (gold)")
+        shared_gold = len({game.opponent for game in games}) == 1
+        if shared_gold:
+            gold = games[0].opponent
+            axis.plot(range(1, len(gold) + 1), gold, "k-o", linewidth=2, label="opponent")
         labelled: set[str] = set()
         for game in games:
-            rounds = [r for r, p in enumerate(game.predictions, start=1) if p is not None]
-            guesses = [p for p in game.predictions if p is not None]
-            label = None if game.model in labelled else f"{game.model} prediction"
+            colour = colours[game.model]
+            first = game.model not in labelled
             labelled.add(game.model)
-            axis.plot(rounds, guesses, "--x", color=colours[game.model], alpha=0.8, label=label)
+            if not shared_gold:
+                label = f"opponent vs {game.model}" if first else None
+                rounds = range(1, len(game.opponent) + 1)
+                axis.plot(rounds, game.opponent, "-o", color=colour, linewidth=2, label=label)
+            rounds_with_guess = [
+                r for r, p in enumerate(game.predictions, start=1) if p is not None
+            ]
+            guesses = [p for p in game.predictions if p is not None]
+            label = f"{game.model} prediction" if first else None
+            axis.plot(rounds_with_guess, guesses, "--x", color=colour, alpha=0.8, label=label)
         axis.set_title(f"Number Guessing, level {level}")
         axis.set_xlabel("round")
         axis.set_ylabel("number")
@@ -179,43 +194,45 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
     plt.close(figure)
 
 
+def _ordered_groups(measurements: list[Measurement]) -> list[tuple[str, str]]:
+    return sorted(
+        {(m.ability, m.scenario) for m in measurements},
+        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
+    )
+
+
 def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
-    """Grouped bars: one group per (ability, scenario), one bar per model."""
+    """Horizontal grouped bars: one row per (ability, scenario), one bar per model."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    groups = sorted(
-        {(m.ability, m.scenario) for m in measurements},
-        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
-    )
+    groups = _ordered_groups(measurements)
     models = sorted({m.model for m in measurements})
     lookup = {(m.model, m.ability, m.scenario): m.accuracy for m in measurements}
-    width = 0.8 / max(len(models), 1)
-    figure, axis = plt.subplots(figsize=(max(8, 0.9 * len(groups) * max(len(models), 1)), 4.5))
+    height = 0.8 / max(len(models), 1)
+    figure, axis = plt.subplots(figsize=(8, 1.0 + 0.28 * len(groups) * max(len(models), 1)))
     for index, model in enumerate(models):
-        heights = [
+        widths = [
             lookup.get((model, ability, scenario), float("nan")) for ability, scenario in groups
         ]
-        positions = [g + index * width for g in range(len(groups))]
-        axis.bar(positions, heights, width=width, label=model)
-    axis.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))])
-    axis.set_xticklabels([f"{scenario}\n[{ability}]" for ability, scenario in groups], fontsize=7)
-    axis.set_ylabel("accuracy")
-    axis.set_ylim(0, 1)
-    axis.set_title("EgoSocialArena accuracy by scenario and ability")
-    axis.legend(fontsize=8)
+        positions = [row + index * height for row in range(len(groups))]
+        axis.barh(positions, widths, height=height, label=model)
+    axis.set_yticks([row + 0.4 - height / 2 for row in range(len(groups))])
+    axis.set_yticklabels([f"[{ability}] {scenario}" for ability, scenario in groups], fontsize=8)
+    axis.invert_yaxis()
+    axis.set_xlabel("accuracy")
+    axis.set_xlim(0, 1)
+    axis.set_title("EgoSocialArena accuracy by ability and scenario")
+    axis.legend(fontsize=8, loc="lower right")
     _save_figure(figure, path)
     plt.close(figure)
 
 
 def summary_markdown(measurements: list[Measurement]) -> str:
     """A markdown table: rows are models, columns are (ability, scenario)."""
-    groups = sorted(
-        {(m.ability, m.scenario) for m in measurements},
-        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
-    )
+    groups = _ordered_groups(measurements)
     lookup = {(m.model, m.ability, m.scenario): m for m in measurements}
     header = "| model | " + " | ".join(f"{s} [{a}]" for a, s in groups) + " |"
     lines = [header, "|---" * (len(groups) + 1) + "|"]

@@ -199,3 +199,8 @@ def test_smollm2_plays_one_hand(tmp_path: Path, smollm2_path: Path) -> None:
     assert value["model_actions"] >= 1
     assert 0 <= value["invalid_actions"] <= value["model_actions"]
     assert sample.scores["holdem_scorer"].metadata["opponent_style"] == "aggressive"
+
+
+def test_unknown_opponent_is_refused_when_the_task_is_built():
+    with pytest.raises(ValueError, match="unknown opponent 'reckless'"):
+        egosocial_holdem(opponent="reckless")

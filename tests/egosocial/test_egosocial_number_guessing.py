@@ -66,6 +66,8 @@ def test_history_reaches_the_model_and_predictions_stay_private(run, scripted_as
     view = game.view_as("opponent")
     assert view == OpponentView(round=4, model_numbers=(40, 40, 40), own_numbers=(50, 50, 50))
     assert 77 not in view.model_numbers
+    model_view = game.view_as("model")
+    assert model_view.history == ((40, 50, "model"),) * 3 and model_view.round == 4
 
 
 def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
@@ -142,3 +144,8 @@ def test_smollm2_plays_a_short_game(tmp_path: Path, smollm2_path: Path) -> None:
     assert [r["opponent_number"] for r in rounds] == [50, 45]
     assert sum(m.role == "assistant" for m in sample.messages) == 2
     assert 0.0 <= sample.scores["number_guessing_scorer"].value["accuracy"] <= 1.0
+
+
+def test_unknown_level_is_refused_when_the_task_is_built():
+    with pytest.raises(ValueError, match="unknown level 4"):
+        egosocial_number_guessing(level=4)

@@ -95,6 +95,8 @@ def egosocial_number_guessing(level: int | None = None, rounds: int = DEFAULT_RO
         rounds: Rounds per game (10 in the paper).
     """
     levels = LEVELS if level is None else (int(level),)
+    if not set(levels) <= set(LEVELS):
+        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
     samples = [
         Sample(
             id=f"number_guessing-L{value}",
@@ -175,6 +177,8 @@ def egosocial_holdem(
         seed: Base seed of the deals.
     """
     styles = STYLES if opponent is None else (opponent,)
+    if not set(styles) <= set(STYLES):
+        raise ValueError(f"unknown opponent {opponent!r}; expected one of {STYLES}")
     samples = [
         Sample(
             id=f"holdem-{style}-m{match}",
