@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.predictions import read_predictions
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import format_report, load_lm_eval_runs, write_chart
@@ -49,6 +50,7 @@ def _report(args: argparse.Namespace) -> int:
     else:
         for run in runs:
             title = f"CogLM report: {run.label}  ({run.source})"
+            title += f"\nacc and calibrated scores use lm-eval's {CALIBRATED_PICK_METRIC} choices"
             if run.limit is not None:
                 title += f"\nPARTIAL RUN (lm-eval --limit {run.limit:g}): not the full benchmark"
             print(format_report(run.summary, title), end="\n\n")

@@ -34,7 +34,7 @@ from typing import Protocol
 ANSWER_CUE = "The answer is:"
 CONTINUATION_DELIMITER = " "
 # The lm-eval metric whose choice rule the calibrated accuracies are computed from.
-CALIBRATED_PICK_METRIC = "acc_norm"
+CALIBRATED_PICK_METRIC = "acc_per_token"
 
 
 class Tokenizer(Protocol):

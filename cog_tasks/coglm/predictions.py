@@ -17,7 +17,7 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import coerce_prediction
-from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.records import CogLMDataError, check_options
 from cog_tasks.metrics.coglm import ScoredItem
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
@@ -43,16 +43,7 @@ def score_prediction(row: Any, where: str) -> ScoredItem:
         raise CogLMDataError(
             f"{where}: unknown ability {ability!r}; known: {', '.join(ABILITY_BY_CODE)}"
         )
-    if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
-        raise CogLMDataError(f"{where}: 'choices' must be a list of strings")
-    if len(choices) < 2:
-        raise CogLMDataError(f"{where}: needs at least 2 choices, has {len(choices)}")
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise CogLMDataError(f"{where}: 'answer' must be a 0-based integer, got {answer!r}")
-    if not 0 <= answer < len(choices):
-        raise CogLMDataError(
-            f"{where}: answer index {answer} out of range for {len(choices)} choices"
-        )
+    check_options(choices, answer, where, "choices")
     chosen = coerce_prediction(row["prediction"], choices)
     return ScoredItem(
         ability=ability,

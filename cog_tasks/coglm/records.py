@@ -66,6 +66,30 @@ class CogLMRecord:
         return row
 
 
+def check_options(options: Any, answer: Any, where: str, field: str) -> None:
+    """Check a list of option texts and a 0-based answer index into it.
+
+    Args:
+        options: The options (must be a list of at least 2 strings).
+        answer: The index of the correct option.
+        where: File and item (or line) quoted in errors.
+        field: Name of the options' field, quoted in errors.
+
+    Raises:
+        CogLMDataError: Naming ``where`` when the options or the index are invalid.
+    """
+    if not isinstance(options, list) or not all(isinstance(c, str) for c in options):
+        raise CogLMDataError(f"{where}: '{field}' must be a list of strings")
+    if len(options) < 2:
+        raise CogLMDataError(f"{where}: needs at least 2 {field}, has {len(options)}")
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        raise CogLMDataError(f"{where}: 'answer' must be an integer index, got {answer!r}")
+    if not 0 <= answer < len(options):
+        raise CogLMDataError(
+            f"{where}: answer index {answer} out of range for {len(options)} {field}"
+        )
+
+
 def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRecord:
     """Validate one raw upstream item and normalize it.
 
@@ -90,16 +114,7 @@ def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRec
     question, candidates, answer = item["question"], item["candidates"], item["answer"]
     if not isinstance(question, str) or not question.strip():
         raise CogLMDataError(f"{where}: 'question' must be a non-empty string")
-    if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
-        raise CogLMDataError(f"{where}: 'candidates' must be a list of strings")
-    if len(candidates) < 2:
-        raise CogLMDataError(f"{where}: needs at least 2 candidates, has {len(candidates)}")
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        raise CogLMDataError(f"{where}: 'answer' must be an integer index, got {answer!r}")
-    if not 0 <= answer < len(candidates):
-        raise CogLMDataError(
-            f"{where}: answer index {answer} out of range for {len(candidates)} candidates"
-        )
+    check_options(candidates, answer, where, "candidates")
     return CogLMRecord(
         id=f"{ability.code}-{index:04d}",
         ability=ability.code,

@@ -60,9 +60,15 @@ def find_results_files(path: Path) -> list[Path]:
 
 
 def _model_label(data: dict[str, Any]) -> str:
+    """The model's name: its ``pretrained``/``model`` argument, else the backend name."""
     config = data.get("config", {})
-    name = data.get("model_name") or config.get("model") or "model"
-    return Path(str(name).rstrip("/")).name or str(name)
+    arguments = config.get("model_args") or {}
+    if isinstance(arguments, str):
+        arguments = dict(pair.split("=", 1) for pair in arguments.split(",") if "=" in pair)
+    name = arguments.get("pretrained") or arguments.get("model")
+    if isinstance(name, str) and name:
+        return Path(name.rstrip("/")).name or name
+    return str(config.get("model") or data.get("model_name") or "model")
 
 
 def _metric(results: dict[str, Any], task: str, metric: str, source: Path) -> float:
@@ -194,9 +200,15 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
             else float("nan")
             for a in ABILITIES
         ]
-        abilities_axis.bar(
-            [p + offset for p in positions], values, width, label=label, color=colors[run_index]
-        )
+        color = colors[run_index % len(colors)]
+        abilities_axis.bar([p + offset for p in positions], values, width, label=label, color=color)
+        for stage, score in summary["stages"].items():
+            spanned = [
+                p for p, a in zip(positions, ABILITIES, strict=True) if a.stage == int(stage)
+            ]
+            abilities_axis.hlines(
+                100 * score, spanned[0] - 0.45, spanned[-1] + 0.45, colors=[color], linestyles="--"
+            )
     abilities_axis.scatter(
         positions,
         [human.abilities[a.code] for a in ABILITIES],
@@ -223,7 +235,7 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
         )
     abilities_axis.set_ylabel("calibrated accuracy (%)  ·  0 = chance")
     abilities_axis.set_ylim(-105, 105)
-    abilities_axis.set_title("CogLM abilities by Piaget stage")
+    abilities_axis.set_title("CogLM abilities by Piaget stage (dashed: stage score)")
     abilities_axis.legend(loc="lower right", fontsize=8)
 
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
@@ -234,7 +246,7 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
     ]
     for run_index, (label, summary) in enumerate(runs):
         if summary["cognitive_age"] is not None:
-            bars.append((label, summary["cognitive_age"], colors[run_index]))
+            bars.append((label, summary["cognitive_age"], colors[run_index % len(colors)]))
     bars.sort(key=lambda bar: bar[1])
     age_axis.barh(range(len(bars)), [b[1] for b in bars], color=[b[2] for b in bars])
     age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)

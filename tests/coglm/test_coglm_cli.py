@@ -13,11 +13,12 @@ TWO = ["True", "False"]
 FOUR = ["the red box", "the box", "a green ball", "nothing"]
 
 
-def _task_row(acc_norm: float, calibrated: float) -> dict:
+def _task_row(accuracy: float, calibrated: float) -> dict:
+    # The report's accuracy is that of the rule the calibrated metrics use (acc_per_token).
     return {
         "acc,none": 0.0,
-        "acc_norm,none": acc_norm,
-        "acc_per_token,none": 0.0,
+        "acc_norm,none": 0.0,
+        "acc_per_token,none": accuracy,
         "calibrated_acc,none": calibrated,
         "calibrated_acc_per_item,none": calibrated,
     }
@@ -29,7 +30,7 @@ def _write_results(folder: Path, model: str, calibrated: dict[str, float], **ext
     data = {
         "results": results,
         "n-samples": {f"coglm_{code}": {"original": 9, "effective": 4} for code in calibrated},
-        "config": {"model": "hf", "limit": None},
+        "config": {"model": "hf", "model_args": {"pretrained": model}, "limit": None},
         "model_name": model,
         "date": 1.0,
         **extra,
@@ -43,7 +44,9 @@ def _write_results(folder: Path, model: str, calibrated: dict[str, float], **ext
 def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) -> None:
     scores = {a.code: 0.1 * a.stage for a in ABILITIES}  # stage s scores s/10
     _write_results(tmp_path, "/models/tiny-lm", scores)
-    _write_results(tmp_path, "dummy", {a.code: 0.0 for a in ABILITIES})
+    # lm-eval's dummy model has no model_args: the backend name labels it.
+    dummy_config = {"model": "dummy", "model_args": {}, "limit": None}
+    _write_results(tmp_path, "x1y2z3", {a.code: 0.0 for a in ABILITIES}, config=dummy_config)
 
     assert main(["coglm", "report", str(tmp_path), "--json"]) == 0
     reports = json.loads(capsys.readouterr().out)
@@ -72,7 +75,8 @@ def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) 
 def test_report_keeps_the_newest_run_per_model_and_flags_limits(tmp_path: Path, capsys) -> None:
     old = _write_results(tmp_path, "m", {"const": 0.9})
     old.rename(old.with_name("results_2025-01-01T00-00-00.json"))
-    _write_results(tmp_path, "m", {"const": 0.2}, date=2.0, config={"model": "hf", "limit": 4})
+    limited = {"model": "hf", "model_args": "pretrained=m,dtype=auto", "limit": 4}
+    _write_results(tmp_path, "m", {"const": 0.2}, date=2.0, config=limited)
     chart = tmp_path / "elsewhere" / "chart.png"
     assert main(["coglm", "report", str(tmp_path), "--chart", str(chart)]) == 0
     text = capsys.readouterr().out
@@ -155,7 +159,7 @@ def test_score_gives_an_age_when_all_stages_are_present(tmp_path: Path, capsys) 
         ('{"ability": "memory", "choices": ["a", "b"], "answer": 0, "prediction": 0}', "unknown"),
         ('{"ability": "const", "choices": ["a"], "answer": 0, "prediction": 0}', "at least 2"),
         ('{"ability": "const", "choices": ["a", "b"], "answer": 2, "prediction": 0}', "out of"),
-        ('{"ability": "const", "choices": ["a", "b"], "answer": "A", "prediction": 0}', "0-based"),
+        ('{"ability": "const", "choices": ["a", "b"], "answer": "A", "prediction": 0}', "integer"),
     ],
 )
 def test_score_names_the_line_of_a_malformed_row(

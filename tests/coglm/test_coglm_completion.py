@@ -1,6 +1,7 @@
 import pytest
 
 from cog_tasks.coglm.completion import (
+    CALIBRATED_PICK_METRIC,
     completion_context,
     completion_text,
     continuation_token_counts,
@@ -46,20 +47,22 @@ def test_continuation_token_counts_with_the_real_tokenizer(smollm2_path) -> None
 
 def test_process_results_scores_every_rule_and_both_calibrations() -> None:
     doc = {
-        "id": "plan-0001",
-        "choices": ["go", "walk to the shop first", "wait"],
-        "answer": 1,
-        "num_choices": 3,
-        "choice_lengths": [1, 5, 1],
+        "id": "const-0007",
+        "choices": ["yes", "absolutely not"],
+        "answer": 0,
+        "num_choices": 2,
+        "choice_lengths": [1, 3],
     }
-    scores = utils.process_results(doc, [(-4.0, False), (-6.0, False), (-5.0, False)])
-    assert scores["acc"] == 0.0  # the sum prefers "go"
-    assert scores["acc_norm"] == 1.0  # per character: -2.0, -0.27, -1.25
-    assert scores["acc_per_token"] == 1.0  # per token: -4.0, -1.2, -5.0
-    assert scores["calibrated_acc"] == (True, 3)  # from the acc_norm choice
+    scores = utils.process_results(doc, [(-3.0, False), (-9.3, False)])
+    assert scores["acc"] == 1.0  # the sum prefers "yes"
+    assert scores["acc_norm"] == 0.0  # per character: -1.0 against -0.66
+    assert scores["acc_per_token"] == 1.0  # per token: -3.0 against -3.1
+    # Both calibrated metrics follow the per-token choice (CALIBRATED_PICK_METRIC).
+    assert CALIBRATED_PICK_METRIC == "acc_per_token"
+    assert scores["calibrated_acc"] == (True, 2)
     assert scores["calibrated_acc_per_item"] == pytest.approx(1.0)
-    with pytest.raises(ValueError, match="plan-0001: 2 scores for 3 choices"):
-        utils.process_results(doc, [(-1.0, False), (-2.0, False)])
+    with pytest.raises(ValueError, match="const-0007: 1 scores for 2 choices"):
+        utils.process_results(doc, [(-1.0, False)])
 
 
 def test_pooled_aggregation_is_the_published_form() -> None:
