@@ -95,6 +95,8 @@ class DataLocation:
 def _download(language: str, names: tuple[str, ...], revision: str) -> DataLocation:
     from huggingface_hub import hf_hub_download
 
+    if not names:
+        raise ValueError("name the CogBench files to fetch from the Hub")
     paths = []
     for name in names:
         try:

@@ -361,8 +361,9 @@ def build_trajectories(
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
     profiles: dict[tuple[str, str], Mapping[str, str]] = {}
-    for record in eval_records:
-        assert record.profile is not None
+    for index, record in enumerate(eval_records):
+        if record.profile is None:
+            raise RecordError(f"eval record {index} (topic {record.topic!r}) has no profile")
         key = (record.topic, record.profile.get("Name") or repr(sorted(record.profile.items())))
         groups.setdefault(key, []).append(record)
         profiles.setdefault(key, record.profile)

@@ -106,12 +106,10 @@ def test_unknown_agent_is_rejected() -> None:
 
 def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -> None:
     model = get_model("hf/smollm2", model_path=str(smollm2_path), do_sample=False)
-    settings = dict(source="sample", iterations=2, max_tokens=24, memory_tokens=32)
+    # the judge is covered exactly with scripted replies above; here it would double the cost
+    settings = dict(source="sample", iterations=2, judge=False, max_tokens=16, memory_tokens=32)
     logs = inspect_eval(
-        [
-            cogbench(agent="cot", judge=True, **settings),
-            cogbench(agent="coggpt", judge=False, **settings),
-        ],
+        [cogbench(agent="cot", **settings), cogbench(agent="coggpt", **settings)],
         model=model,
         sample_id="a-outdoor_adventures-mara_lindqvist",
         max_tasks=2,
@@ -126,8 +124,6 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
         assert [value[f"t{t}_pairs"] for t in (0, 1, 2)] == [5, 5, 5]
         iterations = log.samples[0].store["cogbench_iterations"]
         assert [len(entry["answers"]) for entry in iterations] == [5, 5, 5]
-    cot, coggpt = logs
-    assert "rationality_avg" in cot.results.scores[0].metrics
-    perception = coggpt.samples[0].store["cogbench_iterations"][1]["perception"]
+    perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]
     assert perception["stm_chunks"] == 1
     assert perception["ltm_size"] == len(perception["stored"])

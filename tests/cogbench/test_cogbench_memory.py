@@ -80,3 +80,16 @@ def test_concurrent_memories_are_isolated() -> None:
     assert first_name != second_name
     assert sorted(first) == sorted(FACTS[:2])
     assert sorted(second) == sorted(FACTS[2:])
+
+
+def test_persisted_memory_survives_close(tmp_path) -> None:
+    import chromadb
+    from chromadb.config import Settings
+
+    memory = LongTermMemory("persisted", persist_dir=str(tmp_path))
+    memory.store([KnowledgeItem(FACTS[0], 5)], iteration=2)
+    memory.close()
+    client = chromadb.PersistentClient(str(tmp_path), Settings(anonymized_telemetry=False))
+    stored = client.get_collection(memory.name).get(include=["documents", "metadatas"])
+    assert stored["documents"] == [FACTS[0]]
+    assert stored["metadatas"] == [{"score": 5, "iteration": 2}]
