@@ -12,6 +12,7 @@ import re
 
 _ANSWER = re.compile(r"answer\s*[:：]\s*(.*)", re.IGNORECASE)
 _DECORATION = re.compile(r"[*_`\"“”\[\]{}]")
+_PARENTHESES = re.compile(r"\([^)]*\)")
 _ROUTE_SEPARATORS = re.compile(r"\s*(?:,|;|->|=>|→|⟶|\bthen\b)\s*", re.IGNORECASE)
 _PAIR_SEPARATORS = re.compile(r"\s*(?:<->|->|→|↔|—|–|-|\bto\b)\s*", re.IGNORECASE)
 _LEADING_WORDS = re.compile(r"^(?:and|then|finally|go to|to|the|room|zone|via)\s+", re.IGNORECASE)
@@ -26,7 +27,7 @@ def extract_answer(response: str) -> str | None:
     """Return the text after the last ``Answer:`` marker, cleaned, or ``None``.
 
     When the marker ends its line, the next non-empty line is taken. Markdown
-    emphasis, quotes and trailing punctuation are removed.
+    emphasis, quotes, remarks in parentheses and trailing punctuation are removed.
     """
     lines = response.splitlines()
     for index in range(len(lines) - 1, -1, -1):
@@ -42,7 +43,7 @@ def extract_answer(response: str) -> str | None:
 
 
 def _clean(text: str) -> str:
-    text = _DECORATION.sub("", text).strip()
+    text = _PARENTHESES.sub("", _DECORATION.sub("", text)).strip()
     return text.rstrip(".!?;: ").strip()
 
 
