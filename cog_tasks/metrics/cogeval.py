@@ -30,18 +30,18 @@ SCORE_COLUMNS: tuple[str, ...] = (
     "max_score",
 )
 
-#: Term names in the paper's order, with their patsy formula terms.
-ANALYSIS_TERMS: tuple[tuple[str, str], ...] = (
-    ("LLM", "C(model)"),
-    ("graph", "C(graph)"),
-    ("domain", "C(domain)"),
-    ("temperature", "C(temperature)"),
-    ("condition", "C(family)"),
-    ("LLM:temperature", "C(model):C(temperature)"),
-    ("graph:domain", "C(graph):C(domain)"),
-    ("graph:condition", "C(graph):C(family)"),
-    ("domain:condition", "C(domain):C(family)"),
-    ("graph:domain:condition", "C(graph):C(domain):C(family)"),
+#: Term names in the paper's order, with the columns each term crosses.
+ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("LLM", ("model",)),
+    ("graph", ("graph",)),
+    ("domain", ("domain",)),
+    ("temperature", ("temperature",)),
+    ("condition", ("family",)),
+    ("LLM:temperature", ("model", "temperature")),
+    ("graph:domain", ("graph", "domain")),
+    ("graph:condition", ("graph", "family")),
+    ("domain:condition", ("domain", "family")),
+    ("graph:domain:condition", ("graph", "domain", "family")),
 )
 
 
@@ -140,6 +140,9 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
     Rows whose condition is outside the five families of Table 1
     (``nClusters``, ``mapDrawing``) are left out. Rows are first summed per
     cell of the full design, which leaves the deviance differences unchanged.
+    Each term enters as indicator columns of its factor combinations; columns
+    that earlier terms already span are dropped, so the fitted model depends
+    only on the space the terms span, as in any coding of categorical factors.
 
     Args:
         table: A validated score table.
@@ -150,7 +153,6 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
     Raises:
         ValueError: If no row belongs to the five families.
     """
-    import patsy
     from scipy.stats import chi2 as chi2_distribution
     from statsmodels.genmod.families import Binomial
     from statsmodels.genmod.generalized_linear_model import GLM
@@ -163,20 +165,24 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
     cells["temperature"] = cells["temperature"].map(lambda t: f"{t:g}")
     response = np.column_stack([cells["score"], cells["max_score"] - cells["score"]])
 
-    def fit(terms: Sequence[str]) -> tuple[float, int]:
-        formula = " + ".join(["1", *terms])
-        design = _independent_columns(np.asarray(patsy.dmatrix(formula, cells)))
+    def indicators(columns: tuple[str, ...]) -> np.ndarray:
+        """One 0/1 column per observed combination of the term's factors."""
+        combined = cells[list(columns)].astype(str).agg("|".join, axis=1)
+        return pd.get_dummies(combined).to_numpy(dtype=float)
+
+    def fit(blocks: Sequence[np.ndarray]) -> tuple[float, int]:
+        design = _independent_columns(np.column_stack([np.ones(len(cells)), *blocks]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             deviance = float(GLM(response, design, family=Binomial()).fit().deviance)
         return deviance, design.shape[1]
 
     previous_deviance, previous_rank = fit([])
-    formula_terms: list[str] = []
+    blocks: list[np.ndarray] = []
     table_rows = []
-    for name, formula_term in ANALYSIS_TERMS:
-        formula_terms.append(formula_term)
-        deviance, rank = fit(formula_terms)
+    for name, columns in ANALYSIS_TERMS:
+        blocks.append(indicators(columns))
+        deviance, rank = fit(blocks)
         added = rank - previous_rank
         statistic = max(previous_deviance - deviance, 0.0)
         p_value = float(chi2_distribution.sf(statistic, added)) if added > 0 else None
