@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-_ANSWER = re.compile(r"answer\s*[:：]\s*(.*)", re.IGNORECASE)
+_ANSWER = re.compile(r"answer(?:\s+is)?\s*[:：]\s*(.*)", re.IGNORECASE)
 _DECORATION = re.compile(r"[*_`\"“”\[\]{}]")
 _PARENTHESES = re.compile(r"\([^)]*\)")
 _ROUTE_SEPARATORS = re.compile(r"\s*(?:,|;|->|=>|→|⟶|\bthen\b)\s*", re.IGNORECASE)

@@ -20,6 +20,7 @@ from cog_tasks.cogeval.scoring import score_response
         ("Let me think step by step.\nRoom 2 leads to 6.\nAnswer: Room 2", "Room 2"),
         ("**Answer:** room 2.", "room 2"),
         ("answer: 2\n", "2"),
+        ("So the answer is: room 12", "room 12"),
         ("Answer: Room 2 (then room 4, then room 6).", "Room 2"),
         ("The best is room 2.\n\nAnswer:\n  Room 2\n", "Room 2"),
         ("Answer: 1\nWait, that is wrong.\nFinal answer: 2!", "2"),
