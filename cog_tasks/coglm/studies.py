@@ -30,7 +30,7 @@ from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, resolve_codes
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, pick_by_mean
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.metrics.coglm import calibrated_accuracy
@@ -373,17 +373,15 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
     """The option lm-eval's log-likelihood family chose per record id.
 
     Reads the ``samples_coglm_<code>_*.jsonl`` files written with
-    ``--log_samples`` (the newest file per ability) and applies the rule the
-    family's calibrated accuracy uses (``CALIBRATED_PICK_METRIC``: highest
-    log-likelihood per character of the option).
+    ``--log_samples`` (the newest file per ability) and applies the choice
+    rule the family's calibrated accuracy uses (``CALIBRATED_PICK_METRIC``).
 
     Raises:
         FileNotFoundError: If no CogLM samples file is found.
+        CogLMDataError: Naming the file and line of a malformed sample.
     """
-    if CALIBRATED_PICK_METRIC != "acc_norm":
-        raise NotImplementedError(
-            f"agreement is defined for acc_norm, not {CALIBRATED_PICK_METRIC}"
-        )
+    from cog_tasks.lm_eval_tasks.coglm.utils import choice_picks
+
     picks: dict[str, int] = {}
     for ability in ABILITIES:
         files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
@@ -391,12 +389,14 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
             continue
         for number, line in enumerate(files[-1].read_text(encoding="utf-8").splitlines(), 1):
             row = json.loads(line)
-            doc = row["doc"]
             try:
                 loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
-            except (TypeError, ValueError, IndexError) as error:
-                raise CogLMDataError(f"{files[-1]}:{number}: unexpected filtered_resps") from error
-            picks[doc["id"]] = pick_by_mean(loglikelihoods, [len(c) for c in doc["choices"]])
+                chosen = choice_picks(row["doc"], loglikelihoods)[CALIBRATED_PICK_METRIC]
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                raise CogLMDataError(
+                    f"{files[-1]}:{number}: unexpected sample ({error})"
+                ) from error
+            picks[row["doc"]["id"]] = chosen
     if not picks:
         raise FileNotFoundError(
             f"{output_path}: no samples_coglm_<ability>_*.jsonl (run lm-eval with --log_samples)"

@@ -154,25 +154,25 @@ def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, re
     chat = inspect_picks(log.location)
     assert chat == {"const-0000": 0, "const-0001": None, "early-0000": 1, "early-0001": 1}
 
-    # lm-eval --log_samples rows: [loglikelihood, is_greedy] per option; acc_norm divides by
-    # the option's length in characters ("True" 4, "False" 5).
+    # lm-eval --log_samples rows: [loglikelihood, is_greedy] per option. The scores are
+    # chosen so that every choice rule of the family (sum, per character, per token) agrees.
     folder = tmp_path / "lm_eval" / "model"
     folder.mkdir(parents=True)
+    doc = {"choices": ["True", "False"], "num_choices": 2, "choice_lengths": [1, 1]}
     const = [
         {
-            "doc": {"id": "const-0000", "choices": ["True", "False"]},
-            "filtered_resps": [["-4.0", "False"], ["-6.0", "False"]],
+            "doc": {**doc, "id": "const-0000"},
+            "filtered_resps": [["-1.0", "False"], ["-6.0", "False"]],
         },
         {
-            "doc": {"id": "const-0001", "choices": ["True", "False"]},
-            "filtered_resps": [["-4.0", "False"], ["-4.5", "False"]],
+            "doc": {**doc, "id": "const-0001"},
+            "filtered_resps": [["-6.0", "False"], ["-1.0", "True"]],
         },
     ]
     (folder / "samples_coglm_const_2026-01-01.jsonl").write_text(
         "".join(json.dumps(row) + "\n" for row in const)
     )
     loglikelihood = lm_eval_picks(tmp_path / "lm_eval")
-    # -4/4 = -1.0 vs -6/5 = -1.2 -> A;  -4/4 = -1.0 vs -4.5/5 = -0.9 -> B
     assert loglikelihood == {"const-0000": 0, "const-0001": 1}
 
     table = agreement_by_ability(chat, loglikelihood)

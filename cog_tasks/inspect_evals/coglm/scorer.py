@@ -89,6 +89,8 @@ def coglm_summary() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
+        if not scores:
+            return {"overall_calibrated": float("nan")}
         by_ability: dict[str, list[SampleScore]] = {}
         for score, ability in zip(scores, _metadata(scores, "ability"), strict=True):
             by_ability.setdefault(ability, []).append(score)

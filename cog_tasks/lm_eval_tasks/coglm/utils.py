@@ -96,6 +96,28 @@ def doc_to_text(doc: dict[str, Any]) -> str:
     return completion_context(doc["question"])
 
 
+def choice_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[str, int]:
+    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``).
+
+    Args:
+        doc: The document (``choices``, ``choice_lengths``, ``num_choices``, ``id``).
+        loglikelihoods: Summed continuation log-likelihood of each option.
+
+    Raises:
+        ValueError: If the number of scores does not match the number of options.
+    """
+    choices, num_choices = doc["choices"], doc["num_choices"]
+    if len(loglikelihoods) != num_choices:
+        raise ValueError(
+            f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
+        )
+    return {
+        "acc": pick_by_sum(loglikelihoods),
+        "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
+        "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
+    }
+
+
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
     """Score one document from the candidates' continuation log-likelihoods.
 
@@ -104,17 +126,8 @@ def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) 
         as a ``(correct, num_choices)`` pair for the pooled aggregation, and
         ``calibrated_acc_per_item`` (the item's own chance-corrected score).
     """
-    loglikelihoods = [loglikelihood for loglikelihood, _ in results]
-    choices, gold, num_choices = doc["choices"], doc["answer"], doc["num_choices"]
-    if len(loglikelihoods) != num_choices:
-        raise ValueError(
-            f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
-        )
-    picks = {
-        "acc": pick_by_sum(loglikelihoods),
-        "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
-        "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
-    }
+    gold, num_choices = doc["answer"], doc["num_choices"]
+    picks = choice_picks(doc, [loglikelihood for loglikelihood, _ in results])
     scores: dict[str, Any] = {metric: float(pick == gold) for metric, pick in picks.items()}
     correct = picks[CALIBRATED_PICK_METRIC] == gold
     scores["calibrated_acc"] = (correct, num_choices)
