@@ -202,7 +202,7 @@ def _independent_columns(design: np.ndarray) -> np.ndarray:
     _, triangle, pivots = qr(design, mode="economic", pivoting=True)
     diagonal = np.abs(np.diag(triangle))
     tolerance = diagonal.max() * max(design.shape) * np.finfo(float).eps
-    return design[:, np.sort(pivots[diagonal > tolerance])]
+    return design[:, np.sort(pivots[: len(diagonal)][diagonal > tolerance])]
 
 
 def format_deviance_table(terms: Sequence[DevianceTerm]) -> str:

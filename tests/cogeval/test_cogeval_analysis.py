@@ -148,3 +148,12 @@ def test_unbalanced_designs_with_collinear_interactions_stay_well_posed() -> Non
     assert all(term.chi2 >= 0 for term in terms)
     assert sum(term.chi2 for term in terms) <= null_deviance
     assert {term.term: term.df for term in terms}["graph:domain"] == 4  # one cell is empty
+
+
+def test_small_slices_with_more_terms_than_cells_are_analysed() -> None:
+    frame = simulate(seed=5, repeats=3)
+    frame = frame[(frame["domain"] == "ordRooms") & (frame["condition"] == "valuePath")]
+    frame = frame[frame["temperature"] == 0.0]
+    terms = {term.term: term for term in analysis_of_deviance(validate_scores(frame))}
+    assert terms["LLM"].df == 1 and terms["graph"].df == 5
+    assert all(terms[name].df == 0 and terms[name].p is None for name in ("domain", "condition"))
