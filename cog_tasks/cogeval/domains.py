@@ -8,7 +8,7 @@ paper for ordered rooms, so the reference set stays comparable with it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cog_tasks.cogeval.graphs import GraphSpec
 
@@ -73,40 +73,30 @@ class Domain:
     outcome: str
 
 
+ROOMS = Domain(
+    name="ordRooms",
+    setting="Picture a building with {n} rooms.",
+    noun="room",
+    plural="rooms",
+    one_way="A door in {a} opens onto {b}.",
+    two_way="{a} and {b} share a door.",
+    neighbours="{a} has doors to {b}.",
+    blocked="The door between {a} and {b} is now locked.",
+    reward="{s} holds a chest with {v} dollars.",
+    penalty="{s} has a trap that costs you {v} dollars.",
+    no_reward="The chest in {s} is now empty.",
+    portal="{s} has a portal that can take you, once, straight into any room you name.",
+    unit="dollars",
+    lottery="The door in {a} has become unreliable: {b}.",
+    outcome="with probability {p} it opens onto {b}",
+)
+
 DOMAINS: dict[str, Domain] = {
-    "ordRooms": Domain(
-        name="ordRooms",
-        setting="Picture a building with {n} rooms.",
-        noun="room",
-        plural="rooms",
-        one_way="A door in {a} opens onto {b}.",
-        two_way="{a} and {b} share a door.",
-        neighbours="{a} has doors to {b}.",
-        blocked="The door between {a} and {b} is now locked.",
-        reward="{s} holds a chest with {v} dollars.",
-        penalty="{s} has a trap that costs you {v} dollars.",
-        no_reward="The chest in {s} is now empty.",
-        portal="{s} has a portal that can take you, once, straight into any room you name.",
-        unit="dollars",
-        lottery="The door in {a} has become unreliable: {b}.",
-        outcome="with probability {p} it opens onto {b}",
-    ),
-    "unordRooms": Domain(
+    "ordRooms": ROOMS,
+    "unordRooms": replace(
+        ROOMS,
         name="unordRooms",
         setting="Picture a hotel with {n} rooms whose numbers follow no particular order.",
-        noun="room",
-        plural="rooms",
-        one_way="A door in {a} opens onto {b}.",
-        two_way="{a} and {b} share a door.",
-        neighbours="{a} has doors to {b}.",
-        blocked="The door between {a} and {b} is now locked.",
-        reward="{s} holds a chest with {v} dollars.",
-        penalty="{s} has a trap that costs you {v} dollars.",
-        no_reward="The chest in {s} is now empty.",
-        portal="{s} has a portal that can take you, once, straight into any room you name.",
-        unit="dollars",
-        lottery="The door in {a} has become unreliable: {b}.",
-        outcome="with probability {p} it opens onto {b}",
     ),
     "unordSpatial": Domain(
         name="unordSpatial",
