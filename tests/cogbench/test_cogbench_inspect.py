@@ -9,7 +9,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.inspect_evals.cogbench import cogbench
-from cog_tasks.metrics.cogbench import cohen_kappa
+from cog_tasks.metrics.cogbench import cohen_kappa, pooled_tallies
 
 TOPIC = "Market Analysis"
 # Scripted ratings per question of the topic; None = an unparseable reply.
@@ -122,6 +122,8 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
         assert {"authenticity_avg", "authenticity_t0", "invalid_rate"} <= set(metrics)
         value = log.samples[0].scores["cogbench_scorer"].value
         assert [value[f"t{t}_pairs"] for t in (0, 1, 2)] == [5, 5, 5]
+        ratings, _ = pooled_tallies([value])
+        assert all(-1.0 <= ratings[t].kappa() <= 1.0 for t in (0, 1, 2))
         iterations = log.samples[0].store["cogbench_iterations"]
         assert [len(entry["answers"]) for entry in iterations] == [5, 5, 5]
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]
