@@ -202,7 +202,8 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     grid = np.full((len(rows), len(columns)), np.nan)
     for cell in cells:
         grid[rows.index(cell.erased), columns.index(cell.ability)] = 100 * cell.calibrated
-    figure, axis = plt.subplots(figsize=(1.0 + 0.75 * len(columns), 1.2 + 0.55 * len(rows)))
+    width = max(6.0, 1.0 + 0.75 * len(columns))
+    figure, axis = plt.subplots(figsize=(width, 1.6 + 0.55 * len(rows)))
     image = axis.imshow(grid, cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
     for (row, column), value in np.ndenumerate(grid):
         if not np.isnan(value):
@@ -344,9 +345,9 @@ def run_interdependence(
         conditions_run.append(condition)
     cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
     csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
-    title = f"CogLM ability interdependence: {settings['model']}"
+    title = f"CogLM ability interdependence\n{settings['model']}"
     if per_ability is not None:
-        title += f" (first {per_ability} items per ability)"
+        title += f", first {per_ability} items per ability"
     png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
     return InterdependenceResult(cells, csv_path, png_path, conditions_run)
 
