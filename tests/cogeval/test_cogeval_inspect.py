@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput, ModelUsage
+from inspect_ai.model import ModelOutput
 
 from cog_tasks.cli import main
 from cog_tasks.cogeval.results import score_table_from_logs
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.inspect_evals.cogeval import cogeval
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 
 def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: Path) -> None:
@@ -43,13 +44,8 @@ def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: 
 
 
 def _outputs(*texts: str) -> list[ModelOutput]:
-    """Scripted replies with usage filled in (mockllm would fetch tiktoken to count)."""
-    outputs = []
-    for text in texts:
-        output = ModelOutput.from_content(model="mockllm/model", content=text)
-        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        outputs.append(output)
-    return outputs
+    """Scripted replies, in order."""
+    return [scripted_output(text) for text in texts]
 
 
 def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:

@@ -10,9 +10,10 @@ from inspect_ai.model import (
     GenerateConfig,
     Model,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
+
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 Reply = Callable[[str, GenerateConfig], str]
 Respond = Callable[[list[ChatMessage], GenerateConfig], str]
@@ -39,10 +40,7 @@ def conversation_model(respond: Respond, seen: list[list[ChatMessage]] | None = 
     def generate(messages, tools, tool_choice, config) -> ModelOutput:  # noqa: ANN001
         if seen is not None:
             seen.append(list(messages))
-        output = ModelOutput.from_content("mockllm/model", respond(messages, config))
-        # Set usage so mockllm does not fetch a tiktoken vocabulary to count tokens.
-        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return output
+        return scripted_output(respond(messages, config), messages)
 
     return get_model("mockllm/model", custom_outputs=generate, memoize=False)
 

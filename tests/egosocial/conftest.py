@@ -6,14 +6,9 @@ import asyncio
 from collections.abc import Callable, Iterable
 
 import pytest
-from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import Model, get_model
 
-
-def scripted_output(text: str) -> ModelOutput:
-    """A mockllm output with usage filled in (mockllm would fetch tiktoken otherwise)."""
-    output = ModelOutput.from_content(model="mockllm", content=text)
-    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-    return output
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 
 @pytest.fixture

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
 from cog_tasks.cogeval.scoring import GraphContext
 from cog_tasks.inspect_evals.cogeval.cogeval import cogeval
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 CHANCE_MODEL = "mockllm/chance"
 
@@ -51,15 +52,7 @@ class ChanceAnswerer:
         self.calls[texts] += 1
         rng = random.Random(f"{self.seed}|{config.temperature}|{self.calls[texts]}|{texts}")
         reply = random_answer(self.contexts[texts], rng)
-        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
-        # Word counts stand in for token usage (mockllm would fetch a tokenizer to count).
-        words = sum(len(text.split()) for text in texts)
-        output.usage = ModelUsage(
-            input_tokens=words,
-            output_tokens=len(reply.split()),
-            total_tokens=words + len(reply.split()),
-        )
-        return output
+        return scripted_output(reply, input, model=CHANCE_MODEL)
 
 
 def run_chance_baseline(log_dir: str, seed: int = 0, epochs: int = 1, **task_args: Any) -> None:

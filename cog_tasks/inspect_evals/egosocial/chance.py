@@ -17,11 +17,12 @@ import re
 from typing import Any
 
 import yaml
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.egosocial.holdem import ACTIONS
 from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 CHANCE_MODEL = "mockllm/chance"
 
@@ -75,16 +76,7 @@ class ChanceAnswerer:
         """Inspect's ``custom_outputs`` protocol."""
         context = "\n".join(message.text for message in input[:-1])
         reply = self.reply(input[-1].text, context)
-        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
-        # Word counts stand in for token usage: mockllm would otherwise fetch a
-        # tiktoken vocabulary from the network to count them.
-        prompt_words = sum(len(message.text.split()) for message in input)
-        output.usage = ModelUsage(
-            input_tokens=prompt_words,
-            output_tokens=len(reply.split()),
-            total_tokens=prompt_words + len(reply.split()),
-        )
-        return output
+        return scripted_output(reply, input, model=CHANCE_MODEL)
 
 
 def run_chance_baseline(
