@@ -16,11 +16,12 @@ import random
 from typing import Any
 
 import yaml
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.agents.cogbench import prompts
 from cog_tasks.cogbench.rationality import RUBRIC
+from cog_tasks.inspect_evals.scripted import scripted_output
 
 CHANCE_MODEL = "mockllm/chance"
 _JUDGE_MARK = RUBRIC.splitlines()[-1]
@@ -63,16 +64,7 @@ class ChanceRater:
     ) -> ModelOutput:
         """Inspect's ``custom_outputs`` protocol."""
         reply = self.reply(input[-1].text)
-        output = ModelOutput.from_content(model=CHANCE_MODEL, content=reply)
-        # Word counts stand in for token usage: mockllm would otherwise fetch a
-        # tiktoken vocabulary from the network to count them.
-        words = sum(len(message.text.split()) for message in input)
-        output.usage = ModelUsage(
-            input_tokens=words,
-            output_tokens=len(reply.split()),
-            total_tokens=words + len(reply.split()),
-        )
-        return output
+        return scripted_output(reply, input, model=CHANCE_MODEL)
 
 
 def run_chance_baseline(task_args: dict[str, str], log_dir: str, seed: int) -> None:
