@@ -188,17 +188,19 @@ def score_method(
     )
 
 
-def _number(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
+def format_number(value: float | None) -> str:
+    """Three decimals, ``n/a`` for a missing value, never ``-0.000``."""
+    return "n/a" if value is None else f"{value + 0.0:.3f}".replace("-0.000", "0.000")
 
 
 def _summary_line(label: str, summary: IterationSummary) -> str:
     span = summary.averaged
     over = f"{span[0]}-{span[-1]}" if span else "-"
-    line = (
-        f"{label:<24} avg({over}) {_number(summary.average)}  5th {_number(summary.at(5))}  "
-        f"10th {_number(summary.at(10))}  0th {_number(summary.at(0))}"
+    average, fifth, tenth, first = (
+        format_number(value)
+        for value in (summary.average, summary.at(5), summary.at(10), summary.at(0))
     )
+    line = f"{label:<24} avg({over}) {average}  5th {fifth}  10th {tenth}  0th {first}"
     if summary.undefined:
         line += f"  (undefined at iterations {summary.undefined})"
     return line
@@ -217,8 +219,8 @@ def format_scores(scores: MethodScores, source: str) -> str:
     if scores.judge_vs_human is not None:
         agreement = scores.judge_vs_human
         lines.append(
-            f"Judge vs human Rationality: kappa {_number(agreement.kappa)}, Spearman "
-            f"{_number(agreement.spearman)} on {agreement.pairs} answers "
+            f"Judge vs human Rationality: kappa {format_number(agreement.kappa)}, Spearman "
+            f"{format_number(agreement.spearman)} on {agreement.pairs} answers "
             f"({agreement.judge_invalid} unreadable judge scores)"
         )
     lines.append(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from cog_tasks.cogbench.evaluation import format_number
 from cog_tasks.metrics.cogbench import summarize_iterations
 
 FEEDBACK_AGENTS = ("react", "reflexion")
@@ -102,7 +103,7 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
         axis.set_xlabel("iteration")
         axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.grid(alpha=0.3)
-    right.set_ylim(1, 5)
+    right.set_ylim(0.8, 5.2)
     handles, labels = left.get_legend_handles_labels()
     if not handles:
         handles, labels = right.get_legend_handles_labels()
@@ -113,10 +114,6 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     _atomic_write(path, lambda target: figure.savefig(target, format="png", dpi=120))
     plt.close(figure)
     return path
-
-
-def _number(value: float | None) -> str:
-    return "  n/a" if value is None else f"{value:.3f}"
 
 
 def curves_table(curves: Sequence[AgentCurves]) -> str:
@@ -130,12 +127,19 @@ def curves_table(curves: Sequence[AgentCurves]) -> str:
         judged = summarize_iterations(curve.rationality)
         invalid = sum(curve.invalid.values())
         pairs = sum(curve.pairs.values())
-        lines.append(
-            f"{curve.label:<40} {curve.subset:<7} {_number(kappa.average):>6} "
-            f"{_number(kappa.at(5)):>6} {_number(kappa.at(10)):>6} {_number(kappa.at(0)):>6} "
-            f"{_number(judged.average):>6} {_number(judged.at(5)):>6} "
-            f"{_number(judged.at(10)):>6} {invalid:>4}/{pairs:<4}"
+        numbers = " ".join(
+            f"{format_number(value):>6}"
+            for value in (
+                kappa.average,
+                kappa.at(5),
+                kappa.at(10),
+                kappa.at(0),
+                judged.average,
+                judged.at(5),
+                judged.at(10),
+            )
         )
+        lines.append(f"{curve.label:<40} {curve.subset:<7} {numbers} {invalid:>4}/{pairs:<4}")
     return "\n".join(lines)
 
 
