@@ -4,11 +4,12 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.inspect_evals.cogbench import cogbench
+from cog_tasks.inspect_evals.scripted import scripted_output
 from cog_tasks.metrics.cogbench import cohen_kappa, pooled_tallies
 
 TOPIC = "Market Analysis"
@@ -39,9 +40,7 @@ class ScriptedReplies:
     ) -> ModelOutput:
         prompt = input[-1].text
         self.prompts.append(prompt)
-        output = ModelOutput.from_content(model="mockllm", content=self.reply(prompt))
-        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return output
+        return scripted_output(self.reply(prompt), input)
 
 
 @pytest.fixture(scope="module")
