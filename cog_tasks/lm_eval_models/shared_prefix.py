@@ -1,0 +1,348 @@
+"""``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
+
+A multiple-choice task asks lm-eval for one log-likelihood per (context,
+candidate) pair, and the ``hf`` model runs the context again for every
+candidate. On CogLM the context is most of the text (55 tokens on average
+against 8 for a candidate), so about two thirds of that work repeats itself;
+lm-eval's own code marks the missing middleware as a TODO. On a GPU the
+repetition is cheap, and vLLM's automatic prefix caching removes it.
+On a CPU it is most of the run time.
+
+:class:`SharedPrefixHFLM` is :class:`lm_eval.models.huggingface.HFLM` with one
+change: requests that share a context are scored by :func:`score_pack`. It
+packs several contexts, each followed by its candidates, into one row and
+runs it once, with an attention mask that keeps every candidate to its own
+context, so a context is read once however many candidates it has. The token
+ids are lm-eval's own (``HFLM`` tokenizes the pairs), so the log-likelihoods
+are those of ``hf`` up to float rounding (the test suite compares the two on
+SmolLM2). Everything else goes through ``HFLM`` unchanged: generation, rolling
+log-likelihoods, seq2seq models, attention implementations that take no
+custom mask (flash attention), requests that ``HFLM`` would truncate on the
+left, and contexts asked about only once.
+
+Importing this module registers the model with lm-eval; ``cog-tasks lm-eval``
+does so before handing over to lm-eval's CLI.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from lm_eval.api.registry import register_model
+from lm_eval.models.huggingface import HFLM
+from tqdm import tqdm
+
+MODEL_NAME = "hf-shared-prefix"
+DEFAULT_ROW_TOKENS = 256
+DEFAULT_BATCH_TOKENS = 1024
+# Attention implementations that accept a custom 4D mask; others go through HFLM.
+MASKABLE = ("sdpa", "eager")
+
+# lm-eval's tokenized request: ((context, continuation), context ids, continuation ids).
+TokenizedRequest = tuple[tuple[str, str], list[int], list[int]]
+
+
+# A context and its continuations, as token ids.
+Group = tuple[Sequence[int], Sequence[Sequence[int]]]
+# Per group, per continuation: (summed log-probability, every token greedy).
+GroupScores = list[list[tuple[float, bool]]]
+
+
+def _accepts_logits_to_keep(model: torch.nn.Module) -> bool:
+    """Whether the model's forward can compute logits for the last positions only."""
+    return "logits_to_keep" in inspect.signature(model.forward).parameters
+
+
+def packed_size(group: Group) -> int:
+    """Tokens a group puts in a row: its context, and each continuation but its last token."""
+    context, continuations = group
+    return len(context) + sum(len(tokens) - 1 for tokens in continuations)
+
+
+def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
+    """Split groups, in order, into packs of at most ``budget`` tokens.
+
+    Args:
+        sizes: Tokens each group puts in a pack (:func:`packed_size`).
+        budget: Most tokens per pack; a group larger than this gets a pack of its own.
+
+    Returns:
+        Lists of group indices, one list per pack, covering every group once.
+    """
+    packs: list[list[int]] = []
+    used = budget
+    for index, size in enumerate(sizes):
+        if used + size > budget:
+            packs.append([])
+            used = 0
+        packs[-1].append(index)
+        used += size
+    return packs
+
+
+@dataclass(frozen=True)
+class PackedRow:
+    """Several groups laid out in one row of model input.
+
+    Attributes:
+        tokens: Token ids of the row.
+        positions: Position id of each token (restarting per group and per continuation).
+        allowed: ``allowed[i, j]``: token ``i`` may attend to token ``j``.
+        needed: The last ``needed`` tokens are those whose logits predict a
+            continuation token; every other token comes before them.
+        predictors: Per group, per continuation: the indices, within those last
+            ``needed`` tokens, of the logits that predict its tokens in order.
+        targets: Per group, per continuation: its token ids.
+    """
+
+    tokens: list[int]
+    positions: list[int]
+    allowed: torch.Tensor
+    needed: int
+    predictors: list[list[list[int]]]
+    targets: list[list[list[int]]]
+
+
+def layout_row(groups: Sequence[Group]) -> PackedRow:
+    """Lay out groups in one row so that each context is read once.
+
+    Each group contributes its context, then each continuation without its
+    last token (nothing reads the prediction that token would make). A
+    context token sees its context up to itself; a continuation token sees its
+    whole context and its own earlier tokens; position ids restart after the
+    context for every continuation. This gives every continuation exactly the
+    log-probabilities of running its (context, continuation) pair alone. The
+    tokens whose logits are needed (each context's last token and every
+    continuation token) are then moved to the end of the row, which the mask
+    and position ids make harmless, so that the model's ``logits_to_keep``
+    can skip the rest.
+
+    Args:
+        groups: Contexts (at least one token) with their continuations (each
+            at least one token).
+
+    Returns:
+        The row.
+
+    Raises:
+        ValueError: If a context or a continuation is empty.
+    """
+    tokens: list[int] = []
+    positions: list[int] = []
+    spans: list[tuple[tuple[int, int], ...]] = []  # per token: the spans it may see
+    is_needed: list[bool] = []
+    natural_predictors: list[list[list[int]]] = []
+    for context, continuations in groups:
+        if not context or not all(continuations):
+            raise ValueError("packed scoring needs non-empty contexts and continuations")
+        start = len(tokens)
+        for offset, token in enumerate(context):
+            tokens.append(token)
+            positions.append(offset)
+            spans.append(((start, start + offset + 1),))
+            is_needed.append(offset == len(context) - 1)
+        context_span = (start, len(tokens))
+        group_predictors = []
+        for continuation in continuations:
+            own = len(tokens)
+            for offset, token in enumerate(continuation[:-1]):
+                tokens.append(token)
+                positions.append(len(context) + offset)
+                spans.append((context_span, (own, own + offset + 1)))
+                is_needed.append(True)
+            group_predictors.append([context_span[1] - 1, *range(own, len(tokens))])
+        natural_predictors.append(group_predictors)
+
+    allowed = torch.zeros(len(tokens), len(tokens), dtype=torch.bool)
+    for row, token_spans in enumerate(spans):
+        for begin, end in token_spans:
+            allowed[row, begin:end] = True
+    order = [i for i, need in enumerate(is_needed) if not need]
+    order += [i for i, need in enumerate(is_needed) if need]
+    needed = sum(is_needed)
+    block_index = {natural: k - (len(order) - needed) for k, natural in enumerate(order)}
+    index = torch.tensor(order)
+    return PackedRow(
+        tokens=[tokens[i] for i in order],
+        positions=[positions[i] for i in order],
+        allowed=allowed[index][:, index],
+        needed=needed,
+        predictors=[
+            [[block_index[i] for i in continuation] for continuation in group]
+            for group in natural_predictors
+        ],
+        targets=[[list(tokens) for tokens in continuations] for _, continuations in groups],
+    )
+
+
+def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupScores]:
+    """Score rows as one left-padded batch in a single forward pass.
+
+    Args:
+        model: A Hugging Face causal LM in eval mode whose attention takes a
+            custom 4D mask (``sdpa`` or ``eager``).
+        rows: Rows from :func:`layout_row`.
+
+    Returns:
+        Per row, per group, per continuation: the summed log-probability of
+        its tokens and whether each token is the model's greedy choice, as
+        lm-eval's ``loglikelihood`` returns them.
+    """
+    parameters = next(model.parameters())
+    device, dtype = parameters.device, parameters.dtype
+    length = max(len(row.tokens) for row in rows)
+    keep = max(row.needed for row in rows)
+    input_ids = torch.zeros(len(rows), length, dtype=torch.long)
+    position_ids = torch.zeros(len(rows), length, dtype=torch.long)
+    # Padding tokens see only themselves (a query that sees nothing gives NaN).
+    allowed = torch.eye(length, dtype=torch.bool).repeat(len(rows), 1, 1)
+    for r, row in enumerate(rows):
+        pad = length - len(row.tokens)
+        input_ids[r, pad:] = torch.tensor(row.tokens)
+        position_ids[r, pad:] = torch.tensor(row.positions)
+        allowed[r, pad:, pad:] = row.allowed
+    mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)
+    extra = {"logits_to_keep": keep} if _accepts_logits_to_keep(model) else {}
+    with torch.inference_mode():
+        logits = model(
+            input_ids=input_ids.to(device),
+            attention_mask=mask[:, None].to(device),
+            position_ids=position_ids.to(device),
+            **extra,
+        ).logits[:, -keep:]
+        logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
+
+    scores = []
+    for r, row in enumerate(rows):
+        block = logprobs[r, keep - row.needed :]
+        row_scores = []
+        for group_predictors, group_targets in zip(row.predictors, row.targets, strict=True):
+            group_scores = []
+            for predictors, targets in zip(group_predictors, group_targets, strict=True):
+                chosen = block[predictors]
+                expected = torch.tensor(targets)
+                total = float(chosen.gather(1, expected[:, None]).sum())
+                greedy = bool((chosen.argmax(dim=-1) == expected).all())
+                group_scores.append((total, greedy))
+            row_scores.append(group_scores)
+        scores.append(row_scores)
+    return scores
+
+
+def score_groups(
+    model: torch.nn.Module,
+    groups: Sequence[Group],
+    row_tokens: int = DEFAULT_ROW_TOKENS,
+    batch_tokens: int = DEFAULT_BATCH_TOKENS,
+    progress: Callable[[int], None] | None = None,
+) -> list[GroupScores]:
+    """Log-likelihood of every continuation of every group, each context read once.
+
+    Groups are packed, in order, into rows of at most ``row_tokens`` tokens
+    (a larger group gets a row of its own); rows are sorted by length and run
+    in batches of at most ``batch_tokens`` tokens, padding included.
+
+    Args:
+        model: A Hugging Face causal LM in eval mode whose attention takes a
+            custom 4D mask (``sdpa`` or ``eager``).
+        groups: Contexts with their continuations, as token ids.
+        row_tokens: Most tokens per row.
+        batch_tokens: Most tokens per forward pass.
+        progress: Called with the number of groups each batch finished.
+
+    Returns:
+        Per group, per continuation in order: the summed log-probability of
+        its tokens and whether each token is the model's greedy choice.
+    """
+    packs = pack_groups([packed_size(group) for group in groups], row_tokens)
+    rows = [layout_row([groups[g] for g in pack]) for pack in packs]
+    by_length = sorted(range(len(rows)), key=lambda r: -len(rows[r].tokens))
+    batches: list[list[int]] = []
+    for r in by_length:
+        if batches and (len(batches[-1]) + 1) * len(rows[batches[-1][0]].tokens) <= batch_tokens:
+            batches[-1].append(r)
+        else:
+            batches.append([r])
+
+    results: list[GroupScores] = [[] for _ in groups]
+    for batch in batches:
+        for r, row_scores in zip(batch, score_rows(model, [rows[r] for r in batch]), strict=True):
+            for g, group_scores in zip(packs[r], row_scores, strict=True):
+                results[g] = group_scores
+        if progress is not None:
+            progress(sum(len(packs[r]) for r in batch))
+    return results
+
+
+@register_model(MODEL_NAME)
+class SharedPrefixHFLM(HFLM):
+    """lm-eval's ``hf`` model that reads each shared context once (see the module docs).
+
+    It takes the same ``--model_args`` as ``hf``, plus ``row_tokens`` and
+    ``batch_tokens`` (see :func:`score_groups`; the defaults were the fastest
+    tried for SmolLM2 on 2 CPU cores). ``batch_size`` still applies to the
+    requests that ``HFLM`` handles.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        row_tokens: int = DEFAULT_ROW_TOKENS,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        **kwargs: Any,
+    ) -> None:
+        """Load the model as ``hf`` does; see the class docs for the two sizes."""
+        super().__init__(*args, **kwargs)
+        self.row_tokens = int(row_tokens)
+        self.batch_tokens = int(batch_tokens)
+
+    def _loglikelihood_tokens(
+        self,
+        requests: list[TokenizedRequest],
+        disable_tqdm: bool = False,
+        override_bs: int | None = None,
+    ) -> list[tuple[float, bool]]:
+        """Score shared-context groups with :func:`score_groups`, the rest with ``HFLM``."""
+        shared: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        if self.backend == "causal" and self.model.config._attn_implementation in MASKABLE:
+            for index, (_, context, continuation) in enumerate(requests):
+                # Requests HFLM would truncate on the left keep HFLM's handling.
+                if len(context) + len(continuation) <= self.max_length + 1:
+                    shared[tuple(context)].append(index)
+        shared = {context: indices for context, indices in shared.items() if len(indices) > 1}
+        in_shared = {index for indices in shared.values() for index in indices}
+        others = [index for index in range(len(requests)) if index not in in_shared]
+
+        results: list[tuple[float, bool] | None] = [None] * len(requests)
+        if others:
+            answers = super()._loglikelihood_tokens(
+                [requests[i] for i in others], disable_tqdm=disable_tqdm, override_bs=override_bs
+            )
+            for index, answer in zip(others, answers, strict=True):
+                results[index] = answer
+
+        members = list(shared.values())
+        groups = [
+            (context, [requests[i][2] for i in indices]) for context, indices in shared.items()
+        ]
+        progress = tqdm(
+            total=len(members),
+            disable=disable_tqdm or self.rank != 0,
+            desc="Running loglikelihood requests (contexts shared by several requests)",
+        )
+        scores = score_groups(
+            self.model, groups, self.row_tokens, self.batch_tokens, progress=progress.update
+        )
+        progress.close()
+        for indices, group_scores in zip(members, scores, strict=True):
+            for index, answer in zip(indices, group_scores, strict=True):
+                results[index] = answer
+                # Rolling-window requests carry no string to cache under (as in HFLM).
+                if requests[index][0] is not None:
+                    self.cache_hook.add_partial("loglikelihood", requests[index][0], answer)
+        return results
