@@ -8,19 +8,22 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from cog_tasks.cli import add_chance_command, add_name_value_option
 from cog_tasks.metrics.cogbench import WEIGHT_SCHEMES
 
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
-def _judge_generator(model_name: str, model_args: list[str]) -> object:
+
+def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> object:
     """A ``TextGenerator`` over an Inspect model given on the command line."""
-    import yaml
     from inspect_ai.model import get_model
 
     from cog_tasks.inspect_evals.cogbench.solver import ModelGenerator
 
-    arguments = {key: yaml.safe_load(value) for key, value in (p.split("=", 1) for p in model_args)}
-    return ModelGenerator(get_model(model_name, **arguments))
+    return ModelGenerator(get_model(model_name, **dict(model_args)))
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -81,11 +84,11 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chance(args: argparse.Namespace) -> int:
-    from cog_tasks.inspect_evals.cogbench.chance import run_chance_baseline
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    from cog_tasks.inspect_evals.cogbench import cogbench
+    from cog_tasks.inspect_evals.cogbench.chance import ChanceRater
 
-    run_chance_baseline(dict(p.split("=", 1) for p in args.task_arg), args.log_dir, args.seed)
-    return 0
+    return cogbench(**dict(args.task_args)), ChanceRater(args.seed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -103,9 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
     )
-    evaluate.add_argument(
-        "-M", "--model-arg", action="append", default=[], help="judge model arg key=value"
-    )
+    add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_evaluate)
 
     report = commands.add_parser(
@@ -120,10 +121,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--output", required=True, help="JSON file to write")
     export.set_defaults(func=_export)
 
-    chance = commands.add_parser(
-        "chance", help="run the task with a seeded uniform-random rater (reference baseline)"
+    add_chance_command(
+        commands,
+        "run the cogbench task with a seeded uniform-random rater (chance reference)",
+        _chance_setup,
     )
-    chance.add_argument("-T", "--task-arg", action="append", default=[], help="task arg k=v")
-    chance.add_argument("--seed", type=int, default=0, help="seed of the random ratings")
-    chance.add_argument("--log-dir", default="logs", help="where Inspect writes the log")
-    chance.set_defaults(func=_chance)

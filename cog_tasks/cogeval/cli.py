@@ -6,8 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from cog_tasks.cli import add_chance_command
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,21 +44,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
     report.set_defaults(func=_report)
 
-    baseline = commands.add_parser(
-        "baseline", help="run the seeded chance baseline through Inspect"
+    add_chance_command(
+        commands,
+        "run the cogeval task with a seeded random walker (chance reference)",
+        _chance_setup,
     )
-    baseline.add_argument("--log-dir", required=True, help="Inspect log directory")
-    baseline.add_argument("--seed", type=int, default=0, help="seed of the random walker")
-    baseline.add_argument("--epochs", type=int, default=1, help="repeats per sample")
-    baseline.add_argument(
-        "-T",
-        dest="task_args",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="cogeval task argument, e.g. -T graphs=n7line -T temperatures=0,1",
-    )
-    baseline.set_defaults(func=_baseline)
 
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     generate.add_argument("--out", type=Path, required=True, help="output JSONL")
@@ -108,18 +104,12 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _baseline(args: argparse.Namespace) -> int:
-    from cog_tasks.inspect_evals.cogeval.chance import run_chance_baseline
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    from cog_tasks.inspect_evals.cogeval.chance import chance_answerer
+    from cog_tasks.inspect_evals.cogeval.cogeval import cogeval
 
-    task_args = {}
-    for entry in args.task_args:
-        name, separator, value = entry.partition("=")
-        if not separator:
-            raise SystemExit(f"-T expects NAME=VALUE, got {entry!r}")
-        task_args[name.strip()] = value.strip()
-    run_chance_baseline(args.log_dir, seed=args.seed, epochs=args.epochs, **task_args)
-    print(f"wrote the chance baseline log to {args.log_dir}")
-    return 0
+    task_args = dict(args.task_args)
+    return cogeval(**task_args), chance_answerer(task_args, args.seed)
 
 
 def _generate(args: argparse.Namespace) -> int:

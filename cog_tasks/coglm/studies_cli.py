@@ -14,20 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from cog_tasks.cli import add_name_value_option
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
 
 Command = Callable[[argparse.Namespace], int]
-
-
-def _key_value(pair: str) -> tuple[str, Any]:
-    """Parse one ``-M KEY=VALUE`` (the value read as YAML: ``false`` -> False)."""
-    key, sep, value = pair.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {pair!r}")
-    return key, yaml.safe_load(value)
 
 
 def _interdependence(args: argparse.Namespace) -> int:
@@ -90,14 +81,8 @@ def add_study_commands(
         "--out resumes after the last finished condition.",
     )
     study.add_argument("--model", required=True, help="Inspect model, e.g. openai/gpt-4o")
-    study.add_argument(
-        "-M",
-        dest="model_arg",
-        type=_key_value,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="model argument (repeatable), e.g. -M model_path=DIR -M do_sample=false",
+    add_name_value_option(
+        study, "-M", "model_arg", "model argument, e.g. -M model_path=DIR -M do_sample=false"
     )
     study.add_argument("--abilities", help="tested abilities, comma-separated (default all)")
     study.add_argument("--erase", help="erased abilities, comma-separated (default: tested)")

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cog_tasks.cli import add_chance_command
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
 
 def _train_opponents(args: argparse.Namespace) -> int:
@@ -42,12 +48,11 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chance_baseline(args: argparse.Namespace) -> int:
-    from cog_tasks.inspect_evals.egosocial.chance import run_chance_baseline
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    import cog_tasks.inspect_evals.egosocial as tasks
+    from cog_tasks.inspect_evals.egosocial.chance import ChanceAnswerer
 
-    task_args = dict(pair.split("=", 1) for pair in args.task_arg)
-    run_chance_baseline(args.task, task_args, args.log_dir, args.seed, args.limit)
-    return 0
+    return getattr(tasks, args.task)(**dict(args.task_args)), ChanceAnswerer(args.seed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,16 +82,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report.add_argument("--out", help="folder for the PNGs and summary (default: LOG_DIR)")
     report.set_defaults(func=_report)
 
-    chance = commands.add_parser(
-        "chance-baseline",
-        help="run a task with a seeded uniform-random valid answerer (Inspect mockllm)",
+    chance = add_chance_command(
+        commands,
+        "run a task with a seeded uniform-random valid answerer (chance reference)",
+        _chance_setup,
     )
     chance.add_argument(
         "task",
         choices=("egosocial_static", "egosocial_number_guessing", "egosocial_holdem"),
     )
-    chance.add_argument("-T", dest="task_arg", action="append", default=[], help="task arg k=v")
-    chance.add_argument("--log-dir", required=True, help="where Inspect writes the log")
-    chance.add_argument("--seed", type=int, default=0, help="seed of the random answers")
-    chance.add_argument("--limit", type=int, help="evaluate only the first N samples")
-    chance.set_defaults(func=_chance_baseline)

@@ -2,14 +2,23 @@
 
 ``mockllm`` counts tokens of an output without usage by downloading a tiktoken
 vocabulary, which fails without a network. Outputs made here carry usage
-counted in words instead. The chance baselines and the tests share this.
+counted in words instead. The chance baselines and the tests share this, and
+the chance baselines (``cog-tasks <benchmark> chance``) share
+:func:`run_chance_model`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
+# Model name of every seeded chance baseline, as it appears in the logs.
+CHANCE_MODEL = "mockllm/chance"
 
 
 def scripted_output(
@@ -34,3 +43,30 @@ def scripted_output(
         total_tokens=input_words + output_words,
     )
     return output
+
+
+def run_chance_model(
+    task: Task, outputs: Any, log_dir: str, epochs: int = 1, limit: int | None = None
+) -> EvalLog:
+    """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``.
+
+    Args:
+        task: The Inspect task.
+        outputs: ``mockllm``'s ``custom_outputs`` (a seeded chance answerer).
+        log_dir: Where Inspect writes the log.
+        epochs: Repeats of every sample.
+        limit: Evaluate only the first ``limit`` samples.
+
+    Returns:
+        The log of the run.
+
+    Raises:
+        RuntimeError: If the run did not finish successfully.
+    """
+    model = get_model(CHANCE_MODEL, custom_outputs=outputs)
+    [log] = inspect_eval(
+        task, model=model, log_dir=log_dir, epochs=epochs, limit=limit, display="none"
+    )
+    if log.status != "success":
+        raise RuntimeError(f"chance baseline run failed: {log.error}")
+    return log

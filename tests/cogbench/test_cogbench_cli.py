@@ -2,15 +2,12 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
-from inspect_ai.model import get_model
+from inspect_ai.log import list_eval_logs, read_eval_log
 
 from cog_tasks.cli import main
 from cog_tasks.cogbench.evaluation import answered_items, score_method
 from cog_tasks.cogbench.loader import load_records, sample_dir
 from cog_tasks.cogbench.rationality import judge_agreement
-from cog_tasks.inspect_evals.cogbench import cogbench
-from cog_tasks.inspect_evals.cogbench.chance import ChanceRater
 from cog_tasks.metrics.cogbench import cohen_kappa
 
 EVAL_A = sample_dir() / "english" / "eval_cogbench_a.json"
@@ -54,13 +51,10 @@ def test_judge_agreement_with_humans() -> None:
 def test_chance_report_and_export_round_trip(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    model = get_model("mockllm/chance", custom_outputs=ChanceRater(0))
-    [log] = inspect_eval(
-        cogbench(agent="cot", source="sample", subset="v", iterations=2),
-        model=model,
-        log_dir=str(tmp_path),
-        display="none",
-    )
+    task_args = ["-T", "agent=cot", "-T", "source=sample", "-T", "subset=v", "-T", "iterations=2"]
+    assert main(["cogbench", "chance", *task_args, "--log-dir", str(tmp_path)]) == 0
+    [log] = [read_eval_log(info) for info in list_eval_logs(str(tmp_path))]
+    assert log.eval.model == "mockllm/chance" and log.eval.task_args["iterations"] == 2
     metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
     assert metrics["invalid_rate"] == 0.0 and 1.0 <= metrics["rationality_avg"] <= 5.0
 

@@ -28,8 +28,8 @@ def test_random_walker_answers_in_form_and_never_invents_a_connection() -> None:
     assert 0 < correct < len(items) / 2
 
 
-def test_baseline_command_writes_a_scored_inspect_log(tmp_path: Path) -> None:
-    args = ["cogeval", "baseline", "--log-dir", str(tmp_path), "--seed", "3", "--epochs", "2"]
+def test_chance_command_writes_a_scored_inspect_log(tmp_path: Path) -> None:
+    args = ["cogeval", "chance", "--log-dir", str(tmp_path), "--seed", "3", "--epochs", "2"]
     task = ["-T", "graphs=n7line", "-T", "domains=ordRooms", "-T", "temperatures=0,1"]
     assert main([*args, *task, "-T", "conditions=valuePath,nClusters"]) == 0
     table = score_table_from_logs(tmp_path)

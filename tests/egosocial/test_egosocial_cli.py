@@ -17,9 +17,7 @@ def chance_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("egosocial_number_guessing", ["-T", "rounds=3"]),
         ("egosocial_holdem", ["-T", "hands=2"]),
     ):
-        assert (
-            main(["egosocial", "chance-baseline", task, *arguments, "--log-dir", str(log_dir)]) == 0
-        )
+        assert main(["egosocial", "chance", task, *arguments, "--log-dir", str(log_dir)]) == 0
     return log_dir
 
 

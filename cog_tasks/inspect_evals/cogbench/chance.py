@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
 
-import yaml
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.agents.cogbench import prompts
 from cog_tasks.cogbench.rationality import RUBRIC
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
 
-CHANCE_MODEL = "mockllm/chance"
 _JUDGE_MARK = RUBRIC.splitlines()[-1]
 _QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
 
@@ -65,21 +62,3 @@ class ChanceRater:
         """Inspect's ``custom_outputs`` protocol."""
         reply = self.reply(input[-1].text)
         return scripted_output(reply, input, model=CHANCE_MODEL)
-
-
-def run_chance_baseline(task_args: dict[str, str], log_dir: str, seed: int) -> None:
-    """Evaluate ``cogbench`` with :class:`ChanceRater` as agent and judge model.
-
-    Args:
-        task_args: Task arguments as strings (read as YAML scalars, like ``-T``).
-        log_dir: Where Inspect writes the log.
-        seed: Seed of the random ratings.
-    """
-    from inspect_ai import eval as inspect_eval
-    from inspect_ai.model import get_model
-
-    from cog_tasks.inspect_evals.cogbench import cogbench
-
-    arguments: dict[str, Any] = {key: yaml.safe_load(value) for key, value in task_args.items()}
-    model = get_model(CHANCE_MODEL, custom_outputs=ChanceRater(seed))
-    inspect_eval(cogbench(**arguments), model=model, log_dir=log_dir, display="none")

@@ -7,17 +7,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
 from cog_tasks.cogeval.scoring import GraphContext
-from cog_tasks.inspect_evals.cogeval.cogeval import cogeval
-from cog_tasks.inspect_evals.scripted import scripted_output
-
-CHANCE_MODEL = "mockllm/chance"
+from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
 
 
 class ChanceAnswerer:
@@ -55,14 +51,15 @@ class ChanceAnswerer:
         return scripted_output(reply, input, model=CHANCE_MODEL)
 
 
-def run_chance_baseline(log_dir: str, seed: int = 0, epochs: int = 1, **task_args: Any) -> None:
-    """Evaluate ``cogeval`` with :class:`ChanceAnswerer` and write the log to ``log_dir``.
+def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
+    """The random walker for the dialogs that ``cogeval(**task_args)`` asks.
 
     Args:
-        log_dir: Where the Inspect log goes.
+        task_args: Arguments of the ``cogeval`` task (graphs, domains, ...).
         seed: Seed of the random walker.
-        epochs: Repeats of every sample.
-        **task_args: Arguments of the ``cogeval`` task (graphs, domains, ...).
+
+    Returns:
+        An answerer that knows every dialog of that task.
     """
     items = generate_items(
         graphs=split_names(task_args.get("graphs")),
@@ -71,9 +68,4 @@ def run_chance_baseline(log_dir: str, seed: int = 0, epochs: int = 1, **task_arg
         seed=int(task_args.get("seed", 0)),
         cot=task_args.get("cot", "none"),
     )
-    model = get_model(CHANCE_MODEL, custom_outputs=ChanceAnswerer(items, seed=seed))
-    [log] = inspect_eval(
-        cogeval(**task_args), model=model, log_dir=log_dir, epochs=epochs, display="none"
-    )
-    if log.status != "success":
-        raise RuntimeError(f"chance baseline run failed: {log.error}")
+    return ChanceAnswerer(items, seed=seed)

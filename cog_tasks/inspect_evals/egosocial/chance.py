@@ -14,17 +14,13 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from typing import Any
 
-import yaml
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from cog_tasks.egosocial.holdem import ACTIONS
 from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
-from cog_tasks.inspect_evals.scripted import scripted_output
-
-CHANCE_MODEL = "mockllm/chance"
+from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
 
 _OPTION_LETTER = re.compile(r"^([A-J])\) ", re.MULTILINE)
 _LEGAL_LIST = re.compile(r"(?:Legal actions: |legal actions \()([a-z, ]+)")
@@ -77,26 +73,3 @@ class ChanceAnswerer:
         context = "\n".join(message.text for message in input[:-1])
         reply = self.reply(input[-1].text, context)
         return scripted_output(reply, input, model=CHANCE_MODEL)
-
-
-def run_chance_baseline(
-    task_name: str, task_args: dict[str, str], log_dir: str, seed: int, limit: int | None
-) -> None:
-    """Evaluate one EgoSocialArena task with :class:`ChanceAnswerer`.
-
-    Args:
-        task_name: ``egosocial_static``, ``egosocial_number_guessing`` or ``egosocial_holdem``.
-        task_args: Task arguments as strings (parsed as YAML scalars, like Inspect's ``-T``).
-        log_dir: Where Inspect writes the log.
-        seed: Seed of the random answers.
-        limit: Evaluate only the first ``limit`` samples.
-    """
-    from inspect_ai import eval as inspect_eval
-    from inspect_ai.model import get_model
-
-    import cog_tasks.inspect_evals.egosocial as tasks
-
-    arguments: dict[str, Any] = {key: yaml.safe_load(value) for key, value in task_args.items()}
-    task = getattr(tasks, task_name)(**arguments)
-    model = get_model(CHANCE_MODEL, custom_outputs=ChanceAnswerer(seed))
-    inspect_eval(task, model=model, log_dir=log_dir, limit=limit, display="none")
