@@ -2,8 +2,9 @@
 
 A report is the dict made by :func:`cog_tasks.metrics.coglm.assemble_summary`
 (per-ability rows, stage scores, overall score, cognitive age), whatever
-produced the scores: an lm-eval results file (:func:`load_lm_eval_runs`) or
-scored predictions (:func:`cog_tasks.metrics.coglm.summarize`).
+produced the scores: an lm-eval results file of the ``coglm`` or ``coglm_gen``
+family (:func:`load_lm_eval_runs`) or scored predictions
+(:func:`cog_tasks.metrics.coglm.summarize`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,30 @@ from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.reference import TABLE9
 from cog_tasks.metrics.coglm import assemble_summary
 
-TASK_PREFIX = "coglm_"
-FILTER = "none"
+
+@dataclass(frozen=True)
+class TaskFamily:
+    """Where one lm-eval CogLM family keeps its per-ability numbers.
+
+    Attributes:
+        name: The family's group name.
+        task_prefix: Ability tasks are named ``<task_prefix><code>``.
+        filter: lm-eval filter name in the metric keys (``metric,filter``).
+        accuracy_metric: The accuracy the calibrated metrics are computed from.
+        has_invalid: Whether the tasks report an ``invalid`` rate (generation).
+    """
+
+    name: str
+    task_prefix: str
+    filter: str
+    accuracy_metric: str
+    has_invalid: bool
+
+
+FAMILIES = (
+    TaskFamily("coglm", "coglm_", "none", CALIBRATED_PICK_METRIC, has_invalid=False),
+    TaskFamily("coglm_gen", "coglm_gen_", "extract", "acc", has_invalid=True),
+)
 
 
 @dataclass(frozen=True)
@@ -71,49 +94,63 @@ def _model_label(data: dict[str, Any]) -> str:
     return str(config.get("model") or data.get("model_name") or "model")
 
 
-def _metric(results: dict[str, Any], task: str, metric: str, source: Path) -> float:
-    key = f"{metric},{FILTER}"
+def _metric(
+    results: dict[str, Any], task: str, metric: str, family: TaskFamily, source: Path
+) -> float:
+    key = f"{metric},{family.filter}"
     if key not in results[task]:
         raise CogLMDataError(f"{source}: task {task} has no {key!r} (is it a cog-tasks run?)")
     return float(results[task][key])
 
 
-def run_from_results(data: dict[str, Any], source: Path) -> CogLMRun | None:
-    """Build a run from one parsed results file; ``None`` if it has no CogLM task.
+def runs_from_results(data: dict[str, Any], source: Path) -> list[CogLMRun]:
+    """Build one run per CogLM family found in one parsed results file.
+
+    A ``coglm_gen`` run is labelled ``<model> [coglm_gen]`` so that it stands
+    apart from the same model's log-likelihood run.
 
     Raises:
         CogLMDataError: If a CogLM task lacks one of the expected metrics.
     """
     results = data.get("results", {})
     samples = data.get("n-samples", {})
-    rows = {}
-    for ability in ABILITIES:
-        task = f"{TASK_PREFIX}{ability.code}"
-        if task not in results:
-            continue
-        rows[ability.code] = {
-            "n": int(samples.get(task, {}).get("effective", results[task].get("sample_len", 0))),
-            "accuracy": _metric(results, task, CALIBRATED_PICK_METRIC, source),
-            "calibrated_accuracy": _metric(results, task, "calibrated_acc", source),
-            "calibrated_accuracy_per_item": _metric(
-                results, task, "calibrated_acc_per_item", source
-            ),
-            "invalid": 0,
-        }
-    if not rows:
-        return None
     limit = data.get("config", {}).get("limit")
-    return CogLMRun(_model_label(data), source, assemble_summary(rows), limit)
+    runs = []
+    for family in FAMILIES:
+        rows = {}
+        for ability in ABILITIES:
+            task = f"{family.task_prefix}{ability.code}"
+            if task not in results:
+                continue
+            n = int(samples.get(task, {}).get("effective", results[task].get("sample_len", 0)))
+            invalid_rate = (
+                _metric(results, task, "invalid", family, source) if family.has_invalid else 0.0
+            )
+            rows[ability.code] = {
+                "n": n,
+                "accuracy": _metric(results, task, family.accuracy_metric, family, source),
+                "calibrated_accuracy": _metric(results, task, "calibrated_acc", family, source),
+                "calibrated_accuracy_per_item": _metric(
+                    results, task, "calibrated_acc_per_item", family, source
+                ),
+                "invalid": round(invalid_rate * n),
+            }
+        if rows:
+            label = _model_label(data)
+            if family.name != "coglm":
+                label += f" [{family.name}]"
+            runs.append(CogLMRun(label, source, assemble_summary(rows), limit))
+    return runs
 
 
 def load_lm_eval_runs(path: Path) -> list[CogLMRun]:
-    """Load the newest CogLM run of each model found at ``path``.
+    """Load the newest CogLM run of each model and family found at ``path``.
 
     Args:
         path: An lm-eval ``--output_path`` directory or one results file.
 
     Returns:
-        One run per model label, in label order.
+        One run per label (model, and family for ``coglm_gen``), in label order.
 
     Raises:
         FileNotFoundError: If there is no results file.
@@ -125,14 +162,12 @@ def load_lm_eval_runs(path: Path) -> list[CogLMRun]:
             data = json.loads(file.read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
             raise CogLMDataError(f"{file}: not valid JSON ({error})") from error
-        run = run_from_results(data, file)
-        if run is None:
-            continue
         stamp = (float(data.get("date") or 0.0), file.name)
-        if run.label not in newest or stamp >= newest[run.label][0]:
-            newest[run.label] = (stamp, run)
+        for run in runs_from_results(data, file):
+            if run.label not in newest or stamp >= newest[run.label][0]:
+                newest[run.label] = (stamp, run)
     if not newest:
-        raise CogLMDataError(f"{path}: no results file contains coglm_* tasks")
+        raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
     return [newest[label][1] for label in sorted(newest)]
 
 

@@ -105,3 +105,19 @@ def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data:
         pick = extract_choice(generation, sample["doc"]["choices"])
         expected = "[invalid]" if pick is None else "ABCD"[pick]
         assert sample["filtered_resps"] == [expected]
+
+    # The report reads the generative family too, invalid answers included.
+    report = subprocess.run(
+        [command[0], "coglm", "report", str(tmp_path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert report.returncode == 0, report.stderr[-3000:]
+    ((label, summary),) = json.loads(report.stdout).items()
+    assert label.endswith(" [coglm_gen]")
+    for ability in ABILITIES:
+        row = summary["abilities"][ability.code]
+        task = results[f"coglm_gen_{ability.code}"]
+        assert row["n"] == 1 and row["invalid"] == round(task["invalid,extract"])
+        assert row["calibrated_accuracy"] == pytest.approx(task["calibrated_acc,extract"])
