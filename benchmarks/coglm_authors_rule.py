@@ -31,6 +31,7 @@ import torch
 
 from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.completion import completion_context, pick_by_mean, pick_by_sum
+from cog_tasks.files import write_atomically
 from cog_tasks.metrics.coglm import assemble_summary, calibrated_accuracy
 
 
@@ -130,9 +131,7 @@ def main() -> None:
             "cognitive_age": round(summary["cognitive_age"], 2),
         }
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    partial = args.output.with_suffix(".partial")
-    partial.write_text(json.dumps(report, indent=2) + "\n")
-    partial.replace(args.output)
+    write_atomically(args.output, (json.dumps(report, indent=2) + "\n").encode())
     print(json.dumps(report, indent=2))
 
 

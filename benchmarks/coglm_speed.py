@@ -48,6 +48,7 @@ from cog_tasks.coglm.completion import (
     pick_by_sum,
 )
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
+from cog_tasks.files import write_atomically
 
 # The lm-eval models timed; the README's main job uses the second.
 LM_EVAL_MODELS = ("hf", "hf-shared-prefix")
@@ -252,9 +253,7 @@ def main() -> None:
         "full_set_within_240s": None if full_wall is None else full_wall <= 240,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    partial = args.output.with_suffix(".partial")
-    partial.write_text(json.dumps(result, indent=2) + "\n")
-    partial.replace(args.output)
+    write_atomically(args.output, (json.dumps(result, indent=2) + "\n").encode())
     print(json.dumps(result, indent=2))
 
 

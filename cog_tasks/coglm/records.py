@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, Ability, resolve_codes
+from cog_tasks.files import write_atomically
 from cog_tasks.settings import cache_dir, local_data_dir
 
 UPSTREAM_REPO = "WangXinglin/CogLM"
@@ -159,9 +160,7 @@ def load_upstream(ability: Ability) -> list[CogLMRecord]:
         with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (fixed https URL)
             payload = response.read()
         cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(".partial")
-        partial.write_bytes(payload)
-        partial.rename(cached)
+        write_atomically(cached, payload)
     return parse_file_content(_read_json(cached), ability, str(cached))
 
 

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from cog_tasks.egosocial.files import write_atomically
+from cog_tasks.files import write_atomically
 
 STATIC_TASK = "egosocial_static"
 NUMBER_GUESSING_TASK = "egosocial_number_guessing"

@@ -31,8 +31,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from cog_tasks.egosocial.files import write_atomically
 from cog_tasks.egosocial.holdem import ACTIONS, make_env
+from cog_tasks.files import write_atomically
 
 Style = Literal["aggressive", "conservative"]
 STYLES: tuple[Style, ...] = ("aggressive", "conservative")
