@@ -49,7 +49,7 @@ def _tasks_path(_: argparse.Namespace) -> int:
 def run_lm_eval(arguments: Sequence[str]) -> None:
     """Run lm-eval's own CLI with this package's tasks and models available.
 
-    The task directory goes in as ``--include_path``, and importing
+    The task directory goes in as ``--include_path``; for ``run``, importing
     :mod:`cog_tasks.lm_eval_models.shared_prefix` registers the
     ``hf-shared-prefix`` model (lm-eval has no entry points for either).
 
@@ -58,10 +58,10 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
     """
     from lm_eval.__main__ import cli_evaluate
 
-    import cog_tasks.lm_eval_models.shared_prefix  # noqa: F401
-
     rest = list(arguments)
     subcommand = rest.pop(0) if rest and rest[0] in LM_EVAL_SUBCOMMANDS else "run"
+    if subcommand == "run":  # only runs load a model; ls/validate need no torch import
+        import cog_tasks.lm_eval_models.shared_prefix  # noqa: F401
     sys.argv = ["lm-eval", subcommand, "--include_path", str(tasks_path()), *rest]
     cli_evaluate()
 

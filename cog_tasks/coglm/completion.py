@@ -29,7 +29,7 @@ each rule above agrees with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 ANSWER_CUE = "The answer is:"
 CONTINUATION_DELIMITER = " "
@@ -104,3 +104,26 @@ def pick_by_mean(loglikelihoods: Sequence[float], lengths: Sequence[int]) -> int
     if min(lengths) <= 0:
         raise ValueError("every length must be positive")
     return _argmax([ll / length for ll, length in zip(loglikelihoods, lengths, strict=True)])
+
+
+def choice_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[str, int]:
+    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``).
+
+    Args:
+        doc: An lm-eval document of the ``coglm`` tasks (``choices``,
+            ``choice_lengths``, ``num_choices``, ``id``).
+        loglikelihoods: Summed continuation log-likelihood of each option.
+
+    Raises:
+        ValueError: If the number of scores does not match the number of options.
+    """
+    choices, num_choices = doc["choices"], doc["num_choices"]
+    if len(loglikelihoods) != num_choices:
+        raise ValueError(
+            f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
+        )
+    return {
+        "acc": pick_by_sum(loglikelihoods),
+        "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
+        "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
+    }

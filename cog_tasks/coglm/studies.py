@@ -30,7 +30,7 @@ from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, resolve_codes
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, choice_picks
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.metrics.coglm import calibrated_accuracy
@@ -381,8 +381,6 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
         FileNotFoundError: If no CogLM samples file is found.
         CogLMDataError: Naming the file and line of a malformed sample.
     """
-    from cog_tasks.lm_eval_tasks.coglm.utils import choice_picks
-
     picks: dict[str, int] = {}
     for ability in ABILITIES:
         files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))

@@ -16,10 +16,9 @@ import datasets
 from cog_tasks.coglm.completion import (
     CALIBRATED_PICK_METRIC,
     Tokenizer,
+    choice_picks,
     completion_context,
     continuation_token_counts,
-    pick_by_mean,
-    pick_by_sum,
 )
 from cog_tasks.coglm.records import load_records
 from cog_tasks.metrics.coglm import calibrated_accuracy, calibrated_accuracy_per_item
@@ -94,28 +93,6 @@ def load_ability(ability: str, **metadata: Any) -> datasets.DatasetDict:
 def doc_to_text(doc: dict[str, Any]) -> str:
     """The context every candidate is appended to (question, newline, cue)."""
     return completion_context(doc["question"])
-
-
-def choice_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[str, int]:
-    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``).
-
-    Args:
-        doc: The document (``choices``, ``choice_lengths``, ``num_choices``, ``id``).
-        loglikelihoods: Summed continuation log-likelihood of each option.
-
-    Raises:
-        ValueError: If the number of scores does not match the number of options.
-    """
-    choices, num_choices = doc["choices"], doc["num_choices"]
-    if len(loglikelihoods) != num_choices:
-        raise ValueError(
-            f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
-        )
-    return {
-        "acc": pick_by_sum(loglikelihoods),
-        "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
-        "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
-    }
 
 
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
