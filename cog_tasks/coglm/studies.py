@@ -1,7 +1,8 @@
 """CogLM studies on the chat protocol: ability interdependence and protocol agreement.
 
 Interdependence (the paper's Fig. 3): for each erased ability (plus a
-baseline with no erasure) the ``coglm`` Inspect task runs over the tested
+baseline with no erasure) the chat-protocol Inspect task runs (see
+:mod:`cog_tasks.inspect_evals.coglm.studies`) over the tested
 abilities with that ability's erasure system prompt. Each cell of the matrix
 is the calibrated accuracy of one tested ability under one erasure, with a
 percentile bootstrap interval over items. A run writes, in its output folder:
@@ -29,9 +30,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, resolve_codes
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, choice_picks
-from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.metrics.coglm import calibrated_accuracy
 from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
@@ -225,7 +225,8 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     return path
 
 
-def _read_outcomes(path: Path) -> list[ItemOutcome]:
+def read_outcomes(path: Path) -> list[ItemOutcome]:
+    """The outcomes stored so far in a study folder's ``outcomes.jsonl`` (none if absent)."""
     if not path.is_file():
         return []
     outcomes = []
@@ -238,14 +239,20 @@ def _read_outcomes(path: Path) -> list[ItemOutcome]:
     return outcomes
 
 
-def _append_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
+def append_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
+    """Append outcomes to ``outcomes.jsonl`` and flush them to disk at once."""
     with path.open("a", encoding="utf-8") as handle:
         handle.write("".join(json.dumps(asdict(o)) + "\n" for o in outcomes))
         handle.flush()
         os.fsync(handle.fileno())
 
 
-def _check_settings(path: Path, settings: dict[str, Any]) -> None:
+def check_settings(path: Path, settings: dict[str, Any]) -> None:
+    """Store a study's settings, or check them against those stored (a resumed run).
+
+    Raises:
+        CogLMDataError: If the folder holds a study with other settings.
+    """
     if path.is_file():
         stored = json.loads(path.read_text(encoding="utf-8"))
         if stored != settings:
@@ -257,117 +264,7 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         _replace_atomically(path, lambda t: t.write_text(json.dumps(settings, indent=2)))
 
 
-@dataclass(frozen=True)
-class InterdependenceResult:
-    """What an interdependence run produced.
-
-    Attributes:
-        cells: The matrix cells.
-        csv_path: The CSV file.
-        png_path: The heatmap.
-        conditions_run: Conditions evaluated by this call (others were resumed).
-    """
-
-    cells: list[Cell]
-    csv_path: Path
-    png_path: Path
-    conditions_run: list[str]
-
-
-def run_interdependence(
-    model: Any,
-    output_dir: Path,
-    *,
-    abilities: str | Sequence[str] | None = None,
-    erased: str | Sequence[str] | None = None,
-    per_ability: int | None = None,
-    model_args: Mapping[str, Any] | None = None,
-    resamples: int = 1000,
-    seed: int = 0,
-    **eval_options: Any,
-) -> InterdependenceResult:
-    """Run the erasure x ability study and write the CSV and the heatmap.
-
-    Args:
-        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
-        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
-        abilities: Tested abilities (columns); all by default.
-        erased: Erased abilities (rows, after the baseline); default: the tested ones.
-        per_ability: First N items of each tested ability.
-        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
-        resamples: Bootstrap resamples per cell.
-        seed: Bootstrap seed.
-        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
-
-    Returns:
-        The cells and the paths written.
-    """
-    from inspect_ai import eval as inspect_eval
-
-    from cog_tasks.inspect_evals.coglm import coglm
-
-    tested = [a.code for a in resolve_codes(abilities)]
-    rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested
-    output_dir.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "model": model if isinstance(model, str) else str(model),
-        "abilities": tested,
-        "per_ability": per_ability,
-        "model_args": {key: str(value) for key, value in (model_args or {}).items()},
-        "eval_options": {key: str(value) for key, value in eval_options.items()},
-    }
-    _check_settings(output_dir / SETTINGS_FILE, settings)
-    outcomes_path = output_dir / OUTCOMES_FILE
-    outcomes = _read_outcomes(outcomes_path)
-    done = {outcome.erased for outcome in outcomes}
-    conditions_run = []
-    for condition in [BASELINE, *rows]:
-        if condition in done:
-            continue
-        task = coglm(
-            abilities=tested,
-            per_ability=per_ability,
-            erase=None if condition == BASELINE else condition,
-        )
-        (log,) = inspect_eval(
-            task,
-            model=model,
-            model_args=dict(model_args or {}),
-            log_dir=str(output_dir / "logs"),
-            display="none",
-            **eval_options,
-        )
-        if log.status != "success":
-            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
-        condition_outcomes = outcomes_from_log(log, condition)
-        _append_outcomes(outcomes_path, condition_outcomes)
-        outcomes.extend(condition_outcomes)
-        conditions_run.append(condition)
-    cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
-    csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
-    title = f"CogLM ability interdependence\n{settings['model']}"
-    if per_ability is not None:
-        title += f", first {per_ability} items per ability"
-    png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
-    return InterdependenceResult(cells, csv_path, png_path, conditions_run)
-
-
 # --- agreement between protocols -------------------------------------------------------
-
-
-def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
-    """The option each sample of a ``coglm`` Inspect log chose (first epoch; ``None``: invalid)."""
-    from inspect_ai.log import read_eval_log
-
-    log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
-    if not log.samples:
-        raise CogLMDataError(f"{log_path}: the log holds no samples")
-    picks: dict[str, int | None] = {}
-    for sample in log.samples:
-        if sample.epoch == 1 and sample.scores and SCORER in sample.scores:
-            answer = sample.scores[SCORER].answer
-            picks[str(sample.id)] = LETTERS.index(answer) if answer else None
-    return picks
 
 
 def lm_eval_picks(output_path: Path) -> dict[str, int]:

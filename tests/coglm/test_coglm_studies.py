@@ -14,13 +14,9 @@ from inspect_ai import eval as inspect_eval
 
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
-from cog_tasks.coglm.studies import (
-    agreement_by_ability,
-    inspect_picks,
-    lm_eval_picks,
-    run_interdependence,
-)
+from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
 from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.inspect_evals.coglm.studies import inspect_picks, run_interdependence
 from cog_tasks.metrics.coglm import calibrated_accuracy
 from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
 

@@ -14,15 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cog_tasks.cli import add_name_value_option
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.commands.options import add_name_value_option
 
 Command = Callable[[argparse.Namespace], int]
 
 
 def _interdependence(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.studies import run_interdependence
+    from cog_tasks.inspect_evals.coglm.studies import run_interdependence
 
     eval_options: dict[str, Any] = {}
     for name in ("max_tokens", "temperature", "max_connections", "seed"):
@@ -46,7 +46,8 @@ def _interdependence(args: argparse.Namespace) -> int:
 
 
 def _agreement(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.studies import agreement_by_ability, inspect_picks, lm_eval_picks
+    from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
+    from cog_tasks.inspect_evals.coglm.studies import inspect_picks
 
     table = agreement_by_ability(inspect_picks(args.inspect_log), lm_eval_picks(args.lm_eval))
     if args.json:

@@ -22,7 +22,7 @@ from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.predictions import read_predictions
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import format_report, load_lm_eval_runs, write_chart
-from cog_tasks.coglm.studies_cli import add_study_commands
+from cog_tasks.commands.coglm_studies import add_study_commands
 from cog_tasks.metrics.coglm import summarize
 
 CHART_NAME = "coglm_report.png"

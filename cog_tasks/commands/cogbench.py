@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.cli import add_chance_command, add_name_value_option
+from cog_tasks.commands.options import add_chance_command, add_name_value_option
 from cog_tasks.metrics.cogbench import WEIGHT_SCHEMES
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.cli import add_chance_command
+from cog_tasks.commands.options import add_chance_command
 
 if TYPE_CHECKING:
     from inspect_ai import Task

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cog_tasks.cli import add_chance_command
+from cog_tasks.commands.options import add_chance_command
 
 if TYPE_CHECKING:
     from inspect_ai import Task

@@ -1,0 +1,17 @@
+"""The ``cog-tasks`` command groups, one module each, registered by an explicit list.
+
+Each module defines ``register(subparsers: argparse._SubParsersAction) -> None``;
+the subparsers it adds set ``func`` to a callable that takes the parsed
+namespace and returns an exit code. Command modules are the top layer: they
+may import cores, frontends and :mod:`cog_tasks.commands.options`, and nothing
+imports them but :mod:`cog_tasks.cli`. They import heavy frameworks inside the
+command functions, so ``cog-tasks --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from cog_tasks.commands import cogbench, cogeval, coglm, data, egosocial
+
+COMMAND_GROUPS: tuple[ModuleType, ...] = (cogbench, cogeval, coglm, data, egosocial)

@@ -1,0 +1,142 @@
+"""Run the CogLM chat-protocol studies through Inspect.
+
+The study logic (outcomes, cells, CSV, heatmap, agreement) is in the core
+module :mod:`cog_tasks.coglm.studies`; this module only runs the Inspect task
+and reads its logs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+
+from cog_tasks.coglm.abilities import resolve_codes
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.studies import (
+    BASELINE,
+    CSV_FILE,
+    OUTCOMES_FILE,
+    PNG_FILE,
+    SCORER,
+    SETTINGS_FILE,
+    Cell,
+    append_outcomes,
+    check_settings,
+    matrix_cells,
+    outcomes_from_log,
+    plot_heatmap,
+    read_outcomes,
+    write_cells_csv,
+)
+from cog_tasks.inspect_evals.coglm.coglm import coglm
+
+
+@dataclass(frozen=True)
+class InterdependenceResult:
+    """What an interdependence run produced.
+
+    Attributes:
+        cells: The matrix cells.
+        csv_path: The CSV file.
+        png_path: The heatmap.
+        conditions_run: Conditions evaluated by this call (others were resumed).
+    """
+
+    cells: list[Cell]
+    csv_path: Path
+    png_path: Path
+    conditions_run: list[str]
+
+
+def run_interdependence(
+    model: Any,
+    output_dir: Path,
+    *,
+    abilities: str | Sequence[str] | None = None,
+    erased: str | Sequence[str] | None = None,
+    per_ability: int | None = None,
+    model_args: Mapping[str, Any] | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+    **eval_options: Any,
+) -> InterdependenceResult:
+    """Run the erasure x ability study and write the CSV and the heatmap.
+
+    Args:
+        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
+        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
+        abilities: Tested abilities (columns); all by default.
+        erased: Erased abilities (rows, after the baseline); default: the tested ones.
+        per_ability: First N items of each tested ability.
+        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
+        resamples: Bootstrap resamples per cell.
+        seed: Bootstrap seed.
+        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
+
+    Returns:
+        The cells and the paths written.
+    """
+    tested = [a.code for a in resolve_codes(abilities)]
+    rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested
+    output_dir.mkdir(parents=True, exist_ok=True)
+    settings = {
+        "model": model if isinstance(model, str) else str(model),
+        "abilities": tested,
+        "per_ability": per_ability,
+        "model_args": {key: str(value) for key, value in (model_args or {}).items()},
+        "eval_options": {key: str(value) for key, value in eval_options.items()},
+    }
+    check_settings(output_dir / SETTINGS_FILE, settings)
+    outcomes_path = output_dir / OUTCOMES_FILE
+    outcomes = read_outcomes(outcomes_path)
+    done = {outcome.erased for outcome in outcomes}
+    conditions_run = []
+    for condition in [BASELINE, *rows]:
+        if condition in done:
+            continue
+        task = coglm(
+            abilities=tested,
+            per_ability=per_ability,
+            erase=None if condition == BASELINE else condition,
+        )
+        (log,) = inspect_eval(
+            task,
+            model=model,
+            model_args=dict(model_args or {}),
+            log_dir=str(output_dir / "logs"),
+            display="none",
+            **eval_options,
+        )
+        if log.status != "success":
+            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
+        condition_outcomes = outcomes_from_log(log, condition)
+        append_outcomes(outcomes_path, condition_outcomes)
+        outcomes.extend(condition_outcomes)
+        conditions_run.append(condition)
+    cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
+    csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
+    title = f"CogLM ability interdependence\n{settings['model']}"
+    if per_ability is not None:
+        title += f", first {per_ability} items per ability"
+    png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
+    return InterdependenceResult(cells, csv_path, png_path, conditions_run)
+
+
+def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
+    """The option each sample of a ``coglm`` Inspect log chose (first epoch; ``None``: invalid)."""
+    log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
+    if not log.samples:
+        raise CogLMDataError(f"{log_path}: the log holds no samples")
+    picks: dict[str, int | None] = {}
+    for sample in log.samples:
+        if sample.epoch == 1 and sample.scores and SCORER in sample.scores:
+            answer = sample.scores[SCORER].answer
+            picks[str(sample.id)] = LETTERS.index(answer) if answer else None
+    return picks
