@@ -19,11 +19,14 @@ Choice rules (all return the index of the chosen candidate):
   character of the candidate (lm-eval ``acc_norm``);
 - :func:`pick_by_mean` with token counts: highest mean log-likelihood per
   continuation token (``acc_per_token``);
+- :func:`pick_by_whole_mean_loss`: the authors' rule, lowest mean causal-LM
+  loss over the whole scored string, question tokens included
+  (``acc_authors``). It needs the context's own log-likelihood (every context
+  token after the first, given the ones before it), which the lm-eval tasks
+  request once per question (:func:`context_split`).
 
-The authors' script instead picks the lowest mean causal-LM loss over the
-whole string, question tokens included (one forward pass per candidate);
-``benchmarks/coglm_speed.py`` reproduces that rule and measures how often
-each rule above agrees with it.
+:func:`choice_picks` applies all four; the lm-eval tasks and both benchmark
+scripts call it, so there is one definition of each rule.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ ANSWER_CUE = "The answer is:"
 CONTINUATION_DELIMITER = " "
 # The lm-eval metric whose choice rule the calibrated accuracies are computed from.
 CALIBRATED_PICK_METRIC = "acc_per_token"
+# The metric named for the authors' rule (its calibrated form is calibrated_acc_authors).
+AUTHORS_PICK_METRIC = "acc_authors"
 
 
 class Tokenizer(Protocol):
@@ -42,6 +47,10 @@ class Tokenizer(Protocol):
 
     def encode(self, text: str, add_special_tokens: bool = ...) -> list[int]:
         """Return the token ids of ``text``."""
+        ...
+
+    def decode(self, token_ids: list[int]) -> str:
+        """Return the text of ``token_ids``."""
         ...
 
 
@@ -80,6 +89,45 @@ def continuation_token_counts(
     return counts
 
 
+def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]:
+    """Split the context so that its own log-likelihood can be requested.
+
+    The authors' loss covers every token of the scored string but the first.
+    lm-eval scores a continuation given a context, so the context is requested
+    as ``head`` (its first token) followed by the rest: lm-eval then returns
+    the log-likelihood of every context token after the first, and this
+    function says how many tokens that is.
+
+    Args:
+        tokenizer: The model's tokenizer, or ``None`` to split at the first
+            space and count whitespace-separated words (an approximation, as
+            for ``acc_per_token`` without a tokenizer).
+        question: The question text.
+
+    Returns:
+        ``(head, scored)``: the text of the context's first token and the
+        number of context tokens after it.
+
+    Raises:
+        ValueError: If the first token does not encode back to itself, so that
+            lm-eval would split the context elsewhere.
+    """
+    context = completion_context(question)
+    if tokenizer is None:
+        words = context.split(" ")
+        return words[0], len(context.split()) - 1
+    ids = tokenizer.encode(context, add_special_tokens=False)
+    head = tokenizer.decode(ids[:1])
+    if (
+        len(ids) < 2
+        or not context.startswith(head)
+        or head != head.rstrip()
+        or tokenizer.encode(head, add_special_tokens=False) != ids[:1]
+    ):
+        raise ValueError(f"the first token of {context[:40]!r}... does not encode back to itself")
+    return head, len(ids) - 1
+
+
 def _argmax(values: Sequence[float]) -> int:
     """Index of the largest value; the first one wins ties (like ``numpy.argmax``)."""
     if not values:
@@ -106,13 +154,50 @@ def pick_by_mean(loglikelihoods: Sequence[float], lengths: Sequence[int]) -> int
     return _argmax([ll / length for ll, length in zip(loglikelihoods, lengths, strict=True)])
 
 
-def choice_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[str, int]:
-    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``).
+def pick_by_whole_mean_loss(
+    loglikelihoods: Sequence[float],
+    lengths: Sequence[int],
+    context_loglikelihood: float,
+    context_tokens: int,
+) -> int:
+    """The authors' rule: lowest mean loss over the context and the candidate.
+
+    The authors feed ``context + " " + candidate`` with ``labels=input_ids``
+    and take the candidate with the lowest loss, the mean negative
+    log-likelihood of every token but the first; ties go to the first
+    candidate (``list.index(min(...))``). With lm-eval's split that loss is
+    ``-(context_loglikelihood + ll_i) / (context_tokens + lengths_i)``.
+
+    Args:
+        loglikelihoods: Summed continuation log-likelihood of each candidate.
+        lengths: Continuation tokens of each candidate.
+        context_loglikelihood: Summed log-likelihood of the context's tokens
+            after the first (see :func:`context_split`).
+        context_tokens: How many tokens that is.
+    """
+    if len(loglikelihoods) != len(lengths):
+        raise ValueError(f"{len(loglikelihoods)} log-likelihoods but {len(lengths)} lengths")
+    if context_tokens + min(lengths) <= 0:
+        raise ValueError("the scored string must have at least one predicted token")
+    return _argmax(
+        [
+            (context_loglikelihood + ll) / (context_tokens + length)
+            for ll, length in zip(loglikelihoods, lengths, strict=True)
+        ]
+    )
+
+
+def choice_picks(
+    doc: dict[str, Any], loglikelihoods: Sequence[float], context_loglikelihood: float
+) -> dict[str, int]:
+    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``).
 
     Args:
         doc: An lm-eval document of the ``coglm`` tasks (``choices``,
-            ``choice_lengths``, ``num_choices``, ``id``).
+            ``choice_lengths``, ``context_tokens``, ``num_choices``, ``id``).
         loglikelihoods: Summed continuation log-likelihood of each option.
+        context_loglikelihood: Log-likelihood of the context's tokens after
+            its first (the extra request of the lm-eval tasks).
 
     Raises:
         ValueError: If the number of scores does not match the number of options.
@@ -126,4 +211,7 @@ def choice_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[s
         "acc": pick_by_sum(loglikelihoods),
         "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
         "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
+        AUTHORS_PICK_METRIC: pick_by_whole_mean_loss(
+            loglikelihoods, doc["choice_lengths"], context_loglikelihood, doc["context_tokens"]
+        ),
     }
