@@ -190,7 +190,7 @@ def pick_by_whole_mean_loss(
 def choice_picks(
     doc: dict[str, Any], loglikelihoods: Sequence[float], context_loglikelihood: float
 ) -> dict[str, int]:
-    """The option each choice rule picks (``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``).
+    """The option each choice rule picks: ``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``.
 
     Args:
         doc: An lm-eval document of the ``coglm`` tasks (``choices``,

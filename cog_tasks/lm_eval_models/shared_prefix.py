@@ -12,13 +12,24 @@ On a CPU it is most of the run time.
 change: requests that share a context are scored by :func:`score_groups`. It
 packs contexts, each followed by its candidates, into rows and runs batches
 of rows, with an attention mask that keeps every candidate to its own
-context, so a context is read once however many candidates it has. The token
+context, so a context is read once however many candidates it has. A request
+whose whole token sequence is such a shared context (CogLM asks for each
+question's own log-likelihood this way) is read from the same row. The token
 ids are lm-eval's own (``HFLM`` tokenizes the pairs), so the log-likelihoods
-are those of ``hf`` up to float rounding (the test suite compares the two on
-SmolLM2). Everything else goes through ``HFLM`` unchanged: generation, rolling
-log-likelihoods, seq2seq models, attention implementations that take no
-custom mask (flash attention), requests that ``HFLM`` would truncate on the
-left, and contexts asked about only once.
+are those of ``hf`` up to float rounding.
+
+The packed path is taken only where it provably gives ``hf``'s numbers: a
+causal model whose forward takes ``position_ids`` and whose attention takes a
+custom 4D mask (``sdpa`` or ``eager``), with no ALiBi (its bias depends on
+token distance in the row, not on the position ids) and no recurrent or
+hybrid layers (a state carries across the row), and rows shorter than any
+sliding window. Anything else goes to ``HFLM`` unchanged, and the first time
+that happens for a reason, a log line says why: generation, rolling
+log-likelihoods, seq2seq models, models failing the checks above, groups too
+long for the sliding window, requests that ``HFLM`` would truncate on the
+left, and contexts asked about only once. The test suite compares the two
+models on tiny Llama, Mistral (sliding window), MPT, BLOOM, GPT-2 and Mamba
+models and on SmolLM2.
 
 Importing this module registers the model with lm-eval; ``cog-tasks lm-eval``
 does so before handing over to lm-eval's CLI.
@@ -27,6 +38,7 @@ does so before handing over to lm-eval's CLI.
 from __future__ import annotations
 
 import inspect
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +49,8 @@ from lm_eval.api.registry import register_model
 from lm_eval.models.huggingface import HFLM
 from tqdm import tqdm
 
+logger = logging.getLogger(__name__)
+
 MODEL_NAME = "hf-shared-prefix"
 # The fastest of five (row, batch) settings tried on every 12th CogLM question
 # with SmolLM2 on 2 CPU cores: 512/512, 128/512, 192/768, 128/1024, 256/1024.
@@ -44,15 +58,100 @@ DEFAULT_ROW_TOKENS = 256
 DEFAULT_BATCH_TOKENS = 1024
 # Attention implementations that accept a custom 4D mask; others go through HFLM.
 MASKABLE = ("sdpa", "eager")
+# Architectures whose attention is always biased by token distance (ALiBi) with no
+# config switch saying so; others name it in their config (MPT, Falcon: "alibi").
+ALWAYS_ALIBI = ("bloom",)
+# Config attributes that bound how far a token may attend (sliding or chunked attention).
+WINDOW_ATTRIBUTES = ("sliding_window", "attention_chunk_size", "window_size")
+# Config attributes that list each layer's kind; hybrid models name non-attention kinds.
+LAYER_KIND_ATTRIBUTES = ("layer_types", "block_types", "layers_block_type")
 
 # lm-eval's tokenized request: ((context, continuation), context ids, continuation ids).
 TokenizedRequest = tuple[tuple[str, str], list[int], list[int]]
 
 
-# A context and its continuations, as token ids.
-Group = tuple[Sequence[int], Sequence[Sequence[int]]]
-# Per group, per continuation: (summed log-probability, every token greedy).
+# Per group: (summed log-probability, every token greedy) per continuation, then per split.
 GroupScores = list[list[tuple[float, bool]]]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A context, the continuations asked about it, and parts of itself asked about.
+
+    Attributes:
+        context: Token ids of the context (at least one).
+        continuations: Token ids of each continuation (each at least one).
+        context_splits: For each request that scores the context's own tail:
+            how many leading context tokens it conditions on (``1 <= k <
+            len(context)``); it scores ``context[k:]`` given ``context[:k]``.
+    """
+
+    context: Sequence[int]
+    continuations: Sequence[Sequence[int]]
+    context_splits: Sequence[int] = ()
+
+
+def _config_values(config: Any) -> dict[str, Any]:
+    """The model config's fields, sub-configs (an attention config, a text config) included."""
+    values: dict[str, Any] = {}
+    pending = [config.to_dict()]
+    while pending:
+        for key, value in pending.pop().items():
+            if isinstance(value, dict):
+                pending.append(value)
+            else:
+                values.setdefault(key, value)
+    return values
+
+
+def _attention_implementation(model: torch.nn.Module) -> str | None:
+    """The attention implementation the model runs with.
+
+    transformers 5.23 has no public getter; ``config._attn_implementation`` is
+    the property its own models read to pick the attention function.
+    """
+    return getattr(model.config, "_attn_implementation", None)
+
+
+def packing_blocker(model: torch.nn.Module) -> str | None:
+    """Why the packed path could differ from ``hf`` for this model, or ``None`` if it cannot.
+
+    Args:
+        model: A Hugging Face causal LM.
+
+    Returns:
+        A reason for the log, or ``None`` when every check passes (the
+        sliding window, which depends on row lengths, is checked per batch).
+    """
+    config = model.config
+    values = _config_values(config)
+    kinds = {
+        kind
+        for attribute in LAYER_KIND_ATTRIBUTES
+        for kind in (values.get(attribute) or ())
+        if isinstance(kind, str)
+    }
+    # transformers marks recurrent models (Mamba, RWKV, Jamba ...) with this class flag.
+    if getattr(model, "_is_stateful", False) or any("attention" not in k for k in kinds):
+        return f"{config.model_type} has recurrent layers, whose state crosses the row"
+    if config.model_type in ALWAYS_ALIBI or any(
+        isinstance(key, str) and "alibi" in key and value for key, value in values.items()
+    ):
+        return f"{config.model_type} uses ALiBi, a bias on token distance within the row"
+    attention = _attention_implementation(model)
+    if attention not in MASKABLE:
+        return f"attention implementation {attention!r} takes no custom 4D mask"
+    if "position_ids" not in inspect.signature(model.forward).parameters:
+        return f"{type(model).__name__}.forward takes no position_ids"
+    return None
+
+
+def attention_window(model: torch.nn.Module) -> int | None:
+    """The shortest span any attention layer is limited to, or ``None`` for no limit."""
+    values = _config_values(model.config)
+    windows = [values.get(attribute) for attribute in WINDOW_ATTRIBUTES]
+    limits = [w for w in windows if isinstance(w, int) and not isinstance(w, bool) and w > 0]
+    return min(limits, default=None)
 
 
 def _accepts_logits_to_keep(model: torch.nn.Module) -> bool:
@@ -62,8 +161,7 @@ def _accepts_logits_to_keep(model: torch.nn.Module) -> bool:
 
 def packed_size(group: Group) -> int:
     """Tokens a group puts in a row: its context, and each continuation but its last token."""
-    context, continuations = group
-    return len(context) + sum(len(tokens) - 1 for tokens in continuations)
+    return len(group.context) + sum(len(tokens) - 1 for tokens in group.continuations)
 
 
 def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
@@ -96,10 +194,11 @@ class PackedRow:
         positions: Position id of each token (restarting per group and per continuation).
         allowed: ``allowed[i, j]``: token ``i`` may attend to token ``j``.
         needed: The last ``needed`` tokens are those whose logits predict a
-            continuation token; every other token comes before them.
-        predictors: Per group, per continuation: the indices, within those last
-            ``needed`` tokens, of the logits that predict its tokens in order.
-        targets: Per group, per continuation: its token ids.
+            scored token; every other token comes before them.
+        predictors: Per group, per continuation then per context split: the
+            indices, within those last ``needed`` tokens, of the logits that
+            predict its tokens in order.
+        targets: Per group, per continuation then per context split: its token ids.
     """
 
     tokens: list[int]
@@ -120,34 +219,39 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
     context for every continuation. This gives every continuation exactly the
     log-probabilities of running its (context, continuation) pair alone. The
     tokens whose logits are needed (each context's last token and every
-    continuation token) are then moved to the end of the row, which the mask
-    and position ids make harmless, so that the model's ``logits_to_keep``
-    can skip the rest.
+    continuation token, and the context tokens a context split scores) are
+    then moved to the end of the row, which the mask and position ids make
+    harmless, so that the model's ``logits_to_keep`` can skip the rest.
 
     Args:
         groups: Contexts (at least one token) with their continuations (each
-            at least one token).
+            at least one token) and context splits.
 
     Returns:
         The row.
 
     Raises:
-        ValueError: If a context or a continuation is empty.
+        ValueError: If a context or a continuation is empty, or a split does
+            not leave tokens on both sides.
     """
     tokens: list[int] = []
     positions: list[int] = []
     spans: list[tuple[tuple[int, int], ...]] = []  # per token: the spans it may see
     is_needed: list[bool] = []
     natural_predictors: list[list[list[int]]] = []
-    for context, continuations in groups:
+    for group in groups:
+        context, continuations = group.context, group.continuations
         if not context or not all(continuations):
             raise ValueError("packed scoring needs non-empty contexts and continuations")
+        if not all(0 < split < len(context) for split in group.context_splits):
+            raise ValueError(f"context splits {group.context_splits} must leave tokens both sides")
+        first_scored = min(group.context_splits, default=len(context)) - 1
         start = len(tokens)
         for offset, token in enumerate(context):
             tokens.append(token)
             positions.append(offset)
             spans.append(((start, start + offset + 1),))
-            is_needed.append(offset == len(context) - 1)
+            is_needed.append(offset >= first_scored or offset == len(context) - 1)
         context_span = (start, len(tokens))
         group_predictors = []
         for continuation in continuations:
@@ -158,6 +262,8 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
                 spans.append((context_span, (own, own + offset + 1)))
                 is_needed.append(True)
             group_predictors.append([context_span[1] - 1, *range(own, len(tokens))])
+        for split in group.context_splits:
+            group_predictors.append(list(range(start + split - 1, context_span[1] - 1)))
         natural_predictors.append(group_predictors)
 
     allowed = torch.zeros(len(tokens), len(tokens), dtype=torch.bool)
@@ -178,7 +284,11 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
             [[block_index[i] for i in continuation] for continuation in group]
             for group in natural_predictors
         ],
-        targets=[[list(tokens) for tokens in continuations] for _, continuations in groups],
+        targets=[
+            [list(tokens) for tokens in group.continuations]
+            + [list(group.context[split:]) for split in group.context_splits]
+            for group in groups
+        ],
     )
 
 
@@ -258,8 +368,9 @@ def score_groups(
         progress: Called with the number of groups each batch finished.
 
     Returns:
-        Per group, per continuation in order: the summed log-probability of
-        its tokens and whether each token is the model's greedy choice.
+        Per group, per continuation in order and then per context split:
+        the summed log-probability of its tokens and whether each token is
+        the model's greedy choice.
     """
     packs = pack_groups([packed_size(group) for group in groups], row_tokens)
     rows = [layout_row([groups[g] for g in pack]) for pack in packs]
@@ -301,6 +412,67 @@ class SharedPrefixHFLM(HFLM):
         super().__init__(*args, **kwargs)
         self.row_tokens = int(row_tokens)
         self.batch_tokens = int(batch_tokens)
+        self.blocker = (
+            packing_blocker(self.model) if self.backend == "causal" else "a seq2seq model"
+        )
+        self.window = attention_window(self.model)
+        # Rows stay shorter than any sliding window, so the window never cuts one.
+        self.row_limit = min(self.row_tokens, self.window - 1) if self.window else self.row_tokens
+        self._logged: set[str] = set()
+
+    def _log_once(self, reason: str) -> None:
+        """Say, once per reason, why requests go through ``hf``'s own path."""
+        if reason not in self._logged:
+            self._logged.add(reason)
+            logger.warning("%s: scoring through hf's own path: %s", MODEL_NAME, reason)
+
+    def _plan(self, requests: list[TokenizedRequest]) -> tuple[list[list[int]], list[Group]]:
+        """Which requests to pack, as groups, and their request indices in group order.
+
+        Returns:
+            Per group, the request indices of its continuations then of its
+            context splits; and the groups themselves.
+        """
+        eligible = [
+            index
+            for index, (_, context, continuation) in enumerate(requests)
+            # Requests HFLM would truncate on the left keep HFLM's handling.
+            if len(context) + len(continuation) <= self.max_length + 1
+        ]
+        by_context: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for index in eligible:
+            by_context[tuple(requests[index][1])].append(index)
+        shared = {context for context, indices in by_context.items() if len(indices) > 1}
+        # A request whose whole sequence is a shared context is read from that context's row.
+        splits: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for index in eligible:
+            whole = tuple(requests[index][1]) + tuple(requests[index][2])
+            if whole in shared:
+                splits[whole].append(index)
+        in_splits = {index for indices in splits.values() for index in indices}
+
+        members, groups = [], []
+        too_long = 0
+        for context in shared:
+            continuations = [i for i in by_context[context] if i not in in_splits]
+            group = Group(
+                context,
+                [requests[i][2] for i in continuations],
+                [len(requests[i][1]) for i in splits[context]],
+            )
+            if len(continuations) + len(splits[context]) < 2:
+                continue
+            if self.window is not None and packed_size(group) >= self.window:
+                too_long += len(continuations) + len(splits[context])
+                continue
+            members.append(continuations + splits[context])
+            groups.append(group)
+        if too_long:
+            self._log_once(
+                f"a context with its continuations reaches the sliding window of {self.window} "
+                f"tokens ({too_long} requests in this batch)"
+            )
+        return members, groups
 
     def _loglikelihood_tokens(
         self,
@@ -309,15 +481,14 @@ class SharedPrefixHFLM(HFLM):
         override_bs: int | None = None,
     ) -> list[tuple[float, bool]]:
         """Score shared-context groups with :func:`score_groups`, the rest with ``HFLM``."""
-        shared: dict[tuple[int, ...], list[int]] = defaultdict(list)
-        if self.backend == "causal" and self.model.config._attn_implementation in MASKABLE:
-            for index, (_, context, continuation) in enumerate(requests):
-                # Requests HFLM would truncate on the left keep HFLM's handling.
-                if len(context) + len(continuation) <= self.max_length + 1:
-                    shared[tuple(context)].append(index)
-        shared = {context: indices for context, indices in shared.items() if len(indices) > 1}
-        in_shared = {index for indices in shared.values() for index in indices}
-        others = [index for index in range(len(requests)) if index not in in_shared]
+        if self.blocker is not None:
+            self._log_once(self.blocker)
+            return super()._loglikelihood_tokens(
+                requests, disable_tqdm=disable_tqdm, override_bs=override_bs
+            )
+        members, groups = self._plan(requests)
+        packed = {index for indices in members for index in indices}
+        others = [index for index in range(len(requests)) if index not in packed]
 
         results: list[tuple[float, bool] | None] = [None] * len(requests)
         if others:
@@ -327,17 +498,13 @@ class SharedPrefixHFLM(HFLM):
             for index, answer in zip(others, answers, strict=True):
                 results[index] = answer
 
-        members = list(shared.values())
-        groups = [
-            (context, [requests[i][2] for i in indices]) for context, indices in shared.items()
-        ]
         progress = tqdm(
-            total=len(members),
+            total=len(groups),
             disable=disable_tqdm or self.rank != 0,
             desc="Running loglikelihood requests (contexts shared by several requests)",
         )
         scores = score_groups(
-            self.model, groups, self.row_tokens, self.batch_tokens, progress=progress.update
+            self.model, groups, self.row_limit, self.batch_tokens, progress=progress.update
         )
         progress.close()
         for indices, group_scores in zip(members, scores, strict=True):
