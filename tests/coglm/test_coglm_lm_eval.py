@@ -12,6 +12,7 @@ from cog_tasks.coglm.abilities import ABILITIES, STAGES, abilities_of_stage
 
 FAMILY = tasks_path() / "coglm"
 METRICS = ("acc", "acc_norm", "acc_per_token", "calibrated_acc", "calibrated_acc_per_item")
+METRICS += ("acc_authors", "calibrated_acc_authors")
 SIZES = {"const": 50, "early": 100, "semio": 100, "empat": 100, "rever": 100}
 SIZES |= {"conse": 110, "induc": 100, "deduc": 250, "propo": 100, "plan": 210}
 
@@ -30,16 +31,17 @@ def test_family_files_follow_the_ability_table() -> None:
     for stage in STAGES:
         group = _yaml(f"coglm_stage{stage}.yaml")
         assert group["task"] == [f"coglm_{a.code}" for a in abilities_of_stage(stage)]
-        assert group["metadata"]["version"] == 1.0
+        assert group["metadata"]["version"] == 1.1
         assert {(m["metric"], m["weight_by_size"]) for m in group["aggregate_metric_list"]} == {
             (metric, False) for metric in METRICS
         }
     top = _yaml("coglm.yaml")
     assert top["task"] == [f"coglm_stage{stage}" for stage in STAGES]
-    assert top["metadata"]["version"] == 1.0
+    assert top["metadata"]["version"] == 1.1
     assert all(m["weight_by_size"] is False for m in top["aggregate_metric_list"])
     template = (FAMILY / "_coglm_template.yaml").read_text()
-    assert "version: 1.0" in template
+    assert "version: 1.1" in template
+    assert "class: !function utils.CogLMTask" in template
     for metric in METRICS:
         assert f"metric: {metric}\n" in template
 
@@ -49,6 +51,7 @@ def _results(output: Path) -> dict:
     return json.loads(path.read_text())
 
 
+@pytest.mark.slow
 def test_dummy_model_scores_every_document(tmp_path: Path, shared_data: Path) -> None:
     """lm-eval's random-log-likelihood model over all 1,220 documents: none is dropped."""
     main(["lm-eval", "--model", "dummy", "--tasks", "coglm", "--output_path", str(tmp_path)])
@@ -62,8 +65,27 @@ def test_dummy_model_scores_every_document(tmp_path: Path, shared_data: Path) ->
     assert data["results"]["coglm"]["sample_len"] == 1220
     # Random choices land near chance: the calibrated score sits near 0.
     assert abs(data["results"]["coglm"]["calibrated_acc,none"]) < 0.1
+    assert abs(data["results"]["coglm"]["calibrated_acc_authors,none"]) < 0.1
 
 
+@pytest.mark.slow
+def test_a_changed_context_is_refused(tmp_path: Path, shared_data: Path) -> None:
+    """The context request of acc_authors is exact only for the plain zero-shot context."""
+    arguments = ["--model", "dummy", "--tasks", "coglm_const", "--limit", "1"]
+    with pytest.raises(ValueError, match="plain zero-shot context"):
+        main(
+            [
+                "lm-eval",
+                *arguments,
+                "--system_instruction",
+                "Be brief.",
+                "--output_path",
+                str(tmp_path),
+            ]
+        )
+
+
+@pytest.mark.slow
 def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     tmp_path: Path, smollm2_path: Path, shared_data: Path, capsys: pytest.CaptureFixture
 ) -> None:
@@ -93,6 +115,11 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     assert {s["doc"]["length_unit"] for s in samples} == {"token"}
     context = samples[0]["arguments"]["gen_args_0"]["arg_0"]
     assert context.endswith("\nThe answer is:")
+    # After the candidates, one request for the context's own tokens after the first.
+    doc, arguments = samples[0]["doc"], samples[0]["arguments"]
+    assert len(arguments) == doc["num_choices"] + 1 == len(samples[0]["filtered_resps"])
+    last = arguments[f"gen_args_{doc['num_choices']}"]
+    assert last["arg_0"] == doc["context_head"] and last["arg_0"] + last["arg_1"] == context
 
     # The report reads the same folder.
     assert main(["coglm", "report", str(tmp_path)]) == 0
