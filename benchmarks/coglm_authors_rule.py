@@ -1,18 +1,14 @@
-"""Apply the authors' exact choice rule to an lm-eval CogLM run, and compare.
+"""Re-score an lm-eval CogLM run under every choice rule, and compare with the authors'.
 
-The authors pick the candidate with the lowest mean causal-LM loss over the
-whole string ``question + "\\nThe answer is: " + candidate``. With lm-eval's
-split of that string into a context (question and cue) and a continuation
-(the candidate), that loss is
-
-    (NLL_context + NLL_candidate) / (context_tokens - 1 + candidate_tokens)
-
-where ``NLL_context`` sums over the context's tokens after the first (the
-first token is never predicted). lm-eval's ``--log_samples`` files hold
-``-NLL_candidate`` per candidate and the candidate token counts; this script
-adds ``NLL_context`` with one batched forward pass per question, then reports
-how often each lm-eval rule picks what the authors' rule picks and the
-calibrated accuracy per ability under each rule.
+The ``coglm`` tasks (version 1.1 on) report the authors' rule themselves
+(``acc_authors``): each document asks for its context's own log-likelihood
+after the candidates. This script reads a ``--log_samples`` run, applies every
+rule of :func:`cog_tasks.coglm.completion.choice_picks` to the logged
+log-likelihoods, and reports how often each rule picks what the authors' rule
+picks, with the calibrated accuracy per ability, stage and overall under each
+rule. For a run made before version 1.1, whose samples lack the context's own
+log-likelihood, it computes that with one batched forward pass per question
+(the same tokens lm-eval's split gives: the context after its first token).
 
 Usage::
 
@@ -22,7 +18,9 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,38 +28,65 @@ from typing import Any
 import torch
 
 from cog_tasks.coglm.abilities import ABILITIES
-from cog_tasks.coglm.completion import completion_context, pick_by_mean, pick_by_sum
-from cog_tasks.files import write_atomically
+from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC, choice_picks, completion_context
+from cog_tasks.files import iter_jsonl, write_json_atomically
 from cog_tasks.metrics.coglm import assemble_summary, calibrated_accuracy
 
 
+def _samples_file(results_dir: Path, code: str, unpacked: Path) -> Path:
+    """The newest ``samples_coglm_<code>_*.jsonl`` (unpacked into ``unpacked`` if gzipped)."""
+    files = sorted(results_dir.rglob(f"samples_coglm_{code}_*.jsonl*"))
+    if not files:
+        raise FileNotFoundError(f"{results_dir}: no samples for coglm_{code}")
+    if files[-1].suffix != ".gz":
+        return files[-1]
+    target = unpacked / files[-1].stem
+    target.write_bytes(gzip.decompress(files[-1].read_bytes()))
+    return target
+
+
 def read_samples(results_dir: Path) -> list[dict[str, Any]]:
-    """Documents and candidate log-likelihoods from lm-eval ``samples_coglm_*`` files."""
+    """Documents with ``lls`` (per candidate) and, if logged, ``context_ll``.
+
+    Raises:
+        ValueError: If candidate lengths were not counted in tokens.
+    """
     rows = []
-    for ability in ABILITIES:
-        files = sorted(results_dir.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
-        if not files:
-            raise FileNotFoundError(f"{results_dir}: no samples for coglm_{ability.code}")
-        for line in files[-1].read_text().splitlines():
-            sample = json.loads(line)
-            doc = sample["doc"]
-            if doc["length_unit"] != "token":
-                raise ValueError(f"{files[-1]}: candidate lengths are not in tokens")
-            doc["lls"] = [float(ll) for ll, _ in sample["filtered_resps"]]
-            rows.append(doc)
+    with tempfile.TemporaryDirectory() as unpacked:
+        for ability in ABILITIES:
+            path = _samples_file(results_dir, ability.code, Path(unpacked))
+            for number, sample in iter_jsonl(path):
+                doc = sample["doc"]
+                if doc["length_unit"] != "token":
+                    raise ValueError(f"{path}:{number}: candidate lengths are not in tokens")
+                lls = [float(ll) for ll, _ in sample["filtered_resps"]]
+                doc["lls"] = lls[: doc["num_choices"]]
+                if len(lls) == doc["num_choices"] + 1:
+                    doc["context_ll"] = lls[-1]
+                rows.append(doc)
     return rows
 
 
-def context_nlls(model_dir: str, questions: list[str], batch_size: int) -> list[tuple[float, int]]:
-    """``(NLL over tokens 2..T, T - 1)`` of each question's context."""
+def add_context_scores(model_dir: str, docs: list[dict[str, Any]], batch_size: int) -> None:
+    """Set ``context_ll`` and ``context_tokens`` where the run did not log them.
+
+    The context's own log-likelihood covers its tokens after the first,
+    without special tokens, as :func:`~cog_tasks.coglm.completion.context_split`
+    counts them.
+    """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    missing = [doc for doc in docs if "context_ll" not in doc]
+    if not missing:
+        return
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForCausalLM.from_pretrained(model_dir)
     model.eval()
-    encoded = [tokenizer.encode(completion_context(q), add_special_tokens=False) for q in questions]
+    encoded = [
+        tokenizer.encode(completion_context(doc["question"]), add_special_tokens=False)
+        for doc in missing
+    ]
     order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i]))
-    results: dict[int, tuple[float, int]] = {}
     with torch.inference_mode():
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
@@ -72,12 +97,13 @@ def context_nlls(model_dir: str, questions: list[str], batch_size: int) -> list[
             logprobs = torch.log_softmax(model(ids).logits[:, :-1].float(), dim=-1)
             picked = logprobs.gather(2, ids[:, 1:, None])[..., 0]
             for row, index in enumerate(batch):
-                predicted = len(encoded[index]) - 1
-                results[index] = (-float(picked[row, :predicted].sum()), predicted)
-    return [results[i] for i in range(len(encoded))]
+                scored = len(encoded[index]) - 1
+                missing[index]["context_ll"] = float(picked[row, :scored].sum())
+                missing[index]["context_tokens"] = scored
 
 
 def main() -> None:
+    """Re-score the run and write the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, help="lm-eval --output_path of a --log_samples run")
     parser.add_argument("--model-dir", help="HF model directory (default: embedded SmolLM2)")
@@ -92,35 +118,25 @@ def main() -> None:
         args.model_dir = str(embedded_model_path("smollm2"))
 
     docs = read_samples(args.results)
+    logged = sum("context_ll" in doc for doc in docs)
     start = time.perf_counter()
-    contexts = context_nlls(args.model_dir, [d["question"] for d in docs], args.batch_size)
+    add_context_scores(args.model_dir, docs, args.batch_size)
     elapsed = time.perf_counter() - start
 
-    rules = {
-        "authors (whole-sequence mean loss)": lambda d, c: pick_by_mean(
-            [ll - c[0] for ll in d["lls"]], [c[1] + n for n in d["choice_lengths"]]
-        ),
-        "acc (sum)": lambda d, c: pick_by_sum(d["lls"]),
-        "acc_norm (per character)": lambda d, c: pick_by_mean(
-            d["lls"], [len(choice) for choice in d["choices"]]
-        ),
-        "acc_per_token": lambda d, c: pick_by_mean(d["lls"], d["choice_lengths"]),
-    }
-    pairs = list(zip(docs, contexts, strict=True))
-    picks = {rule: [pick(d, c) for d, c in pairs] for rule, pick in rules.items()}
-    authors = picks["authors (whole-sequence mean loss)"]
+    picks = [choice_picks(doc, doc["lls"], doc["context_ll"]) for doc in docs]
+    rules = list(picks[0])
     report: dict[str, Any] = {"questions": len(docs), "model_dir": args.model_dir}
+    report["context_lls_logged_by_lm_eval"] = logged
     report["context_pass_s"] = round(elapsed, 1)
     report["agreement_with_authors_pick"] = {
-        rule: sum(a == b for a, b in zip(chosen, authors, strict=True)) / len(docs)
-        for rule, chosen in picks.items()
+        rule: sum(p[rule] == p[AUTHORS_PICK_METRIC] for p in picks) / len(docs) for rule in rules
     }
     report["calibrated_by_rule"] = {}
-    for rule, chosen in picks.items():
+    for rule in rules:
         rows = {}
         for ability in ABILITIES:
             indices = [i for i, d in enumerate(docs) if d["ability"] == ability.code]
-            correct = [chosen[i] == docs[i]["answer"] for i in indices]
+            correct = [picks[i][rule] == docs[i]["answer"] for i in indices]
             counts = [docs[i]["num_choices"] for i in indices]
             rows[ability.code] = {"calibrated_accuracy": calibrated_accuracy(correct, counts)}
         summary = assemble_summary(rows)
@@ -131,7 +147,7 @@ def main() -> None:
             "cognitive_age": round(summary["cognitive_age"], 2),
         }
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(args.output, (json.dumps(report, indent=2) + "\n").encode())
+    write_json_atomically(args.output, report)
     print(json.dumps(report, indent=2))
 
 
