@@ -7,7 +7,7 @@ from statistics import fmean
 import pytest
 import yaml
 
-from cog_tasks.cli import main, tasks_path
+from cog_tasks.cli import main, only_our_tasks, tasks_path
 from cog_tasks.coglm.abilities import ABILITIES, STAGES, abilities_of_stage
 
 FAMILY = tasks_path() / "coglm"
@@ -44,6 +44,14 @@ def test_family_files_follow_the_ability_table() -> None:
     assert "class: !function utils.CogLMTask" in template
     for metric in METRICS:
         assert f"metric: {metric}\n" in template
+
+
+def test_lm_eval_index_is_skipped_only_when_every_task_is_ours() -> None:
+    assert only_our_tasks(["--model", "hf", "--tasks", "coglm,coglm_plan", "--limit", "2"])
+    assert only_our_tasks(["-t", "coglm_stage1", "--tasks=coglm_gen"])
+    assert not only_our_tasks(["--tasks", "coglm,hellaswag"])  # a built-in task needs the index
+    assert not only_our_tasks(["--tasks", "tasks/my_task.yaml"])
+    assert not only_our_tasks(["--model", "hf"])
 
 
 def _results(output: Path) -> dict:
