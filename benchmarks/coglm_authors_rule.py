@@ -74,11 +74,11 @@ def add_context_scores(model_dir: str, docs: list[dict[str, Any]], batch_size: i
     without special tokens, as :func:`~cog_tasks.coglm.completion.context_split`
     counts them.
     """
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
     missing = [doc for doc in docs if "context_ll" not in doc]
     if not missing:
         return
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForCausalLM.from_pretrained(model_dir)
     model.eval()
