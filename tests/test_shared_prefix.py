@@ -118,6 +118,15 @@ def test_packed_scores_equal_one_pair_at_a_time(
         assert [t for t, _ in together] == pytest.approx([t for t, _ in single], abs=1e-3)
 
 
+def _assert_hf_numbers(lm: SharedPrefixHFLM, requests: list, ours: list, tolerance: float) -> None:
+    """``ours`` are, request by request, the log-likelihoods and greedy flags of plain ``hf``."""
+    reference = HFLM._loglikelihood_tokens(lm, requests, disable_tqdm=True)
+    assert len(ours) == len(requests)
+    for (total, greedy), (expected_total, expected_greedy) in zip(ours, reference, strict=True):
+        assert total == pytest.approx(expected_total, abs=tolerance)
+        assert greedy == expected_greedy
+
+
 @pytest.mark.slow
 def test_mixed_requests_keep_their_order_and_hf_numbers(
     smollm2_path: Path, coglm_groups: list
@@ -135,12 +144,7 @@ def test_mixed_requests_keep_their_order_and_hf_numbers(
     assert any(len(c) + len(k) <= 97 for _, c, k in requests[2:]), "and others must fit"
     assert any(len(c) == 1 for _, c, _ in requests), "and some ask for a context's own tail"
 
-    ours = lm._loglikelihood_tokens(requests, disable_tqdm=True)
-    reference = HFLM._loglikelihood_tokens(lm, requests, disable_tqdm=True)
-    assert len(ours) == len(requests)
-    for (total, greedy), (expected_total, expected_greedy) in zip(ours, reference, strict=True):
-        assert total == pytest.approx(expected_total, abs=1e-3)
-        assert greedy == expected_greedy
+    _assert_hf_numbers(lm, requests, lm._loglikelihood_tokens(requests, disable_tqdm=True), 1e-3)
 
 
 def _samples(output_dir: Path) -> dict[str, list[float]]:
@@ -236,11 +240,7 @@ def test_every_family_gets_hf_numbers_or_falls_back(
 
     with caplog.at_level(logging.WARNING, logger="cog_tasks.lm_eval_models.shared_prefix"):
         ours = lm._loglikelihood_tokens(requests, disable_tqdm=True)
-    reference = HFLM._loglikelihood_tokens(lm, requests, disable_tqdm=True)
-    assert len(ours) == len(requests)
-    for (total, greedy), (expected_total, expected_greedy) in zip(ours, reference, strict=True):
-        assert total == pytest.approx(expected_total, abs=1e-4)
-        assert greedy == expected_greedy
+    _assert_hf_numbers(lm, requests, ours, 1e-4)
 
     if expected_blocker is None:
         assert lm.blocker is None
