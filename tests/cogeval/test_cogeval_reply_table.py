@@ -14,10 +14,13 @@ from cog_tasks.cogeval.generator import make_item
 from cog_tasks.cogeval.scoring import FAILURE_MODES, score_response
 
 # n7line ordRooms valuePath: the lobby's best first room is 2.
-# n15star ordRooms valuePath: 1, 11, {2, 5, 14}, 8.  2stepPath: 1, 11, 2.  3stepPath: 1, {7, 10, 13}, 4, 15.
+# n15star ordRooms valuePath: 1, 11, {2, 5, 14}, 8.  2stepPath: 1, 11, 2.
+# n15star ordRooms 3stepPath: 1, {7, 10, 13}, 4, 15.
 # n15star unordSpatial valuePath: Osaka, Durban, {Tbilisi, Perth, Bergen}, Tallinn.
-# n16cluster socialTies nClusters: 4.  n7tree objectRelations valuePath: clay pot, iron safe, tin box.
-# n7tree socialTies valuePath: Esther, Omar, Goran.  n21star unordSpatial 1stepPath: Zagreb, Tallinn.
+# n16cluster socialTies nClusters: 4.
+# n7tree objectRelations valuePath: clay pot, iron safe, tin box.
+# n7tree socialTies valuePath: Esther, Omar, Goran.
+# n21star unordSpatial 1stepPath: Zagreb, Tallinn.
 # n13line unordSpatial valuePath (first move from Dakar): Tunis.
 REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
     # --- GPT-4: structured reasoning, a clean final line
@@ -35,7 +38,8 @@ REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
     ("gpt-4", "n16cluster", "socialTies", "nClusters",
      "Grouping people by mutual friendships gives four tight circles.\nAnswer: 4", 1, None),
     ("gpt-4", "n7tree", "objectRelations", "valuePath",
-     "The tin box holds the most coins.\nAnswer: the clay pot, the iron safe, the tin box", 1, None),
+     "The tin box holds the most coins.\nAnswer: the clay pot, the iron safe, the tin box",
+     1, None),
     ("gpt-4", "n15star", "ordRooms", "valuePath",
      "The most direct route is to go straight there.\nAnswer: 1, 8", 0, "invalid_edge"),
     ("gpt-4", "n15star", "ordRooms", "3stepPath",
