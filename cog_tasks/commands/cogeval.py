@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cog_tasks.commands.options import add_chance_command
+from cog_tasks.commands.options import add_chance_command, reporting_user_errors
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -32,20 +31,7 @@ def _warn(message: str) -> None:
     print(f"{PROGRAM}: warning: {message}", file=sys.stderr)
 
 
-def _reporting_errors(
-    command: Callable[[argparse.Namespace], int],
-) -> Callable[[argparse.Namespace], int]:
-    """Turn user errors into a one-line message and exit code 2."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except (ValueError, KeyError, FileNotFoundError) as error:
-            message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            print(f"{PROGRAM}: error: {message}", file=sys.stderr)
-            return 2
-
-    return run
+_reporting_errors = reporting_user_errors(PROGRAM, (ValueError, KeyError, FileNotFoundError))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
