@@ -90,6 +90,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
     parser.add_argument("--log", type=Path, help="read an Inspect log directory instead")
+    parser.add_argument(
+        "--status",
+        default="success",
+        help="with --log: comma-separated log statuses to read (default: success)",
+    )
 
 
 def _load_table(args: argparse.Namespace) -> pd.DataFrame:
@@ -99,9 +104,10 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
     if (args.scores is None) == (args.log is None):
         raise UsageError("give either a SCORES file or --log DIR")
     if args.log is not None:
+        from cog_tasks.cogeval.generator import split_names
         from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
 
-        table, logs = score_table_from_logs(args.log)
+        table, logs = score_table_from_logs(args.log, statuses=split_names(args.status) or ())
         if logs.skipped_note():
             print(logs.skipped_note(), file=sys.stderr)
         return validate_scores(table, source=str(args.log))
