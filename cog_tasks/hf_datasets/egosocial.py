@@ -160,9 +160,9 @@ $config_rows
 | `Question` | string | the question |
 | `Option` | list of string | the options (2 or 4) |
 | `Answer` | string | the text of the right option |
-| `Ability` | string or null | the authors' ability label (`Belief`, `Emotion`, `Intention`, `Desire`, `Knowledge`, `Non-li`); null in `counterfactual` |
+| `Ability` | string or null | the authors' label (`Belief`, `Emotion`, ..., `Non-li`) |
 
-`blackjack`: `line`, `system` (the rules), `user` (the cards and the output
+`Ability` is null in `counterfactual`. `blackjack`: `line`, `system` (the rules), `user` (the cards and the output
 format: a free-text Self-Belief and External-Belief; no answers).
 
 `generated`: `id`, `scenario`, `label` (ability label), `perspective`
