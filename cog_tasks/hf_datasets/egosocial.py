@@ -162,8 +162,9 @@ $config_rows
 | `Answer` | string | the text of the right option |
 | `Ability` | string or null | the authors' label (`Belief`, `Emotion`, ..., `Non-li`) |
 
-`Ability` is null in `counterfactual`. `blackjack`: `line`, `system` (the rules), `user` (the cards and the output
-format: a free-text Self-Belief and External-Belief; no answers).
+`Ability` is null in `counterfactual`. `blackjack`: `line`, `system` (the
+rules), `user` (the cards and the output format: a free-text Self-Belief and
+External-Belief; no answers).
 
 `generated`: `id`, `scenario`, `label` (ability label), `perspective`
 (`tom`, `socialization`, `control`), `system`, `story`, `question`,
