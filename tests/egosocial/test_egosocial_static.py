@@ -237,6 +237,7 @@ def test_record_to_sample_is_stable():
         build_static_items(source="generated", scenarios="mars")
 
 
+@pytest.mark.slow
 def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, scripted_model):
     items = build_static_items(source="generated", seed=0, size=2)
     replies = ["ANSWER: A", "I am not sure."] * len(items)
