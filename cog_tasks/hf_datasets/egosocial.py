@@ -128,7 +128,7 @@ that the events happened to it. Made with the `cog-tasks` plugin
 - Upstream repository: https://github.com/$upstream_repo
 - Commit: `$upstream_commit`, folder `data/` (`socialfirst.jsonl`,
   `counterfact.jsonl`, `blackjack.jsonl`)
-- Paper: https://arxiv.org/abs/2410.06195
+- Paper: Hou et al., *Entering Real Social World!*, arXiv preprint, 2024
 
 The authors' records are copied as they are, with `line` (their line in the
 upstream file) added. The `generated` config is not the authors' data: it is
@@ -189,7 +189,7 @@ and `cog_tasks/egosocial_blackjack_beliefs` read the authors' items from here.
              Socialization Capabilities of LLMs from a First-Person Perspective},
   author  = {Hou, Guiyang and Zhang, Wenqi and Shen, Yongliang and Tan, Zeqi and
              Shen, Sihao and Lu, Weiming},
-  journal = {arXiv preprint arXiv:2410.06195},
+  journal = {arXiv preprint},
   year    = {2024}
 }
 ```

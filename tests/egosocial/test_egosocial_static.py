@@ -276,3 +276,9 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
 )
 def test_parse_choice_letter(reply, expected):
     assert parse_choice_letter(reply, option_count=3) == expected
+
+
+@pytest.mark.parametrize("size", [0, -1])
+def test_size_below_one_fails_when_the_task_is_built(size):
+    with pytest.raises(ValueError, match=f"size must be at least 1, got {size}"):
+        egosocial_static(source="generated", size=size)
