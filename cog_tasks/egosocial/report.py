@@ -1,8 +1,8 @@
 """EgoSocialArena report: figures and a summary table from measurements.
 
 Pure aggregation and plotting; reading Inspect logs into :class:`Measurement`
-and :class:`GuessCurve` objects is the frontend's job
-(``cog_tasks.inspect_evals.egosocial.report``). :func:`write_report` writes:
+and :class:`GuessCurve` objects is the Inspect frontend's job (its
+``egosocial/report.py``). :func:`write_report` writes:
 
 - ``number_guessing_curves.png``: per level, the opponent's numbers and each
   model's per-round predictions (the paper's Figure 4 style);

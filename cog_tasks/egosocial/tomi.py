@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Literal
 
 from cog_tasks.egosocial.records import EgoItem, Perspective
+from cog_tasks.files import read_text
 
 QuestionType = Literal["first_order", "second_order", "memory", "reality"]
 
@@ -137,7 +138,7 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
     path = Path(path)
     records: list[ToMiRecord] = []
     story: list[str] = []
-    for line_number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for line_number, raw in enumerate(read_text(path).splitlines(), start=1):
         if not raw.strip():
             continue
         number, _, text = raw.partition(" ")

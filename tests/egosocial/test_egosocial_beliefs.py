@@ -122,3 +122,21 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path) -> None:
     assert judge.calls == 100 - len(no_external)
     unparsed = [s for s in samples if s.scores["belief_judge"].metadata["judge_unparsed"]]
     assert len(unparsed) == 50 - len(no_external) - len(up_10)
+
+
+@pytest.mark.slow
+def test_without_a_grader_the_run_fails_and_the_report_skips_it(tmp_path: Path, capsys) -> None:
+    if not os.environ.get("COG_TASKS_DATA"):
+        pytest.skip("needs COG_TASKS_DATA with the authors' egosocial files")
+    from cog_tasks.cli import main
+
+    [log] = inspect_eval(
+        egosocial_blackjack_beliefs(),
+        model=get_model("mockllm/model", custom_outputs=scripted_player),
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "error" and "grader" in str(log.error)
+    with pytest.raises(FileNotFoundError, match=r"skipped 1 log\(s\) with status error"):
+        main(["egosocial", "report", str(tmp_path)])
