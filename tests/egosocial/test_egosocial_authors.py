@@ -5,7 +5,6 @@ malformed records are synthetic, written here.
 """
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -19,14 +18,6 @@ from cog_tasks.egosocial.authors import (
 )
 from cog_tasks.egosocial.static import build_static_items
 from cog_tasks.files import DataFileError
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    root = os.environ.get("COG_TASKS_DATA")
-    if not root or not (Path(root) / "egosocial" / "socialfirst.jsonl").is_file():
-        pytest.skip("needs COG_TASKS_DATA with the authors' egosocial files (../shared/data)")
-    return Path(root)
 
 
 @pytest.fixture

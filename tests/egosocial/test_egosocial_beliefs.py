@@ -1,6 +1,5 @@
 """Blackjack belief facts (rlcard's rules) and the judge-graded beliefs task, scripted judge."""
 
-import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -89,9 +88,7 @@ class ScriptedJudge:
 
 
 @pytest.mark.slow
-def test_beliefs_task_with_a_scripted_judge(tmp_path: Path) -> None:
-    if not os.environ.get("COG_TASKS_DATA"):
-        pytest.skip("needs COG_TASKS_DATA with the authors' egosocial files")
+def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -> None:
     judge = ScriptedJudge()
     [log] = inspect_eval(
         egosocial_blackjack_beliefs(),
@@ -125,9 +122,9 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_without_a_grader_the_run_fails_and_the_report_skips_it(tmp_path: Path, capsys) -> None:
-    if not os.environ.get("COG_TASKS_DATA"):
-        pytest.skip("needs COG_TASKS_DATA with the authors' egosocial files")
+def test_without_a_grader_the_run_fails_and_the_report_skips_it(
+    tmp_path: Path, shared_data: Path
+) -> None:
     from cog_tasks.cli import main
 
     [log] = inspect_eval(
