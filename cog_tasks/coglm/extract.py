@@ -217,6 +217,62 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
     return approved[0] if len(approved) == 1 else None
 
 
+_STATEMENT_LEAD = (
+    r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?(?:final\s+|correct\s+|best\s+)?"
+    r"answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)[ \t]*:?[ \t]*(?:\n[ \t]*)?\**"
+)
+_ANSWER_STATEMENTS = (
+    re.compile(_STATEMENT_LEAD + _BOXED.pattern, re.IGNORECASE),
+    _BOXED,
+    re.compile(rf"{_STATEMENT_LEAD}{_OPTION_WORD}{_LETTER}(?![A-Za-z])", re.IGNORECASE),
+    re.compile(
+        r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?[ \t]*"
+        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?i:option|choice)\s+\(?[A-Z]\)?(?![A-Za-z])\s+(?i:is\s+(?:the\s+)?"
+        r"(?:correct|right|best|answer)(?:\s+(?:answer|choice|option))?)"
+    ),
+)
+
+
+def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
+    """Remove the statements of a final choice from a reply, keeping its reasoning.
+
+    Boxed answers, "The answer is option B", "I choose B" and "Option B is
+    correct" are cut out, with an option's text right after them ("... is B.
+    a zebra"); so are lines that only restate one option ("B. a zebra").
+    Lines left with no words are dropped. Used for chain of cognition, where a
+    weaker model must see a stronger model's reasoning, not its answer.
+
+    Args:
+        text: A model's reply.
+        choices: The options of the question.
+
+    Returns:
+        The reply without its answer statements.
+    """
+    texts = "|".join(re.escape(choice.strip()) for choice in choices if choice.strip())
+    restated = re.compile(rf"[ \t]*[\.:\)\-]?[ \t]*(?:{texts})\b[ \t]*", re.IGNORECASE)
+    for pattern in _ANSWER_STATEMENTS:
+        remaining, position = [], 0
+        for match in pattern.finditer(text):
+            remaining.append(text[position : match.start()])
+            rest = restated.match(text, match.end()) if texts else None
+            position = rest.end() if rest else match.end()
+        text = "".join([*remaining, text[position:]])
+    kept = []
+    for line in text.splitlines():
+        letter_line = _LEADING_LETTER_LINE.match(line)
+        if letter_line and _exact_choice(letter_line.group(2), choices) is not None:
+            continue
+        if re.search(r"\w", line):
+            line = re.sub(r"^[\s,.;:!]+|\s+(?=[,.;:!])", "", line.strip())
+            kept.append(re.sub(r"([.!?])(?:\s*[.!?:,;])+", r"\1", line))
+    return "\n".join(kept)
+
+
 def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     """Return the 0-based option a free-text answer chose, or ``None``.
 
