@@ -269,6 +269,7 @@ def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
             continue
         if re.search(r"\w", line):
             line = re.sub(r"^[\s,.;:!]+|\s+(?=[,.;:!])", "", line.strip())
+            line = re.sub(r"\s*[,;:]+\s*(?=[.!?])", "", line)
             kept.append(re.sub(r"([.!?])(?:\s*[.!?:,;])+", r"\1", line))
     return "\n".join(kept)
 
