@@ -92,6 +92,7 @@ REALISTIC_REPLIES = {
 }
 
 
+@pytest.mark.slow
 def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str, str]) -> None:
     model = scripted_model(lambda prompt, _: REALISTIC_REPLIES[record_id(prompt, questions)])
     log = run(coglm_chat(abilities="const,early,semio,empat", per_ability=2), model, tmp_path)
@@ -116,6 +117,7 @@ def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str
     assert values["stage1_calibrated_acc"] == pytest.approx((1.0 + 1 / 3) / 2)
 
 
+@pytest.mark.slow
 def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) -> None:
     calls: Counter[str] = Counter()
 
@@ -129,7 +131,10 @@ def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) 
         return "The answer is option A."  # propo items (answer B): wrong twice
 
     log = run(
-        coglm_chat(abilities="const,propo", per_ability=2), scripted_model(reply), tmp_path, epochs=2
+        coglm_chat(abilities="const,propo", per_ability=2),
+        scripted_model(reply),
+        tmp_path,
+        epochs=2,
     )
     assert set(calls.values()) == {2}
     values = metrics(log)
@@ -146,6 +151,7 @@ def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) 
 # --- self-consistency ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_self_consistency_majority_and_documented_tie(
     tmp_path: Path, questions: dict[str, str]
 ) -> None:
@@ -160,7 +166,9 @@ def test_self_consistency_majority_and_documented_tie(
         temperatures.append(config.temperature)
         return script[record_id(prompt, questions)][config.seed - 10]
 
-    task = coglm_chat(abilities="const", per_ability=2, sc_samples=4, sc_temperature=0.3, sc_seed=10)
+    task = coglm_chat(
+        abilities="const", per_ability=2, sc_samples=4, sc_temperature=0.3, sc_seed=10
+    )
     log = run(task, scripted_model(reply), tmp_path)
     assert temperatures == [0.3] * 8
     scores = {str(s.id): s.scores["coglm_scorer"] for s in log.samples}
@@ -181,6 +189,7 @@ def test_self_consistency_majority_and_documented_tie(
 # --- erasure ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
     seen: list = []
     model = scripted_model(lambda prompt, _: "The answer is option A.", seen)
@@ -192,15 +201,18 @@ def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
         assert sample.messages[0].text == ERASURE_PROMPTS["empat"]
 
 
+@pytest.mark.slow
 def test_no_system_prompt_without_erasure(tmp_path: Path) -> None:
     seen: list = []
-    run(coglm_chat(abilities="const", per_ability=1), scripted_model(lambda p, _: "A", seen), tmp_path)
+    model = scripted_model(lambda p, _: "A", seen)
+    run(coglm_chat(abilities="const", per_ability=1), model, tmp_path)
     assert [system_text(messages) for messages in seen] == [None]
 
 
 # --- chain of cognition ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_chain_of_cognition_pairs_rationales_by_sample_id(
     tmp_path: Path, questions: dict[str, str]
 ) -> None:
@@ -208,7 +220,9 @@ def test_chain_of_cognition_pairs_rationales_by_sample_id(
         return f"Rationale for {record_id(prompt, questions)}. The answer is option A."
 
     strong_log = run(
-        coglm_chat(abilities="early,plan", per_ability=2), scripted_model(strong), tmp_path / "strong"
+        coglm_chat(abilities="early,plan", per_ability=2),
+        scripted_model(strong),
+        tmp_path / "strong",
     )
     assert strong_log.location
     rationales = rationales_from_log(strong_log.location)
@@ -252,6 +266,7 @@ def test_rationale_loses_every_form_of_answer_statement() -> None:
     assert "no reasoning beyond its choice" in answer_only
 
 
+@pytest.mark.slow
 def test_authors_extractor_in_the_task(tmp_path: Path) -> None:
     # Reads as B with ours; the authors' rule takes the first character, "O".
     model = scripted_model(lambda prompt, _: "Option B is the right one.")
@@ -269,6 +284,7 @@ def test_authors_extractor_in_the_task(tmp_path: Path) -> None:
         coglm_chat(extractor="theirs")
 
 
+@pytest.mark.slow
 def test_deprecated_coglm_alias_warns_and_still_runs(tmp_path: Path) -> None:
     with pytest.warns(FutureWarning, match="now 'coglm_chat'"):
         task = coglm(abilities="const", per_ability=1)

@@ -45,6 +45,7 @@ def test_bootstrap_interval_brackets_the_estimate_and_is_reproducible() -> None:
 # --- interdependence -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) -> None:
     calls: list[str] = []
 
@@ -145,6 +146,7 @@ def test_interdependence_cli_with_smollm2(tmp_path: Path, smollm2_path: Path, sh
 # --- agreement -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, records) -> None:
     def respond(messages, _config) -> str:
         record = next(r for q, r in records.items() if user_text(messages).startswith(q + "\n"))
