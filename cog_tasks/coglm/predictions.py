@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, coerce_prediction
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
 from cog_tasks.coglm.records import CogLMDataError, check_options
-from cog_tasks.files import iter_jsonl
+from cog_tasks.files import iter_jsonl, read_json
 from cog_tasks.metrics.coglm import ScoredItem
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
@@ -74,4 +74,50 @@ def read_predictions(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[Sco
     ]
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
+    return items
+
+
+AUTHORS_OUTPUTS_URL = (
+    "https://raw.githubusercontent.com/WangXinglin/CogLM/"
+    "c8165d0587ee9de052a459b44dead5e086a9792e/result/{model}/result.json"
+)
+"""The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
+
+
+def read_authors_outputs(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[ScoredItem]:
+    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
+
+    The file maps a stage folder to ability file stems (``inductive`` ...) to
+    items with ``candidates``, ``answer`` (a letter) and ``predict`` (the
+    model's reply). Nothing is cached or copied; the file is read where it is.
+
+    Args:
+        path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`).
+        extractor: The answer reader applied to ``predict``.
+
+    Raises:
+        CogLMDataError: Naming the file and item of anything malformed.
+    """
+    by_stem = {ability.file_stem: ability.code for ability in ABILITY_BY_CODE.values()}
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise CogLMDataError(f"{path}: expected an object of stages, got {type(data).__name__}")
+    items = []
+    for stage, abilities in data.items():
+        for stem, rows in (abilities or {}).items():
+            if stem not in by_stem:
+                raise CogLMDataError(f"{path}: {stage}/{stem} is not a CogLM ability file")
+            for number, row in enumerate(rows):
+                where = f"{path}: {stage}/{stem} item {number}"
+                if not isinstance(row, dict) or str(row.get("answer", "")) not in LETTERS:
+                    raise CogLMDataError(f"{where}: expected an answer letter")
+                prediction = {
+                    "ability": by_stem[stem],
+                    "choices": row.get("candidates"),
+                    "answer": LETTERS.index(row["answer"]),
+                    "prediction": row.get("predict"),
+                }
+                items.append(score_prediction(prediction, where, extractor))
+    if not items:
+        raise CogLMDataError(f"{path}: no items")
     return items

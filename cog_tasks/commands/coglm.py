@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
-from cog_tasks.coglm.predictions import read_predictions
+from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
 from cog_tasks.coglm.report import (
@@ -146,7 +146,11 @@ def _table7(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    summary = summarize(read_predictions(args.predictions, args.extractor))
+    if args.format == "authors":
+        items = read_authors_outputs(args.predictions, args.extractor)
+    else:
+        items = read_predictions(args.predictions, args.extractor)
+    summary = summarize(items)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -232,6 +236,13 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_EXTRACTOR,
         help="how free text is read: ours (default), authors (the CogLM authors' "
         "Llama-2-chat rule) or authors-gpt (their GPT rule, boxed answers only)",
+    )
+    score.add_argument(
+        "--format",
+        choices=("jsonl", "authors"),
+        default="jsonl",
+        help="jsonl (default; one prediction a line) or authors: the CogLM authors' released "
+        "raw outputs, result/<model>/result.json (stage -> ability -> items with predict)",
     )
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.set_defaults(func=_reporting_errors(_score))

@@ -117,3 +117,25 @@ def test_score_with_the_authors_extractor(tmp_path: Path, capsys) -> None:
         plan = json.loads(capsys.readouterr().out)["abilities"]["plan"]
         results[extractor] = (plan["accuracy"], plan["invalid"])
     assert results == {"ours": (1.0, 0), "authors": (0.5, 1), "authors-gpt": (0.5, 1)}
+
+
+def test_score_reads_the_authors_raw_output_layout(tmp_path: Path, capsys) -> None:
+    choices = ["a lion", "a zebra", "an eagle", "a tiger"]
+    replies = [
+        ("B", "A: The striped one is \\boxed{B} a zebra."),
+        ("D", "A: Option D is correct, tigers are striped."),  # authors: first character "A"
+        ("C", "A: The most reasonable inference is:\nC. an eagle"),
+    ]
+    items = [{"candidates": choices, "answer": a, "predict": p} for a, p in replies]
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps({"third_stage": {"inductive": items}}))
+    accuracy = {}
+    for extractor in ("ours", "authors"):
+        arguments = ["coglm", "score", str(path), "--format", "authors", "--json"]
+        assert main([*arguments, "--extractor", extractor]) == 0
+        accuracy[extractor] = json.loads(capsys.readouterr().out)["abilities"]["induc"]["accuracy"]
+    assert accuracy == {"ours": 1.0, "authors": pytest.approx(2 / 3)}
+
+    path.write_text(json.dumps({"third_stage": {"recall": items}}))
+    assert main(["coglm", "score", str(path), "--format", "authors"]) == 2
+    assert "third_stage/recall is not a CogLM ability file" in capsys.readouterr().err
