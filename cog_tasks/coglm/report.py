@@ -242,6 +242,16 @@ def _mark_partial(figure: Any, runs: Sequence[CogLMRun]) -> None:
         )
 
 
+def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
+    """Mark partial runs on the figure, save it atomically as PNG and close it."""
+    figure.tight_layout(rect=(0, 0, 1, 0.95))
+    _mark_partial(figure, runs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(figure, path, dpi=110)
+    _pyplot().close(figure)
+    return path
+
+
 def _pyplot() -> Any:
     import matplotlib
 
@@ -338,12 +348,7 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
     age_axis.set_xlim(0, high + 8)
 
-    figure.tight_layout(rect=(0, 0, 1, 0.96))
-    _mark_partial(figure, runs)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path, dpi=110)
-    plt.close(figure)
-    return path
+    return _finish(figure, runs, path)
 
 
 def _ability_positions() -> list[float]:
@@ -465,9 +470,4 @@ def write_settings_chart(
     _decorate_abilities_axis(axis, positions)
     axis.set_title(title, fontsize=10)
     axis.legend(loc="lower left", fontsize=8, ncol=2)
-    figure.tight_layout(rect=(0, 0, 1, 0.95))
-    _mark_partial(figure, runs)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path, dpi=110)
-    plt.close(figure)
-    return path
+    return _finish(figure, runs, path)

@@ -12,6 +12,7 @@ import yaml
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.authors_rule import authors_llama_choice
 from cog_tasks.coglm.extract import extract_choice
 from cog_tasks.coglm.records import load_records
 from cog_tasks.lm_eval_tasks.coglm_gen import utils
@@ -110,10 +111,13 @@ def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data:
     samples = [
         json.loads(line) for file in tmp_path.rglob("samples_*.jsonl") for line in file.open()
     ]
-    assert len(samples) == len(ABILITIES)
+    # one logged row per document and filter
+    filters = sorted(sample["filter"] for sample in samples)
+    assert filters == ["authors"] * len(ABILITIES) + ["extract"] * len(ABILITIES)
+    readers = {"extract": extract_choice, "authors": authors_llama_choice}
     for sample in samples:
         (generation,) = sample["resps"][0]
-        pick = extract_choice(generation, sample["doc"]["choices"])
+        pick = readers[sample["filter"]](generation, sample["doc"]["choices"])
         expected = "[invalid]" if pick is None else "ABCD"[pick]
         assert sample["filtered_resps"] == [expected]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.solver import Solver, generate, system_message
@@ -79,17 +80,7 @@ def coglm_chat(
 
 
 @task
-def coglm(
-    abilities: str | Sequence[str] | None = None,
-    per_ability: int | None = None,
-    cot: bool = False,
-    sc_samples: int = 1,
-    sc_temperature: float = 0.7,
-    sc_seed: int | None = None,
-    erase: str | None = None,
-    coc_log: str | None = None,
-    extractor: str = DEFAULT_EXTRACTOR,
-) -> Task:
+def coglm(**task_args: Any) -> Task:
     """Deprecated name of :func:`coglm_chat` (removed in the next release); same arguments."""
     warnings.warn(
         "the Inspect task 'coglm' is now 'coglm_chat' (lm-eval's 'coglm' is the "
@@ -97,14 +88,4 @@ def coglm(
         FutureWarning,
         stacklevel=2,
     )
-    return coglm_chat(
-        abilities=abilities,
-        per_ability=per_ability,
-        cot=cot,
-        sc_samples=sc_samples,
-        sc_temperature=sc_temperature,
-        sc_seed=sc_seed,
-        erase=erase,
-        coc_log=coc_log,
-        extractor=extractor,
-    )
+    return coglm_chat(**task_args)
