@@ -114,9 +114,20 @@ def setting_label(log: EvalLog) -> str:
     label = "w/ " + " + ".join(parts) if parts else "Base"
     if arguments.get("erase"):
         label += f", {arguments['erase']} erased"
-    if arguments.get("extractor", "ours") != "ours":
-        label += f" [{arguments['extractor']} extractor]"
+    extractor = scoring_extractor(log)
+    if extractor != "ours":
+        label += f" [{extractor} extractor]"
     return label
+
+
+def scoring_extractor(log: EvalLog) -> str:
+    """The extractor that scored a log: from its scores (`inspect score` rescores), else -T."""
+    for sample in log.samples or []:
+        if sample.scores and SCORER in sample.scores:
+            recorded = (sample.scores[SCORER].metadata or {}).get("extractor")
+            if recorded:
+                return str(recorded)
+    return str((log.eval.task_args or {}).get("extractor", "ours"))
 
 
 def _run(log: EvalLog, label: str) -> CogLMRun:
