@@ -188,7 +188,9 @@ def pick_by_whole_mean_loss(
 
 
 def choice_picks(
-    doc: dict[str, Any], loglikelihoods: Sequence[float], context_loglikelihood: float
+    doc: dict[str, Any],
+    loglikelihoods: Sequence[float],
+    context_loglikelihood: float | None = None,
 ) -> dict[str, int]:
     """The option each choice rule picks: ``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``.
 
@@ -197,7 +199,8 @@ def choice_picks(
             ``choice_lengths``, ``context_tokens``, ``num_choices``, ``id``).
         loglikelihoods: Summed continuation log-likelihood of each option.
         context_loglikelihood: Log-likelihood of the context's tokens after
-            its first (the extra request of the lm-eval tasks).
+            its first (the extra request of the lm-eval tasks); without it
+            (samples of tasks version 1.0) ``acc_authors`` is left out.
 
     Raises:
         ValueError: If the number of scores does not match the number of options.
@@ -207,11 +210,29 @@ def choice_picks(
         raise ValueError(
             f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
         )
-    return {
+    picks = {
         "acc": pick_by_sum(loglikelihoods),
         "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),
         "acc_per_token": pick_by_mean(loglikelihoods, doc["choice_lengths"]),
-        AUTHORS_PICK_METRIC: pick_by_whole_mean_loss(
-            loglikelihoods, doc["choice_lengths"], context_loglikelihood, doc["context_tokens"]
-        ),
     }
+    if context_loglikelihood is not None:
+        picks[AUTHORS_PICK_METRIC] = pick_by_whole_mean_loss(
+            loglikelihoods, doc["choice_lengths"], context_loglikelihood, doc["context_tokens"]
+        )
+    return picks
+
+
+def sample_picks(doc: dict[str, Any], loglikelihoods: Sequence[float]) -> dict[str, int]:
+    """:func:`choice_picks` for the responses of a logged lm-eval sample.
+
+    From tasks version 1.1 a sample carries one response more than it has
+    options: the context's own log-likelihood, last. Version 1.0 samples have
+    none, and their picks leave ``acc_authors`` out.
+
+    Args:
+        doc: The sample's document.
+        loglikelihoods: The log-likelihood of each response, in order.
+    """
+    if len(loglikelihoods) == doc["num_choices"] + 1:
+        return choice_picks(doc, loglikelihoods[:-1], loglikelihoods[-1])
+    return choice_picks(doc, loglikelihoods)

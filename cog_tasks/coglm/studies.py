@@ -30,7 +30,7 @@ from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, choice_picks
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, sample_picks
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.files import (
     iter_jsonl,
@@ -245,7 +245,7 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
         for number, row in iter_jsonl(files[-1]):
             try:
                 loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
-                chosen = choice_picks(row["doc"], loglikelihoods)[CALIBRATED_PICK_METRIC]
+                chosen = sample_picks(row["doc"], loglikelihoods)[CALIBRATED_PICK_METRIC]
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 raise CogLMDataError(
                     f"{files[-1]}:{number}: unexpected sample ({error})"

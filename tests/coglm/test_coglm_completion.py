@@ -11,6 +11,7 @@ from cog_tasks.coglm.completion import (
     pick_by_mean,
     pick_by_sum,
     pick_by_whole_mean_loss,
+    sample_picks,
 )
 from cog_tasks.lm_eval_tasks.coglm import utils
 
@@ -133,6 +134,9 @@ def test_process_results_scores_every_rule_and_both_calibrations() -> None:
     assert hard[AUTHORS_PICK_METRIC] == 0.0 and hard["acc_per_token"] == 1.0
     with pytest.raises(ValueError, match="const-0007: 1 scores for 2 choices"):
         utils.process_results(doc, [(-1.0, False), (-40.0, False)])
+    # Samples of tasks version 1.0 carry no context response: no acc_authors.
+    assert set(sample_picks(doc, [-3.0, -9.3])) == {"acc", "acc_norm", "acc_per_token"}
+    assert sample_picks(doc, [-3.0, -9.3, -80.0])[AUTHORS_PICK_METRIC] == 1
     assert set(choice_picks(doc, [-3.0, -9.3], -40.0)) == {
         "acc",
         "acc_norm",
