@@ -17,7 +17,7 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import coerce_prediction
-from cog_tasks.coglm.records import CogLMDataError, check_options
+from cog_tasks.coglm.records import CogLMDataError, check_options, distinct_options
 from cog_tasks.metrics.coglm import ScoredItem
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
@@ -47,7 +47,7 @@ def score_prediction(row: Any, where: str) -> ScoredItem:
     chosen = coerce_prediction(row["prediction"], choices)
     return ScoredItem(
         ability=ability,
-        num_choices=len(choices),
+        num_choices=distinct_options(choices),
         correct=chosen == answer,
         valid=chosen is not None,
     )

@@ -13,9 +13,10 @@ The resolver tries, in order:
 
 Duplicated distractors: 39 upstream items (38 in ``plan``, 1 in ``induc``) list
 the same wrong option twice (32 items show 3 distinct texts among 4 options, 7
-show 2). They are kept as published; :attr:`CogLMRecord.num_distinct_choices`
-counts the distinct texts, which is what the chance correction uses (see
-:mod:`cog_tasks.metrics.coglm`).
+show 2). They are kept as published. :attr:`CogLMRecord.num_choices` is ``len(choices)``;
+:attr:`CogLMRecord.num_distinct_choices` counts the distinct texts, the options
+a guesser really has, and is what every frontend passes to the chance
+correction (see :mod:`cog_tasks.metrics.coglm`).
 """
 
 from __future__ import annotations
@@ -87,13 +88,17 @@ class CogLMRecord:
 
     @property
     def num_choices(self) -> int:
-        """Number of candidate answers, as listed (duplicates included)."""
+        """Number of candidate answers as listed, duplicates included."""
         return len(self.choices)
 
     @property
     def num_distinct_choices(self) -> int:
-        """Number of distinct candidate texts: the options a guesser really has."""
-        return len(set(self.choices))
+        """Number of distinct candidate texts: the options a guesser really has.
+
+        It is what the chance correction uses. It is below ``num_choices`` for
+        the 39 items with a duplicated distractor (module docstring).
+        """
+        return distinct_options(self.choices)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (choices as a list, both option counts included)."""
@@ -102,6 +107,11 @@ class CogLMRecord:
         row["num_choices"] = self.num_choices
         row["num_distinct_choices"] = self.num_distinct_choices
         return row
+
+
+def distinct_options(options: Sequence[str]) -> int:
+    """Number of distinct option texts (after stripping): the chance level is one over it."""
+    return len({option.strip() for option in options})
 
 
 def check_options(options: Any, answer: Any, where: str, field: str) -> None:

@@ -115,7 +115,7 @@ def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
                 erased=erased,
                 sample_id=sample_id,
                 ability=samples[0].metadata["ability"],
-                num_choices=int(samples[0].metadata["num_choices"]),
+                num_choices=int(samples[0].metadata["num_distinct_choices"]),
                 correct=fmean(float(value["correct"]) for value in values),
                 invalid=fmean(float(value["invalid"]) for value in values),
             )

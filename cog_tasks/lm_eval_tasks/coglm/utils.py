@@ -103,7 +103,7 @@ def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) 
         as a ``(correct, num_choices)`` pair for the pooled aggregation, and
         ``calibrated_acc_per_item`` (the item's own chance-corrected score).
     """
-    gold, num_choices = doc["answer"], doc["num_choices"]
+    gold, num_choices = doc["answer"], doc["num_distinct_choices"]  # chance: distinct options
     picks = choice_picks(doc, [loglikelihood for loglikelihood, _ in results])
     scores: dict[str, Any] = {metric: float(pick == gold) for metric, pick in picks.items()}
     correct = picks[CALIBRATED_PICK_METRIC] == gold
