@@ -5,15 +5,17 @@ Settings come from environment variables so that lm-eval, Inspect and the
 reads is listed here (and in the root README, *Settings*):
 
 - ``COG_TASKS_DATA``: a local directory laid out like the upstream releases
-  (``coglm/<stage>/<file>.json``, ``cogbench/<language>/cogbench_a.json``...,
-  ``cogeval/task_templates/...``, ``egosocial/*.jsonl``). When set, loaders
-  read it and never touch the network.
+  (``coglm/<stage>/<file>.json``, ``cogbench/<language>/cogbench_a.json``...).
+  When set, the CogLM and CogBench loaders read it and never touch the
+  network; the tests also read ``cogeval/task_templates/`` from it.
 - ``COG_TASKS_CACHE``: where converted models and downloaded files are cached
   (default ``~/.cache/cog-tasks``).
 - ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
   ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
   ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
-  See :func:`hub_source`.
+  See :func:`hub_source`. The CogLM resolver and the CogBench loader read
+  theirs; the CogEval and EgoSocialArena ones are parsed here for their
+  loaders (the CogEval tasks generate their items and do not read it yet).
 - ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
   ``kwaikeg/CogBench`` to read instead of the pinned one.
 - ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, loaders that would

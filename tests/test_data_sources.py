@@ -160,3 +160,15 @@ def test_cogbench_reads_a_built_folder_through_the_hub_setting(
     sample, _ = cogbench_loader.load_trajectories("a", source="sample")
     assert location.folder == tmp_path / "built" / "english"
     assert [t.steps for t in from_hub] == [t.steps for t in sample]
+
+
+def test_missing_optional_dependency_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from cog_tasks.agents.cogbench.memory import LongTermMemory
+    from cog_tasks.extras import import_extra
+
+    monkeypatch.setitem(sys.modules, "chromadb", None)  # as if not installed
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):
+        LongTermMemory("probe")
+    assert import_extra("json", "api").dumps([]) == "[]"
