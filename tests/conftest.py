@@ -33,3 +33,21 @@ def smollm2_path() -> Path:
     from cog_tasks.models import embedded_model_path
 
     return embedded_model_path("smollm2")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse a test that loads SmolLM2 without ``@pytest.mark.slow``.
+
+    ``pytest -m "not slow"`` is the fast subset; a model-loading test left
+    unmarked would quietly make it slow.
+    """
+    unmarked = [
+        item.nodeid
+        for item in items
+        if "smollm2_path" in getattr(item, "fixturenames", ())
+        and item.get_closest_marker("slow") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "tests that load SmolLM2 must be marked @pytest.mark.slow: " + ", ".join(unmarked)
+        )

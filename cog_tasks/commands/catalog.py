@@ -2,7 +2,7 @@
 
 Nothing is listed by hand, so the table follows the code:
 
-- lm-eval: every ``task:`` and ``group:`` YAML under :func:`cog_tasks.cli.tasks_path`.
+- lm-eval: every ``task:`` and ``group:`` YAML under ``cog_tasks/lm_eval_tasks``.
   A task's items are counted by calling its ``custom_dataset`` hook with its
   ``dataset_kwargs``; a group's count is the sum of its tasks'.
 - Inspect: every ``@task`` found by :func:`inspect_ai.list_tasks` under
@@ -164,13 +164,14 @@ def inspect_entries(evals_dir: Path) -> list[TaskEntry]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from cog_tasks.cli import tasks_path
+    import cog_tasks.inspect_evals
+    import cog_tasks.lm_eval_tasks
 
     entries = []
     if args.framework in (None, "lm-eval"):
-        entries += lm_eval_entries(tasks_path())
+        entries += lm_eval_entries(Path(cog_tasks.lm_eval_tasks.__file__).parent)
     if args.framework in (None, "inspect"):
-        entries += inspect_entries(PACKAGE_ROOT / "inspect_evals")
+        entries += inspect_entries(Path(cog_tasks.inspect_evals.__file__).parent)
     print("| framework | task | protocol | items | README |")
     print("|---|---|---|---:|---|")
     for entry in entries:
