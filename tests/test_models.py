@@ -6,6 +6,7 @@ from cog_tasks import models
 from cog_tasks.cli import main
 
 
+@pytest.mark.slow
 def test_embedded_model_directory_loads_and_generates(smollm2_path: Path) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -23,6 +24,7 @@ def test_embedded_model_directory_loads_and_generates(smollm2_path: Path) -> Non
     assert "Paris" in reply
 
 
+@pytest.mark.slow
 def test_model_path_is_reused(smollm2_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stamp = (smollm2_path / "model.safetensors").stat().st_mtime
     assert main(["model-path", "smollm2"]) == 0
