@@ -172,3 +172,13 @@ def test_missing_optional_dependency_names_its_extra(monkeypatch: pytest.MonkeyP
     with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):
         LongTermMemory("probe")
     assert import_extra("json", "api").dumps([]) == "[]"
+
+
+def test_damaged_cogbench_cache_file_says_how_to_clear_it(tmp_path: Path) -> None:
+    from cog_tasks.cogbench.records import RecordError
+
+    snapshot = tmp_path / "datasets--kwaikeg--CogBench" / "snapshots" / "abc" / "english"
+    snapshot.mkdir(parents=True)
+    (snapshot / "eval_cogbench_a.json").write_text("<html>")
+    with pytest.raises(RecordError, match="cached download is damaged: delete"):
+        cogbench_loader.load_records(snapshot / "eval_cogbench_a.json")

@@ -192,6 +192,12 @@ def read_json(path: Path) -> object:
     try:
         return read_json_file(path)
     except DataFileError as error:
+        if "datasets--" in path.as_posix():  # a file in the Hugging Face cache
+            raise RecordError(
+                f"{error}. The cached download is damaged: delete {path.resolve()} (a blob "
+                "of the Hugging Face cache; `huggingface-cli delete-cache` removes the whole "
+                "revision) and run again to fetch it anew."
+            ) from error
         raise RecordError(str(error)) from error
 
 
