@@ -277,9 +277,16 @@ def load_hub(ability: Ability, hub: HubSource | str) -> list[CogLMRecord]:
     import datasets
 
     source = hub if isinstance(hub, HubSource) else parse_hub(hub, "argument")
+    # datasets caches a local folder under its name whatever its content, so a folder
+    # rebuilt in place would read stale rows: folders are always read afresh.
+    fresh = "force_redownload" if source.is_folder else None
     try:  # under HF_HUB_OFFLINE, datasets reads its cache only and never the network
         split = datasets.load_dataset(
-            source.location, ability.code, split="test", revision=source.revision
+            source.location,
+            ability.code,
+            split="test",
+            revision=source.revision,
+            download_mode=fresh,
         )
     except Exception as error:  # any Hub or cache failure gets the same advice
         offline_note = (

@@ -3,6 +3,7 @@
 import contextlib
 import io
 import re
+import uuid
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,21 @@ def built(shared_data: Path):
     return build_dataset_dict(shared_data)
 
 
+def unique(name: str) -> str:
+    return f"{name}-{uuid.uuid4().hex[:8]}"
+
+
 def front_matter(card: str) -> dict:
     _, metadata, _ = card.split("---\n", 2)
     return yaml.safe_load(metadata)
 
 
 def run_card_example(card: str, folder: Path) -> str:
-    """Run the card's Python ``load_dataset`` example on the built folder; return its output."""
+    """Run the card's Python ``load_dataset`` example on the built folder; return its output.
+
+    datasets caches a local folder by its name, whatever its content: give each
+    built folder a unique name so that no earlier build answers.
+    """
     (code,) = re.findall(r"```python\n(.*?)```", card, flags=re.S)
     assert "load_dataset(" in code
     output = io.StringIO()
@@ -101,16 +110,20 @@ def test_hub_folder_round_trips_through_the_resolver(
 
 
 def test_cogeval_and_cogbench_builds(tmp_path: Path, capsys) -> None:
-    assert main(["data", "build", "cogeval", str(tmp_path / "cogeval")]) == 0
-    assert "default/test=360" in capsys.readouterr().out
-    card = (tmp_path / "cogeval" / "README.md").read_text()
+    from cog_tasks.cogeval.generator import generate_items
+
+    reference = len(generate_items(seed=0))
+    cogeval_dir, cogbench_dir = tmp_path / unique("cogeval"), tmp_path / unique("cogbench")
+    assert main(["data", "build", "cogeval", str(cogeval_dir)]) == 0
+    assert f"default/test={reference}" in capsys.readouterr().out
+    card = (cogeval_dir / "README.md").read_text()
     assert front_matter(card)["license"] == "mit"
     assert "e731203dc4626decade618065f79eb1b4218debd" in card
-    assert run_card_example(card, tmp_path / "cogeval").startswith("360 ['Answer: ")
+    assert run_card_example(card, cogeval_dir).startswith(f"{reference} ['Answer: ")
 
-    assert main(["data", "build", "cogbench", str(tmp_path / "cogbench")]) == 0
+    assert main(["data", "build", "cogbench", str(cogbench_dir)]) == 0
     assert "eval_cogbench_a=16" in capsys.readouterr().out
-    card = (tmp_path / "cogbench" / "README.md").read_text()
+    card = (cogbench_dir / "README.md").read_text()
     assert "Not CogBench data and not human data" in card
     assert [c["config_name"] for c in front_matter(card)["configs"]] == [
         "cogbench_a",
@@ -118,8 +131,8 @@ def test_cogeval_and_cogbench_builds(tmp_path: Path, capsys) -> None:
         "eval_cogbench_a",
         "eval_cogbench_v",
     ]
-    assert (tmp_path / "cogbench" / "english" / "profile.json").is_file()
-    assert run_card_example(card, tmp_path / "cogbench").startswith("16 ")
+    assert (cogbench_dir / "english" / "profile.json").is_file()
+    assert run_card_example(card, cogbench_dir).startswith("16 ")
 
 
 def test_data_cli_builds_coglm(tmp_path: Path, capsys) -> None:
