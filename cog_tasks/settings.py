@@ -1,22 +1,117 @@
-"""Run-time settings shared by every benchmark: where data and caches live.
+"""Run-time settings shared by every benchmark: where data, Hub copies and caches live.
 
 Settings come from environment variables so that lm-eval, Inspect and the
-``cog-tasks`` command all see the same values:
+``cog-tasks`` command all see the same values. Every variable the package
+reads is listed here (and in the root README, *Settings*):
 
-- ``COG_TASKS_DATA``: a local directory laid out like ``../shared/data``
-  (``coglm/<stage>/<file>.json``, ``cogeval/task_templates/...``). When set,
-  loaders read from it instead of the network.
+- ``COG_TASKS_DATA``: a local directory laid out like the upstream releases
+  (``coglm/<stage>/<file>.json``, ``cogbench/<language>/cogbench_a.json``...).
+  When set, the CogLM and CogBench loaders read it and never touch the
+  network; the tests also read ``cogeval/task_templates/`` from it.
 - ``COG_TASKS_CACHE``: where converted models and downloaded files are cached
   (default ``~/.cache/cog-tasks``).
+- ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
+  ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
+  ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
+  See :func:`hub_source`. The CogLM resolver and the CogBench loader read
+  theirs; the CogEval and EgoSocialArena ones are parsed here for their
+  loaders (the CogEval tasks generate their items and do not read it yet).
+- ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
+  ``kwaikeg/CogBench`` to read instead of the pinned one.
+- ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, loaders that would
+  download fail at once with their offline advice instead of trying the network.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 DATA_ENV = "COG_TASKS_DATA"
 CACHE_ENV = "COG_TASKS_CACHE"
+OFFLINE_ENV = "HF_HUB_OFFLINE"
+HUB_BENCHMARKS: tuple[str, ...] = ("coglm", "cogeval", "cogbench", "egosocial")
+TRUE_VALUES = frozenset({"1", "true", "yes", "on"})
+
+
+def hub_env(benchmark: str) -> str:
+    """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``).
+
+    Raises:
+        KeyError: For a benchmark without a Hub setting.
+    """
+    if benchmark not in HUB_BENCHMARKS:
+        raise KeyError(f"no Hub setting for {benchmark!r}; known: {list(HUB_BENCHMARKS)}")
+    return f"COG_TASKS_{benchmark.upper()}_HUB"
+
+
+@dataclass(frozen=True)
+class HubSource:
+    """Where a benchmark's Hub-shaped copy lives.
+
+    Attributes:
+        location: ``ORG/NAME`` on the Hub, or a local folder path.
+        revision: Branch, tag or commit on the Hub (``None``: the default branch).
+        setting: Where the value came from, quoted in errors.
+    """
+
+    location: str
+    revision: str | None
+    setting: str
+
+    @property
+    def is_folder(self) -> bool:
+        """True when the location is an existing local folder."""
+        return Path(self.location).expanduser().is_dir()
+
+    def __str__(self) -> str:
+        return f"{self.location}@{self.revision}" if self.revision else self.location
+
+
+def parse_hub(value: str, setting: str) -> HubSource:
+    """Read ``ORG/NAME[@REVISION]`` or a local folder.
+
+    Args:
+        value: The text of the setting.
+        setting: Its name, quoted in errors.
+
+    Raises:
+        ValueError: For a value that is neither a folder nor ``ORG/NAME[@REVISION]``.
+    """
+    text = value.strip()
+    if Path(text).expanduser().is_dir():
+        return HubSource(str(Path(text).expanduser().resolve()), None, setting)
+    location, _, revision = text.partition("@")
+    parts = location.split("/")
+    if len(parts) != 2 or not all(parts) or (revision == "" and "@" in text):
+        raise ValueError(
+            f"{setting}={value!r}: expected ORG/NAME, ORG/NAME@REVISION or an existing "
+            "folder written by `cog-tasks data build`"
+        )
+    return HubSource(location, revision or None, setting)
+
+
+def hub_source(benchmark: str, explicit: str | None = None) -> HubSource | None:
+    """A benchmark's Hub copy: the explicit value, else ``COG_TASKS_<BENCH>_HUB``.
+
+    Args:
+        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
+        explicit: A value given by the caller; it wins over the environment.
+
+    Returns:
+        The source, or ``None`` when none is configured.
+    """
+    setting = hub_env(benchmark)
+    value = explicit if explicit else os.environ.get(setting)
+    if not value:
+        return None
+    return parse_hub(value, "argument" if explicit else setting)
+
+
+def offline() -> bool:
+    """True when ``HF_HUB_OFFLINE`` asks for no network access."""
+    return os.environ.get(OFFLINE_ENV, "").strip().lower() in TRUE_VALUES
 
 
 def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:

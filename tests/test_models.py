@@ -6,6 +6,7 @@ from cog_tasks import models
 from cog_tasks.cli import main
 
 
+@pytest.mark.slow
 def test_embedded_model_directory_loads_and_generates(smollm2_path: Path) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -23,6 +24,7 @@ def test_embedded_model_directory_loads_and_generates(smollm2_path: Path) -> Non
     assert "Paris" in reply
 
 
+@pytest.mark.slow
 def test_model_path_is_reused(smollm2_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stamp = (smollm2_path / "model.safetensors").stat().st_mtime
     assert main(["model-path", "smollm2"]) == 0
@@ -50,3 +52,50 @@ def test_cache_location_is_overridable(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "c"))
     assert cache_dir() == tmp_path / "c"
     assert cache_dir().is_dir()
+
+
+def test_safetensors_header_check(tmp_path: Path) -> None:
+    import torch
+    from safetensors.torch import save_file
+
+    path = tmp_path / "model.safetensors"
+    save_file({"weight": torch.zeros(4, 4)}, str(path))
+    assert models.safetensors_readable(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-8])  # truncated tensor data
+    assert not models.safetensors_readable(path)
+    path.write_bytes(b"<html>not a model</html>")
+    assert not models.safetensors_readable(path)
+    assert not models.safetensors_readable(tmp_path / "missing.safetensors")
+
+
+@pytest.mark.slow
+def test_concurrent_first_conversions_both_succeed(tmp_path: Path) -> None:
+    """Two processes on an empty cache: both print the model, neither crashes."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "COG_TASKS_CACHE": str(tmp_path)}
+    command = [sys.executable, "-m", "cog_tasks.cli", "model-path", "smollm2"]
+    runs = [
+        subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    results = [
+        (run.wait(timeout=600), run.stdout.read().decode(), run.stderr.read().decode())
+        for run in runs
+    ]
+    target = tmp_path / "models" / "smollm2-135m-instruct"
+    for code, out, err in results:
+        assert code == 0, err[-2000:]
+        assert Path(out.strip()) == target
+    assert models.model_complete(target)
+    leftovers = [p.name for p in target.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+    # A damaged cached model (truncated weights) is rebuilt, not returned.
+    weights = target / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:1000])
+    assert models.embedded_model_path("smollm2", root=tmp_path / "models") == target
+    assert models.model_complete(target)

@@ -4,9 +4,13 @@ Sources, chosen with ``source``:
 
 - ``None`` / ``"auto"``: ``$COG_TASKS_DATA/cogbench/<language>/`` when that
   folder exists, otherwise the Hub.
-- ``"hub"``: ``kwaikeg/CogBench`` at the pinned revision
+- ``"hub"``: ``$COG_TASKS_COGBENCH_HUB`` when set (``ORG/NAME[@REVISION]`` of a
+  repository laid out like the authors', or a folder written by ``cog-tasks
+  data build cogbench``), otherwise ``kwaikeg/CogBench`` at the pinned revision
   (:data:`DEFAULT_REVISION`, overridable with ``$COG_TASKS_COGBENCH_REVISION``
-  or the ``revision`` argument), through the Hugging Face cache.
+  or the ``revision`` argument), through the Hugging Face cache. Under
+  ``HF_HUB_OFFLINE=1`` only that cache is read; every failure names the file,
+  the revision and the ways out.
 - ``"sample"``: the fixture set bundled in this package (English only; its
   ratings are fixtures written for tests, not human data).
 - any other string: a directory holding ``<language>/`` or the files themselves.
@@ -14,7 +18,6 @@ Sources, chosen with ``source``:
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -28,11 +31,14 @@ from cog_tasks.cogbench.records import (
     parse_profiles,
     parse_record,
 )
-from cog_tasks.settings import local_data_dir
+from cog_tasks.files import DataFileError
+from cog_tasks.files import read_json as read_json_file
+from cog_tasks.settings import DATA_ENV, HubSource, hub_env, hub_source, local_data_dir, offline
 
 HF_REPO = "kwaikeg/CogBench"
 DEFAULT_REVISION = "767df7c95cf77219f16a464e9cfcde8b7595e264"
 REVISION_ENV = "COG_TASKS_COGBENCH_REVISION"
+HUB_ENV = hub_env("cogbench")
 SUBSETS: tuple[str, ...] = ("a", "v")
 LANGUAGES: tuple[str, ...] = ("english", "chinese")
 PROFILE_FILE = "profile.json"
@@ -92,29 +98,52 @@ class DataLocation:
         return self.folder / name
 
 
-def _download(language: str, names: tuple[str, ...], revision: str) -> DataLocation:
+def _hub_failure(repo: str, revision: str, path: str, language: str, reason: str) -> str:
+    url = f"https://huggingface.co/datasets/{repo}/resolve/{revision}/{path}"
+    return (
+        f"could not fetch the CogBench file {url} (dataset {repo} at revision {revision}): "
+        f"{reason}. Ways out: (1) set {DATA_ENV} to a folder holding cogbench/{language}/ "
+        f"with cogbench_{{a,v}}.json, eval_cogbench_{{a,v}}.json and profile.json as in "
+        f"{HF_REPO}; (2) set {HUB_ENV}=ORG/NAME[@REVISION] to a copy laid out the same way, "
+        "or to a folder written by `cog-tasks data build cogbench`; (3) pass source=<folder>; "
+        "(4) use source=sample for the bundled fixture set (not human data)."
+    )
+
+
+def _download(language: str, names: tuple[str, ...], repo: str, revision: str) -> DataLocation:
     from huggingface_hub import hf_hub_download
 
     if not names:
         raise ValueError("name the CogBench files to fetch from the Hub")
     paths = []
     for name in names:
+        path = f"{language}/{name}"
         try:
-            paths.append(
-                Path(
-                    hf_hub_download(
-                        HF_REPO, f"{language}/{name}", repo_type="dataset", revision=revision
-                    )
-                )
-            )
+            paths.append(Path(hf_hub_download(repo, path, repo_type="dataset", revision=revision)))
         except Exception as error:  # any Hub failure gets the same advice
-            raise FileNotFoundError(
-                f"could not fetch {HF_REPO}/{language}/{name} at revision {revision} "
-                f"({type(error).__name__}: {error}). Download the dataset and point "
-                f"COG_TASKS_DATA at a folder holding cogbench/{language}/, pass "
-                f"source=<folder>, or use source=sample for the bundled fixture set."
-            ) from error
-    return DataLocation(paths[0].parent, f"hf://datasets/{HF_REPO}@{revision}/{language}")
+            reason = f"{type(error).__name__}: {error}"
+            if offline():
+                reason = f"HF_HUB_OFFLINE is set and the file is not cached ({reason})"
+            raise FileNotFoundError(_hub_failure(repo, revision, path, language, reason)) from error
+    return DataLocation(paths[0].parent, f"hf://datasets/{repo}@{revision}/{language}")
+
+
+def _hub_location(language: str, names: tuple[str, ...], revision: str | None) -> DataLocation:
+    """The configured Hub copy (``$COG_TASKS_COGBENCH_HUB``) or the authors' pinned dataset."""
+    source: HubSource | None = hub_source("cogbench")
+    if source is None:
+        return _download(language, names, HF_REPO, pinned_revision(revision))
+    if source.is_folder:
+        return _folder_location(source.location, language)
+    return _download(language, names, source.location, revision or source.revision or "main")
+
+
+def _folder_location(source: str, language: str) -> DataLocation:
+    path = Path(source).expanduser()
+    folder = path / language if (path / language).is_dir() else path
+    if not folder.is_dir():
+        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
+    return DataLocation(folder, str(folder))
 
 
 def locate(
@@ -145,7 +174,7 @@ def locate(
             return DataLocation(local, str(local))
         source = "hub"
     if source == "hub":
-        return _download(language, needed, pinned_revision(revision))
+        return _hub_location(language, needed, revision)
     if source == SAMPLE_SOURCE:
         folder = sample_dir() / language
         if not folder.is_dir():
@@ -153,21 +182,23 @@ def locate(
                 f"the bundled CogBench fixture set has no {language!r} files (English only)"
             )
         return DataLocation(folder, "cog-tasks fixture set (fixture ratings, not human data)", True)
-    path = Path(source).expanduser()
-    folder = path / language if (path / language).is_dir() else path
-    if not folder.is_dir():
-        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
-    return DataLocation(folder, str(folder))
+    return _folder_location(source, language)
 
 
 def read_json(path: Path) -> object:
-    """Load a JSON file with an error that names it."""
+    """Load a JSON file; errors name it (decode errors included)."""
     if not path.is_file():
         raise FileNotFoundError(f"CogBench file {path} does not exist")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path}: not valid JSON ({error})") from error
+        return read_json_file(path)
+    except DataFileError as error:
+        if "datasets--" in path.as_posix():  # a file in the Hugging Face cache
+            raise RecordError(
+                f"{error}. The cached download is damaged: delete {path.resolve()} (a blob "
+                "of the Hugging Face cache; `huggingface-cli delete-cache` removes the whole "
+                "revision) and run again to fetch it anew."
+            ) from error
+        raise RecordError(str(error)) from error
 
 
 def load_records(path: Path, require_profile: bool = False) -> list[CogBenchRecord]:

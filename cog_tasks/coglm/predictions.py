@@ -17,7 +17,7 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
-from cog_tasks.coglm.records import CogLMDataError, check_options
+from cog_tasks.coglm.records import CogLMDataError, check_options, distinct_options
 from cog_tasks.files import iter_jsonl, read_json
 from cog_tasks.metrics.coglm import ScoredItem
 
@@ -49,7 +49,7 @@ def score_prediction(row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR) -
     chosen = coerce_prediction(row["prediction"], choices, extractor)
     return ScoredItem(
         ability=ability,
-        num_choices=len(choices),
+        num_choices=distinct_options(choices),
         correct=chosen == answer,
         valid=chosen is not None,
     )

@@ -12,6 +12,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from cog_tasks.commands import cogbench, cogeval, coglm, data, egosocial
+from cog_tasks.commands import catalog, cogbench, cogeval, coglm, data, egosocial
 
-COMMAND_GROUPS: tuple[ModuleType, ...] = (cogbench, cogeval, coglm, data, egosocial)
+COMMAND_GROUPS: tuple[ModuleType, ...] = (catalog, cogbench, cogeval, coglm, data, egosocial)

@@ -1,12 +1,15 @@
 """``cog-tasks data ...``: build the benchmark datasets and push them to the Hub.
 
-- ``cog-tasks data build coglm OUTPUT_DIR``: save the ``DatasetDict`` and its card
-  in the layout of a Hub dataset repository (``datasets.load_dataset(OUTPUT_DIR)``
-  and ``COG_TASKS_COGLM_HUB=OUTPUT_DIR`` read it);
-- ``cog-tasks data push coglm --repo-id ORG/NAME``: push both to the Hub (needs
-  network access and a write token).
+- ``cog-tasks data build NAME OUTPUT_DIR``: write the dataset and its card in
+  the layout of a Hub dataset repository; ``datasets.load_dataset(OUTPUT_DIR,
+  CONFIG, split="test")`` and ``COG_TASKS_<BENCH>_HUB=OUTPUT_DIR`` read it;
+- ``cog-tasks data push NAME --repo-id ORG/NAME [--public]``: write the same
+  folder and upload it (needs network access and a write token). Repositories
+  are created private unless ``--public`` is given: the upstream licenses of
+  CogLM and EgoSocialArena are unknown.
 
-Datasets are listed in :data:`BUILDERS`; add a benchmark there.
+Datasets are listed in :data:`BUILDERS`; add a benchmark there (a module with
+``build_dataset_dict()`` and ``dataset_card(built)`` fits :func:`parquet_builder`).
 """
 
 from __future__ import annotations
@@ -15,39 +18,92 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import datasets
-
-from cog_tasks.hf_datasets import coglm
-from cog_tasks.hf_datasets.folder import save_hub_folder
+Writer = Callable[[Path], str]
 
 
 @dataclass(frozen=True)
 class Builder:
-    """How to build, describe and push one benchmark's dataset."""
+    """How to write one benchmark's Hub-shaped folder.
 
-    build: Callable[[], datasets.DatasetDict]
-    card: Callable[[datasets.DatasetDict], str]
-    push: Callable[..., str]
+    Attributes:
+        write: Writes the data files and ``README.md`` into the folder it is
+            given and returns one line on what it wrote.
+        description: What the dataset holds, for ``--help``.
+    """
+
+    write: Writer
+    description: str
+
+
+def parquet_builder(
+    build: Callable[[], Any],
+    card: Callable[[Any], str],
+    check: Callable[[Any], None] | None = None,
+) -> Writer:
+    """A writer for a module with ``build_dataset_dict()`` and ``dataset_card(built)``.
+
+    Args:
+        build: Returns a ``DatasetDict`` or a mapping of config name to ``DatasetDict``.
+        card: Returns the dataset card for what ``build`` returned.
+        check: Raises on a dataset that must not be written (a partial copy).
+    """
+
+    def write(folder: Path) -> str:
+        from cog_tasks.hf_datasets.folder import as_configs, save_hub_folder
+
+        built = build()
+        if check is not None:
+            check(built)
+        files = save_hub_folder(built, card(built), folder)
+        sizes = ", ".join(
+            f"{config}/{split}={rows.num_rows}"
+            for config, splits in as_configs(built).items()
+            for split, rows in splits.items()
+        )
+        return f"{sizes}\nwrote {len(files)} files under {folder}"
+
+    return write
+
+
+def _coglm(folder: Path) -> str:
+    from cog_tasks.hf_datasets import coglm
+
+    writer = parquet_builder(coglm.build_dataset_dict, coglm.dataset_card, coglm.check_complete)
+    return writer(folder)
+
+
+def _cogeval(folder: Path) -> str:
+    from cog_tasks.hf_datasets import cogeval
+
+    return parquet_builder(cogeval.build_dataset_dict, cogeval.dataset_card)(folder)
+
+
+def _cogbench(folder: Path) -> str:
+    from cog_tasks.hf_datasets.cogbench import write_sample_folder
+
+    return write_sample_folder(folder)
 
 
 BUILDERS: dict[str, Builder] = {
-    "coglm": Builder(coglm.build_dataset_dict, coglm.dataset_card, coglm.push_coglm),
+    "coglm": Builder(_coglm, "CogLM: configs all, one per ability and one per stage"),
+    "cogeval": Builder(_cogeval, "CogEval reference items (seed 0)"),
+    "cogbench": Builder(_cogbench, "CogBench sample set (fixtures, not human data)"),
 }
 
 
 def _build(args: argparse.Namespace) -> int:
-    builder = BUILDERS[args.dataset]
-    dataset = builder.build()
-    files = save_hub_folder(dataset, builder.card(dataset), args.output)
-    sizes = ", ".join(f"{name}={split.num_rows}" for name, split in dataset.items())
-    print(f"{args.dataset}: {sizes}\nwrote {len(files)} files under {args.output}")
+    print(f"{args.dataset}: {BUILDERS[args.dataset].write(args.output)}")
     return 0
 
 
 def _push(args: argparse.Namespace) -> int:
-    url = BUILDERS[args.dataset].push(args.repo_id, private=args.private)
-    print(f"pushed {args.dataset} to {url}")
+    from cog_tasks.hf_datasets.folder import push_folder
+
+    url = push_folder(BUILDERS[args.dataset].write, args.repo_id, public=args.public)
+    visibility = "public" if args.public else "private"
+    print(f"pushed {args.dataset} to {url} ({visibility})")
     return 0
 
 
@@ -55,18 +111,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``data`` command group to the ``cog-tasks`` parser."""
     data = subparsers.add_parser("data", help="build benchmark datasets, push them to the Hub")
     commands = data.add_subparsers(dest="data_command", metavar="COMMAND", required=True)
+    names = "; ".join(f"{name}: {builder.description}" for name, builder in BUILDERS.items())
 
     build = commands.add_parser(
         "build", help="save a dataset and its card to a folder laid out like a Hub repository"
     )
-    build.add_argument("dataset", choices=sorted(BUILDERS))
+    build.add_argument("dataset", choices=list(BUILDERS), help=names)
     build.add_argument("output", type=Path, metavar="OUTPUT_DIR")
     build.set_defaults(func=_build)
 
     push = commands.add_parser(
         "push", help="push a dataset and its card to the Hugging Face Hub (needs a token)"
     )
-    push.add_argument("dataset", choices=sorted(BUILDERS))
+    push.add_argument("dataset", choices=list(BUILDERS), help=names)
     push.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repository")
-    push.add_argument("--private", action="store_true", help="create the repository as private")
+    push.add_argument(
+        "--public",
+        action="store_true",
+        help="create the repository as public (default: private; upstream licenses are unknown)",
+    )
     push.set_defaults(func=_push)

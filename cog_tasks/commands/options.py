@@ -17,6 +17,7 @@ import yaml
 
 if TYPE_CHECKING:
     from inspect_ai import Task
+    from inspect_ai.log import EvalLog
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -97,12 +98,34 @@ def add_name_value_option(
 ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 
 
+def headline_scores(log: EvalLog) -> list[str]:
+    """One line per scorer of a finished log: its metrics as ``name=value``.
+
+    Args:
+        log: An Inspect log with results.
+
+    Returns:
+        Lines such as ``choice: accuracy=0.512, stderr=0.014`` (empty without results).
+    """
+    if log.results is None:
+        return []
+    lines = []
+    for score in log.results.scores:
+        metrics = ", ".join(f"{name}={metric.value:.4g}" for name, metric in score.metrics.items())
+        lines.append(f"{score.name}: {metrics}")
+    return lines
+
+
 def _run_chance(args: argparse.Namespace) -> int:
     from cog_tasks.inspect_evals.scripted import run_chance_model
 
     task, answerer = args.chance_setup(args)
-    run_chance_model(task, answerer, args.log_dir, args.epochs, args.limit)
-    print(f"wrote the chance baseline log to {args.log_dir}")
+    log = run_chance_model(task, answerer, args.log_dir, args.epochs, args.limit)
+    samples = log.results.total_samples if log.results else 0
+    print(f"chance baseline on {log.eval.task} (seed {args.seed}, {samples} samples):")
+    for line in headline_scores(log):
+        print(f"  {line}")
+    print(f"log: {log.location}")
     return 0
 
 

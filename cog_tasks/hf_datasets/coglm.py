@@ -1,8 +1,10 @@
-"""CogLM as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
+"""CogLM as Hugging Face dataset configs with a dataset card.
 
-One split per ability code; the columns are the fields of
-:class:`cog_tasks.coglm.records.CogLMRecord` plus ``num_choices``, which is
-what :func:`cog_tasks.coglm.records.load_hub` reads back.
+Configs: ``all`` (1,220 items), one per ability code (``const`` ... ``plan``)
+and one per stage (``stage1`` ... ``stage4``), each with a single ``test``
+split. The columns are the fields of :class:`cog_tasks.coglm.records.CogLMRecord`
+plus ``num_choices`` and ``num_distinct_choices`` (what the chance correction uses);
+:func:`cog_tasks.coglm.records.load_hub` reads the per-ability configs back.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from string import Template
 
 import datasets
 
-from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
 from cog_tasks.coglm.records import (
     UPSTREAM_COMMIT,
     UPSTREAM_REPO,
+    CogLMRecord,
     load_records,
-    records_by_ability,
 )
+from cog_tasks.hf_datasets.folder import configs_yaml
 
 FEATURES = datasets.Features(
     {
@@ -30,71 +33,80 @@ FEATURES = datasets.Features(
         "choices": datasets.List(datasets.Value("string")),
         "answer": datasets.Value("int32"),
         "num_choices": datasets.Value("int32"),
+        "num_distinct_choices": datasets.Value("int32"),
     }
 )
+SPLIT = "test"
+ALL_CONFIG = "all"
 CARD_TEMPLATE = "coglm_card.md"
 
 
-def build_dataset_dict(data_dir: str | os.PathLike[str] | None = None) -> datasets.DatasetDict:
-    """Build the CogLM ``DatasetDict`` from the raw files, one split per ability.
+def stage_config(stage: int) -> str:
+    """Config name of a stage (``stage1``)."""
+    return f"stage{stage}"
+
+
+def _test_split(records: list[CogLMRecord]) -> datasets.DatasetDict:
+    rows = [record.to_dict() for record in records]
+    return datasets.DatasetDict({SPLIT: datasets.Dataset.from_list(rows, features=FEATURES)})
+
+
+def build_dataset_dict(
+    data_dir: str | os.PathLike[str] | None = None,
+) -> dict[str, datasets.DatasetDict]:
+    """Build every CogLM config from the raw files.
 
     Args:
         data_dir: Local folder holding ``coglm/<stage>/<file>.json``; defaults to
             the resolver's choice (``$COG_TASKS_DATA`` or the pinned upstream).
 
     Returns:
-        Splits named by ability code, in canonical order.
+        Config name to a ``DatasetDict`` with one ``test`` split: ``all``, then
+        the abilities in canonical order, then ``stage1`` to ``stage4``.
     """
-    grouped = records_by_ability(load_records(data_dir=data_dir))
-    return datasets.DatasetDict(
-        {
-            code: datasets.Dataset.from_list(
-                [record.to_dict() for record in records], features=FEATURES
-            )
-            for code, records in grouped.items()
-        }
-    )
+    records = load_records(data_dir=data_dir)
+    configs = {ALL_CONFIG: _test_split(records)}
+    for ability in ABILITIES:
+        configs[ability.code] = _test_split([r for r in records if r.ability == ability.code])
+    for stage in STAGES:
+        configs[stage_config(stage)] = _test_split([r for r in records if r.stage == stage])
+    return configs
 
 
-def dataset_card(dataset: datasets.DatasetDict) -> str:
-    """The dataset card (README.md with YAML metadata) for a built ``DatasetDict``."""
+def _config_row(name: str, configs: dict[str, datasets.DatasetDict]) -> str:
+    rows = configs[name][SPLIT].num_rows
+    if name == ALL_CONFIG:
+        return f"| `{name}` | every ability | 1-4 | `dataset/` | {rows} |"
+    if name in ABILITY_BY_CODE:
+        ability = ABILITY_BY_CODE[name]
+        return (
+            f"| `{name}` | {ability.name} | {ability.stage} | `{ability.relative_path}` | {rows} |"
+        )
+    stage = int(name.removeprefix("stage"))
+    content = f"every ability of stage {stage} ({STAGE_NAMES[stage]})"
+    return f"| `{name}` | {content} | {stage} | | {rows} |"
+
+
+def dataset_card(configs: dict[str, datasets.DatasetDict]) -> str:
+    """The dataset card (README.md with YAML metadata) for built configs."""
     template = Template(
         resources.files("cog_tasks.hf_datasets").joinpath(CARD_TEMPLATE).read_text("utf-8")
     )
-    data_files = "\n".join(f"  - split: {code}\n    path: data/{code}-*" for code in dataset)
-    split_rows = "\n".join(
-        f"| `{code}` | {ABILITY_BY_CODE[code].name} | {ABILITY_BY_CODE[code].stage} "
-        f"| `{ABILITY_BY_CODE[code].relative_path}` | {dataset[code].num_rows} |"
-        for code in dataset
-    )
     return template.substitute(
-        data_files=data_files,
-        split_rows=split_rows,
-        num_rows=f"{sum(split.num_rows for split in dataset.values()):,}",
+        configs_yaml=configs_yaml(configs),
+        config_rows="\n".join(_config_row(name, configs) for name in configs),
+        num_rows=f"{configs[ALL_CONFIG][SPLIT].num_rows:,}",
         upstream_repo=UPSTREAM_REPO,
         upstream_commit=UPSTREAM_COMMIT,
     )
 
 
-def push_coglm(repo_id: str, private: bool = False, token: str | None = None) -> str:
-    """Build CogLM and push it, with its card, to the Hugging Face Hub.
+def check_complete(configs: dict[str, datasets.DatasetDict]) -> None:
+    """Refuse to publish a partial CogLM (a subset from an odd ``COG_TASKS_DATA``).
 
-    Needs network access and a token with write access (``huggingface-cli login``
-    or ``$HF_TOKEN``).
-
-    Args:
-        repo_id: ``ORG/NAME`` of the dataset repository (created if missing).
-        private: Create the repository as private.
-        token: Hub token; defaults to the logged-in one.
-
-    Returns:
-        The dataset's URL.
+    Raises:
+        ValueError: When a config is missing or ``all`` is not the 1,220 items.
     """
-    from huggingface_hub import DatasetCard
-
-    dataset = build_dataset_dict()
-    if list(dataset) != [ability.code for ability in ABILITIES]:
-        raise ValueError(f"refusing to push a partial CogLM: splits {list(dataset)}")
-    dataset.push_to_hub(repo_id, private=private, token=token)
-    DatasetCard(dataset_card(dataset)).push_to_hub(repo_id, token=token, repo_type="dataset")
-    return f"https://huggingface.co/datasets/{repo_id}"
+    expected = [ALL_CONFIG, *(a.code for a in ABILITIES), *(stage_config(s) for s in STAGES)]
+    if list(configs) != expected or configs[ALL_CONFIG][SPLIT].num_rows != 1220:
+        raise ValueError(f"refusing to publish a partial CogLM: configs {list(configs)}")

@@ -11,6 +11,18 @@ Calibrated accuracy removes the chance level of guessing among the options:
   the mean over items of ``(1[correct] - 1/n_i) / (1 - 1/n_i)``. The two agree
   when every item has the same number of options.
 
+What ``num_choices`` counts: every frontend passes the number of *distinct*
+option texts (:attr:`cog_tasks.coglm.records.CogLMRecord.num_distinct_choices`). 39
+upstream items list a wrong option twice (38 in ``plan``, 1 in ``induc``: 32
+with 3 distinct texts among 4, 7 with 2), and a guesser choosing among what it
+can tell apart has ``1/3`` or ``1/2`` chance there, not ``1/4``:
+
+- distinct-option chance (used here): ``n_i`` = distinct texts;
+- listed-option chance (the authors' count, ``len(candidates)``): ``n_i`` = 4
+  for those items. Pass :attr:`~cog_tasks.coglm.records.CogLMRecord.num_choices`
+  to get it. It gives a slightly higher calibrated accuracy on ``plan`` and
+  ``induc`` for the same answers; the other eight abilities are unaffected.
+
 Stage score = unweighted mean of its abilities; overall = unweighted mean of
 the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
 """
@@ -61,7 +73,8 @@ def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[i
 
     Args:
         correct: Per-item outcome (True/1 correct, False/0 wrong or invalid).
-        num_choices: Per-item number of options.
+        num_choices: Per-item number of options the guesser has (distinct texts;
+            see the module docstring for the listed-option form).
 
     Returns:
         The calibrated accuracy; 0 is chance, 1 is perfect, negative is below chance.
@@ -151,7 +164,7 @@ class ScoredItem:
 
     Attributes:
         ability: Ability code.
-        num_choices: Number of options.
+        num_choices: Number of distinct options (the chance level is one over it).
         correct: Whether the chosen option is the answer (False when invalid).
         valid: Whether a choice could be identified at all.
     """

@@ -1,4 +1,5 @@
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,10 @@ def test_ability_tables() -> None:
         ({"question": "Q?", "candidates": ["a"], "answer": 0}, "item 1: needs at least 2"),
         ({"question": "Q?", "candidates": ["a", "b"], "answer": "0"}, "item 1: 'answer' must be"),
         ({"question": "", "candidates": ["a", "b"], "answer": 0}, "item 1: 'question' must be"),
+        (
+            {"question": "Q?", "candidates": ["a", "b", " \t"], "answer": 0},
+            r"item 1: candidates \[2\] are blank",
+        ),
     ],
 )
 def test_malformed_records_name_file_and_item(item: dict, message: str) -> None:
@@ -209,7 +214,42 @@ def test_malformed_file_on_disk(tmp_path: Path) -> None:
     with pytest.raises(CogLMDataError, match=r"exist\.json, item 0: missing field"):
         load_records("const", data_dir=tmp_path)
     (folder / "exist.json").write_text("{not json")
-    with pytest.raises(CogLMDataError, match=r"exist\.json: not valid JSON"):
+    with pytest.raises(CogLMDataError, match=r"exist\.json:1: not valid JSON"):
+        load_records("const", data_dir=tmp_path)
+    (folder / "exist.json").write_bytes(b'[{"question": "caf\xe9"}]')  # Latin-1, not UTF-8
+    with pytest.raises(CogLMDataError, match=r"exist\.json: not UTF-8 text \(byte 18"):
+        load_records("const", data_dir=tmp_path)
+    (folder / "exist.json").write_text("[]")
+    with pytest.raises(CogLMDataError, match=r"exist\.json: holds no items"):
         load_records("const", data_dir=tmp_path)
     with pytest.raises(FileNotFoundError, match="ability 'early'"):
         load_records("early", data_dir=tmp_path)
+
+
+def test_duplicated_distractors_are_counted_once(shared_data: Path) -> None:
+    records = load_records(data_dir=shared_data)
+    duplicated = [r for r in records if r.num_distinct_choices < r.num_choices]
+    assert len(duplicated) == 39
+    assert Counter(r.ability for r in duplicated) == {"plan": 38, "induc": 1}
+    assert Counter((r.num_choices, r.num_distinct_choices) for r in duplicated) == {
+        (4, 3): 32,
+        (4, 2): 7,
+    }
+    assert all(r.choices.count(r.choices[r.answer]) == 1 for r in duplicated)
+    row = duplicated[0].to_dict()
+    assert (row["num_choices"], row["num_distinct_choices"]) == (
+        4,
+        duplicated[0].num_distinct_choices,
+    )
+
+
+def test_chance_correction_uses_distinct_options() -> None:
+    record = parse_file_content(
+        [{"question": "Q?", "candidates": ["a", "b", "c", "c "], "answer": 0}],
+        resolve_codes("plan")[0],
+        "dup.json",
+    )[0]
+    assert (record.num_choices, record.num_distinct_choices) == (4, 3)
+    # one wrong answer: distinct form (0 - 1/3) / (2/3) = -0.5; listed form -1/3
+    assert calibrated_accuracy([False], [record.num_distinct_choices]) == pytest.approx(-0.5)
+    assert calibrated_accuracy([False], [record.num_choices]) == pytest.approx(-1 / 3)

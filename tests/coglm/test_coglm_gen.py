@@ -18,7 +18,7 @@ from cog_tasks.coglm.records import load_records
 from cog_tasks.lm_eval_tasks.coglm_gen import utils
 
 FAMILY = tasks_path() / "coglm_gen"
-DOC = {"choices": ["True", "False"], "answer": 1, "num_choices": 2}
+DOC = {"choices": ["True", "False"], "answer": 1, "num_choices": 2, "num_distinct_choices": 2}
 
 
 def test_filter_reads_chat_answers_with_the_shared_extractor() -> None:

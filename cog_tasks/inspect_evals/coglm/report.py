@@ -18,7 +18,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from cog_tasks.coglm.abilities import ABILITIES
-from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.records import CogLMDataError, distinct_options
 from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.inspect_evals.coglm.coglm import TASK_NAMES
 from cog_tasks.inspect_evals.coglm.scorer import score_value
@@ -84,7 +84,7 @@ def log_summary(log: EvalLog) -> dict[str, Any]:
             (
                 fmean(score_value(value, "acc") for value in values),
                 fmean(score_value(value, "invalid") for value in values),
-                int(samples[0].metadata["num_choices"]),
+                distinct_options(samples[0].choices),
             )
         )
     rows = {}

@@ -54,7 +54,7 @@ def _metadata(scores: Sequence[SampleScore], key: str) -> list:
 
 
 def _calibrated(scores: Sequence[SampleScore]) -> float:
-    return calibrated_accuracy(_key(scores, "acc"), _metadata(scores, "num_choices"))
+    return calibrated_accuracy(_key(scores, "acc"), _metadata(scores, "num_distinct_choices"))
 
 
 @metric

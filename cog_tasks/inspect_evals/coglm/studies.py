@@ -20,7 +20,7 @@ from inspect_ai.log import read_eval_log
 
 from cog_tasks.coglm.abilities import resolve_codes
 from cog_tasks.coglm.extract import LETTERS
-from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.records import CogLMDataError, distinct_options
 from cog_tasks.coglm.studies import (
     BASELINE,
     CSV_FILE,
@@ -67,7 +67,7 @@ def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
                 erased=erased,
                 sample_id=sample_id,
                 ability=samples[0].metadata["ability"],
-                num_choices=int(samples[0].metadata["num_choices"]),
+                num_choices=distinct_options(samples[0].choices),
                 correct=fmean(score_value(value, "acc") for value in values),
                 invalid=fmean(score_value(value, "invalid") for value in values),
             )

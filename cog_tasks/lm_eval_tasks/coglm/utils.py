@@ -150,7 +150,7 @@ def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) 
         num_choices)`` pairs for the pooled aggregation, and
         ``calibrated_acc_per_item`` (the item's own chance-corrected score).
     """
-    gold, num_choices = doc["answer"], doc["num_choices"]
+    gold, num_choices = doc["answer"], doc["num_distinct_choices"]  # chance: distinct options
     *candidates, (context_loglikelihood, _) = results
     picks = choice_picks(doc, [ll for ll, _ in candidates], context_loglikelihood)
     scores: dict[str, Any] = {metric: float(pick == gold) for metric, pick in picks.items()}

@@ -1,0 +1,193 @@
+"""``cog-tasks list``: every task of both frameworks, its protocol, item count and README.
+
+Nothing is listed by hand, so the table follows the code:
+
+- lm-eval: every ``task:`` and ``group:`` YAML under ``cog_tasks/lm_eval_tasks``.
+  A task's items are counted by calling its ``custom_dataset`` hook with its
+  ``dataset_kwargs``; a group's count is the sum of its tasks'.
+- Inspect: every ``@task`` found by :func:`inspect_ai.list_tasks` under
+  ``cog_tasks/inspect_evals``, counted as the length of the dataset of the task
+  built with its default arguments.
+
+Counting reads the benchmark data the way a run would (``COG_TASKS_DATA``, the
+Hub settings, the cache); where that fails (offline, no data) the count says
+``n/a`` and the reason's first words, and the listing goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+PROTOCOLS = {
+    "multiple_choice": "lm-eval, log-likelihood of each option",
+    "generate_until": "lm-eval, generation",
+}
+
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """One row of the listing.
+
+    Attributes:
+        framework: ``lm-eval`` or ``Inspect``.
+        name: What to pass to ``--tasks`` or ``inspect eval``.
+        protocol: How the model is asked.
+        items: Item count, or ``n/a (reason)``.
+        readme: README path relative to the repository root.
+    """
+
+    framework: str
+    name: str
+    protocol: str
+    items: str
+    readme: str
+
+
+class _YamlLoader(yaml.SafeLoader):
+    """Reads lm-eval task YAML, keeping ``!function`` references as text."""
+
+
+_YamlLoader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    config = yaml.load(path.read_text(encoding="utf-8"), Loader=_YamlLoader) or {}
+    include = config.pop("include", None)
+    if include:
+        config = {**_read_yaml(path.parent / include), **config}
+    return config
+
+
+def _count(counter: Callable[[], int]) -> str:
+    """Run a counter quietly; failures become ``n/a (reason)``."""
+    quiet = io.StringIO()
+    logging.disable(logging.WARNING)
+    try:
+        with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
+            return f"{counter():,}"
+    except Exception as error:  # the listing reports any failure and goes on
+        reason = str(error).split(". ")[0][:60]
+        return f"n/a ({type(error).__name__}: {reason})"
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _hook_counter(family: Path, hook: str, kwargs: dict[str, Any]) -> Callable[[], int]:
+    module_name, _, function = hook.rpartition(".")
+    package = f"cog_tasks.lm_eval_tasks.{family.name}.{module_name}"
+
+    def count() -> int:
+        dataset = getattr(importlib.import_module(package), function)(**kwargs)
+        return sum(split.num_rows for split in dataset.values())
+
+    return count
+
+
+def _group_count(members: list[str], groups: dict[str, list[str]], counts: dict[str, str]) -> str:
+    """Sum of the members' counts (groups recursively); ``n/a`` if any is unknown."""
+    values = [counts.get(m) or _group_count(groups.get(m, []), groups, counts) for m in members]
+    numbers = [int(v.replace(",", "")) for v in values if v and v[0].isdigit()]
+    return f"{sum(numbers):,}" if numbers and len(numbers) == len(values) else "n/a"
+
+
+def _group_protocol(
+    members: list[str], groups: dict[str, list[str]], protocols: dict[str, str]
+) -> str:
+    """The members' common protocol (groups recursively)."""
+    found = {
+        protocols.get(m) or _group_protocol(groups.get(m, []), groups, protocols) for m in members
+    }
+    return found.pop() if len(found) == 1 else "lm-eval, mixed"
+
+
+def lm_eval_entries(tasks_dir: Path) -> list[TaskEntry]:
+    """The lm-eval tasks and groups of every family folder under ``tasks_dir``."""
+    entries = []
+    for family in sorted(p for p in tasks_dir.iterdir() if (p / "README.md").is_file()):
+        configs = {path: _read_yaml(path) for path in sorted(family.glob("*.yaml"))}
+        readme = str((family / "README.md").relative_to(PACKAGE_ROOT.parent))
+        counts: dict[str, str] = {}
+        protocols: dict[str, str] = {}
+        for config in configs.values():
+            name = config.get("task")
+            if isinstance(name, str) and "custom_dataset" in config:
+                hook = _hook_counter(
+                    family, config["custom_dataset"], config.get("dataset_kwargs", {})
+                )
+                counts[name] = _count(hook)
+                protocols[name] = PROTOCOLS.get(config.get("output_type", ""), "lm-eval")
+        groups = {c["group"]: c["task"] for c in configs.values() if "group" in c}
+        for group, members in groups.items():
+            protocol = _group_protocol(members, groups, protocols)
+            count = _group_count(members, groups, counts)
+            entries.append(TaskEntry("lm-eval", group, f"{protocol} (group)", count, readme))
+        for name in counts:
+            entries.append(TaskEntry("lm-eval", name, protocols[name], counts[name], readme))
+    return entries
+
+
+def inspect_entries(evals_dir: Path) -> list[TaskEntry]:
+    """The Inspect tasks defined under ``evals_dir`` (``cog_tasks/inspect_evals``)."""
+    from inspect_ai import list_tasks
+
+    entries = []
+    for info in list_tasks(root_dir=evals_dir):
+        module_path = Path(info.file).with_suffix("")
+        module = importlib.import_module(
+            ".".join(("cog_tasks", "inspect_evals", *module_path.parts))
+        )
+        function = getattr(module, info.name)
+        summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+        readme_path = evals_dir / module_path.parts[0] / "README.md"
+        readme = str(readme_path.relative_to(PACKAGE_ROOT.parent))
+        entries.append(
+            TaskEntry(
+                "Inspect",
+                f"cog_tasks/{info.name}",
+                f"Inspect, chat: {summary}" if summary else "Inspect, chat",
+                _count(lambda function=function: len(function().dataset)),
+                readme,
+            )
+        )
+    return entries
+
+
+def _list(args: argparse.Namespace) -> int:
+    import cog_tasks.inspect_evals
+    import cog_tasks.lm_eval_tasks
+
+    entries = []
+    if args.framework in (None, "lm-eval"):
+        entries += lm_eval_entries(Path(cog_tasks.lm_eval_tasks.__file__).parent)
+    if args.framework in (None, "inspect"):
+        entries += inspect_entries(Path(cog_tasks.inspect_evals.__file__).parent)
+    print("| framework | task | protocol | items | README |")
+    print("|---|---|---|---:|---|")
+    for entry in entries:
+        print(
+            f"| {entry.framework} | `{entry.name}` | {entry.protocol} | {entry.items} "
+            f"| [{entry.readme}]({entry.readme}) |"
+        )
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``list`` command to the ``cog-tasks`` parser."""
+    command = subparsers.add_parser(
+        "list", help="every task of lm-eval and Inspect: protocol, item count, README"
+    )
+    command.add_argument(
+        "--framework", choices=["lm-eval", "inspect"], help="list only this framework's tasks"
+    )
+    command.set_defaults(func=_list)

@@ -1,0 +1,55 @@
+"""Shared commands: ``cog-tasks list`` and the headline scores of ``chance``."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.cli import main
+
+
+def listing_rows(output: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in output.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[1].strip("`")] = cells
+    return rows
+
+
+def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--framework", "lm-eval"]) == 0
+    rows = listing_rows(capsys.readouterr().out)
+    assert rows["coglm"][2:4] == ["lm-eval, log-likelihood of each option (group)", "1,220"]
+    assert rows["coglm_plan"][3] == "210"
+    assert rows["coglm_stage4"][3] == "560"
+    assert rows["coglm_gen_plan"][2] == "lm-eval, generation"
+    from cog_tasks.cogeval.generator import generate_items
+
+    assert rows["cogeval"][3] == rows["cogeval_families"][3] == f"{len(generate_items()):,}"
+    assert rows["cogeval_n7line"][4].startswith("[cog_tasks/lm_eval_tasks/cogeval/README.md]")
+    for cells in rows.values():
+        readme = cells[4].split("](")[1].rstrip(")")
+        assert (Path(__file__).resolve().parents[1] / readme).is_file()
+
+
+@pytest.mark.slow
+def test_list_shows_inspect_tasks(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    monkeypatch.delenv("COG_TASKS_COGBENCH_HUB", raising=False)
+    assert main(["list", "--framework", "inspect"]) == 0
+    rows = listing_rows(capsys.readouterr().out)
+    assert {"cog_tasks/cogeval", "cog_tasks/cogbench", "cog_tasks/egosocial_static"} <= set(rows)
+    assert all(cells[2].startswith("Inspect, chat") for cells in rows.values())
+    # Without CogBench data offline, the count says why instead of failing the listing.
+    assert rows["cog_tasks/cogbench"][3].startswith("n/a (FileNotFoundError")
+
+
+@pytest.mark.slow
+def test_chance_prints_headline_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["cogeval", "chance", "-T", "graphs=n7line", "--limit", "4"]
+    assert main([*arguments, "--log-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    # The task name carries the registry prefix when the entry point was loaded first.
+    assert re.search(r"chance baseline on (cog_tasks/)?cogeval \(seed 0, 4 samples\):", out)
+    assert re.search(r"^  \w+: mean=[0-9.]+, stderr=", out, flags=re.M)
+    log_line = out.strip().splitlines()[-1]
+    assert log_line.startswith("log: ") and Path(log_line[5:]).is_file()
