@@ -35,13 +35,15 @@ class ScriptedModel:
         return "Thoughts: It fits my experience as a rescuer.\nRating: 4"
 
 
-def _run(agent_name: str, iterations: int = 2) -> tuple[ScriptedModel, list[IterationResult]]:
+def _run(
+    agent_name: str, iterations: int = 2, settings: AgentSettings | None = None
+) -> tuple[ScriptedModel, list[IterationResult]]:
     trajectories, _ = load_trajectories(
         "a", source="sample", topics=["Outdoor Adventures"], max_iteration=iterations
     )
     trajectory = trajectories[0]
     model = ScriptedModel()
-    agent = make_agent(agent_name, model, trajectory.profile, AgentSettings(), "test")
+    agent = make_agent(agent_name, model, trajectory.profile, settings, "test")
 
     async def go() -> list[IterationResult]:
         results: list[IterationResult] = []
@@ -74,15 +76,26 @@ def test_cot_sees_profile_and_only_the_current_flow() -> None:
     assert record["answers"][0]["human_rating"] == 3 and record["iteration"] == 1
 
 
-def test_react_gets_last_iterations_human_ratings() -> None:
-    model, results = _run("react", iterations=1)
+@pytest.mark.parametrize(
+    ("feedback", "expected"),
+    [
+        ("rating", "you rated this statement 4; people with your profile rated it 3."),
+        (
+            "direction",
+            "you rated this statement 4; compared with people with your profile, "
+            "your rating was too high.",
+        ),
+        ("none", "you rated this statement 4."),
+    ],
+)
+def test_react_feedback_variants(feedback: str, expected: str) -> None:
+    model, results = _run("react", iterations=1, settings=AgentSettings(feedback=feedback))
     observed = [p for p in model.prompts if "Observation from last round" in p]
     assert len(observed) == 5
-    human_first = results[0].step.human_ratings[0]
-    assert (
-        f"you rated this statement 4; people with your profile rated it {human_first}"
-        in (observed[0])
-    )
+    assert results[0].step.human_ratings[0] == 3
+    assert expected in observed[0]
+    if feedback != "rating":
+        assert not any("rated it 3" in p for p in model.prompts)
 
 
 def test_reflexion_reflects_once_per_iteration_with_feedback() -> None:
@@ -108,3 +121,42 @@ def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
     assert "Hobbies: Trail running, hiking" in answer_prompts[-1]
     # the scripted model repeats its facts: the store keeps 3 per iteration, it does not merge
     assert results[2].perception["ltm_size"] == 6
+
+
+def _perceive_with(settings: AgentSettings, flow: str) -> tuple[ScriptedModel, dict]:
+    model = ScriptedModel()
+    agent = make_agent("coggpt", model, {"Name": "Ada", "Hobbies": "Chess"}, settings, "stm")
+    try:
+        notes = asyncio.run(agent.perceive(1, flow))
+    finally:
+        agent.close()
+    return model, notes
+
+
+def test_coggpt_distills_the_whole_flow_in_one_call_by_default() -> None:
+    flow = " ".join(f"word{index:04d}" for index in range(600))  # about 5,400 characters
+    model, notes = _perceive_with(AgentSettings(), flow)
+    distill = [p for p in model.prompts if "<score> | <statement>" in p]
+    assert len(distill) == 1 and "word0000" in distill[0] and "word0599" in distill[0]
+    assert notes["stm_chunks"] == 1
+
+
+def test_coggpt_chunked_stm_uses_the_chunk_parameters() -> None:
+    flow = " ".join(f"word{index:04d}" for index in range(600))
+    settings = AgentSettings(stm="chunked", chunk_size=2000, chunk_overlap=0, forgetting_rate=0.0)
+    model, notes = _perceive_with(settings, flow)
+    distill = [p for p in model.prompts if "<score> | <statement>" in p]
+    assert len(distill) == 3 == notes["stm_chunks"]
+    assert notes["forgotten"] == 0 and notes["distilled"] == 15
+    # the profile update always reads the whole flow once
+    updates = [p for p in model.prompts if "Updated Profile:" in p]
+    assert len(updates) == 1 and "word0000" in updates[0] and "word0599" in updates[0]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("stm", "paged"), ("feedback", "answer"), ("retries", -1), ("chunk_overlap", 1000)],
+)
+def test_agent_settings_reject_bad_values(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        AgentSettings(**{field: value})

@@ -80,6 +80,12 @@ def cogbench(
     memory_tokens: int = 512,
     recall_k: int = 3,
     memory_dir: str | None = None,
+    stm: str = "whole",
+    chunk_size: int = 1000,
+    chunk_overlap: int = 100,
+    forgetting_rate: float = 0.4,
+    feedback: str = "direction",
+    retries: int = 3,
 ) -> Task:
     """CogBench with a chosen agent.
 
@@ -100,6 +106,15 @@ def cogbench(
         memory_tokens: Token limit of CogGPT's distillation and profile update.
         recall_k: CogGPT long-term memory items recalled per question.
         memory_dir: Persist CogGPT's memory here (default: in memory only).
+        stm: CogGPT's short-term memory: ``whole`` (one distillation call per
+            flow, the authors' code) or ``chunked`` (one call per chunk).
+        chunk_size: Characters per chunk with ``stm=chunked``.
+        chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
+        forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
+        feedback: What ReAct and Reflexion are told about last round:
+            ``direction`` (too high / too low / right), ``none`` or ``rating``
+            (the human rating itself, an upper bound).
+        retries: Extra asks when an answer has no readable rating.
 
     Returns:
         The task.
@@ -116,6 +131,12 @@ def cogbench(
         update_tokens=memory_tokens,
         recall_k=recall_k,
         memory_dir=memory_dir,
+        stm=stm,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        forgetting_rate=forgetting_rate,
+        feedback=feedback,
+        retries=retries,
     )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(
