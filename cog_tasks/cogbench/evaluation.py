@@ -16,7 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
-from cog_tasks.cogbench.records import CogBenchRecord, MethodAnswer, QuestionnaireItem
+from cog_tasks.cogbench.records import (
+    CogBenchRecord,
+    MethodAnswer,
+    QuestionnaireItem,
+    Trajectory,
+)
 from cog_tasks.metrics.cogbench import (
     IterationSummary,
     RatingTally,
@@ -186,6 +191,49 @@ def score_method(
         judge=judge,
         judge_vs_human=agreement,
     )
+
+
+def copy_previous_tallies(
+    trajectories: Sequence[Trajectory], weights: WeightScheme = None
+) -> dict[int, RatingTally]:
+    """Tallies of a rater that copies last iteration's human rating of each question.
+
+    This reference needs no model. At iteration *t* >= 1 its rating of a
+    question is the human rating of the same question at *t* - 1 (``None``,
+    i.e. invalid, when that was unset or the question was not asked then). It
+    is what an agent told last round's human rating could score by copying it.
+
+    Args:
+        trajectories: The (topic, profile) trajectories.
+        weights: κ weighting.
+
+    Returns:
+        Pooled tallies per iteration >= 1 that has a previous iteration.
+    """
+    tallies: dict[int, RatingTally] = {}
+    for trajectory in trajectories:
+        for previous, step in zip(trajectory.steps, trajectory.steps[1:], strict=False):
+            earlier = dict(zip(previous.questions, previous.human_ratings, strict=True))
+            tally = RatingTally.from_ratings(
+                step.human_ratings, [earlier.get(q) for q in step.questions], weights
+            )
+            tallies[step.iteration] = tallies.get(step.iteration, RatingTally(weights)) + tally
+    return dict(sorted(tallies.items()))
+
+
+def copy_previous_kappa(
+    trajectories: Sequence[Trajectory], weights: WeightScheme = None
+) -> dict[int, float | None]:
+    """Pooled κ per iteration of the copy-previous-human-rating reference.
+
+    Args:
+        trajectories: The (topic, profile) trajectories.
+        weights: κ weighting.
+
+    Returns:
+        κ per iteration >= 1 (see :func:`copy_previous_tallies`).
+    """
+    return {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories, weights).items()}
 
 
 def format_number(value: float | None) -> str:

@@ -13,7 +13,14 @@ from cog_tasks.cogbench.evaluation import format_number
 from cog_tasks.metrics.cogbench import summarize_iterations
 
 FEEDBACK_AGENTS = ("react", "reflexion")
-AGENT_LABELS = {"cot": "CoT", "react": "ReAct*", "reflexion": "Reflexion*", "coggpt": "CogGPT"}
+COPY_PREVIOUS = "copy-previous"
+AGENT_LABELS = {
+    "cot": "CoT",
+    "react": "ReAct*",
+    "reflexion": "Reflexion*",
+    "coggpt": "CogGPT",
+    COPY_PREVIOUS: "copy previous human rating",
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,8 @@ class AgentCurves:
     @property
     def label(self) -> str:
         """Legend label: agent (``*`` marks human feedback) and model."""
+        if self.agent == COPY_PREVIOUS:
+            return f"{AGENT_LABELS[COPY_PREVIOUS]} (reference)"
         return f"{AGENT_LABELS.get(self.agent, self.agent)} ({self.model})"
 
 
@@ -64,7 +73,8 @@ def _atomic_write(path: Path, write: object) -> None:
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     """Draw Authenticity (a) and Rationality (b) by iteration, one line per agent.
 
-    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper.
+    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper;
+    the copy-previous reference is dashed.
 
     Args:
         curves: The agents to draw (one subset).
@@ -90,7 +100,11 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
             series = {t: v for t, v in getattr(curve, field).items() if v is not None}
             if not series:
                 continue
-            style = ":" if curve.agent in FEEDBACK_AGENTS else "-"
+            style = (
+                "--"
+                if curve.agent == COPY_PREVIOUS
+                else (":" if curve.agent in FEEDBACK_AGENTS else "-")
+            )
             iterations = sorted(series)
             axis.plot(
                 iterations,

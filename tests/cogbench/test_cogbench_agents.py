@@ -1,4 +1,5 @@
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -8,6 +9,7 @@ from cog_tasks.agents.cogbench import (
     IterationResult,
     make_agent,
     run_iteration,
+    warn_missing_flows,
 )
 from cog_tasks.cogbench.loader import load_trajectories
 
@@ -160,3 +162,38 @@ def test_coggpt_chunked_stm_uses_the_chunk_parameters() -> None:
 def test_agent_settings_reject_bad_values(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
         AgentSettings(**{field: value})
+
+
+class FlakyModel:
+    """Answers without a rating ``failures`` times per prompt, then with one."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls: dict[str, int] = {}
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        self.calls[prompt] = self.calls.get(prompt, 0) + 1
+        if self.calls[prompt] <= self.failures:
+            return "Thoughts: hard to say."
+        return "Thoughts: now I know.\nRating: 2"
+
+
+@pytest.mark.parametrize(("failures", "retries", "rating"), [(2, 3, 2), (4, 3, None), (1, 0, None)])
+def test_unreadable_ratings_are_asked_again(failures: int, retries: int, rating: int | None):
+    model = FlakyModel(failures)
+    agent = make_agent("cot", model, {"Name": "Ada"}, AgentSettings(retries=retries))
+    [answer] = asyncio.run(agent.answer(["Chess is fun."]))
+    assert answer.rating == rating
+    assert sum(model.calls.values()) == min(failures, retries) + 1
+
+
+def test_missing_flows_warn_once_per_trajectory() -> None:
+    trajectories, _ = load_trajectories("a", source="sample", max_iteration=2)
+    trajectory = trajectories[0]
+    assert warn_missing_flows(trajectory) == []
+    emptied = dataclasses.replace(
+        trajectory,
+        steps=tuple(dataclasses.replace(step, information_flow="") for step in trajectory.steps),
+    )
+    with pytest.warns(UserWarning, match=r"no information flow at iterations \[1, 2\]"):
+        assert warn_missing_flows(emptied) == [1, 2]

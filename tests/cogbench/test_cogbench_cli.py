@@ -5,8 +5,8 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from cog_tasks.cli import main
-from cog_tasks.cogbench.evaluation import answered_items, score_method
-from cog_tasks.cogbench.loader import load_records, sample_dir
+from cog_tasks.cogbench.evaluation import answered_items, copy_previous_kappa, score_method
+from cog_tasks.cogbench.loader import load_records, load_trajectories, sample_dir
 from cog_tasks.cogbench.rationality import judge_agreement
 from cog_tasks.metrics.cogbench import cohen_kappa
 
@@ -65,6 +65,11 @@ def test_chance_report_and_export_round_trip(
     curves = json.loads((tmp_path / "report" / "cogbench_curves.json").read_text())
     assert curves[0]["agent"] == "cot" and sorted(curves[0]["authenticity"]) == ["0", "1", "2"]
     assert f"{metrics['authenticity_avg']:.3f}" in out
+    trajectories, _ = load_trajectories("v", source="sample", max_iteration=2)
+    reference = copy_previous_kappa(trajectories)
+    copy_row = next(line for line in out.splitlines() if "copy previous human rating" in line)
+    assert f"{(reference[1] + reference[2]) / 2:.3f}" in copy_row
+    assert curves[-1]["agent"] == "copy-previous"
 
     exported = tmp_path / "exported.json"
     assert main(["cogbench", "export", log.location, "-o", str(exported)]) == 0
@@ -78,3 +83,13 @@ def test_chance_report_and_export_round_trip(
 def test_report_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cogbench", "report", str(tmp_path)]) == 1
     assert "no successful CogBench logs" in capsys.readouterr().out
+
+
+def test_copy_previous_reference_by_hand() -> None:
+    trajectories, _ = load_trajectories("a", source="sample", max_iteration=3)
+    reference = copy_previous_kappa(trajectories)
+    assert sorted(reference) == [1, 2, 3]
+    for iteration in (1, 2, 3):
+        human = [r for t in trajectories for r in t.steps[iteration].human_ratings]
+        copied = [r for t in trajectories for r in t.steps[iteration - 1].human_ratings]
+        assert reference[iteration] == pytest.approx(cohen_kappa(human, copied))

@@ -9,9 +9,10 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+from cog_tasks.cogbench.evaluation import copy_previous_tallies
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.cogbench.report import AgentCurves
+from cog_tasks.cogbench.report import COPY_PREVIOUS, AgentCurves
 from cog_tasks.inspect_evals.cogbench.solver import STORE_KEY
 from cog_tasks.metrics.cogbench import check_weights, pooled_tallies
 
@@ -64,6 +65,29 @@ def curves_from_log(log: EvalLog) -> AgentCurves:
         rationality={t: tally.mean() for t, tally in judged.items() if tally.scored},
         invalid={t: tally.invalid for t, tally in ratings.items()},
         pairs={t: tally.pairs for t, tally in ratings.items()},
+    )
+
+
+def copy_previous_curves(log: EvalLog) -> AgentCurves:
+    """The copy-previous-human-rating reference on a log's trajectories (first epoch)."""
+    weights = check_weights(log.eval.task_args.get("weights"))
+    trajectories = [
+        Trajectory.from_metadata(sample.metadata)
+        for sample in log.samples or []
+        if sample.epoch == 1
+    ]
+    tallies = copy_previous_tallies(trajectories, weights)
+    metadata = log.eval.metadata or {}
+    return AgentCurves(
+        agent=COPY_PREVIOUS,
+        model="no model",
+        subset=str(log.eval.task_args.get("subset", "a")),
+        language=str(log.eval.task_args.get("language", "english")),
+        data=str(metadata.get("data", "")),
+        authenticity={t: tally.kappa() for t, tally in tallies.items()},
+        rationality={},
+        invalid={t: tally.invalid for t, tally in tallies.items()},
+        pairs={t: tally.pairs for t, tally in tallies.items()},
     )
 
 
@@ -133,9 +157,15 @@ def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
 
 
 def latest_per_agent(logs: Iterable[LoadedLog]) -> list[AgentCurves]:
-    """Curves of the newest log for each (agent, model, subset, language, data)."""
+    """Curves of the newest log for each (agent, model, subset, language, data).
+
+    Each (subset, language, data) group also gets the copy-previous reference
+    row, computed on the trajectories of its newest log.
+    """
     newest: dict[tuple[str, ...], AgentCurves] = {}
+    references: dict[tuple[str, ...], AgentCurves] = {}
     for item in logs:
         curves = curves_from_log(item.log)
         newest[(curves.agent, curves.model, curves.subset, curves.language, curves.data)] = curves
-    return list(newest.values())
+        references[(curves.subset, curves.language, curves.data)] = copy_previous_curves(item.log)
+    return [*newest.values(), *references.values()]
