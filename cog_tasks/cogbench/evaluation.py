@@ -69,18 +69,36 @@ def answered_items(records: Sequence[CogBenchRecord], method: str) -> list[Answe
     ]
 
 
+def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
+    return record.topic, (record.profile or {}).get("Name", "")
+
+
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
-    """The answers as Rationality-judge inputs."""
-    return [
-        JudgeItem(
-            profile=entry.record.profile or {},
-            information=entry.record.information_flow,
-            question=entry.item.question,
-            rating=entry.answer.rating if entry.answer else None,
-            reason=entry.answer.reason if entry.answer else "",
+    """The answers as Rationality-judge inputs.
+
+    Each answer is judged with the method's stored profile (CogGPT's updated
+    one) when the file has it, else the initial profile, and with the flows
+    of its (topic, profile) up to its iteration.
+    """
+    flows: dict[tuple[str, str], dict[int, str]] = {}
+    for entry in items:
+        flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
+            entry.record.information_flow
         )
-        for entry in items
-    ]
+    judged = []
+    for entry in items:
+        seen = flows[_trajectory_key(entry.record)]
+        stored_profile = entry.answer.profile if entry.answer else ""
+        judged.append(
+            JudgeItem(
+                profile=stored_profile or entry.record.profile or {},
+                flows=[seen[t] for t in sorted(seen) if t <= entry.record.iteration],
+                question=entry.item.question,
+                rating=entry.answer.rating if entry.answer else None,
+                reason=entry.answer.reason if entry.answer else "",
+            )
+        )
+    return judged
 
 
 @dataclass(frozen=True)
@@ -267,8 +285,9 @@ def format_scores(scores: MethodScores, source: str) -> str:
     if scores.judge_vs_human is not None:
         agreement = scores.judge_vs_human
         lines.append(
-            f"Judge vs human Rationality: kappa {format_number(agreement.kappa)}, Spearman "
-            f"{format_number(agreement.spearman)} on {agreement.pairs} answers "
+            f"Judge vs human Rationality: Spearman {format_number(agreement.spearman)}, "
+            f"exact agreement {format_number(agreement.exact)}, kappa "
+            f"{format_number(agreement.kappa)} on {agreement.pairs} answers "
             f"({agreement.judge_invalid} unreadable judge scores)"
         )
     lines.append(

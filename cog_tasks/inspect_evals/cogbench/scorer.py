@@ -73,16 +73,33 @@ def rationality() -> Metric:
     return compute
 
 
+def agent_notes(record: dict[str, Any]) -> list[str]:
+    """What an agent noted in an iteration: CogGPT's stored statements, Reflexion's reflection."""
+    notes = [str(line) for line in record.get("perception", {}).get("stored", [])]
+    reflection = record.get("state", {}).get("reflection")
+    if reflection:
+        notes.append(f"reflection: {reflection}")
+    return notes
+
+
 def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
-    """Judge inputs for every answer of every iteration, in order."""
-    flows = {step.iteration: step.information_flow for step in trajectory.steps}
+    """Judge inputs for every answer of every iteration, in order.
+
+    Each answer is judged with what the agent reasoned from: the profile it
+    held then (CogGPT's updated one), the flows up to that iteration, the
+    memories it recalled for the question and its notes of the iteration.
+    """
     return [
         JudgeItem(
-            profile=trajectory.profile,
-            information=flows.get(record["iteration"], ""),
+            profile=record.get("state", {}).get("profile") or trajectory.profile,
+            flows=[
+                s.information_flow for s in trajectory.steps if s.iteration <= record["iteration"]
+            ],
             question=answer["question"],
             rating=answer["rating"],
             reason=answer["reason"],
+            recalled=answer.get("recalled", []),
+            notes=agent_notes(record),
         )
         for record in records
         for answer in record["answers"]
