@@ -26,6 +26,8 @@ from cog_tasks.metrics.cogbench import (
     IterationSummary,
     RatingTally,
     WeightScheme,
+    check_kappa_form,
+    mean_kappa,
     polarity_rating,
     summarize_iterations,
 )
@@ -139,6 +141,21 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
+def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
+    """One tally per question text within one iteration's items."""
+    by_question: dict[str, list[AnsweredItem]] = {}
+    for entry in group:
+        by_question.setdefault(entry.item.question, []).append(entry)
+    return [
+        RatingTally.from_ratings(
+            [e.item.human_rating for e in entries],
+            [e.answer.rating if e.answer else None for e in entries],
+            weights,
+        )
+        for entries in by_question.values()
+    ]
+
+
 def _mean(values: Sequence[int | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
@@ -149,6 +166,7 @@ def score_method(
     items: Sequence[AnsweredItem],
     weights: WeightScheme = None,
     judge_scores: Sequence[int | None] | None = None,
+    kappa: str = "pooled",
 ) -> MethodScores:
     """Compute the paper's numbers for one method.
 
@@ -158,6 +176,8 @@ def score_method(
         weights: κ weighting (``None`` as in the paper).
         judge_scores: Optional judge score per item (same order), ``None``
             where unreadable; an unreadable judge score counts as 1 in the mean.
+        kappa: ``pooled`` (one κ over all items of an iteration, the authors'
+            script) or ``per_question`` (mean of per-question κ, Eq. 2).
 
     Returns:
         The scores.
@@ -197,7 +217,11 @@ def score_method(
         missing=sum(1 for e in items if e.answer is None),
         invalid=sum(t.invalid for t in tallies.values()),
         unrated=sum(t.unrated for t in tallies.values()),
-        authenticity=summarize_iterations({t: tally.kappa() for t, tally in tallies.items()}),
+        authenticity=summarize_iterations(
+            {t: tally.kappa() for t, tally in tallies.items()}
+            if check_kappa_form(kappa) == "pooled"
+            else {t: mean_kappa(_question_tallies(group, weights)) for t, group in groups.items()}
+        ),
         polarity=summarize_iterations(polarity),
         rationality=summarize_iterations(
             {

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.commands.options import add_chance_command, add_name_value_option
-from cog_tasks.metrics.cogbench import WEIGHT_SCHEMES
+from cog_tasks.metrics.cogbench import KAPPA_FORMS, WEIGHT_SCHEMES
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -44,7 +44,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         generator = _judge_generator(args.judge_model, args.model_arg)
         verdicts = asyncio.run(judge_answers(generator, judge_items(items)))  # type: ignore[arg-type]
         judge_scores = [verdict.score for verdict in verdicts]
-    scores = score_method(args.method, items, args.weights, judge_scores)
+    scores = score_method(args.method, items, args.weights, judge_scores, args.kappa)
     print(format_scores(scores, path.name))
     return 0
 
@@ -103,6 +103,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("eval_file", help="file in the authors' eval schema")
     evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
     evaluate.add_argument("--weights", choices=WEIGHT_SCHEMES, help="weighted kappa (default none)")
+    evaluate.add_argument(
+        "--kappa",
+        choices=KAPPA_FORMS,
+        default="pooled",
+        help="pooled over an iteration (authors' code, default) or per_question (paper's Eq. 2)",
+    )
     evaluate.add_argument(
         "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
     )

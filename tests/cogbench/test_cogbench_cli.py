@@ -190,3 +190,19 @@ def test_evaluate_checks_the_judge_against_human_rationality(
     assert f"exact agreement {agreement.exact:.3f}" in out
     assert "Spearman n/a" in out  # a constant judge has no rank correlation
     assert "Rationality (judge)" in out and "avg(1-3) 4.000" in out
+
+
+def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["cogbench", "evaluate", str(EVAL_A), "--method", "Example", "--kappa"]
+    assert main([*command, "per_question"]) == 0
+    out = capsys.readouterr().out
+    records = load_records(EVAL_A)
+    by_question: dict[str, tuple[list, list]] = {}
+    for record in records:
+        if record.iteration == 0:
+            for item in record.questionnaire:
+                human, agent = by_question.setdefault(item.question, ([], []))
+                human.append(item.human_rating)
+                agent.append(item.answers["Example"].rating)
+    kappas = [k for h, a in by_question.values() if (k := cohen_kappa(h, a)) is not None]
+    assert f"0th {sum(kappas) / len(kappas):.3f}" in out

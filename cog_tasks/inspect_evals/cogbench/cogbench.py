@@ -86,6 +86,7 @@ def cogbench(
     forgetting_rate: float = 0.4,
     feedback: str = "direction",
     retries: int = 3,
+    kappa: str = "pooled",
 ) -> Task:
     """CogBench with a chosen agent.
 
@@ -115,6 +116,9 @@ def cogbench(
             ``direction`` (too high / too low / right), ``none`` or ``rating``
             (the human rating itself, an upper bound).
         retries: Extra asks when an answer has no readable rating.
+        kappa: ``pooled`` (κ over all questions of an iteration, as the
+            authors' code computes it and their tables show) or
+            ``per_question`` (κ per question, averaged: the paper's Eq. 2).
 
     Returns:
         The task.
@@ -144,8 +148,8 @@ def cogbench(
             [record_to_sample(t) for t in trajectories], name=name, location=location.description
         ),
         solver=cogbench_agent(agent, settings),
-        scorer=cogbench_scorer(judge=judge, weights=weights),
-        metrics=[authenticity(weights), rationality()],
+        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
+        metrics=[authenticity(weights, kappa), rationality()],
         version=1,
         metadata={
             "agent": agent,

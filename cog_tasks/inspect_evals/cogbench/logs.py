@@ -13,6 +13,7 @@ from cog_tasks.cogbench.evaluation import copy_previous_tallies
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.cogbench.report import COPY_PREVIOUS, AgentCurves
+from cog_tasks.inspect_evals.cogbench.scorer import authenticity_by_iteration
 from cog_tasks.inspect_evals.cogbench.solver import STORE_KEY
 from cog_tasks.metrics.cogbench import check_weights, pooled_tallies
 
@@ -54,6 +55,7 @@ def curves_from_log(log: EvalLog) -> AgentCurves:
     scores = [(sample.scores or {}).get(SCORER) for sample in log.samples or []]
     values = [score.value for score in scores if score and isinstance(score.value, dict)]
     ratings, judged = pooled_tallies(values, weights)  # type: ignore[arg-type]
+    kappa = str(args.get("kappa", "pooled"))
     metadata = log.eval.metadata or {}
     return AgentCurves(
         agent=str(args.get("agent", "coggpt")),
@@ -61,7 +63,7 @@ def curves_from_log(log: EvalLog) -> AgentCurves:
         subset=str(args.get("subset", "a")),
         language=str(args.get("language", "english")),
         data=str(metadata.get("data", "")),
-        authenticity={t: tally.kappa() for t, tally in ratings.items()},
+        authenticity=authenticity_by_iteration(values, weights, kappa),  # type: ignore[arg-type]
         rationality={t: tally.mean() for t, tally in judged.items() if tally.scored},
         invalid={t: tally.invalid for t, tally in ratings.items()},
         pairs={t: tally.pairs for t, tally in ratings.items()},
