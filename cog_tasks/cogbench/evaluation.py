@@ -27,7 +27,10 @@ from cog_tasks.metrics.cogbench import (
     RatingTally,
     WeightScheme,
     check_kappa_form,
+    fleiss_kappa,
     mean_kappa,
+    mean_pairwise_spearman,
+    polarity,
     polarity_rating,
     summarize_iterations,
 )
@@ -276,6 +279,105 @@ def copy_previous_kappa(
         κ per iteration >= 1 (see :func:`copy_previous_tallies`).
     """
     return {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories, weights).items()}
+
+
+HUMAN_RATER = "human_rating"
+
+
+@dataclass(frozen=True)
+class RaterAgreement:
+    """Agreement among several raters of the same questionnaire items (paper's Table 4).
+
+    Attributes:
+        raters: Rater labels (``file:method``), in column order.
+        items: Items every rater rated (the rows used).
+        left_out: Items some rater did not rate (or rated unreadably).
+        fleiss: Fleiss' κ on the 1-5 ratings.
+        fleiss_polarity: Fleiss' κ after grouping 1-2 / 3 / 4-5.
+        spearman: Mean pairwise Spearman's ρ (``None`` if undefined).
+        polarity_counts: Per rater, how many ratings were negative, neutral, positive.
+    """
+
+    raters: tuple[str, ...]
+    items: int
+    left_out: int
+    fleiss: float
+    fleiss_polarity: float
+    spearman: float | None
+    polarity_counts: dict[str, tuple[int, int, int]]
+
+
+def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str]:
+    return record.topic, record.iteration, (record.profile or {}).get("Name", ""), question
+
+
+def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]]) -> RaterAgreement:
+    """Fleiss' κ, mean pairwise Spearman and polarity tallies across raters.
+
+    Items are matched by (topic, iteration, profile name, question); only
+    items every rater rated enter the statistics, the rest are counted.
+
+    Args:
+        raters: ``(label, records, method)`` per rater; ``method`` is
+            :data:`HUMAN_RATER` for the file's human ratings or a method name.
+
+    Returns:
+        The statistics.
+
+    Raises:
+        ValueError: With fewer than two raters, or no item rated by all.
+    """
+    if len(raters) < 2:
+        raise ValueError(f"agreement needs at least two raters, got {len(raters)}")
+    columns: list[dict[tuple[str, int, str, str], int | None]] = []
+    for _, records, method in raters:
+        column = {}
+        for record in records:
+            for item in record.questionnaire:
+                answer = item.answers.get(method)
+                rating = (
+                    item.human_rating
+                    if method == HUMAN_RATER
+                    else (answer.rating if answer else None)
+                )
+                column[_item_key(record, item.question)] = rating
+        columns.append(column)
+    every_key = set().union(*columns)
+    shared = sorted(k for k in every_key if all(column.get(k) is not None for column in columns))
+    if not shared:
+        raise ValueError("no questionnaire item is rated by every rater")
+    rows = [[column[key] for column in columns] for key in shared]
+    polar = [[polarity_rating(value) for value in row] for row in rows]
+    counts = {}
+    for index, (label, _, _) in enumerate(raters):
+        groups = [polarity(row[index]) for row in rows]  # type: ignore[arg-type]
+        counts[label] = (groups.count(-1), groups.count(0), groups.count(1))
+    return RaterAgreement(
+        raters=tuple(label for label, _, _ in raters),
+        items=len(shared),
+        left_out=len(every_key) - len(shared),
+        fleiss=fleiss_kappa(rows),  # type: ignore[arg-type]
+        fleiss_polarity=fleiss_kappa(polar),  # type: ignore[arg-type]
+        spearman=mean_pairwise_spearman(rows),  # type: ignore[arg-type]
+        polarity_counts=counts,
+    )
+
+
+def format_agreement(agreement: RaterAgreement) -> str:
+    """Human-readable agreement report."""
+    lines = [
+        f"raters: {', '.join(agreement.raters)}",
+        f"items rated by all: {agreement.items} (left out: {agreement.left_out})",
+        f"Fleiss kappa: {format_number(agreement.fleiss)}",
+        f"Fleiss kappa (polarity 1-2 / 3 / 4-5): {format_number(agreement.fleiss_polarity)}",
+        f"mean pairwise Spearman: {format_number(agreement.spearman)}",
+        "polarity tallies (negative / neutral / positive):",
+    ]
+    lines.extend(
+        f"  {label}: {negative} / {neutral} / {positive}"
+        for label, (negative, neutral, positive) in agreement.polarity_counts.items()
+    )
+    return "\n".join(lines)
 
 
 def format_number(value: float | None) -> str:

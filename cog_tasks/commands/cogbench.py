@@ -49,6 +49,27 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rater_spec(spec: str) -> tuple[Path, str | None]:
+    """``FILE`` (its human ratings: method ``None``) or ``FILE:METHOD`` (that method's)."""
+    path, separator, method = spec.rpartition(":")
+    if Path(spec).is_file() or not separator or not method:
+        return Path(spec), None
+    return Path(path), method
+
+
+def _agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
+    from cog_tasks.cogbench.loader import load_records
+
+    raters = []
+    for spec in args.raters:
+        path, method = _rater_spec(spec)
+        column = method or HUMAN_RATER
+        raters.append((f"{path.name}:{column}", load_records(path), column))
+    print(format_agreement(rater_agreement(raters)))
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.report import curves_table, write_report
     from cog_tasks.inspect_evals.cogbench.logs import latest_per_agent, read_cogbench_logs
@@ -114,6 +135,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_evaluate)
+
+    agreement = commands.add_parser(
+        "agreement",
+        help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
+    )
+    agreement.add_argument(
+        "raters",
+        nargs="+",
+        metavar="FILE[:METHOD]",
+        help="an eval-schema file: its human ratings, or METHOD's ratings with FILE:METHOD",
+    )
+    agreement.set_defaults(func=_agreement)
 
     report = commands.add_parser(
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"

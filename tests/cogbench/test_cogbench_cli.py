@@ -20,7 +20,7 @@ from cog_tasks.cogbench.rationality import (
     judge_answers,
 )
 from cog_tasks.commands import cogbench as cogbench_commands
-from cog_tasks.metrics.cogbench import cohen_kappa
+from cog_tasks.metrics.cogbench import cohen_kappa, fleiss_kappa, mean_pairwise_spearman
 
 EVAL_A = sample_dir() / "english" / "eval_cogbench_a.json"
 
@@ -206,3 +206,22 @@ def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None
                 agent.append(item.answers["Example"].rating)
     kappas = [k for h, a in by_question.values() if (k := cohen_kappa(h, a)) is not None]
     assert f"0th {sum(kappas) / len(kappas):.3f}" in out
+
+
+def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["cogbench", "agreement", str(EVAL_A), f"{EVAL_A}:Example"]) == 0
+    out = capsys.readouterr().out
+    records = load_records(EVAL_A)
+    rows = [
+        [item.human_rating, item.answers["Example"].rating]
+        for record in records
+        for item in record.questionnaire
+    ]
+    assert f"Fleiss kappa: {fleiss_kappa(rows):.3f}" in out
+    assert f"mean pairwise Spearman: {mean_pairwise_spearman(rows):.3f}" in out
+    negative = sum(1 for human, _ in rows if human <= 2)
+    neutral = sum(1 for human, _ in rows if human == 3)
+    assert f"eval_cogbench_a.json:human_rating: {negative} / {neutral} / " in out
+    assert f"items rated by all: {len(rows)} (left out: 0)" in out
+    with pytest.raises(ValueError, match="at least two raters"):
+        main(["cogbench", "agreement", str(EVAL_A)])
