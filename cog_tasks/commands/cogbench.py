@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.commands.options import add_chance_command, add_name_value_option
+from cog_tasks.files import write_json_atomically
 from cog_tasks.metrics.cogbench import KAPPA_FORMS, WEIGHT_SCHEMES
 
 if TYPE_CHECKING:
@@ -73,9 +71,13 @@ def _agreement(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.report import curves_table, write_report
     from cog_tasks.inspect_evals.cogbench.logs import latest_per_agent, read_cogbench_logs
+    from cog_tasks.inspect_evals.logs import SUCCESS_ONLY
 
     log_dir = Path(args.log_dir)
-    curves = latest_per_agent(read_cogbench_logs(log_dir))
+    found = read_cogbench_logs(log_dir, statuses=args.status or SUCCESS_ONLY)
+    if found.skipped_note():
+        print(found.skipped_note())
+    curves = latest_per_agent(found.logs)
     if not curves:
         print(f"no successful CogBench logs in {log_dir}")
         return 1
@@ -97,10 +99,7 @@ def _export(args: argparse.Namespace) -> int:
     records = export_eval_records(log)
     target = Path(args.output)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".json")
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        json.dump(records, stream, indent=2, ensure_ascii=False)
-    os.replace(temporary, target)
+    write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
     return 0
 
@@ -153,6 +152,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
     report.add_argument("--out", help="folder for the PNGs and cogbench_curves.json")
+    report.add_argument(
+        "--status",
+        action="append",
+        choices=("success", "started", "cancelled", "error"),
+        help="log status to include (repeatable; default: success only)",
+    )
     report.set_defaults(func=_report)
 
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")

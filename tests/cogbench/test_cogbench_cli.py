@@ -3,7 +3,7 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 from cog_tasks.cli import main
 from cog_tasks.cogbench.evaluation import (
@@ -131,13 +131,16 @@ def test_chance_report_and_export_round_trip(
 ) -> None:
     task_args = ["-T", "agent=cot", "-T", "source=sample", "-T", "subset=v", "-T", "iterations=2"]
     assert main(["cogbench", "chance", *task_args, "--log-dir", str(tmp_path)]) == 0
-    [log] = [read_eval_log(info) for info in list_eval_logs(str(tmp_path))]
+    [log] = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path))]
     assert log.eval.model == "mockllm/chance" and log.eval.task_args["iterations"] == 2
     metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
     assert metrics["invalid_rate"] == 0.0 and 1.0 <= metrics["rationality_avg"] <= 5.0
 
+    failed = log.model_copy(update={"status": "error"})
+    write_eval_log(failed, str(tmp_path / "failed.eval"))
     assert main(["cogbench", "report", str(tmp_path), "--out", str(tmp_path / "report")]) == 0
     out = capsys.readouterr().out
+    assert "skipped 1 log(s) with status error" in out
     png = tmp_path / "report" / "cogbench_v_english.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     curves = json.loads((tmp_path / "report" / "cogbench_curves.json").read_text())
