@@ -8,4 +8,4 @@ so ``inspect eval cog_tasks/<task>`` works once the package is installed.
 import cog_tasks.inspect_evals.egosocial
 from cog_tasks.inspect_evals.cogbench import cogbench
 from cog_tasks.inspect_evals.cogeval import cogeval
-from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.inspect_evals.coglm import coglm, coglm_chat

@@ -45,7 +45,8 @@ class Domain:
         plural: What states are called (plural).
         one_way: A one-way connection from ``a`` to ``b``.
         two_way: A two-way connection between ``a`` and ``b``.
-        neighbours: A state with several two-way connections (``{b}`` is a list).
+        neighbours: A state with several two-way connections (``{b}`` is a
+            list); the words must say that each works both ways.
         blocked: A connection between ``a`` and ``b`` that no longer works.
         reward: A state that pays ``v``.
         penalty: A state that costs ``v``.
@@ -79,8 +80,8 @@ ROOMS = Domain(
     noun="room",
     plural="rooms",
     one_way="A door in {a} opens onto {b}.",
-    two_way="{a} and {b} share a door.",
-    neighbours="{a} has doors to {b}.",
+    two_way="{a} and {b} share a door, which opens both ways.",
+    neighbours="{a} shares a door with each of {b}; each door opens both ways.",
     blocked="The door between {a} and {b} is now locked.",
     reward="{s} holds a chest with {v} dollars.",
     penalty="{s} has a trap that costs you {v} dollars.",
@@ -105,7 +106,7 @@ DOMAINS: dict[str, Domain] = {
         plural="cities",
         one_way="A one-way train runs from {a} to {b}.",
         two_way="A train line links {a} and {b} in both directions.",
-        neighbours="From {a} trains run to {b}.",
+        neighbours="Train lines link {a} with each of {b}, every line in both directions.",
         blocked="The train line between {a} and {b} is closed.",
         reward="A job in {s} pays {v} dollars.",
         penalty="Stopping in {s} costs {v} dollars in fees.",
@@ -121,8 +122,8 @@ DOMAINS: dict[str, Domain] = {
         noun="person",
         plural="people",
         one_way="{a} can introduce you to {b}.",
-        two_way="{a} and {b} are friends and will introduce you to each other.",
-        neighbours="{a} is friends with {b}.",
+        two_way="{a} and {b} are friends; either can introduce you to the other.",
+        neighbours="{a} is friends with each of {b}; friends can introduce you either way.",
         blocked="{a} and {b} have fallen out and no longer introduce you to each other.",
         reward="{s} can give you {v} dollars for your project.",
         penalty="Meeting {s} costs you {v} dollars.",
@@ -138,8 +139,8 @@ DOMAINS: dict[str, Domain] = {
         noun="container",
         plural="containers",
         one_way="Opening {a} reveals {b}.",
-        two_way="{a} and {b} are tied together.",
-        neighbours="{a} is tied to {b}.",
+        two_way="{a} and {b} are tied together, so either one leads to the other.",
+        neighbours="{a} is tied to each of {b}, so each leads to the other.",
         blocked="{b} is no longer inside {a}.",
         reward="{s} holds {v} gold coins.",
         penalty="Opening {s} costs you {v} gold coins.",
@@ -156,10 +157,10 @@ def get_domain(name: str) -> Domain:
     """Return the domain called ``name``.
 
     Raises:
-        KeyError: For an unknown domain, naming the known ones.
+        ValueError: For an unknown domain, listing the valid ones.
     """
     if name not in DOMAINS:
-        raise KeyError(f"unknown CogEval domain {name!r}; known: {sorted(DOMAINS)}")
+        raise ValueError(f"unknown CogEval domain {name!r}; valid: {sorted(DOMAINS)}")
     return DOMAINS[name]
 
 
@@ -180,7 +181,9 @@ def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
     """
     get_domain(domain)
     if domain not in spec.domains:
-        raise ValueError(f"domain {domain!r} is not defined for graph {spec.name!r}")
+        raise ValueError(
+            f"domain {domain!r} is not defined for graph {spec.name!r}; valid: {list(spec.domains)}"
+        )
     states = spec.all_states()
     rng = random.Random(f"cogeval:{spec.name}:{domain}:{seed}")
     if domain in ("ordRooms", "unordRooms"):

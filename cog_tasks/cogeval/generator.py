@@ -6,6 +6,9 @@ and asks the value question (where to go for the most reward). Apart from
 condition (or nothing, for traversal, cluster and map questions) and asks the
 question that is scored. The model must end with ``Answer: ...``.
 
+The paper's Experiment 2 questions (family ``Experiment2``, graph D) are
+single turns: the connections without rewards, then the question.
+
 The expected answers are computed by :mod:`cog_tasks.cogeval.planning`; every
 optimal answer is listed.
 """
@@ -17,7 +20,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
-from cog_tasks.cogeval.graphs import GRAPHS, ConditionSpec, GraphSpec, get_graph
+from cog_tasks.cogeval.graphs import (
+    ANALYSIS_FAMILIES,
+    CONDITION_FAMILIES,
+    COUNT_CONDITIONS,
+    GRAPHS,
+    PAPER_DOMAINS,
+    ConditionSpec,
+    GraphSpec,
+    get_graph,
+)
 from cog_tasks.cogeval.parsing import normalize_state
 from cog_tasks.cogeval.planning import (
     Environment,
@@ -30,25 +42,33 @@ from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 
 CotMode = Literal["none", "bfs", "dfs"]
 COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
+#: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
+DESIGNS: tuple[str, ...] = ("all", "paper")
+SINGLE_TURN_FAMILY = "Experiment2"
 
 SYSTEM_MESSAGE = (
     "You will be told about a small world and asked to plan in it. Think it through "
     "step by step, then finish your reply with one last line that starts with 'Answer:'."
 )
 
+#: Goal-neutral search instructions, our wording of the paper's Experiment 2 text.
 COT_INSTRUCTIONS: dict[str, str] = {
     "bfs": (
-        "Method: use breadth-first search. Begin at the starting point, note every place "
-        "one connection away, then every place two connections away, and so on, keeping "
-        "a queue of places still to expand and never expanding a place twice. The first "
-        "time the goal comes up, the route that led to it is a shortest one."
+        "Think carefully before you answer. You may use breadth-first search, a way of "
+        "exploring connections layer by layer: start from one place, visit every place one "
+        "connection away, then every place two connections away, and so on, keeping a queue "
+        "of places still to visit and never visiting a place twice. Breadth-first search "
+        "reaches every place that can be reached, and finds shortest routes between two "
+        "places."
     ),
     "dfs": (
-        "Method: use depth-first search. Begin at the starting point and follow one "
-        "connection as far as it goes, then step back to the most recent choice and try "
-        "the next option, keeping a stack of choices and never entering a place twice on "
-        "the same route. Depth-first search finds routes but not necessarily the "
-        "shortest, so compare the routes you find before answering."
+        "Think carefully before you answer. You may use depth-first search, a way of "
+        "exploring connections branch by branch: start from one place and follow "
+        "connections as far as they go, then step back to the latest place with an "
+        "unexplored connection and go on from there, keeping a stack of places still to "
+        "explore and never visiting a place twice. Depth-first search reaches every place "
+        "that can be reached and finds a route between two places, but not necessarily a "
+        "shortest one."
     ),
 }
 
@@ -192,17 +212,23 @@ class _Writer:
         sentence = _capital(template.format(s=self.labels[state], v=_money(value)))
         return f"Now {sentence[0].lower()}{sentence[1:]}" if changed and value else sentence
 
-    def describe(self) -> str:
+    def describe(self, rewards: bool = True) -> str:
         spec = self.spec
         lobby = spec.entry_is_lobby and self.labels[spec.start] == "the lobby"
         parts = [self.domain.setting.format(n=len(spec.states) - lobby)]
         if lobby:
             parts.append("There is also a lobby.")
         parts += self.connections(spec.edges)
+        if spec.directed:
+            direction = " Connections work only in the direction given."
+        else:
+            direction = " Every connection works in both directions."
+        if not rewards:
+            parts.append(f"You can move only along these connections.{direction}")
+            return " ".join(parts)
         parts += [self.reward(state, value) for state, value in spec.rewards]
-        one_way = " Connections work only in the direction given." if spec.directed else ""
         parts.append(
-            f"You can move only along these connections.{one_way} Rewards and costs count "
+            f"You can move only along these connections.{direction} Rewards and costs count "
             f"only the first time you reach a {self.domain.noun}."
         )
         return " ".join(parts)
@@ -266,7 +292,7 @@ def _scored_question(writer: _Writer, condition: ConditionSpec) -> str:
             f"'Answer: A, B, C' listing the {domain.plural} in order, starting with "
             f"{source}, separated by commas."
         )
-    if condition.name == "nClusters":
+    if condition.name in COUNT_CONDITIONS:
         return (
             f"The {domain.plural} form groups: within a group most {domain.plural} are "
             f"directly connected, while only a few connections run between groups. How many "
@@ -301,7 +327,7 @@ def _graph_context(
         "edges": tuple((names[a], names[b]) for a, b in env.edges),
         "portal": names[env.portal] if env.portal is not None else None,
     }
-    if condition.name == "nClusters":
+    if condition.name in COUNT_CONDITIONS:
         count = cluster_count(env)
         return GraphContext(kind="count", **base), (f"Answer: {count}",)
     if condition.name == "mapDrawing":
@@ -357,8 +383,8 @@ def make_item(
         The item with its optimal answers.
 
     Raises:
-        KeyError: For an unknown graph, domain or condition.
-        ValueError: For an unknown ``cot`` or a domain the graph lacks.
+        ValueError: For an unknown graph, domain, condition or ``cot``, or a
+            domain the graph lacks, listing the valid names.
     """
     if cot not in COT_MODES:
         raise ValueError(f"unknown cot mode {cot!r}; known: {list(COT_MODES)}")
@@ -369,10 +395,14 @@ def make_item(
     env = environment(spec, condition_spec)
     context, expected = _graph_context(spec, condition_spec, env, labels)
 
-    first = Turn(writer.describe(), _value_question(writer, stochastic=False, again=False))
-    turns = [first]
-    if condition != "valuePath":
-        turns.append(Turn(writer.change(condition_spec), _scored_question(writer, condition_spec)))
+    if condition_spec.family == SINGLE_TURN_FAMILY:
+        turns = [Turn(writer.describe(rewards=False), _scored_question(writer, condition_spec))]
+    else:
+        first = Turn(writer.describe(), _value_question(writer, stochastic=False, again=False))
+        turns = [first]
+        if condition != "valuePath":
+            scored = _scored_question(writer, condition_spec)
+            turns.append(Turn(writer.change(condition_spec), scored))
     if cot != "none":
         last = turns[-1]
         turns[-1] = Turn(last.context, f"{COT_INSTRUCTIONS[cot]} {last.question}")
@@ -407,6 +437,8 @@ def generate_items(
     conditions: Sequence[str] | None = None,
     seed: int = 0,
     cot: str = "none",
+    *,
+    design: str = "all",
 ) -> list[CogEvalItem]:
     """Generate every (graph, domain, condition) combination that exists.
 
@@ -418,27 +450,41 @@ def generate_items(
             A condition a graph lacks is skipped for that graph.
         seed: Relabelling seed; 0 gives the reference set.
         cot: ``none``, ``bfs`` or ``dfs``.
+        design: ``all``, or ``paper`` for the paper's Experiment 1 design only:
+            the 3 domains of :data:`~cog_tasks.cogeval.graphs.PAPER_DOMAINS`
+            on every graph and the 5 condition families of Table 2, so that an
+            analysis of deviance has Table 2's terms and degrees of freedom.
 
     Returns:
         Items in a stable order.
 
     Raises:
-        KeyError: For a name that no graph knows.
+        ValueError: For a name that no graph knows, or an unknown design,
+            listing the valid ones.
     """
+    if design not in DESIGNS:
+        raise ValueError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")
     specs = [get_graph(name) for name in (graphs or list(GRAPHS))]
     for name in domains or ():
         get_domain(name)
     known_conditions = {c.name for spec in GRAPHS.values() for c in spec.conditions}
     for name in conditions or ():
         if name not in known_conditions:
-            raise KeyError(f"unknown CogEval condition {name!r}; known: {sorted(known_conditions)}")
+            raise ValueError(
+                f"unknown CogEval condition {name!r}; valid: {sorted(known_conditions)}"
+            )
     items = []
     for spec in specs:
         for domain in spec.domains:
-            if domains and domain not in domains:
+            if (domains and domain not in domains) or (
+                design == "paper" and domain not in PAPER_DOMAINS
+            ):
                 continue
             for condition in spec.conditions:
-                if conditions and condition.name not in conditions:
+                if (conditions and condition.name not in conditions) or (
+                    design == "paper"
+                    and CONDITION_FAMILIES[condition.name] not in ANALYSIS_FAMILIES
+                ):
                     continue
                 items.append(make_item(spec.name, domain, condition.name, seed=seed, cot=cot))
     return items

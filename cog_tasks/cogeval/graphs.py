@@ -37,7 +37,16 @@ CONDITION_FAMILIES: dict[str, str] = {
     "teleDetour": "Detour",
     "nClusters": "Clusters",
     "mapDrawing": "Map",
+    "exp2ClusterCount": "Experiment2",
+    "exp2WithinCluster": "Experiment2",
+    "exp2OneClusterAway": "Experiment2",
 }
+
+#: Conditions answered with a number of clusters.
+COUNT_CONDITIONS: frozenset[str] = frozenset({"nClusters", "exp2ClusterCount"})
+
+#: The three domains the paper's analysis crosses with every graph (Table 2: domain df 2).
+PAPER_DOMAINS: tuple[str, ...] = ("ordRooms", "unordSpatial", "socialTies")
 
 #: The five families that enter the analysis of deviance, in the paper's order.
 ANALYSIS_FAMILIES: tuple[str, ...] = (
@@ -115,8 +124,11 @@ class GraphSpec:
             state after the start, ``path`` when they ask for the whole route.
         entry_is_lobby: Whether the start state is an unnumbered lobby in the
             room domains.
-        domains: Domains the templates cover for this graph.
-        conditions: Conditions the templates cover, plus map drawing.
+        domains: Domains generated for this graph: those of the original
+            templates plus our additions (the CogEval README lists them under
+            departures from the templates).
+        conditions: Conditions generated for this graph: those of the
+            templates, plus map drawing (and the Experiment 2 set on graph D).
         reference: The human experiment the graph comes from.
     """
 
@@ -139,13 +151,13 @@ class GraphSpec:
         """Return the spec of condition ``name`` on this graph.
 
         Raises:
-            KeyError: If the graph has no such condition.
+            ValueError: If the graph has no such condition, listing the valid ones.
         """
         for spec in self.conditions:
             if spec.name == name:
                 return spec
         known = [spec.name for spec in self.conditions]
-        raise KeyError(f"graph {self.name!r} has no condition {name!r}; known: {known}")
+        raise ValueError(f"graph {self.name!r} has no condition {name!r}; valid: {known}")
 
     def all_states(self) -> tuple[int, ...]:
         """States of the base graph plus every state a condition adds, sorted."""
@@ -256,6 +268,15 @@ def _community_conditions(
         ConditionSpec("mapDrawing"),
     )
 
+
+#: The paper's Experiment 2 on graph D (Fig. 3): single-turn questions without
+#: rewards, asked plain or with the BFS/DFS instruction. Room 11 and room 8 share
+#: a cluster; room 12 lies in the cluster next to room 1's.
+EXPERIMENT_2: tuple[ConditionSpec, ...] = (
+    ConditionSpec("exp2ClusterCount"),
+    ConditionSpec("exp2WithinCluster", source=11, target=8),
+    ConditionSpec("exp2OneClusterAway", source=1, target=12),
+)
 
 ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
 
@@ -394,7 +415,8 @@ N15STAR = GraphSpec(
             ("3stepPath", 1, 15),
             ("nstepPath", 1, 12),
         ),
-    ),
+    )
+    + EXPERIMENT_2,
     reference="Schapiro et al. (2013), Nat. Neurosci. 16, 486-492",
 )
 
@@ -504,8 +526,8 @@ def get_graph(name: str) -> GraphSpec:
     """Return the graph called ``name``.
 
     Raises:
-        KeyError: For an unknown graph, naming the known ones.
+        ValueError: For an unknown graph, listing the valid ones.
     """
     if name not in GRAPHS:
-        raise KeyError(f"unknown CogEval graph {name!r}; known: {sorted(GRAPHS)}")
+        raise ValueError(f"unknown CogEval graph {name!r}; valid: {sorted(GRAPHS)}")
     return GRAPHS[name]

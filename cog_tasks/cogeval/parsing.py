@@ -1,50 +1,144 @@
-"""Tolerant extraction of the final ``Answer: ...`` line of a reply.
+"""Reading the final ``Answer: ...`` of a reply as a careful human grader would.
 
 The model is asked to end with ``Answer: A, B, C`` (a route), ``Answer: X`` (one
-state), ``Answer: N`` (a count) or ``Answer: A - B, C - D`` (a map). Replies in
-the wild add markdown, "Room 5" instead of "5", odd case, trailing full stops
-or arrows instead of commas; all of these are accepted.
+state), ``Answer: N`` (a count) or ``Answer: A - B, C - D`` (a map). The reader
+accepts every form a grader would accept without guessing, and nothing more:
+
+- the last ``Answer:`` (or ``answer is:``) marker of the last line that has
+  one; "the answer is: Answer: 1, 10" reads ``1, 10``. A marker that ends its
+  line takes the next non-empty line;
+- markdown, quotes, remarks in parentheses, trailing punctuation, arrows or
+  "then" between states, and any case;
+- a state written with its domain's prefix or suffix ("room 5", "city Oslo",
+  "Sunflower field", "the oak chest");
+- the first state(s) before trailing prose ("Room 2 from the lobby leads to
+  the most money" reads ``2``), and a short lead-in ("the shortest path is").
+
+It refuses what would need a guess, and labels it ``unparseable`` (a wrong
+answer, never dropped):
+
+- hedges: "2 or 1", "either Oslo or Lima", "maybe 3", "2/1";
+- contradictions: two different final answers with no retraction between them
+  (two ``Answer:`` lines in a row that disagree);
+- states run together without a separator ("Zagreb Tallinn": one state
+  and prose, or a route?);
+- maps written as tuples ``(A, B)``, and answers with no state, number or
+  connection in them.
+
+A reply without any marker is ``no_answer``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 
-_ANSWER = re.compile(r"answer(?:\s+is)?\s*[:：]\s*(.*)", re.IGNORECASE)
+NO_ANSWER = "no_answer"
+UNPARSEABLE = "unparseable"
+
+_MARKER = re.compile(r"answer(?:\s+is)?\s*[:：]", re.IGNORECASE)
 _DECORATION = re.compile(r"[*_`\"“”\[\]{}]")
 _PARENTHESES = re.compile(r"\([^)]*\)")
+_TUPLE = re.compile(r"\(\s*[^(),]+,\s*[^(),]+\)")
+_HEDGE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|probably|unsure|not sure)\b|\w\s*/\s*\w|\?",
+    re.IGNORECASE,
+)
 _ROUTE_SEPARATORS = re.compile(r"\s*(?:,|;|->|=>|→|⟶|\bthen\b)\s*", re.IGNORECASE)
 _PAIR_SEPARATORS = re.compile(r"\s*(?:<->|->|→|↔|—|–|-|\bto\b)\s*", re.IGNORECASE)
-_LEADING_WORDS = re.compile(r"^(?:and|then|finally|go to|to|the|room|zone|via)\s+", re.IGNORECASE)
+_LEADING_WORDS = re.compile(
+    r"^(?:and|then|finally|go to|go|move to|to|the|via|from|start at|start|at|"
+    r"room|city|town|person|container|zone)\s+",
+    re.IGNORECASE,
+)
+#: Words that name what a state is, accepted after a state ("Sunflower field").
+DOMAIN_SUFFIXES: frozenset[str] = frozenset(
+    {"room", "city", "town", "station", "field", "person", "container", "node", "state"}
+)
+_LEAD_IN = re.compile(r"^.*?\b(?:is|are|would be|will be|be)\b\s*:?\s*", re.IGNORECASE)
+_NUMBER = re.compile(r"^\d+\b")
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 _COUNT = re.compile(r"\b(\d+|" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+#: The longest unknown name read as a state (in words); longer text is prose.
+_MAX_NAME_WORDS = 2
 
 
-def extract_answer(response: str) -> str | None:
-    """Return the text after the last ``Answer:`` marker, cleaned, or ``None``.
+@dataclass(frozen=True)
+class Reading:
+    """The final answer of a reply, or why there is none.
 
-    When the marker ends its line, the next non-empty line is taken. Markdown
-    emphasis, quotes, remarks in parentheses and trailing punctuation are removed.
+    Attributes:
+        text: The cleaned text of the final answer, if a marker was found.
+        problem: ``None`` when the text can be read further, ``no_answer``
+            (no marker, or nothing after it) or ``unparseable`` (hedged or
+            contradictory).
+        raw: The answer as written, before cleaning (parentheses kept).
     """
-    lines = response.splitlines()
-    for index in range(len(lines) - 1, -1, -1):
-        match = _ANSWER.search(lines[index])
-        if not match:
-            continue
-        text = match.group(1)
-        if not _clean(text):
-            text = next((line for line in lines[index + 1 :] if _clean(line)), "")
-        cleaned = _clean(text)
-        return cleaned or None
-    return None
+
+    text: str | None
+    problem: str | None = None
+    raw: str = ""
 
 
 def _clean(text: str) -> str:
     text = _PARENTHESES.sub("", _DECORATION.sub("", text)).strip()
-    return text.rstrip(".!?;: ").strip()
+    return text.rstrip(".!;: ").strip()
+
+
+def _answer_lines(response: str) -> list[tuple[int, str]]:
+    """``(line index, raw text after the line's last marker)`` for each line with a marker."""
+    lines = response.splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        markers = list(_MARKER.finditer(line))
+        if not markers:
+            continue
+        text = line[markers[-1].end() :]
+        if not _clean(text):
+            text = next((later for later in lines[index + 1 :] if _clean(later)), "")
+        found.append((index, text))
+    return found
+
+
+def read_final_answer(response: str) -> Reading:
+    """Read the final answer of a reply (see the module docstring for the rules).
+
+    Args:
+        response: The whole reply.
+
+    Returns:
+        The cleaned answer text and, if it cannot be used, why.
+    """
+    found = _answer_lines(response)
+    if not found:
+        return Reading(None, NO_ANSWER)
+    index, raw = found[-1]
+    text = _clean(raw)
+    if not text:
+        return Reading(None, NO_ANSWER)
+    if _HEDGE.search(raw):
+        return Reading(text, UNPARSEABLE, raw)
+    if len(found) > 1:
+        previous_index, previous_raw = found[-2]
+        lines = response.splitlines()
+        between = [line for line in lines[previous_index + 1 : index] if line.strip()]
+        if not between and _clean(previous_raw).lower() != text.lower():
+            return Reading(text, UNPARSEABLE, raw)
+    return Reading(text, None, raw)
+
+
+def extract_answer(response: str) -> str | None:
+    """The cleaned text of the final answer, or ``None`` when there is no marker."""
+    return read_final_answer(response).text
+
+
+def has_tuples(text: str) -> bool:
+    """Whether ``text`` writes pairs as tuples ``(A, B)``."""
+    return bool(_TUPLE.search(text))
 
 
 def normalize_state(token: str) -> str:
@@ -57,9 +151,89 @@ def normalize_state(token: str) -> str:
     return re.sub(r"\s+", " ", token)
 
 
+@dataclass(frozen=True)
+class _Match:
+    """The state a route segment starts with.
+
+    Attributes:
+        state: The normalised state, or ``None`` when the segment is prose.
+        prose: Whether prose follows the state.
+        recognised: Whether the state is a known one or a number.
+        run_on: Whether another state follows without a separator
+            ("Zagreb Tallinn"), which cannot be read without guessing.
+    """
+
+    state: str | None
+    prose: bool = False
+    recognised: bool = False
+    run_on: bool = False
+
+
+def _match_state(segment: str, known: Collection[str]) -> _Match:
+    """The state a route segment starts with, and whether prose follows it.
+
+    A known state (or a number) may carry a domain suffix ("Sunflower field");
+    anything else after it is trailing prose. An unknown name of at most two
+    words counts as a state (an invented one); longer text is prose.
+    """
+    words = normalize_state(segment).split()
+    if not words:
+        return _Match(None)
+    for size in range(len(words), 0, -1):
+        name = " ".join(words[:size])
+        if name in known or (size == 1 and _NUMBER.match(name)):
+            rest = words[size:]
+            prose = bool(rest) and not (len(rest) == 1 and rest[0] in DOMAIN_SUFFIXES)
+            run_on = prose and _starts_with_state(rest, known)
+            return _Match(name, prose, recognised=True, run_on=run_on)
+    if words[-1] in DOMAIN_SUFFIXES and len(words) > 1:
+        words = words[:-1]
+    if len(words) <= _MAX_NAME_WORDS:
+        return _Match(" ".join(words))
+    return _Match(None, prose=True)
+
+
+def _starts_with_state(words: list[str], known: Collection[str]) -> bool:
+    """Whether ``words`` begin with a known state or a number."""
+    return bool(_NUMBER.match(words[0])) or any(
+        " ".join(words[:size]) in known for size in range(1, len(words) + 1)
+    )
+
+
+def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
+    """Read a route (or one state) from an answer text.
+
+    Args:
+        text: The cleaned answer text.
+        known: Normalised names of the states of the world, if known; numbers
+            always count as state names.
+
+    Returns:
+        The normalised states in order (the first states before any trailing
+        prose), or ``None`` when no state can be read or two states run on
+        without a separator.
+    """
+    route: list[str] = []
+    segments = [part for part in _ROUTE_SEPARATORS.split(text) if part.strip()]
+    if segments and not _match_state(segments[0], known).recognised:
+        lead_in = _LEAD_IN.sub("", segments[0], count=1)
+        if lead_in != segments[0] and _match_state(lead_in, known).state is not None:
+            segments[0] = lead_in
+    for segment in segments:
+        match = _match_state(segment, known)
+        if match.run_on:
+            return None
+        if match.state is None:
+            break
+        route.append(match.state)
+        if match.prose:
+            break
+    return route or None
+
+
 def split_route(answer: str) -> list[str]:
     """Split an answer into normalised state names (commas, arrows, "then")."""
-    return [name for name in (normalize_state(t) for t in _ROUTE_SEPARATORS.split(answer)) if name]
+    return read_route(answer) or []
 
 
 def split_map(answer: str) -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
 from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.files import save_figure
 from cog_tasks.metrics.cogeval import failure_rates
 
 
@@ -65,7 +66,7 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
         figure.colorbar(image, ax=axis, label="success rate")
         figure.tight_layout()
         path = out_dir / f"heatmap_{_slug(str(model))}.png"
-        figure.savefig(path, dpi=120)
+        save_figure(figure, path)
         plt.close(figure)
         paths.append(path)
     return paths
@@ -91,7 +92,7 @@ def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
     axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     figure.tight_layout()
     path = out_dir / "failure_modes.png"
-    figure.savefig(path, dpi=120)
+    save_figure(figure, path)
     plt.close(figure)
     return path
 
@@ -119,7 +120,7 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
     axis.legend(fontsize=8)
     figure.tight_layout()
     path = out_dir / "success_by_temperature.png"
-    figure.savefig(path, dpi=120)
+    save_figure(figure, path)
     plt.close(figure)
     return path
 

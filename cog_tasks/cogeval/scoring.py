@@ -1,9 +1,14 @@
 """Deterministic, graph-aware scoring of CogEval replies.
 
 A reply scores 1 when its final ``Answer:`` line matches one of the optimal
-answers. Otherwise it gets one failure mode:
+answers (read by :mod:`cog_tasks.cogeval.parsing`). A route may give or omit
+the start state, whichever the optimal answers do. Otherwise it gets one
+failure mode:
 
-- ``no_answer``: no ``Answer:`` line, or nothing usable in it;
+- ``no_answer``: no ``Answer:`` line, or nothing after it;
+- ``unparseable``: an ``Answer:`` line that cannot be read without guessing:
+  a hedge ("2 or 1"), two different final answers, a map written as tuples,
+  or no state, number or connection at all;
 - ``invalid_edge``: a step along a connection that does not exist (or an
   unknown state): a hallucinated transition;
 - ``loop``: a valid route that visits some state twice;
@@ -26,8 +31,12 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from cog_tasks.cogeval.parsing import (
+    UNPARSEABLE,
     extract_answer,
+    has_tuples,
     parse_count,
+    read_final_answer,
+    read_route,
     split_map,
     split_route,
 )
@@ -41,6 +50,7 @@ from cog_tasks.cogeval.planning import (
 AnswerKind = Literal["path", "first_step", "count", "map"]
 FAILURE_MODES: tuple[str, ...] = (
     "no_answer",
+    "unparseable",
     "invalid_edge",
     "loop",
     "suboptimal",
@@ -156,6 +166,7 @@ def score_response(
     expected: Sequence[str],
     kind: AnswerKind,
     context: GraphContext | None = None,
+    start: str | None = None,
 ) -> ScoreResult:
     """Score one reply against the optimal answers.
 
@@ -164,6 +175,8 @@ def score_response(
         expected: Every optimal answer, each as ``"Answer: ..."``.
         kind: The answer form.
         context: The environment, for exact failure modes.
+        start: Normalised start state when there is no ``context`` (so that a
+            route may repeat the start even where the answers omit it).
 
     Returns:
         The score, failure mode and extracted answer.
@@ -173,24 +186,28 @@ def score_response(
     """
     if not expected:
         raise ValueError("no expected answer given")
-    answer = extract_answer(response)
-    if answer is None:
-        return ScoreResult(0, "no_answer", None)
+    reading = read_final_answer(response)
+    answer = reading.text
+    if reading.problem is not None or answer is None:
+        return ScoreResult(0, reading.problem or "no_answer", answer)
     if kind == "count":
         return _score_count(answer, expected)
     if kind == "map":
+        if has_tuples(reading.raw):
+            return ScoreResult(0, UNPARSEABLE, answer)
         return _score_map(answer, expected, context)
-    route = split_route(answer)
-    if not route:
-        return ScoreResult(0, "no_answer", answer)
     routes = [split_route(extract_answer(text) or text) for text in expected]
-    start = context.start if context else None
+    known = set(context.states) if context else {state for route in routes for state in route}
+    route = read_route(answer, known)
+    if route is None:
+        return ScoreResult(0, UNPARSEABLE, answer)
+    start = context.start if context else start
     if kind == "first_step":
         chosen = route[1] if len(route) > 1 and route[0] == start else route[0]
         if any(chosen == option[-1] for option in routes):
             return ScoreResult(1, None, answer)
         return ScoreResult(0, _first_step_failure(chosen, context), answer)
-    if any(route == option or route == option[1:] for option in routes if option):
+    if any(_same_route(route, option, start) for option in routes if option):
         return ScoreResult(1, None, answer)
     if context is not None and start is not None and route[0] != start:
         route = [start, *route]
@@ -198,10 +215,17 @@ def score_response(
     return ScoreResult(0, mode, answer)
 
 
+def _same_route(route: list[str], option: list[str], start: str | None) -> bool:
+    """Whether ``route`` is ``option``, with the start given or left out on either side."""
+    if route == option or route == option[1:]:
+        return True
+    return start is not None and option[0] != start and route == [start, *option]
+
+
 def _score_count(answer: str, expected: Sequence[str]) -> ScoreResult:
     count = parse_count(answer)
     if count is None:
-        return ScoreResult(0, "no_answer", answer)
+        return ScoreResult(0, UNPARSEABLE, answer)
     targets = {parse_count(extract_answer(text) or text) for text in expected}
     return (
         ScoreResult(1, None, answer) if count in targets else ScoreResult(0, "wrong_count", answer)
@@ -211,7 +235,7 @@ def _score_count(answer: str, expected: Sequence[str]) -> ScoreResult:
 def _score_map(answer: str, expected: Sequence[str], context: GraphContext | None) -> ScoreResult:
     pairs = split_map(answer)
     if not pairs:
-        return ScoreResult(0, "no_answer", answer)
+        return ScoreResult(0, UNPARSEABLE, answer)
     directed = bool(context and context.directed)
 
     def key(pair: tuple[str, str]) -> tuple[str, str] | frozenset[str]:

@@ -1,20 +1,39 @@
 r"""Extract which option a free-text answer chose.
 
-Chat models answer in many shapes: "The answer is option B", "\boxed{C}",
-"(D)", a line "B. <choice text>", a speaker tag "A: ..." in front of the real
-answer, or just the text of a choice. :func:`extract_choice` tries the
-unambiguous shapes first and returns ``None`` when the answer cannot be
+Chat models answer in many shapes: "The answer is option B", "\boxed{D. tiger}",
+"Option C is correct.", "(D)", a line "B. <choice text>", a speaker tag "A: ..."
+in front of the real answer, or just the text of a choice. :func:`extract_choice`
+tries the unambiguous shapes first and returns ``None`` when the answer cannot be
 pinned to exactly one option; callers count that as wrong and report it as
 invalid.
+
+Rules worth knowing:
+
+- A letter followed by an arithmetic sign ("A = 2 + 3") is a variable, not an
+  option, unless the letter and what follows spell an option's text exactly
+  ("D - 5" for an option "D - 5"). Signs (``+ - = < > × ÷ % /``) are kept when
+  answers are matched against option texts, so "D - 5" never matches "D + 5".
+- "The answer is:" reaches at most one line down for its letter; after a blank
+  line the statement is considered unfinished.
+- Mentions of "Option X" that reject it ("Option A is incorrect") are ignored;
+  the remaining mentions must name one option.
+
+:data:`EXTRACTORS` names this rule ``ours`` (the default) beside the rules the
+CogLM authors used (``authors``, ``authors-gpt``, see
+:mod:`cog_tasks.coglm.authors_rule`).
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from cog_tasks.coglm.authors_rule import authors_gpt_choice, authors_llama_choice
 
 LETTERS = string.ascii_uppercase
+
+Extractor = Callable[[str | None, Sequence[str]], int | None]
 
 _SPEAKER_TAG = re.compile(r"^\s*(?:assistant|answer|response|model|a)\s*:\s*(?=\S)", re.IGNORECASE)
 _OPTION_WORD = r"(?:option|choice|letter|candidate)?\s*"
@@ -24,39 +43,66 @@ _OPTION_WORD = r"(?:option|choice|letter|candidate)?\s*"
 _LETTER = (
     r"(?:[\(\[\{\*]+([A-Za-z])[\)\]\}\*]*"
     r"|(?-i:([A-Z]))[\)\]\}\*]*"
-    r"|(?-i:([a-z]))(?=\s*(?:[\.\),;:!]|$)))"
+    r"|(?-i:([a-z]))(?=[ \t]*(?:[\.\),;:!]|$)))"
 )
+# At most one line break between a statement and its letter (no blank line).
+_GAP = r"[ \t]*(?:\n[ \t]*)?"
 # Explicit statements of the final choice, strongest first.
 _EXPLICIT_PATTERNS = (
-    re.compile(r"\\boxed\{\s*(?:\\text\{)?\s*([A-Za-z])\s*\}?\s*\}"),
     re.compile(
-        rf"(?:final\s+|correct\s+|best\s+)?answer\s*(?:is|would\s+be|will\s+be|:|=)\s*:?\s*"
-        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
+        r"(?:final\s+|correct\s+|best\s+)?answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)"
+        rf"[ \t]*:?{_GAP}\**{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
         re.IGNORECASE,
     ),
     re.compile(
-        rf"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)\s*:?\s*"
+        rf"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?{_GAP}"
         rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
         re.IGNORECASE,
     ),
-    re.compile(r"\b(?:option|choice)\s+\(?([A-Z])\)?(?![A-Za-z])(?:\s+is\s+(?:correct|right))?"),
 )
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
+_BOXED_LETTER = re.compile(r"^\(?([A-Z])\)?(?:\s*[\.\):]\s*|\s+|$)(.*)$", re.DOTALL)
+_OPTION_MENTION = re.compile(r"\b(?i:option|choice)\s+\(?([A-Z])\)?(?![A-Za-z])")
+_REJECTION_AFTER = re.compile(
+    r"^\s*(?:is|was|would\s+be|seems|appears)?\s*(?:also\s+)?"
+    r"(?:not\b|incorrect|wrong|false|unlikely|less\b|ruled\s+out|doesn|does\s+not|can\s*not|can't)",
+    re.IGNORECASE,
+)
+_REJECTION_BEFORE = re.compile(r"(?:\bnot|\brather\s+than|\binstead\s+of|\bunlike)\s*$", re.I)
+_APPROVAL_AFTER = re.compile(
+    r"^\s*(?:is|would\s+be|seems)\s+(?:correct|right|true|the\s+(?:most\s+|best\s+|correct|right))",
+    re.IGNORECASE,
+)
+_ARITHMETIC_AFTER = re.compile(r"^[ \t]*([=+\-−×÷<>])")
 _LEADING_LETTER_LINE = re.compile(r"^\s*\(?([A-Z])\s*[\.\):]\s*(.*)$")
 _BARE_LETTER = re.compile(r"^\s*[\(\[\*]*([A-Z])[\)\]\*]*\s*[\.\!]?\s*$")
 _PAREN_LETTER = re.compile(r"\(([A-Z])\)")
 _OTHER_LETTER = re.compile(r"\([A-Z]\)|\b(?:or|and|vs\.?)\s+[A-Z]\b")
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
+# Punctuation dropped before matching texts; arithmetic signs are kept.
+_NOT_KEPT = re.compile(r"[^\w\s+\-=<>×÷%/]")
 
 
 def _normalize(text: str) -> str:
-    lowered = text.lower().strip()
+    lowered = text.lower().strip().replace("−", "-")
     lowered = re.sub(r"[\"'`“”‘’]", "", lowered)
-    lowered = re.sub(r"[^\w\s]", " ", lowered)
-    return re.sub(r"\s+", " ", lowered).strip()
+    lowered = _WORD_HYPHEN.sub(" ", lowered)
+    lowered = _NOT_KEPT.sub(" ", lowered)
+    lowered = re.sub(r"\s+", " ", lowered).strip()
+    return lowered.strip(" -/")
 
 
 def _letter_index(letter: str, num_choices: int) -> int | None:
     index = LETTERS.index(letter.upper())
     return index if index < num_choices else None
+
+
+def _exact_choice(text: str, choices: Sequence[str]) -> int | None:
+    """The option whose text the answer spells exactly (after normalizing), if exactly one."""
+    answer = _normalize(text)
+    exact = [i for i, choice in enumerate(choices) if answer and _normalize(choice) == answer]
+    return exact[0] if len(exact) == 1 else None
 
 
 def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
@@ -69,14 +115,14 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     answer = _normalize(text)
     if not answer:
         return None
+    exact = _exact_choice(text, choices)
+    if exact is not None:
+        return exact
     normalized = [_normalize(choice) for choice in choices]
-    exact = [i for i, choice in enumerate(normalized) if choice and choice == answer]
-    if len(exact) == 1:
-        return exact[0]
     mentioned = [
         i
         for i, choice in enumerate(normalized)
-        if choice and re.search(rf"(?<!\w){re.escape(choice)}(?!\w)", answer)
+        if choice and re.search(rf"(?<![\w+\-=<>×÷%/]){re.escape(choice)}(?![\w+=<>×÷%/])", answer)
     ]
     maximal = [
         i
@@ -98,21 +144,134 @@ def _rest_supports(rest: str, index: int, choices: Sequence[str]) -> bool:
     return _OTHER_LETTER.search(rest) is None
 
 
-def _captured_letter(match: re.Match[str]) -> str:
-    """The letter of an explicit-answer match, whichever alternative caught it."""
-    return next(group for group in match.groups() if group).upper()
+def _line_tail(text: str, start: int) -> str:
+    """The rest of the line from ``start``, without a closing full stop or emphasis."""
+    return text[start:].split("\n", 1)[0].rstrip(" \t.*")
 
 
-def _explicit_letter(text: str, num_choices: int) -> int | None:
+def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
+    """The option an explicit statement names, or ``None`` if its letter is not an option.
+
+    The letter and the rest of its line may spell an option's text ("D - 5"),
+    which then wins; a letter followed by an arithmetic sign is otherwise a
+    variable, not an option.
+    """
+    letter = next(group for group in match.groups() if group)
+    letter_end = max(match.end(i) for i in range(1, len(match.groups()) + 1) if match.group(i))
+    spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
+    if spelled is not None:
+        return spelled
+    index = _letter_index(letter, len(choices))
+    sign = _ARITHMETIC_AFTER.match(text[letter_end:])
+    if sign:
+        # "B - the red box" uses the dash as a separator: it must name option B's text.
+        rest = _line_tail(text, letter_end + sign.end())
+        if sign.group(1) != "-" or index is None or _from_choice_text(rest, choices) != index:
+            return None
+    return index
+
+
+def _explicit_pick(text: str, choices: Sequence[str]) -> int | None:
     for pattern in _EXPLICIT_PATTERNS:
-        letters = [_captured_letter(m) for m in pattern.finditer(text)]
-        indices = {_letter_index(letter, num_choices) for letter in letters} - {None}
-        if len(indices) == 1:
-            return indices.pop()
-        if len(indices) > 1:
+        picks = [_stated_pick(text, m, choices) for m in pattern.finditer(text)]
+        found = [pick for pick in picks if pick is not None]
+        if found:
             # Several explicit statements: the last one is the model's final word.
-            return _letter_index(letters[-1], num_choices)
+            return found[-1]
     return None
+
+
+def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
+    r"""The option of the last ``\boxed{...}`` that names one (letter, letter + text, or text)."""
+    picks = []
+    for match in _BOXED.finditer(text):
+        content = _LATEX_TEXT.sub(r"\1", match.group(1)).strip()
+        lettered = _BOXED_LETTER.match(content)
+        pick = None
+        if lettered:
+            index = _letter_index(lettered.group(1), len(choices))
+            rest = lettered.group(2).strip()
+            if index is not None and (not rest or _rest_supports(rest, index, choices)):
+                pick = index
+        elif re.fullmatch(r"\(?[a-z]\)?", content):
+            pick = _letter_index(content.strip("()"), len(choices))
+        if pick is None:
+            pick = _exact_choice(content, choices)
+        if pick is not None:
+            picks.append(pick)
+    return picks[-1] if picks else None
+
+
+def _mentioned_pick(text: str, num_choices: int) -> int | None:
+    """The one option named as "Option X"/"Choice X" and not rejected, if exactly one."""
+    kept: dict[int, bool] = {}
+    for match in _OPTION_MENTION.finditer(text):
+        index = _letter_index(match.group(1), num_choices)
+        after, before = text[match.end() :], text[: match.start()]
+        if index is None or _REJECTION_AFTER.match(after) or _REJECTION_BEFORE.search(before):
+            continue
+        kept[index] = kept.get(index, False) or bool(_APPROVAL_AFTER.match(after))
+    if len(kept) == 1:
+        return next(iter(kept))
+    approved = [index for index, approval in kept.items() if approval]
+    return approved[0] if len(approved) == 1 else None
+
+
+_STATEMENT_LEAD = (
+    r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?(?:final\s+|correct\s+|best\s+)?"
+    r"answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)[ \t]*:?[ \t]*(?:\n[ \t]*)?\**"
+)
+_ANSWER_STATEMENTS = (
+    re.compile(_STATEMENT_LEAD + _BOXED.pattern, re.IGNORECASE),
+    _BOXED,
+    re.compile(rf"{_STATEMENT_LEAD}{_OPTION_WORD}{_LETTER}(?![A-Za-z])", re.IGNORECASE),
+    re.compile(
+        r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?[ \t]*"
+        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?i:option|choice)\s+\(?[A-Z]\)?(?![A-Za-z])\s+(?i:is\s+(?:the\s+)?"
+        r"(?:correct|right|best|answer)(?:\s+(?:answer|choice|option))?)"
+    ),
+)
+
+
+def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
+    """Remove the statements of a final choice from a reply, keeping its reasoning.
+
+    Boxed answers, "The answer is option B", "I choose B" and "Option B is
+    correct" are cut out, with an option's text right after them ("... is B.
+    a zebra"); so are lines that only restate one option ("B. a zebra").
+    Lines left with no words are dropped. Used for chain of cognition, where a
+    weaker model must see a stronger model's reasoning, not its answer.
+
+    Args:
+        text: A model's reply.
+        choices: The options of the question.
+
+    Returns:
+        The reply without its answer statements.
+    """
+    texts = "|".join(re.escape(choice.strip()) for choice in choices if choice.strip())
+    restated = re.compile(rf"[ \t]*[\.:\)\-]?[ \t]*(?:{texts})\b[ \t]*", re.IGNORECASE)
+    for pattern in _ANSWER_STATEMENTS:
+        remaining, position = [], 0
+        for match in pattern.finditer(text):
+            remaining.append(text[position : match.start()])
+            rest = restated.match(text, match.end()) if texts else None
+            position = rest.end() if rest else match.end()
+        text = "".join([*remaining, text[position:]])
+    kept = []
+    for line in text.splitlines():
+        letter_line = _LEADING_LETTER_LINE.match(line)
+        if letter_line and _exact_choice(letter_line.group(2), choices) is not None:
+            continue
+        if re.search(r"\w", line):
+            line = re.sub(r"^[\s,.;:!]+|\s+(?=[,.;:!])", "", line.strip())
+            line = re.sub(r"\s*[,;:]+\s*(?=[.!?])", "", line)
+            kept.append(re.sub(r"([.!?])(?:\s*[.!?:,;])+", r"\1", line))
+    return "\n".join(kept)
 
 
 def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
@@ -130,9 +289,13 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     num_choices = len(choices)
     body = _SPEAKER_TAG.sub("", text.strip(), count=1)
     for candidate in (body, text):
-        found = _explicit_letter(candidate, num_choices)
-        if found is not None:
-            return found
+        for rule in (_boxed_pick, _explicit_pick):
+            found = rule(candidate, choices)
+            if found is not None:
+                return found
+    mentioned = _mentioned_pick(body, num_choices)
+    if mentioned is not None:
+        return mentioned
 
     bare = _BARE_LETTER.match(body)
     if bare:
@@ -140,7 +303,7 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
 
     for line in body.splitlines():
         leading = _LEADING_LETTER_LINE.match(line)
-        if leading:
+        if leading and not _ARITHMETIC_AFTER.match(line[leading.end(1) :]):
             index = _letter_index(leading.group(1), num_choices)
             rest = leading.group(2).strip()
             if index is not None and _rest_supports(rest, index, choices):
@@ -156,12 +319,35 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     return None
 
 
-def coerce_prediction(prediction: int | str | None, choices: Sequence[str]) -> int | None:
+EXTRACTORS: dict[str, Extractor] = {
+    "ours": extract_choice,
+    "authors": authors_llama_choice,
+    "authors-gpt": authors_gpt_choice,
+}
+"""Answer readers by name: ``ours`` (default), the authors' Llama-2-chat and GPT rules."""
+DEFAULT_EXTRACTOR = "ours"
+
+
+def get_extractor(name: str) -> Extractor:
+    """Return the answer reader called ``name`` (see :data:`EXTRACTORS`).
+
+    Raises:
+        ValueError: If the name is unknown.
+    """
+    if name not in EXTRACTORS:
+        raise ValueError(f"unknown CogLM extractor {name!r}; known: {', '.join(EXTRACTORS)}")
+    return EXTRACTORS[name]
+
+
+def coerce_prediction(
+    prediction: int | str | None, choices: Sequence[str], extractor: str = DEFAULT_EXTRACTOR
+) -> int | None:
     """Turn a prediction given as an index, a letter or free text into an index.
 
     Args:
         prediction: 0-based int, a letter, or free text.
         choices: The options.
+        extractor: Name of the rule that reads free text (see :data:`EXTRACTORS`).
 
     Returns:
         The index, or ``None`` when it is out of range or cannot be parsed.
@@ -170,4 +356,4 @@ def coerce_prediction(prediction: int | str | None, choices: Sequence[str]) -> i
         return None
     if isinstance(prediction, int):
         return prediction if 0 <= prediction < len(choices) else None
-    return extract_choice(str(prediction), choices)
+    return get_extractor(extractor)(str(prediction), choices)

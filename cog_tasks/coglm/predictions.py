@@ -5,30 +5,32 @@ Each line of a predictions file is a JSON object::
     {"ability": "plan", "choices": ["...", "..."], "answer": 1, "prediction": "B"}
 
 ``answer`` is the 0-based index of the correct choice; ``prediction`` is a
-0-based index, a letter, or free text that :func:`coerce_prediction` reads.
-A prediction that names no single option counts as wrong and as invalid.
+0-based index, a letter, or free text that :func:`coerce_prediction` reads
+with the chosen extractor (``ours`` by default, or the authors' rules). A
+prediction that names no single option counts as wrong and as invalid.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.extract import coerce_prediction
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
 from cog_tasks.coglm.records import CogLMDataError, check_options
+from cog_tasks.files import iter_jsonl, read_json
 from cog_tasks.metrics.coglm import ScoredItem
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
 
 
-def score_prediction(row: Any, where: str) -> ScoredItem:
+def score_prediction(row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR) -> ScoredItem:
     """Validate one predictions row and score it.
 
     Args:
         row: The parsed JSON value of the line.
         where: ``file:line`` quoted in errors.
+        extractor: The answer reader for free-text predictions.
 
     Raises:
         CogLMDataError: Naming ``where`` when a field is missing or invalid.
@@ -44,7 +46,7 @@ def score_prediction(row: Any, where: str) -> ScoredItem:
             f"{where}: unknown ability {ability!r}; known: {', '.join(ABILITY_BY_CODE)}"
         )
     check_options(choices, answer, where, "choices")
-    chosen = coerce_prediction(row["prediction"], choices)
+    chosen = coerce_prediction(row["prediction"], choices, extractor)
     return ScoredItem(
         ability=ability,
         num_choices=len(choices),
@@ -53,25 +55,69 @@ def score_prediction(row: Any, where: str) -> ScoredItem:
     )
 
 
-def read_predictions(path: Path) -> list[ScoredItem]:
+def read_predictions(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[ScoredItem]:
     """Read and score a predictions JSONL file (blank lines are skipped).
+
+    Args:
+        path: The file.
+        extractor: The answer reader for free-text predictions.
 
     Raises:
         FileNotFoundError: If the file does not exist.
-        CogLMDataError: Naming the file and line of the first malformed line, or
-            when the file holds no predictions.
+        cog_tasks.files.DataFileError: Naming the file and line of bad JSON.
+        CogLMDataError: Naming the file and line of a malformed row, or when
+            the file holds no predictions.
     """
-    items = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise CogLMDataError(f"{where}: not valid JSON ({error.msg})") from error
-            items.append(score_prediction(row, where))
+    items = [
+        score_prediction(row, f"{path}:{number}", extractor)
+        for number, row in iter_jsonl(path, require_object=False)
+    ]
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
+    return items
+
+
+AUTHORS_OUTPUTS_URL = (
+    "https://raw.githubusercontent.com/WangXinglin/CogLM/"
+    "c8165d0587ee9de052a459b44dead5e086a9792e/result/{model}/result.json"
+)
+"""The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
+
+
+def read_authors_outputs(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[ScoredItem]:
+    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
+
+    The file maps a stage folder to ability file stems (``inductive`` ...) to
+    items with ``candidates``, ``answer`` (a letter) and ``predict`` (the
+    model's reply). Nothing is cached or copied; the file is read where it is.
+
+    Args:
+        path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`).
+        extractor: The answer reader applied to ``predict``.
+
+    Raises:
+        CogLMDataError: Naming the file and item of anything malformed.
+    """
+    by_stem = {ability.file_stem: ability.code for ability in ABILITY_BY_CODE.values()}
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise CogLMDataError(f"{path}: expected an object of stages, got {type(data).__name__}")
+    items = []
+    for stage, abilities in data.items():
+        for stem, rows in (abilities or {}).items():
+            if stem not in by_stem:
+                raise CogLMDataError(f"{path}: {stage}/{stem} is not a CogLM ability file")
+            for number, row in enumerate(rows):
+                where = f"{path}: {stage}/{stem} item {number}"
+                if not isinstance(row, dict) or str(row.get("answer", "")) not in LETTERS:
+                    raise CogLMDataError(f"{where}: expected an answer letter")
+                prediction = {
+                    "ability": by_stem[stem],
+                    "choices": row.get("candidates"),
+                    "answer": LETTERS.index(row["answer"]),
+                    "prediction": row.get("predict"),
+                }
+                items.append(score_prediction(prediction, where, extractor))
+    if not items:
+        raise CogLMDataError(f"{path}: no items")
     return items

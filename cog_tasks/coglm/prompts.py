@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.extract import LETTERS, strip_answer_statements
 
 ANSWER_PHRASE = "The answer is option"
 
@@ -28,6 +28,7 @@ COT_INSTRUCTION = (
     f'"{ANSWER_PHRASE}" followed by the letter of the option you choose.'
 )
 RATIONALE_HEADER = "Another model reasoned about this question as follows:"
+NO_REASONING = "(It gave no reasoning beyond its choice, which is not shown.)"
 
 _INFANT = "Picture yourself as a baby, somewhere between birth and two years old."
 _YOUNG_CHILD = "Picture yourself as a young child, somewhere between two and seven years old."
@@ -94,14 +95,18 @@ def chat_prompt(
         question: The question text.
         choices: The options, lettered A, B, C ... in order.
         cot: Ask for step-by-step reasoning before the answer.
-        rationale: Another model's reasoning to show before the instruction
-            (chain of cognition); ``None`` for none.
+        rationale: Another model's reply to show before the instruction
+            (chain of cognition); ``None`` for none. Its statements of the
+            chosen option are removed first
+            (:func:`cog_tasks.coglm.extract.strip_answer_statements`), so the
+            model sees the reasoning, not the answer.
 
     Returns:
         The prompt text.
     """
     parts = [question.strip(), "Options:\n" + lettered_options(choices)]
     if rationale is not None:
-        parts.append(f"{RATIONALE_HEADER}\n{rationale.strip()}")
+        reasoning = strip_answer_statements(rationale, choices) or NO_REASONING
+        parts.append(f"{RATIONALE_HEADER}\n{reasoning}")
     parts.append(COT_INSTRUCTION if cot else DIRECT_INSTRUCTION)
     return "\n\n".join(parts)

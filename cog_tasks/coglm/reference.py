@@ -75,3 +75,41 @@ TABLE9: tuple[ReferenceRow, ...] = (
 def fit_rows() -> tuple[ReferenceRow, ...]:
     """The 12 distinct rows of Table 9 used to fit the age mapping."""
     return tuple(row for row in TABLE9 if row.duplicate_of is None)
+
+
+@dataclass(frozen=True)
+class SettingRow:
+    """One row of the paper's Table 5 or Table 7 (one model under one setting).
+
+    Attributes:
+        setting: The row's setting as printed ("Base", "w/ COT", "w/ COC" ...).
+        abilities: Calibrated accuracy (%) per ability code.
+        overall: The table's "Avg" column (%).
+    """
+
+    setting: str
+    abilities: dict[str, float]
+    overall: float
+
+
+def _setting_row(setting: str, values: str) -> SettingRow:
+    # values: const early semio empat conse induc rever deduc propo plan Avg (paper order)
+    row = _row(setting, f"{values} 0")
+    return SettingRow(setting=setting, abilities=row.abilities, overall=row.overall)
+
+
+TABLE5_MODEL = "GPT-3.5-Turbo"
+TABLE5: tuple[SettingRow, ...] = (
+    _setting_row("Base", "92.0 97.3 90.6 85.5 65.9 64.0 61.3 27.5 49.0 6.7 64.0"),
+    _setting_row("w/ COT", "92.0 97.3 89.3 85.5 65.7 64.0 62.3 26.9 50.5 9.8 64.3"),
+    _setting_row("w/ SC T=0.3", "91.0 97.6 90.3 86.0 65.7 66.0 61.0 27.9 53.5 4.8 64.4"),
+    _setting_row("w/ SC T=0.7", "91.0 97.6 90.0 85.5 65.7 66.7 61.3 27.7 52.0 3.5 63.1"),
+)
+"""Table 5: GPT-3.5-Turbo with chain of thought and self-consistency (40 samples)."""
+
+TABLE7_MODEL = "Llama-2-chat-7B, rationales from GPT-3.5-Turbo"
+TABLE7: tuple[SettingRow, ...] = (
+    _setting_row("w/o COC", "32.0 78.6 74.5 54.9 -0.2 41.3 25.3 6.1 -2.0 -0.1 31.0"),
+    _setting_row("w/ COC", "54.2 57.3 53.3 69.4 34.1 41.9 34.7 8.1 26.9 1.5 38.1"),
+)
+"""Table 7: Llama-2-chat-7B with and without chain of cognition."""

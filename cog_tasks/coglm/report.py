@@ -1,15 +1,19 @@
-"""Read lm-eval CogLM results, print the CogLM report and draw its chart.
+"""Read lm-eval CogLM results, print the CogLM report, the paper's tables and charts.
 
 A report is the dict made by :func:`cog_tasks.metrics.coglm.assemble_summary`
 (per-ability rows, stage scores, overall score, cognitive age), whatever
 produced the scores: an lm-eval results file of the ``coglm`` or ``coglm_gen``
-family (:func:`load_lm_eval_runs`) or scored predictions
+family (:func:`load_lm_eval_runs`), an Inspect ``coglm_chat`` log (read in
+:mod:`cog_tasks.inspect_evals.coglm.report`) or scored predictions
 (:func:`cog_tasks.metrics.coglm.summarize`).
+
+A cognitive age outside the range the paper's fit spans (:data:`AGE_RANGE`,
+from the chance-level intercept to the human row) is shown flagged, never as
+a bare number; a partial run is marked in the text and on every chart.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +22,15 @@ from typing import Any
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.reference import TABLE9
-from cog_tasks.metrics.coglm import assemble_summary
+from cog_tasks.coglm.reference import TABLE9, SettingRow
+from cog_tasks.files import read_json, save_figure
+from cog_tasks.metrics.coglm import AGE_MAPPING, assemble_summary
+
+AGE_RANGE: tuple[float, float] = (
+    AGE_MAPPING.intercept,
+    next(row.age for row in TABLE9 if row.model == "Human"),
+)
+"""Ages the paper's fit spans: chance level on every stage (3.7) to the human row (21.5)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,7 @@ class TaskFamily:
         filter: lm-eval filter name in the metric keys (``metric,filter``).
         accuracy_metric: The accuracy the calibrated metrics are computed from.
         has_invalid: Whether the tasks report an ``invalid`` rate (generation).
+        label_suffix: Added to the model's name in tables ("" for none).
     """
 
     name: str
@@ -39,11 +51,13 @@ class TaskFamily:
     filter: str
     accuracy_metric: str
     has_invalid: bool
+    label_suffix: str
 
 
 FAMILIES = (
-    TaskFamily("coglm", "coglm_", "none", CALIBRATED_PICK_METRIC, has_invalid=False),
-    TaskFamily("coglm_gen", "coglm_gen_", "extract", "acc", has_invalid=True),
+    TaskFamily("coglm", "coglm_", "none", CALIBRATED_PICK_METRIC, False, ""),
+    TaskFamily("coglm_gen", "coglm_gen_", "extract", "acc", True, " [coglm_gen]"),
+    TaskFamily("coglm_gen", "coglm_gen_", "authors", "acc", True, " [coglm_gen, authors' rule]"),
 )
 
 
@@ -55,13 +69,14 @@ class CogLMRun:
         label: Model name shown in tables and charts.
         source: The results file.
         summary: The report dict (see module docstring).
-        limit: lm-eval's ``--limit`` if the run used one (partial results).
+        partial: How the run was cut short (``"lm-eval --limit 20"``), or
+            ``None`` for a run of every item.
     """
 
     label: str
     source: Path
     summary: dict[str, Any]
-    limit: float | None = None
+    partial: str | None = None
 
 
 def find_results_files(path: Path) -> list[Path]:
@@ -106,8 +121,9 @@ def _metric(
 def runs_from_results(data: dict[str, Any], source: Path) -> list[CogLMRun]:
     """Build one run per CogLM family found in one parsed results file.
 
-    A ``coglm_gen`` run is labelled ``<model> [coglm_gen]`` so that it stands
-    apart from the same model's log-likelihood run.
+    A ``coglm_gen`` run is labelled ``<model> [coglm_gen]`` (and, for its
+    ``authors`` filter, ``<model> [coglm_gen, authors' rule]``) so that it
+    stands apart from the same model's log-likelihood run.
 
     Raises:
         CogLMDataError: If a CogLM task lacks one of the expected metrics.
@@ -115,12 +131,13 @@ def runs_from_results(data: dict[str, Any], source: Path) -> list[CogLMRun]:
     results = data.get("results", {})
     samples = data.get("n-samples", {})
     limit = data.get("config", {}).get("limit")
+    partial = None if limit is None else f"lm-eval --limit {float(limit):g}"
     runs = []
     for family in FAMILIES:
         rows = {}
         for ability in ABILITIES:
             task = f"{family.task_prefix}{ability.code}"
-            if task not in results:
+            if task not in results or f"acc,{family.filter}" not in results[task]:
                 continue
             n = int(samples.get(task, {}).get("effective", results[task].get("sample_len", 0)))
             invalid_rate = (
@@ -136,10 +153,8 @@ def runs_from_results(data: dict[str, Any], source: Path) -> list[CogLMRun]:
                 "invalid": round(invalid_rate * n),
             }
         if rows:
-            label = _model_label(data)
-            if family.name != "coglm":
-                label += f" [{family.name}]"
-            runs.append(CogLMRun(label, source, assemble_summary(rows), limit))
+            label = _model_label(data) + family.label_suffix
+            runs.append(CogLMRun(label, source, assemble_summary(rows), partial))
     return runs
 
 
@@ -158,10 +173,7 @@ def load_lm_eval_runs(path: Path) -> list[CogLMRun]:
     """
     newest: dict[str, tuple[tuple[float, str], CogLMRun]] = {}
     for file in find_results_files(path):
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise CogLMDataError(f"{file}: not valid JSON ({error})") from error
+        data = read_json(file)
         stamp = (float(data.get("date") or 0.0), file.name)
         for run in runs_from_results(data, file):
             if run.label not in newest or stamp >= newest[run.label][0]:
@@ -173,6 +185,24 @@ def load_lm_eval_runs(path: Path) -> list[CogLMRun]:
 
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:6.1f}"
+
+
+def age_in_range(age: float) -> bool:
+    """Whether a cognitive age lies within :data:`AGE_RANGE` (rounded to 0.1 year)."""
+    low, high = AGE_RANGE
+    return round(low, 1) <= round(age, 1) <= round(high, 1)
+
+
+def age_text(age: float | None) -> str:
+    """A cognitive age for display; one outside :data:`AGE_RANGE` is flagged, not bare."""
+    if age is None:
+        return "n/a (needs all four stages)"
+    low, high = AGE_RANGE
+    if round(age, 1) < round(low, 1):
+        return f"below {low:.1f} years (fit gives {age:.1f}; outside the paper's range)"
+    if round(age, 1) > round(high, 1):
+        return f"above {high:.1f} years (fit gives {age:.1f}; outside the paper's range)"
+    return f"{age:.1f} years"
 
 
 def format_report(summary: dict[str, Any], title: str) -> str:
@@ -192,27 +222,59 @@ def format_report(summary: dict[str, Any], title: str) -> str:
         name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
         lines.append(f"{name:<53}{_percent(value):>17}")
     lines.append(f"{'overall (mean of abilities)':<53}{_percent(summary['overall']):>17}")
-    age = summary["cognitive_age"]
-    age_text = f"{age:.1f} years" if age is not None else "n/a (needs all four stages)"
-    lines.append(f"{'cognitive age':<53}{age_text:>17}")
+    lines.append(f"{'cognitive age':<53}{age_text(summary['cognitive_age']):>17}")
     return "\n".join(lines)
 
 
-def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
-    """Draw the abilities by stage and the cognitive ages beside Table 9.
+def partial_note(runs: Sequence[CogLMRun]) -> str | None:
+    """One line naming the partial runs among ``runs``, or ``None`` when all are complete."""
+    partial = [f"{run.label} ({run.partial})" for run in runs if run.partial]
+    if not partial:
+        return None
+    return "PARTIAL RUN, not the full benchmark: " + "; ".join(partial)
 
-    Args:
-        runs: ``(label, report dict)`` for each evaluated model.
-        path: PNG file to write (its folder is created).
 
-    Returns:
-        The path written.
-    """
+def _mark_partial(figure: Any, runs: Sequence[CogLMRun]) -> None:
+    note = partial_note(runs)
+    if note:
+        figure.text(
+            0.5, 0.995, note, ha="center", va="top", color="darkred", fontsize=10, weight="bold"
+        )
+
+
+def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
+    """Mark partial runs on the figure, save it atomically as PNG and close it."""
+    figure.tight_layout(rect=(0, 0, 1, 0.95))
+    _mark_partial(figure, runs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(figure, path, dpi=110)
+    _pyplot().close(figure)
+    return path
+
+
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
+    """Draw the abilities by stage and the cognitive ages beside Table 9.
+
+    A partial run is named in red at the top; an age outside :data:`AGE_RANGE`
+    is drawn hatched at the range's edge with its flag, never as a bare number.
+
+    Args:
+        runs: The evaluated models.
+        path: PNG file to write (its folder is created).
+
+    Returns:
+        The path written.
+    """
+    plt = _pyplot()
     human = next(row for row in TABLE9 if row.model == "Human")
     figure, (abilities_axis, age_axis) = plt.subplots(
         1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1.7, 1]}
@@ -220,24 +282,19 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
     colors = plt.get_cmap("tab10").colors
 
     # Left: calibrated accuracy per ability, abilities grouped by stage.
-    positions, x = [], 0.0
-    for index, ability in enumerate(ABILITIES):
-        if index and ability.stage != ABILITIES[index - 1].stage:
-            x += 0.8
-        positions.append(x)
-        x += 1.0
+    positions = _ability_positions()
     width = 0.8 / max(1, len(runs))
-    for run_index, (label, summary) in enumerate(runs):
+    for run_index, run in enumerate(runs):
         offset = (run_index - (len(runs) - 1) / 2) * width
-        values = [
-            100 * summary["abilities"][a.code]["calibrated_accuracy"]
-            if a.code in summary["abilities"]
-            else float("nan")
-            for a in ABILITIES
-        ]
         color = colors[run_index % len(colors)]
-        abilities_axis.bar([p + offset for p in positions], values, width, label=label, color=color)
-        for stage, score in summary["stages"].items():
+        abilities_axis.bar(
+            [p + offset for p in positions],
+            _ability_values(run.summary),
+            width,
+            label=run.label,
+            color=color,
+        )
+        for stage, score in run.summary["stages"].items():
             spanned = [
                 p for p, a in zip(positions, ABILITIES, strict=True) if a.stage == int(stage)
             ]
@@ -253,14 +310,76 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
         label="Human (Table 9)",
         zorder=3,
     )
-    abilities_axis.axhline(0, color="grey", linewidth=0.8)
-    abilities_axis.set_xticks(positions, [a.code for a in ABILITIES])
+    _decorate_abilities_axis(abilities_axis, positions)
+    abilities_axis.set_title("CogLM abilities by Piaget stage (dashed: stage score)")
+    abilities_axis.legend(loc="lower right", fontsize=8)
+
+    # Right: cognitive ages, Table 9 rows beside the evaluated models.
+    low, high = AGE_RANGE
+    bars = [
+        (row.model, row.age, "dimgrey" if row is human else "lightgrey", row.age)
+        for row in TABLE9
+        if row.duplicate_of is None
+    ]
+    for run_index, run in enumerate(runs):
+        age = run.summary["cognitive_age"]
+        if age is not None:
+            shown = min(max(age, low), high)
+            bars.append((run.label, shown, colors[run_index % len(colors)], age))
+    bars.sort(key=lambda bar: bar[1])
+    drawn = age_axis.barh(range(len(bars)), [b[1] for b in bars], color=[b[2] for b in bars])
+    age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
+    for row, (bar, (_, shown, _, age)) in enumerate(zip(drawn, bars, strict=True)):
+        if age_in_range(age):
+            age_axis.text(shown + 0.2, row, f"{age:.1f}", va="center", fontsize=8)
+        else:
+            bar.set_hatch("//")
+            edge = "below" if age < low else "above"
+            age_axis.text(
+                shown + 0.2,
+                row,
+                f"{edge} range (fit {age:.1f})",
+                va="center",
+                fontsize=8,
+                color="darkred",
+            )
+    age_axis.axvline(low, color="grey", linewidth=0.8, linestyle=":")
+    age_axis.set_xlabel(f"cognitive age (years); the fit spans {low:.1f}-{high:.1f}")
+    age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
+    age_axis.set_xlim(0, high + 8)
+
+    return _finish(figure, runs, path)
+
+
+def _ability_positions() -> list[float]:
+    """Horizontal positions of the abilities, with a gap between stages."""
+    positions, x = [], 0.0
+    for index, ability in enumerate(ABILITIES):
+        if index and ability.stage != ABILITIES[index - 1].stage:
+            x += 0.8
+        positions.append(x)
+        x += 1.0
+    return positions
+
+
+def _ability_values(summary: dict[str, Any]) -> list[float]:
+    """Calibrated accuracy (%) per ability in canonical order; NaN for abilities not run."""
+    return [
+        100 * summary["abilities"][a.code]["calibrated_accuracy"]
+        if a.code in summary["abilities"]
+        else float("nan")
+        for a in ABILITIES
+    ]
+
+
+def _decorate_abilities_axis(axis: Any, positions: Sequence[float]) -> None:
+    axis.axhline(0, color="grey", linewidth=0.8)
+    axis.set_xticks(positions, [a.code for a in ABILITIES])
     for stage in STAGES:
         stage_positions = [p for p, a in zip(positions, ABILITIES, strict=True) if a.stage == stage]
-        middle = sum(stage_positions) / len(stage_positions)
-        abilities_axis.annotate(
+        axis.annotate(
             f"stage {stage}\n{STAGE_NAMES[stage]}",
-            xy=(middle, 0),
+            xy=(sum(stage_positions) / len(stage_positions), 0),
             xycoords=("data", "axes fraction"),
             xytext=(0, -30),
             textcoords="offset points",
@@ -268,33 +387,87 @@ def write_chart(runs: Sequence[tuple[str, dict[str, Any]]], path: Path) -> Path:
             va="top",
             fontsize=9,
         )
-    abilities_axis.set_ylabel("calibrated accuracy (%)  ·  0 = chance")
-    abilities_axis.set_ylim(-105, 105)
-    abilities_axis.set_title("CogLM abilities by Piaget stage (dashed: stage score)")
-    abilities_axis.legend(loc="lower right", fontsize=8)
+    axis.set_ylabel("calibrated accuracy (%)  ·  0 = chance")
+    axis.set_ylim(-105, 105)
 
-    # Right: cognitive ages, Table 9 rows beside the evaluated models.
-    bars = [
-        (row.model, row.age, "dimgrey" if row is human else "lightgrey")
-        for row in TABLE9
-        if row.duplicate_of is None
-    ]
-    for run_index, (label, summary) in enumerate(runs):
-        if summary["cognitive_age"] is not None:
-            bars.append((label, summary["cognitive_age"], colors[run_index % len(colors)]))
-    bars.sort(key=lambda bar: bar[1])
-    age_axis.barh(range(len(bars)), [b[1] for b in bars], color=[b[2] for b in bars])
-    age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
-    for row, (_, age, _) in enumerate(bars):
-        age_axis.text(age + 0.2, row, f"{age:.1f}", va="center", fontsize=8)
-    age_axis.set_xlabel("cognitive age (years)")
-    age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
-    age_axis.set_xlim(0, max(b[1] for b in bars) + 3)
 
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial.png")
-    figure.savefig(partial, dpi=110)
-    plt.close(figure)
-    partial.replace(path)
-    return path
+# --- the paper's setting comparisons (Table 5: CoT and SC; Table 7: chain of cognition) ---
+
+
+def format_settings_table(
+    runs: Sequence[CogLMRun], paper: Sequence[SettingRow], title: str, paper_model: str
+) -> str:
+    """Calibrated accuracy (%) per ability and the mean, one row per run, then the paper's rows.
+
+    Args:
+        runs: One run per setting, labelled with the setting.
+        paper: The paper's rows for the same comparison.
+        title: First line.
+        paper_model: The model of the paper's rows.
+    """
+    codes = [a.code for a in ABILITIES]
+    header = f"{'setting':<34}{'n':>6}" + "".join(f"{c:>7}" for c in codes) + f"{'Avg':>7}"
+    lines = [title, header, "-" * len(header)]
+    for run in runs:
+        rows = run.summary["abilities"]
+        cells = "".join(
+            f"{100 * rows[c]['calibrated_accuracy']:7.1f}" if c in rows else f"{'':>7}"
+            for c in codes
+        )
+        n = sum(row["n"] for row in rows.values())
+        mark = " *" if run.partial else ""
+        lines.append(f"{run.label + mark:<34}{n:>6}{cells}{100 * run.summary['overall']:7.1f}")
+    lines.append(f"paper ({paper_model}):")
+    for row in paper:
+        cells = "".join(f"{row.abilities[c]:7.1f}" for c in codes)
+        lines.append(f"{'  ' + row.setting:<34}{'':>6}{cells}{row.overall:7.1f}")
+    note = partial_note(runs)
+    if note:
+        lines.append(f"* {note}")
+    return "\n".join(lines)
+
+
+def write_settings_chart(
+    runs: Sequence[CogLMRun], paper: Sequence[SettingRow], path: Path, title: str
+) -> Path:
+    """Bars of calibrated accuracy per ability, one per run; the paper's rows as markers.
+
+    Args:
+        runs: One run per setting, labelled with the setting.
+        paper: The paper's rows, drawn as hollow markers in the runs' order of settings.
+        path: PNG file to write (its folder is created).
+        title: The chart's title.
+
+    Returns:
+        The path written.
+    """
+    plt = _pyplot()
+    figure, axis = plt.subplots(figsize=(12, 5.5))
+    colors = plt.get_cmap("tab10").colors
+    positions = _ability_positions()
+    width = 0.8 / max(1, len(runs))
+    for index, run in enumerate(runs):
+        offset = (index - (len(runs) - 1) / 2) * width
+        label = f"{run.label} (mean {100 * run.summary['overall']:.1f})"
+        axis.bar(
+            [p + offset for p in positions],
+            _ability_values(run.summary),
+            width,
+            label=label,
+            color=colors[index % len(colors)],
+        )
+    markers = "os^vDP"
+    for index, row in enumerate(paper):
+        axis.scatter(
+            positions,
+            [row.abilities[a.code] for a in ABILITIES],
+            marker=markers[index % len(markers)],
+            facecolors="none",
+            edgecolors="black",
+            label=f"paper: {row.setting} (mean {row.overall:.1f})",
+            zorder=3,
+        )
+    _decorate_abilities_axis(axis, positions)
+    axis.set_title(title, fontsize=10)
+    axis.legend(loc="lower left", fontsize=8, ncol=2)
+    return _finish(figure, runs, path)

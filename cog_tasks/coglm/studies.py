@@ -8,11 +8,11 @@ is the calibrated accuracy of one tested ability under one erasure, with a
 percentile bootstrap interval over items. A run writes, in its output folder:
 
 - ``logs/``: the Inspect log of every condition;
-- ``outcomes.jsonl``: per-item outcomes, appended as soon as a condition
-  finishes, so an interrupted run resumes where it stopped;
+- ``outcomes.jsonl``: per-item outcomes, rewritten (atomically) as soon as a
+  condition finishes, so an interrupted run resumes where it stopped;
 - ``study.json``: the settings, checked on resume;
-- ``interdependence.csv``: one line per cell (erased, ability, n, accuracy,
-  calibrated accuracy and its interval, invalid rate);
+- ``interdependence.csv``: one line per cell (``erased, ability, n, acc,
+  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task);
 - ``interdependence.png``: the heatmap.
 
 Agreement: the fraction of items on which two protocols (the Inspect chat
@@ -22,8 +22,7 @@ run and lm-eval's log-likelihood run) pick the same option.
 from __future__ import annotations
 
 import csv
-import json
-import os
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,11 +32,18 @@ from typing import Any
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, choice_picks
 from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.files import (
+    iter_jsonl,
+    read_json,
+    save_figure,
+    write_json_atomically,
+    write_jsonl_atomically,
+    write_text_atomically,
+)
 from cog_tasks.metrics.coglm import calibrated_accuracy
 from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
 
 BASELINE = "none"
-SCORER = "coglm_scorer"
 OUTCOMES_FILE = "outcomes.jsonl"
 SETTINGS_FILE = "study.json"
 CSV_FILE = "interdependence.csv"
@@ -73,54 +79,21 @@ class Cell:
         erased: Erased ability code, or ``"none"``.
         ability: Tested ability code.
         n: Number of items.
-        accuracy: Mean correctness.
-        calibrated: Pooled calibrated accuracy.
+        acc: Mean correctness.
+        calibrated_acc: Pooled calibrated accuracy.
         ci_low: Lower bound of the bootstrap interval.
         ci_high: Upper bound of the bootstrap interval.
-        invalid_rate: Fraction of answers with no extractable option.
+        invalid: Fraction of answers with no extractable option.
     """
 
     erased: str
     ability: str
     n: int
-    accuracy: float
-    calibrated: float
+    acc: float
+    calibrated_acc: float
     ci_low: float
     ci_high: float
-    invalid_rate: float
-
-
-def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
-    """Per-item outcomes of a ``coglm`` Inspect log, averaged over epochs.
-
-    Args:
-        log: An ``inspect_ai.log.EvalLog`` with samples.
-        erased: The condition's label (ability code or ``"none"``).
-
-    Raises:
-        CogLMDataError: If the log has no samples or a sample lacks a coglm score.
-    """
-    if not log.samples:
-        raise CogLMDataError(f"{log.location}: the log holds no samples")
-    epochs: dict[str, list[Any]] = {}
-    for sample in log.samples:
-        if not sample.scores or SCORER not in sample.scores:
-            raise CogLMDataError(f"{log.location}: sample {sample.id} has no {SCORER} score")
-        epochs.setdefault(str(sample.id), []).append(sample)
-    outcomes = []
-    for sample_id, samples in epochs.items():
-        values = [sample.scores[SCORER].value for sample in samples]
-        outcomes.append(
-            ItemOutcome(
-                erased=erased,
-                sample_id=sample_id,
-                ability=samples[0].metadata["ability"],
-                num_choices=int(samples[0].metadata["num_choices"]),
-                correct=fmean(float(value["correct"]) for value in values),
-                invalid=fmean(float(value["invalid"]) for value in values),
-            )
-        )
-    return outcomes
+    invalid: float
 
 
 def matrix_cells(
@@ -153,36 +126,26 @@ def matrix_cells(
                     erased=erased,
                     ability=ability,
                     n=len(items),
-                    accuracy=fmean(correct),
-                    calibrated=calibrated_accuracy(correct, counts),
+                    acc=fmean(correct),
+                    calibrated_acc=calibrated_accuracy(correct, counts),
                     ci_low=low,
                     ci_high=high,
-                    invalid_rate=fmean(item.invalid for item in items),
+                    invalid=fmean(item.invalid for item in items),
                 )
             )
     return cells
 
 
-def _replace_atomically(path: Path, write: Any) -> None:
-    partial = path.with_name(f".{path.name}.partial")
-    write(partial)
-    os.replace(partial, path)
-
-
 def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
     """Write the cells as CSV (one line per cell), replacing the file atomically."""
-    fields = list(Cell.__dataclass_fields__)
-
-    def write(target: Path) -> None:
-        with target.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=fields)
-            writer.writeheader()
-            for cell in cells:
-                writer.writerow(
-                    {k: f"{v:.4f}" if isinstance(v, float) else v for k, v in asdict(cell).items()}
-                )
-
-    _replace_atomically(path, write)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(Cell.__dataclass_fields__))
+    writer.writeheader()
+    for cell in cells:
+        writer.writerow(
+            {k: f"{v:.4f}" if isinstance(v, float) else v for k, v in asdict(cell).items()}
+        )
+    write_text_atomically(path, buffer.getvalue())
     return path
 
 
@@ -201,7 +164,7 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]
     grid = np.full((len(rows), len(columns)), np.nan)
     for cell in cells:
-        grid[rows.index(cell.erased), columns.index(cell.ability)] = 100 * cell.calibrated
+        grid[rows.index(cell.erased), columns.index(cell.ability)] = 100 * cell.calibrated_acc
     width = max(6.0, 1.0 + 0.75 * len(columns))
     figure, axis = plt.subplots(figsize=(width, 1.6 + 0.55 * len(rows)))
     image = axis.imshow(grid, cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
@@ -216,35 +179,31 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     axis.set_title(title, fontsize=10)
     figure.colorbar(image, ax=axis, label="calibrated accuracy (%)")
     figure.tight_layout()
-
-    def write(target: Path) -> None:
-        figure.savefig(target, dpi=110, format="png")
-
-    _replace_atomically(path, write)
+    save_figure(figure, path, dpi=110)
     plt.close(figure)
     return path
 
 
 def read_outcomes(path: Path) -> list[ItemOutcome]:
-    """The outcomes stored so far in a study folder's ``outcomes.jsonl`` (none if absent)."""
+    """The outcomes stored so far in a study folder's ``outcomes.jsonl`` (none if absent).
+
+    Raises:
+        CogLMDataError: Naming the file and line of a row that is not an outcome.
+    """
     if not path.is_file():
         return []
     outcomes = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.strip():
-            try:
-                outcomes.append(ItemOutcome(**json.loads(line)))
-            except (json.JSONDecodeError, TypeError) as error:
-                raise CogLMDataError(f"{path}:{number}: not an item outcome ({error})") from error
+    for number, row in iter_jsonl(path):
+        try:
+            outcomes.append(ItemOutcome(**row))
+        except TypeError as error:
+            raise CogLMDataError(f"{path}:{number}: not an item outcome ({error})") from error
     return outcomes
 
 
-def append_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
-    """Append outcomes to ``outcomes.jsonl`` and flush them to disk at once."""
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write("".join(json.dumps(asdict(o)) + "\n" for o in outcomes))
-        handle.flush()
-        os.fsync(handle.fileno())
+def write_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
+    """Replace ``outcomes.jsonl`` with ``outcomes``, atomically."""
+    write_jsonl_atomically(path, [asdict(outcome) for outcome in outcomes])
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:
@@ -254,14 +213,14 @@ def check_settings(path: Path, settings: dict[str, Any]) -> None:
         CogLMDataError: If the folder holds a study with other settings.
     """
     if path.is_file():
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = read_json(path)
         if stored != settings:
             raise CogLMDataError(
                 f"{path}: this folder holds a study with other settings ({stored}); "
                 "use another output folder"
             )
     else:
-        _replace_atomically(path, lambda t: t.write_text(json.dumps(settings, indent=2)))
+        write_json_atomically(path, settings)
 
 
 # --- agreement between protocols -------------------------------------------------------
@@ -283,8 +242,7 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
         files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
         if not files:
             continue
-        for number, line in enumerate(files[-1].read_text(encoding="utf-8").splitlines(), 1):
-            row = json.loads(line)
+        for number, row in iter_jsonl(files[-1]):
             try:
                 loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
                 chosen = choice_picks(row["doc"], loglikelihoods)[CALIBRATED_PICK_METRIC]

@@ -1,4 +1,9 @@
-"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, baseline, items."""
+"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items.
+
+User errors (a bad file, an unknown name, a malformed row) print one line,
+``cog-tasks cogeval: error: ...``, and exit with code 2; warnings print
+``cog-tasks cogeval: warning: ...`` on standard error.
+"""
 
 from __future__ import annotations
 
@@ -10,76 +15,116 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cog_tasks.commands.options import add_chance_command
+from cog_tasks.commands.options import add_chance_command, reporting_user_errors
 
 if TYPE_CHECKING:
     from inspect_ai import Task
 
+PROGRAM = "cog-tasks cogeval"
+
+
+class UsageError(ValueError):
+    """A command line that cannot be carried out as given."""
+
+
+def _warn(message: str) -> None:
+    print(f"{PROGRAM}: warning: {message}", file=sys.stderr)
+
+
+_reporting_errors = reporting_user_errors(PROGRAM, (ValueError, KeyError, FileNotFoundError))
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``cogeval`` command group to the ``cog-tasks`` parser."""
-    group = subparsers.add_parser("cogeval", help="CogEval: rescore, analyse, plot, generate")
+    group = subparsers.add_parser(
+        "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
+    )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
 
     score = commands.add_parser(
         "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
     score.add_argument(
-        "input", type=Path, help="JSONL with condition, expected, response[, graph_context]"
+        "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
     )
     score.add_argument(
         "--out", type=Path, required=True, help="output JSONL (input + score, failure_mode)"
     )
-    score.set_defaults(func=_score)
+    score.set_defaults(func=_reporting_errors(_score))
 
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
     _add_table_source(analyze)
     analyze.add_argument("--json", action="store_true", help='print {"terms": [...]} as JSON')
-    analyze.set_defaults(func=_analyze)
+    analyze.set_defaults(func=_reporting_errors(_analyze))
 
     report = commands.add_parser(
         "report", help="write heatmaps, failure-mode bars and temperature plots"
     )
     _add_table_source(report)
     report.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
-    report.set_defaults(func=_report)
+    report.set_defaults(func=_reporting_errors(_report))
 
-    add_chance_command(
+    chance = add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
         _chance_setup,
     )
+    chance.set_defaults(func=_reporting_errors(chance.get_default("func")))
 
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     generate.add_argument("--out", type=Path, required=True, help="output JSONL")
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
     generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
+    generate.add_argument(
+        "--design",
+        default="all",
+        choices=("all", "paper"),
+        help="paper: only the paper's 3 domains per graph and 5 condition families (Table 2)",
+    )
     generate.add_argument("--graphs", help="comma-separated graph names (default: all)")
     generate.add_argument("--domains", help="comma-separated domain names (default: all)")
     generate.add_argument("--conditions", help="comma-separated condition names (default: all)")
-    generate.set_defaults(func=_generate)
+    generate.set_defaults(func=_reporting_errors(_generate))
 
 
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
     parser.add_argument("--log", type=Path, help="read an Inspect log directory instead")
+    parser.add_argument(
+        "--status",
+        default="success",
+        help="with --log: comma-separated log statuses to read (default: success)",
+    )
 
 
 def _load_table(args: argparse.Namespace) -> pd.DataFrame:
-    from cog_tasks.cogeval.results import read_score_table, score_table_from_logs
+    from cog_tasks.cogeval.results import read_score_table
     from cog_tasks.metrics.cogeval import validate_scores
 
     if (args.scores is None) == (args.log is None):
-        raise SystemExit("give either a SCORES file or --log DIR")
+        raise UsageError("give either a SCORES file or --log DIR")
     if args.log is not None:
-        return validate_scores(score_table_from_logs(args.log), source=str(args.log))
+        from cog_tasks.cogeval.generator import split_names
+        from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
+
+        table, logs = score_table_from_logs(args.log, statuses=split_names(args.status) or ())
+        if logs.skipped_note():
+            print(logs.skipped_note(), file=sys.stderr)
+        return validate_scores(table, source=str(args.log))
+    if not args.scores.is_file():
+        raise FileNotFoundError(f"{args.scores}: no such file")
     return validate_scores(read_score_table(args.scores), source=str(args.scores))
 
 
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.results import rescore_file
 
-    total, correct = rescore_file(args.input, args.out)
+    total, correct, unknown = rescore_file(args.input, args.out)
+    if unknown:
+        _warn(
+            f"unknown condition(s) {unknown} in {args.input}: scored from the expected "
+            "answers alone; check the condition names"
+        )
     print(f"scored {total} replies, {correct} correct; wrote {args.out}")
     return 0
 
@@ -87,7 +132,7 @@ def _score(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from cog_tasks.metrics.cogeval import analysis_of_deviance, format_deviance_table
 
-    terms = analysis_of_deviance(_load_table(args))
+    terms = analysis_of_deviance(_load_table(args), on_warning=_warn)
     if args.json:
         json.dump({"terms": [term.to_dict() for term in terms]}, sys.stdout, indent=2)
         print()
@@ -114,6 +159,7 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
 
 def _generate(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.generator import generate_items, split_names
+    from cog_tasks.files import write_jsonl_atomically
 
     items = generate_items(
         graphs=split_names(args.graphs),
@@ -121,12 +167,11 @@ def _generate(args: argparse.Namespace) -> int:
         conditions=split_names(args.conditions),
         seed=args.seed,
         cot=args.cot,
+        design=args.design,
     )
+    if not items:
+        raise UsageError("no item matches these graphs, domains and conditions")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    partial = args.out.with_name(args.out.name + ".partial")
-    with partial.open("w", encoding="utf-8") as handle:
-        for item in items:
-            handle.write(json.dumps(item.to_record(), ensure_ascii=False) + "\n")
-    partial.replace(args.out)
+    write_jsonl_atomically(args.out, [item.to_record() for item in items])
     print(f"wrote {len(items)} items to {args.out}")
     return 0

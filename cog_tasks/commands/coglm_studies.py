@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ def _interdependence(args: argparse.Namespace) -> int:
         per_ability=args.limit,
         model_args=dict(args.model_arg),
         resamples=args.resamples,
+        progress=lambda line: print(line, file=sys.stderr, flush=True),
         **eval_options,
     )
     resumed = "" if result.conditions_run else " (all conditions resumed from earlier runs)"
@@ -76,10 +78,11 @@ def add_study_commands(
     study = commands.add_parser(
         "interdependence",
         help="erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
-        description="Runs the coglm Inspect task once without erasure and once per erased "
-        "ability, then writes interdependence.csv (calibrated accuracy with a bootstrap "
-        "interval per cell) and interdependence.png into --out. Rerunning with the same "
-        "--out resumes after the last finished condition.",
+        description="Runs the coglm_chat Inspect task once without erasure and once per "
+        "erased ability, printing a line to stderr as each condition starts and ends, then "
+        "writes interdependence.csv (calibrated accuracy with a bootstrap interval per cell) "
+        "and interdependence.png into --out. Rerunning with the same --out resumes after "
+        "the last finished condition.",
     )
     study.add_argument("--model", required=True, help="Inspect model, e.g. openai/gpt-4o")
     add_name_value_option(
@@ -102,7 +105,7 @@ def add_study_commands(
         "agreement",
         help="per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
     )
-    agreement.add_argument("--inspect-log", required=True, type=Path, help="coglm Inspect log")
+    agreement.add_argument("--inspect-log", required=True, type=Path, help="coglm_chat Inspect log")
     agreement.add_argument(
         "--lm-eval", required=True, type=Path, help="lm-eval --output_path of a --log_samples run"
     )

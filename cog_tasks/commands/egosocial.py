@@ -14,19 +14,14 @@ if TYPE_CHECKING:
 
 
 def _train_opponents(args: argparse.Namespace) -> int:
-    from cog_tasks.agents.egosocial.holdem_dqn import (
-        STYLES,
-        TrainingConfig,
-        shipped_weights_dir,
-        train_opponents,
-    )
+    from cog_tasks.agents.egosocial.holdem_dqn import STYLES, TrainingConfig, train_opponents
 
-    directory = Path(args.out) if args.out else shipped_weights_dir()
+    directory = Path(args.out)
     config = TrainingConfig(seed=args.seed, episodes=args.episodes)
     styles = tuple(args.style) if args.style else STYLES
     options = ["--seed", str(args.seed), "--episodes", str(args.episodes)]
     options += [part for style in args.style or () for part in ("--style", style)]
-    options += ["--out", args.out] if args.out else []
+    options += ["--out", args.out]
     command = shlex.join(["cog-tasks", "egosocial", "train-opponents", *options])
     record = train_opponents(directory, config, command=command, styles=styles)
     for style, details in record["opponents"].items():
@@ -41,10 +36,17 @@ def _train_opponents(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cog_tasks.egosocial.report import write_report
+    from cog_tasks.inspect_evals.egosocial.report import report_logs
+    from cog_tasks.inspect_evals.logs import SUCCESS_ONLY
 
-    for path in write_report(Path(args.log_dir), Path(args.out) if args.out else None):
+    statuses = set(args.status) if args.status else SUCCESS_ONLY
+    paths, skipped_note = report_logs(
+        Path(args.log_dir), Path(args.out) if args.out else None, statuses
+    )
+    for path in paths:
         print(path)
+    if skipped_note:
+        print(skipped_note)
     return 0
 
 
@@ -72,7 +74,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("aggressive", "conservative"),
         help="train only this style (repeatable; default both)",
     )
-    train.add_argument("--out", help="output folder (default: the package's shipped weights)")
+    train.add_argument(
+        "--out",
+        required=True,
+        help="output folder; the package's shipped weights are replaced only when it names "
+        "their folder (cog_tasks/agents/egosocial/weights)",
+    )
     train.set_defaults(func=_train_opponents)
 
     report = commands.add_parser(
@@ -80,6 +87,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
     report.add_argument("--out", help="folder for the PNGs and summary (default: LOG_DIR)")
+    report.add_argument(
+        "--status",
+        action="append",
+        choices=("started", "success", "cancelled", "error"),
+        help="log status to include (repeatable; default: success only)",
+    )
     report.set_defaults(func=_report)
 
     chance = add_chance_command(

@@ -2,12 +2,14 @@
 
 - :func:`name_value` / :func:`add_name_value_option`: ``-T``/``-M`` ``NAME=VALUE``
   arguments read as Inspect reads them;
-- :func:`add_chance_command`: a benchmark's seeded ``chance`` command.
+- :func:`add_chance_command`: a benchmark's seeded ``chance`` command;
+- :func:`reporting_user_errors`: one-line error messages and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +17,36 @@ import yaml
 
 if TYPE_CHECKING:
     from inspect_ai import Task
+
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def reporting_user_errors(
+    program: str, errors: tuple[type[Exception], ...]
+) -> Callable[[Command], Command]:
+    """Make a command print ``<program>: error: <message>`` and return 2 on ``errors``.
+
+    Args:
+        program: How the command group is named in messages (``cog-tasks cogeval``).
+        errors: The exception types that mean bad input rather than a bug.
+
+    Returns:
+        A decorator for command functions.
+    """
+
+    def decorate(command: Command) -> Command:
+        def run(args: argparse.Namespace) -> int:
+            try:
+                return command(args)
+            except errors as error:
+                message = error.args[0] if isinstance(error, KeyError) and error.args else error
+                print(f"{program}: error: {message}", file=sys.stderr)
+                return 2
+
+        return run
+
+    return decorate
 
 
 def name_value(entry: str) -> tuple[str, Any]:

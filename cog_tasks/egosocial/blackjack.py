@@ -1,29 +1,34 @@
-"""Blackjack: hands dealt by rlcard, questions checked by rules.
+"""Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules.
 
-The authors graded free-text answers with GPT-4o or people. Here every
-question is multiple choice and its answer is computed in code, so scoring is
-deterministic:
+Two uses share the card facts computed here:
 
-- self-belief: your total, whether you are bust, and whether basic strategy
-  says hit or stand (only hit and stand are allowed; the dealer stands on 17);
-- external belief: how likely the dealer's two cards already reach 17 or more,
-  computed exactly from the cards you cannot see, and whether the dealer can be
-  holding a blackjack.
+- the multiple-choice variant (generated hands): self-belief questions (your
+  total, bust or not, hit or stand by basic strategy) and external-belief
+  questions (how likely the dealer's two cards already reach 17, whether the
+  dealer can hold a blackjack), every answer computed in code;
+- the authors' free-text variant: :func:`parse_prompt_cards` reads the cards
+  from the authors' prompts and :func:`belief_facts` gives the facts a judge
+  model grades the model's Self-Belief and External-Belief against.
 
-Hands come from rlcard's ``blackjack`` environment: a seeded deal, then 0-2
-hits (no hit on 17 or more). rlcard shows the dealer's second card, which is the up-card here; the
-first stays hidden.
+Totals come from rlcard's ``BlackjackJudger`` (aces count 11 unless that busts);
+the dealer follows rlcard's rule, drawing while below 17. Probabilities are
+exact over one 52-card deck without the visible cards. Hands come from
+rlcard's ``blackjack`` environment: a seeded deal, then 0-2 hits below 17;
+rlcard shows the dealer's second card, the up-card here.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
-from cog_tasks.egosocial.cards import card_words, cards_words
-from cog_tasks.egosocial.records import EgoItem
+from cog_tasks.egosocial.cards import SUIT_WORDS, card_words, cards_words
+from cog_tasks.egosocial.records import EgoItem, shuffle_options
+from cog_tasks.files import DataFileError
 
 RANK_VALUES = {"A": 11, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
 PROBABILITY_BANDS = ("below 25%", "from 25% to 50%", "from 50% to 75%", "75% or more")
@@ -35,14 +40,14 @@ SYSTEM = (
 )
 
 
-def hand_value(ranks: list[str]) -> tuple[int, bool]:
-    """Best blackjack total of some ranks and whether it is soft (an ace counted as 11)."""
-    total = sum(RANK_VALUES[rank] for rank in ranks)
-    aces = ranks.count("A")
-    while total > 21 and aces:
-        total -= 10
-        aces -= 1
-    return total, aces > 0
+def hand_value(ranks: list[str] | tuple[str, ...]) -> tuple[int, bool]:
+    """The blackjack total of some ranks by rlcard's judger, and whether it is soft."""
+    from rlcard.games.base import Card
+    from rlcard.games.blackjack.judger import BlackjackJudger
+
+    total = BlackjackJudger(None).judge_score([Card("S", rank) for rank in ranks])
+    hard = sum(1 if rank == "A" else RANK_VALUES[rank] for rank in ranks)
+    return total, total != hard
 
 
 def basic_strategy(ranks: list[str], dealer_up: str) -> str:
@@ -89,6 +94,146 @@ def dealer_reaches_17(dealer_up: str, visible: list[str]) -> Fraction:
 def probability_band(probability: Fraction) -> int:
     """Index into :data:`PROBABILITY_BANDS` (bands are closed below, open above)."""
     return min(int(probability * 4), len(PROBABILITY_BANDS) - 1)
+
+
+def dealer_bust_probability(dealer_up: str, visible: list[str]) -> Fraction:
+    """Exact chance that the dealer busts, drawing while below 17 (rlcard's rule).
+
+    Args:
+        dealer_up: The dealer's up-card rank.
+        visible: Every rank the player can see (own cards and the up-card).
+    """
+    deck = unseen_ranks(visible)
+    return _bust_from((dealer_up,), tuple(sorted(deck.items())))
+
+
+@cache
+def _bust_from(hand: tuple[str, ...], deck: tuple[tuple[str, int], ...]) -> Fraction:
+    total, _ = hand_value(hand)
+    if total > 21:
+        return Fraction(1)
+    if total >= 17:
+        return Fraction(0)
+    remaining = sum(count for _, count in deck)
+    chance = Fraction(0)
+    for rank, count in deck:
+        if count:
+            rest = tuple((r, c - (r == rank)) for r, c in deck)
+            chance += Fraction(count, remaining) * _bust_from(tuple(sorted((*hand, rank))), rest)
+    return chance
+
+
+def bust_risk(ranks: list[str], dealer_up: str) -> Fraction:
+    """Exact chance that one more card takes the player over 21."""
+    deck = unseen_ranks([*ranks, dealer_up])
+    busting = sum(count for rank, count in deck.items() if hand_value([*ranks, rank])[0] > 21)
+    return Fraction(busting, sum(deck.values()))
+
+
+_SUITS_BY_NAME = {word.removesuffix("s"): letter for letter, word in SUIT_WORDS.items()}
+_RANKS_BY_NAME = {"10": "T", **{rank: rank for rank in "A23456789JQK"}}
+_DEALER_CARD = re.compile(r"dealer current card is \{([^}]*)\}", re.IGNORECASE)
+_PLAYER_CARDS = re.compile(r"Your current cards are \{([^}]*)\}", re.IGNORECASE)
+
+
+def _prompt_card(text: str, where: str) -> str:
+    suit, _, rank = text.strip().partition(" ")
+    letter, value = _SUITS_BY_NAME.get(suit.lower()), _RANKS_BY_NAME.get(rank.strip().upper())
+    if letter is None or value is None:
+        raise DataFileError(f"{where}: cannot read the card {text.strip()!r}")
+    return letter + value
+
+
+def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
+    """Read the cards of an authors' blackjack prompt (``{Heart 10}``, ``{Spade 2, Club A}``).
+
+    Args:
+        user: The authors' user message.
+        where: ``file:line``, quoted in errors.
+
+    Returns:
+        The hand in rlcard's notation.
+
+    Raises:
+        DataFileError: Naming ``where`` when the dealer's card or the player's
+            cards cannot be found or read.
+    """
+    dealer, player = _DEALER_CARD.search(user), _PLAYER_CARDS.search(user)
+    if dealer is None or player is None:
+        raise DataFileError(f"{where}: no '{{...}}' dealer card and player cards in the prompt")
+    cards = [part for part in player.group(1).split(",") if part.strip()]
+    if not cards:
+        raise DataFileError(f"{where}: the player holds no cards")
+    return BlackjackHand(
+        player=tuple(_prompt_card(card, where) for card in cards),
+        dealer_up=_prompt_card(dealer.group(1), where),
+    )
+
+
+@dataclass(frozen=True)
+class BeliefFacts:
+    """What a correct belief about one situation must get right.
+
+    Attributes:
+        total: The player's total (rlcard's count).
+        soft: An ace counts as 11 in that total.
+        bust: The total is over 21.
+        bust_risk: Chance that one more card busts the player.
+        move: Basic strategy's move (``hit``/``stand``), ``None`` when bust.
+        dealer_up: The dealer's up-card in words.
+        dealer_up_value: Its value (an ace counts 11).
+        dealer_bust: Chance that the dealer busts, drawing while below 17.
+    """
+
+    total: int
+    soft: bool
+    bust: bool
+    bust_risk: Fraction
+    move: str | None
+    dealer_up: str
+    dealer_up_value: int
+    dealer_bust: Fraction
+
+    def self_text(self) -> str:
+        """The facts for grading a Self-Belief, one per line."""
+        kind = "soft (an ace counts as 11)" if self.soft else "hard (no ace counts as 11)"
+        lines = [f"- The player's total is {self.total}, a {kind} total."]
+        if self.bust:
+            lines.append("- The player is bust (over 21) and has lost.")
+        else:
+            lines.append(
+                f"- The player is not bust. Chance that one more card busts the player: "
+                f"{float(self.bust_risk):.0%}."
+            )
+            lines.append(f"- Basic strategy (hit or stand only) says: {self.move}.")
+        return "\n".join(lines)
+
+    def external_text(self) -> str:
+        """The facts for grading an External-Belief, one per line."""
+        return "\n".join(
+            (
+                f"- The dealer's face-up card is {self.dealer_up}, worth {self.dealer_up_value}.",
+                "- The dealer's other card is hidden; the dealer draws until reaching 17 or more.",
+                f"- Chance that the dealer busts from this up-card: {float(self.dealer_bust):.0%}.",
+            )
+        )
+
+
+def belief_facts(hand: BlackjackHand) -> BeliefFacts:
+    """The facts of a situation, computed with rlcard's rules."""
+    ranks, up = hand.player_ranks, hand.dealer_up[1:]
+    total, soft = hand_value(ranks)
+    bust = total > 21
+    return BeliefFacts(
+        total=total,
+        soft=soft,
+        bust=bust,
+        bust_risk=Fraction(1) if bust else bust_risk(ranks, up),
+        move=None if bust else basic_strategy(ranks, up),
+        dealer_up=card_words(hand.dealer_up),
+        dealer_up_value=RANK_VALUES[up],
+        dealer_bust=dealer_bust_probability(up, [*ranks, up]),
+    )
 
 
 @dataclass(frozen=True)
@@ -218,22 +363,21 @@ def generate_blackjack(seed: int, hands: int) -> list[EgoItem]:
             f"{card_words(hand.dealer_up)}; the dealer's other card is face down."
         )
         for question_type, options, answer, question in hand_questions(hand):
-            order = list(range(len(options)))
-            if question_type == "total":
-                rng.shuffle(order)
+            shuffled, right = shuffle_options(rng, options, answer)
+            external = question_type.startswith("dealer")
             items.append(
                 EgoItem(
                     id=f"blackjack-s{seed}-{hand_index:04d}-{question_type}",
                     scenario="blackjack",
-                    ability="socialization",
+                    label="External-Belief" if external else "Self-Belief",
                     system=SYSTEM,
                     story=story,
                     question=question,
-                    options=tuple(options[position] for position in order),
-                    answer=order.index(answer),
+                    options=shuffled,
+                    answer=right,
+                    perspective="socialization",
                     metadata={
                         "question_type": question_type,
-                        "belief": "external" if question_type.startswith("dealer") else "self",
                         "player_cards": " ".join(hand.player),
                         "dealer_up": hand.dealer_up,
                     },

@@ -1,8 +1,10 @@
-"""Counterfactual: rock-paper-scissors with reversed rules.
+"""Counterfactual: worlds whose stated rules reverse everyday ones.
 
-In this scenario's world scissors beats rock, paper beats scissors and rock
-beats paper (each everyday relation turned around). The model must hold a
-belief that fits the stated rules, not the familiar ones. Questions about the
+Three rule sets, each stated in the story: rock-paper-scissors reversed
+(scissors beats rock, paper beats scissors, rock beats paper), traffic lights
+reversed (red means go, green means stop) and restaurants that pay their
+diners (more for a bigger meal). The model must hold a belief that fits the
+stated rules, not the familiar ones. Questions about the
 model's own outcome, choice or feelings measure socialization; questions about
 what another player expects or believes measure theory of mind (the paper files
 the whole scenario under socialization; ``question_type`` keeps the split
@@ -14,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from cog_tasks.egosocial.records import EgoItem
+from cog_tasks.egosocial.records import EgoItem, shuffle_options
 
 MOVES = ("rock", "paper", "scissors")
 #: Reversed rules: each key beats its value.
@@ -24,10 +26,22 @@ EVERYDAY_BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
 FRIENDS = ("Mia", "Tomas", "Ines", "Kofi", "Leah", "Ravi", "Sofia", "Yusuf", "Hanna", "Omar")
 
 SYSTEM = (
-    "You live in a world where rock-paper-scissors has its own rules: scissors beats rock, "
-    "paper beats scissors, and rock beats paper. Everyone you know plays by these rules, and "
-    "so do you. Answer as yourself."
+    "You live in a world whose rules differ from the everyday ones; the story states them. "
+    "Everyone you know follows these rules, and so do you. Answer as yourself."
 )
+RPS_RULES = (
+    "Here rock-paper-scissors has its own rules: scissors beats rock, paper beats scissors, "
+    "and rock beats paper."
+)
+TRAFFIC_RULES = (
+    "Here a red traffic light means go and a green traffic light means stop; a yellow light "
+    "means slow down, the light is about to change."
+)
+RESTAURANT_RULES = (
+    "Here restaurants pay their diners for eating there, and the bigger the meal, the more "
+    "the restaurant pays."
+)
+LIGHTS = {"red": "I drive on.", "green": "I stop.", "yellow": "I slow down."}
 
 
 def winner(first: str, second: str, beats: dict[str, str] = REVERSED_BEATS) -> int:
@@ -119,18 +133,66 @@ def _newcomer(rng: random.Random, friend: str) -> Question:
     return (story, question, options, winner(mine, theirs, EVERYDAY_BEATS), "tom")
 
 
-QUESTION_MAKERS: dict[str, Callable[[random.Random, str], Question]] = {
-    "round_winner": _round_winner,
-    "best_move": _best_move,
-    "feeling": _feeling,
-    "tally": _tally,
-    "expectation": _expectation,
-    "newcomer_belief": _newcomer,
+def _light_action(rng: random.Random, friend: str) -> Question:
+    colour = rng.choice(tuple(LIGHTS))
+    story = f"You are driving {friend} home, and the traffic light ahead shows {colour}."
+    options = tuple(LIGHTS.values())
+    return (story, "What do you do?", options, options.index(LIGHTS[colour]), "socialization")
+
+
+def _light_visitor(rng: random.Random, friend: str) -> Question:
+    colour = rng.choice(("red", "green"))
+    story = (
+        f"{friend} is visiting from a faraway land where green means go and red means stop, "
+        f"and nobody has told {friend} about the lights here. At a crossing the light shows "
+        f"{colour}."
+    )
+    options = (f"{friend} expects the cars to drive on.", f"{friend} expects the cars to stop.")
+    return (
+        story,
+        f"What does {friend} expect the cars to do?",
+        options,
+        int(colour == "red"),
+        "tom",
+    )
+
+
+def _meal_bill(rng: random.Random, friend: str) -> Question:
+    meal = rng.choice(("a three-course dinner", "a bowl of soup", "a large breakfast"))
+    story = f"You eat {meal} at a restaurant with {friend}, and the waiter brings the bill."
+    options = ("The restaurant pays me.", "I pay the restaurant.", "Nobody pays anything.")
+    return (story, "What happens with the money?", options, 0, "socialization")
+
+
+def _meal_compare(rng: random.Random, friend: str) -> Question:
+    big, small = "a five-course feast", "a small side salad"
+    mine_is_big = rng.random() < 0.5
+    story = (
+        f"At the same restaurant you eat {big if mine_is_big else small} and {friend} eats "
+        f"{small if mine_is_big else big}."
+    )
+    options = ("I receive more money.", f"{friend} receives more money.", "We receive the same.")
+    question = "Who receives more money from the restaurant?"
+    return (story, question, options, 0 if mine_is_big else 1, "socialization")
+
+
+#: Question type -> (the rules stated in the story, the question maker).
+QUESTION_MAKERS: dict[str, tuple[str, Callable[[random.Random, str], Question]]] = {
+    "round_winner": (RPS_RULES, _round_winner),
+    "best_move": (RPS_RULES, _best_move),
+    "feeling": (RPS_RULES, _feeling),
+    "tally": (RPS_RULES, _tally),
+    "expectation": (RPS_RULES, _expectation),
+    "newcomer_belief": (RPS_RULES, _newcomer),
+    "light_action": (TRAFFIC_RULES, _light_action),
+    "light_visitor": (TRAFFIC_RULES, _light_visitor),
+    "meal_bill": (RESTAURANT_RULES, _meal_bill),
+    "meal_compare": (RESTAURANT_RULES, _meal_compare),
 }
 
 
 def generate_counterfactual(seed: int, count: int) -> list[EgoItem]:
-    """Generate reversed-rule rock-paper-scissors items.
+    """Generate counterfactual items.
 
     Question types rotate through :data:`QUESTION_MAKERS` so every type is
     equally represented; moves, names and option order come from ``seed``.
@@ -147,18 +209,20 @@ def generate_counterfactual(seed: int, count: int) -> list[EgoItem]:
     items = []
     for index in range(count):
         kind = kinds[index % len(kinds)]
-        story, question, options, answer, ability = QUESTION_MAKERS[kind](rng, rng.choice(FRIENDS))
-        order = rng.sample(range(len(options)), len(options))
+        rules, make = QUESTION_MAKERS[kind]
+        story, question, options, answer, ability = make(rng, rng.choice(FRIENDS))
+        shuffled, right = shuffle_options(rng, options, answer)
         items.append(
             EgoItem(
                 id=f"counterfactual-s{seed}-{index:04d}",
                 scenario="counterfactual",
-                ability=ability,
+                label="Counterfactual",
                 system=SYSTEM,
-                story=story,
+                story=f"{rules} {story}",
                 question=question,
-                options=tuple(options[position] for position in order),
-                answer=order.index(answer),
+                options=shuffled,
+                answer=right,
+                perspective=ability,
                 metadata={"question_type": kind},
             )
         )

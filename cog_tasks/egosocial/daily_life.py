@@ -10,6 +10,8 @@ together). Every gold answer comes from that simulated state.
 Stories are rendered in ToMi's third-person sentences and questions, then
 passed through :func:`cog_tasks.egosocial.tomi.convert_record`, so the first
 person comes from the same converter that users apply to the original ToMi.
+These are the ``Belief`` items (and ``Control`` reality/memory questions); the
+other five Daily Life abilities come from :mod:`cog_tasks.egosocial.abilities`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from cog_tasks.egosocial.abilities import generate_abilities
 from cog_tasks.egosocial.records import EgoItem
 from cog_tasks.egosocial.tomi import ToMiRecord, convert_record
 
@@ -249,14 +252,16 @@ def story_questions(story: Story) -> list[tuple[str, str, dict[str, str | bool]]
 
 
 def generate_daily_life(seed: int, stories: int) -> list[EgoItem]:
-    """Generate first-person Daily Life items.
+    """Generate first-person Daily Life items for all six abilities.
 
     Args:
         seed: Seed; the same seed gives the same items.
-        stories: Number of stories (each yields six questions).
+        stories: Number of belief stories (each yields six questions), and
+            the number of items for each of the other five abilities.
 
     Returns:
-        ``6 * stories`` items, ids ``daily_life-s<seed>-<story>-<question>``.
+        ``6 * stories`` belief items (ids ``daily_life-s<seed>-<story>-<question>``),
+        then ``stories`` items per other ability.
     """
     rng = random.Random(seed)
     items = []
@@ -272,4 +277,4 @@ def generate_daily_life(seed: int, stories: int) -> list[EgoItem]:
                     metadata={"plot": story.plot, **tags},
                 )
             )
-    return items
+    return items + generate_abilities(seed, stories)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from cog_tasks.egosocial.records import Ability, EgoItem
+from cog_tasks.egosocial.records import EgoItem, Perspective, shuffle_options
 
 PEOPLE = ("Alva", "Borin", "Cressa", "Dael", "Elko", "Fenna", "Garrow", "Hesper", "Ilse", "Joren")
 
@@ -27,7 +27,7 @@ class NormQuestion:
     """A question that needs the stated norm.
 
     Attributes:
-        ability: ``socialization`` (about you) or ``tom`` (about someone else).
+        perspective: ``socialization`` (about you) or ``tom`` (about someone else).
         situation: What happens; ``{name}`` is replaced by a person's name.
         question: The question; may use ``{name}``.
         right: The answer that follows the stated norm.
@@ -35,7 +35,7 @@ class NormQuestion:
         other: A third, unrelated answer.
     """
 
-    ability: Ability
+    perspective: Perspective
     situation: str
     question: str
     right: str
@@ -228,17 +228,18 @@ def generate_new_world(seed: int, count: int) -> list[EgoItem]:
         world, norm_question = pool[position]
         name = rng.choice(PEOPLE)
         options = [norm_question.right, norm_question.familiar, norm_question.other]
-        rng.shuffle(options)
+        shuffled, right = shuffle_options(rng, [o.format(name=name) for o in options], 0)
         items.append(
             EgoItem(
                 id=f"new_world-s{seed}-{index:04d}",
                 scenario="new_world",
-                ability=norm_question.ability,
+                label="New World",
                 system=SYSTEM,
                 story=f"{world.norm} {norm_question.situation.format(name=name)}",
                 question=norm_question.question.format(name=name),
-                options=tuple(option.format(name=name) for option in options),
-                answer=options.index(norm_question.right),
+                options=shuffled,
+                answer=right,
+                perspective=norm_question.perspective,
                 metadata={"world": world.name, "question_index": position},
             )
         )

@@ -4,12 +4,14 @@ EgoSocialArena's paper names the opponents' rules but leaves the game itself to
 an appendix we do not have. The rules below are inferred from the game it builds
 on (the "guess 2/3 of the average" beauty contest) and are stated to the model:
 
-- each round both players secretly pick a whole number from 1 to 100;
+- each round both players secretly pick a number from 1 to 100 (decimals allowed);
 - the target is 0.8 times the average of the two numbers;
 - the number closer to the target wins the round (equal distance is a tie).
 
 Before each pick the model also states which number it expects the opponent to
-choose; that prediction is the theory-of-mind answer, scored by exact match.
+choose; that prediction is the theory-of-mind answer. It hits when it is within
+:data:`HIT_TOLERANCE` (0.05) of the opponent's number, so whole numbers must
+match exactly and decimals must be right to one decimal place.
 
 The game is a frozen dataclass: every round returns a new state, and
 :meth:`NumberGuessingGame.view_as` gives each player only what it may see (the
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
 from typing import Any, Literal
 
 from cog_tasks.egosocial.conversation import Ask, Conversation
@@ -31,17 +34,22 @@ DEFAULT_ROUNDS = 10
 #: Number used for the model's own pick when its reply has none (counted invalid).
 FALLBACK_NUMBER = 50
 TARGET_FRACTION_TEXT = "0.8"
+#: A prediction hits when it is at most this far from the opponent's number.
+HIT_TOLERANCE = 0.05
+Number = int | float
 
 Player = Literal["model", "opponent"]
 Outcome = Literal["model", "opponent", "tie"]
 
 RULES_TEXT = (
     "You are playing a number guessing game against one opponent for {rounds} rounds. "
-    f"In every round both of you secretly choose a whole number from {LOWEST_NUMBER} to "
-    f"{HIGHEST_NUMBER}. The target is {TARGET_FRACTION_TEXT} times the average of the two "
+    f"In every round both of you secretly choose a number from {LOWEST_NUMBER} to "
+    f"{HIGHEST_NUMBER} (decimals such as 12.5 are allowed). The target is "
+    f"{TARGET_FRACTION_TEXT} times the average of the two "
     "numbers, and whoever is closer to the target wins the round (equal distance is a tie). "
     "The same opponent plays every round. Before you choose, you say which number you "
-    "believe your opponent will choose in this round."
+    f"believe your opponent will choose in this round; it counts as right when it is within "
+    f"{HIT_TOLERANCE} of the opponent's number."
 )
 ROUND_PROMPT = (
     "Round {round} of {rounds}. Which number will your opponent choose this round, and "
@@ -58,22 +66,34 @@ _VERDICTS: dict[Outcome, str] = {
     "tie": "This round is a tie.",
 }
 
+_NUMBER_TEXT = r"-?\d+(?:\.\d+)?"
 _LABELLED = {
-    "prediction": re.compile(r"prediction\s*[:=]?\s*(-?\d+)", re.IGNORECASE),
-    "choice": re.compile(r"choice\s*[:=]?\s*(-?\d+)", re.IGNORECASE),
+    "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
+    "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
 }
-_INTEGER = re.compile(r"-?\d+")
+_NUMBER = re.compile(_NUMBER_TEXT)
 
 
-def target_times_five(first: int, second: int) -> int:
-    """Five times the round's target, ``0.8 * (first + second) / 2``, as an exact integer."""
-    return 2 * (first + second)
+def parse_number(text: str) -> Number:
+    """A decimal as an ``int`` when it is whole (``"45.0"`` -> 45), else a ``float``."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
 
 
-def round_outcome(model_number: int, opponent_number: int) -> Outcome:
+def exact(number: Number) -> Fraction:
+    """A number as an exact fraction of its decimal text (``20.8`` -> 104/5)."""
+    return Fraction(str(number))
+
+
+def round_target(first: Number, second: Number) -> Fraction:
+    """The round's target, ``0.8 * (first + second) / 2``, exactly."""
+    return Fraction(2, 5) * (exact(first) + exact(second))
+
+
+def round_outcome(model_number: Number, opponent_number: Number) -> Outcome:
     """Decide a round: the number closer to 0.8 x the average wins.
 
-    Distances are compared on integers scaled by five, so there is no rounding.
+    Distances are compared as exact fractions, so there is no rounding.
 
     Args:
         model_number: The model's number.
@@ -82,9 +102,9 @@ def round_outcome(model_number: int, opponent_number: int) -> Outcome:
     Returns:
         ``"model"``, ``"opponent"`` or ``"tie"``.
     """
-    target = target_times_five(model_number, opponent_number)
-    model_distance = abs(5 * model_number - target)
-    opponent_distance = abs(5 * opponent_number - target)
+    target = round_target(model_number, opponent_number)
+    model_distance = abs(exact(model_number) - target)
+    opponent_distance = abs(exact(opponent_number) - target)
     if model_distance < opponent_distance:
         return "model"
     if opponent_distance < model_distance:
@@ -92,8 +112,8 @@ def round_outcome(model_number: int, opponent_number: int) -> Outcome:
     return "tie"
 
 
-def in_range(number: int | None) -> bool:
-    """Whether ``number`` is a legal pick (an integer from 1 to 100)."""
+def in_range(number: Number | None) -> bool:
+    """Whether ``number`` is a legal pick (a number from 1 to 100)."""
     return number is not None and LOWEST_NUMBER <= number <= HIGHEST_NUMBER
 
 
@@ -106,8 +126,8 @@ class RoundReply:
         choice: Its own number, or ``None``.
     """
 
-    prediction: int | None
-    choice: int | None
+    prediction: Number | None
+    choice: Number | None
 
     @property
     def valid(self) -> bool:
@@ -130,9 +150,11 @@ def parse_round_reply(text: str) -> RoundReply:
     """
     labelled = {key: pattern.search(text) for key, pattern in _LABELLED.items()}
     if labelled["prediction"] or labelled["choice"]:
-        values = {key: int(match.group(1)) if match else None for key, match in labelled.items()}
+        values = {
+            key: parse_number(match.group(1)) if match else None for key, match in labelled.items()
+        }
         return RoundReply(prediction=values["prediction"], choice=values["choice"])
-    numbers = [int(found) for found in _INTEGER.findall(text)]
+    numbers = [parse_number(found) for found in _NUMBER.findall(text)]
     return RoundReply(
         prediction=numbers[0] if numbers else None,
         choice=numbers[1] if len(numbers) > 1 else None,
@@ -153,16 +175,18 @@ class CompletedRound:
     """
 
     round: int
-    opponent_number: int
-    prediction: int | None
-    model_number: int
+    opponent_number: Number
+    prediction: Number | None
+    model_number: Number
     invalid: bool
     outcome: Outcome
 
     @property
     def correct(self) -> bool:
-        """The prediction matched the opponent's number exactly."""
-        return self.prediction == self.opponent_number
+        """The prediction is within :data:`HIT_TOLERANCE` of the opponent's number."""
+        if self.prediction is None:
+            return False
+        return abs(exact(self.prediction) - exact(self.opponent_number)) <= exact(HIT_TOLERANCE)
 
 
 @dataclass(frozen=True)
@@ -176,8 +200,8 @@ class OpponentView:
     """
 
     round: int
-    model_numbers: tuple[int, ...]
-    own_numbers: tuple[int, ...]
+    model_numbers: tuple[Number, ...]
+    own_numbers: tuple[Number, ...]
 
 
 @dataclass(frozen=True)
@@ -192,7 +216,7 @@ class ModelView:
 
     round: int
     rounds: int
-    history: tuple[tuple[int, int, Outcome], ...]
+    history: tuple[tuple[Number, Number, Outcome], ...]
 
 
 @dataclass(frozen=True)
@@ -245,7 +269,7 @@ class NumberGuessingGame:
             )
         raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
 
-    def play_round(self, reply: RoundReply, opponent_number: int) -> NumberGuessingGame:
+    def play_round(self, reply: RoundReply, opponent_number: Number) -> NumberGuessingGame:
         """Record one round and return the new state.
 
         Args:
@@ -299,18 +323,18 @@ class NumberGuessingGame:
 
 def round_result_text(played: CompletedRound) -> str:
     """Describe a finished round to the model (kept in the conversation)."""
-    target = target_times_five(played.model_number, played.opponent_number) / 5
+    target = round_target(played.model_number, played.opponent_number)
     return RESULT_TEXT.format(
         round=played.round,
-        opponent=played.opponent_number,
-        model=played.model_number,
-        target=f"{target:g}",
+        opponent=f"{played.opponent_number:g}",
+        model=f"{played.model_number:g}",
+        target=f"{float(target):g}",
         verdict=_VERDICTS[played.outcome],
     )
 
 
 async def play_number_guessing(
-    ask: Ask, choose: Callable[[OpponentView], int], level: int, rounds: int = DEFAULT_ROUNDS
+    ask: Ask, choose: Callable[[OpponentView], Number], level: int, rounds: int = DEFAULT_ROUNDS
 ) -> NumberGuessingGame:
     """Play a whole game against a rule-based opponent.
 

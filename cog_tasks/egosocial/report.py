@@ -1,40 +1,35 @@
-"""``cog-tasks egosocial report``: figures and a summary table from Inspect logs.
+"""EgoSocialArena report: figures and a summary table from measurements.
 
-Reads every EgoSocialArena log in a folder and writes:
+Pure aggregation and plotting; reading Inspect logs into :class:`Measurement`
+and :class:`GuessCurve` objects is the Inspect frontend's job (its
+``egosocial/report.py``). :func:`write_report` writes:
 
 - ``number_guessing_curves.png``: per level, the opponent's numbers and each
   model's per-round predictions (the paper's Figure 4 style);
 - ``accuracy_by_scenario.png``: bars per scenario and ability, one per model;
 - ``summary.json`` and ``summary.md``: the numbers behind the bars.
 
-Static items count as correct when Inspect's ``choice`` scorer said so; the
-Number Guessing score is exact-match accuracy per game; Hold'em contributes
-style identification and per-question belief accuracy.
+Static items count per ability label and scenario; Number Guessing counts
+hits per game; Hold'em contributes style identification and per-question
+belief accuracy; the blackjack beliefs count per belief type.
 """
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from cog_tasks.files import write_atomically
-
-STATIC_TASK = "egosocial_static"
-NUMBER_GUESSING_TASK = "egosocial_number_guessing"
-HOLDEM_TASK = "egosocial_holdem"
-ABILITY_ORDER = ("tom", "socialization", "control")
+from cog_tasks.files import save_figure, write_json_atomically, write_text_atomically
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """One bar: a model's score on one scenario and ability.
+    """One bar: a model's score on one scenario and ability label.
 
     Attributes:
         model: Model name from the log.
-        ability: ``tom``, ``socialization`` or ``control``.
+        ability: Ability label (``Belief``, ``Emotion``, ..., ``ToM`` for the games).
         scenario: Scenario label (e.g. ``daily_life``, ``number_guessing L2``).
         correct: Correct answers (summed over samples and epochs).
         total: Questions asked.
@@ -67,85 +62,23 @@ class GuessCurve:
     model: str
     level: int
     epoch: int
-    opponent: tuple[int, ...]
-    predictions: tuple[int | None, ...]
+    opponent: tuple[float, ...]
+    predictions: tuple[float | None, ...]
 
 
-def _task_name(log: Any) -> str:
-    return log.eval.task.split("/")[-1]
-
-
-def collect(log_dir: Path) -> tuple[list[Measurement], list[GuessCurve]]:
-    """Read all EgoSocialArena logs under ``log_dir``.
-
-    Args:
-        log_dir: Folder with Inspect logs (searched recursively).
-
-    Returns:
-        Measurements (aggregated per model, ability and scenario) and every
-        Number Guessing game.
-
-    Raises:
-        FileNotFoundError: If the folder holds no EgoSocialArena log.
-    """
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    sums: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    curves: list[GuessCurve] = []
-    found = False
-    for info in list_eval_logs(str(log_dir)):
-        log = read_eval_log(info)
-        task = _task_name(log)
-        if task not in (STATIC_TASK, NUMBER_GUESSING_TASK, HOLDEM_TASK) or not log.samples:
-            continue
-        found = True
-        model = log.eval.model
-        for sample in log.samples:
-            if not sample.scores:
-                continue
-            score = next(iter(sample.scores.values()))
-            metadata = sample.metadata
-            if task == STATIC_TASK:
-                key = (model, metadata["ability"], metadata["scenario"])
-                sums[key][0] += float(score.value == "C")
-                sums[key][1] += 1
-            elif task == NUMBER_GUESSING_TASK:
-                rounds = score.metadata["completed"]
-                key = (model, "tom", f"number_guessing L{metadata['level']}")
-                sums[key][0] += sum(r["prediction"] == r["opponent_number"] for r in rounds)
-                sums[key][1] += score.metadata["rounds"]
-                curves.append(
-                    GuessCurve(
-                        model=model,
-                        level=metadata["level"],
-                        epoch=sample.epoch,
-                        opponent=tuple(r["opponent_number"] for r in rounds),
-                        predictions=tuple(r["prediction"] for r in rounds),
-                    )
-                )
-            else:
-                values = score.value
-                style = (model, "tom", f"holdem style ({metadata['opponent']})")
-                sums[style][0] += values["style_correct"]
-                sums[style][1] += 1
-                beliefs = (model, "tom", f"holdem beliefs ({metadata['opponent']})")
-                sums[beliefs][0] += values["belief_correct"]
-                sums[beliefs][1] += values["belief_asked"]
-    if not found:
-        raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}")
-    measurements = [
+def sum_measurements(
+    counts: Iterable[tuple[str, str, str, float, float]],
+) -> list[Measurement]:
+    """Add up ``(model, ability, scenario, correct, total)`` rows into measurements."""
+    sums: dict[tuple[str, str, str], list[float]] = {}
+    for model, ability, scenario, correct, total in counts:
+        totals = sums.setdefault((model, ability, scenario), [0.0, 0.0])
+        totals[0] += correct
+        totals[1] += total
+    return [
         Measurement(model, ability, scenario, correct, total)
         for (model, ability, scenario), (correct, total) in sorted(sums.items())
     ]
-    return measurements, curves
-
-
-def _save_figure(figure: Any, path: Path) -> None:
-    import io
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
-    write_atomically(path, buffer.getvalue())
 
 
 def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
@@ -190,15 +123,12 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
         axis.set_ylabel("number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
-    _save_figure(figure, path)
+    save_figure(figure, path)
     plt.close(figure)
 
 
 def _ordered_groups(measurements: list[Measurement]) -> list[tuple[str, str]]:
-    return sorted(
-        {(m.ability, m.scenario) for m in measurements},
-        key=lambda group: (ABILITY_ORDER.index(group[0]), group[1]),
-    )
+    return sorted({(m.ability, m.scenario) for m in measurements}, key=lambda g: (g[1], g[0]))
 
 
 def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
@@ -226,7 +156,7 @@ def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
     axis.set_xlim(0, 1)
     axis.set_title("EgoSocialArena accuracy by ability and scenario")
     axis.legend(fontsize=8, loc="lower right")
-    _save_figure(figure, path)
+    save_figure(figure, path)
     plt.close(figure)
 
 
@@ -245,19 +175,20 @@ def summary_markdown(measurements: list[Measurement]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(log_dir: Path, out_dir: Path | None = None) -> list[Path]:
-    """Write the figures and summaries for the logs in ``log_dir``.
+def write_report(
+    measurements: list[Measurement], curves: list[GuessCurve], out_dir: Path
+) -> list[Path]:
+    """Write the figures and summaries.
 
     Args:
-        log_dir: Folder with Inspect logs.
-        out_dir: Destination folder (default: ``log_dir``).
+        measurements: Aggregated scores.
+        curves: Every Number Guessing game.
+        out_dir: Destination folder (created if missing).
 
     Returns:
         The files written.
     """
-    out_dir = out_dir or log_dir
     out_dir.mkdir(parents=True, exist_ok=True)
-    measurements, curves = collect(log_dir)
     written = []
     if curves:
         written.append(out_dir / "number_guessing_curves.png")
@@ -269,7 +200,7 @@ def write_report(log_dir: Path, out_dir: Path | None = None) -> list[Path]:
         "number_guessing_games": [asdict(curve) for curve in curves],
     }
     written.append(out_dir / "summary.json")
-    write_atomically(written[-1], (json.dumps(summary, indent=2) + "\n").encode())
+    write_json_atomically(written[-1], summary)
     written.append(out_dir / "summary.md")
-    write_atomically(written[-1], summary_markdown(measurements).encode())
+    write_text_atomically(written[-1], summary_markdown(measurements))
     return written

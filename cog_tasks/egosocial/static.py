@@ -1,60 +1,111 @@
-"""Assemble the static environment: every scenario's items from one seed.
+"""Assemble the static environment: the authors' items, generated items, or both.
 
-Sizes count different things per scenario: stories for Daily Life (six
-questions each), hands for Blackjack (four or five questions each) and items
-for Counterfactual and New World. Users who hold the authors' records pass
-``data_file`` and get those items in place of the generated Daily Life ones.
+``source`` picks where items come from:
+
+- ``authors``: the authors' released multiple-choice items (Daily Life and
+  Counterfactual; see :mod:`cog_tasks.egosocial.authors`);
+- ``generated``: this project's seeded generators for all four scenarios;
+- ``both``: the two together.
+
+Generated sizes count different things per scenario: belief stories for Daily
+Life (six questions each, plus as many items for each other ability), hands
+for Blackjack (four or five questions each) and items for Counterfactual and
+New World. ``data_file`` is a JSONL file in the authors' format read instead
+of the authors' file of the one selected scenario.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+import os
+from collections.abc import Callable, Sequence
 
+from cog_tasks.egosocial.authors import CHOICE_FILES, load_choice_items
 from cog_tasks.egosocial.blackjack import generate_blackjack
 from cog_tasks.egosocial.counterfactual import generate_counterfactual
 from cog_tasks.egosocial.daily_life import generate_daily_life
 from cog_tasks.egosocial.new_world import generate_new_world
-from cog_tasks.egosocial.records import SCENARIOS, EgoItem, load_authors_records
+from cog_tasks.egosocial.records import SCENARIOS, EgoItem, Scenario
 
+SOURCES = ("authors", "generated", "both")
 GENERATORS: dict[str, Callable[[int, int], list[EgoItem]]] = {
     "daily_life": generate_daily_life,
     "counterfactual": generate_counterfactual,
     "new_world": generate_new_world,
     "blackjack": generate_blackjack,
 }
-#: Default sizes: 40 stories (240 items), 120 items, 40 items, 30 hands (~145 items).
+#: Default sizes: 40 stories (240 belief items + 200 others), 120 items, 40 items, 30 hands.
 DEFAULT_SIZES = {"daily_life": 40, "counterfactual": 120, "new_world": 40, "blackjack": 30}
 
 
-def build_static_items(
-    scenario: str = "all",
-    seed: int = 0,
-    size: int | None = None,
-    data_file: str | Path | None = None,
-) -> list[EgoItem]:
-    """Build the items of one scenario, or of all four.
+def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple[Scenario, ...]:
+    """The scenarios to build, in canonical order.
 
     Args:
-        scenario: ``all`` or one of :data:`~cog_tasks.egosocial.records.SCENARIOS`.
-        seed: Seed for every generator.
-        size: Size per scenario (see the module docstring); defaults to
-            :data:`DEFAULT_SIZES`.
-        data_file: Authors' records (JSON/JSONL) that replace the generated
-            Daily Life items.
-
-    Returns:
-        The items, scenario by scenario.
+        scenarios: Comma-separated names or a list; ``None`` or ``all`` means
+            every scenario the source has (the authors have Daily Life and
+            Counterfactual multiple-choice items).
+        source: ``authors``, ``generated`` or ``both``.
 
     Raises:
-        ValueError: For an unknown scenario.
+        ValueError: For an unknown source or scenario.
     """
-    if scenario != "all" and scenario not in SCENARIOS:
-        raise ValueError(f"unknown scenario {scenario!r}; expected 'all' or one of {SCENARIOS}")
+    if source not in SOURCES:
+        raise ValueError(f"unknown source {source!r}; expected one of {SOURCES}")
+    names = scenarios.split(",") if isinstance(scenarios, str) else list(scenarios or [])
+    names = [name.strip() for name in names if name.strip()]
+    if not names or names == ["all"]:
+        return tuple(CHOICE_FILES) if source == "authors" else SCENARIOS  # type: ignore[return-value]
+    unknown = [name for name in names if name not in SCENARIOS]
+    if unknown:
+        raise ValueError(f"unknown scenario(s) {unknown}; expected 'all' or some of {SCENARIOS}")
+    return tuple(name for name in SCENARIOS if name in names)
+
+
+def build_static_items(
+    source: str = "authors",
+    scenarios: str | Sequence[str] | None = None,
+    seed: int = 0,
+    size: int | None = None,
+    data_file: str | os.PathLike[str] | None = None,
+) -> list[EgoItem]:
+    """Build the static items of some scenarios.
+
+    Args:
+        source: ``authors``, ``generated`` or ``both``.
+        scenarios: See :func:`parse_scenarios`.
+        seed: Seed of the generated items.
+        size: Generated size per scenario (see the module docstring); defaults
+            to :data:`DEFAULT_SIZES`.
+        data_file: A JSONL file in the authors' format, read in place of the
+            authors' file of the single selected scenario.
+
+    Returns:
+        The items, scenario by scenario (the authors' first under ``both``).
+
+    Raises:
+        ValueError: For an unknown source or scenario, a ``size`` below 1, a
+            ``data_file`` with ``source=generated`` or with several scenarios,
+            or ``source=authors`` on a scenario the authors have no items for.
+        cog_tasks.egosocial.authors.AuthorsDataUnavailable: When the authors'
+            data cannot be found (the message names ``COG_TASKS_DATA``).
+    """
+    selected = parse_scenarios(scenarios, source)
+    if size is not None and size < 1:
+        raise ValueError(f"size must be at least 1, got {size}")
+    if data_file is not None:
+        if source == "generated":
+            raise ValueError("data_file holds records in the authors' format; use source=authors")
+        if len(selected) != 1:
+            raise ValueError(
+                f"data_file replaces the items of one scenario; name it with scenarios=..., "
+                f"not {','.join(selected)}"
+            )
     items: list[EgoItem] = []
-    for name in SCENARIOS if scenario == "all" else (scenario,):
-        if name == "daily_life" and data_file is not None:
-            items += load_authors_records(data_file, scenario="daily_life")
-        else:
+    for name in selected:
+        if source in ("authors", "both") and (data_file is not None or name in CHOICE_FILES):
+            items += load_choice_items(name, data_file=data_file)
+        elif source == "authors":
+            items += load_choice_items(name)  # raises: the authors have no items here
+        if source in ("generated", "both"):
             items += GENERATORS[name](seed, size if size is not None else DEFAULT_SIZES[name])
     return items

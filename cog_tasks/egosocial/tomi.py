@@ -13,9 +13,10 @@ recognised here:
 the events happened to the model, one character becomes "you" in story and
 question (verbs agree: ``Jack likes`` -> ``You like``, ``does Jack think`` ->
 ``do you think``), and the containers named in the story become the options.
-A first-order question about "you" measures socialization, a first-order
-question about someone else and every second-order question measure theory of
-mind, and memory/reality questions are controls.
+Belief questions are labelled ``Belief`` and memory/reality questions
+``Control``. A first-order question about "you" measures socialization, a
+first-order question about someone else and every second-order question
+measure theory of mind, and memory/reality questions are controls.
 
 Limitation: pronouns (``his``, ``her``) are left as they are; ToMi's templates
 do not use them.
@@ -30,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from cog_tasks.egosocial.records import Ability, EgoItem
+from cog_tasks.egosocial.records import EgoItem, Perspective
+from cog_tasks.files import read_text
 
 QuestionType = Literal["first_order", "second_order", "memory", "reality"]
 
@@ -136,7 +138,7 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
     path = Path(path)
     records: list[ToMiRecord] = []
     story: list[str] = []
-    for line_number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for line_number, raw in enumerate(read_text(path).splitlines(), start=1):
         if not raw.strip():
             continue
         number, _, text = raw.partition(" ")
@@ -231,8 +233,8 @@ def _story_agents(story: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def ability_of(question: ParsedQuestion, you: str) -> Ability:
-    """Ability measured by a converted question (see the module docstring)."""
+def perspective_of(question: ParsedQuestion, you: str) -> Perspective:
+    """Perspective measured by a converted question (see the module docstring)."""
     if question.type == "first_order":
         return "socialization" if question.agent == you else "tom"
     if question.type == "second_order":
@@ -280,11 +282,12 @@ def convert_record(
     return EgoItem(
         id=item_id,
         scenario="daily_life",
-        ability=ability_of(question, you),
+        label="Belief" if question.type in ("first_order", "second_order") else "Control",
         system=first_person_system(you),
         story=" ".join(to_second_person(sentence, you) for sentence in record.story),
         question=to_second_person(record.question, you),
         options=tuple(f"the {container}" for container in options),
         answer=options.index(record.answer),
+        perspective=perspective_of(question, you),
         metadata={"question_type": question.type, "you": you, **(metadata or {})},
     )

@@ -11,7 +11,7 @@ the chi-squared distribution.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,7 +79,8 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
 
     Raises:
         ValueError: Naming the input and row of a missing column, an unknown
-            condition or a score outside ``[0, max_score]``.
+            condition, a ``max_score`` that is not positive or a score outside
+            ``[0, max_score]``.
     """
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
@@ -100,6 +101,10 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
         raise ValueError(
             f"{source}: row {row + 1}: unknown condition {table['condition'].iloc[row]!r}"
         )
+    not_positive = table["max_score"] <= 0
+    if not_positive.any():
+        row = int(np.flatnonzero(not_positive.to_numpy())[0])
+        raise ValueError(f"{source}: row {row + 1}: max_score must be positive")
     out_of_range = (table["score"] < 0) | (table["score"] > table["max_score"])
     if out_of_range.any():
         row = int(np.flatnonzero(out_of_range.to_numpy())[0])
@@ -134,7 +139,17 @@ def failure_rates(
     return result.reset_index()
 
 
-def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
+#: Fitted success probabilities closer than this to 0 or 1 mark a separated cell.
+SEPARATION_TOLERANCE = 1e-6
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def analysis_of_deviance(
+    table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
+) -> list[DevianceTerm]:
     """Sequential (Type I) analysis of deviance of a binomial GLM.
 
     Rows whose condition is outside the five families of Table 1
@@ -144,8 +159,15 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
     that earlier terms already span are dropped, so the fitted model depends
     only on the space the terms span, as in any coding of categorical factors.
 
+    When the full model fits some cells exactly (every reply right, or every
+    reply wrong: perfect separation), their coefficients run off to infinity
+    and the χ² of the terms that separate them is unreliable; ``on_warning``
+    is then called with a one-line explanation.
+
     Args:
         table: A validated score table.
+        on_warning: Receives warnings; by default they are issued as
+            :class:`RuntimeWarning`.
 
     Returns:
         One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
@@ -170,12 +192,16 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
         combined = cells[list(columns)].astype(str).agg("|".join, axis=1)
         return pd.get_dummies(combined).to_numpy(dtype=float)
 
+    fitted = np.full(len(cells), 0.5)
+
     def fit(blocks: Sequence[np.ndarray]) -> tuple[float, int]:
+        nonlocal fitted
         design = _independent_columns(np.column_stack([np.ones(len(cells)), *blocks]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            deviance = float(GLM(response, design, family=Binomial()).fit().deviance)
-        return deviance, design.shape[1]
+            result = GLM(response, design, family=Binomial()).fit()
+        fitted = np.asarray(result.mu, dtype=float)
+        return float(result.deviance), design.shape[1]
 
     previous_deviance, previous_rank = fit([])
     blocks: list[np.ndarray] = []
@@ -188,6 +214,13 @@ def analysis_of_deviance(table: pd.DataFrame) -> list[DevianceTerm]:
         p_value = float(chi2_distribution.sf(statistic, added)) if added > 0 else None
         table_rows.append(DevianceTerm(name, round(statistic, 6), added, p_value))
         previous_deviance, previous_rank = deviance, rank
+    separated = int(np.sum((fitted < SEPARATION_TOLERANCE) | (fitted > 1 - SEPARATION_TOLERANCE)))
+    if separated:
+        on_warning(
+            f"perfect separation: the full model fits {separated} of {len(cells)} cells "
+            "exactly (all replies right or all wrong); the chi2 and p of terms that "
+            "separate them are unreliable"
+        )
     return table_rows
 
 

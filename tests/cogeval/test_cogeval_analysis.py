@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from cog_tasks.cli import main
+from cog_tasks.cogeval.generator import generate_items
 from cog_tasks.metrics.cogeval import (
     ANALYSIS_TERMS,
     DevianceTerm,
@@ -127,13 +128,24 @@ def test_failure_rates_add_up_per_group(simulated_csv: Path) -> None:
     assert rates["n"].sum() == len(pd.read_csv(simulated_csv))
 
 
-def test_bad_score_tables_name_the_file_and_row(tmp_path: Path) -> None:
+def test_bad_score_tables_name_the_file_and_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     frame = simulate(repeats=1).head(3)
     frame.loc[2, "condition"] = "flying"
     path = tmp_path / "bad.csv"
     frame.to_csv(path, index=False)
-    with pytest.raises(ValueError, match=r"bad.csv: row 3: unknown condition 'flying'"):
-        main(["cogeval", "analyze", str(path)])
+    assert main(["cogeval", "analyze", str(path)]) == 2
+    assert "bad.csv: row 3: unknown condition 'flying'" in capsys.readouterr().err
+    frame.loc[2, "condition"] = "valuePath"
+    frame.loc[1, "max_score"] = 0
+    frame.to_csv(path, index=False)
+    assert main(["cogeval", "analyze", str(path)]) == 2
+    assert "bad.csv: row 2: max_score must be positive" in capsys.readouterr().err
+    assert main(["cogeval", "analyze", str(tmp_path / "missing.csv")]) == 2
+    assert "missing.csv: no such file" in capsys.readouterr().err
+    assert main(["cogeval", "analyze"]) == 2
+    assert "give either a SCORES file or --log DIR" in capsys.readouterr().err
     with pytest.raises(ValueError, match="missing column"):
         validate_scores(frame.drop(columns=["temperature"]), source="frame")
 
@@ -157,3 +169,56 @@ def test_small_slices_with_more_terms_than_cells_are_analysed() -> None:
     terms = {term.term: term for term in analysis_of_deviance(validate_scores(frame))}
     assert terms["LLM"].df == 1 and terms["graph"].df == 5
     assert all(terms[name].df == 0 and terms[name].p is None for name in ("domain", "condition"))
+
+
+def _paper_design_table(models: int, seed: int = 11) -> pd.DataFrame:
+    """Random scores on every item of the paper's design, at three temperatures."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        {
+            "model": f"m{model}",
+            "graph": item.graph,
+            "domain": item.domain,
+            "condition": item.condition,
+            "temperature": temperature,
+            "score": int(rng.random() < 0.5),
+            "max_score": 1,
+        }
+        for item in generate_items(design="paper")
+        for model in range(models)
+        for temperature in (0.0, 0.5, 1.0)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_paper_design_gives_table_2_degrees_of_freedom_and_at_most_40_for_three_way() -> None:
+    terms = {t.term: t.df for t in analysis_of_deviance(validate_scores(_paper_design_table(8)))}
+    assert terms == {
+        "LLM": 7,
+        "graph": 5,
+        "domain": 2,
+        "temperature": 2,
+        "condition": 4,
+        "LLM:temperature": 14,
+        "graph:domain": 10,
+        "graph:condition": 20,
+        "domain:condition": 8,
+        "graph:domain:condition": 40,  # the paper's Table 2 prints 44
+    }
+    # 6 graphs x 3 domains x 5 families = 90 cells: intercept + 89 parameters at most.
+    cell_terms = ("graph", "domain", "condition", "graph:domain", "graph:condition")
+    assert 1 + sum(terms[t] for t in (*cell_terms, "domain:condition")) + 40 == 90
+
+
+def test_perfect_separation_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame = simulate(seed=2, repeats=1)
+    frame.loc[frame["graph"] == "n7line", "score"] = 1
+    messages: list[str] = []
+    analysis_of_deviance(validate_scores(frame), on_warning=messages.append)
+    assert len(messages) == 1 and messages[0].startswith("perfect separation")
+    path = tmp_path / "separated.csv"
+    frame.to_csv(path, index=False)
+    assert main(["cogeval", "analyze", str(path)]) == 0
+    assert "cog-tasks cogeval: warning: perfect separation" in capsys.readouterr().err

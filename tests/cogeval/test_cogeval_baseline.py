@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from cog_tasks.cli import main
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import generate_items
-from cog_tasks.cogeval.results import score_table_from_logs
 from cog_tasks.cogeval.scoring import score_response
+from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
 
 
 def test_random_walker_answers_in_form_and_never_invents_a_connection() -> None:
@@ -23,16 +25,17 @@ def test_random_walker_answers_in_form_and_never_invents_a_connection() -> None:
         )
         modes.add(result.failure_mode)
         correct += result.score
-    assert "no_answer" not in modes and "invalid_edge" not in modes
+    assert not modes & {"no_answer", "unparseable", "invalid_edge"}
     assert {"loop", "wrong_goal", "wrong_count"} <= modes
     assert 0 < correct < len(items) / 2
 
 
+@pytest.mark.slow
 def test_chance_command_writes_a_scored_inspect_log(tmp_path: Path) -> None:
     args = ["cogeval", "chance", "--log-dir", str(tmp_path), "--seed", "3", "--epochs", "2"]
     task = ["-T", "graphs=n7line", "-T", "domains=ordRooms", "-T", "temperatures=0,1"]
     assert main([*args, *task, "-T", "conditions=valuePath,nClusters"]) == 0
-    table = score_table_from_logs(tmp_path)
+    table, _ = score_table_from_logs(tmp_path)
     assert len(table) == 2 * 2  # one condition exists on n7line, two temperatures, two epochs
     assert set(table["model"]) == {"mockllm/chance"}
     assert table["failure_mode"].isin([None, "wrong_goal", "suboptimal"]).all()

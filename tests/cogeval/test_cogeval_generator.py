@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from cog_tasks.cli import main
 from cog_tasks.cogeval.generator import COT_INSTRUCTIONS, SHORTCUT_HINT, generate_items, make_item
-from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
+from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES, CONDITIONS, GRAPHS
 from cog_tasks.cogeval.parsing import extract_answer, split_route
 
 
@@ -64,12 +65,16 @@ def test_cot_and_shortcut_hint_are_added_to_the_scored_question() -> None:
 
 
 def test_unknown_names_are_rejected_clearly() -> None:
-    with pytest.raises(KeyError, match="unknown CogEval graph 'n99'"):
+    with pytest.raises(ValueError, match=r"unknown CogEval graph 'n99'; valid: \['n13line'"):
         generate_items(graphs=["n99"])
-    with pytest.raises(KeyError, match="unknown CogEval condition"):
+    with pytest.raises(ValueError, match=r"unknown CogEval domain 'rooms'; valid: .*'ordRooms'"):
+        generate_items(domains=["rooms"])
+    with pytest.raises(ValueError, match="unknown CogEval condition 'fly'; valid: "):
         generate_items(conditions=["fly"])
-    with pytest.raises(ValueError, match="not defined for graph 'n7line'"):
+    with pytest.raises(ValueError, match="not defined for graph 'n7line'; valid: "):
         make_item("n7line", "objectRelations", "valuePath")
+    with pytest.raises(ValueError, match="unknown CogEval design"):
+        generate_items(design="mine")
     with pytest.raises(ValueError, match="unknown cot mode"):
         make_item("n7line", "ordRooms", "valuePath", cot="tot")
 
@@ -82,3 +87,54 @@ def test_generate_command_writes_items(tmp_path: Path) -> None:
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(records) == 60 and all(r["id"].endswith(".s4") for r in records)
     assert {"turns", "expected", "graph_context", "prompt"} <= set(records[0])
+
+
+def test_every_two_way_graph_says_so_in_every_domain() -> None:
+    for item in generate_items():
+        description = item.turns[0].context
+        if item.graph in ("n7line", "n7tree", "n13line"):
+            assert "only in the direction given" in description, item.id
+            continue
+        assert "Every connection works in both directions." in description, item.id
+        connections = [s for s in re.split(r"(?<=\.) ", description) if " with each of " in s]
+        assert connections, item.id
+        assert all(
+            re.search(r"both (ways|directions)|either way|each leads", s) for s in connections
+        )
+    spatial = make_item("n15star", "unordSpatial", "2stepPath")
+    assert "trains run to" not in spatial.flattened_prompt()
+
+
+def test_search_instructions_are_goal_neutral_and_do_not_ask_to_compare() -> None:
+    for text in COT_INSTRUCTIONS.values():
+        assert "goal" not in text.lower() and "compare" not in text.lower()
+    count = make_item("n15star", "ordRooms", "exp2ClusterCount", cot="dfs")
+    assert count.turns[-1].question.startswith(COT_INSTRUCTIONS["dfs"])
+    assert "How many such groups" in count.turns[-1].question
+
+
+def test_experiment_2_items_are_single_turn_without_rewards() -> None:
+    items = generate_items(
+        conditions=["exp2ClusterCount", "exp2WithinCluster", "exp2OneClusterAway"]
+    )
+    assert {item.graph for item in items} == {"n15star"} and len(items) == 12
+    assert {item.family for item in items} == {"Experiment2"}
+    within = make_item("n15star", "ordRooms", "exp2WithinCluster")
+    assert len(within.turns) == 1 and "dollars" not in within.turns[0].text
+    assert "shortest route from room 11 to room 8" in within.turns[0].question
+
+
+def test_paper_design_keeps_three_domains_and_the_five_families() -> None:
+    items = generate_items(design="paper")
+    assert {item.domain for item in items} == {"ordRooms", "unordSpatial", "socialTies"}
+    assert {item.family for item in items} == set(ANALYSIS_FAMILIES)
+    cells = {(item.graph, item.domain, item.family) for item in items}
+    assert len(cells) == 6 * 3 * 5
+
+
+def test_generate_command_takes_the_design(tmp_path: Path) -> None:
+    out = tmp_path / "paper.jsonl"
+    assert main(["cogeval", "generate", "--out", str(out), "--design", "paper"]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == len(generate_items(design="paper"))
+    assert {r["domain"] for r in records} == {"ordRooms", "unordSpatial", "socialTies"}

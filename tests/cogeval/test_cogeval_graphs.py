@@ -180,13 +180,19 @@ def test_traversal_answers_are_exactly_the_bfs_shortest_paths() -> None:
         graph = environment(spec, condition).to_networkx()
         ours = {tuple(int(s) for s in split_route(extract_answer(e))) for e in item.expected}
         assert ours == _bfs_shortest_paths(graph, condition.source, condition.target), item.id
-        steps = {"1stepPath": 1, "2stepPath": 2, "3stepPath": 3}.get(item.condition)
+        steps = {
+            "1stepPath": 1,
+            "2stepPath": 2,
+            "3stepPath": 3,
+            "exp2WithinCluster": 2,
+            "exp2OneClusterAway": 4,
+        }.get(item.condition)
         if steps:
             assert all(len(path) == steps + 1 for path in ours), item.id
         else:
             assert len(next(iter(ours))) - 1 >= 4, item.id
         checked += 1
-    assert checked == 20
+    assert checked == 22
 
 
 def test_value_answers_reach_the_best_reward_by_bfs_over_reward_sets() -> None:
@@ -213,3 +219,26 @@ def test_cluster_counts_match_the_listed_communities() -> None:
         assert {frozenset(c) for c in communities} == {
             frozenset(c) for c in get_graph(name).clusters
         }
+
+
+def test_experiment_2_answers_are_verified_with_networkx() -> None:
+    spec = get_graph("n15star")
+    graph = environment(spec, spec.condition("exp2WithinCluster")).to_networkx()
+    cluster_of = {state: index for index, cluster in enumerate(spec.clusters) for state in cluster}
+    communities = nx.community.greedy_modularity_communities(graph)
+    assert {frozenset(c) for c in communities} == {frozenset(c) for c in spec.clusters}
+    for condition, same_cluster in (("exp2WithinCluster", True), ("exp2OneClusterAway", False)):
+        item = make_item("n15star", "ordRooms", condition)
+        source, target = spec.condition(condition).source, spec.condition(condition).target
+        assert item.expected and all(e.startswith("Answer: ") for e in item.expected)
+        ours = {tuple(int(s) for s in split_route(extract_answer(e))) for e in item.expected}
+        assert ours == {tuple(p) for p in nx.all_shortest_paths(graph, source, target)}
+        assert (cluster_of[source] == cluster_of[target]) == same_cluster
+        # one cluster away: the two clusters are joined by a connection
+        assert any(
+            {cluster_of[a], cluster_of[b]} == {cluster_of[source], cluster_of[target]}
+            or same_cluster
+            for a, b in graph.edges
+        )
+    count = make_item("n15star", "socialTies", "exp2ClusterCount")
+    assert parse_count(extract_answer(count.expected[0])) == len(communities) == 3

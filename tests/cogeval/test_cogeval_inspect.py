@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput
 
 from cog_tasks.cli import main
-from cog_tasks.cogeval.results import score_table_from_logs
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.inspect_evals.cogeval import cogeval
+from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
 from cog_tasks.inspect_evals.scripted import scripted_output
 
 
+@pytest.mark.slow
 def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: Path) -> None:
     task = cogeval(
         graphs="n7line",
@@ -36,9 +38,10 @@ def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: 
     assert roles == ["system", "user", "assistant", "user", "assistant"]
     for sample in samples.values():
         value = sample.scores["cogeval_scorer"].value
-        assert set(value) == {"correct", *FAILURE_MODES}
+        assert set(value) == {"acc", *FAILURE_MODES}
         assert sum(value.values()) == 1.0  # correct, or exactly one failure mode
-    table = score_table_from_logs(tmp_path)
+    table, logs = score_table_from_logs(tmp_path)
+    assert logs.skipped_note() == ""
     assert sorted(table["condition"]) == ["1stepPath", "valuePath"]
     assert set(table["model"]) == {"hf/smollm2"}
 
@@ -48,6 +51,7 @@ def _outputs(*texts: str) -> list[ModelOutput]:
     return [scripted_output(text) for text in texts]
 
 
+@pytest.mark.slow
 def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
     task = cogeval(graphs="n7line", domains="ordRooms", conditions="transReval", temperatures="0,1")
     replies = _outputs(
@@ -65,7 +69,7 @@ def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
         max_samples=1,
     )
     assert log.status == "success", log.error
-    table = score_table_from_logs(tmp_path / "logs").sort_values("temperature")
+    table = score_table_from_logs(tmp_path / "logs")[0].sort_values("temperature")
     assert list(table["score"]) == [1.0, 0.0]
     assert list(table["failure_mode"].fillna("none")) == ["none", "wrong_goal"]
     assert (

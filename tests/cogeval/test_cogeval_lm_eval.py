@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from lm_eval import simple_evaluate
 from lm_eval.tasks import TaskManager
 
@@ -24,6 +25,7 @@ def test_dataset_hook_filters_by_graph_and_family() -> None:
     assert json.loads(doc["graph_context"])["kind"] == "path"
 
 
+@pytest.mark.slow
 def test_lm_eval_runs_cogeval_on_smollm2(smollm2_path: Path) -> None:
     results = simple_evaluate(
         model="hf",

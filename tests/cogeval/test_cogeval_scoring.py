@@ -24,6 +24,7 @@ from cog_tasks.cogeval.scoring import score_response
         ("Answer: Room 2 (then room 4, then room 6).", "Room 2"),
         ("The best is room 2.\n\nAnswer:\n  Room 2\n", "Room 2"),
         ("Answer: 1\nWait, that is wrong.\nFinal answer: 2!", "2"),
+        ("the answer is: Answer: 1, 10", "1, 10"),
         ("I think the lobby is nice.", None),
         ("Answer:   ", None),
     ],
@@ -160,12 +161,40 @@ def test_score_command_rescores_jsonl(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "scored 2 replies, 1 correct" in capsys.readouterr().out
 
 
-def test_bad_rescoring_input_names_the_file_and_line(tmp_path: Path) -> None:
+def test_bad_rescoring_input_names_the_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "bad.jsonl"
     source.write_text(
         '{"condition": "valuePath", "expected": ["Answer: 2"], "response": "x"}\n'
         '{"condition": "valuePath"}\n'
     )
-    with pytest.raises(ValueError, match=r"bad.jsonl:2: missing field 'expected'"):
-        main(["cogeval", "score", str(source), "--out", str(tmp_path / "out.jsonl")])
+    assert main(["cogeval", "score", str(source), "--out", str(tmp_path / "out.jsonl")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("cog-tasks cogeval: error: ") and error.count("\n") == 1
+    assert "bad.jsonl:2: missing field 'expected'" in error
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_score_fails_on_empty_input_and_warns_on_unknown_conditions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert main(["cogeval", "score", str(empty), "--out", str(tmp_path / "out.jsonl")]) == 2
+    assert "empty.jsonl: no replies to score" in capsys.readouterr().err
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(
+        '{"condition": "3stepPth", "expected": ["Answer: 1, 2"], "response": "Answer: 1, 2"}\n'
+    )
+    assert main(["cogeval", "score", str(odd), "--out", str(tmp_path / "out.jsonl")]) == 0
+    captured = capsys.readouterr()
+    assert "warning: unknown condition(s) ['3stepPth']" in captured.err
+    assert "scored 1 replies, 1 correct" in captured.out
+
+
+def test_a_route_may_repeat_the_start_the_expected_answers_omit() -> None:
+    base = {"condition": "valuePath", "expected": ["Answer: 7, 10"], "response": "Answer: 1, 7, 10"}
+    assert rescore_record(base)["score"] == 0  # without the start, 1 could be a wrong first step
+    assert rescore_record({**base, "start": "room 1"})["score"] == 1
+    assert rescore_record({**base, "start": "room 1", "response": "Answer: 4, 7, 10"})["score"] == 0

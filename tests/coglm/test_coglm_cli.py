@@ -153,7 +153,7 @@ def test_score_gives_an_age_when_all_stages_are_present(tmp_path: Path, capsys) 
 @pytest.mark.parametrize(
     ("bad_line", "message"),
     [
-        ("{not json", "not valid JSON"),
+        ("{not json", "invalid JSON"),
         ('["a list"]', "expected a JSON object"),
         ('{"ability": "const", "choices": ["a", "b"], "answer": 0}', "missing field(s)"),
         ('{"ability": "memory", "choices": ["a", "b"], "answer": 0, "prediction": 0}', "unknown"),

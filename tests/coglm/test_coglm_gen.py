@@ -12,6 +12,7 @@ import yaml
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.authors_rule import authors_llama_choice
 from cog_tasks.coglm.extract import extract_choice
 from cog_tasks.coglm.records import load_records
 from cog_tasks.lm_eval_tasks.coglm_gen import utils
@@ -30,6 +31,13 @@ def test_filter_reads_chat_answers_with_the_shared_extractor() -> None:
     ]
     docs = [DOC, DOC, DOC, four]
     assert utils.extract_letters(responses, docs) == [["B"], ["B"], ["[invalid]"], ["C"]]
+    # the authors' rule reads only the "answer is option B" reply here
+    assert utils.extract_letters_authors(responses, docs) == [
+        ["B"],
+        ["[invalid]"],
+        ["[invalid]"],
+        ["[invalid]"],
+    ]
 
 
 def test_process_results_counts_invalid_as_wrong() -> None:
@@ -56,14 +64,18 @@ def test_family_yaml_layout() -> None:
     members = []
     for stage in (1, 2, 3, 4):
         group = yaml.safe_load((FAMILY / f"coglm_gen_stage{stage}.yaml").read_text())
-        assert {m["filter_list"] for m in group["aggregate_metric_list"]} == {"extract"}
-        assert group["metadata"]["version"] == 1.0
+        assert {m["filter_list"] for m in group["aggregate_metric_list"]} == {
+            "extract",
+            "authors",
+        }
+        assert group["metadata"]["version"] == 1.1
         members += group["task"]
     assert members == [f"coglm_gen_{ability.code}" for ability in ABILITIES]
     template = (FAMILY / "_coglm_gen_template.yaml").read_text()
     assert "output_type: generate_until" in template and "temperature: 0" in template
 
 
+@pytest.mark.slow
 def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data: Path) -> None:
     command = [
         str(Path(sys.executable).with_name("cog-tasks")),
@@ -99,10 +111,13 @@ def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data:
     samples = [
         json.loads(line) for file in tmp_path.rglob("samples_*.jsonl") for line in file.open()
     ]
-    assert len(samples) == len(ABILITIES)
+    # one logged row per document and filter
+    filters = sorted(sample["filter"] for sample in samples)
+    assert filters == ["authors"] * len(ABILITIES) + ["extract"] * len(ABILITIES)
+    readers = {"extract": extract_choice, "authors": authors_llama_choice}
     for sample in samples:
         (generation,) = sample["resps"][0]
-        pick = extract_choice(generation, sample["doc"]["choices"])
+        pick = readers[sample["filter"]](generation, sample["doc"]["choices"])
         expected = "[invalid]" if pick is None else "ABCD"[pick]
         assert sample["filtered_resps"] == [expected]
 
@@ -114,8 +129,13 @@ def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data:
         timeout=120,
     )
     assert report.returncode == 0, report.stderr[-3000:]
-    ((label, summary),) = json.loads(report.stdout).items()
-    assert label.endswith(" [coglm_gen]")
+    reports = json.loads(report.stdout)
+    assert len(reports) == 2
+    summary = next(value for label, value in reports.items() if label.endswith(" [coglm_gen]"))
+    authors = next(value for label, value in reports.items() if "authors' rule" in label)
+    for task in ["coglm_gen", *(f"coglm_gen_{a.code}" for a in ABILITIES)]:
+        assert -1.0 <= results[task]["calibrated_acc,authors"] <= 1.0, task
+    assert authors["overall"] == pytest.approx(results["coglm_gen"]["calibrated_acc,authors"])
     for ability in ABILITIES:
         row = summary["abilities"][ability.code]
         task = results[f"coglm_gen_{ability.code}"]

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS, RATIONALE_HEADER, chat_prompt, erasure_prompt
 from cog_tasks.coglm.records import load_records
 from cog_tasks.coglm.voting import majority_vote
-from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.inspect_evals.coglm import coglm, coglm_chat
 from cog_tasks.inspect_evals.coglm.coc import rationales_from_log
 
 
@@ -92,9 +92,10 @@ REALISTIC_REPLIES = {
 }
 
 
+@pytest.mark.slow
 def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str, str]) -> None:
     model = scripted_model(lambda prompt, _: REALISTIC_REPLIES[record_id(prompt, questions)])
-    log = run(coglm(abilities="const,early,semio,empat", per_ability=2), model, tmp_path)
+    log = run(coglm_chat(abilities="const,early,semio,empat", per_ability=2), model, tmp_path)
     assert answers(log) == {
         "const-0000": "A",
         "const-0001": "B",
@@ -106,16 +107,17 @@ def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str
         "empat-0001": "",
     }
     values = metrics(log)
-    assert values["const_accuracy"] == 1.0
-    assert values["early_accuracy"] == 0.5
+    assert values["const_acc"] == 1.0
+    assert values["early_acc"] == 0.5
     assert values["semio_invalid"] == 0.5
-    assert values["invalid_rate"] == 0.25
-    assert values["accuracy"] == 5 / 8  # invalid answers count as wrong
+    assert values["invalid"] == 0.25
+    assert values["acc"] == 5 / 8  # invalid answers count as wrong
     # early: 1 of 2 right with 4 options -> (0.5 - 0.25) / 0.75
-    assert values["early_calibrated"] == pytest.approx(1 / 3)
-    assert values["stage1_calibrated"] == pytest.approx((1.0 + 1 / 3) / 2)
+    assert values["early_calibrated_acc"] == pytest.approx(1 / 3)
+    assert values["stage1_calibrated_acc"] == pytest.approx((1.0 + 1 / 3) / 2)
 
 
+@pytest.mark.slow
 def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) -> None:
     calls: Counter[str] = Counter()
 
@@ -129,23 +131,27 @@ def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) 
         return "The answer is option A."  # propo items (answer B): wrong twice
 
     log = run(
-        coglm(abilities="const,propo", per_ability=2), scripted_model(reply), tmp_path, epochs=2
+        coglm_chat(abilities="const,propo", per_ability=2),
+        scripted_model(reply),
+        tmp_path,
+        epochs=2,
     )
     assert set(calls.values()) == {2}
     values = metrics(log)
-    assert values["const_accuracy"] == 0.75
+    assert values["const_acc"] == 0.75
     assert values["const_invalid"] == 0.25
-    assert values["const_calibrated"] == pytest.approx((0.75 - 0.5) / 0.5)
-    assert values["propo_calibrated"] == pytest.approx((0 - 1 / 3) / (2 / 3))
-    assert values["stage1_calibrated"] == pytest.approx(0.5)
-    assert values["stage4_calibrated"] == pytest.approx(-0.5)
-    assert values["overall_calibrated"] == pytest.approx(0.0)
+    assert values["const_calibrated_acc"] == pytest.approx((0.75 - 0.5) / 0.5)
+    assert values["propo_calibrated_acc"] == pytest.approx((0 - 1 / 3) / (2 / 3))
+    assert values["stage1_calibrated_acc"] == pytest.approx(0.5)
+    assert values["stage4_calibrated_acc"] == pytest.approx(-0.5)
+    assert values["calibrated_acc"] == pytest.approx(0.0)
     assert "cognitive_age" not in values  # needs all four stages
 
 
 # --- self-consistency ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_self_consistency_majority_and_documented_tie(
     tmp_path: Path, questions: dict[str, str]
 ) -> None:
@@ -160,7 +166,9 @@ def test_self_consistency_majority_and_documented_tie(
         temperatures.append(config.temperature)
         return script[record_id(prompt, questions)][config.seed - 10]
 
-    task = coglm(abilities="const", per_ability=2, sc_samples=4, sc_temperature=0.3, sc_seed=10)
+    task = coglm_chat(
+        abilities="const", per_ability=2, sc_samples=4, sc_temperature=0.3, sc_seed=10
+    )
     log = run(task, scripted_model(reply), tmp_path)
     assert temperatures == [0.3] * 8
     scores = {str(s.id): s.scores["coglm_scorer"] for s in log.samples}
@@ -174,17 +182,18 @@ def test_self_consistency_majority_and_documented_tie(
     outputs = {str(s.id): s.output.completion for s in log.samples}
     assert outputs["const-0001"] == "The answer is option B."  # first completion agreeing
     values = metrics(log)
-    assert values["const_accuracy"] == 1.0
+    assert values["const_acc"] == 1.0
     assert values["tie_rate"] == 0.5
 
 
 # --- erasure ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
     seen: list = []
     model = scripted_model(lambda prompt, _: "The answer is option A.", seen)
-    log = run(coglm(abilities="const,plan", per_ability=1, erase="empat"), model, tmp_path)
+    log = run(coglm_chat(abilities="const,plan", per_ability=1, erase="empat"), model, tmp_path)
     assert len(seen) == 2
     assert all(system_text(messages) == ERASURE_PROMPTS["empat"] for messages in seen)
     for sample in log.samples:
@@ -192,15 +201,18 @@ def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
         assert sample.messages[0].text == ERASURE_PROMPTS["empat"]
 
 
+@pytest.mark.slow
 def test_no_system_prompt_without_erasure(tmp_path: Path) -> None:
     seen: list = []
-    run(coglm(abilities="const", per_ability=1), scripted_model(lambda p, _: "A", seen), tmp_path)
+    model = scripted_model(lambda p, _: "A", seen)
+    run(coglm_chat(abilities="const", per_ability=1), model, tmp_path)
     assert [system_text(messages) for messages in seen] == [None]
 
 
 # --- chain of cognition ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_chain_of_cognition_pairs_rationales_by_sample_id(
     tmp_path: Path, questions: dict[str, str]
 ) -> None:
@@ -208,7 +220,9 @@ def test_chain_of_cognition_pairs_rationales_by_sample_id(
         return f"Rationale for {record_id(prompt, questions)}. The answer is option A."
 
     strong_log = run(
-        coglm(abilities="early,plan", per_ability=2), scripted_model(strong), tmp_path / "strong"
+        coglm_chat(abilities="early,plan", per_ability=2),
+        scripted_model(strong),
+        tmp_path / "strong",
     )
     assert strong_log.location
     rationales = rationales_from_log(strong_log.location)
@@ -217,15 +231,62 @@ def test_chain_of_cognition_pairs_rationales_by_sample_id(
     seen: list = []
     weak = scripted_model(lambda prompt, _: "The answer is option B.", seen)
     weak_log = run(
-        coglm(abilities="early,plan", per_ability=2, coc_log=strong_log.location),
+        coglm_chat(abilities="early,plan", per_ability=2, coc_log=strong_log.location),
         weak,
         tmp_path / "weak",
     )
     for sample in weak_log.samples:
         prompt = sample.messages[0].text
-        assert f"{RATIONALE_HEADER}\nRationale for {sample.id}." in prompt
+        rationale = prompt.split(RATIONALE_HEADER, 1)[1].split("\n\n", 1)[0]
+        assert rationale == f"\nRationale for {sample.id}."  # the answer statement is gone
         assert prompt.count("Rationale for") == 1
     assert len(seen) == 4
 
     with pytest.raises(ValueError, match="no rationale for 2 of 6 samples"):
-        coglm(abilities="early,plan,const", per_ability=2, coc_log=strong_log.location)
+        coglm_chat(abilities="early,plan,const", per_ability=2, coc_log=strong_log.location)
+
+
+def test_rationale_loses_every_form_of_answer_statement() -> None:
+    choices = ["a lion", "a zebra", "an eagle", "a tiger"]
+    reply = (
+        "Stripes point to two animals.\n"
+        "Lions are plain, so the answer is \\boxed{D. a tiger}.\n"
+        "The answer is option D. a tiger, since tigers have stripes.\n"
+        "Option D is correct.\nI choose D.\n"
+        "Option A is wrong because lions have manes."
+    )
+    prompt = chat_prompt("Which animal has stripes?", choices, rationale=reply)
+    shown = prompt.split(RATIONALE_HEADER, 1)[1].split("\n\nReply with", 1)[0]
+    assert shown == (
+        "\nStripes point to two animals.\nLions are plain.\nsince tigers have stripes.\n"
+        "Option A is wrong because lions have manes."
+    )
+    assert "tiger" not in shown.replace("tigers", "")
+    answer_only = chat_prompt("Q?", choices, rationale="The answer is option B.")
+    assert "no reasoning beyond its choice" in answer_only
+
+
+@pytest.mark.slow
+def test_authors_extractor_in_the_task(tmp_path: Path) -> None:
+    # Reads as B with ours; the authors' rule takes the first character, "O".
+    model = scripted_model(lambda prompt, _: "Option B is the right one.")
+    ours = run(coglm_chat(abilities="const", per_ability=2), model, tmp_path / "ours")
+    authors = run(
+        coglm_chat(abilities="const", per_ability=2, extractor="authors"),
+        model,
+        tmp_path / "authors",
+    )
+    assert set(answers(ours).values()) == {"B"}
+    assert set(answers(authors).values()) == {""}
+    assert metrics(authors)["invalid"] == 1.0
+    assert authors.samples[0].scores["coglm_scorer"].metadata["extractor"] == "authors"
+    with pytest.raises(ValueError, match="unknown CogLM extractor"):
+        coglm_chat(extractor="theirs")
+
+
+@pytest.mark.slow
+def test_deprecated_coglm_alias_warns_and_still_runs(tmp_path: Path) -> None:
+    with pytest.warns(FutureWarning, match="now 'coglm_chat'"):
+        task = coglm(abilities="const", per_ability=1)
+    log = run(task, scripted_model(lambda prompt, _: "The answer is option A."), tmp_path)
+    assert metrics(log)["const_acc"] == 1.0

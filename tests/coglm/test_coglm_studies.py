@@ -15,7 +15,7 @@ from inspect_ai import eval as inspect_eval
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
 from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
-from cog_tasks.inspect_evals.coglm import coglm
+from cog_tasks.inspect_evals.coglm import coglm_chat
 from cog_tasks.inspect_evals.coglm.studies import inspect_picks, run_interdependence
 from cog_tasks.metrics.coglm import calibrated_accuracy
 from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
@@ -45,6 +45,7 @@ def test_bootstrap_interval_brackets_the_estimate_and_is_reproducible() -> None:
 # --- interdependence -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) -> None:
     calls: list[str] = []
 
@@ -58,10 +59,19 @@ def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) 
         return f"The answer is option {letter}."
 
     model = conversation_model(respond)
+    progress: list[str] = []
     result = run_interdependence(
-        model, tmp_path, abilities="const,empat", per_ability=3, resamples=200
+        model,
+        tmp_path,
+        abilities="const,empat",
+        per_ability=3,
+        resamples=200,
+        progress=progress.append,
     )
     assert result.conditions_run == ["none", "const", "empat"]
+    assert progress[0] == "[1/3] erase none: running"
+    assert progress[-1].startswith("[3/3] erase empat: done in ")
+    assert progress[-1].endswith("6 items, acc 0.500")
     assert len(calls) == 3 * 6
 
     with result.csv_path.open() as handle:
@@ -70,9 +80,9 @@ def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) 
     for (erased, ability), row in rows.items():
         # the first 3 items of both abilities have 2 options: all wrong is -1
         expected = -1.0 if erased == ability else 1.0
-        assert float(row["calibrated"]) == pytest.approx(expected), (erased, ability)
-        assert float(row["ci_low"]) <= float(row["calibrated"]) <= float(row["ci_high"])
-        assert int(row["n"]) == 3 and float(row["invalid_rate"]) == 0.0
+        assert float(row["calibrated_acc"]) == pytest.approx(expected), (erased, ability)
+        assert float(row["ci_low"]) <= float(row["calibrated_acc"]) <= float(row["ci_high"])
+        assert int(row["n"]) == 3 and float(row["invalid"]) == 0.0
     assert result.png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # A rerun with the same settings resumes: nothing is asked again.
@@ -92,6 +102,7 @@ def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) 
         run_interdependence(model, tmp_path, abilities="const", per_ability=3)
 
 
+@pytest.mark.slow
 def test_interdependence_cli_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data) -> None:
     command = [
         str(Path(sys.executable).with_name("cog-tasks")),
@@ -119,6 +130,7 @@ def test_interdependence_cli_with_smollm2(tmp_path: Path, smollm2_path: Path, sh
     completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "matrix:" in completed.stdout
+    assert "[2/2] erase const: running" in completed.stderr  # progress, one line per condition
     with (tmp_path / "interdependence.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert [(row["erased"], row["ability"]) for row in rows] == [
@@ -127,13 +139,14 @@ def test_interdependence_cli_with_smollm2(tmp_path: Path, smollm2_path: Path, sh
         ("const", "const"),
         ("const", "early"),
     ]
-    assert all(-1.0 <= float(row["calibrated"]) <= 1.0 for row in rows)
+    assert all(-1.0 <= float(row["calibrated_acc"]) <= 1.0 for row in rows)
     assert len(list((tmp_path / "logs").glob("*.eval"))) == 2
 
 
 # --- agreement -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, records) -> None:
     def respond(messages, _config) -> str:
         record = next(r for q, r in records.items() if user_text(messages).startswith(q + "\n"))
@@ -142,7 +155,7 @@ def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, re
         )
 
     (log,) = inspect_eval(
-        coglm(abilities="const,early", per_ability=2),
+        coglm_chat(abilities="const,early", per_ability=2),
         model=conversation_model(respond),
         log_dir=str(tmp_path / "inspect"),
         display="none",

@@ -13,7 +13,7 @@ from cog_tasks.inspect_evals.egosocial.chance import ChanceAnswerer
 def chance_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log_dir = tmp_path_factory.mktemp("chance_logs")
     for task, arguments in (
-        ("egosocial_static", ["-T", "size=1"]),
+        ("egosocial_static", ["-T", "source=both", "-T", "size=1"]),
         ("egosocial_number_guessing", ["-T", "rounds=3"]),
         ("egosocial_holdem", ["-T", "hands=2"]),
     ):
@@ -21,6 +21,7 @@ def chance_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return log_dir
 
 
+@pytest.mark.slow
 def test_chance_baseline_only_gives_valid_answers(chance_logs: Path) -> None:
     logs = {
         read_eval_log(info).eval.task.split("/")[-1]: read_eval_log(info)
@@ -54,6 +55,7 @@ def test_chance_answers_depend_only_on_seed_and_conversation() -> None:
         first.reply("Tell me a story.")
 
 
+@pytest.mark.slow
 def test_report_writes_figures_and_summary(chance_logs: Path, tmp_path: Path, capsys) -> None:
     assert main(["egosocial", "report", str(chance_logs), "--out", str(tmp_path)]) == 0
     written = capsys.readouterr().out.split()
@@ -66,7 +68,8 @@ def test_report_writes_figures_and_summary(chance_logs: Path, tmp_path: Path, ca
     for name in ("number_guessing_curves.png", "accuracy_by_scenario.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table = (tmp_path / "summary.md").read_text()
-    assert "mockllm/chance" in table and "number_guessing L3 [tom]" in table
+    assert "mockllm/chance" in table and "number_guessing L3 [ToM]" in table
+    assert "daily_life [Non-li]" in table and "counterfactual [Counterfactual]" in table
     summary = json.loads((tmp_path / "summary.json").read_text())
     games = summary["number_guessing_games"]
     assert sorted(game["level"] for game in games) == [1, 2, 3]
@@ -78,6 +81,7 @@ def test_report_without_logs_fails_clearly(tmp_path: Path) -> None:
         main(["egosocial", "report", str(tmp_path)])
 
 
+@pytest.mark.slow
 def test_train_opponents_command_writes_hashed_weights(tmp_path: Path, capsys) -> None:
     args = ["--seed", "5", "--episodes", "20", "--style", "conservative", "--out", str(tmp_path)]
     assert main(["egosocial", "train-opponents", *args]) == 0
@@ -88,3 +92,10 @@ def test_train_opponents_command_writes_hashed_weights(tmp_path: Path, capsys) -
     assert record["opponents"]["conservative"]["sha256"] == sha256_of(weights)
     assert load_opponent("conservative", tmp_path).style == "conservative"
     assert "sha256" in capsys.readouterr().out
+
+
+def test_train_opponents_needs_an_explicit_output_folder(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["egosocial", "train-opponents", "--episodes", "1"])
+    assert exit_info.value.code == 2
+    assert "--out" in capsys.readouterr().err

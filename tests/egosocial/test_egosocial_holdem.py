@@ -166,6 +166,7 @@ def test_belief_answers_are_checked_against_the_hand(run):
     assert sum(hand.chips for hand in record.hands) == record.scores()["chips"]
 
 
+@pytest.mark.slow
 def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
     replies = ["Cards: C; Raise: no"] + ["call"] * 40
     [log] = inspect_eval(
@@ -183,6 +184,7 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert {"belief_accuracy", "invalid_action_rate", "chips_all"} <= set(metrics)
 
 
+@pytest.mark.slow
 def test_smollm2_plays_one_hand(tmp_path: Path, smollm2_path: Path) -> None:
     [log] = inspect_eval(
         egosocial_holdem(opponent="aggressive", hands=1),
@@ -204,3 +206,9 @@ def test_smollm2_plays_one_hand(tmp_path: Path, smollm2_path: Path) -> None:
 def test_unknown_opponent_is_refused_when_the_task_is_built():
     with pytest.raises(ValueError, match="unknown opponent 'reckless'"):
         egosocial_holdem(opponent="reckless")
+
+
+@pytest.mark.parametrize(("hands", "matches", "name"), [(0, 1, "hands"), (2, 0, "matches")])
+def test_hands_and_matches_below_one_fail_when_the_task_is_built(hands, matches, name):
+    with pytest.raises(ValueError, match=f"{name} must be a whole number of at least 1"):
+        egosocial_holdem(hands=hands, matches=matches)

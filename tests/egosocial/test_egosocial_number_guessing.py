@@ -5,6 +5,9 @@ from inspect_ai import eval as inspect_eval
 
 from cog_tasks.agents.egosocial.number_guessing import NumberGuessingOpponent
 from cog_tasks.egosocial.number_guessing import (
+    HIT_TOLERANCE,
+    RULES_TEXT,
+    CompletedRound,
     NumberGuessingGame,
     OpponentView,
     RoundReply,
@@ -88,6 +91,9 @@ def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
         ("I think 45 and I pick 36", RoundReply(45, 36)),
         ("Choice: 12", RoundReply(None, 12)),
         ("no idea", RoundReply(None, None)),
+        ("Prediction: 7.5; Choice: 12.25", RoundReply(7.5, 12.25)),
+        ("Prediction: 45.0; Choice: 3", RoundReply(45, 3)),
+        ("I guess 20.8, I play 9.6", RoundReply(20.8, 9.6)),
     ],
 )
 def test_parse_round_reply(text, expected):
@@ -108,6 +114,7 @@ def test_game_round_trips_through_plain_data(run, scripted_ask):
         game.play_round(RoundReply(1, 1), 50)
 
 
+@pytest.mark.slow
 def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
     # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.
     replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36, 10))]
@@ -128,6 +135,7 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
 
 
+@pytest.mark.slow
 def test_smollm2_plays_a_short_game(tmp_path: Path, smollm2_path: Path) -> None:
     [log] = inspect_eval(
         egosocial_number_guessing(level=2, rounds=2),
@@ -149,3 +157,33 @@ def test_smollm2_plays_a_short_game(tmp_path: Path, smollm2_path: Path) -> None:
 def test_unknown_level_is_refused_when_the_task_is_built():
     with pytest.raises(ValueError, match="unknown level 4"):
         egosocial_number_guessing(level=4)
+
+
+def test_unrounded_level_3_keeps_the_decimals_of_the_previous_target(run, scripted_ask):
+    # Model plays 2, 9.6, 30: opponent 50, 0.4*(2+50) = 20.8, 0.4*(9.6+20.8) = 12.16.
+    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 2), (20.8, 9.6), (12.2, 30))]
+    opponent = NumberGuessingOpponent(3, unrounded=True)
+    game = run(play_number_guessing(scripted_ask(replies), opponent.choose, 3, 3))
+    assert [r.opponent_number for r in game.completed] == [50, pytest.approx(20.8), 12.16]
+    # 12.2 is 0.04 from 12.16, inside the 0.05 hit tolerance
+    assert [r.correct for r in game.completed] == [True, True, True]
+    floor_opponent = NumberGuessingOpponent(3)
+    rounded = run(play_number_guessing(scripted_ask(replies), floor_opponent.choose, 3, 3))
+    assert [r.opponent_number for r in rounded.completed] == [50, 20, 11]
+
+
+def test_hit_tolerance_is_five_hundredths():
+    assert HIT_TOLERANCE == 0.05 and f"within {HIT_TOLERANCE}" in RULES_TEXT
+
+    def played(prediction):
+        return CompletedRound(1, 20.8, prediction, 10, False, "model")
+
+    assert played(20.85).correct and played(20.75).correct
+    assert not played(20.86).correct and not played(21).correct and not played(None).correct
+
+
+@pytest.mark.parametrize("rounds", [0, -2])
+def test_rounds_below_one_fail_when_the_task_is_built(rounds):
+    message = f"rounds must be a whole number of at least 1, got {rounds}"
+    with pytest.raises(ValueError, match=message):
+        egosocial_number_guessing(rounds=rounds)

@@ -1,4 +1,3 @@
-import json
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -29,7 +28,7 @@ from cog_tasks.egosocial.daily_life import (
     replay,
 )
 from cog_tasks.egosocial.new_world import all_norm_questions, generate_new_world
-from cog_tasks.egosocial.records import load_authors_records, parse_choice_letter
+from cog_tasks.egosocial.records import parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 from cog_tasks.egosocial.tomi import ToMiRecord, convert_record, read_tomi_file, to_second_person
 from cog_tasks.inspect_evals.egosocial import egosocial_static
@@ -57,11 +56,13 @@ def test_belief_tracker_on_a_classic_false_belief_story():
 
 
 def test_generated_stories_answer_from_the_world_state():
-    items = generate_daily_life(seed=4, stories=30)
+    everything = generate_daily_life(seed=4, stories=30)
+    assert len(everything) == 180 + 5 * 30
+    assert everything == generate_daily_life(seed=4, stories=30)
+    assert everything != generate_daily_life(seed=5, stories=30)
+    items = [i for i in everything if i.label in ("Belief", "Control")]
     assert len(items) == 180
-    assert items == generate_daily_life(seed=4, stories=30)
-    assert items != generate_daily_life(seed=5, stories=30)
-    kinds = Counter((i.metadata["question_type"], i.ability) for i in items)
+    kinds = Counter((i.metadata["question_type"], i.perspective) for i in items)
     assert kinds[("first_order", "socialization")] == 30  # about "you"
     assert kinds[("first_order", "tom")] == 30
     assert kinds[("second_order", "tom")] == 60
@@ -82,12 +83,12 @@ def test_generated_stories_answer_from_the_world_state():
 
 def test_false_belief_when_you_leave_before_the_move():
     items = generate_daily_life(seed=0, stories=60)
-    items = [i for i in items if i.metadata["plot"] == "false_belief"]
+    items = [i for i in items if i.metadata.get("plot") == "false_belief"]
     story_of_you_leaving = [
         i
         for i in items
         if i.metadata["question_type"] == "first_order"
-        and i.ability == "socialization"
+        and i.perspective == "socialization"
         and "You exited" in i.story.split(" moved the ")[0]
     ]
     assert story_of_you_leaving
@@ -120,15 +121,15 @@ def test_converter_on_a_third_person_tomi_example():
     assert item.question == "Where do you think that Emma searches for the grapes?"
     assert set(item.options) == {"the green_crate", "the blue_box"}
     assert item.options[item.answer] == "the green_crate"
-    assert item.ability == "tom" and item.system.startswith("You are Oliver.")
+    assert item.perspective == "tom" and item.system.startswith("You are Oliver.")
 
     as_emma = convert_record(record, item_id="tomi-2", you="Emma")
     assert as_emma.question == "Where does Oliver think that you search for the grapes?"
     assert "You moved the grapes to the blue_box." in as_emma.story
 
     first_order = ToMiRecord(record.story, "Where will Oliver look for the grapes?", "green_crate")
-    assert convert_record(first_order, item_id="tomi-3").ability == "socialization"
-    assert convert_record(first_order, item_id="tomi-4", you="Emma").ability == "tom"
+    assert convert_record(first_order, item_id="tomi-3").perspective == "socialization"
+    assert convert_record(first_order, item_id="tomi-4", you="Emma").perspective == "tom"
     with pytest.raises(ValueError, match="not a container"):
         convert_record(ToMiRecord(record.story, record.question, "attic"), item_id="tomi-5")
 
@@ -158,43 +159,10 @@ def test_read_tomi_file(tmp_path: Path):
     first, second = read_tomi_file(path)
     assert first.story[-1] == "Ann moved the ball to the tin."
     assert second.question == "Where will Bob look for the key?" and second.answer == "tin"
-    assert convert_record(first, "r0").ability == "control"
+    assert convert_record(first, "r0").perspective == "control"
     path.write_text("1 Ann entered the den.\nbroken line\n")
     with pytest.raises(ValueError, match=r"tomi.txt:2"):
         read_tomi_file(path)
-
-
-def test_authors_format_loader(tmp_path: Path):
-    path = tmp_path / "ego.json"
-    rows = [
-        {
-            "Story": "You found a wallet.",
-            "Question": "How do you feel?",
-            "Option": ["A. I feel worried.", "B. I feel nothing."],
-            "Answer": "A",
-            "Ability": "Socialization",
-        },
-        {
-            "Story": "Tom watched you hide a coin.",
-            "Question": "Where does Tom think the coin is?",
-            "Option": {"A": "In my pocket.", "B": "Under the mat."},
-            "Answer": "Under the mat.",
-            "Ability": "ToM",
-        },
-    ]
-    path.write_text(json.dumps(rows))
-    first, second = load_authors_records(path)
-    assert first.options == ("I feel worried.", "I feel nothing.") and first.answer == 0
-    assert first.ability == "socialization" and second.ability == "tom"
-    assert second.answer == 1 and second.id == "ego-00001"
-    rows[1]["Answer"] = "D"
-    path.write_text(json.dumps(rows))
-    with pytest.raises(ValueError, match=r"ego.json, record 1: Answer 'D' points past"):
-        load_authors_records(path)
-    del rows[0]["Ability"]
-    path.write_text(json.dumps(rows))
-    with pytest.raises(ValueError, match=r"record 0: missing field\(s\) Ability"):
-        load_authors_records(path)
 
 
 def test_counterfactual_rules_and_items():
@@ -202,7 +170,7 @@ def test_counterfactual_rules_and_items():
     assert winner("paper", "paper") == -1
     assert winning_move("paper") == "rock"
     items = generate_counterfactual(seed=1, count=60)
-    assert Counter(i.metadata["question_type"] for i in items)["best_move"] == 10
+    assert Counter(i.metadata["question_type"] for i in items)["best_move"] == 6
     for item in items:
         if item.metadata["question_type"] == "best_move":
             theirs = item.story.split(" will show ")[1].split(" ")[0]
@@ -221,7 +189,7 @@ def test_new_world_items_need_the_stated_norm():
     for item in items:
         _, question = pool[item.metadata["question_index"]]
         assert len(item.options) == 3
-        assert item.ability == question.ability
+        assert item.perspective == question.perspective and item.label == "New World"
         assert item.story.startswith("In ")
 
 
@@ -255,25 +223,26 @@ def test_blackjack_items_come_from_rlcard_and_are_rule_checked():
             assert answer.startswith("Yes") == (total > 21)
         if item.metadata["question_type"] == "strategy":
             assert total <= 21
-    assert {i.metadata["belief"] for i in items} == {"self", "external"}
+    assert {i.label for i in items} == {"Self-Belief", "External-Belief"}
 
 
 def test_record_to_sample_is_stable():
-    item = build_static_items("new_world", seed=0, size=1)[0]
+    item = build_static_items(source="generated", scenarios="new_world", seed=0, size=1)[0]
     sample = record_to_sample(item)
     assert sample.id == item.id == "new_world-s0-0000"
     assert sample.input[0].role == "system" and sample.input[0].text == item.system
     assert sample.target == item.answer_letter
-    assert sample.metadata["scenario"] == "new_world" and sample.metadata["ability"] == item.ability
+    assert sample.metadata["scenario"] == "new_world" and sample.metadata["label"] == item.label
     with pytest.raises(ValueError, match="unknown scenario"):
-        build_static_items("mars")
+        build_static_items(source="generated", scenarios="mars")
 
 
+@pytest.mark.slow
 def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, scripted_model):
-    items = build_static_items("all", seed=0, size=2)
+    items = build_static_items(source="generated", seed=0, size=2)
     replies = ["ANSWER: A", "I am not sure."] * len(items)
     [log] = inspect_eval(
-        egosocial_static(size=2),
+        egosocial_static(source="generated", size=2),
         model=scripted_model(replies),
         log_dir=str(tmp_path),
         display="none",
@@ -286,7 +255,11 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
     expected = sum(by_id[s.id].answer == 0 for s in answered_a) / len(items)
     assert metrics["all"].value == pytest.approx(expected)
     assert metrics["invalid_answer_rate"].value == pytest.approx(1 - len(answered_a) / len(items))
-    assert {"tom", "socialization", "control", "daily_life", "blackjack"} <= set(metrics)
+    expected_keys = {"perspective:tom", "label:Emotion", "label:Non-li", "scenario:blackjack"}
+    assert expected_keys <= set(metrics)
+    emotion = [s for s in log.samples if by_id[s.id].label == "Emotion"]
+    emotion_right = [s.scores["option_letter"].value["all"] for s in emotion]
+    assert metrics["label:Emotion"].value == pytest.approx(sum(emotion_right) / len(emotion))
 
 
 @pytest.mark.parametrize(
@@ -303,3 +276,9 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
 )
 def test_parse_choice_letter(reply, expected):
     assert parse_choice_letter(reply, option_count=3) == expected
+
+
+@pytest.mark.parametrize("size", [0, -1])
+def test_size_below_one_fails_when_the_task_is_built(size):
+    with pytest.raises(ValueError, match=f"size must be at least 1, got {size}"):
+        egosocial_static(source="generated", size=size)

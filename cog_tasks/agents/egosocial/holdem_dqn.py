@@ -7,7 +7,8 @@ blinds) is the base reward; a per-action bonus gives each agent its style:
 - **aggressive**: a bonus for every raise and every call;
 - **conservative**: a bonus for every fold.
 
-``cog-tasks egosocial train-opponents`` reproduces the shipped weights: it
+``cog-tasks egosocial train-opponents --out DIR`` reproduces the shipped
+weights (the shipped folder is replaced only when ``--out`` names it): it
 seeds Python, NumPy, torch and the environment, runs torch on one thread, and
 writes ``dqn_<style>.pt``, ``dqn_<style>.pt.sha256`` and ``training.json``
 (command, seed, settings, measured action rates). :func:`load_opponent`
@@ -328,7 +329,8 @@ def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
     path = (directory or shipped_weights_dir()) / f"dqn_{style}.pt"
     if not path.is_file():
         raise FileNotFoundError(
-            f"no weights at {path}; create them with: cog-tasks egosocial train-opponents"
+            f"no weights at {path}; create them with: cog-tasks egosocial train-opponents "
+            f"--out {path.parent}"
         )
     actual, expected = sha256_of(path), expected_sha256(path)
     if actual != expected:

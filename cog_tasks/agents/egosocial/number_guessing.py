@@ -2,8 +2,9 @@
 
 - Level 1 always plays 50.
 - Level 2 plays the arithmetic sequence 50, 45, ..., 5 (``50 - 5 * (round - 1)``).
-- Level 3 plays 50 first, then ``floor(0.8 * mean(model's last number, own last
-  number))``: the previous round's target.
+- Level 3 plays 50 first, then the previous round's target,
+  ``0.8 * mean(model's last number, own last number)``, rounded down to a whole
+  number by default or unrounded (the paper's formula) with ``unrounded=True``.
 
 Each opponent sees only :class:`~cog_tasks.egosocial.number_guessing.OpponentView`,
 never the model's predictions.
@@ -11,12 +12,14 @@ never the model's predictions.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from cog_tasks.egosocial.number_guessing import (
     LOWEST_NUMBER,
+    Number,
     OpponentView,
-    target_times_five,
+    round_target,
 )
 
 OPENING_NUMBER = 50
@@ -29,15 +32,18 @@ class NumberGuessingOpponent:
 
     Attributes:
         level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target).
+        unrounded: Level 3 keeps the previous target's decimals instead of
+            rounding it down.
     """
 
     level: int
+    unrounded: bool = False
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
             raise ValueError(f"unknown opponent level {self.level!r}; expected one of {LEVELS}")
 
-    def choose(self, view: OpponentView) -> int:
+    def choose(self, view: OpponentView) -> Number:
         """Pick this round's number.
 
         Args:
@@ -52,5 +58,7 @@ class NumberGuessingOpponent:
             return max(LOWEST_NUMBER, OPENING_NUMBER - 5 * (view.round - 1))
         if not view.model_numbers:
             return OPENING_NUMBER
-        previous_target = target_times_five(view.model_numbers[-1], view.own_numbers[-1]) // 5
-        return max(LOWEST_NUMBER, previous_target)
+        target = round_target(view.model_numbers[-1], view.own_numbers[-1])
+        if self.unrounded:
+            return max(LOWEST_NUMBER, float(target))
+        return max(LOWEST_NUMBER, math.floor(target))

@@ -67,5 +67,6 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
         conditions=split_names(task_args.get("conditions")),
         seed=int(task_args.get("seed", 0)),
         cot=task_args.get("cot", "none"),
+        design=task_args.get("design", "all"),
     )
     return ChanceAnswerer(items, seed=seed)

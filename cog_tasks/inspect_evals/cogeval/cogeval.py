@@ -3,15 +3,16 @@
 Each sample is a dialog generated from one of the six graphs: the first user
 turn describes the environment and asks where to go for the most reward; the
 follow-up turn announces a local change (or none) and asks the scored
-question. The model answers every turn. Scoring is graph-aware: a reply is
-correct when its final ``Answer:`` line is one of the optimal answers, and
-otherwise gets a failure mode (no_answer, invalid_edge, loop, suboptimal,
-wrong_goal, wrong_count), each reported as a rate.
+question. The model answers every turn. Scoring is graph-aware: ``acc`` is 1
+when the final ``Answer:`` line is one of the optimal answers; otherwise the
+reply gets a failure mode (no_answer, unparseable, invalid_edge, loop,
+suboptimal, wrong_goal, wrong_count), each reported as a rate.
 
 Usage::
 
     inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
     inspect eval cog_tasks/cogeval -T graphs=n7line,n15star -T cot=bfs --epochs 30
+    inspect eval cog_tasks/cogeval -T design=paper --epochs 30
 """
 
 from __future__ import annotations
@@ -85,14 +86,14 @@ def dialog_solver() -> Solver:
     return solve
 
 
-@scorer(metrics={key: [mean(), stderr()] for key in ("correct", *FAILURE_MODES)})
+@scorer(metrics={key: [mean(), stderr()] for key in ("acc", *FAILURE_MODES)})
 def cogeval_scorer() -> Scorer:
-    """Graph-aware scorer: correctness plus one indicator per failure mode."""
+    """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode."""
 
     async def score(state: TaskState, target: Target) -> Score:
         context = GraphContext.from_dict(state.metadata["graph_context"])
         result = score_response(state.output.completion, list(target.target), context.kind, context)
-        value = {"correct": float(result.score)}
+        value = {"acc": float(result.score)}
         value.update({mode: float(result.failure_mode == mode) for mode in FAILURE_MODES})
         return Score(
             value=value,
@@ -115,6 +116,7 @@ def cogeval(
     temperatures: str | float | list[float] | None = None,
     seed: int = 0,
     max_tokens: int | None = None,
+    design: str = "all",
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
@@ -129,6 +131,9 @@ def cogeval(
             (default ``0,0.5,1``). Repeats come from ``--epochs``.
         seed: Relabelling seed; 0 is the reference set, others give fresh names.
         max_tokens: Cap on tokens per reply.
+        design: ``all`` (default), or ``paper``: only the paper's 3 domains per
+            graph and 5 condition families, so ``cog-tasks cogeval analyze``
+            gives Table 2's terms and degrees of freedom.
     """
     items = generate_items(
         graphs=split_names(graphs),
@@ -136,6 +141,7 @@ def cogeval(
         conditions=split_names(conditions),
         seed=seed,
         cot=cot,
+        design=design,
     )
     samples = [
         record_to_sample(item.to_record(), temperature)
@@ -147,5 +153,5 @@ def cogeval(
         solver=dialog_solver(),
         scorer=cogeval_scorer(),
         config=GenerateConfig(max_tokens=max_tokens),
-        version=1,
+        version=2,
     )

@@ -11,11 +11,12 @@ def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
     """Return the final completion of every sample (first epoch) by sample id.
 
     Args:
-        log_path: An Inspect log of a ``coglm`` run by the stronger model
+        log_path: An Inspect log of a ``coglm_chat`` run by the stronger model
             (``.eval`` or ``.json``), written with samples.
 
     Returns:
-        Rationale text per sample id.
+        Reply text per sample id, as written (the prompt removes its answer
+        statements, see :func:`cog_tasks.coglm.prompts.chat_prompt`).
 
     Raises:
         ValueError: If the log holds no samples.

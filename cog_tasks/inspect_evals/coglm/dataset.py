@@ -84,5 +84,5 @@ def coglm_dataset(
             )
             for record in records
         ],
-        name="coglm",
+        name="coglm_chat",
     )

@@ -1,12 +1,18 @@
 """Scorer and metrics of the CogLM chat protocol.
 
-Each sample's ``Score.value`` is a dict of numbers, ``correct`` (1 when the
+Each sample's ``Score.value`` is a dict of numbers, ``acc`` (1 when the
 extracted option is the answer), ``invalid`` (1 when no option could be
 extracted; such an answer is also wrong) and ``tie`` (1 when a
 self-consistency vote was tied). With ``--epochs`` Inspect's reducer (mean by
 default) averages these per sample, and the metrics below work on the
 averages: pooled calibrated accuracy is linear in accuracy, so the result
 equals the calibrated accuracy over all epochs' answers.
+
+Metric names follow lm-eval's CogLM families: ``<ability>_<metric>`` is the
+metric of lm-eval task ``coglm_<ability>``, ``stage<k>_<metric>`` that of group
+``coglm_stage<k>`` and a bare ``<metric>`` that of group ``coglm``, where
+``<metric>`` is ``acc``, ``calibrated_acc`` or ``invalid`` and stage and
+overall values are unweighted means over abilities, as in lm-eval.
 """
 
 from __future__ import annotations
@@ -27,18 +33,20 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
 from cog_tasks.inspect_evals.coglm.solvers import SAMPLES_STORE_KEY, vote_on
-from cog_tasks.metrics.coglm import (
-    calibrated_accuracy,
-    cognitive_age,
-    overall_score,
-    stage_scores,
-)
+from cog_tasks.metrics.coglm import calibrated_accuracy, cognitive_age, stage_scores
+
+
+def score_value(value: Value, key: str) -> float:
+    """One number of a sample's ``Score.value`` (``acc`` is ``correct`` in logs before 1.1)."""
+    if key == "acc" and isinstance(value, dict) and "acc" not in value:
+        key = "correct"
+    return float(value[key])  # type: ignore[index]
 
 
 def _key(scores: Sequence[SampleScore], key: str) -> list[float]:
-    return [float(score.score.value[key]) for score in scores]  # type: ignore[index]
+    return [score_value(score.score.value, key) for score in scores]
 
 
 def _metadata(scores: Sequence[SampleScore], key: str) -> list:
@@ -46,21 +54,21 @@ def _metadata(scores: Sequence[SampleScore], key: str) -> list:
 
 
 def _calibrated(scores: Sequence[SampleScore]) -> float:
-    return calibrated_accuracy(_key(scores, "correct"), _metadata(scores, "num_choices"))
+    return calibrated_accuracy(_key(scores, "acc"), _metadata(scores, "num_choices"))
 
 
 @metric
-def choice_accuracy() -> Metric:
+def acc() -> Metric:
     """Fraction of answers that chose the right option (invalid ones count as wrong)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return fmean(_key(scores, "correct"))
+        return fmean(_key(scores, "acc"))
 
     return compute
 
 
 @metric
-def calibrated_choice_accuracy() -> Metric:
+def calibrated_acc() -> Metric:
     """Pooled calibrated accuracy ``(acc - c) / (1 - c)``; 0 is chance level."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -70,7 +78,7 @@ def calibrated_choice_accuracy() -> Metric:
 
 
 @metric
-def invalid_rate() -> Metric:
+def invalid() -> Metric:
     """Fraction of answers from which no option could be extracted."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -81,30 +89,31 @@ def invalid_rate() -> Metric:
 
 @metric
 def coglm_summary() -> Metric:
-    """Stage scores, overall calibrated accuracy, cognitive age and overall rates.
+    """Stage and overall means over abilities, cognitive age and the tie rate.
 
-    Stage ``k`` is the mean calibrated accuracy of its abilities, overall the
-    mean over abilities; the cognitive age is reported only when all four
-    stages are present.
+    ``stage<k>_calibrated_acc`` is the mean calibrated accuracy of the stage's
+    abilities; ``acc``, ``calibrated_acc`` and ``invalid`` are means over the
+    abilities (lm-eval's group aggregation); the cognitive age is reported only
+    when all four stages are present; ``tie_rate`` is over all samples.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:
-            return {"overall_calibrated": float("nan")}
+            return {"calibrated_acc": float("nan")}
         by_ability: dict[str, list[SampleScore]] = {}
         for score, ability in zip(scores, _metadata(scores, "ability"), strict=True):
             by_ability.setdefault(ability, []).append(score)
         per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
         stages = stage_scores(per_ability)
         summary: dict[str, float] = {
-            f"stage{stage}_calibrated": value for stage, value in stages.items()
+            f"stage{stage}_calibrated_acc": value for stage, value in stages.items()
         }
-        summary["overall_calibrated"] = overall_score(per_ability)
+        summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
+        summary["calibrated_acc"] = fmean(per_ability.values())
+        summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
         age = cognitive_age(stages)
         if age is not None:
             summary["cognitive_age"] = age
-        summary["accuracy"] = fmean(_key(scores, "correct"))
-        summary["invalid_rate"] = fmean(_key(scores, "invalid"))
         summary["tie_rate"] = fmean(_key(scores, "tie"))
         return summary
 
@@ -113,37 +122,39 @@ def coglm_summary() -> Metric:
 
 @scorer(
     metrics=[
-        grouped(choice_accuracy(), "ability", all=False, name_template="{group_name}_accuracy"),
+        grouped(acc(), "ability", all=False, name_template="{group_name}_acc"),
         grouped(
-            calibrated_choice_accuracy(),
-            "ability",
-            all=False,
-            name_template="{group_name}_calibrated",
+            calibrated_acc(), "ability", all=False, name_template="{group_name}_calibrated_acc"
         ),
-        grouped(invalid_rate(), "ability", all=False, name_template="{group_name}_invalid"),
+        grouped(invalid(), "ability", all=False, name_template="{group_name}_invalid"),
         coglm_summary(),
     ]
 )
-def coglm_scorer() -> Scorer:
-    """Extract the chosen option with the shared extractor and compare it with the target.
+def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:
+    """Extract the chosen option and compare it with the target.
 
     With self-consistency the option is the majority vote over the sampled
     completions (see :mod:`cog_tasks.coglm.voting` for ties).
+
+    Args:
+        extractor: The answer reader, ``ours`` (default), ``authors`` or
+            ``authors-gpt`` (see :data:`cog_tasks.coglm.extract.EXTRACTORS`).
     """
+    read = get_extractor(extractor)
 
     async def score(state: TaskState, target: Target) -> Score:
         choices = [choice.value for choice in state.choices]
         completions = state.store.get(SAMPLES_STORE_KEY) or [state.output.completion]
-        picks, vote = vote_on(completions, choices)
+        picks, vote = vote_on(completions, choices, read)
         answer = LETTERS.index(target.text)
         chosen = "" if vote.choice is None else LETTERS[vote.choice]
-        metadata: dict[str, object] = {"invalid_samples": vote.invalid}
+        metadata: dict[str, object] = {"invalid_samples": vote.invalid, "extractor": extractor}
         if len(completions) > 1:
             metadata["picks"] = [None if pick is None else LETTERS[pick] for pick in picks]
             metadata["votes"] = {LETTERS[option]: count for option, count in vote.counts.items()}
         return Score(
             value={
-                "correct": float(vote.choice == answer),
+                "acc": float(vote.choice == answer),
                 "invalid": float(vote.choice is None),
                 "tie": float(vote.tie),
             },

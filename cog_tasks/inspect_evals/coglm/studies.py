@@ -1,16 +1,18 @@
-"""Run the CogLM chat-protocol studies through Inspect.
+"""Run the CogLM chat-protocol studies through Inspect and read their logs.
 
-The study logic (outcomes, cells, CSV, heatmap, agreement) is in the core
-module :mod:`cog_tasks.coglm.studies`; this module only runs the Inspect task
-and reads its logs.
+The study logic (cells, CSV, heatmap, agreement) is in the core module
+:mod:`cog_tasks.coglm.studies`; this module runs the Inspect task, turns its
+logs into item outcomes and reports progress.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
@@ -24,18 +26,53 @@ from cog_tasks.coglm.studies import (
     CSV_FILE,
     OUTCOMES_FILE,
     PNG_FILE,
-    SCORER,
     SETTINGS_FILE,
     Cell,
-    append_outcomes,
+    ItemOutcome,
     check_settings,
     matrix_cells,
-    outcomes_from_log,
     plot_heatmap,
     read_outcomes,
     write_cells_csv,
+    write_outcomes,
 )
-from cog_tasks.inspect_evals.coglm.coglm import coglm
+from cog_tasks.inspect_evals.coglm.coglm import coglm_chat
+from cog_tasks.inspect_evals.coglm.scorer import score_value
+
+SCORER = "coglm_scorer"
+
+
+def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
+    """Per-item outcomes of a ``coglm_chat`` Inspect log, averaged over epochs.
+
+    Args:
+        log: An ``inspect_ai.log.EvalLog`` with samples.
+        erased: The condition's label (ability code or ``"none"``).
+
+    Raises:
+        CogLMDataError: If the log has no samples or a sample lacks a coglm score.
+    """
+    if not log.samples:
+        raise CogLMDataError(f"{log.location}: the log holds no samples")
+    epochs: dict[str, list[Any]] = {}
+    for sample in log.samples:
+        if not sample.scores or SCORER not in sample.scores:
+            raise CogLMDataError(f"{log.location}: sample {sample.id} has no {SCORER} score")
+        epochs.setdefault(str(sample.id), []).append(sample)
+    outcomes = []
+    for sample_id, samples in epochs.items():
+        values = [sample.scores[SCORER].value for sample in samples]
+        outcomes.append(
+            ItemOutcome(
+                erased=erased,
+                sample_id=sample_id,
+                ability=samples[0].metadata["ability"],
+                num_choices=int(samples[0].metadata["num_choices"]),
+                correct=fmean(score_value(value, "acc") for value in values),
+                invalid=fmean(score_value(value, "invalid") for value in values),
+            )
+        )
+    return outcomes
 
 
 @dataclass(frozen=True)
@@ -65,6 +102,7 @@ def run_interdependence(
     model_args: Mapping[str, Any] | None = None,
     resamples: int = 1000,
     seed: int = 0,
+    progress: Callable[[str], None] | None = None,
     **eval_options: Any,
 ) -> InterdependenceResult:
     """Run the erasure x ability study and write the CSV and the heatmap.
@@ -78,6 +116,8 @@ def run_interdependence(
         model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
         resamples: Bootstrap resamples per cell.
         seed: Bootstrap seed.
+        progress: Called with one line as each condition starts and finishes
+            (e.g. ``print``); ``None`` for silence.
         **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
 
     Returns:
@@ -98,10 +138,16 @@ def run_interdependence(
     outcomes = read_outcomes(outcomes_path)
     done = {outcome.erased for outcome in outcomes}
     conditions_run = []
-    for condition in [BASELINE, *rows]:
+    conditions = [BASELINE, *rows]
+    report = progress or (lambda _line: None)
+    for number, condition in enumerate(conditions, start=1):
+        label = f"[{number}/{len(conditions)}] erase {condition}"
         if condition in done:
+            report(f"{label}: resumed from {outcomes_path}")
             continue
-        task = coglm(
+        report(f"{label}: running")
+        started = time.monotonic()
+        task = coglm_chat(
             abilities=tested,
             per_ability=per_ability,
             erase=None if condition == BASELINE else condition,
@@ -117,9 +163,14 @@ def run_interdependence(
         if log.status != "success":
             raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
         condition_outcomes = outcomes_from_log(log, condition)
-        append_outcomes(outcomes_path, condition_outcomes)
         outcomes.extend(condition_outcomes)
+        write_outcomes(outcomes_path, outcomes)
         conditions_run.append(condition)
+        mean_acc = fmean(outcome.correct for outcome in condition_outcomes)
+        report(
+            f"{label}: done in {time.monotonic() - started:.0f} s, "
+            f"{len(condition_outcomes)} items, acc {mean_acc:.3f}"
+        )
     cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
     csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
     title = f"CogLM ability interdependence\n{settings['model']}"
@@ -130,7 +181,7 @@ def run_interdependence(
 
 
 def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
-    """The option each sample of a ``coglm`` Inspect log chose (first epoch; ``None``: invalid)."""
+    """The option each sample of a ``coglm_chat`` log chose (first epoch; ``None``: invalid)."""
     log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
     if not log.samples:
         raise CogLMDataError(f"{log_path}: the log holds no samples")

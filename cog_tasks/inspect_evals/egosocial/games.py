@@ -28,9 +28,20 @@ from cog_tasks.egosocial.number_guessing import (
 )
 from cog_tasks.inspect_evals.egosocial.metrics import grouped_key_mean, ratio_of_sums
 
-TASK_VERSION = "1.0.0"
+TASK_VERSION = "1.1.0"
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
+
+
+def require_positive(**counts: int) -> None:
+    """Fail at task build when a count parameter is below 1.
+
+    Raises:
+        ValueError: Naming the parameter and its value.
+    """
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
 def _asker(state: TaskState, generate: Generate) -> Ask:
@@ -51,7 +62,7 @@ def number_guessing_game() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         level, rounds = state.metadata["level"], state.metadata["rounds"]
-        opponent = NumberGuessingOpponent(level)
+        opponent = NumberGuessingOpponent(level, unrounded=state.metadata["unrounded"])
         game = await play_number_guessing(_asker(state, generate), opponent.choose, level, rounds)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
@@ -87,13 +98,18 @@ def number_guessing_scorer() -> Scorer:
 
 
 @task
-def egosocial_number_guessing(level: int | None = None, rounds: int = DEFAULT_ROUNDS) -> Task:
+def egosocial_number_guessing(
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, unrounded: bool = False
+) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents (one game per level).
 
     Args:
         level: Opponent level 1, 2 or 3; ``None`` plays all three.
-        rounds: Rounds per game (10 in the paper).
+        rounds: Rounds per game (10 in the paper), at least 1.
+        unrounded: The Level 3 opponent plays the previous target with its
+            decimals (the paper's formula) instead of rounding it down.
     """
+    require_positive(rounds=rounds)
     levels = LEVELS if level is None else (int(level),)
     if not set(levels) <= set(LEVELS):
         raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
@@ -107,6 +123,7 @@ def egosocial_number_guessing(level: int | None = None, rounds: int = DEFAULT_RO
                 "ability": "tom",
                 "level": value,
                 "rounds": rounds,
+                "unrounded": bool(unrounded),
             },
         )
         for value in levels
@@ -171,11 +188,12 @@ def egosocial_holdem(
 
     Args:
         opponent: ``aggressive``, ``conservative`` or ``None`` for both.
-        hands: Hands per match.
-        matches: Matches per opponent; match ``k`` deals with seed ``seed + k``,
-            so both opponents face the same cards.
+        hands: Hands per match, at least 1.
+        matches: Matches per opponent, at least 1; match ``k`` deals with seed
+            ``seed + k``, so both opponents face the same cards.
         seed: Base seed of the deals.
     """
+    require_positive(hands=hands, matches=matches)
     styles = STYLES if opponent is None else (opponent,)
     if not set(styles) <= set(STYLES):
         raise ValueError(f"unknown opponent {opponent!r}; expected one of {STYLES}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from inspect_ai.scorer import Metric, SampleScore, metric
@@ -53,5 +54,39 @@ def grouped_key_mean(key: str, group_key: str, prefix: str = "") -> Metric:
             groups[f"{prefix}{group}"].append(value)
             groups["all"].append(value)
         return {f"{key}_{name}": sum(values) / len(values) for name, values in groups.items()}
+
+    return compute
+
+
+@metric
+def key_means() -> Metric:
+    """Mean of every key of dict-valued scores, over the samples that have the key.
+
+    Static items score ``{"all": 1, "label:Belief": 1, "scenario:daily_life": 1, ...}``,
+    so this reports overall accuracy (``all``) and accuracy per label, per
+    scenario and per perspective. Epochs are reduced per key before this runs.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        groups: dict[str, list[float]] = defaultdict(list)
+        for sample in scores:
+            for key, value in sample.score.value.items():  # type: ignore[union-attr]
+                groups[key].append(float(value))
+        return {key: sum(values) / len(values) for key, values in sorted(groups.items())}
+
+    return compute
+
+
+@metric
+def key_stderr(key: str) -> Metric:
+    """Standard error of the mean of ``value[key]`` over samples (``<key>_stderr``)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        values = [float(sample.score.value[key]) for sample in scores]  # type: ignore[index]
+        if len(values) < 2:
+            return {f"{key}_stderr": 0.0}
+        mean = sum(values) / len(values)
+        variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
+        return {f"{key}_stderr": math.sqrt(variance / len(values))}
 
     return compute

@@ -17,6 +17,7 @@ def load_cogeval(
     families: Any = None,
     seed: int = 0,
     cot: str = "none",
+    design: str = "all",
     **_: Any,
 ) -> datasets.DatasetDict:
     """Generate the CogEval items as a ``test`` split (``custom_dataset`` hook).
@@ -24,15 +25,17 @@ def load_cogeval(
     Args:
         graphs: Graph names (a list or comma-separated); all by default.
         families: Condition families to keep (``Traversal``, ``RewardReval``,
-            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``).
+            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``,
+            ``Experiment2``).
         seed: Relabelling seed; 0 is the reference set.
         cot: ``none``, ``bfs`` or ``dfs``.
+        design: ``all``, or ``paper`` (the paper's 3 domains and 5 families).
         **_: Other task metadata (``version`` ...), ignored.
     """
     wanted = split_names(families)
     conditions = [c for c, f in CONDITION_FAMILIES.items() if f in wanted] if wanted else None
     items = generate_items(
-        graphs=split_names(graphs), conditions=conditions, seed=int(seed), cot=cot
+        graphs=split_names(graphs), conditions=conditions, seed=int(seed), cot=cot, design=design
     )
     rows = []
     for item in items:

@@ -12,7 +12,7 @@ from typing import Any
 
 import datasets
 
-from cog_tasks.coglm.extract import LETTERS, extract_choice
+from cog_tasks.coglm.extract import LETTERS, get_extractor
 from cog_tasks.coglm.prompts import chat_prompt
 from cog_tasks.coglm.records import load_records
 from cog_tasks.lm_eval_tasks.coglm.utils import pooled_calibrated_accuracy
@@ -22,6 +22,7 @@ __all__ = [
     "doc_to_target",
     "doc_to_text",
     "extract_letters",
+    "extract_letters_authors",
     "load_ability",
     "pooled_calibrated_accuracy",
     "process_results",
@@ -54,10 +55,21 @@ def doc_to_target(doc: dict[str, Any]) -> str:
     return LETTERS[doc["answer"]]
 
 
+def _letters(
+    responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]], extractor: str
+) -> list[list[str]]:
+    read = get_extractor(extractor)
+    filtered = []
+    for generations, doc in zip(responses, docs, strict=True):
+        picks = [read(text, doc["choices"]) for text in generations]
+        filtered.append([INVALID if pick is None else LETTERS[pick] for pick in picks])
+    return filtered
+
+
 def extract_letters(
     responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
 ) -> list[list[str]]:
-    """``custom`` filter: the letter each response chose, or ``[invalid]``.
+    """``custom`` filter ``extract``: the letter each response chose, or ``[invalid]``.
 
     Args:
         responses: Per document, the model's generations.
@@ -66,11 +78,18 @@ def extract_letters(
     Returns:
         Per document, one letter (or ``[invalid]``) per generation.
     """
-    filtered = []
-    for generations, doc in zip(responses, docs, strict=True):
-        picks = [extract_choice(text, doc["choices"]) for text in generations]
-        filtered.append([INVALID if pick is None else LETTERS[pick] for pick in picks])
-    return filtered
+    return _letters(responses, docs, "ours")
+
+
+def extract_letters_authors(
+    responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
+) -> list[list[str]]:
+    """``custom`` filter ``authors``: the letter the authors' Llama-2-chat rule reads.
+
+    See :mod:`cog_tasks.coglm.authors_rule`; arguments and result as for
+    :func:`extract_letters`.
+    """
+    return _letters(responses, docs, "authors")
 
 
 def process_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:

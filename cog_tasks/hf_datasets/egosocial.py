@@ -1,0 +1,240 @@
+"""EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
+
+Four configs, each with one ``test`` split (in a folder written by
+``save_hub_folder`` the ``DatasetDict`` key names the parquet file and the
+card's YAML maps it to its config):
+
+- ``daily_life``, ``counterfactual``: the authors' multiple-choice records with
+  their own fields (``Story``, ``Question``, ``Option``, ``Answer``,
+  ``Ability``) and ``line``, the record's line in the upstream file;
+- ``blackjack``: the authors' prompts (``system``, ``user``) and ``line``;
+- ``generated``: this project's seeded items (seed 0, default sizes).
+
+:func:`cog_tasks.egosocial.authors.read_authors_file` reads the first three
+back when ``$COG_TASKS_EGOSOCIAL_HUB`` names the dataset or the folder.
+"""
+
+from __future__ import annotations
+
+import os
+from string import Template
+
+import datasets
+
+from cog_tasks.egosocial.authors import (
+    BLACKJACK_FILE,
+    CHOICE_FILES,
+    HUB_CONFIGS,
+    LINE_COLUMN,
+    UPSTREAM_COMMIT,
+    UPSTREAM_REPO,
+    read_authors_file,
+)
+from cog_tasks.egosocial.static import build_static_items
+
+CHOICE_FEATURES = datasets.Features(
+    {
+        LINE_COLUMN: datasets.Value("int32"),
+        "Story": datasets.Value("string"),
+        "Question": datasets.Value("string"),
+        "Option": datasets.List(datasets.Value("string")),
+        "Answer": datasets.Value("string"),
+        "Ability": datasets.Value("string"),
+    }
+)
+BLACKJACK_FEATURES = datasets.Features(
+    {
+        LINE_COLUMN: datasets.Value("int32"),
+        "system": datasets.Value("string"),
+        "user": datasets.Value("string"),
+    }
+)
+GENERATED_FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "scenario": datasets.Value("string"),
+        "label": datasets.Value("string"),
+        "perspective": datasets.Value("string"),
+        "system": datasets.Value("string"),
+        "story": datasets.Value("string"),
+        "question": datasets.Value("string"),
+        "options": datasets.List(datasets.Value("string")),
+        "answer": datasets.Value("int32"),
+    }
+)
+GENERATED_CONFIG = "generated"
+
+
+def build_dataset_dict(data_dir: str | os.PathLike[str] | None = None) -> datasets.DatasetDict:
+    """Build the four configs (see the module docstring).
+
+    Args:
+        data_dir: Local data root holding ``egosocial/<file>``; defaults to the
+            resolver's choice (``$COG_TASKS_DATA``, the Hub setting, or the
+            pinned upstream commit).
+    """
+    built: dict[str, datasets.Dataset] = {}
+    for file in (*CHOICE_FILES.values(), BLACKJACK_FILE):
+        features = BLACKJACK_FEATURES if file == BLACKJACK_FILE else CHOICE_FEATURES
+        rows = [
+            {name: record.get(name) for name in features if name != LINE_COLUMN}
+            | {LINE_COLUMN: line}
+            for line, record in read_authors_file(file, data_dir).rows
+        ]
+        built[HUB_CONFIGS[file]] = datasets.Dataset.from_list(rows, features=features)
+    generated = [
+        {
+            "id": item.id,
+            "scenario": item.scenario,
+            "label": item.label,
+            "perspective": item.perspective,
+            "system": item.system,
+            "story": item.story,
+            "question": item.question,
+            "options": list(item.options),
+            "answer": item.answer,
+        }
+        for item in build_static_items(source="generated")
+    ]
+    built[GENERATED_CONFIG] = datasets.Dataset.from_list(generated, features=GENERATED_FEATURES)
+    return datasets.DatasetDict(built)
+
+
+CARD = Template("""---
+pretty_name: EgoSocialArena (first-person theory of mind and socialization)
+language:
+- en
+license: other
+license_name: none-stated-upstream
+task_categories:
+- multiple-choice
+- question-answering
+tags:
+- theory-of-mind
+- evaluation
+configs:
+$configs
+---
+
+# EgoSocialArena
+
+Items of EgoSocialArena (Hou et al., 2024), which tests theory of mind and
+socialization of language models from the first person: the model is told
+that the events happened to it. Made with the `cog-tasks` plugin
+(`cog-tasks data build egosocial`); $num_rows rows in all.
+
+## Source
+
+- Upstream repository: https://github.com/$upstream_repo
+- Commit: `$upstream_commit`, folder `data/` (`socialfirst.jsonl`,
+  `counterfact.jsonl`, `blackjack.jsonl`)
+- Paper: Hou et al., *Entering Real Social World!*, arXiv preprint, 2024
+
+The authors' records are copied as they are, with `line` (their line in the
+upstream file) added. The `generated` config is not the authors' data: it is
+produced by `cog-tasks`' seeded generators (seed 0, default sizes).
+
+## License status
+
+The upstream repository states **no license** (none stated upstream). The
+authors' items remain their work; this copy grants no rights to them. Check
+with the authors before redistributing it, and prefer loading from the pinned
+upstream commit, which is what `cog-tasks` does by default.
+
+## Configs
+
+Each config has one split, `test`.
+
+| config | what | rows |
+|---|---|---:|
+$config_rows
+
+## Fields
+
+`daily_life`, `counterfactual`:
+
+| field | type | meaning |
+|---|---|---|
+| `line` | int | the record's line in the upstream file |
+| `Story` | string | the events, in the second person |
+| `Question` | string | the question |
+| `Option` | list of string | the options (2 or 4) |
+| `Answer` | string | the text of the right option |
+| `Ability` | string or null | the authors' label (`Belief`, `Emotion`, ..., `Non-li`) |
+
+`Ability` is null in `counterfactual`. `blackjack`: `line`, `system` (the
+rules), `user` (the cards and the output format: a free-text Self-Belief and
+External-Belief; no answers).
+
+`generated`: `id`, `scenario`, `label` (ability label), `perspective`
+(`tom`, `socialization`, `control`), `system`, `story`, `question`,
+`options`, `answer` (0-based index of the right option).
+
+## Use
+
+```python
+import datasets
+daily_life = datasets.load_dataset("ORG/NAME", "daily_life", split="test")
+```
+
+With cog-tasks, `COG_TASKS_EGOSOCIAL_HUB=ORG/NAME` (or `ORG/NAME@REVISION`,
+or the folder this card sits in) makes `inspect eval cog_tasks/egosocial_static`
+and `cog_tasks/egosocial_blackjack_beliefs` read the authors' items from here.
+
+## Citation
+
+```bibtex
+@article{hou2024egosocialarena,
+  title   = {Entering Real Social World! Benchmarking the Theory of Mind and
+             Socialization Capabilities of LLMs from a First-Person Perspective},
+  author  = {Hou, Guiyang and Zhang, Wenqi and Shen, Yongliang and Tan, Zeqi and
+             Shen, Sihao and Lu, Weiming},
+  journal = {arXiv preprint},
+  year    = {2024}
+}
+```
+""")
+
+CONFIG_DESCRIPTIONS = {
+    "daily_life": "the authors' Daily Life items (`socialfirst.jsonl`)",
+    "counterfactual": "the authors' Counterfactual items (`counterfact.jsonl`)",
+    "blackjack": "the authors' Blackjack prompts (`blackjack.jsonl`)",
+    GENERATED_CONFIG: "cog-tasks' generated items, all four scenarios",
+}
+
+
+def dataset_card(dataset: datasets.DatasetDict) -> str:
+    """The dataset card (README.md with YAML metadata) for a built ``DatasetDict``."""
+    configs = "\n".join(
+        f"- config_name: {name}\n"
+        + ("  default: true\n" if index == 0 else "")
+        + f"  data_files:\n  - split: test\n    path: data/{name}-*"
+        for index, name in enumerate(dataset)
+    )
+    config_rows = "\n".join(
+        f"| `{name}` | {CONFIG_DESCRIPTIONS[name]} | {dataset[name].num_rows} |" for name in dataset
+    )
+    return CARD.substitute(
+        configs=configs,
+        config_rows=config_rows,
+        num_rows=f"{sum(split.num_rows for split in dataset.values()):,}",
+        upstream_repo=UPSTREAM_REPO,
+        upstream_commit=UPSTREAM_COMMIT,
+    )
+
+
+def push_egosocial(repo_id: str, private: bool = False, token: str | None = None) -> str:
+    """Build EgoSocialArena and push each config's ``test`` split and the card to the Hub.
+
+    Needs network access and a token with write access.
+
+    Returns:
+        The dataset's URL.
+    """
+    from huggingface_hub import DatasetCard
+
+    dataset = build_dataset_dict()
+    for name, split in dataset.items():
+        split.push_to_hub(repo_id, config_name=name, split="test", private=private, token=token)
+    DatasetCard(dataset_card(dataset)).push_to_hub(repo_id, token=token, repo_type="dataset")
+    return f"https://huggingface.co/datasets/{repo_id}"

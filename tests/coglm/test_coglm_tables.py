@@ -1,0 +1,141 @@
+"""``cog-tasks coglm report|table5|table7|chance|score --extractor`` on real Inspect logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from coglm_chat_mock import scripted_model
+from inspect_ai import eval as inspect_eval
+
+from cog_tasks.cli import main
+from cog_tasks.coglm.report import AGE_RANGE, age_text
+from cog_tasks.inspect_evals.coglm import coglm_chat
+from cog_tasks.inspect_evals.logs import read_logs
+
+ALWAYS_A = "The answer is option A."
+
+
+def _run(log_dir: Path, reply: str = ALWAYS_A, **task_args) -> str:
+    (log,) = inspect_eval(
+        coglm_chat(per_ability=1, **task_args),
+        model=scripted_model(lambda prompt, _config: reply),
+        log_dir=str(log_dir),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log.location
+
+
+def test_age_outside_the_paper_range_is_flagged_not_bare() -> None:
+    low, high = AGE_RANGE
+    assert (round(low, 1), high) == (3.7, 21.5)
+    assert age_text(10.04) == "10.0 years"
+    assert age_text(-2.26).startswith("below 3.7 years (fit gives -2.3")
+    assert age_text(23.0).startswith("above 21.5 years")
+    assert age_text(None) == "n/a (needs all four stages)"
+
+
+@pytest.mark.slow
+def test_report_reads_inspect_logs_and_flags_partial_runs(tmp_path: Path, capsys) -> None:
+    _run(tmp_path / "logs", reply="I'd rather not say.")  # every answer invalid
+    chart = tmp_path / "report.png"
+    assert main(["coglm", "report", str(tmp_path / "logs"), "--chart", str(chart)]) == 0
+    text = capsys.readouterr().out
+    assert "CogLM report: mockllm/model (Base)" in text
+    assert "PARTIAL RUN (per_ability=1)" in text
+    assert "below 3.7 years (fit gives" in text  # never a bare negative age
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+    assert main(["coglm", "report", str(tmp_path / "logs"), "--json"]) == 0
+    (summary,) = json.loads(capsys.readouterr().out).values()
+    assert summary["abilities"]["const"] == {
+        "n": 1,
+        "accuracy": 0.0,
+        "calibrated_accuracy": pytest.approx(-1.0),
+        "calibrated_accuracy_per_item": pytest.approx(-1.0),
+        "invalid": 1,
+    }
+    assert summary["cognitive_age"] < AGE_RANGE[0]
+
+    assert main(["coglm", "report", str(tmp_path / "empty")]) == 2
+    assert "no lm-eval results_*.json" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_table5_rows_by_setting_with_the_paper_below(tmp_path: Path, capsys) -> None:
+    _run(tmp_path / "base")
+    _run(tmp_path / "cot", cot=True)
+    _run(tmp_path / "sc", sc_samples=2, sc_temperature=0.3)
+    chart = tmp_path / "t5.png"
+    assert main(["coglm", "table5", str(tmp_path), "--chart", str(chart)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if " - mockllm/model" in line and not line.startswith("*")]
+    labels = [line.split(" - ")[0] for line in rows]
+    assert labels == ["Base", "w/ COT", "w/ SC T=0.3 n=2"]
+    assert any(line.startswith("  w/ SC T=0.7") and line.endswith("63.1") for line in lines)
+    assert lines[-2].startswith("* PARTIAL RUN")
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> None:
+    strong = _run(tmp_path / "strong")
+    _run(tmp_path / "weak", reply="The answer is option B.")
+    _run(tmp_path / "weak", reply="The answer is option B.", coc_log=strong)
+    chart = str(tmp_path / "t.png")
+    assert main(["coglm", "table7", str(tmp_path / "weak"), "--chart", chart]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if " - mockllm/model" in line and not line.startswith("*")]
+    assert [row.split(" - ")[0] for row in rows] == ["w/o COC", "w/ COC"]
+    assert any(line.startswith("  w/ COC") and line.endswith("38.1") for line in lines)
+
+
+@pytest.mark.slow
+def test_chance_command_writes_a_log_of_random_letters(tmp_path: Path, capsys) -> None:
+    arguments = ["coglm", "chance", "-T", "abilities=plan", "--limit", "12", "--seed", "3"]
+    assert main([*arguments, "--log-dir", str(tmp_path)]) == 0
+    (log,) = read_logs(tmp_path).logs
+    assert log.eval.model == "mockllm/chance" and len(log.samples) == 12
+    letters = {sample.scores["coglm_scorer"].answer for sample in log.samples}
+    assert len(letters) > 1 and letters <= set("ABCD")
+    assert log.results.scores[0].metrics["invalid"].value == 0.0
+
+
+def test_score_with_the_authors_extractor(tmp_path: Path, capsys) -> None:
+    choices = ["a lion", "a zebra", "an eagle", "a tiger"]
+    rows = [
+        {"ability": "plan", "choices": choices, "answer": 3, "prediction": "Option D is correct."},
+        {"ability": "plan", "choices": choices, "answer": 1, "prediction": "\\boxed{B. a zebra}"},
+    ]
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    results = {}
+    for extractor in ("ours", "authors", "authors-gpt"):
+        assert main(["coglm", "score", str(path), "--json", "--extractor", extractor]) == 0
+        plan = json.loads(capsys.readouterr().out)["abilities"]["plan"]
+        results[extractor] = (plan["accuracy"], plan["invalid"])
+    assert results == {"ours": (1.0, 0), "authors": (0.5, 1), "authors-gpt": (0.5, 1)}
+
+
+def test_score_reads_the_authors_raw_output_layout(tmp_path: Path, capsys) -> None:
+    choices = ["a lion", "a zebra", "an eagle", "a tiger"]
+    replies = [
+        ("B", "A: The striped one is \\boxed{B} a zebra."),
+        ("D", "A: Option D is correct, tigers are striped."),  # authors: first character "A"
+        ("C", "A: The most reasonable inference is:\nC. an eagle"),
+    ]
+    items = [{"candidates": choices, "answer": a, "predict": p} for a, p in replies]
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps({"third_stage": {"inductive": items}}))
+    accuracy = {}
+    for extractor in ("ours", "authors"):
+        arguments = ["coglm", "score", str(path), "--format", "authors", "--json"]
+        assert main([*arguments, "--extractor", extractor]) == 0
+        accuracy[extractor] = json.loads(capsys.readouterr().out)["abilities"]["induc"]["accuracy"]
+    assert accuracy == {"ours": 1.0, "authors": pytest.approx(2 / 3)}
+
+    path.write_text(json.dumps({"third_stage": {"recall": items}}))
+    assert main(["coglm", "score", str(path), "--format", "authors"]) == 2
+    assert "third_stage/recall is not a CogLM ability file" in capsys.readouterr().err

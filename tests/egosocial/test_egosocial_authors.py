@@ -1,0 +1,182 @@
+"""The authors' data: resolver, labels, malformed lines, the Hub folder, static task parameters.
+
+The authors' files are read from ``$COG_TASKS_DATA/egosocial`` (``../shared/data``);
+malformed records are synthetic, written here.
+"""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.egosocial.authors import (
+    UPSTREAM_COMMIT,
+    AuthorsDataUnavailable,
+    load_blackjack_prompts,
+    load_choice_items,
+)
+from cog_tasks.egosocial.static import build_static_items
+from cog_tasks.files import DataFileError
+
+
+@pytest.fixture
+def empty_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No local file, no Hub setting, an empty cache, offline: nothing resolves."""
+    data = tmp_path / "data"
+    (data / "egosocial").mkdir(parents=True)
+    monkeypatch.setenv("COG_TASKS_DATA", str(data))
+    monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("COG_TASKS_EGOSOCIAL_HUB", raising=False)
+    return data
+
+
+def write_jsonl(path: Path, lines: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def record(**fields) -> str:
+    base = {
+        "Story": "You drop a cup.",
+        "Question": "What happens?",
+        "Option": ["It breaks.", "It floats."],
+        "Answer": "It breaks.",
+    }
+    return json.dumps(base | fields)
+
+
+def test_the_authors_files_load_with_their_labels(shared_data: Path) -> None:
+    daily_life = load_choice_items("daily_life")
+    counterfactual = load_choice_items("counterfactual")
+    blackjack = load_blackjack_prompts()
+    assert (len(daily_life), len(counterfactual), len(blackjack)) == (49, 10, 50)
+    assert Counter(item.label for item in daily_life) == {
+        "Non-li": 14,
+        "Emotion": 11,
+        "Desire": 7,
+        "Belief": 6,
+        "Intention": 6,
+        "Knowledge": 5,
+    }
+    # counterfact.jsonl has no Ability: its scenario's label
+    assert {item.label for item in counterfactual} == {"Counterfactual"}
+    assert Counter(len(item.options) for item in daily_life) == {4: 39, 2: 10}
+    rows = [json.loads(line) for line in (shared_data / "egosocial/socialfirst.jsonl").open()]
+    for item, row in zip(daily_life, rows, strict=True):
+        assert item.options[item.answer] == row["Answer"] and item.perspective is None
+    assert daily_life[0].id == "daily_life-authors-0001"
+    assert daily_life[-1].metadata["line"] == 49
+    assert {len(prompt.hand.player) for prompt in blackjack} == {2, 3, 4, 5}
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "message"),
+    [
+        ("{not json", r"invalid JSON"),
+        ('["a list"]', r"expected a JSON object"),
+        (record(Answer="It melts."), r"Answer 'It melts\.' is not one of its options"),
+        (record(Answer="A"), r"Answer 'A' is not one of its options"),
+        (json.dumps({"Story": "s", "Question": "q"}), r"missing field\(s\) Option, Answer"),
+        (record(Option="It breaks. / It floats."), r"Option must be a list of texts"),
+        (record(Option=["It breaks.", "It breaks."]), r"Option needs at least 2 distinct texts"),
+    ],
+)
+def test_malformed_lines_name_the_file_and_line(
+    tmp_path: Path, bad_line: str, message: str
+) -> None:
+    path = write_jsonl(tmp_path / "mine.jsonl", [record(), "", bad_line])
+    with pytest.raises(DataFileError, match=rf"mine\.jsonl:3: {message}"):
+        load_choice_items("daily_life", data_file=path)
+
+
+def test_data_file_works_for_every_scenario_or_fails(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "mine.jsonl", [record(), record(Ability="Physics")])
+    for scenario in ("daily_life", "counterfactual", "new_world", "blackjack"):
+        items = build_static_items(source="authors", scenarios=scenario, data_file=path)
+        assert [item.scenario for item in items] == [scenario, scenario]
+        assert items[1].label == "Physics" and items[0].id == "mine-0001"
+    with pytest.raises(ValueError, match="replaces the items of one scenario"):
+        build_static_items(source="authors", scenarios="all", data_file=path)
+    with pytest.raises(ValueError, match="use source=authors"):
+        build_static_items(source="generated", scenarios="new_world", data_file=path)
+
+
+def test_scenarios_without_authors_items_are_refused(shared_data: Path) -> None:
+    assert {item.scenario for item in build_static_items()} == {"daily_life", "counterfactual"}
+    with pytest.raises(ValueError, match="no multiple-choice items for 'new_world'"):
+        build_static_items(source="authors", scenarios="new_world")
+    both = build_static_items(source="both", scenarios="counterfactual", size=3)
+    assert [item.metadata.get("source") for item in both].count("authors") == 10
+    assert len(both) == 13
+    with pytest.raises(ValueError, match="unknown source"):
+        build_static_items(source="paper")
+
+
+def test_unresolvable_data_names_every_way_out(empty_sources: Path) -> None:
+    with pytest.raises(AuthorsDataUnavailable) as error:
+        build_static_items()
+    message = str(error.value)
+    assert "HF_HUB_OFFLINE is set" in message and UPSTREAM_COMMIT in message
+    assert "COG_TASKS_DATA/egosocial/socialfirst.jsonl" in message
+    assert "COG_TASKS_EGOSOCIAL_HUB" in message and "cog-tasks data build egosocial" in message
+
+
+def test_blackjack_prompts_with_unreadable_cards_name_the_line(empty_sources: Path) -> None:
+    good = "The dealer current card is {Club 9}. Your current cards are {Diamond A,Heart 10}."
+    write_jsonl(
+        empty_sources / "egosocial" / "blackjack.jsonl",
+        [
+            json.dumps({"system": "rules", "user": good}),
+            json.dumps({"system": "rules", "user": "Your cards are a pair of aces."}),
+        ],
+    )
+    with pytest.raises(DataFileError, match=r"blackjack\.jsonl:2: no '\{\.\.\.\}' dealer card"):
+        load_blackjack_prompts()
+    write_jsonl(
+        empty_sources / "egosocial" / "blackjack.jsonl",
+        [json.dumps({"system": "rules", "user": good.replace("Club 9", "Star 9")})],
+    )
+    with pytest.raises(DataFileError, match=r"blackjack\.jsonl:1: cannot read the card 'Star 9'"):
+        load_blackjack_prompts()
+    write_jsonl(
+        empty_sources / "egosocial" / "blackjack.jsonl", [json.dumps({"system": "r", "user": good})]
+    )
+    [prompt] = load_blackjack_prompts()
+    assert prompt.hand.player == ("DA", "HT") and prompt.hand.dealer_up == "C9"
+
+
+@pytest.mark.slow
+def test_a_built_hub_folder_reads_back_like_the_local_files(
+    shared_data: Path, empty_sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datasets
+
+    from cog_tasks.hf_datasets.egosocial import build_dataset_dict, dataset_card
+    from cog_tasks.hf_datasets.folder import save_hub_folder
+
+    scenarios = ("daily_life", "counterfactual")
+    local = {s: load_choice_items(s, data_dir=shared_data) for s in scenarios}
+    built = build_dataset_dict(data_dir=shared_data)
+    assert {name: split.num_rows for name, split in built.items() if name != "generated"} == {
+        "daily_life": 49,
+        "counterfactual": 10,
+        "blackjack": 50,
+    }
+    card = dataset_card(built)
+    assert UPSTREAM_COMMIT in card and "none stated upstream" in card
+    folder = tmp_path / "hub"
+    save_hub_folder(built, card, folder)
+    generated = datasets.load_dataset(str(folder), "generated", split="test")
+    assert generated.num_rows == built["generated"].num_rows
+    monkeypatch.setenv("COG_TASKS_EGOSOCIAL_HUB", str(folder))
+    for scenario, items in local.items():
+        from_hub = load_choice_items(scenario)
+        assert [(i.id, i.label, i.story, i.options, i.answer) for i in from_hub] == [
+            (i.id, i.label, i.story, i.options, i.answer) for i in items
+        ]
+    assert [p.hand for p in load_blackjack_prompts()] == [
+        p.hand for p in load_blackjack_prompts(data_dir=shared_data)
+    ]

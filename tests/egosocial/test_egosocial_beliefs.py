@@ -1,0 +1,139 @@
+"""Blackjack belief facts (rlcard's rules) and the judge-graded beliefs task, scripted judge."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import get_model
+
+from cog_tasks.egosocial.beliefs import judge_prompt, parse_grade, split_beliefs
+from cog_tasks.egosocial.blackjack import (
+    BlackjackHand,
+    belief_facts,
+    bust_risk,
+    dealer_bust_probability,
+)
+from cog_tasks.inspect_evals.egosocial import egosocial_blackjack_beliefs
+from cog_tasks.inspect_evals.scripted import scripted_output
+
+
+def test_facts_follow_rlcards_rules_on_hand_worked_hands() -> None:
+    # 10 and 6 against a 7: 49 unseen cards; 6 (3 left), 7 (3), 8, 9 (4 each) and
+    # 10-values (15 left) bust: 29/49.
+    assert bust_risk(["T", "6"], "7") == Fraction(29, 49)
+    soft = belief_facts(BlackjackHand(player=("HA", "S6"), dealer_up="D6"))
+    assert (soft.total, soft.soft, soft.bust, soft.move) == (17, True, False, "hit")
+    assert soft.bust_risk == 0  # an ace can always drop to 1
+    bust = belief_facts(BlackjackHand(player=("HK", "SQ", "D5"), dealer_up="CA"))
+    assert (bust.total, bust.bust, bust.move) == (25, True, None)
+    assert bust.dealer_up == "the ace of clubs" and bust.dealer_up_value == 11
+    # a 6 up-card busts far more often than a 10 (about 42% and 21% in one deck)
+    weak = dealer_bust_probability("6", ["T", "7", "6"])
+    strong = dealer_bust_probability("T", ["T", "7", "T"])
+    assert 0.38 < weak < 0.46 and 0.18 < strong < 0.26
+    assert "17, a soft" in soft.self_text() and "basic strategy" in soft.self_text().lower()
+    assert "worth 6" in soft.external_text() and f"{float(soft.dealer_bust):.0%}" in (
+        soft.external_text()
+    )
+
+
+def test_split_beliefs_and_parse_grade() -> None:
+    reply = "Self-Belief is {I hold 15, so I hit}. External-Belief is {the dealer shows a 6}."
+    assert split_beliefs(reply) == {
+        "self_belief": "I hold 15, so I hit",
+        "external_belief": "the dealer shows a 6",
+    }
+    assert split_beliefs("self belief: 12") == {"self_belief": "12", "external_belief": None}
+    assert split_beliefs("I would hit.") == {"self_belief": None, "external_belief": None}
+    assert parse_grade("reasoning...\nGRADE: C") is True
+    assert parse_grade("GRADE: C at first, but GRADE: I") is False
+    assert parse_grade("correct") is None
+
+
+def test_judge_prompt_holds_the_rubric_and_the_facts() -> None:
+    facts = belief_facts(BlackjackHand(player=("HT", "S6"), dealer_up="D7"))
+    prompt = judge_prompt("self_belief", "situation text", facts, "I have 16")
+    assert "situation text" in prompt and "I have 16" in prompt
+    assert "total is 16" in prompt and "hit" in prompt and "GRADE: C" in prompt
+    assert "dealer's face-up card" not in prompt
+
+
+def scripted_player(input, tools, tool_choice, config):
+    """States a total of 20 and a strong dealer card, whatever the cards; no External-Belief
+    when the dealer shows a 5."""
+    if "{Heart 5}" in input[-1].text:
+        return scripted_output("Self-Belief is {my total is 20, so I stand}.", input)
+    return scripted_output(
+        "Self-Belief is {my total is 20, so I stand}. "
+        "External-Belief is {the dealer's up-card is worth 10, so the dealer rarely busts}.",
+        input,
+    )
+
+
+class ScriptedJudge:
+    """Grades C when the facts in its prompt match the belief's claim; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, input, tools, tool_choice, config):
+        self.calls += 1
+        prompt = input[-1].text
+        if "The player's Self-Belief" in prompt:
+            grade = "C" if "The player's total is 20," in prompt else "I"
+        else:
+            grade = "C" if "card is the " in prompt and ", worth 10." in prompt else "maybe"
+        return scripted_output(f"Compared with the facts.\nGRADE: {grade}", input)
+
+
+@pytest.mark.slow
+def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -> None:
+    judge = ScriptedJudge()
+    [log] = inspect_eval(
+        egosocial_blackjack_beliefs(),
+        model=get_model("mockllm/model", custom_outputs=scripted_player),
+        model_roles={"grader": get_model("mockllm/judge", custom_outputs=judge)},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    samples = log.samples
+    assert len(samples) == 50
+    facts = {
+        s.id: belief_facts(
+            BlackjackHand(tuple(s.metadata["player_cards"].split()), s.metadata["dealer_up"])
+        )
+        for s in samples
+    }
+    total_20 = sum(fact.total == 20 for fact in facts.values())
+    no_external = [s for s in samples if "{Heart 5}" in s.input[-1].text]
+    up_10 = [s for s in samples if facts[s.id].dealer_up_value == 10 and s not in no_external]
+    assert no_external and up_10 and 0 < total_20 < 50
+    metrics = {name: metric.value for name, metric in log.results.scores[0].metrics.items()}
+    assert metrics["self_belief"] == pytest.approx(total_20 / 50)
+    assert metrics["external_belief"] == pytest.approx(len(up_10) / 50)
+    assert metrics["all"] == pytest.approx((total_20 + len(up_10)) / 100)
+    assert metrics["invalid_answer_rate"] == pytest.approx(len(no_external) / 50)
+    # a missing belief is not sent to the judge
+    assert judge.calls == 100 - len(no_external)
+    unparsed = [s for s in samples if s.scores["belief_judge"].metadata["judge_unparsed"]]
+    assert len(unparsed) == 50 - len(no_external) - len(up_10)
+
+
+@pytest.mark.slow
+def test_without_a_grader_the_run_fails_and_the_report_skips_it(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    from cog_tasks.cli import main
+
+    [log] = inspect_eval(
+        egosocial_blackjack_beliefs(),
+        model=get_model("mockllm/model", custom_outputs=scripted_player),
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "error" and "grader" in str(log.error)
+    with pytest.raises(FileNotFoundError, match=r"skipped 1 log\(s\) with status error"):
+        main(["egosocial", "report", str(tmp_path)])
