@@ -7,7 +7,11 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.commands.options import add_chance_command, add_name_value_option
+from cog_tasks.commands.options import (
+    add_chance_command,
+    add_name_value_option,
+    reporting_user_errors,
+)
 from cog_tasks.files import write_json_atomically
 from cog_tasks.metrics.cogbench import KAPPA_FORMS, WEIGHT_SCHEMES
 
@@ -24,6 +28,10 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
     return ModelGenerator(get_model(model_name, **dict(model_args)))
 
 
+_reporting_errors = reporting_user_errors("cog-tasks cogbench", (ValueError, FileNotFoundError))
+
+
+@_reporting_errors
 def _evaluate(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import (
         answered_items,
@@ -55,6 +63,7 @@ def _rater_spec(spec: str) -> tuple[Path, str | None]:
     return Path(path), method
 
 
+@_reporting_errors
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
     from cog_tasks.cogbench.loader import load_records

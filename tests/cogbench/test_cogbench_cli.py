@@ -226,5 +226,7 @@ def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     neutral = sum(1 for human, _ in rows if human == 3)
     assert f"eval_cogbench_a.json:human_rating: {negative} / {neutral} / " in out
     assert f"items rated by all: {len(rows)} (left out: 0)" in out
-    with pytest.raises(ValueError, match="at least two raters"):
-        main(["cogbench", "agreement", str(EVAL_A)])
+    assert main(["cogbench", "agreement", str(EVAL_A)]) == 2
+    assert "at least two raters" in capsys.readouterr().err
+    assert main(["cogbench", "agreement", str(EVAL_A), str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err
