@@ -150,7 +150,7 @@ def cogbench(
         solver=cogbench_agent(agent, settings),
         scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
         metrics=[authenticity(weights, kappa), rationality()],
-        version=1,
+        version=2,
         metadata={
             "agent": agent,
             "method": AGENTS[agent].method,
