@@ -16,11 +16,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
-from cog_tasks.cogbench.records import CogBenchRecord, MethodAnswer, QuestionnaireItem
+from cog_tasks.cogbench.records import (
+    CogBenchRecord,
+    MethodAnswer,
+    QuestionnaireItem,
+    Trajectory,
+)
 from cog_tasks.metrics.cogbench import (
     IterationSummary,
     RatingTally,
     WeightScheme,
+    check_kappa_form,
+    fleiss_kappa,
+    mean_kappa,
+    mean_pairwise_spearman,
+    polarity,
     polarity_rating,
     summarize_iterations,
 )
@@ -64,18 +74,36 @@ def answered_items(records: Sequence[CogBenchRecord], method: str) -> list[Answe
     ]
 
 
+def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
+    return record.topic, (record.profile or {}).get("Name", "")
+
+
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
-    """The answers as Rationality-judge inputs."""
-    return [
-        JudgeItem(
-            profile=entry.record.profile or {},
-            information=entry.record.information_flow,
-            question=entry.item.question,
-            rating=entry.answer.rating if entry.answer else None,
-            reason=entry.answer.reason if entry.answer else "",
+    """The answers as Rationality-judge inputs.
+
+    Each answer is judged with the method's stored profile (CogGPT's updated
+    one) when the file has it, else the initial profile, and with the flows
+    of its (topic, profile) up to its iteration.
+    """
+    flows: dict[tuple[str, str], dict[int, str]] = {}
+    for entry in items:
+        flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
+            entry.record.information_flow
         )
-        for entry in items
-    ]
+    judged = []
+    for entry in items:
+        seen = flows[_trajectory_key(entry.record)]
+        stored_profile = entry.answer.profile if entry.answer else ""
+        judged.append(
+            JudgeItem(
+                profile=stored_profile or entry.record.profile or {},
+                flows=[seen[t] for t in sorted(seen) if t <= entry.record.iteration],
+                question=entry.item.question,
+                rating=entry.answer.rating if entry.answer else None,
+                reason=entry.answer.reason if entry.answer else "",
+            )
+        )
+    return judged
 
 
 @dataclass(frozen=True)
@@ -116,6 +144,21 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
+def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
+    """One tally per question text within one iteration's items."""
+    by_question: dict[str, list[AnsweredItem]] = {}
+    for entry in group:
+        by_question.setdefault(entry.item.question, []).append(entry)
+    return [
+        RatingTally.from_ratings(
+            [e.item.human_rating for e in entries],
+            [e.answer.rating if e.answer else None for e in entries],
+            weights,
+        )
+        for entries in by_question.values()
+    ]
+
+
 def _mean(values: Sequence[int | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
@@ -126,6 +169,7 @@ def score_method(
     items: Sequence[AnsweredItem],
     weights: WeightScheme = None,
     judge_scores: Sequence[int | None] | None = None,
+    kappa: str = "pooled",
 ) -> MethodScores:
     """Compute the paper's numbers for one method.
 
@@ -135,6 +179,8 @@ def score_method(
         weights: κ weighting (``None`` as in the paper).
         judge_scores: Optional judge score per item (same order), ``None``
             where unreadable; an unreadable judge score counts as 1 in the mean.
+        kappa: ``pooled`` (one κ over all items of an iteration, the authors'
+            script) or ``per_question`` (mean of per-question κ, Eq. 2).
 
     Returns:
         The scores.
@@ -174,7 +220,11 @@ def score_method(
         missing=sum(1 for e in items if e.answer is None),
         invalid=sum(t.invalid for t in tallies.values()),
         unrated=sum(t.unrated for t in tallies.values()),
-        authenticity=summarize_iterations({t: tally.kappa() for t, tally in tallies.items()}),
+        authenticity=summarize_iterations(
+            {t: tally.kappa() for t, tally in tallies.items()}
+            if check_kappa_form(kappa) == "pooled"
+            else {t: mean_kappa(_question_tallies(group, weights)) for t, group in groups.items()}
+        ),
         polarity=summarize_iterations(polarity),
         rationality=summarize_iterations(
             {
@@ -186,6 +236,148 @@ def score_method(
         judge=judge,
         judge_vs_human=agreement,
     )
+
+
+def copy_previous_tallies(
+    trajectories: Sequence[Trajectory], weights: WeightScheme = None
+) -> dict[int, RatingTally]:
+    """Tallies of a rater that copies last iteration's human rating of each question.
+
+    This reference needs no model. At iteration *t* >= 1 its rating of a
+    question is the human rating of the same question at *t* - 1 (``None``,
+    i.e. invalid, when that was unset or the question was not asked then). It
+    is what an agent told last round's human rating could score by copying it.
+
+    Args:
+        trajectories: The (topic, profile) trajectories.
+        weights: κ weighting.
+
+    Returns:
+        Pooled tallies per iteration >= 1 that has a previous iteration.
+    """
+    tallies: dict[int, RatingTally] = {}
+    for trajectory in trajectories:
+        for previous, step in zip(trajectory.steps, trajectory.steps[1:], strict=False):
+            earlier = dict(zip(previous.questions, previous.human_ratings, strict=True))
+            tally = RatingTally.from_ratings(
+                step.human_ratings, [earlier.get(q) for q in step.questions], weights
+            )
+            tallies[step.iteration] = tallies.get(step.iteration, RatingTally(weights)) + tally
+    return dict(sorted(tallies.items()))
+
+
+def copy_previous_kappa(
+    trajectories: Sequence[Trajectory], weights: WeightScheme = None
+) -> dict[int, float | None]:
+    """Pooled κ per iteration of the copy-previous-human-rating reference.
+
+    Args:
+        trajectories: The (topic, profile) trajectories.
+        weights: κ weighting.
+
+    Returns:
+        κ per iteration >= 1 (see :func:`copy_previous_tallies`).
+    """
+    return {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories, weights).items()}
+
+
+HUMAN_RATER = "human_rating"
+
+
+@dataclass(frozen=True)
+class RaterAgreement:
+    """Agreement among several raters of the same questionnaire items (paper's Table 4).
+
+    Attributes:
+        raters: Rater labels (``file:method``), in column order.
+        items: Items every rater rated (the rows used).
+        left_out: Items some rater did not rate (or rated unreadably).
+        fleiss: Fleiss' κ on the 1-5 ratings.
+        fleiss_polarity: Fleiss' κ after grouping 1-2 / 3 / 4-5.
+        spearman: Mean pairwise Spearman's ρ (``None`` if undefined).
+        polarity_counts: Per rater, how many ratings were negative, neutral, positive.
+    """
+
+    raters: tuple[str, ...]
+    items: int
+    left_out: int
+    fleiss: float
+    fleiss_polarity: float
+    spearman: float | None
+    polarity_counts: dict[str, tuple[int, int, int]]
+
+
+def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str]:
+    return record.topic, record.iteration, (record.profile or {}).get("Name", ""), question
+
+
+def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]]) -> RaterAgreement:
+    """Fleiss' κ, mean pairwise Spearman and polarity tallies across raters.
+
+    Items are matched by (topic, iteration, profile name, question); only
+    items every rater rated enter the statistics, the rest are counted.
+
+    Args:
+        raters: ``(label, records, method)`` per rater; ``method`` is
+            :data:`HUMAN_RATER` for the file's human ratings or a method name.
+
+    Returns:
+        The statistics.
+
+    Raises:
+        ValueError: With fewer than two raters, or no item rated by all.
+    """
+    if len(raters) < 2:
+        raise ValueError(f"agreement needs at least two raters, got {len(raters)}")
+    columns: list[dict[tuple[str, int, str, str], int | None]] = []
+    for _, records, method in raters:
+        column = {}
+        for record in records:
+            for item in record.questionnaire:
+                answer = item.answers.get(method)
+                rating = (
+                    item.human_rating
+                    if method == HUMAN_RATER
+                    else (answer.rating if answer else None)
+                )
+                column[_item_key(record, item.question)] = rating
+        columns.append(column)
+    every_key = set().union(*columns)
+    shared = sorted(k for k in every_key if all(column.get(k) is not None for column in columns))
+    if not shared:
+        raise ValueError("no questionnaire item is rated by every rater")
+    rows = [[column[key] for column in columns] for key in shared]
+    polar = [[polarity_rating(value) for value in row] for row in rows]
+    counts = {}
+    for index, (label, _, _) in enumerate(raters):
+        groups = [polarity(row[index]) for row in rows]  # type: ignore[arg-type]
+        counts[label] = (groups.count(-1), groups.count(0), groups.count(1))
+    return RaterAgreement(
+        raters=tuple(label for label, _, _ in raters),
+        items=len(shared),
+        left_out=len(every_key) - len(shared),
+        fleiss=fleiss_kappa(rows),  # type: ignore[arg-type]
+        fleiss_polarity=fleiss_kappa(polar),  # type: ignore[arg-type]
+        spearman=mean_pairwise_spearman(rows),  # type: ignore[arg-type]
+        polarity_counts=counts,
+    )
+
+
+def format_agreement(agreement: RaterAgreement) -> str:
+    """Human-readable agreement report."""
+    lines = [
+        f"raters: {', '.join(agreement.raters)}",
+        f"items rated by all: {agreement.items} (left out: {agreement.left_out})",
+        f"Fleiss kappa: {format_number(agreement.fleiss)}",
+        f"Fleiss kappa (polarity 1-2 / 3 / 4-5): {format_number(agreement.fleiss_polarity)}",
+        f"mean pairwise Spearman: {format_number(agreement.spearman)}",
+        "polarity tallies (negative / neutral / positive):",
+    ]
+    lines.extend(
+        f"  {label}: {negative} / {neutral} / {positive}"
+        for label, (negative, neutral, positive) in agreement.polarity_counts.items()
+    )
+    return "\n".join(lines)
 
 
 def format_number(value: float | None) -> str:
@@ -219,8 +411,9 @@ def format_scores(scores: MethodScores, source: str) -> str:
     if scores.judge_vs_human is not None:
         agreement = scores.judge_vs_human
         lines.append(
-            f"Judge vs human Rationality: kappa {format_number(agreement.kappa)}, Spearman "
-            f"{format_number(agreement.spearman)} on {agreement.pairs} answers "
+            f"Judge vs human Rationality: Spearman {format_number(agreement.spearman)}, "
+            f"exact agreement {format_number(agreement.exact)}, kappa "
+            f"{format_number(agreement.kappa)} on {agreement.pairs} answers "
             f"({agreement.judge_invalid} unreadable judge scores)"
         )
     lines.append(

@@ -2,9 +2,12 @@
 
 In the paper Rationality is a human score of the agent's reasoning (clarity,
 relevance, staying in role). Where no human scores exist, a judge model
-applies the same five levels. An answer with no reasoning at all gets 1 (the
-rubric's "irrelevant" level) without asking the judge; a judge reply without a
-readable score is returned as ``None`` and counted as invalid (scored 1).
+applies the same five levels. The judge sees what the agent reasoned from:
+the profile as it stood when the agent answered, the flows read so far
+(newest first, bounded), and CogGPT's recalled memories and notes. An answer
+with no reasoning at all gets 1 (the rubric's "irrelevant" level) without
+asking the judge; a judge reply without a readable score is asked once more,
+then returned as ``None`` and counted as invalid (scored 1).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from cog_tasks.cogbench.generation import TextGenerator
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
 from cog_tasks.metrics.cogbench import cohen_kappa, spearman
 
-JUDGE_TOKENS = 16
-INFORMATION_CHARS = 1500
+JUDGE_TOKENS = 96
+CONTEXT_CHARS = 6000
 
 RUBRIC = (
     "You grade the reasoning that a role-playing agent gave for its rating of a statement.\n\n"
-    "Profile the agent plays:\n{profile}\n\n"
-    "Information the agent had just read:\n{information}\n\n"
+    "Profile the agent plays, as it stood when it answered:\n{profile}\n\n"
+    "Information the agent has read so far (newest first):\n{information}\n\n"
+    "{memory}"
     'Statement: "{question}"\n'
     "Agent's rating (1 = strongly disagree ... 5 = strongly agree): {rating}\n"
     'Agent\'s reasoning: "{reason}"\n\n'
@@ -33,27 +37,36 @@ RUBRIC = (
     "3 = relevant but vague, e.g. no clear stance where one is expected.\n"
     "2 = unclear or weak: forced links, or it only repeats the statement.\n"
     "1 = irrelevant or nonsensical, out of character, or reveals it is an AI.\n"
-    "Reply with one line: Score: <1-5>"
+    "Reply in two lines:\nScore: <1-5>\nReason: <one sentence>"
 )
+NOTHING_READ = "(nothing: the agent answered from its profile alone)"
 
 
 @dataclass(frozen=True)
 class JudgeItem:
-    """One answer to grade.
+    """One answer to grade, with everything the agent reasoned from.
 
     Attributes:
-        profile: The profile the agent plays.
-        information: The information flow of that iteration.
+        profile: The profile the agent held when it answered (CogGPT's
+            updated profile; the initial one for the baselines), as a
+            mapping or as ``Key: value`` text.
+        flows: The information flows read so far, oldest first, the current
+            iteration's last ('' entries are skipped).
         question: The statement.
         rating: The agent's rating (``None`` if it had none).
         reason: The agent's reasoning.
+        recalled: Long-term memory items the agent recalled for the question.
+        notes: Other notes the agent kept (CogGPT's stored statements,
+            Reflexion's reflection).
     """
 
-    profile: Mapping[str, str]
-    information: str
+    profile: Mapping[str, str] | str
+    flows: Sequence[str]
     question: str
     rating: int | None
     reason: str
+    recalled: Sequence[str] = ()
+    notes: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -69,14 +82,51 @@ class JudgeVerdict:
     raw: str
 
 
-def judge_prompt(item: JudgeItem, information_chars: int = INFORMATION_CHARS) -> str:
-    """The rubric prompt for one answer (long information is cut, marked with '...')."""
-    information = item.information or "(nothing: the agent answered from its profile alone)"
-    if len(information) > information_chars:
-        information = information[:information_chars].rstrip() + " ..."
+def bounded_information(flows: Sequence[str], budget: int = CONTEXT_CHARS) -> str:
+    """The flows read so far, newest first, within ``budget`` characters.
+
+    The newest flow comes first and whole as far as the budget allows; older
+    flows follow while budget remains; whatever is cut is marked ``[...]`` and
+    the number of older flows left out is said.
+
+    Args:
+        flows: Flows oldest first.
+        budget: Characters to spend.
+
+    Returns:
+        The text for the judge prompt.
+    """
+    present = [flow.strip() for flow in flows if flow.strip()]
+    if not present:
+        return NOTHING_READ
+    parts: list[str] = []
+    left = budget
+    newest_first = list(enumerate(present, start=1))[::-1]
+    for shown, (number, flow) in enumerate(newest_first):
+        if left <= 0:
+            parts.append(f"[{len(present) - shown} older flow(s) left out]")
+            break
+        text = flow if len(flow) <= left else flow[:left].rstrip() + " [...]"
+        left -= len(text)
+        parts.append(f"[flow {number} of {len(present)}]\n{text}")
+    return "\n\n".join(parts)
+
+
+def judge_prompt(item: JudgeItem, context_chars: int = CONTEXT_CHARS) -> str:
+    """The rubric prompt for one answer (flows bounded by ``context_chars``)."""
+    memory_lines = [f"- {line}" for line in item.recalled]
+    note_lines = [f"- {line}" for line in item.notes]
+    memory = ""
+    if memory_lines:
+        memory += "Memories the agent recalled for this statement:\n" + "\n".join(memory_lines)
+        memory += "\n\n"
+    if note_lines:
+        memory += "Notes the agent kept:\n" + "\n".join(note_lines) + "\n\n"
+    profile = item.profile if isinstance(item.profile, str) else profile_to_text(item.profile)
     return RUBRIC.format(
-        profile=profile_to_text(item.profile),
-        information=information,
+        profile=profile,
+        information=bounded_information(item.flows, context_chars),
+        memory=memory,
         question=item.question,
         rating="none given" if item.rating is None else item.rating,
         reason=item.reason,
@@ -86,22 +136,27 @@ def judge_prompt(item: JudgeItem, information_chars: int = INFORMATION_CHARS) ->
 async def judge_answers(
     generate: TextGenerator, items: Sequence[JudgeItem], max_tokens: int = JUDGE_TOKENS
 ) -> list[JudgeVerdict]:
-    """Grade answers concurrently.
+    """Grade answers concurrently; a reply without a readable score is asked once more.
 
     Args:
         generate: The judge model.
         items: Answers to grade.
-        max_tokens: Token limit of a judge reply.
+        max_tokens: Token limit of a judge reply (a score and a one-line reason).
 
     Returns:
-        One verdict per item, in order.
+        One verdict per item, in order (the last reply when asked twice).
     """
 
     async def grade(item: JudgeItem) -> JudgeVerdict:
         if not item.reason.strip():
             return JudgeVerdict(1, "")
-        reply = await generate(judge_prompt(item), max_tokens)
-        return JudgeVerdict(parse_judge_score(reply), reply)
+        prompt = judge_prompt(item)
+        reply = await generate(prompt, max_tokens)
+        score = parse_judge_score(reply)
+        if score is None:
+            reply = await generate(prompt, max_tokens)
+            score = parse_judge_score(reply)
+        return JudgeVerdict(score, reply)
 
     return list(await asyncio.gather(*(grade(item) for item in items)))
 
@@ -114,12 +169,14 @@ class JudgeAgreement:
         pairs: Answers with both a human and a readable judge score.
         kappa: Cohen's κ on those pairs (``None`` without pairs).
         spearman: Spearman's ρ on those pairs (``None`` if undefined).
+        exact: Share of those pairs where judge and human give the same score.
         judge_invalid: Answers with a human score whose judge score was unreadable.
     """
 
     pairs: int
     kappa: float | None
     spearman: float | None
+    exact: float | None
     judge_invalid: int
 
 
@@ -141,5 +198,6 @@ def judge_agreement(human: Sequence[int | None], judge: Sequence[int | None]) ->
         pairs=len(both),
         kappa=cohen_kappa(humans, judges) if both else None,
         spearman=spearman(humans, judges),
+        exact=sum(h == j for h, j in both) / len(both) if both else None,
         judge_invalid=invalid,
     )

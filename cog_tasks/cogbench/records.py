@@ -63,11 +63,14 @@ class MethodAnswer:
         rating: 1-5, or ``None`` when missing or unreadable.
         reason: The method's reasoning.
         rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
+        profile: The method's profile when it answered ('' when not stored;
+            CogGPT's updated profile in the authors' files).
     """
 
     rating: int | None
     reason: str = ""
     rationality: int | None = None
+    profile: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ def _method_answer(raw: object, where: str) -> MethodAnswer:
         rating=coerce_rating(raw.get("rating")),
         reason=str(raw.get("reason") or "").strip(),
         rationality=coerce_rating(raw.get("rationality")),
+        profile=str(raw.get("profile") or "").strip(),
     )
 
 

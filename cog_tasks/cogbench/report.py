@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from cog_tasks.cogbench.evaluation import format_number
+from cog_tasks.files import save_figure, write_json_atomically
 from cog_tasks.metrics.cogbench import summarize_iterations
 
 FEEDBACK_AGENTS = ("react", "reflexion")
-AGENT_LABELS = {"cot": "CoT", "react": "ReAct*", "reflexion": "Reflexion*", "coggpt": "CogGPT"}
+COPY_PREVIOUS = "copy-previous"
+AGENT_LABELS = {
+    "cot": "CoT",
+    "react": "ReAct*",
+    "reflexion": "Reflexion*",
+    "coggpt": "CogGPT",
+    COPY_PREVIOUS: "copy previous human rating",
+}
 
 
 @dataclass(frozen=True)
@@ -45,26 +50,16 @@ class AgentCurves:
     @property
     def label(self) -> str:
         """Legend label: agent (``*`` marks human feedback) and model."""
+        if self.agent == COPY_PREVIOUS:
+            return f"{AGENT_LABELS[COPY_PREVIOUS]} (reference)"
         return f"{AGENT_LABELS.get(self.agent, self.agent)} ({self.model})"
-
-
-def _atomic_write(path: Path, write: object) -> None:
-    """Write via a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=path.suffix)
-    os.close(handle)
-    try:
-        write(Path(temporary))  # type: ignore[operator]
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
 
 
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     """Draw Authenticity (a) and Rationality (b) by iteration, one line per agent.
 
-    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper.
+    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper;
+    the copy-previous reference is dashed.
 
     Args:
         curves: The agents to draw (one subset).
@@ -90,7 +85,11 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
             series = {t: v for t, v in getattr(curve, field).items() if v is not None}
             if not series:
                 continue
-            style = ":" if curve.agent in FEEDBACK_AGENTS else "-"
+            style = (
+                "--"
+                if curve.agent == COPY_PREVIOUS
+                else (":" if curve.agent in FEEDBACK_AGENTS else "-")
+            )
             iterations = sorted(series)
             axis.plot(
                 iterations,
@@ -111,7 +110,8 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
         figure.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
     figure.suptitle(title)
     figure.tight_layout(rect=(0, 0.1, 1, 0.95))
-    _atomic_write(path, lambda target: figure.savefig(target, format="png", dpi=120))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(figure, path)
     plt.close(figure)
     return path
 
@@ -163,7 +163,7 @@ def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
         title = f"CogBench-{subset} ({language}) - data: {data or 'unknown'}"
         written.append(plot_curves(members, out_dir / name, title))
     summary = out_dir / "cogbench_curves.json"
-    text = json.dumps([asdict(curve) for curve in curves], indent=2)
-    _atomic_write(summary, lambda target: target.write_text(text + "\n", encoding="utf-8"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_json_atomically(summary, [asdict(curve) for curve in curves])
     written.append(summary)
     return written

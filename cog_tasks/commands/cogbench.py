@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.commands.options import add_chance_command, add_name_value_option
-from cog_tasks.metrics.cogbench import WEIGHT_SCHEMES
+from cog_tasks.commands.options import (
+    add_chance_command,
+    add_name_value_option,
+    reporting_user_errors,
+)
+from cog_tasks.files import write_json_atomically
+from cog_tasks.metrics.cogbench import KAPPA_FORMS, WEIGHT_SCHEMES
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -26,6 +28,10 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
     return ModelGenerator(get_model(model_name, **dict(model_args)))
 
 
+_reporting_errors = reporting_user_errors("cog-tasks cogbench", (ValueError, FileNotFoundError))
+
+
+@_reporting_errors
 def _evaluate(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import (
         answered_items,
@@ -44,17 +50,43 @@ def _evaluate(args: argparse.Namespace) -> int:
         generator = _judge_generator(args.judge_model, args.model_arg)
         verdicts = asyncio.run(judge_answers(generator, judge_items(items)))  # type: ignore[arg-type]
         judge_scores = [verdict.score for verdict in verdicts]
-    scores = score_method(args.method, items, args.weights, judge_scores)
+    scores = score_method(args.method, items, args.weights, judge_scores, args.kappa)
     print(format_scores(scores, path.name))
+    return 0
+
+
+def _rater_spec(spec: str) -> tuple[Path, str | None]:
+    """``FILE`` (its human ratings: method ``None``) or ``FILE:METHOD`` (that method's)."""
+    path, separator, method = spec.rpartition(":")
+    if Path(spec).is_file() or not separator or not method:
+        return Path(spec), None
+    return Path(path), method
+
+
+@_reporting_errors
+def _agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
+    from cog_tasks.cogbench.loader import load_records
+
+    raters = []
+    for spec in args.raters:
+        path, method = _rater_spec(spec)
+        column = method or HUMAN_RATER
+        raters.append((f"{path.name}:{column}", load_records(path), column))
+    print(format_agreement(rater_agreement(raters)))
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.report import curves_table, write_report
     from cog_tasks.inspect_evals.cogbench.logs import latest_per_agent, read_cogbench_logs
+    from cog_tasks.inspect_evals.logs import SUCCESS_ONLY
 
     log_dir = Path(args.log_dir)
-    curves = latest_per_agent(read_cogbench_logs(log_dir))
+    found = read_cogbench_logs(log_dir, statuses=args.status or SUCCESS_ONLY)
+    if found.skipped_note():
+        print(found.skipped_note())
+    curves = latest_per_agent(found.logs)
     if not curves:
         print(f"no successful CogBench logs in {log_dir}")
         return 1
@@ -76,10 +108,7 @@ def _export(args: argparse.Namespace) -> int:
     records = export_eval_records(log)
     target = Path(args.output)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".json")
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        json.dump(records, stream, indent=2, ensure_ascii=False)
-    os.replace(temporary, target)
+    write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
     return 0
 
@@ -104,16 +133,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
     evaluate.add_argument("--weights", choices=WEIGHT_SCHEMES, help="weighted kappa (default none)")
     evaluate.add_argument(
+        "--kappa",
+        choices=KAPPA_FORMS,
+        default="pooled",
+        help="pooled over an iteration (authors' code, default) or per_question (paper's Eq. 2)",
+    )
+    evaluate.add_argument(
         "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_evaluate)
+
+    agreement = commands.add_parser(
+        "agreement",
+        help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
+    )
+    agreement.add_argument(
+        "raters",
+        nargs="+",
+        metavar="FILE[:METHOD]",
+        help="an eval-schema file: its human ratings, or METHOD's ratings with FILE:METHOD",
+    )
+    agreement.set_defaults(func=_agreement)
 
     report = commands.add_parser(
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
     report.add_argument("--out", help="folder for the PNGs and cogbench_curves.json")
+    report.add_argument(
+        "--status",
+        action="append",
+        choices=("success", "started", "cancelled", "error"),
+        help="log status to include (repeatable; default: success only)",
+    )
     report.set_defaults(func=_report)
 
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")

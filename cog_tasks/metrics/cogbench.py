@@ -26,6 +26,7 @@ Conventions:
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import re
@@ -37,6 +38,28 @@ LIKERT: tuple[int, ...] = (1, 2, 3, 4, 5)
 WeightScheme = Literal["linear", "quadratic"] | None
 WEIGHT_SCHEMES: tuple[str, ...] = ("linear", "quadratic")
 HEADLINE_ITERATIONS: tuple[int, ...] = (0, 5, 10)
+KAPPA_FORMS: tuple[str, ...] = ("pooled", "per_question")
+
+
+def check_kappa_form(form: str) -> str:
+    """Validate how Authenticity κ is formed per iteration.
+
+    ``pooled`` (default) is the authors' code: one κ over all questions of
+    the iteration, which is what their tables show. ``per_question`` is the
+    paper's Eq. 2: one κ per question (over every trajectory that asks it),
+    averaged over questions.
+
+    Raises:
+        ValueError: For any other name.
+    """
+    if form not in KAPPA_FORMS:
+        raise ValueError(f"unknown kappa form {form!r}; use one of {KAPPA_FORMS}")
+    return form
+
+
+def question_key(question: str) -> str:
+    """A short stable key for a question text (used in ``Score.value`` names)."""
+    return hashlib.sha1(question.encode("utf-8")).hexdigest()[:10]
 
 
 def check_weights(weights: str | None) -> WeightScheme:
@@ -87,6 +110,10 @@ def _likert_counts(ratings: Iterable[int]) -> tuple[int, ...]:
 def _check_likert(rating: int, what: str) -> None:
     if rating not in LIKERT:
         raise ValueError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
+
+
+def _prefix(iteration: int, question: str | None) -> str:
+    return f"t{iteration}_" if question is None else f"t{iteration}_q{question_key(question)}_"
 
 
 @dataclass(frozen=True)
@@ -188,9 +215,9 @@ class RatingTally:
             return 1.0
         return 1.0 - observed / expected
 
-    def to_value(self, iteration: int) -> dict[str, float]:
-        """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
-        prefix = f"t{iteration}_"
+    def to_value(self, iteration: int, question: str | None = None) -> dict[str, float]:
+        """Flatten into ``Score.value`` entries prefixed ``t<iteration>_`` (``t<i>_q<key>_``)."""
+        prefix = _prefix(iteration, question)
         value: dict[str, float] = {
             f"{prefix}pairs": self.pairs,
             f"{prefix}invalid": self.invalid,
@@ -204,10 +231,14 @@ class RatingTally:
 
     @classmethod
     def from_value(
-        cls, value: Mapping[str, float], iteration: int, weights: WeightScheme
+        cls,
+        value: Mapping[str, float],
+        iteration: int,
+        weights: WeightScheme,
+        question_key: str | None = None,
     ) -> RatingTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
-        prefix = f"t{iteration}_"
+        prefix = f"t{iteration}_" if question_key is None else f"t{iteration}_q{question_key}_"
         return cls(
             weights=weights,
             pairs=value[f"{prefix}pairs"],  # type: ignore[arg-type]
@@ -305,6 +336,46 @@ def pooled_tallies(
             judged = RationalityTally.from_value(value, iteration)
             rationality[iteration] = rationality.get(iteration, RationalityTally()) + judged
     return ratings, rationality
+
+
+_QUESTION_KEY = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
+
+
+def per_question_kappa(
+    values: Iterable[Mapping[str, float]], weights: WeightScheme = None
+) -> dict[int, float | None]:
+    """The paper's Eq. 2: per iteration, the mean over questions of each question's κ.
+
+    Each question's κ pools its pairs over every sample (trajectory) that
+    asks it; questions without a defined κ are left out of the mean.
+
+    Args:
+        values: Flattened score values holding per-question tallies.
+        weights: The κ weighting the values were tallied with.
+
+    Returns:
+        Mean κ per iteration (``None`` where no question has one).
+    """
+    tallies: dict[int, dict[str, RatingTally]] = {}
+    for value in values:
+        for key in value:
+            match = _QUESTION_KEY.match(key)
+            if not match:
+                continue
+            iteration, question = int(match.group(1)), match.group(2)
+            tally = RatingTally.from_value(value, iteration, weights, question)
+            by_question = tallies.setdefault(iteration, {})
+            by_question[question] = by_question.get(question, RatingTally(weights)) + tally
+    return {
+        iteration: mean_kappa(by_question.values())
+        for iteration, by_question in sorted(tallies.items())
+    }
+
+
+def mean_kappa(tallies: Iterable[RatingTally]) -> float | None:
+    """Mean κ over tallies that have one (``None`` when none has)."""
+    kappas = [kappa for tally in tallies if (kappa := tally.kappa()) is not None]
+    return sum(kappas) / len(kappas) if kappas else None
 
 
 @dataclass(frozen=True)

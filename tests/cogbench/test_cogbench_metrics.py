@@ -121,3 +121,23 @@ def test_spearman_hand_worked() -> None:
     # three raters: pairs (0.8, 1.0, 0.8)
     table = [[1, 1, 1], [2, 3, 2], [3, 2, 3], [4, 4, 4]]
     assert mean_pairwise_spearman(table) == pytest.approx((0.8 + 1.0 + 0.8) / 3)
+
+
+def test_per_question_kappa_is_the_mean_of_question_kappas() -> None:
+    from cog_tasks.metrics.cogbench import RatingTally, per_question_kappa
+
+    # two samples (trajectories), two questions, iteration 1
+    pairs = {
+        "Q one": ([4, 2, 5, 1], [4, 2, 4, 1]),
+        "Q two": ([3, 3, 1, 5], [3, 1, 1, 5]),
+    }
+    values: list[dict[str, float]] = [{}, {}, {}, {}]
+    for question, (human, agent) in pairs.items():
+        for sample, (h, a) in enumerate(zip(human, agent, strict=True)):
+            values[sample].update(RatingTally.from_ratings([h], [a]).to_value(1, question))
+    expected = (cohen_kappa(*pairs["Q one"]) + cohen_kappa(*pairs["Q two"])) / 2
+    assert per_question_kappa(values) == {1: pytest.approx(expected)}
+    pooled = cohen_kappa(
+        pairs["Q one"][0] + pairs["Q two"][0], pairs["Q one"][1] + pairs["Q two"][1]
+    )
+    assert pooled != pytest.approx(expected)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cog_tasks.agents.cogbench.base import (
+    FEEDBACK_MODES,
+    STM_MODES,
     AgentSettings,
     Answer,
     CogBenchAgent,
     IterationResult,
     Observation,
     run_iteration,
+    warn_missing_flows,
 )
 from cog_tasks.agents.cogbench.baselines import CoTAgent, ReActAgent, ReflexionAgent
 from cog_tasks.agents.cogbench.coggpt import CogGPTAgent
@@ -50,6 +53,8 @@ def make_agent(
 
 __all__ = [
     "AGENTS",
+    "FEEDBACK_MODES",
+    "STM_MODES",
     "AgentSettings",
     "Answer",
     "CogBenchAgent",
@@ -57,4 +62,5 @@ __all__ = [
     "Observation",
     "make_agent",
     "run_iteration",
+    "warn_missing_flows",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,7 +11,10 @@ from typing import Any, ClassVar
 
 from cog_tasks.cogbench.generation import TextGenerator
 from cog_tasks.cogbench.parsing import parse_rating_answer
-from cog_tasks.cogbench.records import TrajectoryStep
+from cog_tasks.cogbench.records import Trajectory, TrajectoryStep
+
+STM_MODES: tuple[str, ...] = ("whole", "chunked")
+FEEDBACK_MODES: tuple[str, ...] = ("direction", "none", "rating")
 
 
 @dataclass(frozen=True)
@@ -22,22 +26,46 @@ class AgentSettings:
         reflection_tokens: Token limit of a Reflexion self-reflection.
         distill_tokens: Token limit of a CogGPT distillation reply.
         update_tokens: Token limit of a CogGPT profile update.
-        chunk_size: Characters per short-term-memory chunk.
-        chunk_overlap: Characters shared by consecutive chunks.
+        stm: ``whole`` (one distillation call over the whole flow, as in the
+            authors' code) or ``chunked`` (one call per chunk).
+        chunk_size: Characters per short-term-memory chunk (``stm=chunked``).
+        chunk_overlap: Characters shared by consecutive chunks (``stm=chunked``).
         forgetting_rate: Share of newly distilled knowledge to forget.
         recall_k: Long-term memory items recalled per question.
         memory_dir: Folder to persist long-term memory in (default: in memory).
+        feedback: What ReAct and Reflexion learn about last round: ``direction``
+            (too high / too low / right), ``none`` (only their own rating) or
+            ``rating`` (the human rating itself, an upper bound).
+        retries: Extra asks when an answer has no readable rating.
     """
 
     answer_tokens: int = 256
     reflection_tokens: int = 160
     distill_tokens: int = 384
     update_tokens: int = 512
+    stm: str = "whole"
     chunk_size: int = 1000
     chunk_overlap: int = 100
     forgetting_rate: float = 0.4
     recall_k: int = 3
     memory_dir: str | None = None
+    feedback: str = "direction"
+    retries: int = 3
+
+    def __post_init__(self) -> None:
+        """Reject unknown modes and impossible limits early, naming the parameter."""
+        if self.stm not in STM_MODES:
+            raise ValueError(f"unknown stm {self.stm!r}; use one of {STM_MODES}")
+        if self.feedback not in FEEDBACK_MODES:
+            raise ValueError(f"unknown feedback {self.feedback!r}; use one of {FEEDBACK_MODES}")
+        if self.retries < 0:
+            raise ValueError(f"retries must be >= 0, got {self.retries}")
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise ValueError(
+                f"need 0 <= chunk_overlap ({self.chunk_overlap}) < chunk_size ({self.chunk_size})"
+            )
+        if not 0.0 <= self.forgetting_rate <= 1.0:
+            raise ValueError(f"forgetting_rate must be in [0, 1], got {self.forgetting_rate}")
 
 
 @dataclass(frozen=True)
@@ -201,11 +229,32 @@ class CogBenchAgent(ABC):
         replies = await asyncio.gather(
             *(self.generate(prompt, self.settings.answer_tokens) for prompt, _ in built)
         )
-        answers = []
-        for question, (_, recalled), reply in zip(questions, built, replies, strict=True):
+        answers = await asyncio.gather(
+            *(
+                self._read_answer(question, prompt, recalled, reply)
+                for question, (prompt, recalled), reply in zip(
+                    questions, built, replies, strict=True
+                )
+            )
+        )
+        return list(answers)
+
+    async def _read_answer(
+        self, question: str, prompt: str, recalled: tuple[str, ...], reply: str
+    ) -> Answer:
+        """Parse a reply, asking again up to ``settings.retries`` times while it has no rating.
+
+        The authors re-ask until the reply has the expected keywords (up to 20
+        times); the last reply is kept, and a rating still unreadable stays
+        ``None`` (an invalid answer).
+        """
+        parsed = parse_rating_answer(reply)
+        for _ in range(self.settings.retries):
+            if parsed.rating is not None:
+                break
+            reply = await self.generate(prompt, self.settings.answer_tokens)
             parsed = parse_rating_answer(reply)
-            answers.append(Answer(question, parsed.rating, parsed.reason, reply, recalled))
-        return answers
+        return Answer(question, parsed.rating, parsed.reason, reply, recalled)
 
 
 def observations(previous: IterationResult | None) -> list[Observation]:
@@ -216,6 +265,28 @@ def observations(previous: IterationResult | None) -> list[Observation]:
         Observation(answer.question, answer.rating, human)
         for answer, human in zip(previous.answers, previous.step.human_ratings, strict=True)
     ]
+
+
+def warn_missing_flows(trajectory: Trajectory) -> list[int]:
+    """Warn once for a trajectory whose iterations after 0 have no information flow.
+
+    Such an iteration runs with nothing new to perceive; that is legitimate in
+    a hand-made file but usually means the bench file was not found.
+
+    Args:
+        trajectory: The trajectory about to run.
+
+    Returns:
+        The iterations (> 0) without a flow.
+    """
+    empty = [s.iteration for s in trajectory.steps if s.iteration > 0 and not s.information_flow]
+    if empty:
+        warnings.warn(
+            f"CogBench trajectory {trajectory.id}: no information flow at iterations {empty}; "
+            "the agent perceives nothing new there",
+            stacklevel=2,
+        )
+    return empty
 
 
 async def run_iteration(

@@ -2,9 +2,12 @@
 
 All three see only the initial profile and the current iteration's flow; they
 keep no memory of earlier flows. ReAct and Reflexion also receive "human
-feedback": for each question, their own rating and the human rating of the
-previous iteration. Reflexion additionally writes a self-reflection on that
-feedback before it answers.
+feedback" on each question of the previous iteration, in the form chosen by
+``AgentSettings.feedback``: whether their rating was too high, too low or
+right (``direction``, the default), only their own rating (``none``), or the
+human rating itself (``rating``, the paper's wording and an upper bound:
+copying last round's human rating alone scores well). Reflexion additionally
+writes a self-reflection on that feedback before it answers.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ class CoTAgent(CogBenchAgent):
 
 
 class ReActAgent(CoTAgent):
-    """CoT plus last iteration's human ratings as observations."""
+    """CoT plus feedback on last iteration's ratings as observations."""
 
     name = "react"
     method = "ReAct"
@@ -52,7 +55,9 @@ class ReActAgent(CoTAgent):
         """Profile, current flow, the observation on this statement, statement."""
         if observation is None:
             return super().answer_prompt(question, observation)
-        seen = prompts.observation(observation.own_rating, observation.human_rating)
+        seen = prompts.observation(
+            observation.own_rating, observation.human_rating, self.settings.feedback
+        )
         return f"{self.context()}\n\n{seen}\n\n{prompts.question(question)}", ()
 
 
@@ -68,7 +73,8 @@ class ReflexionAgent(ReActAgent):
         if not feedback:
             return
         table = prompts.reflection_table(
-            [(item.question, item.own_rating, item.human_rating) for item in feedback]
+            [(item.question, item.own_rating, item.human_rating) for item in feedback],
+            self.settings.feedback,
         )
         prompt = f"{self.context()}\n\n{prompts.REFLECTION.format(table=table)}"
         reply = await self.generate(prompt, self.settings.reflection_tokens)

@@ -2,13 +2,14 @@
 
 Per iteration with an information flow, in the paper's order:
 
-1. the flow enters short-term memory (STM), chunked at 1,000 characters with
-   100 characters of overlap;
-2. distillation: each chunk becomes knowledge statements scored 1-5 for fit
-   with the current profile;
+1. the flow enters short-term memory (STM): whole (``stm=whole``, default,
+   as in the authors' code) or cut into chunks (``stm=chunked``, 1,000
+   characters with 100 of overlap by default);
+2. distillation: the STM (one call), or each chunk (one call per chunk),
+   becomes knowledge statements scored 1-5 for fit with the current profile;
 3. forgetting: the lowest-scored 40% of the new statements are dropped;
 4. the rest go to long-term memory (LTM, a private chromadb collection);
-5. profile update: the current profile is revised from the STM (attribute
+5. profile update: the current profile is revised from the whole flow (attribute
    values added, altered or removed; structure kept);
 6. the STM is cleared.
 
@@ -33,7 +34,7 @@ from cog_tasks.cogbench.parsing import KnowledgeItem, parse_knowledge, parse_pro
 
 
 class CogGPTAgent(CogBenchAgent):
-    """CogGPT with STM chunking, distillation, forgetting, Chroma LTM and profile updates."""
+    """CogGPT with STM, distillation, forgetting, Chroma LTM and profile updates."""
 
     name = "coggpt"
     method = "CogGPT"
@@ -69,14 +70,19 @@ class CogGPTAgent(CogBenchAgent):
         prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
         return await self.generate(prompt, self.settings.update_tokens)
 
+    def short_term_chunks(self, information_flow: str) -> list[str]:
+        """The flow as distillation inputs: whole, or chunked (``settings.stm``)."""
+        if self.settings.stm == "whole":
+            text = information_flow.strip()
+            return [text] if text else []
+        return split_text(information_flow, self.settings.chunk_size, self.settings.chunk_overlap)
+
     async def perceive(self, iteration: int, information_flow: str) -> dict[str, Any]:
         """Run steps 1-6 of the mechanism on one flow (nothing happens without a flow)."""
-        self.short_term_memory = split_text(
-            information_flow, self.settings.chunk_size, self.settings.chunk_overlap
-        )
+        self.short_term_memory = self.short_term_chunks(information_flow)
         if not self.short_term_memory:
             return {}
-        memory_text = "\n\n".join(self.short_term_memory)
+        memory_text = information_flow.strip()
         *distilled, update_reply = await asyncio.gather(
             *(self._distill(chunk) for chunk in self.short_term_memory),
             self._update_reply(memory_text),

@@ -14,6 +14,7 @@ recalled the least similar of the candidates; that is not reproduced here.
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.util
 import re
 import uuid

@@ -27,10 +27,10 @@ QUESTION = (
 NOTHING_READ = "You have not read anything about this topic yet."
 
 REFLECTION = (
-    "Last round you rated these statements; people with your profile rated them too:\n"
+    "Last round you rated these statements (with feedback where there is some):\n"
     "{table}\n\n"
-    "In two or three sentences, reflect in the first person: where did your ratings differ "
-    "from theirs, and what should you weigh differently from now on?\n"
+    "In two or three sentences, reflect in the first person: where were your ratings off, "
+    "and what should you weigh differently from now on?\n"
     "Reflection:"
 )
 
@@ -79,23 +79,48 @@ def read_section(information_flow: str) -> str:
     return f"What you have just read:\n{information_flow}"
 
 
-def observation(own_rating: int | None, human_rating: int | None) -> str:
-    """ReAct's observation: last round's own rating next to the human rating."""
+def feedback_note(own_rating: int | None, human_rating: int | None, mode: str) -> str:
+    """What the agent is told about last round's human rating of one statement.
+
+    Args:
+        own_rating: The agent's previous rating (``None`` if unreadable).
+        human_rating: The human previous rating (``None`` if unset).
+        mode: ``direction`` (too high / too low / right), ``rating`` (the
+            human rating itself) or ``none`` (nothing).
+
+    Returns:
+        The note ('' when there is nothing to say).
+    """
+    if mode == "none" or human_rating is None:
+        return ""
+    if mode == "rating":
+        return f"people with your profile rated it {human_rating}"
+    if own_rating is None:
+        return "you gave no readable rating, so it could not be compared with people's"
+    if own_rating > human_rating:
+        return "compared with people with your profile, your rating was too high"
+    if own_rating < human_rating:
+        return "compared with people with your profile, your rating was too low"
+    return "compared with people with your profile, your rating was right"
+
+
+def observation(own_rating: int | None, human_rating: int | None, mode: str) -> str:
+    """ReAct's observation: last round's own rating and the feedback on it."""
     own = "no valid rating" if own_rating is None else str(own_rating)
-    human = "no rating" if human_rating is None else str(human_rating)
-    return (
-        f"Observation from last round: you rated this statement {own}; "
-        f"people with your profile rated it {human}."
+    note = feedback_note(own_rating, human_rating, mode)
+    return f"Observation from last round: you rated this statement {own}" + (
+        f"; {note}." if note else "."
     )
 
 
-def reflection_table(rows: Sequence[tuple[str, int | None, int | None]]) -> str:
-    """``statement | you: r | people: r`` lines for the reflection prompt."""
-    return "\n".join(
-        f"- {statement} | you: {'-' if own is None else own} | "
-        f"people: {'-' if human is None else human}"
-        for statement, own, human in rows
-    )
+def reflection_table(rows: Sequence[tuple[str, int | None, int | None]], mode: str) -> str:
+    """``statement | you: r | feedback`` lines for the reflection prompt."""
+    lines = []
+    for statement, own, human in rows:
+        note = feedback_note(own, human, mode)
+        line = f"- {statement} | you: {'-' if own is None else own}"
+        lines.append(f"{line} | {note}" if note else line)
+    return "\n".join(lines)
 
 
 def memory_section(items: Sequence[str]) -> str:

@@ -80,6 +80,13 @@ def cogbench(
     memory_tokens: int = 512,
     recall_k: int = 3,
     memory_dir: str | None = None,
+    stm: str = "whole",
+    chunk_size: int = 1000,
+    chunk_overlap: int = 100,
+    forgetting_rate: float = 0.4,
+    feedback: str = "direction",
+    retries: int = 3,
+    kappa: str = "pooled",
 ) -> Task:
     """CogBench with a chosen agent.
 
@@ -100,6 +107,18 @@ def cogbench(
         memory_tokens: Token limit of CogGPT's distillation and profile update.
         recall_k: CogGPT long-term memory items recalled per question.
         memory_dir: Persist CogGPT's memory here (default: in memory only).
+        stm: CogGPT's short-term memory: ``whole`` (one distillation call per
+            flow, the authors' code) or ``chunked`` (one call per chunk).
+        chunk_size: Characters per chunk with ``stm=chunked``.
+        chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
+        forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
+        feedback: What ReAct and Reflexion are told about last round:
+            ``direction`` (too high / too low / right), ``none`` or ``rating``
+            (the human rating itself, an upper bound).
+        retries: Extra asks when an answer has no readable rating.
+        kappa: ``pooled`` (κ over all questions of an iteration, as the
+            authors' code computes it and their tables show) or
+            ``per_question`` (κ per question, averaged: the paper's Eq. 2).
 
     Returns:
         The task.
@@ -116,6 +135,12 @@ def cogbench(
         update_tokens=memory_tokens,
         recall_k=recall_k,
         memory_dir=memory_dir,
+        stm=stm,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        forgetting_rate=forgetting_rate,
+        feedback=feedback,
+        retries=retries,
     )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(
@@ -123,9 +148,9 @@ def cogbench(
             [record_to_sample(t) for t in trajectories], name=name, location=location.description
         ),
         solver=cogbench_agent(agent, settings),
-        scorer=cogbench_scorer(judge=judge, weights=weights),
-        metrics=[authenticity(weights), rationality()],
-        version=1,
+        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
+        metrics=[authenticity(weights, kappa), rationality()],
+        version=2,
         metadata={
             "agent": agent,
             "method": AGENTS[agent].method,

@@ -2,48 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 
+from cog_tasks.cogbench.evaluation import copy_previous_tallies
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.cogbench.report import AgentCurves
+from cog_tasks.cogbench.report import COPY_PREVIOUS, AgentCurves
+from cog_tasks.inspect_evals.cogbench.scorer import authenticity_by_iteration
 from cog_tasks.inspect_evals.cogbench.solver import STORE_KEY
+from cog_tasks.inspect_evals.logs import SUCCESS_ONLY, LogSet, read_logs, task_name
 from cog_tasks.metrics.cogbench import check_weights, pooled_tallies
 
 SCORER = "cogbench_scorer"
+TASK = "cogbench"
 
 
 def is_cogbench_log(log: EvalLog) -> bool:
     """Whether a log comes from the ``cogbench`` task."""
-    return log.eval.task.split("/")[-1] == "cogbench"
+    return task_name(log) == TASK
 
 
-@dataclass(frozen=True)
-class LoadedLog:
-    """A CogBench log with what the report needs.
-
-    Attributes:
-        path: Where the log lives.
-        log: The full log (samples included).
-    """
-
-    path: str
-    log: EvalLog
-
-
-def read_cogbench_logs(log_dir: Path) -> list[LoadedLog]:
-    """Every successful CogBench log under ``log_dir``, oldest first."""
-    loaded = []
-    for info in list_eval_logs(str(log_dir)):
-        header = read_eval_log(info.name, header_only=True)
-        if is_cogbench_log(header) and header.status == "success":
-            loaded.append(LoadedLog(info.name, read_eval_log(info.name)))
-    return sorted(loaded, key=lambda item: item.log.eval.created)
+def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -> LogSet:
+    """The CogBench logs under ``source`` (successful only by default), oldest first."""
+    return read_logs(source, tasks={TASK}, statuses=statuses)
 
 
 def curves_from_log(log: EvalLog) -> AgentCurves:
@@ -53,6 +38,7 @@ def curves_from_log(log: EvalLog) -> AgentCurves:
     scores = [(sample.scores or {}).get(SCORER) for sample in log.samples or []]
     values = [score.value for score in scores if score and isinstance(score.value, dict)]
     ratings, judged = pooled_tallies(values, weights)  # type: ignore[arg-type]
+    kappa = str(args.get("kappa", "pooled"))
     metadata = log.eval.metadata or {}
     return AgentCurves(
         agent=str(args.get("agent", "coggpt")),
@@ -60,10 +46,33 @@ def curves_from_log(log: EvalLog) -> AgentCurves:
         subset=str(args.get("subset", "a")),
         language=str(args.get("language", "english")),
         data=str(metadata.get("data", "")),
-        authenticity={t: tally.kappa() for t, tally in ratings.items()},
+        authenticity=authenticity_by_iteration(values, weights, kappa),  # type: ignore[arg-type]
         rationality={t: tally.mean() for t, tally in judged.items() if tally.scored},
         invalid={t: tally.invalid for t, tally in ratings.items()},
         pairs={t: tally.pairs for t, tally in ratings.items()},
+    )
+
+
+def copy_previous_curves(log: EvalLog) -> AgentCurves:
+    """The copy-previous-human-rating reference on a log's trajectories (first epoch)."""
+    weights = check_weights(log.eval.task_args.get("weights"))
+    trajectories = [
+        Trajectory.from_metadata(sample.metadata)
+        for sample in log.samples or []
+        if sample.epoch == 1
+    ]
+    tallies = copy_previous_tallies(trajectories, weights)
+    metadata = log.eval.metadata or {}
+    return AgentCurves(
+        agent=COPY_PREVIOUS,
+        model="no model",
+        subset=str(log.eval.task_args.get("subset", "a")),
+        language=str(log.eval.task_args.get("language", "english")),
+        data=str(metadata.get("data", "")),
+        authenticity={t: tally.kappa() for t, tally in tallies.items()},
+        rationality={},
+        invalid={t: tally.invalid for t, tally in tallies.items()},
+        pairs={t: tally.pairs for t, tally in tallies.items()},
     )
 
 
@@ -132,10 +141,16 @@ def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
     return records
 
 
-def latest_per_agent(logs: Iterable[LoadedLog]) -> list[AgentCurves]:
-    """Curves of the newest log for each (agent, model, subset, language, data)."""
+def latest_per_agent(logs: Iterable[EvalLog]) -> list[AgentCurves]:
+    """Curves of the newest log for each (agent, model, subset, language, data).
+
+    Each (subset, language, data) group also gets the copy-previous reference
+    row, computed on the trajectories of its newest log.
+    """
     newest: dict[tuple[str, ...], AgentCurves] = {}
-    for item in logs:
-        curves = curves_from_log(item.log)
+    references: dict[tuple[str, ...], AgentCurves] = {}
+    for log in logs:
+        curves = curves_from_log(log)
         newest[(curves.agent, curves.model, curves.subset, curves.language, curves.data)] = curves
-    return list(newest.values())
+        references[(curves.subset, curves.language, curves.data)] = copy_previous_curves(log)
+    return [*newest.values(), *references.values()]

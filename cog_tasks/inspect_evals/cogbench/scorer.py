@@ -23,7 +23,9 @@ from cog_tasks.metrics.cogbench import (
     RatingTally,
     RationalityTally,
     WeightScheme,
+    check_kappa_form,
     check_weights,
+    per_question_kappa,
     pooled_tallies,
     summarize_iterations,
 )
@@ -35,18 +37,32 @@ def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
     return [s.score.value for s in scores if isinstance(s.score.value, dict)]  # type: ignore[misc]
 
 
+def authenticity_by_iteration(
+    values: list[dict[str, float]], weights: WeightScheme, kappa: str
+) -> dict[int, float | None]:
+    """κ per iteration, pooled (authors' code) or averaged per question (paper's Eq. 2)."""
+    if kappa == "per_question":
+        return per_question_kappa(values, weights)
+    ratings, _ = pooled_tallies(values, weights)
+    return {t: tally.kappa() for t, tally in ratings.items()}
+
+
 @metric
-def authenticity(weights: str | None = None) -> Metric:
-    """Pooled Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
+def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
+    """Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
 
     Args:
         weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
+        kappa: ``pooled`` over all questions of an iteration (the authors'
+            code) or ``per_question`` (the paper's Eq. 2).
     """
     scheme = check_weights(weights)
+    check_kappa_form(kappa)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        ratings, _ = pooled_tallies(_values(scores), scheme)
-        summary = summarize_iterations({t: tally.kappa() for t, tally in ratings.items()})
+        values = _values(scores)
+        ratings, _ = pooled_tallies(values, scheme)
+        summary = summarize_iterations(authenticity_by_iteration(values, scheme, kappa))
         result = summary.headline("authenticity")
         pairs = sum(tally.pairs for tally in ratings.values())
         invalid = sum(tally.invalid for tally in ratings.values())
@@ -73,16 +89,33 @@ def rationality() -> Metric:
     return compute
 
 
+def agent_notes(record: dict[str, Any]) -> list[str]:
+    """What an agent noted in an iteration: CogGPT's stored statements, Reflexion's reflection."""
+    notes = [str(line) for line in record.get("perception", {}).get("stored", [])]
+    reflection = record.get("state", {}).get("reflection")
+    if reflection:
+        notes.append(f"reflection: {reflection}")
+    return notes
+
+
 def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
-    """Judge inputs for every answer of every iteration, in order."""
-    flows = {step.iteration: step.information_flow for step in trajectory.steps}
+    """Judge inputs for every answer of every iteration, in order.
+
+    Each answer is judged with what the agent reasoned from: the profile it
+    held then (CogGPT's updated one), the flows up to that iteration, the
+    memories it recalled for the question and its notes of the iteration.
+    """
     return [
         JudgeItem(
-            profile=trajectory.profile,
-            information=flows.get(record["iteration"], ""),
+            profile=record.get("state", {}).get("profile") or trajectory.profile,
+            flows=[
+                s.information_flow for s in trajectory.steps if s.iteration <= record["iteration"]
+            ],
             question=answer["question"],
             rating=answer["rating"],
             reason=answer["reason"],
+            recalled=answer.get("recalled", []),
+            notes=agent_notes(record),
         )
         for record in records
         for answer in record["answers"]
@@ -90,7 +123,9 @@ def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[
 
 
 @scorer(metrics=[authenticity(), rationality()])
-def cogbench_scorer(judge: bool = True, weights: str | None = None) -> Scorer:
+def cogbench_scorer(
+    judge: bool = True, weights: str | None = None, kappa: str = "pooled"
+) -> Scorer:
     """Tally ratings against human ratings and, optionally, judge the reasoning.
 
     The judge is the model bound to the ``judge`` role
@@ -99,11 +134,14 @@ def cogbench_scorer(judge: bool = True, weights: str | None = None) -> Scorer:
     Args:
         judge: Whether to score Rationality with the judge model.
         weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
+        kappa: ``per_question`` also tallies every question apart (the
+            paper's Eq. 2); ``pooled`` (default) does not need that.
 
     Returns:
         The scorer.
     """
     scheme: WeightScheme = check_weights(weights)
+    per_question = check_kappa_form(kappa) == "per_question"
 
     async def score(state: TaskState, target: Target) -> Score:
         records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
@@ -121,6 +159,12 @@ def cogbench_scorer(judge: bool = True, weights: str | None = None) -> Scorer:
                 [a["human_rating"] for a in answers], [a["rating"] for a in answers], scheme
             )
             value.update(tally.to_value(record["iteration"]))
+            if per_question:
+                for answer in answers:
+                    single = RatingTally.from_ratings(
+                        [answer["human_rating"]], [answer["rating"]], scheme
+                    )
+                    value.update(single.to_value(record["iteration"], answer["question"]))
             if judge:
                 batch = verdicts[cursor : cursor + len(answers)]
                 cursor += len(answers)

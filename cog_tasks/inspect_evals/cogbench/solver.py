@@ -14,7 +14,13 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from cog_tasks.agents.cogbench import AgentSettings, IterationResult, make_agent, run_iteration
+from cog_tasks.agents.cogbench import (
+    AgentSettings,
+    IterationResult,
+    make_agent,
+    run_iteration,
+    warn_missing_flows,
+)
 from cog_tasks.cogbench.records import Trajectory
 
 STORE_KEY = "cogbench_iterations"
@@ -68,6 +74,8 @@ def cogbench_agent(agent: str = "coggpt", settings: AgentSettings | None = None)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         trajectory = Trajectory.from_metadata(state.metadata)
+        if state.epoch == 1:
+            warn_missing_flows(trajectory)
         model = get_model()
         runner = make_agent(
             agent,
