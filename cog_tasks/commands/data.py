@@ -80,6 +80,12 @@ def _cogeval(folder: Path) -> str:
     return parquet_builder(cogeval.build_dataset_dict, cogeval.dataset_card)(folder)
 
 
+def _egosocial(folder: Path) -> str:
+    from cog_tasks.hf_datasets import egosocial
+
+    return parquet_builder(egosocial.build_dataset_dict, egosocial.dataset_card)(folder)
+
+
 def _cogbench(folder: Path) -> str:
     from cog_tasks.hf_datasets.cogbench import write_sample_folder
 
@@ -90,6 +96,7 @@ BUILDERS: dict[str, Builder] = {
     "coglm": Builder(_coglm, "CogLM: configs all, one per ability and one per stage"),
     "cogeval": Builder(_cogeval, "CogEval reference items (seed 0)"),
     "cogbench": Builder(_cogbench, "CogBench sample set (fixtures, not human data)"),
+    "egosocial": Builder(_egosocial, "EgoSocialArena static items: authors' and generated"),
 }
 
 

@@ -221,20 +221,3 @@ def dataset_card(dataset: datasets.DatasetDict) -> str:
         upstream_repo=UPSTREAM_REPO,
         upstream_commit=UPSTREAM_COMMIT,
     )
-
-
-def push_egosocial(repo_id: str, private: bool = False, token: str | None = None) -> str:
-    """Build EgoSocialArena and push each config's ``test`` split and the card to the Hub.
-
-    Needs network access and a token with write access.
-
-    Returns:
-        The dataset's URL.
-    """
-    from huggingface_hub import DatasetCard
-
-    dataset = build_dataset_dict()
-    for name, split in dataset.items():
-        split.push_to_hub(repo_id, config_name=name, split="test", private=private, token=token)
-    DatasetCard(dataset_card(dataset)).push_to_hub(repo_id, token=token, repo_type="dataset")
-    return f"https://huggingface.co/datasets/{repo_id}"
