@@ -1,3 +1,3 @@
 """cog-tasks: cognitive-science LLM benchmarks for lm-eval and Inspect."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

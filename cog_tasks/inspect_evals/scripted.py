@@ -9,13 +9,15 @@ the chance baselines (``cog-tasks <benchmark> chance``) share
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.tool import ToolChoice, ToolInfo
 
 # Model name of every seeded chance baseline, as it appears in the logs.
 CHANCE_MODEL = "mockllm/chance"
@@ -43,6 +45,36 @@ def scripted_output(
         total_tokens=input_words + output_words,
     )
     return output
+
+
+class ScriptedReplies(ABC):
+    """Inspect's ``custom_outputs`` protocol around one method that writes the reply text.
+
+    Subclasses (the seeded chance answerers, scripted test models) implement
+    :meth:`reply_to`; outputs carry word counts as usage (see
+    :func:`scripted_output`).
+    """
+
+    model_name: str = CHANCE_MODEL
+
+    @abstractmethod
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """The reply to a conversation.
+
+        Args:
+            messages: The conversation so far; the last message is the prompt.
+            config: The generation settings of the call (seed, temperature ...).
+        """
+
+    def __call__(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Inspect's ``custom_outputs`` protocol."""
+        return scripted_output(self.reply_to(input, config), input, model=self.model_name)
 
 
 def run_chance_model(

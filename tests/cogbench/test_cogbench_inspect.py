@@ -4,12 +4,11 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, GenerateConfig, get_model
 
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.inspect_evals.cogbench import cogbench
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.inspect_evals.scripted import ScriptedReplies
 from cog_tasks.metrics.cogbench import cohen_kappa, pooled_tallies
 
 TOPIC = "Market Analysis"
@@ -17,8 +16,10 @@ TOPIC = "Market Analysis"
 SCRIPTED = [2, 3, None, 5, 4]
 
 
-class ScriptedReplies:
+class ScriptedRater(ScriptedReplies):
     """``custom_outputs`` for mockllm: exact replies chosen from the prompt text."""
+
+    model_name = "mockllm/model"
 
     def __init__(self) -> None:
         self.prompts: list[str] = []
@@ -31,21 +32,15 @@ class ScriptedReplies:
         rating = self.ratings[re.search(r'Statement: "(.*)"', prompt).group(1)]
         return "I cannot decide." if rating is None else f"Thoughts: scripted.\nRating: {rating}"
 
-    def __call__(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        prompt = input[-1].text
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        prompt = messages[-1].text
         self.prompts.append(prompt)
-        return scripted_output(self.reply(prompt), input)
+        return self.reply(prompt)
 
 
 @pytest.fixture(scope="module")
-def scripted_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, ScriptedReplies, Path]:
-    agent_replies, judge_replies = ScriptedReplies(), ScriptedReplies()
+def scripted_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, ScriptedRater, Path]:
+    agent_replies, judge_replies = ScriptedRater(), ScriptedRater()
     log_dir = tmp_path_factory.mktemp("cogbench_logs")
     [log] = inspect_eval(
         cogbench(agent="react", source="sample", topics=TOPIC, iterations=1),

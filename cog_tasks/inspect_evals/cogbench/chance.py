@@ -14,18 +14,17 @@ from __future__ import annotations
 import hashlib
 import random
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.agents.cogbench import prompts
 from cog_tasks.cogbench.rationality import RUBRIC
-from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
+from cog_tasks.inspect_evals.scripted import ScriptedReplies
 
 _JUDGE_MARK = RUBRIC.splitlines()[-1]
 _QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
 
 
-class ChanceRater:
+class ChanceRater(ScriptedReplies):
     """A ``custom_outputs`` callable for ``mockllm``.
 
     Args:
@@ -52,13 +51,6 @@ class ChanceRater:
             return ""
         raise ValueError(f"the chance baseline does not know this prompt: {prompt[-200:]!r}")
 
-    def __call__(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        """Inspect's ``custom_outputs`` protocol."""
-        reply = self.reply(input[-1].text)
-        return scripted_output(reply, input, model=CHANCE_MODEL)
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        return self.reply(messages[-1].text)

@@ -7,16 +7,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
 from cog_tasks.cogeval.scoring import GraphContext
-from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
+from cog_tasks.inspect_evals.scripted import ScriptedReplies
 
 
-class ChanceAnswerer:
+class ChanceAnswerer(ScriptedReplies):
     """Inspect ``custom_outputs`` callable answering each turn with :func:`random_answer`.
 
     It recognises a dialog by its user turns, so it only answers dialogs of the
@@ -34,21 +33,14 @@ class ChanceAnswerer:
                 first = make_item(item.graph, item.domain, "valuePath", seed=item.seed)
                 self.contexts[texts[:1]] = first.context
 
-    def __call__(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        """Inspect's ``custom_outputs`` protocol."""
-        texts = tuple(message.text for message in input if message.role == "user")
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        texts = tuple(message.text for message in messages if message.role == "user")
         if texts not in self.contexts:
             raise ValueError(f"the chance baseline does not know this dialog: {texts[-1][:200]!r}")
         self.calls[texts] += 1
         rng = random.Random(f"{self.seed}|{config.temperature}|{self.calls[texts]}|{texts}")
-        reply = random_answer(self.contexts[texts], rng)
-        return scripted_output(reply, input, model=CHANCE_MODEL)
+        return random_answer(self.contexts[texts], rng)
 
 
 def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:

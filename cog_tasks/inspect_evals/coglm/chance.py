@@ -6,16 +6,15 @@ import random
 import re
 from collections import Counter
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.coglm.prompts import ANSWER_PHRASE
-from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
+from cog_tasks.inspect_evals.scripted import ScriptedReplies
 
 _OPTION_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
 
 
-class ChanceAnswerer:
+class ChanceAnswerer(ScriptedReplies):
     """Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
 
     The letter is drawn uniformly from the options listed in the prompt, from a
@@ -27,19 +26,12 @@ class ChanceAnswerer:
         self.seed = seed
         self.calls: Counter[str] = Counter()
 
-    def __call__(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        """Inspect's ``custom_outputs`` protocol."""
-        prompt = next(m.text for m in reversed(input) if m.role == "user")
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        prompt = next(m.text for m in reversed(messages) if m.role == "user")
         letters = _OPTION_LINE.findall(prompt.split("Options:\n", 1)[-1])
         if not letters:
             raise ValueError(f"no lettered options in the prompt: {prompt[:200]!r}")
         self.calls[prompt] += 1
         rng = random.Random(f"{self.seed}|{config.seed}|{self.calls[prompt]}|{prompt}")
-        reply = f"{ANSWER_PHRASE} {rng.choice(letters)}."
-        return scripted_output(reply, input, model=CHANCE_MODEL)
+        return f"{ANSWER_PHRASE} {rng.choice(letters)}."

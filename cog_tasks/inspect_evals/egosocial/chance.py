@@ -15,18 +15,17 @@ import hashlib
 import random
 import re
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.egosocial.holdem import ACTIONS
 from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
-from cog_tasks.inspect_evals.scripted import CHANCE_MODEL, scripted_output
+from cog_tasks.inspect_evals.scripted import ScriptedReplies
 
 _OPTION_LETTER = re.compile(r"^([A-J])\) ", re.MULTILINE)
 _LEGAL_LIST = re.compile(r"(?:Legal actions: |legal actions \()([a-z, ]+)")
 
 
-class ChanceAnswerer:
+class ChanceAnswerer(ScriptedReplies):
     """A ``custom_outputs`` callable for ``mockllm``: one random valid reply per call.
 
     Args:
@@ -62,14 +61,7 @@ class ChanceAnswerer:
             f"the chance baseline cannot tell what this prompt asks: {prompt[-200:]!r}"
         )
 
-    def __call__(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        """Inspect's ``custom_outputs`` protocol."""
-        context = "\n".join(message.text for message in input[:-1])
-        reply = self.reply(input[-1].text, context)
-        return scripted_output(reply, input, model=CHANCE_MODEL)
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        context = "\n".join(message.text for message in messages[:-1])
+        return self.reply(messages[-1].text, context)
