@@ -13,9 +13,9 @@ reads is listed here (and in the root README, *Settings*):
 - ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
   ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
   ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
-  See :func:`hub_source`. The CogLM resolver and the CogBench loader read
-  theirs; the CogEval and EgoSocialArena ones are parsed here for their
-  loaders (the CogEval tasks generate their items and do not read it yet).
+  See :func:`hub_source`. The CogLM resolver, the CogBench loader and the
+  EgoSocialArena authors' loader read theirs; the CogEval one is parsed here
+  but the CogEval tasks generate their items and do not read it yet.
 - ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
   ``kwaikeg/CogBench`` to read instead of the pinned one.
 - ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, loaders that would

@@ -32,12 +32,20 @@ from typing import Any
 from cog_tasks.egosocial.blackjack import BlackjackHand, parse_prompt_cards
 from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, EgoItem, Scenario
 from cog_tasks.files import DataFileError, iter_jsonl, write_atomically
-from cog_tasks.settings import DATA_ENV, cache_dir, local_data_dir
+from cog_tasks.settings import (
+    DATA_ENV,
+    HubSource,
+    cache_dir,
+    hub_env,
+    hub_source,
+    local_data_dir,
+    offline,
+)
 
 UPSTREAM_REPO = "gyhou123/EgoSocialArena"
 UPSTREAM_COMMIT = "9fbd145cbb56dedc16c84c93a1e338eeb337aebd"
 UPSTREAM_URL = f"https://raw.githubusercontent.com/{UPSTREAM_REPO}/{UPSTREAM_COMMIT}/data"
-HUB_ENV = "COG_TASKS_EGOSOCIAL_HUB"
+HUB_ENV = hub_env("egosocial")
 #: The authors' multiple-choice file of each scenario that has one.
 CHOICE_FILES: dict[str, str] = {
     "daily_life": "socialfirst.jsonl",
@@ -72,7 +80,7 @@ def _download(file: str) -> Path:
     cached = cache_dir() / "egosocial" / UPSTREAM_COMMIT / file
     if cached.is_file():
         return cached
-    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
+    if offline():
         raise _unavailable(file, "HF_HUB_OFFLINE is set, so the network is not tried")
     url = f"{UPSTREAM_URL}/{file}"
     try:
@@ -85,12 +93,16 @@ def _download(file: str) -> Path:
     return cached
 
 
-def _hub_rows(file: str, hub: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _hub_rows(file: str, hub: HubSource) -> Iterator[tuple[int, dict[str, Any]]]:
     import datasets
 
-    repo_id, _, revision = hub.partition("@")
     split = datasets.load_dataset(
-        repo_id, HUB_CONFIGS[file], split="test", revision=revision or None
+        hub.location,
+        HUB_CONFIGS[file],
+        split="test",
+        revision=hub.revision,
+        # datasets caches a local folder by its name: read a rebuilt folder afresh
+        download_mode="force_redownload" if hub.is_folder else None,
     )
     for row in split:
         record = {key: value for key, value in row.items() if value is not None}
@@ -128,9 +140,9 @@ def read_authors_file(
     if local is not None and (local / "egosocial" / file).is_file():
         path = local / "egosocial" / file
         return AuthorsRows(str(path), list(iter_jsonl(path)))
-    hub = hub or os.environ.get(HUB_ENV) or None
-    if hub:
-        return AuthorsRows(f"{hub} config {HUB_CONFIGS[file]}", list(_hub_rows(file, hub)))
+    source = hub_source("egosocial", hub)
+    if source is not None:
+        return AuthorsRows(f"{source} config {HUB_CONFIGS[file]}", list(_hub_rows(file, source)))
     path = _download(file)
     return AuthorsRows(str(path), list(iter_jsonl(path)))
 
