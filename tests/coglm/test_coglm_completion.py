@@ -113,6 +113,7 @@ def test_process_results_scores_every_rule_and_both_calibrations() -> None:
         "choices": ["yes", "absolutely not"],
         "answer": 0,
         "num_choices": 2,
+        "num_distinct_choices": 2,
         "choice_lengths": [1, 3],
         "context_tokens": 20,
     }
