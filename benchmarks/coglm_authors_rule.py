@@ -29,6 +29,7 @@ import torch
 
 from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC, choice_picks, completion_context
+from cog_tasks.coglm.records import distinct_options
 from cog_tasks.files import iter_jsonl, write_json_atomically
 from cog_tasks.metrics.coglm import assemble_summary, calibrated_accuracy
 
@@ -137,7 +138,8 @@ def main() -> None:
         for ability in ABILITIES:
             indices = [i for i, d in enumerate(docs) if d["ability"] == ability.code]
             correct = [picks[i][rule] == docs[i]["answer"] for i in indices]
-            counts = [docs[i]["num_choices"] for i in indices]
+            # Chance is one over the distinct options, as in the coglm tasks (1.1).
+            counts = [distinct_options(docs[i]["choices"]) for i in indices]
             rows[ability.code] = {"calibrated_accuracy": calibrated_accuracy(correct, counts)}
         summary = assemble_summary(rows)
         report["calibrated_by_rule"][rule] = {
