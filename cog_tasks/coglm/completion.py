@@ -202,6 +202,12 @@ def choice_picks(
             its first (the extra request of the lm-eval tasks); without it
             (samples of tasks version 1.0) ``acc_authors`` is left out.
 
+    Options with the same text (39 items repeat a distractor) are one
+    candidate: each takes the score of its first occurrence. Their tokens are
+    the same, so only float rounding (a different batch or packed row) can
+    tell them apart, and the authors' loop, which gives them equal losses,
+    picks the first.
+
     Raises:
         ValueError: If the number of scores does not match the number of options.
     """
@@ -210,6 +216,11 @@ def choice_picks(
         raise ValueError(
             f"CogLM {doc['id']}: {len(loglikelihoods)} scores for {num_choices} choices"
         )
+    first_index: dict[str, int] = {}
+    loglikelihoods = [
+        loglikelihoods[first_index.setdefault(choice, index)]
+        for index, choice in enumerate(choices)
+    ]
     picks = {
         "acc": pick_by_sum(loglikelihoods),
         "acc_norm": pick_by_mean(loglikelihoods, [len(choice) for choice in choices]),

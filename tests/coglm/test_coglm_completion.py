@@ -146,6 +146,23 @@ def test_process_results_scores_every_rule_and_both_calibrations() -> None:
     }
 
 
+def test_repeated_options_score_as_their_first_occurrence() -> None:
+    # Options 1 and 3 are the same text; float rounding made the later one higher.
+    doc = {
+        "id": "plan-0034",
+        "choices": ["go, swim", "swim, go", "rest, go", "swim, go"],
+        "num_choices": 4,
+        "choice_lengths": [3, 3, 3, 3],
+        "context_tokens": 30,
+    }
+    lls = [-9.0, -4.00000003, -8.0, -4.0]
+    picks = choice_picks(doc, lls, -60.0)
+    assert set(picks.values()) == {1}  # every rule, as the authors' loop would
+    # Without the repeat the last option wins by the rounding difference.
+    distinct = dict(doc, choices=["go, swim", "swim, go", "rest, go", "go, rest"])
+    assert choice_picks(distinct, lls, -60.0)[AUTHORS_PICK_METRIC] == 3
+
+
 def test_pooled_aggregation_is_the_published_form() -> None:
     # 1 of 2 two-way items right, 1 of 2 four-way items right: acc 0.5, chance c = 0.375
     items = [(True, 2), (False, 2), (True, 4), (False, 4)]
