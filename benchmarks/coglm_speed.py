@@ -15,7 +15,8 @@ Four paths, each one selectable with ``--paths`` (default: all):
 All run on the same questions (the first ``--limit`` per ability, or all 1,220)
 with the same model directory. Results are merged into ``--output``: a path
 timed now replaces that path's entry, the others keep their numbers and the
-date they were measured, so single paths can be re-timed on a quiet machine.
+date they were measured, so single paths can be re-timed on a quiet machine;
+each check, likewise, replaces only its own entry, stamped with its run.
 When the authors' loop and an lm-eval path run together, the script checks
 that lm-eval's ``acc_authors`` (:func:`cog_tasks.coglm.completion.choice_picks`)
 picks what the loop picks and that both see the same text (continuation
@@ -65,6 +66,18 @@ PATHS = (AUTHORS_LOOP, *LM_EVAL_MODELS, README_COMMAND)
 # The lm-eval model of the README's main job.
 FAST_MODEL = "hf-shared-prefix"
 FULL_SET = 1220
+# What each check keeps of its run's context: checks from different runs sit side by side.
+CHECK_STAMP = ("measured_at", "coglm_task_version", "questions", "versions")
+
+
+def coglm_task_version() -> str:
+    """The ``metadata: version`` of the coglm group YAML being timed."""
+    group_yaml = (tasks_path() / "coglm" / "coglm.yaml").read_text(encoding="utf-8")
+    return next(
+        line.split(":", 1)[1].strip()
+        for line in group_yaml.splitlines()
+        if line.strip().startswith("version:")
+    )
 
 
 def authors_loop(model_dir: str, records: list[CogLMRecord]) -> dict[str, Any]:
@@ -171,15 +184,16 @@ def checks(authors: dict[str, Any] | None, runs: dict[str, dict[str, Any]]) -> d
         name, run = next(iter(runs.items()))
         ids = sorted(authors["picks"])
         samples = [run["samples"][i] for i in ids]
-        agreed = sum(
-            choice_picks(s["doc"], s["lls"], s["context_ll"])[AUTHORS_PICK_METRIC]
-            == authors["picks"][i]
+        disagreeing = [
+            i
             for i, s in zip(ids, samples, strict=True)
-        )
+            if choice_picks(s["doc"], s["lls"], s["context_ll"])[AUTHORS_PICK_METRIC]
+            != authors["picks"][i]
+        ]
         result[f"{AUTHORS_PICK_METRIC}_agreement_with_authors_loop"] = {
             "lm_eval_model": name,
-            "fraction": agreed / len(ids),
-            "disagreeing_questions": len(ids) - agreed,
+            "fraction": 1 - len(disagreeing) / len(ids),
+            "disagreeing_questions": disagreeing,
         }
         result["max_abs_continuation_ll_difference_from_authors_loop"] = _max_difference(
             [(authors["continuation_lls"][i], s["lls"]) for i, s in zip(ids, samples, strict=True)]
@@ -247,6 +261,7 @@ def main() -> None:
             "measured_at": datetime.datetime.now(datetime.timezone.utc).isoformat(
                 timespec="seconds"
             ),
+            "coglm_task_version": coglm_task_version(),
             "questions": len(records),
             "candidates": sum(r.num_choices for r in records),
             "model_dir": args.model_dir,
@@ -297,9 +312,9 @@ def main() -> None:
 
     result = read_json(args.output) if args.output.exists() else {"paths": {}, "checks": {}}
     result["paths"] |= timed
-    new_checks = checks(authors, runs)
-    if new_checks:
-        result["checks"] = context(os.getloadavg()) | new_checks
+    stamp = context(os.getloadavg())
+    for name, value in checks(authors, runs).items():
+        result["checks"][name] = {key: stamp[key] for key in CHECK_STAMP} | {"value": value}
     result |= derived(result["paths"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(args.output, result)
