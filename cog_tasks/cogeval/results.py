@@ -1,7 +1,6 @@
 """Reading and writing CogEval results: rescoring JSONL and score tables.
 
-Inspect logs are read by the Inspect frontend
-(:mod:`cog_tasks.inspect_evals.cogeval.logs`).
+Inspect logs are read by the Inspect frontend, which hands the rows here.
 """
 
 from __future__ import annotations

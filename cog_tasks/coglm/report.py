@@ -3,8 +3,8 @@
 A report is the dict made by :func:`cog_tasks.metrics.coglm.assemble_summary`
 (per-ability rows, stage scores, overall score, cognitive age), whatever
 produced the scores: an lm-eval results file of the ``coglm`` or ``coglm_gen``
-family (:func:`load_lm_eval_runs`), an Inspect ``coglm_chat`` log (read in
-:mod:`cog_tasks.inspect_evals.coglm.report`) or scored predictions
+family (:func:`load_lm_eval_runs`), an Inspect ``coglm_chat`` log (read by
+the Inspect frontend) or scored predictions
 (:func:`cog_tasks.metrics.coglm.summarize`).
 
 A cognitive age outside the range the paper's fit spans (:data:`AGE_RANGE`,

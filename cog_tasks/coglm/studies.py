@@ -1,9 +1,9 @@
 """CogLM studies on the chat protocol: ability interdependence and protocol agreement.
 
 Interdependence (the paper's Fig. 3): for each erased ability (plus a
-baseline with no erasure) the chat-protocol Inspect task runs (see
-:mod:`cog_tasks.inspect_evals.coglm.studies`) over the tested
-abilities with that ability's erasure system prompt. Each cell of the matrix
+baseline with no erasure) the Inspect frontend runs the chat-protocol task
+over the tested abilities with that ability's erasure system prompt, and this
+module turns the outcomes into the matrix. Each cell of the matrix
 is the calibrated accuracy of one tested ability under one erasure, with a
 percentile bootstrap interval over items. A run writes, in its output folder:
 
