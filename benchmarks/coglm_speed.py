@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+import yaml
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.coglm.completion import (
@@ -73,11 +74,7 @@ CHECK_STAMP = ("measured_at", "coglm_task_version", "questions", "versions")
 def coglm_task_version() -> str:
     """The ``metadata: version`` of the coglm group YAML being timed."""
     group_yaml = (tasks_path() / "coglm" / "coglm.yaml").read_text(encoding="utf-8")
-    return next(
-        line.split(":", 1)[1].strip()
-        for line in group_yaml.splitlines()
-        if line.strip().startswith("version:")
-    )
+    return str(yaml.safe_load(group_yaml)["metadata"]["version"])
 
 
 def authors_loop(model_dir: str, records: list[CogLMRecord]) -> dict[str, Any]:
@@ -254,6 +251,7 @@ def main() -> None:
         args.model_dir = str(embedded_model_path("smollm2"))
     grouped = records_by_ability(load_records())
     records = [r for rows in grouped.values() for r in rows[: args.limit]]
+    task_version = coglm_task_version()
 
     def context(load_before: tuple[float, float, float]) -> dict[str, Any]:
         """What every entry records besides its timings."""
@@ -261,7 +259,7 @@ def main() -> None:
             "measured_at": datetime.datetime.now(datetime.timezone.utc).isoformat(
                 timespec="seconds"
             ),
-            "coglm_task_version": coglm_task_version(),
+            "coglm_task_version": task_version,
             "questions": len(records),
             "candidates": sum(r.num_choices for r in records),
             "model_dir": args.model_dir,
