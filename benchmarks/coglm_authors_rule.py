@@ -29,9 +29,9 @@ import torch
 
 from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC, choice_picks, completion_context
+from cog_tasks.coglm.metrics import assemble_summary, calibrated_accuracy
 from cog_tasks.coglm.records import distinct_options
-from cog_tasks.files import iter_jsonl, write_json_atomically
-from cog_tasks.metrics.coglm import assemble_summary, calibrated_accuracy
+from cog_tasks.common.files import iter_jsonl, write_json_atomically
 
 
 def _samples_file(results_dir: Path, code: str, unpacked: Path) -> Path:
@@ -114,7 +114,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.model_dir is None:
-        from cog_tasks.models import embedded_model_path
+        from cog_tasks.common.models import embedded_model_path
 
         args.model_dir = str(embedded_model_path("smollm2"))
 

@@ -8,7 +8,7 @@ Four paths, each one selectable with ``--paths`` (default: all):
   candidate with the lowest mean causal-LM loss over the whole sequence;
 - ``hf``: lm-eval's ``hf`` model on the ``coglm`` group, in this process;
 - ``hf-shared-prefix``: this package's ``hf`` subclass that reads each question
-  once (:mod:`cog_tasks.lm_eval_models.shared_prefix`), in this process;
+  once (:mod:`cog_tasks.common.shared_prefix`), in this process;
 - ``readme-command``: the README's main job (``cog-tasks lm-eval --model
   hf-shared-prefix ... --tasks coglm``) in a fresh process, everything included.
 
@@ -58,7 +58,7 @@ from cog_tasks.coglm.completion import (
     completion_text,
 )
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
-from cog_tasks.files import read_json, write_json_atomically
+from cog_tasks.common.files import read_json, write_json_atomically
 
 AUTHORS_LOOP = "authors-loop"
 LM_EVAL_MODELS = ("hf", "hf-shared-prefix")
@@ -129,7 +129,7 @@ def lm_eval_path(
     from lm_eval.api.registry import get_model
     from lm_eval.tasks import TaskManager
 
-    import cog_tasks.lm_eval_models.shared_prefix  # noqa: F401  (registers hf-shared-prefix)
+    import cog_tasks.common.shared_prefix  # noqa: F401  (registers hf-shared-prefix)
 
     start = time.perf_counter()
     model = get_model(model_name)(pretrained=model_dir, batch_size=batch_size, device="cpu")
@@ -246,7 +246,7 @@ def main() -> None:
         parser.error(f"--paths: unknown {unknown}; choose from {', '.join(PATHS)}")
 
     if args.model_dir is None:
-        from cog_tasks.models import embedded_model_path
+        from cog_tasks.common.models import embedded_model_path
 
         args.model_dir = str(embedded_model_path("smollm2"))
     grouped = records_by_ability(load_records())

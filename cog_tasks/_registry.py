@@ -5,7 +5,7 @@ so ``inspect eval cog_tasks/<task>`` works once the package is installed.
 """
 
 # ruff: noqa: F401
-import cog_tasks.inspect_evals.egosocial
-from cog_tasks.inspect_evals.cogbench import cogbench
-from cog_tasks.inspect_evals.cogeval import cogeval
-from cog_tasks.inspect_evals.coglm import coglm, coglm_chat
+import cog_tasks.egosocial.inspect
+from cog_tasks.cogbench.inspect import cogbench
+from cog_tasks.cogeval.inspect import cogeval
+from cog_tasks.coglm.inspect import coglm, coglm_chat

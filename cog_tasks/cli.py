@@ -21,12 +21,16 @@ LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
 
 
 def tasks_path() -> Path:
-    """Return the directory to pass to lm-eval's ``--include_path``."""
-    return Path(__file__).resolve().parent / "lm_eval_tasks"
+    """Return the directory to pass to lm-eval's ``--include_path``.
+
+    It is the package root: lm-eval walks it and finds every benchmark's
+    ``<benchmark>/lm_eval/`` YAML files, and no other YAML lives in the package.
+    """
+    return Path(__file__).resolve().parent
 
 
 def _model_path(args: argparse.Namespace) -> int:
-    from cog_tasks.models import embedded_model_path
+    from cog_tasks.common.models import embedded_model_path
 
     print(embedded_model_path(args.name))
     return 0
@@ -56,7 +60,7 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
     """Run lm-eval's own CLI with this package's tasks and models available.
 
     The task directory goes in as ``--include_path``; for ``run``, importing
-    :mod:`cog_tasks.lm_eval_models.shared_prefix` registers the
+    :mod:`cog_tasks.common.shared_prefix` registers the
     ``hf-shared-prefix`` model (lm-eval has no entry points for either). When
     a run names only this package's tasks, lm-eval's task manager skips
     indexing lm-eval's own built-in tasks (about 10 s on a small CPU).
@@ -70,7 +74,7 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
     rest = list(arguments)
     subcommand = rest.pop(0) if rest and rest[0] in LM_EVAL_SUBCOMMANDS else "run"
     if subcommand == "run":  # only runs load a model; ls/validate need no torch import
-        import cog_tasks.lm_eval_models.shared_prefix  # noqa: F401
+        import cog_tasks.common.shared_prefix  # noqa: F401
     sys.argv = ["lm-eval", subcommand, "--include_path", str(tasks_path()), *rest]
     if subcommand != "run" or not only_our_tasks(rest):
         cli_evaluate()

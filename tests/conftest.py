@@ -30,7 +30,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def smollm2_path() -> Path:
     """Local HF directory of SmolLM2-135M-Instruct, converted once and cached."""
-    from cog_tasks.models import embedded_model_path
+    from cog_tasks.common.models import embedded_model_path
 
     return embedded_model_path("smollm2")
 

@@ -26,7 +26,7 @@ def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture
     from cog_tasks.cogeval.generator import generate_items
 
     assert rows["cogeval"][3] == rows["cogeval_families"][3] == f"{len(generate_items()):,}"
-    assert rows["cogeval_n7line"][4].startswith("[cog_tasks/lm_eval_tasks/cogeval/README.md]")
+    assert rows["cogeval_n7line"][4].startswith("[cog_tasks/cogeval/README.md]")
     for cells in rows.values():
         readme = cells[4].split("](")[1].rstrip(")")
         assert (Path(__file__).resolve().parents[1] / readme).is_file()

@@ -11,7 +11,7 @@ import pytest
 from cog_tasks.cogbench import loader as cogbench_loader
 from cog_tasks.coglm import records
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.settings import hub_env, hub_source, offline, parse_hub
+from cog_tasks.common.settings import hub_env, hub_source, offline, parse_hub
 
 CONST = ABILITY_BY_CODE["const"]
 
@@ -152,7 +152,7 @@ def test_cogbench_offline_hub_failure(no_local_data: Path, monkeypatch: pytest.M
 def test_cogbench_reads_a_built_folder_through_the_hub_setting(
     no_local_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cog_tasks.hf_datasets.cogbench import write_sample_folder
+    from cog_tasks.cogbench.dataset import write_sample_folder
 
     write_sample_folder(tmp_path / "built")
     monkeypatch.setenv("COG_TASKS_COGBENCH_HUB", str(tmp_path / "built"))
@@ -165,8 +165,8 @@ def test_cogbench_reads_a_built_folder_through_the_hub_setting(
 def test_missing_optional_dependency_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from cog_tasks.agents.cogbench.memory import LongTermMemory
-    from cog_tasks.extras import import_extra
+    from cog_tasks.cogbench.agents.memory import LongTermMemory
+    from cog_tasks.common.extras import import_extra
 
     monkeypatch.setitem(sys.modules, "chromadb", None)  # as if not installed
     with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):

@@ -40,7 +40,7 @@ def test_every_environment_variable_is_documented() -> None:
     used = set()
     for path in (ROOT / "cog_tasks").rglob("*.py"):
         used |= set(re.findall(r"COG_TASKS_[A-Z_]+[A-Z]", path.read_text(encoding="utf-8")))
-    settings = (ROOT / "cog_tasks" / "settings.py").read_text(encoding="utf-8")
+    settings = (ROOT / "cog_tasks" / "common" / "settings.py").read_text(encoding="utf-8")
     table = README.split("## Settings", 1)[1].split("\n## ", 1)[0]
     assert {"COG_TASKS_DATA", "COG_TASKS_CACHE", "COG_TASKS_COGLM_HUB"} <= used
     for variable in sorted(used | {"HF_HUB_OFFLINE"}):

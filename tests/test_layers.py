@@ -1,4 +1,12 @@
-"""Imports point down only: cores < frontends < commands < cli.
+"""Imports point down only: common < benchmark cores < benchmark frontends < top layer.
+
+- ``cog_tasks.common`` never imports a benchmark or the top layer.
+- A benchmark's core (``cog_tasks.<benchmark>`` less its frontends) never
+  imports the frameworks, its own frontends (``inspect/``, ``lm_eval/``, its
+  CLI group, its dataset builder), another benchmark or the top layer.
+- A benchmark's frontends never import another benchmark or the top layer.
+- Nothing imports the top layer (the ``cog-tasks`` command, the Inspect
+  registry, the commands that span benchmarks) but the top layer itself.
 
 Every ``import`` in the package is read from the source, those inside
 functions and ``TYPE_CHECKING`` blocks included, so a lazy import cannot hide
@@ -15,33 +23,40 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cog_tasks"
 
-BASE = ("cog_tasks.files", "cog_tasks.settings", "cog_tasks.models")
-CORES = (
-    "cog_tasks.coglm",
-    "cog_tasks.cogeval",
-    "cog_tasks.cogbench",
-    "cog_tasks.egosocial",
-    "cog_tasks.metrics",
-    "cog_tasks.agents",
-)
-FRONTENDS = (
-    "cog_tasks.inspect_evals",
-    "cog_tasks.lm_eval_tasks",
-    "cog_tasks.lm_eval_models",
-    "cog_tasks.hf_datasets",
-    "cog_tasks._registry",
-)
+BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+FRONTEND_PARTS = ("inspect", "lm_eval", "cli", "dataset")
+COMMON = ("cog_tasks.common",)
+TOP = ("cog_tasks.cli", "cog_tasks._registry", "cog_tasks.commands")
 FRAMEWORKS = ("inspect_ai", "lm_eval")
-COMMANDS = ("cog_tasks.commands",)
-CLI = ("cog_tasks.cli",)
 
-# What each layer must never import.
-FORBIDDEN: dict[tuple[str, ...], tuple[str, ...]] = {
-    BASE: CORES + FRONTENDS + FRAMEWORKS + COMMANDS + CLI,
-    CORES: FRONTENDS + FRAMEWORKS + COMMANDS + CLI,
-    FRONTENDS: COMMANDS + CLI,
-    COMMANDS: CLI,
-}
+
+def benchmark(name: str) -> tuple[str, ...]:
+    return (f"cog_tasks.{name}",)
+
+
+def frontends(name: str) -> tuple[str, ...]:
+    return tuple(f"cog_tasks.{name}.{part}" for part in FRONTEND_PARTS)
+
+
+def others(name: str) -> tuple[str, ...]:
+    return tuple(f"cog_tasks.{other}" for other in BENCHMARKS if other != name)
+
+
+def layer_rules() -> list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+    """``(label, layer, exempt, forbidden)``: modules in ``layer`` but not ``exempt``."""
+    every_benchmark = tuple(f"cog_tasks.{name}" for name in BENCHMARKS)
+    rules = [("common", COMMON, (), every_benchmark + TOP)]
+    for name in BENCHMARKS:
+        rules.append(
+            (
+                f"{name} core",
+                benchmark(name),
+                frontends(name),
+                FRAMEWORKS + frontends(name) + others(name) + TOP,
+            )
+        )
+        rules.append((f"{name} frontends", frontends(name), (), others(name) + TOP))
+    return rules
 
 
 def module_name(path: Path) -> str:
@@ -80,13 +95,14 @@ def wrong_arrows() -> list[str]:
     arrows = []
     for path in sorted(PACKAGE.rglob("*.py")):
         module = module_name(path)
-        for layer, forbidden in FORBIDDEN.items():
-            if not within(module, layer):
+        for label, layer, exempt, forbidden in layer_rules():
+            if not within(module, layer) or within(module, exempt):
                 continue
             for line, names in imported_names(path):
                 wrong = [name for name in names if within(name, forbidden)]
                 if wrong:
-                    arrows.append(f"{path.relative_to(PACKAGE.parent)}:{line}: imports {wrong[0]}")
+                    where = path.relative_to(PACKAGE.parent)
+                    arrows.append(f"{where}:{line}: {label} imports {wrong[0]}")
     return arrows
 
 
@@ -94,14 +110,23 @@ def test_imports_point_down_only() -> None:
     assert wrong_arrows() == []
 
 
-def test_only_the_cli_imports_the_commands() -> None:
+def test_nothing_below_imports_the_top_layer() -> None:
     importers = {
         module_name(path)
         for path in PACKAGE.rglob("*.py")
         for _, names in imported_names(path)
-        if any(within(name, COMMANDS) for name in names)
+        if any(within(name, TOP) for name in names)
     }
-    assert {name for name in importers if not within(name, COMMANDS)} == {"cog_tasks.cli"}
+    assert {name for name in importers if not within(name, TOP)} == set()
+
+
+def test_every_benchmark_folder_has_its_parts() -> None:
+    for name in BENCHMARKS:
+        folder = PACKAGE / name
+        assert (folder / "README.md").is_file(), name
+        assert (folder / "inspect" / "__init__.py").is_file(), name
+        assert (folder / "dataset.py").is_file(), name
+        assert (folder / "cli.py").is_file() or (folder / "cli" / "__init__.py").is_file(), name
 
 
 def test_commands_are_listed_not_discovered() -> None:
@@ -119,7 +144,9 @@ def test_commands_are_listed_not_discovered() -> None:
     [
         ("from inspect_ai.log import read_eval_log\n", "inspect_ai.log"),
         ("def f():\n    import lm_eval\n", "lm_eval"),
-        ("from ..inspect_evals import logs\n", "cog_tasks.inspect_evals"),
+        ("from .inspect import logs\n", "cog_tasks.coglm.inspect"),
+        ("from cog_tasks.cogeval import graphs\n", "cog_tasks.cogeval"),
+        ("import cog_tasks.cli\n", "cog_tasks.cli"),
     ],
 )
 def test_the_checker_sees_every_kind_of_import(

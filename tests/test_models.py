@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from cog_tasks import models
 from cog_tasks.cli import main
+from cog_tasks.common import models
 
 
 @pytest.mark.slow
@@ -47,7 +47,7 @@ def test_unknown_model_name() -> None:
 
 
 def test_cache_location_is_overridable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from cog_tasks.settings import cache_dir
+    from cog_tasks.common.settings import cache_dir
 
     monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "c"))
     assert cache_dir() == tmp_path / "c"

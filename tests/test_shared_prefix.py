@@ -15,7 +15,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenize
 from cog_tasks.cli import main
 from cog_tasks.coglm.completion import completion_context
 from cog_tasks.coglm.records import load_records
-from cog_tasks.lm_eval_models.shared_prefix import (
+from cog_tasks.common.shared_prefix import (
     Group,
     SharedPrefixHFLM,
     layout_row,
@@ -238,7 +238,7 @@ def test_every_family_gets_hf_numbers_or_falls_back(
     lm = SharedPrefixHFLM(pretrained=model, tokenizer=tiny_tokenizer, batch_size=4)
     requests = _tiny_requests(seed=len(family))
 
-    with caplog.at_level(logging.WARNING, logger="cog_tasks.lm_eval_models.shared_prefix"):
+    with caplog.at_level(logging.WARNING, logger="cog_tasks.common.shared_prefix"):
         ours = lm._loglikelihood_tokens(requests, disable_tqdm=True)
     _assert_hf_numbers(lm, requests, ours, 1e-4)
 

@@ -15,14 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
-from cog_tasks.cogbench.records import (
-    CogBenchRecord,
-    MethodAnswer,
-    QuestionnaireItem,
-    Trajectory,
-)
-from cog_tasks.metrics.cogbench import (
+from cog_tasks.cogbench.metrics import (
     IterationSummary,
     RatingTally,
     WeightScheme,
@@ -33,6 +26,13 @@ from cog_tasks.metrics.cogbench import (
     polarity,
     polarity_rating,
     summarize_iterations,
+)
+from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
+from cog_tasks.cogbench.records import (
+    CogBenchRecord,
+    MethodAnswer,
+    QuestionnaireItem,
+    Trajectory,
 )
 
 

@@ -31,9 +31,16 @@ from cog_tasks.cogbench.records import (
     parse_profiles,
     parse_record,
 )
-from cog_tasks.files import DataFileError
-from cog_tasks.files import read_json as read_json_file
-from cog_tasks.settings import DATA_ENV, HubSource, hub_env, hub_source, local_data_dir, offline
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.files import read_json as read_json_file
+from cog_tasks.common.settings import (
+    DATA_ENV,
+    HubSource,
+    hub_env,
+    hub_source,
+    local_data_dir,
+    offline,
+)
 
 HF_REPO = "kwaikeg/CogBench"
 DEFAULT_REVISION = "767df7c95cf77219f16a464e9cfcde8b7595e264"

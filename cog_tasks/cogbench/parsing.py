@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cog_tasks.metrics.cogbench import LIKERT
+from cog_tasks.cogbench.metrics import LIKERT
 
 LIKERT_WORDS: tuple[tuple[str, int], ...] = (
     ("one", 1),

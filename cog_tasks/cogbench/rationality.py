@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.cogbench.metrics import cohen_kappa, spearman
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
-from cog_tasks.metrics.cogbench import cohen_kappa, spearman
 
 JUDGE_TOKENS = 96
 CONTEXT_CHARS = 6000

@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from cog_tasks.cogbench.evaluation import format_number
-from cog_tasks.files import save_figure, write_json_atomically
-from cog_tasks.metrics.cogbench import summarize_iterations
+from cog_tasks.cogbench.metrics import summarize_iterations
+from cog_tasks.common.files import save_figure, write_json_atomically
 
 FEEDBACK_AGENTS = ("react", "reflexion")
 COPY_PREVIOUS = "copy-previous"

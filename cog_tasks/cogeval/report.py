@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
+from cog_tasks.cogeval.metrics import failure_rates
 from cog_tasks.cogeval.scoring import FAILURE_MODES
-from cog_tasks.files import save_figure
-from cog_tasks.metrics.cogeval import failure_rates
+from cog_tasks.common.files import save_figure
 
 
 def _pyplot():

@@ -14,7 +14,7 @@ import pandas as pd
 from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
 from cog_tasks.cogeval.parsing import normalize_state
 from cog_tasks.cogeval.scoring import GraphContext, infer_kind, score_response
-from cog_tasks.files import iter_jsonl, write_jsonl_atomically
+from cog_tasks.common.files import iter_jsonl, write_jsonl_atomically
 
 
 def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str, Any]:

@@ -17,9 +17,9 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
+from cog_tasks.coglm.metrics import ScoredItem
 from cog_tasks.coglm.records import CogLMDataError, check_options, distinct_options
-from cog_tasks.files import iter_jsonl, read_json
-from cog_tasks.metrics.coglm import ScoredItem
+from cog_tasks.common.files import iter_jsonl, read_json
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
 
@@ -64,7 +64,7 @@ def read_predictions(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[Sco
 
     Raises:
         FileNotFoundError: If the file does not exist.
-        cog_tasks.files.DataFileError: Naming the file and line of bad JSON.
+        cog_tasks.common.files.DataFileError: Naming the file and line of bad JSON.
         CogLMDataError: Naming the file and line of a malformed row, or when
             the file holds no predictions.
     """

@@ -16,7 +16,7 @@ the same wrong option twice (32 items show 3 distinct texts among 4 options, 7
 show 2). They are kept as published. :attr:`CogLMRecord.num_choices` is ``len(choices)``;
 :attr:`CogLMRecord.num_distinct_choices` counts the distinct texts, the options
 a guesser really has, and is what every frontend passes to the chance
-correction (see :mod:`cog_tasks.metrics.coglm`).
+correction (see :mod:`cog_tasks.coglm.metrics`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, Ability, resolve_codes
-from cog_tasks.files import DataFileError, read_json, write_atomically
-from cog_tasks.settings import (
+from cog_tasks.common.files import DataFileError, read_json, write_atomically
+from cog_tasks.common.settings import (
     DATA_ENV,
     HubSource,
     cache_dir,
@@ -271,7 +271,7 @@ def load_hub(ability: Ability, hub: HubSource | str) -> list[CogLMRecord]:
 
     Args:
         ability: The ability (its code is the config name; the split is ``test``).
-        hub: A :class:`~cog_tasks.settings.HubSource`, or its text
+        hub: A :class:`~cog_tasks.common.settings.HubSource`, or its text
             (``ORG/NAME[@REVISION]`` or a local folder).
     """
     import datasets

@@ -1,11 +1,11 @@
 """Read lm-eval CogLM results, print the CogLM report, the paper's tables and charts.
 
-A report is the dict made by :func:`cog_tasks.metrics.coglm.assemble_summary`
+A report is the dict made by :func:`cog_tasks.coglm.metrics.assemble_summary`
 (per-ability rows, stage scores, overall score, cognitive age), whatever
 produced the scores: an lm-eval results file of the ``coglm`` or ``coglm_gen``
 family (:func:`load_lm_eval_runs`), an Inspect ``coglm_chat`` log (read by
 the Inspect frontend) or scored predictions
-(:func:`cog_tasks.metrics.coglm.summarize`).
+(:func:`cog_tasks.coglm.metrics.summarize`).
 
 A cognitive age outside the range the paper's fit spans (:data:`AGE_RANGE`,
 from the chance-level intercept to the human row) is shown flagged, never as
@@ -21,10 +21,10 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
+from cog_tasks.coglm.metrics import AGE_MAPPING, assemble_summary
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.reference import TABLE9, SettingRow
-from cog_tasks.files import read_json, save_figure
-from cog_tasks.metrics.coglm import AGE_MAPPING, assemble_summary
+from cog_tasks.common.files import read_json, save_figure
 
 AGE_RANGE: tuple[float, float] = (
     AGE_MAPPING.intercept,

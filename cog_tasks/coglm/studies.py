@@ -30,9 +30,11 @@ from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
+from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, sample_picks
+from cog_tasks.coglm.metrics import calibrated_accuracy
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.files import (
+from cog_tasks.common.files import (
     iter_jsonl,
     read_json,
     save_figure,
@@ -40,8 +42,6 @@ from cog_tasks.files import (
     write_jsonl_atomically,
     write_text_atomically,
 )
-from cog_tasks.metrics.coglm import calibrated_accuracy
-from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
 
 BASELINE = "none"
 OUTCOMES_FILE = "outcomes.jsonl"

@@ -3,7 +3,7 @@
 Each module defines ``register(subparsers: argparse._SubParsersAction) -> None``;
 the subparsers it adds set ``func`` to a callable that takes the parsed
 namespace and returns an exit code. Command modules are the top layer: they
-may import cores, frontends and :mod:`cog_tasks.commands.options`, and nothing
+may import cores, frontends and :mod:`cog_tasks.common.cli`, and nothing
 imports them but :mod:`cog_tasks.cli`. They import heavy frameworks inside the
 command functions, so ``cog-tasks --help`` stays fast.
 """
@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from cog_tasks.commands import catalog, cogbench, cogeval, coglm, data, egosocial
+from cog_tasks.cogbench import cli as cogbench
+from cog_tasks.cogeval import cli as cogeval
+from cog_tasks.coglm import cli as coglm
+from cog_tasks.commands import catalog, data
+from cog_tasks.egosocial import cli as egosocial
 
 COMMAND_GROUPS: tuple[ModuleType, ...] = (catalog, cogbench, cogeval, coglm, data, egosocial)

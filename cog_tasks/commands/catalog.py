@@ -2,11 +2,11 @@
 
 Nothing is listed by hand, so the table follows the code:
 
-- lm-eval: every ``task:`` and ``group:`` YAML under ``cog_tasks/lm_eval_tasks``.
+- lm-eval: every ``task:`` and ``group:`` YAML under ``cog_tasks/<benchmark>/lm_eval``.
   A task's items are counted by calling its ``custom_dataset`` hook with its
   ``dataset_kwargs``; a group's count is the sum of its tasks'.
 - Inspect: every ``@task`` found by :func:`inspect_ai.list_tasks` under
-  ``cog_tasks/inspect_evals``, counted as the length of the dataset of the task
+  ``cog_tasks/<benchmark>/inspect``, counted as the length of the dataset of the task
   built with its default arguments.
 
 Counting reads the benchmark data the way a run would (``COG_TASKS_DATA``, the
@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
 PROTOCOLS = {
     "multiple_choice": "lm-eval, log-likelihood of each option",
     "generate_until": "lm-eval, generation",
@@ -83,9 +84,19 @@ def _count(counter: Callable[[], int]) -> str:
         logging.disable(logging.NOTSET)
 
 
+def _module_of(folder: Path) -> str:
+    """Dotted module name of a folder inside the package."""
+    return ".".join(folder.relative_to(PACKAGE_ROOT.parent).parts)
+
+
+def _readme(benchmark_dir: Path) -> str:
+    """A benchmark's README, relative to the repository root."""
+    return str((benchmark_dir / "README.md").relative_to(PACKAGE_ROOT.parent))
+
+
 def _hook_counter(family: Path, hook: str, kwargs: dict[str, Any]) -> Callable[[], int]:
     module_name, _, function = hook.rpartition(".")
-    package = f"cog_tasks.lm_eval_tasks.{family.name}.{module_name}"
+    package = f"{_module_of(family)}.{module_name}"
 
     def count() -> int:
         dataset = getattr(importlib.import_module(package), function)(**kwargs)
@@ -111,12 +122,20 @@ def _group_protocol(
     return found.pop() if len(found) == 1 else "lm-eval, mixed"
 
 
-def lm_eval_entries(tasks_dir: Path) -> list[TaskEntry]:
-    """The lm-eval tasks and groups of every family folder under ``tasks_dir``."""
+def lm_eval_families(benchmark_dir: Path) -> list[Path]:
+    """The folders of ``benchmark_dir/lm_eval`` that hold task YAML files."""
+    folder = benchmark_dir / "lm_eval"
+    if not folder.is_dir():
+        return []
+    return sorted({path.parent for path in folder.rglob("*.yaml")})
+
+
+def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
+    """The lm-eval tasks and groups of one benchmark folder (``cog_tasks/<benchmark>``)."""
     entries = []
-    for family in sorted(p for p in tasks_dir.iterdir() if (p / "README.md").is_file()):
+    readme = _readme(benchmark_dir)
+    for family in lm_eval_families(benchmark_dir):
         configs = {path: _read_yaml(path) for path in sorted(family.glob("*.yaml"))}
-        readme = str((family / "README.md").relative_to(PACKAGE_ROOT.parent))
         counts: dict[str, str] = {}
         protocols: dict[str, str] = {}
         for config in configs.values():
@@ -137,20 +156,20 @@ def lm_eval_entries(tasks_dir: Path) -> list[TaskEntry]:
     return entries
 
 
-def inspect_entries(evals_dir: Path) -> list[TaskEntry]:
-    """The Inspect tasks defined under ``evals_dir`` (``cog_tasks/inspect_evals``)."""
+def inspect_entries(benchmark_dir: Path) -> list[TaskEntry]:
+    """The Inspect tasks defined under ``benchmark_dir/inspect``."""
     from inspect_ai import list_tasks
 
+    evals_dir = benchmark_dir / "inspect"
+    if not evals_dir.is_dir():
+        return []
     entries = []
+    readme = _readme(benchmark_dir)
     for info in list_tasks(root_dir=evals_dir):
         module_path = Path(info.file).with_suffix("")
-        module = importlib.import_module(
-            ".".join(("cog_tasks", "inspect_evals", *module_path.parts))
-        )
+        module = importlib.import_module(".".join((_module_of(evals_dir), *module_path.parts)))
         function = getattr(module, info.name)
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
-        readme_path = evals_dir / module_path.parts[0] / "README.md"
-        readme = str(readme_path.relative_to(PACKAGE_ROOT.parent))
         entries.append(
             TaskEntry(
                 "Inspect",
@@ -164,14 +183,12 @@ def inspect_entries(evals_dir: Path) -> list[TaskEntry]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    import cog_tasks.inspect_evals
-    import cog_tasks.lm_eval_tasks
-
+    folders = [PACKAGE_ROOT / benchmark for benchmark in BENCHMARKS]
     entries = []
     if args.framework in (None, "lm-eval"):
-        entries += lm_eval_entries(Path(cog_tasks.lm_eval_tasks.__file__).parent)
+        entries += [entry for folder in folders for entry in lm_eval_entries(folder)]
     if args.framework in (None, "inspect"):
-        entries += inspect_entries(Path(cog_tasks.inspect_evals.__file__).parent)
+        entries += [entry for folder in folders for entry in inspect_entries(folder)]
     print("| framework | task | protocol | items | README |")
     print("|---|---|---|---:|---|")
     for entry in entries:

@@ -51,7 +51,7 @@ def parquet_builder(
     """
 
     def write(folder: Path) -> str:
-        from cog_tasks.hf_datasets.folder import as_configs, save_hub_folder
+        from cog_tasks.common.hub_folder import as_configs, save_hub_folder
 
         built = build()
         if check is not None:
@@ -68,26 +68,26 @@ def parquet_builder(
 
 
 def _coglm(folder: Path) -> str:
-    from cog_tasks.hf_datasets import coglm
+    from cog_tasks.coglm import dataset as coglm
 
     writer = parquet_builder(coglm.build_dataset_dict, coglm.dataset_card, coglm.check_complete)
     return writer(folder)
 
 
 def _cogeval(folder: Path) -> str:
-    from cog_tasks.hf_datasets import cogeval
+    from cog_tasks.cogeval import dataset as cogeval
 
     return parquet_builder(cogeval.build_dataset_dict, cogeval.dataset_card)(folder)
 
 
 def _egosocial(folder: Path) -> str:
-    from cog_tasks.hf_datasets import egosocial
+    from cog_tasks.egosocial import dataset as egosocial
 
     return parquet_builder(egosocial.build_dataset_dict, egosocial.dataset_card)(folder)
 
 
 def _cogbench(folder: Path) -> str:
-    from cog_tasks.hf_datasets.cogbench import write_sample_folder
+    from cog_tasks.cogbench.dataset import write_sample_folder
 
     return write_sample_folder(folder)
 
@@ -106,7 +106,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
-    from cog_tasks.hf_datasets.folder import push_folder
+    from cog_tasks.common.hub_folder import push_folder
 
     url = push_folder(BUILDERS[args.dataset].write, args.repo_id, public=args.public)
     visibility = "public" if args.public else "private"

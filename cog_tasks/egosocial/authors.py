@@ -29,10 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cog_tasks.egosocial.blackjack import BlackjackHand, parse_prompt_cards
-from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, EgoItem, Scenario
-from cog_tasks.files import DataFileError, iter_jsonl, write_atomically
-from cog_tasks.settings import (
+from cog_tasks.common.files import DataFileError, iter_jsonl, write_atomically
+from cog_tasks.common.settings import (
     DATA_ENV,
     HubSource,
     cache_dir,
@@ -41,6 +39,8 @@ from cog_tasks.settings import (
     local_data_dir,
     offline,
 )
+from cog_tasks.egosocial.blackjack import BlackjackHand, parse_prompt_cards
+from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, EgoItem, Scenario
 
 UPSTREAM_REPO = "gyhou123/EgoSocialArena"
 UPSTREAM_COMMIT = "9fbd145cbb56dedc16c84c93a1e338eeb337aebd"

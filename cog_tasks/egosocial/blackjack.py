@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from cog_tasks.common.files import DataFileError
 from cog_tasks.egosocial.cards import SUIT_WORDS, card_words, cards_words
 from cog_tasks.egosocial.records import EgoItem, shuffle_options
-from cog_tasks.files import DataFileError
 
 RANK_VALUES = {"A": 11, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
 PROBABILITY_BANDS = ("below 25%", "from 25% to 50%", "from 50% to 75%", "75% or more")

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cog_tasks.files import save_figure, write_json_atomically, write_text_atomically
+from cog_tasks.common.files import save_figure, write_json_atomically, write_text_atomically
 
 
 @dataclass(frozen=True)

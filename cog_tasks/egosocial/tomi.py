@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from cog_tasks.common.files import read_text
 from cog_tasks.egosocial.records import EgoItem, Perspective
-from cog_tasks.files import read_text
 
 QuestionType = Literal["first_order", "second_order", "memory", "reality"]
 

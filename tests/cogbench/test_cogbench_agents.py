@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from cog_tasks.agents.cogbench import (
+from cog_tasks.cogbench.agents import (
     AGENTS,
     AgentSettings,
     IterationResult,

@@ -6,6 +6,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 from cog_tasks.cli import main
+from cog_tasks.cogbench import cli as cogbench_commands
 from cog_tasks.cogbench.evaluation import (
     answered_items,
     copy_previous_kappa,
@@ -13,14 +14,13 @@ from cog_tasks.cogbench.evaluation import (
     score_method,
 )
 from cog_tasks.cogbench.loader import load_records, load_trajectories, sample_dir
+from cog_tasks.cogbench.metrics import cohen_kappa, fleiss_kappa, mean_pairwise_spearman
 from cog_tasks.cogbench.rationality import (
     JudgeItem,
     bounded_information,
     judge_agreement,
     judge_answers,
 )
-from cog_tasks.commands import cogbench as cogbench_commands
-from cog_tasks.metrics.cogbench import cohen_kappa, fleiss_kappa, mean_pairwise_spearman
 
 EVAL_A = sample_dir() / "english" / "eval_cogbench_a.json"
 

@@ -6,10 +6,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, get_model
 
+from cog_tasks.cogbench.inspect import cogbench
 from cog_tasks.cogbench.loader import load_trajectories
-from cog_tasks.inspect_evals.cogbench import cogbench
-from cog_tasks.inspect_evals.scripted import ScriptedReplies
-from cog_tasks.metrics.cogbench import cohen_kappa, pooled_tallies
+from cog_tasks.cogbench.metrics import cohen_kappa, pooled_tallies
+from cog_tasks.common.scripted import ScriptedReplies
 
 TOPIC = "Market Analysis"
 # Scripted ratings per question of the topic; None = an unparseable reply.

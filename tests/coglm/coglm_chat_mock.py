@@ -13,7 +13,7 @@ from inspect_ai.model import (
     get_model,
 )
 
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.common.scripted import scripted_output
 
 Reply = Callable[[str, GenerateConfig], str]
 Respond = Callable[[list[ChatMessage], GenerateConfig], str]

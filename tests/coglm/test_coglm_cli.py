@@ -7,7 +7,7 @@ import pytest
 
 from cog_tasks.cli import main
 from cog_tasks.coglm.abilities import ABILITIES
-from cog_tasks.metrics.coglm import AGE_MAPPING
+from cog_tasks.coglm.metrics import AGE_MAPPING
 
 TWO = ["True", "False"]
 FOUR = ["the red box", "the box", "a green ball", "nothing"]

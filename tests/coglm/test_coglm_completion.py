@@ -13,7 +13,7 @@ from cog_tasks.coglm.completion import (
     pick_by_whole_mean_loss,
     sample_picks,
 )
-from cog_tasks.lm_eval_tasks.coglm import utils
+from cog_tasks.coglm.lm_eval.coglm import utils
 
 
 def test_scored_string_is_the_papers_concatenation() -> None:

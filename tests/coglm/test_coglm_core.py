@@ -6,9 +6,7 @@ import pytest
 
 from cog_tasks.coglm.abilities import ABILITIES, abilities_of_stage, resolve_codes
 from cog_tasks.coglm.extract import coerce_prediction, extract_choice
-from cog_tasks.coglm.records import CogLMDataError, load_records, parse_file_content
-from cog_tasks.coglm.reference import TABLE9, fit_rows
-from cog_tasks.metrics.coglm import (
+from cog_tasks.coglm.metrics import (
     AGE_MAPPING,
     ScoredItem,
     calibrated_accuracy,
@@ -19,6 +17,8 @@ from cog_tasks.metrics.coglm import (
     stage_scores,
     summarize,
 )
+from cog_tasks.coglm.records import CogLMDataError, load_records, parse_file_content
+from cog_tasks.coglm.reference import TABLE9, fit_rows
 
 FOUR = ["the red box", "the box", "a green ball", "nothing"]
 

@@ -19,7 +19,8 @@ from lm_eval.models.huggingface import HFLM
 
 from cog_tasks.cli import tasks_path
 
-README = tasks_path() / "coglm" / "README.md"
+FAMILY = tasks_path() / "coglm" / "lm_eval" / "coglm"
+README = FAMILY / "README.md"
 
 
 def _documented_commands() -> list[list[str]]:
@@ -65,7 +66,7 @@ def test_documented_lm_eval_commands_parse_and_name_real_parameters() -> None:
     models = set()
     family = {
         yaml.safe_load(path.read_text()).get("group") or path.stem
-        for path in README.parent.glob("coglm*.yaml")
+        for path in FAMILY.glob("coglm*.yaml")
     }
     for command in commands:
         args = HarnessCLI()._parser.parse_args(["run", *_lm_eval_arguments(command)])

@@ -14,10 +14,10 @@ from cog_tasks.cli import tasks_path
 from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.authors_rule import authors_llama_choice
 from cog_tasks.coglm.extract import extract_choice
+from cog_tasks.coglm.lm_eval.coglm_gen import utils
 from cog_tasks.coglm.records import load_records
-from cog_tasks.lm_eval_tasks.coglm_gen import utils
 
-FAMILY = tasks_path() / "coglm_gen"
+FAMILY = tasks_path() / "coglm" / "lm_eval" / "coglm_gen"
 DOC = {"choices": ["True", "False"], "answer": 1, "num_choices": 2, "num_distinct_choices": 2}
 
 

@@ -11,9 +11,9 @@ import yaml
 
 from cog_tasks.cli import build_parser, main
 from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.dataset import build_dataset_dict, check_complete, dataset_card
 from cog_tasks.coglm.records import UPSTREAM_COMMIT, load_records
-from cog_tasks.hf_datasets.coglm import build_dataset_dict, check_complete, dataset_card
-from cog_tasks.hf_datasets.folder import save_hub_folder
+from cog_tasks.common.hub_folder import save_hub_folder
 
 COLUMNS = [
     "id",

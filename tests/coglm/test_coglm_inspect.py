@@ -10,11 +10,11 @@ from coglm_chat_mock import scripted_model, system_text
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from cog_tasks.coglm.inspect import coglm, coglm_chat
+from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS, RATIONALE_HEADER, chat_prompt, erasure_prompt
 from cog_tasks.coglm.records import load_records
 from cog_tasks.coglm.voting import majority_vote
-from cog_tasks.inspect_evals.coglm import coglm, coglm_chat
-from cog_tasks.inspect_evals.coglm.coc import rationales_from_log
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import yaml
 from cog_tasks.cli import main, only_our_tasks, tasks_path
 from cog_tasks.coglm.abilities import ABILITIES, STAGES, abilities_of_stage
 
-FAMILY = tasks_path() / "coglm"
+FAMILY = tasks_path() / "coglm" / "lm_eval" / "coglm"
 METRICS = ("acc", "acc_norm", "acc_per_token", "calibrated_acc", "calibrated_acc_per_item")
 METRICS += ("acc_authors", "calibrated_acc_authors")
 SIZES = {"const": 50, "early": 100, "semio": 100, "empat": 100, "rever": 100}

@@ -12,13 +12,13 @@ import pytest
 from coglm_chat_mock import conversation_model, system_text, user_text
 from inspect_ai import eval as inspect_eval
 
+from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
+from cog_tasks.coglm.inspect import coglm_chat
+from cog_tasks.coglm.inspect.studies import inspect_picks, run_interdependence
+from cog_tasks.coglm.metrics import calibrated_accuracy
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
 from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
-from cog_tasks.inspect_evals.coglm import coglm_chat
-from cog_tasks.inspect_evals.coglm.studies import inspect_picks, run_interdependence
-from cog_tasks.metrics.coglm import calibrated_accuracy
-from cog_tasks.metrics.coglm_bootstrap import bootstrap_calibrated_interval
 
 ERASED_BY_PROMPT = {prompt: code for code, prompt in ERASURE_PROMPTS.items()}
 

@@ -10,9 +10,9 @@ from coglm_chat_mock import scripted_model
 from inspect_ai import eval as inspect_eval
 
 from cog_tasks.cli import main
+from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.report import AGE_RANGE, age_text
-from cog_tasks.inspect_evals.coglm import coglm_chat
-from cog_tasks.inspect_evals.logs import read_logs
+from cog_tasks.common.logs import read_logs
 
 ALWAYS_A = "The answer is option A."
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 import pytest
 from inspect_ai.model import Model, get_model
 
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.common.scripted import scripted_output
 
 
 @pytest.fixture

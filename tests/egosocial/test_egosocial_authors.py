@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cog_tasks.common.files import DataFileError
 from cog_tasks.egosocial.authors import (
     UPSTREAM_COMMIT,
     AuthorsDataUnavailable,
@@ -17,7 +18,6 @@ from cog_tasks.egosocial.authors import (
     load_choice_items,
 )
 from cog_tasks.egosocial.static import build_static_items
-from cog_tasks.files import DataFileError
 
 
 @pytest.fixture
@@ -154,8 +154,8 @@ def test_a_built_hub_folder_reads_back_like_the_local_files(
 ) -> None:
     import datasets
 
-    from cog_tasks.hf_datasets.egosocial import build_dataset_dict, dataset_card
-    from cog_tasks.hf_datasets.folder import save_hub_folder
+    from cog_tasks.common.hub_folder import save_hub_folder
+    from cog_tasks.egosocial.dataset import build_dataset_dict, dataset_card
 
     scenarios = ("daily_life", "counterfactual")
     local = {s: load_choice_items(s, data_dir=shared_data) for s in scenarios}

@@ -7,6 +7,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
+from cog_tasks.common.scripted import scripted_output
 from cog_tasks.egosocial.beliefs import judge_prompt, parse_grade, split_beliefs
 from cog_tasks.egosocial.blackjack import (
     BlackjackHand,
@@ -14,8 +15,7 @@ from cog_tasks.egosocial.blackjack import (
     bust_risk,
     dealer_bust_probability,
 )
-from cog_tasks.inspect_evals.egosocial import egosocial_blackjack_beliefs
-from cog_tasks.inspect_evals.scripted import scripted_output
+from cog_tasks.egosocial.inspect import egosocial_blackjack_beliefs
 
 
 def test_facts_follow_rlcards_rules_on_hand_worked_hands() -> None:

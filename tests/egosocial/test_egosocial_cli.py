@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from cog_tasks.agents.egosocial.holdem_dqn import load_opponent, sha256_of
 from cog_tasks.cli import main
-from cog_tasks.inspect_evals.egosocial.chance import ChanceAnswerer
+from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
+from cog_tasks.egosocial.opponents.holdem_dqn import load_opponent, sha256_of
 
 
 @pytest.fixture(scope="module")

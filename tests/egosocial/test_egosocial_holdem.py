@@ -5,17 +5,6 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from cog_tasks.agents.egosocial.holdem_dqn import (
-    STYLES,
-    TrainingConfig,
-    expected_sha256,
-    load_opponent,
-    measure_action_rates,
-    opponent_from_agent,
-    sha256_of,
-    shipped_weights_dir,
-    train_agent,
-)
 from cog_tasks.egosocial.holdem import (
     BeliefReply,
     HoldemTable,
@@ -27,7 +16,18 @@ from cog_tasks.egosocial.holdem import (
     parse_style,
     play_match,
 )
-from cog_tasks.inspect_evals.egosocial import egosocial_holdem
+from cog_tasks.egosocial.inspect import egosocial_holdem
+from cog_tasks.egosocial.opponents.holdem_dqn import (
+    STYLES,
+    TrainingConfig,
+    expected_sha256,
+    load_opponent,
+    measure_action_rates,
+    opponent_from_agent,
+    sha256_of,
+    shipped_weights_dir,
+    train_agent,
+)
 
 
 def test_shipped_weights_load_with_matching_hash() -> None:

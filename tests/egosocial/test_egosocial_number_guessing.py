@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from cog_tasks.agents.egosocial.number_guessing import NumberGuessingOpponent
+from cog_tasks.egosocial.inspect import egosocial_number_guessing
 from cog_tasks.egosocial.number_guessing import (
     HIT_TOLERANCE,
     RULES_TEXT,
@@ -15,7 +15,7 @@ from cog_tasks.egosocial.number_guessing import (
     play_number_guessing,
     round_outcome,
 )
-from cog_tasks.inspect_evals.egosocial import egosocial_number_guessing
+from cog_tasks.egosocial.opponents.number_guessing import NumberGuessingOpponent
 
 
 def play_scripted(level, replies, run, scripted_ask, rounds=10):

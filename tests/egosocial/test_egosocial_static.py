@@ -27,12 +27,12 @@ from cog_tasks.egosocial.daily_life import (
     generate_daily_life,
     replay,
 )
+from cog_tasks.egosocial.inspect import egosocial_static
+from cog_tasks.egosocial.inspect.static import record_to_sample
 from cog_tasks.egosocial.new_world import all_norm_questions, generate_new_world
 from cog_tasks.egosocial.records import parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 from cog_tasks.egosocial.tomi import ToMiRecord, convert_record, read_tomi_file, to_second_person
-from cog_tasks.inspect_evals.egosocial import egosocial_static
-from cog_tasks.inspect_evals.egosocial.static import record_to_sample
 
 
 def test_belief_tracker_on_a_classic_false_belief_story():

@@ -1,1 +1,0 @@
-"""Agents: CogBench agents and EgoSocialArena game opponents."""

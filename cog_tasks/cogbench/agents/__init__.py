@@ -1,0 +1,66 @@
+"""CogBench agents: CoT, ReAct, Reflexion (baselines) and CogGPT."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cog_tasks.cogbench.agents.base import (
+    FEEDBACK_MODES,
+    STM_MODES,
+    AgentSettings,
+    Answer,
+    CogBenchAgent,
+    IterationResult,
+    Observation,
+    run_iteration,
+    warn_missing_flows,
+)
+from cog_tasks.cogbench.agents.baselines import CoTAgent, ReActAgent, ReflexionAgent
+from cog_tasks.cogbench.agents.coggpt import CogGPTAgent
+from cog_tasks.cogbench.generation import TextGenerator
+
+AGENTS: dict[str, type[CogBenchAgent]] = {
+    agent.name: agent for agent in (CoTAgent, ReActAgent, ReflexionAgent, CogGPTAgent)
+}
+
+
+def make_agent(
+    name: str,
+    generate: TextGenerator,
+    profile: Mapping[str, str],
+    settings: AgentSettings | None = None,
+    memory_name: str = "cogbench",
+) -> CogBenchAgent:
+    """Create an agent by task-parameter name.
+
+    Args:
+        name: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
+        generate: Model access.
+        profile: The initial profile.
+        settings: Limits and memory settings.
+        memory_name: Unique label for per-trajectory memory.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ValueError: For an unknown name.
+    """
+    if name not in AGENTS:
+        raise ValueError(f"unknown CogBench agent {name!r}; use one of {sorted(AGENTS)}")
+    return AGENTS[name](generate, profile, settings, memory_name)
+
+
+__all__ = [
+    "AGENTS",
+    "FEEDBACK_MODES",
+    "STM_MODES",
+    "AgentSettings",
+    "Answer",
+    "CogBenchAgent",
+    "IterationResult",
+    "Observation",
+    "make_agent",
+    "run_iteration",
+    "warn_missing_flows",
+]

@@ -1,0 +1,123 @@
+"""CogGPT: iterative cognitive mechanism with memory retention and profile refinement.
+
+Per iteration with an information flow, in the paper's order:
+
+1. the flow enters short-term memory (STM): whole (``stm=whole``, default,
+   as in the authors' code) or cut into chunks (``stm=chunked``, 1,000
+   characters with 100 of overlap by default);
+2. distillation: the STM (one call), or each chunk (one call per chunk),
+   becomes knowledge statements scored 1-5 for fit with the current profile;
+3. forgetting: the lowest-scored 40% of the new statements are dropped;
+4. the rest go to long-term memory (LTM, a private chromadb collection);
+5. profile update: the current profile is revised from the whole flow (attribute
+   values added, altered or removed; structure kept);
+6. the STM is cleared.
+
+Distillation and the profile update both read the profile as it was *before*
+the update (as in the authors' code), so they are sent to the model at the
+same time; the result is the same as running them one after the other.
+For each question CogGPT recalls the nearest LTM statements and answers from
+its current profile and that memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from cog_tasks.cogbench.agents import prompts
+from cog_tasks.cogbench.agents.base import AgentSettings, CogBenchAgent, Observation
+from cog_tasks.cogbench.agents.memory import LongTermMemory, forget, split_text
+from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.cogbench.parsing import KnowledgeItem, parse_knowledge, parse_profile_update
+
+
+class CogGPTAgent(CogBenchAgent):
+    """CogGPT with STM, distillation, forgetting, Chroma LTM and profile updates."""
+
+    name = "coggpt"
+    method = "CogGPT"
+
+    def __init__(
+        self,
+        generate: TextGenerator,
+        profile: Mapping[str, str],
+        settings: AgentSettings | None = None,
+        memory_name: str = "cogbench",
+        embedding_function: Any = None,
+    ) -> None:
+        """Create the agent and its private long-term memory.
+
+        Args:
+            generate: Model access.
+            profile: The initial profile.
+            settings: Limits and memory settings.
+            memory_name: Readable label of the LTM collection (made unique).
+            embedding_function: Override of the LTM embedding (tests).
+        """
+        super().__init__(generate, profile, settings, memory_name)
+        self.short_term_memory: list[str] = []
+        self.long_term_memory = LongTermMemory(
+            memory_name, self.settings.memory_dir, embedding_function
+        )
+
+    async def _distill(self, chunk: str) -> list[KnowledgeItem]:
+        prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
+        return parse_knowledge(await self.generate(prompt, self.settings.distill_tokens))
+
+    async def _update_reply(self, memory: str) -> str:
+        prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
+        return await self.generate(prompt, self.settings.update_tokens)
+
+    def short_term_chunks(self, information_flow: str) -> list[str]:
+        """The flow as distillation inputs: whole, or chunked (``settings.stm``)."""
+        if self.settings.stm == "whole":
+            text = information_flow.strip()
+            return [text] if text else []
+        return split_text(information_flow, self.settings.chunk_size, self.settings.chunk_overlap)
+
+    async def perceive(self, iteration: int, information_flow: str) -> dict[str, Any]:
+        """Run steps 1-6 of the mechanism on one flow (nothing happens without a flow)."""
+        self.short_term_memory = self.short_term_chunks(information_flow)
+        if not self.short_term_memory:
+            return {}
+        memory_text = information_flow.strip()
+        *distilled, update_reply = await asyncio.gather(
+            *(self._distill(chunk) for chunk in self.short_term_memory),
+            self._update_reply(memory_text),
+        )
+        knowledge = [item for items in distilled for item in items]
+        kept = forget(knowledge, self.settings.forgetting_rate)
+        self.long_term_memory.store(kept, iteration)
+        update = parse_profile_update(update_reply, self.profile)
+        self.profile = update.profile
+        notes = {
+            "stm_chunks": len(self.short_term_memory),
+            "distilled": len(knowledge),
+            "unscored": sum(1 for item in knowledge if item.score is None),
+            "stored": [f"[{item.score or '-'}] {item.statement}" for item in kept],
+            "forgotten": len(knowledge) - len(kept),
+            "ltm_size": len(self.long_term_memory),
+            "profile_changed": list(update.changed),
+            "profile_lines_recognised": update.recognised,
+        }
+        self.short_term_memory = []
+        return notes
+
+    def answer_prompt(
+        self, question: str, observation: Observation | None
+    ) -> tuple[str, tuple[str, ...]]:
+        """Current profile, recalled LTM statements, statement."""
+        recalled = tuple(self.long_term_memory.recall(question, self.settings.recall_k))
+        memory = prompts.INTERPRET.format(memory=prompts.memory_section(recalled))
+        prompt = f"{prompts.role(self.profile)}\n\n{memory}\n\n{prompts.question(question)}"
+        return prompt, recalled
+
+    def state(self) -> dict[str, Any]:
+        """The current profile and memory size."""
+        return {"profile": dict(self.profile), "ltm_size": len(self.long_term_memory)}
+
+    def close(self) -> None:
+        """Drop the in-memory LTM collection."""
+        self.long_term_memory.close()

@@ -1,0 +1,181 @@
+"""``cog-tasks cogbench ...``: score eval files, plot Inspect logs, export, chance baseline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cog_tasks.cogbench.metrics import KAPPA_FORMS, WEIGHT_SCHEMES
+from cog_tasks.common.cli import (
+    add_chance_command,
+    add_name_value_option,
+    reporting_user_errors,
+)
+from cog_tasks.common.files import write_json_atomically
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+
+def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> object:
+    """A ``TextGenerator`` over an Inspect model given on the command line."""
+    from inspect_ai.model import get_model
+
+    from cog_tasks.cogbench.inspect.solver import ModelGenerator
+
+    return ModelGenerator(get_model(model_name, **dict(model_args)))
+
+
+_reporting_errors = reporting_user_errors("cog-tasks cogbench", (ValueError, FileNotFoundError))
+
+
+@_reporting_errors
+def _evaluate(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.evaluation import (
+        answered_items,
+        format_scores,
+        judge_items,
+        score_method,
+    )
+    from cog_tasks.cogbench.loader import load_records
+    from cog_tasks.cogbench.rationality import judge_answers
+
+    path = Path(args.eval_file)
+    records = load_records(path, require_profile=False)
+    items = answered_items(records, args.method)
+    judge_scores = None
+    if args.judge_model:
+        generator = _judge_generator(args.judge_model, args.model_arg)
+        verdicts = asyncio.run(judge_answers(generator, judge_items(items)))  # type: ignore[arg-type]
+        judge_scores = [verdict.score for verdict in verdicts]
+    scores = score_method(args.method, items, args.weights, judge_scores, args.kappa)
+    print(format_scores(scores, path.name))
+    return 0
+
+
+def _rater_spec(spec: str) -> tuple[Path, str | None]:
+    """``FILE`` (its human ratings: method ``None``) or ``FILE:METHOD`` (that method's)."""
+    path, separator, method = spec.rpartition(":")
+    if Path(spec).is_file() or not separator or not method:
+        return Path(spec), None
+    return Path(path), method
+
+
+@_reporting_errors
+def _agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
+    from cog_tasks.cogbench.loader import load_records
+
+    raters = []
+    for spec in args.raters:
+        path, method = _rater_spec(spec)
+        column = method or HUMAN_RATER
+        raters.append((f"{path.name}:{column}", load_records(path), column))
+    print(format_agreement(rater_agreement(raters)))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.cogbench.inspect.logs import latest_per_agent, read_cogbench_logs
+    from cog_tasks.cogbench.report import curves_table, write_report
+    from cog_tasks.common.logs import SUCCESS_ONLY
+
+    log_dir = Path(args.log_dir)
+    found = read_cogbench_logs(log_dir, statuses=args.status or SUCCESS_ONLY)
+    if found.skipped_note():
+        print(found.skipped_note())
+    curves = latest_per_agent(found.logs)
+    if not curves:
+        print(f"no successful CogBench logs in {log_dir}")
+        return 1
+    print(curves_table(curves))
+    for path in write_report(curves, Path(args.out) if args.out else log_dir):
+        print(path)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from inspect_ai.log import read_eval_log
+
+    from cog_tasks.cogbench.inspect.logs import export_eval_records, is_cogbench_log
+
+    log = read_eval_log(args.log_file)
+    if not is_cogbench_log(log):
+        print(f"{args.log_file} is not a CogBench log (task {log.eval.task})")
+        return 1
+    records = export_eval_records(log)
+    target = Path(args.output)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_json_atomically(target, records)
+    print(f"{target}: {len(records)} records")
+    return 0
+
+
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    from cog_tasks.cogbench.inspect import cogbench
+    from cog_tasks.cogbench.inspect.chance import ChanceRater
+
+    return cogbench(**dict(args.task_args)), ChanceRater(args.seed)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cogbench`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("cogbench", help="CogBench: evaluate files, plot logs, baseline")
+    commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
+
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="Authenticity and Rationality of one method in an eval_cogbench_*.json file",
+    )
+    evaluate.add_argument("eval_file", help="file in the authors' eval schema")
+    evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
+    evaluate.add_argument("--weights", choices=WEIGHT_SCHEMES, help="weighted kappa (default none)")
+    evaluate.add_argument(
+        "--kappa",
+        choices=KAPPA_FORMS,
+        default="pooled",
+        help="pooled over an iteration (authors' code, default) or per_question (paper's Eq. 2)",
+    )
+    evaluate.add_argument(
+        "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
+    )
+    add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
+    evaluate.set_defaults(func=_evaluate)
+
+    agreement = commands.add_parser(
+        "agreement",
+        help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
+    )
+    agreement.add_argument(
+        "raters",
+        nargs="+",
+        metavar="FILE[:METHOD]",
+        help="an eval-schema file: its human ratings, or METHOD's ratings with FILE:METHOD",
+    )
+    agreement.set_defaults(func=_agreement)
+
+    report = commands.add_parser(
+        "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
+    )
+    report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
+    report.add_argument("--out", help="folder for the PNGs and cogbench_curves.json")
+    report.add_argument(
+        "--status",
+        action="append",
+        choices=("success", "started", "cancelled", "error"),
+        help="log status to include (repeatable; default: success only)",
+    )
+    report.set_defaults(func=_report)
+
+    export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
+    export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
+    export.add_argument("-o", "--output", required=True, help="JSON file to write")
+    export.set_defaults(func=_export)
+
+    add_chance_command(
+        commands,
+        "run the cogbench task with a seeded uniform-random rater (chance reference)",
+        _chance_setup,
+    )

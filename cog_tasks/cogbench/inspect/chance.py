@@ -1,0 +1,56 @@
+"""A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
+
+Every questionnaire answer is a uniformly random 1-5 rating with a fixed
+reasoning sentence, every judge reply a uniformly random 1-5 score. The other
+requests are answered so that nothing changes: no knowledge for CogGPT's
+memory, an empty profile update, an empty reflection. The random draw is
+seeded with the seed and the whole prompt, so results do not depend on the
+order in which Inspect runs samples. The expected Authenticity of such a rater
+is 0 and its expected judged Rationality is 3.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from inspect_ai.model import ChatMessage, GenerateConfig
+
+from cog_tasks.cogbench.agents import prompts
+from cog_tasks.cogbench.rationality import RUBRIC
+from cog_tasks.common.scripted import ScriptedReplies
+
+_JUDGE_MARK = RUBRIC.splitlines()[-1]
+_QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
+
+
+class ChanceRater(ScriptedReplies):
+    """A ``custom_outputs`` callable for ``mockllm``.
+
+    Args:
+        seed: Seed of the random choices.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def reply(self, prompt: str) -> str:
+        """The reply to one CogBench prompt.
+
+        Raises:
+            ValueError: For a prompt that is not one of CogBench's.
+        """
+        digest = hashlib.sha256(f"{self.seed}\n{prompt}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        if prompt.endswith(_JUDGE_MARK):
+            return f"Score: {rng.randint(1, 5)}"
+        if prompt.endswith(_QUESTION_MARK):
+            return f"Thoughts: I pick a rating at random.\nRating: {rng.randint(1, 5)}"
+        silent = (prompts.DISTILL, prompts.UPDATE, prompts.REFLECTION)
+        if any(prompt.endswith(template.splitlines()[-1]) for template in silent):
+            return ""
+        raise ValueError(f"the chance baseline does not know this prompt: {prompt[-200:]!r}")
+
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        return self.reply(messages[-1].text)

@@ -1,0 +1,162 @@
+"""CogBench (Lv et al.): cognitive dynamics of agents over information flows.
+
+One sample is one (topic, profile) trajectory. The agent starts from the
+profile, answers the 10-question Likert questionnaire at iteration 0, then
+perceives one information flow per iteration (an article in CogBench-a, ten
+short-video transcripts in CogBench-v) and answers again. Authenticity is
+Cohen's κ between its ratings and the human majority ratings, pooled per
+iteration over all samples; Rationality is a judge model's 1-5 score of the
+reasoning.
+
+Usage::
+
+    inspect eval cog_tasks/cogbench -T agent=coggpt -T subset=a --model openai/gpt-4o
+    inspect eval cog_tasks/cogbench -T source=sample -T agent=cot -T iterations=2
+        --model hf/smollm2 -M model_path=$(cog-tasks model-path smollm2) -M do_sample=false
+    (add --model-role judge=<model> to judge Rationality with another model)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from cog_tasks.cogbench.agents import AGENTS, AgentSettings
+from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
+from cog_tasks.cogbench.inspect.solver import cogbench_agent
+from cog_tasks.cogbench.loader import load_trajectories
+from cog_tasks.cogbench.records import Trajectory
+
+
+def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
+    """Accept ``"A,B"`` (as ``-T`` gives it) or a list of topic names."""
+    if value is None:
+        return None
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    return [part.strip() for part in parts if part.strip()] or None
+
+
+def record_to_sample(trajectory: Trajectory) -> Sample:
+    """One sample per (topic, profile) trajectory, with a stable id.
+
+    Args:
+        trajectory: The trajectory.
+
+    Returns:
+        A sample whose metadata carries the whole trajectory (profile, flows,
+        questions, human ratings) and whose target lists the human ratings.
+    """
+    target = "\n".join(
+        f"t{step.iteration}: " + " ".join("-" if r is None else str(r) for r in step.human_ratings)
+        for step in trajectory.steps
+    )
+    iterations = [step.iteration for step in trajectory.steps]
+    return Sample(
+        id=trajectory.id,
+        input=(
+            f"Play {trajectory.profile_name} on the topic {trajectory.topic!r}: answer the "
+            f"questionnaire at iterations {iterations[0]}-{iterations[-1]}, perceiving one "
+            f"information flow before each iteration after the first."
+        ),
+        target=target,
+        metadata=trajectory.to_metadata(),
+    )
+
+
+@task
+def cogbench(
+    agent: str = "coggpt",
+    subset: str = "a",
+    language: str = "english",
+    source: str | None = None,
+    revision: str | None = None,
+    iterations: int | None = None,
+    topics: str | list[str] | None = None,
+    judge: bool = True,
+    weights: str | None = None,
+    max_tokens: int = 256,
+    memory_tokens: int = 512,
+    recall_k: int = 3,
+    memory_dir: str | None = None,
+    stm: str = "whole",
+    chunk_size: int = 1000,
+    chunk_overlap: int = 100,
+    forgetting_rate: float = 0.4,
+    feedback: str = "direction",
+    retries: int = 3,
+    kappa: str = "pooled",
+) -> Task:
+    """CogBench with a chosen agent.
+
+    Args:
+        agent: ``coggpt``, ``cot``, ``react`` or ``reflexion``.
+        subset: ``a`` (articles) or ``v`` (short videos).
+        language: ``english`` or ``chinese``.
+        source: ``None`` (``$COG_TASKS_DATA/cogbench`` if present, else the
+            Hub at the pinned revision), ``hub``, ``sample`` (bundled fixture
+            set: fixture ratings, not human data) or a data folder.
+        revision: Hub revision override.
+        iterations: Run iterations ``0..iterations`` only.
+        topics: Topic names to keep (comma-separated or a list).
+        judge: Score Rationality with the ``judge`` model role (falls back
+            to the evaluated model when no judge role is given).
+        weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
+        max_tokens: Token limit of answers and reflections.
+        memory_tokens: Token limit of CogGPT's distillation and profile update.
+        recall_k: CogGPT long-term memory items recalled per question.
+        memory_dir: Persist CogGPT's memory here (default: in memory only).
+        stm: CogGPT's short-term memory: ``whole`` (one distillation call per
+            flow, the authors' code) or ``chunked`` (one call per chunk).
+        chunk_size: Characters per chunk with ``stm=chunked``.
+        chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
+        forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
+        feedback: What ReAct and Reflexion are told about last round:
+            ``direction`` (too high / too low / right), ``none`` or ``rating``
+            (the human rating itself, an upper bound).
+        retries: Extra asks when an answer has no readable rating.
+        kappa: ``pooled`` (κ over all questions of an iteration, as the
+            authors' code computes it and their tables show) or
+            ``per_question`` (κ per question, averaged: the paper's Eq. 2).
+
+    Returns:
+        The task.
+    """
+    if agent not in AGENTS:
+        raise ValueError(f"unknown CogBench agent {agent!r}; use one of {sorted(AGENTS)}")
+    trajectories, location = load_trajectories(
+        subset, language, source, revision, _topic_names(topics), iterations
+    )
+    settings = AgentSettings(
+        answer_tokens=max_tokens,
+        reflection_tokens=max_tokens,
+        distill_tokens=memory_tokens,
+        update_tokens=memory_tokens,
+        recall_k=recall_k,
+        memory_dir=memory_dir,
+        stm=stm,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        forgetting_rate=forgetting_rate,
+        feedback=feedback,
+        retries=retries,
+    )
+    name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
+    return Task(
+        dataset=MemoryDataset(
+            [record_to_sample(t) for t in trajectories], name=name, location=location.description
+        ),
+        solver=cogbench_agent(agent, settings),
+        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
+        metrics=[authenticity(weights, kappa), rationality()],
+        version=2,
+        metadata={
+            "agent": agent,
+            "method": AGENTS[agent].method,
+            "subset": subset,
+            "language": language,
+            "data": location.description,
+            "fixture_ratings": location.fixture,
+        },
+    )

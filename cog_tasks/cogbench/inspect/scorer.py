@@ -1,0 +1,190 @@
+"""Scorer and metrics: pooled Authenticity κ and judged Rationality per iteration.
+
+``Score.value`` holds additive per-iteration tallies (see
+:mod:`cog_tasks.cogbench.metrics`): rating marginals, disagreements and
+invalid counts, plus judge score sums. Means of these over epochs keep the
+pooled κ exact, so ``--epochs`` works with the default mean reducer; the
+metrics sum them over samples and compute κ per iteration, as the authors'
+script pools all questions of an iteration.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from cog_tasks.cogbench.inspect.solver import STORE_KEY, ModelGenerator, summary_line
+from cog_tasks.cogbench.metrics import (
+    RatingTally,
+    RationalityTally,
+    WeightScheme,
+    check_kappa_form,
+    check_weights,
+    per_question_kappa,
+    pooled_tallies,
+    summarize_iterations,
+)
+from cog_tasks.cogbench.rationality import JudgeItem, judge_answers
+from cog_tasks.cogbench.records import Trajectory
+
+JUDGE_ROLE = "judge"
+
+
+def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
+    return [s.score.value for s in scores if isinstance(s.score.value, dict)]  # type: ignore[misc]
+
+
+def authenticity_by_iteration(
+    values: list[dict[str, float]], weights: WeightScheme, kappa: str
+) -> dict[int, float | None]:
+    """κ per iteration, pooled (authors' code) or averaged per question (paper's Eq. 2)."""
+    if kappa == "per_question":
+        return per_question_kappa(values, weights)
+    ratings, _ = pooled_tallies(values, weights)
+    return {t: tally.kappa() for t, tally in ratings.items()}
+
+
+@metric
+def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
+    """Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
+
+    Args:
+        weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
+        kappa: ``pooled`` over all questions of an iteration (the authors'
+            code) or ``per_question`` (the paper's Eq. 2).
+    """
+    scheme = check_weights(weights)
+    check_kappa_form(kappa)
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        values = _values(scores)
+        ratings, _ = pooled_tallies(values, scheme)
+        summary = summarize_iterations(authenticity_by_iteration(values, scheme, kappa))
+        result = summary.headline("authenticity")
+        pairs = sum(tally.pairs for tally in ratings.values())
+        invalid = sum(tally.invalid for tally in ratings.values())
+        result["invalid_rate"] = invalid / pairs if pairs else 0.0
+        return result
+
+    return compute
+
+
+@metric
+def rationality() -> Metric:
+    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        _, judged = pooled_tallies(_values(scores))
+        if not any(tally.scored for tally in judged.values()):
+            return {}
+        summary = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
+        result = summary.headline("rationality")
+        scored = sum(tally.scored for tally in judged.values())
+        result["judge_invalid_rate"] = sum(t.invalid for t in judged.values()) / scored
+        return result
+
+    return compute
+
+
+def agent_notes(record: dict[str, Any]) -> list[str]:
+    """What an agent noted in an iteration: CogGPT's stored statements, Reflexion's reflection."""
+    notes = [str(line) for line in record.get("perception", {}).get("stored", [])]
+    reflection = record.get("state", {}).get("reflection")
+    if reflection:
+        notes.append(f"reflection: {reflection}")
+    return notes
+
+
+def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
+    """Judge inputs for every answer of every iteration, in order.
+
+    Each answer is judged with what the agent reasoned from: the profile it
+    held then (CogGPT's updated one), the flows up to that iteration, the
+    memories it recalled for the question and its notes of the iteration.
+    """
+    return [
+        JudgeItem(
+            profile=record.get("state", {}).get("profile") or trajectory.profile,
+            flows=[
+                s.information_flow for s in trajectory.steps if s.iteration <= record["iteration"]
+            ],
+            question=answer["question"],
+            rating=answer["rating"],
+            reason=answer["reason"],
+            recalled=answer.get("recalled", []),
+            notes=agent_notes(record),
+        )
+        for record in records
+        for answer in record["answers"]
+    ]
+
+
+@scorer(metrics=[authenticity(), rationality()])
+def cogbench_scorer(
+    judge: bool = True, weights: str | None = None, kappa: str = "pooled"
+) -> Scorer:
+    """Tally ratings against human ratings and, optionally, judge the reasoning.
+
+    The judge is the model bound to the ``judge`` role
+    (``--model-role judge=...``); without one, the evaluated model judges.
+
+    Args:
+        judge: Whether to score Rationality with the judge model.
+        weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
+        kappa: ``per_question`` also tallies every question apart (the
+            paper's Eq. 2); ``pooled`` (default) does not need that.
+
+    Returns:
+        The scorer.
+    """
+    scheme: WeightScheme = check_weights(weights)
+    per_question = check_kappa_form(kappa) == "per_question"
+
+    async def score(state: TaskState, target: Target) -> Score:
+        records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
+        trajectory = Trajectory.from_metadata(state.metadata)
+        verdicts = []
+        if judge:
+            generator = ModelGenerator(get_model(role=JUDGE_ROLE))
+            verdicts = await judge_answers(generator, judge_inputs(trajectory, records))
+        value: dict[str, float] = {}
+        judged: list[dict[str, Any]] = []
+        cursor = 0
+        for record in records:
+            answers = record["answers"]
+            tally = RatingTally.from_ratings(
+                [a["human_rating"] for a in answers], [a["rating"] for a in answers], scheme
+            )
+            value.update(tally.to_value(record["iteration"]))
+            if per_question:
+                for answer in answers:
+                    single = RatingTally.from_ratings(
+                        [answer["human_rating"]], [answer["rating"]], scheme
+                    )
+                    value.update(single.to_value(record["iteration"], answer["question"]))
+            if judge:
+                batch = verdicts[cursor : cursor + len(answers)]
+                cursor += len(answers)
+                value.update(
+                    RationalityTally.from_scores([v.score for v in batch]).to_value(
+                        record["iteration"]
+                    )
+                )
+                judged.append(
+                    {
+                        "iteration": record["iteration"],
+                        "scores": [v.score for v in batch],
+                        "replies": [v.raw for v in batch],
+                    }
+                )
+        return Score(
+            value=value,
+            answer="\n".join(summary_line(record) for record in records),
+            explanation="Per iteration: agent ratings | human ratings ('?' = no readable rating).",
+            metadata={"rationality": judged} if judge else None,
+        )
+
+    return score

@@ -1,0 +1,101 @@
+"""Solver: run one CogBench agent through one (topic, profile) trajectory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import span
+
+from cog_tasks.cogbench.agents import (
+    AgentSettings,
+    IterationResult,
+    make_agent,
+    run_iteration,
+    warn_missing_flows,
+)
+from cog_tasks.cogbench.records import Trajectory
+
+STORE_KEY = "cogbench_iterations"
+
+
+class ModelGenerator:
+    """Adapt an Inspect :class:`Model` to the agents' ``TextGenerator`` protocol."""
+
+    def __init__(self, model: Model) -> None:
+        """Wrap ``model``.
+
+        Args:
+            model: The Inspect model to call.
+        """
+        self.model = model
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        """Generate a reply to ``prompt`` as one user turn."""
+        output = await self.model.generate(prompt, config=GenerateConfig(max_tokens=max_tokens))
+        return output.completion
+
+
+def _ratings(values: list[int | None]) -> str:
+    return " ".join("?" if value is None else str(value) for value in values)
+
+
+def summary_line(record: dict[str, Any]) -> str:
+    """One iteration as ``t1: agent 4 2 ? | human 3 2 5`` (``?`` = no readable rating)."""
+    answers = record["answers"]
+    agent = _ratings([a["rating"] for a in answers])
+    human = _ratings([a["human_rating"] for a in answers])
+    return f"t{record['iteration']}: agent {agent} | human {human}"
+
+
+@solver
+def cogbench_agent(agent: str = "coggpt", settings: AgentSettings | None = None) -> Solver:
+    """Run ``agent`` through the sample's iterations, answering the questionnaire each time.
+
+    Every iteration runs in its own transcript span; the per-iteration answers
+    (rating, reasoning, raw reply, recalled memory, human rating), the agent's
+    perception notes and state are written to the store under
+    ``cogbench_iterations`` after each iteration.
+
+    Args:
+        agent: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
+        settings: Token limits and CogGPT memory settings.
+
+    Returns:
+        The solver.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        trajectory = Trajectory.from_metadata(state.metadata)
+        if state.epoch == 1:
+            warn_missing_flows(trajectory)
+        model = get_model()
+        runner = make_agent(
+            agent,
+            ModelGenerator(model),
+            trajectory.profile,
+            settings,
+            memory_name=f"{state.sample_id}-e{state.epoch}",
+        )
+        results: list[IterationResult] = []
+        try:
+            for step in trajectory.steps:
+                async with span(f"iteration {step.iteration}"):
+                    result = await run_iteration(runner, step, results[-1] if results else None)
+                results.append(result)
+                state.store.set(STORE_KEY, [r.to_record() for r in results])
+        finally:
+            runner.close()
+        summary = "\n".join(summary_line(r.to_record()) for r in results)
+        state.messages.append(ChatMessageAssistant(content=summary, model=model.name))
+        state.output = ModelOutput.from_content(model=model.name, content=summary)
+        return state
+
+    return solve

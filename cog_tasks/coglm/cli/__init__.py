@@ -1,0 +1,265 @@
+"""``cog-tasks coglm ...``: CogLM reports and scoring.
+
+Subcommands:
+
+- ``report PATH...``: the CogLM report of lm-eval ``--output_path`` results and
+  Inspect ``coglm_chat`` logs (per-ability calibrated accuracy, stages, overall,
+  cognitive age) and a chart;
+- ``table5 LOG...`` / ``table7 LOG...``: the paper's CoT and self-consistency
+  comparison and its chain-of-cognition comparison, from Inspect logs;
+- ``score PREDICTIONS.jsonl``: score predictions made elsewhere;
+- ``chance``: the ``coglm_chat`` task answered by a seeded random letter.
+
+Each subcommand is added by its own ``_add_<name>`` function called from
+:func:`register`; add new ones the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cog_tasks.coglm.cli.studies import add_study_commands
+from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from cog_tasks.coglm.metrics import summarize
+from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
+from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
+from cog_tasks.coglm.report import (
+    CogLMRun,
+    find_results_files,
+    format_report,
+    format_settings_table,
+    load_lm_eval_runs,
+    write_chart,
+    write_settings_chart,
+)
+from cog_tasks.common.cli import add_chance_command
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+CHART_NAME = "coglm_report.png"
+STATUS_CHOICES = ("success", "started", "cancelled", "error")
+
+
+def _reporting_errors(
+    command: Callable[[argparse.Namespace], int],
+) -> Callable[[argparse.Namespace], int]:
+    """Turn bad-input errors into a one-line message and exit code 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except (ValueError, FileNotFoundError) as error:  # CogLMDataError, DataFileError too
+            print(f"cog-tasks coglm: error: {error}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
+    runs = []
+    for path in paths:
+        try:
+            find_results_files(path)
+        except FileNotFoundError:
+            continue
+        runs.extend(load_lm_eval_runs(path))
+    return runs
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.inspect.report import load_inspect_runs
+
+    runs = _lm_eval_runs(args.results)
+    inspect_runs, logs = load_inspect_runs(args.results, statuses=args.status)
+    runs += inspect_runs
+    if not runs:
+        note = f"; {logs.skipped_note()}" if logs.skipped else ""
+        raise CogLMDataError(
+            f"{', '.join(map(str, args.results))}: no lm-eval results_*.json with coglm or "
+            f"coglm_gen tasks and no coglm_chat Inspect log{note}"
+        )
+    output = sys.stderr if args.json else sys.stdout
+    if args.json:
+        print(json.dumps({run.label: run.summary for run in runs}, indent=2))
+    else:
+        for run in runs:
+            title = f"CogLM report: {run.label}  ({run.source})"
+            if run.source.suffix == ".json" and run.source.name.startswith("results_"):
+                title += (
+                    f"\nlog-likelihood acc and calibrated scores use lm-eval's "
+                    f"{CALIBRATED_PICK_METRIC} choices"
+                )
+            if run.partial is not None:
+                title += f"\nPARTIAL RUN ({run.partial}): not the full benchmark"
+            print(format_report(run.summary, title), end="\n\n")
+    if logs.skipped:
+        print(logs.skipped_note(), file=output)
+    first = args.results[0]
+    folder = first if first.is_dir() else first.parent
+    chart = write_chart(runs, args.chart or folder / CHART_NAME)
+    print(f"chart written to {chart}", file=output)
+    return 0
+
+
+def _settings_table(args: argparse.Namespace, table: int) -> int:
+    from cog_tasks.coglm.inspect.report import (
+        TABLE5_ORDER,
+        TABLE7_ORDER,
+        comparison_runs,
+    )
+
+    if table == 5:
+        order, paper, model = TABLE5_ORDER, TABLE5, TABLE5_MODEL
+        title = "CogLM Table 5: chain of thought (COT) and self-consistency (SC)"
+    else:
+        order, paper, model = TABLE7_ORDER, TABLE7, TABLE7_MODEL
+        title = "CogLM Table 7: with and without chain of cognition (COC)"
+    runs, logs = comparison_runs(args.logs, order, statuses=args.status)
+    if table == 7:
+        runs = [
+            CogLMRun(run.label.replace("Base", "w/o COC", 1), run.source, run.summary, run.partial)
+            for run in runs
+        ]
+    print(format_settings_table(runs, paper, f"{title}, calibrated accuracy (%)", model))
+    if logs.skipped:
+        print(logs.skipped_note())
+    chart = args.chart or Path(f"coglm_table{table}.png")
+    write_settings_chart(runs, paper, chart, f"{title}\nhollow markers: the paper ({model})")
+    print(f"chart written to {chart}")
+    return 0
+
+
+def _table5(args: argparse.Namespace) -> int:
+    return _settings_table(args, 5)
+
+
+def _table7(args: argparse.Namespace) -> int:
+    return _settings_table(args, 7)
+
+
+def _score(args: argparse.Namespace) -> int:
+    if args.format == "authors":
+        items = read_authors_outputs(args.predictions, args.extractor)
+    else:
+        items = read_predictions(args.predictions, args.extractor)
+    summary = summarize(items)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        title = f"CogLM scores: {args.predictions} (extractor: {args.extractor})"
+        print(format_report(summary, title))
+    return 0
+
+
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    from cog_tasks.coglm.inspect import coglm_chat
+    from cog_tasks.coglm.inspect.chance import ChanceAnswerer
+
+    return coglm_chat(**dict(args.task_args)), ChanceAnswerer(args.seed)
+
+
+def _add_status(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--status",
+        action="append",
+        choices=STATUS_CHOICES,
+        help="Inspect log statuses to include (repeatable; default: success only)",
+    )
+    parser.set_defaults(status=None)
+
+
+def _statuses(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        args.status = args.status or ["success"]
+        return command(args)
+
+    return run
+
+
+def _add_report(commands: argparse._SubParsersAction) -> None:
+    report = commands.add_parser(
+        "report",
+        help="report CogLM results (lm-eval folders, Inspect logs): abilities, stages, age, chart",
+        description="Read lm-eval results (an --output_path folder or a results_*.json) and "
+        "Inspect coglm_chat logs (.eval files or folders holding them), print per-ability "
+        "calibrated accuracy, stage scores, the overall score and the cognitive age of each "
+        "run, and draw a chart beside the paper's Table 9. With several models in an "
+        "lm-eval folder, the newest run of each is reported. An age outside the paper's "
+        "range is flagged; a partial run is marked in the text and on the chart.",
+    )
+    report.add_argument("results", type=Path, nargs="+", metavar="PATH")
+    report.add_argument("--chart", type=Path, help=f"PNG path (default PATH/{CHART_NAME})")
+    report.add_argument("--json", action="store_true", help="print the reports as JSON")
+    _add_status(report)
+    report.set_defaults(func=_reporting_errors(_statuses(_report)))
+
+
+def _add_tables(commands: argparse._SubParsersAction) -> None:
+    for table, what in (
+        (5, "chain of thought and self-consistency (runs with -T cot, -T sc_samples)"),
+        (7, "with and without chain of cognition (runs with and without -T coc_log)"),
+    ):
+        parser = commands.add_parser(
+            f"table{table}",
+            help=f"the paper's Table {table}: {what}, from Inspect logs",
+            description=f"Print the paper's Table {table} ({what}) from the coglm_chat Inspect "
+            "logs given (files or folders), one row per run labelled by its setting and "
+            "model, with the paper's rows below, and draw it as a PNG.",
+        )
+        parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
+        parser.add_argument("--chart", type=Path, help=f"PNG path (default coglm_table{table}.png)")
+        _add_status(parser)
+        command = _table5 if table == 5 else _table7
+        parser.set_defaults(func=_reporting_errors(_statuses(command)))
+
+
+def _add_score(commands: argparse._SubParsersAction) -> None:
+    score = commands.add_parser(
+        "score",
+        help="score predictions from any source (JSONL: ability, choices, answer, prediction)",
+        description="Each line: {'ability': code, 'choices': [...], 'answer': 0-based int, "
+        "'prediction': int | letter | free text}. Unparseable predictions count as wrong "
+        "and are reported as invalid.",
+    )
+    score.add_argument("predictions", type=Path, metavar="PREDICTIONS.jsonl")
+    score.add_argument(
+        "--extractor",
+        choices=list(EXTRACTORS),
+        default=DEFAULT_EXTRACTOR,
+        help="how free text is read: ours (default), authors (the CogLM authors' "
+        "Llama-2-chat rule) or authors-gpt (their GPT rule, boxed answers only)",
+    )
+    score.add_argument(
+        "--format",
+        choices=("jsonl", "authors"),
+        default="jsonl",
+        help="jsonl (default; one prediction a line) or authors: the CogLM authors' released "
+        "raw outputs, result/<model>/result.json (stage -> ability -> items with predict)",
+    )
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.set_defaults(func=_reporting_errors(_score))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``coglm`` command group to the ``cog-tasks`` parser."""
+    coglm = subparsers.add_parser(
+        "coglm", help="CogLM: reports, the paper's tables, scoring, chance baseline, studies"
+    )
+    commands = coglm.add_subparsers(dest="coglm_command", metavar="COMMAND", required=True)
+    _add_report(commands)
+    _add_tables(commands)
+    _add_score(commands)
+    add_chance_command(
+        commands,
+        "run the coglm_chat task with a seeded random option letter (chance reference)",
+        _chance_setup,
+    )
+    add_study_commands(commands, _reporting_errors)

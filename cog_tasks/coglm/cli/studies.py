@@ -1,0 +1,119 @@
+"""``cog-tasks coglm`` subcommands of the chat-protocol studies.
+
+- ``interdependence``: erasure of each ability x all abilities (Fig. 3), CSV + heatmap;
+- ``agreement``: per-ability agreement of an Inspect chat run and an lm-eval run;
+- ``erasure-prompt``: print an ability's erasure system prompt (for lm-eval's
+  ``--system_instruction`` in the downstream study).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.coglm.abilities import ABILITY_BY_CODE
+from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.common.cli import add_name_value_option
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _interdependence(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.inspect.studies import run_interdependence
+
+    eval_options: dict[str, Any] = {}
+    for name in ("max_tokens", "temperature", "max_connections", "seed"):
+        if getattr(args, name) is not None:
+            eval_options[name] = getattr(args, name)
+    result = run_interdependence(
+        args.model,
+        args.out,
+        abilities=args.abilities,
+        erased=args.erase,
+        per_ability=args.limit,
+        model_args=dict(args.model_arg),
+        resamples=args.resamples,
+        progress=lambda line: print(line, file=sys.stderr, flush=True),
+        **eval_options,
+    )
+    resumed = "" if result.conditions_run else " (all conditions resumed from earlier runs)"
+    print(f"{len(result.cells)} cells{resumed}")
+    print(f"matrix: {result.csv_path}")
+    print(f"heatmap: {result.png_path}")
+    return 0
+
+
+def _agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.inspect.studies import inspect_picks
+    from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
+
+    table = agreement_by_ability(inspect_picks(args.inspect_log), lm_eval_picks(args.lm_eval))
+    if args.json:
+        print(json.dumps(table, indent=2))
+        return 0
+    print(f"{'ability':<8}{'n':>6}{'agreement':>11}")
+    for code, row in table.items():
+        print(f"{code:<8}{row['n']:>6}{100 * row['agreement']:>10.1f}%")
+    return 0
+
+
+def _erasure_prompt(args: argparse.Namespace) -> int:
+    print(erasure_prompt(args.ability))
+    return 0
+
+
+def add_study_commands(
+    commands: argparse._SubParsersAction, guard: Callable[[Command], Command]
+) -> None:
+    """Add the study subcommands to the ``cog-tasks coglm`` group.
+
+    Args:
+        commands: The group's subparsers.
+        guard: Wraps a command so that bad-input errors become a one-line message.
+    """
+    study = commands.add_parser(
+        "interdependence",
+        help="erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
+        description="Runs the coglm_chat Inspect task once without erasure and once per "
+        "erased ability, printing a line to stderr as each condition starts and ends, then "
+        "writes interdependence.csv (calibrated accuracy with a bootstrap interval per cell) "
+        "and interdependence.png into --out. Rerunning with the same --out resumes after "
+        "the last finished condition.",
+    )
+    study.add_argument("--model", required=True, help="Inspect model, e.g. openai/gpt-4o")
+    add_name_value_option(
+        study, "-M", "model_arg", "model argument, e.g. -M model_path=DIR -M do_sample=false"
+    )
+    study.add_argument("--abilities", help="tested abilities, comma-separated (default all)")
+    study.add_argument("--erase", help="erased abilities, comma-separated (default: tested)")
+    study.add_argument("--limit", type=int, help="first N items of each ability")
+    study.add_argument("--max-tokens", dest="max_tokens", type=int)
+    study.add_argument("--temperature", type=float)
+    study.add_argument("--max-connections", dest="max_connections", type=int)
+    study.add_argument("--seed", type=int, help="generation seed")
+    study.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per cell")
+    study.add_argument(
+        "--out", type=Path, default=Path("coglm_interdependence"), help="output folder"
+    )
+    study.set_defaults(func=guard(_interdependence))
+
+    agreement = commands.add_parser(
+        "agreement",
+        help="per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
+    )
+    agreement.add_argument("--inspect-log", required=True, type=Path, help="coglm_chat Inspect log")
+    agreement.add_argument(
+        "--lm-eval", required=True, type=Path, help="lm-eval --output_path of a --log_samples run"
+    )
+    agreement.add_argument("--json", action="store_true", help="print JSON")
+    agreement.set_defaults(func=guard(_agreement))
+
+    prompt = commands.add_parser(
+        "erasure-prompt", help="print the system prompt that erases one ability"
+    )
+    prompt.add_argument("ability", choices=list(ABILITY_BY_CODE))
+    prompt.set_defaults(func=guard(_erasure_prompt))

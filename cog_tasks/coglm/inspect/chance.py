@@ -1,0 +1,37 @@
+"""The CogLM chance baseline as an Inspect model: a uniformly random option letter."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+from inspect_ai.model import ChatMessage, GenerateConfig
+
+from cog_tasks.coglm.prompts import ANSWER_PHRASE
+from cog_tasks.common.scripted import ScriptedReplies
+
+_OPTION_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
+
+
+class ChanceAnswerer(ScriptedReplies):
+    """Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
+
+    The letter is drawn uniformly from the options listed in the prompt, from a
+    generator seeded by the seed, the prompt and the call's count for that
+    prompt, so a run is reproducible and epochs differ.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.calls: Counter[str] = Counter()
+
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        prompt = next(m.text for m in reversed(messages) if m.role == "user")
+        letters = _OPTION_LINE.findall(prompt.split("Options:\n", 1)[-1])
+        if not letters:
+            raise ValueError(f"no lettered options in the prompt: {prompt[:200]!r}")
+        self.calls[prompt] += 1
+        rng = random.Random(f"{self.seed}|{config.seed}|{self.calls[prompt]}|{prompt}")
+        return f"{ANSWER_PHRASE} {rng.choice(letters)}."

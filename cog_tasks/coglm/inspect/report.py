@@ -1,0 +1,195 @@
+"""CogLM reports from Inspect ``coglm_chat`` logs: the report table and the paper's Tables 5 and 7.
+
+Each log becomes a :class:`cog_tasks.coglm.report.CogLMRun` (samples averaged
+over epochs, then summarised as every other CogLM report), labelled by model
+and by the settings the paper compares: chain of thought and
+self-consistency (Table 5), chain of cognition (Table 7). A log of a subset
+(``--limit``, ``per_ability``, ``abilities``, ``--sample-id``) is marked partial.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection, Iterable, Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from inspect_ai.log import EvalLog
+
+from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.inspect.coglm import TASK_NAMES
+from cog_tasks.coglm.inspect.scorer import score_value
+from cog_tasks.coglm.inspect.studies import SCORER
+from cog_tasks.coglm.metrics import (
+    assemble_summary,
+    calibrated_accuracy,
+    calibrated_accuracy_per_item,
+)
+from cog_tasks.coglm.records import CogLMDataError, distinct_options
+from cog_tasks.coglm.report import CogLMRun
+from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs
+
+
+def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The Inspect logs among ``paths``: ``.eval`` files given or found below folders.
+
+    A ``.json`` file given by name counts too (Inspect's JSON log format), but
+    folders are searched for ``.eval`` only, so lm-eval's JSON files beside
+    them are never mistaken for logs.
+    """
+    found: list[Path] = []
+    for item in map(Path, paths):
+        if item.is_dir():
+            found.extend(sorted(item.rglob("*.eval")))
+        elif item.suffix in (".eval", ".json") and not item.name.startswith("results_"):
+            found.append(item)
+    return found
+
+
+def partial_description(log: EvalLog) -> str | None:
+    """How a log's run was cut to a subset, or ``None`` when it covers every item."""
+    arguments = log.eval.task_args or {}
+    cuts = []
+    if log.eval.config.limit is not None:
+        cuts.append(f"--limit {log.eval.config.limit}")
+    if log.eval.config.sample_id is not None:
+        cuts.append("--sample-id")
+    if arguments.get("per_ability") is not None:
+        cuts.append(f"per_ability={arguments['per_ability']}")
+    selected = arguments.get("abilities")
+    if selected is not None:
+        codes = selected.split(",") if isinstance(selected, str) else list(selected)
+        if len(set(codes)) < len(ABILITIES):
+            cuts.append(f"abilities={','.join(codes)}")
+    return ", ".join(cuts) if cuts else None
+
+
+def log_summary(log: EvalLog) -> dict[str, Any]:
+    """The CogLM report dict of one log (each sample averaged over its epochs).
+
+    Raises:
+        CogLMDataError: If the log has no scored samples.
+    """
+    by_id: dict[str, list[Any]] = {}
+    for sample in log.samples or []:
+        if sample.scores and SCORER in sample.scores:
+            by_id.setdefault(str(sample.id), []).append(sample)
+    if not by_id:
+        raise CogLMDataError(f"{log.location}: no sample with a {SCORER} score")
+    grouped: dict[str, list[tuple[float, float, int]]] = {}
+    for samples in by_id.values():
+        values = [sample.scores[SCORER].value for sample in samples]
+        grouped.setdefault(samples[0].metadata["ability"], []).append(
+            (
+                fmean(score_value(value, "acc") for value in values),
+                fmean(score_value(value, "invalid") for value in values),
+                distinct_options(samples[0].choices),
+            )
+        )
+    rows = {}
+    for ability, items in grouped.items():
+        correct = [item[0] for item in items]
+        counts = [item[2] for item in items]
+        rows[ability] = {
+            "n": len(items),
+            "accuracy": fmean(correct),
+            "calibrated_accuracy": calibrated_accuracy(correct, counts),
+            "calibrated_accuracy_per_item": calibrated_accuracy_per_item(correct, counts),
+            "invalid": round(sum(item[1] for item in items)),
+        }
+    return assemble_summary(rows)
+
+
+def setting_label(log: EvalLog) -> str:
+    """The paper's name for a log's setting: Base, w/ COT, w/ SC T=..., w/ COC, erased ..."""
+    arguments = log.eval.task_args or {}
+    parts = []
+    if arguments.get("cot"):
+        parts.append("COT")
+    if int(arguments.get("sc_samples") or 1) > 1:
+        parts.append(f"SC T={arguments.get('sc_temperature', 0.7)} n={arguments['sc_samples']}")
+    if arguments.get("coc_log"):
+        parts.append("COC")
+    label = "w/ " + " + ".join(parts) if parts else "Base"
+    if arguments.get("erase"):
+        label += f", {arguments['erase']} erased"
+    extractor = scoring_extractor(log)
+    if extractor != "ours":
+        label += f" [{extractor} extractor]"
+    return label
+
+
+def scoring_extractor(log: EvalLog) -> str:
+    """The extractor that scored a log: from its scores (`inspect score` rescores), else -T."""
+    for sample in log.samples or []:
+        if sample.scores and SCORER in sample.scores:
+            recorded = (sample.scores[SCORER].metadata or {}).get("extractor")
+            if recorded:
+                return str(recorded)
+    return str((log.eval.task_args or {}).get("extractor", "ours"))
+
+
+def _run(log: EvalLog, label: str) -> CogLMRun:
+    return CogLMRun(label, Path(log.location), log_summary(log), partial_description(log))
+
+
+def load_inspect_runs(
+    paths: Iterable[str | os.PathLike[str]],
+    statuses: Collection[str] = SUCCESS_ONLY,
+    label: Callable[[EvalLog], str] | None = None,
+) -> tuple[list[CogLMRun], LogSet]:
+    """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``.
+
+    Args:
+        paths: Log files or folders (searched for ``.eval`` files).
+        statuses: Log statuses to keep (default: successful only).
+        label: Names a run from its log; default ``<model> (<setting>)``.
+
+    Returns:
+        The runs, oldest first, and the log set (for its note on skipped logs).
+    """
+    files = inspect_log_files(paths)
+    if not files:
+        return [], LogSet([])
+    logs = read_logs(files, tasks=TASK_NAMES, statuses=statuses)
+    name = label or (lambda log: f"{log.eval.model} ({setting_label(log)})")
+    return [_run(log, name(log)) for log in logs.logs], logs
+
+
+def _model_and_setting(log: EvalLog) -> str:
+    return f"{setting_label(log)} - {log.eval.model}"
+
+
+def _setting_order(run: CogLMRun, order: Sequence[str]) -> tuple[int, str]:
+    rank = next((i for i, prefix in enumerate(order) if run.label.startswith(prefix)), len(order))
+    return rank, run.label
+
+
+def comparison_runs(
+    paths: Iterable[str | os.PathLike[str]],
+    order: Sequence[str],
+    statuses: Collection[str] = SUCCESS_ONLY,
+) -> tuple[list[CogLMRun], LogSet]:
+    """The runs of a setting comparison, labelled ``<setting> - <model>`` in the paper's order.
+
+    Args:
+        paths: The logs of the runs (files or folders).
+        order: Label prefixes in the order the paper prints its rows.
+        statuses: Log statuses to keep.
+
+    Raises:
+        CogLMDataError: If no ``coglm_chat`` log is found.
+    """
+    runs, logs = load_inspect_runs(paths, statuses, _model_and_setting)
+    if not runs:
+        raise CogLMDataError(
+            "no successful coglm_chat Inspect log found in "
+            + ", ".join(map(str, paths))
+            + (f" ({logs.skipped_note()})" if logs.skipped else "")
+        )
+    return sorted(runs, key=lambda run: _setting_order(run, order)), logs
+
+
+TABLE5_ORDER = ("Base", "w/ COT", "w/ SC")
+TABLE7_ORDER = ("Base", "w/ COC")

@@ -1,0 +1,166 @@
+"""Scorer and metrics of the CogLM chat protocol.
+
+Each sample's ``Score.value`` is a dict of numbers, ``acc`` (1 when the
+extracted option is the answer), ``invalid`` (1 when no option could be
+extracted; such an answer is also wrong) and ``tie`` (1 when a
+self-consistency vote was tied). With ``--epochs`` Inspect's reducer (mean by
+default) averages these per sample, and the metrics below work on the
+averages: pooled calibrated accuracy is linear in accuracy, so the result
+equals the calibrated accuracy over all epochs' answers.
+
+Metric names follow lm-eval's CogLM families: ``<ability>_<metric>`` is the
+metric of lm-eval task ``coglm_<ability>``, ``stage<k>_<metric>`` that of group
+``coglm_stage<k>`` and a bare ``<metric>`` that of group ``coglm``, where
+``<metric>`` is ``acc``, ``calibrated_acc`` or ``invalid`` and stage and
+overall values are unweighted means over abilities, as in lm-eval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import fmean
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    grouped,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
+from cog_tasks.coglm.inspect.solvers import SAMPLES_STORE_KEY, vote_on
+from cog_tasks.coglm.metrics import calibrated_accuracy, cognitive_age, stage_scores
+
+
+def score_value(value: Value, key: str) -> float:
+    """One number of a sample's ``Score.value`` (``acc`` is ``correct`` in logs before 1.1)."""
+    if key == "acc" and isinstance(value, dict) and "acc" not in value:
+        key = "correct"
+    return float(value[key])  # type: ignore[index]
+
+
+def _key(scores: Sequence[SampleScore], key: str) -> list[float]:
+    return [score_value(score.score.value, key) for score in scores]
+
+
+def _metadata(scores: Sequence[SampleScore], key: str) -> list:
+    return [(score.sample_metadata or {})[key] for score in scores]
+
+
+def _calibrated(scores: Sequence[SampleScore]) -> float:
+    return calibrated_accuracy(_key(scores, "acc"), _metadata(scores, "num_distinct_choices"))
+
+
+@metric
+def acc() -> Metric:
+    """Fraction of answers that chose the right option (invalid ones count as wrong)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return fmean(_key(scores, "acc"))
+
+    return compute
+
+
+@metric
+def calibrated_acc() -> Metric:
+    """Pooled calibrated accuracy ``(acc - c) / (1 - c)``; 0 is chance level."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _calibrated(scores)
+
+    return compute
+
+
+@metric
+def invalid() -> Metric:
+    """Fraction of answers from which no option could be extracted."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return fmean(_key(scores, "invalid"))
+
+    return compute
+
+
+@metric
+def coglm_summary() -> Metric:
+    """Stage and overall means over abilities, cognitive age and the tie rate.
+
+    ``stage<k>_calibrated_acc`` is the mean calibrated accuracy of the stage's
+    abilities; ``acc``, ``calibrated_acc`` and ``invalid`` are means over the
+    abilities (lm-eval's group aggregation); the cognitive age is reported only
+    when all four stages are present; ``tie_rate`` is over all samples.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        if not scores:
+            return {"calibrated_acc": float("nan")}
+        by_ability: dict[str, list[SampleScore]] = {}
+        for score, ability in zip(scores, _metadata(scores, "ability"), strict=True):
+            by_ability.setdefault(ability, []).append(score)
+        per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
+        stages = stage_scores(per_ability)
+        summary: dict[str, float] = {
+            f"stage{stage}_calibrated_acc": value for stage, value in stages.items()
+        }
+        summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
+        summary["calibrated_acc"] = fmean(per_ability.values())
+        summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
+        age = cognitive_age(stages)
+        if age is not None:
+            summary["cognitive_age"] = age
+        summary["tie_rate"] = fmean(_key(scores, "tie"))
+        return summary
+
+    return compute
+
+
+@scorer(
+    metrics=[
+        grouped(acc(), "ability", all=False, name_template="{group_name}_acc"),
+        grouped(
+            calibrated_acc(), "ability", all=False, name_template="{group_name}_calibrated_acc"
+        ),
+        grouped(invalid(), "ability", all=False, name_template="{group_name}_invalid"),
+        coglm_summary(),
+    ]
+)
+def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:
+    """Extract the chosen option and compare it with the target.
+
+    With self-consistency the option is the majority vote over the sampled
+    completions (see :mod:`cog_tasks.coglm.voting` for ties).
+
+    Args:
+        extractor: The answer reader, ``ours`` (default), ``authors`` or
+            ``authors-gpt`` (see :data:`cog_tasks.coglm.extract.EXTRACTORS`).
+    """
+    read = get_extractor(extractor)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        choices = [choice.value for choice in state.choices]
+        completions = state.store.get(SAMPLES_STORE_KEY) or [state.output.completion]
+        picks, vote = vote_on(completions, choices, read)
+        answer = LETTERS.index(target.text)
+        chosen = "" if vote.choice is None else LETTERS[vote.choice]
+        metadata: dict[str, object] = {"invalid_samples": vote.invalid, "extractor": extractor}
+        if len(completions) > 1:
+            metadata["picks"] = [None if pick is None else LETTERS[pick] for pick in picks]
+            metadata["votes"] = {LETTERS[option]: count for option, count in vote.counts.items()}
+        return Score(
+            value={
+                "acc": float(vote.choice == answer),
+                "invalid": float(vote.choice is None),
+                "tie": float(vote.tie),
+            },
+            answer=chosen,
+            explanation=state.output.completion,
+            metadata=metadata,
+        )
+
+    return score

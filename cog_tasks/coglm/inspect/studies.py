@@ -1,0 +1,193 @@
+"""Run the CogLM chat-protocol studies through Inspect and read their logs.
+
+The study logic (cells, CSV, heatmap, agreement) is in the core module
+:mod:`cog_tasks.coglm.studies`; this module runs the Inspect task, turns its
+logs into item outcomes and reports progress.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+
+from cog_tasks.coglm.abilities import resolve_codes
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.inspect.coglm import coglm_chat
+from cog_tasks.coglm.inspect.scorer import score_value
+from cog_tasks.coglm.records import CogLMDataError, distinct_options
+from cog_tasks.coglm.studies import (
+    BASELINE,
+    CSV_FILE,
+    OUTCOMES_FILE,
+    PNG_FILE,
+    SETTINGS_FILE,
+    Cell,
+    ItemOutcome,
+    check_settings,
+    matrix_cells,
+    plot_heatmap,
+    read_outcomes,
+    write_cells_csv,
+    write_outcomes,
+)
+
+SCORER = "coglm_scorer"
+
+
+def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
+    """Per-item outcomes of a ``coglm_chat`` Inspect log, averaged over epochs.
+
+    Args:
+        log: An ``inspect_ai.log.EvalLog`` with samples.
+        erased: The condition's label (ability code or ``"none"``).
+
+    Raises:
+        CogLMDataError: If the log has no samples or a sample lacks a coglm score.
+    """
+    if not log.samples:
+        raise CogLMDataError(f"{log.location}: the log holds no samples")
+    epochs: dict[str, list[Any]] = {}
+    for sample in log.samples:
+        if not sample.scores or SCORER not in sample.scores:
+            raise CogLMDataError(f"{log.location}: sample {sample.id} has no {SCORER} score")
+        epochs.setdefault(str(sample.id), []).append(sample)
+    outcomes = []
+    for sample_id, samples in epochs.items():
+        values = [sample.scores[SCORER].value for sample in samples]
+        outcomes.append(
+            ItemOutcome(
+                erased=erased,
+                sample_id=sample_id,
+                ability=samples[0].metadata["ability"],
+                num_choices=distinct_options(samples[0].choices),
+                correct=fmean(score_value(value, "acc") for value in values),
+                invalid=fmean(score_value(value, "invalid") for value in values),
+            )
+        )
+    return outcomes
+
+
+@dataclass(frozen=True)
+class InterdependenceResult:
+    """What an interdependence run produced.
+
+    Attributes:
+        cells: The matrix cells.
+        csv_path: The CSV file.
+        png_path: The heatmap.
+        conditions_run: Conditions evaluated by this call (others were resumed).
+    """
+
+    cells: list[Cell]
+    csv_path: Path
+    png_path: Path
+    conditions_run: list[str]
+
+
+def run_interdependence(
+    model: Any,
+    output_dir: Path,
+    *,
+    abilities: str | Sequence[str] | None = None,
+    erased: str | Sequence[str] | None = None,
+    per_ability: int | None = None,
+    model_args: Mapping[str, Any] | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+    **eval_options: Any,
+) -> InterdependenceResult:
+    """Run the erasure x ability study and write the CSV and the heatmap.
+
+    Args:
+        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
+        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
+        abilities: Tested abilities (columns); all by default.
+        erased: Erased abilities (rows, after the baseline); default: the tested ones.
+        per_ability: First N items of each tested ability.
+        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
+        resamples: Bootstrap resamples per cell.
+        seed: Bootstrap seed.
+        progress: Called with one line as each condition starts and finishes
+            (e.g. ``print``); ``None`` for silence.
+        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
+
+    Returns:
+        The cells and the paths written.
+    """
+    tested = [a.code for a in resolve_codes(abilities)]
+    rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested
+    output_dir.mkdir(parents=True, exist_ok=True)
+    settings = {
+        "model": model if isinstance(model, str) else str(model),
+        "abilities": tested,
+        "per_ability": per_ability,
+        "model_args": {key: str(value) for key, value in (model_args or {}).items()},
+        "eval_options": {key: str(value) for key, value in eval_options.items()},
+    }
+    check_settings(output_dir / SETTINGS_FILE, settings)
+    outcomes_path = output_dir / OUTCOMES_FILE
+    outcomes = read_outcomes(outcomes_path)
+    done = {outcome.erased for outcome in outcomes}
+    conditions_run = []
+    conditions = [BASELINE, *rows]
+    report = progress or (lambda _line: None)
+    for number, condition in enumerate(conditions, start=1):
+        label = f"[{number}/{len(conditions)}] erase {condition}"
+        if condition in done:
+            report(f"{label}: resumed from {outcomes_path}")
+            continue
+        report(f"{label}: running")
+        started = time.monotonic()
+        task = coglm_chat(
+            abilities=tested,
+            per_ability=per_ability,
+            erase=None if condition == BASELINE else condition,
+        )
+        (log,) = inspect_eval(
+            task,
+            model=model,
+            model_args=dict(model_args or {}),
+            log_dir=str(output_dir / "logs"),
+            display="none",
+            **eval_options,
+        )
+        if log.status != "success":
+            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
+        condition_outcomes = outcomes_from_log(log, condition)
+        outcomes.extend(condition_outcomes)
+        write_outcomes(outcomes_path, outcomes)
+        conditions_run.append(condition)
+        mean_acc = fmean(outcome.correct for outcome in condition_outcomes)
+        report(
+            f"{label}: done in {time.monotonic() - started:.0f} s, "
+            f"{len(condition_outcomes)} items, acc {mean_acc:.3f}"
+        )
+    cells = matrix_cells(outcomes, resamples=resamples, seed=seed)
+    csv_path = write_cells_csv(cells, output_dir / CSV_FILE)
+    title = f"CogLM ability interdependence\n{settings['model']}"
+    if per_ability is not None:
+        title += f", first {per_ability} items per ability"
+    png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
+    return InterdependenceResult(cells, csv_path, png_path, conditions_run)
+
+
+def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
+    """The option each sample of a ``coglm_chat`` log chose (first epoch; ``None``: invalid)."""
+    log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
+    if not log.samples:
+        raise CogLMDataError(f"{log_path}: the log holds no samples")
+    picks: dict[str, int | None] = {}
+    for sample in log.samples:
+        if sample.epoch == 1 and sample.scores and SCORER in sample.scores:
+            answer = sample.scores[SCORER].answer
+            picks[str(sample.id)] = LETTERS.index(answer) if answer else None
+    return picks

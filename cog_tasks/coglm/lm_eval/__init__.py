@@ -1,0 +1,1 @@
+"""CogLM's lm-eval task families: ``coglm`` (log-likelihood) and ``coglm_gen`` (generation)."""

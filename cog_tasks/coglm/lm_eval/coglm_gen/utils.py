@@ -1,0 +1,112 @@
+"""lm-eval glue for the generative CogLM tasks: documents, prompt, extraction, scores.
+
+The prompt comes from :mod:`cog_tasks.coglm.prompts`, the answer extraction
+from :mod:`cog_tasks.coglm.extract` and the pooled calibrated accuracy from
+the log-likelihood family's aggregation, so every frontend scores alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import datasets
+
+from cog_tasks.coglm.extract import LETTERS, get_extractor
+from cog_tasks.coglm.lm_eval.coglm.utils import pooled_calibrated_accuracy
+from cog_tasks.coglm.metrics import calibrated_accuracy_per_item
+from cog_tasks.coglm.prompts import chat_prompt
+from cog_tasks.coglm.records import load_records
+
+__all__ = [
+    "doc_to_target",
+    "doc_to_text",
+    "extract_letters",
+    "extract_letters_authors",
+    "load_ability",
+    "pooled_calibrated_accuracy",
+    "process_results",
+]
+
+INVALID = "[invalid]"
+
+
+def load_ability(ability: str, **_metadata: Any) -> datasets.DatasetDict:
+    """``custom_dataset`` hook: one ability's records, through the resolver.
+
+    Args:
+        ability: Ability code, from the task's ``dataset_kwargs``.
+        **_metadata: lm-eval's task metadata (unused).
+
+    Returns:
+        A ``DatasetDict`` with a single ``test`` split.
+    """
+    rows = [record.to_dict() for record in load_records([ability])]
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
+
+
+def doc_to_text(doc: dict[str, Any]) -> str:
+    """The chat protocol's user message (question, lettered options, answer format)."""
+    return chat_prompt(doc["question"], doc["choices"])
+
+
+def doc_to_target(doc: dict[str, Any]) -> str:
+    """The correct option's letter."""
+    return LETTERS[doc["answer"]]
+
+
+def _letters(
+    responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]], extractor: str
+) -> list[list[str]]:
+    read = get_extractor(extractor)
+    filtered = []
+    for generations, doc in zip(responses, docs, strict=True):
+        picks = [read(text, doc["choices"]) for text in generations]
+        filtered.append([INVALID if pick is None else LETTERS[pick] for pick in picks])
+    return filtered
+
+
+def extract_letters(
+    responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
+) -> list[list[str]]:
+    """``custom`` filter ``extract``: the letter each response chose, or ``[invalid]``.
+
+    Args:
+        responses: Per document, the model's generations.
+        docs: The documents, in the same order.
+
+    Returns:
+        Per document, one letter (or ``[invalid]``) per generation.
+    """
+    return _letters(responses, docs, "ours")
+
+
+def extract_letters_authors(
+    responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
+) -> list[list[str]]:
+    """``custom`` filter ``authors``: the letter the authors' Llama-2-chat rule reads.
+
+    See :mod:`cog_tasks.coglm.authors_rule`; arguments and result as for
+    :func:`extract_letters`.
+    """
+    return _letters(responses, docs, "authors")
+
+
+def process_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
+    """Score one document from its filtered answer.
+
+    Returns:
+        ``acc`` (0/1), ``calibrated_acc`` as a ``(correct, num_choices)`` pair
+        for the pooled aggregation, ``calibrated_acc_per_item`` and ``invalid``
+        (1 when no option could be extracted; the answer then counts as wrong).
+    """
+    letter = results[0]
+    chosen = None if letter == INVALID else LETTERS.index(letter)
+    correct = chosen == doc["answer"]
+    num_choices = doc["num_distinct_choices"]  # chance: distinct options
+    return {
+        "acc": float(correct),
+        "calibrated_acc": (correct, num_choices),
+        "calibrated_acc_per_item": calibrated_accuracy_per_item([correct], [num_choices]),
+        "invalid": float(chosen is None),
+    }

@@ -1,0 +1,100 @@
+"""Write datasets as folders laid out like Hub dataset repositories, and push them.
+
+A builder gives either one ``DatasetDict`` (a single ``default`` config) or a
+mapping from config name to ``DatasetDict``. The folder holds ``README.md``
+(the card, whose YAML ``configs`` maps each config's splits to its files, see
+:func:`configs_yaml`) and one parquet file per split:
+``data/<split>-00000-of-00001.parquet`` for a single config,
+``data/<config>/<split>-00000-of-00001.parquet`` otherwise.
+``datasets.load_dataset(folder, CONFIG, split=...)`` reads it back, and
+:func:`push_folder` (or ``huggingface-cli upload ORG/NAME folder --repo-type
+dataset``) publishes it unchanged.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import datasets
+
+from cog_tasks.common.files import write_text_atomically
+
+Configs = Mapping[str, datasets.DatasetDict]
+DEFAULT_CONFIG = "default"
+
+
+def as_configs(dataset: datasets.DatasetDict | Configs) -> Configs:
+    """A single ``DatasetDict`` becomes the ``default`` config; a mapping stays."""
+    if isinstance(dataset, datasets.DatasetDict):
+        return {DEFAULT_CONFIG: dataset}
+    return dataset
+
+
+def split_path(configs: Configs, config: str, split: str) -> str:
+    """Relative path of one split's parquet file in the folder."""
+    prefix = "data" if len(configs) == 1 else f"data/{config}"
+    return f"{prefix}/{split}-00000-of-00001.parquet"
+
+
+def configs_yaml(dataset: datasets.DatasetDict | Configs) -> str:
+    """The card's YAML ``configs:`` block for the folder layout written here."""
+    configs = as_configs(dataset)
+    lines = ["configs:"]
+    for config, splits in configs.items():
+        lines += [f"- config_name: {config}", "  data_files:"]
+        for split in splits:
+            lines += [f"  - split: {split}", f"    path: {split_path(configs, config, split)}"]
+    return "\n".join(lines)
+
+
+def save_hub_folder(dataset: datasets.DatasetDict | Configs, card: str, folder: Path) -> list[Path]:
+    """Save ``dataset`` and its card under ``folder``.
+
+    Args:
+        dataset: One ``DatasetDict`` or a mapping of config name to ``DatasetDict``.
+        card: The dataset card (``README.md`` text with YAML metadata).
+        folder: Output folder (created if missing).
+
+    Returns:
+        The files written.
+    """
+    configs = as_configs(dataset)
+    written = []
+    for config, splits in configs.items():
+        for split, rows in splits.items():
+            path = folder / split_path(configs, config, split)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            rows.to_parquet(str(path))
+            written.append(path)
+    readme = folder / "README.md"
+    write_text_atomically(readme, card)
+    return [readme, *written]
+
+
+def push_folder(
+    write: Callable[[Path], object], repo_id: str, public: bool = False, token: str | None = None
+) -> str:
+    """Write a Hub-shaped folder to a temporary place and upload it as a dataset repository.
+
+    Needs network access and a token with write access (``huggingface-cli login``
+    or ``$HF_TOKEN``).
+
+    Args:
+        write: Writes the folder's files into the folder it is given.
+        repo_id: ``ORG/NAME`` of the dataset repository (created if missing).
+        public: Create the repository as public; private otherwise.
+        token: Hub token; defaults to the logged-in one.
+
+    Returns:
+        The dataset's URL.
+    """
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    api.create_repo(repo_id, repo_type="dataset", private=not public, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="cog-tasks-push-") as temporary:
+        write(Path(temporary))
+        api.upload_folder(repo_id=repo_id, folder_path=temporary, repo_type="dataset")
+    return f"https://huggingface.co/datasets/{repo_id}"

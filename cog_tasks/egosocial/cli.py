@@ -1,0 +1,106 @@
+"""``cog-tasks egosocial ...``: train opponents, plot reports, run the chance baseline."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cog_tasks.common.cli import add_chance_command
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+
+def _train_opponents(args: argparse.Namespace) -> int:
+    from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, TrainingConfig, train_opponents
+
+    directory = Path(args.out)
+    config = TrainingConfig(seed=args.seed, episodes=args.episodes)
+    styles = tuple(args.style) if args.style else STYLES
+    options = ["--seed", str(args.seed), "--episodes", str(args.episodes)]
+    options += [part for style in args.style or () for part in ("--style", style)]
+    options += ["--out", args.out]
+    command = shlex.join(["cog-tasks", "egosocial", "train-opponents", *options])
+    record = train_opponents(directory, config, command=command, styles=styles)
+    for style, details in record["opponents"].items():
+        rates = ", ".join(
+            f"{k} {v:.2f}" for k, v in details["greedy_action_rates_vs_random"].items()
+        )
+        print(
+            f"{style}: {directory / details['file']} ({details['bytes']} bytes) sha256 "
+            f"{details['sha256']}; greedy action rates vs random: {rates}"
+        )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.common.logs import SUCCESS_ONLY
+    from cog_tasks.egosocial.inspect.report import report_logs
+
+    statuses = set(args.status) if args.status else SUCCESS_ONLY
+    paths, skipped_note = report_logs(
+        Path(args.log_dir), Path(args.out) if args.out else None, statuses
+    )
+    for path in paths:
+        print(path)
+    if skipped_note:
+        print(skipped_note)
+    return 0
+
+
+def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
+    import cog_tasks.egosocial.inspect as tasks
+    from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
+
+    return getattr(tasks, args.task)(**dict(args.task_args)), ChanceAnswerer(args.seed)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``egosocial`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("egosocial", help="EgoSocialArena: opponents, reports, baseline")
+    commands = group.add_subparsers(dest="egosocial_command", metavar="COMMAND", required=True)
+
+    train = commands.add_parser(
+        "train-opponents",
+        help="train the DQN hold'em opponents (seeded) and write weights + SHA-256 files",
+    )
+    train.add_argument("--seed", type=int, default=0, help="seed for everything (default 0)")
+    train.add_argument("--episodes", type=int, default=6000, help="training hands per opponent")
+    train.add_argument(
+        "--style",
+        action="append",
+        choices=("aggressive", "conservative"),
+        help="train only this style (repeatable; default both)",
+    )
+    train.add_argument(
+        "--out",
+        required=True,
+        help="output folder; the package's shipped weights are replaced only when it names "
+        "their folder (cog_tasks/egosocial/opponents/weights)",
+    )
+    train.set_defaults(func=_train_opponents)
+
+    report = commands.add_parser(
+        "report", help="plot guess curves and per-scenario accuracy from Inspect logs"
+    )
+    report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
+    report.add_argument("--out", help="folder for the PNGs and summary (default: LOG_DIR)")
+    report.add_argument(
+        "--status",
+        action="append",
+        choices=("started", "success", "cancelled", "error"),
+        help="log status to include (repeatable; default: success only)",
+    )
+    report.set_defaults(func=_report)
+
+    chance = add_chance_command(
+        commands,
+        "run a task with a seeded uniform-random valid answerer (chance reference)",
+        _chance_setup,
+    )
+    chance.add_argument(
+        "task",
+        choices=("egosocial_static", "egosocial_number_guessing", "egosocial_holdem"),
+    )

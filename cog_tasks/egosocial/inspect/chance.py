@@ -1,0 +1,67 @@
+"""A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random.
+
+The answerer reads the last user message and picks uniformly among the
+answers that message allows: a lettered option, a number from 1 to 100, a
+legal poker action, yes or no. It never gives an unparseable reply, so its
+scores are the chance level of each question, not a formatting failure.
+Each reply is drawn from a generator seeded with the seed and the whole
+conversation so far, so results do not depend on the order in which Inspect
+runs samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+
+from inspect_ai.model import ChatMessage, GenerateConfig
+
+from cog_tasks.common.scripted import ScriptedReplies
+from cog_tasks.egosocial.holdem import ACTIONS
+from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
+
+_OPTION_LETTER = re.compile(r"^([A-J])\) ", re.MULTILINE)
+_LEGAL_LIST = re.compile(r"(?:Legal actions: |legal actions \()([a-z, ]+)")
+
+
+class ChanceAnswerer(ScriptedReplies):
+    """A ``custom_outputs`` callable for ``mockllm``: one random valid reply per call.
+
+    Args:
+        seed: Seed of the random choices.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def reply(self, prompt: str, context: str = "") -> str:
+        """A uniformly random valid reply to ``prompt``.
+
+        Args:
+            prompt: The last user message.
+            context: Earlier conversation, mixed into the random seed.
+        """
+        digest = hashlib.sha256(f"{self.seed}\n{context}\n{prompt}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        if "Prediction: <number>; Choice: <number>" in prompt:
+            numbers = [rng.randint(LOWEST_NUMBER, HIGHEST_NUMBER) for _ in range(2)]
+            return f"Prediction: {numbers[0]}; Choice: {numbers[1]}"
+        if "Cards: <A, B or C>" in prompt:
+            return f"Cards: {rng.choice('ABC')}; Raise: {rng.choice(('yes', 'no'))}"
+        legal = _LEGAL_LIST.search(prompt)
+        if legal:
+            actions = [word.strip() for word in legal.group(1).split(",")]
+            return rng.choice([action for action in actions if action in ACTIONS])
+        letters = _OPTION_LETTER.findall(prompt)
+        if letters:
+            letter = rng.choice(letters)
+            return f"ANSWER: {letter}" if "ANSWER" in prompt else letter
+        raise ValueError(
+            f"the chance baseline cannot tell what this prompt asks: {prompt[-200:]!r}"
+        )
+
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        context = "\n".join(message.text for message in messages[:-1])
+        return self.reply(messages[-1].text, context)

@@ -1,0 +1,221 @@
+"""Inspect solvers, scorers and tasks for the interactive environment.
+
+Both games run their core loop (``cog_tasks.egosocial``) through an ``ask``
+coroutine that appends a user message and calls ``generate``, so the whole
+history stays in the conversation, as in the paper's interaction formula. The
+finished game is kept in the sample store and scored from there; opponents are
+code (rule-based or DQN), the model is the only model role.
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.scorer import Score, Scorer, Target, scorer, stderr
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from cog_tasks.egosocial.conversation import Ask
+from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
+from cog_tasks.egosocial.holdem import MatchRecord, play_match
+from cog_tasks.egosocial.inspect.metrics import grouped_key_mean, ratio_of_sums
+from cog_tasks.egosocial.number_guessing import (
+    DEFAULT_ROUNDS,
+    RULES_TEXT,
+    NumberGuessingGame,
+    play_number_guessing,
+)
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
+from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
+
+TASK_VERSION = "1.1.0"
+NUMBER_GUESSING_KEY = "egosocial_number_guessing"
+HOLDEM_KEY = "egosocial_holdem"
+
+
+def require_positive(**counts: int) -> None:
+    """Fail at task build when a count parameter is below 1.
+
+    Raises:
+        ValueError: Naming the parameter and its value.
+    """
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+
+
+def _asker(state: TaskState, generate: Generate) -> Ask:
+    """An ``ask`` coroutine that keeps every turn in ``state.messages``."""
+
+    async def ask(text: str) -> str:
+        nonlocal state
+        state.messages.append(ChatMessageUser(content=text))
+        state = await generate(state)
+        return state.output.completion
+
+    return ask
+
+
+@solver
+def number_guessing_game() -> Solver:
+    """Play the sample's Number Guessing game against its rule-based opponent."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        level, rounds = state.metadata["level"], state.metadata["rounds"]
+        opponent = NumberGuessingOpponent(level, unrounded=state.metadata["unrounded"])
+        game = await play_number_guessing(_asker(state, generate), opponent.choose, level, rounds)
+        state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
+        return state
+
+    return solve
+
+
+@scorer(
+    metrics=[
+        grouped_key_mean("accuracy", "level", prefix="L"),
+        grouped_key_mean("invalid_rate", "level", prefix="L"),
+        grouped_key_mean("win_rate", "level", prefix="L"),
+        {"accuracy": [stderr()]},
+    ]
+)
+def number_guessing_scorer() -> Scorer:
+    """Exact-match accuracy of the model's predictions, invalid-reply and win rates."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        game = NumberGuessingGame.from_dict(state.store.get(NUMBER_GUESSING_KEY))
+        return Score(
+            value={
+                "accuracy": game.accuracy(),
+                "invalid_rate": game.invalid_rate(),
+                "win_rate": game.win_rate(),
+            },
+            answer=" ".join(str(r.prediction) for r in game.completed),
+            explanation="opponent: " + " ".join(str(r.opponent_number) for r in game.completed),
+            metadata=game.to_dict(),
+        )
+
+    return score
+
+
+@task
+def egosocial_number_guessing(
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, unrounded: bool = False
+) -> Task:
+    """EgoSocialArena Number Guessing against rule-based opponents (one game per level).
+
+    Args:
+        level: Opponent level 1, 2 or 3; ``None`` plays all three.
+        rounds: Rounds per game (10 in the paper), at least 1.
+        unrounded: The Level 3 opponent plays the previous target with its
+            decimals (the paper's formula) instead of rounding it down.
+    """
+    require_positive(rounds=rounds)
+    levels = LEVELS if level is None else (int(level),)
+    if not set(levels) <= set(LEVELS):
+        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    samples = [
+        Sample(
+            id=f"number_guessing-L{value}",
+            input=[ChatMessageSystem(content=RULES_TEXT.format(rounds=rounds))],
+            target=f"level {value}",
+            metadata={
+                "scenario": "number_guessing",
+                "ability": "tom",
+                "level": value,
+                "rounds": rounds,
+                "unrounded": bool(unrounded),
+            },
+        )
+        for value in levels
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name="egosocial_number_guessing"),
+        solver=number_guessing_game(),
+        scorer=number_guessing_scorer(),
+        version=TASK_VERSION,
+    )
+
+
+@solver
+def holdem_match() -> Solver:
+    """Play the sample's hold'em match against its DQN opponent, then ask for its style."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        opponent = load_opponent(state.metadata["opponent"])
+        record = await play_match(
+            _asker(state, generate),
+            opponent,
+            hands=state.metadata["hands"],
+            seed=state.metadata["deal_seed"],
+        )
+        state.store.set(HOLDEM_KEY, record.to_dict())
+        return state
+
+    return solve
+
+
+@scorer(
+    metrics=[
+        grouped_key_mean("style_correct", "opponent"),
+        ratio_of_sums("belief_correct", "belief_asked", "belief_accuracy"),
+        ratio_of_sums("holding_correct", "hands_asked", "holding_accuracy"),
+        ratio_of_sums("raise_correct", "hands_asked", "raise_accuracy"),
+        ratio_of_sums("invalid_actions", "model_actions", "invalid_action_rate"),
+        grouped_key_mean("chips", "opponent"),
+    ]
+)
+def holdem_scorer() -> Scorer:
+    """Style identification, belief-question accuracy, invalid-action rate and chips."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        data = state.store.get(HOLDEM_KEY)
+        record = MatchRecord.from_dict(data)
+        return Score(
+            value=record.scores(),
+            answer=record.style_answer or "",
+            explanation=f"opponent style: {record.opponent_style}",
+            metadata=data,
+        )
+
+    return score
+
+
+@task
+def egosocial_holdem(
+    opponent: str | None = None, hands: int = 5, matches: int = 1, seed: int = 0
+) -> Task:
+    """EgoSocialArena Limit Texas Hold'em against the DQN opponents.
+
+    Args:
+        opponent: ``aggressive``, ``conservative`` or ``None`` for both.
+        hands: Hands per match, at least 1.
+        matches: Matches per opponent, at least 1; match ``k`` deals with seed
+            ``seed + k``, so both opponents face the same cards.
+        seed: Base seed of the deals.
+    """
+    require_positive(hands=hands, matches=matches)
+    styles = STYLES if opponent is None else (opponent,)
+    if not set(styles) <= set(STYLES):
+        raise ValueError(f"unknown opponent {opponent!r}; expected one of {STYLES}")
+    samples = [
+        Sample(
+            id=f"holdem-{style}-m{match}",
+            input=[ChatMessageSystem(content=HOLDEM_RULES.format(hands=hands))],
+            target=style,
+            metadata={
+                "scenario": "holdem",
+                "ability": "tom",
+                "opponent": style,
+                "hands": hands,
+                "deal_seed": seed + match,
+            },
+        )
+        for style in styles
+        for match in range(matches)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name="egosocial_holdem"),
+        solver=holdem_match(),
+        scorer=holdem_scorer(),
+        version=TASK_VERSION,
+    )

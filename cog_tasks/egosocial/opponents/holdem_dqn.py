@@ -1,0 +1,389 @@
+"""DQN opponents for Limit Texas Hold'em with shaped rewards.
+
+Two personalities are trained with rlcard's own ``DQNAgent`` (torch, CPU) on
+``limit-holdem`` against rlcard's random agent. The hand's payoff (in big
+blinds) is the base reward; a per-action bonus gives each agent its style:
+
+- **aggressive**: a bonus for every raise and every call;
+- **conservative**: a bonus for every fold.
+
+``cog-tasks egosocial train-opponents --out DIR`` reproduces the shipped
+weights (the shipped folder is replaced only when ``--out`` names it): it
+seeds Python, NumPy, torch and the environment, runs torch on one thread, and
+writes ``dqn_<style>.pt``, ``dqn_<style>.pt.sha256`` and ``training.json``
+(command, seed, settings, measured action rates). :func:`load_opponent`
+refuses a weights file whose SHA-256 differs from the recorded one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import random
+import sys
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from cog_tasks.common.files import write_atomically
+from cog_tasks.egosocial.holdem import ACTIONS, make_env
+
+Style = Literal["aggressive", "conservative"]
+STYLES: tuple[Style, ...] = ("aggressive", "conservative")
+STATE_SIZE = 72
+WEIGHTS_FORMAT = 1
+TRAINING_RECORD = "training.json"
+
+
+@dataclass(frozen=True)
+class ShapedReward:
+    """Per-action bonuses added to the hand's payoff during training.
+
+    Attributes:
+        bonus: Extra reward (in big blinds) for each action name taken.
+    """
+
+    bonus: Mapping[str, float]
+
+    def __call__(self, action_name: str) -> float:
+        """Return the bonus for one action."""
+        return float(self.bonus.get(action_name, 0.0))
+
+
+SHAPED_REWARDS: dict[Style, ShapedReward] = {
+    "aggressive": ShapedReward({"raise": 1.0, "call": 0.5}),
+    "conservative": ShapedReward({"fold": 4.5}),
+}
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """Settings of one training run (recorded next to the weights).
+
+    Attributes:
+        seed: Seed for Python, NumPy, torch and the environment.
+        episodes: Hands played against the random agent.
+        mlp_layers: Hidden layer sizes of the Q-network.
+        learning_rate: Adam learning rate.
+        replay_memory_size: Transitions kept for replay.
+        replay_memory_init_size: Transitions collected before learning starts.
+        update_target_every: Training steps between target-network copies.
+        epsilon_decay_steps: Steps over which exploration decays from 1 to 0.1.
+        batch_size: Replay minibatch size.
+        evaluation_hands: Hands played greedily afterwards to measure action rates.
+    """
+
+    seed: int = 0
+    episodes: int = 6000
+    mlp_layers: tuple[int, ...] = (64, 64)
+    learning_rate: float = 5e-4
+    replay_memory_size: int = 20000
+    replay_memory_init_size: int = 500
+    update_target_every: int = 500
+    epsilon_decay_steps: int = 10000
+    batch_size: int = 32
+    evaluation_hands: int = 1000
+
+
+@dataclass(frozen=True)
+class ActionRates:
+    """How often an agent took each action when acting greedily.
+
+    Attributes:
+        decisions: Number of decisions observed.
+        rates: Share of decisions per action name.
+    """
+
+    decisions: int
+    rates: dict[str, float] = field(default_factory=dict)
+
+    def rate(self, action_name: str) -> float:
+        """Share of decisions that were ``action_name``."""
+        return self.rates.get(action_name, 0.0)
+
+
+def _seed_everything(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence rlcard's per-step progress prints."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+
+
+@contextlib.contextmanager
+def _single_thread() -> Iterator[None]:
+    """Run torch on one thread so that results do not depend on the core count."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def train_agent(style: Style, config: TrainingConfig) -> Any:
+    """Train one DQN opponent and return rlcard's ``DQNAgent``.
+
+    Args:
+        style: Which shaped reward to use.
+        config: Training settings.
+
+    Returns:
+        The trained agent (greedy actions through ``eval_step``).
+    """
+    import torch
+    from rlcard.agents import DQNAgent, RandomAgent
+    from rlcard.utils import reorganize
+
+    shaping = SHAPED_REWARDS[style]
+    with _single_thread(), _quiet():
+        _seed_everything(config.seed)
+        env = make_env(config.seed)
+        agent = DQNAgent(
+            num_actions=env.num_actions,
+            state_shape=env.state_shape[0],
+            mlp_layers=list(config.mlp_layers),
+            learning_rate=config.learning_rate,
+            replay_memory_size=config.replay_memory_size,
+            replay_memory_init_size=config.replay_memory_init_size,
+            update_target_estimator_every=config.update_target_every,
+            epsilon_decay_steps=config.epsilon_decay_steps,
+            batch_size=config.batch_size,
+            device=torch.device("cpu"),
+        )
+        env.set_agents([agent, RandomAgent(num_actions=env.num_actions)])
+        for _ in range(config.episodes):
+            trajectories, payoffs = env.run(is_training=True)
+            for state, action, reward, next_state, done in reorganize(trajectories, payoffs)[0]:
+                shaped = reward + shaping(ACTIONS[action])
+                agent.feed([state, action, shaped, next_state, done])
+    return agent
+
+
+@dataclass(frozen=True)
+class DQNOpponent:
+    """A trained hold'em opponent that acts greedily on its Q-values.
+
+    Attributes:
+        style: ``"aggressive"`` or ``"conservative"``.
+        network: The Q-network (rlcard's ``EstimatorNetwork``), in eval mode.
+    """
+
+    style: Style
+    network: Any
+
+    def q_values(self, observation: np.ndarray) -> np.ndarray:
+        """Q-values of the four actions for one 72-dimensional observation."""
+        import torch
+
+        with torch.no_grad():
+            batch = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
+            return self.network(batch)[0].numpy()
+
+    def act(self, state: Mapping[str, Any]) -> str:
+        """Choose the legal action with the highest Q-value.
+
+        Args:
+            state: rlcard's extracted state (``obs`` and ``legal_actions``).
+
+        Returns:
+            The action name (``call``, ``raise``, ``fold`` or ``check``).
+        """
+        values = self.q_values(state["obs"])
+        legal = list(state["legal_actions"])
+        return ACTIONS[max(legal, key=lambda action_id: values[action_id])]
+
+    def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Rlcard's agent interface, so the opponent can sit in ``env.run``."""
+        return ACTIONS.index(self.act(state)), {}
+
+    use_raw = False
+
+
+def opponent_from_agent(style: Style, agent: Any) -> DQNOpponent:
+    """Wrap a freshly trained rlcard ``DQNAgent`` as an opponent."""
+    return DQNOpponent(style=style, network=agent.q_estimator.qnet.eval())
+
+
+def measure_action_rates(opponent: Any, hands: int, seed: int) -> ActionRates:
+    """Play ``hands`` greedy hands against rlcard's random agent and count actions.
+
+    Args:
+        opponent: Anything with rlcard's ``eval_step`` (a :class:`DQNOpponent`).
+        hands: Number of hands.
+        seed: Seed for the deal and the random agent.
+
+    Returns:
+        The opponent's action rates.
+    """
+    from rlcard.agents import RandomAgent
+
+    np.random.seed(seed)
+    env = make_env(seed)
+    env.set_agents([opponent, RandomAgent(num_actions=env.num_actions)])
+    counts: Counter[str] = Counter()
+    for _ in range(hands):
+        trajectories, _ = env.run(is_training=False)
+        counts.update(ACTIONS[action] for action in trajectories[0][1::2])
+    total = sum(counts.values())
+    return ActionRates(
+        decisions=total,
+        rates={name: counts[name] / total for name in ACTIONS} if total else {},
+    )
+
+
+def sha256_of(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save_opponent(opponent: DQNOpponent, directory: Path, mlp_layers: tuple[int, ...]) -> Path:
+    """Write ``dqn_<style>.pt`` (network only) and its ``.sha256`` file.
+
+    Args:
+        opponent: The opponent to save.
+        directory: Destination folder (created if needed).
+        mlp_layers: Hidden layer sizes, stored so the network can be rebuilt.
+
+    Returns:
+        Path of the weights file.
+    """
+    import torch
+
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"dqn_{opponent.style}.pt"
+    buffer = io.BytesIO()
+    torch.save(
+        {
+            "format": WEIGHTS_FORMAT,
+            "style": opponent.style,
+            "mlp_layers": list(mlp_layers),
+            "state_size": STATE_SIZE,
+            "num_actions": len(ACTIONS),
+            "state_dict": opponent.network.state_dict(),
+        },
+        buffer,
+    )
+    write_atomically(path, buffer.getvalue())
+    digest = sha256_of(path)
+    write_atomically(path.with_name(path.name + ".sha256"), f"{digest}  {path.name}\n".encode())
+    return path
+
+
+def shipped_weights_dir() -> Path:
+    """Folder of the weights shipped inside the package."""
+    return Path(str(resources.files("cog_tasks.egosocial.opponents.weights")))
+
+
+def expected_sha256(weights_path: Path) -> str:
+    """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format).
+
+    Raises:
+        FileNotFoundError: If the digest file is missing.
+        ValueError: If it does not hold a 64-digit hex digest.
+    """
+    digest_path = weights_path.with_name(weights_path.name + ".sha256")
+    if not digest_path.is_file():
+        raise FileNotFoundError(f"no SHA-256 file {digest_path} for {weights_path}")
+    fields = digest_path.read_text().split()
+    if not fields or len(fields[0]) != 64:
+        raise ValueError(f"{digest_path}: expected '<64 hex digits>  <file name>'")
+    return fields[0].lower()
+
+
+def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
+    """Load a trained opponent after checking its SHA-256.
+
+    Args:
+        style: ``"aggressive"`` or ``"conservative"``.
+        directory: Folder with the weights; defaults to the shipped ones.
+
+    Returns:
+        The opponent, network in eval mode.
+
+    Raises:
+        ValueError: For an unknown style, a hash mismatch or a foreign file.
+        FileNotFoundError: If the weights or digest file is missing.
+    """
+    import torch
+    from rlcard.agents.dqn_agent import EstimatorNetwork
+
+    if style not in STYLES:
+        raise ValueError(f"unknown opponent style {style!r}; expected one of {STYLES}")
+    path = (directory or shipped_weights_dir()) / f"dqn_{style}.pt"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no weights at {path}; create them with: cog-tasks egosocial train-opponents "
+            f"--out {path.parent}"
+        )
+    actual, expected = sha256_of(path), expected_sha256(path)
+    if actual != expected:
+        raise ValueError(f"{path}: SHA-256 {actual} does not match the recorded {expected}")
+    payload = torch.load(io.BytesIO(path.read_bytes()), weights_only=True)
+    if payload.get("format") != WEIGHTS_FORMAT or payload.get("style") != style:
+        raise ValueError(f"{path}: not a format-{WEIGHTS_FORMAT} {style} opponent")
+    network = EstimatorNetwork(
+        num_actions=payload["num_actions"],
+        state_shape=[payload["state_size"]],
+        mlp_layers=list(payload["mlp_layers"]),
+    )
+    network.load_state_dict(payload["state_dict"])
+    return DQNOpponent(style=style, network=network.eval())
+
+
+def train_opponents(
+    directory: Path,
+    config: TrainingConfig,
+    command: str | None = None,
+    styles: tuple[Style, ...] = STYLES,
+) -> dict[str, Any]:
+    """Train, measure and save every style; write ``training.json``.
+
+    Args:
+        directory: Where to write the weights and the record.
+        config: Training settings (the same seed for every style).
+        command: The command line to record; defaults to ``sys.argv``.
+        styles: Which styles to train.
+
+    Returns:
+        The training record that was written.
+    """
+    import rlcard
+    import torch
+
+    record: dict[str, Any] = {
+        "command": command if command is not None else " ".join(sys.argv),
+        "config": asdict(config),
+        "shaped_rewards": {style: dict(SHAPED_REWARDS[style].bonus) for style in styles},
+        "versions": {"rlcard": rlcard.__version__, "torch": torch.__version__},
+        "opponents": {},
+    }
+    for style in styles:
+        opponent = opponent_from_agent(style, train_agent(style, config))
+        path = save_opponent(opponent, directory, config.mlp_layers)
+        rates = measure_action_rates(opponent, config.evaluation_hands, seed=config.seed + 1)
+        record["opponents"][style] = {
+            "file": path.name,
+            "sha256": sha256_of(path),
+            "bytes": path.stat().st_size,
+            "greedy_action_rates_vs_random": rates.rates,
+            "decisions": rates.decisions,
+        }
+    write_atomically(directory / TRAINING_RECORD, (json.dumps(record, indent=2) + "\n").encode())
+    return record

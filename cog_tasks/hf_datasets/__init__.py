@@ -1,1 +1,0 @@
-"""Hugging Face dataset builders, dataset cards and push."""

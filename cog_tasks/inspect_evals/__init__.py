@@ -1,1 +1,0 @@
-"""Inspect tasks, solvers and scorers, one folder per benchmark."""

@@ -1,5 +1,0 @@
-"""CogLM chat protocol for Inspect: task, solvers and scorer."""
-
-from cog_tasks.inspect_evals.coglm.coglm import coglm, coglm_chat
-
-__all__ = ["coglm", "coglm_chat"]

@@ -1,1 +1,0 @@
-"""lm-eval model backends that this package registers (see :mod:`.shared_prefix`)."""

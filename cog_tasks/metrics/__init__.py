@@ -1,1 +1,0 @@
-"""Benchmark metrics: calibrated accuracy, cognitive age, kappa, deviance."""
