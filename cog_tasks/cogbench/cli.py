@@ -11,7 +11,8 @@ from cog_tasks.cogbench.metrics import KAPPA_FORMS, WEIGHT_SCHEMES
 from cog_tasks.common.cli import (
     add_chance_command,
     add_name_value_option,
-    reporting_user_errors,
+    add_out_option,
+    add_status_option,
 )
 from cog_tasks.common.files import write_json_atomically
 
@@ -28,10 +29,6 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
     return ModelGenerator(get_model(model_name, **dict(model_args)))
 
 
-_reporting_errors = reporting_user_errors("cog-tasks cogbench", (ValueError, FileNotFoundError))
-
-
-@_reporting_errors
 def _evaluate(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import (
         answered_items,
@@ -63,7 +60,6 @@ def _rater_spec(spec: str) -> tuple[Path, str | None]:
     return Path(path), method
 
 
-@_reporting_errors
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
     from cog_tasks.cogbench.loader import load_records
@@ -80,10 +76,9 @@ def _agreement(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import latest_per_agent, read_cogbench_logs
     from cog_tasks.cogbench.report import curves_table, write_report
-    from cog_tasks.common.logs import SUCCESS_ONLY
 
     log_dir = Path(args.log_dir)
-    found = read_cogbench_logs(log_dir, statuses=args.status or SUCCESS_ONLY)
+    found = read_cogbench_logs(log_dir, statuses=args.status)
     if found.skipped_note():
         print(found.skipped_note())
     curves = latest_per_agent(found.logs)
@@ -91,22 +86,17 @@ def _report(args: argparse.Namespace) -> int:
         print(f"no successful CogBench logs in {log_dir}")
         return 1
     print(curves_table(curves))
-    for path in write_report(curves, Path(args.out) if args.out else log_dir):
+    for path in write_report(curves, args.out or log_dir):
         print(path)
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    from inspect_ai.log import read_eval_log
+    from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
-    from cog_tasks.cogbench.inspect.logs import export_eval_records, is_cogbench_log
-
-    log = read_eval_log(args.log_file)
-    if not is_cogbench_log(log):
-        print(f"{args.log_file} is not a CogBench log (task {log.eval.task})")
-        return 1
+    log = read_cogbench_log(args.log_file)
     records = export_eval_records(log)
-    target = Path(args.output)
+    target = args.out
     target.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
@@ -160,18 +150,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
-    report.add_argument("--out", help="folder for the PNGs and cogbench_curves.json")
-    report.add_argument(
-        "--status",
-        action="append",
-        choices=("success", "started", "cancelled", "error"),
-        help="log status to include (repeatable; default: success only)",
-    )
+    add_out_option(report, "folder for the PNGs and cogbench_curves.json (default: LOG_DIR)")
+    add_status_option(report)
     report.set_defaults(func=_report)
 
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
     export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
-    export.add_argument("-o", "--output", required=True, help="JSON file to write")
+    add_out_option(export, "JSON file to write", old=("-o", "--output"), required=True)
     export.set_defaults(func=_export)
 
     add_chance_command(

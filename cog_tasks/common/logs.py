@@ -1,13 +1,19 @@
 """The one Inspect log reader every report uses.
 
-Logs are filtered by task name and by status. The default keeps successful
-logs only, so a failed or cancelled run never reaches a report; what was
-skipped is returned too, so the report can say so.
+Logs are filtered by task name and by status, and every caller names both.
+:data:`SUCCESS_ONLY` keeps successful logs only, so a failed or cancelled run
+never reaches a report; what was skipped is returned too, so the report can
+say so. A file that is not an Inspect log, or a single log of another task or
+status, raises :class:`InspectLogError` naming the file.
+
+No other module of the package imports Inspect's log readers
+(``tests/test_log_reading.py`` checks it).
 """
 
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +22,10 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
 EVERY_STATUS: frozenset[str] = frozenset({"started", "success", "cancelled", "error"})
+
+
+class InspectLogError(ValueError):
+    """A file that is not an Inspect log, or a log of the wrong task or status."""
 
 
 def task_name(log: EvalLog) -> str:
@@ -61,44 +71,100 @@ def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     return paths
 
 
+def _check_statuses(statuses: Collection[str]) -> None:
+    unknown = set(statuses) - EVERY_STATUS
+    if unknown:
+        raise ValueError(f"unknown log status(es) {sorted(unknown)}; use {sorted(EVERY_STATUS)}")
+
+
+def _read(path: str, header_only: bool) -> EvalLog:
+    """One log file: its header, or all of it but events and attachments (no report needs them).
+
+    Raises:
+        InspectLogError: Naming the file when Inspect cannot read it as a log.
+    """
+    try:
+        if header_only:
+            return read_eval_log(path, header_only=True)
+        return read_eval_log(path, exclude_fields={"events", "attachments"})
+    except (ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise InspectLogError(f"{path}: not an Inspect log ({error})") from error
+
+
 def read_logs(
     source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
-    tasks: Collection[str] | None = None,
-    statuses: Collection[str] = SUCCESS_ONLY,
-    header_only: bool = False,
+    *,
+    tasks: Collection[str],
+    statuses: Collection[str],
 ) -> LogSet:
     """Read the Inspect logs of the given tasks from folders or files.
 
     Headers are read first; only matching logs are then read in full (without
-    events and attachments, which no report needs).
+    events and attachments, which no report needs). Logs of other tasks are
+    left out silently: a log folder may hold any task's logs.
 
     Args:
         source: A log folder (searched recursively), a log file, or several.
-        tasks: Task names to keep (without registry prefix); ``None`` keeps all.
-        statuses: Log statuses to keep; default successful logs only.
-        header_only: Skip the samples.
+        tasks: Task names to keep (without registry prefix).
+        statuses: Log statuses to keep (:data:`SUCCESS_ONLY` for reports).
 
     Returns:
         The logs, oldest first, and the matching logs skipped for their status.
 
     Raises:
         FileNotFoundError: If a named file or folder does not exist.
+        InspectLogError: Naming a file that is not an Inspect log.
         ValueError: If a status is not one Inspect writes.
     """
-    unknown = set(statuses) - EVERY_STATUS
-    if unknown:
-        raise ValueError(f"unknown log status(es) {sorted(unknown)}; use {sorted(EVERY_STATUS)}")
+    _check_statuses(statuses)
     logs: list[EvalLog] = []
     skipped: list[tuple[str, str]] = []
     for path in _log_paths(source):
-        header = read_eval_log(path, header_only=True)
-        if tasks is not None and task_name(header) not in tasks:
+        header = _read(path, header_only=True)
+        if task_name(header) not in tasks:
             continue
         if header.status not in statuses:
             skipped.append((path, header.status))
             continue
-        logs.append(
-            header if header_only else read_eval_log(path, exclude_fields={"events", "attachments"})
-        )
+        logs.append(_read(path, header_only=False))
     logs.sort(key=lambda log: log.eval.created)
     return LogSet(logs, skipped)
+
+
+def read_log(
+    path: str | os.PathLike[str],
+    *,
+    tasks: Collection[str],
+    statuses: Collection[str],
+) -> EvalLog:
+    """Read one Inspect log file, which must be of one of ``tasks`` and of one of ``statuses``.
+
+    Args:
+        path: The log file (``.eval`` or ``.json``).
+        tasks: The task names it may have (without registry prefix).
+        statuses: The statuses it may have.
+
+    Returns:
+        The log, without events and attachments.
+
+    Raises:
+        FileNotFoundError: If the file does not exist.
+        InspectLogError: Naming the file when it is not an Inspect log, or a
+            log of another task or status.
+        ValueError: If a status is not one Inspect writes.
+    """
+    _check_statuses(statuses)
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no such log file")
+    header = _read(str(path), header_only=True)
+    task = task_name(header)
+    if task not in tasks:
+        raise InspectLogError(
+            f"{path}: a log of task {task!r}, expected {' or '.join(map(repr, sorted(tasks)))}"
+        )
+    if header.status not in statuses:
+        raise InspectLogError(
+            f"{path}: a log with status {header.status!r}, expected "
+            f"{' or '.join(map(repr, sorted(statuses)))}"
+        )
+    return _read(str(path), header_only=False)

@@ -12,7 +12,7 @@ from inspect_ai import eval as inspect_eval
 from cog_tasks.cli import main
 from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.report import AGE_RANGE, age_text
-from cog_tasks.common.logs import read_logs
+from cog_tasks.common.logs import SUCCESS_ONLY, read_logs
 
 ALWAYS_A = "The answer is option A."
 
@@ -96,7 +96,7 @@ def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> N
 def test_chance_command_writes_a_log_of_random_letters(tmp_path: Path, capsys) -> None:
     arguments = ["coglm", "chance", "-T", "abilities=plan", "--limit", "12", "--seed", "3"]
     assert main([*arguments, "--log-dir", str(tmp_path)]) == 0
-    (log,) = read_logs(tmp_path).logs
+    (log,) = read_logs(tmp_path, tasks={"coglm_chat"}, statuses=SUCCESS_ONLY).logs
     assert log.eval.model == "mockllm/chance" and len(log.samples) == 12
     letters = {sample.scores["coglm_scorer"].answer for sample in log.samples}
     assert len(letters) > 1 and letters <= set("ABCD")

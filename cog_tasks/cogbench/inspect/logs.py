@@ -15,15 +15,21 @@ from cog_tasks.cogbench.metrics import check_weights, pooled_tallies
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.cogbench.report import COPY_PREVIOUS, AgentCurves
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, task_name
+from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_log, read_logs
 
 SCORER = "cogbench_scorer"
 TASK = "cogbench"
 
 
-def is_cogbench_log(log: EvalLog) -> bool:
-    """Whether a log comes from the ``cogbench`` task."""
-    return task_name(log) == TASK
+def read_cogbench_log(path: str | Path, statuses: Collection[str] = SUCCESS_ONLY) -> EvalLog:
+    """One CogBench log file (successful only by default), with its samples.
+
+    Raises:
+        FileNotFoundError: If the file does not exist.
+        ValueError: Naming the file when it is not an Inspect log of the
+            ``cogbench`` task with one of ``statuses``.
+    """
+    return read_log(path, tasks={TASK}, statuses=statuses)
 
 
 def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -> LogSet:

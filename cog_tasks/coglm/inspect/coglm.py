@@ -20,12 +20,8 @@ from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
 from cog_tasks.coglm.inspect.solvers import self_consistency
+from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import erasure_prompt
-
-TASK_NAME = "coglm_chat"
-DEPRECATED_TASK_NAME = "coglm"
-TASK_NAMES = (TASK_NAME, DEPRECATED_TASK_NAME)
-"""Names under which chat-protocol logs are written (the alias's logs included)."""
 
 
 @task
@@ -75,7 +71,7 @@ def coglm_chat(
         dataset=coglm_dataset(abilities, per_ability=per_ability, cot=cot, rationales=rationales),
         solver=solvers,
         scorer=coglm_scorer(extractor),
-        version="1.1.0",
+        version=TASK_VERSION,
     )
 
 

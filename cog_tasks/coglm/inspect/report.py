@@ -18,7 +18,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from cog_tasks.coglm.abilities import ABILITIES
-from cog_tasks.coglm.inspect.coglm import TASK_NAMES
+from cog_tasks.coglm.inspect.logs import TASK_NAMES
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.inspect.studies import SCORER
 from cog_tasks.coglm.metrics import (

@@ -16,11 +16,11 @@ from statistics import fmean
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
 
 from cog_tasks.coglm.abilities import resolve_codes
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.inspect.coglm import coglm_chat
+from cog_tasks.coglm.inspect.logs import read_chat_log
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.records import CogLMDataError, distinct_options
 from cog_tasks.coglm.studies import (
@@ -181,12 +181,9 @@ def run_interdependence(
 
 
 def inspect_picks(log_path: str | os.PathLike[str]) -> dict[str, int | None]:
-    """The option each sample of a ``coglm_chat`` log chose (first epoch; ``None``: invalid)."""
-    log = read_eval_log(str(log_path), exclude_fields={"events", "attachments"})
-    if not log.samples:
-        raise CogLMDataError(f"{log_path}: the log holds no samples")
+    """The option each sample of a successful ``coglm_chat`` log chose (epoch 1; None: invalid)."""
     picks: dict[str, int | None] = {}
-    for sample in log.samples:
+    for sample in read_chat_log(log_path).samples or []:
         if sample.epoch == 1 and sample.scores and SCORER in sample.scores:
             answer = sample.scores[SCORER].answer
             picks[str(sample.id)] = LETTERS.index(answer) if answer else None
