@@ -2,15 +2,17 @@
 
 Sources, chosen with ``source``:
 
-- ``None`` / ``"auto"``: ``$COG_TASKS_DATA/cogbench/<language>/`` when that
-  folder exists, otherwise the Hub.
-- ``"hub"``: ``$COG_TASKS_COGBENCH_HUB`` when set (``ORG/NAME[@REVISION]`` of a
-  repository laid out like the authors', or a folder written by ``cog-tasks
-  data build cogbench``), otherwise ``kwaikeg/CogBench`` at the pinned revision
-  (:data:`DEFAULT_REVISION`, overridable with ``$COG_TASKS_COGBENCH_REVISION``
-  or the ``revision`` argument), through the Hugging Face cache. Under
-  ``HF_HUB_OFFLINE=1`` only that cache is read; every failure names the file,
-  the revision and the ways out.
+- ``None`` / ``"auto"``: each file through :func:`cog_tasks.common.sources.fetch`
+  with :data:`SOURCE`: ``$COG_TASKS_DATA/cogbench/<language>/<file>``, then
+  ``$COG_TASKS_COGBENCH_HUB`` (``ORG/NAME[@REVISION]`` of a repository laid out
+  like the authors', or a folder written by ``cog-tasks data build cogbench``),
+  then ``kwaikeg/CogBench`` at the pinned revision (:data:`DEFAULT_REVISION`,
+  overridable with ``$COG_TASKS_COGBENCH_REVISION`` or the ``revision``
+  argument), downloaded once into the cache after :func:`check_content` passed.
+  Under ``HF_HUB_OFFLINE=1`` only the cache is read; every failure is a
+  :class:`~cog_tasks.common.sources.DataSourceError` naming the file, the
+  revision and the ways out.
+- ``"hub"``: the same without ``$COG_TASKS_DATA``.
 - ``"sample"``: the fixture set bundled in this package (English only; its
   ratings are fixtures written for tests, not human data).
 - any other string: a directory holding ``<language>/`` or the files themselves.
@@ -18,8 +20,8 @@ Sources, chosen with ``source``:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -33,19 +35,12 @@ from cog_tasks.cogbench.records import (
 )
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.files import read_json as read_json_file
-from cog_tasks.common.settings import (
-    DATA_ENV,
-    HubSource,
-    hub_env,
-    hub_source,
-    local_data_dir,
-    offline,
-)
+from cog_tasks.common.settings import HubSource
+from cog_tasks.common.sources import Content, DataSource, fetch
 
 HF_REPO = "kwaikeg/CogBench"
 DEFAULT_REVISION = "767df7c95cf77219f16a464e9cfcde8b7595e264"
 REVISION_ENV = "COG_TASKS_COGBENCH_REVISION"
-HUB_ENV = hub_env("cogbench")
 SUBSETS: tuple[str, ...] = ("a", "v")
 LANGUAGES: tuple[str, ...] = ("english", "chinese")
 PROFILE_FILE = "profile.json"
@@ -78,7 +73,7 @@ def check_language(language: str) -> str:
 
 def pinned_revision(revision: str | None = None) -> str:
     """Revision of ``kwaikeg/CogBench`` to read: argument, environment, then the pin."""
-    return revision or os.environ.get(REVISION_ENV) or DEFAULT_REVISION
+    return SOURCE.pinned(revision)
 
 
 def sample_dir() -> Path:
@@ -105,44 +100,118 @@ class DataLocation:
         return self.folder / name
 
 
-def _hub_failure(repo: str, revision: str, path: str, language: str, reason: str) -> str:
-    url = f"https://huggingface.co/datasets/{repo}/resolve/{revision}/{path}"
-    return (
-        f"could not fetch the CogBench file {url} (dataset {repo} at revision {revision}): "
-        f"{reason}. Ways out: (1) set {DATA_ENV} to a folder holding cogbench/{language}/ "
-        f"with cogbench_{{a,v}}.json, eval_cogbench_{{a,v}}.json and profile.json as in "
-        f"{HF_REPO}; (2) set {HUB_ENV}=ORG/NAME[@REVISION] to a copy laid out the same way, "
-        "or to a folder written by `cog-tasks data build cogbench`; (3) pass source=<folder>; "
-        "(4) use source=sample for the bundled fixture set (not human data)."
+def read_hub_file(hub: HubSource, path: str) -> Content:
+    """One file (``<language>/<name>``) of a Hub copy laid out like :data:`HF_REPO`.
+
+    A local folder (from ``cog-tasks data build cogbench``) may hold
+    ``<language>/`` or the files themselves; a Hub dataset is read through the
+    Hugging Face cache at the setting's revision (default ``main``).
+    """
+    if hub.is_folder:
+        folder = Path(hub.location)
+        file = folder / path if (folder / path).is_file() else folder / Path(path).name
+        return Content(file.read_bytes(), str(file), "hub", file)
+    from huggingface_hub import hf_hub_download
+
+    revision = hub.revision or "main"
+    file = Path(hf_hub_download(hub.location, path, repo_type="dataset", revision=revision))
+    return Content(
+        file.read_bytes(), f"hf://datasets/{hub.location}@{revision}/{path}", "hub", file
     )
 
 
-def _download(language: str, names: tuple[str, ...], repo: str, revision: str) -> DataLocation:
-    from huggingface_hub import hf_hub_download
+SOURCE = DataSource(
+    benchmark="cogbench",
+    title="CogBench",
+    repo=HF_REPO,
+    commit=DEFAULT_REVISION,
+    url_template="https://huggingface.co/datasets/{repo}/resolve/{commit}/{path}",
+    read_hub=read_hub_file,
+    hub_copy=f"a copy laid out like {HF_REPO}, or a folder written by `cog-tasks data build "
+    "cogbench`",
+    commit_env=REVISION_ENV,
+    more_ways_out=(
+        "pass source=<folder>",
+        "use source=sample for the bundled fixture set (not human data)",
+    ),
+)
 
+
+def parse_records(data: object, source: str, require_profile: bool) -> list[CogBenchRecord]:
+    """Validate the JSON content of a bench or eval file.
+
+    Args:
+        data: The parsed JSON (a list of records).
+        source: The file (or URL), quoted in errors by its last part.
+        require_profile: True for eval files, whose records carry a profile.
+
+    Raises:
+        RecordError: Naming the file and record index of the first bad record.
+    """
+    if not isinstance(data, list):
+        raise RecordError(f"{source}: must hold a JSON list of records")
+    name = source.rsplit("/", 1)[-1]
+    return [
+        parse_record(raw, f"{name} record {index}", require_profile)
+        for index, raw in enumerate(data)
+    ]
+
+
+def check_content(content: Content, name: str) -> list[CogBenchRecord]:
+    """Parse and check a bench or eval file: the validator of :func:`fetch_records`.
+
+    Raises:
+        RecordError: For bad JSON, an empty file or a bad record, naming the file.
+    """
+    try:
+        data = content.json()
+    except DataFileError as error:
+        raise RecordError(str(error)) from error
+    if data == []:
+        raise RecordError(f"{content.source}: holds no records")
+    return parse_records(data, content.source, require_profile=name.startswith("eval_"))
+
+
+def fetch_records(
+    language: str, names: tuple[str, ...], revision: str | None = None, local: bool = True
+) -> tuple[list[list[CogBenchRecord]], DataLocation]:
+    """Fetch bench or eval files through :func:`cog_tasks.common.sources.fetch`.
+
+    Each file is resolved on its own: ``$COG_TASKS_DATA/cogbench/<language>/<name>``
+    (unless ``local`` is False), then ``$COG_TASKS_COGBENCH_HUB``, then
+    :data:`HF_REPO` at :func:`pinned_revision`, downloaded once into the cache.
+
+    Args:
+        language: ``english`` or ``chinese``.
+        names: The files (``eval_cogbench_a.json``...); at least one.
+        revision: Revision of :data:`HF_REPO` read instead of the pinned one.
+        local: False to skip ``$COG_TASKS_DATA``.
+
+    Returns:
+        The records of each file, and the location of the first.
+
+    Raises:
+        DataSourceError: When a file cannot be fetched or fails its checks.
+    """
     if not names:
-        raise ValueError("name the CogBench files to fetch from the Hub")
-    paths = []
-    for name in names:
-        path = f"{language}/{name}"
-        try:
-            paths.append(Path(hf_hub_download(repo, path, repo_type="dataset", revision=revision)))
-        except Exception as error:  # any Hub failure gets the same advice
-            reason = f"{type(error).__name__}: {error}"
-            if offline():
-                reason = f"HF_HUB_OFFLINE is set and the file is not cached ({reason})"
-            raise FileNotFoundError(_hub_failure(repo, revision, path, language, reason)) from error
-    return DataLocation(paths[0].parent, f"hf://datasets/{repo}@{revision}/{language}")
-
-
-def _hub_location(language: str, names: tuple[str, ...], revision: str | None) -> DataLocation:
-    """The configured Hub copy (``$COG_TASKS_COGBENCH_HUB``) or the authors' pinned dataset."""
-    source: HubSource | None = hub_source("cogbench")
-    if source is None:
-        return _download(language, names, HF_REPO, pinned_revision(revision))
-    if source.is_folder:
-        return _folder_location(source.location, language)
-    return _download(language, names, source.location, revision or source.revision or "main")
+        raise ValueError("name the CogBench files to fetch")
+    found = [
+        fetch(
+            SOURCE,
+            f"{check_language(language)}/{name}",
+            partial(check_content, name=name),
+            commit=revision,
+            local=local,
+        )
+        for name in names
+    ]
+    first = found[0]
+    assert first.path is not None  # every CogBench source is a file on disk
+    if first.origin == "upstream":
+        description = f"hf://datasets/{HF_REPO}@{pinned_revision(revision)}/{language}"
+    else:
+        description = first.source.rsplit("/", 1)[0]
+    return [fetched.value for fetched in found], DataLocation(first.path.parent, description)
 
 
 def _folder_location(source: str, language: str) -> DataLocation:
@@ -164,24 +233,19 @@ def locate(
     Args:
         language: ``english`` or ``chinese``.
         source: ``None``/``"auto"``, ``"hub"``, ``"sample"`` or a directory.
-        revision: Hub revision; defaults to :func:`pinned_revision`.
-        needed: File names to fetch when the source is the Hub.
+        revision: Revision of :data:`HF_REPO`; defaults to :func:`pinned_revision`.
+        needed: File names to fetch for ``None``/``"auto"``/``"hub"``.
 
     Returns:
         The location.
 
     Raises:
-        FileNotFoundError: When the folder (or a Hub download) is missing.
+        FileNotFoundError: When the folder is missing.
+        DataSourceError: When a file to fetch cannot be fetched or fails its checks.
     """
     check_language(language)
-    if source in (None, "auto"):
-        root = local_data_dir()
-        local = root / "cogbench" / language if root else None
-        if local is not None and local.is_dir():
-            return DataLocation(local, str(local))
-        source = "hub"
-    if source == "hub":
-        return _hub_location(language, needed, revision)
+    if source in (None, "auto", "hub"):
+        return fetch_records(language, needed, revision, local=source != "hub")[1]
     if source == SAMPLE_SOURCE:
         folder = sample_dir() / language
         if not folder.is_dir():
@@ -199,12 +263,6 @@ def read_json(path: Path) -> object:
     try:
         return read_json_file(path)
     except DataFileError as error:
-        if "datasets--" in path.as_posix():  # a file in the Hugging Face cache
-            raise RecordError(
-                f"{error}. The cached download is damaged: delete {path.resolve()} (a blob "
-                "of the Hugging Face cache; `huggingface-cli delete-cache` removes the whole "
-                "revision) and run again to fetch it anew."
-            ) from error
         raise RecordError(str(error)) from error
 
 
@@ -221,13 +279,7 @@ def load_records(path: Path, require_profile: bool = False) -> list[CogBenchReco
     Raises:
         RecordError: Naming the file and record index of the first bad record.
     """
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise RecordError(f"{path}: must hold a JSON list of records")
-    return [
-        parse_record(raw, f"{path.name} record {index}", require_profile)
-        for index, raw in enumerate(data)
-    ]
+    return parse_records(read_json(path), str(path), require_profile)
 
 
 def load_profiles(location: DataLocation) -> list[dict[str, str]]:
@@ -261,10 +313,15 @@ def load_trajectories(
         ValueError: For an unknown topic or a negative ``max_iteration``.
     """
     names = (eval_file(subset), bench_file(subset))
-    location = locate(language, source, revision, needed=names)
-    eval_records = load_records(location.path(names[0]), require_profile=True)
-    bench_path = location.path(names[1])
-    bench_records = load_records(bench_path) if bench_path.is_file() else []
+    if source in (None, "auto", "hub"):
+        (eval_records, bench_records), location = fetch_records(
+            language, names, revision, local=source != "hub"
+        )
+    else:
+        location = locate(language, source)
+        eval_records = load_records(location.path(names[0]), require_profile=True)
+        bench_path = location.path(names[1])
+        bench_records = load_records(bench_path) if bench_path.is_file() else []
     trajectories = build_trajectories(
         eval_records, bench_records, subset, language, location.description
     )

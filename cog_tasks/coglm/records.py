@@ -1,15 +1,13 @@
-"""CogLM records and the data resolver.
+"""CogLM records and where they come from.
 
-The resolver tries, in order:
-
-1. a local directory (argument, or ``$COG_TASKS_DATA``) holding
-   ``coglm/<stage>/<file>.json`` exactly as upstream;
-2. a Hub-shaped copy (argument, or ``$COG_TASKS_COGLM_HUB``): ``ORG/NAME``,
-   ``ORG/NAME@REVISION`` or a folder written by ``cog-tasks data build coglm``;
-3. the upstream files of WangXinglin/CogLM at a pinned commit, downloaded once
-   into the cache. A download enters the cache only after it parsed and held
-   the pinned file's item count; under ``HF_HUB_OFFLINE=1`` this step fails at
-   once with the ways out instead of trying the network.
+Each ability file (``<stage_folder>/<file>.json`` of the upstream ``dataset/``
+folder) is resolved by :func:`cog_tasks.common.sources.fetch` with
+:data:`SOURCE`: ``$COG_TASKS_DATA/coglm/...`` (or the ``data_dir`` argument),
+then a Hub copy (argument, or ``$COG_TASKS_COGLM_HUB``: ``ORG/NAME[@REVISION]``
+or a folder written by ``cog-tasks data build coglm``, one config per ability),
+then the file of WangXinglin/CogLM at a pinned commit, downloaded once into the
+cache. :func:`check_content` is the validator: every item must parse, and a
+file of the pinned commit must hold its pinned item count before it is cached.
 
 Duplicated distractors: 39 upstream items (38 in ``plan``, 1 in ``induc``) list
 the same wrong option twice (32 items show 3 distinct texts among 4 options, 7
@@ -23,30 +21,24 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, Ability, resolve_codes
-from cog_tasks.common.files import DataFileError, read_json, write_atomically
-from cog_tasks.common.settings import (
-    DATA_ENV,
-    HubSource,
-    cache_dir,
-    hub_env,
-    hub_source,
-    local_data_dir,
-    offline,
-    parse_hub,
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.settings import HubSource
+from cog_tasks.common.sources import (
+    Content,
+    DataSource,
+    DataSourceError,
+    fetch,
+    load_hub_split,
 )
 
 UPSTREAM_REPO = "WangXinglin/CogLM"
 UPSTREAM_COMMIT = "0de1e1971568ed009c0ed7ed507e5486973e9492"
-UPSTREAM_URL = f"https://raw.githubusercontent.com/{UPSTREAM_REPO}/{UPSTREAM_COMMIT}/dataset"
-HUB_ENV = hub_env("coglm")
 # Items per ability file at UPSTREAM_COMMIT; a download must match before it is cached.
 UPSTREAM_ITEM_COUNTS: dict[str, int] = {
     "const": 50,
@@ -60,6 +52,7 @@ UPSTREAM_ITEM_COUNTS: dict[str, int] = {
     "propo": 100,
     "plan": 210,
 }
+ABILITY_BY_PATH: dict[str, Ability] = {a.relative_path: a for a in ABILITY_BY_CODE.values()}
 
 
 class CogLMDataError(ValueError):
@@ -189,125 +182,73 @@ def parse_file_content(content: Any, ability: Ability, source: str) -> list[CogL
     return [parse_item(item, ability, index, source) for index, item in enumerate(content)]
 
 
-def _parse_path(path: Path, ability: Ability) -> list[CogLMRecord]:
-    try:
-        content = read_json(path)
-    except DataFileError as error:
-        raise CogLMDataError(str(error)) from error
-    return parse_file_content(content, ability, str(path))
+def check_content(content: Content, ability: Ability) -> list[CogLMRecord]:
+    """Parse and check one ability file: the validator of :func:`fetch_ability`.
 
-
-def load_local(ability: Ability, data_dir: Path) -> list[CogLMRecord]:
-    """Load one ability from a local directory holding ``coglm/<stage>/<file>.json``."""
-    path = data_dir / "coglm" / ability.relative_path
-    if not path.is_file():
-        raise FileNotFoundError(f"CogLM file for ability {ability.code!r} not found: {path}")
-    return _parse_path(path, ability)
-
-
-class CogLMDownloadError(OSError):
-    """The pinned upstream file could not be fetched (offline, network error, bad content)."""
-
-
-def _ways_out(url: str, reason: str) -> str:
-    return (
-        f"could not fetch the CogLM file {url} ({UPSTREAM_REPO} at commit {UPSTREAM_COMMIT}): "
-        f"{reason}. Ways out: (1) set {DATA_ENV} to a folder holding "
-        f"coglm/<stage_folder>/<file>.json as in the upstream dataset/ folder (for example "
-        f"coglm/first_stage/exist.json); (2) set {HUB_ENV}=ORG/NAME[@REVISION] to a Hub copy, "
-        "or to a folder written by `cog-tasks data build coglm`; (3) allow network access "
-        "(HF_HUB_OFFLINE unset)."
-    )
-
-
-def download_upstream(ability: Ability) -> bytes:
-    """Fetch one ability's file from the pinned commit and check it.
-
-    The bytes must be UTF-8 JSON whose items all validate and whose count is
-    :data:`UPSTREAM_ITEM_COUNTS` (an HTML error page or a truncated file fails).
+    Every item must validate, and a file from the pinned upstream commit (a
+    download, or its cached copy) must hold :data:`UPSTREAM_ITEM_COUNTS` items,
+    so an HTML error page or a truncated file fails.
 
     Raises:
-        CogLMDownloadError: Offline, on a network error or on bad content; the
-            message names the URL, the commit and the ways out.
+        CogLMDataError: Naming the file (and item) of anything malformed.
     """
-    url = f"{UPSTREAM_URL}/{ability.relative_path}"
-    if offline():
-        raise CogLMDownloadError(_ways_out(url, "HF_HUB_OFFLINE is set, so no download was tried"))
     try:
-        with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (fixed https URL)
-            payload = response.read()
-    except (urllib.error.URLError, OSError) as error:
-        raise CogLMDownloadError(_ways_out(url, f"{type(error).__name__}: {error}")) from error
-    try:
-        records = parse_file_content(json.loads(payload.decode("utf-8")), ability, url)
-    except (UnicodeDecodeError, ValueError) as error:
-        reason = f"the download is not the expected JSON ({error})"
-        raise CogLMDownloadError(_ways_out(url, reason)) from error
+        data = content.json()
+    except DataFileError as error:
+        raise CogLMDataError(str(error)) from error
+    records = parse_file_content(data, ability, content.source)
     expected = UPSTREAM_ITEM_COUNTS[ability.code]
-    if len(records) != expected:
-        reason = f"the download holds {len(records)} items, the pinned file {expected}"
-        raise CogLMDownloadError(_ways_out(url, reason))
-    return payload
-
-
-def load_upstream(ability: Ability) -> list[CogLMRecord]:
-    """Load one ability from the pinned upstream commit, caching the checked file."""
-    cached = cache_dir() / "coglm" / UPSTREAM_COMMIT / ability.relative_path
-    if not cached.is_file():
-        payload = download_upstream(ability)
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(cached, payload)
-    try:
-        return _parse_path(cached, ability)
-    except CogLMDataError as error:
+    if content.origin == "upstream" and len(records) != expected:
         raise CogLMDataError(
-            f"{error}. The cached download is damaged: delete {cached} (or the whole "
-            f"{cached.parents[1]} folder) and run again to fetch it anew."
-        ) from error
+            f"{content.source}: holds {len(records)} items, the pinned file {expected}"
+        )
+    return records
 
 
-def load_hub(ability: Ability, hub: HubSource | str) -> list[CogLMRecord]:
-    """Load one ability from a Hub copy made by ``cog-tasks data build|push coglm``.
+def read_hub_file(hub: HubSource, path: str) -> Content:
+    """One ability file from a Hub copy made by ``cog-tasks data build|push coglm``.
 
-    Args:
-        ability: The ability (its code is the config name; the split is ``test``).
-        hub: A :class:`~cog_tasks.common.settings.HubSource`, or its text
-            (``ORG/NAME[@REVISION]`` or a local folder).
+    The ability's code is the config name and the split is ``test``; the rows
+    are written back as the upstream file's JSON.
     """
-    import datasets
-
-    source = hub if isinstance(hub, HubSource) else parse_hub(hub, "argument")
-    # datasets caches a local folder under its name whatever its content, so a folder
-    # rebuilt in place would read stale rows: folders are always read afresh.
-    fresh = "force_redownload" if source.is_folder else None
-    try:  # under HF_HUB_OFFLINE, datasets reads its cache only and never the network
-        split = datasets.load_dataset(
-            source.location,
-            ability.code,
-            split="test",
-            revision=source.revision,
-            download_mode=fresh,
-        )
-    except Exception as error:  # any Hub or cache failure gets the same advice
-        offline_note = (
-            " (HF_HUB_OFFLINE is set: only the local cache was read)" if offline() else ""
-        )
-        raise CogLMDownloadError(
-            f"could not load config {ability.code!r}, split 'test' of the CogLM Hub copy "
-            f"{source} (from {source.setting}){offline_note}: {type(error).__name__}: "
-            f"{error}. Ways out: point {HUB_ENV} at a folder written by `cog-tasks data "
-            f"build coglm`, or unset it and set {DATA_ENV} to a folder holding "
-            "coglm/<stage_folder>/<file>.json."
-        ) from error
-    return [
-        parse_item(
-            {"question": row["question"], "candidates": row["choices"], "answer": row["answer"]},
-            ability,
-            index,
-            f"{source} config {ability.code}",
-        )
-        for index, row in enumerate(split)
+    ability = ABILITY_BY_PATH[path]
+    items = [
+        {"question": row["question"], "candidates": row["choices"], "answer": row["answer"]}
+        for row in load_hub_split(hub, ability.code)
     ]
+    data = json.dumps(items, ensure_ascii=False).encode("utf-8")
+    return Content(data, f"{hub} config {ability.code}", "hub")
+
+
+SOURCE = DataSource(
+    benchmark="coglm",
+    title="CogLM",
+    repo=UPSTREAM_REPO,
+    commit=UPSTREAM_COMMIT,
+    url_template="https://raw.githubusercontent.com/{repo}/{commit}/dataset/{path}",
+    read_hub=read_hub_file,
+    hub_copy="a folder written by `cog-tasks data build coglm`",
+    describe=lambda path: f"CogLM file {path} (ability {ABILITY_BY_PATH[path].code!r})",
+)
+#: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
+#: next release.
+CogLMDownloadError = DataSourceError
+
+
+def fetch_ability(
+    ability: Ability,
+    data_dir: str | os.PathLike[str] | None = None,
+    hub: str | None = None,
+) -> list[CogLMRecord]:
+    """Load one ability through :func:`cog_tasks.common.sources.fetch`.
+
+    Raises:
+        MissingDataFile: When ``data_dir`` is given and lacks the ability's file.
+        DataSourceError: When no source provides a valid file.
+        CogLMDataError: For a malformed file under the local data root.
+    """
+    validate = partial(check_content, ability=ability)
+    return fetch(SOURCE, ability.relative_path, validate, data_dir=data_dir, hub=hub).value
 
 
 def load_records(
@@ -326,18 +267,11 @@ def load_records(
     Returns:
         Records in canonical ability order, then upstream order.
     """
-    selected = resolve_codes(abilities)
-    local = local_data_dir(data_dir)
-    source = hub_source("coglm", hub)
-    records: list[CogLMRecord] = []
-    for ability in selected:
-        if local is not None:
-            records.extend(load_local(ability, local))
-        elif source is not None:
-            records.extend(load_hub(ability, source))
-        else:
-            records.extend(load_upstream(ability))
-    return records
+    return [
+        record
+        for ability in resolve_codes(abilities)
+        for record in fetch_ability(ability, data_dir, hub)
+    ]
 
 
 def records_by_ability(records: Iterable[CogLMRecord]) -> dict[str, list[CogLMRecord]]:

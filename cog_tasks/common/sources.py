@@ -1,11 +1,56 @@
 """Where every benchmark's data comes from: one resolver, one error type.
 
-(Being filled in: see ``fetch``.)
+Each benchmark declares once, as a :class:`DataSource`, where its files come
+from. :func:`fetch` resolves one file (``path``, as laid out upstream) in order:
+
+1. ``$COG_TASKS_DATA/<benchmark>/<path>`` (or the ``data_dir`` argument, which
+   must then hold the file);
+2. the benchmark's Hub setting (:func:`cog_tasks.common.settings.hub_source`):
+   a Hub dataset or a folder written by ``cog-tasks data build``, read by the
+   benchmark's own :attr:`DataSource.read_hub`. CogLM and EgoSocialArena copies
+   are in the built-dataset layout; their readers write the rows back in the
+   upstream file's format, so one validator checks every origin;
+3. the pinned upstream file, downloaded once by :func:`download` (the only
+   network call) into ``cache_dir()/<benchmark>/<commit>/<path>``. Under
+   ``HF_HUB_OFFLINE`` a cached file is still read, and a missing one fails at
+   once with the ways out.
+
+The validator (a hook per benchmark file) parses and checks the bytes and
+returns what the loader needs. A download is written to the cache, atomically,
+only after it passed; a cached file that fails names itself to delete. Every
+failure of a source is a :class:`DataSourceError`; a malformed file under
+``COG_TASKS_DATA`` (the user's own) keeps the validator's error, which names
+the file and line.
 """
 
 from __future__ import annotations
 
-from cog_tasks.common.files import DataFileError
+import http.client
+import json
+import os
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from cog_tasks.common.files import DataFileError, write_atomically
+from cog_tasks.common.settings import (
+    DATA_ENV,
+    OFFLINE_ENV,
+    HubSource,
+    cache_dir,
+    hub_env,
+    hub_source,
+    local_data_dir,
+    offline,
+)
+
+if TYPE_CHECKING:
+    import datasets
+
+T = TypeVar("T")
+Origin = Literal["local", "hub", "upstream"]
 
 
 class DataSourceError(DataFileError):
@@ -13,3 +58,297 @@ class DataSourceError(DataFileError):
 
     The message names the source (file, folder or URL) and the ways out.
     """
+
+
+class MissingDataFile(DataSourceError, FileNotFoundError):
+    """A file the caller's ``data_dir`` argument should hold but does not."""
+
+
+@dataclass(frozen=True)
+class Content:
+    """The bytes of one benchmark file, in its upstream format, and where they came from.
+
+    Attributes:
+        data: The file's bytes.
+        source: The file, URL or Hub config, quoted in errors.
+        origin: ``local`` (``COG_TASKS_DATA``), ``hub`` or ``upstream`` (pinned).
+        path: The file on disk, when there is one.
+    """
+
+    data: bytes
+    source: str
+    origin: Origin
+    path: Path | None = None
+
+    def text(self) -> str:
+        """The bytes as UTF-8 text.
+
+        Raises:
+            DataFileError: Naming the source when they are not UTF-8.
+        """
+        try:
+            return self.data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DataFileError(
+                f"{self.source}: not UTF-8 text (byte {error.start}: {error.reason})"
+            ) from error
+
+    def json(self) -> Any:
+        """The text as one JSON value.
+
+        Raises:
+            DataFileError: Naming the source (and line) for bad UTF-8 or bad JSON.
+        """
+        try:
+            return json.loads(self.text())
+        except json.JSONDecodeError as error:
+            raise DataFileError(
+                f"{self.source}:{error.lineno}: not valid JSON ({error.msg})"
+            ) from error
+
+    def jsonl(self) -> list[tuple[int, dict[str, Any]]]:
+        """The text as JSON Lines: ``(line number, object)`` for each non-blank line.
+
+        Raises:
+            DataFileError: Naming the source and line of bad JSON or a non-object.
+        """
+        rows = []
+        for number, line in enumerate(self.text().splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise DataFileError(
+                    f"{self.source}:{number}: invalid JSON ({error.msg})"
+                ) from error
+            if not isinstance(value, dict):
+                raise DataFileError(f"{self.source}:{number}: expected a JSON object")
+            rows.append((number, value))
+        return rows
+
+
+#: Parses and checks a file's content; returns what the loader needs. It raises
+#: ``ValueError`` (``DataFileError`` and the benchmarks' own errors are ones).
+Validator = Callable[[Content], T]
+#: Reads one file (upstream path) from a benchmark's Hub copy, in the upstream format.
+HubReader = Callable[[HubSource, str], Content]
+
+
+@dataclass(frozen=True)
+class Fetched(Generic[T]):
+    """What :func:`fetch` found.
+
+    Attributes:
+        value: What the validator returned.
+        source: The file, cached file or Hub config it came from.
+        origin: ``local``, ``hub`` or ``upstream``.
+        path: The file on disk, when there is one.
+    """
+
+    value: T
+    source: str
+    origin: Origin
+    path: Path | None
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Where one benchmark's files come from, declared once in its loader module.
+
+    Attributes:
+        benchmark: Folder under ``COG_TASKS_DATA`` and the cache; names the Hub setting.
+        title: The benchmark's name in messages.
+        repo: The upstream repository (GitHub ``ORG/NAME`` or Hub dataset).
+        commit: The pinned upstream commit.
+        url_template: Upstream URL of a file, with ``{repo}``, ``{commit}`` and ``{path}``.
+        read_hub: Reads one file from a Hub copy (see :data:`HubReader`).
+        hub_copy: What a Hub copy is, for the ways out.
+        commit_env: A setting that overrides :attr:`commit`, if any.
+        more_ways_out: Ways out specific to the benchmark, appended to the others.
+        describe: Names a file in messages (default ``<title> file <path>``).
+    """
+
+    benchmark: str
+    title: str
+    repo: str
+    commit: str
+    url_template: str
+    read_hub: HubReader
+    hub_copy: str
+    commit_env: str | None = None
+    more_ways_out: tuple[str, ...] = ()
+    describe: Callable[[str], str] | None = None
+
+    def label(self, path: str) -> str:
+        """How messages name the file ``path``."""
+        return self.describe(path) if self.describe else f"{self.title} file {path}"
+
+    @property
+    def hub_env(self) -> str:
+        """The name of the benchmark's Hub setting."""
+        return hub_env(self.benchmark)
+
+    def pinned(self, commit: str | None = None) -> str:
+        """The upstream commit to read: the argument, :attr:`commit_env`, then the pin."""
+        from_env = os.environ.get(self.commit_env) if self.commit_env else None
+        return commit or from_env or self.commit
+
+    def url(self, path: str, commit: str | None = None) -> str:
+        """The upstream URL of ``path`` at the pinned (or given) commit."""
+        return self.url_template.format(repo=self.repo, commit=self.pinned(commit), path=path)
+
+    def cached(self, path: str, commit: str | None = None) -> Path:
+        """Where the checked download of ``path`` is cached."""
+        return cache_dir() / self.benchmark / self.pinned(commit) / path
+
+    def ways_out(self, path: str, reason: str, commit: str | None = None) -> str:
+        """The message of a failed upstream fetch: what, why, and the ways out."""
+        local = f"{self.benchmark}/{path}"
+        root = os.environ.get(DATA_ENV)
+        missing = f"; {DATA_ENV}={root} has no such file" if root else ""
+        ways = [
+            f"put the file at ${DATA_ENV}/{local} ({DATA_ENV}: a folder laid out as "
+            f"<benchmark>/<upstream path>{missing})",
+            f"set {self.hub_env}=ORG/NAME[@REVISION] to a Hub copy, or to {self.hub_copy}",
+            f"allow network access ({OFFLINE_ENV} unset)",
+            *self.more_ways_out,
+        ]
+        numbered = "; ".join(f"({number}) {way}" for number, way in enumerate(ways, start=1))
+        return (
+            f"could not fetch the {self.label(path)} from {self.url(path, commit)} ({self.repo} at "
+            f"commit {self.pinned(commit)}): {reason}. Ways out: {numbered}."
+        )
+
+
+def download(url: str) -> bytes:
+    """Fetch a URL: the resolver's only network call (tests replace it).
+
+    Raises:
+        OSError: On a network or HTTP error.
+        http.client.HTTPException: On a broken response.
+    """
+    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (pinned https URL)
+        return response.read()
+
+
+def load_hub_split(hub: HubSource, config: str) -> datasets.Dataset:
+    """The ``test`` split of one config of a Hub copy in the built-dataset layout.
+
+    A local folder is always read afresh: ``datasets`` caches a folder under its
+    name whatever its content, so a folder rebuilt in place would read stale rows.
+    """
+    import datasets
+
+    return datasets.load_dataset(
+        hub.location,
+        config,
+        split="test",
+        revision=hub.revision,
+        download_mode="force_redownload" if hub.is_folder else None,
+    )
+
+
+def fetch(
+    benchmark: DataSource,
+    path: str,
+    validate: Validator[T],
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
+    hub: str | None = None,
+    commit: str | None = None,
+    local: bool = True,
+) -> Fetched[T]:
+    """Resolve, check and return one benchmark file (see the module docstring).
+
+    Args:
+        benchmark: The benchmark's declared source.
+        path: The file, as laid out upstream (``first_stage/exist.json``).
+        validate: Parses and checks the content; its result is :attr:`Fetched.value`.
+        data_dir: A local data root read instead of ``$COG_TASKS_DATA``; it must hold the file.
+        hub: A Hub copy used instead of the benchmark's Hub setting.
+        commit: An upstream commit read instead of the pinned one.
+        local: False to skip the local data root.
+
+    Returns:
+        The validated value and where it came from.
+
+    Raises:
+        DataSourceError: When no source can provide the file, or a Hub copy, a
+            download or a cached download fails its checks; the message names
+            the source and the ways out (the cached file to delete, for a bad cache).
+        ValueError: The validator's own error, for a bad file under the local data root.
+    """
+    if local:
+        root = local_data_dir(data_dir)
+        if root is not None:
+            file = root / benchmark.benchmark / path
+            if file.is_file():
+                content = Content(file.read_bytes(), str(file), "local", file)
+                return Fetched(validate(content), content.source, "local", file)
+            if data_dir is not None:
+                raise MissingDataFile(f"{benchmark.label(path)} not found: {file}")
+    source = hub_source(benchmark.benchmark, hub)
+    if source is not None:
+        return _from_hub(benchmark, source, path, validate)
+    return _from_upstream(benchmark, path, validate, commit)
+
+
+def _from_hub(
+    benchmark: DataSource, source: HubSource, path: str, validate: Validator[T]
+) -> Fetched[T]:
+    try:
+        content = benchmark.read_hub(source, path)
+    except Exception as error:  # any Hub or cache failure gets the same advice
+        note = f" ({OFFLINE_ENV} is set: only the local cache was read)" if offline() else ""
+        raise DataSourceError(
+            f"could not read the {benchmark.label(path)} from the Hub copy {source} "
+            f"(from {source.setting}){note}: {type(error).__name__}: {error}. Ways out: point "
+            f"{benchmark.hub_env} at {benchmark.hub_copy}, or unset it and set {DATA_ENV} to a "
+            f"folder holding {benchmark.benchmark}/{path}."
+        ) from error
+    try:
+        value = validate(content)
+    except ValueError as error:
+        cached = (
+            f", or delete the cached {content.path} to fetch it anew"
+            if content.path is not None and not source.is_folder
+            else ""
+        )
+        raise DataSourceError(
+            f"{error}. The Hub copy {source} (from {source.setting}) is not a valid copy: "
+            f"rebuild it ({benchmark.hub_copy}){cached}."
+        ) from error
+    return Fetched(value, content.source, "hub", content.path)
+
+
+def _from_upstream(
+    benchmark: DataSource, path: str, validate: Validator[T], commit: str | None
+) -> Fetched[T]:
+    cached = benchmark.cached(path, commit)
+    if cached.is_file():
+        try:
+            value = validate(Content(cached.read_bytes(), str(cached), "upstream", cached))
+        except ValueError as error:
+            raise DataSourceError(
+                f"{error}. The cached download is damaged: delete {cached} and run again "
+                "to fetch it anew."
+            ) from error
+        return Fetched(value, str(cached), "upstream", cached)
+    if offline():
+        reason = f"{OFFLINE_ENV} is set, so no download was tried"
+        raise DataSourceError(benchmark.ways_out(path, reason, commit))
+    url = benchmark.url(path, commit)
+    try:
+        payload = download(url)
+    except (OSError, http.client.HTTPException) as error:
+        reason = f"{type(error).__name__}: {error}"
+        raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
+    try:
+        value = validate(Content(payload, url, "upstream"))
+    except ValueError as error:
+        reason = f"the download is not the expected file, so it was not cached ({error})"
+        raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(cached, payload)
+    return Fetched(value, str(cached), "upstream", cached)

@@ -3,14 +3,13 @@
 The authors released three JSONL files (gyhou123/EgoSocialArena, folder
 ``data/``): ``socialfirst.jsonl`` (Daily Life), ``counterfact.jsonl``
 (Counterfactual) and ``blackjack.jsonl`` (Blackjack prompts without answers).
-Each file is found, in order:
-
-1. ``$COG_TASKS_DATA/egosocial/<file>`` (or the ``data_dir`` argument);
-2. a Hub dataset named by ``$COG_TASKS_EGOSOCIAL_HUB`` (``ORG/NAME[@REVISION]``
-   or a local folder written by ``cog-tasks data build egosocial``), one config
-   per file with a ``test`` split;
-3. the pinned upstream commit, downloaded once into the cache (never under
-   ``HF_HUB_OFFLINE=1``).
+Each file is resolved by :func:`cog_tasks.common.sources.fetch` with
+:data:`SOURCE`: ``$COG_TASKS_DATA/egosocial/<file>`` (or the ``data_dir``
+argument), then a Hub copy named by ``$COG_TASKS_EGOSOCIAL_HUB``
+(``ORG/NAME[@REVISION]`` or a local folder written by ``cog-tasks data build
+egosocial``, one config per file with a ``test`` split), then the pinned
+upstream commit, downloaded once into the cache. :func:`check_content` is the
+validator: a download is cached only when every record in it makes an item.
 
 Multiple-choice records hold ``Story``, ``Question``, ``Option`` (a list of
 texts), ``Answer`` (the text of one option) and, optionally, ``Ability`` (any
@@ -21,36 +20,34 @@ Blackjack records hold ``system`` and ``user``; the cards are read from the
 
 from __future__ import annotations
 
+import json
 import os
-import urllib.error
-import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from cog_tasks.common.files import DataFileError, iter_jsonl, write_atomically
-from cog_tasks.common.settings import (
-    DATA_ENV,
-    HubSource,
-    cache_dir,
-    hub_env,
-    hub_source,
-    local_data_dir,
-    offline,
+from cog_tasks.common.files import DataFileError, iter_jsonl
+from cog_tasks.common.settings import HubSource
+from cog_tasks.common.sources import (
+    Content,
+    DataSource,
+    DataSourceError,
+    fetch,
+    load_hub_split,
 )
 from cog_tasks.egosocial.blackjack import BlackjackHand, parse_prompt_cards
 from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, EgoItem, Scenario
 
 UPSTREAM_REPO = "gyhou123/EgoSocialArena"
 UPSTREAM_COMMIT = "9fbd145cbb56dedc16c84c93a1e338eeb337aebd"
-UPSTREAM_URL = f"https://raw.githubusercontent.com/{UPSTREAM_REPO}/{UPSTREAM_COMMIT}/data"
-HUB_ENV = hub_env("egosocial")
 #: The authors' multiple-choice file of each scenario that has one.
 CHOICE_FILES: dict[str, str] = {
     "daily_life": "socialfirst.jsonl",
     "counterfactual": "counterfact.jsonl",
 }
+SCENARIO_OF_FILE: dict[str, Scenario] = {file: scenario for scenario, file in CHOICE_FILES.items()}
 BLACKJACK_FILE = "blackjack.jsonl"
 #: Hub config (and ``cog-tasks data build`` split) holding each file.
 HUB_CONFIGS: dict[str, str] = {
@@ -63,50 +60,39 @@ LINE_COLUMN = "line"
 CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
 
 
-class AuthorsDataUnavailable(FileNotFoundError):
-    """None of the three sources could provide an authors' file."""
+def read_hub_file(hub: HubSource, file: str) -> Content:
+    """One authors' file from a Hub copy made by ``cog-tasks data build|push egosocial``.
 
-
-def _unavailable(file: str, reason: str) -> AuthorsDataUnavailable:
-    return AuthorsDataUnavailable(
-        f"the EgoSocialArena authors' file {file!r} is not available: {reason}. It comes from "
-        f"{UPSTREAM_URL}/{file} ({UPSTREAM_REPO} at commit {UPSTREAM_COMMIT}). Either put it at "
-        f"${DATA_ENV}/egosocial/{file}, or set ${HUB_ENV} to a Hub dataset ORG/NAME[@REVISION] "
-        "or a folder written by `cog-tasks data build egosocial`."
-    )
-
-
-def _download(file: str) -> Path:
-    cached = cache_dir() / "egosocial" / UPSTREAM_COMMIT / file
-    if cached.is_file():
-        return cached
-    if offline():
-        raise _unavailable(file, "HF_HUB_OFFLINE is set, so the network is not tried")
-    url = f"{UPSTREAM_URL}/{file}"
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (pinned https URL)
-            payload = response.read()
-    except (urllib.error.URLError, TimeoutError, OSError) as error:
-        raise _unavailable(file, f"downloading {url} failed ({error})") from error
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(cached, payload)
-    return cached
-
-
-def _hub_rows(file: str, hub: HubSource) -> Iterator[tuple[int, dict[str, Any]]]:
-    import datasets
-
-    split = datasets.load_dataset(
-        hub.location,
-        HUB_CONFIGS[file],
-        split="test",
-        revision=hub.revision,
-        # datasets caches a local folder by its name: read a rebuilt folder afresh
-        download_mode="force_redownload" if hub.is_folder else None,
-    )
-    for row in split:
+    The file's config (:data:`HUB_CONFIGS`, split ``test``) is written back as
+    JSON Lines, each record on its upstream line (:data:`LINE_COLUMN`).
+    """
+    config = HUB_CONFIGS[file]
+    by_line = {}
+    for row in load_hub_split(hub, config):
         record = {key: value for key, value in row.items() if value is not None}
-        yield int(record.pop(LINE_COLUMN)), record
+        by_line[int(record.pop(LINE_COLUMN))] = record
+    lines = [
+        json.dumps(by_line[number], ensure_ascii=False) if number in by_line else ""
+        for number in range(1, max(by_line, default=0) + 1)
+    ]
+    return Content(
+        "".join(f"{line}\n" for line in lines).encode("utf-8"), f"{hub} config {config}", "hub"
+    )
+
+
+SOURCE = DataSource(
+    benchmark="egosocial",
+    title="EgoSocialArena",
+    repo=UPSTREAM_REPO,
+    commit=UPSTREAM_COMMIT,
+    url_template="https://raw.githubusercontent.com/{repo}/{commit}/data/{path}",
+    read_hub=read_hub_file,
+    hub_copy="a folder written by `cog-tasks data build egosocial`",
+    describe=lambda file: f"EgoSocialArena authors' file {file!r}",
+)
+#: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
+#: next release.
+AuthorsDataUnavailable = DataSourceError
 
 
 @dataclass(frozen=True)
@@ -122,10 +108,35 @@ class AuthorsRows:
     rows: list[tuple[int, dict[str, Any]]]
 
 
+def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
+    """Parse and check one authors' file: the validator of :func:`read_authors_file`.
+
+    The file must hold at least one record, and every record must make an item
+    (:func:`choice_item`) or a blackjack prompt (:func:`blackjack_prompt`).
+
+    Returns:
+        ``(line, record)`` pairs.
+
+    Raises:
+        DataFileError: Naming the source and line of anything malformed.
+    """
+    rows = content.jsonl()
+    if not rows:
+        raise DataFileError(f"{content.source}: holds no records")
+    scenario = SCENARIO_OF_FILE.get(file)
+    for line, record in rows:
+        where = f"{content.source}:{line}"
+        if scenario is None:
+            blackjack_prompt(record, where, line)
+        else:
+            choice_item(record, scenario, where, f"{scenario}-authors-{line:04d}")
+    return rows
+
+
 def read_authors_file(
     file: str, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> AuthorsRows:
-    """Read one authors' file through the resolver (local, Hub, pinned upstream).
+    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`.
 
     Args:
         file: ``socialfirst.jsonl``, ``counterfact.jsonl`` or ``blackjack.jsonl``.
@@ -133,18 +144,11 @@ def read_authors_file(
         hub: Hub dataset or built folder; defaults to ``$COG_TASKS_EGOSOCIAL_HUB``.
 
     Raises:
-        AuthorsDataUnavailable: When no source has the file.
-        DataFileError: Naming the file and line of a line that is not a JSON object.
+        DataSourceError: When no source provides a valid file.
+        DataFileError: Naming the file and line of a malformed record of a local file.
     """
-    local = local_data_dir(data_dir)
-    if local is not None and (local / "egosocial" / file).is_file():
-        path = local / "egosocial" / file
-        return AuthorsRows(str(path), list(iter_jsonl(path)))
-    source = hub_source("egosocial", hub)
-    if source is not None:
-        return AuthorsRows(f"{source} config {HUB_CONFIGS[file]}", list(_hub_rows(file, source)))
-    path = _download(file)
-    return AuthorsRows(str(path), list(iter_jsonl(path)))
+    fetched = fetch(SOURCE, file, partial(check_content, file=file), data_dir=data_dir, hub=hub)
+    return AuthorsRows(fetched.source, fetched.value)
 
 
 def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_id: str) -> EgoItem:
@@ -243,6 +247,23 @@ class BlackjackPrompt:
     hand: BlackjackHand
 
 
+def blackjack_prompt(record: Mapping[str, Any], where: str, line: int) -> BlackjackPrompt:
+    """Turn one authors' blackjack record into a prompt with its cards.
+
+    Raises:
+        DataFileError: Naming ``where`` for a record without ``system`` and
+            ``user`` texts or whose cards cannot be read.
+    """
+    if not all(isinstance(record.get(key), str) for key in ("system", "user")):
+        raise DataFileError(f"{where}: needs 'system' and 'user' texts")
+    return BlackjackPrompt(
+        id=f"blackjack-authors-{line:04d}",
+        system=record["system"],
+        user=record["user"],
+        hand=parse_prompt_cards(record["user"], where),
+    )
+
+
 def load_blackjack_prompts(
     data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> list[BlackjackPrompt]:
@@ -253,17 +274,4 @@ def load_blackjack_prompts(
             and ``user`` texts or whose cards cannot be read.
     """
     found = read_authors_file(BLACKJACK_FILE, data_dir, hub)
-    prompts = []
-    for line, record in found.rows:
-        where = f"{found.source}:{line}"
-        if not all(isinstance(record.get(key), str) for key in ("system", "user")):
-            raise DataFileError(f"{where}: needs 'system' and 'user' texts")
-        prompts.append(
-            BlackjackPrompt(
-                id=f"blackjack-authors-{line:04d}",
-                system=record["system"],
-                user=record["user"],
-                hand=parse_prompt_cards(record["user"], where),
-            )
-        )
-    return prompts
+    return [blackjack_prompt(record, f"{found.source}:{line}", line) for line, record in found.rows]
