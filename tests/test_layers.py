@@ -7,6 +7,9 @@
 - A benchmark's frontends never import another benchmark or the top layer.
 - Nothing imports the top layer (the ``cog-tasks`` command, the Inspect
   registry, the commands that span benchmarks) but the top layer itself.
+- A benchmark's core parses no framework output: no string of it names
+  lm-eval's ``results_*.json``/``samples_*.jsonl`` files or their fields (its
+  frontends read them into plain records).
 
 Every ``import`` in the package is read from the source, those inside
 functions and ``TYPE_CHECKING`` blocks included, so a lazy import cannot hide
@@ -16,6 +19,7 @@ a wrong arrow.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -158,3 +162,74 @@ def test_the_checker_sees_every_kind_of_import(
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
     arrows = wrong_arrows()
     assert len(arrows) == 1 and f"imports {expected}" in arrows[0]
+
+
+# Framework output is read by the frontends: lm-eval's results and samples files, Inspect logs.
+FRAMEWORK_OUTPUT = re.compile(r"\b(results|samples)_\S*\.jsonl?\b|\b(filtered_resps|n-samples)\b")
+
+
+def _texts(tree: ast.AST) -> list[tuple[int, str]]:
+    """``(line, text)`` of every string and f-string (placeholders as ``{}``) but docstrings."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    fstrings = [node for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)]
+    inside_fstrings = {id(part) for node in fstrings for part in node.values}
+    texts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(
+                part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+            )
+            texts.append((node.lineno, text))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings | inside_fstrings
+        ):
+            texts.append((node.lineno, node.value))
+    return texts
+
+
+def framework_file_parsing() -> list[str]:
+    """Where a core names lm-eval's output files or fields (a sign it parses them)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        cores = [name for name in BENCHMARKS if within(module, benchmark(name))]
+        if not cores or within(module, frontends(cores[0])):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, text in _texts(tree):
+            if FRAMEWORK_OUTPUT.search(text):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {text!r}")
+    return found
+
+
+def test_cores_do_not_parse_framework_output() -> None:
+    assert framework_file_parsing() == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "files = folder.rglob('results_*.json')\n",
+        "def f(code):\n    return folder.glob(f'samples_coglm_{code}_*.jsonl')\n",
+        "scores = row['filtered_resps']\n",
+    ],
+)
+def test_the_framework_output_check_sees_a_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    package = tmp_path / "cog_tasks"
+    for folder in ("coglm", "coglm/lm_eval"):
+        (package / folder).mkdir(parents=True, exist_ok=True)
+        (package / folder / "reader.py").write_text(f'"""results_x.json."""\n{source}')
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
+    (found,) = framework_file_parsing()
+    assert found.startswith(str(Path("cog_tasks") / "coglm" / "reader.py"))

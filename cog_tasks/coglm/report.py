@@ -1,11 +1,12 @@
-"""Read lm-eval CogLM results, print the CogLM report, the paper's tables and charts.
+"""The CogLM report, the paper's tables and charts, computed from plain runs.
 
 A report is the dict made by :func:`cog_tasks.coglm.metrics.assemble_summary`
 (per-ability rows, stage scores, overall score, cognitive age), whatever
-produced the scores: an lm-eval results file of the ``coglm`` or ``coglm_gen``
-family (:func:`load_lm_eval_runs`), an Inspect ``coglm_chat`` log (read by
-the Inspect frontend) or scored predictions
-(:func:`cog_tasks.coglm.metrics.summarize`).
+produced the scores: lm-eval results of the ``coglm`` or ``coglm_gen`` family
+or Inspect ``coglm_chat`` logs (each read by its framework's frontend into a
+:class:`CogLMRun`), or scored predictions
+(:func:`cog_tasks.coglm.metrics.summarize`). This module reads no framework
+output.
 
 A cognitive age outside the range the paper's fit spans (:data:`AGE_RANGE`,
 from the chance-level intercept to the human row) is shown flagged, never as
@@ -20,11 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
-from cog_tasks.coglm.metrics import AGE_MAPPING, assemble_summary
-from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.metrics import AGE_MAPPING
 from cog_tasks.coglm.reference import TABLE9, SettingRow
-from cog_tasks.common.files import read_json, save_figure
+from cog_tasks.common.files import save_figure
 
 AGE_RANGE: tuple[float, float] = (
     AGE_MAPPING.intercept,
@@ -34,40 +33,12 @@ AGE_RANGE: tuple[float, float] = (
 
 
 @dataclass(frozen=True)
-class TaskFamily:
-    """Where one lm-eval CogLM family keeps its per-ability numbers.
-
-    Attributes:
-        name: The family's group name.
-        task_prefix: Ability tasks are named ``<task_prefix><code>``.
-        filter: lm-eval filter name in the metric keys (``metric,filter``).
-        accuracy_metric: The accuracy the calibrated metrics are computed from.
-        has_invalid: Whether the tasks report an ``invalid`` rate (generation).
-        label_suffix: Added to the model's name in tables ("" for none).
-    """
-
-    name: str
-    task_prefix: str
-    filter: str
-    accuracy_metric: str
-    has_invalid: bool
-    label_suffix: str
-
-
-FAMILIES = (
-    TaskFamily("coglm", "coglm_", "none", CALIBRATED_PICK_METRIC, False, ""),
-    TaskFamily("coglm_gen", "coglm_gen_", "extract", "acc", True, " [coglm_gen]"),
-    TaskFamily("coglm_gen", "coglm_gen_", "authors", "acc", True, " [coglm_gen, authors' rule]"),
-)
-
-
-@dataclass(frozen=True)
 class CogLMRun:
-    """One model's CogLM scores from one lm-eval results file.
+    """One model's CogLM scores from one results file or log.
 
     Attributes:
         label: Model name shown in tables and charts.
-        source: The results file.
+        source: The results file or log the scores come from.
         summary: The report dict (see module docstring).
         partial: How the run was cut short (``"lm-eval --limit 20"``), or
             ``None`` for a run of every item.
@@ -77,110 +48,6 @@ class CogLMRun:
     source: Path
     summary: dict[str, Any]
     partial: str | None = None
-
-
-def find_results_files(path: Path) -> list[Path]:
-    """The lm-eval results files at ``path`` (a results file or an output directory).
-
-    Raises:
-        FileNotFoundError: If ``path`` does not exist or holds no ``results_*.json``.
-    """
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise FileNotFoundError(f"{path}: no such file or directory")
-    found = sorted(path.rglob("results_*.json"))
-    if not found:
-        raise FileNotFoundError(
-            f"{path}: no lm-eval results_*.json below it (run lm-eval with --output_path {path})"
-        )
-    return found
-
-
-def _model_label(data: dict[str, Any]) -> str:
-    """The model's name: its ``pretrained``/``model`` argument, else the backend name."""
-    config = data.get("config", {})
-    arguments = config.get("model_args") or {}
-    if isinstance(arguments, str):
-        arguments = dict(pair.split("=", 1) for pair in arguments.split(",") if "=" in pair)
-    name = arguments.get("pretrained") or arguments.get("model")
-    if isinstance(name, str) and name:
-        return Path(name.rstrip("/")).name or name
-    return str(config.get("model") or data.get("model_name") or "model")
-
-
-def _metric(
-    results: dict[str, Any], task: str, metric: str, family: TaskFamily, source: Path
-) -> float:
-    key = f"{metric},{family.filter}"
-    if key not in results[task]:
-        raise CogLMDataError(f"{source}: task {task} has no {key!r} (is it a cog-tasks run?)")
-    return float(results[task][key])
-
-
-def runs_from_results(data: dict[str, Any], source: Path) -> list[CogLMRun]:
-    """Build one run per CogLM family found in one parsed results file.
-
-    A ``coglm_gen`` run is labelled ``<model> [coglm_gen]`` (and, for its
-    ``authors`` filter, ``<model> [coglm_gen, authors' rule]``) so that it
-    stands apart from the same model's log-likelihood run.
-
-    Raises:
-        CogLMDataError: If a CogLM task lacks one of the expected metrics.
-    """
-    results = data.get("results", {})
-    samples = data.get("n-samples", {})
-    limit = data.get("config", {}).get("limit")
-    partial = None if limit is None else f"lm-eval --limit {float(limit):g}"
-    runs = []
-    for family in FAMILIES:
-        rows = {}
-        for ability in ABILITIES:
-            task = f"{family.task_prefix}{ability.code}"
-            if task not in results or f"acc,{family.filter}" not in results[task]:
-                continue
-            n = int(samples.get(task, {}).get("effective", results[task].get("sample_len", 0)))
-            invalid_rate = (
-                _metric(results, task, "invalid", family, source) if family.has_invalid else 0.0
-            )
-            rows[ability.code] = {
-                "n": n,
-                "accuracy": _metric(results, task, family.accuracy_metric, family, source),
-                "calibrated_accuracy": _metric(results, task, "calibrated_acc", family, source),
-                "calibrated_accuracy_per_item": _metric(
-                    results, task, "calibrated_acc_per_item", family, source
-                ),
-                "invalid": round(invalid_rate * n),
-            }
-        if rows:
-            label = _model_label(data) + family.label_suffix
-            runs.append(CogLMRun(label, source, assemble_summary(rows), partial))
-    return runs
-
-
-def load_lm_eval_runs(path: Path) -> list[CogLMRun]:
-    """Load the newest CogLM run of each model and family found at ``path``.
-
-    Args:
-        path: An lm-eval ``--output_path`` directory or one results file.
-
-    Returns:
-        One run per label (model, and family for ``coglm_gen``), in label order.
-
-    Raises:
-        FileNotFoundError: If there is no results file.
-        CogLMDataError: If no results file holds CogLM tasks, or one is malformed.
-    """
-    newest: dict[str, tuple[tuple[float, str], CogLMRun]] = {}
-    for file in find_results_files(path):
-        data = read_json(file)
-        stamp = (float(data.get("date") or 0.0), file.name)
-        for run in runs_from_results(data, file):
-            if run.label not in newest or stamp >= newest[run.label][0]:
-                newest[run.label] = (stamp, run)
-    if not newest:
-        raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
-    return [newest[label][1] for label in sorted(newest)]
 
 
 def _percent(value: float | None) -> str:

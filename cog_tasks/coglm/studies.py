@@ -16,7 +16,8 @@ percentile bootstrap interval over items. A run writes, in its output folder:
 - ``interdependence.png``: the heatmap.
 
 Agreement: the fraction of items on which two protocols (the Inspect chat
-run and lm-eval's log-likelihood run) pick the same option.
+run and lm-eval's log-likelihood run) pick the same option, from the picks
+each frontend reads from its framework's output.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC, sample_picks
 from cog_tasks.coglm.metrics import calibrated_accuracy
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.common.files import (
@@ -224,38 +224,6 @@ def check_settings(path: Path, settings: dict[str, Any]) -> None:
 
 
 # --- agreement between protocols -------------------------------------------------------
-
-
-def lm_eval_picks(output_path: Path) -> dict[str, int]:
-    """The option lm-eval's log-likelihood family chose per record id.
-
-    Reads the ``samples_coglm_<code>_*.jsonl`` files written with
-    ``--log_samples`` (the newest file per ability) and applies the choice
-    rule the family's calibrated accuracy uses (``CALIBRATED_PICK_METRIC``).
-
-    Raises:
-        FileNotFoundError: If no CogLM samples file is found.
-        CogLMDataError: Naming the file and line of a malformed sample.
-    """
-    picks: dict[str, int] = {}
-    for ability in ABILITIES:
-        files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
-        if not files:
-            continue
-        for number, row in iter_jsonl(files[-1]):
-            try:
-                loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
-                chosen = sample_picks(row["doc"], loglikelihoods)[CALIBRATED_PICK_METRIC]
-            except (KeyError, TypeError, ValueError, IndexError) as error:
-                raise CogLMDataError(
-                    f"{files[-1]}:{number}: unexpected sample ({error})"
-                ) from error
-            picks[row["doc"]["id"]] = chosen
-    if not picks:
-        raise FileNotFoundError(
-            f"{output_path}: no samples_coglm_<ability>_*.jsonl (run lm-eval with --log_samples)"
-        )
-    return picks
 
 
 def agreement_by_ability(

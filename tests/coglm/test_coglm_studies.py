@@ -15,10 +15,11 @@ from inspect_ai import eval as inspect_eval
 from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
 from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.inspect.studies import inspect_picks, run_interdependence
+from cog_tasks.coglm.lm_eval.results import lm_eval_picks
 from cog_tasks.coglm.metrics import calibrated_accuracy
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
-from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
+from cog_tasks.coglm.studies import agreement_by_ability
 
 ERASED_BY_PROMPT = {prompt: code for code, prompt in ERASURE_PROMPTS.items()}
 
