@@ -26,6 +26,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from cog_tasks.cogbench.agents import AGENTS, AgentSettings
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
 from cog_tasks.cogbench.inspect.solver import cogbench_agent
+from cog_tasks.cogbench.inspect.version import TASK_VERSION
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.records import Trajectory
 
@@ -150,7 +151,7 @@ def cogbench(
         solver=cogbench_agent(agent, settings),
         scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
         metrics=[authenticity(weights, kappa), rationality()],
-        version=2,
+        version=TASK_VERSION,
         metadata={
             "agent": agent,
             "method": AGENTS[agent].method,

@@ -27,6 +27,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.cogeval.generator import generate_items, split_names
+from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -153,5 +154,5 @@ def cogeval(
         solver=dialog_solver(),
         scorer=cogeval_scorer(),
         config=GenerateConfig(max_tokens=max_tokens),
-        version=2,
+        version=TASK_VERSION,
     )

@@ -12,8 +12,8 @@ from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
 from cog_tasks.egosocial.beliefs import BELIEF_TYPES, judge_prompt, parse_grade, split_beliefs
 from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
 from cog_tasks.egosocial.inspect.metrics import invalid_answer_rate, key_means, key_stderr
+from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
-TASK_VERSION = "1.0.0"
 GRADER_ROLE = "grader"
 
 
@@ -88,5 +88,5 @@ def egosocial_blackjack_beliefs() -> Task:
         ),
         solver=generate(),
         scorer=belief_judge(),
-        version=TASK_VERSION,
+        version=TASK_VERSIONS["egosocial_blackjack_beliefs"],
     )

@@ -19,6 +19,7 @@ from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
 from cog_tasks.egosocial.inspect.metrics import grouped_key_mean, ratio_of_sums
+from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
     RULES_TEXT,
@@ -28,7 +29,6 @@ from cog_tasks.egosocial.number_guessing import (
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
 from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
 
-TASK_VERSION = "1.1.0"
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
 
@@ -132,7 +132,7 @@ def egosocial_number_guessing(
         dataset=MemoryDataset(samples, name="egosocial_number_guessing"),
         solver=number_guessing_game(),
         scorer=number_guessing_scorer(),
-        version=TASK_VERSION,
+        version=TASK_VERSIONS["egosocial_number_guessing"],
     )
 
 
@@ -217,5 +217,5 @@ def egosocial_holdem(
         dataset=MemoryDataset(samples, name="egosocial_holdem"),
         solver=holdem_match(),
         scorer=holdem_scorer(),
-        version=TASK_VERSION,
+        version=TASK_VERSIONS["egosocial_holdem"],
     )

@@ -9,10 +9,10 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, multiple_choice
 
 from cog_tasks.egosocial.inspect.metrics import invalid_answer_rate, key_means, key_stderr
+from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.records import EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 
-TASK_VERSION = "2.0.0"
 TEMPLATE = """{question}
 
 {choices}
@@ -99,5 +99,5 @@ def egosocial_static(
         ),
         solver=multiple_choice(template=TEMPLATE),
         scorer=option_letter(),
-        version=TASK_VERSION,
+        version=TASK_VERSIONS["egosocial_static"],
     )

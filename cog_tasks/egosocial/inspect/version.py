@@ -1,0 +1,12 @@
+"""The versions of EgoSocialArena's Inspect tasks, declared once in one table.
+
+The tasks changed at different times, so each keeps its own version; bump a
+task's entry when a change alters its scores.
+"""
+
+TASK_VERSIONS: dict[str, str] = {
+    "egosocial_static": "2.0.0",
+    "egosocial_blackjack_beliefs": "1.0.0",
+    "egosocial_number_guessing": "1.1.0",
+    "egosocial_holdem": "1.1.0",
+}
