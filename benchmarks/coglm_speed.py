@@ -72,9 +72,10 @@ CHECK_STAMP = ("measured_at", "coglm_task_version", "questions", "versions")
 
 
 def coglm_task_version() -> str:
-    """The ``metadata: version`` of the coglm group YAML being timed."""
-    group_yaml = (tasks_path() / "coglm" / "coglm.yaml").read_text(encoding="utf-8")
-    return str(yaml.safe_load(group_yaml)["metadata"]["version"])
+    """The ``metadata: version`` of the coglm family being timed, from its one declaration."""
+    family = tasks_path() / "coglm" / "lm_eval" / "coglm"
+    version_yaml = (family / "_coglm_version.yaml").read_text(encoding="utf-8")
+    return str(yaml.safe_load(version_yaml)["metadata"]["version"])
 
 
 def authors_loop(model_dir: str, records: list[CogLMRecord]) -> dict[str, Any]:

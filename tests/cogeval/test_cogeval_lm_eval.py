@@ -6,12 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from lm_eval import simple_evaluate
 from lm_eval.tasks import TaskManager
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.cogeval.lm_eval.utils import load_cogeval, process_results
 from cog_tasks.cogeval.scoring import FAILURE_MODES
+
+FAMILY = tasks_path() / "cogeval" / "lm_eval"
 
 
 def test_dataset_hook_filters_by_graph_and_family() -> None:
@@ -41,6 +44,9 @@ def test_lm_eval_runs_cogeval_on_smollm2(smollm2_path: Path) -> None:
     metrics = results["results"]["cogeval_n7line"]
     assert {"acc,none", *(f"{mode},none" for mode in FAILURE_MODES)} <= set(metrics)
     assert metrics["acc,none"] + sum(metrics[f"{mode},none"] for mode in FAILURE_MODES) == 1.0
+    # The version reaches lm-eval's results from the family's one declaration.
+    declared = yaml.safe_load((FAMILY / "_cogeval_version.yaml").read_text())["metadata"]
+    assert results["versions"]["cogeval_n7line"] == declared["version"]
     [sample] = results["samples"]["cogeval_n7line"]
     assert sample["doc"]["graph"] == "n7line"
     assert isinstance(sample["filtered_resps"][0], str)

@@ -61,6 +61,7 @@ def test_prompt_and_target_match_the_chat_protocol(shared_data: Path) -> None:
 def test_family_yaml_layout() -> None:
     family = yaml.safe_load((FAMILY / "coglm_gen.yaml").read_text())
     assert family["task"] == [f"coglm_gen_stage{stage}" for stage in (1, 2, 3, 4)]
+    assert family["include"] == "_coglm_gen_version.yaml" and "metadata" not in family
     members = []
     for stage in (1, 2, 3, 4):
         group = yaml.safe_load((FAMILY / f"coglm_gen_stage{stage}.yaml").read_text())
@@ -68,7 +69,7 @@ def test_family_yaml_layout() -> None:
             "extract",
             "authors",
         }
-        assert group["metadata"]["version"] == 1.1
+        assert group["include"] == "_coglm_gen_version.yaml" and "metadata" not in group
         members += group["task"]
     assert members == [f"coglm_gen_{ability.code}" for ability in ABILITIES]
     template = (FAMILY / "_coglm_gen_template.yaml").read_text()

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from cog_tasks.cli import main, only_our_tasks, tasks_path
-from cog_tasks.coglm.abilities import ABILITIES, STAGES, abilities_of_stage
+from cog_tasks.coglm.abilities import ABILITIES, STAGES
 
 FAMILY = tasks_path() / "coglm" / "lm_eval" / "coglm"
 METRICS = ("acc", "acc_norm", "acc_per_token", "calibrated_acc", "calibrated_acc_per_item")
@@ -30,17 +30,17 @@ def test_family_files_follow_the_ability_table() -> None:
         assert task["dataset_kwargs"] == {"ability": ability.code}
     for stage in STAGES:
         group = _yaml(f"coglm_stage{stage}.yaml")
-        assert group["task"] == [f"coglm_{a.code}" for a in abilities_of_stage(stage)]
-        assert group["metadata"]["version"] == 1.1
+        assert group["task"] == [f"coglm_{a.code}" for a in ABILITIES if a.stage == stage]
+        assert group["include"] == "_coglm_version.yaml" and "metadata" not in group
         assert {(m["metric"], m["weight_by_size"]) for m in group["aggregate_metric_list"]} == {
             (metric, False) for metric in METRICS
         }
     top = _yaml("coglm.yaml")
     assert top["task"] == [f"coglm_stage{stage}" for stage in STAGES]
-    assert top["metadata"]["version"] == 1.1
+    assert top["include"] == "_coglm_version.yaml" and "metadata" not in top
     assert all(m["weight_by_size"] is False for m in top["aggregate_metric_list"])
     template = (FAMILY / "_coglm_template.yaml").read_text()
-    assert "version: 1.1" in template
+    assert "include: _coglm_version.yaml\n" in template and "metadata" not in template
     assert "class: !function utils.CogLMTask" in template
     for metric in METRICS:
         assert f"metric: {metric}\n" in template
@@ -112,7 +112,7 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     for metric in METRICS:
         key = f"{metric},none"
         for stage in STAGES:
-            expected = fmean(abilities[a.code][key] for a in abilities_of_stage(stage))
+            expected = fmean(abilities[a.code][key] for a in ABILITIES if a.stage == stage)
             assert results[f"coglm_stage{stage}"][key] == pytest.approx(expected)
         assert results["coglm"][key] == pytest.approx(fmean(r[key] for r in abilities.values()))
 
