@@ -1,8 +1,9 @@
-"""The scale-out commands in the family README are well formed (checked offline).
+"""The scale-out commands in the CogLM README are well formed (checked offline).
 
 Each documented ``lm_eval`` / ``accelerate launch -m lm_eval`` command is parsed
 with lm-eval's and Accelerate's own parsers; its ``--model_args`` keys must be
-parameters of the lm-eval model class, and its tasks must be tasks of this family.
+parameters of the lm-eval model class, and its tasks must be tasks of the
+log-likelihood family ``coglm``.
 """
 
 import ast
@@ -19,13 +20,17 @@ from lm_eval.models.huggingface import HFLM
 
 from cog_tasks.cli import tasks_path
 
-FAMILY = tasks_path() / "coglm" / "lm_eval" / "coglm"
-README = FAMILY / "README.md"
+BENCHMARK = tasks_path() / "coglm"
+FAMILY = BENCHMARK / "lm_eval" / "coglm"
+README = BENCHMARK / "README.md"
+LM_EVAL_COMMANDS = ("lm_eval ", "accelerate ")
 
 
 def _documented_commands() -> list[list[str]]:
     blocks = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
-    lines = [line for block in blocks for line in block.splitlines() if line.strip()]
+    lines = [
+        line for block in blocks for line in block.splitlines() if line.startswith(LM_EVAL_COMMANDS)
+    ]
     return [
         shlex.split(line.replace("$(cog-tasks tasks-path)", str(tasks_path()))) for line in lines
     ]
@@ -61,7 +66,7 @@ def _lm_eval_arguments(command: list[str]) -> list[str]:
 
 
 def test_documented_lm_eval_commands_parse_and_name_real_parameters() -> None:
-    commands = [c for c in _documented_commands() if c[0] in ("lm_eval", "accelerate")]
+    commands = _documented_commands()
     assert {c[0] for c in commands} == {"lm_eval", "accelerate"}
     models = set()
     family = {
