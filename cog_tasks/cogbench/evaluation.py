@@ -266,21 +266,6 @@ def copy_previous_tallies(
     return dict(sorted(tallies.items()))
 
 
-def copy_previous_kappa(
-    trajectories: Sequence[Trajectory], weights: WeightScheme = None
-) -> dict[int, float | None]:
-    """Pooled κ per iteration of the copy-previous-human-rating reference.
-
-    Args:
-        trajectories: The (topic, profile) trajectories.
-        weights: κ weighting.
-
-    Returns:
-        κ per iteration >= 1 (see :func:`copy_previous_tallies`).
-    """
-    return {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories, weights).items()}
-
-
 HUMAN_RATER = "human_rating"
 
 

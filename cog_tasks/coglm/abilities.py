@@ -52,11 +52,6 @@ STAGE_NAMES: dict[int, str] = {
 }
 
 
-def abilities_of_stage(stage: int) -> tuple[Ability, ...]:
-    """Return the abilities of one stage, in canonical order."""
-    return tuple(ability for ability in ABILITIES if ability.stage == stage)
-
-
 def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
     """Turn a user's ability selection into abilities.
 

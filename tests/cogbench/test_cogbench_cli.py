@@ -9,7 +9,7 @@ from cog_tasks.cli import main
 from cog_tasks.cogbench import cli as cogbench_commands
 from cog_tasks.cogbench.evaluation import (
     answered_items,
-    copy_previous_kappa,
+    copy_previous_tallies,
     judge_items,
     score_method,
 )
@@ -147,7 +147,7 @@ def test_chance_report_and_export_round_trip(
     assert curves[0]["agent"] == "cot" and sorted(curves[0]["authenticity"]) == ["0", "1", "2"]
     assert f"{metrics['authenticity_avg']:.3f}" in out
     trajectories, _ = load_trajectories("v", source="sample", max_iteration=2)
-    reference = copy_previous_kappa(trajectories)
+    reference = {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories).items()}
     copy_row = next(line for line in out.splitlines() if "copy previous human rating" in line)
     assert f"{(reference[1] + reference[2]) / 2:.3f}" in copy_row
     assert curves[-1]["agent"] == "copy-previous"
@@ -168,7 +168,7 @@ def test_report_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def test_copy_previous_reference_by_hand() -> None:
     trajectories, _ = load_trajectories("a", source="sample", max_iteration=3)
-    reference = copy_previous_kappa(trajectories)
+    reference = {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories).items()}
     assert sorted(reference) == [1, 2, 3]
     for iteration in (1, 2, 3):
         human = [r for t in trajectories for r in t.steps[iteration].human_ratings]

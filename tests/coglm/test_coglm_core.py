@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cog_tasks.coglm.abilities import ABILITIES, abilities_of_stage, resolve_codes
+from cog_tasks.coglm.abilities import ABILITIES, resolve_codes
 from cog_tasks.coglm.extract import coerce_prediction, extract_choice
 from cog_tasks.coglm.metrics import (
     AGE_MAPPING,
@@ -183,7 +183,7 @@ def test_resolver_uses_environment_and_subsets(shared_data: Path, monkeypatch) -
 
 
 def test_ability_tables() -> None:
-    assert [a.code for a in abilities_of_stage(3)] == ["rever", "conse", "induc"]
+    assert [a.code for a in ABILITIES if a.stage == 3] == ["rever", "conse", "induc"]
     assert [a.code for a in resolve_codes("plan, const")] == ["const", "plan"]
 
 
