@@ -16,6 +16,7 @@ from unittest import mock
 
 import cog_tasks
 from cog_tasks.commands import COMMAND_GROUPS
+from cog_tasks.common.cli import comma_list, guard_commands
 
 LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
 
@@ -44,10 +45,8 @@ def _tasks_path(_: argparse.Namespace) -> int:
 def only_our_tasks(arguments: Sequence[str]) -> bool:
     """Whether every name given to ``--tasks``/``-t`` is a task or group of this package."""
     parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--tasks", "-t", action="append", default=[])
-    names = [
-        name for value in parser.parse_known_args(arguments)[0].tasks for name in value.split(",")
-    ]
+    parser.add_argument("--tasks", "-t", action="append", type=comma_list, default=[])
+    names = [name for value in parser.parse_known_args(arguments)[0].tasks for name in value]
     if not names:
         return False
     from lm_eval.tasks import TaskManager
@@ -91,7 +90,11 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the full argument parser, benchmark command groups included."""
+    """Build the full argument parser, benchmark command groups included.
+
+    Every command is wrapped by :func:`cog_tasks.common.cli.guard_commands`:
+    bad input prints one line and exits with code 2.
+    """
     parser = argparse.ArgumentParser(
         prog="cog-tasks",
         description="Cognitive-science LLM benchmarks for lm-eval and Inspect.",
@@ -116,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMAND_GROUPS:
         module.register(commands)
+    guard_commands(parser)
     return parser
 
 

@@ -1,7 +1,7 @@
 """``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items.
 
 User errors (a bad file, an unknown name, a malformed row) print one line,
-``cog-tasks cogeval: error: ...``, and exit with code 2; warnings print
+``cog-tasks cogeval <command>: error: ...``, and exit with code 2; warnings print
 ``cog-tasks cogeval: warning: ...`` on standard error.
 """
 
@@ -13,25 +13,23 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from cog_tasks.common.cli import add_chance_command, reporting_user_errors
+from cog_tasks.common.cli import (
+    UsageError,
+    add_chance_command,
+    add_out_option,
+    add_status_option,
+    comma_list,
+)
 
 if TYPE_CHECKING:
+    import pandas as pd
     from inspect_ai import Task
 
 PROGRAM = "cog-tasks cogeval"
 
 
-class UsageError(ValueError):
-    """A command line that cannot be carried out as given."""
-
-
 def _warn(message: str) -> None:
     print(f"{PROGRAM}: warning: {message}", file=sys.stderr)
-
-
-_reporting_errors = reporting_user_errors(PROGRAM, (ValueError, KeyError, FileNotFoundError))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,32 +45,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument(
         "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
     )
-    score.add_argument(
-        "--out", type=Path, required=True, help="output JSONL (input + score, failure_mode)"
-    )
-    score.set_defaults(func=_reporting_errors(_score))
+    add_out_option(score, "output JSONL (input + score, failure_mode)", required=True)
+    score.set_defaults(func=_score)
 
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
     _add_table_source(analyze)
     analyze.add_argument("--json", action="store_true", help='print {"terms": [...]} as JSON')
-    analyze.set_defaults(func=_reporting_errors(_analyze))
+    analyze.set_defaults(func=_analyze)
 
     report = commands.add_parser(
         "report", help="write heatmaps, failure-mode bars and temperature plots"
     )
     _add_table_source(report)
-    report.add_argument("--out", type=Path, required=True, help="directory for the PNG files")
-    report.set_defaults(func=_reporting_errors(_report))
+    add_out_option(
+        report, "folder for the PNG files (default: the --log folder or the SCORES file's)"
+    )
+    report.set_defaults(func=_report)
 
-    chance = add_chance_command(
+    add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
         _chance_setup,
     )
-    chance.set_defaults(func=_reporting_errors(chance.get_default("func")))
 
     generate = commands.add_parser("generate", help="write generated items as JSONL")
-    generate.add_argument("--out", type=Path, required=True, help="output JSONL")
+    add_out_option(generate, "output JSONL", required=True)
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
     generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
     generate.add_argument(
@@ -81,20 +78,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("all", "paper"),
         help="paper: only the paper's 3 domains per graph and 5 condition families (Table 2)",
     )
-    generate.add_argument("--graphs", help="comma-separated graph names (default: all)")
-    generate.add_argument("--domains", help="comma-separated domain names (default: all)")
-    generate.add_argument("--conditions", help="comma-separated condition names (default: all)")
-    generate.set_defaults(func=_reporting_errors(_generate))
+    for name in ("graphs", "domains", "conditions"):
+        generate.add_argument(
+            f"--{name}", type=comma_list, help=f"comma-separated {name[:-1]} names (default: all)"
+        )
+    generate.set_defaults(func=_generate)
 
 
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
     parser.add_argument("--log", type=Path, help="read an Inspect log directory instead")
-    parser.add_argument(
-        "--status",
-        default="success",
-        help="with --log: comma-separated log statuses to read (default: success)",
-    )
+    add_status_option(parser)
 
 
 def _load_table(args: argparse.Namespace) -> pd.DataFrame:
@@ -104,10 +98,9 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
     if (args.scores is None) == (args.log is None):
         raise UsageError("give either a SCORES file or --log DIR")
     if args.log is not None:
-        from cog_tasks.cogeval.generator import split_names
         from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 
-        table, logs = score_table_from_logs(args.log, statuses=split_names(args.status) or ())
+        table, logs = score_table_from_logs(args.log, statuses=args.status)
         if logs.skipped_note():
             print(logs.skipped_note(), file=sys.stderr)
         return validate_scores(table, source=str(args.log))
@@ -144,7 +137,9 @@ def _analyze(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.report import write_report
 
-    for path in write_report(_load_table(args), args.out):
+    table = _load_table(args)
+    folder = args.out or (args.log if args.log is not None else args.scores.parent)
+    for path in write_report(table, folder):
         print(path)
     return 0
 
@@ -158,13 +153,13 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.generator import generate_items, split_names
+    from cog_tasks.cogeval.generator import generate_items
     from cog_tasks.common.files import write_jsonl_atomically
 
     items = generate_items(
-        graphs=split_names(args.graphs),
-        domains=split_names(args.domains),
-        conditions=split_names(args.conditions),
+        graphs=args.graphs,
+        domains=args.domains,
+        conditions=args.conditions,
         seed=args.seed,
         cot=args.cot,
         design=args.design,

@@ -1,8 +1,9 @@
 """``cog-tasks data ...``: build the benchmark datasets and push them to the Hub.
 
-- ``cog-tasks data build NAME OUTPUT_DIR``: write the dataset and its card in
+- ``cog-tasks data build NAME --out OUTPUT_DIR``: write the dataset and its card in
   the layout of a Hub dataset repository; ``datasets.load_dataset(OUTPUT_DIR,
-  CONFIG, split="test")`` and ``COG_TASKS_<BENCH>_HUB=OUTPUT_DIR`` read it;
+  CONFIG, split="test")`` and ``COG_TASKS_<BENCH>_HUB=OUTPUT_DIR`` read it (the
+  positional ``OUTPUT_DIR`` of earlier releases still works, deprecated);
 - ``cog-tasks data push NAME --repo-id ORG/NAME [--public]``: write the same
   folder and upload it (needs network access and a write token). Repositories
   are created private unless ``--public`` is given: the upstream licenses of
@@ -19,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from cog_tasks.common.cli import add_out_option, required_out
 
 Writer = Callable[[Path], str]
 
@@ -101,7 +104,10 @@ BUILDERS: dict[str, Builder] = {
 
 
 def _build(args: argparse.Namespace) -> int:
-    print(f"{args.dataset}: {BUILDERS[args.dataset].write(args.output)}")
+    folder: Path = required_out(args)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"{folder}: not a folder; give a new or existing folder to --out")
+    print(f"{args.dataset}: {BUILDERS[args.dataset].write(folder)}")
     return 0
 
 
@@ -124,7 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "build", help="save a dataset and its card to a folder laid out like a Hub repository"
     )
     build.add_argument("dataset", choices=list(BUILDERS), help=names)
-    build.add_argument("output", type=Path, metavar="OUTPUT_DIR")
+    add_out_option(build, "folder to write (created if missing)", old_positional="OUTPUT_DIR")
     build.set_defaults(func=_build)
 
     push = commands.add_parser(

@@ -1,16 +1,28 @@
-"""Options and commands that several ``cog-tasks`` command groups share.
+"""The CLI kit: what every ``cog-tasks`` command group shares.
 
-- :func:`name_value` / :func:`add_name_value_option`: ``-T``/``-M`` ``NAME=VALUE``
-  arguments read as Inspect reads them;
-- :func:`add_chance_command`: a benchmark's seeded ``chance`` command;
-- :func:`reporting_user_errors`: one-line error messages and exit code 2.
+- :func:`comma_list` (and :func:`comma_list_of`): the one parser of ``a,b,c``
+  arguments, refusing empty items;
+- :func:`add_out_option`: ``--out``, the one name of a command's output file or
+  folder, with the old names kept as deprecated aliases for one release;
+- :func:`add_status_option`: ``--status``, which Inspect log statuses to read
+  (default: success only);
+- :func:`guard_commands`: applied once to the whole parser by
+  :func:`cog_tasks.cli.build_parser`, it makes every command print bad-input
+  errors as one line, ``<prog>: error: <message>``, and exit with code 2;
+- :func:`name_value` / :func:`add_name_value_option`: ``-T``/``-M``
+  ``NAME=VALUE`` arguments read as Inspect reads them;
+- :func:`add_chance_command`: a benchmark's seeded ``chance`` command.
+
+This module is imported when ``cog-tasks`` starts: it imports no framework.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -22,32 +34,272 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
+USER_ERRORS: tuple[type[Exception], ...] = (ValueError, KeyError, OSError)
+"""Errors that mean bad input or an unusable environment, not a bug.
 
-def reporting_user_errors(
-    program: str, errors: tuple[type[Exception], ...]
-) -> Callable[[Command], Command]:
-    """Make a command print ``<program>: error: <message>`` and return 2 on ``errors``.
+``ValueError`` covers :class:`cog_tasks.common.files.DataFileError` (and so
+:class:`cog_tasks.common.sources.DataSourceError`), malformed JSON and rows;
+``KeyError`` an unknown name (``cog-tasks model-path nope``); ``OSError`` a
+missing file, a file where a folder is expected and the reverse, and a network
+failure (``urllib``'s ``URLError`` and Hugging Face Hub errors, offline mode
+included, derive from it). Anything else is a bug and keeps its traceback.
+"""
+
+LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
+"""The statuses of an Inspect log, in the order :func:`add_status_option` returns them."""
+
+DEFAULT_STATUSES: tuple[str, ...] = ("success",)
+"""What ``--status`` reads when it is not given: successful logs only."""
+
+
+def comma_list(text: str) -> list[str]:
+    """Read ``a,b,c`` as ``["a", "b", "c"]`` (spaces around items ignored).
+
+    Use it as an argparse ``type``; it is the one comma-list parser of the CLI.
 
     Args:
-        program: How the command group is named in messages (``cog-tasks cogeval``).
-        errors: The exception types that mean bad input rather than a bug.
+        text: The argument as given.
 
     Returns:
-        A decorator for command functions.
+        The items, in order.
+
+    Raises:
+        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``).
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(
+            f"empty item in {text!r}: give names separated by single commas, such as a,b"
+        )
+    return items
+
+
+def comma_list_of(choices: Sequence[str]) -> Callable[[str], list[str]]:
+    """A :func:`comma_list` argparse ``type`` that accepts only ``choices``.
+
+    Args:
+        choices: The allowed items.
+
+    Returns:
+        The parser; it raises ``argparse.ArgumentTypeError`` naming an unknown item.
     """
 
-    def decorate(command: Command) -> Command:
-        def run(args: argparse.Namespace) -> int:
-            try:
-                return command(args)
-            except errors as error:
-                message = error.args[0] if isinstance(error, KeyError) and error.args else error
-                print(f"{program}: error: {message}", file=sys.stderr)
-                return 2
+    def parse(text: str) -> list[str]:
+        items = comma_list(text)
+        unknown = [item for item in items if item not in choices]
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"unknown {', '.join(map(repr, unknown))}; choose from {', '.join(choices)}"
+            )
+        return items
 
-        return run
+    return parse
 
-    return decorate
+
+class _StatusAction(argparse.Action):
+    """Collects ``--status`` lists; the first use replaces the default."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        current = getattr(namespace, self.dest)
+        chosen = set(values) | (set() if current is self.default else set(current))
+        setattr(namespace, self.dest, tuple(s for s in LOG_STATUSES if s in chosen))
+
+
+def add_status_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--status STATUS[,STATUS...]``: the Inspect log statuses to read.
+
+    The option is repeatable and takes comma lists; the parsed value is a
+    tuple in :data:`LOG_STATUSES` order, :data:`DEFAULT_STATUSES` when the
+    option is not given.
+
+    Args:
+        parser: The command's parser.
+    """
+    parser.add_argument(
+        "--status",
+        action=_StatusAction,
+        type=comma_list_of(LOG_STATUSES),
+        default=DEFAULT_STATUSES,
+        metavar="STATUS[,STATUS...]",
+        help=f"Inspect log statuses to read, from {', '.join(LOG_STATUSES)} "
+        "(repeatable; default: success)",
+    )
+
+
+class _OutAction(argparse.Action):
+    """Stores the output path in ``out``; an old name works, with a warning on standard error.
+
+    The old positional form stores into ``out`` too. Giving the output twice is an error.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if values is None:  # the old positional form, not given
+            return
+        if option_string != "--out":
+            print(
+                f"{parser.prog}: warning: {option_string or self.metavar} is deprecated and "
+                "will be removed in the next release; use --out",
+                file=sys.stderr,
+            )
+        if getattr(namespace, "out", None) not in (None, self.default):
+            parser.error("give the output once, with --out")
+        namespace.out = values
+
+
+def add_out_option(
+    parser: argparse.ArgumentParser,
+    help_text: str,
+    *,
+    old: Sequence[str] = (),
+    old_positional: str | None = None,
+    required: bool = False,
+    default: Any = None,
+    convert: Callable[[str], Any] = Path,
+) -> None:
+    """Add ``--out PATH``, the one name of a command's output file or folder.
+
+    The parsed value is ``args.out``. Old names stay accepted for one release:
+    old options (``-o``, ``--output``, ``--chart``) are listed after ``--out``
+    and marked deprecated in the help; an old positional form is hidden. Using
+    an old name prints a warning.
+
+    Args:
+        parser: The command's parser.
+        help_text: What the output is.
+        old: Old option names of the same output.
+        old_positional: Metavar of an old positional output. ``--out`` is then
+            not argparse-required: read it with :func:`required_out`.
+        required: Whether the output must be given.
+        default: The output when none is given.
+        convert: Converts the argument (default :class:`pathlib.Path`).
+    """
+    note = f" ({', '.join(old)}: deprecated names of --out)" if old else ""
+    parser.add_argument(
+        "--out",
+        *old,
+        dest="out",
+        action=_OutAction,
+        type=convert,
+        required=required and old_positional is None,
+        default=default,
+        metavar="PATH",
+        help=f"{help_text}{note}",
+    )
+    if old_positional is not None:
+        parser.add_argument(
+            "old_out",
+            nargs="?",
+            action=_OutAction,
+            type=convert,
+            default=None,
+            metavar=old_positional,
+            help=argparse.SUPPRESS,
+        )
+
+
+class UsageError(ValueError):
+    """A command line that cannot be carried out as given."""
+
+
+def required_out(args: argparse.Namespace) -> Any:
+    """``args.out`` of a command whose output may still come positionally.
+
+    Args:
+        args: The parsed arguments.
+
+    Returns:
+        The output given with ``--out`` or the old positional form.
+
+    Raises:
+        UsageError: If no output was given.
+    """
+    if args.out is None:
+        raise UsageError("the following argument is required: --out")
+    return args.out
+
+
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line (a ``KeyError``'s without its quotes)."""
+    if isinstance(error, KeyError) and error.args:
+        message = str(error.args[0])
+    elif isinstance(error, OSError) and error.filename is not None and error.strerror:
+        message = f"{error.filename}: {error.strerror}"
+    else:
+        message = str(error) or type(error).__name__
+    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+def guarded(command: Command, program: str) -> Command:
+    """Wrap a command so that :data:`USER_ERRORS` print one line and return exit code 2.
+
+    The line is ``<program>: error: <message>``, on standard error.
+
+    Args:
+        command: Takes the parsed arguments, returns an exit code.
+        program: The command as messages name it (``cog-tasks coglm report``).
+
+    Returns:
+        The wrapped command; its ``guarded_program`` attribute is ``program``.
+    """
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except USER_ERRORS as error:
+            print(f"{program}: error: {_one_line(error)}", file=sys.stderr)
+            return 2
+
+    run.guarded_program = program  # type: ignore[attr-defined]
+    return run
+
+
+def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """Every parser of the tree that has no subcommands: one per command.
+
+    Args:
+        parser: The root parser.
+
+    Yields:
+        The commands' parsers, each once (aliases share a parser), in the order added.
+    """
+    groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not groups:
+        yield parser
+        return
+    seen: set[int] = set()
+    for group in groups:
+        for child in group.choices.values():
+            if id(child) not in seen:
+                seen.add(id(child))
+                yield from command_parsers(child)
+
+
+def guard_commands(parser: argparse.ArgumentParser) -> None:
+    """Wrap the ``func`` of every command under ``parser`` with :func:`guarded`.
+
+    Messages name the command by its parser's ``prog`` (``cog-tasks egosocial
+    report``). A command already wrapped is left as it is.
+
+    Args:
+        parser: The root parser, every command group added.
+    """
+    for command in command_parsers(parser):
+        function = command.get_default("func")
+        if function is not None and not hasattr(function, "guarded_program"):
+            command.set_defaults(func=guarded(function, command.prog))
 
 
 def name_value(entry: str) -> tuple[str, Any]:

@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.common.cli import add_chance_command
+from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -16,12 +16,12 @@ if TYPE_CHECKING:
 def _train_opponents(args: argparse.Namespace) -> int:
     from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, TrainingConfig, train_opponents
 
-    directory = Path(args.out)
+    directory = args.out
     config = TrainingConfig(seed=args.seed, episodes=args.episodes)
     styles = tuple(args.style) if args.style else STYLES
     options = ["--seed", str(args.seed), "--episodes", str(args.episodes)]
     options += [part for style in args.style or () for part in ("--style", style)]
-    options += ["--out", args.out]
+    options += ["--out", str(args.out)]
     command = shlex.join(["cog-tasks", "egosocial", "train-opponents", *options])
     record = train_opponents(directory, config, command=command, styles=styles)
     for style, details in record["opponents"].items():
@@ -36,13 +36,9 @@ def _train_opponents(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cog_tasks.common.logs import SUCCESS_ONLY
     from cog_tasks.egosocial.inspect.report import report_logs
 
-    statuses = set(args.status) if args.status else SUCCESS_ONLY
-    paths, skipped_note = report_logs(
-        Path(args.log_dir), Path(args.out) if args.out else None, statuses
-    )
+    paths, skipped_note = report_logs(Path(args.log_dir), args.out, set(args.status))
     for path in paths:
         print(path)
     if skipped_note:
@@ -74,11 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("aggressive", "conservative"),
         help="train only this style (repeatable; default both)",
     )
-    train.add_argument(
-        "--out",
-        required=True,
-        help="output folder; the package's shipped weights are replaced only when it names "
+    add_out_option(
+        train,
+        "output folder; the package's shipped weights are replaced only when it names "
         "their folder (cog_tasks/egosocial/opponents/weights)",
+        required=True,
     )
     train.set_defaults(func=_train_opponents)
 
@@ -86,13 +82,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report", help="plot guess curves and per-scenario accuracy from Inspect logs"
     )
     report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
-    report.add_argument("--out", help="folder for the PNGs and summary (default: LOG_DIR)")
-    report.add_argument(
-        "--status",
-        action="append",
-        choices=("started", "success", "cancelled", "error"),
-        help="log status to include (repeatable; default: success only)",
-    )
+    add_out_option(report, "folder for the PNGs and summary (default: LOG_DIR)")
+    add_status_option(report)
     report.set_defaults(func=_report)
 
     chance = add_chance_command(

@@ -171,7 +171,7 @@ def test_bad_rescoring_input_names_the_file_and_line(
     )
     assert main(["cogeval", "score", str(source), "--out", str(tmp_path / "out.jsonl")]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("cog-tasks cogeval: error: ") and error.count("\n") == 1
+    assert error.startswith("cog-tasks cogeval score: error: ") and error.count("\n") == 1
     assert "bad.jsonl:2: missing field 'expected'" in error
     assert not (tmp_path / "out.jsonl").exists()
 

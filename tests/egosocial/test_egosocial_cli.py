@@ -76,9 +76,11 @@ def test_report_writes_figures_and_summary(chance_logs: Path, tmp_path: Path, ca
     assert next(g for g in games if g["level"] == 2)["opponent"] == [50, 45, 40]
 
 
-def test_report_without_logs_fails_clearly(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="no EgoSocialArena logs"):
-        main(["egosocial", "report", str(tmp_path)])
+def test_report_without_logs_fails_clearly(tmp_path: Path, capsys) -> None:
+    assert main(["egosocial", "report", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("cog-tasks egosocial report: error: no EgoSocialArena logs")
+    assert error.count("\n") == 1
 
 
 @pytest.mark.slow

@@ -19,48 +19,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.coglm.cli.studies import add_study_commands
 from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from cog_tasks.coglm.lm_eval.results import find_results_files, load_lm_eval_runs
 from cog_tasks.coglm.metrics import summarize
 from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
 from cog_tasks.coglm.report import (
     CogLMRun,
-    find_results_files,
     format_report,
     format_settings_table,
-    load_lm_eval_runs,
     write_chart,
     write_settings_chart,
 )
-from cog_tasks.common.cli import add_chance_command
+from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
 
 if TYPE_CHECKING:
     from inspect_ai import Task
 
 CHART_NAME = "coglm_report.png"
-STATUS_CHOICES = ("success", "started", "cancelled", "error")
-
-
-def _reporting_errors(
-    command: Callable[[argparse.Namespace], int],
-) -> Callable[[argparse.Namespace], int]:
-    """Turn bad-input errors into a one-line message and exit code 2."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except (ValueError, FileNotFoundError) as error:  # CogLMDataError, DataFileError too
-            print(f"cog-tasks coglm: error: {error}", file=sys.stderr)
-            return 2
-
-    return run
 
 
 def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
@@ -104,7 +86,7 @@ def _report(args: argparse.Namespace) -> int:
         print(logs.skipped_note(), file=output)
     first = args.results[0]
     folder = first if first.is_dir() else first.parent
-    chart = write_chart(runs, args.chart or folder / CHART_NAME)
+    chart = write_chart(runs, args.out or folder / CHART_NAME)
     print(f"chart written to {chart}", file=output)
     return 0
 
@@ -131,7 +113,7 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
     print(format_settings_table(runs, paper, f"{title}, calibrated accuracy (%)", model))
     if logs.skipped:
         print(logs.skipped_note())
-    chart = args.chart or Path(f"coglm_table{table}.png")
+    chart = args.out or Path(f"coglm_table{table}.png")
     write_settings_chart(runs, paper, chart, f"{title}\nhollow markers: the paper ({model})")
     print(f"chart written to {chart}")
     return 0
@@ -166,24 +148,6 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     return coglm_chat(**dict(args.task_args)), ChanceAnswerer(args.seed)
 
 
-def _add_status(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--status",
-        action="append",
-        choices=STATUS_CHOICES,
-        help="Inspect log statuses to include (repeatable; default: success only)",
-    )
-    parser.set_defaults(status=None)
-
-
-def _statuses(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        args.status = args.status or ["success"]
-        return command(args)
-
-    return run
-
-
 def _add_report(commands: argparse._SubParsersAction) -> None:
     report = commands.add_parser(
         "report",
@@ -196,10 +160,10 @@ def _add_report(commands: argparse._SubParsersAction) -> None:
         "range is flagged; a partial run is marked in the text and on the chart.",
     )
     report.add_argument("results", type=Path, nargs="+", metavar="PATH")
-    report.add_argument("--chart", type=Path, help=f"PNG path (default PATH/{CHART_NAME})")
+    add_out_option(report, f"chart PNG (default PATH/{CHART_NAME})", old=("--chart",))
     report.add_argument("--json", action="store_true", help="print the reports as JSON")
-    _add_status(report)
-    report.set_defaults(func=_reporting_errors(_statuses(_report)))
+    add_status_option(report)
+    report.set_defaults(func=_report)
 
 
 def _add_tables(commands: argparse._SubParsersAction) -> None:
@@ -215,10 +179,9 @@ def _add_tables(commands: argparse._SubParsersAction) -> None:
             "model, with the paper's rows below, and draw it as a PNG.",
         )
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
-        parser.add_argument("--chart", type=Path, help=f"PNG path (default coglm_table{table}.png)")
-        _add_status(parser)
-        command = _table5 if table == 5 else _table7
-        parser.set_defaults(func=_reporting_errors(_statuses(command)))
+        add_out_option(parser, f"chart PNG (default coglm_table{table}.png)", old=("--chart",))
+        add_status_option(parser)
+        parser.set_defaults(func=_table5 if table == 5 else _table7)
 
 
 def _add_score(commands: argparse._SubParsersAction) -> None:
@@ -245,7 +208,7 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
         "raw outputs, result/<model>/result.json (stage -> ability -> items with predict)",
     )
     score.add_argument("--json", action="store_true", help="print one JSON object")
-    score.set_defaults(func=_reporting_errors(_score))
+    score.set_defaults(func=_score)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -262,4 +225,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run the coglm_chat task with a seeded random option letter (chance reference)",
         _chance_setup,
     )
-    add_study_commands(commands, _reporting_errors)
+    add_study_commands(commands)

@@ -11,15 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
-from cog_tasks.common.cli import add_name_value_option
-
-Command = Callable[[argparse.Namespace], int]
+from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list
 
 
 def _interdependence(args: argparse.Namespace) -> int:
@@ -49,7 +46,8 @@ def _interdependence(args: argparse.Namespace) -> int:
 
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.inspect.studies import inspect_picks
-    from cog_tasks.coglm.studies import agreement_by_ability, lm_eval_picks
+    from cog_tasks.coglm.lm_eval.results import lm_eval_picks
+    from cog_tasks.coglm.studies import agreement_by_ability
 
     table = agreement_by_ability(inspect_picks(args.inspect_log), lm_eval_picks(args.lm_eval))
     if args.json:
@@ -66,14 +64,11 @@ def _erasure_prompt(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_study_commands(
-    commands: argparse._SubParsersAction, guard: Callable[[Command], Command]
-) -> None:
+def add_study_commands(commands: argparse._SubParsersAction) -> None:
     """Add the study subcommands to the ``cog-tasks coglm`` group.
 
     Args:
         commands: The group's subparsers.
-        guard: Wraps a command so that bad-input errors become a one-line message.
     """
     study = commands.add_parser(
         "interdependence",
@@ -88,18 +83,24 @@ def add_study_commands(
     add_name_value_option(
         study, "-M", "model_arg", "model argument, e.g. -M model_path=DIR -M do_sample=false"
     )
-    study.add_argument("--abilities", help="tested abilities, comma-separated (default all)")
-    study.add_argument("--erase", help="erased abilities, comma-separated (default: tested)")
+    study.add_argument(
+        "--abilities", type=comma_list, help="tested abilities, comma-separated (default all)"
+    )
+    study.add_argument(
+        "--erase", type=comma_list, help="erased abilities, comma-separated (default: tested)"
+    )
     study.add_argument("--limit", type=int, help="first N items of each ability")
     study.add_argument("--max-tokens", dest="max_tokens", type=int)
     study.add_argument("--temperature", type=float)
     study.add_argument("--max-connections", dest="max_connections", type=int)
     study.add_argument("--seed", type=int, help="generation seed")
     study.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per cell")
-    study.add_argument(
-        "--out", type=Path, default=Path("coglm_interdependence"), help="output folder"
+    add_out_option(
+        study,
+        "output folder (default coglm_interdependence)",
+        default=Path("coglm_interdependence"),
     )
-    study.set_defaults(func=guard(_interdependence))
+    study.set_defaults(func=_interdependence)
 
     agreement = commands.add_parser(
         "agreement",
@@ -110,10 +111,10 @@ def add_study_commands(
         "--lm-eval", required=True, type=Path, help="lm-eval --output_path of a --log_samples run"
     )
     agreement.add_argument("--json", action="store_true", help="print JSON")
-    agreement.set_defaults(func=guard(_agreement))
+    agreement.set_defaults(func=_agreement)
 
     prompt = commands.add_parser(
         "erasure-prompt", help="print the system prompt that erases one ability"
     )
     prompt.add_argument("ability", choices=list(ABILITY_BY_CODE))
-    prompt.set_defaults(func=guard(_erasure_prompt))
+    prompt.set_defaults(func=_erasure_prompt)
