@@ -1,7 +1,7 @@
 """The ``coglm_chat`` Inspect task: the CogLM chat protocol and its studies.
 
 Run with ``inspect eval cog_tasks/coglm_chat --model <provider/model>``; see the
-README next to this file for the task parameters. ``coglm`` is the task's
+benchmark README (``cog_tasks/coglm/README.md``) for the task parameters. ``coglm`` is the task's
 former name, kept for one release as a deprecated alias (lm-eval's ``coglm`` is
 the log-likelihood protocol).
 """

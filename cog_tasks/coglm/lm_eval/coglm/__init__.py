@@ -1,1 +1,1 @@
-"""CogLM as lm-eval tasks (text-completion protocol); see README.md."""
+"""CogLM as lm-eval tasks (text-completion protocol); see cog_tasks/coglm/README.md."""

@@ -1,1 +1,1 @@
-"""CogLM as lm-eval tasks (chat protocol, generated answers); see README.md."""
+"""CogLM as lm-eval tasks (chat protocol, generated answers); see cog_tasks/coglm/README.md."""
