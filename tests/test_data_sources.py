@@ -1,108 +1,318 @@
-"""Data sources that fail: offline, bad downloads, damaged caches, Hub settings."""
+"""The one data-source module, over every benchmark: order, validation, cache, offline.
 
-import io
+The network is faked by replacing :func:`cog_tasks.common.sources.download`;
+good payloads are the files of ``$COG_TASKS_DATA`` (``../shared/data``) and the
+bundled CogBench sample set, read in place (copied only under ``tmp_path``).
+"""
+
+from __future__ import annotations
+
 import json
-import urllib.error
-import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cog_tasks.cogbench import loader as cogbench_loader
-from cog_tasks.coglm import records
+from cog_tasks.coglm import records as coglm_records
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.common.settings import hub_env, hub_source, offline, parse_hub
+from cog_tasks.common import sources
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.settings import HubSource, hub_env, hub_source, offline, parse_hub
+from cog_tasks.common.sources import Content, DataSource, DataSourceError, MissingDataFile, fetch
+from cog_tasks.egosocial import authors as egosocial_authors
 
 CONST = ABILITY_BY_CODE["const"]
+BENCHMARKS = ("coglm", "egosocial", "cogbench")
+BAD_PAYLOADS = {
+    "html": b"<html><body>429 Too Many Requests</body></html>",
+    "empty": b"",
+    "wrong-shape": b'{"unexpected": "shape"}\n',
+    "no-items": b"[]\n",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark's source, its first file, a good copy of it and its real loader.
+
+    Attributes:
+        source: The benchmark's declared source.
+        files: Upstream path -> a good copy, in the order the loader fetches them.
+        validate: The loader's validator of the first file.
+        load: Runs the benchmark's real loader; returns how many items it read.
+        items: How many items ``load`` reads from the good copies.
+    """
+
+    source: DataSource
+    files: dict[str, Path]
+    validate: Callable[[Content], Any]
+    load: Callable[[], int]
+    items: int
+
+    @property
+    def path(self) -> str:
+        """The first file the loader fetches."""
+        return next(iter(self.files))
+
+
+def make_case(benchmark: str, shared_data: Path) -> Case:
+    """The case of one benchmark."""
+    if benchmark == "coglm":
+        return Case(
+            coglm_records.SOURCE,
+            {CONST.relative_path: shared_data / "coglm" / CONST.relative_path},
+            partial(coglm_records.check_content, ability=CONST),
+            lambda: len(coglm_records.load_records("const")),
+            50,
+        )
+    if benchmark == "egosocial":
+        file = "socialfirst.jsonl"
+        return Case(
+            egosocial_authors.SOURCE,
+            {file: shared_data / "egosocial" / file},
+            partial(egosocial_authors.check_content, file=file),
+            lambda: len(egosocial_authors.load_choice_items("daily_life")),
+            49,
+        )
+    sample = cogbench_loader.sample_dir() / "english"
+    names = ("eval_cogbench_a.json", "cogbench_a.json")
+    return Case(
+        cogbench_loader.SOURCE,
+        {f"english/{name}": sample / name for name in names},
+        partial(cogbench_loader.check_content, name=names[0]),
+        lambda: len(cogbench_loader.load_trajectories("a")[0]),
+        4,
+    )
+
+
+@pytest.fixture(params=BENCHMARKS)
+def case(request: pytest.FixtureRequest, shared_data: Path) -> Case:
+    """Each benchmark in turn."""
+    return make_case(request.param, shared_data)
 
 
 @pytest.fixture
 def no_local_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No COG_TASKS_DATA, no Hub setting, an empty cache; returns the cache root."""
-    for variable in ("COG_TASKS_DATA", "COG_TASKS_COGLM_HUB", "COG_TASKS_COGBENCH_HUB"):
+    """No COG_TASKS_DATA, no Hub setting, no revision override, network allowed, empty cache.
+
+    Returns:
+        The cache root.
+    """
+    for variable in ("COG_TASKS_DATA", "COG_TASKS_COGBENCH_REVISION"):
         monkeypatch.delenv(variable, raising=False)
+    for benchmark in ("coglm", "cogeval", "cogbench", "egosocial"):
+        monkeypatch.delenv(hub_env(benchmark), raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
     monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 
-def serve(monkeypatch: pytest.MonkeyPatch, payload: bytes | Exception) -> list[str]:
-    """Replace urlopen; returns the list of URLs asked for."""
+def serve(
+    monkeypatch: pytest.MonkeyPatch, payload: Callable[[str], bytes] | bytes | Exception
+) -> list[str]:
+    """Replace the one download function; returns the list of URLs asked for."""
     asked: list[str] = []
 
-    def fake_urlopen(url: str, timeout: float) -> io.BytesIO:
+    def fake_download(url: str) -> bytes:
         asked.append(url)
         if isinstance(payload, Exception):
             raise payload
-        return io.BytesIO(payload)
+        return payload(url) if callable(payload) else payload
 
-    monkeypatch.setattr(urllib.request, "urlopen", fake_urlopen)
+    monkeypatch.setattr(sources, "download", fake_download)
     return asked
 
 
-def test_offline_coglm_fails_at_once_with_the_ways_out(
-    no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+def serve_files(monkeypatch: pytest.MonkeyPatch, case: Case) -> list[str]:
+    """Serve the good copies of the case's files at their upstream URLs."""
+    by_url = {case.source.url(path): file.read_bytes() for path, file in case.files.items()}
+    return serve(monkeypatch, lambda url: by_url[url])
+
+
+def cached_files(cache: Path) -> list[Path]:
+    """Every file under the cache root."""
+    return sorted(path for path in cache.rglob("*") if path.is_file())
+
+
+def test_resolution_order_local_then_hub_then_upstream(
+    case: Case, no_local_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    asked = serve(monkeypatch, AssertionError("the network was tried"))
-    with pytest.raises(records.CogLMDownloadError) as error:
-        records.load_records("const")
-    message = str(error.value)
-    assert asked == []
-    assert f"{records.UPSTREAM_URL}/first_stage/exist.json" in message
-    assert records.UPSTREAM_COMMIT in message
-    assert "COG_TASKS_DATA" in message and "coglm/first_stage/exist.json" in message
-    assert "COG_TASKS_COGLM_HUB=ORG/NAME[@REVISION]" in message
-    assert "cog-tasks data build coglm" in message
+    good = case.files[case.path].read_bytes()
+    local = tmp_path / "data" / case.source.benchmark / case.path
+    local.parent.mkdir(parents=True)
+    local.write_bytes(good)
+    monkeypatch.setenv("COG_TASKS_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv(case.source.hub_env, "org/copy@v1")
+    read: list[tuple[str, str]] = []
 
+    def read_hub(hub: HubSource, path: str) -> Content:
+        read.append((str(hub), path))
+        return Content(good, f"{hub} {path}", "hub")
 
-def test_network_error_names_url_and_fix(
-    no_local_data: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
-    asked = serve(monkeypatch, urllib.error.URLError("Name or service not known"))
-    with pytest.raises(records.CogLMDownloadError, match="URLError.*Name or service not known"):
-        records.load_records("const")
-    assert asked == [f"{records.UPSTREAM_URL}/first_stage/exist.json"]
-    assert not (no_local_data / "coglm").exists()
-
-
-@pytest.mark.parametrize(
-    ("payload", "reason"),
-    [
-        (b"<html><body>429 Too Many Requests</body></html>", "not the expected JSON"),
-        (
-            json.dumps([{"question": "Q", "candidates": ["a", "b"], "answer": 0}]).encode(),
-            "1 items",
-        ),
-    ],
-)
-def test_bad_download_never_enters_the_cache(
-    no_local_data: Path, monkeypatch: pytest.MonkeyPatch, payload: bytes, reason: str
-) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
-    serve(monkeypatch, payload)
-    with pytest.raises(records.CogLMDownloadError, match=reason):
-        records.load_records("const")
-    assert not list(no_local_data.rglob("*.json"))
+    source = replace(case.source, read_hub=read_hub)
+    asked = serve(monkeypatch, good)
+    from_local = fetch(source, case.path, case.validate)
+    assert (from_local.origin, from_local.path, read, asked) == ("local", local, [], [])
+    local.unlink()
+    from_hub = fetch(source, case.path, case.validate)
+    assert (from_hub.origin, read, asked) == ("hub", [("org/copy@v1", case.path)], [])
+    monkeypatch.delenv(case.source.hub_env)
+    from_upstream = fetch(source, case.path, case.validate)
+    cached = no_local_data / case.source.benchmark / case.source.commit / case.path
+    assert (from_upstream.origin, from_upstream.path, asked) == (
+        "upstream",
+        cached,
+        [case.source.url(case.path)],
+    )
+    assert cached.read_bytes() == good
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the cache is read offline, without a download
+    assert fetch(source, case.path, case.validate).value == from_upstream.value
+    assert len(asked) == 1
+    assert from_local.value == from_hub.value == from_upstream.value
 
 
 def test_checked_download_is_cached_then_read_offline(
-    no_local_data: Path, monkeypatch: pytest.MonkeyPatch, shared_data: Path
+    case: Case, no_local_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
-    asked = serve(monkeypatch, (shared_data / "coglm/first_stage/exist.json").read_bytes())
-    first = records.load_records("const")
+    asked = serve_files(monkeypatch, case)
+    assert case.load() == case.items
+    assert len(asked) == len(case.files)
+    assert [p.name for p in cached_files(no_local_data)] == sorted(
+        Path(path).name for path in case.files
+    )
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert records.load_records("const") == first
-    assert len(asked) == 1 and len(first) == 50
+    assert case.load() == case.items
+    assert len(asked) == len(case.files)
 
 
-def test_damaged_cache_says_how_to_clear_it(no_local_data: Path) -> None:
-    cached = no_local_data / "coglm" / records.UPSTREAM_COMMIT / CONST.relative_path
+@pytest.mark.parametrize("payload", BAD_PAYLOADS.values(), ids=BAD_PAYLOADS.keys())
+def test_bad_download_never_enters_the_cache(
+    case: Case, no_local_data: Path, monkeypatch: pytest.MonkeyPatch, payload: bytes
+) -> None:
+    asked = serve(monkeypatch, payload)
+    with pytest.raises(DataSourceError, match="not the expected file, so it was not cached"):
+        case.load()
+    assert asked == [case.source.url(case.path)]
+    assert cached_files(no_local_data) == []
+    serve_files(monkeypatch, case)  # the next call downloads again, and succeeds
+    assert case.load() == case.items
+
+
+def test_egosocial_html_page_is_not_cached_as_socialfirst(
+    no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve(monkeypatch, BAD_PAYLOADS["html"])
+    for _ in range(2):  # the second call downloads again: nothing was cached
+        with pytest.raises(DataSourceError, match=r"socialfirst\.jsonl:1: invalid JSON"):
+            egosocial_authors.load_choice_items("daily_life")
+    assert not (no_local_data / "egosocial").exists()
+
+
+def test_coglm_download_must_hold_the_pinned_count(
+    no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve(
+        monkeypatch, json.dumps([{"question": "Q", "candidates": ["a", "b"], "answer": 0}]).encode()
+    )
+    with pytest.raises(DataSourceError, match="holds 1 items, the pinned file 50"):
+        coglm_records.load_records("const")
+    assert cached_files(no_local_data) == []
+
+
+def test_bad_cached_file_names_itself(case: Case, no_local_data: Path) -> None:
+    cached = case.source.cached(case.path)
     cached.parent.mkdir(parents=True)
     cached.write_text("<html>")
-    with pytest.raises(records.CogLMDataError, match=rf"delete {cached}"):
-        records.load_records("const")
+    with pytest.raises(DataSourceError, match=rf"delete {cached} and run again") as error:
+        case.load()
+    assert str(error.value).startswith(str(cached))
+
+
+def test_offline_fails_at_once_with_the_ways_out(
+    case: Case, no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    asked = serve(monkeypatch, AssertionError("the network was tried"))
+    with pytest.raises(DataSourceError) as error:
+        case.load()
+    message = str(error.value)
+    benchmark = case.source.benchmark
+    assert asked == []
+    assert "HF_HUB_OFFLINE is set, so no download was tried" in message
+    assert case.source.url(case.path) in message and case.source.commit in message
+    assert f"$COG_TASKS_DATA/{benchmark}/{case.path}" in message
+    assert f"{hub_env(benchmark)}=ORG/NAME[@REVISION]" in message
+    assert f"cog-tasks data build {benchmark}" in message
+
+
+def test_network_error_names_the_url_and_caches_nothing(
+    case: Case, no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = serve(monkeypatch, OSError("Name or service not known"))
+    with pytest.raises(DataSourceError, match="OSError: Name or service not known"):
+        case.load()
+    assert asked == [case.source.url(case.path)]
+    assert cached_files(no_local_data) == []
+
+
+def test_a_bad_hub_copy_names_itself(case: Case, no_local_data: Path) -> None:
+    source = replace(case.source, read_hub=lambda hub, path: Content(b"<html>", "copy", "hub"))
+    with pytest.raises(DataSourceError, match="The Hub copy org/copy .* is not a valid copy"):
+        fetch(source, case.path, case.validate, hub="org/copy")
+
+    def unreachable(hub: HubSource, path: str) -> Content:
+        raise ConnectionError("no route")
+
+    source = replace(case.source, read_hub=unreachable)
+    with pytest.raises(DataSourceError, match="from argument.*ConnectionError: no route"):
+        fetch(source, case.path, case.validate, hub="org/copy")
+
+
+def test_a_missing_file_in_the_data_dir_argument(case: Case, tmp_path: Path) -> None:
+    with pytest.raises(MissingDataFile, match=rf"not found: {tmp_path}") as error:
+        fetch(case.source, case.path, case.validate, data_dir=tmp_path)
+    assert isinstance(error.value, FileNotFoundError)
+
+
+def test_a_bad_local_file_keeps_its_own_error(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = tmp_path / case.source.benchmark / case.path
+    local.parent.mkdir(parents=True)
+    local.write_text("<html>")
+    monkeypatch.setenv("COG_TASKS_DATA", str(tmp_path))
+    with pytest.raises(ValueError, match=rf"{local}:1: (not valid|invalid) JSON") as error:
+        case.load()
+    assert not isinstance(error.value, DataSourceError) and "delete" not in str(error.value)
+
+
+def test_content_parsers_name_the_source() -> None:
+    with pytest.raises(DataFileError, match=r"src: not UTF-8 text \(byte 1"):
+        Content(b"[\xe9]", "src", "local").json()
+    with pytest.raises(DataFileError, match=r"src:3: expected a JSON object"):
+        Content(b'{"a": 1}\n\n[1]\n', "src", "local").jsonl()
+    assert Content(b'\n{"a": 1}\n', "src", "local").jsonl() == [(2, {"a": 1})]
+
+
+def test_old_error_names_remain_as_aliases() -> None:
+    assert coglm_records.CogLMDownloadError is DataSourceError
+    assert egosocial_authors.AuthorsDataUnavailable is DataSourceError
+    assert issubclass(DataSourceError, DataFileError)
+
+
+def test_cogbench_revision_setting_moves_the_url_and_the_cache(
+    no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc")
+    path = "english/eval_cogbench_a.json"
+    assert cogbench_loader.SOURCE.url(path) == (
+        "https://huggingface.co/datasets/kwaikeg/CogBench/resolve/abc/english/eval_cogbench_a.json"
+    )
+    assert cogbench_loader.SOURCE.cached(path) == no_local_data / "cogbench" / "abc" / path
 
 
 def test_hub_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,24 +339,9 @@ def test_hub_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not offline()
 
 
-def test_missing_hub_copy_names_the_setting(no_local_data: Path, tmp_path: Path) -> None:
-    with pytest.raises(records.CogLMDownloadError, match="COG_TASKS_COGLM_HUB"):
-        records.load_records("const", hub=str(tmp_path))  # an empty folder
-
-
-def test_cogbench_offline_hub_failure(no_local_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("COG_TASKS_COGBENCH_REVISION", raising=False)
-    with pytest.raises(FileNotFoundError) as error:
-        cogbench_loader.locate("english", "hub", needed=("eval_cogbench_a.json",))
-    message = str(error.value)
-    url = (
-        "https://huggingface.co/datasets/kwaikeg/CogBench/resolve/"
-        f"{cogbench_loader.DEFAULT_REVISION}/english/eval_cogbench_a.json"
-    )
-    assert url in message
-    assert "HF_HUB_OFFLINE is set" in message
-    assert "COG_TASKS_DATA" in message and "cogbench/english/" in message
-    assert "COG_TASKS_COGBENCH_HUB" in message and "source=sample" in message
+def test_missing_coglm_hub_copy_names_the_setting(no_local_data: Path, tmp_path: Path) -> None:
+    with pytest.raises(DataSourceError, match="COG_TASKS_COGLM_HUB"):
+        coglm_records.load_records("const", hub=str(tmp_path))  # an empty folder
 
 
 def test_cogbench_reads_a_built_folder_through_the_hub_setting(
@@ -159,6 +354,7 @@ def test_cogbench_reads_a_built_folder_through_the_hub_setting(
     from_hub, location = cogbench_loader.load_trajectories("a", source="hub")
     sample, _ = cogbench_loader.load_trajectories("a", source="sample")
     assert location.folder == tmp_path / "built" / "english"
+    assert location.description == str(tmp_path / "built" / "english")
     assert [t.steps for t in from_hub] == [t.steps for t in sample]
 
 
@@ -172,13 +368,3 @@ def test_missing_optional_dependency_names_its_extra(monkeypatch: pytest.MonkeyP
     with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):
         LongTermMemory("probe")
     assert import_extra("json", "api").dumps([]) == "[]"
-
-
-def test_damaged_cogbench_cache_file_says_how_to_clear_it(tmp_path: Path) -> None:
-    from cog_tasks.cogbench.records import RecordError
-
-    snapshot = tmp_path / "datasets--kwaikeg--CogBench" / "snapshots" / "abc" / "english"
-    snapshot.mkdir(parents=True)
-    (snapshot / "eval_cogbench_a.json").write_text("<html>")
-    with pytest.raises(RecordError, match="cached download is damaged: delete"):
-        cogbench_loader.load_records(snapshot / "eval_cogbench_a.json")

@@ -6,6 +6,7 @@ import pytest
 
 from cog_tasks.cogbench.loader import (
     DEFAULT_REVISION,
+    check_content,
     load_profiles,
     load_records,
     load_trajectories,
@@ -14,6 +15,7 @@ from cog_tasks.cogbench.loader import (
     sample_dir,
 )
 from cog_tasks.cogbench.records import PROFILE_KEYS, RecordError, Trajectory
+from cog_tasks.common.sources import Content, DataSourceError
 
 
 @pytest.mark.parametrize("subset", ["a", "v"])
@@ -113,5 +115,13 @@ def test_hub_failure_names_the_fallbacks(monkeypatch: pytest.MonkeyPatch) -> Non
     assert pinned_revision() == DEFAULT_REVISION
     monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc")
     assert pinned_revision() == "abc"
-    with pytest.raises(FileNotFoundError, match="source=sample"):
+    with pytest.raises(DataSourceError, match="source=sample"):
         locate("english", "hub", needed=("eval_cogbench_a.json",))
+
+
+def test_fetched_files_must_hold_records(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="eval_cogbench_a.json: holds no records"):
+        check_content(Content(b"[]", "eval_cogbench_a.json", "upstream"), "eval_cogbench_a.json")
+    eval_a = (sample_dir() / "english" / "eval_cogbench_a.json").read_bytes()
+    records = check_content(Content(eval_a, "x", "hub"), "eval_cogbench_a.json")
+    assert records == load_records(sample_dir() / "english" / "eval_cogbench_a.json", True)

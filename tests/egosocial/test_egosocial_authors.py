@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cog_tasks.common.files import DataFileError
+from cog_tasks.common.sources import DataSourceError
 from cog_tasks.egosocial.authors import (
     UPSTREAM_COMMIT,
-    AuthorsDataUnavailable,
     load_blackjack_prompts,
     load_choice_items,
 )
@@ -116,11 +116,12 @@ def test_scenarios_without_authors_items_are_refused(shared_data: Path) -> None:
 
 
 def test_unresolvable_data_names_every_way_out(empty_sources: Path) -> None:
-    with pytest.raises(AuthorsDataUnavailable) as error:
+    with pytest.raises(DataSourceError) as error:
         build_static_items()
     message = str(error.value)
     assert "HF_HUB_OFFLINE is set" in message and UPSTREAM_COMMIT in message
-    assert "COG_TASKS_DATA/egosocial/socialfirst.jsonl" in message
+    assert "$COG_TASKS_DATA/egosocial/socialfirst.jsonl (COG_TASKS_DATA: a folder" in message
+    assert f"COG_TASKS_DATA={empty_sources} has no such file" in message
     assert "COG_TASKS_EGOSOCIAL_HUB" in message and "cog-tasks data build egosocial" in message
 
 
