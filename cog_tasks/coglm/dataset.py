@@ -4,7 +4,7 @@ Configs: ``all`` (1,220 items), one per ability code (``const`` ... ``plan``)
 and one per stage (``stage1`` ... ``stage4``), each with a single ``test``
 split. The columns are the fields of :class:`cog_tasks.coglm.records.CogLMRecord`
 plus ``num_choices`` and ``num_distinct_choices`` (what the chance correction uses);
-:func:`cog_tasks.coglm.records.load_hub` reads the per-ability configs back.
+:func:`cog_tasks.coglm.records.read_hub_file` reads the per-ability configs back.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def build_static_items(
         ValueError: For an unknown source or scenario, a ``size`` below 1, a
             ``data_file`` with ``source=generated`` or with several scenarios,
             or ``source=authors`` on a scenario the authors have no items for.
-        cog_tasks.egosocial.authors.AuthorsDataUnavailable: When the authors'
+        cog_tasks.common.sources.DataSourceError: When the authors'
             data cannot be found (the message names ``COG_TASKS_DATA``).
     """
     selected = parse_scenarios(scenarios, source)
