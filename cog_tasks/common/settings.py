@@ -4,22 +4,24 @@ Settings come from environment variables so that lm-eval, Inspect and the
 ``cog-tasks`` command all see the same values. Every variable the package
 reads is listed here (and in the root README, *Settings*):
 
-- ``COG_TASKS_DATA``: a local directory laid out like the upstream releases
-  (``coglm/<stage>/<file>.json``, ``cogbench/<language>/cogbench_a.json``...).
-  When set, the CogLM and CogBench loaders read it and never touch the
-  network; the tests also read ``cogeval/task_templates/`` from it.
-- ``COG_TASKS_CACHE``: where converted models and downloaded files are cached
-  (default ``~/.cache/cog-tasks``).
+- ``COG_TASKS_DATA``: a local directory laid out like the upstream releases,
+  ``<benchmark>/<upstream path>`` (``coglm/<stage>/<file>.json``,
+  ``egosocial/<file>.jsonl``, ``cogbench/<language>/cogbench_a.json``...).
+  :func:`cog_tasks.common.sources.fetch` reads a file from it first, and then
+  never touches the network; the tests also read ``cogeval/task_templates/`` from it.
+- ``COG_TASKS_CACHE``: where converted models and checked downloads are cached
+  (default ``~/.cache/cog-tasks``; downloads under ``<benchmark>/<commit>/``).
 - ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
   ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
   ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
-  See :func:`hub_source`. The CogLM resolver, the CogBench loader and the
-  EgoSocialArena authors' loader read theirs; the CogEval one is parsed here
-  but the CogEval tasks generate their items and do not read it yet.
+  See :func:`hub_source`. The data sources of CogLM, CogBench and
+  EgoSocialArena read theirs (after ``COG_TASKS_DATA``); the CogEval one is
+  parsed here but the CogEval tasks generate their items and do not read it yet.
 - ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
   ``kwaikeg/CogBench`` to read instead of the pinned one.
-- ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, loaders that would
-  download fail at once with their offline advice instead of trying the network.
+- ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, a file that would be
+  downloaded fails at once with the ways out instead of trying the network
+  (checked downloads already cached are still read).
 """
 
 from __future__ import annotations
