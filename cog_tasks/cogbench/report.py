@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cog_tasks.cogbench.evaluation import format_number
 from cog_tasks.cogbench.metrics import summarize_iterations
-from cog_tasks.common.files import save_figure, write_json_atomically
+from cog_tasks.common.files import pyplot, save_figure, write_json_atomically
 
 FEEDBACK_AGENTS = ("react", "reflexion")
 COPY_PREVIOUS = "copy-previous"
@@ -69,11 +69,9 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     Returns:
         ``path``.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
+
+    plt = pyplot()
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     panels = (

@@ -11,16 +11,7 @@ import pandas as pd
 from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
 from cog_tasks.cogeval.metrics import failure_rates
 from cog_tasks.cogeval.scoring import FAILURE_MODES
-from cog_tasks.common.files import save_figure
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from cog_tasks.common.files import pyplot, save_figure
 
 
 def _slug(text: str) -> str:
@@ -42,7 +33,7 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
     Returns:
         The files written.
     """
-    plt = _pyplot()
+    plt = pyplot()
     paths = []
     graphs = _ordered(table["graph"], tuple(GRAPHS))
     conditions = _ordered(table["condition"], CONDITIONS)
@@ -74,7 +65,7 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
 
 def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
     """Stacked bars of failure-mode rates per model and graph."""
-    plt = _pyplot()
+    plt = pyplot()
     rates = failure_rates(table, by=("model", "graph"))
     rates["graph"] = pd.Categorical(rates["graph"], _ordered(rates["graph"], tuple(GRAPHS)))
     rates = rates.sort_values(["model", "graph"])
@@ -99,7 +90,7 @@ def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
 
 def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
     """Mean success (with standard error) against temperature, one line per model."""
-    plt = _pyplot()
+    plt = pyplot()
     figure, axis = plt.subplots(figsize=(5.5, 4))
     for model, rows in table.groupby("model", sort=True):
         success = rows["score"] / rows["max_score"]

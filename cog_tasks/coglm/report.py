@@ -23,7 +23,7 @@ from typing import Any
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
 from cog_tasks.coglm.metrics import AGE_MAPPING
 from cog_tasks.coglm.reference import TABLE9, SettingRow
-from cog_tasks.common.files import save_figure
+from cog_tasks.common.files import pyplot, save_figure
 
 AGE_RANGE: tuple[float, float] = (
     AGE_MAPPING.intercept,
@@ -115,17 +115,8 @@ def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
     _mark_partial(figure, runs)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(figure, path, dpi=110)
-    _pyplot().close(figure)
+    pyplot().close(figure)
     return path
-
-
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
@@ -141,7 +132,7 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     Returns:
         The path written.
     """
-    plt = _pyplot()
+    plt = pyplot()
     human = next(row for row in TABLE9 if row.model == "Human")
     figure, (abilities_axis, age_axis) = plt.subplots(
         1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1.7, 1]}
@@ -308,7 +299,7 @@ def write_settings_chart(
     Returns:
         The path written.
     """
-    plt = _pyplot()
+    plt = pyplot()
     figure, axis = plt.subplots(figsize=(12, 5.5))
     colors = plt.get_cmap("tab10").colors
     positions = _ability_positions()

@@ -36,6 +36,7 @@ from cog_tasks.coglm.metrics import calibrated_accuracy
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.common.files import (
     iter_jsonl,
+    pyplot,
     read_json,
     save_figure,
     write_json_atomically,
@@ -154,11 +155,9 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
 
     Colour and number give the calibrated accuracy in percent (0 = chance).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+
+    plt = pyplot()
 
     rows = [r for r in [BASELINE, *ABILITY_BY_CODE] if any(c.erased == r for c in cells)]
     columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]

@@ -76,6 +76,16 @@ def save_figure(figure: Figure, path: str | os.PathLike[str], dpi: int = 120) ->
     return Path(path)
 
 
+def pyplot() -> Any:
+    """The ``matplotlib.pyplot`` module on the file-only Agg backend, imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """Read a UTF-8 text file.
 

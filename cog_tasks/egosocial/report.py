@@ -20,7 +20,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from cog_tasks.common.files import save_figure, write_json_atomically, write_text_atomically
+from cog_tasks.common.files import (
+    pyplot,
+    save_figure,
+    write_json_atomically,
+    write_text_atomically,
+)
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,7 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
     Level 3 reacts to each model's picks, so every game gets its own solid
     line in the model's colour.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     levels = sorted({curve.level for curve in curves})
     figure, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
@@ -133,10 +135,7 @@ def _ordered_groups(measurements: list[Measurement]) -> list[tuple[str, str]]:
 
 def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
     """Horizontal grouped bars: one row per (ability, scenario), one bar per model."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     groups = _ordered_groups(measurements)
     models = sorted({m.model for m in measurements})
