@@ -12,7 +12,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import cog_tasks
 from cog_tasks.commands import COMMAND_GROUPS
@@ -67,6 +66,8 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
     Args:
         arguments: lm-eval arguments, with or without a leading subcommand.
     """
+    from unittest import mock
+
     import lm_eval.tasks
     from lm_eval.__main__ import cli_evaluate
 

@@ -15,6 +15,7 @@ import pytest
 from cog_tasks.cli import build_parser, main
 from cog_tasks.common.cli import (
     DEFAULT_STATUSES,
+    HTTP_CLIENTS,
     LOG_STATUSES,
     add_out_option,
     add_status_option,
@@ -113,6 +114,22 @@ def test_an_unknown_name_or_a_network_failure_is_one_line(capsys) -> None:
     assert capsys.readouterr().err == (
         "cog-tasks data push: error: Cannot reach https://huggingface.co: "
         "offline mode is enabled.\n"
+    )
+
+
+def test_a_network_failure_of_the_hub_client_is_one_line(capsys) -> None:
+    from huggingface_hub import HfApi  # noqa: F401 (imports the Hub's HTTP client)
+
+    client = next(sys.modules[name] for name in HTTP_CLIENTS if name in sys.modules)
+    url = "https://huggingface.co/api/repos/create"
+
+    def push(args: argparse.Namespace) -> int:
+        request = client.Request("POST", url)
+        raise client.ConnectError("[Errno -2] Name or service not known", request=request)
+
+    assert guarded(push, "cog-tasks data push")(argparse.Namespace()) == 2
+    assert capsys.readouterr().err == (
+        f"cog-tasks data push: error: cannot reach {url}: [Errno -2] Name or service not known\n"
     )
 
 

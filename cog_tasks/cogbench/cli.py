@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,8 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    import asyncio
+
     from cog_tasks.cogbench.evaluation import (
         answered_items,
         format_scores,

@@ -42,8 +42,13 @@ USER_ERRORS: tuple[type[Exception], ...] = (ValueError, KeyError, OSError)
 ``KeyError`` an unknown name (``cog-tasks model-path nope``); ``OSError`` a
 missing file, a file where a folder is expected and the reverse, and a network
 failure (``urllib``'s ``URLError`` and Hugging Face Hub errors, offline mode
-included, derive from it). Anything else is a bug and keeps its traceback.
+included, derive from it). The transport errors of ``httpx`` (the Hub's HTTP
+client) count too: see :func:`_network_errors`. Anything else is a bug and
+keeps its traceback.
 """
+
+HTTP_CLIENTS = ("httpx", "httpx2")
+"""HTTP client modules whose ``TransportError`` (no connection, a timeout) is a user error."""
 
 LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
 """The statuses of an Inspect log, in the order :func:`add_status_option` returns them."""
@@ -230,9 +235,23 @@ def required_out(args: argparse.Namespace) -> Any:
     return args.out
 
 
+def _network_errors() -> tuple[type[Exception], ...]:
+    """The transport errors of the HTTP clients imported so far.
+
+    An error can only be of a module's type once that module is imported, so
+    start-up imports no HTTP client to build this list.
+    """
+    loaded = (sys.modules[name] for name in HTTP_CLIENTS if name in sys.modules)
+    return tuple(module.TransportError for module in loaded if hasattr(module, "TransportError"))
+
+
 def _one_line(error: BaseException) -> str:
     """The error's message on one line (a ``KeyError``'s without its quotes)."""
-    if isinstance(error, KeyError) and error.args:
+    if isinstance(error, _network_errors()):
+        request = getattr(error, "_request", None)  # ``error.request`` raises when unset
+        where = f" {request.url}" if request is not None else ""
+        message = f"cannot reach{where}: {error}"
+    elif isinstance(error, KeyError) and error.args:
         message = str(error.args[0])
     elif isinstance(error, OSError) and error.filename is not None and error.strerror:
         message = f"{error.filename}: {error.strerror}"
@@ -242,7 +261,7 @@ def _one_line(error: BaseException) -> str:
 
 
 def guarded(command: Command, program: str) -> Command:
-    """Wrap a command so that :data:`USER_ERRORS` print one line and return exit code 2.
+    """Wrap a command: :data:`USER_ERRORS` and network errors print one line, exit code 2.
 
     The line is ``<program>: error: <message>``, on standard error.
 
@@ -258,7 +277,9 @@ def guarded(command: Command, program: str) -> Command:
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
-        except USER_ERRORS as error:
+        except Exception as error:
+            if not isinstance(error, (*USER_ERRORS, *_network_errors())):
+                raise
             print(f"{program}: error: {_one_line(error)}", file=sys.stderr)
             return 2
 

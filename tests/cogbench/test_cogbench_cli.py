@@ -153,7 +153,7 @@ def test_chance_report_and_export_round_trip(
     assert curves[-1]["agent"] == "copy-previous"
 
     exported = tmp_path / "exported.json"
-    assert main(["cogbench", "export", log.location, "-o", str(exported)]) == 0
+    assert main(["cogbench", "export", log.location, "--out", str(exported)]) == 0
     records = load_records(exported, require_profile=True)
     assert len(records) == 4 * 3
     scores = score_method("CoT", answered_items(records, "CoT"))

@@ -78,7 +78,7 @@ def test_report_keeps_the_newest_run_per_model_and_flags_limits(tmp_path: Path, 
     limited = {"model": "hf", "model_args": "pretrained=m,dtype=auto", "limit": 4}
     _write_results(tmp_path, "m", {"const": 0.2}, date=2.0, config=limited)
     chart = tmp_path / "elsewhere" / "chart.png"
-    assert main(["coglm", "report", str(tmp_path), "--chart", str(chart)]) == 0
+    assert main(["coglm", "report", str(tmp_path), "--out", str(chart)]) == 0
     text = capsys.readouterr().out
     assert "PARTIAL RUN (lm-eval --limit 4)" in text
     assert "n/a (needs all four stages)" in text

@@ -23,29 +23,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.coglm.cli.studies import add_study_commands
-from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
-from cog_tasks.coglm.lm_eval.results import find_results_files, load_lm_eval_runs
-from cog_tasks.coglm.metrics import summarize
-from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
-from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
-from cog_tasks.coglm.report import (
-    CogLMRun,
-    format_report,
-    format_settings_table,
-    write_chart,
-    write_settings_chart,
-)
 from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
 
 if TYPE_CHECKING:
     from inspect_ai import Task
 
+    from cog_tasks.coglm.report import CogLMRun
+
 CHART_NAME = "coglm_report.png"
 
 
 def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
+    from cog_tasks.coglm.lm_eval.results import find_results_files, load_lm_eval_runs
+
     runs = []
     for path in paths:
         try:
@@ -57,7 +48,10 @@ def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
     from cog_tasks.coglm.inspect.report import load_inspect_runs
+    from cog_tasks.coglm.records import CogLMDataError
+    from cog_tasks.coglm.report import format_report, write_chart
 
     runs = _lm_eval_runs(args.results)
     inspect_runs, logs = load_inspect_runs(args.results, statuses=args.status)
@@ -97,6 +91,8 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
         TABLE7_ORDER,
         comparison_runs,
     )
+    from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
+    from cog_tasks.coglm.report import CogLMRun, format_settings_table, write_settings_chart
 
     if table == 5:
         order, paper, model = TABLE5_ORDER, TABLE5, TABLE5_MODEL
@@ -128,6 +124,10 @@ def _table7(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.metrics import summarize
+    from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
+    from cog_tasks.coglm.report import format_report
+
     if args.format == "authors":
         items = read_authors_outputs(args.predictions, args.extractor)
     else:
