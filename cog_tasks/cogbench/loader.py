@@ -30,7 +30,6 @@ from cog_tasks.cogbench.records import (
     RecordError,
     Trajectory,
     build_trajectories,
-    parse_profiles,
     parse_record,
 )
 from cog_tasks.common.files import DataFileError
@@ -280,12 +279,6 @@ def load_records(path: Path, require_profile: bool = False) -> list[CogBenchReco
         RecordError: Naming the file and record index of the first bad record.
     """
     return parse_records(read_json(path), str(path), require_profile)
-
-
-def load_profiles(location: DataLocation) -> list[dict[str, str]]:
-    """Read ``profile.json`` from a location."""
-    path = location.path(PROFILE_FILE)
-    return parse_profiles(read_json(path), path.name)
 
 
 def load_trajectories(

@@ -231,19 +231,6 @@ def parse_record(raw: object, where: str, require_profile: bool = False) -> CogB
     )
 
 
-def parse_profiles(raw: object, where: str) -> list[dict[str, str]]:
-    """Validate ``profile.json``: a list of attribute dicts, each with a ``Name``."""
-    if not isinstance(raw, list) or not raw:
-        raise RecordError(f"{where}: must be a non-empty list of profiles")
-    profiles = []
-    for index, item in enumerate(raw):
-        profile = _profile(item, f"{where} profile {index}")
-        if not profile.get("Name"):
-            raise RecordError(f"{where} profile {index}: has no 'Name'")
-        profiles.append(profile)
-    return profiles
-
-
 def slug(text: str) -> str:
     """Lower-case id fragment: runs of non-word characters become ``_``."""
     return re.sub(r"\W+", "_", text.strip().lower()).strip("_") or "x"

@@ -7,14 +7,13 @@ import pytest
 from cog_tasks.cogbench.loader import (
     DEFAULT_REVISION,
     check_content,
-    load_profiles,
     load_records,
     load_trajectories,
     locate,
     pinned_revision,
     sample_dir,
 )
-from cog_tasks.cogbench.records import PROFILE_KEYS, RecordError, Trajectory
+from cog_tasks.cogbench.records import RecordError, Trajectory
 from cog_tasks.common.sources import Content, DataSourceError
 
 
@@ -31,8 +30,6 @@ def test_sample_set_loads(subset: str) -> None:
         assert all(len(s.questions) == 5 for s in trajectory.steps)
         assert all(r in range(1, 6) for s in trajectory.steps for r in s.human_ratings)
         assert Trajectory.from_metadata(trajectory.to_metadata()) == trajectory
-    profiles = load_profiles(location)
-    assert [tuple(p) for p in profiles] == [PROFILE_KEYS, PROFILE_KEYS]
 
 
 def test_video_flows_join_dict_values() -> None:
