@@ -82,9 +82,12 @@ def write_log(path: Path, task: str = "cogbench", status: str = "success") -> Pa
 
 def test_read_log_returns_a_log_of_the_task_with_its_samples(tmp_path: Path) -> None:
     for name in ("run.eval", "run.json"):
-        log = read_log(write_log(tmp_path / name), tasks={"cogbench"}, statuses=SUCCESS_ONLY)
+        path = write_log(tmp_path / name)
+        log = read_log(path, tasks={"cogbench"}, statuses=SUCCESS_ONLY)
         assert log.eval.task == "cog_tasks/cogbench"
         assert [sample.output.completion for sample in log.samples or []] == ["reply"]
+        by_uri = read_log(path.as_uri(), tasks={"cogbench"}, statuses=SUCCESS_ONLY)
+        assert by_uri.eval.task == "cog_tasks/cogbench"  # EvalLog.location may be a URI
 
 
 def test_read_log_names_the_file_of_another_task(tmp_path: Path) -> None:
@@ -126,8 +129,9 @@ def test_a_file_that_is_not_a_log_is_named(tmp_path: Path, name: str, write) -> 
 
 
 def test_missing_file_and_unknown_status(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match=r"absent\.eval: no such log file"):
-        read_log(tmp_path / "absent.eval", tasks={"cogbench"}, statuses=SUCCESS_ONLY)
+    for absent in (tmp_path / "absent.eval", (tmp_path / "absent.eval").as_uri()):
+        with pytest.raises(FileNotFoundError, match=r"absent\.eval: no such log file$"):
+            read_log(absent, tasks={"cogbench"}, statuses=SUCCESS_ONLY)
     with pytest.raises(FileNotFoundError, match="absent: no such log file or folder"):
         read_logs(tmp_path / "absent", tasks={"cogbench"}, statuses=SUCCESS_ONLY)
     with pytest.raises(ValueError, match=r"unknown log status\(es\) \['done'\]"):

@@ -81,12 +81,15 @@ def _read(path: str, header_only: bool) -> EvalLog:
     """One log file: its header, or all of it but events and attachments (no report needs them).
 
     Raises:
+        FileNotFoundError: Naming the file when it does not exist.
         InspectLogError: Naming the file when Inspect cannot read it as a log.
     """
     try:
         if header_only:
             return read_eval_log(path, header_only=True)
         return read_eval_log(path, exclude_fields={"events", "attachments"})
+    except FileNotFoundError as error:
+        raise FileNotFoundError(f"{path}: no such log file") from error
     except (ValueError, KeyError, zipfile.BadZipFile) as error:
         raise InspectLogError(f"{path}: not an Inspect log ({error})") from error
 
@@ -140,7 +143,8 @@ def read_log(
     """Read one Inspect log file, which must be of one of ``tasks`` and of one of ``statuses``.
 
     Args:
-        path: The log file (``.eval`` or ``.json``).
+        path: The log file (``.eval`` or ``.json``; a path or a ``file://`` URI,
+            as ``EvalLog.location`` gives it).
         tasks: The task names it may have (without registry prefix).
         statuses: The statuses it may have.
 
@@ -154,8 +158,6 @@ def read_log(
         ValueError: If a status is not one Inspect writes.
     """
     _check_statuses(statuses)
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"{path}: no such log file")
     header = _read(str(path), header_only=True)
     task = task_name(header)
     if task not in tasks:

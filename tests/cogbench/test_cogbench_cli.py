@@ -230,3 +230,14 @@ def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert "at least two raters" in capsys.readouterr().err
     assert main(["cogbench", "agreement", str(EVAL_A), str(tmp_path / "none.json")]) == 2
     assert "none.json" in capsys.readouterr().err
+
+
+def test_export_of_a_file_that_is_not_a_cogbench_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"results": {}}', encoding="utf-8")
+    assert main(["cogbench", "export", str(notes), "--out", str(tmp_path / "out.json")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.endswith(f"{notes}: not an Inspect log (Unable to read log file: {notes})")
+    assert not (tmp_path / "out.json").exists()
