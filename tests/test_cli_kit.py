@@ -225,6 +225,14 @@ def test_old_output_names_still_work_on_the_commands(tmp_path: Path, capsys) -> 
         assert parser.parse_args(arguments).out == out, arguments
 
 
+def test_every_output_option_is_the_kit_one() -> None:
+    output_names = {"--out", "-o", "--output", "--chart"}
+    for parser in command_parsers(build_parser()):
+        for action in parser._actions:
+            if output_names & set(action.option_strings):
+                assert action.option_strings[0] == "--out" and action.dest == "out", parser.prog
+
+
 def test_data_build_without_an_output_is_one_line(capsys) -> None:
     assert main(["data", "build", "coglm"]) == 2
     assert capsys.readouterr().err == (

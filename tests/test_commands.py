@@ -40,7 +40,7 @@ def test_list_shows_inspect_tasks(capsys: pytest.CaptureFixture[str], monkeypatc
     assert {"cog_tasks/cogeval", "cog_tasks/cogbench", "cog_tasks/egosocial_static"} <= set(rows)
     assert all(cells[2].startswith("Inspect, chat") for cells in rows.values())
     # Without CogBench data offline, the count says why instead of failing the listing.
-    assert rows["cog_tasks/cogbench"][3].startswith("n/a (FileNotFoundError")
+    assert rows["cog_tasks/cogbench"][3].startswith("n/a (DataSourceError")
 
 
 @pytest.mark.slow

@@ -130,7 +130,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "build", help="save a dataset and its card to a folder laid out like a Hub repository"
     )
     build.add_argument("dataset", choices=list(BUILDERS), help=names)
-    add_out_option(build, "folder to write (created if missing)", old_positional="OUTPUT_DIR")
+    add_out_option(
+        build, "folder to write (required; created if missing)", old_positional="OUTPUT_DIR"
+    )
     build.set_defaults(func=_build)
 
     push = commands.add_parser(

@@ -190,7 +190,8 @@ def add_out_option(
         default: The output when none is given.
         convert: Converts the argument (default :class:`pathlib.Path`).
     """
-    note = f" ({', '.join(old)}: deprecated names of --out)" if old else ""
+    plural = "s" if len(old) > 1 else ""
+    note = f" ({', '.join(old)}: deprecated name{plural} of --out)" if old else ""
     parser.add_argument(
         "--out",
         *old,
