@@ -78,7 +78,7 @@ def test_bad_input_is_one_line_and_exit_code_2(
 ) -> None:
     monkeypatch.chdir(a_file.parent)
     assert main([part.format(a_file=a_file) for part in arguments]) == 2
-    errors = [line for line in capsys.readouterr().err.splitlines() if ": warning: " not in line]
+    errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 1
     assert errors[0].startswith(f"{program}: error: ") and names in errors[0]
 
@@ -195,10 +195,9 @@ def _out_parser() -> argparse.ArgumentParser:
 def test_out_keeps_the_old_names_as_deprecated_aliases(capsys) -> None:
     parser = _out_parser()
     assert parser.parse_args(["--out", "a.json"]).out == Path("a.json")
-    assert capsys.readouterr().err == ""
     for old in (["-o", "b.json"], ["--output", "b.json"], ["b.json"]):
         assert parser.parse_args(old).out == Path("b.json")
-        assert "deprecated" in capsys.readouterr().err
+    assert capsys.readouterr().err == ""  # silent: a command's error stays one line
     assert parser.parse_args([]).out is None
     help_text = " ".join(parser.format_help().split())
     assert "(-o, --output: deprecated names of --out)" in help_text

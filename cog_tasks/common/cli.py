@@ -138,9 +138,10 @@ def add_status_option(parser: argparse.ArgumentParser) -> None:
 
 
 class _OutAction(argparse.Action):
-    """Stores the output path in ``out``; an old name works, with a warning on standard error.
+    """Stores the output path in ``out``, whichever name or form gave it.
 
-    The old positional form stores into ``out`` too. Giving the output twice is an error.
+    Old names stay silent, so that a command's errors stay one line; the help
+    marks them deprecated. Giving the output twice is an error.
     """
 
     def __call__(
@@ -152,12 +153,6 @@ class _OutAction(argparse.Action):
     ) -> None:
         if values is None:  # the old positional form, not given
             return
-        if option_string != "--out":
-            print(
-                f"{parser.prog}: warning: {option_string or self.metavar} is deprecated and "
-                "will be removed in the next release; use --out",
-                file=sys.stderr,
-            )
         if getattr(namespace, "out", None) not in (None, self.default):
             parser.error("give the output once, with --out")
         namespace.out = values
@@ -177,8 +172,7 @@ def add_out_option(
 
     The parsed value is ``args.out``. Old names stay accepted for one release:
     old options (``-o``, ``--output``, ``--chart``) are listed after ``--out``
-    and marked deprecated in the help; an old positional form is hidden. Using
-    an old name prints a warning.
+    and marked deprecated in the help; an old positional form is hidden.
 
     Args:
         parser: The command's parser.
