@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY
+
 if TYPE_CHECKING:
     from inspect_ai import Task
     from inspect_ai.log import EvalLog
@@ -50,10 +52,7 @@ keeps its traceback.
 HTTP_CLIENTS = ("httpx", "httpx2")
 """HTTP client modules whose ``TransportError`` (no connection, a timeout) is a user error."""
 
-LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
-"""The statuses of an Inspect log, in the order :func:`add_status_option` returns them."""
-
-DEFAULT_STATUSES: tuple[str, ...] = ("success",)
+DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)
 """What ``--status`` reads when it is not given: successful logs only."""
 
 

@@ -17,11 +17,16 @@ import zipfile
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
+
+LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
+"""The statuses of an Inspect log, in a fixed order (the CLI's ``--status`` choices)."""
 
 SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
-EVERY_STATUS: frozenset[str] = frozenset({"started", "success", "cancelled", "error"})
+EVERY_STATUS: frozenset[str] = frozenset(LOG_STATUSES)
 
 
 class InspectLogError(ValueError):
@@ -63,6 +68,8 @@ def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     for item in sources:
         path = Path(item)
         if path.is_dir():
+            from inspect_ai.log import list_eval_logs
+
             paths.extend(info.name for info in list_eval_logs(str(path)))
         elif path.is_file():
             paths.append(str(path))
@@ -84,6 +91,8 @@ def _read(path: str, header_only: bool) -> EvalLog:
         FileNotFoundError: Naming the file when it does not exist.
         InspectLogError: Naming the file when Inspect cannot read it as a log.
     """
+    from inspect_ai.log import read_eval_log
+
     try:
         if header_only:
             return read_eval_log(path, header_only=True)
