@@ -95,11 +95,12 @@ def test_bad_input_in_a_real_process(tmp_path: Path) -> None:
     assert done.stderr.startswith("cog-tasks egosocial report: error: ")
 
 
-def test_a_bug_keeps_its_traceback() -> None:
+@pytest.mark.parametrize("bug", [TypeError("a bug"), KeyError("a bug"), AttributeError("a bug")])
+def test_a_bug_keeps_its_traceback(bug: Exception) -> None:
     def buggy(args: argparse.Namespace) -> int:
-        raise TypeError("a bug")
+        raise bug
 
-    with pytest.raises(TypeError, match="a bug"):
+    with pytest.raises(type(bug), match="a bug"):
         guarded(buggy, "tool buggy")(argparse.Namespace())
 
 

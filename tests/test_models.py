@@ -42,7 +42,7 @@ def test_missing_package_gives_install_hint(
 
 
 def test_unknown_model_name() -> None:
-    with pytest.raises(KeyError, match="unknown embedded model"):
+    with pytest.raises(ValueError, match="unknown embedded model"):
         models.embedded_model_path("gpt-17")
 
 

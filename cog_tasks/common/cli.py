@@ -36,12 +36,12 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
-USER_ERRORS: tuple[type[Exception], ...] = (ValueError, KeyError, OSError)
+USER_ERRORS: tuple[type[Exception], ...] = (ValueError, OSError)
 """Errors that mean bad input or an unusable environment, not a bug.
 
 ``ValueError`` covers :class:`cog_tasks.common.files.DataFileError` (and so
-:class:`cog_tasks.common.sources.DataSourceError`), malformed JSON and rows;
-``KeyError`` an unknown name (``cog-tasks model-path nope``); ``OSError`` a
+:class:`cog_tasks.common.sources.DataSourceError`), malformed JSON and rows,
+and an unknown name (``cog-tasks model-path nope``); ``OSError`` a
 missing file, a file where a folder is expected and the reverse, and a network
 failure (``urllib``'s ``URLError`` and Hugging Face Hub errors, offline mode
 included, derive from it). The transport errors of ``httpx`` (the Hub's HTTP
@@ -240,13 +240,11 @@ def _network_errors() -> tuple[type[Exception], ...]:
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's message on one line (a ``KeyError``'s without its quotes)."""
+    """The error's message on one line."""
     if isinstance(error, _network_errors()):
         request = getattr(error, "_request", None)  # ``error.request`` raises when unset
         where = f" {request.url}" if request is not None else ""
         message = f"cannot reach{where}: {error}"
-    elif isinstance(error, KeyError) and error.args:
-        message = str(error.args[0])
     elif isinstance(error, OSError) and error.filename is not None and error.strerror:
         message = f"{error.filename}: {error.strerror}"
     else:

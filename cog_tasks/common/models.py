@@ -120,11 +120,11 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
         Path of a directory that ``from_pretrained`` loads.
 
     Raises:
-        KeyError: For an unknown model name.
+        ValueError: For an unknown model name.
         ModuleNotFoundError: When the package carrying the GGUF is missing.
     """
     if name not in EMBEDDED_MODELS:
-        raise KeyError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
+        raise ValueError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
     spec = EMBEDDED_MODELS[name]
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):

@@ -41,10 +41,10 @@ def hub_env(benchmark: str) -> str:
     """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``).
 
     Raises:
-        KeyError: For a benchmark without a Hub setting.
+        ValueError: For a benchmark without a Hub setting.
     """
     if benchmark not in HUB_BENCHMARKS:
-        raise KeyError(f"no Hub setting for {benchmark!r}; known: {list(HUB_BENCHMARKS)}")
+        raise ValueError(f"no Hub setting for {benchmark!r}; known: {list(HUB_BENCHMARKS)}")
     return f"COG_TASKS_{benchmark.upper()}_HUB"
 
 
