@@ -15,7 +15,8 @@ from typing import Any
 
 import cog_tasks
 from cog_tasks.commands import COMMAND_GROUPS
-from cog_tasks.common.cli import comma_list, guard_commands
+from cog_tasks.common.cli import comma_list, guard_commands, print_error
+from cog_tasks.common.files import DataFileError
 
 LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
 
@@ -135,7 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "lm-eval":
-        run_lm_eval(arguments[1:])
+        try:
+            run_lm_eval(arguments[1:])
+        except DataFileError as error:  # our data, read by lm-eval: the rest is lm-eval's own
+            return print_error("cog-tasks lm-eval", error)
         return 0
     args = build_parser().parse_args(arguments)
     return int(args.func(args) or 0)

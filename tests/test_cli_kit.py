@@ -6,6 +6,7 @@ Also checks that starting ``cog-tasks`` imports no heavy framework.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,34 @@ def test_bad_input_in_a_real_process(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("cog-tasks egosocial report: error: ")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("folder", "message"),
+    [("empty", "could not fetch the CogLM file"), ("missing", "data directory")],
+)
+def test_missing_data_under_lm_eval_is_one_line(tmp_path: Path, folder: str, message: str) -> None:
+    """lm-eval reads our data through our loader: its failure is ours to report."""
+    (tmp_path / "empty").mkdir()
+    environment = {
+        **os.environ,
+        "COG_TASKS_DATA": str(tmp_path / folder),
+        "COG_TASKS_CACHE": str(tmp_path / "cache"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    arguments = ["lm-eval", "--model", "dummy", "--tasks", "coglm_plan", "--limit", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cog_tasks.cli", *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"cog-tasks lm-eval: error: {message}")
 
 
 @pytest.mark.parametrize("bug", [TypeError("a bug"), KeyError("a bug"), AttributeError("a bug")])

@@ -239,6 +239,20 @@ def _network_errors() -> tuple[type[Exception], ...]:
     return tuple(module.TransportError for module in loaded if hasattr(module, "TransportError"))
 
 
+def print_error(program: str, error: BaseException) -> int:
+    """Print ``<program>: error: <message>`` on one line to standard error.
+
+    Args:
+        program: The command as messages name it (``cog-tasks coglm report``).
+        error: The user error.
+
+    Returns:
+        2, the exit code of a user error.
+    """
+    print(f"{program}: error: {_one_line(error)}", file=sys.stderr)
+    return 2
+
+
 def _one_line(error: BaseException) -> str:
     """The error's message on one line."""
     if isinstance(error, _network_errors()):
@@ -272,8 +286,7 @@ def guarded(command: Command, program: str) -> Command:
         except Exception as error:
             if not isinstance(error, (*USER_ERRORS, *_network_errors())):
                 raise
-            print(f"{program}: error: {_one_line(error)}", file=sys.stderr)
-            return 2
+            return print_error(program, error)
 
     run.guarded_program = program  # type: ignore[attr-defined]
     return run

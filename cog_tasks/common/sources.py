@@ -61,7 +61,7 @@ class DataSourceError(DataFileError):
 
 
 class MissingDataFile(DataSourceError, FileNotFoundError):
-    """A file the caller's ``data_dir`` argument should hold but does not."""
+    """A file the caller's ``data_dir`` argument should hold, or a data folder, that is missing."""
 
 
 @dataclass(frozen=True)
@@ -280,7 +280,10 @@ def fetch(
         ValueError: The validator's own error, for a bad file under the local data root.
     """
     if local:
-        root = local_data_dir(data_dir)
+        try:
+            root = local_data_dir(data_dir)
+        except FileNotFoundError as error:  # a data folder setting that names no folder
+            raise MissingDataFile(str(error)) from error
         if root is not None:
             file = root / benchmark.benchmark / path
             if file.is_file():
