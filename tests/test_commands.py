@@ -19,6 +19,8 @@ def listing_rows(output: str) -> dict[str, list[str]]:
 def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--framework", "lm-eval"]) == 0
     rows = listing_rows(capsys.readouterr().out)
+    families = [name for name in rows if name in ("cogeval", "coglm", "coglm_gen")]
+    assert families == ["cogeval", "coglm", "coglm_gen"]  # benchmark folders listed in name order
     assert rows["coglm"][2:4] == ["lm-eval, log-likelihood of each option (group)", "1,220"]
     assert rows["coglm_plan"][3] == "210"
     assert rows["coglm_stage4"][3] == "560"

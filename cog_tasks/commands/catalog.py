@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+BENCHMARKS = ("cogbench", "cogeval", "coglm", "egosocial")  # the order of 0.3.0's listing
 PROTOCOLS = {
     "multiple_choice": "lm-eval, log-likelihood of each option",
     "generate_until": "lm-eval, generation",
