@@ -221,30 +221,22 @@ def _folder_location(source: str, language: str) -> DataLocation:
     return DataLocation(folder, str(folder))
 
 
-def locate(
-    language: str = "english",
-    source: str | None = None,
-    revision: str | None = None,
-    needed: tuple[str, ...] = (),
-) -> DataLocation:
-    """Resolve ``source`` (see the module docstring) to a folder of files.
+def locate(language: str, source: str) -> DataLocation:
+    """Resolve a folder ``source``, ``"sample"`` or a directory, to a folder of files.
+
+    The fetched sources (unset, ``auto``, ``hub``) go through :func:`fetch_records`.
 
     Args:
         language: ``english`` or ``chinese``.
-        source: ``None``/``"auto"``, ``"hub"``, ``"sample"`` or a directory.
-        revision: Revision of :data:`HF_REPO`; defaults to :func:`pinned_revision`.
-        needed: File names to fetch for ``None``/``"auto"``/``"hub"``.
+        source: ``"sample"`` or a directory.
 
     Returns:
         The location.
 
     Raises:
         FileNotFoundError: When the folder is missing.
-        DataSourceError: When a file to fetch cannot be fetched or fails its checks.
     """
     check_language(language)
-    if source in (None, "auto", "hub"):
-        return fetch_records(language, needed, revision, local=source != "hub")[1]
     if source == SAMPLE_SOURCE:
         folder = sample_dir() / language
         if not folder.is_dir():
@@ -294,7 +286,8 @@ def load_trajectories(
     Args:
         subset: ``"a"`` (articles) or ``"v"`` (short videos).
         language: ``"english"`` or ``"chinese"``.
-        source: See :func:`locate`.
+        source: Unset, ``"auto"`` or ``"hub"`` (see :func:`fetch_records`), ``"sample"`` or a
+            directory (see :func:`locate`).
         revision: Hub revision override.
         topics: Keep only these topics (exact names).
         max_iteration: Keep iterations ``0..max_iteration``.

@@ -7,6 +7,7 @@ import pytest
 from cog_tasks.cogbench.loader import (
     DEFAULT_REVISION,
     check_content,
+    fetch_records,
     load_records,
     load_trajectories,
     locate,
@@ -113,7 +114,7 @@ def test_hub_failure_names_the_fallbacks(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc")
     assert pinned_revision() == "abc"
     with pytest.raises(DataSourceError, match="source=sample"):
-        locate("english", "hub", needed=("eval_cogbench_a.json",))
+        fetch_records("english", ("eval_cogbench_a.json",), local=False)
 
 
 def test_fetched_files_must_hold_records(tmp_path: Path) -> None:
