@@ -111,11 +111,23 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         FileNotFoundError: Naming the file when it does not exist.
         DataFileError: Naming the file (and line) for bad UTF-8 or bad JSON.
     """
-    text = read_text(path)
+    return parse_json(read_text(path), str(path))
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse one JSON value.
+
+    Args:
+        text: The JSON text.
+        source: Where it came from (a file, a URL), quoted in errors.
+
+    Raises:
+        DataFileError: Naming the source and line of bad JSON.
+    """
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise DataFileError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from error
+        raise DataFileError(f"{source}:{error.lineno}: not valid JSON ({error.msg})") from error
 
 
 def iter_jsonl(
@@ -131,13 +143,27 @@ def iter_jsonl(
         FileNotFoundError: Naming the file when it does not exist.
         DataFileError: Naming the file and line of bad UTF-8, bad JSON or a non-object.
     """
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    yield from parse_jsonl(read_text(path), str(path), require_object)
+
+
+def parse_jsonl(text: str, source: str, require_object: bool = True) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line number, value)`` for each non-blank line of JSON Lines text.
+
+    Args:
+        text: The JSON Lines text.
+        source: Where it came from (a file, a URL), quoted in errors.
+        require_object: Reject lines that are not JSON objects.
+
+    Raises:
+        DataFileError: Naming the source and line of bad JSON or a non-object.
+    """
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
-            raise DataFileError(f"{path}:{number}: invalid JSON ({error.msg})") from error
+            raise DataFileError(f"{source}:{number}: invalid JSON ({error.msg})") from error
         if require_object and not isinstance(value, dict):
-            raise DataFileError(f"{path}:{number}: expected a JSON object")
+            raise DataFileError(f"{source}:{number}: expected a JSON object")
         yield number, value

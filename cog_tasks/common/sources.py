@@ -26,7 +26,6 @@ the file and line.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import urllib.request
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from cog_tasks.common.files import DataFileError, write_atomically
+from cog_tasks.common.files import DataFileError, parse_json, parse_jsonl, write_atomically
 from cog_tasks.common.settings import (
     DATA_ENV,
     OFFLINE_ENV,
@@ -99,12 +98,7 @@ class Content:
         Raises:
             DataFileError: Naming the source (and line) for bad UTF-8 or bad JSON.
         """
-        try:
-            return json.loads(self.text())
-        except json.JSONDecodeError as error:
-            raise DataFileError(
-                f"{self.source}:{error.lineno}: not valid JSON ({error.msg})"
-            ) from error
+        return parse_json(self.text(), self.source)
 
     def jsonl(self) -> list[tuple[int, dict[str, Any]]]:
         """The text as JSON Lines: ``(line number, object)`` for each non-blank line.
@@ -112,20 +106,7 @@ class Content:
         Raises:
             DataFileError: Naming the source and line of bad JSON or a non-object.
         """
-        rows = []
-        for number, line in enumerate(self.text().splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataFileError(
-                    f"{self.source}:{number}: invalid JSON ({error.msg})"
-                ) from error
-            if not isinstance(value, dict):
-                raise DataFileError(f"{self.source}:{number}: expected a JSON object")
-            rows.append((number, value))
-        return rows
+        return list(parse_jsonl(self.text(), self.source))
 
 
 #: Parses and checks a file's content; returns what the loader needs. It raises
