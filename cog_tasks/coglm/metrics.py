@@ -38,6 +38,7 @@ import numpy as np
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.reference import ReferenceRow, fit_rows
+from cog_tasks.common.stats import RESAMPLES, Interval, bootstrap_interval
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,39 @@ def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[i
     accuracy = fmean(float(c) for c in correct)
     chance = fmean(1.0 / n for n in num_choices)
     return (accuracy - chance) / (1.0 - chance)
+
+
+def calibrated_interval(
+    correct: Sequence[bool | float],
+    num_choices: Sequence[int],
+    *,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+) -> Interval:
+    """Pooled calibrated accuracy with its 95 % bootstrap interval over items.
+
+    Items are drawn with replacement (outcome and option count together), and
+    each resample's pooled calibrated accuracy is computed
+    (:func:`cog_tasks.common.stats.bootstrap_interval`).
+
+    Args:
+        correct: Per-item outcome (1/0, or a mean over epochs).
+        num_choices: Per-item number of options.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+
+    Returns:
+        The calibrated accuracy with its interval (unit ``item``).
+    """
+    _check_lengths(correct, num_choices)
+    outcomes = np.asarray(correct, dtype=float)
+    chances = 1.0 / np.asarray(num_choices, dtype=float)
+
+    def pooled(indices: np.ndarray) -> float:
+        chance = chances[indices].mean()
+        return float((outcomes[indices].mean() - chance) / (1.0 - chance))
+
+    return bootstrap_interval(pooled, len(outcomes), unit="item", seed=seed, resamples=resamples)
 
 
 def calibrated_accuracy_per_item(

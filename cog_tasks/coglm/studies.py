@@ -31,8 +31,7 @@ from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
-from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
-from cog_tasks.coglm.metrics import calibrated_accuracy
+from cog_tasks.coglm.metrics import calibrated_interval
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.common.files import (
     iter_jsonl,
@@ -119,18 +118,16 @@ def matrix_cells(
                 continue
             correct = [item.correct for item in items]
             counts = [item.num_choices for item in items]
-            low, high = bootstrap_calibrated_interval(
-                correct, counts, resamples=resamples, seed=seed
-            )
+            interval = calibrated_interval(correct, counts, resamples=resamples, seed=seed)
             cells.append(
                 Cell(
                     erased=erased,
                     ability=ability,
                     n=len(items),
                     acc=fmean(correct),
-                    calibrated_acc=calibrated_accuracy(correct, counts),
-                    ci_low=low,
-                    ci_high=high,
+                    calibrated_acc=interval.value,
+                    ci_low=interval.low,
+                    ci_high=interval.high,
                     invalid=fmean(item.invalid for item in items),
                 )
             )

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cog_tasks.common.runs import RunIdentity
+
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
 
@@ -179,3 +181,44 @@ def read_log(
             f"{' or '.join(map(repr, sorted(statuses)))}"
         )
     return _read(str(path), header_only=False)
+
+
+def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
+    """The identity of an Inspect run (see :mod:`cog_tasks.common.runs`).
+
+    The identity holds the task name and version, the model with its scalar
+    model arguments (``model_path=...``; scripted outputs are left out), the
+    model roles, every task argument (defaults included, so a changed default
+    shows) but those in ``ignore``, the generation settings
+    that were set (as ``generate.<name>``), and the seed: the task's ``seed``
+    argument, else the generation seed.
+
+    Args:
+        log: The log (its header is enough).
+        ignore: Task arguments that do not change the measurement (paths,
+            limits), left out of the identity.
+
+    Returns:
+        The run's identity.
+    """
+    spec = log.eval
+    arguments: dict[str, object] = {
+        name: value
+        for name, value in (spec.task_args or {}).items()
+        if name not in ignore and name != "seed"
+    }
+    generate = spec.model_generate_config.model_dump(exclude_none=True)
+    generate_seed = generate.pop("seed", None)
+    arguments.update({f"generate.{name}": value for name, value in generate.items()})
+    model = spec.model
+    weights = {
+        name: value
+        for name, value in (spec.model_args or {}).items()
+        if isinstance(value, (str, int, float, bool))
+    }
+    if weights:
+        model += "[" + ",".join(f"{name}={value}" for name, value in sorted(weights.items())) + "]"
+    roles = {role: config.model for role, config in (spec.model_roles or {}).items()}
+    seed = (spec.task_args or {}).get("seed", generate_seed)
+    task = task_name(log) + (f"@{spec.task_version}" if spec.task_version else "")
+    return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed)

@@ -12,11 +12,10 @@ import pytest
 from coglm_chat_mock import conversation_model, system_text, user_text
 from inspect_ai import eval as inspect_eval
 
-from cog_tasks.coglm.bootstrap import bootstrap_calibrated_interval
 from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.inspect.studies import inspect_picks, run_interdependence
 from cog_tasks.coglm.lm_eval.results import lm_eval_picks
-from cog_tasks.coglm.metrics import calibrated_accuracy
+from cog_tasks.coglm.metrics import calibrated_accuracy, calibrated_interval
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
 from cog_tasks.coglm.studies import agreement_by_ability
@@ -32,15 +31,17 @@ def records(shared_data: Path) -> dict[str, object]:
 # --- bootstrap -------------------------------------------------------------------------
 
 
-def test_bootstrap_interval_brackets_the_estimate_and_is_reproducible() -> None:
+def test_calibrated_interval_brackets_the_estimate_and_is_reproducible() -> None:
     correct = [1, 0, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1]
     counts = [4] * 8 + [2] * 8
-    low, high = bootstrap_calibrated_interval(correct, counts, resamples=400, seed=3)
-    assert low < calibrated_accuracy(correct, counts) < high
-    assert (low, high) == bootstrap_calibrated_interval(correct, counts, resamples=400, seed=3)
-    assert bootstrap_calibrated_interval([1, 1, 1], [3, 3, 3], resamples=50) == (1.0, 1.0)
+    interval = calibrated_interval(correct, counts, resamples=400, seed=3)
+    assert interval.value == pytest.approx(calibrated_accuracy(correct, counts))
+    assert interval.low < interval.value < interval.high
+    assert interval == calibrated_interval(correct, counts, resamples=400, seed=3)
+    assert interval != calibrated_interval(correct, counts, resamples=400, seed=4)
+    assert calibrated_interval([1, 1, 1], [3, 3, 3], resamples=50).as_list() == [1.0, 1.0]
     with pytest.raises(ValueError, match="empty"):
-        bootstrap_calibrated_interval([], [])
+        calibrated_interval([], [])
 
 
 # --- interdependence -------------------------------------------------------------------

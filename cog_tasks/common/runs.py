@@ -1,0 +1,205 @@
+"""Run identity: which runs a report may put in one row, and which it must keep apart.
+
+A run is identified by its task (and task version), its model (with the model
+arguments that pick its weights), its model roles (judge, grader, opponent),
+the task arguments and generation settings that change the measurement, and
+its seed. Runs with different identities are always separate rows. Runs that
+differ only by seed (or repeat a whole identity) are pooled only when the
+caller asks, and the group then says what it pooled.
+
+Nothing here reads a framework's files: the Inspect side is
+:func:`cog_tasks.common.logs.run_identity`, and lm-eval runs build their
+identity from their results file in their benchmark's frontend.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
+
+Run = TypeVar("Run")
+
+
+def _text(value: object) -> str:
+    """A stable text form of an argument value (JSON where it can be)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, sort_keys=True)
+    except TypeError:
+        return str(value)
+
+
+@dataclass(frozen=True, order=True)
+class RunIdentity:
+    """What makes two runs the same measurement.
+
+    Attributes:
+        task: Task name, with ``@version`` where the run recorded one.
+        model: Model name (with its weight-picking arguments as ``name[k=v]``).
+        roles: ``(role, model)`` pairs, sorted (judge, grader, opponent...).
+        arguments: ``(name, value)`` pairs of every setting that changes the
+            measurement, sorted; values as text.
+        seed: The run's seed as text, or ``None`` where it had none or where
+            seeds were pooled.
+    """
+
+    task: str
+    model: str
+    roles: tuple[tuple[str, str], ...] = ()
+    arguments: tuple[tuple[str, str], ...] = ()
+    seed: str | None = None
+
+    @classmethod
+    def of(
+        cls,
+        task: str,
+        model: str,
+        *,
+        roles: Mapping[str, str] | None = None,
+        arguments: Mapping[str, object] | None = None,
+        seed: object = None,
+    ) -> RunIdentity:
+        """Build an identity from plain mappings (``None`` arguments are left out)."""
+        return cls(
+            task=task,
+            model=model,
+            roles=tuple(sorted((roles or {}).items())),
+            arguments=tuple(
+                sorted(
+                    (name, _text(value))
+                    for name, value in (arguments or {}).items()
+                    if value is not None
+                )
+            ),
+            seed=None if seed is None else _text(seed),
+        )
+
+    def without_seed(self) -> RunIdentity:
+        """The identity with its seed left out (what pooling seeds keeps)."""
+        return replace(self, seed=None)
+
+    def fields(self) -> dict[str, str]:
+        """Every field as ``name -> text`` (roles as ``role:<name>``, arguments by name)."""
+        shown = {"task": self.task, "model": self.model}
+        shown.update({f"role:{role}": model for role, model in self.roles})
+        shown.update(dict(self.arguments))
+        if self.seed is not None:
+            shown["seed"] = self.seed
+        return shown
+
+    def as_dict(self) -> dict[str, object]:
+        """The identity as JSON (``task``, ``model``, ``roles``, ``arguments``, ``seed``)."""
+        return {
+            "task": self.task,
+            "model": self.model,
+            "roles": dict(self.roles),
+            "arguments": dict(self.arguments),
+            "seed": self.seed,
+        }
+
+    def label(self) -> str:
+        """Every field on one line: ``task model role:judge=... k=v seed=s``."""
+        return " ".join(
+            value if name in {"task", "model"} else f"{name}={value}"
+            for name, value in self.fields().items()
+        )
+
+
+def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
+    """Short row labels: the model, plus every field in which the identities differ.
+
+    Args:
+        identities: The identities of a report's rows.
+
+    Returns:
+        One label per identity, e.g. ``"hf/smollm2 feedback=none"``; rows that
+        share a whole identity get ``#1``, ``#2``... so no two labels coincide.
+    """
+    every = [identity.fields() for identity in identities]
+    names = list(dict.fromkeys(name for fields in every for name in fields))
+    differing = [
+        name
+        for name in names
+        if name != "model" and len({fields.get(name) for fields in every}) > 1
+    ]
+    labels = [
+        " ".join(
+            [fields["model"]] + [f"{name}={fields[name]}" for name in differing if name in fields]
+        )
+        for fields in every
+    ]
+    seen: dict[str, int] = {}
+    repeated = {label for label in labels if labels.count(label) > 1}
+    numbered = []
+    for label in labels:
+        if label in repeated:
+            seen[label] = seen.get(label, 0) + 1
+            label = f"{label} #{seen[label]}"
+        numbered.append(label)
+    return numbered
+
+
+@dataclass(frozen=True)
+class RunGroup(Generic[Run]):
+    """One report row: a run, or runs pooled on request.
+
+    Attributes:
+        identity: The row's identity (without seed where seeds were pooled).
+        runs: The runs in the row, in the order given.
+        seeds: The seeds pooled (empty when one run).
+    """
+
+    identity: RunIdentity
+    runs: list[Run] = field(default_factory=list)
+    seeds: tuple[str, ...] = ()
+
+    @property
+    def pooled(self) -> bool:
+        """Whether the row pools more than one run."""
+        return len(self.runs) > 1
+
+    def pooling_note(self) -> str:
+        """One line saying what the row pools, or ``""``."""
+        if not self.pooled:
+            return ""
+        seeds = ", ".join(seed or "none" for seed in self.seeds)
+        return f"pooled {len(self.runs)} runs of one identity (seeds: {seeds})"
+
+
+def group_runs(
+    runs: Iterable[Run],
+    identity: Callable[[Run], RunIdentity],
+    *,
+    pool_seeds: bool = False,
+) -> list[RunGroup[Run]]:
+    """Group runs into report rows without merging anything silently.
+
+    Without ``pool_seeds`` every run is its own row, even when two runs share a
+    whole identity (their labels from :func:`distinguishing_labels` then carry
+    ``#1``, ``#2``). With it, runs whose identities differ only by seed are
+    one row, whose :meth:`RunGroup.pooling_note` says so.
+
+    Args:
+        runs: The runs, in report order.
+        identity: Maps a run to its identity.
+        pool_seeds: Pool the seeds and repeats of one identity.
+
+    Returns:
+        The rows, in the order their first run came.
+    """
+    if not pool_seeds:
+        return [RunGroup(identity(run), [run], ()) for run in runs]
+    groups: dict[RunIdentity, RunGroup[Run]] = {}
+    for run in runs:
+        full = identity(run)
+        key = full.without_seed()
+        group = groups.setdefault(key, RunGroup(key, [], ()))
+        group.runs.append(run)
+        groups[key] = RunGroup(key, group.runs, (*group.seeds, full.seed or "none"))
+    return [
+        group if group.pooled else RunGroup(identity(group.runs[0]), group.runs, ())
+        for group in groups.values()
+    ]

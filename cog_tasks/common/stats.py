@@ -1,0 +1,302 @@
+"""The one statistics module: 95 % intervals over each benchmark's independent unit.
+
+Every headline number of cog-tasks carries an :class:`Interval`. Intervals are
+seeded percentile bootstraps computed with :func:`scipy.stats.bootstrap`,
+resampling the benchmark's *independent unit* with replacement:
+
+================================  =====================================
+benchmark                         unit resampled
+================================  =====================================
+CogLM                             items (question, with its option count)
+EgoSocialArena, static tasks      items
+CogEval                           tasks (a task's dialogs move together:
+                                  its temperatures and repeats form a
+                                  cluster, :func:`cluster_mean_interval`)
+CogBench                          trajectories (one profile's 10 rounds)
+Number Guessing, Hold'em          games or matches
+================================  =====================================
+
+A plain proportion (0/1 outcomes) over fewer than :data:`WILSON_BELOW` units
+gets a Wilson score interval instead: a bootstrap of a handful of 0/1 values
+collapses to a point or to a few values. :func:`paired_difference` gives the
+interval of a difference between two runs over the units they share.
+
+The statistic of a bootstrap receives an integer index array (units drawn with
+replacement) and returns one number, so any headline, pooled ratios and
+formulas such as CogLM's cognitive age included, is bootstrapped through its
+own formula.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+CONFIDENCE = 0.95
+"""Coverage of every interval cog-tasks reports."""
+
+RESAMPLES = 2000
+"""Bootstrap resamples by default."""
+
+WILSON_BELOW = 30
+"""A proportion over fewer units than this gets a Wilson interval."""
+
+Statistic = Callable[[np.ndarray], float]
+"""A headline computed from an index array of units (drawn with replacement)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A headline number with its 95 % interval.
+
+    Attributes:
+        value: The number itself, on all units.
+        low: Lower bound of the interval.
+        high: Upper bound of the interval.
+        n: Number of independent units behind it.
+        unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
+        method: ``"bootstrap"``, ``"wilson"`` or ``"none"`` (undefined on no units).
+    """
+
+    value: float
+    low: float
+    high: float
+    n: int
+    unit: str
+    method: str
+
+    def as_list(self) -> list[float]:
+        """``[low, high]``, as the reports' JSON carries it."""
+        return [self.low, self.high]
+
+    def as_dict(self) -> dict[str, float | int | str]:
+        """JSON-ready fields: ``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``, ``method``."""
+        return {
+            "value": self.value,
+            "ci_low": self.low,
+            "ci_high": self.high,
+            "n": self.n,
+            "unit": self.unit,
+            "method": self.method,
+        }
+
+    def excludes(self, point: float = 0.0) -> bool:
+        """Whether ``point`` lies outside the interval."""
+        return not self.low <= point <= self.high
+
+    def format(self, digits: int = 3) -> str:
+        """``"0.512 [0.480, 0.544]"`` (``"n/a"`` on no units)."""
+        if math.isnan(self.value):
+            return "n/a"
+        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+
+def _undefined(unit: str) -> Interval:
+    nan = float("nan")
+    return Interval(nan, nan, nan, 0, unit, "none")
+
+
+def bootstrap_interval(
+    statistic: Statistic,
+    n_units: int,
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Seeded percentile bootstrap of ``statistic`` over ``n_units`` independent units.
+
+    Args:
+        statistic: Maps an index array of units (with repeats) to the headline.
+        n_units: How many units there are.
+        unit: What a unit is, for the report.
+        seed: Seed of the resampling: the same seed gives the same interval.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The statistic on every unit, with its interval. On one unit the
+        interval is the point itself; on none, every field is NaN.
+
+    Raises:
+        ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
+    """
+    if resamples < 1 or not 0 < confidence < 1:
+        raise ValueError("resamples must be positive and confidence within (0, 1)")
+    if n_units == 0:
+        return _undefined(unit)
+    everything = np.arange(n_units)
+    value = float(statistic(everything))
+    if n_units == 1:
+        return Interval(value, value, value, 1, unit, "bootstrap")
+    result = scipy_stats.bootstrap(
+        (everything,),
+        lambda indices: statistic(np.asarray(indices, dtype=int)),
+        vectorized=False,
+        n_resamples=resamples,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    low, high = result.confidence_interval
+    return Interval(value, float(low), float(high), n_units, unit, "bootstrap")
+
+
+def wilson_interval(
+    successes: float, n: int, *, unit: str, confidence: float = CONFIDENCE
+) -> Interval:
+    """Wilson score interval of a proportion.
+
+    Args:
+        successes: Number of successes (may be fractional, e.g. a mean over epochs times n).
+        n: Number of units.
+        unit: What a unit is.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The proportion with its Wilson interval (NaN fields when ``n`` is 0).
+    """
+    if n == 0:
+        return _undefined(unit)
+    z = float(scipy_stats.norm.ppf(0.5 + confidence / 2))
+    share = successes / n
+    denominator = 1 + z * z / n
+    centre = (share + z * z / (2 * n)) / denominator
+    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
+    return Interval(share, max(0.0, centre - spread), min(1.0, centre + spread), n, unit, "wilson")
+
+
+def _is_binary(values: np.ndarray) -> bool:
+    return bool(np.all((values == 0) | (values == 1)))
+
+
+def mean_interval(
+    values: Sequence[float],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Interval of a mean over independent units.
+
+    0/1 values over fewer than :data:`WILSON_BELOW` units get a Wilson interval;
+    everything else a seeded bootstrap.
+
+    Args:
+        values: One value per unit (NaN is not allowed: an invalid reply is a
+            scored unit, never a missing one).
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The mean with its interval.
+
+    Raises:
+        ValueError: If a value is NaN.
+    """
+    array = np.asarray(values, dtype=float)
+    if np.isnan(array).any():
+        raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
+    if 0 < len(array) < WILSON_BELOW and _is_binary(array):
+        return wilson_interval(float(array.sum()), len(array), unit=unit, confidence=confidence)
+    return bootstrap_interval(
+        lambda indices: float(array[indices].mean()),
+        len(array),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )
+
+
+def cluster_mean_interval(
+    values: Sequence[float],
+    clusters: Sequence[Hashable],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Interval of a mean over rows that are not independent: whole clusters are resampled.
+
+    CogEval's rows are dialogs, and the dialogs of one task (its temperatures
+    and repeats) share the task: the cluster is the task, and the mean is taken
+    over every row of the clusters drawn.
+
+    Args:
+        values: One value per row.
+        clusters: The cluster of each row.
+        unit: What a cluster is (e.g. ``"task"``).
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The mean over all rows with its interval; ``n`` counts clusters.
+
+    Raises:
+        ValueError: If ``values`` and ``clusters`` differ in length.
+    """
+    if len(values) != len(clusters):
+        raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
+    names = list(dict.fromkeys(clusters))
+    index = {name: position for position, name in enumerate(names)}
+    sums = np.zeros(len(names))
+    counts = np.zeros(len(names))
+    for value, cluster in zip(values, clusters, strict=True):
+        sums[index[cluster]] += value
+        counts[index[cluster]] += 1
+    return bootstrap_interval(
+        lambda indices: float(sums[indices].sum() / counts[indices].sum()),
+        len(names),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )
+
+
+def paired_difference(
+    first: Mapping[Hashable, float],
+    second: Mapping[Hashable, float],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Interval of ``mean(first) - mean(second)`` over the units both have.
+
+    The same units are drawn for both runs in each resample (a paired
+    bootstrap), so what the two share does not count as noise.
+
+    Args:
+        first: Value per unit id of the first run.
+        second: Value per unit id of the second run.
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The difference with its interval; ``n`` counts shared units (NaN on none).
+    """
+    shared = [key for key in first if key in second]
+    differences = np.array([first[key] - second[key] for key in shared], dtype=float)
+    return bootstrap_interval(
+        lambda indices: float(differences[indices].mean()),
+        len(shared),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )

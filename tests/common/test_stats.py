@@ -1,0 +1,87 @@
+"""The statistics module on cases with a known answer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cog_tasks.common.stats import (
+    WILSON_BELOW,
+    bootstrap_interval,
+    cluster_mean_interval,
+    mean_interval,
+    paired_difference,
+    wilson_interval,
+)
+
+
+def test_wilson_matches_the_textbook_value() -> None:
+    # 8 successes in 10: Wilson 95 % interval is (0.4902, 0.9433) (Newcombe 1998, z=1.96).
+    interval = wilson_interval(8, 10, unit="game")
+    assert (interval.low, interval.high) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert interval.method == "wilson" and interval.n == 10
+    zero = wilson_interval(0, 10, unit="game")
+    assert zero.low == 0.0 and zero.high == pytest.approx(0.2775, abs=1e-4)
+
+
+def test_small_proportions_get_wilson_and_large_ones_a_bootstrap() -> None:
+    assert mean_interval([1, 0] * 10, unit="item").method == "wilson"
+    assert mean_interval([1, 0] * WILSON_BELOW, unit="item").method == "bootstrap"
+    assert mean_interval([0.5, 0.25, 1.0], unit="trajectory").method == "bootstrap"
+
+
+def test_bootstrap_of_a_mean_agrees_with_the_normal_interval() -> None:
+    values = np.random.default_rng(7).normal(10.0, 2.0, size=400)
+    interval = mean_interval(values, unit="item", seed=1)
+    half_width = 1.96 * values.std(ddof=1) / math.sqrt(len(values))
+    assert interval.value == pytest.approx(values.mean())
+    assert interval.low == pytest.approx(values.mean() - half_width, abs=0.03)
+    assert interval.high == pytest.approx(values.mean() + half_width, abs=0.03)
+
+
+def test_bootstrap_is_seeded_and_constant_data_gives_a_point() -> None:
+    values = np.random.default_rng(3).integers(0, 2, size=100)
+    assert mean_interval(values, unit="item", seed=5) == mean_interval(values, unit="item", seed=5)
+    assert mean_interval(values, unit="item", seed=5) != mean_interval(values, unit="item", seed=6)
+    assert mean_interval([1.0] * 40, unit="item").as_list() == [1.0, 1.0]
+
+
+def test_statistic_is_bootstrapped_through_its_formula() -> None:
+    # A ratio of sums, not a mean of ratios: the value is the pooled ratio.
+    top = np.array([1.0, 2.0, 3.0, 4.0])
+    bottom = np.array([2.0, 2.0, 2.0, 2.0])
+    interval = bootstrap_interval(
+        lambda i: float(top[i].sum() / bottom[i].sum()), 4, unit="item", resamples=500
+    )
+    assert interval.value == pytest.approx(1.25)
+    assert 0.5 <= interval.low < 1.25 < interval.high <= 2.0
+
+
+def test_no_units_and_nan_values() -> None:
+    assert math.isnan(mean_interval([], unit="item").value)
+    assert mean_interval([], unit="item").format() == "n/a"
+    with pytest.raises(ValueError, match="NaN"):
+        mean_interval([1.0, float("nan")], unit="item")
+
+
+def test_cluster_bootstrap_resamples_whole_tasks() -> None:
+    # Two tasks, each with 50 identical dialogs: 100 rows but 2 independent units.
+    values = [1.0] * 50 + [0.0] * 50
+    clusters = ["a"] * 50 + ["b"] * 50
+    clustered = cluster_mean_interval(values, clusters, unit="task", resamples=500)
+    naive = mean_interval(values, unit="dialog", resamples=500)
+    assert clustered.n == 2 and naive.n == 100
+    assert clustered.low == 0.0 and clustered.high == 1.0
+    assert naive.high - naive.low < 0.3
+
+
+def test_paired_difference_uses_shared_units_only() -> None:
+    first = {f"item{i}": float(i % 2) for i in range(60)}
+    second = dict(first) | {"extra": 1.0}
+    same = paired_difference(first, second, unit="item")
+    assert same.n == 60 and same.as_list() == [0.0, 0.0] and not same.excludes(0.0)
+    better = {key: 1.0 for key in first}
+    difference = paired_difference(better, first, unit="item")
+    assert difference.value == pytest.approx(0.5) and difference.excludes(0.0)
