@@ -265,19 +265,35 @@ def cluster_mean_interval(
     )
 
 
+UnitValue = float | tuple[float, float]
+"""A unit's contribution: a value, or ``(numerator, denominator)`` of a ratio of sums."""
+
+
+def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
+    pairs = [value if isinstance(value, tuple) else (float(value), 1.0) for value in values]
+    return (
+        np.array([top for top, _ in pairs], dtype=float),
+        np.array([bottom for _, bottom in pairs], dtype=float),
+    )
+
+
 def paired_difference(
-    first: Mapping[Hashable, float],
-    second: Mapping[Hashable, float],
+    first: Mapping[Hashable, UnitValue],
+    second: Mapping[Hashable, UnitValue],
     *,
     unit: str,
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
 ) -> Interval:
-    """Interval of ``mean(first) - mean(second)`` over the units both have.
+    """Interval of ``headline(first) - headline(second)`` over the units both have.
 
-    The same units are drawn for both runs in each resample (a paired
-    bootstrap), so what the two share does not count as noise.
+    A headline is a ratio of sums over units: a unit's value is either a
+    number (the headline is then the mean) or ``(numerator, denominator)``
+    (CogLM's pooled calibrated accuracy is
+    ``sum(correct - 1/n) / sum(1 - 1/n)``; a CogEval task is ``(successes,
+    dialogs)``). The same units are drawn for both runs in each resample (a
+    paired bootstrap), so what the two runs share does not count as noise.
 
     Args:
         first: Value per unit id of the first run.
@@ -291,12 +307,15 @@ def paired_difference(
         The difference with its interval; ``n`` counts shared units (NaN on none).
     """
     shared = [key for key in first if key in second]
-    differences = np.array([first[key] - second[key] for key in shared], dtype=float)
+    top_a, bottom_a = _ratio_parts([first[key] for key in shared])
+    top_b, bottom_b = _ratio_parts([second[key] for key in shared])
+
+    def difference(indices: np.ndarray) -> float:
+        return float(
+            top_a[indices].sum() / bottom_a[indices].sum()
+            - top_b[indices].sum() / bottom_b[indices].sum()
+        )
+
     return bootstrap_interval(
-        lambda indices: float(differences[indices].mean()),
-        len(shared),
-        unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
+        difference, len(shared), unit=unit, seed=seed, resamples=resamples, confidence=confidence
     )

@@ -85,3 +85,13 @@ def test_paired_difference_uses_shared_units_only() -> None:
     better = {key: 1.0 for key in first}
     difference = paired_difference(better, first, unit="item")
     assert difference.value == pytest.approx(0.5) and difference.excludes(0.0)
+
+
+def test_paired_difference_of_ratios_of_sums() -> None:
+    # Pooled calibrated accuracy as sum(correct - 1/n) / sum(1 - 1/n), 4 options each.
+    first = {i: (1 - 0.25, 0.75) for i in range(40)}
+    second = {i: ((i % 2) - 0.25, 0.75) for i in range(40)}
+    difference = paired_difference(first, second, unit="item")
+    # 1.0 against (0.5 - 0.25) / 0.75 = 1/3.
+    assert difference.value == pytest.approx(2 / 3)
+    assert difference.excludes(0.0)

@@ -1,0 +1,95 @@
+"""Headline numbers as every report and the cross-benchmark profile carry them.
+
+A :class:`Headline` is one number a benchmark reports about one run: its
+interval (:mod:`cog_tasks.common.stats`), the run's identity
+(:mod:`cog_tasks.common.runs`) and, where the number is a ratio of sums over
+independent units, each unit's contribution, so that two runs can be compared
+by a paired bootstrap over the units they share. A :class:`PaperRow` is a
+number published by a benchmark's authors, labelled with the protocol it was
+measured under and with how our default protocol differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.stats import Interval, UnitValue
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline number of one run.
+
+    Attributes:
+        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
+        measure: The measure's stable name (``calibrated_acc_authors``, ``kappa``...).
+        interval: The value with its 95 % interval over ``interval.unit``.
+        run: The run's identity.
+        units: Per-unit contribution, id → value or ``(numerator,
+            denominator)``, such that the headline is the ratio of the sums;
+            empty where the measure is not of that form (a cognitive age, a κ).
+        note: What a reader must know (fixture data, a format failure...).
+    """
+
+    benchmark: str
+    measure: str
+    interval: Interval
+    run: RunIdentity
+    units: Mapping[str, UnitValue] = field(default_factory=dict)
+    note: str = ""
+
+    def as_row(self) -> dict[str, object]:
+        """The row of ``profile.json``.
+
+        Returns:
+            ``{"benchmark", "measure", "value", "ci_low", "ci_high", "n",
+            "unit", "method", "note", "run", "units"}``.
+        """
+        return {
+            "benchmark": self.benchmark,
+            "measure": self.measure,
+            **self.interval.as_dict(),
+            "note": self.note,
+            "run": self.run.as_dict(),
+            "units": {
+                key: list(value) if isinstance(value, tuple) else value
+                for key, value in self.units.items()
+            },
+        }
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """A number published by a benchmark's authors.
+
+    Attributes:
+        benchmark: The benchmark.
+        measure: The measure, named as our :class:`Headline` names it.
+        model: The model the paper measured.
+        value: The published value, on our scale (fractions, not percent).
+        source: Where it is published (``"CogLM Table 9"``).
+        protocol: How it was measured.
+        differs: How our default protocol differs; ``""`` where it does not.
+    """
+
+    benchmark: str
+    measure: str
+    model: str
+    value: float
+    source: str
+    protocol: str
+    differs: str = ""
+
+    def as_row(self) -> dict[str, object]:
+        """The row as JSON."""
+        return {
+            "benchmark": self.benchmark,
+            "measure": self.measure,
+            "model": self.model,
+            "value": self.value,
+            "source": self.source,
+            "protocol": self.protocol,
+            "differs": self.differs,
+        }
