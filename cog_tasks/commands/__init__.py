@@ -22,7 +22,15 @@ from types import ModuleType
 from cog_tasks.cogbench import cli as cogbench
 from cog_tasks.cogeval import cli as cogeval
 from cog_tasks.coglm import cli as coglm
-from cog_tasks.commands import catalog, data
+from cog_tasks.commands import catalog, data, profile
 from cog_tasks.egosocial import cli as egosocial
 
-COMMAND_GROUPS: tuple[ModuleType, ...] = (catalog, cogbench, cogeval, coglm, data, egosocial)
+COMMAND_GROUPS: tuple[ModuleType, ...] = (
+    catalog,
+    cogbench,
+    cogeval,
+    coglm,
+    data,
+    egosocial,
+    profile,
+)

@@ -34,7 +34,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 CONFIDENCE = 0.95
 """Coverage of every interval cog-tasks reports."""
@@ -134,7 +133,9 @@ def bootstrap_interval(
     value = float(statistic(everything))
     if n_units == 1:
         return Interval(value, value, value, 1, unit, "bootstrap")
-    result = scipy_stats.bootstrap(
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
         (everything,),
         lambda indices: statistic(np.asarray(indices, dtype=int)),
         vectorized=False,
@@ -163,7 +164,9 @@ def wilson_interval(
     """
     if n == 0:
         return _undefined(unit)
-    z = float(scipy_stats.norm.ppf(0.5 + confidence / 2))
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence / 2))
     share = successes / n
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator

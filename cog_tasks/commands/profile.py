@@ -1,0 +1,527 @@
+"""``cog-tasks profile``: one model's cognitive profile across the four benchmarks.
+
+``profile run`` evaluates a model on every benchmark with one preset and
+writes ``profile.json`` (one row per headline number, with its 95 % interval,
+its unit and its run identity), ``profile.md`` and ``profile.png``. CogLM runs
+through lm-eval's log-likelihood path for ``hf/`` and ``vllm/`` models (the
+paper's protocol for open models, with the same weights) and through the chat
+protocol for API models; the other benchmarks run through Inspect's
+``eval_set``, so the same command resumes an interrupted profile.
+``--model chance`` runs each benchmark's seeded chance answerer instead.
+
+``profile compare`` prints, for each headline both profiles have, the
+difference with a paired bootstrap interval over the units they share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cog_tasks.common.cli import add_name_value_option, add_out_option
+from cog_tasks.common.files import read_json, write_json_atomically, write_text_atomically
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+    from inspect_ai.log import EvalLog
+
+    from cog_tasks.common.headlines import Headline, PaperRow
+    from cog_tasks.common.stats import Interval
+
+BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+CHANCE = "chance"
+LOCAL_PROVIDERS = ("hf/", "vllm/")
+PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One task of a preset.
+
+    Attributes:
+        benchmark: The benchmark it measures.
+        task: Inspect task name (CogLM on local models runs lm-eval instead).
+        task_args: Task arguments.
+        limit: Samples to evaluate (``None``: all).
+        epochs: Repeats of every sample.
+    """
+
+    benchmark: str
+    task: str
+    task_args: Mapping[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    epochs: int = 1
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of steps, and what it costs.
+
+    Attributes:
+        name: ``smoke``, ``standard`` or ``full``.
+        steps: The tasks, in order.
+        coglm_per_ability: CogLM items per ability (``None``: all 1,220).
+        cost: What a run costs, in words (time on a small CPU, requests, tokens).
+    """
+
+    name: str
+    steps: tuple[Step, ...]
+    coglm_per_ability: int | None
+    cost: str
+
+
+PRESETS: dict[str, Preset] = {
+    "smoke": Preset(
+        "smoke",
+        (
+            Step("cogeval", "cogeval", {"graphs": "n7line", "temperatures": "0"}, limit=8),
+            Step("cogbench", "cogbench", {"agent": "cot", "source": "sample", "iterations": 2}),
+            Step("egosocial", "egosocial_static", {}, limit=30),
+            Step("egosocial", "egosocial_number_guessing", {"level": 1, "rounds": 3}),
+        ),
+        coglm_per_ability=10,
+        cost="about 10 minutes of SmolLM2-135M on 2 CPU cores; no API requests",
+    ),
+    "standard": Preset(
+        "standard",
+        (
+            Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0"}),
+            Step("cogbench", "cogbench", {"agent": "cot", "iterations": 3}),
+            Step("egosocial", "egosocial_static", {}),
+            Step("egosocial", "egosocial_number_guessing", {}),
+            Step("egosocial", "egosocial_holdem", {"hands": 5}),
+        ),
+        coglm_per_ability=30,
+        cost=(
+            "for an API model, about 2,500 requests and 4M input tokens "
+            "(CogLM chat 300, CogEval about 900, CogBench about 900 with the judge, "
+            "EgoSocialArena about 400)"
+        ),
+    ),
+    "full": Preset(
+        "full",
+        (
+            Step("cogeval", "cogeval", {"design": "paper"}, epochs=3),
+            Step("cogbench", "cogbench", {"agent": "coggpt"}),
+            Step("cogbench", "cogbench", {"agent": "cot"}),
+            Step("cogbench", "cogbench", {"agent": "react"}),
+            Step("cogbench", "cogbench", {"agent": "reflexion"}),
+            Step("egosocial", "egosocial_static", {"source": "both"}),
+            Step("egosocial", "egosocial_blackjack_beliefs", {}),
+            Step("egosocial", "egosocial_number_guessing", {}),
+            Step("egosocial", "egosocial_holdem", {"hands": 10, "matches": 3}),
+        ),
+        coglm_per_ability=None,
+        cost="each paper's whole protocol: hours of GPU or a large API budget",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """The model a profile evaluates.
+
+    Attributes:
+        name: Inspect model name, or ``chance``.
+        args: Model arguments (``-M``).
+        roles: Model roles (``--model-role judge=...``).
+        seed: Seed of the chance answerers and of sampling.
+    """
+
+    name: str
+    args: Mapping[str, str] = field(default_factory=dict)
+    roles: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether this is the seeded chance answerer."""
+        return self.name == CHANCE
+
+    @property
+    def is_local(self) -> bool:
+        """Whether the model's weights are local (CogLM then runs through lm-eval)."""
+        return self.name.startswith(LOCAL_PROVIDERS)
+
+
+def _progress(message: str) -> None:
+    print(f"profile: {message}", file=sys.stderr, flush=True)
+
+
+def _task(step: Step) -> Task:
+    """Build a step's Inspect task from the registry."""
+    from inspect_ai._eval.registry import task_create
+
+    return task_create(f"cog_tasks/{step.task}", **dict(step.task_args))
+
+
+def _chance_answerer(benchmark: str, step: Step, seed: int) -> Any:
+    """The seeded chance answerer of a benchmark, for ``mockllm/chance``."""
+    if benchmark == "coglm":
+        from cog_tasks.coglm.inspect.chance import ChanceAnswerer as CogLMChance
+
+        return CogLMChance(seed)
+    if benchmark == "cogeval":
+        from cog_tasks.cogeval.inspect.chance import chance_answerer
+
+        return chance_answerer(dict(step.task_args), seed)
+    if benchmark == "cogbench":
+        from cog_tasks.cogbench.inspect.chance import ChanceRater
+
+        return ChanceRater(seed)
+    from cog_tasks.egosocial.inspect.chance import ChanceAnswerer as EgoChance
+
+    return EgoChance(seed)
+
+
+def _inspect_headlines(benchmark: str, log: EvalLog) -> list[Headline]:
+    if benchmark == "coglm":
+        from cog_tasks.coglm.inspect.headlines import headlines as coglm_headlines
+
+        return coglm_headlines(log)
+    if benchmark == "cogeval":
+        from cog_tasks.cogeval.inspect.headlines import headlines as cogeval_headlines
+
+        return cogeval_headlines(log)
+    if benchmark == "cogbench":
+        from cog_tasks.cogbench.inspect.headlines import headlines as cogbench_headlines
+
+        return cogbench_headlines(log)
+    from cog_tasks.egosocial.inspect.headlines import headlines as egosocial_headlines
+
+    return egosocial_headlines(log)
+
+
+def paper_rows() -> list[PaperRow]:
+    """Every benchmark's published reference rows."""
+    from cog_tasks.cogbench.paper import PAPER_ROWS as COGBENCH
+    from cog_tasks.cogeval.paper import PAPER_ROWS as COGEVAL
+    from cog_tasks.coglm.paper import PAPER_ROWS as COGLM
+    from cog_tasks.egosocial.paper import PAPER_ROWS as EGOSOCIAL
+
+    return [*COGLM, *COGEVAL, *COGBENCH, *EGOSOCIAL]
+
+
+def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
+    """Run one step through Inspect (``eval_set`` for models, so reruns resume)."""
+    from cog_tasks.common.scripted import run_chance_model
+
+    task = _task(step)
+    if model.is_chance:
+        answerer = _chance_answerer(step.benchmark, step, model.seed)
+        return run_chance_model(task, answerer, str(log_dir), step.epochs, step.limit)
+    from inspect_ai import eval_set
+
+    finished, logs = eval_set(
+        [task],
+        log_dir=str(log_dir),
+        model=model.name,
+        model_args=dict(model.args),
+        model_roles=dict(model.roles) or None,
+        limit=step.limit,
+        epochs=step.epochs,
+        display="none",
+    )
+    if not finished or logs[0].status != "success":
+        raise RuntimeError(f"{step.task} did not finish; rerun the same command to resume")
+    return logs[0]
+
+
+def _lm_eval_model_args(model: ModelSpec) -> str:
+    """lm-eval ``--model_args`` for the same weights as the Inspect model."""
+    pretrained = model.args.get("model_path") or model.name.split("/", 1)[1]
+    extra = {key: value for key, value in model.args.items() if key != "model_path"}
+    return ",".join([f"pretrained={pretrained}", *(f"{k}={v}" for k, v in extra.items())])
+
+
+def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
+    """CogLM: lm-eval log-likelihood for local weights, the chat protocol otherwise."""
+    limit = preset.coglm_per_ability
+    if model.is_local:
+        from cog_tasks.coglm.lm_eval.results import headlines_from_lm_eval
+
+        folder = out / "coglm_lm_eval"
+        if not list(folder.glob("**/results_*.json")):
+            provider = "vllm" if model.name.startswith("vllm/") else "hf-shared-prefix"
+            command = [
+                sys.executable,
+                "-m",
+                "cog_tasks.cli",
+                "lm-eval",
+                "--model",
+                provider,
+                "--model_args",
+                _lm_eval_model_args(model),
+                "--tasks",
+                "coglm",
+                "--output_path",
+                str(folder),
+                "--log_samples",
+                "--seed",
+                str(model.seed),
+            ]
+            if limit is not None:
+                command += ["--limit", str(limit)]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        return headlines_from_lm_eval(folder)
+    step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
+    return _inspect_headlines("coglm", _run_inspect(step, model, out / "logs" / "coglm"))
+
+
+def run_profile(
+    model: ModelSpec,
+    preset: Preset,
+    out: Path,
+    progress: Callable[[str], None] = _progress,
+) -> dict[str, Any]:
+    """Evaluate ``model`` on every benchmark of ``preset`` and write the profile.
+
+    Args:
+        model: The model (or ``chance``).
+        preset: What to run.
+        out: Output folder (logs, lm-eval output, ``profile.*``).
+        progress: Receives one line as each benchmark starts and ends.
+
+    Returns:
+        The profile as written to ``profile.json``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    headlines: list[Headline] = []
+    total = 1 + len(preset.steps)
+    started = time.monotonic()
+    progress(f"[1/{total}] coglm ({'lm-eval' if model.is_local else 'chat'}) ...")
+    headlines += _run_coglm(model, preset, out)
+    progress(f"[1/{total}] coglm done ({time.monotonic() - started:.0f} s)")
+    for number, step in enumerate(preset.steps, start=2):
+        progress(f"[{number}/{total}] {step.task} ...")
+        log = _run_inspect(step, model, out / "logs" / step.benchmark)
+        headlines += _inspect_headlines(step.benchmark, log)
+        progress(f"[{number}/{total}] {step.task} done ({time.monotonic() - started:.0f} s)")
+    profile = {
+        "model": model.name,
+        "preset": preset.name,
+        "rows": [headline.as_row() for headline in headlines],
+        "paper": [row.as_row() for row in paper_rows()],
+        "versions": _versions(),
+    }
+    write_json_atomically(out / "profile.json", profile)
+    write_text_atomically(out / "profile.md", render_markdown(profile))
+    draw_profile(profile, out / "profile.png")
+    return profile
+
+
+def _versions() -> dict[str, str]:
+    found = {}
+    for package in PACKAGES:
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def _row_label(row: Mapping[str, Any]) -> str:
+    return f"{row['benchmark']} {row['measure']}"
+
+
+def _format(row: Mapping[str, Any]) -> str:
+    from cog_tasks.common.stats import Interval
+
+    interval = Interval(
+        row["value"], row["ci_low"], row["ci_high"], row["n"], row["unit"], row["method"]
+    )
+    return interval.format()
+
+
+def render_markdown(profile: Mapping[str, Any]) -> str:
+    """``profile.md``: the headline table, then the papers' reference rows."""
+    lines = [
+        f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
+        "",
+        "| benchmark | measure | value [95 % CI] | n | task | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in profile["rows"]:
+        lines.append(
+            f"| {row['benchmark']} | {row['measure']} | {_format(row)} | "
+            f"{row['n']} {row['unit']}s | {row['run']['task']} | {row['note']} |"
+        )
+    lines += [
+        "",
+        "## Published reference rows",
+        "",
+        "| benchmark | measure | model | value | source | protocol | differs from our default |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in profile["paper"]:
+        lines.append(
+            f"| {row['benchmark']} | {row['measure']} | {row['model']} | {row['value']:.3f} | "
+            f"{row['source']} | {row['protocol']} | {row['differs'] or 'no'} |"
+        )
+    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
+    return "\n".join([*lines, "", f"Versions: {versions}.", ""])
+
+
+def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
+    """One PNG: every benchmark's headline numbers with their 95 % intervals."""
+    from cog_tasks.common.files import pyplot
+
+    plt = pyplot()
+    benchmarks = [
+        name for name in BENCHMARKS if any(r["benchmark"] == name for r in profile["rows"])
+    ]
+    figure, axes = plt.subplots(
+        len(benchmarks), 1, figsize=(7, 1.2 + 0.45 * len(profile["rows"])), squeeze=False
+    )
+    for axis, benchmark in zip(axes[:, 0], benchmarks, strict=True):
+        rows = [row for row in profile["rows"] if row["benchmark"] == benchmark]
+        positions = range(len(rows))
+        values = [row["value"] for row in rows]
+        errors = [
+            [row["value"] - row["ci_low"] for row in rows],
+            [row["ci_high"] - row["value"] for row in rows],
+        ]
+        axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3)
+        axis.set_yticks(list(positions), [row["measure"] for row in rows])
+        axis.invert_yaxis()
+        axis.set_title(benchmark, loc="left", fontsize=10)
+        axis.grid(axis="x", alpha=0.3)
+    figure.suptitle(f"{profile['model']} ({profile['preset']}), 95 % intervals")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def _row_key(row: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """What must agree for two rows to be compared: benchmark, measure, task, arguments."""
+    run = row["run"]
+    return (
+        row["benchmark"],
+        row["measure"],
+        run["task"],
+        json.dumps(run["arguments"], sort_keys=True),
+    )
+
+
+def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
+    return {
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in row["units"].items()
+    }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One headline of two profiles.
+
+    Attributes:
+        label: ``benchmark measure``.
+        difference: First minus second, with its paired interval (``None``
+            where the measure has no per-unit values).
+        first: The first profile's value.
+        second: The second profile's value.
+    """
+
+    label: str
+    difference: Interval | None
+    first: float
+    second: float
+
+
+def compare_profiles(
+    first: Mapping[str, Any], second: Mapping[str, Any], seed: int = 0
+) -> list[Comparison]:
+    """Pair the headlines of two profiles and bootstrap their differences over shared units.
+
+    Args:
+        first: A ``profile.json``.
+        second: Another.
+        seed: Seed of the paired bootstrap.
+
+    Returns:
+        One comparison per headline both profiles have with the same task and
+        arguments, in the first profile's order.
+    """
+    from cog_tasks.common.stats import paired_difference
+
+    others = {_row_key(row): row for row in second["rows"]}
+    comparisons = []
+    for row in first["rows"]:
+        other = others.get(_row_key(row))
+        if other is None:
+            continue
+        difference = None
+        if row["units"] and other["units"]:
+            difference = paired_difference(_units(row), _units(other), unit=row["unit"], seed=seed)
+        comparisons.append(Comparison(_row_label(row), difference, row["value"], other["value"]))
+    return comparisons
+
+
+def _read_profile(folder: Path) -> dict[str, Any]:
+    path = folder / "profile.json" if folder.is_dir() else folder
+    profile = read_json(path)
+    if not isinstance(profile, dict) or "rows" not in profile:
+        raise ValueError(f"{path}: not a profile.json (no 'rows')")
+    return profile
+
+
+def _profile_run(args: argparse.Namespace) -> int:
+    model = ModelSpec(
+        name=args.model,
+        args=dict(args.model_args),
+        roles=dict(args.model_roles),
+        seed=args.seed,
+    )
+    profile = run_profile(model, PRESETS[args.preset], args.out)
+    print(render_markdown(profile))
+    print(f"wrote {args.out / 'profile.json'}, profile.md and profile.png")
+    return 0
+
+
+def _profile_compare(args: argparse.Namespace) -> int:
+    first, second = _read_profile(args.first), _read_profile(args.second)
+    comparisons = compare_profiles(first, second, seed=args.seed)
+    print(f"{first['model']} minus {second['model']} (paired bootstrap over shared units)")
+    for comparison in comparisons:
+        if comparison.difference is None:
+            shown = f"{comparison.first - comparison.second:+.3f} (no per-unit values)"
+        else:
+            flag = "  *" if comparison.difference.excludes(0.0) else ""
+            shown = f"{comparison.difference.format()} n={comparison.difference.n}{flag}"
+        print(f"  {comparison.label}: {shown}")
+    print("* the interval excludes 0")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``profile`` command group to the ``cog-tasks`` parser."""
+    group = subparsers.add_parser("profile", help="a model's cognitive profile across benchmarks")
+    commands = group.add_subparsers(dest="profile_command", metavar="COMMAND", required=True)
+    run = commands.add_parser(
+        "run",
+        help="evaluate a model on all four benchmarks and write profile.json/.md/.png",
+    )
+    run.add_argument("--model", required=True, help="Inspect model name, or 'chance'")
+    add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
+    add_name_value_option(
+        run, "--model-role", "model_roles", "model role, e.g. judge=openai/gpt-4o"
+    )
+    run.add_argument("--preset", choices=sorted(PRESETS), default="smoke")
+    run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
+    add_out_option(run, "output folder", required=True)
+    run.set_defaults(func=_profile_run)
+    compare = commands.add_parser("compare", help="paired differences between two profiles")
+    compare.add_argument("first", type=Path, help="profile folder or profile.json")
+    compare.add_argument("second", type=Path, help="profile folder or profile.json")
+    compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
+    compare.set_defaults(func=_profile_compare)
