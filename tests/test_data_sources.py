@@ -368,3 +368,63 @@ def test_missing_optional_dependency_names_its_extra(monkeypatch: pytest.MonkeyP
     with pytest.raises(ModuleNotFoundError, match=r'pip install "cog-tasks\[coggpt\]"'):
         LongTermMemory("probe")
     assert import_extra("json", "api").dumps([]) == "[]"
+
+
+@pytest.mark.parametrize("payload", [b"", b" \n\n"], ids=["empty", "blank"])
+def test_an_empty_local_file_is_refused_by_name(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, payload: bytes
+) -> None:
+    local = tmp_path / case.source.benchmark / case.path
+    local.parent.mkdir(parents=True)
+    local.write_bytes(payload)
+    monkeypatch.setenv("COG_TASKS_DATA", str(tmp_path))
+    with pytest.raises(DataFileError, match=rf"^{local}: the file is empty$"):
+        case.load()
+
+
+def test_an_empty_cached_download_names_itself_to_delete(case: Case, no_local_data: Path) -> None:
+    cached = case.source.cached(case.path)
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"\n")
+    with pytest.raises(DataSourceError, match=rf"^{cached}: the file is empty\. .*delete {cached}"):
+        case.load()
+
+
+def test_a_pinned_item_count_is_exact_for_downloads(
+    case: Case, no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pinned = replace(case.source, item_counts={case.path: case.items + 1})
+    serve_files(monkeypatch, case)
+    with pytest.raises(DataSourceError, match=r"holds \d+ items, the pinned upstream file"):
+        fetch(pinned, case.path, case.validate)
+    assert cached_files(no_local_data) == []
+    right = replace(case.source, item_counts={case.path: len(case.validate(local_copy(case)))})
+    assert fetch(right, case.path, case.validate).origin == "upstream"
+
+
+def test_a_local_copy_with_another_count_is_named_in_a_warning(case: Case, tmp_path: Path) -> None:
+    local = tmp_path / case.source.benchmark / case.path
+    local.parent.mkdir(parents=True)
+    local.write_bytes(case.files[case.path].read_bytes())
+    items = len(case.validate(local_copy(case)))
+    pinned = replace(case.source, item_counts={case.path: items + 1})
+    with pytest.warns(sources.ItemCountWarning, match=rf"^{local}: holds {items} items"):
+        assert len(fetch(pinned, case.path, case.validate, data_dir=tmp_path).value) == items
+
+
+def local_copy(case: Case) -> Content:
+    """The good copy of the case's first file, as local content."""
+    file = case.files[case.path]
+    return Content(file.read_bytes(), str(file), "local", file)
+
+
+def test_check_unique_names_the_file_the_repeat_and_the_first() -> None:
+    rows = [(1, {"a": 1, "b": 2}), (2, {"a": 2}), (3, {"b": 2, "a": 1})]
+    with pytest.raises(
+        DataFileError, match=r"^f\.jsonl: line 3 repeats line 1 \(the same record\)$"
+    ):
+        sources.check_unique(((f"line {n}", sources.record_key(r)) for n, r in rows), "f.jsonl")
+    ids = [("item 0", "x-1"), ("item 1", "x-2"), ("item 2", "x-2")]
+    with pytest.raises(DataFileError, match=r"item 2 repeats item 1 \(the same id 'x-2'\)"):
+        sources.check_unique(ids, "f.json", kind="id")
+    sources.check_unique([("item 0", "x-1"), ("item 1", "x-2")], "f.json", kind="id")

@@ -15,21 +15,30 @@ from. :func:`fetch` resolves one file (``path``, as laid out upstream) in order:
    ``HF_HUB_OFFLINE`` a cached file is still read, and a missing one fails at
    once with the ways out.
 
-The validator (a hook per benchmark file) parses and checks the bytes and
-returns what the loader needs. A download is written to the cache, atomically,
-only after it passed; a cached file that fails names itself to delete. Every
-failure of a source is a :class:`DataSourceError`; a malformed file under
-``COG_TASKS_DATA`` (the user's own) keeps the validator's error, which names
-the file and line.
+Every file goes through the same generic checks, whatever its origin: an
+empty file (or whitespace only) is refused before the validator sees it, and
+where the source pins a file's item count (:attr:`DataSource.item_counts`) the
+validator's result must hold that many items: a download or its cached copy
+that differs fails, a local or Hub copy that differs gives an
+:class:`ItemCountWarning` naming the file. The validator (a hook per benchmark
+file) parses and checks the bytes and returns what the loader needs; it calls
+:func:`check_unique` (with :func:`record_key`) for duplicate records and ids.
+
+A download is written to the cache, atomically, only after it passed; a
+cached file that fails names itself to delete. Every failure of a source is a
+:class:`DataSourceError`; a malformed file under ``COG_TASKS_DATA`` (the
+user's own) keeps the validator's error, which names the file and line.
 """
 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -61,6 +70,53 @@ class DataSourceError(DataFileError):
 
 class MissingDataFile(DataSourceError, FileNotFoundError):
     """A file the caller's ``data_dir`` argument should hold, or a data folder, that is missing."""
+
+
+class ItemCountWarning(UserWarning):
+    """A local or Hub copy of a file whose item count differs from the pinned upstream file's."""
+
+
+def check_not_empty(content: Content) -> None:
+    """Refuse a file that is empty or holds only whitespace.
+
+    :func:`fetch` calls it on every file before the validator.
+
+    Raises:
+        DataFileError: Naming the file.
+    """
+    if not content.data.strip():
+        raise DataFileError(f"{content.source}: the file is empty")
+
+
+def record_key(record: Any) -> str:
+    """A key equal for equal JSON records, whatever their key order; for :func:`check_unique`."""
+    return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def check_unique(keyed: Iterable[tuple[str, Hashable]], source: str, kind: str = "record") -> None:
+    """Refuse a repeated record or id: the benchmark validators' duplicate check.
+
+    Call it with ``kind="record"`` and :func:`record_key` for repeated records,
+    and with ``kind="id"`` and each item's id for repeated ids, for example
+    ``check_unique(((f"line {n}", record_key(r)) for n, r in rows), content.source)``.
+
+    Args:
+        keyed: ``(where, key)`` pairs, ``where`` naming the record (``line 12``,
+            ``item 3``) in messages.
+        source: The file, quoted in messages.
+        kind: What the key is (``record``, ``id``); an id is quoted in the message.
+
+    Raises:
+        DataFileError: Naming the file, the repeat and the record it repeats.
+    """
+    first_seen: dict[Hashable, str] = {}
+    for where, key in keyed:
+        if key in first_seen:
+            shown = "" if kind == "record" else f" {key!r}"
+            raise DataFileError(
+                f"{source}: {where} repeats {first_seen[key]} (the same {kind}{shown})"
+            )
+        first_seen[key] = where
 
 
 @dataclass(frozen=True)
@@ -148,6 +204,8 @@ class DataSource:
         commit_env: A setting that overrides :attr:`commit`, if any.
         more_ways_out: Ways out specific to the benchmark, appended to the others.
         describe: Names a file in messages (default ``<title> file <path>``).
+        item_counts: Upstream path -> item count of the pinned file, where upstream
+            pins one; the validator's result (a sized value) is checked against it.
     """
 
     benchmark: str
@@ -160,6 +218,7 @@ class DataSource:
     commit_env: str | None = None
     more_ways_out: tuple[str, ...] = ()
     describe: Callable[[str], str] | None = None
+    item_counts: Mapping[str, int] = field(default_factory=dict, hash=False)
 
     def label(self, path: str) -> str:
         """How messages name the file ``path``."""
@@ -260,6 +319,7 @@ def fetch(
             the source and the ways out (the cached file to delete, for a bad cache).
         ValueError: The validator's own error, for a bad file under the local data root.
     """
+    validate = _checked(benchmark, path, validate)
     if local:
         try:
             root = local_data_dir(data_dir)
@@ -276,6 +336,24 @@ def fetch(
     if source is not None:
         return _from_hub(benchmark, source, path, validate)
     return _from_upstream(benchmark, path, validate, commit)
+
+
+def _checked(benchmark: DataSource, path: str, validate: Validator[T]) -> Validator[T]:
+    """``validate`` with the generic checks every file goes through (module docstring)."""
+    expected = benchmark.item_counts.get(path)
+
+    def checked(content: Content) -> T:
+        check_not_empty(content)
+        value = validate(content)
+        if expected is None or not isinstance(value, Sized) or len(value) == expected:
+            return value
+        message = f"{content.source}: holds {len(value)} items, the pinned upstream file {expected}"
+        if content.origin == "upstream":
+            raise DataFileError(message)
+        warnings.warn(message, ItemCountWarning, stacklevel=2)
+        return value
+
+    return checked
 
 
 def _from_hub(
