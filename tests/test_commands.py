@@ -10,7 +10,7 @@ from cog_tasks.cli import main
 
 def listing_rows(output: str) -> dict[str, list[str]]:
     rows = {}
-    for line in output.splitlines()[2:]:
+    for line in output.split("\n\n")[0].splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         rows[cells[1].strip("`")] = cells
     return rows
@@ -38,11 +38,16 @@ def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture
 def test_list_shows_inspect_tasks(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
     monkeypatch.delenv("COG_TASKS_COGBENCH_HUB", raising=False)
     assert main(["list", "--framework", "inspect"]) == 0
-    rows = listing_rows(capsys.readouterr().out)
+    output = capsys.readouterr().out
+    rows = listing_rows(output)
     assert {"cog_tasks/cogeval", "cog_tasks/cogbench", "cog_tasks/egosocial_static"} <= set(rows)
     assert all(cells[2].startswith("Inspect, chat") for cells in rows.values())
-    # Without CogBench data offline, the count says why instead of failing the listing.
-    assert rows["cog_tasks/cogbench"][3].startswith("n/a (DataSourceError")
+    # Without CogBench data offline, the count says why instead of failing the listing,
+    # and a note under the table gives the whole reason, its ways out included.
+    assert rows["cog_tasks/cogbench"][3] == "n/a (DataSourceError) [1]"
+    note = output.split("\n\nWhy a count is n/a:\n")[1].splitlines()[0]
+    assert note.startswith("[1] DataSourceError: could not fetch the CogBench file")
+    assert "Ways out: (1)" in note and note.endswith("(not human data).")
 
 
 @pytest.mark.slow

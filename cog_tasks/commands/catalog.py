@@ -11,7 +11,8 @@ Nothing is listed by hand, so the table follows the code:
 
 Counting reads the benchmark data the way a run would (``COG_TASKS_DATA``, the
 Hub settings, the cache); where that fails (offline, no data) the count says
-``n/a`` and the reason's first words, and the listing goes on.
+``n/a`` with the error's type and a note number, the listing goes on, and the
+notes under the table give each reason whole, advice included, one line each.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ class TaskEntry:
         framework: ``lm-eval`` or ``Inspect``.
         name: What to pass to ``--tasks`` or ``inspect eval``.
         protocol: How the model is asked.
-        items: Item count, or ``n/a (reason)``.
+        items: Item count, or ``n/a (error type)``.
         readme: README path relative to the repository root.
+        why: Why the items could not be counted: the whole error, on one line.
     """
 
     framework: str
@@ -53,6 +55,7 @@ class TaskEntry:
     protocol: str
     items: str
     readme: str
+    why: str = ""
 
 
 class _YamlLoader(yaml.SafeLoader):
@@ -70,16 +73,20 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return config
 
 
-def _count(counter: Callable[[], int]) -> str:
-    """Run a counter quietly; failures become ``n/a (reason)``."""
+def _count(counter: Callable[[], int]) -> tuple[str, str]:
+    """Run a counter quietly.
+
+    Returns:
+        The count, and no reason; or ``n/a (error type)`` and the whole error on one line.
+    """
     quiet = io.StringIO()
     logging.disable(logging.WARNING)
     try:
         with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
-            return f"{counter():,}"
+            return f"{counter():,}", ""
     except Exception as error:  # the listing reports any failure and goes on
-        reason = str(error).split(". ")[0][:60]
-        return f"n/a ({type(error).__name__}: {reason})"
+        name = type(error).__name__
+        return f"n/a ({name})", f"{name}: {' '.join(str(error).split())}"
     finally:
         logging.disable(logging.NOTSET)
 
@@ -137,6 +144,7 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
     for family in lm_eval_families(benchmark_dir):
         configs = {path: _read_yaml(path) for path in sorted(family.glob("*.yaml"))}
         counts: dict[str, str] = {}
+        reasons: dict[str, str] = {}
         protocols: dict[str, str] = {}
         for config in configs.values():
             name = config.get("task")
@@ -144,7 +152,7 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
                 hook = _hook_counter(
                     family, config["custom_dataset"], config.get("dataset_kwargs", {})
                 )
-                counts[name] = _count(hook)
+                counts[name], reasons[name] = _count(hook)
                 protocols[name] = PROTOCOLS.get(config.get("output_type", ""), "lm-eval")
         groups = {c["group"]: c["task"] for c in configs.values() if "group" in c}
         for group, members in groups.items():
@@ -152,7 +160,9 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
             count = _group_count(members, groups, counts)
             entries.append(TaskEntry("lm-eval", group, f"{protocol} (group)", count, readme))
         for name in counts:
-            entries.append(TaskEntry("lm-eval", name, protocols[name], counts[name], readme))
+            entries.append(
+                TaskEntry("lm-eval", name, protocols[name], counts[name], readme, reasons[name])
+            )
     return entries
 
 
@@ -170,13 +180,15 @@ def inspect_entries(benchmark_dir: Path) -> list[TaskEntry]:
         module = importlib.import_module(".".join((_module_of(evals_dir), *module_path.parts)))
         function = getattr(module, info.name)
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+        items, why = _count(lambda function=function: len(function().dataset))
         entries.append(
             TaskEntry(
                 "Inspect",
                 f"cog_tasks/{info.name}",
                 f"Inspect, chat: {summary}" if summary else "Inspect, chat",
-                _count(lambda function=function: len(function().dataset)),
+                items,
                 readme,
+                why,
             )
         )
     return entries
@@ -191,11 +203,19 @@ def _list(args: argparse.Namespace) -> int:
         entries += [entry for folder in folders for entry in inspect_entries(folder)]
     print("| framework | task | protocol | items | README |")
     print("|---|---|---|---:|---|")
+    notes: dict[str, int] = {}  # reason -> note number, each reason once
     for entry in entries:
+        items = entry.items
+        if entry.why:
+            items += f" [{notes.setdefault(entry.why, len(notes) + 1)}]"
         print(
-            f"| {entry.framework} | `{entry.name}` | {entry.protocol} | {entry.items} "
+            f"| {entry.framework} | `{entry.name}` | {entry.protocol} | {items} "
             f"| [{entry.readme}]({entry.readme}) |"
         )
+    if notes:
+        print("\nWhy a count is n/a:")
+    for why, number in notes.items():
+        print(f"[{number}] {why}")
     return 0
 
 
