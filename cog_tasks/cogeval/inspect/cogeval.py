@@ -23,23 +23,95 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from cog_tasks.cogeval.generator import generate_items, split_names
+from cog_tasks.cogeval.generator import COT_MODES, DESIGNS, generate_items, split_names
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
+MAX_TEMPERATURE = 2.0
+CLUSTER = "task"
+"""Sample metadata naming a sample's task: the resampled unit (temperatures and repeats move
+together)."""
 
 
-def _temperatures(value: str | float | Sequence[float] | None) -> list[float]:
+def parse_temperatures(value: str | float | Sequence[float] | None) -> list[float]:
+    """The ``temperatures`` parameter as a list of numbers from 0 to 2.
+
+    Raises:
+        ValueError: Naming the bad value and the valid ones.
+    """
     if value is None:
         return list(DEFAULT_TEMPERATURES)
-    if isinstance(value, int | float):
-        return [float(value)]
-    parts = value.split(",") if isinstance(value, str) else value
-    return [float(part) for part in parts]
+    parts = (
+        [value]
+        if isinstance(value, int | float)
+        else value.split(",")
+        if isinstance(value, str)
+        else list(value)
+    )
+    valid = f"numbers from 0 to {MAX_TEMPERATURE:g}, comma-separated (default 0,0.5,1)"
+    temperatures = []
+    for part in parts:
+        try:
+            temperature = float(part)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"CogEval temperatures: {part!r} is not a number; valid: {valid}"
+            ) from None
+        if not 0 <= temperature <= MAX_TEMPERATURE:
+            raise ValueError(
+                f"CogEval temperatures: {temperature:g} is out of range; valid: {valid}"
+            )
+        temperatures.append(temperature)
+    if not temperatures or len(set(temperatures)) != len(temperatures):
+        raise ValueError(f"CogEval temperatures: {value!r} is empty or repeats; valid: {valid}")
+    return temperatures
+
+
+def _check_parameters(cot: object, seed: object, max_tokens: object, design: object) -> None:
+    """Type and range checks of the scalar task parameters (names and valid values in the message).
+
+    Raises:
+        ValueError: On the first bad parameter.
+    """
+    if cot not in COT_MODES:
+        raise ValueError(f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}")
+    if design not in DESIGNS:
+        raise ValueError(f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
+    if max_tokens is not None and (
+        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
+    ):
+        raise ValueError(
+            f"CogEval max_tokens: {max_tokens!r} is not valid; valid: an integer >= 1, or unset"
+        )
+
+
+def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
+    """Generation settings for one sample's temperature; temperature 0 decodes greedily.
+
+    Inspect passes a temperature of 0 to every provider, but its ``hf`` provider
+    samples unless the model argument ``do_sample=false`` is given, and
+    transformers refuses a temperature of 0 when sampling. So at temperature 0
+    the ``hf`` provider gets no temperature and ``top_k=1`` (sampling from the
+    single most likely token is greedy decoding); every other provider gets
+    temperature 0, which is how their APIs ask for greedy decoding.
+
+    Args:
+        temperature: The sample's temperature.
+        api: The model's provider (``hf``, ``openai``, ``mockllm``...).
+
+    Returns:
+        Keyword arguments for ``generate``.
+    """
+    if temperature == 0 and api == "hf":
+        return {"top_k": 1}
+    return {"temperature": temperature}
 
 
 def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
@@ -65,6 +137,7 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
             "family": record["family"],
             "cot": record["cot"],
             "seed": record["seed"],
+            CLUSTER: record["id"],
             "temperature": temperature,
             "followups": turns[1:],
             "graph_context": record["graph_context"],
@@ -74,22 +147,30 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
 
 @solver
 def dialog_solver() -> Solver:
-    """Answer the first turn, then each follow-up turn, at the sample's temperature."""
+    """Answer the first turn, then each follow-up turn, at the sample's temperature.
+
+    Temperature 0 is greedy decoding on every provider (see :func:`sampling_settings`).
+    """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        temperature = float(state.metadata["temperature"])
-        state = await generate(state, temperature=temperature)
+        settings = sampling_settings(float(state.metadata["temperature"]), state.model.api)
+        state = await generate(state, **settings)
         for text in state.metadata["followups"]:
             state.messages.append(ChatMessageUser(content=text))
-            state = await generate(state, temperature=temperature)
+            state = await generate(state, **settings)
         return state
 
     return solve
 
 
-@scorer(metrics={key: [mean(), stderr()] for key in ("acc", *FAILURE_MODES)})
+@scorer(metrics=[key_intervals(unit=CLUSTER, cluster=CLUSTER)])
 def cogeval_scorer() -> Scorer:
-    """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode."""
+    """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode.
+
+    Every rate is reported with its 95 % interval (``<key>_ci_low``,
+    ``<key>_ci_high``), bootstrapped over tasks: a task's temperatures and
+    repeats are resampled together.
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         context = GraphContext.from_dict(state.metadata["graph_context"])
@@ -135,7 +216,13 @@ def cogeval(
         design: ``all`` (default), or ``paper``: only the paper's 3 domains per
             graph and 5 condition families, so ``cog-tasks cogeval analyze``
             gives Table 2's terms and degrees of freedom.
+
+    Raises:
+        ValueError: For a parameter of the wrong type or out of range, naming
+            the valid values.
     """
+    _check_parameters(cot, seed, max_tokens, design)
+    chosen_temperatures = parse_temperatures(temperatures)
     items = generate_items(
         graphs=split_names(graphs),
         domains=split_names(domains),
@@ -147,7 +234,7 @@ def cogeval(
     samples = [
         record_to_sample(item.to_record(), temperature)
         for item in items
-        for temperature in _temperatures(temperatures)
+        for temperature in chosen_temperatures
     ]
     return Task(
         dataset=MemoryDataset(samples, name="cogeval"),

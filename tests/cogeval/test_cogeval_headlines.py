@@ -1,0 +1,81 @@
+"""CogEval profile interface: headlines of a chance run, the paper's rows, checked parameters."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.cogeval.inspect.chance import ChanceAnswerer, chance_answerer
+from cog_tasks.cogeval.inspect.cogeval import cogeval, parse_temperatures, sampling_settings
+from cog_tasks.cogeval.paper import PAPER_ROWS, TABLE3_MEANS, condition_measure
+from cog_tasks.common.scripted import run_chance_model
+
+
+def test_paper_rows_are_fractions_with_their_source() -> None:
+    assert len(PAPER_ROWS) == 132  # 15 conditions x 9 LLMs, 3 empty cells of Bard
+    gpt4 = {row.measure: row.value for row in PAPER_ROWS if row.model == "gpt-4-32k"}
+    assert gpt4["success_1steppath"] == 0.99
+    assert gpt4["success_policyreval"] == 0.21
+    for row in PAPER_ROWS:
+        assert 0.0 <= row.value <= 1.0
+        assert re.fullmatch(r"[a-z0-9_]+", row.measure)
+        assert row.source == "CogEval Table 3" and row.protocol and row.differs
+    assert {condition_measure(name) for name in TABLE3_MEANS} == {r.measure for r in PAPER_ROWS}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"temperatures": "x"}, "'x' is not a number; valid: numbers from 0 to 2"),
+        ({"temperatures": "3"}, "3 is out of range"),
+        ({"temperatures": "0,0"}, "is empty or repeats"),
+        ({"cot": "bfss"}, "valid: none, bfs, dfs"),
+        ({"seed": "x"}, "valid: an integer >= 0"),
+        ({"seed": -1}, "valid: an integer >= 0"),
+        ({"max_tokens": 0}, "valid: an integer >= 1, or unset"),
+        ({"design": "tabl2"}, "valid: all, paper"),
+        ({"graphs": "n8line"}, "valid:"),
+    ],
+)
+def test_bad_parameters_are_refused_when_the_task_is_built(
+    arguments: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        cogeval(**arguments)
+
+
+def test_temperatures_parse_from_every_form() -> None:
+    assert parse_temperatures(None) == [0.0, 0.5, 1.0]
+    assert parse_temperatures(0) == [0.0]
+    assert parse_temperatures("0, 1") == [0.0, 1.0]
+
+
+def test_temperature_zero_is_greedy_on_every_provider() -> None:
+    assert sampling_settings(0.0, "hf") == {"top_k": 1}  # hf samples at temperature 0
+    assert sampling_settings(0.0, "openai") == {"temperature": 0.0}
+    assert sampling_settings(0.5, "hf") == {"temperature": 0.5}
+
+
+@pytest.mark.slow
+def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path) -> None:
+    from cog_tasks.cogeval.inspect.headlines import headlines
+
+    arguments = {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0,1"}
+    answerer = chance_answerer(arguments, seed=3)
+    assert isinstance(answerer, ChanceAnswerer) and answerer.seed == 3
+    log = run_chance_model(cogeval(**arguments), answerer, str(tmp_path))
+    rows = {headline.measure: headline for headline in headlines(log)}
+    overall = rows["success"]
+    tasks = len(log.samples) // 2  # two temperatures per task
+    assert overall.interval.unit == "task" and overall.interval.n == tasks == len(overall.units)
+    assert overall.interval.low <= overall.interval.value <= overall.interval.high
+    assert all(dialogs == 2 for _, dialogs in overall.units.values())
+    successes = sum(num for num, _ in overall.units.values())
+    assert successes / (2 * tasks) == pytest.approx(overall.interval.value)
+    assert "n7line.ordRooms.valuePath.s0" in overall.units
+    assert "success_valuepath" in rows and rows["success_valuepath"].interval.n == 1
+    assert dict(overall.run.arguments)["temperatures"] == "0,1"
+    metrics = log.results.scores[0].metrics
+    assert {"acc", "acc_ci_low", "acc_ci_high", "no_answer_ci_high"} <= set(metrics)
