@@ -4,11 +4,15 @@
 vocabulary, which fails without a network. Outputs made here carry usage
 counted in words instead. The chance baselines and the tests share this, and
 the chance baselines (``cog-tasks <benchmark> chance``) share
-:func:`run_chance_model`.
+:func:`run_chance_model`, and draw their answers from :func:`seeded_rng`:
+seeded on the seed, the prompt and the epoch, so that a run does not depend on
+the order in which Inspect runs samples and each epoch draws anew.
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +49,33 @@ def scripted_output(
         total_tokens=input_words + output_words,
     )
     return output
+
+
+def current_epoch() -> int:
+    """The epoch (from 1) of the Inspect sample being run; 1 outside a sample."""
+    from inspect_ai.log._samples import sample_active  # Inspect exports no public reader
+
+    active = sample_active()
+    return active.epoch if active is not None else 1
+
+
+def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Random:
+    """A random generator for one model call, derived from the seed, the prompt and the epoch.
+
+    The same seed, prompt and epoch give the same draws whatever the order of
+    the calls; another epoch of the same sample gives other draws.
+
+    Args:
+        seed: The run's seed (``--seed``).
+        prompt: The prompt text the call answers.
+        epoch: The epoch; by default the epoch of the sample being run (:func:`current_epoch`).
+
+    Returns:
+        A generator of its own, for this call only.
+    """
+    epoch = current_epoch() if epoch is None else epoch
+    digest = hashlib.sha256(f"{seed}\n{epoch}\n{prompt}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 class ScriptedReplies(ABC):
