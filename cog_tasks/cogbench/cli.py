@@ -108,7 +108,9 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.cogbench.inspect import cogbench
     from cog_tasks.cogbench.inspect.chance import ChanceRater
 
-    return cogbench(**dict(args.task_args)), ChanceRater(args.seed)
+    # The chance rater answers the judge's prompts too: it is its own (random) judge.
+    task_args = {"self_judge": True, **dict(args.task_args)}
+    return cogbench(**task_args), ChanceRater(args.seed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -238,15 +238,61 @@ def score_method(
     )
 
 
+FOLLOWED_FEEDBACK: tuple[str, ...] = ("direction", "rating")
+"""Feedback modes that a model-free follower can use (``none`` gives nothing to follow)."""
+
+NEUTRAL = 3
+
+
+def follower_tallies(
+    trajectory: Trajectory, feedback: str, weights: WeightScheme = None
+) -> dict[int, RatingTally]:
+    """Tallies of a model-free rater that only follows the feedback ReAct and Reflexion get.
+
+    It reads no flow and no profile. With ``rating`` it copies last
+    iteration's human rating of each question (``None``, i.e. invalid, where
+    that was unset or the question was not asked then). With ``direction`` it
+    starts every question at 3 and moves one step down after "too high", one
+    step up after "too low", and stays after "right" or no note. What an agent
+    scores above this follower, on the same trajectories, is what it adds to
+    the feedback.
+
+    Args:
+        trajectory: One (topic, profile) trajectory.
+        feedback: ``rating`` or ``direction``.
+        weights: κ weighting.
+
+    Returns:
+        Tallies per iteration that has a previous iteration.
+
+    Raises:
+        ValueError: For a feedback mode without anything to follow.
+    """
+    if feedback not in FOLLOWED_FEEDBACK:
+        raise ValueError(f"no follower of feedback {feedback!r}; use one of {FOLLOWED_FEEDBACK}")
+    tallies: dict[int, RatingTally] = {}
+    own = {question: NEUTRAL for question in trajectory.steps[0].questions}
+    for previous, step in zip(trajectory.steps, trajectory.steps[1:], strict=False):
+        earlier = dict(zip(previous.questions, previous.human_ratings, strict=True))
+        if feedback == "rating":
+            ratings: list[int | None] = [earlier.get(q) for q in step.questions]
+        else:
+            moved = {}
+            for question, human in earlier.items():
+                rating = own.get(question, NEUTRAL)
+                if human is not None:
+                    rating += (rating < human) - (rating > human)
+                moved[question] = rating
+            own = {q: moved.get(q, NEUTRAL) for q in step.questions}
+            ratings = [own[q] for q in step.questions]
+        tallies[step.iteration] = RatingTally.from_ratings(step.human_ratings, ratings, weights)
+    return tallies
+
+
 def copy_previous_tallies(
     trajectories: Sequence[Trajectory], weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Tallies of a rater that copies last iteration's human rating of each question.
-
-    This reference needs no model. At iteration *t* >= 1 its rating of a
-    question is the human rating of the same question at *t* - 1 (``None``,
-    i.e. invalid, when that was unset or the question was not asked then). It
-    is what an agent told last round's human rating could score by copying it.
+    """Pooled tallies of the follower of ``rating`` feedback (copy previous human rating).
 
     Args:
         trajectories: The (topic, profile) trajectories.
@@ -257,12 +303,8 @@ def copy_previous_tallies(
     """
     tallies: dict[int, RatingTally] = {}
     for trajectory in trajectories:
-        for previous, step in zip(trajectory.steps, trajectory.steps[1:], strict=False):
-            earlier = dict(zip(previous.questions, previous.human_ratings, strict=True))
-            tally = RatingTally.from_ratings(
-                step.human_ratings, [earlier.get(q) for q in step.questions], weights
-            )
-            tallies[step.iteration] = tallies.get(step.iteration, RatingTally(weights)) + tally
+        for iteration, tally in follower_tallies(trajectory, "rating", weights).items():
+            tallies[iteration] = tallies.get(iteration, RatingTally(weights)) + tally
     return dict(sorted(tallies.items()))
 
 

@@ -100,8 +100,36 @@ def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
 
 
 def test_unknown_agent_is_rejected() -> None:
-    with pytest.raises(ValueError, match="unknown CogBench agent"):
+    with pytest.raises(ValueError, match="agent must be one of"):
         cogbench(agent="gpt", source="sample")
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ({"iterations": "x"}, "iterations must be an integer >= 1"),
+        ({"iterations": 0}, "iterations must be an integer >= 1"),
+        ({"recall_k": -3}, "recall_k must be an integer >= 1"),
+        ({"forgetting_rate": 1.5}, "forgetting_rate must be a number from 0 to 1"),
+        ({"self_judge": "yes"}, "self_judge must be true or false"),
+        ({"feedback": "hint"}, "feedback must be one of"),
+        ({"max_tokens": True}, "max_tokens must be an integer"),
+    ],
+)
+def test_task_parameters_are_checked_at_build(argument: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        cogbench(source="sample", **argument)
+
+
+def test_a_run_without_a_judge_is_refused(tmp_path) -> None:
+    [log] = inspect_eval(
+        cogbench(agent="cot", source="sample", iterations=1),
+        model=get_model("mockllm/model", custom_outputs=ScriptedRater()),
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "error" and "needs a judge" in log.error.message
 
 
 @pytest.mark.slow

@@ -10,10 +10,11 @@ reasoning.
 
 Usage::
 
-    inspect eval cog_tasks/cogbench -T agent=coggpt -T subset=a --model openai/gpt-4o
-    inspect eval cog_tasks/cogbench -T source=sample -T agent=cot -T iterations=2
-        --model hf/smollm2 -M model_path=$(cog-tasks model-path smollm2) -M do_sample=false
-    (add --model-role judge=<model> to judge Rationality with another model)
+    inspect eval cog_tasks/cogbench -T agent=coggpt -T subset=a --model openai/gpt-4o \
+        --model-role judge=openai/gpt-4o
+    inspect eval cog_tasks/cogbench -T source=sample -T agent=cot -T iterations=1 \
+        -T self_judge=true --model hf/smollm2 -M model_path=$(cog-tasks model-path smollm2)
+    (Rationality needs --model-role judge=<model>, -T self_judge=true or -T judge=false)
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from cog_tasks.cogbench.agents import AGENTS, AgentSettings
+from cog_tasks.cogbench.agents import AGENTS, FEEDBACK_MODES, STM_MODES, AgentSettings
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
 from cog_tasks.cogbench.inspect.solver import cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
-from cog_tasks.cogbench.loader import load_trajectories
+from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
+from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
+from cog_tasks.cogbench.parameters import choice, flag, fraction, integer
 from cog_tasks.cogbench.records import Trajectory
 
 
@@ -76,6 +79,7 @@ def cogbench(
     iterations: int | None = None,
     topics: str | list[str] | None = None,
     judge: bool = True,
+    self_judge: bool = False,
     weights: str | None = None,
     max_tokens: int = 256,
     memory_tokens: int = 512,
@@ -85,7 +89,7 @@ def cogbench(
     chunk_size: int = 1000,
     chunk_overlap: int = 100,
     forgetting_rate: float = 0.4,
-    feedback: str = "direction",
+    feedback: str = "rating",
     retries: int = 3,
     kappa: str = "pooled",
 ) -> Task:
@@ -101,8 +105,11 @@ def cogbench(
         revision: Hub revision override.
         iterations: Run iterations ``0..iterations`` only.
         topics: Topic names to keep (comma-separated or a list).
-        judge: Score Rationality with the ``judge`` model role (falls back
-            to the evaluated model when no judge role is given).
+        judge: Score Rationality with the model bound to the ``judge`` role
+            (``--model-role judge=...``); a run without that role is refused
+            unless ``self_judge`` is true.
+        self_judge: Let the evaluated model judge its own answers (cheap and
+            lenient; reports label it ``self``).
         weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
         max_tokens: Token limit of answers and reflections.
         memory_tokens: Token limit of CogGPT's distillation and profile update.
@@ -114,8 +121,8 @@ def cogbench(
         chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
         forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
         feedback: What ReAct and Reflexion are told about last round:
-            ``direction`` (too high / too low / right), ``none`` or ``rating``
-            (the human rating itself, an upper bound).
+            ``rating`` (the human rating itself, the paper's starred agents),
+            ``direction`` (too high / too low / right) or ``none``.
         retries: Extra asks when an answer has no readable rating.
         kappa: ``pooled`` (κ over all questions of an iteration, as the
             authors' code computes it and their tables show) or
@@ -124,8 +131,27 @@ def cogbench(
     Returns:
         The task.
     """
-    if agent not in AGENTS:
-        raise ValueError(f"unknown CogBench agent {agent!r}; use one of {sorted(AGENTS)}")
+    choice("agent", agent, sorted(AGENTS))
+    choice("subset", subset, SUBSETS)
+    choice("language", language, LANGUAGES)
+    if iterations is not None:
+        integer("iterations", iterations, 1)
+    flag("judge", judge)
+    flag("self_judge", self_judge)
+    check_weights(weights)
+    check_kappa_form(kappa)
+    choice("feedback", feedback, FEEDBACK_MODES)
+    choice("stm", stm, STM_MODES)
+    for name, value, least in (
+        ("max_tokens", max_tokens, 1),
+        ("memory_tokens", memory_tokens, 1),
+        ("recall_k", recall_k, 1),
+        ("chunk_size", chunk_size, 1),
+        ("chunk_overlap", chunk_overlap, 0),
+        ("retries", retries, 0),
+    ):
+        integer(name, value, least)
+    fraction("forgetting_rate", forgetting_rate)
     trajectories, location = load_trajectories(
         subset, language, source, revision, _topic_names(topics), iterations
     )
@@ -148,8 +174,8 @@ def cogbench(
         dataset=MemoryDataset(
             [record_to_sample(t) for t in trajectories], name=name, location=location.description
         ),
-        solver=cogbench_agent(agent, settings),
-        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa),
+        solver=cogbench_agent(agent, settings, judge=judge and not self_judge),
+        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa, self_judge=self_judge),
         metrics=[authenticity(weights, kappa), rationality()],
         version=TASK_VERSION,
         metadata={
@@ -159,5 +185,6 @@ def cogbench(
             "language": language,
             "data": location.description,
             "fixture_ratings": location.fixture,
+            "judge": ("self" if self_judge else "role") if judge else "none",
         },
     )

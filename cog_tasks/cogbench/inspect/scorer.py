@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.model import get_model
+from inspect_ai.model import get_model, model_roles
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from cog_tasks.cogbench.inspect.solver import STORE_KEY, ModelGenerator, summary_line
+from cog_tasks.cogbench.inspect.solver import (
+    JUDGE_ROLE,
+    MISSING_JUDGE,
+    STORE_KEY,
+    ModelGenerator,
+    summary_line,
+)
 from cog_tasks.cogbench.metrics import (
     RatingTally,
     RationalityTally,
@@ -29,8 +35,6 @@ from cog_tasks.cogbench.metrics import (
 )
 from cog_tasks.cogbench.rationality import JudgeItem, judge_answers
 from cog_tasks.cogbench.records import Trajectory
-
-JUDGE_ROLE = "judge"
 
 
 def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
@@ -124,15 +128,16 @@ def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[
 
 @scorer(metrics=[authenticity(), rationality()])
 def cogbench_scorer(
-    judge: bool = True, weights: str | None = None, kappa: str = "pooled"
+    judge: bool = True, weights: str | None = None, kappa: str = "pooled", self_judge: bool = False
 ) -> Scorer:
     """Tally ratings against human ratings and, optionally, judge the reasoning.
 
     The judge is the model bound to the ``judge`` role
-    (``--model-role judge=...``); without one, the evaluated model judges.
+    (``--model-role judge=...``), or the evaluated model with ``self_judge``.
 
     Args:
-        judge: Whether to score Rationality with the judge model.
+        judge: Whether to score Rationality.
+        self_judge: The evaluated model judges itself (refused with a judge role bound).
         weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
         kappa: ``per_question`` also tallies every question apart (the
             paper's Eq. 2); ``pooled`` (default) does not need that.
@@ -148,7 +153,14 @@ def cogbench_scorer(
         trajectory = Trajectory.from_metadata(state.metadata)
         verdicts = []
         if judge:
-            generator = ModelGenerator(get_model(role=JUDGE_ROLE))
+            bound = JUDGE_ROLE in model_roles()
+            if bound == self_judge:
+                raise ValueError(
+                    "-T self_judge=true and --model-role judge both name a judge; give one"
+                    if bound
+                    else MISSING_JUDGE
+                )
+            generator = ModelGenerator(get_model() if self_judge else get_model(role=JUDGE_ROLE))
             verdicts = await judge_answers(generator, judge_inputs(trajectory, records))
         value: dict[str, float] = {}
         judged: list[dict[str, Any]] = []

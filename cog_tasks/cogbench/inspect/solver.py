@@ -10,6 +10,7 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
     get_model,
+    model_roles,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
@@ -24,6 +25,11 @@ from cog_tasks.cogbench.agents import (
 from cog_tasks.cogbench.records import Trajectory
 
 STORE_KEY = "cogbench_iterations"
+JUDGE_ROLE = "judge"
+MISSING_JUDGE = (
+    "CogBench's Rationality needs a judge: pass --model-role judge=MODEL, or -T self_judge=true "
+    "to let the evaluated model judge itself, or -T judge=false to skip Rationality"
+)
 
 
 class ModelGenerator:
@@ -56,7 +62,9 @@ def summary_line(record: dict[str, Any]) -> str:
 
 
 @solver
-def cogbench_agent(agent: str = "coggpt", settings: AgentSettings | None = None) -> Solver:
+def cogbench_agent(
+    agent: str = "coggpt", settings: AgentSettings | None = None, judge: bool = False
+) -> Solver:
     """Run ``agent`` through the sample's iterations, answering the questionnaire each time.
 
     Every iteration runs in its own transcript span; the per-iteration answers
@@ -67,12 +75,16 @@ def cogbench_agent(agent: str = "coggpt", settings: AgentSettings | None = None)
     Args:
         agent: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
         settings: Token limits and CogGPT memory settings.
+        judge: Whether a ``judge`` model role must be bound (checked before
+            the trajectory runs, so a missing judge fails at once).
 
     Returns:
         The solver.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if judge and JUDGE_ROLE not in model_roles():
+            raise ValueError(MISSING_JUDGE)
         trajectory = Trajectory.from_metadata(state.metadata)
         if state.epoch == 1:
             warn_missing_flows(trajectory)

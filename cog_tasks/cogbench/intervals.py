@@ -1,0 +1,243 @@
+"""95 % intervals of CogBench's headline numbers, bootstrapped over trajectories.
+
+CogBench's independent unit is the trajectory: one (topic, profile) pair
+followed through its iterations. Its ratings within a round share the
+profile and the flow, and its rounds share the agent's memory, so neither a
+rating nor an iteration is independent. Each trajectory is reduced once to
+its per-iteration tallies (:class:`UnitTallies`); a bootstrap resample draws
+trajectories with replacement, sums their tallies and recomputes the headline
+through its own formula (pooled κ per iteration, or the paper's per-question
+κ, averaged over iterations 1 and above; the judge's mean per iteration,
+averaged likewise). Epochs of one trajectory are one unit (their tallies add).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cog_tasks.cogbench.metrics import (
+    LIKERT,
+    RatingTally,
+    RationalityTally,
+    WeightScheme,
+    check_kappa_form,
+    pooled_tallies,
+)
+from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval
+
+UNIT = "trajectory"
+"""CogBench's resampling unit."""
+
+_QUESTION_PAIRS = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
+_COLUMNS = 3 + 2 * len(LIKERT)
+Cell = tuple[int, str | None]
+"""An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""
+
+
+@dataclass(frozen=True)
+class UnitTallies:
+    """One trajectory's tallies, the unit every CogBench interval resamples.
+
+    Attributes:
+        ratings: Rating tally per iteration (and per (iteration, question) with
+            the per-question κ).
+        judged: Judge scores per iteration (empty without a judge).
+    """
+
+    ratings: Mapping[Cell, RatingTally]
+    judged: Mapping[int, RationalityTally] = field(default_factory=dict)
+
+    @classmethod
+    def from_value(cls, value: Mapping[str, float], weights: WeightScheme) -> UnitTallies:
+        """Read a scorer's ``Score.value`` (see :mod:`cog_tasks.cogbench.inspect.scorer`)."""
+        ratings_by_iteration, judged = pooled_tallies([value], weights)
+        ratings: dict[Cell, RatingTally] = {
+            (iteration, None): tally for iteration, tally in ratings_by_iteration.items()
+        }
+        for key in value:
+            match = _QUESTION_PAIRS.match(key)
+            if match:
+                iteration, question = int(match.group(1)), match.group(2)
+                ratings[(iteration, question)] = RatingTally.from_value(
+                    value, iteration, weights, question
+                )
+        return cls(ratings, {t: tally for t, tally in judged.items() if tally.scored})
+
+    @classmethod
+    def from_iterations(cls, ratings: Mapping[int, RatingTally]) -> UnitTallies:
+        """A unit with pooled rating tallies only (a model-free reference)."""
+        return cls({(iteration, None): tally for iteration, tally in ratings.items()})
+
+    def __add__(self, other: UnitTallies) -> UnitTallies:
+        ratings = dict(self.ratings)
+        for cell, tally in other.ratings.items():
+            ratings[cell] = ratings[cell] + tally if cell in ratings else tally
+        judged = dict(self.judged)
+        for iteration, tally in other.judged.items():
+            judged[iteration] = judged[iteration] + tally if iteration in judged else tally
+        return UnitTallies(ratings, judged)
+
+
+def merge_units(pairs: Iterable[tuple[str, UnitTallies]]) -> dict[str, UnitTallies]:
+    """Add up the tallies of one trajectory id (its epochs), keeping first-seen order."""
+    merged: dict[str, UnitTallies] = {}
+    for unit_id, tallies in pairs:
+        merged[unit_id] = merged[unit_id] + tallies if unit_id in merged else tallies
+    return merged
+
+
+def _tally_row(tally: RatingTally) -> list[float]:
+    return [tally.pairs, *tally.human, *tally.agent, tally.invalid, tally.disagreement]
+
+
+def _row_tally(row: np.ndarray, weights: WeightScheme) -> RatingTally:
+    size = len(LIKERT)
+    return RatingTally(
+        weights=weights,
+        pairs=float(row[0]),  # type: ignore[arg-type]
+        human=tuple(float(x) for x in row[1 : 1 + size]),  # type: ignore[arg-type]
+        agent=tuple(float(x) for x in row[1 + size : 1 + 2 * size]),  # type: ignore[arg-type]
+        invalid=float(row[1 + 2 * size]),  # type: ignore[arg-type]
+        disagreement=float(row[2 + 2 * size]),
+    )
+
+
+def _weights_of(units: Sequence[UnitTallies]) -> WeightScheme:
+    for unit in units:
+        for tally in unit.ratings.values():
+            return tally.weights
+    return None
+
+
+def _average_later(by_iteration: Mapping[int, float], iteration: int | None) -> float:
+    """The iteration's value, or the mean over iterations >= 1 (NaN where undefined)."""
+    if iteration is not None:
+        return by_iteration.get(iteration, float("nan"))
+    later = [value for t, value in by_iteration.items() if t >= 1]
+    return float(np.mean(later)) if later else float("nan")
+
+
+def authenticity_interval(
+    units: Sequence[UnitTallies],
+    kappa: str = "pooled",
+    iteration: int | None = None,
+    seed: int = 0,
+) -> Interval:
+    """Authenticity κ with its interval over trajectories.
+
+    Args:
+        units: One entry per trajectory.
+        kappa: ``pooled`` (κ over all questions of an iteration) or
+            ``per_question`` (the paper's Eq. 2, averaged over questions).
+        iteration: One iteration's κ; ``None`` for the average over 1 and above.
+        seed: Seed of the resampling.
+
+    Returns:
+        The interval (NaN value where no iteration has a κ).
+    """
+    per_question = check_kappa_form(kappa) == "per_question"
+    weights = _weights_of(units)
+    cells = sorted(
+        {cell for unit in units for cell in unit.ratings if (cell[1] is not None) == per_question},
+        key=lambda cell: (cell[0], cell[1] or ""),
+    )
+    if iteration is not None:
+        cells = [cell for cell in cells if cell[0] == iteration]
+    table = np.zeros((len(units), len(cells), _COLUMNS))
+    for row, unit in enumerate(units):
+        for column, cell in enumerate(cells):
+            if cell in unit.ratings:
+                table[row, column] = _tally_row(unit.ratings[cell])
+
+    def statistic(indices: np.ndarray) -> float:
+        summed = table[indices].sum(axis=0)
+        found: dict[int, list[float]] = {}
+        for (cell_iteration, _), row in zip(cells, summed, strict=True):
+            value = _row_tally(row, weights).kappa()
+            if value is not None:
+                found.setdefault(cell_iteration, []).append(value)
+        by_iteration = {t: float(np.mean(values)) for t, values in found.items()}
+        return _average_later(by_iteration, iteration)
+
+    return bootstrap_interval(statistic, len(units), unit=UNIT, seed=seed)
+
+
+def rationality_interval(
+    units: Sequence[UnitTallies], iteration: int | None = None, seed: int = 0
+) -> Interval:
+    """The judge's mean Rationality with its interval over trajectories.
+
+    Args:
+        units: One entry per trajectory.
+        iteration: One iteration's mean; ``None`` for the mean over iterations
+            1 and above of each iteration's mean.
+        seed: Seed of the resampling.
+
+    Returns:
+        The interval (NaN value where nothing was judged).
+    """
+    iterations = sorted({t for unit in units for t in unit.judged})
+    if iteration is not None:
+        iterations = [t for t in iterations if t == iteration]
+    if not iterations:
+        return bootstrap_interval(lambda _: float("nan"), 0, unit=UNIT)
+    table = np.zeros((len(units), len(iterations), 2))
+    for row, unit in enumerate(units):
+        for column, t in enumerate(iterations):
+            tally = unit.judged.get(t, RationalityTally())
+            table[row, column] = (tally.scored, tally.total)
+
+    def statistic(indices: np.ndarray) -> float:
+        summed = table[indices].sum(axis=0)
+        by_iteration = {
+            t: float(total / scored)
+            for t, (scored, total) in zip(iterations, summed, strict=True)
+            if scored
+        }
+        return _average_later(by_iteration, iteration)
+
+    return bootstrap_interval(statistic, len(units), unit=UNIT, seed=seed)
+
+
+def invalid_share_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue]:
+    """Per trajectory ``(invalid ratings, rated answers)`` over every iteration."""
+    return {
+        unit_id: (
+            float(sum(t.invalid for (_, q), t in unit.ratings.items() if q is None)),
+            float(sum(t.pairs for (_, q), t in unit.ratings.items() if q is None)),
+        )
+        for unit_id, unit in units.items()
+    }
+
+
+def rationality_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue]:
+    """Per trajectory ``(sum of judge scores, answers judged)`` over iterations 1 and above.
+
+    With every trajectory judged at every iteration (as a finished run is), the
+    ratio of the sums equals the mean of the per-iteration means.
+    """
+    return {
+        unit_id: (
+            float(sum(t.total for i, t in unit.judged.items() if i >= 1)),
+            float(sum(t.scored for i, t in unit.judged.items() if i >= 1)),
+        )
+        for unit_id, unit in units.items()
+    }
+
+
+def ratio_interval(units: Mapping[str, UnitValue], seed: int = 0) -> Interval:
+    """A ratio of sums over trajectories, ``(numerator, denominator)`` per unit."""
+    parts = np.array(
+        [value if isinstance(value, tuple) else (value, 1.0) for value in units.values()],
+        dtype=float,
+    ).reshape(-1, 2)
+
+    def statistic(indices: np.ndarray) -> float:
+        top, bottom = parts[indices].sum(axis=0)
+        return float(top / bottom) if bottom else float("nan")
+
+    return bootstrap_interval(statistic, len(parts), unit=UNIT, seed=seed)

@@ -1,0 +1,57 @@
+"""Typed, range-checked task parameters: a bad ``-T`` value is refused when the task is built.
+
+Inspect passes ``-T`` values parsed as YAML, so ``-T iterations=x`` arrives as
+the string ``"x"``. Each check names the parameter and its valid values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as an int within ``[minimum, maximum]``.
+
+    Raises:
+        ValueError: Naming the parameter and the valid range.
+    """
+    upper = "" if maximum is None else f" and <= {maximum}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be an integer >= {minimum}{upper}, got {value}")
+    return value
+
+
+def fraction(name: str, value: object) -> float:
+    """``value`` as a float within ``[0, 1]``.
+
+    Raises:
+        ValueError: Naming the parameter.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def flag(name: str, value: object) -> bool:
+    """``value`` as a bool (``-T x=true`` arrives as one).
+
+    Raises:
+        ValueError: Naming the parameter.
+    """
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def choice(name: str, value: object, allowed: Sequence[str | None]) -> str | None:
+    """``value`` if it is one of ``allowed``.
+
+    Raises:
+        ValueError: Naming the parameter and the allowed values.
+    """
+    if value not in allowed:
+        shown = ", ".join("none" if item is None else item for item in allowed)
+        raise ValueError(f"{name} must be one of {shown}; got {value!r}")
+    return value  # type: ignore[return-value]
