@@ -107,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     model = commands.add_parser(
         "model-path", help="print (and create on first use) a local HF directory of a model"
     )
-    model.add_argument("name", nargs="?", default="smollm2", help="embedded model (smollm2)")
+    model.add_argument(
+        "name", nargs="?", default="smollm2", help="embedded model: smollm2, gemma3-270m"
+    )
     model.set_defaults(func=_model_path)
 
     tasks = commands.add_parser("tasks-path", help="print the directory for lm-eval --include_path")
