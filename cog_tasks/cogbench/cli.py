@@ -1,4 +1,4 @@
-"""``cog-tasks cogbench ...``: score eval files, plot Inspect logs, export, chance baseline."""
+"""``cog-tasks cogbench ...``: score eval files, report Inspect logs, export, chance baseline."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
     return ModelGenerator(get_model(model_name, **dict(model_args)))
 
 
-def _evaluate(args: argparse.Namespace) -> int:
+def _score(args: argparse.Namespace) -> int:
     import asyncio
 
     from cog_tasks.cogbench.evaluation import (
@@ -75,14 +75,14 @@ def _agreement(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cog_tasks.cogbench.inspect.logs import latest_per_agent, read_cogbench_logs
+    from cog_tasks.cogbench.inspect.logs import read_cogbench_logs, report_rows
     from cog_tasks.cogbench.report import curves_table, write_report
 
     log_dir = Path(args.log_dir)
     found = read_cogbench_logs(log_dir, statuses=args.status)
     if found.skipped_note():
         print(found.skipped_note())
-    curves = latest_per_agent(found.logs)
+    curves = report_rows(found.logs, pool_seeds=args.pool_seeds)
     if not curves:
         print(f"no successful CogBench logs in {log_dir}")
         return 1
@@ -119,8 +119,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
 
     evaluate = commands.add_parser(
-        "evaluate",
-        help="Authenticity and Rationality of one method in an eval_cogbench_*.json file",
+        "score",
+        aliases=["evaluate"],
+        help="Authenticity and Rationality of one method in an eval_cogbench_*.json file "
+        "(evaluate: deprecated alias, removed in the next release)",
     )
     evaluate.add_argument("eval_file", help="file in the authors' eval schema")
     evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
@@ -135,7 +137,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
-    evaluate.set_defaults(func=_evaluate)
+    evaluate.set_defaults(func=_score)
 
     agreement = commands.add_parser(
         "agreement",
@@ -155,6 +157,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
     add_out_option(report, "folder for the PNGs and cogbench_curves.json (default: LOG_DIR)")
     add_status_option(report)
+    report.add_argument(
+        "--pool-seeds",
+        action="store_true",
+        help="pool runs that differ only by seed into one row (the row says so)",
+    )
     report.set_defaults(func=_report)
 
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")

@@ -1,68 +1,109 @@
-"""Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7."""
+"""Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7.
+
+Every row is one run (or runs of one identity pooled on request, which the
+row says), with 95 % intervals bootstrapped over trajectories. Each agent row
+is followed by its model-free reference rows, computed on that row's own
+trajectories: the follower of the agent's feedback (``direction``) and the
+copy of the previous human rating (the follower of ``rating`` feedback).
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from cog_tasks.cogbench.evaluation import format_number
-from cog_tasks.cogbench.metrics import summarize_iterations
 from cog_tasks.common.files import pyplot, save_figure, write_json_atomically
+from cog_tasks.common.stats import Interval
 
 FEEDBACK_AGENTS = ("react", "reflexion")
-COPY_PREVIOUS = "copy-previous"
+FOLLOWER = "follower"
 AGENT_LABELS = {
     "cot": "CoT",
     "react": "ReAct*",
     "reflexion": "Reflexion*",
     "coggpt": "CogGPT",
-    COPY_PREVIOUS: "copy previous human rating",
+}
+REFERENCE_LABELS = {
+    "rating": "copy previous human rating",
+    "direction": "follow the direction notes",
 }
 
 
 @dataclass(frozen=True)
 class AgentCurves:
-    """One agent's per-iteration results on one subset.
+    """One report row: an agent run's (or a reference's) results by iteration on one subset.
 
     Attributes:
-        agent: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
-        model: The evaluated model.
+        agent: ``cot``, ``react``, ``reflexion``, ``coggpt``, or :data:`FOLLOWER`.
+        label: The row's label (what tells it from the other rows).
         subset: ``a`` or ``v``.
         language: Data language.
         data: Data source description.
-        authenticity: Pooled κ per iteration (``None`` where undefined).
-        rationality: Mean judged Rationality per iteration.
-        invalid: Answers without a readable rating per iteration.
-        pairs: Rated answers per iteration.
+        authenticity: κ per iteration, with its interval.
+        rationality: The judge's mean per iteration, with its interval.
+        authenticity_avg: κ averaged over iterations 1 and above.
+        rationality_avg: Rationality averaged likewise (``None`` without a judge).
+        invalid: Answers without a readable rating (over every iteration).
+        pairs: Rated answers (over every iteration).
+        judge: Who judged (``none``, a model, ``self (<model>)``).
+        notes: What the reader must know (fixture data, pooled seeds...).
+        reference_for: For a reference row, the label of the row it sits beside.
     """
 
     agent: str
-    model: str
+    label: str
     subset: str
     language: str
     data: str
-    authenticity: dict[int, float | None]
-    rationality: dict[int, float | None]
-    invalid: dict[int, int]
-    pairs: dict[int, int]
+    authenticity: dict[int, Interval]
+    rationality: dict[int, Interval]
+    authenticity_avg: Interval
+    rationality_avg: Interval | None
+    invalid: int
+    pairs: int
+    judge: str = "none"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    reference_for: str = ""
 
     @property
-    def label(self) -> str:
-        """Legend label: agent (``*`` marks human feedback) and model."""
-        if self.agent == COPY_PREVIOUS:
-            return f"{AGENT_LABELS[COPY_PREVIOUS]} (reference)"
-        return f"{AGENT_LABELS.get(self.agent, self.agent)} ({self.model})"
+    def is_reference(self) -> bool:
+        """Whether the row is a model-free reference."""
+        return self.agent == FOLLOWER
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready row: every interval as ``{value, ci_low, ci_high, n, unit, method}``."""
+        return {
+            "agent": self.agent,
+            "label": self.label,
+            "subset": self.subset,
+            "language": self.language,
+            "data": self.data,
+            "authenticity": {t: v.as_dict() for t, v in self.authenticity.items()},
+            "rationality": {t: v.as_dict() for t, v in self.rationality.items()},
+            "authenticity_avg": self.authenticity_avg.as_dict(),
+            "rationality_avg": self.rationality_avg.as_dict() if self.rationality_avg else None,
+            "invalid": self.invalid,
+            "pairs": self.pairs,
+            "judge": self.judge,
+            "notes": list(self.notes),
+            "reference_for": self.reference_for,
+        }
+
+
+def _defined(series: dict[int, Interval]) -> dict[int, Interval]:
+    return {t: v for t, v in sorted(series.items()) if not math.isnan(v.value)}
 
 
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
-    """Draw Authenticity (a) and Rationality (b) by iteration, one line per agent.
+    """Draw Authenticity (a) and Rationality (b) by iteration, one line per row, with error bars.
 
     Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper;
-    the copy-previous reference is dashed.
+    reference rows are dashed. The legend names each row's judge.
 
     Args:
-        curves: The agents to draw (one subset).
+        curves: The rows to draw (one subset).
         path: PNG to write.
         title: Figure title.
 
@@ -73,28 +114,32 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
 
     plt = pyplot()
 
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
     panels = (
-        (left, "(a) Authenticity (Cohen's kappa)", "authenticity"),
-        (right, "(b) Rationality (judge, 1-5)", "rationality"),
+        (left, "(a) Authenticity (Cohen's kappa, 95 % CI)", "authenticity"),
+        (right, "(b) Rationality (judge, 1-5, 95 % CI)", "rationality"),
     )
-    for axis, heading, field in panels:
+    for axis, heading, name in panels:
         for curve in curves:
-            series = {t: v for t, v in getattr(curve, field).items() if v is not None}
+            series = _defined(getattr(curve, name))
             if not series:
                 continue
-            style = (
-                "--"
-                if curve.agent == COPY_PREVIOUS
-                else (":" if curve.agent in FEEDBACK_AGENTS else "-")
-            )
-            iterations = sorted(series)
-            axis.plot(
+            style = "--" if curve.is_reference else (":" if curve.agent in FEEDBACK_AGENTS else "-")
+            iterations = list(series)
+            values = [series[t].value for t in iterations]
+            axis.errorbar(
                 iterations,
-                [series[t] for t in iterations],
+                values,
+                yerr=[
+                    [v - series[t].low for t, v in zip(iterations, values, strict=True)],
+                    [series[t].high - v for t, v in zip(iterations, values, strict=True)],
+                ],
                 linestyle=style,
                 marker="o",
-                label=curve.label,
+                capsize=3,
+                label=curve.label
+                if curve.judge == "none"
+                else f"{curve.label}; judge {curve.judge}",
             )
         axis.set_title(heading)
         axis.set_xlabel("iteration")
@@ -105,39 +150,40 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     if not handles:
         handles, labels = right.get_legend_handles_labels()
     if handles:
-        figure.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
+        figure.legend(handles, labels, loc="lower center", ncol=min(2, len(labels)), fontsize=7)
     figure.suptitle(title)
-    figure.tight_layout(rect=(0, 0.1, 1, 0.95))
+    figure.tight_layout(rect=(0, 0.18, 1, 0.95))
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(figure, path)
     plt.close(figure)
     return path
 
 
+def _cell(interval: Interval | None) -> str:
+    return "–" if interval is None else interval.format()
+
+
 def curves_table(curves: Sequence[AgentCurves]) -> str:
-    """Plain-text table: avg / 5th / 10th / 0th Authenticity and Rationality per agent."""
-    lines = [
-        f"{'agent (model)':<40} {'subset':<7} {'A avg':>6} {'A 5th':>6} {'A 10th':>6} "
-        f"{'A 0th':>6} {'R avg':>6} {'R 5th':>6} {'R 10th':>6} {'invalid':>8}"
-    ]
+    """Plain text: one block per row, Authenticity and Rationality with their 95 % intervals."""
+    lines = []
     for curve in curves:
-        kappa = summarize_iterations(curve.authenticity)
-        judged = summarize_iterations(curve.rationality)
-        invalid = sum(curve.invalid.values())
-        pairs = sum(curve.pairs.values())
-        numbers = " ".join(
-            f"{format_number(value):>6}"
-            for value in (
-                kappa.average,
-                kappa.at(5),
-                kappa.at(10),
-                kappa.at(0),
-                judged.average,
-                judged.at(5),
-                judged.at(10),
-            )
+        kappa = curve.authenticity
+        head = (
+            f"  reference on the trajectories of: {curve.reference_for}"
+            if curve.is_reference
+            else ""
         )
-        lines.append(f"{curve.label:<40} {curve.subset:<7} {numbers} {invalid:>4}/{pairs:<4}")
+        lines.append(f"{curve.label} [subset {curve.subset}, {curve.language}]{head}")
+        cells = [f"avg {_cell(curve.authenticity_avg)}"]
+        cells += [f"t{t} {_cell(kappa[t])}" for t in (0, 5, 10) if t in kappa]
+        lines.append("  Authenticity " + " | ".join(cells))
+        if curve.rationality_avg is not None:
+            lines.append(f"  Rationality avg {_cell(curve.rationality_avg)} (judge: {curve.judge})")
+        lines.append(
+            f"  invalid ratings {curve.invalid}/{curve.pairs}; n = "
+            f"{curve.authenticity_avg.n} trajectories"
+        )
+        lines.extend(f"  note: {note}" for note in curve.notes)
     return "\n".join(lines)
 
 
@@ -145,7 +191,7 @@ def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
     """One PNG per (subset, language, data), plus ``cogbench_curves.json``.
 
     Args:
-        curves: Results of any number of agents and subsets.
+        curves: Rows of any number of runs and subsets.
         out_dir: Folder to write into.
 
     Returns:
@@ -162,6 +208,6 @@ def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
         written.append(plot_curves(members, out_dir / name, title))
     summary = out_dir / "cogbench_curves.json"
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_json_atomically(summary, [asdict(curve) for curve in curves])
+    write_json_atomically(summary, [curve.as_dict() for curve in curves])
     written.append(summary)
     return written

@@ -145,12 +145,14 @@ def test_chance_report_and_export_round_trip(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     curves = json.loads((tmp_path / "report" / "cogbench_curves.json").read_text())
     assert curves[0]["agent"] == "cot" and sorted(curves[0]["authenticity"]) == ["0", "1", "2"]
-    assert f"{metrics['authenticity_avg']:.3f}" in out
+    assert curves[0]["authenticity_avg"]["unit"] == "trajectory"
+    assert curves[0]["judge"] == "self (mockllm/chance)"
+    assert f"{metrics['authenticity_avg']:.3f} [" in out
     trajectories, _ = load_trajectories("v", source="sample", max_iteration=2)
     reference = {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories).items()}
-    copy_row = next(line for line in out.splitlines() if "copy previous human rating" in line)
-    assert f"{(reference[1] + reference[2]) / 2:.3f}" in copy_row
-    assert curves[-1]["agent"] == "copy-previous"
+    assert curves[-1]["agent"] == "follower" and curves[-1]["reference_for"] == curves[0]["label"]
+    expected = (reference[1] + reference[2]) / 2
+    assert curves[-1]["authenticity_avg"]["value"] == pytest.approx(expected)
 
     exported = tmp_path / "exported.json"
     assert main(["cogbench", "export", log.location, "--out", str(exported)]) == 0
@@ -159,6 +161,39 @@ def test_chance_report_and_export_round_trip(
     scores = score_method("CoT", answered_items(records, "CoT"))
     assert scores.authenticity.average == pytest.approx(metrics["authenticity_avg"])
     assert scores.authenticity.at(0) == pytest.approx(metrics["authenticity_t0"])
+
+
+def test_report_keeps_runs_with_different_settings_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["-T", "agent=react", "-T", "source=sample", "-T", "iterations=2", "-T", "judge=false"]
+    for feedback in ("rating", "direction"):
+        args = [*base, "-T", f"feedback={feedback}", "--log-dir", str(tmp_path / "fb")]
+        args += ["--limit", "2"]
+        assert main(["cogbench", "chance", *args]) == 0
+    for seed in ("1", "2"):
+        args = [*base, "--seed", seed, "--log-dir", str(tmp_path / "seeds"), "--limit", "2"]
+        assert main(["cogbench", "chance", *args]) == 0
+    capsys.readouterr()
+    assert main(["cogbench", "report", str(tmp_path / "fb"), "--out", str(tmp_path / "out")]) == 0
+    rows = json.loads((tmp_path / "out" / "cogbench_curves.json").read_text())
+    agents = [row for row in rows if row["agent"] == "react"]
+    assert [row["label"].split("feedback=")[1] for row in agents] == ["rating", "direction"]
+    # Each row has its references, on its own two trajectories; direction gets its follower.
+    assert [row["label"] for row in rows if row["reference_for"] == agents[1]["label"]] == [
+        "follow the direction notes (no model)",
+        "copy previous human rating (no model)",
+    ]
+    assert all(row["authenticity_avg"]["n"] == 2 for row in rows)
+    # Two runs of one identity stay two rows unless pooling is asked for, which is said.
+    # (The chance seed is not recorded in the log, so the two runs share an identity.)
+    seeds = tmp_path / "seeds"
+    assert main(["cogbench", "report", str(seeds), "--out", str(tmp_path / "s1")]) == 0
+    assert "#2" in capsys.readouterr().out
+    assert (
+        main(["cogbench", "report", str(seeds), "--pool-seeds", "--out", str(tmp_path / "s2")]) == 0
+    )
+    assert "pooled 2 runs of one identity" in capsys.readouterr().out
 
 
 def test_report_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,21 +4,19 @@ Every questionnaire answer is a uniformly random 1-5 rating with a fixed
 reasoning sentence, every judge reply a uniformly random 1-5 score. The other
 requests are answered so that nothing changes: no knowledge for CogGPT's
 memory, an empty profile update, an empty reflection. The random draw is
-seeded with the seed and the whole prompt, so results do not depend on the
-order in which Inspect runs samples. The expected Authenticity of such a rater
-is 0 and its expected judged Rationality is 3.
+seeded with the seed, the whole prompt and the epoch, so results do not depend
+on the order in which Inspect runs samples, and each epoch draws anew. The
+expected Authenticity of such a rater is 0 and its expected judged
+Rationality is 3.
 """
 
 from __future__ import annotations
-
-import hashlib
-import random
 
 from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogbench.agents import prompts
 from cog_tasks.cogbench.rationality import RUBRIC
-from cog_tasks.common.scripted import ScriptedReplies
+from cog_tasks.common.scripted import ScriptedReplies, seeded_rng
 
 _JUDGE_MARK = RUBRIC.splitlines()[-1]
 _QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
@@ -40,8 +38,7 @@ class ChanceRater(ScriptedReplies):
         Raises:
             ValueError: For a prompt that is not one of CogBench's.
         """
-        digest = hashlib.sha256(f"{self.seed}\n{prompt}".encode()).digest()
-        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        rng = seeded_rng(self.seed, prompt)
         if prompt.endswith(_JUDGE_MARK):
             return f"Score: {rng.randint(1, 5)}"
         if prompt.endswith(_QUESTION_MARK):

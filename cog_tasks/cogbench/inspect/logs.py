@@ -1,23 +1,42 @@
-"""Read CogBench results back from Inspect logs: per-iteration curves and eval-file export."""
+"""Read CogBench results back from Inspect logs: report rows with intervals, eval-file export."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.cogbench.evaluation import copy_previous_tallies
-from cog_tasks.cogbench.inspect.scorer import authenticity_by_iteration
+from cog_tasks.cogbench.evaluation import FOLLOWED_FEEDBACK, follower_tallies
+from cog_tasks.cogbench.inspect.headlines import (
+    FIXTURE_NOTE,
+    NOT_MEASUREMENT,
+    SCORER,
+    judge_label,
+    log_units,
+)
 from cog_tasks.cogbench.inspect.solver import STORE_KEY
-from cog_tasks.cogbench.metrics import check_weights, pooled_tallies
+from cog_tasks.cogbench.intervals import (
+    UnitTallies,
+    authenticity_interval,
+    merge_units,
+    rationality_interval,
+)
+from cog_tasks.cogbench.metrics import check_weights
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.cogbench.report import COPY_PREVIOUS, AgentCurves
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_log, read_logs
+from cog_tasks.cogbench.report import (
+    AGENT_LABELS,
+    FEEDBACK_AGENTS,
+    FOLLOWER,
+    REFERENCE_LABELS,
+    AgentCurves,
+)
+from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_log, read_logs, run_identity
+from cog_tasks.common.runs import distinguishing_labels, group_runs
+from cog_tasks.common.stats import Interval
 
-SCORER = "cogbench_scorer"
 TASK = "cogbench"
 
 
@@ -37,49 +56,126 @@ def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -
     return read_logs(source, tasks={TASK}, statuses=statuses)
 
 
-def curves_from_log(log: EvalLog) -> AgentCurves:
-    """Pool every sample and epoch of a log into per-iteration Authenticity and Rationality."""
-    args = log.eval.task_args
-    weights = check_weights(args.get("weights"))
-    scores = [(sample.scores or {}).get(SCORER) for sample in log.samples or []]
-    values = [score.value for score in scores if score and isinstance(score.value, dict)]
-    ratings, judged = pooled_tallies(values, weights)  # type: ignore[arg-type]
-    kappa = str(args.get("kappa", "pooled"))
-    metadata = log.eval.metadata or {}
+def _iteration_intervals(units: Sequence[UnitTallies], kappa: str) -> dict[int, Interval]:
+    iterations = sorted({t for unit in units for t, _ in unit.ratings})
+    return {t: authenticity_interval(units, kappa, t) for t in iterations}
+
+
+def _rationality_intervals(units: Sequence[UnitTallies]) -> dict[int, Interval]:
+    iterations = sorted({t for unit in units for t in unit.judged})
+    return {t: rationality_interval(units, t) for t in iterations}
+
+
+def _curves(
+    agent: str,
+    label: str,
+    log: EvalLog,
+    units: Sequence[UnitTallies],
+    kappa: str,
+    notes: tuple[str, ...],
+    judge: str = "none",
+    reference_for: str = "",
+) -> AgentCurves:
+    args = log.eval.task_args or {}
+    judged = any(unit.judged for unit in units)
+    pooled = [tally for unit in units for (_, q), tally in unit.ratings.items() if q is None]
     return AgentCurves(
-        agent=str(args.get("agent", "coggpt")),
-        model=log.eval.model,
+        agent=agent,
+        label=label,
         subset=str(args.get("subset", "a")),
         language=str(args.get("language", "english")),
-        data=str(metadata.get("data", "")),
-        authenticity=authenticity_by_iteration(values, weights, kappa),  # type: ignore[arg-type]
-        rationality={t: tally.mean() for t, tally in judged.items() if tally.scored},
-        invalid={t: tally.invalid for t, tally in ratings.items()},
-        pairs={t: tally.pairs for t, tally in ratings.items()},
+        data=str((log.eval.metadata or {}).get("data", "")),
+        authenticity=_iteration_intervals(units, kappa),
+        rationality=_rationality_intervals(units),
+        authenticity_avg=authenticity_interval(units, kappa),
+        rationality_avg=rationality_interval(units) if judged else None,
+        invalid=int(sum(tally.invalid for tally in pooled)),
+        pairs=int(sum(tally.pairs for tally in pooled)),
+        judge=judge,
+        notes=notes,
+        reference_for=reference_for,
     )
 
 
-def copy_previous_curves(log: EvalLog) -> AgentCurves:
-    """The copy-previous-human-rating reference on a log's trajectories (first epoch)."""
-    weights = check_weights(log.eval.task_args.get("weights"))
-    trajectories = [
-        Trajectory.from_metadata(sample.metadata)
-        for sample in log.samples or []
-        if sample.epoch == 1
-    ]
-    tallies = copy_previous_tallies(trajectories, weights)
-    metadata = log.eval.metadata or {}
-    return AgentCurves(
-        agent=COPY_PREVIOUS,
-        model="no model",
-        subset=str(log.eval.task_args.get("subset", "a")),
-        language=str(log.eval.task_args.get("language", "english")),
-        data=str(metadata.get("data", "")),
-        authenticity={t: tally.kappa() for t, tally in tallies.items()},
-        rationality={},
-        invalid={t: tally.invalid for t, tally in tallies.items()},
-        pairs={t: tally.pairs for t, tally in tallies.items()},
+def _first_epoch_trajectories(logs: Sequence[EvalLog]) -> dict[str, Trajectory]:
+    found: dict[str, Trajectory] = {}
+    for log in logs:
+        for sample in log.samples or []:
+            found.setdefault(str(sample.id), Trajectory.from_metadata(sample.metadata))
+    return found
+
+
+def reference_modes(log: EvalLog) -> list[str]:
+    """The feedback followers a row gets: its own feedback's, then copy-previous (``rating``)."""
+    args = log.eval.task_args or {}
+    modes = ["rating"]
+    feedback = str(args.get("feedback", "rating"))
+    if args.get("agent") in FEEDBACK_AGENTS and feedback in FOLLOWED_FEEDBACK:
+        modes.insert(0, feedback)
+    return list(dict.fromkeys(modes))
+
+
+def report_rows(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[AgentCurves]:
+    """One row per run (or per identity with ``pool_seeds``), each followed by its references.
+
+    Runs with different identities (task version, model, judge, feedback,
+    any measurement-changing argument, seed) are never merged; a row that
+    pools seeds says so. The reference rows of a row are computed on that
+    row's own trajectories.
+
+    Args:
+        logs: Successful CogBench logs.
+        pool_seeds: Pool runs whose identities differ only by seed.
+
+    Returns:
+        The rows, in log order.
+    """
+    groups = group_runs(
+        logs, lambda log: run_identity(log, ignore=NOT_MEASUREMENT), pool_seeds=pool_seeds
     )
+    labels = distinguishing_labels([group.identity for group in groups])
+    rows: list[AgentCurves] = []
+    for group, label in zip(groups, labels, strict=True):
+        first = group.runs[0]
+        args = first.eval.task_args or {}
+        agent = str(args.get("agent", "coggpt"))
+        kappa = str(args.get("kappa", "pooled"))
+        weights = check_weights(args.get("weights"))
+        units = merge_units(
+            (unit_id, unit) for log in group.runs for unit_id, unit in log_units(log).items()
+        )
+        fixture = (FIXTURE_NOTE,) if (first.eval.metadata or {}).get("fixture_ratings") else ()
+        pooling = (group.pooling_note(),) if group.pooled else ()
+        row_label = f"{AGENT_LABELS.get(agent, agent)}: {label}"
+        rows.append(
+            _curves(
+                agent,
+                row_label,
+                first,
+                list(units.values()),
+                kappa,
+                fixture + pooling,
+                judge_label(first),
+            )
+        )
+        trajectories = _first_epoch_trajectories(group.runs)
+        for mode in reference_modes(first):
+            followed = [
+                UnitTallies.from_iterations(follower_tallies(trajectory, mode, weights))
+                for trajectory in trajectories.values()
+            ]
+            rows.append(
+                _curves(
+                    FOLLOWER,
+                    f"{REFERENCE_LABELS[mode]} (no model)",
+                    first,
+                    followed,
+                    "pooled",
+                    fixture,
+                    reference_for=row_label,
+                )
+            )
+    return rows
 
 
 def _export_item(
@@ -145,18 +241,3 @@ def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
                 }
             )
     return records
-
-
-def latest_per_agent(logs: Iterable[EvalLog]) -> list[AgentCurves]:
-    """Curves of the newest log for each (agent, model, subset, language, data).
-
-    Each (subset, language, data) group also gets the copy-previous reference
-    row, computed on the trajectories of its newest log.
-    """
-    newest: dict[tuple[str, ...], AgentCurves] = {}
-    references: dict[tuple[str, ...], AgentCurves] = {}
-    for log in logs:
-        curves = curves_from_log(log)
-        newest[(curves.agent, curves.model, curves.subset, curves.language, curves.data)] = curves
-        references[(curves.subset, curves.language, curves.data)] = copy_previous_curves(log)
-    return [*newest.values(), *references.values()]
