@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -34,8 +34,10 @@ from cog_tasks.common.sources import (
     Content,
     DataSource,
     DataSourceError,
+    check_unique,
     fetch,
     load_hub_split,
+    record_key,
 )
 from cog_tasks.egosocial.blackjack import BlackjackHand, parse_prompt_cards
 from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, EgoItem, Scenario
@@ -58,6 +60,12 @@ HUB_CONFIGS: dict[str, str] = {
 #: Column of a Hub row that keeps the record's line in the upstream file.
 LINE_COLUMN = "line"
 CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
+#: Records in each file the authors released at :data:`UPSTREAM_COMMIT`.
+RELEASED_COUNTS: dict[str, int] = {
+    "socialfirst.jsonl": 49,
+    "counterfact.jsonl": 10,
+    BLACKJACK_FILE: 50,
+}
 
 
 def read_hub_file(hub: HubSource, file: str) -> Content:
@@ -89,6 +97,7 @@ SOURCE = DataSource(
     read_hub=read_hub_file,
     hub_copy="a folder written by `cog-tasks data build egosocial`",
     describe=lambda file: f"EgoSocialArena authors' file {file!r}",
+    item_counts=RELEASED_COUNTS,
 )
 #: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
 #: next release.
@@ -111,18 +120,24 @@ class AuthorsRows:
 def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
     """Parse and check one authors' file: the validator of :func:`read_authors_file`.
 
-    The file must hold at least one record, and every record must make an item
-    (:func:`choice_item`) or a blackjack prompt (:func:`blackjack_prompt`).
+    The file must hold at least one record, no record twice (the same JSON,
+    whatever its key order, or for multiple choice the same story, question
+    and options), and every record must make an item (:func:`choice_item`) or
+    a blackjack prompt (:func:`blackjack_prompt`). The generic checks of
+    :func:`~cog_tasks.common.sources.fetch` come on top: an empty file is
+    refused, and a local copy whose count differs from the authors' released
+    file (:data:`RELEASED_COUNTS`) gives a warning naming the file.
 
     Returns:
         ``(line, record)`` pairs.
 
     Raises:
-        DataFileError: Naming the source and line of anything malformed.
+        DataFileError: Naming the source and line of anything malformed or repeated.
     """
     rows = content.jsonl()
     if not rows:
         raise DataFileError(f"{content.source}: holds no records")
+    check_unique(rows_keys(rows), content.source)
     scenario = SCENARIO_OF_FILE.get(file)
     for line, record in rows:
         where = f"{content.source}:{line}"
@@ -131,6 +146,16 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
         else:
             choice_item(record, scenario, where, f"{scenario}-authors-{line:04d}")
     return rows
+
+
+def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str]]:
+    """``(line N, key)`` pairs for the duplicate check: the record, or its item's content."""
+    for line, record in rows:
+        if all(key in record for key in ("Story", "Question", "Option")):
+            key = record_key([record["Story"], record["Question"], record["Option"]])
+        else:
+            key = record_key(record)
+        yield f"line {line}", key
 
 
 def read_authors_file(
@@ -216,6 +241,9 @@ def load_choice_items(
     if data_file is not None:
         path = Path(data_file)
         rows, source, prefix = list(iter_jsonl(path)), str(path), path.stem
+        if not rows:
+            raise DataFileError(f"{path}: holds no records")
+        check_unique(rows_keys(rows), source)
     elif scenario in CHOICE_FILES:
         found = read_authors_file(CHOICE_FILES[scenario], data_dir, hub)
         rows, source, prefix = found.rows, found.source, f"{scenario}-authors"

@@ -5,8 +5,10 @@ an ``External-Belief`` (the dealer's cards) and had the answers judged. Here a
 judge model grades each belief against facts computed from the cards
 (:func:`cog_tasks.egosocial.blackjack.belief_facts`) with the rubric below,
 written for this project, and ends its reply with ``GRADE: C`` or
-``GRADE: I``. A belief the reply does not state is wrong without asking the
-judge; a judge reply without a grade counts as wrong and is reported.
+``GRADE: I``. A belief the reply does not state, or states only by copying
+the prompt (an echoed ``{belief about yourself}`` template), is wrong without
+asking the judge; a judge reply without a grade is asked again once, then
+counts as wrong and is reported (``judge_unparsed_rate``).
 """
 
 from __future__ import annotations
@@ -86,6 +88,28 @@ def split_beliefs(reply: str) -> dict[BeliefType, str | None]:
         text = match.group("text").strip(" \n\t.{}") if match else ""
         found[belief_type] = text or None
     return found
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+
+
+def is_echo(belief: str, prompt: str) -> bool:
+    """Whether a belief only repeats the prompt (its words, in order, are all in the prompt).
+
+    ``{belief about yourself}``, the authors' output template, is an echo; so
+    is any sentence copied from the situation.
+    """
+    words = _normalised(belief)
+    return not words or f" {words} " in f" {_normalised(prompt)} "
+
+
+def stated_beliefs(reply: str, prompt: str) -> dict[BeliefType, str | None]:
+    """:func:`split_beliefs`, with echoed templates and copied prompt text counted as not stated."""
+    return {
+        belief_type: None if text is None or is_echo(text, prompt) else text
+        for belief_type, text in split_beliefs(reply).items()
+    }
 
 
 def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, belief: str) -> str:

@@ -10,7 +10,14 @@ whose answers are checked after the hand:
 
 - which class the opponent's hidden cards belong to (pair or both ten-plus /
   exactly one ten-plus / both below ten), from the opponent's real cards;
-- whether the opponent will raise before the hand ends, from what it then does.
+- whether the opponent will raise before the hand ends, from what it then does
+  (scored only when the model's first action was not a fold: after its own
+  fold "no" would be right whatever it believed).
+
+The letters of the holding options are shuffled every hand, and those of the
+style options every match, from the match's seed, so that a fixed letter or an
+echoed prompt cannot score above the share of that class. A reply that
+repeats the question (an echoed prompt) answers nothing.
 
 An action reply that names no legal action is asked again once; a second
 failure plays the default legal action (check if allowed, otherwise fold,
@@ -20,6 +27,7 @@ names the opponent's style.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Protocol
@@ -55,9 +63,11 @@ RULES_TEXT = (
     "and fold (give up the hand). The same opponent plays every hand. After the last hand "
     "you will be asked about your opponent's play style."
 )
+HOLDING_QUESTION = "Which best describes your opponent's two hidden cards?"
+STYLE_QUESTION = "Which best describes your opponent's play style?"
 BELIEF_PROMPT = (
     "Before you act, two questions about your opponent.\n"
-    "1. Which best describes your opponent's two hidden cards?\n"
+    f"1. {HOLDING_QUESTION}\n"
     "A) {0}\nB) {1}\nC) {2}\n"
     "2. Will your opponent raise at any point during the rest of this hand? (yes or no)\n"
     "Reply in exactly this form:\nCards: <A, B or C>; Raise: <yes or no>"
@@ -65,7 +75,7 @@ BELIEF_PROMPT = (
 ACTION_PROMPT = "Legal actions: {legal}. Reply with one word: the action you take."
 REASK_PROMPT = "{reply!r} is not one of the legal actions ({legal}). Reply with one of them."
 STYLE_PROMPT = (
-    "All {hands} hands have been played. Which best describes your opponent's play style?\n"
+    f"All {{hands}} hands have been played. {STYLE_QUESTION}\n"
     "A) {0}\nB) {1}\nReply with the letter only."
 )
 
@@ -277,24 +287,51 @@ class BeliefReply:
     raise_: int | None
 
 
-def parse_beliefs(text: str) -> BeliefReply:
-    """Read ``Cards: <A-C>; Raise: <yes/no>``; unlabelled letters and yes/no are accepted."""
+def _echoed(text: str) -> bool:
+    """Whether a reply repeats a question or a reply template instead of answering."""
+    return any(
+        part in text for part in (HOLDING_QUESTION, STYLE_QUESTION, "<A, B or C>", "<yes or no>")
+    )
+
+
+def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
+    """Read ``Cards: <A-C>; Raise: <yes/no>``; unlabelled letters and yes/no are accepted.
+
+    Args:
+        text: The reply.
+        order: The holding class shown at each letter (A, B, C).
+
+    Returns:
+        The holding class and yes/no index named; nothing for an echoed prompt.
+    """
+    if _echoed(text):
+        return BeliefReply(None, None)
     cards = _CARDS_LABEL.search(text) or _LONE_LETTER.search(text)
     raised = _RAISE_LABEL.search(text) or _YES_NO.search(text)
     return BeliefReply(
-        holding="ABC".index(cards.group(1).upper()) if cards else None,
+        holding=order["ABC".index(cards.group(1).upper())] if cards else None,
         raise_=YES_NO.index(raised.group(1).lower()) if raised else None,
     )
 
 
-def parse_style(text: str) -> str | None:
-    """The style a reply names: the style word (if only one is named), else a lone A or B."""
+def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
+    """The style a reply names: the style word (if only one is named), else a lone A or B.
+
+    Args:
+        text: The reply.
+        order: The style shown at each letter (A, B).
+
+    Returns:
+        The style, or ``None`` (also for an echoed prompt).
+    """
+    if _echoed(text):
+        return None
     lower = text.lower()
     named = [style for style, _ in STYLE_OPTIONS if style in lower]
     if len(named) == 1:
         return named[0]
     letter = _STYLE_LETTER.search(text)
-    return STYLE_OPTIONS["AB".index(letter.group(1))][0] if letter else None
+    return order["AB".index(letter.group(1))] if letter else None
 
 
 @dataclass(frozen=True)
@@ -303,13 +340,17 @@ class BeliefResult:
 
     Attributes:
         question: ``holding`` or ``raise``.
-        answer: The model's option index, ``None`` if unparseable (wrong).
+        answer: The model's option index (holding class, or yes/no), ``None``
+            if unparseable (wrong).
         gold: The right option index.
+        gold_letter: How the right option was shown (``A``-``C`` or ``yes``/``no``),
+            for the always-the-same-letter references.
     """
 
     question: str
     answer: int | None
     gold: int
+    gold_letter: str = ""
 
     @property
     def correct(self) -> bool:
@@ -373,7 +414,8 @@ class MatchRecord:
             "style_correct": float(self.style_answer == self.opponent_style),
             "belief_correct": float(sum(b.correct for b in beliefs)),
             "belief_asked": float(len(beliefs)),
-            "hands_asked": float(sum(bool(hand.beliefs) for hand in self.hands)),
+            "holding_asked": float(len(self._beliefs("holding"))),
+            "raise_asked": float(len(self._beliefs("raise"))),
             "holding_correct": float(sum(b.correct for b in self._beliefs("holding"))),
             "raise_correct": float(sum(b.correct for b in self._beliefs("raise"))),
             "invalid_actions": float(sum(a.invalid for a in model_actions)),
@@ -442,9 +484,17 @@ async def _model_action(
 
 
 async def _play_hand(
-    env: Any, conversation: Conversation, opponent: Opponent, hand_number: int, hands: int
+    env: Any,
+    conversation: Conversation,
+    opponent: Opponent,
+    hand_number: int,
+    hands: int,
+    order: tuple[int, ...],
 ) -> HandResult:
-    """Deal and play one hand; belief questions come before the model's first action."""
+    """Deal and play one hand; belief questions come before the model's first action.
+
+    ``order`` is the holding class shown at each letter in this hand.
+    """
     env.reset()
     small_blind_seat = 0 if env.game.players[0].in_chips < env.game.players[1].in_chips else 1
     actions: list[TableAction] = []
@@ -460,8 +510,9 @@ async def _play_hand(
             first_decision = belief_reply is None
             if first_decision:
                 asked_at = len(actions)
-                question = f"{view.describe()}\n\n{BELIEF_PROMPT.format(*HOLDING_OPTIONS)}"
-                belief_reply = parse_beliefs(await conversation.ask(question))
+                shown = (HOLDING_OPTIONS[index] for index in order)
+                question = f"{view.describe()}\n\n{BELIEF_PROMPT.format(*shown)}"
+                belief_reply = parse_beliefs(await conversation.ask(question), order)
             action = await _model_action(conversation, view, show_table=not first_decision)
         actions.append(action)
         env.step(action.action, raw_action=True)
@@ -471,10 +522,11 @@ async def _play_hand(
     if belief_reply is not None:
         later = actions[asked_at:]
         raised = any(a.seat == OPPONENT_SEAT and a.action == "raise" for a in later)
-        beliefs = (
-            BeliefResult("holding", belief_reply.holding, holding_class(opponent_cards)),
-            BeliefResult("raise", belief_reply.raise_, YES_NO.index("yes" if raised else "no")),
-        )
+        gold = holding_class(opponent_cards)
+        beliefs = (BeliefResult("holding", belief_reply.holding, gold, "ABC"[order.index(gold)]),)
+        if later[0].action != "fold":
+            answer = "yes" if raised else "no"
+            beliefs += (BeliefResult("raise", belief_reply.raise_, YES_NO.index(answer), answer),)
     return HandResult(
         hand_number=hand_number,
         model_cards=table.hole_cards[MODEL_SEAT],
@@ -499,12 +551,16 @@ async def play_match(ask: Ask, opponent: Opponent, hands: int, seed: int) -> Mat
         The finished match.
     """
     env = make_env(seed)
+    letters = random.Random(f"holdem-letters-{seed}")
     conversation = Conversation(ask)
     results: list[HandResult] = []
     for hand_number in range(1, hands + 1):
-        results.append(await _play_hand(env, conversation, opponent, hand_number, hands))
+        order = tuple(letters.sample(range(len(HOLDING_OPTIONS)), len(HOLDING_OPTIONS)))
+        results.append(await _play_hand(env, conversation, opponent, hand_number, hands, order))
         conversation.tell(_hand_news(results[-1], sum(hand.chips for hand in results)))
+    styles = letters.sample(STYLE_OPTIONS, len(STYLE_OPTIONS))
     style_reply = await conversation.ask(
-        STYLE_PROMPT.format(*(text for _, text in STYLE_OPTIONS), hands=hands)
+        STYLE_PROMPT.format(*(text for _, text in styles), hands=hands)
     )
-    return MatchRecord(opponent.style, tuple(results), parse_style(style_reply))
+    style = parse_style(style_reply, tuple(name for name, _ in styles))
+    return MatchRecord(opponent.style, tuple(results), style)

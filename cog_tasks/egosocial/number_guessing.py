@@ -44,7 +44,7 @@ Outcome = Literal["model", "opponent", "tie"]
 RULES_TEXT = (
     "You are playing a number guessing game against one opponent for {rounds} rounds. "
     f"In every round both of you secretly choose a number from {LOWEST_NUMBER} to "
-    f"{HIGHEST_NUMBER} (decimals such as 12.5 are allowed). The target is "
+    f"{HIGHEST_NUMBER} (decimals are allowed). The target is "
     f"{TARGET_FRACTION_TEXT} times the average of the two "
     "numbers, and whoever is closer to the target wins the round (equal distance is a tie). "
     "The same opponent plays every round. Before you choose, you say which number you "
@@ -168,7 +168,8 @@ class CompletedRound:
     Attributes:
         round: 1-based round number.
         opponent_number: The opponent's actual number (the gold answer).
-        prediction: The model's prediction of that number, ``None`` if unparseable.
+        prediction: The model's prediction of that number, ``None`` when the
+            reply was invalid (an invalid reply never scores a hit).
         model_number: The number the model played (the fallback if it gave none).
         invalid: The reply lacked a legal prediction or choice.
         outcome: Who won the round.
@@ -287,7 +288,7 @@ class NumberGuessingGame:
         if not in_range(opponent_number):
             raise ValueError(f"opponent number {opponent_number} is outside 1..100")
         model_number = reply.choice if in_range(reply.choice) else FALLBACK_NUMBER
-        prediction = reply.prediction if in_range(reply.prediction) else None
+        prediction = reply.prediction if reply.valid else None
         played = CompletedRound(
             round=self.current_round,
             opponent_number=opponent_number,

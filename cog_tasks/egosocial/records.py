@@ -39,8 +39,10 @@ FIRST_PERSON_SYSTEM = (
     "Answer every question as yourself, from your own point of view."
 )
 
-_ANSWER_LINE = re.compile(r"(?i:answer)\s*(?:(?i:is)\s*)?[:=]?\s*\(?([A-J])\b")
-_LEADING_LETTER = re.compile(r"^\s*\(?([A-J])(?:[\).:]|\s*$)")
+#: ``ANSWER: B``; the pronoun in "Answer: I think..." is not the letter I.
+_ANSWER_LINE = re.compile(r"(?i:answer)\s*(?:(?i:is)\s*)?[:=]?\s*\(?([A-J])\b(?!(?<=I)\s+[a-z'])")
+#: A reply that opens with the letter alone on its line, or with ``B)``, ``(B)``, ``B.``, ``B:``.
+_LEADING_LETTER = re.compile(r"^\s*\(?([A-J])(?:[\).:]|[ \t]*(?:\n|$))")
 
 
 @dataclass(frozen=True)
@@ -96,8 +98,9 @@ def parse_choice_letter(text: str, option_count: int) -> str | None:
     """The option letter a reply picks, or ``None``.
 
     Accepted: ``ANSWER: B`` anywhere, or a reply that opens with the letter
-    (``B``, ``B)``, ``(B)``, ``B.``, ``B:``), as small models often echo the
-    option line. A letter beyond the options counts as no answer.
+    (``B``, ``B)``, ``(B)``, ``B.``, ``B:``, or the letter alone on the first
+    line), as small models often echo the option line. A letter beyond the
+    options counts as no answer, and so does the pronoun of ``Answer: I think``.
 
     Args:
         text: The model's reply.

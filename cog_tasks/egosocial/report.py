@@ -1,23 +1,25 @@
-"""EgoSocialArena report: figures and a summary table from measurements.
+"""EgoSocialArena report: tables, JSON and figures with 95 % intervals.
 
-Pure aggregation and plotting; reading Inspect logs into :class:`Measurement`
-and :class:`GuessCurve` objects is the Inspect frontend's job (its
-``egosocial/report.py``). :func:`write_report` writes:
+Pure aggregation and plotting; reading Inspect logs into :class:`Cell` and
+:class:`GuessCurve` objects is the Inspect frontend's job (its
+``egosocial/report.py``). Every number is a :class:`Cell`: one row (a run,
+labelled by :func:`cog_tasks.common.runs.distinguishing_labels`, or a
+reference row computed on that run's own items), one table (the authors'
+items and the generated items are separate tables, never one cell) and one
+column, with the per-unit values behind it. Its interval is taken over the
+benchmark's unit: items for the static tasks, games for Number Guessing,
+matches for Hold'em. :func:`write_report` writes:
 
+- ``summary.md`` and ``summary.json``: every cell with its interval and ``n``;
+- ``accuracy_by_table.png``: one panel per table, bars with 95 % error bars;
 - ``number_guessing_curves.png``: per level, the opponent's numbers and each
-  model's per-round predictions (the paper's Figure 4 style);
-- ``accuracy_by_scenario.png``: bars per scenario and ability, one per model;
-- ``summary.json`` and ``summary.md``: the numbers behind the bars.
-
-Static items count per ability label and scenario; Number Guessing counts
-hits per game; Hold'em contributes style identification and per-question
-belief accuracy; the blackjack beliefs count per belief type.
+  run's per-round predictions (the paper's Figure 4 style).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from cog_tasks.common.files import (
@@ -26,30 +28,41 @@ from cog_tasks.common.files import (
     write_json_atomically,
     write_text_atomically,
 )
+from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, mean_interval
 
 
 @dataclass(frozen=True)
-class Measurement:
-    """One bar: a model's score on one scenario and ability label.
+class Cell:
+    """One reported number: a row's value in one column of one table.
 
     Attributes:
-        model: Model name from the log.
-        ability: Ability label (``Belief``, ``Emotion``, ..., ``ToM`` for the games).
-        scenario: Scenario label (e.g. ``daily_life``, ``number_guessing L2``).
-        correct: Correct answers (summed over samples and epochs).
-        total: Questions asked.
+        table: The table (``static, authors' items``, ``Number Guessing``...).
+        row: The run's label, or ``<run label> · <reference>`` for a reference row.
+        column: What is measured (``all``, ``Belief``, ``L3 hit rate``...).
+        values: Per-unit values, or ``(numerator, denominator)`` pairs whose
+            sums make the number (a ratio of sums over units).
+        unit: What a unit is (``item``, ``game``, ``match``).
+        reference: Whether the row is a reference (chance, always-the-same-letter...).
     """
 
-    model: str
-    ability: str
-    scenario: str
-    correct: float
-    total: float
+    table: str
+    row: str
+    column: str
+    values: tuple[UnitValue, ...]
+    unit: str
+    reference: bool = False
 
-    @property
-    def accuracy(self) -> float:
-        """Correct over total (NaN when nothing was asked)."""
-        return self.correct / self.total if self.total else float("nan")
+    def interval(self) -> Interval:
+        """The number with its 95 % interval over the units."""
+        if all(not isinstance(value, tuple) for value in self.values):
+            return mean_interval([float(v) for v in self.values], unit=self.unit)  # type: ignore[arg-type]
+        pairs = [value if isinstance(value, tuple) else (value, 1.0) for value in self.values]
+        pairs = [pair for pair in pairs if pair[1] > 0]
+        return bootstrap_interval(
+            lambda indices: sum(pairs[i][0] for i in indices) / sum(pairs[i][1] for i in indices),
+            len(pairs),
+            unit=self.unit,
+        )
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,7 @@ class GuessCurve:
     """One played Number Guessing game.
 
     Attributes:
-        model: Model name.
+        model: The run's label.
         level: Opponent level.
         epoch: Inspect epoch.
         opponent: The opponent's number per round.
@@ -71,33 +84,31 @@ class GuessCurve:
     predictions: tuple[float | None, ...]
 
 
-def sum_measurements(
-    counts: Iterable[tuple[str, str, str, float, float]],
-) -> list[Measurement]:
-    """Add up ``(model, ability, scenario, correct, total)`` rows into measurements."""
-    sums: dict[tuple[str, str, str], list[float]] = {}
-    for model, ability, scenario, correct, total in counts:
-        totals = sums.setdefault((model, ability, scenario), [0.0, 0.0])
-        totals[0] += correct
-        totals[1] += total
-    return [
-        Measurement(model, ability, scenario, correct, total)
-        for (model, ability, scenario), (correct, total) in sorted(sums.items())
-    ]
+@dataclass
+class Report:
+    """Everything a report shows.
+
+    Attributes:
+        cells: Every number, in display order.
+        curves: Every Number Guessing game.
+        notes: Lines printed under the tables (pooling, skipped logs).
+    """
+
+    cells: list[Cell] = field(default_factory=list)
+    curves: list[GuessCurve] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _ordered(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
 
 
 def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
-    """One panel per level: the opponent's numbers (solid) and the predictions (dashed).
-
-    Levels 1 and 2 ignore the model, so one black line shows their numbers.
-    Level 3 reacts to each model's picks, so every game gets its own solid
-    line in the model's colour.
-    """
+    """One panel per level: the opponent's numbers (solid) and the predictions (dashed)."""
     plt = pyplot()
-
     levels = sorted({curve.level for curve in curves})
     figure, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
-    models = sorted({curve.model for curve in curves})
+    models = _ordered([curve.model for curve in curves])
     colours = {model: f"C{index}" for index, model in enumerate(models)}
     for axis, level in zip(axes[0], levels, strict=True):
         games = [curve for curve in curves if curve.level == level]
@@ -114,12 +125,16 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
                 label = f"opponent vs {game.model}" if first else None
                 rounds = range(1, len(game.opponent) + 1)
                 axis.plot(rounds, game.opponent, "-o", color=colour, linewidth=2, label=label)
-            rounds_with_guess = [
-                r for r, p in enumerate(game.predictions, start=1) if p is not None
-            ]
-            guesses = [p for p in game.predictions if p is not None]
+            guessed = [(r, p) for r, p in enumerate(game.predictions, start=1) if p is not None]
             label = f"{game.model} prediction" if first else None
-            axis.plot(rounds_with_guess, guesses, "--x", color=colour, alpha=0.8, label=label)
+            axis.plot(
+                [r for r, _ in guessed],
+                [p for _, p in guessed],
+                "--x",
+                color=colour,
+                alpha=0.8,
+                label=label,
+            )
         axis.set_title(f"Number Guessing, level {level}")
         axis.set_xlabel("round")
         axis.set_ylabel("number")
@@ -129,59 +144,77 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
     plt.close(figure)
 
 
-def _ordered_groups(measurements: list[Measurement]) -> list[tuple[str, str]]:
-    return sorted({(m.ability, m.scenario) for m in measurements}, key=lambda g: (g[1], g[0]))
-
-
-def plot_accuracy_bars(measurements: list[Measurement], path: Path) -> None:
-    """Horizontal grouped bars: one row per (ability, scenario), one bar per model."""
+def plot_tables(cells: list[Cell], path: Path) -> None:
+    """One panel per table: horizontal bars per column, one per row, with 95 % error bars."""
     plt = pyplot()
-
-    groups = _ordered_groups(measurements)
-    models = sorted({m.model for m in measurements})
-    lookup = {(m.model, m.ability, m.scenario): m.accuracy for m in measurements}
-    height = 0.8 / max(len(models), 1)
-    figure, axis = plt.subplots(figsize=(8, 1.0 + 0.28 * len(groups) * max(len(models), 1)))
-    for index, model in enumerate(models):
-        widths = [
-            lookup.get((model, ability, scenario), float("nan")) for ability, scenario in groups
-        ]
-        positions = [row + index * height for row in range(len(groups))]
-        axis.barh(positions, widths, height=height, label=model)
-    axis.set_yticks([row + 0.4 - height / 2 for row in range(len(groups))])
-    axis.set_yticklabels([f"[{ability}] {scenario}" for ability, scenario in groups], fontsize=8)
-    axis.invert_yaxis()
-    axis.set_xlabel("accuracy")
-    axis.set_xlim(0, 1)
-    axis.set_title("EgoSocialArena accuracy by ability and scenario")
-    axis.legend(fontsize=8, loc="lower right")
+    tables = _ordered([cell.table for cell in cells])
+    heights = [
+        len(_ordered([c.column for c in cells if c.table == t]))
+        * len(_ordered([c.row for c in cells if c.table == t]))
+        for t in tables
+    ]
+    figure, axes = plt.subplots(
+        len(tables),
+        1,
+        figsize=(9, 1.5 + 0.22 * sum(heights)),
+        squeeze=False,
+        height_ratios=[max(h, 2) for h in heights],
+    )
+    for axis, table in zip(axes[:, 0], tables, strict=True):
+        shown = [cell for cell in cells if cell.table == table]
+        columns = _ordered([cell.column for cell in shown])
+        rows = _ordered([cell.row for cell in shown])
+        height = 0.8 / len(rows)
+        for index, row in enumerate(rows):
+            found = {cell.column: cell.interval() for cell in shown if cell.row == row}
+            positions = [c + index * height for c in range(len(columns)) if columns[c] in found]
+            intervals = [found[column] for column in columns if column in found]
+            values = [interval.value for interval in intervals]
+            errors = [
+                [max(0.0, i.value - i.low) for i in intervals],
+                [max(0.0, i.high - i.value) for i in intervals],
+            ]
+            axis.barh(positions, values, height=height, xerr=errors, capsize=2, label=row)
+        axis.set_yticks([c + 0.4 - height / 2 for c in range(len(columns))])
+        axis.set_yticklabels(columns, fontsize=7)
+        axis.invert_yaxis()
+        axis.set_title(f"{table} (95 % intervals)", fontsize=9)
+        axis.legend(fontsize=6, loc="lower right")
     save_figure(figure, path)
     plt.close(figure)
 
 
-def summary_markdown(measurements: list[Measurement]) -> str:
-    """A markdown table: rows are models, columns are (ability, scenario)."""
-    groups = _ordered_groups(measurements)
-    lookup = {(m.model, m.ability, m.scenario): m for m in measurements}
-    header = "| model | " + " | ".join(f"{s} [{a}]" for a, s in groups) + " |"
-    lines = [header, "|---" * (len(groups) + 1) + "|"]
-    for model in sorted({m.model for m in measurements}):
-        cells = []
-        for ability, scenario in groups:
-            found = lookup.get((model, ability, scenario))
-            cells.append(f"{found.accuracy:.3f} (n={found.total:g})" if found is not None else "–")
-        lines.append(f"| {model} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+def summary_markdown(report: Report) -> str:
+    """One markdown table per table: rows are runs and references, cells carry intervals."""
+    lines: list[str] = []
+    for table in _ordered([cell.table for cell in report.cells]):
+        shown = [cell for cell in report.cells if cell.table == table]
+        columns = _ordered([cell.column for cell in shown])
+        lookup = {(cell.row, cell.column): cell for cell in shown}
+        units = _ordered([cell.unit for cell in shown])
+        lines += [f"### {table} (95 % intervals; unit: {', '.join(units)})", ""]
+        lines.append("| row | " + " | ".join(columns) + " |")
+        lines.append("|---" * (len(columns) + 1) + "|")
+        for row in _ordered([cell.row for cell in shown]):
+            texts = []
+            for column in columns:
+                cell = lookup.get((row, column))
+                if cell is None:
+                    texts.append("–")
+                    continue
+                interval = cell.interval()
+                texts.append(f"{interval.format()} n={interval.n}")
+            lines.append(f"| {row} | " + " | ".join(texts) + " |")
+        lines.append("")
+    lines += report.notes
+    return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(
-    measurements: list[Measurement], curves: list[GuessCurve], out_dir: Path
-) -> list[Path]:
+def write_report(report: Report, out_dir: Path) -> list[Path]:
     """Write the figures and summaries.
 
     Args:
-        measurements: Aggregated scores.
-        curves: Every Number Guessing game.
+        report: The cells, games and notes.
         out_dir: Destination folder (created if missing).
 
     Returns:
@@ -189,17 +222,28 @@ def write_report(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    if curves:
+    if report.curves:
         written.append(out_dir / "number_guessing_curves.png")
-        plot_guess_curves(curves, written[-1])
-    written.append(out_dir / "accuracy_by_scenario.png")
-    plot_accuracy_bars(measurements, written[-1])
+        plot_guess_curves(report.curves, written[-1])
+    written.append(out_dir / "accuracy_by_table.png")
+    plot_tables(report.cells, written[-1])
     summary = {
-        "measurements": [asdict(m) | {"accuracy": m.accuracy} for m in measurements],
-        "number_guessing_games": [asdict(curve) for curve in curves],
+        "cells": [
+            {
+                "table": cell.table,
+                "row": cell.row,
+                "column": cell.column,
+                "reference": cell.reference,
+                **cell.interval().as_dict(),
+                "ci": cell.interval().as_list(),
+            }
+            for cell in report.cells
+        ],
+        "number_guessing_games": [asdict(curve) for curve in report.curves],
+        "notes": report.notes,
     }
     written.append(out_dir / "summary.json")
     write_json_atomically(written[-1], summary)
     written.append(out_dir / "summary.md")
-    write_text_atomically(written[-1], summary_markdown(measurements))
+    write_text_atomically(written[-1], summary_markdown(report))
     return written

@@ -37,11 +37,11 @@ def test_level_2_is_the_arithmetic_sequence(run, scripted_ask):
 
 
 def test_level_3_follows_the_previous_target_of_a_scripted_model(run, scripted_ask):
-    # Model numbers 30, 60, 10, 99; hand-worked: r1 50, r2 floor(0.4*(30+50)) = 32,
-    # r3 floor(0.4*(60+32)) = floor(36.8) = 36, r4 floor(0.4*(10+36)) = floor(18.4) = 18.
+    # Model numbers 30, 60, 10, 99; hand-worked (the paper's unrounded rule): r1 50,
+    # r2 0.4*(30+50) = 32, r3 0.4*(60+32) = 36.8, r4 0.4*(10+36.8) = 18.72.
     replies = [f"Prediction: 50; Choice: {n}" for n in (30, 60, 10, 99)]
     game, _ = play_scripted(3, replies, run, scripted_ask, rounds=4)
-    assert [r.opponent_number for r in game.completed] == [50, 32, 36, 18]
+    assert [r.opponent_number for r in game.completed] == [50, 32, 36.8, pytest.approx(18.72)]
     assert [r.model_number for r in game.completed] == [30, 60, 10, 99]
 
 
@@ -53,12 +53,14 @@ def test_accuracy_on_scripted_guesses_matches_hand_worked_values(run, scripted_a
     level2 = [f"Prediction: {p}; Choice: 10" for p in (50, 45, 41, 35, 50, 25, 20, 15, 12, 5)]
     assert play_scripted(2, level2, run, scripted_ask)[0].accuracy() == pytest.approx(0.7)
 
-    # Level 3 with a model that always plays 20 and predicts the previous target:
-    # opponent 50, 28, 19, 15, 14, 13, 13, 13, 13, 13 (floor(0.4 * (20 + previous))).
-    predictions = (50, 28, 19, 15, 14, 13, 13, 13, 13, 13)
+    # Level 3 with a model that always plays 20 and predicts the previous target to one
+    # decimal: opponent 50, 28, 19.2, 15.68, 14.272 (0.4 * (20 + previous)).
+    predictions = (50, 28, 19.2, 15.7, 14.3)
     level3 = [f"Prediction: {p}; Choice: 20" for p in predictions]
-    game, _ = play_scripted(3, level3, run, scripted_ask)
-    assert [r.opponent_number for r in game.completed] == list(predictions)
+    game, _ = play_scripted(3, level3, run, scripted_ask, rounds=5)
+    assert [r.opponent_number for r in game.completed] == pytest.approx(
+        [50, 28, 19.2, 15.68, 14.272]
+    )
     assert game.accuracy() == 1.0
 
 
@@ -79,7 +81,7 @@ def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
     )
     assert [r.invalid for r in game.completed] == [True, True, True]
     assert [r.model_number for r in game.completed] == [50, 50, 50]  # the fallback
-    assert game.accuracy() == pytest.approx(2 / 3)  # an invalid reply can still predict right
+    assert game.accuracy() == 0.0  # an invalid reply never scores a hit, even "Prediction: 50"
     assert game.invalid_rate() == 1.0
 
 
@@ -155,19 +157,19 @@ def test_smollm2_plays_a_short_game(tmp_path: Path, smollm2_path: Path) -> None:
 
 
 def test_unknown_level_is_refused_when_the_task_is_built():
-    with pytest.raises(ValueError, match="unknown level 4"):
+    with pytest.raises(ValueError, match="level must be one of 1, 2, 3; got 4"):
         egosocial_number_guessing(level=4)
 
 
-def test_unrounded_level_3_keeps_the_decimals_of_the_previous_target(run, scripted_ask):
+def test_level_3_keeps_the_decimals_of_the_previous_target_unless_rounded(run, scripted_ask):
     # Model plays 2, 9.6, 30: opponent 50, 0.4*(2+50) = 20.8, 0.4*(9.6+20.8) = 12.16.
     replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 2), (20.8, 9.6), (12.2, 30))]
-    opponent = NumberGuessingOpponent(3, unrounded=True)
+    opponent = NumberGuessingOpponent(3)
     game = run(play_number_guessing(scripted_ask(replies), opponent.choose, 3, 3))
     assert [r.opponent_number for r in game.completed] == [50, pytest.approx(20.8), 12.16]
     # 12.2 is 0.04 from 12.16, inside the 0.05 hit tolerance
     assert [r.correct for r in game.completed] == [True, True, True]
-    floor_opponent = NumberGuessingOpponent(3)
+    floor_opponent = NumberGuessingOpponent(3, rounded=True)
     rounded = run(play_number_guessing(scripted_ask(replies), floor_opponent.choose, 3, 3))
     assert [r.opponent_number for r in rounded.completed] == [50, 20, 11]
 
@@ -184,6 +186,6 @@ def test_hit_tolerance_is_five_hundredths():
 
 @pytest.mark.parametrize("rounds", [0, -2])
 def test_rounds_below_one_fail_when_the_task_is_built(rounds):
-    message = f"rounds must be a whole number of at least 1, got {rounds}"
+    message = f"rounds must be a whole number of at least 1 and at most 100, got {rounds}"
     with pytest.raises(ValueError, match=message):
         egosocial_number_guessing(rounds=rounds)

@@ -280,5 +280,5 @@ def test_parse_choice_letter(reply, expected):
 
 @pytest.mark.parametrize("size", [0, -1])
 def test_size_below_one_fails_when_the_task_is_built(size):
-    with pytest.raises(ValueError, match=f"size must be at least 1, got {size}"):
+    with pytest.raises(ValueError, match=f"size must be a whole number of at least 1, got {size}"):
         egosocial_static(source="generated", size=size)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
+from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
-from cog_tasks.egosocial.beliefs import BELIEF_TYPES, judge_prompt, parse_grade, split_beliefs
-from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
-from cog_tasks.egosocial.inspect.metrics import invalid_answer_rate, key_means, key_stderr
+from cog_tasks.egosocial.beliefs import BELIEF_TYPES, judge_prompt, parse_grade, stated_beliefs
+from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, belief_facts
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
 GRADER_ROLE = "grader"
+#: Judge calls per belief: the first, and one retry when the reply carries no grade.
+JUDGE_ATTEMPTS = 2
 
 
 def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
@@ -30,14 +32,33 @@ def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
     )
 
 
-@scorer(metrics=[key_means(), key_stderr("all"), invalid_answer_rate()])
+async def judge_belief(
+    judge: Model, belief_type: str, situation: str, facts: BeliefFacts, belief: str
+) -> tuple[bool | None, list[str]]:
+    """Ask the judge for a grade, once more when its reply has none.
+
+    Returns:
+        The grade (``None`` when no reply carried one) and the judge's replies.
+    """
+    replies: list[str] = []
+    for _ in range(JUDGE_ATTEMPTS):
+        reply = await judge.generate(judge_prompt(belief_type, situation, facts, belief))  # type: ignore[arg-type]
+        replies.append(reply.completion)
+        grade = parse_grade(reply.completion)
+        if grade is not None:
+            return grade, replies
+    return None, replies
+
+
+@scorer(metrics=[key_intervals(unit="item")])
 def belief_judge() -> Scorer:
     """Grade each belief with the model in the ``grader`` role against the card facts.
 
-    The value holds ``self_belief`` and ``external_belief`` (1 correct, 0 not)
-    and ``all``, their mean. A belief missing from the reply is wrong and
-    leaves ``answer`` empty (counted by ``invalid_answer_rate``); a judge reply
-    without a grade is wrong and listed in ``metadata["judge_unparsed"]``.
+    The value holds, on every sample, ``self_belief`` and ``external_belief``
+    (1 correct, 0 not), ``all`` (their mean), ``not_stated`` (share of the two
+    beliefs missing or only echoing the prompt; they are wrong) and
+    ``judge_unparsed_rate`` (share of the two whose judge gave no grade after
+    one retry; they are wrong too).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -47,28 +68,26 @@ def belief_judge() -> Scorer:
             dealer_up=state.metadata["dealer_up"],
         )
         facts = belief_facts(hand)
-        beliefs = split_beliefs(state.output.completion)
+        beliefs = stated_beliefs(state.output.completion, state.input_text)
         value: dict[str, float] = {}
-        explanations, unparsed = [], []
+        explanations, unparsed = [], 0
         for belief_type in BELIEF_TYPES:
             belief = beliefs[belief_type]
             if belief is None:
                 value[belief_type] = 0.0
                 explanations.append(f"{belief_type}: not stated")
                 continue
-            reply = await judge.generate(judge_prompt(belief_type, state.input_text, facts, belief))
-            grade = parse_grade(reply.completion)
-            if grade is None:
-                unparsed.append(belief_type)
+            grade, replies = await judge_belief(judge, belief_type, state.input_text, facts, belief)
+            unparsed += grade is None
             value[belief_type] = float(bool(grade))
-            explanations.append(f"{belief_type}: {reply.completion}")
+            explanations.append(f"{belief_type}: " + "\n[retry]\n".join(replies))
         value["all"] = (value["self_belief"] + value["external_belief"]) / 2
-        stated = all(beliefs[belief_type] is not None for belief_type in BELIEF_TYPES)
+        value["not_stated"] = sum(beliefs[b] is None for b in BELIEF_TYPES) / len(BELIEF_TYPES)
+        value["judge_unparsed_rate"] = unparsed / len(BELIEF_TYPES)
         return Score(
             value=value,
-            answer=state.output.completion if stated else "",
+            answer=state.output.completion,
             explanation="\n\n".join(explanations),
-            metadata={"judge_unparsed": unparsed},
         )
 
     return score

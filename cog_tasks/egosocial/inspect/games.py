@@ -12,13 +12,18 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
-from inspect_ai.scorer import Score, Scorer, Target, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
-from cog_tasks.egosocial.inspect.metrics import grouped_key_mean, ratio_of_sums
+from cog_tasks.egosocial.inspect.metrics import (
+    grouped_key_intervals,
+    grouped_means,
+    ratio_intervals,
+)
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
@@ -28,20 +33,10 @@ from cog_tasks.egosocial.number_guessing import (
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
 from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
+from cog_tasks.egosocial.params import flag, one_of, whole_number
 
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
-
-
-def require_positive(**counts: int) -> None:
-    """Fail at task build when a count parameter is below 1.
-
-    Raises:
-        ValueError: Naming the parameter and its value.
-    """
-    for name, value in counts.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
 def _asker(state: TaskState, generate: Generate) -> Ask:
@@ -62,7 +57,7 @@ def number_guessing_game() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         level, rounds = state.metadata["level"], state.metadata["rounds"]
-        opponent = NumberGuessingOpponent(level, unrounded=state.metadata["unrounded"])
+        opponent = NumberGuessingOpponent(level, rounded=state.metadata["rounded"])
         game = await play_number_guessing(_asker(state, generate), opponent.choose, level, rounds)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
@@ -72,14 +67,16 @@ def number_guessing_game() -> Solver:
 
 @scorer(
     metrics=[
-        grouped_key_mean("accuracy", "level", prefix="L"),
-        grouped_key_mean("invalid_rate", "level", prefix="L"),
-        grouped_key_mean("win_rate", "level", prefix="L"),
-        {"accuracy": [stderr()]},
+        key_intervals(unit="game"),
+        grouped_key_intervals(("accuracy", "invalid_rate", "win_rate"), ("level",), unit="game"),
     ]
 )
 def number_guessing_scorer() -> Scorer:
-    """Exact-match accuracy of the model's predictions, invalid-reply and win rates."""
+    """Per game: hit rate of the predictions (``accuracy``), invalid-reply and win rates.
+
+    A game is the unit: ``accuracy`` and ``level:<n>`` are means over games
+    with intervals over games, never over the rounds of one game.
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         game = NumberGuessingGame.from_dict(state.store.get(NUMBER_GUESSING_KEY))
@@ -99,20 +96,19 @@ def number_guessing_scorer() -> Scorer:
 
 @task
 def egosocial_number_guessing(
-    level: int | None = None, rounds: int = DEFAULT_ROUNDS, unrounded: bool = False
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, rounded: bool = False
 ) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents (one game per level).
 
     Args:
         level: Opponent level 1, 2 or 3; ``None`` plays all three.
-        rounds: Rounds per game (10 in the paper), at least 1.
-        unrounded: The Level 3 opponent plays the previous target with its
-            decimals (the paper's formula) instead of rounding it down.
+        rounds: Rounds per game (10 in the paper), 1 to 100.
+        rounded: The Level 3 opponent rounds the previous target down to a
+            whole number; by default it keeps the decimals (the paper's formula).
     """
-    require_positive(rounds=rounds)
-    levels = LEVELS if level is None else (int(level),)
-    if not set(levels) <= set(LEVELS):
-        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    whole_number("rounds", rounds, maximum=100)
+    flag("rounded", rounded)
+    levels = LEVELS if level is None else (one_of("level", level, LEVELS),)
     samples = [
         Sample(
             id=f"number_guessing-L{value}",
@@ -123,7 +119,7 @@ def egosocial_number_guessing(
                 "ability": "tom",
                 "level": value,
                 "rounds": rounds,
-                "unrounded": bool(unrounded),
+                "rounded": rounded,
             },
         )
         for value in levels
@@ -156,12 +152,17 @@ def holdem_match() -> Solver:
 
 @scorer(
     metrics=[
-        grouped_key_mean("style_correct", "opponent"),
-        ratio_of_sums("belief_correct", "belief_asked", "belief_accuracy"),
-        ratio_of_sums("holding_correct", "hands_asked", "holding_accuracy"),
-        ratio_of_sums("raise_correct", "hands_asked", "raise_accuracy"),
-        ratio_of_sums("invalid_actions", "model_actions", "invalid_action_rate"),
-        grouped_key_mean("chips", "opponent"),
+        grouped_means("style_correct", "opponent", unit="match"),
+        ratio_intervals(
+            (
+                ("belief_correct", "belief_asked", "belief_accuracy"),
+                ("holding_correct", "holding_asked", "holding_accuracy"),
+                ("raise_correct", "raise_asked", "raise_accuracy"),
+                ("invalid_actions", "model_actions", "invalid_action_rate"),
+            ),
+            unit="match",
+        ),
+        grouped_means("chips", "opponent", unit="match"),
     ]
 )
 def holdem_scorer() -> Scorer:
@@ -188,15 +189,16 @@ def egosocial_holdem(
 
     Args:
         opponent: ``aggressive``, ``conservative`` or ``None`` for both.
-        hands: Hands per match, at least 1.
-        matches: Matches per opponent, at least 1; match ``k`` deals with seed
+        hands: Hands per match, 1 to 1000.
+        matches: Matches per opponent, 1 to 1000; match ``k`` deals with seed
             ``seed + k``, so both opponents face the same cards.
-        seed: Base seed of the deals.
+        seed: Base seed of the deals (at least 0); it also shuffles the
+            letters of the style and holding options.
     """
-    require_positive(hands=hands, matches=matches)
-    styles = STYLES if opponent is None else (opponent,)
-    if not set(styles) <= set(STYLES):
-        raise ValueError(f"unknown opponent {opponent!r}; expected one of {STYLES}")
+    whole_number("hands", hands, maximum=1000)
+    whole_number("matches", matches, maximum=1000)
+    whole_number("seed", seed, minimum=0)
+    styles = STYLES if opponent is None else (str(one_of("opponent", opponent, STYLES)),)
     samples = [
         Sample(
             id=f"holdem-{style}-m{match}",

@@ -1,92 +1,126 @@
-"""Inspect metrics for EgoSocialArena's dict-valued and multiple-choice scores."""
+"""Inspect metrics for EgoSocialArena: every number with its 95 % interval.
+
+The intervals come from :mod:`cog_tasks.common.stats` through
+:func:`cog_tasks.common.inspect_metrics.key_intervals`: Wilson for a
+proportion over fewer than 30 units, a seeded bootstrap otherwise. A sample
+is one unit: an item for the static tasks, a game for Number Guessing, a
+match for Hold'em.
+"""
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
+from collections.abc import Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, metric
+from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
-
-@metric
-def invalid_answer_rate() -> Metric:
-    """Share of samples whose reply held no parseable answer (scored as wrong)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        if not scores:
-            return 0.0
-        return sum(not sample.score.answer for sample in scores) / len(scores)
-
-    return compute
+from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.stats import bootstrap_interval
 
 
 @metric
-def ratio_of_sums(numerator: str, denominator: str, label: str) -> Metric:
-    """``sum(value[numerator]) / sum(value[denominator])`` over samples, reported as ``label``.
+def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
+    """Mean and interval of score keys per value of some metadata fields.
 
-    Samples without any question (denominator 0) add nothing, so a rate is
-    never averaged over undefined per-sample ratios. NaN when the total
-    denominator is 0.
+    A sample with ``{"all": 1}`` and metadata ``label=Belief`` counts under
+    ``label:Belief``; other keys are prefixed (``circular label:Belief``).
+    Samples whose metadata lacks a field (or has ``None``) are not counted
+    under it; keys a sample's value lacks are skipped.
+
+    Args:
+        keys: Score keys to break down (``all`` keeps the bare group name).
+        groups: Metadata fields to group by.
+        unit: What a sample is.
+
+    Returns:
+        ``<group key>``, ``<group key>_ci_low`` and ``<group key>_ci_high``.
     """
+    intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        top = sum(float(sample.score.value[numerator]) for sample in scores)  # type: ignore[index]
-        bottom = sum(float(sample.score.value[denominator]) for sample in scores)  # type: ignore[index]
-        return {label: top / bottom if bottom else float("nan")}
-
-    return compute
-
-
-@metric
-def grouped_key_mean(key: str, group_key: str, prefix: str = "") -> Metric:
-    """Mean of ``value[key]`` per ``metadata[group_key]``.
-
-    Reported as ``<key>_<prefix><group>`` for each group, plus ``<key>_all``.
-    """
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        groups: dict[str, list[float]] = defaultdict(list)
+        expanded = []
         for sample in scores:
-            value = float(sample.score.value[key])  # type: ignore[index]
-            group = (sample.sample_metadata or {}).get(group_key)
-            if group is None:
-                raise ValueError(f"sample {sample.sample_id} has no {group_key!r} metadata")
-            groups[f"{prefix}{group}"].append(value)
-            groups["all"].append(value)
-        return {f"{key}_{name}": sum(values) / len(values) for name, values in groups.items()}
+            value = sample.score.value
+            metadata = sample.sample_metadata or {}
+            broken: dict[str, float] = {}
+            for key in keys:
+                if key not in value:  # type: ignore[operator]
+                    continue
+                prefix = "" if key == "all" else f"{key} "
+                for group in groups:
+                    if metadata.get(group) is not None:
+                        broken[f"{prefix}{group}:{metadata[group]}"] = value[key]  # type: ignore[index]
+            expanded.append(
+                SampleScore(
+                    score=Score(value=broken),
+                    sample_id=sample.sample_id,
+                    sample_metadata=sample.sample_metadata,
+                )
+            )
+        return intervals(expanded)  # type: ignore[return-value]
 
     return compute
 
 
 @metric
-def key_means() -> Metric:
-    """Mean of every key of dict-valued scores, over the samples that have the key.
+def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
+    """``sum(numerator) / sum(denominator)`` over samples, with a bootstrap interval over samples.
 
-    Static items score ``{"all": 1, "label:Belief": 1, "scenario:daily_life": 1, ...}``,
-    so this reports overall accuracy (``all``) and accuracy per label, per
-    scenario and per perspective. Epochs are reduced per key before this runs.
+    Samples with a zero denominator add nothing, so a rate is never averaged
+    over undefined per-sample ratios; NaN when every denominator is 0.
+
+    Args:
+        pairs: ``(numerator key, denominator key, reported name)`` triples.
+        unit: What a sample is (``match``).
+
+    Returns:
+        ``<name>``, ``<name>_ci_low`` and ``<name>_ci_high`` per triple.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        groups: dict[str, list[float]] = defaultdict(list)
-        for sample in scores:
-            for key, value in sample.score.value.items():  # type: ignore[union-attr]
-                groups[key].append(float(value))
-        return {key: sum(values) / len(values) for key, values in sorted(groups.items())}
+        reported: dict[str, float] = {}
+        for numerator, denominator, name in pairs:
+            tops, bottoms = [], []
+            for sample in scores:
+                value = sample.score.value
+                if float(value[denominator]) > 0:  # type: ignore[index]
+                    tops.append(float(value[numerator]))  # type: ignore[index]
+                    bottoms.append(float(value[denominator]))  # type: ignore[index]
+            interval = bootstrap_interval(
+                lambda indices, t=tops, b=bottoms: (
+                    sum(t[i] for i in indices) / sum(b[i] for i in indices)
+                ),
+                len(tops),
+                unit=unit,
+            )
+            reported[name] = interval.value
+            reported[f"{name}_ci_low"] = interval.low
+            reported[f"{name}_ci_high"] = interval.high
+        return reported
 
     return compute
 
 
 @metric
-def key_stderr(key: str) -> Metric:
-    """Standard error of the mean of ``value[key]`` over samples (``<key>_stderr``)."""
+def grouped_means(key: str, group: str, unit: str) -> Metric:
+    """Mean and interval of ``value[key]`` per ``metadata[group]``: ``<key>_<group value>``.
+
+    Args:
+        key: The score key.
+        group: The metadata field.
+        unit: What a sample is.
+    """
+    intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = [float(sample.score.value[key]) for sample in scores]  # type: ignore[index]
-        if len(values) < 2:
-            return {f"{key}_stderr": 0.0}
-        mean = sum(values) / len(values)
-        variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
-        return {f"{key}_stderr": math.sqrt(variance / len(values))}
+        expanded = []
+        for sample in scores:
+            name = (sample.sample_metadata or {}).get(group)
+            if name is None:
+                raise ValueError(f"sample {sample.sample_id} has no {group!r} metadata")
+            value = sample.score.value[key]  # type: ignore[index]
+            expanded.append(
+                SampleScore(score=Score(value={f"{key}_{name}": value}), sample_id=sample.sample_id)
+            )
+        return intervals(expanded)  # type: ignore[return-value]
 
     return compute

@@ -1,101 +1,255 @@
-"""Read EgoSocialArena Inspect logs into the core report's measurements.
+"""Read EgoSocialArena Inspect logs into the core report's cells.
 
-Logs come through :func:`cog_tasks.common.logs.read_logs` (successful
-logs only unless other statuses are asked for); figures and tables are drawn
-by :mod:`cog_tasks.egosocial.report`.
+Logs come through :func:`cog_tasks.common.logs.read_logs` (successful logs
+only unless other statuses are asked for). Every log is its own row unless
+``pool_seeds`` is asked for (:func:`cog_tasks.common.runs.group_runs`); rows
+are labelled by what distinguishes their run identities. Reference rows
+(always the same letter, the majority letter or class, chance) are computed
+on the items, games or hands of the row they follow. Figures and tables are
+drawn by :mod:`cog_tasks.egosocial.report`.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Collection, Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, task_name
-from cog_tasks.egosocial.report import GuessCurve, Measurement, sum_measurements, write_report
+from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
+from cog_tasks.common.runs import distinguishing_labels, group_runs
+from cog_tasks.common.stats import UnitValue
+from cog_tasks.egosocial.holdem import YES_NO
+from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
 
 STATIC_TASK = "egosocial_static"
 BELIEFS_TASK = "egosocial_blackjack_beliefs"
 NUMBER_GUESSING_TASK = "egosocial_number_guessing"
 HOLDEM_TASK = "egosocial_holdem"
 TASKS = (STATIC_TASK, BELIEFS_TASK, NUMBER_GUESSING_TASK, HOLDEM_TASK)
-BELIEF_LABELS = {"self_belief": "Self-Belief", "external_belief": "External-Belief"}
+HOLDING_CLASSES = ("pair or both 10+", "one card 10+", "both below 10")
+SOURCE_TABLES = {"authors": "static, the authors' items", "generated": "static, generated items"}
 
-Count = tuple[str, str, str, float, float]
+
+@dataclass(frozen=True)
+class SampleUnit:
+    """One scored sample (an item, a game or a match) of a log.
+
+    Attributes:
+        id: ``<sample id>#<epoch>``, stable across runs on the same items.
+        values: The score's value.
+        metadata: The sample's metadata.
+        details: The score's metadata.
+    """
+
+    id: str
+    values: Mapping[str, float]
+    metadata: Mapping[str, Any]
+    details: Mapping[str, Any]
 
 
-def _counts(log: EvalLog, curves: list[GuessCurve]) -> Iterator[Count]:
-    """``(model, ability, scenario, correct, total)`` rows of one log; games go to ``curves``."""
-    task, model = task_name(log), log.eval.model
+def sample_units(log: EvalLog) -> list[SampleUnit]:
+    """Every scored sample of ``log``, in log order."""
+    units = []
     for sample in log.samples or []:
         if not sample.scores:
             continue
         score = next(iter(sample.scores.values()))
-        values, metadata = score.value, sample.metadata
-        if task == STATIC_TASK:
-            yield model, metadata["label"], metadata["scenario"], float(values["all"]), 1.0
-        elif task == BELIEFS_TASK:
-            for key, label in BELIEF_LABELS.items():
-                yield model, label, "blackjack (judged)", float(values[key]), 1.0
-        elif task == NUMBER_GUESSING_TASK:
-            rounds = score.metadata["completed"]
-            scenario = f"number_guessing L{metadata['level']}"
-            yield model, "ToM", scenario, values["accuracy"] * len(rounds), float(len(rounds))
-            curves.append(
-                GuessCurve(
-                    model=model,
-                    level=metadata["level"],
-                    epoch=sample.epoch,
-                    opponent=tuple(r["opponent_number"] for r in rounds),
-                    predictions=tuple(r["prediction"] for r in rounds),
+        units.append(
+            SampleUnit(
+                id=f"{sample.id}#{sample.epoch}",
+                values=score.value,  # type: ignore[arg-type]
+                metadata=sample.metadata or {},
+                details=score.metadata or {},
+            )
+        )
+    return units
+
+
+def _static_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+    """Accuracy per source, overall, per label and per scenario, then the reference rows."""
+    for source in ("authors", "generated"):
+        chosen = [u for u in units if u.metadata.get("source", "generated") == source]
+        if not chosen:
+            continue
+        table = SOURCE_TABLES[source]
+        circular = all("circular" in u.values for u in chosen)
+        columns: dict[str, list[SampleUnit]] = {"all": chosen}
+        for field in ("label", "scenario"):
+            for unit in chosen:
+                columns.setdefault(str(unit.metadata[field]), []).append(unit)
+        forms = [("", "all")] + ([("circular ", "circular")] if circular else [])
+        for prefix, key in forms:
+            for column, members in columns.items():
+                values = tuple(float(u.values[key]) for u in members)
+                yield Cell(table, label, prefix + column, values, "item")
+        yield Cell(
+            table, label, "invalid", tuple(float(u.values["invalid"]) for u in chosen), "item"
+        )
+        targets = {u.id: list(u.details["targets"]) for u in chosen}
+        options = {u.id: int(u.details["options"]) for u in chosen}
+        majority = Counter(t[0] for t in targets.values()).most_common(1)[0][0]
+        letters = sorted({t[0] for t in targets.values()} | {"A", "B", "C", "D"})
+        references = [(f"always {letter}", letter) for letter in letters]
+        references.append((f"majority letter ({majority})", majority))
+        for prefix, _key in forms:
+            for name, letter in references:
+                for column, members in columns.items():
+                    values = tuple(
+                        float(all(t == letter for t in targets[u.id][: 1 if not prefix else None]))
+                        for u in members
+                    )
+                    yield Cell(table, f"{label} · {name}", prefix + column, values, "item", True)
+            for column, members in columns.items():
+                values = tuple(
+                    (1 / options[u.id]) ** (options[u.id] if prefix else 1) for u in members
                 )
-            )
-        else:
-            opponent = metadata["opponent"]
-            yield model, "ToM", f"holdem style ({opponent})", values["style_correct"], 1.0
-            yield (
-                model,
-                "ToM",
-                f"holdem beliefs ({opponent})",
-                values["belief_correct"],
-                values["belief_asked"],
-            )
+                yield Cell(
+                    table, f"{label} · chance (expected)", prefix + column, values, "item", True
+                )
 
 
-def collect(
-    source: str | os.PathLike[str], statuses: Collection[str] = SUCCESS_ONLY
-) -> tuple[list[Measurement], list[GuessCurve], LogSet]:
-    """Read the EgoSocialArena logs under ``source``.
+def _number_guessing_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+    table = "Number Guessing (per game)"
+    for level in sorted({int(u.metadata["level"]) for u in units}):
+        games = [u for u in units if int(u.metadata["level"]) == level]
+        yield Cell(
+            table,
+            label,
+            f"L{level} hit rate",
+            tuple(float(u.values["accuracy"]) for u in games),
+            "game",
+        )
+    for key, column in (("win_rate", "win rate"), ("invalid_rate", "invalid rate")):
+        yield Cell(table, label, column, tuple(float(u.values[key]) for u in units), "game")
+
+
+def _holdem_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+    table = "Limit Hold'em (per match)"
+    for style in sorted({str(u.metadata["opponent"]) for u in units}):
+        matches = [u for u in units if u.metadata["opponent"] == style]
+        yield Cell(
+            table,
+            label,
+            f"style ({style})",
+            tuple(float(u.values["style_correct"]) for u in matches),
+            "match",
+        )
+    for question in ("holding", "raise"):
+        pairs: tuple[UnitValue, ...] = tuple(
+            (float(u.values[f"{question}_correct"]), float(u.values[f"{question}_asked"]))
+            for u in units
+        )
+        yield Cell(table, label, question, pairs, "match")
+    yield Cell(
+        table,
+        label,
+        "invalid actions",
+        tuple(
+            (float(u.values["invalid_actions"]), float(u.values["model_actions"])) for u in units
+        ),
+        "match",
+    )
+    beliefs = {
+        u.id: [b for hand in u.details.get("hands", []) for b in hand["beliefs"]] for u in units
+    }
+    for question, answers, classes in (
+        ("holding", ("A", "B", "C"), HOLDING_CLASSES),
+        ("raise", YES_NO, YES_NO),
+    ):
+        asked = [b for found in beliefs.values() for b in found if b["question"] == question]
+        if not asked:
+            continue
+        majority = Counter(b["gold"] for b in asked).most_common(1)[0][0]
+        rules = [(f"always {answer}", "gold_letter", answer) for answer in answers]
+        rules.append((f"majority class ({classes[majority]})", "gold", majority))
+        for name, key, answer in rules:
+            pairs = tuple(
+                (
+                    float(
+                        sum(b[key] == answer for b in beliefs[u.id] if b["question"] == question)
+                    ),
+                    float(sum(b["question"] == question for b in beliefs[u.id])),
+                )
+                for u in units
+            )
+            yield Cell(table, f"{label} · {name}", question, pairs, "match", True)
+
+
+def _beliefs_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+    for key in ("self_belief", "external_belief", "judge_unparsed_rate"):
+        values = tuple(float(u.values[key]) for u in units)
+        yield Cell("Blackjack beliefs (judged)", label, key, values, "item")
+
+
+def _curves(label: str, units: list[SampleUnit]) -> Iterator[GuessCurve]:
+    for unit in units:
+        rounds = unit.details.get("completed", [])
+        yield GuessCurve(
+            model=label,
+            level=int(unit.metadata["level"]),
+            epoch=int(unit.id.rsplit("#", 1)[1]),
+            opponent=tuple(r["opponent_number"] for r in rounds),
+            predictions=tuple(r["prediction"] for r in rounds),
+        )
+
+
+def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
+    """Cells for every log: one row per run identity, references beside each.
 
     Args:
-        source: A log folder (searched recursively) or a log file.
-        statuses: Log statuses to keep; successful logs only by default.
+        logs: EgoSocialArena logs with samples.
+        pool_seeds: Pool runs that differ only by seed (the report says so).
 
     Returns:
-        Measurements (summed per model, ability and scenario), every Number
-        Guessing game, and the logs read with those skipped.
-
-    Raises:
-        FileNotFoundError: If no EgoSocialArena log with samples is found.
+        The report.
     """
-    logs = read_logs(source, tasks=TASKS, statuses=statuses)
-    curves: list[GuessCurve] = []
-    counts = [count for log in logs.logs for count in _counts(log, curves)]
-    if not counts:
-        note = f" ({logs.skipped_note()})" if logs.skipped else ""
-        raise FileNotFoundError(f"no EgoSocialArena logs with samples in {source}{note}")
-    return sum_measurements(counts), curves, logs
+    groups = group_runs(logs, run_identity, pool_seeds=pool_seeds)
+    labels = [""] * len(groups)
+    for task in TASKS:
+        positions = [i for i, group in enumerate(groups) if task_name(group.runs[0]) == task]
+        shown = distinguishing_labels([groups[i].identity for i in positions])
+        for position, label in zip(positions, shown, strict=True):
+            labels[position] = label
+    report = Report()
+    builders = {
+        STATIC_TASK: _static_cells,
+        BELIEFS_TASK: _beliefs_cells,
+        NUMBER_GUESSING_TASK: _number_guessing_cells,
+        HOLDEM_TASK: _holdem_cells,
+    }
+    for group, label in zip(groups, labels, strict=True):
+        units = [unit for log in group.runs for unit in sample_units(log)]
+        task = task_name(group.runs[0])
+        report.cells += builders[task](label, units)
+        if task == NUMBER_GUESSING_TASK:
+            report.curves += _curves(label, units)
+        if group.pooled:
+            report.notes.append(f"{label}: {group.pooling_note()}")
+    return report
 
 
 def report_logs(
-    log_dir: Path, out_dir: Path | None = None, statuses: Collection[str] = SUCCESS_ONLY
+    log_dir: Path,
+    out_dir: Path | None = None,
+    statuses: Collection[str] = SUCCESS_ONLY,
+    pool_seeds: bool = False,
 ) -> tuple[list[Path], str]:
     """Write the report for the logs in ``log_dir``.
 
     Returns:
         The files written and the note on skipped logs (``""`` when none were).
+
+    Raises:
+        FileNotFoundError: If no EgoSocialArena log with samples is found.
     """
-    measurements, curves, logs = collect(log_dir, statuses)
-    return write_report(measurements, curves, out_dir or log_dir), logs.skipped_note()
+    found = read_logs(log_dir, tasks=TASKS, statuses=statuses)
+    logs = [log for log in found.logs if sample_units(log)]
+    if not logs:
+        note = f" ({found.skipped_note()})" if found.skipped else ""
+        raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}{note}")
+    report = build_report(logs, pool_seeds)
+    return write_report(report, out_dir or log_dir), found.skipped_note()

@@ -1,4 +1,10 @@
-"""Inspect task for the static environment (multiple choice, first person)."""
+"""Inspect task for the static environment (multiple choice, first person).
+
+By default each item is asked once, in the authors' option order. With
+``circular=true`` it is asked once per rotation of its options (MMBench's
+CircularEval): the item counts under ``circular`` only when every rotation is
+answered right, so a preference for one answer position cannot score.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,13 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import Score, Scorer, Target, scorer
-from inspect_ai.solver import TaskState, multiple_choice
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from cog_tasks.egosocial.inspect.metrics import invalid_answer_rate, key_means, key_stderr
+from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.egosocial.inspect.metrics import grouped_key_intervals
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
-from cog_tasks.egosocial.records import EgoItem, parse_choice_letter
+from cog_tasks.egosocial.params import flag, whole_number
+from cog_tasks.egosocial.records import LETTERS, EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 
 TEMPLATE = """{question}
@@ -18,6 +26,9 @@ TEMPLATE = """{question}
 {choices}
 
 Answer with the letter of one option ({letters}). Reply in the form 'ANSWER: $LETTER'."""
+ROTATIONS_KEY = "egosocial_static_rotations"
+#: Sample metadata that each item's accuracy is also reported under.
+GROUPS = ("source", "label", "scenario", "perspective")
 
 
 def record_to_sample(item: EgoItem) -> Sample:
@@ -34,36 +45,84 @@ def record_to_sample(item: EgoItem) -> Sample:
             "scenario": item.scenario,
             "label": item.label,
             "perspective": item.perspective,
+            "source": "authors" if item.metadata.get("source") == "authors" else "generated",
             **item.metadata,
         },
     )
 
 
-def score_keys(metadata: dict) -> list[str]:
-    """The keys a static item's score counts under: overall, label, scenario, perspective."""
-    keys = ["all", f"label:{metadata['label']}", f"scenario:{metadata['scenario']}"]
-    if metadata.get("perspective"):
-        keys.append(f"perspective:{metadata['perspective']}")
-    return keys
+def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
+    """The prompt with the options rotated left by ``shift``, and where option 0 went.
+
+    Returns:
+        The prompt text and the new position of the option that was first.
+    """
+    rotated = options[shift:] + options[:shift]
+    letters = LETTERS[: len(options)]
+    lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, rotated, strict=True))
+    prompt = TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
+    return prompt, (-shift) % len(options)
 
 
-@scorer(metrics=[key_means(), key_stderr("all"), invalid_answer_rate()])
+@solver
+def rotated_choice(circular: bool) -> Solver:
+    """Ask the item in its own option order, or once per rotation of its options."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        options = [choice.value for choice in state.choices]
+        question = state.user_prompt.text
+        asked = list(state.messages)
+        answer = LETTERS.index(state.target.text)
+        rotations = []
+        for shift in range(len(options) if circular else 1):
+            prompt, _ = rotation_prompt(question, options, shift)
+            state.messages = [*asked[:-1], ChatMessageUser(content=prompt)]
+            state = await generate(state)
+            rotations.append(
+                {
+                    "shift": shift,
+                    "target": LETTERS[(answer - shift) % len(options)],
+                    "reply": state.output.completion,
+                }
+            )
+        state.store.set(ROTATIONS_KEY, rotations)
+        return state
+
+    return solve
+
+
+@scorer(
+    metrics=[
+        grouped_key_intervals(("all", "circular"), GROUPS, unit="item"),
+        key_intervals(unit="item"),
+    ]
+)
 def option_letter() -> Scorer:
     """Right when the reply picks the target letter (see ``parse_choice_letter``).
 
-    The value is a dict (1 right, 0 wrong) under ``all``, ``label:<label>``,
-    ``scenario:<scenario>`` and, for generated items, ``perspective:<...>``.
-    A reply that picks no option is wrong and has an empty ``answer``, which
-    :func:`invalid_answer_rate` counts.
+    The value has the same keys on every sample of a run: ``all`` (the item in
+    its own option order is right), ``invalid`` (some reply named no option;
+    it is scored wrong) and, in circular runs, ``circular`` (every rotation is
+    right). Accuracy per label, scenario and perspective comes from the
+    metadata (:func:`grouped_key_intervals`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        letter = parse_choice_letter(state.output.completion, len(state.choices))
-        correct = float(letter == target.text)
+        rotations = state.store.get(ROTATIONS_KEY)
+        answers = [parse_choice_letter(r["reply"], len(state.choices)) for r in rotations]
+        right = [answer == r["target"] for answer, r in zip(answers, rotations, strict=True)]
+        value = {"all": float(right[0]), "invalid": float(None in answers)}
+        if len(rotations) > 1:
+            value["circular"] = float(all(right))
         return Score(
-            value={key: correct for key in score_keys(state.metadata)},
-            answer=letter or "",
-            explanation=state.output.completion,
+            value=value,
+            answer=" ".join(answer or "-" for answer in answers),
+            explanation="\n---\n".join(r["reply"] for r in rotations),
+            metadata={
+                "targets": [r["target"] for r in rotations],
+                "answers": answers,
+                "options": len(state.choices),
+            },
         )
 
     return score
@@ -76,6 +135,7 @@ def egosocial_static(
     seed: int = 0,
     size: int | None = None,
     data_file: str | None = None,
+    circular: bool = False,
 ) -> Task:
     """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
 
@@ -84,12 +144,21 @@ def egosocial_static(
             Counterfactual), ``generated`` or ``both``.
         scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``,
             ``new_world``, ``blackjack``.
-        seed: Seed of the generated items.
-        size: Generated stories (Daily Life), hands (Blackjack) or items per scenario.
+        seed: Seed of the generated items (a whole number, at least 0).
+        size: Generated stories (Daily Life), hands (Blackjack) or items per
+            scenario (at least 1).
         data_file: JSONL in the authors' format (Story/Question/Option/Answer,
             optional Ability), read instead of the authors' file of the one
             scenario named in ``scenarios``.
+        circular: Ask every item once per rotation of its options and report
+            ``circular`` accuracy beside the single-order ``all``.
     """
+    whole_number("seed", seed, minimum=0)
+    if size is not None:
+        whole_number("size", size)
+    flag("circular", circular)
+    if not isinstance(scenarios, str):
+        raise ValueError(f"scenarios must be 'all' or comma-separated names, got {scenarios!r}")
     items = build_static_items(
         source=source, scenarios=scenarios, seed=seed, size=size, data_file=data_file
     )
@@ -97,7 +166,7 @@ def egosocial_static(
         dataset=MemoryDataset(
             [record_to_sample(item) for item in items], name=f"egosocial_static_{source}"
         ),
-        solver=multiple_choice(template=TEMPLATE),
+        solver=rotated_choice(circular),
         scorer=option_letter(),
         version=TASK_VERSIONS["egosocial_static"],
     )

@@ -197,7 +197,11 @@ class DQNOpponent:
             return self.network(batch)[0].numpy()
 
     def act(self, state: Mapping[str, Any]) -> str:
-        """Choose the legal action with the highest Q-value.
+        """Choose the legal action with the highest Q-value, never folding when checking is free.
+
+        rlcard lists ``fold`` as legal even when there is nothing to call; no
+        player folds then (checking costs nothing and keeps the hand), so a
+        fold chosen there is played as a check.
 
         Args:
             state: rlcard's extracted state (``obs`` and ``legal_actions``).
@@ -207,7 +211,10 @@ class DQNOpponent:
         """
         values = self.q_values(state["obs"])
         legal = list(state["legal_actions"])
-        return ACTIONS[max(legal, key=lambda action_id: values[action_id])]
+        action = ACTIONS[max(legal, key=lambda action_id: values[action_id])]
+        if action == "fold" and ACTIONS.index("check") in legal:
+            return "check"
+        return action
 
     def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
         """Rlcard's agent interface, so the opponent can sit in ``env.run``."""

@@ -3,8 +3,9 @@
 - Level 1 always plays 50.
 - Level 2 plays the arithmetic sequence 50, 45, ..., 5 (``50 - 5 * (round - 1)``).
 - Level 3 plays 50 first, then the previous round's target,
-  ``0.8 * mean(model's last number, own last number)``, rounded down to a whole
-  number by default or unrounded (the paper's formula) with ``unrounded=True``.
+  ``0.8 * mean(model's last number, own last number)``, with its decimals by
+  default (the paper's formula), or rounded down to a whole number with
+  ``rounded=True`` (this project's earlier default).
 
 Each opponent sees only :class:`~cog_tasks.egosocial.number_guessing.OpponentView`,
 never the model's predictions.
@@ -32,12 +33,12 @@ class NumberGuessingOpponent:
 
     Attributes:
         level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target).
-        unrounded: Level 3 keeps the previous target's decimals instead of
-            rounding it down.
+        rounded: Level 3 rounds the previous target down to a whole number
+            instead of keeping its decimals.
     """
 
     level: int
-    unrounded: bool = False
+    rounded: bool = False
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -59,6 +60,6 @@ class NumberGuessingOpponent:
         if not view.model_numbers:
             return OPENING_NUMBER
         target = round_target(view.model_numbers[-1], view.own_numbers[-1])
-        if self.unrounded:
-            return max(LOWEST_NUMBER, float(target))
-        return max(LOWEST_NUMBER, math.floor(target))
+        if self.rounded:
+            return max(LOWEST_NUMBER, math.floor(target))
+        return max(LOWEST_NUMBER, float(target))

@@ -1,0 +1,52 @@
+"""EgoSocialArena's published numbers, named as our headlines name them.
+
+The paper's result tables (its Tables 2 and 3) are not in the text we have,
+and the authors released no per-ability accuracy. The only published numbers
+are the Number Guessing hit rates in the authors' repository README
+(gyhou123/EgoSocialArena at commit ``17f4cb2``): one 10-round game per model
+and level, the share of rounds whose predicted opponent number was right.
+They are kept here as :class:`~cog_tasks.common.headlines.PaperRow` objects
+(fractions) for the cross-benchmark profile.
+"""
+
+from __future__ import annotations
+
+from cog_tasks.common.headlines import PaperRow
+
+SOURCE = "EgoSocialArena authors' README (commit 17f4cb2), Number Guessing tables"
+PROTOCOL = (
+    "one 10-round game per level against the rule-based opponent; hit rate = rounds whose "
+    "prediction matched the opponent's number, over 10; Level 3 plays the previous target "
+    "unrounded (Claude 3.5 Sonnet hits 7.5 and 5.6)"
+)
+DIFFERS = (
+    "the rules text is ours (the paper's appendix is not available: range 1-100, target 0.8 x "
+    "the average, a prediction hits within 0.05) and the prediction and the choice come in one "
+    "reply; the opponents' rules and the unrounded Level 3 are the paper's"
+)
+#: Hit rate per level (L1, L2, L3) of each model in the authors' README.
+_HIT_RATES: dict[str, tuple[float, float, float]] = {
+    "GPT-4-Turbo": (0.1, 0.2, 0.1),
+    "GPT-3.5-Turbo": (0.1, 0.1, 0.0),
+    "GPT-4o": (0.1, 0.4, 0.1),
+    "o1-preview": (0.9, 0.9, 0.9),
+    "Claude-3-5-Sonnet-20240620": (0.5, 0.1, 0.4),
+    "Llama3-8b-chat-hf": (0.0, 0.0, 0.0),
+    "Llama3-70b-chat-hf": (0.1, 0.1, 0.1),
+    "Llama3.1-405b-Instruct-Turbo": (0.8, 0.2, 0.2),
+    "Llama3-8b-Instruct-Turbo": (0.0, 0.0, 0.0),
+}
+
+PAPER_ROWS: tuple[PaperRow, ...] = tuple(
+    PaperRow(
+        benchmark="egosocial",
+        measure=f"number_guessing_hit_rate_L{level}",
+        model=model,
+        value=rates[level - 1],
+        source=SOURCE,
+        protocol=PROTOCOL,
+        differs=DIFFERS,
+    )
+    for model, rates in _HIT_RATES.items()
+    for level in (1, 2, 3)
+)
