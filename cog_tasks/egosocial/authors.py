@@ -121,8 +121,8 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
     """Parse and check one authors' file: the validator of :func:`read_authors_file`.
 
     The file must hold at least one record, no record twice (the same JSON,
-    whatever its key order, or for multiple choice the same story, question
-    and options), and every record must make an item (:func:`choice_item`) or
+    whatever its key order; item ids are made from line numbers, so they
+    cannot repeat), and every record must make an item (:func:`choice_item`) or
     a blackjack prompt (:func:`blackjack_prompt`). The generic checks of
     :func:`~cog_tasks.common.sources.fetch` come on top: an empty file is
     refused, and a local copy whose count differs from the authors' released
@@ -149,13 +149,9 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
 
 
 def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str]]:
-    """``(line N, key)`` pairs for the duplicate check: the record, or its item's content."""
+    """``(line N, key)`` pairs for the duplicate-record check (key order does not matter)."""
     for line, record in rows:
-        if all(key in record for key in ("Story", "Question", "Option")):
-            key = record_key([record["Story"], record["Question"], record["Option"]])
-        else:
-            key = record_key(record)
-        yield f"line {line}", key
+        yield f"line {line}", record_key(record)
 
 
 def read_authors_file(
