@@ -1,8 +1,9 @@
 """Tolerant parsing of CogBench model outputs and profiles.
 
-Small models rarely follow a format exactly, so every parser here accepts
-several shapes and reports failure as ``None`` (never a guess between two
-readings). Callers count a ``None`` rating as an invalid answer.
+A rating or a judge score is read only from the format the prompt states
+(a line that starts with its label) or from a reply that is just the number;
+markup such as ``**Rating:**`` is tolerated. Anything else is ``None``, never
+a guess, and callers count a ``None`` rating as an invalid answer.
 """
 
 from __future__ import annotations
@@ -30,10 +31,7 @@ LIKERT_WORDS: tuple[tuple[str, int], ...] = (
 )
 _REASON_LABELS = r"(?:thoughts?|reason(?:ing)?|explanation)"
 _MARKUP = re.compile(r"[*#`]+")
-_SCALE_MENTIONS = re.compile(
-    r"\b[1-5]\s*(?:-|–|to)\s*[1-5]\b|\b(?:out\s+of|/)\s*5\b|/\s*5\b", re.IGNORECASE
-)
-_STANDALONE_DIGIT = re.compile(r"(?<![\d.,])\b([1-5])\b(?![\d.,]\d)")
+_BARE_NUMBER = re.compile(r"^\s*[\[(]?\s*([1-5])\s*[\])]?\s*[.!]?\s*$")
 
 
 def _clean(text: str) -> str:
@@ -41,26 +39,33 @@ def _clean(text: str) -> str:
 
 
 def _labelled_likert(text: str, labels: str) -> int | None:
-    """First 1-5 value (digit or Likert phrase) after one of ``labels`` and a colon-ish mark."""
+    """The 1-5 value (digit or Likert phrase) on lines that start with one of ``labels``.
+
+    Only a line that begins with the label counts (``Thoughts: 1 | Rating: 3``
+    does not), and lines that disagree give ``None``: nothing is guessed.
+    """
     pattern = re.compile(
-        rf"\b{labels}\b\s*[:=\-]?\s*[\[(]?\s*"
+        rf"^[ \t>-]*{labels}\s*[:=]\s*[\[(]?\s*"
         rf"(?:(?P<digit>[1-5])(?!\s*(?:-|–|to)\s*\d)(?![\d]|[.,]\d)|(?P<word>[a-z ]{{3,20}}))",
-        re.IGNORECASE,
+        re.IGNORECASE | re.MULTILINE,
     )
+    found: set[int] = set()
     for match in pattern.finditer(text):
         if match.group("digit"):
-            return int(match.group("digit"))
+            found.add(int(match.group("digit")))
+            continue
         phrase = match.group("word").strip().lower()
         for word, value in LIKERT_WORDS:
             if re.match(rf"{word}\b", phrase):
-                return value
-    return None
+                found.add(value)
+                break
+    return found.pop() if len(found) == 1 else None
 
 
-def _only_likert_digit(text: str) -> int | None:
-    """The single distinct standalone 1-5 digit in ``text`` (scale mentions removed)."""
-    candidates = {int(d) for d in _STANDALONE_DIGIT.findall(_SCALE_MENTIONS.sub(" ", text))}
-    return candidates.pop() if len(candidates) == 1 else None
+def _bare_number(text: str) -> int | None:
+    """The rating of a reply that is nothing but one 1-5 number (``4``, ``(4)``, ``4.``)."""
+    match = _BARE_NUMBER.match(text)
+    return int(match.group(1)) if match else None
 
 
 @dataclass(frozen=True)
@@ -79,10 +84,12 @@ class RatingAnswer:
 def parse_rating_answer(text: str) -> RatingAnswer:
     """Read a rating and its reasoning from a model answer.
 
-    Accepted: ``Rating: 4`` (also ``**Rating:** 4``, ``Rating: 4/5``,
-    ``Rating: agree``), else a single distinct standalone digit 1-5 anywhere.
-    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the
-    rating line, or the whole answer without the rating line.
+    Accepted: a line that starts with ``Rating:`` (also ``**Rating:** 4``,
+    ``Rating: 4/5``, ``Rating: agree``), or a reply that is just the number.
+    Nothing else is read: a digit elsewhere in the text is not a rating, and
+    lines that disagree make the answer invalid. The reasoning is the text
+    after ``Thoughts:``/``Reason:`` up to the rating line, or the whole answer
+    without the rating line.
 
     Args:
         text: Raw model output.
@@ -93,7 +100,7 @@ def parse_rating_answer(text: str) -> RatingAnswer:
     cleaned = _clean(text).strip()
     rating = _labelled_likert(cleaned, "rating")
     if rating is None:
-        rating = _only_likert_digit(cleaned)
+        rating = _bare_number(cleaned)
     reason_match = re.search(
         rf"\b{_REASON_LABELS}\b\s*:\s*(?P<reason>.*?)(?=\brating\b\s*:|\Z)",
         cleaned,
@@ -107,10 +114,10 @@ def parse_rating_answer(text: str) -> RatingAnswer:
 
 
 def parse_judge_score(text: str) -> int | None:
-    """Read a 1-5 Rationality score (``Score: 4``; a lone digit also counts)."""
+    """Read a 1-5 Rationality score: a line starting ``Score:``, or a reply that is just it."""
     cleaned = _clean(text)
-    score = _labelled_likert(cleaned, "(?:score|rating|rationality)")
-    return score if score is not None else _only_likert_digit(cleaned)
+    score = _labelled_likert(cleaned, "(?:score|rationality)")
+    return score if score is not None else _bare_number(cleaned)
 
 
 def coerce_rating(value: object) -> int | None:

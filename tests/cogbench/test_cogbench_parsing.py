@@ -20,8 +20,15 @@ from cog_tasks.cogbench.parsing import (
         ("Rating: 5/5\nThoughts: yes", 5),
         ("Rating: (3)", 3),
         ("Rating: Strongly disagree", 1),
-        ("I would give it a 4 out of 5.", 4),
-        ("On a scale of 1 to 5 I pick 2.", 2),
+        ("I would give it a 4 out of 5.", None),
+        ("On a scale of 1 to 5 I pick 2.", None),
+        ("4", 4),
+        ("(4).", 4),
+        ("Softenful no -1", None),
+        ("Thoughts: 1 | Rating: 3", None),
+        ("We could drive to the hills for 2 days.", None),
+        ("Rating: 2\nRating: 4", None),
+        ("Rating: 2\n**Rating:** 2", 2),
         ("Rating: <one number>", None),
         ("I am 34 and have 2 kids, so 4.", None),
         ("Rating: 3 to 4", None),
@@ -44,7 +51,11 @@ def test_reason_is_read_between_labels() -> None:
 
 def test_judge_score() -> None:
     assert parse_judge_score("Score: 4") == 4
-    assert parse_judge_score("The reasoning deserves a 2.") == 2
+    assert parse_judge_score("**Score:** 3\nReason: clear.") == 3
+    assert parse_judge_score("5") == 5
+    assert parse_judge_score("The reasoning deserves a 2.") is None
+    assert parse_judge_score("Note: 4 and higher are for clear reasoning") is None
+    assert parse_judge_score("Sentence: 3.") is None
     assert parse_judge_score("I cannot grade this") is None
 
 
