@@ -54,11 +54,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     analyze.set_defaults(func=_analyze)
 
     report = commands.add_parser(
-        "report", help="write heatmaps, failure-mode bars and temperature plots"
+        "report",
+        help="success per run with 95%% intervals over tasks (text or --json), and figures",
     )
     _add_table_source(report)
     add_out_option(
         report, "folder for the PNG files (default: the --log folder or the SCORES file's)"
+    )
+    report.add_argument(
+        "--json", action="store_true", help='print {"rows": [...]} as JSON instead of text'
+    )
+    report.add_argument(
+        "--pool-seeds",
+        action="store_true",
+        help="pool runs whose identities differ only by seed into one row (the report says so)",
     )
     report.set_defaults(func=_report)
 
@@ -100,7 +109,9 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
     if args.log is not None:
         from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 
-        table, logs = score_table_from_logs(args.log, statuses=args.status)
+        table, logs = score_table_from_logs(
+            args.log, statuses=args.status, pool_seeds=getattr(args, "pool_seeds", False)
+        )
         if logs.skipped_note():
             print(logs.skipped_note(), file=sys.stderr)
         return validate_scores(table, source=str(args.log))
@@ -135,12 +146,19 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.report import write_report
+    from cog_tasks.cogeval.report import format_summary, write_report
+    from cog_tasks.common.scripted import CHANCE_MODEL
 
     table = _load_table(args)
     folder = args.out or (args.log if args.log is not None else args.scores.parent)
-    for path in write_report(table, folder):
-        print(path)
+    summary, paths = write_report(table, folder, reference_model=CHANCE_MODEL)
+    if args.json:
+        json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
+        print()
+    else:
+        print(format_summary(summary))
+        for path in paths:
+            print(path)
     return 0
 
 

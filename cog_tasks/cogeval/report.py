@@ -1,9 +1,19 @@
-"""Figures of a CogEval run: success heatmaps, failure-mode bars, success by temperature."""
+"""The CogEval report: one row per run with 95 % intervals over tasks, and its figures.
+
+A row is a run (``run`` column of the score table: one Inspect log, or runs
+pooled on request), never a model: runs that differ in ``cot``, temperatures
+or any other setting stay apart. Every rate carries a 95 % interval
+bootstrapped over tasks (a task's temperatures and repeats are resampled
+together). A chance reference sits beside each row computed on that row's
+tasks only. Figures: success per run with error bars, success heatmaps (with
+intervals), failure-mode bars, success by temperature with error bars.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +22,160 @@ from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
 from cog_tasks.cogeval.metrics import failure_rates
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.common.stats import Interval, cluster_mean_interval
+
+UNIT = "task"
+
+
+def with_runs(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with ``run`` and ``task`` columns (added from the model and cot where absent).
+
+    A score file without ``run`` gets one run per model and ``cot``; without
+    ``task``, a task is its graph, domain, condition and ``cot``.
+    """
+    table = table.copy()
+    cot = table["cot"].astype(str) if "cot" in table else pd.Series("none", index=table.index)
+    if "run" not in table:
+        several = cot.nunique() > 1
+        table["run"] = table["model"].astype(str) + (" cot=" + cot if several else "")
+    if "task" not in table:
+        table["task"] = (
+            table["graph"] + "." + table["domain"] + "." + table["condition"] + "." + cot
+        )
+    return table
+
+
+def _interval(rows: pd.DataFrame, values: pd.Series) -> Interval:
+    return cluster_mean_interval(values.to_list(), rows["task"].to_list(), unit=UNIT)
+
+
+def _reference(
+    rows: pd.DataFrame, table: pd.DataFrame, reference_model: str
+) -> dict[str, Any] | None:
+    """The chance run covering most of ``rows``' tasks, scored on those tasks alone."""
+    tasks = set(rows["task"])
+    candidates = table[(table["model"] == reference_model) & table["task"].isin(tasks)]
+    if candidates.empty:
+        return None
+    coverage = candidates.groupby("run", sort=False)["task"].nunique()
+    run = str(coverage.idxmax())
+    chosen = candidates[candidates["run"] == run]
+    interval = _interval(chosen, chosen["score"] / chosen["max_score"])
+    return {
+        "run": run,
+        "tasks": int(coverage.max()),
+        "of_tasks": len(tasks),
+        "success": interval.value,
+        "success_ci": [interval.low, interval.high],
+    }
+
+
+def run_summary(table: pd.DataFrame, reference_model: str | None = None) -> list[dict[str, Any]]:
+    """One row per run: success and failure-mode rates with 95 % intervals over tasks.
+
+    Args:
+        table: A validated score table (see :func:`with_runs`).
+        reference_model: The chance model's name; each other row gets the
+            chance run that covers most of its tasks, scored on its tasks only.
+
+    Returns:
+        Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``,
+        ``success`` and ``success_ci`` (``[low, high]``), ``<mode>`` and
+        ``<mode>_ci`` per failure mode, ``pooling`` (what was pooled, or
+        ``""``) and ``chance`` (``None`` where there is no reference).
+    """
+    table = with_runs(table)
+    modes = table["failure_mode"] if "failure_mode" in table else pd.Series(None, index=table.index)
+    summary = []
+    for run, rows in table.groupby("run", sort=False):
+        success = _interval(rows, rows["score"] / rows["max_score"])
+        row: dict[str, Any] = {
+            "run": str(run),
+            "model": str(rows["model"].iloc[0]),
+            "cot": ",".join(sorted(set(rows["cot"].astype(str)))) if "cot" in rows else "none",
+            "tasks": int(rows["task"].nunique()),
+            "dialogs": len(rows),
+            "success": success.value,
+            "success_ci": [success.low, success.high],
+        }
+        for mode in FAILURE_MODES:
+            rate = _interval(rows, (modes.loc[rows.index] == mode).astype(float))
+            row[mode] = rate.value
+            row[f"{mode}_ci"] = [rate.low, rate.high]
+        row["pooling"] = str(rows["pooling"].iloc[0]) if "pooling" in rows else ""
+        is_reference = reference_model is not None and row["model"] == reference_model
+        row["chance"] = (
+            None
+            if reference_model is None or is_reference
+            else _reference(rows, table, reference_model)
+        )
+        summary.append(row)
+    return summary
+
+
+def format_summary(summary: list[dict[str, Any]]) -> str:
+    """The run summary as text: one line per run, intervals in brackets, notes below."""
+    lines = [
+        "run | tasks | dialogs | success [95% CI over tasks] | chance on the same tasks | "
+        + " | ".join(FAILURE_MODES)
+    ]
+    notes = []
+    for row in summary:
+        low, high = row["success_ci"]
+        chance = row["chance"]
+        chance_text = (
+            "-"
+            if chance is None
+            else f"{chance['success']:.3f} [{chance['success_ci'][0]:.3f}, "
+            f"{chance['success_ci'][1]:.3f}] ({chance['tasks']}/{chance['of_tasks']} tasks)"
+        )
+        rates = " | ".join(f"{row[mode]:.3f}" for mode in FAILURE_MODES)
+        lines.append(
+            f"{row['run']} | {row['tasks']} | {row['dialogs']} | "
+            f"{row['success']:.3f} [{low:.3f}, {high:.3f}] | {chance_text} | {rates}"
+        )
+        if row["pooling"]:
+            notes.append(f"{row['run']}: {row['pooling']}")
+    return "\n".join(lines + notes)
+
+
+def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
+    """Bars of success per run with 95 % intervals, chance on the same tasks as a tick."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(2.5 + 1.0 * len(summary), 4.0))
+    positions = np.arange(len(summary))
+    values = np.array([row["success"] for row in summary])
+    errors = np.array(
+        [
+            [row["success"] - row["success_ci"][0], row["success_ci"][1] - row["success"]]
+            for row in summary
+        ]
+    ).T
+    axis.bar(positions, values, yerr=errors, capsize=4, color="tab:blue", label="success")
+    for position, row in zip(positions, summary, strict=True):
+        if row["chance"] is not None:
+            chance = row["chance"]
+            axis.errorbar(
+                position + 0.3,
+                chance["success"],
+                yerr=[
+                    [chance["success"] - chance["success_ci"][0]],
+                    [chance["success_ci"][1] - chance["success"]],
+                ],
+                fmt="k_",
+                capsize=3,
+                label="chance on the same tasks" if position == 0 else None,
+            )
+    axis.set_xticks(positions, [row["run"] for row in summary], rotation=30, ha="right", fontsize=7)
+    axis.set_ylabel("success rate (95 % interval over tasks)")
+    axis.set_ylim(0, 1)
+    axis.set_title("CogEval success per run")
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    path = out_dir / "success_by_run.png"
+    save_figure(figure, path)
+    plt.close(figure)
+    return path
 
 
 def _slug(text: str) -> str:
@@ -24,7 +188,7 @@ def _ordered(values: pd.Series, order: tuple[str, ...]) -> list[str]:
 
 
 def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """One heatmap of success rate by graph x condition per model.
+    """One heatmap of success rate by graph x condition per run, each cell with its interval.
 
     Args:
         table: A validated score table.
@@ -37,10 +201,14 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
     paths = []
     graphs = _ordered(table["graph"], tuple(GRAPHS))
     conditions = _ordered(table["condition"], CONDITIONS)
-    for model, rows in table.groupby("model", sort=True):
+    for model, rows in table.groupby("run", sort=False):
         rates = failure_rates(rows, by=("graph", "condition"))
         grid = rates.pivot(index="graph", columns="condition", values="success")
         grid = grid.reindex(index=graphs, columns=conditions)
+        bounds = {
+            key: _interval(cell, cell["score"] / cell["max_score"])
+            for key, cell in rows.groupby(["graph", "condition"], sort=False)
+        }
         figure, axis = plt.subplots(figsize=(1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs)))
         image = axis.imshow(
             grid.to_numpy(dtype=float), vmin=0, vmax=1, cmap="viridis", aspect="auto"
@@ -50,9 +218,9 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
         for (row, column), value in np.ndenumerate(grid.to_numpy(dtype=float)):
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
-                axis.text(
-                    column, row, f"{value:.2f}", ha="center", va="center", fontsize=7, color=color
-                )
+                bound = bounds[(graphs[row], conditions[column])]
+                text = f"{value:.2f}\n[{bound.low:.2f},{bound.high:.2f}]"
+                axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {model}")
         figure.colorbar(image, ax=axis, label="success rate")
         figure.tight_layout()
@@ -64,12 +232,12 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
 
 
 def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
-    """Stacked bars of failure-mode rates per model and graph."""
+    """Stacked bars of failure-mode rates per run and graph."""
     plt = pyplot()
-    rates = failure_rates(table, by=("model", "graph"))
+    rates = failure_rates(table, by=("run", "graph"))
     rates["graph"] = pd.Categorical(rates["graph"], _ordered(rates["graph"], tuple(GRAPHS)))
-    rates = rates.sort_values(["model", "graph"])
-    labels = [f"{m}\n{g}" for m, g in zip(rates["model"], rates["graph"], strict=True)]
+    rates = rates.sort_values(["run", "graph"])
+    labels = [f"{m}\n{g}" for m, g in zip(rates["run"], rates["graph"], strict=True)]
     figure, axis = plt.subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
     bottom = np.zeros(len(rates))
     for mode in FAILURE_MODES:
@@ -89,23 +257,26 @@ def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
 
 
 def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
-    """Mean success (with standard error) against temperature, one line per model."""
+    """Success against temperature, one line per run, with 95 % intervals over tasks."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(5.5, 4))
-    for model, rows in table.groupby("model", sort=True):
-        success = rows["score"] / rows["max_score"]
-        grouped = success.groupby(rows["temperature"])
-        means, errors = grouped.mean(), grouped.sem().fillna(0.0)
+    for model, rows in table.groupby("run", sort=False):
+        temperatures, means, errors = [], [], []
+        for temperature, cell in rows.groupby("temperature", sort=True):
+            interval = _interval(cell, cell["score"] / cell["max_score"])
+            temperatures.append(temperature)
+            means.append(interval.value)
+            errors.append([interval.value - interval.low, interval.high - interval.value])
         axis.errorbar(
-            means.index,
-            means.to_numpy(),
-            yerr=errors.to_numpy(),
+            temperatures,
+            means,
+            yerr=np.array(errors).T,
             marker="o",
             capsize=3,
             label=str(model),
         )
     axis.set_xlabel("temperature")
-    axis.set_ylabel("success rate")
+    axis.set_ylabel("success rate (95 % interval over tasks)")
     axis.set_ylim(0, 1)
     axis.set_title("CogEval success by temperature")
     axis.legend(fontsize=8)
@@ -116,10 +287,24 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
     return path
 
 
-def write_report(table: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Write every figure for a validated score table into ``out_dir``."""
+def write_report(
+    table: pd.DataFrame, out_dir: Path, reference_model: str | None = None
+) -> tuple[list[dict[str, Any]], list[Path]]:
+    """Summarise a validated score table and write every figure into ``out_dir``.
+
+    Args:
+        table: A validated score table.
+        out_dir: Where the PNG files go.
+        reference_model: The chance model's name (see :func:`run_summary`).
+
+    Returns:
+        The run summary and the files written.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
-    return [
+    table = with_runs(table)
+    summary = run_summary(table, reference_model)
+    return summary, [
+        success_by_run(summary, out_dir),
         *success_heatmaps(table, out_dir),
         failure_mode_bars(table, out_dir),
         success_by_temperature(table, out_dir),

@@ -116,6 +116,7 @@ def test_report_writes_readable_pngs(simulated_csv: Path, tmp_path: Path) -> Non
         "failure_modes.png",
         "heatmap_big.png",
         "heatmap_small.png",
+        "success_by_run.png",
         "success_by_temperature.png",
     ]
     for path in tmp_path.glob("*.png"):

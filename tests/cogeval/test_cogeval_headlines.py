@@ -79,3 +79,41 @@ def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path
     assert dict(overall.run.arguments)["temperatures"] == "0,1"
     metrics = log.results.scores[0].metrics
     assert {"acc", "acc_ci_low", "acc_ci_high", "no_answer_ci_high"} <= set(metrics)
+
+
+@pytest.mark.slow
+def test_report_keeps_cot_runs_apart_and_puts_chance_on_the_same_tasks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from inspect_ai import eval as inspect_eval
+
+    from cog_tasks.cli import main
+    from cog_tasks.common.scripted import scripted_output
+
+    logs = tmp_path / "logs"
+    for cot in ("none", "bfs"):
+        arguments = {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0", "cot": cot}
+        run_chance_model(cogeval(**arguments), chance_answerer(arguments, seed=1), str(logs))
+    model_task = cogeval(
+        graphs="n7line", domains="ordRooms", conditions="valuePath", temperatures=0
+    )
+    inspect_eval(
+        model_task,
+        model="mockllm/model",
+        model_args={"custom_outputs": [scripted_output("Answer: room 2")]},
+        log_dir=str(logs),
+        display="none",
+    )
+    assert main(["cogeval", "report", "--log", str(logs), "--out", str(tmp_path), "--json"]) == 0
+    rows = {row["run"]: row for row in json.loads(capsys.readouterr().out)["rows"]}
+    chance_rows = [run for run in rows if run.startswith("mockllm/chance")]
+    assert len(chance_rows) == 2 and {rows[run]["cot"] for run in chance_rows} == {"none", "bfs"}
+    [model] = [row for row in rows.values() if row["model"] == "mockllm/model"]
+    assert model["success"] == 1.0 and model["tasks"] == 1
+    assert model["chance"]["tasks"] == model["chance"]["of_tasks"] == 1  # valuePath alone
+    assert "cot=none" in model["chance"]["run"]
+    low, high = model["success_ci"]
+    assert low <= model["success"] <= high
+    assert (tmp_path / "success_by_run.png").is_file()

@@ -27,15 +27,13 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.cogeval.generator import COT_MODES, DESIGNS, generate_items, split_names
+from cog_tasks.cogeval.inspect.logs import CLUSTER
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
 MAX_TEMPERATURE = 2.0
-CLUSTER = "task"
-"""Sample metadata naming a sample's task: the resampled unit (temperatures and repeats move
-together)."""
 
 
 def parse_temperatures(value: str | float | Sequence[float] | None) -> list[float]:

@@ -15,8 +15,7 @@ from collections import defaultdict
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.cogeval.inspect.cogeval import CLUSTER
-from cog_tasks.cogeval.inspect.logs import SCORER_NAME
+from cog_tasks.cogeval.inspect.logs import CLUSTER, SCORER_NAME
 from cog_tasks.cogeval.paper import BENCHMARK, condition_measure
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.logs import run_identity
