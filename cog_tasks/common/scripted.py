@@ -131,5 +131,6 @@ def run_chance_model(
         task, model=model, log_dir=log_dir, epochs=epochs, limit=limit, display="none"
     )
     if log.status != "success":
-        raise RuntimeError(f"chance baseline run failed: {log.error}")
+        reason = log.error.message if log.error else log.status
+        raise RuntimeError(f"chance baseline run failed: {reason}")
     return log
