@@ -11,17 +11,20 @@ Calibrated accuracy removes the chance level of guessing among the options:
   the mean over items of ``(1[correct] - 1/n_i) / (1 - 1/n_i)``. The two agree
   when every item has the same number of options.
 
-What ``num_choices`` counts: every frontend passes the number of *distinct*
-option texts (:attr:`cog_tasks.coglm.records.CogLMRecord.num_distinct_choices`). 39
-upstream items list a wrong option twice (38 in ``plan``, 1 in ``induc``: 32
-with 3 distinct texts among 4, 7 with 2), and a guesser choosing among what it
-can tell apart has ``1/3`` or ``1/2`` chance there, not ``1/4``:
+What ``num_choices`` counts is the *chance* rule (:mod:`cog_tasks.coglm.rules`):
 
-- distinct-option chance (used here): ``n_i`` = distinct texts;
-- listed-option chance (the authors' count, ``len(candidates)``): ``n_i`` = 4
-  for those items. Pass :attr:`~cog_tasks.coglm.records.CogLMRecord.num_choices`
-  to get it. It gives a slightly higher calibrated accuracy on ``plan`` and
-  ``induc`` for the same answers; the other eight abilities are unaffected.
+- ``listed`` (default, the paper's Eq. 1 and the authors' scripts):
+  ``n_i = len(candidates)``, :attr:`~cog_tasks.coglm.records.CogLMRecord.num_choices`;
+- ``distinct``: ``n_i`` = distinct option texts
+  (:attr:`~cog_tasks.coglm.records.CogLMRecord.num_distinct_choices`). 39
+  upstream items list a wrong option twice (38 in ``plan``, 1 in ``induc``), and a
+  guesser choosing among what it can tell apart has ``1/3`` or ``1/2`` chance
+  there, not ``1/4``. For the same answers it gives a lower calibrated accuracy
+  on ``plan`` and ``induc``; the other eight abilities are unaffected.
+
+Intervals (:func:`summary_intervals`): the unit is the item. Every headline,
+ability, stage, overall and cognitive age, is bootstrapped through its own
+formula over items drawn with replacement (seeded).
 
 Stage score = unweighted mean of its abilities; overall = unweighted mean of
 the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
@@ -29,7 +32,7 @@ the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
@@ -37,8 +40,23 @@ from typing import Any
 import numpy as np
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
+from cog_tasks.coglm.records import distinct_options
 from cog_tasks.coglm.reference import ReferenceRow, fit_rows
+from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
 from cog_tasks.common.stats import RESAMPLES, Interval, bootstrap_interval
+
+
+def chance_count(choices: Sequence[str], chance: str = DEFAULT_CHANCE) -> int:
+    """The option count of an item under a chance rule (:data:`CHANCE_RULES`).
+
+    Raises:
+        ValueError: Naming the valid rules when ``chance`` is not one.
+    """
+    if chance == "listed":
+        return len(choices)
+    if chance == "distinct":
+        return distinct_options(choices)
+    raise ValueError(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
 
 
 @dataclass(frozen=True)
@@ -74,8 +92,7 @@ def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[i
 
     Args:
         correct: Per-item outcome (True/1 correct, False/0 wrong or invalid).
-        num_choices: Per-item number of options the guesser has (distinct texts;
-            see the module docstring for the listed-option form).
+        num_choices: Per-item number of options (see :data:`CHANCE_RULES`).
 
     Returns:
         The calibrated accuracy; 0 is chance, 1 is perfect, negative is below chance.
@@ -198,15 +215,20 @@ class ScoredItem:
 
     Attributes:
         ability: Ability code.
-        num_choices: Number of distinct options (the chance level is one over it).
-        correct: Whether the chosen option is the answer (False when invalid).
-        valid: Whether a choice could be identified at all.
+        num_choices: Number of options under the chance rule (chance is one over it).
+        correct: Whether the chosen option is the answer (False when invalid); a
+            mean over epochs where a sample was answered several times.
+        valid: Whether a choice could be identified at all (over epochs: the
+            share of answers that were readable).
+        id: The item's stable id (``plan-0007``), the unit of intervals and
+            paired comparisons; ``""`` where the source has none.
     """
 
     ability: str
     num_choices: int
-    correct: bool
-    valid: bool = True
+    correct: bool | float
+    valid: bool | float = True
+    id: str = ""
 
 
 def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
@@ -231,16 +253,23 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
         scored = grouped.get(ability.code)
         if not scored:
             continue
-        outcomes = [item.correct and item.valid for item in scored]
+        outcomes = [float(item.correct) if item.valid else 0.0 for item in scored]
         counts = [item.num_choices for item in scored]
         abilities[ability.code] = {
             "n": len(scored),
             "accuracy": fmean(float(o) for o in outcomes),
             "calibrated_accuracy": calibrated_accuracy(outcomes, counts),
             "calibrated_accuracy_per_item": calibrated_accuracy_per_item(outcomes, counts),
-            "invalid": sum(not item.valid for item in scored),
+            "invalid": round(sum(1.0 - float(item.valid) for item in scored)),
         }
-    return assemble_summary(abilities)
+    summary = assemble_summary(abilities)
+    every = [item for ability in ABILITIES for item in grouped.get(ability.code, [])]
+    intervals = summary_intervals(
+        [item.ability for item in every],
+        [float(item.correct) if item.valid else 0.0 for item in every],
+        [item.num_choices for item in every],
+    )
+    return add_intervals(summary, intervals)
 
 
 def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -267,3 +296,130 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
         "overall": overall_score(calibrated),
         "cognitive_age": cognitive_age(stages),
     }
+
+
+@dataclass(frozen=True)
+class SummaryIntervals:
+    """The 95 % intervals of a CogLM report, all over items.
+
+    Attributes:
+        abilities: Pooled calibrated accuracy per ability code.
+        stages: Stage score per stage (1-4) present.
+        overall: Mean of the abilities' calibrated accuracies.
+        cognitive_age: The age through its formula, or ``None`` unless all four
+            stages are present.
+    """
+
+    abilities: dict[str, Interval]
+    stages: dict[int, Interval]
+    overall: Interval
+    cognitive_age: Interval | None
+
+
+def summary_intervals(
+    abilities: Sequence[str],
+    correct: Sequence[bool | float],
+    num_choices: Sequence[int],
+    *,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+) -> SummaryIntervals:
+    """Bootstrap every number of a report through its formula, resampling items.
+
+    Each resample draws items with replacement from the whole set; per ability
+    the pooled calibrated accuracy ``sum(correct - 1/n) / sum(1 - 1/n)`` is
+    computed on the items drawn, then the stage means, the overall mean and
+    the cognitive age (:data:`AGE_MAPPING`) from those. An ability drawn no
+    item in a resample (possible on tiny subsets only) keeps its value on all
+    items. Each ability's own interval is :func:`calibrated_interval` over its items.
+
+    Args:
+        abilities: Ability code per item.
+        correct: Outcome per item (1/0, or a mean over epochs).
+        num_choices: Option count per item (the chance rule's).
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+
+    Returns:
+        The intervals.
+
+    Raises:
+        ValueError: On mismatched lengths, no items or an unknown ability code.
+    """
+    _check_lengths(correct, num_choices)
+    if len(abilities) != len(correct):
+        raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")
+    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
+    if unknown:
+        raise ValueError(f"unknown ability code(s) {unknown}")
+    codes = [ability.code for ability in ABILITIES if ability.code in set(abilities)]
+    position = np.array([codes.index(code) for code in abilities])
+    outcomes = np.asarray(correct, dtype=float)
+    counts = np.asarray(num_choices, dtype=int)
+    chances = 1.0 / counts
+    tops, bottoms = outcomes - chances, 1.0 - chances
+    everything = np.arange(len(outcomes))
+
+    def per_ability(indices: np.ndarray) -> np.ndarray:
+        top = np.bincount(position[indices], weights=tops[indices], minlength=len(codes))
+        bottom = np.bincount(position[indices], weights=bottoms[indices], minlength=len(codes))
+        drawn = bottom > 0
+        values = full.copy()
+        values[drawn] = top[drawn] / bottom[drawn]
+        return values
+
+    full = np.zeros(len(codes))
+    full[:] = per_ability(everything)
+    stage_of = np.array([ABILITY_BY_CODE[code].stage for code in codes])
+    present = sorted(set(stage_of.tolist()))
+
+    def stage_means(indices: np.ndarray) -> dict[int, float]:
+        values = per_ability(indices)
+        return {stage: float(values[stage_of == stage].mean()) for stage in present}
+
+    def interval(statistic: Callable[[np.ndarray], float]) -> Interval:
+        return bootstrap_interval(
+            statistic, len(outcomes), unit="item", seed=seed, resamples=resamples
+        )
+
+    members = {code: position == index for index, code in enumerate(codes)}
+    return SummaryIntervals(
+        abilities={
+            code: calibrated_interval(
+                outcomes[members[code]].tolist(),
+                counts[members[code]].tolist(),
+                seed=seed,
+                resamples=resamples,
+            )
+            for code in codes
+        },
+        stages={
+            stage: interval(lambda indices, stage=stage: stage_means(indices)[stage])
+            for stage in present
+        },
+        overall=interval(lambda indices: float(per_ability(indices).mean())),
+        cognitive_age=(
+            interval(lambda indices: AGE_MAPPING(stage_means(indices)))
+            if present == list(STAGES)
+            else None
+        ),
+    )
+
+
+def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:
+    """Add the intervals to a report dict as ``[low, high]`` lists, every other key unchanged.
+
+    Adds ``abilities.<code>.calibrated_accuracy_ci``, and at the top level
+    ``stages_ci`` (the keys of ``stages``), ``overall_ci`` and
+    ``cognitive_age_ci`` (``None`` without all four stages).
+
+    Returns:
+        The same dict, extended.
+    """
+    for code, row in summary["abilities"].items():
+        row["calibrated_accuracy_ci"] = intervals.abilities[code].as_list()
+    summary["stages_ci"] = {str(stage): ci.as_list() for stage, ci in intervals.stages.items()}
+    summary["overall_ci"] = intervals.overall.as_list()
+    age = intervals.cognitive_age
+    summary["cognitive_age_ci"] = None if age is None else age.as_list()
+    return summary

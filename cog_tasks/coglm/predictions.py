@@ -17,20 +17,24 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
-from cog_tasks.coglm.metrics import ScoredItem
-from cog_tasks.coglm.records import CogLMDataError, check_options, distinct_options
+from cog_tasks.coglm.metrics import ScoredItem, chance_count
+from cog_tasks.coglm.records import CogLMDataError, check_options
+from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.files import iter_jsonl, read_json
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
 
 
-def score_prediction(row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR) -> ScoredItem:
+def score_prediction(
+    row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
+) -> ScoredItem:
     """Validate one predictions row and score it.
 
     Args:
         row: The parsed JSON value of the line.
         where: ``file:line`` quoted in errors.
         extractor: The answer reader for free-text predictions.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
         CogLMDataError: Naming ``where`` when a field is missing or invalid.
@@ -49,18 +53,22 @@ def score_prediction(row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR) -
     chosen = coerce_prediction(row["prediction"], choices, extractor)
     return ScoredItem(
         ability=ability,
-        num_choices=distinct_options(choices),
+        num_choices=chance_count(choices, chance),
         correct=chosen == answer,
         valid=chosen is not None,
+        id=str(row.get("id") or ""),
     )
 
 
-def read_predictions(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[ScoredItem]:
+def read_predictions(
+    path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
+) -> list[ScoredItem]:
     """Read and score a predictions JSONL file (blank lines are skipped).
 
     Args:
         path: The file.
         extractor: The answer reader for free-text predictions.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
         FileNotFoundError: If the file does not exist.
@@ -69,7 +77,7 @@ def read_predictions(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[Sco
             the file holds no predictions.
     """
     items = [
-        score_prediction(row, f"{path}:{number}", extractor)
+        score_prediction(row, f"{path}:{number}", extractor, chance)
         for number, row in iter_jsonl(path, require_object=False)
     ]
     if not items:
@@ -84,7 +92,9 @@ AUTHORS_OUTPUTS_URL = (
 """The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
 
 
-def read_authors_outputs(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list[ScoredItem]:
+def read_authors_outputs(
+    path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
+) -> list[ScoredItem]:
     """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
 
     The file maps a stage folder to ability file stems (``inductive`` ...) to
@@ -94,6 +104,7 @@ def read_authors_outputs(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list
     Args:
         path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`).
         extractor: The answer reader applied to ``predict``.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
         CogLMDataError: Naming the file and item of anything malformed.
@@ -116,8 +127,9 @@ def read_authors_outputs(path: Path, extractor: str = DEFAULT_EXTRACTOR) -> list
                     "choices": row.get("candidates"),
                     "answer": LETTERS.index(row["answer"]),
                     "prediction": row.get("predict"),
+                    "id": f"{by_stem[stem]}-{number:04d}",
                 }
-                items.append(score_prediction(prediction, where, extractor))
+                items.append(score_prediction(prediction, where, extractor, chance))
     if not items:
         raise CogLMDataError(f"{path}: no items")
     return items

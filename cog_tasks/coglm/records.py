@@ -55,8 +55,8 @@ UPSTREAM_ITEM_COUNTS: dict[str, int] = {
 ABILITY_BY_PATH: dict[str, Ability] = {a.relative_path: a for a in ABILITY_BY_CODE.values()}
 
 
-class CogLMDataError(ValueError):
-    """A CogLM file or item does not have the expected shape."""
+class CogLMDataError(DataFileError):
+    """A CogLM file or item does not have the expected shape (one line naming the file)."""
 
 
 @dataclass(frozen=True)

@@ -42,12 +42,15 @@ class CogLMRun:
         summary: The report dict (see module docstring).
         partial: How the run was cut short (``"lm-eval --limit 20"``), or
             ``None`` for a run of every item.
+        protocol: One line on how it was scored (choice rule, chance rule,
+            whether intervals could be computed); ``""`` if not said.
     """
 
     label: str
     source: Path
     summary: dict[str, Any]
     partial: str | None = None
+    protocol: str = ""
 
 
 def _percent(value: float | None) -> str:
@@ -72,24 +75,44 @@ def age_text(age: float | None) -> str:
     return f"{age:.1f} years"
 
 
+def _interval_text(interval: list[float] | None) -> str:
+    if not interval:
+        return ""
+    low, high = interval
+    return f"[{100 * low:5.1f}, {100 * high:5.1f}]"
+
+
 def format_report(summary: dict[str, Any], title: str) -> str:
-    """Render a report dict as a plain-text table (accuracies in percent)."""
+    """Render a report dict as a plain-text table (accuracies in percent).
+
+    The 95 % intervals (``*_ci`` keys, from runs with per-item data) are shown
+    beside their numbers; a run without them says so on its last line.
+    """
     header = f"{'stage':<6}{'ability':<8}{'name':<34}{'n':>5}{'acc':>8}{'cal.acc':>9}"
-    header += f"{'per-item':>10}{'invalid':>9}"
+    header += f"{'95% CI':>16}{'per-item':>10}{'invalid':>9}"
     lines = [title, header, "-" * len(header)]
     for code, row in summary["abilities"].items():
         ability = ABILITY_BY_CODE[code]
         lines.append(
             f"{ability.stage:<6}{code:<8}{ability.name:<34}{row['n']:>5}"
             f"{_percent(row['accuracy']):>8}{_percent(row['calibrated_accuracy']):>9}"
+            f"{_interval_text(row.get('calibrated_accuracy_ci')):>16}"
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
+    stage_ci = summary.get("stages_ci") or {}
     for stage, value in summary["stages"].items():
         name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
-        lines.append(f"{name:<53}{_percent(value):>17}")
-    lines.append(f"{'overall (mean of abilities)':<53}{_percent(summary['overall']):>17}")
-    lines.append(f"{'cognitive age':<53}{age_text(summary['cognitive_age']):>17}")
+        lines.append(f"{name:<53}{_percent(value):>17}{_interval_text(stage_ci.get(stage)):>16}")
+    overall = f"{_percent(summary['overall']):>17}{_interval_text(summary.get('overall_ci')):>16}"
+    lines.append(f"{'overall (mean of abilities)':<53}{overall}")
+    age = age_text(summary["cognitive_age"])
+    age_ci = summary.get("cognitive_age_ci")
+    if age_ci:
+        age += f"  95% CI [{age_ci[0]:.1f}, {age_ci[1]:.1f}] years"
+    lines.append(f"{'cognitive age':<53}{age:>17}")
+    if "overall_ci" not in summary:
+        lines.append("no intervals: the per-item scores were not available")
     return "\n".join(lines)
 
 
@@ -149,6 +172,8 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
             [p + offset for p in positions],
             _ability_values(run.summary),
             width,
+            yerr=_ability_errors(run.summary),
+            capsize=2,
             label=run.label,
             color=color,
         )
@@ -175,7 +200,7 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
     low, high = AGE_RANGE
     bars = [
-        (row.model, row.age, "dimgrey" if row is human else "lightgrey", row.age)
+        (row.model, row.age, "dimgrey" if row is human else "lightgrey", row.age, (0.0, 0.0))
         for row in TABLE9
         if row.duplicate_of is None
     ]
@@ -183,11 +208,23 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
         age = run.summary["cognitive_age"]
         if age is not None:
             shown = min(max(age, low), high)
-            bars.append((run.label, shown, colors[run_index % len(colors)], age))
+            interval = run.summary.get("cognitive_age_ci")
+            error = (
+                (max(0.0, shown - interval[0]), max(0.0, interval[1] - shown))
+                if interval and age_in_range(age)
+                else (0.0, 0.0)
+            )
+            bars.append((run.label, shown, colors[run_index % len(colors)], age, error))
     bars.sort(key=lambda bar: bar[1])
-    drawn = age_axis.barh(range(len(bars)), [b[1] for b in bars], color=[b[2] for b in bars])
+    drawn = age_axis.barh(
+        range(len(bars)),
+        [b[1] for b in bars],
+        color=[b[2] for b in bars],
+        xerr=[[b[4][0] for b in bars], [b[4][1] for b in bars]],
+        capsize=2,
+    )
     age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
-    for row, (bar, (_, shown, _, age)) in enumerate(zip(drawn, bars, strict=True)):
+    for row, (bar, (_, shown, _, age, _)) in enumerate(zip(drawn, bars, strict=True)):
         if age_in_range(age):
             age_axis.text(shown + 0.2, row, f"{age:.1f}", va="center", fontsize=8)
         else:
@@ -228,6 +265,24 @@ def _ability_values(summary: dict[str, Any]) -> list[float]:
         else float("nan")
         for a in ABILITIES
     ]
+
+
+def _ability_errors(summary: dict[str, Any]) -> list[list[float]] | None:
+    """Error bars (% below, % above) of the abilities' 95 % intervals; ``None`` without them."""
+    rows = summary["abilities"]
+    if not all("calibrated_accuracy_ci" in row for row in rows.values()):
+        return None
+    below, above = [], []
+    for ability in ABILITIES:
+        row = rows.get(ability.code)
+        if row is None:
+            below.append(0.0)
+            above.append(0.0)
+            continue
+        low, high = row["calibrated_accuracy_ci"]
+        below.append(100 * (row["calibrated_accuracy"] - low))
+        above.append(100 * (high - row["calibrated_accuracy"]))
+    return [below, above]
 
 
 def _decorate_abilities_axis(axis: Any, positions: Sequence[float]) -> None:
@@ -311,6 +366,8 @@ def write_settings_chart(
             [p + offset for p in positions],
             _ability_values(run.summary),
             width,
+            yerr=_ability_errors(run.summary),
+            capsize=2,
             label=label,
             color=colors[index % len(colors)],
         )

@@ -14,12 +14,10 @@ FOUR = ["the red box", "the box", "a green ball", "nothing"]
 
 
 def _task_row(accuracy: float, calibrated: float) -> dict:
-    # The report's accuracy is that of the rule the calibrated metrics use (acc_per_token).
+    # Tasks version 2.0: the authors' rule and its calibrated accuracy, with the companion.
     return {
-        "acc,none": 0.0,
-        "acc_norm,none": 0.0,
-        "acc_per_token,none": accuracy,
-        "calibrated_acc,none": calibrated,
+        "acc_authors,none": accuracy,
+        "calibrated_acc_authors,none": calibrated,
         "calibrated_acc_per_item,none": calibrated,
     }
 
@@ -63,6 +61,8 @@ def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) 
         "calibrated_accuracy_per_item": pytest.approx(0.4),
         "invalid": 0,
     }
+    # Without samples files there are no per-item scores, hence no interval keys.
+    assert "overall_ci" not in tiny
     assert reports["dummy"]["cognitive_age"] == pytest.approx(AGE_MAPPING.intercept)
 
     assert main(["coglm", "report", str(tmp_path)]) == 0
@@ -72,7 +72,7 @@ def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) 
     assert (tmp_path / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_report_keeps_the_newest_run_per_model_and_flags_limits(tmp_path: Path, capsys) -> None:
+def test_report_keeps_every_run_of_a_model_and_flags_limits(tmp_path: Path, capsys) -> None:
     old = _write_results(tmp_path, "m", {"const": 0.9})
     old.rename(old.with_name("results_2025-01-01T00-00-00.json"))
     limited = {"model": "hf", "model_args": "pretrained=m,dtype=auto", "limit": 4}
@@ -82,7 +82,9 @@ def test_report_keeps_the_newest_run_per_model_and_flags_limits(tmp_path: Path, 
     text = capsys.readouterr().out
     assert "PARTIAL RUN (lm-eval --limit 4)" in text
     assert "n/a (needs all four stages)" in text
-    assert "20.0" in text and "90.0" not in text
+    # Two runs of one model: two rows, labelled by what differs, none dropped.
+    assert "20.0" in text and "90.0" in text
+    assert "CogLM report: m model_args=pretrained=m,dtype=auto limit=4" in text
     assert chart.is_file()
 
 
@@ -92,10 +94,10 @@ def test_report_errors_are_one_clear_line(tmp_path: Path, capsys) -> None:
 
     path = _write_results(tmp_path, "m", {"const": 0.5})
     data = json.loads(path.read_text())
-    del data["results"]["coglm_const"]["calibrated_acc,none"]
+    del data["results"]["coglm_const"]["calibrated_acc_authors,none"]
     path.write_text(json.dumps(data))
     assert main(["coglm", "report", str(path)]) == 2
-    assert "task coglm_const has no 'calibrated_acc,none'" in capsys.readouterr().err
+    assert "task coglm_const has no 'calibrated_acc_authors,none'" in capsys.readouterr().err
 
     data["results"] = {"arc_easy": {"acc,none": 0.5}}
     path.write_text(json.dumps(data))
@@ -120,7 +122,14 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
     path = _write_predictions(tmp_path / "predictions.jsonl", rows)
     assert main(["coglm", "score", str(path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert set(summary) == {"abilities", "stages", "overall", "cognitive_age"}
+    assert set(summary) == {"abilities", "stages", "overall", "cognitive_age"} | {
+        "stages_ci",
+        "overall_ci",
+        "cognitive_age_ci",
+    }
+    assert summary["cognitive_age_ci"] is None  # two abilities: no age, no age interval
+    low, high = summary["abilities"]["early"]["calibrated_accuracy_ci"]
+    assert low <= summary["abilities"]["early"]["calibrated_accuracy"] <= high
     const, early = summary["abilities"]["const"], summary["abilities"]["early"]
     assert {k: const[k] for k in ("n", "accuracy", "calibrated_accuracy", "invalid")} == {
         "n": 2,

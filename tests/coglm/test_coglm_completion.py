@@ -2,7 +2,6 @@ import pytest
 
 from cog_tasks.coglm.completion import (
     AUTHORS_PICK_METRIC,
-    CALIBRATED_PICK_METRIC,
     choice_picks,
     completion_context,
     completion_text,
@@ -118,21 +117,23 @@ def test_process_results_scores_every_rule_and_both_calibrations() -> None:
         "context_tokens": 20,
     }
     # The last result is the context's own log-likelihood (20 tokens, -40).
-    scores = utils.process_results(doc, [(-3.0, False), (-9.3, False), (-40.0, False)])
-    assert scores["acc"] == 1.0  # the sum prefers "yes"
-    assert scores["acc_norm"] == 0.0  # per character: -1.0 against -0.66
-    assert scores["acc_per_token"] == 1.0  # per token: -3.0 against -3.1
+    lls = [-3.0, -9.3]
+    scores = utils.process_results(doc, [(ll, False) for ll in [*lls, -40.0]])
+    # Tasks version 2.0: one rule (the authors'), its pooled form and the per-item companion.
+    assert set(scores) == {AUTHORS_PICK_METRIC, "calibrated_acc_authors", "calibrated_acc_per_item"}
+    picks = choice_picks(doc, lls, -40.0)
+    assert picks["acc"] == 0  # the sum prefers "yes"
+    assert picks["acc_norm"] == 1  # per character: -1.0 against -0.66
+    assert picks["acc_per_token"] == 0  # per token: -3.0 against -3.1
     # The authors' loss: 43/21 = 2.05 against 49.3/23 = 2.14, so "yes".
     assert scores[AUTHORS_PICK_METRIC] == 1.0
-    assert scores["calibrated_acc_authors"] == (True, 2)
-    # Both calibrated metrics follow the per-token choice (CALIBRATED_PICK_METRIC).
-    assert CALIBRATED_PICK_METRIC == "acc_per_token"
-    assert scores["calibrated_acc"] == (True, 2)
+    assert scores["calibrated_acc_authors"] == (True, 2)  # chance: the listed options
     assert scores["calibrated_acc_per_item"] == pytest.approx(1.0)
     # A hard context (4 nats a token) gives each candidate token a bonus of about 4 nats,
     # which turns the authors' rule to the long candidate: 83/21 = 3.95 against 89.3/23 = 3.88.
     hard = utils.process_results(doc, [(-3.0, False), (-9.3, False), (-80.0, False)])
-    assert hard[AUTHORS_PICK_METRIC] == 0.0 and hard["acc_per_token"] == 1.0
+    assert hard[AUTHORS_PICK_METRIC] == 0.0 and hard["calibrated_acc_authors"] == (False, 2)
+    assert choice_picks(doc, lls, -80.0)["acc_per_token"] == 0
     with pytest.raises(ValueError, match="const-0007: 1 scores for 2 choices"):
         utils.process_results(doc, [(-1.0, False), (-40.0, False)])
     # Samples of tasks version 1.0 carry no context response: no acc_authors.

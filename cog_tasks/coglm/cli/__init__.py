@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cog_tasks.coglm.cli.studies import add_study_commands
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 CHART_NAME = "coglm_report.png"
 
 
-def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
+def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
     from cog_tasks.coglm.lm_eval.results import find_results_files, load_lm_eval_runs
 
     runs = []
@@ -43,18 +44,17 @@ def _lm_eval_runs(paths: list[Path]) -> list[CogLMRun]:
             find_results_files(path)
         except FileNotFoundError:
             continue
-        runs.extend(load_lm_eval_runs(path))
+        runs.extend(found.run for found in load_lm_eval_runs(path, rule, chance))
     return runs
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.completion import CALIBRATED_PICK_METRIC
     from cog_tasks.coglm.inspect.report import load_inspect_runs
     from cog_tasks.coglm.records import CogLMDataError
     from cog_tasks.coglm.report import format_report, write_chart
 
-    runs = _lm_eval_runs(args.results)
-    inspect_runs, logs = load_inspect_runs(args.results, statuses=args.status)
+    runs = _lm_eval_runs(args.results, args.rule, args.chance)
+    inspect_runs, logs = load_inspect_runs(args.results, statuses=args.status, chance=args.chance)
     runs += inspect_runs
     if not runs:
         note = f"; {logs.skipped_note()}" if logs.skipped else ""
@@ -68,11 +68,8 @@ def _report(args: argparse.Namespace) -> int:
     else:
         for run in runs:
             title = f"CogLM report: {run.label}  ({run.source})"
-            if run.source.suffix == ".json" and run.source.name.startswith("results_"):
-                title += (
-                    f"\nlog-likelihood acc and calibrated scores use lm-eval's "
-                    f"{CALIBRATED_PICK_METRIC} choices"
-                )
+            if run.protocol:
+                title += f"\n{run.protocol}"
             if run.partial is not None:
                 title += f"\nPARTIAL RUN ({run.partial}): not the full benchmark"
             print(format_report(run.summary, title), end="\n\n")
@@ -129,14 +126,16 @@ def _score(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.report import format_report
 
     if args.format == "authors":
-        items = read_authors_outputs(args.predictions, args.extractor)
+        items = read_authors_outputs(args.predictions, args.extractor, args.chance)
     else:
-        items = read_predictions(args.predictions, args.extractor)
+        items = read_predictions(args.predictions, args.extractor, args.chance)
     summary = summarize(items)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        title = f"CogLM scores: {args.predictions} (extractor: {args.extractor})"
+        title = (
+            f"CogLM scores: {args.predictions} (extractor: {args.extractor}, chance: {args.chance})"
+        )
         print(format_report(summary, title))
     return 0
 
@@ -148,6 +147,17 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     return coglm_chat(**dict(args.task_args)), ChanceAnswerer(args.seed)
 
 
+def _add_chance_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--chance",
+        choices=CHANCE_RULES,
+        default=DEFAULT_CHANCE,
+        help="chance level of the calibration: listed (default, the paper's Eq. 1: one over "
+        "the listed options) or distinct (one over the distinct option texts; 39 items repeat "
+        "an option)",
+    )
+
+
 def _add_report(commands: argparse._SubParsersAction) -> None:
     report = commands.add_parser(
         "report",
@@ -155,11 +165,22 @@ def _add_report(commands: argparse._SubParsersAction) -> None:
         description="Read lm-eval results (an --output_path folder or a results_*.json) and "
         "Inspect coglm_chat logs (.eval files or folders holding them), print per-ability "
         "calibrated accuracy, stage scores, the overall score and the cognitive age of each "
-        "run, and draw a chart beside the paper's Table 9. With several models in an "
-        "lm-eval folder, the newest run of each is reported. An age outside the paper's "
-        "range is flagged; a partial run is marked in the text and on the chart.",
+        "run, with 95 %% intervals bootstrapped over items, and draw a chart beside the "
+        "paper's Table 9. Every results file and log is its own row (none is merged or "
+        "dropped); rows are labelled by what differs between them. Intervals and --rule "
+        "need lm-eval's --log_samples files. An age outside the paper's range is flagged; "
+        "a partial run is marked in the text and on the chart.",
     )
     report.add_argument("results", type=Path, nargs="+", metavar="PATH")
+    _add_chance_option(report)
+    report.add_argument(
+        "--rule",
+        choices=list(RULES),
+        default=DEFAULT_RULE,
+        help="choice rule of lm-eval's log-likelihood runs: authors (default, the paper's: "
+        "lowest mean loss over question and option), per-token (the headline before tasks "
+        "version 2.0), sum (lm-eval acc) or per-char (lm-eval acc_norm)",
+    )
     add_out_option(report, f"chart PNG (default PATH/{CHART_NAME})", old=("--chart",))
     report.add_argument("--json", action="store_true", help="print the reports as JSON")
     add_status_option(report)
@@ -207,6 +228,7 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
         help="jsonl (default; one prediction a line) or authors: the CogLM authors' released "
         "raw outputs, result/<model>/result.json (stage -> ability -> items with predict)",
     )
+    _add_chance_option(score)
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.set_defaults(func=_score)
 

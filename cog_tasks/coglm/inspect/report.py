@@ -21,13 +21,10 @@ from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.inspect.logs import TASK_NAMES
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.inspect.studies import SCORER
-from cog_tasks.coglm.metrics import (
-    assemble_summary,
-    calibrated_accuracy,
-    calibrated_accuracy_per_item,
-)
-from cog_tasks.coglm.records import CogLMDataError, distinct_options
+from cog_tasks.coglm.metrics import ScoredItem, chance_count, summarize
+from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import CogLMRun
+from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs
 
 
@@ -65,8 +62,12 @@ def partial_description(log: EvalLog) -> str | None:
     return ", ".join(cuts) if cuts else None
 
 
-def log_summary(log: EvalLog) -> dict[str, Any]:
-    """The CogLM report dict of one log (each sample averaged over its epochs).
+def log_items(log: EvalLog, chance: str = DEFAULT_CHANCE) -> list[ScoredItem]:
+    """The scored items of one log, each sample averaged over its epochs.
+
+    Args:
+        log: A ``coglm_chat`` log with samples.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
         CogLMDataError: If the log has no scored samples.
@@ -77,28 +78,25 @@ def log_summary(log: EvalLog) -> dict[str, Any]:
             by_id.setdefault(str(sample.id), []).append(sample)
     if not by_id:
         raise CogLMDataError(f"{log.location}: no sample with a {SCORER} score")
-    grouped: dict[str, list[tuple[float, float, int]]] = {}
-    for samples in by_id.values():
+    items = []
+    for sample_id, samples in by_id.items():
         values = [sample.scores[SCORER].value for sample in samples]
-        grouped.setdefault(samples[0].metadata["ability"], []).append(
-            (
+        items.append(
+            ScoredItem(
+                samples[0].metadata["ability"],
+                chance_count(samples[0].choices, chance),
                 fmean(score_value(value, "acc") for value in values),
-                fmean(score_value(value, "invalid") for value in values),
-                distinct_options(samples[0].choices),
+                1.0 - fmean(score_value(value, "invalid") for value in values),
+                sample_id,
             )
         )
-    rows = {}
-    for ability, items in grouped.items():
-        correct = [item[0] for item in items]
-        counts = [item[2] for item in items]
-        rows[ability] = {
-            "n": len(items),
-            "accuracy": fmean(correct),
-            "calibrated_accuracy": calibrated_accuracy(correct, counts),
-            "calibrated_accuracy_per_item": calibrated_accuracy_per_item(correct, counts),
-            "invalid": round(sum(item[1] for item in items)),
-        }
-    return assemble_summary(rows)
+    order = {ability.code: index for index, ability in enumerate(ABILITIES)}
+    return sorted(items, key=lambda item: (order[item.ability], item.id))
+
+
+def log_summary(log: EvalLog, chance: str = DEFAULT_CHANCE) -> dict[str, Any]:
+    """The CogLM report dict of one log, with intervals (see :func:`log_items`)."""
+    return summarize(log_items(log, chance))
 
 
 def setting_label(log: EvalLog) -> str:
@@ -130,14 +128,18 @@ def scoring_extractor(log: EvalLog) -> str:
     return str((log.eval.task_args or {}).get("extractor", "ours"))
 
 
-def _run(log: EvalLog, label: str) -> CogLMRun:
-    return CogLMRun(label, Path(log.location), log_summary(log), partial_description(log))
+def _run(log: EvalLog, label: str, chance: str = DEFAULT_CHANCE) -> CogLMRun:
+    protocol = f"chat protocol, {scoring_extractor(log)} answer reader, chance {chance}"
+    return CogLMRun(
+        label, Path(log.location), log_summary(log, chance), partial_description(log), protocol
+    )
 
 
 def load_inspect_runs(
     paths: Iterable[str | os.PathLike[str]],
     statuses: Collection[str] = SUCCESS_ONLY,
     label: Callable[[EvalLog], str] | None = None,
+    chance: str = DEFAULT_CHANCE,
 ) -> tuple[list[CogLMRun], LogSet]:
     """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``.
 
@@ -145,6 +147,7 @@ def load_inspect_runs(
         paths: Log files or folders (searched for ``.eval`` files).
         statuses: Log statuses to keep (default: successful only).
         label: Names a run from its log; default ``<model> (<setting>)``.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Returns:
         The runs, oldest first, and the log set (for its note on skipped logs).
@@ -154,7 +157,7 @@ def load_inspect_runs(
         return [], LogSet([])
     logs = read_logs(files, tasks=TASK_NAMES, statuses=statuses)
     name = label or (lambda log: f"{log.eval.model} ({setting_label(log)})")
-    return [_run(log, name(log)) for log in logs.logs], logs
+    return [_run(log, name(log), chance) for log in logs.logs], logs
 
 
 def _model_and_setting(log: EvalLog) -> str:

@@ -22,7 +22,8 @@ from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.inspect.coglm import coglm_chat
 from cog_tasks.coglm.inspect.logs import read_chat_log
 from cog_tasks.coglm.inspect.scorer import score_value
-from cog_tasks.coglm.records import CogLMDataError, distinct_options
+from cog_tasks.coglm.metrics import chance_count
+from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.studies import (
     BASELINE,
     CSV_FILE,
@@ -67,7 +68,7 @@ def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
                 erased=erased,
                 sample_id=sample_id,
                 ability=samples[0].metadata["ability"],
-                num_choices=distinct_options(samples[0].choices),
+                num_choices=chance_count(samples[0].choices),
                 correct=fmean(score_value(value, "acc") for value in values),
                 invalid=fmean(score_value(value, "invalid") for value in values),
             )

@@ -17,7 +17,6 @@ from lm_eval.api.task import ConfigurableTask
 
 from cog_tasks.coglm.completion import (
     AUTHORS_PICK_METRIC,
-    CALIBRATED_PICK_METRIC,
     Tokenizer,
     choice_picks,
     completion_context,
@@ -25,7 +24,7 @@ from cog_tasks.coglm.completion import (
     continuation_token_counts,
 )
 from cog_tasks.coglm.metrics import calibrated_accuracy, calibrated_accuracy_per_item
-from cog_tasks.coglm.records import load_records
+from cog_tasks.coglm.records import CogLMDataError, load_records
 
 logger = logging.getLogger(__name__)
 
@@ -76,8 +75,8 @@ def load_ability(ability: str, **metadata: Any) -> datasets.DatasetDict:
     tokenizer = _tokenizer_from_metadata(metadata)
     if tokenizer is None:
         logger.warning(
-            "CogLM %s: no tokenizer in --model_args (%s); acc_per_token normalizes "
-            "by words instead of tokens",
+            "CogLM %s: no tokenizer in --model_args (%s); the choice rules count "
+            "words instead of tokens",
             ability,
             "/".join(TOKENIZER_KEYS),
         )
@@ -120,15 +119,16 @@ class CogLMTask(ConfigurableTask):
         """The candidates' requests, then the context's own (see the class docs).
 
         Raises:
-            ValueError: If lm-eval changed the context (few-shot examples, a
-                system instruction, a chat template).
+            CogLMDataError: If lm-eval changed the context (few-shot examples, a
+                system instruction, a chat template); ``cog-tasks lm-eval``
+                prints it as one line.
         """
         requests = super().construct_requests(doc, ctx, **kwargs)
         if ctx != doc_to_text(doc):
-            raise ValueError(
-                f"CogLM {doc['id']}: the coglm tasks score the plain zero-shot context; "
-                "--num_fewshot, --system_instruction and --apply_chat_template change it "
-                "(use coglm_gen for chat models)"
+            raise CogLMDataError(
+                f"coglm ({doc['id']}): the log-likelihood tasks score the plain zero-shot "
+                "context, which --apply_chat_template, --num_fewshot and --system_instruction "
+                "change; for chat models use lm-eval's coglm_gen or Inspect's coglm_chat"
             )
         head = doc["context_head"]
         context_request = Instance(
@@ -144,21 +144,24 @@ class CogLMTask(ConfigurableTask):
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
     """Score one document from the candidates' and the context's log-likelihoods.
 
+    The choice is the authors' rule (``acc_authors``) and the chance the listed
+    option count (``1/len(candidates)``, the paper's Eq. 1).
+
     Returns:
-        ``acc``, ``acc_norm``, ``acc_per_token`` and ``acc_authors`` (0/1),
-        ``calibrated_acc`` and ``calibrated_acc_authors`` as ``(correct,
-        num_choices)`` pairs for the pooled aggregation, and
-        ``calibrated_acc_per_item`` (the item's own chance-corrected score).
+        ``acc_authors`` (0/1), ``calibrated_acc_authors`` as a ``(correct,
+        num_choices)`` pair for the pooled aggregation, and
+        ``calibrated_acc_per_item`` (the item's own chance-corrected score, the
+        per-item companion of the pooled headline).
     """
-    gold, num_choices = doc["answer"], doc["num_distinct_choices"]  # chance: distinct options
+    gold, num_choices = doc["answer"], doc["num_choices"]
     *candidates, (context_loglikelihood, _) = results
     picks = choice_picks(doc, [ll for ll, _ in candidates], context_loglikelihood)
-    scores: dict[str, Any] = {metric: float(pick == gold) for metric, pick in picks.items()}
-    correct = picks[CALIBRATED_PICK_METRIC] == gold
-    scores["calibrated_acc"] = (correct, num_choices)
-    scores["calibrated_acc_per_item"] = calibrated_accuracy_per_item([correct], [num_choices])
-    scores[f"calibrated_{AUTHORS_PICK_METRIC}"] = (picks[AUTHORS_PICK_METRIC] == gold, num_choices)
-    return scores
+    correct = picks[AUTHORS_PICK_METRIC] == gold
+    return {
+        AUTHORS_PICK_METRIC: float(correct),
+        f"calibrated_{AUTHORS_PICK_METRIC}": (correct, num_choices),
+        "calibrated_acc_per_item": calibrated_accuracy_per_item([correct], [num_choices]),
+    }
 
 
 def pooled_calibrated_accuracy(items: Sequence[tuple[bool, int]]) -> float:

@@ -103,7 +103,7 @@ def process_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, An
     letter = results[0]
     chosen = None if letter == INVALID else LETTERS.index(letter)
     correct = chosen == doc["answer"]
-    num_choices = doc["num_distinct_choices"]  # chance: distinct options
+    num_choices = doc["num_choices"]  # chance: listed options (the paper's Eq. 1)
     return {
         "acc": float(correct),
         "calibrated_acc": (correct, num_choices),

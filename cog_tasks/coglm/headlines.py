@@ -1,0 +1,148 @@
+"""CogLM's headline numbers of one run, from its scored items (no framework here).
+
+The frontends read their outputs into :class:`~cog_tasks.coglm.metrics.ScoredItem`
+lists (lm-eval samples files, Inspect logs) and call :func:`item_headlines`.
+The unit is the item, identified by its record id (``plan-0007``), stable across
+models and runs on the same data. The measures:
+
+- ``<pooled>`` (``calibrated_acc_authors`` for the log-likelihood family,
+  ``calibrated_acc`` for the chat protocol): the calibrated accuracy pooled
+  over every item, ``sum(correct - 1/n) / sum(1 - 1/n)``; each item's unit
+  value is ``(correct - 1/n, 1 - 1/n)``, so the ratio of sums is the number;
+- ``overall``: the mean of the abilities' calibrated accuracies (Table 9's Acc);
+- ``stage1`` ... ``stage4``: the mean of each stage's abilities;
+- ``cognitive_age``: :data:`~cog_tasks.coglm.metrics.AGE_MAPPING` of the four
+  stages, bootstrapped through its formula (no unit values: it is not a ratio of sums).
+
+For ``overall`` and the stages, an item's unit value is scaled by ``1 / B_a``,
+where ``B_a`` is the sum of ``1 - 1/n`` over its ability's items: the ratio of
+the sums is then exactly the mean of the abilities. The scale depends on the
+items' option counts only, so it is the same for every model on the same items.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cog_tasks.coglm.abilities import ABILITY_BY_CODE, STAGES
+from cog_tasks.coglm.metrics import (
+    ScoredItem,
+    calibrated_interval,
+    chance_count,
+    summary_intervals,
+)
+from cog_tasks.coglm.records import CogLMRecord
+from cog_tasks.coglm.rules import DEFAULT_CHANCE
+from cog_tasks.common.headlines import Headline
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.stats import UnitValue
+
+BENCHMARK = "coglm"
+STAGE_MEASURES = tuple(f"stage{stage}" for stage in STAGES)
+
+
+def _outcome(item: ScoredItem) -> float:
+    return float(item.correct) if item.valid else 0.0
+
+
+def item_headlines(
+    items: Sequence[ScoredItem],
+    run: RunIdentity,
+    *,
+    pooled_measure: str,
+    note: str = "",
+    seed: int = 0,
+) -> list[Headline]:
+    """The headlines of one run (see the module docstring).
+
+    Args:
+        items: The run's scored items, each with its record id.
+        run: The run's identity.
+        pooled_measure: Name of the pooled calibrated accuracy.
+        note: What a reader must know (a partial run...), on every headline.
+        seed: Seed of the bootstrap.
+
+    Returns:
+        The pooled accuracy, ``overall``, the stages present and, with all four
+        stages, ``cognitive_age``.
+
+    Raises:
+        ValueError: If there are no items, or an item has no id or a repeated one.
+    """
+    ids = [item.id for item in items]
+    if not all(ids) or len(set(ids)) != len(ids):
+        raise ValueError("every scored CogLM item needs its own record id")
+    outcomes = [_outcome(item) for item in items]
+    counts = [item.num_choices for item in items]
+    pooled_units: dict[str, UnitValue] = {
+        item.id: (outcome - 1.0 / item.num_choices, 1.0 - 1.0 / item.num_choices)
+        for item, outcome in zip(items, outcomes, strict=True)
+    }
+    ability_weight: dict[str, float] = {}
+    for item in items:
+        ability_weight[item.ability] = ability_weight.get(item.ability, 0.0) + (
+            1.0 - 1.0 / item.num_choices
+        )
+
+    def scaled(keep: set[str]) -> dict[str, UnitValue]:
+        return {
+            item.id: (
+                pooled_units[item.id][0] / ability_weight[item.ability],  # type: ignore[index]
+                pooled_units[item.id][1] / ability_weight[item.ability],  # type: ignore[index]
+            )
+            for item in items
+            if item.ability in keep
+        }
+
+    intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)
+    headlines = [
+        Headline(
+            BENCHMARK,
+            pooled_measure,
+            calibrated_interval(outcomes, counts, seed=seed),
+            run,
+            pooled_units,
+            note,
+        ),
+        Headline(BENCHMARK, "overall", intervals.overall, run, scaled(set(ability_weight)), note),
+    ]
+    for stage, interval in intervals.stages.items():
+        members = {code for code in ability_weight if ABILITY_BY_CODE[code].stage == stage}
+        headlines.append(Headline(BENCHMARK, f"stage{stage}", interval, run, scaled(members), note))
+    if intervals.cognitive_age is not None:
+        headlines.append(
+            Headline(BENCHMARK, "cognitive_age", intervals.cognitive_age, run, {}, note)
+        )
+    return headlines
+
+
+def chance_items(
+    records: Sequence[CogLMRecord], seed: int = 0, chance: str = DEFAULT_CHANCE
+) -> list[ScoredItem]:
+    """A seeded uniform guess among each record's listed options, scored.
+
+    The draw of each item is seeded on ``seed`` and the record id, so the same
+    seed gives the same guesses on any subset of items.
+
+    Args:
+        records: The items.
+        seed: The guesser's seed.
+        chance: The chance rule of the scores (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
+
+    Returns:
+        One scored item per record.
+    """
+    scored = []
+    for record in records:
+        guess = random.Random(f"{seed}|{record.id}").randrange(len(record.choices))
+        scored.append(
+            ScoredItem(
+                record.ability,
+                chance_count(record.choices, chance),
+                guess == record.answer,
+                True,
+                record.id,
+            )
+        )
+    return scored
