@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,6 +152,10 @@ class ModelSpec:
         return self.name.startswith(LOCAL_PROVIDERS)
 
 
+class ProfileStepError(ValueError):
+    """A benchmark run of a profile did not finish (one line: the task and the reason)."""
+
+
 def _progress(message: str) -> None:
     print(f"profile: {message}", file=sys.stderr, flush=True)
 
@@ -210,14 +214,32 @@ def paper_rows() -> list[PaperRow]:
     return [*COGLM, *COGEVAL, *COGBENCH, *EGOSOCIAL]
 
 
+def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
+    """CogBench's Rationality needs a judge: without a judge role the model judges itself.
+
+    The run identity then carries ``self_judge=true``, and the line says so.
+    """
+    if step.benchmark != "cogbench" or "judge" in model.roles:
+        return step
+    progress("cogbench: no --model-role judge, so the model judges itself (self_judge=true)")
+    return replace(step, task_args={**step.task_args, "self_judge": True})
+
+
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
-    """Run one step through Inspect (``eval_set`` for models, so reruns resume)."""
+    """Run one step through Inspect (``eval_set`` for models, so reruns resume).
+
+    Raises:
+        ProfileStepError: If the run did not finish, with Inspect's reason.
+    """
     from cog_tasks.common.scripted import run_chance_model
 
     task = _task(step)
     if model.is_chance:
         answerer = _chance_answerer(step.benchmark, step, model.seed)
-        return run_chance_model(task, answerer, str(log_dir), step.epochs, step.limit)
+        try:
+            return run_chance_model(task, answerer, str(log_dir), step.epochs, step.limit)
+        except RuntimeError as error:
+            raise ProfileStepError(f"{step.task}: {error}".splitlines()[0]) from error
     from inspect_ai import eval_set
 
     finished, logs = eval_set(
@@ -231,7 +253,10 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         display="none",
     )
     if not finished or logs[0].status != "success":
-        raise RuntimeError(f"{step.task} did not finish; rerun the same command to resume")
+        reason = logs[0].error.message.splitlines()[-1] if logs and logs[0].error else "stopped"
+        raise ProfileStepError(
+            f"{step.task} did not finish ({reason}); rerun the same command to resume"
+        )
     return logs[0]
 
 
@@ -300,7 +325,8 @@ def run_profile(
     progress(f"[1/{total}] coglm ({'lm-eval' if model.is_local else 'chat'}) ...")
     headlines += _run_coglm(model, preset, out)
     progress(f"[1/{total}] coglm done ({time.monotonic() - started:.0f} s)")
-    for number, step in enumerate(preset.steps, start=2):
+    for number, planned in enumerate(preset.steps, start=2):
+        step = _with_judge(planned, model, progress)
         progress(f"[{number}/{total}] {step.task} ...")
         log = _run_inspect(step, model, out / "logs" / step.benchmark)
         headlines += _inspect_headlines(step.benchmark, log)
@@ -341,8 +367,53 @@ def _format(row: Mapping[str, Any]) -> str:
     return interval.format()
 
 
+def _plural(unit: str, n: int) -> str:
+    if n == 1:
+        return unit
+    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
+
+
+def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
+    """Per benchmark: published values (models × the measures this profile has), then protocols."""
+    lines: list[str] = []
+    for benchmark in BENCHMARKS:
+        measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
+        rows = [
+            r for r in profile["paper"] if r["benchmark"] == benchmark and r["measure"] in measured
+        ]
+        if not rows:
+            continue
+        measures = [m for m in dict.fromkeys(measured) if any(r["measure"] == m for r in rows)]
+        protocols = list(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
+        marker = {protocol: chr(ord("a") + i) for i, protocol in enumerate(protocols)}
+        models = list(
+            dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
+        )
+        value = {(r["model"], r["measure"]): r["value"] for r in rows}
+        lines += [f"### {benchmark}", "", "| model [protocol] | " + " | ".join(measures) + " |"]
+        lines.append("|---" * (len(measures) + 1) + "|")
+        for model, letter in models:
+            cells = [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
+            lines.append(f"| {model} [{letter}] | " + " | ".join(cells) + " |")
+        lines.append("")
+        for protocol, differs in protocols:
+            sources = "; ".join(
+                dict.fromkeys(
+                    r["source"]
+                    for r in rows
+                    if (r["protocol"], r["differs"]) == (protocol, differs)
+                )
+            )
+            lines.append(f"- [{marker[(protocol, differs)]}] {protocol} ({sources}).")
+            lines.append(
+                f"  Our default differs: {differs}" if differs else "  Our default: the same."
+            )
+        lines.append("")
+    return lines
+
+
 def render_markdown(profile: Mapping[str, Any]) -> str:
-    """``profile.md``: the headline table, then the papers' reference rows."""
+    """``profile.md``: the headline table, then the papers' values for the same measures."""
     lines = [
         f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
         "",
@@ -352,22 +423,11 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
     for row in profile["rows"]:
         lines.append(
             f"| {row['benchmark']} | {row['measure']} | {_format(row)} | "
-            f"{row['n']} {row['unit']}s | {row['run']['task']} | {row['note']} |"
+            f"{row['n']} {_plural(row['unit'], row['n'])} | {row['run']['task']} | {row['note']} |"
         )
-    lines += [
-        "",
-        "## Published reference rows",
-        "",
-        "| benchmark | measure | model | value | source | protocol | differs from our default |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for row in profile["paper"]:
-        lines.append(
-            f"| {row['benchmark']} | {row['measure']} | {row['model']} | {row['value']:.3f} | "
-            f"{row['source']} | {row['protocol']} | {row['differs'] or 'no'} |"
-        )
+    lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
     versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
-    return "\n".join([*lines, "", f"Versions: {versions}.", ""])
+    return "\n".join([*lines, f"Versions: {versions}.", ""])
 
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
