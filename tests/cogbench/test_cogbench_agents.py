@@ -1,5 +1,6 @@
 import asyncio
 import dataclasses
+import json
 
 import pytest
 
@@ -11,6 +12,7 @@ from cog_tasks.cogbench.agents import (
     run_iteration,
     warn_missing_flows,
 )
+from cog_tasks.cogbench.agents.authors import authors_prompts
 from cog_tasks.cogbench.loader import load_trajectories
 
 
@@ -22,6 +24,11 @@ class ScriptedModel:
 
     async def __call__(self, prompt: str, max_tokens: int) -> str:
         self.prompts.append(prompt)
+        if "json.loads" in prompt:  # the authors' distillation prompt
+            facts = [("Rescue teams blame poor planning.", 5), ("Hills calm workers.", 4)]
+            return json.dumps(
+                [{"thoughts": "I agree.", "knowledge": k, "score": s} for k, s in facts]
+            )
         if "<score> | <statement>" in prompt:
             return (
                 "5 | Rescue teams say most accidents come from poor planning.\n"
@@ -109,8 +116,11 @@ def test_reflexion_reflects_once_per_iteration_with_feedback() -> None:
     assert sum("Your reflection on last round" in p for p in answer_prompts) == 10
 
 
+OURS = AgentSettings(prompts="ours", recall="nearest")
+
+
 def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
-    model, results = _run("coggpt")
+    model, results = _run("coggpt", settings=OURS)
     perception = results[1].perception
     assert perception["distilled"] == 5
     assert perception["forgotten"] == 2
@@ -125,6 +135,21 @@ def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
     assert results[2].perception["ltm_size"] == 6
 
 
+def test_coggpt_uses_the_authors_prompts_by_default() -> None:
+    """The authors' three prompts, their JSON distillation and their recall rule."""
+    model, results = _run("coggpt", iterations=1)
+    authors = authors_prompts()
+    distill_end = authors.distill.rstrip().splitlines()[-1]
+    grade_end = authors.grade.rstrip().splitlines()[-1]
+    assert sum(p.rstrip().endswith(distill_end) for p in model.prompts) == 1
+    assert "Updated Profile: Update your profile." in "\n".join(model.prompts)
+    graded = [p for p in model.prompts if p.rstrip().endswith(grade_end)]
+    assert len(graded) == 10 and "Profile:\nName: " in graded[0]
+    assert results[1].perception["distilled"] == 2 and results[1].perception["ltm_size"] == 1
+    assert results[1].answers[0].rating == 4
+    assert results[1].answers[0].recalled == ("Rescue teams blame poor planning.",)
+
+
 def _perceive_with(settings: AgentSettings, flow: str) -> tuple[ScriptedModel, dict]:
     model = ScriptedModel()
     agent = make_agent("coggpt", model, {"Name": "Ada", "Hobbies": "Chess"}, settings, "stm")
@@ -137,7 +162,7 @@ def _perceive_with(settings: AgentSettings, flow: str) -> tuple[ScriptedModel, d
 
 def test_coggpt_distills_the_whole_flow_in_one_call_by_default() -> None:
     flow = " ".join(f"word{index:04d}" for index in range(600))  # about 5,400 characters
-    model, notes = _perceive_with(AgentSettings(), flow)
+    model, notes = _perceive_with(OURS, flow)
     distill = [p for p in model.prompts if "<score> | <statement>" in p]
     assert len(distill) == 1 and "word0000" in distill[0] and "word0599" in distill[0]
     assert notes["stm_chunks"] == 1
@@ -145,7 +170,9 @@ def test_coggpt_distills_the_whole_flow_in_one_call_by_default() -> None:
 
 def test_coggpt_chunked_stm_uses_the_chunk_parameters() -> None:
     flow = " ".join(f"word{index:04d}" for index in range(600))
-    settings = AgentSettings(stm="chunked", chunk_size=2000, chunk_overlap=0, forgetting_rate=0.0)
+    settings = dataclasses.replace(
+        OURS, stm="chunked", chunk_size=2000, chunk_overlap=0, forgetting_rate=0.0
+    )
     model, notes = _perceive_with(settings, flow)
     distill = [p for p in model.prompts if "<score> | <statement>" in p]
     assert len(distill) == 3 == notes["stm_chunks"]

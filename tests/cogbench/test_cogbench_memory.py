@@ -58,6 +58,10 @@ def test_recall_returns_the_nearest_items() -> None:
         assert set(nearest) == {FACTS[0], FACTS[3]}
         everything = memory.recall("How long does knitting a scarf take?", 10)
         assert len(everything) == 4 and everything[0] == FACTS[2]
+        # The authors' rule: of the k + 1 nearest, sorted farthest first, the first k.
+        authors = memory.recall("Is investing in funds better than stock picking?", 3, "authors")
+        nearest = memory.recall("Is investing in funds better than stock picking?", 4)
+        assert authors == nearest[::-1][:3] and FACTS[1] not in authors
     finally:
         memory.close()
 

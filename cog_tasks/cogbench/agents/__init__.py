@@ -6,6 +6,8 @@ from collections.abc import Mapping
 
 from cog_tasks.cogbench.agents.base import (
     FEEDBACK_MODES,
+    PROMPT_MODES,
+    RECALL_MODES,
     STM_MODES,
     AgentSettings,
     Answer,
@@ -54,6 +56,8 @@ def make_agent(
 __all__ = [
     "AGENTS",
     "FEEDBACK_MODES",
+    "PROMPT_MODES",
+    "RECALL_MODES",
     "STM_MODES",
     "AgentSettings",
     "Answer",

@@ -14,7 +14,9 @@ from cog_tasks.cogbench.parsing import parse_rating_answer
 from cog_tasks.cogbench.records import Trajectory, TrajectoryStep
 
 STM_MODES: tuple[str, ...] = ("whole", "chunked")
-FEEDBACK_MODES: tuple[str, ...] = ("direction", "none", "rating")
+FEEDBACK_MODES: tuple[str, ...] = ("rating", "direction", "none")
+PROMPT_MODES: tuple[str, ...] = ("authors", "ours")
+RECALL_MODES: tuple[str, ...] = ("authors", "nearest")
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,15 @@ class AgentSettings:
         forgetting_rate: Share of newly distilled knowledge to forget.
         recall_k: Long-term memory items recalled per question.
         memory_dir: Folder to persist long-term memory in (default: in memory).
-        feedback: What ReAct and Reflexion learn about last round: ``direction``
-            (too high / too low / right), ``none`` (only their own rating) or
-            ``rating`` (the human rating itself, an upper bound).
+        feedback: What ReAct and Reflexion learn about last round: ``rating``
+            (the human rating itself, as the paper's starred agents),
+            ``direction`` (too high / too low / right) or ``none`` (only their
+            own rating).
         retries: Extra asks when an answer has no readable rating.
+        prompts: CogGPT's prompts: ``authors`` (theirs, read at run time) or ``ours``.
+        recall: CogGPT's recall: ``authors`` (the ``recall_k + 1`` nearest,
+            sorted by distance in descending order, the first ``recall_k``
+            kept, as their code does) or ``nearest`` (the ``recall_k`` nearest).
     """
 
     answer_tokens: int = 256
@@ -49,8 +56,10 @@ class AgentSettings:
     forgetting_rate: float = 0.4
     recall_k: int = 3
     memory_dir: str | None = None
-    feedback: str = "direction"
+    feedback: str = "rating"
     retries: int = 3
+    prompts: str = "authors"
+    recall: str = "authors"
 
     def __post_init__(self) -> None:
         """Reject unknown modes and impossible limits early, naming the parameter."""
@@ -58,6 +67,10 @@ class AgentSettings:
             raise ValueError(f"unknown stm {self.stm!r}; use one of {STM_MODES}")
         if self.feedback not in FEEDBACK_MODES:
             raise ValueError(f"unknown feedback {self.feedback!r}; use one of {FEEDBACK_MODES}")
+        if self.prompts not in PROMPT_MODES:
+            raise ValueError(f"unknown prompts {self.prompts!r}; use one of {PROMPT_MODES}")
+        if self.recall not in RECALL_MODES:
+            raise ValueError(f"unknown recall {self.recall!r}; use one of {RECALL_MODES}")
         if self.retries < 0:
             raise ValueError(f"retries must be >= 0, got {self.retries}")
         if not 0 <= self.chunk_overlap < self.chunk_size:

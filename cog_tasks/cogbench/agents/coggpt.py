@@ -16,8 +16,14 @@ Per iteration with an information flow, in the paper's order:
 Distillation and the profile update both read the profile as it was *before*
 the update (as in the authors' code), so they are sent to the model at the
 same time; the result is the same as running them one after the other.
-For each question CogGPT recalls the nearest LTM statements and answers from
-its current profile and that memory.
+For each question CogGPT recalls LTM statements and answers from its current
+profile and that memory.
+
+By default (``prompts=authors``) the three prompts are the authors' own, read
+at run time (:mod:`cog_tasks.cogbench.agents.authors`): distillation into a
+JSON list with thoughts, knowledge and score, their profile update and their
+grading prompt; ``recall=authors`` recalls as their code does. ``prompts=ours``
+uses cog-tasks' shorter prompts (:mod:`cog_tasks.cogbench.agents.prompts`).
 """
 
 from __future__ import annotations
@@ -27,10 +33,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from cog_tasks.cogbench.agents import prompts
+from cog_tasks.cogbench.agents.authors import AuthorsPrompts, authors_prompts
 from cog_tasks.cogbench.agents.base import AgentSettings, CogBenchAgent, Observation
 from cog_tasks.cogbench.agents.memory import LongTermMemory, forget, split_text
 from cog_tasks.cogbench.generation import TextGenerator
-from cog_tasks.cogbench.parsing import KnowledgeItem, parse_knowledge, parse_profile_update
+from cog_tasks.cogbench.parsing import (
+    KnowledgeItem,
+    parse_knowledge,
+    parse_profile_update,
+    profile_to_text,
+)
 
 
 class CogGPTAgent(CogBenchAgent):
@@ -62,12 +74,23 @@ class CogGPTAgent(CogBenchAgent):
             memory_name, self.settings.memory_dir, embedding_function
         )
 
+    def _authors(self) -> AuthorsPrompts | None:
+        return authors_prompts() if self.settings.prompts == "authors" else None
+
     async def _distill(self, chunk: str) -> list[KnowledgeItem]:
-        prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
+        authors = self._authors()
+        if authors:
+            prompt = authors.distill.format(profile=profile_to_text(self.profile), memory=chunk)
+        else:
+            prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
         return parse_knowledge(await self.generate(prompt, self.settings.distill_tokens))
 
     async def _update_reply(self, memory: str) -> str:
-        prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
+        authors = self._authors()
+        if authors:
+            prompt = authors.update.format(profile=profile_to_text(self.profile), memory=memory)
+        else:
+            prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
         return await self.generate(prompt, self.settings.update_tokens)
 
     def short_term_chunks(self, information_flow: str) -> list[str]:
@@ -109,7 +132,15 @@ class CogGPTAgent(CogBenchAgent):
         self, question: str, observation: Observation | None
     ) -> tuple[str, tuple[str, ...]]:
         """Current profile, recalled LTM statements, statement."""
-        recalled = tuple(self.long_term_memory.recall(question, self.settings.recall_k))
+        recalled = tuple(
+            self.long_term_memory.recall(question, self.settings.recall_k, self.settings.recall)
+        )
+        authors = self._authors()
+        if authors:
+            prompt = authors.grade.format(
+                profile=profile_to_text(self.profile), memory="\n".join(recalled), question=question
+            )
+            return prompt, recalled
         memory = prompts.INTERPRET.format(memory=prompts.memory_section(recalled))
         prompt = f"{prompts.role(self.profile)}\n\n{memory}\n\n{prompts.question(question)}"
         return prompt, recalled

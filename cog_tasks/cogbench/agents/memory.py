@@ -196,18 +196,35 @@ class LongTermMemory:
             metadatas=[{"score": item.score or 0, "iteration": iteration} for item in items],
         )
 
-    def recall(self, query: str, k: int = 3) -> list[str]:
-        """The ``k`` stored statements most similar to ``query``, nearest first."""
+    def recall(self, query: str, k: int = 3, rule: str = "nearest") -> list[str]:
+        """Stored statements recalled for ``query``.
+
+        Args:
+            query: The question.
+            k: How many statements to recall.
+            rule: ``nearest``: the ``k`` most similar, nearest first.
+                ``authors``: the ``k + 1`` most similar, sorted by distance in
+                descending order, the first ``k`` kept (the authors' code, whose
+                langchain search returns 4 by default): the nearest one drops out.
+
+        Returns:
+            The statements, in the order the rule gives.
+        """
         count = len(self)
         if count == 0 or k <= 0:
             return []
+        wanted = k + 1 if rule == "authors" else k
         result = self.collection.query(
-            query_texts=[query], n_results=min(k, count), include=["documents", "distances"]
+            query_texts=[query], n_results=min(wanted, count), include=["documents", "distances"]
         )
         documents = result["documents"][0]  # type: ignore[index]
         distances = result["distances"][0]  # type: ignore[index]
-        nearest_first = sorted(zip(distances, documents, strict=True), key=lambda pair: pair[0])
-        return [document for _, document in nearest_first]
+        ranked = sorted(
+            zip(distances, documents, strict=True),
+            key=lambda pair: pair[0],
+            reverse=rule == "authors",
+        )
+        return [document for _, document in ranked[:k]]
 
     def close(self) -> None:
         """Drop the collection unless it is persisted."""

@@ -15,11 +15,18 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogbench.agents import prompts
+from cog_tasks.cogbench.agents.authors import authors_prompts
 from cog_tasks.cogbench.rationality import RUBRIC
 from cog_tasks.common.scripted import ScriptedReplies, seeded_rng
 
 _JUDGE_MARK = RUBRIC.splitlines()[-1]
 _QUESTION_MARK = prompts.QUESTION.splitlines()[-1]
+
+
+def _is(prompt: str, step: str) -> bool:
+    """Whether ``prompt`` is the authors' CogGPT prompt of ``step`` (its last line ends it)."""
+    template = getattr(authors_prompts(), step)
+    return prompt.rstrip().endswith(template.rstrip().splitlines()[-1])
 
 
 class ChanceRater(ScriptedReplies):
@@ -41,10 +48,12 @@ class ChanceRater(ScriptedReplies):
         rng = seeded_rng(self.seed, prompt)
         if prompt.endswith(_JUDGE_MARK):
             return f"Score: {rng.randint(1, 5)}"
-        if prompt.endswith(_QUESTION_MARK):
+        if prompt.endswith(_QUESTION_MARK) or _is(prompt, "grade"):
             return f"Thoughts: I pick a rating at random.\nRating: {rng.randint(1, 5)}"
         silent = (prompts.DISTILL, prompts.UPDATE, prompts.REFLECTION)
         if any(prompt.endswith(template.splitlines()[-1]) for template in silent):
+            return ""
+        if _is(prompt, "distill") or _is(prompt, "update"):
             return ""
         raise ValueError(f"the chance baseline does not know this prompt: {prompt[-200:]!r}")
 

@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from cog_tasks.cogbench.agents import AGENTS, FEEDBACK_MODES, STM_MODES, AgentSettings
+from cog_tasks.cogbench.agents import (
+    AGENTS,
+    FEEDBACK_MODES,
+    PROMPT_MODES,
+    RECALL_MODES,
+    STM_MODES,
+    AgentSettings,
+)
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
 from cog_tasks.cogbench.inspect.solver import cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
@@ -92,6 +99,8 @@ def cogbench(
     feedback: str = "rating",
     retries: int = 3,
     kappa: str = "pooled",
+    prompts: str = "authors",
+    recall: str = "authors",
 ) -> Task:
     """CogBench with a chosen agent.
 
@@ -127,6 +136,11 @@ def cogbench(
         kappa: ``pooled`` (κ over all questions of an iteration, as the
             authors' code computes it and their tables show) or
             ``per_question`` (κ per question, averaged: the paper's Eq. 2).
+        prompts: CogGPT's prompts: ``authors`` (the authors' three prompts,
+            read at run time from KwaiKEG/CogGPT) or ``ours``.
+        recall: CogGPT's recall: ``authors`` (of the ``recall_k + 1`` nearest
+            statements, the ``recall_k`` farthest, as the authors' code) or
+            ``nearest`` (the ``recall_k`` nearest).
 
     Returns:
         The task.
@@ -142,6 +156,8 @@ def cogbench(
     check_kappa_form(kappa)
     choice("feedback", feedback, FEEDBACK_MODES)
     choice("stm", stm, STM_MODES)
+    choice("prompts", prompts, PROMPT_MODES)
+    choice("recall", recall, RECALL_MODES)
     for name, value, least in (
         ("max_tokens", max_tokens, 1),
         ("memory_tokens", memory_tokens, 1),
@@ -168,6 +184,8 @@ def cogbench(
         forgetting_rate=forgetting_rate,
         feedback=feedback,
         retries=retries,
+        prompts=prompts,
+        recall=recall,
     )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(

@@ -1,0 +1,87 @@
+"""The CogGPT authors' own prompts, read at run time from their pinned repository.
+
+KwaiKEG/CogGPT publishes the three prompts of CogGPT (``prompts/distill.txt``,
+``update.txt`` and ``grade.txt``) under CC BY-NC-SA 4.0, so cog-tasks never
+copies them: :func:`authors_prompts` resolves each file through the one data
+source (:func:`cog_tasks.common.sources.fetch`): ``$COG_TASKS_DATA/coggpt/prompts/``
+first, then the pinned commit on GitHub (downloaded once and cached). Each is
+a Python format string with ``{profile}`` and ``{memory}`` (and ``{question}``
+for grading); ``{{``/``}}`` are literal braces.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.settings import HubSource
+from cog_tasks.common.sources import Content, DataSource, DataSourceError, fetch
+
+UPSTREAM_REPO = "KwaiKEG/CogGPT"
+UPSTREAM_COMMIT = "0af5cdd08cd866f08818b718d164bf370828e478"
+PLACEHOLDERS: dict[str, tuple[str, ...]] = {
+    "distill": ("{profile}", "{memory}"),
+    "update": ("{profile}", "{memory}"),
+    "grade": ("{profile}", "{memory}", "{question}"),
+}
+
+
+def _no_hub_copy(hub: HubSource, path: str) -> Content:
+    """The prompts have no Hub copy."""
+    raise DataSourceError(f"the CogGPT authors' prompt {path} has no Hub copy ({hub.location})")
+
+
+SOURCE = DataSource(
+    benchmark="coggpt",
+    title="CogGPT",
+    repo=UPSTREAM_REPO,
+    commit=UPSTREAM_COMMIT,
+    url_template="https://raw.githubusercontent.com/{repo}/{commit}/{path}",
+    read_hub=_no_hub_copy,
+    hub_copy="nothing (the prompts have no Hub copy)",
+    more_ways_out=("pass -T prompts=ours for cog-tasks' own prompts",),
+    describe=lambda path: f"CogGPT authors' prompt {path!r}",
+)
+
+
+@dataclass(frozen=True)
+class AuthorsPrompts:
+    """The three prompt templates of the authors' CogGPT.
+
+    Attributes:
+        distill: Short-term memory to scored knowledge, as a JSON list.
+        update: Short-term memory to an updated profile.
+        grade: Profile, recalled memory and a question to ``Thoughts:``/``Rating:``.
+    """
+
+    distill: str
+    update: str
+    grade: str
+
+
+def check_prompt(content: Content, name: str) -> str:
+    """The template text, once it holds every placeholder its step fills.
+
+    Raises:
+        DataFileError: Naming the file and the missing placeholder.
+    """
+    text = content.text()
+    for placeholder in PLACEHOLDERS[name]:
+        if placeholder not in text:
+            raise DataFileError(f"{content.source}: has no {placeholder} placeholder")
+    return text
+
+
+@functools.cache
+def authors_prompts() -> AuthorsPrompts:
+    """The authors' prompts, resolved once per process.
+
+    Raises:
+        DataSourceError: When no source has them (the message gives the ways out).
+    """
+    texts = {
+        name: fetch(SOURCE, f"prompts/{name}.txt", lambda c, n=name: check_prompt(c, n)).value
+        for name in PLACEHOLDERS
+    }
+    return AuthorsPrompts(**texts)
