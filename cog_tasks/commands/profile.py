@@ -295,7 +295,15 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
             ]
             if limit is not None:
                 command += ["--limit", str(limit)]
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            log_path = out / "coglm_lm_eval.log"
+            with log_path.open("w", encoding="utf-8") as log:
+                finished = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT)
+            if finished.returncode != 0:
+                lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
+                raise ProfileStepError(
+                    f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
+                    f"(whole output: {log_path})"
+                )
         return headlines_from_lm_eval(folder)
     step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
     return _inspect_headlines("coglm", _run_inspect(step, model, out / "logs" / "coglm"))
