@@ -35,7 +35,7 @@ from cog_tasks.cogbench.records import (
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.files import read_json as read_json_file
 from cog_tasks.common.settings import HubSource
-from cog_tasks.common.sources import Content, DataSource, fetch
+from cog_tasks.common.sources import Content, DataSource, check_unique, fetch
 
 HF_REPO = "kwaikeg/CogBench"
 DEFAULT_REVISION = "767df7c95cf77219f16a464e9cfcde8b7595e264"
@@ -149,11 +149,25 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
     """
     if not isinstance(data, list):
         raise RecordError(f"{source}: must hold a JSON list of records")
+    if not data:
+        raise RecordError(f"{source}: holds no records")
     name = source.rsplit("/", 1)[-1]
-    return [
+    records = [
         parse_record(raw, f"{name} record {index}", require_profile)
         for index, raw in enumerate(data)
     ]
+    try:
+        check_unique(
+            (
+                (f"record {index}", (r.topic, r.iteration, (r.profile or {}).get("Name", "")))
+                for index, r in enumerate(records)
+            ),
+            source,
+            kind="(topic, iteration, profile name)",
+        )
+    except DataFileError as error:
+        raise RecordError(str(error)) from error
+    return records
 
 
 def check_content(content: Content, name: str) -> list[CogBenchRecord]:
@@ -166,8 +180,6 @@ def check_content(content: Content, name: str) -> list[CogBenchRecord]:
         data = content.json()
     except DataFileError as error:
         raise RecordError(str(error)) from error
-    if data == []:
-        raise RecordError(f"{content.source}: holds no records")
     return parse_records(data, content.source, require_profile=name.startswith("eval_"))
 
 

@@ -276,3 +276,19 @@ def test_export_of_a_file_that_is_not_a_cogbench_log(
     (line,) = capsys.readouterr().err.splitlines()
     assert line.endswith(f"{notes}: not an Inspect log (Unable to read log file: {notes})")
     assert not (tmp_path / "out.json").exists()
+
+
+def test_score_refuses_duplicate_and_empty_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = sample_dir() / "english" / "eval_cogbench_a.json"
+    records = json.loads(sample.read_text())
+    doubled = tmp_path / "doubled.json"
+    doubled.write_text(json.dumps([*records, records[3]]))
+    assert main(["cogbench", "score", str(doubled), "--method", "CoT"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert f"doubled.json: record {len(records)} repeats record 3" in error and len(error.splitlines()) == 1
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    assert main(["cogbench", "evaluate", str(empty), "--method", "CoT"]) == 2
+    assert "empty.json: holds no records" in capsys.readouterr().err
