@@ -287,7 +287,10 @@ def test_score_refuses_duplicate_and_empty_files(
     doubled.write_text(json.dumps([*records, records[3]]))
     assert main(["cogbench", "score", str(doubled), "--method", "CoT"]) == 2
     error = capsys.readouterr().err.strip()
-    assert f"doubled.json: record {len(records)} repeats record 3" in error and len(error.splitlines()) == 1
+    assert (
+        f"doubled.json: record {len(records)} repeats record 3" in error
+        and len(error.splitlines()) == 1
+    )
     empty = tmp_path / "empty.json"
     empty.write_text("[]")
     assert main(["cogbench", "evaluate", str(empty), "--method", "CoT"]) == 2
