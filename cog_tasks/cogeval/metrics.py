@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES, CONDITION_FAMILIES
+from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES
+from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 
 SCORE_COLUMNS: tuple[str, ...] = (
@@ -95,7 +96,7 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise ValueError(f"{source}: row {row + 1}: {column} is not a number")
         table[column] = values.astype(float)
-    unknown = ~table["condition"].isin(list(CONDITION_FAMILIES))
+    unknown = ~table["condition"].isin(list(SCORED_CONDITION_FAMILIES))
     if unknown.any():
         row = int(np.flatnonzero(unknown.to_numpy())[0])
         raise ValueError(
@@ -109,7 +110,7 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
     if out_of_range.any():
         row = int(np.flatnonzero(out_of_range.to_numpy())[0])
         raise ValueError(f"{source}: row {row + 1}: score is outside [0, max_score]")
-    table["family"] = table["condition"].map(CONDITION_FAMILIES)
+    table["family"] = table["condition"].map(SCORED_CONDITION_FAMILIES)
     return table
 
 

@@ -52,7 +52,16 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
 
     Returns:
         An answerer that knows every dialog of that task.
+
+    Raises:
+        ValueError: For ``source=published``: the walker needs the graph's
+            states and connections, which only the generated tasks carry.
     """
+    if task_args.get("source", "generated") != "generated":
+        raise ValueError(
+            "the CogEval chance walker needs the graph of each task, which only "
+            "source=generated carries; run it with -T source=generated"
+        )
     items = generate_items(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),

@@ -29,10 +29,12 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cog_tasks.cogeval.generator import COT_MODES, DESIGNS, generate_items, split_names
 from cog_tasks.cogeval.inspect.logs import CLUSTER
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
+from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
+SOURCES: tuple[str, ...] = ("generated", "published")
 MAX_TEMPERATURE = 2.0
 
 
@@ -70,12 +72,20 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
     return temperatures
 
 
-def _check_parameters(cot: object, seed: object, max_tokens: object, design: object) -> None:
+def _check_parameters(
+    cot: object, seed: object, max_tokens: object, design: object, source: object
+) -> None:
     """Type and range checks of the scalar task parameters (names and valid values in the message).
 
     Raises:
         ValueError: On the first bad parameter.
     """
+    if source not in SOURCES:
+        raise ValueError(f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}")
+    if source == "published" and seed != 0:
+        raise ValueError(
+            f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published: 0"
+        )
     if cot not in COT_MODES:
         raise ValueError(f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}")
     if design not in DESIGNS:
@@ -113,10 +123,11 @@ def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
 
 
 def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
-    """Turn a generated item record (``CogEvalItem.to_record()``) into a sample.
+    """Turn an item record into a sample.
 
     Args:
-        record: The item record.
+        record: A generated item's (``CogEvalItem.to_record()``) or a published
+            task's (``PublishedTask.to_record()``) record.
         temperature: Sampling temperature of this repetition.
 
     Returns:
@@ -138,6 +149,9 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
             CLUSTER: record["id"],
             "temperature": temperature,
             "followups": turns[1:],
+            "source": record.get("source", "generated"),
+            "kind": record.get("kind") or record["graph_context"]["kind"],
+            "start": record.get("start"),
             "graph_context": record["graph_context"],
         },
     )
@@ -171,8 +185,15 @@ def cogeval_scorer() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        context = GraphContext.from_dict(state.metadata["graph_context"])
-        result = score_response(state.output.completion, list(target.target), context.kind, context)
+        facts = state.metadata["graph_context"]
+        context = GraphContext.from_dict(facts) if facts is not None else None
+        result = score_response(
+            state.output.completion,
+            list(target.target),
+            state.metadata["kind"],
+            context,
+            start=state.metadata.get("start"),
+        )
         value = {"acc": float(result.score)}
         value.update({mode: float(result.failure_mode == mode) for mode in FAILURE_MODES})
         return Score(
@@ -197,6 +218,7 @@ def cogeval(
     seed: int = 0,
     max_tokens: int | None = None,
     design: str = "all",
+    source: str = "generated",
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
@@ -214,24 +236,32 @@ def cogeval(
         design: ``all`` (default), or ``paper``: only the paper's 3 domains per
             graph and 5 condition families, so ``cog-tasks cogeval analyze``
             gives Table 2's terms and degrees of freedom.
+        source: ``generated`` (default: tasks generated from the graphs, in
+            our wording, with graph-aware failure modes), or ``published``:
+            the paper's 249 scored audited tasks (Experiment 1, and Experiment
+            2's variant picked by ``cot``), read at run time from cogeval/cogmaps
+            (see :mod:`cog_tasks.cogeval.published`).
 
     Raises:
         ValueError: For a parameter of the wrong type or out of range, naming
             the valid values.
     """
-    _check_parameters(cot, seed, max_tokens, design)
+    _check_parameters(cot, seed, max_tokens, design, source)
     chosen_temperatures = parse_temperatures(temperatures)
-    items = generate_items(
-        graphs=split_names(graphs),
-        domains=split_names(domains),
-        conditions=split_names(conditions),
-        seed=seed,
-        cot=cot,
-        design=design,
-    )
+    names = {
+        "graphs": split_names(graphs),
+        "domains": split_names(domains),
+        "conditions": split_names(conditions),
+        "cot": cot,
+        "design": design,
+    }
+    if source == "published":
+        records = [task.to_record() for task in select_published(**names)]
+    else:
+        records = [item.to_record() for item in generate_items(seed=seed, **names)]
     samples = [
-        record_to_sample(item.to_record(), temperature)
-        for item in items
+        record_to_sample(record, temperature)
+        for record in records
         for temperature in chosen_temperatures
     ]
     return Task(

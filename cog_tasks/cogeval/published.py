@@ -1,0 +1,284 @@
+"""The paper's audited tasks (``source=published``): cogeval/cogmaps ``conversations/``.
+
+The CogEval paper's results come from the audited conversations of the
+authors' repository (MIT) at :data:`UPSTREAM_COMMIT`. Upstream holds one file
+per graph, domain, condition, model, temperature and repeat, each with the
+same system and user turns and the same ``tests.<condition>.expected_answer``.
+The package keeps an index of task paths only (:data:`INDEX_FILE`), never the
+prompt text; each task is read at run time through
+:func:`cog_tasks.common.sources.fetch`:
+
+1. ``$COG_TASKS_DATA/cogeval/conversations/<graph>/<domain>/<condition>.json``
+   (Experiment 2: ``n15star_cot/ordRooms/<condition>/<variant>_<exp>.json``),
+   one file per task with the system and user turns and the expected answers;
+2. the Hub setting ``COG_TASKS_COGEVAL_HUB``: a folder or Hub dataset in that
+   same layout;
+3. the one upstream file the index names (a ``temp_0_000.json``), whose
+   assistant turns and scores are ignored.
+
+The map-drawing task (``mapRepresentation``) is left out: its expected answer
+is a pattern that accepts any reply. Replies are scored against the expected
+answers alone (failure modes inferred from the optimal answers, see
+:mod:`cog_tasks.cogeval.scoring`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.cogeval.graphs import (
+    ANALYSIS_FAMILIES,
+    CONDITION_FAMILIES,
+    COUNT_CONDITIONS,
+    PAPER_DOMAINS,
+)
+from cog_tasks.cogeval.parsing import extract_answer, split_route
+from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
+from cog_tasks.common.sources import Content, DataSource, fetch
+
+UPSTREAM_REPO = "cogeval/cogmaps"
+UPSTREAM_COMMIT = "e731203dc4626decade618065f79eb1b4218debd"
+INDEX_FILE = Path(__file__).with_name("published_index.json")
+
+#: Conditions of the published tasks that our generator does not have, with their family.
+PUBLISHED_ONLY_FAMILIES: dict[str, str] = {
+    "nonteleShortcutShortest": "Shortcut",
+    "teleShortcutShortest": "Shortcut",
+}
+#: Every condition a score table may hold: the generated ones and the published-only ones.
+SCORED_CONDITION_FAMILIES: dict[str, str] = {**CONDITION_FAMILIES, **PUBLISHED_ONLY_FAMILIES}
+#: Experiment 2's upstream condition folders, named as our conditions.
+EXPERIMENT2_CONDITIONS: dict[str, str] = {
+    "nClusters": "exp2ClusterCount",
+    "ShortestPath": "exp2WithinCluster",
+    "ShortestPathOneClusterAway": "exp2OneClusterAway",
+}
+#: Experiment 2's prompt variants, named as our ``cot`` values.
+EXPERIMENT2_VARIANTS: dict[str, str] = {
+    "original": "none",
+    "original_BFS": "bfs",
+    "original_DFS": "dfs",
+}
+UNSCORED_CONDITIONS: frozenset[str] = frozenset({"mapRepresentation"})
+
+
+def _read_hub(hub: HubSource, path: str) -> Content:
+    """One task file from a folder or Hub dataset laid out like ``COG_TASKS_DATA/cogeval``."""
+    if hub.is_folder:
+        file = Path(hub.location).expanduser() / path
+        return Content(file.read_bytes(), str(file), "hub", file)
+    from huggingface_hub import hf_hub_download
+
+    file = Path(hf_hub_download(hub.location, path, repo_type="dataset", revision=hub.revision))
+    return Content(file.read_bytes(), f"{hub} file {path}", "hub", file)
+
+
+SOURCE = DataSource(
+    benchmark="cogeval",
+    title="CogEval",
+    repo=UPSTREAM_REPO,
+    commit=UPSTREAM_COMMIT,
+    url_template="https://raw.githubusercontent.com/{repo}/{commit}/{path}",
+    read_hub=_read_hub,
+    hub_copy="a folder laid out as conversations/<graph>/<domain>/<condition>.json",
+    more_ways_out=("pass -T source=generated for the generated tasks",),
+    describe=lambda path: f"CogEval audited conversation {path!r}",
+)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What one task file holds: the system message, the user turns and the expected answers."""
+
+    system: str
+    turns: tuple[str, ...]
+    expected: tuple[str, ...]
+
+
+def check_content(content: Content) -> Conversation:
+    """Validate one audited conversation (local copy or upstream file).
+
+    Assistant turns, scores and every other field are ignored.
+
+    Raises:
+        DataFileError: Naming the file and what is wrong with it.
+    """
+    data = content.json()
+    messages = data.get("messages") if isinstance(data, dict) else None
+    tests = data.get("tests") if isinstance(data, dict) else None
+    if not isinstance(messages, list) or not isinstance(tests, dict) or len(tests) != 1:
+        raise DataFileError(
+            f"{content.source}: expected an object with a 'messages' list and one 'tests' entry"
+        )
+    texts: dict[str, list[str]] = {"system": [], "user": []}
+    for number, message in enumerate(messages, start=1):
+        if not isinstance(message, dict) or not isinstance(message.get("content"), str):
+            raise DataFileError(f"{content.source}: message {number} has no text 'content'")
+        if message.get("role") in texts:
+            texts[message["role"]].append(message["content"])
+    [test] = tests.values()
+    expected = test.get("expected_answer") if isinstance(test, dict) else None
+    if isinstance(expected, str):
+        expected = [expected]
+    if (
+        len(texts["system"]) != 1
+        or not texts["user"]
+        or not isinstance(expected, list)
+        or not expected
+        or not all(isinstance(answer, str) and answer.strip() for answer in expected)
+    ):
+        raise DataFileError(
+            f"{content.source}: needs one system message, at least one user turn and a "
+            "non-empty list of expected answers"
+        )
+    return Conversation(texts["system"][0], tuple(texts["user"]), tuple(dict.fromkeys(expected)))
+
+
+@dataclass(frozen=True)
+class PublishedTask:
+    """One task of the paper, located but not yet read.
+
+    Attributes:
+        id: Stable id ``graph.domain.condition[.cot]``.
+        graph: Graph name (Experiment 2 runs on graph D, ``n15star``).
+        domain: Domain name.
+        condition: Condition, named as our conditions are.
+        cot: ``none``, or Experiment 2's ``bfs`` / ``dfs`` variant.
+        local_path: The file under ``COG_TASKS_DATA/cogeval`` (and a Hub copy).
+        upstream_path: The upstream file read when neither copy has it.
+    """
+
+    id: str
+    graph: str
+    domain: str
+    condition: str
+    cot: str
+    local_path: str
+    upstream_path: str
+
+    @property
+    def family(self) -> str:
+        """The condition family."""
+        return SCORED_CONDITION_FAMILIES[self.condition]
+
+    def load(self) -> Conversation:
+        """Read and check the task's conversation (see the module docstring)."""
+        root = local_data_dir()
+        local = root is not None and (root / SOURCE.benchmark / self.local_path).is_file()
+        if local or hub_source(SOURCE.benchmark) is not None:
+            return fetch(SOURCE, self.local_path, check_content).value
+        return fetch(SOURCE, self.upstream_path, check_content, local=False).value
+
+    def to_record(self) -> dict[str, Any]:
+        """A record shaped like a generated item's (no graph context; kind and start instead)."""
+        conversation = self.load()
+        kind = answer_kind(self.condition, conversation.expected)
+        return {
+            "id": self.id,
+            "source": "published",
+            "graph": self.graph,
+            "domain": self.domain,
+            "condition": self.condition,
+            "family": self.family,
+            "cot": self.cot,
+            "seed": None,
+            "system": conversation.system,
+            "turns": list(conversation.turns),
+            "prompt": "\n\n".join([conversation.system, *conversation.turns]),
+            "expected": list(conversation.expected),
+            "kind": kind,
+            "start": route_start(conversation.expected) if kind == "path" else None,
+            "graph_context": None,
+        }
+
+
+def answer_kind(condition: str, expected: Sequence[str]) -> AnswerKind:
+    """The answer form of a published task."""
+    return "count" if condition in COUNT_CONDITIONS else infer_kind(condition, expected)
+
+
+def route_start(expected: Sequence[str]) -> str | None:
+    """The start state every optimal route shares, if they share one."""
+    starts = {tuple(split_route(extract_answer(text) or text))[:1] for text in expected}
+    return starts.pop()[0] if len(starts) == 1 and () not in starts else None
+
+
+def _task(local_path: str, upstream_path: str) -> PublishedTask | None:
+    parts = local_path.split("/")
+    if parts[1].endswith("_cot"):
+        _, graph_folder, domain, folder, file = parts
+        variant = file.rsplit("_", 1)[0]
+        condition, cot = EXPERIMENT2_CONDITIONS[folder], EXPERIMENT2_VARIANTS[variant]
+        graph = graph_folder.removesuffix("_cot")
+    else:
+        _, graph, domain, file = parts
+        condition, cot = file.removesuffix(".json"), "none"
+    if condition in UNSCORED_CONDITIONS:
+        return None
+    suffix = "" if cot == "none" else f".{cot}"
+    return PublishedTask(
+        f"{graph}.{domain}.{condition}{suffix}",
+        graph,
+        domain,
+        condition,
+        cot,
+        local_path,
+        upstream_path,
+    )
+
+
+@cache
+def published_index() -> tuple[PublishedTask, ...]:
+    """Every scored published task, from the package's index of paths."""
+    index = json.loads(INDEX_FILE.read_text(encoding="utf-8"))
+    tasks = (_task(local, upstream) for local, upstream in index["tasks"])
+    return tuple(task for task in tasks if task is not None)
+
+
+def select_published(
+    graphs: Sequence[str] | None = None,
+    domains: Sequence[str] | None = None,
+    conditions: Sequence[str] | None = None,
+    cot: str = "none",
+    design: str = "all",
+) -> list[PublishedTask]:
+    """The published tasks that match, in the index's order.
+
+    ``cot`` picks Experiment 2's prompt variant; the Experiment 1 tasks have
+    none, so they are in the selection only with ``cot="none"``. ``design="paper"``
+    keeps the Experiment 1 tasks of the paper's 3 domains per graph and the 5
+    condition families of Table 2.
+
+    Raises:
+        ValueError: For a graph, domain or condition no published task has,
+            listing the valid ones.
+    """
+    every = published_index()
+    for name, chosen, known in (
+        ("graph", graphs, {task.graph for task in every}),
+        ("domain", domains, {task.domain for task in every}),
+        ("condition", conditions, {task.condition for task in every}),
+    ):
+        unknown = sorted(set(chosen or ()) - known)
+        if unknown:
+            raise ValueError(
+                f"CogEval published tasks: unknown {name} {unknown[0]!r}; valid: {sorted(known)}"
+            )
+    return [
+        task
+        for task in every
+        if (not graphs or task.graph in graphs)
+        and (not domains or task.domain in domains)
+        and (not conditions or task.condition in conditions)
+        and task.cot == cot
+        and (
+            design != "paper" or (task.domain in PAPER_DOMAINS and task.family in ANALYSIS_FAMILIES)
+        )
+    ]
