@@ -46,7 +46,9 @@ def _score(args: argparse.Namespace) -> int:
     judge_scores = None
     if args.judge_model:
         generator = _judge_generator(args.judge_model, args.model_arg)
-        verdicts = asyncio.run(judge_answers(generator, judge_items(items)))  # type: ignore[arg-type]
+        verdicts = asyncio.run(
+            judge_answers(generator, judge_items(items), context_chars=args.judge_chars)  # type: ignore[arg-type]
+        )
         judge_scores = [verdict.score for verdict in verdicts]
     scores = score_method(args.method, items, args.weights, judge_scores, args.kappa)
     print(format_scores(scores, path.name))
@@ -135,6 +137,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument(
         "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
+    )
+    evaluate.add_argument(
+        "--judge-chars",
+        type=int,
+        help="show the judge at most this many characters of flows (default: all, whole)",
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_score)

@@ -2,9 +2,13 @@
 
 In the paper Rationality is a human score of the agent's reasoning (clarity,
 relevance, staying in role). Where no human scores exist, a judge model
-applies the same five levels. The judge sees what the agent reasoned from:
-the profile as it stood when the agent answered, the flows read so far
-(newest first, bounded), and CogGPT's recalled memories and notes. An answer
+applies the same five levels. Every agent's answers are judged with the same
+kind of context, as the paper's annotators had read every flow: the profile
+as it stood when the agent answered and every flow read so far, whole and
+newest first. No agent's private notes (CogGPT's recalled memories, a
+reflection) are shown, so no agent is favoured. A judge with a small context
+gets ``context_chars``: the flows are then cut to that many characters, and
+the prompt says what was cut. An answer
 with no reasoning at all gets 1 (the rubric's "irrelevant" level) without
 asking the judge; a judge reply without a readable score is asked once more,
 then returned as ``None`` and counted as invalid (scored 1).
@@ -21,13 +25,11 @@ from cog_tasks.cogbench.metrics import cohen_kappa, spearman
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
 
 JUDGE_TOKENS = 96
-CONTEXT_CHARS = 6000
 
 RUBRIC = (
     "You grade the reasoning that a role-playing agent gave for its rating of a statement.\n\n"
     "Profile the agent plays, as it stood when it answered:\n{profile}\n\n"
     "Information the agent has read so far (newest first):\n{information}\n\n"
-    "{memory}"
     'Statement: "{question}"\n'
     "Agent's rating (1 = strongly disagree ... 5 = strongly agree): {rating}\n"
     'Agent\'s reasoning: "{reason}"\n\n'
@@ -55,9 +57,6 @@ class JudgeItem:
         question: The statement.
         rating: The agent's rating (``None`` if it had none).
         reason: The agent's reasoning.
-        recalled: Long-term memory items the agent recalled for the question.
-        notes: Other notes the agent kept (CogGPT's stored statements,
-            Reflexion's reflection).
     """
 
     profile: Mapping[str, str] | str
@@ -65,8 +64,6 @@ class JudgeItem:
     question: str
     rating: int | None
     reason: str
-    recalled: Sequence[str] = ()
-    notes: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -82,8 +79,8 @@ class JudgeVerdict:
     raw: str
 
 
-def bounded_information(flows: Sequence[str], budget: int = CONTEXT_CHARS) -> str:
-    """The flows read so far, newest first, within ``budget`` characters.
+def bounded_information(flows: Sequence[str], budget: int | None = None) -> str:
+    """The flows read so far, newest first, whole or within ``budget`` characters.
 
     The newest flow comes first and whole as far as the budget allows; older
     flows follow while budget remains; whatever is cut is marked ``[...]`` and
@@ -91,7 +88,7 @@ def bounded_information(flows: Sequence[str], budget: int = CONTEXT_CHARS) -> st
 
     Args:
         flows: Flows oldest first.
-        budget: Characters to spend.
+        budget: Characters to spend; ``None`` for every flow, whole.
 
     Returns:
         The text for the judge prompt.
@@ -100,7 +97,7 @@ def bounded_information(flows: Sequence[str], budget: int = CONTEXT_CHARS) -> st
     if not present:
         return NOTHING_READ
     parts: list[str] = []
-    left = budget
+    left = sum(len(flow) for flow in present) if budget is None else budget
     newest_first = list(enumerate(present, start=1))[::-1]
     for shown, (number, flow) in enumerate(newest_first):
         if left <= 0:
@@ -112,21 +109,12 @@ def bounded_information(flows: Sequence[str], budget: int = CONTEXT_CHARS) -> st
     return "\n\n".join(parts)
 
 
-def judge_prompt(item: JudgeItem, context_chars: int = CONTEXT_CHARS) -> str:
-    """The rubric prompt for one answer (flows bounded by ``context_chars``)."""
-    memory_lines = [f"- {line}" for line in item.recalled]
-    note_lines = [f"- {line}" for line in item.notes]
-    memory = ""
-    if memory_lines:
-        memory += "Memories the agent recalled for this statement:\n" + "\n".join(memory_lines)
-        memory += "\n\n"
-    if note_lines:
-        memory += "Notes the agent kept:\n" + "\n".join(note_lines) + "\n\n"
+def judge_prompt(item: JudgeItem, context_chars: int | None = None) -> str:
+    """The rubric prompt for one answer (flows whole, or bounded by ``context_chars``)."""
     profile = item.profile if isinstance(item.profile, str) else profile_to_text(item.profile)
     return RUBRIC.format(
         profile=profile,
         information=bounded_information(item.flows, context_chars),
-        memory=memory,
         question=item.question,
         rating="none given" if item.rating is None else item.rating,
         reason=item.reason,
@@ -134,7 +122,10 @@ def judge_prompt(item: JudgeItem, context_chars: int = CONTEXT_CHARS) -> str:
 
 
 async def judge_answers(
-    generate: TextGenerator, items: Sequence[JudgeItem], max_tokens: int = JUDGE_TOKENS
+    generate: TextGenerator,
+    items: Sequence[JudgeItem],
+    max_tokens: int = JUDGE_TOKENS,
+    context_chars: int | None = None,
 ) -> list[JudgeVerdict]:
     """Grade answers concurrently; a reply without a readable score is asked once more.
 
@@ -142,6 +133,7 @@ async def judge_answers(
         generate: The judge model.
         items: Answers to grade.
         max_tokens: Token limit of a judge reply (a score and a one-line reason).
+        context_chars: Bound on the flows' characters (``None``: every flow, whole).
 
     Returns:
         One verdict per item, in order (the last reply when asked twice).
@@ -150,7 +142,7 @@ async def judge_answers(
     async def grade(item: JudgeItem) -> JudgeVerdict:
         if not item.reason.strip():
             return JudgeVerdict(1, "")
-        prompt = judge_prompt(item)
+        prompt = judge_prompt(item, context_chars)
         reply = await generate(prompt, max_tokens)
         score = parse_judge_score(reply)
         if score is None:

@@ -81,15 +81,12 @@ def test_judge_sees_what_the_agent_reasoned_from_and_retries_once() -> None:
         question="Board games are fun.",
         rating=4,
         reason="I play every week.",
-        recalled=["Ada won a chess tournament."],
-        notes=["[5] Go clubs are growing."],
     )
     judge = ScriptedJudge(["I like it.", "Score: 5\nReason: consistent with her hobbies."])
     [verdict] = asyncio.run(judge_answers(judge, [item]))
     assert verdict.score == 5 and len(judge.prompts) == 2
     prompt = judge.prompts[0]
-    assert "Hobbies: Chess, go" in prompt and "Ada won a chess tournament." in prompt
-    assert "Go clubs are growing." in prompt
+    assert "Hobbies: Chess, go" in prompt and "x" * 3000 in prompt  # every flow, whole
     assert prompt.index("second article") < prompt.index("first article")  # newest first
     assert "[flow 2 of 2]" in prompt
     bounded = bounded_information(item.flows, budget=100)

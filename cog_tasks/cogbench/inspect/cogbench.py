@@ -87,6 +87,7 @@ def cogbench(
     topics: str | list[str] | None = None,
     judge: bool = True,
     self_judge: bool = False,
+    judge_chars: int | None = None,
     weights: str | None = None,
     max_tokens: int = 256,
     memory_tokens: int = 512,
@@ -119,6 +120,9 @@ def cogbench(
             unless ``self_judge`` is true.
         self_judge: Let the evaluated model judge its own answers (cheap and
             lenient; reports label it ``self``).
+        judge_chars: Show the judge at most this many characters of flows
+            (newest first; the prompt says what was cut). Default: every flow
+            read so far, whole; set it for a judge with a small context.
         weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
         max_tokens: Token limit of answers and reflections.
         memory_tokens: Token limit of CogGPT's distillation and profile update.
@@ -168,6 +172,8 @@ def cogbench(
     ):
         integer(name, value, least)
     fraction("forgetting_rate", forgetting_rate)
+    if judge_chars is not None:
+        integer("judge_chars", judge_chars, 1)
     trajectories, location = load_trajectories(
         subset, language, source, revision, _topic_names(topics), iterations
     )
@@ -193,7 +199,13 @@ def cogbench(
             [record_to_sample(t) for t in trajectories], name=name, location=location.description
         ),
         solver=cogbench_agent(agent, settings, judge=judge and not self_judge),
-        scorer=cogbench_scorer(judge=judge, weights=weights, kappa=kappa, self_judge=self_judge),
+        scorer=cogbench_scorer(
+            judge=judge,
+            weights=weights,
+            kappa=kappa,
+            self_judge=self_judge,
+            judge_chars=judge_chars,
+        ),
         metrics=[authenticity(weights, kappa), rationality()],
         version=TASK_VERSION,
         metadata={

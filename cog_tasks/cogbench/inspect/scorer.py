@@ -93,21 +93,12 @@ def rationality() -> Metric:
     return compute
 
 
-def agent_notes(record: dict[str, Any]) -> list[str]:
-    """What an agent noted in an iteration: CogGPT's stored statements, Reflexion's reflection."""
-    notes = [str(line) for line in record.get("perception", {}).get("stored", [])]
-    reflection = record.get("state", {}).get("reflection")
-    if reflection:
-        notes.append(f"reflection: {reflection}")
-    return notes
-
-
 def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
     """Judge inputs for every answer of every iteration, in order.
 
-    Each answer is judged with what the agent reasoned from: the profile it
-    held then (CogGPT's updated one), the flows up to that iteration, the
-    memories it recalled for the question and its notes of the iteration.
+    Each answer is judged with the same kind of context whatever the agent:
+    the profile it held then (CogGPT's updated one) and the flows up to that
+    iteration.
     """
     return [
         JudgeItem(
@@ -118,8 +109,6 @@ def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[
             question=answer["question"],
             rating=answer["rating"],
             reason=answer["reason"],
-            recalled=answer.get("recalled", []),
-            notes=agent_notes(record),
         )
         for record in records
         for answer in record["answers"]
@@ -128,7 +117,11 @@ def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[
 
 @scorer(metrics=[authenticity(), rationality()])
 def cogbench_scorer(
-    judge: bool = True, weights: str | None = None, kappa: str = "pooled", self_judge: bool = False
+    judge: bool = True,
+    weights: str | None = None,
+    kappa: str = "pooled",
+    self_judge: bool = False,
+    judge_chars: int | None = None,
 ) -> Scorer:
     """Tally ratings against human ratings and, optionally, judge the reasoning.
 
@@ -138,6 +131,7 @@ def cogbench_scorer(
     Args:
         judge: Whether to score Rationality.
         self_judge: The evaluated model judges itself (refused with a judge role bound).
+        judge_chars: Bound on the flows the judge sees, in characters (``None``: all, whole).
         weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
         kappa: ``per_question`` also tallies every question apart (the
             paper's Eq. 2); ``pooled`` (default) does not need that.
@@ -161,7 +155,9 @@ def cogbench_scorer(
                     else MISSING_JUDGE
                 )
             generator = ModelGenerator(get_model() if self_judge else get_model(role=JUDGE_ROLE))
-            verdicts = await judge_answers(generator, judge_inputs(trajectory, records))
+            verdicts = await judge_answers(
+                generator, judge_inputs(trajectory, records), context_chars=judge_chars
+            )
         value: dict[str, float] = {}
         judged: list[dict[str, Any]] = []
         cursor = 0
