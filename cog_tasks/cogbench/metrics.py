@@ -30,6 +30,7 @@ import hashlib
 import itertools
 import math
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -39,6 +40,8 @@ WeightScheme = Literal["linear", "quadratic"] | None
 WEIGHT_SCHEMES: tuple[str, ...] = ("linear", "quadratic")
 HEADLINE_ITERATIONS: tuple[int, ...] = (0, 5, 10)
 KAPPA_FORMS: tuple[str, ...] = ("pooled", "per_question")
+MIN_QUESTION_PAIRS = 10
+"""Rated pairs below which a question's own κ is too coarse to average (a warning says so)."""
 
 
 def check_kappa_form(form: str) -> str:
@@ -366,6 +369,20 @@ def per_question_kappa(
             tally = RatingTally.from_value(value, iteration, weights, question)
             by_question = tallies.setdefault(iteration, {})
             by_question[question] = by_question.get(question, RatingTally(weights)) + tally
+    few = [
+        tally
+        for by_question in tallies.values()
+        for tally in by_question.values()
+        if tally.pairs < MIN_QUESTION_PAIRS
+    ]
+    if few:
+        total = sum(len(by_question) for by_question in tallies.values())
+        warnings.warn(
+            f"kappa=per_question: {len(few)} of {total} (iteration, question) cells have fewer "
+            f"than {MIN_QUESTION_PAIRS} rated pairs; their kappa is coarse (often exactly 0 or "
+            "1), so the average says little. Use more trajectories or kappa=pooled.",
+            stacklevel=2,
+        )
     return {
         iteration: mean_kappa(by_question.values())
         for iteration, by_question in sorted(tallies.items())

@@ -65,12 +65,15 @@ class MethodAnswer:
         rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
         profile: The method's profile when it answered ('' when not stored;
             CogGPT's updated profile in the authors' files).
+        judge_rationality: A judge model's score 1-5 (``cog-tasks cogbench
+            export`` writes it), or ``None``.
     """
 
     rating: int | None
     reason: str = ""
     rationality: int | None = None
     profile: str = ""
+    judge_rationality: int | None = None
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,7 @@ def _method_answer(raw: object, where: str) -> MethodAnswer:
         reason=str(raw.get("reason") or "").strip(),
         rationality=coerce_rating(raw.get("rationality")),
         profile=str(raw.get("profile") or "").strip(),
+        judge_rationality=coerce_rating(raw.get("judge_rationality")),
     )
 
 

@@ -155,6 +155,8 @@ def test_chance_report_and_export_round_trip(
     assert main(["cogbench", "export", log.location, "--out", str(exported)]) == 0
     records = load_records(exported, require_profile=True)
     assert len(records) == 4 * 3
+    judged = [item.answers["CoT"].judge_rationality for r in records for item in r.questionnaire]
+    assert all(score in {1, 2, 3, 4, 5} for score in judged)  # export keeps the judge's scores
     scores = score_method("CoT", answered_items(records, "CoT"))
     assert scores.authenticity.average == pytest.approx(metrics["authenticity_avg"])
     assert scores.authenticity.at(0) == pytest.approx(metrics["authenticity_t0"])

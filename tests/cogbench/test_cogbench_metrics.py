@@ -136,7 +136,8 @@ def test_per_question_kappa_is_the_mean_of_question_kappas() -> None:
         for sample, (h, a) in enumerate(zip(human, agent, strict=True)):
             values[sample].update(RatingTally.from_ratings([h], [a]).to_value(1, question))
     expected = (cohen_kappa(*pairs["Q one"]) + cohen_kappa(*pairs["Q two"])) / 2
-    assert per_question_kappa(values) == {1: pytest.approx(expected)}
+    with pytest.warns(UserWarning, match="2 of 2 .* fewer than 10 rated pairs"):
+        assert per_question_kappa(values) == {1: pytest.approx(expected)}
     pooled = cohen_kappa(
         pairs["Q one"][0] + pairs["Q two"][0], pairs["Q one"][1] + pairs["Q two"][1]
     )
