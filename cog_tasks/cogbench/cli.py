@@ -72,7 +72,7 @@ def _agreement(args: argparse.Namespace) -> int:
         path, method = _rater_spec(spec)
         column = method or HUMAN_RATER
         raters.append((f"{path.name}:{column}", load_records(path), column))
-    print(format_agreement(rater_agreement(raters)))
+    print(format_agreement(rater_agreement(raters, rationality=args.rationality)))
     return 0
 
 
@@ -155,6 +155,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar="FILE[:METHOD]",
         help="an eval-schema file: its human ratings, or METHOD's ratings with FILE:METHOD",
+    )
+    agreement.add_argument(
+        "--rationality",
+        action="store_true",
+        help="compare the human Rationality scores of METHOD's reasoning (FILE:METHOD raters)",
     )
     agreement.set_defaults(func=_agreement)
 

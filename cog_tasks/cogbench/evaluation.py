@@ -317,6 +317,7 @@ class RaterAgreement:
 
     Attributes:
         raters: Rater labels (``file:method``), in column order.
+        scores: ``ratings`` or ``rationality``: what was compared.
         items: Items every rater rated (the rows used).
         left_out: Items some rater did not rate (or rated unreadably).
         fleiss: Fleiss' κ on the 1-5 ratings.
@@ -326,6 +327,7 @@ class RaterAgreement:
     """
 
     raters: tuple[str, ...]
+    scores: str
     items: int
     left_out: int
     fleiss: float
@@ -338,8 +340,26 @@ def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str
     return record.topic, record.iteration, (record.profile or {}).get("Name", ""), question
 
 
-def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]]) -> RaterAgreement:
+def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | None:
+    """A rater's rating of an item, or its Rationality score of ``method``'s reasoning."""
+    if method == HUMAN_RATER:
+        if rationality:
+            raise ValueError("Rationality agreement needs FILE:METHOD raters (whose reasoning)")
+        return item.human_rating
+    answer = item.answers.get(method)
+    if answer is None:
+        return None
+    return answer.rationality if rationality else answer.rating
+
+
+def rater_agreement(
+    raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]], rationality: bool = False
+) -> RaterAgreement:
     """Fleiss' κ, mean pairwise Spearman and polarity tallies across raters.
+
+    With ``rationality``, the scores compared are each file's human
+    Rationality scores of ``METHOD``'s reasoning (the other half of the
+    paper's Table 4) instead of the ratings.
 
     Items are matched by (topic, iteration, profile name, question); only
     items every rater rated enter the statistics, the rest are counted.
@@ -347,6 +367,7 @@ def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]])
     Args:
         raters: ``(label, records, method)`` per rater; ``method`` is
             :data:`HUMAN_RATER` for the file's human ratings or a method name.
+        rationality: Compare Rationality scores instead of ratings.
 
     Returns:
         The statistics.
@@ -361,13 +382,7 @@ def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]])
         column = {}
         for record in records:
             for item in record.questionnaire:
-                answer = item.answers.get(method)
-                rating = (
-                    item.human_rating
-                    if method == HUMAN_RATER
-                    else (answer.rating if answer else None)
-                )
-                column[_item_key(record, item.question)] = rating
+                column[_item_key(record, item.question)] = _score_of(item, method, rationality)
         columns.append(column)
     every_key = set().union(*columns)
     shared = sorted(k for k in every_key if all(column.get(k) is not None for column in columns))
@@ -381,6 +396,7 @@ def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]])
         counts[label] = (groups.count(-1), groups.count(0), groups.count(1))
     return RaterAgreement(
         raters=tuple(label for label, _, _ in raters),
+        scores="rationality" if rationality else "ratings",
         items=len(shared),
         left_out=len(every_key) - len(shared),
         fleiss=fleiss_kappa(rows),  # type: ignore[arg-type]
@@ -393,8 +409,9 @@ def rater_agreement(raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]])
 def format_agreement(agreement: RaterAgreement) -> str:
     """Human-readable agreement report."""
     lines = [
-        f"raters: {', '.join(agreement.raters)}",
-        f"items rated by all: {agreement.items} (left out: {agreement.left_out})",
+        f"raters: {', '.join(agreement.raters)} ({agreement.scores})",
+        f"items scored by all: {agreement.items} (left out, unscored by some rater: "
+        f"{agreement.left_out})",
         f"Fleiss kappa: {format_number(agreement.fleiss)}",
         f"Fleiss kappa (polarity 1-2 / 3 / 4-5): {format_number(agreement.fleiss_polarity)}",
         f"mean pairwise Spearman: {format_number(agreement.spearman)}",

@@ -259,11 +259,36 @@ def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     negative = sum(1 for human, _ in rows if human <= 2)
     neutral = sum(1 for human, _ in rows if human == 3)
     assert f"eval_cogbench_a.json:human_rating: {negative} / {neutral} / " in out
-    assert f"items rated by all: {len(rows)} (left out: 0)" in out
+    assert f"items scored by all: {len(rows)} (left out, unscored by some rater: 0)" in out
     assert main(["cogbench", "agreement", str(EVAL_A)]) == 2
     assert "at least two raters" in capsys.readouterr().err
     assert main(["cogbench", "agreement", str(EVAL_A), str(tmp_path / "none.json")]) == 2
     assert "none.json" in capsys.readouterr().err
+
+
+def test_rationality_agreement(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Fleiss kappa of two annotators' Rationality scores; an unscored item is left out."""
+    raw = json.loads(EVAL_A.read_text())
+    raw[0]["questionnaire"][0]["answer"]["Example"]["rationality"] = -1
+    for record in raw[1:]:
+        for item in record["questionnaire"]:
+            item["answer"]["Example"]["rationality"] = 6 - item["answer"]["Example"]["rationality"]
+    second = tmp_path / "annotator2.json"
+    second.write_text(json.dumps(raw))
+    specs = [f"{EVAL_A}:Example", f"{second}:Example"]
+    assert main(["cogbench", "agreement", "--rationality", *specs]) == 0
+    out = capsys.readouterr().out
+    first = [
+        i.answers["Example"].rationality for r in load_records(EVAL_A) for i in r.questionnaire
+    ]
+    other = [
+        i.answers["Example"].rationality for r in load_records(second) for i in r.questionnaire
+    ]
+    rows = [[a, b] for a, b in zip(first, other, strict=True) if b is not None]
+    assert "(rationality)" in out and f"Fleiss kappa: {fleiss_kappa(rows):.3f}" in out
+    assert f"items scored by all: {len(rows)} (left out, unscored by some rater: 1)" in out
+    assert main(["cogbench", "agreement", "--rationality", str(EVAL_A), specs[1]]) == 2
+    assert "needs FILE:METHOD raters" in capsys.readouterr().err
 
 
 def test_export_of_a_file_that_is_not_a_cogbench_log(
