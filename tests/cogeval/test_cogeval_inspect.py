@@ -27,7 +27,7 @@ def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: 
     [log] = inspect_eval(
         task,
         model="hf/smollm2",
-        model_args={"model_path": str(smollm2_path), "do_sample": False},
+        model_args={"model_path": str(smollm2_path)},  # no do_sample=false: greedy at t=0
         log_dir=str(tmp_path),
         display="none",
     )
