@@ -6,13 +6,17 @@ accepts every form a grader would accept without guessing, and nothing more:
 
 - the last ``Answer:`` (or ``answer is:``) marker of the last line that has
   one; "the answer is: Answer: 1, 10" reads ``1, 10``. A marker that ends its
-  line takes the next non-empty line;
+  line takes the next non-empty line, unless that line has its own marker
+  ("Therefore, the answer is:" then "Answer: 7" reads ``7``);
 - markdown, quotes, remarks in parentheses, trailing punctuation, arrows or
   "then" between states, and any case;
 - a state written with its domain's prefix or suffix ("room 5", "city Oslo",
   "Sunflower field", "the oak chest");
 - the first state(s) before trailing prose ("Room 2 from the lobby leads to
-  the most money" reads ``2``), and a short lead-in ("the shortest path is").
+  the most money" reads ``2``), and a short lead-in ("the shortest path is",
+  "you should choose");
+- states joined by a spaced dash or by "to" ("1 - 11 - 2", "Osaka to Durban
+  to Tallinn") when every part is a known state or a number.
 
 It refuses what would need a guess, and labels it ``unparseable`` (a wrong
 answer, never dropped):
@@ -56,7 +60,12 @@ _LEADING_WORDS = re.compile(
 DOMAIN_SUFFIXES: frozenset[str] = frozenset(
     {"room", "city", "town", "station", "field", "person", "container", "node", "state"}
 )
-_LEAD_IN = re.compile(r"^.*?\b(?:is|are|would be|will be|be)\b\s*:?\s*", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^.*?\b(?:is|are|would be|will be|be|(?:should|would|must|can) (?:choose|pick|select|"
+    r"go to|take|visit|ask|contact))\b\s*:?\s*",
+    re.IGNORECASE,
+)
+_WORD_SEPARATORS = re.compile(r"\s+(?:-|–|—|to)\s+", re.IGNORECASE)
 _NUMBER = re.compile(r"^\d+\b")
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -100,6 +109,8 @@ def _answer_lines(response: str) -> list[tuple[int, str]]:
         text = line[markers[-1].end() :]
         if not _clean(text):
             text = next((later for later in lines[index + 1 :] if _clean(later)), "")
+            if _MARKER.search(text):
+                continue  # "the answer is:" introducing the next line's own "Answer: ..."
         found.append((index, text))
     return found
 
@@ -215,6 +226,11 @@ def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
     """
     route: list[str] = []
     segments = [part for part in _ROUTE_SEPARATORS.split(text) if part.strip()]
+    if len(segments) == 1:
+        joined = [part for part in _WORD_SEPARATORS.split(text) if part.strip()]
+        matches = [_match_state(part, known) for part in joined]
+        if len(joined) > 1 and all(match.recognised and not match.prose for match in matches):
+            segments = joined
     if segments and not _match_state(segments[0], known).recognised:
         lead_in = _LEAD_IN.sub("", segments[0], count=1)
         if lead_in != segments[0] and _match_state(lead_in, known).state is not None:

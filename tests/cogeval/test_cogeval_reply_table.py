@@ -118,6 +118,15 @@ REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
     ("alpaca", "n15star", "ordRooms", "2stepPath", "Answer: 1, 11, 2, 11, 2", 0, "loop"),
     ("alpaca", "n21star", "unordSpatial", "1stepPath", "Answer: Zagreb Tallinn", 0,
      "unparseable"),
+    # --- layouts seen in the paper's published replies (task version 2.1)
+    ("gpt-4", "n7line", "ordRooms", "valuePath",
+     "Room 2 leads to 50 dollars.\nTherefore, the answer is:\n\nAnswer: 2", 1, None),
+    ("claude", "n13line", "unordSpatial", "valuePath",
+     "Answer: You should choose Tunis, as it leads to the most money.", 1, None),
+    ("llama", "n15star", "ordRooms", "valuePath", "Answer: 1 - 11 - 2 - 8", 1, None),
+    ("alpaca", "n15star", "unordSpatial", "valuePath",
+     "Answer: Osaka to Durban to Bergen to Tallinn", 1, None),
+    ("alpaca", "n15star", "ordRooms", "valuePath", "Answer: 1 - 11 - 8", 0, "invalid_edge"),
 ]  # fmt: skip
 
 
