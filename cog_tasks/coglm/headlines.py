@@ -6,9 +6,12 @@ The unit is the item, identified by its record id (``plan-0007``), stable across
 models and runs on the same data. The measures:
 
 - ``<pooled>`` (``calibrated_acc_authors`` for the log-likelihood family,
-  ``calibrated_acc`` for the chat protocol): the calibrated accuracy pooled
-  over every item, ``sum(correct - 1/n) / sum(1 - 1/n)``; each item's unit
-  value is ``(correct - 1/n, 1 - 1/n)``, so the ratio of sums is the number;
+  ``calibrated_acc_pooled`` for the chat protocol): the calibrated accuracy
+  pooled over every item, ``sum(correct - 1/n) / sum(1 - 1/n)``; each item's
+  unit value is ``(correct - 1/n, 1 - 1/n)``, so the ratio of sums is the
+  number. It weighs abilities by their item counts, so it differs from the
+  ``coglm`` group row lm-eval prints and from Table 9's Acc, which are
+  ``overall``; its note says so;
 - ``overall``: the mean of the abilities' calibrated accuracies (Table 9's Acc);
 - ``stage1`` ... ``stage4``: the mean of each stage's abilities;
 - ``cognitive_age``: :data:`~cog_tasks.coglm.metrics.AGE_MAPPING` of the four
@@ -96,6 +99,7 @@ def item_headlines(
         }
 
     intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)
+    pooled_note = "pooled over items (Table 9's Acc and lm-eval's group row: overall)"
     headlines = [
         Headline(
             BENCHMARK,
@@ -103,7 +107,7 @@ def item_headlines(
             calibrated_interval(outcomes, counts, seed=seed),
             run,
             pooled_units,
-            note,
+            "; ".join(part for part in (pooled_note, note) if part),
         ),
         Headline(BENCHMARK, "overall", intervals.overall, run, scaled(set(ability_weight)), note),
     ]

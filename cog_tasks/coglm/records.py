@@ -6,8 +6,10 @@ folder) is resolved by :func:`cog_tasks.common.sources.fetch` with
 then a Hub copy (argument, or ``$COG_TASKS_COGLM_HUB``: ``ORG/NAME[@REVISION]``
 or a folder written by ``cog-tasks data build coglm``, one config per ability),
 then the file of WangXinglin/CogLM at a pinned commit, downloaded once into the
-cache. :func:`check_content` is the validator: every item must parse, and a
-file of the pinned commit must hold its pinned item count before it is cached.
+cache. :func:`check_content` is the validator: every item must parse and none
+may repeat another; the item counts of the pinned commit are declared on
+:data:`SOURCE`, so a download must hold them before it is cached and a local
+or Hub copy that differs is named in a warning.
 
 Duplicated distractors: 39 upstream items (38 in ``plan``, 1 in ``induc``) list
 the same wrong option twice (32 items show 3 distinct texts among 4 options, 7
@@ -33,8 +35,10 @@ from cog_tasks.common.sources import (
     Content,
     DataSource,
     DataSourceError,
+    check_unique,
     fetch,
     load_hub_split,
+    record_key,
 )
 
 UPSTREAM_REPO = "WangXinglin/CogLM"
@@ -51,6 +55,12 @@ UPSTREAM_ITEM_COUNTS: dict[str, int] = {
     "deduc": 250,
     "propo": 100,
     "plan": 210,
+}
+# Records the pinned upstream files repeat (later index -> the earlier one it copies).
+# They are part of the authors' 1,220 items and kept; any other repeat is refused.
+UPSTREAM_REPEATS: dict[str, dict[int, int]] = {
+    "early": {43: 38},
+    "semio": {90: 80, 91: 81, 92: 82, 93: 83, 94: 84},
 }
 ABILITY_BY_PATH: dict[str, Ability] = {a.relative_path: a for a in ABILITY_BY_CODE.values()}
 
@@ -185,23 +195,33 @@ def parse_file_content(content: Any, ability: Ability, source: str) -> list[CogL
 def check_content(content: Content, ability: Ability) -> list[CogLMRecord]:
     """Parse and check one ability file: the validator of :func:`fetch_ability`.
 
-    Every item must validate, and a file from the pinned upstream commit (a
-    download, or its cached copy) must hold :data:`UPSTREAM_ITEM_COUNTS` items,
-    so an HTML error page or a truncated file fails.
+    Every item must validate, and no item may repeat another (the same
+    question, options and answer, whatever the key order), except the six
+    repeats of the pinned files (:data:`UPSTREAM_REPEATS`). The generic checks of
+    :func:`cog_tasks.common.sources.fetch` come with it: an empty file is
+    refused, and the item count pinned in :data:`UPSTREAM_ITEM_COUNTS` (1,220
+    in all) must hold: a download or its cache that differs fails, a local
+    or Hub copy that differs gives a warning naming the file.
 
     Raises:
-        CogLMDataError: Naming the file (and item) of anything malformed.
+        CogLMDataError: Naming the file (and item) of anything malformed or repeated.
     """
     try:
         data = content.json()
+        records = parse_file_content(data, ability, content.source)
+        known = UPSTREAM_REPEATS.get(ability.code, {})
+        check_unique(
+            (
+                (f"item {index}", record_key(item))
+                for index, item in enumerate(data)
+                if not (index in known and data[known[index]] == item)
+            ),
+            content.source,
+        )
+    except CogLMDataError:
+        raise
     except DataFileError as error:
         raise CogLMDataError(str(error)) from error
-    records = parse_file_content(data, ability, content.source)
-    expected = UPSTREAM_ITEM_COUNTS[ability.code]
-    if content.origin == "upstream" and len(records) != expected:
-        raise CogLMDataError(
-            f"{content.source}: holds {len(records)} items, the pinned file {expected}"
-        )
     return records
 
 
@@ -229,6 +249,9 @@ SOURCE = DataSource(
     read_hub=read_hub_file,
     hub_copy="a folder written by `cog-tasks data build coglm`",
     describe=lambda path: f"CogLM file {path} (ability {ABILITY_BY_PATH[path].code!r})",
+    item_counts={
+        ABILITY_BY_CODE[code].relative_path: count for code, count in UPSTREAM_ITEM_COUNTS.items()
+    },
 )
 #: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
 #: next release.

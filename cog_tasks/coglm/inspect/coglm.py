@@ -15,13 +15,63 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.solver import Solver, generate, system_message
 
-from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, get_extractor
+from cog_tasks.coglm.abilities import ABILITY_BY_CODE, resolve_codes
+from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
 from cog_tasks.coglm.inspect.solvers import self_consistency
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_parameters(
+    *,
+    per_ability: object,
+    cot: object,
+    sc_samples: object,
+    sc_temperature: object,
+    sc_seed: object,
+    erase: object,
+    coc_log: object,
+    extractor: object,
+    chance: object,
+) -> None:
+    """Check the types and ranges of ``coglm_chat``'s parameters when the task is built.
+
+    Raises:
+        ValueError: Naming the parameter, the value given and the valid values.
+    """
+    problems = []
+    if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
+        problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")
+    if not isinstance(cot, bool):
+        problems.append(f"cot must be true or false, got {cot!r}")
+    if not (_is_int(sc_samples) and sc_samples >= 1):
+        problems.append(f"sc_samples must be an integer >= 1, got {sc_samples!r}")
+    if not (
+        isinstance(sc_temperature, (int, float))
+        and not isinstance(sc_temperature, bool)
+        and 0 <= sc_temperature <= 2
+    ):
+        problems.append(f"sc_temperature must be a number from 0 to 2, got {sc_temperature!r}")
+    if sc_seed is not None and not _is_int(sc_seed):
+        problems.append(f"sc_seed must be an integer (or unset), got {sc_seed!r}")
+    if erase is not None and erase not in ABILITY_BY_CODE:
+        problems.append(f"erase must be one of {', '.join(ABILITY_BY_CODE)}, got {erase!r}")
+    if coc_log is not None and not isinstance(coc_log, str):
+        problems.append(f"coc_log must be the path of an Inspect log, got {coc_log!r}")
+    if extractor not in EXTRACTORS:
+        problems.append(f"extractor must be one of {', '.join(EXTRACTORS)}, got {extractor!r}")
+    if chance not in CHANCE_RULES:
+        problems.append(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
+    if problems:
+        raise ValueError("coglm_chat: " + "; ".join(problems))
 
 
 @task
@@ -35,6 +85,7 @@ def coglm_chat(
     erase: str | None = None,
     coc_log: str | None = None,
     extractor: str = DEFAULT_EXTRACTOR,
+    chance: str = DEFAULT_CHANCE,
 ) -> Task:
     """CogLM (Piaget stages) for chat models.
 
@@ -52,23 +103,41 @@ def coglm_chat(
             rationale (chain of cognition).
         extractor: Answer reader: ``ours`` (default), ``authors`` (the authors'
             Llama-2-chat rule) or ``authors-gpt`` (their GPT rule).
+        chance: Chance level of the calibration: ``listed`` (default, the
+            paper's Eq. 1) or ``distinct`` option texts.
 
     Returns:
         The task.
+
+    Raises:
+        ValueError: One line naming the parameter and its valid values, for a
+            value of the wrong type or out of range.
     """
-    get_extractor(extractor)
+    check_parameters(
+        per_ability=per_ability,
+        cot=cot,
+        sc_samples=sc_samples,
+        sc_temperature=sc_temperature,
+        sc_seed=sc_seed,
+        erase=erase,
+        coc_log=coc_log,
+        extractor=extractor,
+        chance=chance,
+    )
+    resolve_codes(abilities)
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = []
     if erase:
         solvers.append(system_message(erasure_prompt(erase)))
     if sc_samples > 1:
         solvers.append(self_consistency(sc_samples, sc_temperature, sc_seed, extractor))
-    elif sc_samples == 1:
-        solvers.append(generate())
     else:
-        raise ValueError(f"sc_samples must be at least 1, got {sc_samples}")
+        solvers.append(generate())
+    dataset = coglm_dataset(
+        abilities, per_ability=per_ability, cot=cot, rationales=rationales, chance=chance
+    )
     return Task(
-        dataset=coglm_dataset(abilities, per_ability=per_ability, cot=cot, rationales=rationales),
+        dataset=dataset,
         solver=solvers,
         scorer=coglm_scorer(extractor),
         version=TASK_VERSION,

@@ -7,12 +7,18 @@ from collections.abc import Mapping, Sequence
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.metrics import chance_count
 from cog_tasks.coglm.prompts import chat_prompt
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
+from cog_tasks.coglm.rules import DEFAULT_CHANCE
 
 
 def record_to_sample(
-    record: CogLMRecord, *, cot: bool = False, rationale: str | None = None
+    record: CogLMRecord,
+    *,
+    cot: bool = False,
+    rationale: str | None = None,
+    chance: str = DEFAULT_CHANCE,
 ) -> Sample:
     """Turn one record into a sample whose input is the full chat prompt.
 
@@ -20,10 +26,12 @@ def record_to_sample(
         record: The CogLM record.
         cot: Ask for step-by-step reasoning.
         rationale: A stronger model's rationale to show (chain of cognition).
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Returns:
         A sample with the record's stable id, the answer letter as target and
-        the ability, stage and number of options as metadata.
+        the ability, stage, number of options and the option count of the
+        chance rule (``chance_options``) as metadata.
     """
     return Sample(
         id=record.id,
@@ -35,6 +43,7 @@ def record_to_sample(
             "stage": record.stage,
             "num_choices": record.num_choices,
             "num_distinct_choices": record.num_distinct_choices,
+            "chance_options": chance_count(record.choices, chance),
         },
     )
 
@@ -54,6 +63,7 @@ def coglm_dataset(
     per_ability: int | None = None,
     cot: bool = False,
     rationales: Mapping[str, str] | None = None,
+    chance: str = DEFAULT_CHANCE,
 ) -> MemoryDataset:
     """Build the CogLM dataset through the record resolver.
 
@@ -63,6 +73,7 @@ def coglm_dataset(
         cot: Ask for step-by-step reasoning.
         rationales: Rationale per sample id (chain of cognition); every
             selected sample must have one.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
         ValueError: If ``rationales`` lacks some of the selected sample ids.
@@ -81,7 +92,10 @@ def coglm_dataset(
     return MemoryDataset(
         [
             record_to_sample(
-                record, cot=cot, rationale=rationales[record.id] if rationales else None
+                record,
+                cot=cot,
+                rationale=rationales[record.id] if rationales else None,
+                chance=chance,
             )
             for record in records
         ],

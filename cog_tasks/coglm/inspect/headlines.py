@@ -3,7 +3,8 @@
 The unit is the item (sample id ``plan-0007``, stable across models and runs
 on the same data); the measures are those of
 :func:`cog_tasks.coglm.headlines.item_headlines`, the pooled one named
-``calibrated_acc`` (the chat protocol's answers, read by the task's extractor,
+``calibrated_acc_pooled`` (the task's ``calibrated_acc`` metric is the mean of
+the abilities, ``overall`` here; the chat protocol's answers, read by the task's extractor,
 with the listed-option chance).
 """
 
@@ -28,14 +29,14 @@ def headlines(log: EvalLog, seed: int = 0) -> list[Headline]:
         seed: Seed of the bootstrap.
 
     Returns:
-        ``calibrated_acc``, ``overall``, the stages present and, with all four,
+        ``calibrated_acc_pooled``, ``overall``, the stages present and, with all four,
         ``cognitive_age``; each noted when the run was partial.
     """
     partial = partial_description(log)
     return item_headlines(
         log_items(log),
         run_identity(log, ignore=IGNORED_ARGUMENTS),
-        pooled_measure="calibrated_acc",
+        pooled_measure="calibrated_acc_pooled",
         note=f"partial run ({partial})" if partial else "",
         seed=seed,
     )

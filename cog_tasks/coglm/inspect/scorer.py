@@ -35,7 +35,14 @@ from inspect_ai.solver import TaskState
 
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
 from cog_tasks.coglm.inspect.solvers import SAMPLES_STORE_KEY, vote_on
-from cog_tasks.coglm.metrics import calibrated_accuracy, cognitive_age, stage_scores
+from cog_tasks.coglm.metrics import (
+    calibrated_accuracy,
+    cognitive_age,
+    stage_scores,
+    summary_intervals,
+)
+from cog_tasks.coglm.records import UPSTREAM_ITEM_COUNTS
+from cog_tasks.common.stats import Interval
 
 
 def score_value(value: Value, key: str) -> float:
@@ -53,8 +60,19 @@ def _metadata(scores: Sequence[SampleScore], key: str) -> list:
     return [(score.sample_metadata or {})[key] for score in scores]
 
 
+def _chance_counts(scores: Sequence[SampleScore]) -> list[int]:
+    """Option counts under the task's chance rule (``chance_options``; older logs: listed)."""
+    return [
+        int(
+            (score.sample_metadata or {}).get("chance_options")
+            or (score.sample_metadata or {})["num_choices"]
+        )
+        for score in scores
+    ]
+
+
 def _calibrated(scores: Sequence[SampleScore]) -> float:
-    return calibrated_accuracy(_key(scores, "acc"), _metadata(scores, "num_distinct_choices"))
+    return calibrated_accuracy(_key(scores, "acc"), _chance_counts(scores))
 
 
 @metric
@@ -89,35 +107,57 @@ def invalid() -> Metric:
 
 @metric
 def coglm_summary() -> Metric:
-    """Stage and overall means over abilities, cognitive age and the tie rate.
+    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag.
 
     ``stage<k>_calibrated_acc`` is the mean calibrated accuracy of the stage's
     abilities; ``acc``, ``calibrated_acc`` and ``invalid`` are means over the
     abilities (lm-eval's group aggregation); the cognitive age is reported only
-    when all four stages are present; ``tie_rate`` is over all samples.
+    when all four stages are present; ``tie_rate`` is over all samples. Every
+    calibrated number (per ability, per stage, overall) and the cognitive age
+    get ``_ci_low`` and ``_ci_high``: the 95 % interval bootstrapped over items
+    through the number's own formula
+    (:func:`cog_tasks.coglm.metrics.summary_intervals`). ``partial_run`` is 1
+    when some ability has fewer items than the benchmark's file (``--limit``,
+    ``per_ability``): the cognitive age is then not comparable with Table 9.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:
             return {"calibrated_acc": float("nan")}
+        abilities = _metadata(scores, "ability")
         by_ability: dict[str, list[SampleScore]] = {}
-        for score, ability in zip(scores, _metadata(scores, "ability"), strict=True):
+        for score, ability in zip(scores, abilities, strict=True):
             by_ability.setdefault(ability, []).append(score)
         per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
         stages = stage_scores(per_ability)
-        summary: dict[str, float] = {
-            f"stage{stage}_calibrated_acc": value for stage, value in stages.items()
-        }
+        intervals = summary_intervals(abilities, _key(scores, "acc"), _chance_counts(scores))
+        summary: dict[str, float] = {}
+        for stage, value in stages.items():
+            summary[f"stage{stage}_calibrated_acc"] = value
+            _add_interval(summary, f"stage{stage}_calibrated_acc", intervals.stages[stage])
+        for code, interval in intervals.abilities.items():
+            _add_interval(summary, f"{code}_calibrated_acc", interval)
         summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
         summary["calibrated_acc"] = fmean(per_ability.values())
+        _add_interval(summary, "calibrated_acc", intervals.overall)
         summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
         age = cognitive_age(stages)
-        if age is not None:
+        if age is not None and intervals.cognitive_age is not None:
             summary["cognitive_age"] = age
+            _add_interval(summary, "cognitive_age", intervals.cognitive_age)
         summary["tie_rate"] = fmean(_key(scores, "tie"))
+        summary["partial_run"] = float(
+            set(by_ability) != set(UPSTREAM_ITEM_COUNTS)
+            or any(len(group) < UPSTREAM_ITEM_COUNTS[code] for code, group in by_ability.items())
+        )
         return summary
 
     return compute
+
+
+def _add_interval(summary: dict[str, float], key: str, interval: Interval) -> None:
+    summary[f"{key}_ci_low"] = interval.low
+    summary[f"{key}_ci_high"] = interval.high
 
 
 @scorer(
