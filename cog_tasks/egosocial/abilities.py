@@ -8,7 +8,8 @@ follows from the story's facts by a stated rule, never from a model:
 
 - **Emotion**: a wish met or not, and expected or not, decides the feeling
   (met and expected: content; met, unexpected: delighted and surprised; not met,
-  expected: disappointed; not met, unexpected: calm).
+  expected: disappointed). A wish neither met nor expected is not asked:
+  "calm" and "disappointed" both defend there; "calm" stays as a distractor.
 - **Desire**: the need the story sets up (hungry, thirsty, cold, tired) decides
   what is wanted most; a need that was just met is mentioned as a distractor.
 - **Intention**: what someone visibly prepares decides what they intend.
@@ -18,8 +19,10 @@ follows from the story's facts by a stated rule, never from a model:
   said with a mocking look is irony; a praise of something bad said kindly by
   someone who told another person the truth earlier is a white lie.
 
-Items about "you" measure socialization, items about another person theory of
-mind. Facts are kept in the metadata so that a checker can recompute the gold.
+Items about "you" measure socialization, items about another person's mind
+theory of mind; Knowledge asks what others know, so it is theory of mind
+(the paper's rule) although the hidden thing is yours. Facts are kept in the
+metadata so that a checker can recompute the gold.
 """
 
 from __future__ import annotations
@@ -144,7 +147,8 @@ def emotion(rng: random.Random) -> Generated:
     """A wish met or not, expected or not: how does the wisher feel?"""
     subject, name = _subject(rng)
     wanted, other_gift = rng.sample(GIFTS, 2)
-    met, expected = rng.random() < 0.5, rng.random() < 0.5
+    # A wish neither met nor expected is left out: "calm" and "disappointed" both defend there.
+    met, expected = rng.choice(((True, True), (True, False), (False, True)))
     possessive = "your" if name is None else f"{name}'s"
     object_pronoun = "you" if name is None else name
     belief = (
@@ -211,7 +215,7 @@ def knowledge(rng: random.Random) -> Generated:
     options = (*(f"{name}." for name in names), NOBODY)
     facts: dict[str, str | int | bool] = {"witness": witness}
     question = f"Who, apart from you, knows where {thing} is?"
-    return story, question, options, witness, "socialization", facts
+    return story, question, options, witness, "tom", facts
 
 
 def non_literal(rng: random.Random) -> Generated:

@@ -13,10 +13,13 @@ counts as wrong and is reported (``judge_unparsed_rate``).
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Literal
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
 
-from cog_tasks.egosocial.blackjack import BeliefFacts
+from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
 
 BeliefType = Literal["self_belief", "external_belief"]
 BELIEF_TYPES: tuple[BeliefType, ...] = ("self_belief", "external_belief")
@@ -135,3 +138,72 @@ def parse_grade(judge_reply: str) -> bool | None:
     """``True`` for ``GRADE: C``, ``False`` for ``GRADE: I`` (the last one wins), else ``None``."""
     grades = _GRADE.findall(judge_reply)
     return grades[-1] == "C" if grades else None
+
+
+#: Dealer bust chances at or above this are a weak up-card, at or below
+#: :data:`STRONG_BELOW` a strong one, as the labelled set reads the rubric.
+WEAK_FROM, STRONG_BELOW = 0.35, 0.27
+LABELS_FILE = "judge_labels.json"
+
+
+@dataclass(frozen=True)
+class LabelledBelief:
+    """A belief statement labelled by hand, for measuring a judge.
+
+    Attributes:
+        id: ``belief-NN``.
+        hand: The situation.
+        belief_type: ``self_belief`` or ``external_belief``.
+        belief: The statement.
+        correct: The hand label (correct under the rubric, or not).
+        kind: ``right``, ``wrong`` or ``borderline``.
+        facts: The facts the label relies on (total, bust, move; or the
+            dealer's up-card value and position).
+    """
+
+    id: str
+    hand: BlackjackHand
+    belief_type: BeliefType
+    belief: str
+    correct: bool
+    kind: str
+    facts: dict[str, Any]
+
+    def situation(self) -> str:
+        """The situation as the authors' prompts show it (cards in words)."""
+        cards = ", ".join(card_words(card) for card in self.hand.player)
+        return (
+            f"You are a player in blackjack. The dealer's face-up card is "
+            f"{card_words(self.hand.dealer_up)}; the dealer has another hidden card. "
+            f"Your cards are {cards}."
+        )
+
+
+def load_labelled_beliefs() -> list[LabelledBelief]:
+    """The hand-labelled belief statements shipped with the package (35 of them)."""
+    text = resources.files("cog_tasks.egosocial").joinpath(LABELS_FILE).read_text("utf-8")
+    return [
+        LabelledBelief(
+            id=row["id"],
+            hand=BlackjackHand(player=tuple(row["player"]), dealer_up=row["dealer_up"]),
+            belief_type=row["type"],
+            belief=row["belief"],
+            correct=row["label"] == "C",
+            kind=row["kind"],
+            facts=row["facts"],
+        )
+        for row in json.loads(text)["statements"]
+    ]
+
+
+def label_facts(facts: BeliefFacts, belief_type: BeliefType) -> dict[str, Any]:
+    """The computed facts in the labelled set's terms, to compare with each label's facts."""
+    if belief_type == "self_belief":
+        return {"total": facts.total, "bust": facts.bust, "move": facts.move}
+    if facts.dealer_bust >= WEAK_FROM:
+        position = "weak"
+    elif facts.dealer_bust <= STRONG_BELOW:
+        position = "strong"
+    else:
+        position = "middle"
+    return {"dealer_up_value": facts.dealer_up_value, "dealer_position": position}

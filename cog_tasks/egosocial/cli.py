@@ -7,7 +7,12 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
+from cog_tasks.common.cli import (
+    add_chance_command,
+    add_name_value_option,
+    add_out_option,
+    add_status_option,
+)
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -38,11 +43,22 @@ def _train_opponents(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.egosocial.inspect.report import report_logs
 
-    paths, skipped_note = report_logs(Path(args.log_dir), args.out, set(args.status))
+    paths, skipped_note = report_logs(
+        Path(args.log_dir), args.out, set(args.status), pool_seeds=args.pool_seeds
+    )
     for path in paths:
         print(path)
     if skipped_note:
         print(skipped_note)
+    return 0
+
+
+def _judge_agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.egosocial.inspect.judge_check import judge_agreement
+
+    result = judge_agreement(args.grader, dict(args.model_args), args.max_tokens)
+    for line in result.lines():
+        print(line)
     return 0
 
 
@@ -79,12 +95,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.set_defaults(func=_train_opponents)
 
     report = commands.add_parser(
-        "report", help="plot guess curves and per-scenario accuracy from Inspect logs"
+        "report",
+        help="tables, JSON and PNGs with 95 %% intervals from Inspect logs, one row per run, "
+        "reference rows on the same items",
     )
     report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
     add_out_option(report, "folder for the PNGs and summary (default: LOG_DIR)")
     add_status_option(report)
+    report.add_argument(
+        "--pool-seeds",
+        action="store_true",
+        help="pool runs that differ only by seed into one row (the report says so); "
+        "by default every log is its own row",
+    )
     report.set_defaults(func=_report)
+
+    judge = commands.add_parser(
+        "judge-agreement",
+        help="grade the 35 hand-labelled blackjack beliefs with a judge model and print its "
+        "agreement with the labels (95 %% interval)",
+    )
+    judge.add_argument("--grader", required=True, help="Inspect model name of the judge")
+    add_name_value_option(judge, "-M", "model_args", "a model argument, as inspect's -M")
+    judge.add_argument("--max-tokens", type=int, default=None, help="most tokens per judge reply")
+    judge.set_defaults(func=_judge_agreement)
 
     chance = add_chance_command(
         commands,

@@ -1,8 +1,9 @@
 """EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
 
-Four configs, each with one ``test`` split (in a folder written by
-``save_hub_folder`` the ``DatasetDict`` key names the parquet file and the
-card's YAML maps it to its config):
+Four configs, each a ``DatasetDict`` with one ``test`` split (a folder written
+by ``save_hub_folder`` holds ``data/<config>/test-*.parquet``, and the card's
+YAML names each config, so ``cog-tasks data build egosocial`` prints
+``daily_life/test=49``):
 
 - ``daily_life``, ``counterfactual``: the authors' multiple-choice records with
   their own fields (``Story``, ``Question``, ``Option``, ``Answer``,
@@ -17,10 +18,12 @@ back when ``$COG_TASKS_EGOSOCIAL_HUB`` names the dataset or the folder.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from string import Template
 
 import datasets
 
+from cog_tasks.common.hub_folder import configs_yaml
 from cog_tasks.egosocial.authors import (
     BLACKJACK_FILE,
     CHOICE_FILES,
@@ -65,8 +68,10 @@ GENERATED_FEATURES = datasets.Features(
 GENERATED_CONFIG = "generated"
 
 
-def build_dataset_dict(data_dir: str | os.PathLike[str] | None = None) -> datasets.DatasetDict:
-    """Build the four configs (see the module docstring).
+def build_dataset_dict(
+    data_dir: str | os.PathLike[str] | None = None,
+) -> dict[str, datasets.DatasetDict]:
+    """Build the four configs (see the module docstring), each a ``DatasetDict`` with ``test``.
 
     Args:
         data_dir: Local data root holding ``egosocial/<file>``; defaults to the
@@ -97,7 +102,7 @@ def build_dataset_dict(data_dir: str | os.PathLike[str] | None = None) -> datase
         for item in build_static_items(source="generated")
     ]
     built[GENERATED_CONFIG] = datasets.Dataset.from_list(generated, features=GENERATED_FEATURES)
-    return datasets.DatasetDict(built)
+    return {name: datasets.DatasetDict({"test": rows}) for name, rows in built.items()}
 
 
 CARD = Template("""---
@@ -112,7 +117,6 @@ task_categories:
 tags:
 - theory-of-mind
 - evaluation
-configs:
 $configs
 ---
 
@@ -203,21 +207,16 @@ CONFIG_DESCRIPTIONS = {
 }
 
 
-def dataset_card(dataset: datasets.DatasetDict) -> str:
-    """The dataset card (README.md with YAML metadata) for a built ``DatasetDict``."""
-    configs = "\n".join(
-        f"- config_name: {name}\n"
-        + ("  default: true\n" if index == 0 else "")
-        + f"  data_files:\n  - split: test\n    path: data/{name}-*"
-        for index, name in enumerate(dataset)
-    )
+def dataset_card(configs: Mapping[str, datasets.DatasetDict]) -> str:
+    """The dataset card (README.md with YAML metadata) for the built configs."""
     config_rows = "\n".join(
-        f"| `{name}` | {CONFIG_DESCRIPTIONS[name]} | {dataset[name].num_rows} |" for name in dataset
+        f"| `{name}` | {CONFIG_DESCRIPTIONS[name]} | {splits['test'].num_rows} |"
+        for name, splits in configs.items()
     )
     return CARD.substitute(
-        configs=configs,
+        configs=configs_yaml(configs),
         config_rows=config_rows,
-        num_rows=f"{sum(split.num_rows for split in dataset.values()):,}",
+        num_rows=f"{sum(splits['test'].num_rows for splits in configs.values()):,}",
         upstream_repo=UPSTREAM_REPO,
         upstream_commit=UPSTREAM_COMMIT,
     )

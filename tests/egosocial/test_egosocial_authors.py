@@ -161,7 +161,7 @@ def test_a_built_hub_folder_reads_back_like_the_local_files(
     scenarios = ("daily_life", "counterfactual")
     local = {s: load_choice_items(s, data_dir=shared_data) for s in scenarios}
     built = build_dataset_dict(data_dir=shared_data)
-    assert {name: split.num_rows for name, split in built.items() if name != "generated"} == {
+    assert {n: s["test"].num_rows for n, s in built.items() if n != "generated"} == {
         "daily_life": 49,
         "counterfactual": 10,
         "blackjack": 50,
@@ -171,7 +171,7 @@ def test_a_built_hub_folder_reads_back_like_the_local_files(
     folder = tmp_path / "hub"
     save_hub_folder(built, card, folder)
     generated = datasets.load_dataset(str(folder), "generated", split="test")
-    assert generated.num_rows == built["generated"].num_rows
+    assert generated.num_rows == built["generated"]["test"].num_rows
     monkeypatch.setenv("COG_TASKS_EGOSOCIAL_HUB", str(folder))
     for scenario, items in local.items():
         from_hub = load_choice_items(scenario)

@@ -8,7 +8,15 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
 from cog_tasks.common.scripted import scripted_output
-from cog_tasks.egosocial.beliefs import judge_prompt, parse_grade, split_beliefs
+from cog_tasks.egosocial.beliefs import (
+    is_echo,
+    judge_prompt,
+    label_facts,
+    load_labelled_beliefs,
+    parse_grade,
+    split_beliefs,
+    stated_beliefs,
+)
 from cog_tasks.egosocial.blackjack import (
     BlackjackHand,
     belief_facts,
@@ -114,11 +122,11 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -
     assert metrics["self_belief"] == pytest.approx(total_20 / 50)
     assert metrics["external_belief"] == pytest.approx(len(up_10) / 50)
     assert metrics["all"] == pytest.approx((total_20 + len(up_10)) / 100)
-    assert metrics["invalid_answer_rate"] == pytest.approx(len(no_external) / 50)
-    # a missing belief is not sent to the judge
-    assert judge.calls == 100 - len(no_external)
-    unparsed = [s for s in samples if s.scores["belief_judge"].metadata["judge_unparsed"]]
-    assert len(unparsed) == 50 - len(no_external) - len(up_10)
+    assert metrics["not_stated"] == pytest.approx(len(no_external) / 100)
+    # a missing belief is not sent to the judge; a reply without a grade is asked again once
+    unparsed = 50 - len(no_external) - len(up_10)
+    assert judge.calls == 100 - len(no_external) + unparsed
+    assert metrics["judge_unparsed_rate"] == pytest.approx(unparsed / 100)
 
 
 @pytest.mark.slow
@@ -137,3 +145,68 @@ def test_without_a_grader_the_run_fails_and_the_report_skips_it(
     assert log.status == "error" and "grader" in str(log.error)
     assert main(["egosocial", "report", str(tmp_path)]) == 2
     assert "skipped 1 log(s) with status error" in capsys.readouterr().err
+
+
+def test_echoed_templates_are_not_stated() -> None:
+    prompt = (
+        "Output Format: Self-Belief is {belief about yourself}. "
+        "External-Belief is {belief about the dealer}."
+    )
+    echoed = "Self-Belief is {belief about yourself}. External-Belief is {belief about the dealer}."
+    assert stated_beliefs(echoed, prompt) == {"self_belief": None, "external_belief": None}
+    mine = "Self-Belief is {I have 16, I hit}. External-Belief is {belief about the dealer}."
+    assert stated_beliefs(mine, prompt) == {
+        "self_belief": "I have 16, I hit",
+        "external_belief": None,
+    }
+    assert is_echo("", prompt)
+
+
+def test_card_facts_agree_with_every_hand_label() -> None:
+    statements = load_labelled_beliefs()
+    assert len(statements) >= 30
+    assert {s.kind for s in statements} == {"right", "wrong", "borderline"}
+    assert {s.correct for s in statements} == {True, False}
+    for statement in statements:
+        facts = label_facts(belief_facts(statement.hand), statement.belief_type)
+        assert facts == statement.facts, statement.id
+
+
+@pytest.mark.slow
+def test_a_judge_without_grades_is_retried_once_then_counted(tmp_path: Path) -> None:
+    player = get_model(
+        "mockllm/model",
+        custom_outputs=[
+            scripted_output("Self-Belief is {I hold 20 and stand}. External-Belief is {a ten}.")
+        ]
+        * 2,
+    )
+    judge_replies = ["no grade here", "GRADE: C", "still nothing", "nothing again"]
+    grader = get_model(
+        "mockllm/model", custom_outputs=[scripted_output(text) for text in judge_replies]
+    )
+    [log] = inspect_eval(
+        egosocial_blackjack_beliefs(),
+        model=player,
+        model_roles={"grader": grader},
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    assert metrics["self_belief"] == 1.0 and metrics["external_belief"] == 0.0
+    assert metrics["judge_unparsed_rate"] == 0.5 and metrics["not_stated"] == 0.0
+    assert "judge_unparsed_rate_ci_high" in metrics
+
+
+@pytest.mark.slow
+def test_smollm2_as_judge_reports_its_agreement_with_the_labels() -> None:
+    from cog_tasks.common.models import model_path
+    from cog_tasks.egosocial.inspect.judge_check import judge_agreement
+
+    result = judge_agreement(
+        "hf/smollm2", {"model_path": str(model_path("smollm2")), "do_sample": False}, 48
+    )
+    print("\n".join(result.lines()))
+    assert result.agreement.n == len(load_labelled_beliefs())
+    assert 0 <= result.agreement.value <= 1 and 0 <= result.unparsed <= result.agreement.n

@@ -4,20 +4,20 @@ The answerer reads the last user message and picks uniformly among the
 answers that message allows: a lettered option, a number from 1 to 100, a
 legal poker action, yes or no. It never gives an unparseable reply, so its
 scores are the chance level of each question, not a formatting failure.
-Each reply is drawn from a generator seeded with the seed and the whole
-conversation so far, so results do not depend on the order in which Inspect
-runs samples.
+Each reply is drawn from a generator seeded with the seed, the whole
+conversation so far and the epoch (:func:`cog_tasks.common.scripted.seeded_rng`),
+so results do not depend on the order in which Inspect runs samples, and
+another epoch draws anew. Hold'em's style and holding letters are shuffled by
+the task, so a uniform letter is uniform over the classes too.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
 import re
 
 from inspect_ai.model import ChatMessage, GenerateConfig
 
-from cog_tasks.common.scripted import ScriptedReplies
+from cog_tasks.common.scripted import ScriptedReplies, seeded_rng
 from cog_tasks.egosocial.holdem import ACTIONS
 from cog_tasks.egosocial.number_guessing import HIGHEST_NUMBER, LOWEST_NUMBER
 
@@ -40,10 +40,10 @@ class ChanceAnswerer(ScriptedReplies):
 
         Args:
             prompt: The last user message.
-            context: Earlier conversation, mixed into the random seed.
+            context: Earlier conversation, mixed into the random seed with the
+                epoch of the sample being run.
         """
-        digest = hashlib.sha256(f"{self.seed}\n{context}\n{prompt}".encode()).digest()
-        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        rng = seeded_rng(self.seed, f"{context}\n{prompt}")
         if "Prediction: <number>; Choice: <number>" in prompt:
             numbers = [rng.randint(LOWEST_NUMBER, HIGHEST_NUMBER) for _ in range(2)]
             return f"Prediction: {numbers[0]}; Choice: {numbers[1]}"

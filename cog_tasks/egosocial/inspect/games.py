@@ -16,6 +16,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.progress import with_progress
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
@@ -126,7 +127,7 @@ def egosocial_number_guessing(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="egosocial_number_guessing"),
-        solver=number_guessing_game(),
+        solver=with_progress(number_guessing_game(), unit="game"),
         scorer=number_guessing_scorer(),
         version=TASK_VERSIONS["egosocial_number_guessing"],
     )
@@ -217,7 +218,7 @@ def egosocial_holdem(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="egosocial_holdem"),
-        solver=holdem_match(),
+        solver=with_progress(holdem_match(), unit="match"),
         scorer=holdem_scorer(),
         version=TASK_VERSIONS["egosocial_holdem"],
     )

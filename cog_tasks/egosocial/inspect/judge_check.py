@@ -1,0 +1,102 @@
+"""Measure a judge model against the hand-labelled blackjack beliefs.
+
+The judge pipeline of ``egosocial_blackjack_beliefs`` (rubric prompt, the
+facts computed from the cards, ``GRADE:`` parsing, one retry) grades each
+statement of :func:`cog_tasks.egosocial.beliefs.load_labelled_beliefs`; the
+agreement with the hand labels is reported with its 95 % interval over
+statements, and a judge reply without a grade counts as a disagreement.
+``cog-tasks egosocial judge-agreement --grader MODEL`` runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, get_model
+
+from cog_tasks.common.stats import Interval, mean_interval
+from cog_tasks.egosocial.beliefs import LabelledBelief, load_labelled_beliefs
+from cog_tasks.egosocial.blackjack import belief_facts
+from cog_tasks.egosocial.inspect.beliefs import judge_belief
+
+
+@dataclass(frozen=True)
+class JudgeAgreement:
+    """How often a judge agreed with the hand labels.
+
+    Attributes:
+        grader: The judge model.
+        agreement: Share of statements graded as labelled, with its interval.
+        by_kind: The same per kind (``right``, ``wrong``, ``borderline``).
+        unparsed: Statements whose judge gave no grade after one retry.
+        grades: Per statement id, the grade (``None`` when unparsed).
+    """
+
+    grader: str
+    agreement: Interval
+    by_kind: dict[str, Interval]
+    unparsed: int
+    grades: dict[str, bool | None]
+
+    def lines(self) -> list[str]:
+        """The result as printed lines."""
+        shown = [
+            f"judge {self.grader}: agreement with {self.agreement.n} hand labels "
+            f"{self.agreement.format()} ({self.agreement.method}); no grade after a retry: "
+            f"{self.unparsed}"
+        ]
+        shown += [
+            f"  {kind}: {interval.format()} n={interval.n}"
+            for kind, interval in self.by_kind.items()
+        ]
+        return shown
+
+
+async def _grade(
+    grader: str, model_args: Mapping[str, Any], config: GenerateConfig
+) -> tuple[list[LabelledBelief], list[bool | None]]:
+    judge = get_model(grader, config=config, **model_args)
+    statements = load_labelled_beliefs()
+    graded = []
+    for statement in statements:
+        facts = belief_facts(statement.hand)
+        grade, _ = await judge_belief(
+            judge, statement.belief_type, statement.situation(), facts, statement.belief
+        )
+        graded.append(grade)
+    return statements, graded
+
+
+def judge_agreement(
+    grader: str, model_args: Mapping[str, Any] | None = None, max_tokens: int | None = None
+) -> JudgeAgreement:
+    """Grade every labelled statement with ``grader`` and compare with the labels.
+
+    Args:
+        grader: An Inspect model name (``openai/gpt-4o``, ``hf/smollm2``).
+        model_args: The model's arguments (``model_path=...``, ``do_sample=False``).
+        max_tokens: Most tokens per judge reply.
+
+    Returns:
+        The agreement.
+    """
+    config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
+    statements, grades = asyncio.run(_grade(grader, dict(model_args or {}), config))
+    agree = [float(grade == s.correct) for s, grade in zip(statements, grades, strict=True)]
+    kinds = list(dict.fromkeys(s.kind for s in statements))
+    return JudgeAgreement(
+        grader=grader,
+        agreement=mean_interval(agree, unit="statement"),
+        by_kind={
+            kind: mean_interval(
+                [a for a, s in zip(agree, statements, strict=True) if s.kind == kind],
+                unit="statement",
+            )
+            for kind in kinds
+        },
+        unparsed=sum(grade is None for grade in grades),
+        grades={s.id: grade for s, grade in zip(statements, grades, strict=True)},
+    )

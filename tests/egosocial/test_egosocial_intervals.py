@@ -1,0 +1,104 @@
+"""Intervals over the right unit, reports that keep runs apart, references on the same items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.common.scripted import ScriptedReplies, run_chance_model
+from cog_tasks.egosocial.inspect import (
+    egosocial_holdem,
+    egosocial_number_guessing,
+    egosocial_static,
+)
+from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
+from cog_tasks.egosocial.inspect.headlines import headlines
+from cog_tasks.egosocial.inspect.report import build_report
+from cog_tasks.egosocial.paper import PAPER_ROWS
+from cog_tasks.egosocial.report import Cell, Report, summary_markdown
+
+
+class AlwaysLetter(ScriptedReplies):
+    """Answers every multiple-choice prompt with one letter."""
+
+    model_name = "mockllm/always"
+
+    def __init__(self, letter: str) -> None:
+        self.letter = letter
+
+    def reply_to(self, messages, config) -> str:  # noqa: ANN001
+        return f"ANSWER: {self.letter}"
+
+
+def test_a_proportion_cell_over_few_items_gets_a_wilson_interval() -> None:
+    cell = Cell("t", "row", "all", (1.0, 0.0, 0.0, 0.0), "item")
+    interval = cell.interval()
+    assert interval.method == "wilson" and interval.n == 4 and interval.value == 0.25
+    assert interval.low < 0.25 < interval.high
+
+
+def test_a_ratio_cell_resamples_matches_not_hands() -> None:
+    cell = Cell("t", "row", "beliefs", ((1.0, 5.0), (4.0, 5.0), (0.0, 0.0)), "match")
+    interval = cell.interval()
+    assert interval.n == 2 and interval.value == pytest.approx(0.5)
+    text = summary_markdown(Report(cells=[cell]))
+    assert "0.500 [" in text and "n=2" in text and "unit: match" in text
+
+
+def test_paper_rows_use_headline_names() -> None:
+    measures = {row.measure for row in PAPER_ROWS}
+    assert measures == {f"number_guessing_hit_rate_L{level}" for level in (1, 2, 3)}
+    claude = {row.measure: row.value for row in PAPER_ROWS if row.model.startswith("Claude")}
+    assert claude["number_guessing_hit_rate_L3"] == 0.4
+    assert all(0 <= row.value <= 1 and row.differs for row in PAPER_ROWS)
+
+
+@pytest.mark.slow
+def test_circular_run_and_always_letter_rows_sit_on_the_same_items(tmp_path: Path) -> None:
+    logs = [
+        run_chance_model(
+            egosocial_static(circular=circular), AlwaysLetter("D"), str(tmp_path), limit=12
+        )
+        for circular in (False, True)
+    ]
+    report = build_report(logs)
+    rows = {cell.row for cell in report.cells if not cell.reference}
+    assert len(rows) == 2  # different identities are never one row
+    found = {(c.row, c.column): c.interval().value for c in report.cells}
+    single = next(r for r in rows if "circular=false" in r)
+    circular = next(r for r in rows if "circular=true" in r)
+    # an always-D answerer scores what the always-D reference row says, on the same items
+    assert found[(single, "all")] == found[(f"{single} · always D", "all")]
+    assert found[(circular, "circular all")] == 0.0
+    assert found[(circular, "all")] == found[(single, "all")]
+    [static] = headlines(logs[1])[1:]
+    assert static.measure == "static_circular_accuracy_authors" and static.interval.n == 12
+
+
+@pytest.mark.slow
+def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> None:
+    guessing = run_chance_model(
+        egosocial_number_guessing(level=1, rounds=3),
+        ChanceAnswerer(seed=0),
+        str(tmp_path),
+        epochs=4,
+    )
+    [hit, wins] = headlines(guessing)
+    assert hit.measure == "number_guessing_hit_rate_L1" and hit.interval.n == 4
+    assert hit.interval.unit == "game" and len(hit.units) == 4 and wins.interval.n == 4
+    holdem = run_chance_model(
+        egosocial_holdem(opponent="aggressive", hands=3, matches=3),
+        ChanceAnswerer(seed=0),
+        str(tmp_path),
+    )
+    style, beliefs = headlines(holdem)
+    assert style.interval.n == 3 and style.interval.unit == "match"
+    assert all(isinstance(value, tuple) for value in beliefs.units.values())
+    report = build_report([guessing, holdem, guessing])
+    guessing_rows = {c.row for c in report.cells if c.table.startswith("Number")}
+    assert len(guessing_rows) == 2  # the same identity twice: two rows, numbered
+    pooled = build_report([guessing, guessing], pool_seeds=True)
+    assert len({c.row for c in pooled.cells}) == 1 and "pooled 2 runs" in pooled.notes[0]
+    references = {c.row.split(" · ")[-1] for c in report.cells if c.reference}
+    assert {"always yes", "always no", "always A"} <= references
