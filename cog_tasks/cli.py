@@ -138,8 +138,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "lm-eval":
+        from cog_tasks.coglm.lm_eval.summary import now, print_summary
+
         try:
+            started = now()
             run_lm_eval(arguments[1:])
+            print_summary(arguments[1:], started)
         except DataFileError as error:  # our data, read by lm-eval: the rest is lm-eval's own
             return print_error("cog-tasks lm-eval", error)
         return 0

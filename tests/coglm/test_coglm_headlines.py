@@ -180,3 +180,16 @@ def test_paper_rows_are_table9() -> None:
 def test_task_parameters_are_checked_when_built(arguments: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         coglm_chat(**arguments)
+
+
+def test_the_main_job_summary_names_intervals_flags_and_the_report(tmp_path: Path) -> None:
+    from cog_tasks.coglm.lm_eval.summary import summary_text
+
+    _write_lm_eval_run(tmp_path / "run", picks_right=True)
+    arguments = ["--model", "hf", "--tasks", "coglm_const", "--output_path", str(tmp_path)]
+    text = summary_text([*arguments, "--log_samples"])
+    assert "stage 1 100.0 [100.0, 100.0]" in text
+    assert "FLAG: partial run (lm-eval --limit 2)" in text
+    assert text.endswith(f"cog-tasks coglm report {tmp_path}")
+    assert "--output_path DIR --log_samples" in summary_text(["--tasks", "coglm"])
+    assert summary_text(["--tasks", "hellaswag", "--output_path", str(tmp_path)]) is None

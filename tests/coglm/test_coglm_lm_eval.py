@@ -97,6 +97,11 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     main(["lm-eval", *arguments, "--output_path", str(tmp_path), "--log_samples"])
     table = capsys.readouterr().out
     assert "calibrated_acc_authors" in table and "stage 4 (formal operational)" in table
+    # The main job ends with the CogLM summary: intervals, flags, the report's command.
+    summary = table[table.index("CogLM smollm2") :]
+    assert "overall" in summary and "cognitive age" in summary and "95 % interval" in summary
+    assert "FLAG: partial run (lm-eval --limit 2)" in summary
+    assert f"cog-tasks coglm report {tmp_path}" in summary
 
     results = _results(tmp_path)["results"]
     abilities = {a.code: results[f"coglm_{a.code}"] for a in ABILITIES}

@@ -1,0 +1,120 @@
+"""The short CogLM summary ``cog-tasks lm-eval`` prints after lm-eval's own tables.
+
+After a run naming a CogLM task, the researcher gets, in a few lines: the
+stage scores, the overall score and the cognitive age with their 95 %
+intervals (from the ``--log_samples`` files), a flag on an age outside the
+paper's range and on a partial run, and the command of the full report.
+Without ``--output_path`` (or ``--log_samples``) it says what to add so that
+nothing must be run again next time.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from cog_tasks.coglm.lm_eval.results import LmEvalRun, find_results_files, load_lm_eval_runs
+from cog_tasks.coglm.report import AGE_RANGE, age_in_range, age_text
+
+TASK_PREFIXES = ("coglm",)
+
+
+def _option(arguments: Sequence[str], *names: str) -> str | None:
+    """The value of the last ``--name value`` or ``--name=value`` among ``arguments``."""
+    found = None
+    for index, argument in enumerate(arguments):
+        for name in names:
+            if argument == name and index + 1 < len(arguments):
+                found = arguments[index + 1]
+            elif argument.startswith(f"{name}="):
+                found = argument.split("=", 1)[1]
+    return found
+
+
+def names_coglm(arguments: Sequence[str]) -> bool:
+    """Whether lm-eval's ``--tasks`` name a CogLM task or group."""
+    tasks = _option(arguments, "--tasks", "-t") or ""
+    return any(task.strip().startswith(TASK_PREFIXES) for task in tasks.split(","))
+
+
+def _interval(values: list[float] | None, scale: float = 100.0, digits: int = 1) -> str:
+    if not values:
+        return ""
+    return f" [{scale * values[0]:.{digits}f}, {scale * values[1]:.{digits}f}]"
+
+
+def format_summary(run: LmEvalRun) -> list[str]:
+    """The summary lines of one run (percent; the age in years)."""
+    summary = run.run.summary
+    lines = [f"CogLM {run.run.label}: {run.run.protocol}"]
+    stage_ci = summary.get("stages_ci") or {}
+    stages = "  ".join(
+        f"stage {stage} {100 * value:.1f}{_interval(stage_ci.get(stage))}"
+        for stage, value in summary["stages"].items()
+    )
+    lines.append(f"  {stages}")
+    lines.append(
+        f"  overall {100 * summary['overall']:.1f}{_interval(summary.get('overall_ci'))}"
+        "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
+    )
+    age = summary["cognitive_age"]
+    age_line = f"  cognitive age {age_text(age)}"
+    if age is not None and age_in_range(age):
+        age_line += _interval(summary.get("cognitive_age_ci"), scale=1.0)
+    elif age is not None:
+        low, high = AGE_RANGE
+        age_line = f"  FLAG: cognitive age {age_text(age)}; the fit spans {low:.1f}-{high:.1f}"
+    lines.append(age_line)
+    if run.run.partial:
+        lines.append(f"  FLAG: partial run ({run.run.partial}); not comparable with Table 9")
+    if run.items is None:
+        lines.append("  no intervals: add --log_samples next time")
+    return lines
+
+
+def summary_text(arguments: Sequence[str], started: float | None = None) -> str | None:
+    """The summary after an lm-eval run with ``arguments``, or ``None`` if it named no CogLM task.
+
+    Args:
+        arguments: The arguments given to ``cog-tasks lm-eval``.
+        started: Only results files written since this time count (``None``: all).
+    """
+    if not names_coglm(arguments):
+        return None
+    output = _option(arguments, "--output_path", "-o")
+    if output is None:
+        return (
+            "CogLM: lm-eval wrote no files (no --output_path). Add --output_path DIR "
+            "--log_samples for the stage scores, the cognitive age and their 95 % intervals, "
+            "then: cog-tasks coglm report DIR"
+        )
+    try:
+        files = [
+            file
+            for file in find_results_files(Path(output))
+            if started is None or file.stat().st_mtime >= started
+        ]
+    except FileNotFoundError:
+        return None
+    if not files:
+        return None
+    newest = max(files, key=lambda file: file.stat().st_mtime)
+    lines = []
+    for run in load_lm_eval_runs(newest):
+        lines += format_summary(run)
+    lines.append(f"full report and chart: cog-tasks coglm report {shlex.quote(output)}")
+    return "\n".join(lines)
+
+
+def print_summary(arguments: Sequence[str], started: float) -> None:
+    """Print :func:`summary_text` (if any) after lm-eval's own output."""
+    text = summary_text(arguments, started)
+    if text:
+        print(f"\n{text}", flush=True)
+
+
+def now() -> float:
+    """The time a run starts, for :func:`print_summary` (a second of slack for file times)."""
+    return time.time() - 1.0
