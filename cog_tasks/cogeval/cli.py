@@ -96,7 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
-    parser.add_argument("--log", type=Path, help="read an Inspect log directory instead")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        help="read an Inspect log folder, or an lm-eval --output_path run with --log_samples",
+    )
     add_status_option(parser)
 
 
@@ -106,12 +110,16 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
 
     if (args.scores is None) == (args.log is None):
         raise UsageError("give either a SCORES file or --log DIR")
+    pool_seeds = getattr(args, "pool_seeds", False)
+    if args.log is not None and args.log.is_dir() and any(args.log.rglob("samples_cogeval*.jsonl")):
+        from cog_tasks.cogeval.lm_eval_samples import score_table_from_lm_eval
+
+        table = score_table_from_lm_eval(args.log, pool_seeds=pool_seeds)
+        return validate_scores(table, source=str(args.log))
     if args.log is not None:
         from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 
-        table, logs = score_table_from_logs(
-            args.log, statuses=args.status, pool_seeds=getattr(args, "pool_seeds", False)
-        )
+        table, logs = score_table_from_logs(args.log, statuses=args.status, pool_seeds=pool_seeds)
         if logs.skipped_note():
             print(logs.skipped_note(), file=sys.stderr)
         return validate_scores(table, source=str(args.log))

@@ -50,3 +50,35 @@ def test_lm_eval_runs_cogeval_on_smollm2(smollm2_path: Path) -> None:
     [sample] = results["samples"]["cogeval_n7line"]
     assert sample["doc"]["graph"] == "n7line"
     assert isinstance(sample["filtered_resps"][0], str)
+
+
+@pytest.mark.slow
+def test_report_reads_lm_eval_samples_and_keeps_settings_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cog_tasks.cli import main
+
+    for temperature in ("0.0", "0.7"):
+        code = main(
+            [
+                "lm-eval",
+                "--model",
+                "dummy",
+                "--tasks",
+                "cogeval_n7line",
+                "--limit",
+                "3",
+                "--gen_kwargs",
+                f"temperature={temperature}",
+                "--output_path",
+                str(tmp_path / "out"),
+                "--log_samples",
+            ]
+        )
+        assert code == 0
+    capsys.readouterr()
+    assert main(["cogeval", "report", "--log", str(tmp_path / "out"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert len(rows) == 2  # one row per generation setting, never pooled
+    assert {row["run"].split("generate.temperature=")[1] for row in rows} == {"0.0", "0.7"}
+    assert all(row["no_answer"] == 1.0 and row["tasks"] == 3 for row in rows)

@@ -1,0 +1,105 @@
+"""CogEval score tables from lm-eval's ``--output_path DIR --log_samples`` output.
+
+lm-eval writes, per run, ``results_<time>.json`` and one
+``samples_<task>_<time>.jsonl`` per task beside it. Each sample line holds the
+document (graph, domain, condition, id) and the scores ``process_results``
+gave it. A run is one results file; its identity is the task group, the
+model with its arguments, the generation settings and the seed, so runs with
+different settings stay apart in ``report`` (seeds pooled only on request).
+No lm-eval import is needed: the files are JSON.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.common.files import iter_jsonl, parse_json
+from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+
+
+def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
+    """The identity of one lm-eval run (see :mod:`cog_tasks.common.runs`)."""
+    config = results.get("config") or {}
+    model_args = config.get("model_args") or {}
+    if isinstance(model_args, dict):
+        model_args = ",".join(f"{key}={value}" for key, value in sorted(model_args.items()))
+    model = str(config.get("model", "unknown")) + (f"[{model_args}]" if model_args else "")
+    configs = results.get("configs") or {}
+    arguments: dict[str, object] = {"tasks": ",".join(tasks)}
+    for task in tasks:
+        generation = (configs.get(task) or {}).get("generation_kwargs") or {}
+        arguments.update({f"generate.{k}": v for k, v in generation.items() if k != "until"})
+        arguments["repeats"] = (configs.get(task) or {}).get("repeats", 1)
+    arguments.update({f"generate.{k}": v for k, v in (config.get("gen_kwargs") or {}).items()})
+    versions = results.get("versions") or {}
+    version = versions.get(tasks[0]) if tasks else None
+    task = "cogeval (lm-eval)" + (f"@{version}" if version is not None else "")
+    return RunIdentity.of(task, model, arguments=arguments, seed=config.get("random_seed"))
+
+
+def score_table_from_lm_eval(
+    source: str | os.PathLike[str], *, pool_seeds: bool = False
+) -> pd.DataFrame:
+    """One row per scored document of the CogEval lm-eval runs under ``source``.
+
+    Args:
+        source: An ``--output_path`` folder (searched recursively).
+        pool_seeds: Pool the runs whose identities differ only by seed.
+
+    Returns:
+        The score table (the columns of
+        :data:`cog_tasks.cogeval.metrics.SCORE_COLUMNS` plus ``run``,
+        ``pooling``, ``task``, ``cot``, ``failure_mode`` and ``id``).
+
+    Raises:
+        ValueError: Naming the folder when it holds no CogEval samples, or a
+            file and line that cannot be read.
+    """
+    runs = []
+    for results_file in sorted(Path(source).rglob("results_*.json")):
+        stamp = results_file.stem.removeprefix("results_")
+        samples = sorted(results_file.parent.glob(f"samples_cogeval*_{stamp}.jsonl"))
+        if not samples:
+            continue
+        results = parse_json(results_file.read_text(encoding="utf-8"), str(results_file))
+        tasks = [file.stem.removeprefix("samples_").removesuffix(f"_{stamp}") for file in samples]
+        runs.append((_identity(results, tasks), samples))
+    if not runs:
+        raise ValueError(f"{source}: no lm-eval CogEval samples (run lm-eval with --log_samples)")
+    groups = group_runs(runs, lambda run: run[0], pool_seeds=pool_seeds)
+    labels = distinguishing_labels([group.identity for group in groups])
+    rows = []
+    for group, label in zip(groups, labels, strict=True):
+        for identity, samples in group.runs:
+            temperature = float(dict(identity.arguments).get("generate.temperature", 0.0))
+            for file in samples:
+                for line, record in iter_jsonl(file):
+                    doc = record.get("doc") or {}
+                    if "condition" not in doc or "acc" not in record:
+                        raise ValueError(f"{file}: line {line}: not a scored CogEval sample")
+                    failure = next((m for m in FAILURE_MODES if record.get(m) == 1.0), None)
+                    rows.append(
+                        {
+                            "run": label,
+                            "pooling": group.pooling_note(),
+                            "task": doc.get(
+                                "id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"
+                            ),
+                            "model": identity.model,
+                            "graph": doc["graph"],
+                            "domain": doc["domain"],
+                            "condition": doc["condition"],
+                            "temperature": temperature,
+                            "cot": doc.get("cot", "none"),
+                            "score": float(record["acc"]),
+                            "max_score": 1.0,
+                            "failure_mode": failure,
+                            "id": doc.get("id"),
+                        }
+                    )
+    return pd.DataFrame(rows)
