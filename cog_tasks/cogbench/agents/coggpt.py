@@ -29,12 +29,12 @@ uses cog-tasks' shorter prompts (:mod:`cog_tasks.cogbench.agents.prompts`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cog_tasks.cogbench.agents import prompts
 from cog_tasks.cogbench.agents.authors import AuthorsPrompts, authors_prompts
-from cog_tasks.cogbench.agents.base import AgentSettings, CogBenchAgent, Observation
+from cog_tasks.cogbench.agents.base import AgentSettings, Answer, CogBenchAgent, Observation
 from cog_tasks.cogbench.agents.memory import LongTermMemory, forget, split_text
 from cog_tasks.cogbench.generation import TextGenerator
 from cog_tasks.cogbench.parsing import (
@@ -70,6 +70,7 @@ class CogGPTAgent(CogBenchAgent):
         """
         super().__init__(generate, profile, settings, memory_name)
         self.short_term_memory: list[str] = []
+        self.recalled: dict[str, tuple[str, ...]] = {}
         self.long_term_memory = LongTermMemory(
             memory_name, self.settings.memory_dir, embedding_function
         )
@@ -132,9 +133,11 @@ class CogGPTAgent(CogBenchAgent):
         self, question: str, observation: Observation | None
     ) -> tuple[str, tuple[str, ...]]:
         """Current profile, recalled LTM statements, statement."""
-        recalled = tuple(
-            self.long_term_memory.recall(question, self.settings.recall_k, self.settings.recall)
-        )
+        recalled = self.recalled.get(question)
+        if recalled is None:
+            recalled = tuple(
+                self.long_term_memory.recall(question, self.settings.recall_k, self.settings.recall)
+            )
         authors = self._authors()
         if authors:
             prompt = authors.grade.format(
@@ -144,6 +147,19 @@ class CogGPTAgent(CogBenchAgent):
         memory = prompts.INTERPRET.format(memory=prompts.memory_section(recalled))
         prompt = f"{prompts.role(self.profile)}\n\n{memory}\n\n{prompts.question(question)}"
         return prompt, recalled
+
+    async def answer(
+        self, questions: Sequence[str], feedback: Sequence[Observation] = ()
+    ) -> list[Answer]:
+        """Recall for every question with one embedding call, then answer them."""
+        recalled = self.long_term_memory.recall_many(
+            questions, self.settings.recall_k, self.settings.recall
+        )
+        self.recalled = {q: tuple(items) for q, items in zip(questions, recalled, strict=True)}
+        try:
+            return await super().answer(questions, feedback)
+        finally:
+            self.recalled = {}
 
     def state(self) -> dict[str, Any]:
         """The current profile and memory size."""

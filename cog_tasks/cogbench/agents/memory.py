@@ -197,34 +197,47 @@ class LongTermMemory:
         )
 
     def recall(self, query: str, k: int = 3, rule: str = "nearest") -> list[str]:
-        """Stored statements recalled for ``query``.
+        """Stored statements recalled for ``query`` (see :meth:`recall_many`)."""
+        return self.recall_many([query], k, rule)[0]
+
+    def recall_many(
+        self, queries: Sequence[str], k: int = 3, rule: str = "nearest"
+    ) -> list[list[str]]:
+        """Stored statements recalled for each query, with one embedding call for all.
 
         Args:
-            query: The question.
-            k: How many statements to recall.
+            queries: The questions.
+            k: How many statements to recall per question.
             rule: ``nearest``: the ``k`` most similar, nearest first.
                 ``authors``: the ``k + 1`` most similar, sorted by distance in
                 descending order, the first ``k`` kept (the authors' code, whose
                 langchain search returns 4 by default): the nearest one drops out.
 
         Returns:
-            The statements, in the order the rule gives.
+            One list per query, in the order the rule gives.
         """
         count = len(self)
-        if count == 0 or k <= 0:
-            return []
+        if count == 0 or k <= 0 or not queries:
+            return [[] for _ in queries]
         wanted = k + 1 if rule == "authors" else k
         result = self.collection.query(
-            query_texts=[query], n_results=min(wanted, count), include=["documents", "distances"]
+            query_texts=list(queries),
+            n_results=min(wanted, count),
+            include=["documents", "distances"],
         )
-        documents = result["documents"][0]  # type: ignore[index]
-        distances = result["distances"][0]  # type: ignore[index]
-        ranked = sorted(
-            zip(distances, documents, strict=True),
-            key=lambda pair: pair[0],
-            reverse=rule == "authors",
-        )
-        return [document for _, document in ranked[:k]]
+        recalled = []
+        for documents, distances in zip(
+            result["documents"],  # type: ignore[arg-type]
+            result["distances"],  # type: ignore[arg-type]
+            strict=True,
+        ):
+            ranked = sorted(
+                zip(distances, documents, strict=True),
+                key=lambda pair: pair[0],
+                reverse=rule == "authors",
+            )
+            recalled.append([document for _, document in ranked[:k]])
+        return recalled
 
     def close(self) -> None:
         """Drop the collection unless it is persisted."""
