@@ -175,7 +175,8 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.cogeval.inspect.cogeval import cogeval
 
     task_args = dict(args.task_args)
-    return cogeval(**task_args), chance_answerer(task_args, args.seed)
+    answerer = chance_answerer(task_args, args.seed)  # refuses published tasks before any fetch
+    return cogeval(**task_args), answerer
 
 
 def _generate(args: argparse.Namespace) -> int:

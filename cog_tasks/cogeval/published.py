@@ -13,8 +13,9 @@ prompt text; each task is read at run time through
    one file per task with the system and user turns and the expected answers;
 2. the Hub setting ``COG_TASKS_COGEVAL_HUB``: a folder or Hub dataset in that
    same layout;
-3. the one upstream file the index names (a ``temp_0_000.json``), whose
-   assistant turns and scores are ignored.
+3. the one upstream file the index names (a ``temp_0_000.json``; also read
+   from ``COG_TASKS_DATA/cogeval/`` under its upstream path), whose assistant
+   turns and scores are ignored.
 
 The map-drawing task (``mapRepresentation``) is left out: its expected answer
 is a pattern that accepts any reply. Replies are scored against the expected
@@ -88,7 +89,11 @@ SOURCE = DataSource(
     url_template="https://raw.githubusercontent.com/{repo}/{commit}/{path}",
     read_hub=_read_hub,
     hub_copy="a folder laid out as conversations/<graph>/<domain>/<condition>.json",
-    more_ways_out=("pass -T source=generated for the generated tasks",),
+    more_ways_out=(
+        "or put one file per task at $COG_TASKS_DATA/cogeval/conversations/<graph>/<domain>/"
+        "<condition>.json (the layout of the shared data folder)",
+        "pass -T source=generated for the generated tasks",
+    ),
     describe=lambda path: f"CogEval audited conversation {path!r}",
 )
 
@@ -174,7 +179,7 @@ class PublishedTask:
         local = root is not None and (root / SOURCE.benchmark / self.local_path).is_file()
         if local or hub_source(SOURCE.benchmark) is not None:
             return fetch(SOURCE, self.local_path, check_content).value
-        return fetch(SOURCE, self.upstream_path, check_content, local=False).value
+        return fetch(SOURCE, self.upstream_path, check_content).value
 
     def to_record(self) -> dict[str, Any]:
         """A record shaped like a generated item's (no graph context; kind and start instead)."""
