@@ -146,6 +146,10 @@ def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) 
     assert values["stage4_calibrated_acc"] == pytest.approx(-0.5)
     assert values["calibrated_acc"] == pytest.approx(0.0)
     assert "cognitive_age" not in values  # needs all four stages
+    # Every calibrated number carries its 95 % interval; a subset is flagged.
+    for key in ("calibrated_acc", "stage1_calibrated_acc", "const_calibrated_acc"):
+        assert values[f"{key}_ci_low"] <= values[key] <= values[f"{key}_ci_high"]
+    assert values["partial_run"] == 1.0
 
 
 # --- self-consistency ------------------------------------------------------------------

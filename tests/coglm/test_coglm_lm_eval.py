@@ -76,11 +76,16 @@ def test_dummy_model_scores_every_document(tmp_path: Path, shared_data: Path) ->
 
 @pytest.mark.slow
 def test_a_changed_context_is_refused(
-    tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture
+    tmp_path: Path, shared_data: Path, smollm2_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     """The context request of acc_authors is exact only for the plain zero-shot context."""
-    arguments = ["--model", "dummy", "--tasks", "coglm_const", "--limit", "1"]
-    for change in (["--system_instruction", "Be brief."], ["--apply_chat_template"]):
+    dummy = ["--model", "dummy"]
+    smollm2 = ["--model", "hf", "--model_args", f"pretrained={smollm2_path}"]  # has a template
+    for model, change in (
+        (dummy, ["--system_instruction", "Be brief."]),
+        (smollm2, ["--apply_chat_template"]),
+    ):
+        arguments = [*model, "--tasks", "coglm_const", "--limit", "1"]
         code = main(["lm-eval", *arguments, *change, "--output_path", str(tmp_path)])
         assert code == 2
         error = capsys.readouterr().err.strip()

@@ -226,7 +226,9 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
         choices=("jsonl", "authors"),
         default="jsonl",
         help="jsonl (default; one prediction a line) or authors: the CogLM authors' released "
-        "raw outputs, result/<model>/result.json (stage -> ability -> items with predict)",
+        "Llama-2-chat raw outputs, result/llama-2-*-chat/result.json (stage -> ability -> "
+        "items with predict); their GPT-2 and OPT files hold an older version of the "
+        "questions and are refused, naming the item",
     )
     _add_chance_option(score)
     score.add_argument("--json", action="store_true", help="print one JSON object")
