@@ -17,6 +17,11 @@ from cog_tasks.egosocial.authors import (
     load_blackjack_prompts,
     load_choice_items,
 )
+from cog_tasks.egosocial.inspect import (
+    egosocial_holdem,
+    egosocial_number_guessing,
+    egosocial_static,
+)
 from cog_tasks.egosocial.static import build_static_items
 
 
@@ -181,3 +186,53 @@ def test_a_built_hub_folder_reads_back_like_the_local_files(
     assert [p.hand for p in load_blackjack_prompts()] == [
         p.hand for p in load_blackjack_prompts(data_dir=shared_data)
     ]
+
+
+def _copy_authors(shared_data: Path, root: Path) -> Path:
+    folder = root / "egosocial"
+    folder.mkdir(parents=True)
+    for file in ("socialfirst.jsonl", "counterfact.jsonl", "blackjack.jsonl"):
+        (folder / file).write_bytes((shared_data / "egosocial" / file).read_bytes())
+    return folder
+
+
+def test_released_files_pass_with_their_exact_counts(shared_data: Path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(load_choice_items("daily_life", data_dir=shared_data)) == 49
+        assert len(load_choice_items("counterfactual", data_dir=shared_data)) == 10
+
+
+def test_empty_repeated_and_short_local_files_are_named(shared_data: Path, tmp_path: Path) -> None:
+    from cog_tasks.common.sources import ItemCountWarning
+
+    folder = _copy_authors(shared_data, tmp_path)
+    daily = folder / "socialfirst.jsonl"
+    lines = daily.read_text().splitlines()
+    daily.write_text("\n".join([*lines, lines[0]]) + "\n")
+    with pytest.raises(DataFileError, match=r"socialfirst\.jsonl: line 50 repeats line 1"):
+        load_choice_items("daily_life", data_dir=tmp_path)
+    daily.write_text("")
+    with pytest.raises(DataFileError, match=r"socialfirst\.jsonl: the file is empty"):
+        load_choice_items("daily_life", data_dir=tmp_path)
+    daily.write_text("\n".join(lines[:10]) + "\n")
+    with pytest.warns(ItemCountWarning, match=r"socialfirst\.jsonl: holds 10 items.* 49"):
+        assert len(load_choice_items("daily_life", data_dir=tmp_path)) == 10
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: egosocial_holdem(hands="x"), "hands must be a whole number"),
+        (lambda: egosocial_holdem(seed=-1), "seed must be a whole number of at least 0"),
+        (lambda: egosocial_static(circular="yes"), "circular must be true or false"),
+        (lambda: egosocial_number_guessing(rounded=1), "rounded must be true or false"),
+        (lambda: egosocial_number_guessing(level="3"), "level must be one of 1, 2, 3"),
+        (lambda: egosocial_number_guessing(rounds=101), "at most 100"),
+    ],
+)
+def test_task_parameters_are_typed_and_range_checked(build, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        build()

@@ -35,8 +35,8 @@ def test_chance_baseline_only_gives_valid_answers(chance_logs: Path) -> None:
         name: {k: v.value for k, v in log.results.scores[0].metrics.items()}
         for name, log in logs.items()
     }
-    assert metrics["egosocial_static"]["invalid_answer_rate"] == 0.0
-    assert metrics["egosocial_number_guessing"]["invalid_rate_all"] == 0.0
+    assert metrics["egosocial_static"]["invalid"] == 0.0
+    assert metrics["egosocial_number_guessing"]["invalid_rate"] == 0.0
     assert metrics["egosocial_holdem"]["invalid_action_rate"] == 0.0
 
 
@@ -61,16 +61,19 @@ def test_report_writes_figures_and_summary(chance_logs: Path, tmp_path: Path, ca
     written = capsys.readouterr().out.split()
     assert {Path(p).name for p in written} == {
         "number_guessing_curves.png",
-        "accuracy_by_scenario.png",
+        "accuracy_by_table.png",
         "summary.json",
         "summary.md",
     }
-    for name in ("number_guessing_curves.png", "accuracy_by_scenario.png"):
+    for name in ("number_guessing_curves.png", "accuracy_by_table.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table = (tmp_path / "summary.md").read_text()
-    assert "mockllm/chance" in table and "number_guessing L3 [ToM]" in table
-    assert "daily_life [Non-li]" in table and "counterfactual [Counterfactual]" in table
+    assert "mockllm/chance" in table and "| L3 hit rate |" in table
+    assert "| Non-li |" in table and "| counterfactual |" in table and "unit: game" in table
     summary = json.loads((tmp_path / "summary.json").read_text())
+    cells = summary["cells"]
+    assert all(cell["ci_low"] <= cell["value"] <= cell["ci_high"] for cell in cells)
+    assert any(cell["reference"] and cell["row"].endswith("always B") for cell in cells)
     games = summary["number_guessing_games"]
     assert sorted(game["level"] for game in games) == [1, 2, 3]
     assert next(g for g in games if g["level"] == 2)["opponent"] == [50, 45, 40]

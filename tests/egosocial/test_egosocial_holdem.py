@@ -248,7 +248,8 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert "play style" in sample.messages[-2].text
     metrics = log.results.scores[0].metrics
     assert metrics["style_correct_conservative"].value == 0.0  # "call" names no style
-    assert {"belief_accuracy", "invalid_action_rate", "chips_all"} <= set(metrics)
+    assert {"belief_accuracy", "invalid_action_rate", "chips_conservative"} <= set(metrics)
+    assert "belief_accuracy_ci_high" in metrics
 
 
 @pytest.mark.slow

@@ -118,8 +118,8 @@ def test_game_round_trips_through_plain_data(run, scripted_ask):
 
 @pytest.mark.slow
 def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
-    # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.
-    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36, 10))]
+    # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.8 (unrounded).
+    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36.8, 10))]
     [log] = inspect_eval(
         egosocial_number_guessing(level=3, rounds=3),
         model=scripted_model(replies),
@@ -130,9 +130,11 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     [sample] = log.samples
     score = sample.scores["number_guessing_scorer"]
     assert score.value["accuracy"] == pytest.approx(2 / 3)
-    assert score.explanation == "opponent: 50 32 36"
+    assert score.explanation == "opponent: 50 32 36.8"
     metrics = log.results.scores[0].metrics
-    assert metrics["accuracy_L3"].value == pytest.approx(2 / 3)
+    assert metrics["accuracy level:3"].value == pytest.approx(2 / 3)
+    assert metrics["accuracy"].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
+    assert metrics["accuracy_ci_low"].value == metrics["accuracy_ci_high"].value
     user_turns = [m.text for m in sample.messages if m.role == "user"]
     assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
 

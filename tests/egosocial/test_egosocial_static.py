@@ -254,7 +254,9 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
     answered_a = [s for s in log.samples if s.output.completion == "ANSWER: A"]
     expected = sum(by_id[s.id].answer == 0 for s in answered_a) / len(items)
     assert metrics["all"].value == pytest.approx(expected)
-    assert metrics["invalid_answer_rate"].value == pytest.approx(1 - len(answered_a) / len(items))
+    assert metrics["invalid"].value == pytest.approx(1 - len(answered_a) / len(items))
+    assert metrics["all_ci_low"].value <= metrics["all"].value <= metrics["all_ci_high"].value
+    assert {len(s.scores["option_letter"].value) for s in log.samples} == {2}  # stable keys
     expected_keys = {"perspective:tom", "label:Emotion", "label:Non-li", "scenario:blackjack"}
     assert expected_keys <= set(metrics)
     emotion = [s for s in log.samples if by_id[s.id].label == "Emotion"]
@@ -272,6 +274,8 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
         ("D) out of range", None),
         ("A good question.", None),
         ("I would rather not say.", None),
+        ("A\nA sweatshirt in the cabinet", "A"),
+        ("Answer: I think it is B", None),
     ],
 )
 def test_parse_choice_letter(reply, expected):

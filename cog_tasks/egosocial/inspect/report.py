@@ -128,55 +128,57 @@ def _number_guessing_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell
 
 
 def _holdem_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+    """Style per opponent, the belief questions overall and per opponent, invalid actions.
+
+    Each belief column is followed, on the same hands, by always-the-same-answer
+    rows and the majority class of those hands (the raise answer depends on
+    the opponent: the aggressive one mostly raises, the conservative one not).
+    """
     table = "Limit Hold'em (per match)"
-    for style in sorted({str(u.metadata["opponent"]) for u in units}):
+    styles = sorted({str(u.metadata["opponent"]) for u in units})
+    for style in styles:
         matches = [u for u in units if u.metadata["opponent"] == style]
-        yield Cell(
-            table,
-            label,
-            f"style ({style})",
-            tuple(float(u.values["style_correct"]) for u in matches),
-            "match",
-        )
-    for question in ("holding", "raise"):
-        pairs: tuple[UnitValue, ...] = tuple(
-            (float(u.values[f"{question}_correct"]), float(u.values[f"{question}_asked"]))
-            for u in units
-        )
-        yield Cell(table, label, question, pairs, "match")
-    yield Cell(
-        table,
-        label,
-        "invalid actions",
-        tuple(
-            (float(u.values["invalid_actions"]), float(u.values["model_actions"])) for u in units
-        ),
-        "match",
-    )
-    beliefs = {
-        u.id: [b for hand in u.details.get("hands", []) for b in hand["beliefs"]] for u in units
-    }
+        values = tuple(float(u.values["style_correct"]) for u in matches)
+        yield Cell(table, label, f"style ({style})", values, "match")
+    scopes = [("", units)] + [
+        (f" ({style})", [u for u in units if u.metadata["opponent"] == style]) for style in styles
+    ]
     for question, answers, classes in (
         ("holding", ("A", "B", "C"), HOLDING_CLASSES),
         ("raise", YES_NO, YES_NO),
     ):
-        asked = [b for found in beliefs.values() for b in found if b["question"] == question]
-        if not asked:
-            continue
-        majority = Counter(b["gold"] for b in asked).most_common(1)[0][0]
-        rules = [(f"always {answer}", "gold_letter", answer) for answer in answers]
-        rules.append((f"majority class ({classes[majority]})", "gold", majority))
-        for name, key, answer in rules:
-            pairs = tuple(
-                (
-                    float(
-                        sum(b[key] == answer for b in beliefs[u.id] if b["question"] == question)
-                    ),
-                    float(sum(b["question"] == question for b in beliefs[u.id])),
-                )
-                for u in units
+        for suffix, members in scopes:
+            column = question + suffix
+            pairs: tuple[UnitValue, ...] = tuple(
+                (float(u.values[f"{question}_correct"]), float(u.values[f"{question}_asked"]))
+                for u in members
             )
-            yield Cell(table, f"{label} · {name}", question, pairs, "match", True)
+            yield Cell(table, label, column, pairs, "match")
+            asked = {
+                u.id: [
+                    b
+                    for hand in u.details.get("hands", [])
+                    for b in hand["beliefs"]
+                    if b["question"] == question
+                ]
+                for u in members
+            }
+            every = [b for found in asked.values() for b in found]
+            if not every:
+                continue
+            majority = Counter(b["gold"] for b in every).most_common(1)[0][0]
+            rules = [(f"always {answer}", "gold_letter", answer) for answer in answers]
+            rules.append((f"majority class ({classes[majority]})", "gold", majority))
+            for name, key, answer in rules:
+                pairs = tuple(
+                    (float(sum(b[key] == answer for b in asked[u.id])), float(len(asked[u.id])))
+                    for u in members
+                )
+                yield Cell(table, f"{label} · {name}", column, pairs, "match", True)
+    invalid = tuple(
+        (float(u.values["invalid_actions"]), float(u.values["model_actions"])) for u in units
+    )
+    yield Cell(table, label, "invalid actions", invalid, "match")
 
 
 def _beliefs_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
