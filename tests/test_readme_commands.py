@@ -21,7 +21,6 @@ without making it (a placeholder such as ``<log>``, or a missing input file).
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -165,11 +164,6 @@ def small(text: str, model: Path) -> str:
     return re.sub(r"--episodes \d+", "--episodes 10", text)
 
 
-def child_environment() -> dict[str, str]:
-    """This environment, with the checkout importable (the tests' data and offline settings)."""
-    return {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-
-
 def expand(command: Command, text: str, cwd: Path) -> list[str]:
     """The command's words after bash's expansion, with the README's assignments made."""
     script = "\n".join(
@@ -179,9 +173,7 @@ def expand(command: Command, text: str, cwd: Path) -> list[str]:
             'printf "%s\\0" "$@"',
         ]
     )
-    done = subprocess.run(
-        ["bash", "-c", script], cwd=cwd, env=child_environment(), capture_output=True, text=True
-    )
+    done = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
         pytest.fail(f"{command.id}: bash cannot expand `{text}`: {done.stderr.strip()}")
     return done.stdout.split("\0")[:-1]
@@ -211,7 +203,6 @@ def run(words: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*program, *words[1:]],
         cwd=cwd,
-        env=child_environment(),
         capture_output=True,
         text=True,
         timeout=COMMAND_TIMEOUT,
