@@ -124,7 +124,7 @@ def _package_folder(spec: EmbeddedModel) -> Path:
     return Path(next(iter(found.submodule_search_locations)))
 
 
-def gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
+def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
     """Return the GGUF file, assembling it into ``scratch`` when the package ships chunks.
 
     Raises:
@@ -209,7 +209,7 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
         if not model_complete(target):  # another process may have finished meanwhile
             scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.gguf-"))
             try:
-                _convert(gguf_file(spec, scratch), target)
+                _convert(_gguf_file(spec, scratch), target)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
     return target
