@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -229,6 +230,26 @@ def test_commands_are_found_in_every_readme() -> None:
     assert all(not command.text.endswith("\\") for command in ALL_COMMANDS)
 
 
+OUTPUT_OPTION = re.compile(r"(?:--output_path|--log-dir|--out|-o)[ =](\S+)")
+SKIPPED_OUTPUTS: dict[str, str] = {}  # "<README> <path>" -> the skipped command that writes it
+
+
+def skip(command: Command, reason: str) -> NoReturn:
+    """Skip the command, remembering what it would have written for the commands that read it."""
+    for path in OUTPUT_OPTION.findall(command.text):
+        SKIPPED_OUTPUTS[f"{command.readme} {path.rstrip('/')}"] = command.id
+    pytest.skip(reason)
+
+
+def reads_skipped_output(command: Command, words: list[str], cwd: Path) -> str | None:
+    """Why the command cannot run: it reads what a skipped command would write; or None."""
+    for word in words:
+        writer = SKIPPED_OUTPUTS.get(f"{command.readme} {word.rstrip('/')}")
+        if writer and not (cwd / word).exists():
+            return f"reads {word}, which the skipped command {writer} writes"
+    return None
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ALL_COMMANDS, ids=[c.id for c in ALL_COMMANDS])
 def test_readme_command_runs(
@@ -241,7 +262,7 @@ def test_readme_command_runs(
     installs = skip_reason("pip install")
     blocking = [reason for reason in reasons if reason and reason != installs]
     if blocking or all(reasons):
-        pytest.skip((blocking or reasons)[0])
+        skip(command, (blocking or reasons)[0])
     cwd = workdirs(command.readme)
     texts = [
         small(part, smollm2_path) for part, reason in zip(parts, reasons, strict=True) if not reason
@@ -249,10 +270,10 @@ def test_readme_command_runs(
     for text in texts:
         words = expand(command, text, cwd)
         if runs_lm_eval(words) and not only_our_tasks(words):
-            pytest.skip("runs lm-eval's own tasks, whose datasets download from the Hub")
-        missing = missing_input(words, cwd)
+            skip(command, "runs lm-eval's own tasks, whose datasets download from the Hub")
+        missing = missing_input(words, cwd) or reads_skipped_output(command, words, cwd)
         if missing:
-            pytest.skip(missing)
+            skip(command, missing)
         try:
             done = run(words, cwd)
         except subprocess.TimeoutExpired:
