@@ -112,7 +112,7 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
         raise UsageError("give either a SCORES file or --log DIR")
     pool_seeds = getattr(args, "pool_seeds", False)
     if args.log is not None and args.log.is_dir() and any(args.log.rglob("samples_cogeval*.jsonl")):
-        from cog_tasks.cogeval.lm_eval_samples import score_table_from_lm_eval
+        from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
 
         table = score_table_from_lm_eval(args.log, pool_seeds=pool_seeds)
         return validate_scores(table, source=str(args.log))
