@@ -284,7 +284,7 @@ def test_authors_extractor_in_the_task(tmp_path: Path) -> None:
     assert set(answers(authors).values()) == {""}
     assert metrics(authors)["invalid"] == 1.0
     assert authors.samples[0].scores["coglm_scorer"].metadata["extractor"] == "authors"
-    with pytest.raises(ValueError, match="unknown CogLM extractor"):
+    with pytest.raises(ValueError, match="extractor must be one of ours, authors, authors-gpt"):
         coglm_chat(extractor="theirs")
 
 

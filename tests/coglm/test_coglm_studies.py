@@ -165,19 +165,20 @@ def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, re
     chat = inspect_picks(log.location)
     assert chat == {"const-0000": 0, "const-0001": None, "early-0000": 1, "early-0001": 1}
 
-    # lm-eval --log_samples rows: [loglikelihood, is_greedy] per option. The scores are
-    # chosen so that every choice rule of the family (sum, per character, per token) agrees.
+    # lm-eval --log_samples rows: [loglikelihood, is_greedy] per option, then the
+    # context's own. The scores are chosen so that every choice rule agrees.
     folder = tmp_path / "lm_eval" / "model"
     folder.mkdir(parents=True)
     doc = {"choices": ["True", "False"], "num_choices": 2, "choice_lengths": [1, 1]}
+    doc["context_tokens"] = 5
     const = [
         {
             "doc": {**doc, "id": "const-0000"},
-            "filtered_resps": [["-1.0", "False"], ["-6.0", "False"]],
+            "filtered_resps": [["-1.0", "False"], ["-6.0", "False"], ["-10.0", "False"]],
         },
         {
             "doc": {**doc, "id": "const-0001"},
-            "filtered_resps": [["-6.0", "False"], ["-1.0", "True"]],
+            "filtered_resps": [["-6.0", "False"], ["-1.0", "True"], ["-10.0", "False"]],
         },
     ]
     (folder / "samples_coglm_const_2026-01-01.jsonl").write_text(
