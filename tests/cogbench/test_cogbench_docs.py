@@ -18,14 +18,24 @@ NEEDS_KEY = "# needs an API key"
 COMMANDS = ("inspect eval cog_tasks/cogbench", "cog-tasks cogbench", "M=", "F=")
 
 
-def _usage_lines() -> list[str]:
-    """The command lines of the README's bash blocks, in order."""
-    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+def _command_lines(text: str) -> list[str]:
+    """The command lines of the bash blocks in ``text``, in order."""
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
     return [line for block in blocks for line in block.splitlines() if line.startswith(COMMANDS)]
 
 
+def _usage_lines() -> list[str]:
+    """The commands of the README's Usage section."""
+    text = README.read_text()
+    return _command_lines(text[text.index("## Usage") : text.index("## Parameters")])
+
+
 def test_every_inspect_command_names_its_judge() -> None:
-    evals = [line for line in _usage_lines() if line.startswith("inspect eval")]
+    evals = [
+        line
+        for line in _command_lines(README.read_text())
+        if line.lstrip().startswith("inspect eval")
+    ]
     assert evals
     for line in evals:
         assert re.search(r"--model-role judge=|self_judge=true|judge=false", line), line
