@@ -71,7 +71,7 @@ def a_file(tmp_path: Path) -> Path:
         (["data", "build", "coglm", "--out", "{a_file}"], "cog-tasks data build", "a_file.txt"),
         (["data", "build", "coglm", "{a_file}"], "cog-tasks data build", "a_file.txt"),
         (["model-path", "nope"], "cog-tasks model-path", "'nope'"),
-        (["data", "push", "coglm", "--repo-id", "o/n"], "cog-tasks data push", "HF_HUB_OFFLINE"),
+        (["data", "push", "coglm", "--repo-id", "o/n"], "cog-tasks data push", "huggingface.co"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(

@@ -218,7 +218,7 @@ def test_coglm_download_must_hold_the_pinned_count(
     serve(
         monkeypatch, json.dumps([{"question": "Q", "candidates": ["a", "b"], "answer": 0}]).encode()
     )
-    with pytest.raises(DataSourceError, match="holds 1 items, the pinned file 50"):
+    with pytest.raises(DataSourceError, match="holds 1 items, the pinned upstream file 50"):
         coglm_records.load_records("const")
     assert cached_files(no_local_data) == []
 
