@@ -62,4 +62,5 @@ class NumberGuessingOpponent:
         target = round_target(view.model_numbers[-1], view.own_numbers[-1])
         if self.rounded:
             return max(LOWEST_NUMBER, math.floor(target))
-        return max(LOWEST_NUMBER, float(target))
+        exact = float(target)
+        return max(LOWEST_NUMBER, int(exact) if exact.is_integer() else exact)
