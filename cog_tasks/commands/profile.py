@@ -16,7 +16,6 @@ difference with a paired bootstrap interval over the units they share.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import time
@@ -268,8 +267,16 @@ def _lm_eval_model_args(model: ModelSpec) -> str:
 
 
 def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
-    """CogLM: lm-eval log-likelihood for local weights, the chat protocol otherwise."""
+    """CogLM: lm-eval log-likelihood for local weights, the chat protocol for API models.
+
+    The chance answerer guesses uniformly on the items lm-eval runs, so its
+    rows pair with a local model's on the same item ids.
+    """
     limit = preset.coglm_per_ability
+    if model.is_chance:
+        from cog_tasks.coglm.lm_eval.results import chance_headlines
+
+        return chance_headlines(seed=model.seed, limit=limit)
     if model.is_local:
         from cog_tasks.coglm.lm_eval.results import headlines_from_lm_eval
 
@@ -369,10 +376,7 @@ def _row_label(row: Mapping[str, Any]) -> str:
 def _format(row: Mapping[str, Any]) -> str:
     from cog_tasks.common.stats import Interval
 
-    interval = Interval(
-        row["value"], row["ci_low"], row["ci_high"], row["n"], row["unit"], row["method"]
-    )
-    return interval.format()
+    return Interval.from_dict(row).format()
 
 
 def _plural(unit: str, n: int) -> str:
@@ -453,9 +457,16 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         rows = [row for row in profile["rows"] if row["benchmark"] == benchmark]
         positions = range(len(rows))
         values = [row["value"] for row in rows]
+        # A row without an interval (one unit) is drawn as a bare point.
         errors = [
-            [row["value"] - row["ci_low"] for row in rows],
-            [row["ci_high"] - row["value"] for row in rows],
+            [
+                row["value"] - (row["ci_low"] if row["ci_low"] is not None else row["value"])
+                for row in rows
+            ],
+            [
+                (row["ci_high"] if row["ci_high"] is not None else row["value"]) - row["value"]
+                for row in rows
+            ],
         ]
         axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3)
         axis.set_yticks(list(positions), [row["measure"] for row in rows])
@@ -470,15 +481,19 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     return path
 
 
-def _row_key(row: Mapping[str, Any]) -> tuple[str, str, str, str]:
-    """What must agree for two rows to be compared: benchmark, measure, task, arguments."""
-    run = row["run"]
-    return (
-        row["benchmark"],
-        row["measure"],
-        run["task"],
-        json.dumps(run["arguments"], sort_keys=True),
-    )
+def _row_keys(rows: list[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
+    """What pairs two profiles' rows: benchmark, measure, task, and which occurrence.
+
+    A preset runs its steps in a fixed order, so the k-th row of a measure of
+    a task in one profile pairs with the k-th in the other.
+    """
+    seen: dict[tuple[str, str, str], int] = {}
+    keys = []
+    for row in rows:
+        base = (row["benchmark"], row["measure"], row["run"]["task"])
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
 
 
 def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
@@ -517,15 +532,15 @@ def compare_profiles(
         seed: Seed of the paired bootstrap.
 
     Returns:
-        One comparison per headline both profiles have with the same task and
-        arguments, in the first profile's order.
+        One comparison per headline both profiles have (same benchmark,
+        measure, task and version), in the first profile's order.
     """
     from cog_tasks.common.stats import paired_difference
 
-    others = {_row_key(row): row for row in second["rows"]}
+    others = dict(zip(_row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
-    for row in first["rows"]:
-        other = others.get(_row_key(row))
+    for key, row in zip(_row_keys(first["rows"]), first["rows"], strict=True):
+        other = others.get(key)
         if other is None:
             continue
         difference = None

@@ -72,26 +72,54 @@ class Interval:
         """``[low, high]``, as the reports' JSON carries it."""
         return [self.low, self.high]
 
-    def as_dict(self) -> dict[str, float | int | str]:
-        """JSON-ready fields: ``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``, ``method``."""
+    def as_dict(self) -> dict[str, float | int | str | None]:
+        """JSON-ready fields: ``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``, ``method``.
+
+        An undefined number (NaN) is ``None``, so the JSON stays valid.
+        """
         return {
-            "value": self.value,
-            "ci_low": self.low,
-            "ci_high": self.high,
+            "value": _json_number(self.value),
+            "ci_low": _json_number(self.low),
+            "ci_high": _json_number(self.high),
             "n": self.n,
             "unit": self.unit,
             "method": self.method,
         }
 
     def excludes(self, point: float = 0.0) -> bool:
-        """Whether ``point`` lies outside the interval."""
+        """Whether ``point`` lies outside the interval (never, where there is none)."""
+        if math.isnan(self.low) or math.isnan(self.high):
+            return False
         return not self.low <= point <= self.high
 
     def format(self, digits: int = 3) -> str:
-        """``"0.512 [0.480, 0.544]"`` (``"n/a"`` on no units)."""
+        """``"0.512 [0.480, 0.544]"``; ``"0.512 [no interval: 1 unit]"``; ``"n/a"`` on no units."""
         if math.isnan(self.value):
             return "n/a"
+        if math.isnan(self.low) or math.isnan(self.high):
+            return f"{self.value:.{digits}f} [no interval: {self.n} {self.unit}]"
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+    @classmethod
+    def from_dict(cls, fields: Mapping[str, object]) -> Interval:
+        """The interval of :meth:`as_dict`'s fields (``None`` read back as NaN)."""
+
+        def number(name: str) -> float:
+            value = fields.get(name)
+            return float("nan") if value is None else float(value)  # type: ignore[arg-type]
+
+        return cls(
+            number("value"),
+            number("ci_low"),
+            number("ci_high"),
+            int(fields.get("n") or 0),  # type: ignore[call-overload]
+            str(fields.get("unit", "")),
+            str(fields.get("method", "none")),
+        )
+
+
+def _json_number(value: float) -> float | None:
+    return None if math.isnan(value) else value
 
 
 def _undefined(unit: str) -> Interval:
@@ -119,8 +147,9 @@ def bootstrap_interval(
         confidence: Coverage of the interval.
 
     Returns:
-        The statistic on every unit, with its interval. On one unit the
-        interval is the point itself; on none, every field is NaN.
+        The statistic on every unit, with its interval. One unit says nothing
+        about sampling variation: its bounds are NaN (method ``"none"``); on
+        no units, every field is NaN.
 
     Raises:
         ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
@@ -132,7 +161,8 @@ def bootstrap_interval(
     everything = np.arange(n_units)
     value = float(statistic(everything))
     if n_units == 1:
-        return Interval(value, value, value, 1, unit, "bootstrap")
+        nan = float("nan")
+        return Interval(value, nan, nan, 1, unit, "none")
     from scipy.stats import bootstrap
 
     result = bootstrap(
