@@ -60,6 +60,13 @@ _EXPLICIT_PATTERNS = (
         re.IGNORECASE,
     ),
 )
+# "... is B.", "This is option B.", "would be C. Whether ...": a capital letter after "is"/"be"
+# and before punctuation or the end of the line.
+_IS_LETTER = re.compile(
+    r"\b(?:is|be)[ \t]+(?:(?i:option|choice)[ \t]+)?\(?([A-Z])\)?(?=[\.\),;:!]|[ \t]*$)",
+    re.MULTILINE,
+)
+_NUMBERED_LINE = re.compile(r"^\s*\d+\s*[\.\)]\s*(\S.*?)\s*$")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _BOXED_LETTER = re.compile(r"^\(?([A-Z])\)?(?:\s*[\.\):]\s*|\s+|$)(.*)$", re.DOTALL)
@@ -202,6 +209,37 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
     return picks[-1] if picks else None
 
 
+def _is_letter_pick(text: str, num_choices: int) -> int | None:
+    """The option of every "is B." statement, if they all name the same one."""
+    picks = {_letter_index(m.group(1), num_choices) for m in _IS_LETTER.finditer(text)}
+    picks.discard(None)
+    return picks.pop() if len(picks) == 1 else None
+
+
+def _first_line_pick(text: str, choices: Sequence[str]) -> int | None:
+    """The option whose text the first non-empty line spells exactly."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return _exact_choice(first, choices)
+
+
+def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
+    """The option that a numbered list ("1. x", "2. y" ...) spells, if one list spells one.
+
+    The items of each run of numbered lines, joined with commas, are compared
+    with the options' texts (a ``plan`` option is a comma-separated sequence).
+    """
+    runs: list[list[str]] = [[]]
+    for line in text.splitlines():
+        item = _NUMBERED_LINE.match(line)
+        if item:
+            runs[-1].append(item.group(1).rstrip("."))
+        elif runs[-1]:
+            runs.append([])
+    picks = {_exact_choice(", ".join(run), choices) for run in runs if len(run) > 1}
+    picks.discard(None)
+    return picks.pop() if len(picks) == 1 else None
+
+
 def _mentioned_pick(text: str, num_choices: int) -> int | None:
     """The one option named as "Option X"/"Choice X" and not rejected, if exactly one."""
     kept: dict[int, bool] = {}
@@ -293,9 +331,14 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
             found = rule(candidate, choices)
             if found is not None:
                 return found
-    mentioned = _mentioned_pick(body, num_choices)
-    if mentioned is not None:
-        return mentioned
+    for found in (
+        _is_letter_pick(body, num_choices),
+        _first_line_pick(body, choices),
+        _numbered_list_pick(body, choices),
+        _mentioned_pick(body, num_choices),
+    ):
+        if found is not None:
+            return found
 
     bare = _BARE_LETTER.match(body)
     if bare:

@@ -12,6 +12,7 @@ prediction that names no single option counts as wrong and as invalid.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,28 +93,26 @@ AUTHORS_OUTPUTS_URL = (
 """The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
 
 
-def read_authors_outputs(
-    path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
-) -> list[ScoredItem]:
-    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
+def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Yield the items of a raw-output file in the authors' layout, checked.
 
     The file maps a stage folder to ability file stems (``inductive`` ...) to
     items with ``candidates``, ``answer`` (a letter) and ``predict`` (the
     model's reply). Nothing is cached or copied; the file is read where it is.
 
-    Args:
-        path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`).
-        extractor: The answer reader applied to ``predict``.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
+    Yields:
+        (where, prediction): the file and item, and the item as a prediction
+        row (``ability``, ``choices``, ``answer`` index, ``prediction``, ``id``).
 
     Raises:
-        CogLMDataError: Naming the file and item of anything malformed.
+        CogLMDataError: Naming the file and item of anything malformed, or a
+            file with no items.
     """
     by_stem = {ability.file_stem: ability.code for ability in ABILITY_BY_CODE.values()}
     data = read_json(path)
     if not isinstance(data, dict):
         raise CogLMDataError(f"{path}: expected an object of stages, got {type(data).__name__}")
-    items = []
+    count = 0
     for stage, abilities in data.items():
         for stem, rows in (abilities or {}).items():
             if stem not in by_stem:
@@ -122,14 +121,36 @@ def read_authors_outputs(
                 where = f"{path}: {stage}/{stem} item {number}"
                 if not isinstance(row, dict) or str(row.get("answer", "")) not in LETTERS:
                     raise CogLMDataError(f"{where}: expected an answer letter")
-                prediction = {
-                    "ability": by_stem[stem],
-                    "choices": row.get("candidates"),
-                    "answer": LETTERS.index(row["answer"]),
-                    "prediction": row.get("predict"),
-                    "id": f"{by_stem[stem]}-{number:04d}",
-                }
-                items.append(score_prediction(prediction, where, extractor, chance))
-    if not items:
+                count += 1
+                yield (
+                    where,
+                    {
+                        "ability": by_stem[stem],
+                        "choices": row.get("candidates"),
+                        "answer": LETTERS.index(row["answer"]),
+                        "prediction": row.get("predict"),
+                        "id": f"{by_stem[stem]}-{number:04d}",
+                    },
+                )
+    if not count:
         raise CogLMDataError(f"{path}: no items")
-    return items
+
+
+def read_authors_outputs(
+    path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
+) -> list[ScoredItem]:
+    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
+
+    Args:
+        path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`); its
+            layout is that of :func:`iter_authors_outputs`.
+        extractor: The answer reader applied to ``predict``.
+        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
+
+    Raises:
+        CogLMDataError: Naming the file and item of anything malformed.
+    """
+    return [
+        score_prediction(prediction, where, extractor, chance)
+        for where, prediction in iter_authors_outputs(path)
+    ]

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.extract import LETTERS, strip_answer_statements
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, shown_rationale
 
 ANSWER_PHRASE = "The answer is option"
 
@@ -88,6 +89,7 @@ def chat_prompt(
     *,
     cot: bool = False,
     rationale: str | None = None,
+    rationale_form: str = DEFAULT_RATIONALE_FORM,
 ) -> str:
     """Build the user message of the chat protocol.
 
@@ -96,17 +98,18 @@ def chat_prompt(
         choices: The options, lettered A, B, C ... in order.
         cot: Ask for step-by-step reasoning before the answer.
         rationale: Another model's reply to show before the instruction
-            (chain of cognition); ``None`` for none. Its statements of the
-            chosen option are removed first
-            (:func:`cog_tasks.coglm.extract.strip_answer_statements`), so the
-            model sees the reasoning, not the answer.
+            (chain of cognition); ``None`` for none.
+        rationale_form: How the rationale is shown
+            (:data:`cog_tasks.coglm.rationale.RATIONALE_FORMS`): ``hidden``
+            (default) without any option's letter or text, so the model sees
+            the reasoning, not the answer; ``raw`` as written.
 
     Returns:
         The prompt text.
     """
     parts = [question.strip(), "Options:\n" + lettered_options(choices)]
     if rationale is not None:
-        reasoning = strip_answer_statements(rationale, choices) or NO_REASONING
+        reasoning = shown_rationale(rationale, choices, rationale_form) or NO_REASONING
         parts.append(f"{RATIONALE_HEADER}\n{reasoning}")
     parts.append(COT_INSTRUCTION if cot else DIRECT_INSTRUCTION)
     return "\n\n".join(parts)

@@ -11,6 +11,8 @@ ANIMALS = ["a lion", "a zebra", "an eagle", "a tiger"]
 SIGNED = ["D + 5", "D - 5", "D × 5", "D ÷ 5"]
 NUMBERS = ["4", "5", "6", "7"]
 TRUE_FALSE = ["True", "False"]
+NLI = ["entailment", "neutral", "contradiction"]
+PLAN = ["buying flour, baking bread", "baking bread, buying flour"]
 
 # (reply, choices, what ours reads, what the authors' Llama-2-chat rule reads)
 REPLIES = [
@@ -48,6 +50,16 @@ REPLIES = [
     # the authors' own format, and a reply that starts with the letter
     ("A: The answer is \\boxed{C} an eagle.", ANIMALS, 2, 2),
     (" C. an eagle", ANIMALS, 2, 2),
+    # a letter after "is"/"be" and before punctuation; an option's text on the first line;
+    # a numbered list that spells an option
+    ("The relationship is B.neutral. It is not contradiction or entailment.", NLI, 1, None),
+    ("The most reasonable inference is B. Zebras have stripes.", ANIMALS, 1, None),
+    ("This is option B. Option A has no stripes.", ANIMALS, 1, 1),
+    ("The correct option is A.D + 5", SIGNED, 0, None),
+    ("The best reading would be C. Eagles fly.", ANIMALS, 2, 2),
+    ("a zebra\n\nOption D is possible too, but less likely.", ANIMALS, 1, None),
+    ("The order is:\n1. buying flour\n2. baking bread\nOption B breaks a rule.", PLAN, 0, None),
+    ("The answer is A.\nThis is option B.", ANIMALS, 0, 0),
     # a refusal, and a reply naming no option
     ("I'm sorry, but I cannot answer questions about hurting animals.", ANIMALS, None, None),
     ("Both options seem plausible to me.", TRUE_FALSE, None, 1),

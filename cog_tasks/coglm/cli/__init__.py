@@ -8,6 +8,8 @@ Subcommands:
 - ``table5 LOG...`` / ``table7 LOG...``: the paper's CoT and self-consistency
   comparison and its chain-of-cognition comparison, from Inspect logs;
 - ``score PREDICTIONS.jsonl``: score predictions made elsewhere;
+- ``coc-leak FILE...``: how many chain-of-cognition rationales still read as
+  the chosen option, on raw outputs in the authors' layout;
 - ``chance``: the ``coglm_chat`` task answered by a seeded random letter.
 
 Each subcommand is added by its own ``_add_<name>`` function called from
@@ -140,6 +142,54 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _coc_leak(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.predictions import iter_authors_outputs
+    from cog_tasks.coglm.rationale import leak_counts
+
+    rows = []
+    for path in args.files:
+        replies = [
+            (str(item["prediction"] or ""), item["choices"])
+            for _, item in iter_authors_outputs(path)
+        ]
+        counts = leak_counts(replies, form=args.form)
+        rows.append({"file": str(path), "form": args.form, **vars(counts)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        readable = max(row["readable"], 1)
+        print(
+            f"{row['file']}: {row['readable']} of {row['replies']} replies readable; "
+            f"{args.form} rationale reads as the same option: {row['same_option']} "
+            f"({100 * row['same_option'] / readable:.1f} %), holds its text: "
+            f"{row['verbatim']} ({100 * row['verbatim'] / readable:.1f} %)"
+        )
+    return 0
+
+
+def _add_coc_leak(commands: argparse._SubParsersAction) -> None:
+    from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
+
+    leak = commands.add_parser(
+        "coc-leak",
+        help="count chain-of-cognition rationales that still read as the chosen option",
+        description="For raw outputs in the CogLM authors' layout (their "
+        "result/llama-2-*-chat/result.json): of the replies the default extractor reads, "
+        "how many still read as the same option, and how many still hold its text, once "
+        "shown as a rationale.",
+    )
+    leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json")
+    leak.add_argument(
+        "--form",
+        choices=RATIONALE_FORMS,
+        default=DEFAULT_RATIONALE_FORM,
+        help="rationale form: hidden (default, no option letter or text) or raw (as written)",
+    )
+    leak.add_argument("--json", action="store_true", help="print one JSON list")
+    leak.set_defaults(func=_coc_leak)
+
+
 def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.coglm.inspect import coglm_chat
     from cog_tasks.coglm.inspect.chance import ChanceAnswerer
@@ -244,6 +294,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_report(commands)
     _add_tables(commands)
     _add_score(commands)
+    _add_coc_leak(commands)
     add_chance_command(
         commands,
         "run the coglm_chat task with a seeded random option letter (chance reference)",

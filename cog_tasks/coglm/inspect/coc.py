@@ -15,8 +15,8 @@ def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
             stronger model (``.eval`` or ``.json``), written with samples.
 
     Returns:
-        Reply text per sample id, as written (the prompt removes its answer
-        statements, see :func:`cog_tasks.coglm.prompts.chat_prompt`).
+        Reply text per sample id, as written (the prompt hides its options,
+        see :func:`cog_tasks.coglm.rationale.hide_options`).
 
     Raises:
         FileNotFoundError: If the file does not exist.

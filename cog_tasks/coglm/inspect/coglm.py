@@ -23,6 +23,7 @@ from cog_tasks.coglm.inspect.scorer import coglm_scorer
 from cog_tasks.coglm.inspect.solvers import self_consistency
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
 
 
@@ -39,6 +40,7 @@ def check_parameters(
     sc_seed: object,
     erase: object,
     coc_log: object,
+    coc_rationale: object,
     extractor: object,
     chance: object,
 ) -> None:
@@ -66,6 +68,10 @@ def check_parameters(
         problems.append(f"erase must be one of {', '.join(ABILITY_BY_CODE)}, got {erase!r}")
     if coc_log is not None and not isinstance(coc_log, str):
         problems.append(f"coc_log must be the path of an Inspect log, got {coc_log!r}")
+    if coc_rationale not in RATIONALE_FORMS:
+        problems.append(
+            f"coc_rationale must be one of {', '.join(RATIONALE_FORMS)}, got {coc_rationale!r}"
+        )
     if extractor not in EXTRACTORS:
         problems.append(f"extractor must be one of {', '.join(EXTRACTORS)}, got {extractor!r}")
     if chance not in CHANCE_RULES:
@@ -84,6 +90,7 @@ def coglm_chat(
     sc_seed: int | None = None,
     erase: str | None = None,
     coc_log: str | None = None,
+    coc_rationale: str = DEFAULT_RATIONALE_FORM,
     extractor: str = DEFAULT_EXTRACTOR,
     chance: str = DEFAULT_CHANCE,
 ) -> Task:
@@ -99,8 +106,9 @@ def coglm_chat(
         sc_seed: Base seed of the self-consistency completions (completion i uses seed + i).
         erase: Ability code whose erasure system prompt is given (Table 10 content).
         coc_log: Inspect log of a stronger model's ``coglm_chat`` run; its reply
-            to each sample id, without its answer statements, is shown as a
-            rationale (chain of cognition).
+            to each sample id is shown as a rationale (chain of cognition).
+        coc_rationale: How that reply is shown: ``hidden`` (default) without
+            any option's letter or text, or ``raw``, as written, answer included.
         extractor: Answer reader: ``ours`` (default), ``authors`` (the authors'
             Llama-2-chat rule) or ``authors-gpt`` (their GPT rule).
         chance: Chance level of the calibration: ``listed`` (default, the
@@ -121,6 +129,7 @@ def coglm_chat(
         sc_seed=sc_seed,
         erase=erase,
         coc_log=coc_log,
+        coc_rationale=coc_rationale,
         extractor=extractor,
         chance=chance,
     )
@@ -134,7 +143,12 @@ def coglm_chat(
     else:
         solvers.append(generate())
     dataset = coglm_dataset(
-        abilities, per_ability=per_ability, cot=cot, rationales=rationales, chance=chance
+        abilities,
+        per_ability=per_ability,
+        cot=cot,
+        rationales=rationales,
+        rationale_form=coc_rationale,
+        chance=chance,
     )
     return Task(
         dataset=dataset,

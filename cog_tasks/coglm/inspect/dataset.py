@@ -9,6 +9,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.metrics import chance_count
 from cog_tasks.coglm.prompts import chat_prompt
+from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 
@@ -18,6 +19,7 @@ def record_to_sample(
     *,
     cot: bool = False,
     rationale: str | None = None,
+    rationale_form: str = DEFAULT_RATIONALE_FORM,
     chance: str = DEFAULT_CHANCE,
 ) -> Sample:
     """Turn one record into a sample whose input is the full chat prompt.
@@ -26,6 +28,8 @@ def record_to_sample(
         record: The CogLM record.
         cot: Ask for step-by-step reasoning.
         rationale: A stronger model's rationale to show (chain of cognition).
+        rationale_form: How it is shown (``hidden`` or ``raw``, see
+            :data:`~cog_tasks.coglm.rationale.RATIONALE_FORMS`).
         chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Returns:
@@ -35,7 +39,13 @@ def record_to_sample(
     """
     return Sample(
         id=record.id,
-        input=chat_prompt(record.question, record.choices, cot=cot, rationale=rationale),
+        input=chat_prompt(
+            record.question,
+            record.choices,
+            cot=cot,
+            rationale=rationale,
+            rationale_form=rationale_form,
+        ),
         choices=list(record.choices),
         target=LETTERS[record.answer],
         metadata={
@@ -63,6 +73,7 @@ def coglm_dataset(
     per_ability: int | None = None,
     cot: bool = False,
     rationales: Mapping[str, str] | None = None,
+    rationale_form: str = DEFAULT_RATIONALE_FORM,
     chance: str = DEFAULT_CHANCE,
 ) -> MemoryDataset:
     """Build the CogLM dataset through the record resolver.
@@ -73,6 +84,7 @@ def coglm_dataset(
         cot: Ask for step-by-step reasoning.
         rationales: Rationale per sample id (chain of cognition); every
             selected sample must have one.
+        rationale_form: How rationales are shown (``hidden`` or ``raw``).
         chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
@@ -95,6 +107,7 @@ def coglm_dataset(
                 record,
                 cot=cot,
                 rationale=rationales[record.id] if rationales else None,
+                rationale_form=rationale_form,
                 chance=chance,
             )
             for record in records

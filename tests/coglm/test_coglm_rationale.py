@@ -1,0 +1,101 @@
+"""Chain-of-cognition rationales: no option's letter or text reaches the weaker model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cog_tasks.cli import main
+from cog_tasks.coglm.extract import extract_choice
+from cog_tasks.coglm.rationale import HIDDEN_TEXT, hide_options, leak_counts, shown_rationale
+
+INFER = [
+    "Sam forgot his umbrella at home",
+    "Sam enjoys walking in the rain",
+    "Sam owns no umbrella",
+    "It did not rain today",
+]
+PLAN = [
+    "buying flour, baking bread, eating lunch",
+    "eating lunch, buying flour, baking bread",
+    "baking bread, eating lunch, buying flour",
+]
+NLI = ["entailment", "neutral", "contradiction"]
+
+# Replies written for the tests in the shapes of the authors' Llama-2-chat outputs.
+REPLIES = [
+    (
+        "The answer is A. Sam forgot his umbrella at home.\n\nHe is wet and usually carries "
+        "one. Option B is not supported. Option C is unlikely, and D is ruled out.",
+        INFER,
+    ),
+    (
+        "A. Sam forgot his umbrella at home.\n\nThe other options are weaker:\n\n"
+        "B. Sam enjoys walking in the rain - nothing says so.\n"
+        "C. Sam owns no umbrella - he usually carries one.",
+        INFER,
+    ),
+    ("The most reasonable inference is that Sam forgot the umbrella at home. (A)", INFER),
+    (
+        "Following the rules, the order is:\n1. buying flour\n2. baking bread\n3. eating lunch\n"
+        "So the first sequence works, while B and C break the rules.",
+        PLAN,
+    ),
+    ("The relationship is B.neutral. It is neither contradiction nor entailment.", NLI),
+    ("B: Sam likes walking in rain, which is the best reading. The answer is \\boxed{B}.", INFER),
+]
+
+
+@pytest.mark.parametrize(("reply", "choices"), REPLIES)
+def test_hidden_rationale_names_no_option(reply: str, choices: list[str]) -> None:
+    assert extract_choice(reply, choices) is not None
+    hidden = hide_options(reply, choices)
+    assert hidden  # the reasoning stays
+    assert extract_choice(hidden, choices) is None
+    for choice in choices:
+        assert choice.lower() not in hidden.lower()
+
+
+def test_near_copies_and_numbered_lists_are_hidden() -> None:
+    hidden = hide_options(REPLIES[3][0], PLAN)
+    assert hidden.startswith("Following the rules, the order is:\n1. " + HIDDEN_TEXT)
+    assert "flour" not in hidden
+    assert "forgot the umbrella at" not in hide_options(REPLIES[2][0], INFER)
+
+
+def test_letters_of_options_go_but_articles_stay() -> None:
+    hidden = hide_options("A dog barks. Option C is wrong, and B is too. (D) fits.", INFER)
+    assert hidden == "A dog barks. An option is wrong, and one option is too. fits."
+
+
+def test_raw_form_keeps_the_reply_and_unknown_forms_fail() -> None:
+    assert shown_rationale(" The answer is A. ", INFER, "raw") == "The answer is A."
+    with pytest.raises(ValueError, match="unknown rationale form 'plain'"):
+        shown_rationale("x", INFER, "plain")
+
+
+def test_leak_counts_hidden_and_raw() -> None:
+    replies = [*REPLIES, ("I cannot tell.", INFER)]
+    hidden = leak_counts(replies)
+    assert (hidden.replies, hidden.readable, hidden.same_option, hidden.verbatim) == (7, 6, 0, 0)
+    raw = leak_counts(replies, form="raw")
+    assert (raw.readable, raw.same_option) == (6, 6)
+
+
+def test_coc_leak_command_reads_the_authors_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"question": "q", "candidates": choices, "answer": "A", "predict": reply}
+        for reply, choices in REPLIES[:3]
+    ]
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps({"third_stage": {"inductive": rows}}), encoding="utf-8")
+    assert main(["coglm", "coc-leak", str(path), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["replies"], row["readable"], row["same_option"], row["form"]) == (3, 3, 0, "hidden")
+    path.write_text(json.dumps({"third_stage": {"nope": rows}}), encoding="utf-8")
+    assert main(["coglm", "coc-leak", str(path)]) == 2
+    assert "third_stage/nope is not a CogLM ability file" in capsys.readouterr().err
