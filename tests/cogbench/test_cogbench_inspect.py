@@ -92,11 +92,11 @@ def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
     assert sample.scores["cogbench_scorer"].metadata["rationality"][1]["scores"][2] is None
     assert "t1: agent 2 3 ? 5 4" in sample.output.completion
     # ReAct sees feedback as an observation (4 samples x 5 questions), and the
-    # unreadable answer is asked again 3 times (default retries) in each sample
+    # unreadable answer is asked again 3 times (default retries) in each sample;
+    # the default feedback is the paper's: last round's human rating
     observed = [p for p in agent_replies.prompts if "Observation from last round" in p]
     assert len(observed) == 4 * 5 + 4 * 3
-    assert not any("people with your profile rated it" in p for p in observed)
-    assert any("your rating was too" in p or "your rating was right" in p for p in observed)
+    assert all("people with your profile rated it" in p for p in observed)
 
 
 def test_unknown_agent_is_rejected() -> None:
