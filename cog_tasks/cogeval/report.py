@@ -11,6 +11,7 @@ intervals), failure-mode bars, success by temperature with error bars.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,21 @@ def _interval(rows: pd.DataFrame, values: pd.Series) -> Interval:
     return cluster_mean_interval(values.to_list(), rows["task"].to_list(), unit=UNIT)
 
 
+def _bounds(interval: Interval) -> list[float | None]:
+    """``[low, high]`` for JSON: ``None`` where one task gives no interval (NaN)."""
+    return [None if math.isnan(bound) else bound for bound in (interval.low, interval.high)]
+
+
+def _error(value: float, bounds: list[float | None]) -> list[float]:
+    """Error-bar lengths below and above ``value``; none drawn where there is no interval."""
+    low, high = bounds
+    return [0.0, 0.0] if low is None or high is None else [value - low, high - value]
+
+
+def _text(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 def _reference(
     rows: pd.DataFrame, table: pd.DataFrame, reference_model: str
 ) -> dict[str, Any] | None:
@@ -66,7 +82,7 @@ def _reference(
         "tasks": int(coverage.max()),
         "of_tasks": len(tasks),
         "success": interval.value,
-        "success_ci": [interval.low, interval.high],
+        "success_ci": _bounds(interval),
     }
 
 
@@ -96,12 +112,12 @@ def run_summary(table: pd.DataFrame, reference_model: str | None = None) -> list
             "tasks": int(rows["task"].nunique()),
             "dialogs": len(rows),
             "success": success.value,
-            "success_ci": [success.low, success.high],
+            "success_ci": _bounds(success),
         }
         for mode in FAILURE_MODES:
             rate = _interval(rows, (modes.loc[rows.index] == mode).astype(float))
             row[mode] = rate.value
-            row[f"{mode}_ci"] = [rate.low, rate.high]
+            row[f"{mode}_ci"] = _bounds(rate)
         row["pooling"] = str(rows["pooling"].iloc[0]) if "pooling" in rows else ""
         is_reference = reference_model is not None and row["model"] == reference_model
         row["chance"] = (
@@ -126,13 +142,13 @@ def format_summary(summary: list[dict[str, Any]]) -> str:
         chance_text = (
             "-"
             if chance is None
-            else f"{chance['success']:.3f} [{chance['success_ci'][0]:.3f}, "
-            f"{chance['success_ci'][1]:.3f}] ({chance['tasks']}/{chance['of_tasks']} tasks)"
+            else f"{chance['success']:.3f} [{_text(chance['success_ci'][0])}, "
+            f"{_text(chance['success_ci'][1])}] ({chance['tasks']}/{chance['of_tasks']} tasks)"
         )
         rates = " | ".join(f"{row[mode]:.3f}" for mode in FAILURE_MODES)
         lines.append(
             f"{row['run']} | {row['tasks']} | {row['dialogs']} | "
-            f"{row['success']:.3f} [{low:.3f}, {high:.3f}] | {chance_text} | {rates}"
+            f"{row['success']:.3f} [{_text(low)}, {_text(high)}] | {chance_text} | {rates}"
         )
         if row["pooling"]:
             notes.append(f"{row['run']}: {row['pooling']}")
@@ -145,12 +161,7 @@ def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
     figure, axis = plt.subplots(figsize=(2.5 + 1.0 * len(summary), 4.0))
     positions = np.arange(len(summary))
     values = np.array([row["success"] for row in summary])
-    errors = np.array(
-        [
-            [row["success"] - row["success_ci"][0], row["success_ci"][1] - row["success"]]
-            for row in summary
-        ]
-    ).T
+    errors = np.array([_error(row["success"], row["success_ci"]) for row in summary]).T
     axis.bar(positions, values, yerr=errors, capsize=4, color="tab:blue", label="success")
     for position, row in zip(positions, summary, strict=True):
         if row["chance"] is not None:
@@ -158,10 +169,7 @@ def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
             axis.errorbar(
                 position + 0.3,
                 chance["success"],
-                yerr=[
-                    [chance["success"] - chance["success_ci"][0]],
-                    [chance["success_ci"][1] - chance["success"]],
-                ],
+                yerr=np.array([_error(chance["success"], chance["success_ci"])]).T,
                 fmt="k_",
                 capsize=3,
                 label="chance on the same tasks" if position == 0 else None,
@@ -219,7 +227,8 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
                 bound = bounds[(graphs[row], conditions[column])]
-                text = f"{value:.2f}\n[{bound.low:.2f},{bound.high:.2f}]"
+                low, high = (_text(end) for end in _bounds(bound))
+                text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {model}")
         figure.colorbar(image, ax=axis, label="success rate")
@@ -266,7 +275,7 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
             interval = _interval(cell, cell["score"] / cell["max_score"])
             temperatures.append(temperature)
             means.append(interval.value)
-            errors.append([interval.value - interval.low, interval.high - interval.value])
+            errors.append(_error(interval.value, _bounds(interval)))
         axis.errorbar(
             temperatures,
             means,
