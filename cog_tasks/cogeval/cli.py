@@ -175,7 +175,7 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.cogeval.inspect.cogeval import cogeval
 
     task_args = dict(args.task_args)
-    answerer = chance_answerer(task_args, args.seed)  # refuses published tasks before any fetch
+    answerer = chance_answerer(task_args, args.seed)  # refuses unreadable maps before the run
     return cogeval(**task_args), answerer
 
 

@@ -11,6 +11,8 @@ from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
+from cog_tasks.cogeval.published import answer_kind, route_start, select_published
+from cog_tasks.cogeval.published_graph import read_turns
 from cog_tasks.cogeval.scoring import GraphContext
 from cog_tasks.common.scripted import ScriptedReplies
 
@@ -22,9 +24,14 @@ class ChanceAnswerer(ScriptedReplies):
     items it was built with.
     """
 
-    def __init__(self, items: Sequence[CogEvalItem], seed: int = 0):
+    def __init__(
+        self,
+        items: Sequence[CogEvalItem],
+        seed: int = 0,
+        contexts: dict[tuple[str, ...], GraphContext] | None = None,
+    ):
         self.seed = seed
-        self.contexts: dict[tuple[str, ...], GraphContext] = {}
+        self.contexts: dict[tuple[str, ...], GraphContext] = dict(contexts or {})
         self.calls: Counter[tuple[str, ...]] = Counter()
         for item in items:
             texts = tuple(turn.text for turn in item.turns)
@@ -43,6 +50,49 @@ class ChanceAnswerer(ScriptedReplies):
         return random_answer(self.contexts[texts], rng)
 
 
+def published_contexts(task_args: dict[str, Any]) -> dict[tuple[str, ...], GraphContext]:
+    """The walker's map for every dialog prefix of the published tasks ``task_args`` selects.
+
+    Each map is read from the task's first user turn
+    (:mod:`cog_tasks.cogeval.published_graph`); a follow-up turn is answered on
+    that same map, the question's target aside. An earlier turn is answered
+    with a route (the value question), or a count in a count task.
+
+    Raises:
+        ValueError: Naming the first task whose prompt is not in the template
+            read, and how many of the selection are not.
+    """
+    tasks = select_published(
+        graphs=split_names(task_args.get("graphs")),
+        domains=split_names(task_args.get("domains")),
+        conditions=split_names(task_args.get("conditions")),
+        cot=task_args.get("cot", "none"),
+        design=task_args.get("design", "all"),
+    )
+    contexts: dict[tuple[str, ...], GraphContext] = {}
+    unread: list[str] = []
+    for task in tasks:
+        conversation = task.load()
+        kind = answer_kind(task.condition, conversation.expected)
+        start = route_start(conversation.expected)
+        turns = conversation.turns
+        for end in range(1, len(turns) + 1):
+            prefix_kind = kind if end == len(turns) or kind == "count" else "path"
+            context = read_turns(turns[:end], prefix_kind, start)
+            if context is None:
+                unread.append(task.id)
+                break
+            contexts[turns[:end]] = context
+    if unread:
+        raise ValueError(
+            f"the CogEval chance walker cannot read the map of published task {unread[0]!r} "
+            f"({len(unread)} of {len(tasks)} selected): it reads the 'is connected to' "
+            "prompts of n15star, n16cluster and n21star (not unordRooms); pick those with "
+            "-T graphs=... or run -T source=generated"
+        )
+    return contexts
+
+
 def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
     """The random walker for the dialogs that ``cogeval(**task_args)`` asks.
 
@@ -54,14 +104,11 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
         An answerer that knows every dialog of that task.
 
     Raises:
-        ValueError: For ``source=published``: the walker needs the graph's
-            states and connections, which only the generated tasks carry.
+        ValueError: For published tasks whose map the walker cannot read
+            (see :func:`published_contexts`).
     """
-    if task_args.get("source", "generated") != "generated":
-        raise ValueError(
-            "the CogEval chance walker needs the graph of each task, which only "
-            "source=generated carries; run it with -T source=generated"
-        )
+    if task_args.get("source", "generated") == "published":
+        return ChanceAnswerer([], seed=seed, contexts=published_contexts(task_args))
     items = generate_items(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),
