@@ -16,6 +16,7 @@ difference with a paired bootstrap interval over the units they share.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -81,7 +82,17 @@ PRESETS: dict[str, Preset] = {
     "smoke": Preset(
         "smoke",
         (
-            Step("cogeval", "cogeval", {"graphs": "n7line", "temperatures": "0"}, limit=8),
+            Step(
+                "cogeval",
+                "cogeval",
+                {
+                    "graphs": "n7line",
+                    "domains": "ordRooms",
+                    "conditions": "valuePath,1stepPath,2stepPath",
+                    "temperatures": "0",
+                    "max_tokens": 64,
+                },
+            ),
             Step("cogbench", "cogbench", {"agent": "cot", "source": "sample", "iterations": 2}),
             Step("egosocial", "egosocial_static", {}, limit=30),
             Step("egosocial", "egosocial_number_guessing", {"level": 1, "rounds": 3}),
@@ -334,6 +345,11 @@ def run_profile(
         The profile as written to ``profile.json``.
     """
     out.mkdir(parents=True, exist_ok=True)
+    if "model_path" in model.args and "HF_HUB_OFFLINE" not in os.environ:
+        # Local weights: Inspect's hf provider would still look the model's
+        # name up on the Hub, with back-off retries on every reply when offline.
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        progress("local weights (model_path): HF_HUB_OFFLINE=1 for this run")
     headlines: list[Headline] = []
     total = 1 + len(preset.steps)
     started = time.monotonic()
