@@ -142,3 +142,14 @@ def test_coglm_gen_with_smollm2(tmp_path: Path, smollm2_path: Path, shared_data:
         task = results[f"coglm_gen_{ability.code}"]
         assert row["n"] == 1 and row["invalid"] == round(task["invalid,extract"])
         assert row["calibrated_accuracy"] == pytest.approx(task["calibrated_acc,extract"])
+
+    # The text report names the generation protocol, never the log-likelihood choice rule.
+    text = subprocess.run(
+        [command[0], "coglm", "report", str(tmp_path), "--out", str(tmp_path / "chart.png")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert text.returncode == 0, text.stderr[-3000:]
+    assert "generation (extract answer reader)" in text.stdout
+    assert "log-likelihood" not in text.stdout and "choice rule" not in text.stdout

@@ -289,9 +289,10 @@ def runs_from_results(
             protocol = f"generation ({family.filter} answer reader), chance {chance}"
         if items is None:
             version = data.get("versions", {}).get(family.name, "?")
+            options = "--rule and --chance" if family.name == "coglm" else "--chance"
             protocol = (
                 f"lm-eval's aggregated metrics of tasks version {version} (no --log_samples "
-                "files: no intervals, --rule and --chance not applied)"
+                f"files: no intervals, {options} not applied)"
             )
             settings = {"scores": "aggregated"}
         label = _model_label(data) + family.label_suffix
