@@ -68,9 +68,9 @@ class Interval:
     unit: str
     method: str
 
-    def as_list(self) -> list[float]:
-        """``[low, high]``, as the reports' JSON carries it."""
-        return [self.low, self.high]
+    def as_list(self) -> list[float | None]:
+        """``[low, high]``, as the reports' JSON carries it (``None`` where undefined)."""
+        return [_json_number(self.low), _json_number(self.high)]
 
     def as_dict(self) -> dict[str, float | int | str | None]:
         """JSON-ready fields: ``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``, ``method``.
