@@ -39,6 +39,7 @@ from cog_tasks.cogeval.graphs import (
     PAPER_DOMAINS,
 )
 from cog_tasks.cogeval.parsing import extract_answer, split_route
+from cog_tasks.cogeval.published_graph import question_start
 from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
@@ -199,7 +200,9 @@ class PublishedTask:
             "prompt": "\n\n".join([conversation.system, *conversation.turns]),
             "expected": list(conversation.expected),
             "kind": kind,
-            "start": route_start(conversation.expected) if kind == "path" else None,
+            "start": (question_start(conversation.turns) or route_start(conversation.expected))
+            if kind == "path"
+            else None,
             "graph_context": None,
         }
 

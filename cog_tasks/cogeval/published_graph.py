@@ -5,13 +5,15 @@ The published tasks are prompts, not graphs. On the star and cluster graphs
 lists its connections in one template, "A is connected to B, C, and D" or
 "A, B and C are all connected to each other", and states the rewards as
 "a chest with a reward of 50 in room 20", "Prem is donating 50 books" or
-"visit snapdragon field, you can get a bunch of 50 ... flowers". This module
-reads those sentences of the *first* user turn, and the target of a
-"shortest path ... to X" question, into a :class:`GraphContext`.
+"a bunch of 50 snapdragon flowers". The line and tree graphs tell a walk
+through the environment ("you enter room 1 ... which leads to room 3 ...
+you go back to the lobby"), read as a tree (:func:`_read_story`).
 
-The line and tree graphs tell a walk through the environment in free prose;
-they are not read (:func:`read_first_turn` returns ``None``), and neither are
-the follow-up turns' changes: the walker plans on the first turn's map.
+Only the *first* user turn's map is read, with the target of a "shortest
+path ... to X" question; the follow-up turns' changes are not: the walker
+plans on the first turn's map. Not read (:func:`read_turns` gives ``None``):
+the unordRooms and objectRelations prose, names of several words, and a
+story whose map is not a tree or misses a state of the expected answers.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cog_tasks.cogeval.parsing import normalize_state
+from cog_tasks.cogeval.parsing import extract_answer, normalize_state, split_route
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
@@ -38,7 +40,10 @@ _NUMBER_WORDS = {
         "fifteen sixteen seventeen eighteen nineteen twenty twenty-one".split()
     )
 }
-_TARGET = re.compile(r"shortest path (?:from .+? )?to (?:the )?(?:room )?(\w+)", re.IGNORECASE)
+_TARGET = re.compile(
+    r"shortest path (?:from .+? )?to (?:the |room |zone |scholar )*(\w+)", re.IGNORECASE
+)
+_FROM = re.compile(r"\bfrom (?:the |room |zone |scholar )*(\w+)", re.IGNORECASE)
 
 
 def _names(text: str) -> list[str]:
@@ -82,40 +87,167 @@ def _rewards(text: str) -> list[tuple[str, float]]:
     return [(normalize_state(state), float(value)) for state, value in found]
 
 
+#: A state named in a story: numbered rooms and zones, the lobby or entrance, named fields, names.
+_ROOM_MENTION = re.compile(r"\b(?:room|zone) (\d+)\b", re.IGNORECASE)
+_DOOR_MENTION = re.compile(r"\b(lobby|entrance)\b", re.IGNORECASE)
+_FIELD_MENTION = re.compile(r"\b(\w+) field\b")
+_NAME_MENTION = re.compile(r"\b([A-Z][a-z]+)\b")
+_NOT_NAMES = frozenset(
+    "Imagine You Then This There Which Starting Please Answer Now When Given Assume Again The "
+    "In It From At Remember Under If And But What Who How Room Rooms".split()
+)
+_NOT_FIELDS = frozenset("the a this that other one two flower neighbor neighboring".split())
+#: Words that leave a list of options between two new states ("room 1 or room 2").
+_OPTION_GAP = re.compile(r"^\s*(?:,|,?\s*or|,?\s*and)?\s*(?:the\s+)?$")
+_STORY_REWARD = re.compile(
+    r"\$\s?(\d+)|\b(\d+)\s?(?:\$|dollars\b|books\b|(?:\w+ )?flowers\b)", re.IGNORECASE
+)
+#: Where the story ends and the question begins.
+_QUESTION = re.compile(
+    r"\?|only be able to choose|pick one path|didn't take any|Starting from", re.IGNORECASE
+)
+
+
+def _mentions(sentence: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of every state the sentence names, in order (see the patterns above).
+
+    Raises:
+        ValueError: For names of several words ("New Delhi"), which are not read.
+    """
+    found = [(m.start(), m.end(), m[1].lower()) for m in _DOOR_MENTION.finditer(sentence)]
+    named = [(m.start(), m.end(), m[1]) for m in _ROOM_MENTION.finditer(sentence)]
+    if not named:
+        named = [
+            (m.start(), m.end(), m[1])
+            for m in _FIELD_MENTION.finditer(sentence)
+            if m[1].lower() not in _NOT_FIELDS
+        ]
+    if not named and " field" not in sentence:
+        names = [m for m in _NAME_MENTION.finditer(sentence) if m[1] not in _NOT_NAMES]
+        if any(b.start() - a.end() == 1 for a, b in zip(names, names[1:], strict=False)):
+            raise ValueError(f"a name of several words is not read: {sentence!r}")
+        named = [(m.start(), m.end(), m[1]) for m in names]
+    return sorted(found + [(start, end, normalize_state(name)) for start, end, name in named])
+
+
+def _read_story(
+    text: str,
+) -> tuple[tuple[str, ...], list[tuple[str, str]], list[tuple[str, float]]]:
+    """States (the story's start first), connections and rewards of an exploration story.
+
+    The story is read as a walk over a tree: a state named for the first time
+    is connected to where the walk is and becomes where it is, unless it is
+    one of a list of options ("room 1 or room 2"), which all hang from the
+    same place; naming a known state moves the walk there. A reward belongs to
+    the state named in its clause, or to where the walk is.
+    """
+    states: list[str] = []
+    edges: list[tuple[str, str]] = []
+    rewards: list[tuple[str, float]] = []
+    here: str | None = None
+    for sentence in _SENTENCE.split(text):
+        if _QUESTION.search(sentence):
+            break
+        if re.search(r"\w+s: [A-Z]", sentence):  # "seven scholars: Vicky, Amir, ..." lists them all
+            continue
+        if re.search(r"start over", sentence) and states:
+            here = states[0]
+        previous: tuple[int, str, str | None] | None = (
+            None  # (end, name, its parent) of a new state
+        )
+        for start, end, name in _mentions(sentence):
+            if name not in states:
+                states.append(name)
+                sibling = previous is not None and _OPTION_GAP.match(sentence[previous[0] : start])
+                parent = previous[2] if sibling and previous is not None else here
+                if parent is not None:
+                    edges.append((parent, name))
+                here = parent if sibling else name
+                previous = (end, name, parent)
+            else:
+                here, previous = name, None
+        for clause in re.split(r",|\band\b|;", sentence):
+            values = [a or b for a, b in _STORY_REWARD.findall(clause)]
+            if values and here is not None:
+                named = _mentions(clause)
+                rewards.append((named[-1][2] if named else here, float(values[0])))
+    return tuple(states), edges, rewards
+
+
+def _named(turns: Sequence[str]) -> set[str]:
+    """Every state the turns name."""
+    sentences = (sentence for turn in turns for sentence in _SENTENCE.split(turn))
+    return {name for sentence in sentences for _, _, name in _mentions(sentence)}
+
+
+def _answer_states(expected: Sequence[str]) -> set[str]:
+    """Every state the expected answers name."""
+    routes = (split_route(extract_answer(text) or text) or () for text in expected)
+    return {state for route in routes for state in route}
+
+
 def read_first_turn(
-    first_turn: str, kind: AnswerKind, start: str | None, question: str | None = None
+    first_turn: str,
+    kind: AnswerKind,
+    expected: Sequence[str],
+    question: str | None = None,
+    later_turns: Sequence[str] = (),
 ) -> GraphContext | None:
-    """The first turn's map as a scorer context, or ``None`` when it is not in the template.
+    """The first turn's map as a scorer context, or ``None`` when it cannot be read.
+
+    The connection template is read first; a turn where it does not name as
+    many states as the turn announces is read as an exploration story
+    (:func:`_read_story`). The start is the state the question walks from
+    ("Starting from the lobby", "From room 1"), else a story's first state;
+    the expected answers only check the reading, never steer the walk.
 
     Args:
         first_turn: The first user turn (it describes the environment).
         kind: Answer form of the question asked.
-        start: Normalised start state (routes), if known.
+        expected: The task's expected answers (every state they name must be
+            on a story's map).
         question: The turn that asks the question (default: the first turn);
             a "shortest path ... to X" question makes X the only goal, and a
             target missing from the map leaves the walk without a goal
             (upstream's n15star socialTies ``3stepPath`` asks for Matt, who
             is not among the scholars the prompt connects).
+        later_turns: The turns after the first, whose new states (a new room
+            with a portal) the answers may name.
 
     Returns:
-        A context over the stated connections, with the stated rewards (or the
-        question's target as the one goal), or ``None`` when the connections
-        read do not name as many states as the turn announces, the start is
-        not one of them, or a reward question names no rewarded state of them.
+        A context over the connections read, with the stated rewards (or the
+        question's target as the one goal), or ``None`` when a story's map is
+        not a tree, does not name as many states as the turn announces or
+        misses a state of the answers, the start is not on the map, or a
+        reward question names no rewarded state of it.
     """
+    question = question or first_turn
     edges = list(dict.fromkeys(_edges(first_turn)))
+    story = None  # a story's first state, where its walk starts
     states = tuple(dict.fromkeys(name for edge in edges for name in edge))
-    if not edges or len(states) != _stated_size(first_turn):
-        return None
-    target = _TARGET.search(question or first_turn)
+    if edges and len(states) == _stated_size(first_turn):
+        stated_rewards = _rewards(first_turn)
+    else:
+        states, edges, stated_rewards = _read_story(first_turn)
+        size = _stated_size(first_turn)
+        if (
+            len(edges) != len(states) - 1
+            or (size is not None and len(states) not in (size, size + 1))
+            or not _answer_states(expected) <= {*states, *_named(later_turns)}
+        ):
+            return None
+        story = states[0]
+    target = _TARGET.search(question)
     if target is not None:
         goal = normalize_state(target[1])
         rewards = [(goal, 1.0)] if goal in states else []
     else:
-        rewards = [(state, value) for state, value in _rewards(first_turn) if state in states]
+        rewards = [(state, value) for state, value in stated_rewards if state in states]
         if not rewards and kind in ("path", "first_step"):
             return None
-    if kind in ("path", "first_step") and start not in states:
+    starts = [normalize_state(name) for name in _FROM.findall(question)]
+    starts = [name for name in starts if name in states] or ([] if story is None else [story])
+    if kind in ("path", "first_step") and not starts:
         return None
     return GraphContext(
         kind=kind,
@@ -123,10 +255,31 @@ def read_first_turn(
         states=states,
         edges=tuple(edges),
         rewards=tuple(rewards),
-        start=start if kind in ("path", "first_step") else None,
+        start=starts[-1] if kind in ("path", "first_step") else None,
     )
 
 
-def read_turns(turns: Sequence[str], kind: AnswerKind, start: str | None) -> GraphContext | None:
-    """The map a blind walker uses for the last of ``turns`` (see :func:`read_first_turn`)."""
-    return read_first_turn(turns[0], kind, start, question=turns[-1])
+def question_start(turns: Sequence[str]) -> str | None:
+    """The state the last turn's question walks from ("Starting from the lobby"), if named."""
+    try:
+        named = _named(turns)
+    except ValueError:
+        return None
+    starts = [normalize_state(name) for name in _FROM.findall(turns[-1])]
+    starts = [name for name in starts if name in named]
+    return starts[-1] if starts else None
+
+
+def read_turns(
+    turns: Sequence[str], kind: AnswerKind, expected: Sequence[str], asked: int | None = None
+) -> GraphContext | None:
+    """The map a blind walker uses to answer turn ``asked`` (default: the last) of a dialog.
+
+    See :func:`read_first_turn`; ``None`` also when a turn names a state in
+    words the story reader does not read.
+    """
+    question = turns[(asked or len(turns)) - 1]
+    try:
+        return read_first_turn(turns[0], kind, expected, question=question, later_turns=turns[1:])
+    except ValueError:
+        return None

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
+from inspect_ai.model import ChatMessageUser, GenerateConfig
 
 from cog_tasks.cogeval.baseline import random_answer
-from cog_tasks.cogeval.inspect.chance import chance_answerer, published_contexts
-from cog_tasks.cogeval.published import answer_kind, route_start, select_published
+from cog_tasks.cogeval.inspect.chance import NO_MAP_REPLY, chance_answerer, published_contexts
+from cog_tasks.cogeval.published import answer_kind, select_published
 from cog_tasks.cogeval.published_graph import read_first_turn, read_turns
 from cog_tasks.cogeval.scoring import score_response
 
@@ -24,29 +24,41 @@ def test_the_connection_template_gives_states_edges_rewards_and_start() -> None:
         "there is a chest with a reward of 10 in room 2. Now, from room 1 what is the "
         "shortest path that yields the most reward?"
     )
-    context = read_first_turn(text, "path", "1")
-    assert context is not None
+    context = read_first_turn(text, "path", ["Answer: 1, 4, 5"])
+    assert context is not None and context.start == "1"
     assert set(context.states) == {"1", "2", "3", "4", "5"}
     assert ("4", "5") in context.edges and len(context.edges) == 4
     assert dict(context.rewards) == {"5": 50.0, "2": 10.0}
-    target = read_turns([text, "From room 1 what is the shortest path to room 3?"], "path", "1")
+    target = read_turns([text, "From room 1 what is the shortest path to room 3?"], "path", [])
     assert target is not None and target.rewards == (("3", 1.0),)
 
 
-def test_prose_and_miscounted_maps_are_not_read() -> None:
-    prose = "Imagine a building with six rooms. From the lobby you can go to room 1 or room 2."
-    assert read_first_turn(prose, "first_step", "lobby") is None
+def test_a_story_is_read_as_a_tree_with_options_and_returns() -> None:
+    story = (
+        "Imagine a building with four rooms. From the lobby you have two choices, room 1 or "
+        "room 2. You enter room 1, which leads to room 3. There's a chest in room 3. You open "
+        "it and there's 10 dollars. Then you exit and start over. This time you choose room 2, "
+        "which has a door to room 4, where you find a chest with 50 dollars. Which room from "
+        "the lobby will lead to the most money?"
+    )
+    context = read_first_turn(story, "first_step", ["Answer: room 2"])
+    assert context is not None and context.start == "lobby"
+    assert set(context.edges) == {("lobby", "1"), ("lobby", "2"), ("1", "3"), ("2", "4")}
+    assert dict(context.rewards) == {"3": 10.0, "4": 50.0}
+    # a state of the answers missing from the map, or a miscounted map, is not read
+    assert read_first_turn(story, "first_step", ["Answer: room 9"]) is None
     partial = "Imagine a house with 9 rooms. Room 1 is connected to room 2. A chest of 5 in room 2."
-    assert read_first_turn(partial, "path", "1") is None
+    assert read_first_turn(partial, "path", ["Answer: 1, 2"]) is None
 
 
 def test_every_star_and_cluster_task_in_the_template_is_read(shared_data: Path) -> None:
     tasks = select_published(graphs=STAR_GRAPHS.split(","), domains=TEMPLATE_DOMAINS.split(","))
-    assert len(tasks) == 120
+    tasks += select_published(graphs=["n7line", "n13line"], domains=["ordRooms"])
+    assert len(tasks) == 120 + 21
     for task in tasks:
         conversation = task.load()
         kind = answer_kind(task.condition, conversation.expected)
-        context = read_turns(conversation.turns, kind, route_start(conversation.expected))
+        context = read_turns(conversation.turns, kind, conversation.expected)
         assert context is not None, task.id
         if kind == "path" and len(conversation.turns) == 1 and context.rewards:
             # the map read holds every step of the expected routes of unchanged maps
@@ -61,7 +73,8 @@ def test_every_star_and_cluster_task_in_the_template_is_read(shared_data: Path) 
 
 def test_the_walker_answers_published_dialogs_in_their_answer_form(shared_data: Path) -> None:
     arguments = {"source": "published", "graphs": "n21star", "domains": "ordRooms"}
-    contexts = published_contexts(arguments)
+    contexts, unread = published_contexts(arguments)
+    assert unread == []
     turns = [
         task.load().turns for task in select_published(graphs=["n21star"], domains=["ordRooms"])
     ]
@@ -79,13 +92,27 @@ def test_the_walker_answers_published_dialogs_in_their_answer_form(shared_data: 
 def test_walking_to_the_target_is_scored_correct_when_it_is_shortest(shared_data: Path) -> None:
     [task] = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["1stepPath"])
     conversation = task.load()
-    context = read_turns(conversation.turns, "path", "1")
+    context = read_turns(conversation.turns, "path", conversation.expected)
     assert context is not None and context.rewards == (("2", 1.0),)
     result = score_response("Answer: 1, 2", list(conversation.expected), "path", None, start="1")
     assert result.score == 1
 
 
-@pytest.mark.parametrize("graph", ["n7line", "n13line", "n7tree"])
-def test_prose_graphs_are_refused_by_name(graph: str, shared_data: Path) -> None:
-    with pytest.raises(ValueError, match=f"published task '{graph}"):
-        chance_answerer({"source": "published", "graphs": graph})
+def test_the_walker_reads_all_but_seven_paper_tasks_and_gives_those_no_answer(
+    shared_data: Path,
+) -> None:
+    answerer = chance_answerer({"source": "published", "design": "paper"})
+    assert len(answerer.unread) == 7
+    assert {task.rsplit(".", 1)[-1] for task in answerer.unread} == {
+        "nonteleShortcutShortest",  # a story about other places than the map it is scored on
+        "teleShortcutShortest",
+        "nonteleDetour",  # n7tree unordSpatial: fields named in the follow-up are not read
+        "teleDetour",
+        "transReval",
+    }
+    unread = [turns for turns, context in answerer.contexts.items() if context is None]
+    assert unread
+    messages = [ChatMessageUser(content=text) for text in unread[0]]
+    reply = answerer.reply_to(messages, GenerateConfig(temperature=0))
+    assert reply == NO_MAP_REPLY
+    assert score_response(reply, ["Answer: 1"], "path").failure_mode == "no_answer"

@@ -11,27 +11,33 @@ from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
-from cog_tasks.cogeval.published import answer_kind, route_start, select_published
+from cog_tasks.cogeval.published import answer_kind, select_published
 from cog_tasks.cogeval.published_graph import read_turns
 from cog_tasks.cogeval.scoring import GraphContext
 from cog_tasks.common.scripted import ScriptedReplies
+
+NO_MAP_REPLY = "The chance walker cannot read the map of this task, so it gives no answer."
 
 
 class ChanceAnswerer(ScriptedReplies):
     """Inspect ``custom_outputs`` callable answering each turn with :func:`random_answer`.
 
     It recognises a dialog by its user turns, so it only answers dialogs of the
-    items it was built with.
+    items it was built with. A dialog whose map is ``None`` (a published task
+    the walker cannot read, listed in ``unread``) gets :data:`NO_MAP_REPLY`,
+    which has no answer line: the scorer counts it as ``no_answer``.
     """
 
     def __init__(
         self,
         items: Sequence[CogEvalItem],
         seed: int = 0,
-        contexts: dict[tuple[str, ...], GraphContext] | None = None,
+        contexts: dict[tuple[str, ...], GraphContext | None] | None = None,
+        unread: Sequence[str] = (),
     ):
         self.seed = seed
-        self.contexts: dict[tuple[str, ...], GraphContext] = dict(contexts or {})
+        self.unread = tuple(unread)
+        self.contexts: dict[tuple[str, ...], GraphContext | None] = dict(contexts or {})
         self.calls: Counter[tuple[str, ...]] = Counter()
         for item in items:
             texts = tuple(turn.text for turn in item.turns)
@@ -45,12 +51,17 @@ class ChanceAnswerer(ScriptedReplies):
         texts = tuple(message.text for message in messages if message.role == "user")
         if texts not in self.contexts:
             raise ValueError(f"the chance baseline does not know this dialog: {texts[-1][:200]!r}")
+        context = self.contexts[texts]
+        if context is None:
+            return NO_MAP_REPLY
         self.calls[texts] += 1
         rng = random.Random(f"{self.seed}|{config.temperature}|{self.calls[texts]}|{texts}")
-        return random_answer(self.contexts[texts], rng)
+        return random_answer(context, rng)
 
 
-def published_contexts(task_args: dict[str, Any]) -> dict[tuple[str, ...], GraphContext]:
+def published_contexts(
+    task_args: dict[str, Any],
+) -> tuple[dict[tuple[str, ...], GraphContext | None], list[str]]:
     """The walker's map for every dialog prefix of the published tasks ``task_args`` selects.
 
     Each map is read from the task's first user turn
@@ -58,9 +69,9 @@ def published_contexts(task_args: dict[str, Any]) -> dict[tuple[str, ...], Graph
     that same map, the question's target aside. An earlier turn is answered
     with a route (the value question), or a count in a count task.
 
-    Raises:
-        ValueError: Naming the first task whose prompt is not in the template
-            read, and how many of the selection are not.
+    Returns:
+        The maps by dialog prefix (``None`` for every prefix of a task whose
+        map cannot be read), and the ids of those tasks.
     """
     tasks = select_published(
         graphs=split_names(task_args.get("graphs")),
@@ -69,28 +80,29 @@ def published_contexts(task_args: dict[str, Any]) -> dict[tuple[str, ...], Graph
         cot=task_args.get("cot", "none"),
         design=task_args.get("design", "all"),
     )
-    contexts: dict[tuple[str, ...], GraphContext] = {}
+    contexts: dict[tuple[str, ...], GraphContext | None] = {}
     unread: list[str] = []
     for task in tasks:
         conversation = task.load()
         kind = answer_kind(task.condition, conversation.expected)
-        start = route_start(conversation.expected)
         turns = conversation.turns
-        for end in range(1, len(turns) + 1):
-            prefix_kind = kind if end == len(turns) or kind == "count" else "path"
-            context = read_turns(turns[:end], prefix_kind, start)
-            if context is None:
-                unread.append(task.id)
-                break
-            contexts[turns[:end]] = context
-    if unread:
-        raise ValueError(
-            f"the CogEval chance walker cannot read the map of published task {unread[0]!r} "
-            f"({len(unread)} of {len(tasks)} selected): it reads the 'is connected to' "
-            "prompts of n15star, n16cluster and n21star (not unordRooms); pick those with "
-            "-T graphs=... or run -T source=generated"
-        )
-    return contexts
+        prefixes = [turns[:end] for end in range(1, len(turns) + 1)]
+        maps = [
+            read_turns(
+                turns,
+                kind if prefix == turns or kind == "count" else "path",
+                conversation.expected,
+                asked=len(prefix),
+            )
+            for prefix in prefixes
+        ]
+        if None in maps:
+            unread.append(task.id)
+            maps = [None] * len(maps)
+        for prefix, context in zip(prefixes, maps, strict=True):
+            if contexts.get(prefix) is None:
+                contexts[prefix] = context
+    return contexts, unread
 
 
 def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
@@ -103,12 +115,12 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
     Returns:
         An answerer that knows every dialog of that task.
 
-    Raises:
-        ValueError: For published tasks whose map the walker cannot read
-            (see :func:`published_contexts`).
+    For published tasks, the walker gives no answer where it cannot read the
+    map (see :func:`published_contexts`); ``unread`` lists those tasks.
     """
     if task_args.get("source", "generated") == "published":
-        return ChanceAnswerer([], seed=seed, contexts=published_contexts(task_args))
+        contexts, unread = published_contexts(task_args)
+        return ChanceAnswerer([], seed=seed, contexts=contexts, unread=unread)
     items = generate_items(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),
