@@ -73,7 +73,7 @@ def test_without_a_local_copy_offline_the_error_names_the_pinned_upstream_file(
 
 
 def test_published_parameters_are_checked() -> None:
-    with pytest.raises(ValueError, match="valid: generated, published"):
+    with pytest.raises(ValueError, match="valid: published, generated"):
         cogeval(source="paper")
     with pytest.raises(ValueError, match="relabels generated tasks only"):
         cogeval(source="published", seed=2)

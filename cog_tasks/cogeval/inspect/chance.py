@@ -11,6 +11,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import CogEvalItem, generate_items, make_item, split_names
+from cog_tasks.cogeval.inspect.cogeval import DEFAULT_SOURCE
 from cog_tasks.cogeval.published import answer_kind, select_published
 from cog_tasks.cogeval.published_graph import read_turns
 from cog_tasks.cogeval.scoring import GraphContext
@@ -118,7 +119,7 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
     For published tasks, the walker gives no answer where it cannot read the
     map (see :func:`published_contexts`); ``unread`` lists those tasks.
     """
-    if task_args.get("source", "generated") == "published":
+    if task_args.get("source", DEFAULT_SOURCE) == "published":
         contexts, unread = published_contexts(task_args)
         return ChanceAnswerer([], seed=seed, contexts=contexts, unread=unread)
     items = generate_items(

@@ -1,18 +1,20 @@
 """CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn.
 
-Each sample is a dialog generated from one of the six graphs: the first user
-turn describes the environment and asks where to go for the most reward; the
-follow-up turn announces a local change (or none) and asks the scored
-question. The model answers every turn. Scoring is graph-aware: ``acc`` is 1
-when the final ``Answer:`` line is one of the optimal answers; otherwise the
-reply gets a failure mode (no_answer, unparseable, invalid_edge, loop,
-suboptimal, wrong_goal, wrong_count), each reported as a rate.
+By default each sample is one of the paper's audited dialogs (``source=published``),
+read at run time from cogeval/cogmaps: the first user turn describes the
+environment and asks a question; a follow-up turn, where there is one,
+announces a local change and asks the scored question. The model answers
+every turn. ``source=generated`` builds the dialogs from the six graphs in
+our wording instead. ``acc`` is 1 when the final ``Answer:`` line is one of
+the optimal answers; otherwise the reply gets a failure mode (no_answer,
+unparseable, invalid_edge, loop, suboptimal, wrong_goal, wrong_count), each
+reported as a rate.
 
 Usage::
 
     inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
     inspect eval cog_tasks/cogeval -T graphs=n7line,n15star -T cot=bfs --epochs 30
-    inspect eval cog_tasks/cogeval -T design=paper --epochs 30
+    inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_respons
 from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
-SOURCES: tuple[str, ...] = ("generated", "published")
+SOURCES: tuple[str, ...] = ("published", "generated")
+#: The default task source: the paper's audited tasks.
+DEFAULT_SOURCE = "published"
 MAX_TEMPERATURE = 2.0
 
 
@@ -82,16 +86,17 @@ def _check_parameters(
     """
     if source not in SOURCES:
         raise ValueError(f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}")
-    if source == "published" and seed != 0:
-        raise ValueError(
-            f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published: 0"
-        )
     if cot not in COT_MODES:
         raise ValueError(f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}")
     if design not in DESIGNS:
         raise ValueError(f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
+    if source == "published" and seed != 0:
+        raise ValueError(
+            f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published "
+            "(the default): 0, or pass -T source=generated"
+        )
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
     ):
@@ -218,7 +223,7 @@ def cogeval(
     seed: int = 0,
     max_tokens: int | None = None,
     design: str = "all",
-    source: str = "generated",
+    source: str = DEFAULT_SOURCE,
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
@@ -231,16 +236,18 @@ def cogeval(
         cot: Reasoning instruction on the scored question: ``none``, ``bfs`` or ``dfs``.
         temperatures: Temperatures to sample at, each a separate sample
             (default ``0,0.5,1``). Repeats come from ``--epochs``.
-        seed: Relabelling seed; 0 is the reference set, others give fresh names.
+        seed: Relabelling seed of ``source=generated``; 0 is the reference set,
+            others give fresh names (``source=published`` takes 0 only).
         max_tokens: Cap on tokens per reply.
         design: ``all`` (default), or ``paper``: only the paper's 3 domains per
             graph and 5 condition families, so ``cog-tasks cogeval analyze``
             gives Table 2's terms and degrees of freedom.
-        source: ``generated`` (default: tasks generated from the graphs, in
-            our wording, with graph-aware failure modes), or ``published``:
-            the paper's 249 scored audited tasks (Experiment 1, and Experiment
-            2's variant picked by ``cot``), read at run time from cogeval/cogmaps
-            (see :mod:`cog_tasks.cogeval.published`).
+        source: ``published`` (default): the paper's 249 scored audited tasks
+            (Experiment 1, and Experiment 2's variant picked by ``cot``), read
+            at run time from cogeval/cogmaps (see
+            :mod:`cog_tasks.cogeval.published`); or ``generated``: tasks
+            generated from the graphs in our wording, relabelled per ``seed``,
+            with graph-aware failure modes.
 
     Raises:
         ValueError: For a parameter of the wrong type or out of range, naming
