@@ -16,6 +16,8 @@ difference with a paired bootstrap interval over the units they share.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -93,7 +95,20 @@ PRESETS: dict[str, Preset] = {
                     "max_tokens": 64,
                 },
             ),
-            Step("cogbench", "cogbench", {"agent": "cot", "source": "sample", "iterations": 2}),
+            Step(
+                "cogbench",
+                "cogbench",
+                {
+                    "agent": "cot",
+                    "subset": "a",
+                    "source": "sample",
+                    "iterations": 1,
+                    "max_tokens": 32,
+                    "retries": 0,
+                    "judge": False,
+                },
+                limit=1,
+            ),
             Step("egosocial", "egosocial_static", {}, limit=12),
             Step("egosocial", "egosocial_number_guessing", {"level": 3, "rounds": 3}),
         ),
@@ -104,16 +119,17 @@ PRESETS: dict[str, Preset] = {
         "standard",
         (
             Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0"}),
-            Step("cogbench", "cogbench", {"agent": "cot", "iterations": 3}),
-            Step("egosocial", "egosocial_static", {}),
-            Step("egosocial", "egosocial_number_guessing", {}),
-            Step("egosocial", "egosocial_holdem", {"hands": 5}),
+            Step("cogbench", "cogbench", {"agent": "coggpt", "judge_chars": 12000}, limit=2),
+            Step("egosocial", "egosocial_static", {"circular": True}),
+            Step("egosocial", "egosocial_number_guessing", {}, epochs=5),
+            Step("egosocial", "egosocial_holdem", {"matches": 5}),
         ),
         coglm_per_ability=30,
         cost=(
-            "for an API model, about 2,500 requests and 4M input tokens "
-            "(CogLM chat 300, CogEval about 900, CogBench about 900 with the judge, "
-            "EgoSocialArena about 400)"
+            "for an API model, about 1,700 requests and 1.6M input tokens, estimated per "
+            "benchmark: CogLM chat 300 requests / 29k tokens, CogEval 450 / 260k, "
+            "CogBench 480 / 1M (two CogGPT trajectories with their judge), "
+            "EgoSocialArena 500 / 270k"
         ),
     ),
     "full": Preset(
@@ -227,12 +243,39 @@ def paper_rows() -> list[PaperRow]:
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
     """CogBench's Rationality needs a judge: without a judge role the model judges itself.
 
-    The run identity then carries ``self_judge=true``, and the line says so.
+    The run identity then carries ``self_judge=true``, and the line says so. A
+    step that skips Rationality (``judge=False``) is left as it is.
     """
-    if step.benchmark != "cogbench" or "judge" in model.roles:
+    skips_rationality = step.task_args.get("judge") is False
+    if step.benchmark != "cogbench" or "judge" in model.roles or skips_rationality:
         return step
     progress("cogbench: no --model-role judge, so the model judges itself (self_judge=true)")
     return replace(step, task_args={**step.task_args, "self_judge": True})
+
+
+def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
+    """A log folder of its own for each step and model setting.
+
+    ``eval_set`` resumes from a folder holding only its own tasks' logs, so a
+    step whose arguments change (another preset, another model) gets a new
+    folder, and the same command finds its old one.
+    """
+    setting = json.dumps(
+        [
+            step.task,
+            dict(step.task_args),
+            step.limit,
+            step.epochs,
+            model.name,
+            dict(model.args),
+            dict(model.roles),
+            model.seed,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    digest = hashlib.sha256(setting.encode("utf-8")).hexdigest()[:10]
+    return out / "logs" / f"{step.task}-{digest}"
 
 
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
@@ -324,7 +367,7 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
                 )
         return headlines_from_lm_eval(folder)
     step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
-    return _inspect_headlines("coglm", _run_inspect(step, model, out / "logs" / "coglm"))
+    return _inspect_headlines("coglm", _run_inspect(step, model, _step_log_dir(out, step, model)))
 
 
 def run_profile(
@@ -359,7 +402,7 @@ def run_profile(
     for number, planned in enumerate(preset.steps, start=2):
         step = _with_judge(planned, model, progress)
         progress(f"[{number}/{total}] {step.task} ...")
-        log = _run_inspect(step, model, out / "logs" / step.benchmark)
+        log = _run_inspect(step, model, _step_log_dir(out, step, model))
         headlines += _inspect_headlines(step.benchmark, log)
         progress(f"[{number}/{total}] {step.task} done ({time.monotonic() - started:.0f} s)")
     profile = {
