@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 
 from cog_tasks.common.runs import RunIdentity
 
+CHANCE_SEED = "chance_seed"
+"""Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
+
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
 
@@ -189,7 +192,8 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     The identity holds the task name and version, the model with its scalar
     model arguments (``model_path=...``; scripted outputs are left out), the
     model roles, every task argument (defaults included, so a changed default
-    shows) but those in ``ignore``, the generation settings
+    shows) but those in ``ignore``, a chance answerer's seed (``chance_seed``,
+    from the log's metadata), the generation settings
     that were set (as ``generate.<name>``), and the seed: the task's ``seed``
     argument, else the generation seed.
 
@@ -207,6 +211,8 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
         for name, value in (spec.task_args or {}).items()
         if name not in ignore and name != "seed"
     }
+    if CHANCE_SEED in (spec.metadata or {}):
+        arguments[CHANCE_SEED] = spec.metadata[CHANCE_SEED]
     generate = spec.model_generate_config.model_dump(exclude_none=True)
     generate_seed = generate.pop("seed", None)
     arguments.update({f"generate.{name}": value for name, value in generate.items()})

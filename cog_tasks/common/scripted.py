@@ -23,6 +23,8 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from cog_tasks.common.logs import CHANCE_SEED
+
 # Model name of every seeded chance baseline, as it appears in the logs.
 CHANCE_MODEL = "mockllm/chance"
 
@@ -113,6 +115,10 @@ def run_chance_model(
 ) -> EvalLog:
     """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``.
 
+    The answerer's ``seed`` is kept in the log's metadata (:data:`CHANCE_SEED`),
+    so runs of two seeds have two identities
+    (:func:`cog_tasks.common.logs.run_identity`).
+
     Args:
         task: The Inspect task.
         outputs: ``mockllm``'s ``custom_outputs`` (a seeded chance answerer).
@@ -127,8 +133,15 @@ def run_chance_model(
         RuntimeError: If the run did not finish successfully.
     """
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
+    seed = getattr(outputs, "seed", None)
     [log] = inspect_eval(
-        task, model=model, log_dir=log_dir, epochs=epochs, limit=limit, display="none"
+        task,
+        model=model,
+        log_dir=log_dir,
+        epochs=epochs,
+        limit=limit,
+        display="none",
+        metadata={CHANCE_SEED: seed} if seed is not None else None,
     )
     if log.status != "success":
         reason = log.error.message if log.error else log.status

@@ -59,3 +59,16 @@ def test_every_key_gets_an_interval_and_the_log_an_identity(tmp_path: Path) -> N
     assert dict(identity.arguments)["judge_hint"] == "strict"
     assert identity.seed == "3"
     assert "seed" not in dict(identity.arguments)
+
+
+def test_a_chance_answerer_seed_is_part_of_the_identity(tmp_path: Path) -> None:
+    class SeededA(AlwaysA):
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+    identities = [
+        run_identity(run_chance_model(letters(), SeededA(seed), str(tmp_path / str(seed))))
+        for seed in (0, 1)
+    ]
+    assert [dict(i.arguments)["chance_seed"] for i in identities] == ["0", "1"]
+    assert identities[0] != identities[1]
