@@ -19,8 +19,10 @@ prompt text; each task is read at run time through
 
 The map-drawing task (``mapRepresentation``) is left out: its expected answer
 is a pattern that accepts any reply. Replies are scored against the expected
-answers alone (failure modes inferred from the optimal answers, see
-:mod:`cog_tasks.cogeval.scoring`).
+answers; the failure modes are exact where the task's map is read from its
+prompt and its optimal routes are the expected ones (33 one-turn route
+questions, :func:`~cog_tasks.cogeval.published_graph.scoring_context`), and
+inferred from the expected answers elsewhere (see :mod:`cog_tasks.cogeval.scoring`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from cog_tasks.cogeval.graphs import (
     PAPER_DOMAINS,
 )
 from cog_tasks.cogeval.parsing import extract_answer, split_route
-from cog_tasks.cogeval.published_graph import question_start
+from cog_tasks.cogeval.published_graph import question_start, scoring_context
 from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
@@ -183,9 +185,15 @@ class PublishedTask:
         return fetch(SOURCE, self.upstream_path, check_content).value
 
     def to_record(self) -> dict[str, Any]:
-        """A record shaped like a generated item's (no graph context; kind and start instead)."""
+        """A record shaped like a generated item's.
+
+        It carries a graph context (exact failure modes) where
+        :func:`~cog_tasks.cogeval.published_graph.scoring_context` reads one,
+        and the answer form and start in every case.
+        """
         conversation = self.load()
         kind = answer_kind(self.condition, conversation.expected)
+        context = scoring_context(conversation.turns, kind, conversation.expected)
         return {
             "id": self.id,
             "source": "published",
@@ -203,7 +211,7 @@ class PublishedTask:
             "start": (question_start(conversation.turns) or route_start(conversation.expected))
             if kind == "path"
             else None,
-            "graph_context": None,
+            "graph_context": context.to_dict() if context is not None else None,
         }
 
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from cog_tasks.cogeval.parsing import extract_answer, normalize_state, split_route
+from cog_tasks.cogeval.planning import optimal_plan
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
@@ -283,3 +285,30 @@ def read_turns(
         return read_first_turn(turns[0], kind, expected, question=question, later_turns=turns[1:])
     except ValueError:
         return None
+
+
+def scoring_context(
+    turns: Sequence[str], kind: AnswerKind, expected: Sequence[str]
+) -> GraphContext | None:
+    """The exact map of a one-turn "shortest path ... to X" task, for exact failure modes.
+
+    Only where nothing is changed after the map is stated and one target is
+    the goal (the Traversal and Experiment 2 route questions): there the map
+    read is the task's whole world, and the one-chest rule and ours agree. The
+    context is kept only when the optimal routes on it are the expected ones.
+
+    Returns:
+        The context with the optimal value and length, or ``None``.
+    """
+    if len(turns) != 1 or kind != "path" or _TARGET.search(turns[0]) is None:
+        return None
+    context = read_turns(turns, kind, expected)
+    if context is None or context.start is None or len(context.rewards) != 1:
+        return None
+    env, index = context.environment()
+    plan = optimal_plan(env, index[context.start])
+    walks = {tuple(context.states[state] for state in walk) for walk in plan.walks}
+    routes = {tuple(split_route(extract_answer(text) or text) or ()) for text in expected}
+    if walks != routes:
+        return None
+    return replace(context, best_value=plan.value, best_length=plan.length)

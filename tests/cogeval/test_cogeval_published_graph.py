@@ -11,7 +11,7 @@ from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.inspect.chance import NO_MAP_REPLY, chance_answerer, published_contexts
 from cog_tasks.cogeval.published import answer_kind, select_published
 from cog_tasks.cogeval.published_graph import read_first_turn, read_turns
-from cog_tasks.cogeval.scoring import score_response
+from cog_tasks.cogeval.scoring import GraphContext, score_response
 
 STAR_GRAPHS = "n15star,n16cluster,n21star"
 TEMPLATE_DOMAINS = "ordRooms,socialTies,unordSpatial"
@@ -116,3 +116,16 @@ def test_the_walker_reads_all_but_seven_paper_tasks_and_gives_those_no_answer(
     reply = answerer.reply_to(messages, GenerateConfig(temperature=0))
     assert reply == NO_MAP_REPLY
     assert score_response(reply, ["Answer: 1"], "path").failure_mode == "no_answer"
+
+
+def test_one_turn_route_tasks_get_exact_failure_modes(shared_data: Path) -> None:
+    records = {task.id: task.to_record() for task in select_published(graphs=["n21star"])}
+    record = records["n21star.ordRooms.2stepPath"]
+    assert record["graph_context"] is not None
+    context = GraphContext.from_dict(record["graph_context"])
+    assert context.best_length == 2
+    jump = score_response("Answer: 1, 14", record["expected"], "path", context)
+    assert jump.failure_mode == "invalid_edge"  # rooms 1 and 14 are not connected
+    # the value question of the first turn is not read as a scoring map (two chests)
+    assert records["n21star.ordRooms.valuePath"]["graph_context"] is None
+    assert sum(record["graph_context"] is not None for record in records.values()) >= 6
