@@ -192,10 +192,11 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     The identity holds the task name and version, the model with its scalar
     model arguments (``model_path=...``; scripted outputs are left out), the
     model roles, every task argument (defaults included, so a changed default
-    shows) but those in ``ignore``, a chance answerer's seed (``chance_seed``,
-    from the log's metadata), the generation settings
-    that were set (as ``generate.<name>``), and the seed: the task's ``seed``
-    argument, else the generation seed.
+    shows) but those in ``ignore``, the generation settings that were set (as
+    ``generate.<name>``), and the seed: a chance answerer's seed (kept in the
+    log's metadata by :func:`cog_tasks.common.scripted.run_chance_model`; the
+    task's own ``seed`` argument is then an argument), else the task's
+    ``seed`` argument, else the generation seed.
 
     Args:
         log: The log (its header is enough).
@@ -206,13 +207,13 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
         The run's identity.
     """
     spec = log.eval
+    task_args = spec.task_args or {}
+    chance_seed = (spec.metadata or {}).get(CHANCE_SEED)
     arguments: dict[str, object] = {
         name: value
-        for name, value in (spec.task_args or {}).items()
-        if name not in ignore and name != "seed"
+        for name, value in task_args.items()
+        if name not in ignore and (name != "seed" or chance_seed is not None)
     }
-    if CHANCE_SEED in (spec.metadata or {}):
-        arguments[CHANCE_SEED] = spec.metadata[CHANCE_SEED]
     generate = spec.model_generate_config.model_dump(exclude_none=True)
     generate_seed = generate.pop("seed", None)
     arguments.update({f"generate.{name}": value for name, value in generate.items()})
@@ -225,6 +226,6 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     if weights:
         model += "[" + ",".join(f"{name}={value}" for name, value in sorted(weights.items())) + "]"
     roles = {role: config.model for role, config in (spec.model_roles or {}).items()}
-    seed = (spec.task_args or {}).get("seed", generate_seed)
+    seed = chance_seed if chance_seed is not None else task_args.get("seed", generate_seed)
     task = task_name(log) + (f"@{spec.task_version}" if spec.task_version else "")
     return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed)

@@ -184,11 +184,11 @@ def test_report_keeps_runs_with_different_settings_apart(
         "copy previous human rating (no model)",
     ]
     assert all(row["authenticity_avg"]["n"] == 2 for row in rows)
-    # Two runs of one identity stay two rows unless pooling is asked for, which is said.
-    # (The chance seed is not recorded in the log, so the two runs share an identity.)
+    # Two seeds of one identity stay two rows unless pooling is asked for, which is said.
     seeds = tmp_path / "seeds"
     assert main(["cogbench", "report", str(seeds), "--out", str(tmp_path / "s1")]) == 0
-    assert "#2" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "seed=1" in printed and "seed=2" in printed
     assert (
         main(["cogbench", "report", str(seeds), "--pool-seeds", "--out", str(tmp_path / "s2")]) == 0
     )

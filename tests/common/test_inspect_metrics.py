@@ -70,5 +70,7 @@ def test_a_chance_answerer_seed_is_part_of_the_identity(tmp_path: Path) -> None:
         run_identity(run_chance_model(letters(), SeededA(seed), str(tmp_path / str(seed))))
         for seed in (0, 1)
     ]
-    assert [dict(i.arguments)["chance_seed"] for i in identities] == ["0", "1"]
-    assert identities[0] != identities[1]
+    # The answerer's seed is the run's seed; the task's own seed becomes an argument.
+    assert [i.seed for i in identities] == ["0", "1"]
+    assert all(dict(i.arguments)["seed"] == "3" for i in identities)
+    assert identities[0].without_seed() == identities[1].without_seed()

@@ -23,6 +23,12 @@ from cog_tasks.cogbench.inspect.solver import (
     ModelGenerator,
     summary_line,
 )
+from cog_tasks.cogbench.intervals import (
+    UnitTallies,
+    authenticity_interval,
+    merge_units,
+    rationality_interval,
+)
 from cog_tasks.cogbench.metrics import (
     RatingTally,
     RationalityTally,
@@ -41,6 +47,15 @@ def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
     return [s.score.value for s in scores if isinstance(s.score.value, dict)]  # type: ignore[misc]
 
 
+def _units(scores: list[SampleScore], weights: WeightScheme) -> dict[str, UnitTallies]:
+    """Each trajectory's tallies (epochs added up): the unit the intervals resample."""
+    return merge_units(
+        (str(sample.sample_id), UnitTallies.from_value(sample.score.value, weights))  # type: ignore[arg-type]
+        for sample in scores
+        if isinstance(sample.score.value, dict)
+    )
+
+
 def authenticity_by_iteration(
     values: list[dict[str, float]], weights: WeightScheme, kappa: str
 ) -> dict[int, float | None]:
@@ -55,6 +70,9 @@ def authenticity_by_iteration(
 def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
     """Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
 
+    The average carries its 95 % interval over trajectories
+    (``authenticity_avg_ci_low``, ``authenticity_avg_ci_high``).
+
     Args:
         weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
         kappa: ``pooled`` over all questions of an iteration (the authors'
@@ -68,6 +86,10 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
         ratings, _ = pooled_tallies(values, scheme)
         summary = summarize_iterations(authenticity_by_iteration(values, scheme, kappa))
         result = summary.headline("authenticity")
+        if "authenticity_avg" in result:
+            interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
+            result["authenticity_avg_ci_low"] = interval.low
+            result["authenticity_avg_ci_high"] = interval.high
         pairs = sum(tally.pairs for tally in ratings.values())
         invalid = sum(tally.invalid for tally in ratings.values())
         result["invalid_rate"] = invalid / pairs if pairs else 0.0
@@ -78,7 +100,11 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
 
 @metric
 def rationality() -> Metric:
-    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th."""
+    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
+
+    The average carries its 95 % interval over trajectories
+    (``rationality_avg_ci_low``, ``rationality_avg_ci_high``).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         _, judged = pooled_tallies(_values(scores))
@@ -86,6 +112,10 @@ def rationality() -> Metric:
             return {}
         summary = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
         result = summary.headline("rationality")
+        if "rationality_avg" in result:
+            interval = rationality_interval(list(_units(scores, None).values()))
+            result["rationality_avg_ci_low"] = interval.low
+            result["rationality_avg_ci_high"] = interval.high
         scored = sum(tally.scored for tally in judged.values())
         result["judge_invalid_rate"] = sum(t.invalid for t in judged.values()) / scored
         return result
