@@ -75,10 +75,12 @@ def age_text(age: float | None) -> str:
     return f"{age:.1f} years"
 
 
-def _interval_text(interval: list[float] | None) -> str:
+def _interval_text(interval: list[float | None] | None) -> str:
     if not interval:
         return ""
     low, high = interval
+    if low is None or high is None:  # one item: no interval
+        return "[no interval]"
     return f"[{100 * low:5.1f}, {100 * high:5.1f}]"
 
 
@@ -108,7 +110,7 @@ def format_report(summary: dict[str, Any], title: str) -> str:
     lines.append(f"{'overall (mean of abilities)':<53}{overall}")
     age = age_text(summary["cognitive_age"])
     age_ci = summary.get("cognitive_age_ci")
-    if age_ci:
+    if age_ci and None not in age_ci:
         age += f"  95% CI [{age_ci[0]:.1f}, {age_ci[1]:.1f}] years"
     lines.append(f"{'cognitive age':<53}{age:>17}")
     if "overall_ci" not in summary:
@@ -280,8 +282,10 @@ def _ability_errors(summary: dict[str, Any]) -> list[list[float]] | None:
             above.append(0.0)
             continue
         low, high = row["calibrated_accuracy_ci"]
-        below.append(100 * (row["calibrated_accuracy"] - low))
-        above.append(100 * (high - row["calibrated_accuracy"]))
+        value = row["calibrated_accuracy"]
+        # One item has no interval: a bare bar.
+        below.append(0.0 if low is None else 100 * (value - low))
+        above.append(0.0 if high is None else 100 * (high - value))
     return [below, above]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -53,7 +52,7 @@ def test_report_reads_inspect_logs_and_flags_partial_runs(tmp_path: Path, capsys
     (summary,) = json.loads(capsys.readouterr().out).values()
     const = summary["abilities"]["const"]
     # one item: no bootstrap interval can be drawn
-    assert all(math.isnan(bound) for bound in const.pop("calibrated_accuracy_ci"))
+    assert const.pop("calibrated_accuracy_ci") == [None, None]
     assert const == {
         "n": 1,
         "accuracy": 0.0,
@@ -75,11 +74,19 @@ def test_table5_rows_by_setting_with_the_paper_below(tmp_path: Path, capsys) -> 
     chart = tmp_path / "t5.png"
     assert main(["coglm", "table5", str(tmp_path), "--chart", str(chart)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    rows = [line for line in lines if " - mockllm/model" in line and not line.startswith("*")]
+    rows = [
+        line
+        for line in lines
+        if " - mockllm/model" in line and not line.startswith(("*", " ", "difference"))
+    ]
     labels = [line.split(" - ")[0] for line in rows]
     assert labels == ["Base", "w/ COT", "w/ SC T=0.3 n=2"]
     assert any(line.startswith("  w/ SC T=0.7") and line.endswith("63.1") for line in lines)
-    assert lines[-2].startswith("* PARTIAL RUN")
+    assert any(line.startswith("* PARTIAL RUN") for line in lines)
+    # Each setting minus Base, paired over the items both answered.
+    assert any(line.startswith("difference from Base - mockllm/model (overall") for line in lines)
+    differences = [line for line in lines if line.endswith("n=10 items")]
+    assert [line.split(" - ")[0] for line in differences] == ["  w/ COT", "  w/ SC T=0.3 n=2"]
     assert chart.read_bytes()[:4] == b"\x89PNG"
 
 
@@ -91,7 +98,11 @@ def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> N
     chart = str(tmp_path / "t.png")
     assert main(["coglm", "table7", str(tmp_path / "weak"), "--chart", chart]) == 0
     lines = capsys.readouterr().out.splitlines()
-    rows = [line for line in lines if " - mockllm/model" in line and not line.startswith("*")]
+    rows = [
+        line
+        for line in lines
+        if " - mockllm/model" in line and not line.startswith(("*", " ", "difference"))
+    ]
     assert [row.split(" - ")[0] for row in rows] == ["w/o COC", "w/ COC"]
     assert any(line.startswith("  w/ COC") and line.endswith("38.1") for line in lines)
 

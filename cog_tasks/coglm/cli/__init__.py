@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,12 +107,50 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
             for run in runs
         ]
     print(format_settings_table(runs, paper, f"{title}, calibrated accuracy (%)", model))
+    for line in _setting_differences(runs, logs.logs):
+        print(line)
     if logs.skipped:
         print(logs.skipped_note())
     chart = args.out or Path(f"coglm_table{table}.png")
     write_settings_chart(runs, paper, chart, f"{title}\nhollow markers: the paper ({model})")
     print(f"chart written to {chart}")
     return 0
+
+
+def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
+    """Each setting minus the first (Base), paired over the items both answered.
+
+    The difference of the overall calibrated accuracy (the mean of the
+    abilities) gets a paired bootstrap interval over shared items, so a gap
+    of a few tenths of a point can be told from noise.
+    """
+    from cog_tasks.coglm.inspect.headlines import headlines
+    from cog_tasks.common.stats import paired_difference
+
+    by_location = {Path(log.location): log for log in logs}
+    overall = {}
+    for run in runs:
+        found = [h for h in headlines(by_location[run.source]) if h.measure == "overall"]
+        if found:
+            overall[run.label] = found[0].units
+    if len(runs) < 2 or runs[0].label not in overall:
+        return []
+    base = runs[0].label
+    lines = [f"difference from {base} (overall, points; paired bootstrap over shared items):"]
+    for run in runs[1:]:
+        if run.label not in overall:
+            continue
+        difference = paired_difference(overall[run.label], overall[base], unit="item")
+        if difference.method == "bootstrap":
+            shown = (
+                f"{100 * difference.value:+.1f} "
+                f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}]"
+            )
+        else:
+            shown = difference.format()
+        flag = "  (interval excludes 0)" if difference.excludes(0.0) else ""
+        lines.append(f"  {run.label}: {shown}, n={difference.n} items{flag}")
+    return lines
 
 
 def _table5(args: argparse.Namespace) -> int:

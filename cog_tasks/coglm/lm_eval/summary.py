@@ -39,10 +39,11 @@ def names_coglm(arguments: Sequence[str]) -> bool:
     return any(task.strip().startswith(TASK_PREFIXES) for task in tasks.split(","))
 
 
-def _interval(values: list[float] | None, scale: float = 100.0, digits: int = 1) -> str:
-    if not values:
+def _interval(values: list[float | None] | None, scale: float = 100.0, digits: int = 1) -> str:
+    if not values or None in values:  # no items, or one (no interval)
         return ""
-    return f" [{scale * values[0]:.{digits}f}, {scale * values[1]:.{digits}f}]"
+    low, high = values
+    return f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"  # type: ignore[operator]
 
 
 def format_summary(run: LmEvalRun) -> list[str]:
