@@ -50,7 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
     _add_table_source(analyze)
-    analyze.add_argument("--json", action="store_true", help='print {"terms": [...]} as JSON')
+    analyze.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"terms": [...]} as JSON, with "experiment2": [...] when it has rows',
+    )
     analyze.set_defaults(func=_analyze)
 
     report = commands.add_parser(
@@ -142,14 +146,33 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.metrics import analysis_of_deviance, format_deviance_table
+    from cog_tasks.cogeval.metrics import (
+        ANALYSIS_FAMILIES,
+        EXPERIMENT2_FAMILY,
+        analysis_of_deviance,
+        experiment2_deviance,
+        format_deviance_table,
+    )
 
-    terms = analysis_of_deviance(_load_table(args), on_warning=_warn)
+    table = _load_table(args)
+    has_exp2 = bool((table["family"] == EXPERIMENT2_FAMILY).any())
+    has_exp1 = bool(table["family"].isin(ANALYSIS_FAMILIES).any())
+    terms = analysis_of_deviance(table, on_warning=_warn) if has_exp1 or not has_exp2 else []
+    exp2_terms = experiment2_deviance(table, on_warning=_warn) if has_exp2 else []
     if args.json:
-        json.dump({"terms": [term.to_dict() for term in terms]}, sys.stdout, indent=2)
+        result = {"terms": [term.to_dict() for term in terms]}
+        if has_exp2:
+            result["experiment2"] = [term.to_dict() for term in exp2_terms]
+        json.dump(result, sys.stdout, indent=2)
         print()
-    else:
+        return 0
+    if terms:
         print(format_deviance_table(terms))
+    if has_exp2:
+        if terms:
+            print()
+        print("Experiment 2 (cot: none, bfs, dfs):")
+        print(format_deviance_table(exp2_terms))
     return 0
 
 

@@ -45,6 +45,18 @@ ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("graph:domain:condition", ("graph", "domain", "family")),
 )
 
+#: Experiment 2's terms (graph D, numbered rooms): the reasoning instruction
+#: (``cot``: none, bfs, dfs) is a factor beside the question.
+EXPERIMENT2_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("LLM", ("model",)),
+    ("cot", ("cot",)),
+    ("question", ("condition",)),
+    ("temperature", ("temperature",)),
+    ("LLM:cot", ("model", "cot")),
+    ("cot:question", ("cot", "condition")),
+)
+EXPERIMENT2_FAMILY = "Experiment2"
+
 
 @dataclass(frozen=True)
 class DevianceTerm:
@@ -154,7 +166,8 @@ def analysis_of_deviance(
     """Sequential (Type I) analysis of deviance of a binomial GLM.
 
     Rows whose condition is outside the five families of Table 1
-    (``nClusters``, ``mapDrawing``) are left out. Rows are first summed per
+    (``nClusters``, ``mapDrawing``, and Experiment 2, which
+    :func:`experiment2_deviance` analyses) are left out. Rows are first summed per
     cell of the full design, which leaves the deviance differences unchanged.
     Each term enters as indicator columns of its factor combinations; columns
     that earlier terms already span are dropped, so the fitted model depends
@@ -176,14 +189,45 @@ def analysis_of_deviance(
     Raises:
         ValueError: If no row belongs to the five families.
     """
-    from scipy.stats import chi2 as chi2_distribution
-    from statsmodels.genmod.families import Binomial
-    from statsmodels.genmod.generalized_linear_model import GLM
-
     rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
     if rows.empty:
         raise ValueError("no rows in the five condition families of Table 1")
     factors = ["model", "graph", "domain", "temperature", "family"]
+    return _sequential_deviance(rows, factors, ANALYSIS_TERMS, on_warning)
+
+
+def experiment2_deviance(
+    table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
+) -> list[DevianceTerm]:
+    """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor.
+
+    The rows of family ``Experiment2`` (a table without a ``cot`` column has
+    ``none`` throughout), summed per model, ``cot``, question and temperature,
+    with the terms of :data:`EXPERIMENT2_TERMS`; warnings as in
+    :func:`analysis_of_deviance`.
+
+    Raises:
+        ValueError: If the table has no Experiment 2 row.
+    """
+    rows = table[table["family"] == EXPERIMENT2_FAMILY].copy()
+    if rows.empty:
+        raise ValueError("no Experiment 2 rows (conditions exp2ClusterCount, ...)")
+    rows["cot"] = rows["cot"].astype(str) if "cot" in rows else "none"
+    factors = ["model", "cot", "condition", "temperature"]
+    return _sequential_deviance(rows, factors, EXPERIMENT2_TERMS, on_warning)
+
+
+def _sequential_deviance(
+    rows: pd.DataFrame,
+    factors: list[str],
+    terms: Sequence[tuple[str, tuple[str, ...]]],
+    on_warning: Callable[[str], None],
+) -> list[DevianceTerm]:
+    """Type I analysis of deviance of a binomial GLM over the cells of ``factors``."""
+    from scipy.stats import chi2 as chi2_distribution
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
+
     cells = rows.groupby(factors, sort=True)[["score", "max_score"]].sum().reset_index()
     cells["temperature"] = cells["temperature"].map(lambda t: f"{t:g}")
     response = np.column_stack([cells["score"], cells["max_score"] - cells["score"]])
@@ -207,7 +251,7 @@ def analysis_of_deviance(
     previous_deviance, previous_rank = fit([])
     blocks: list[np.ndarray] = []
     table_rows = []
-    for name, columns in ANALYSIS_TERMS:
+    for name, columns in terms:
         blocks.append(indicators(columns))
         deviance, rank = fit(blocks)
         added = rank - previous_rank

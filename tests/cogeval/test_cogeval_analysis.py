@@ -223,3 +223,45 @@ def test_perfect_separation_is_warned_about(
     frame.to_csv(path, index=False)
     assert main(["cogeval", "analyze", str(path)]) == 0
     assert "cog-tasks cogeval: warning: perfect separation" in capsys.readouterr().err
+
+
+def _experiment2_rows(seed: int = 3, repeats: int = 20) -> pd.DataFrame:
+    """Experiment 2 rows where BFS helps a lot and DFS not at all."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        {
+            "model": model,
+            "graph": "n15star",
+            "domain": "ordRooms",
+            "condition": condition,
+            "temperature": 0.0,
+            "cot": cot,
+            "score": int(rng.random() < {"none": 0.3, "bfs": 0.9, "dfs": 0.3}[cot]),
+            "max_score": 1,
+        }
+        for model in ("big", "small")
+        for cot in ("none", "bfs", "dfs")
+        for condition in ("exp2ClusterCount", "exp2WithinCluster", "exp2OneClusterAway")
+        for _ in range(repeats)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_analyze_keeps_experiment2_rows_with_cot_as_a_factor(tmp_path: Path) -> None:
+    path = tmp_path / "exp2.csv"
+    pd.concat([simulate(repeats=1), _experiment2_rows()]).to_csv(path, index=False)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["cogeval", "analyze", str(path), "--json"]) == 0
+    result = json.loads(out.getvalue())
+    assert [row["term"] for row in result["terms"]] == [name for name, _ in ANALYSIS_TERMS]
+    terms = {row["term"]: row for row in result["experiment2"]}
+    assert terms["cot"]["df"] == 2 and terms["cot"]["p"] < 0.001
+    assert terms["question"]["df"] == 2 and terms["LLM"]["df"] == 1
+    # Experiment 2 alone: no Table 2 terms, the Experiment 2 table in text
+    only = tmp_path / "only_exp2.csv"
+    _experiment2_rows().to_csv(only, index=False)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["cogeval", "analyze", str(only)]) == 0
+    assert out.getvalue().startswith("Experiment 2 (cot: none, bfs, dfs):")

@@ -74,7 +74,7 @@ def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path
     assert all(dialogs == 2 for _, dialogs in overall.units.values())
     successes = sum(num for num, _ in overall.units.values())
     assert successes / (2 * tasks) == pytest.approx(overall.interval.value)
-    assert "n7line.ordRooms.valuePath.s0" in overall.units
+    assert "n7line.ordRooms.valuePath" in overall.units  # a published task (the default)
     assert "success_valuepath" in rows and rows["success_valuepath"].interval.n == 1
     assert dict(overall.run.arguments)["temperatures"] == "0,1"
     metrics = log.results.scores[0].metrics
@@ -94,10 +94,20 @@ def test_report_keeps_cot_runs_apart_and_puts_chance_on_the_same_tasks(
 
     logs = tmp_path / "logs"
     for cot in ("none", "bfs"):
-        arguments = {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0", "cot": cot}
+        arguments = {
+            "graphs": "n7line",
+            "domains": "ordRooms",
+            "temperatures": "0",
+            "cot": cot,
+            "source": "generated",
+        }
         run_chance_model(cogeval(**arguments), chance_answerer(arguments, seed=1), str(logs))
     model_task = cogeval(
-        graphs="n7line", domains="ordRooms", conditions="valuePath", temperatures=0
+        graphs="n7line",
+        domains="ordRooms",
+        conditions="valuePath",
+        temperatures=0,
+        source="generated",
     )
     inspect_eval(
         model_task,
