@@ -82,3 +82,23 @@ def test_report_reads_lm_eval_samples_and_keeps_settings_apart(
     assert len(rows) == 2  # one row per generation setting, never pooled
     assert {row["run"].split("generate.temperature=")[1] for row in rows} == {"0.0", "0.7"}
     assert all(row["no_answer"] == 1.0 and row["tasks"] == 3 for row in rows)
+
+
+def test_every_repeat_is_scored_by_process_results() -> None:
+    doc = load_cogeval(graphs="n15star", families="Traversal")["test"][0]
+    scores = process_results(doc, [[doc["expected"][0], "I cannot tell.", doc["expected"][0]]])
+    assert scores["acc"] == pytest.approx(2 / 3) and scores["no_answer"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.slow
+def test_sampled_task_repeats_and_analyze_reads_every_reply(tmp_path: Path) -> None:
+    from cog_tasks.cli import main
+    from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+
+    out = tmp_path / "out"
+    arguments = ["lm-eval", "--model", "dummy", "--tasks", "cogeval_sampled", "--limit", "2"]
+    assert main([*arguments, "--output_path", str(out), "--log_samples"]) == 0
+    table = score_table_from_lm_eval(out)
+    assert len(table) == 2 * 10 and sorted(set(table["epoch"])) == list(range(1, 11))
+    assert set(table["temperature"]) == {1.0}
+    assert main(["cogeval", "analyze", "--log", str(out), "--json"]) == 0

@@ -2,22 +2,24 @@
 
 lm-eval writes, per run, ``results_<time>.json`` and one
 ``samples_<task>_<time>.jsonl`` per task beside it. Each sample line holds the
-document (graph, domain, condition, id) and the scores ``process_results``
-gave it. A run is one results file; its identity is the task group, the
-model with its arguments, the generation settings and the seed, so runs with
-different settings stay apart in ``report`` (seeds pooled only on request).
+document (graph, domain, condition, id), every reply (several with
+``repeats``) and the scores ``process_results`` gave it. A run is one results
+file; its identity is the task group, the model with its arguments, the
+generation settings, the repeats and the seed, so runs with different
+settings stay apart in ``report`` (seeds pooled only on request).
 No lm-eval import is needed: the files are JSON.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.files import iter_jsonl, parse_json
 from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
 
@@ -42,6 +44,24 @@ def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
     return RunIdentity.of(task, model, arguments=arguments, seed=config.get("random_seed"))
 
 
+def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
+    """(score, failure mode) of every reply of one sample line.
+
+    One reply: the scores lm-eval logged. Several (``repeats`` with the
+    ``take_first_k`` filter, as in ``cogeval_sampled``): each reply is scored
+    again, since the logged scores are their means.
+    """
+    filtered = record.get("filtered_resps") or []
+    replies = filtered[0] if filtered and isinstance(filtered[0], list) else None
+    if replies is None or len(replies) == 1:
+        failure = next((m for m in FAILURE_MODES if record.get(m) == 1.0), None)
+        return [(float(record["acc"]), failure)]
+    doc = record["doc"]
+    context = GraphContext.from_dict(json.loads(doc["graph_context"]))
+    results = [score_response(reply, doc["expected"], context.kind, context) for reply in replies]
+    return [(float(result.score), result.failure_mode) for result in results]
+
+
 def score_table_from_lm_eval(
     source: str | os.PathLike[str], *, pool_seeds: bool = False
 ) -> pd.DataFrame:
@@ -54,7 +74,8 @@ def score_table_from_lm_eval(
     Returns:
         The score table (the columns of
         :data:`cog_tasks.cogeval.metrics.SCORE_COLUMNS` plus ``run``,
-        ``pooling``, ``task``, ``cot``, ``failure_mode`` and ``id``).
+        ``pooling``, ``task``, ``cot``, ``failure_mode``, ``id`` and ``epoch``,
+        the reply's number: one row per reply, every repeat included).
 
     Raises:
         ValueError: Naming the folder when it holds no CogEval samples, or a
@@ -82,24 +103,21 @@ def score_table_from_lm_eval(
                     doc = record.get("doc") or {}
                     if "condition" not in doc or "acc" not in record:
                         raise ValueError(f"{file}: line {line}: not a scored CogEval sample")
-                    failure = next((m for m in FAILURE_MODES if record.get(m) == 1.0), None)
-                    rows.append(
-                        {
-                            "run": label,
-                            "pooling": group.pooling_note(),
-                            "task": doc.get(
-                                "id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"
-                            ),
-                            "model": identity.model,
-                            "graph": doc["graph"],
-                            "domain": doc["domain"],
-                            "condition": doc["condition"],
-                            "temperature": temperature,
-                            "cot": doc.get("cot", "none"),
-                            "score": float(record["acc"]),
-                            "max_score": 1.0,
-                            "failure_mode": failure,
-                            "id": doc.get("id"),
-                        }
-                    )
+                    base = {
+                        "run": label,
+                        "pooling": group.pooling_note(),
+                        "task": doc.get("id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"),
+                        "model": identity.model,
+                        "graph": doc["graph"],
+                        "domain": doc["domain"],
+                        "condition": doc["condition"],
+                        "temperature": temperature,
+                        "cot": doc.get("cot", "none"),
+                        "max_score": 1.0,
+                        "id": doc.get("id"),
+                    }
+                    for repeat, (score, failure) in enumerate(_reply_scores(record), start=1):
+                        rows.append(
+                            {**base, "score": score, "failure_mode": failure, "epoch": repeat}
+                        )
     return pd.DataFrame(rows)

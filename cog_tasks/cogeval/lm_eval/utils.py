@@ -60,10 +60,19 @@ def doc_to_target(doc: dict[str, Any]) -> str:
     return doc["expected"][0]
 
 
-def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
-    """Score one generation: ``acc`` plus one indicator per failure mode."""
+def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
+    """Score a document's generation: ``acc`` plus one indicator per failure mode.
+
+    ``results[0]`` is one reply, or the list of every reply of a task with
+    ``repeats`` (``cogeval_sampled``, filter ``take_first_k``): then each is
+    scored and the values are their means.
+    """
     context = GraphContext.from_dict(json.loads(doc["graph_context"]))
-    result = score_response(results[0], doc["expected"], context.kind, context)
-    metrics = {"acc": float(result.score)}
-    metrics.update({mode: float(result.failure_mode == mode) for mode in FAILURE_MODES})
-    return metrics
+    replies = results[0] if isinstance(results[0], list) else [results[0]]
+    totals = dict.fromkeys(["acc", *FAILURE_MODES], 0.0)
+    for reply in replies:
+        result = score_response(reply, doc["expected"], context.kind, context)
+        totals["acc"] += float(result.score)
+        if result.failure_mode is not None:
+            totals[result.failure_mode] += 1.0
+    return {key: value / len(replies) for key, value in totals.items()}
