@@ -14,7 +14,7 @@ accepts every form a grader would accept without guessing, and nothing more:
   "Sunflower field", "the oak chest");
 - the first state(s) before trailing prose ("Room 2 from the lobby leads to
   the most money" reads ``2``), and a short lead-in ("the shortest path is",
-  "you should choose");
+  "you should choose", "Vicky should introduce you to");
 - states joined by a spaced dash or by "to" ("1 - 11 - 2", "Osaka to Durban
   to Tallinn") when every part is a known state or a number.
 
@@ -61,8 +61,13 @@ DOMAIN_SUFFIXES: frozenset[str] = frozenset(
     {"room", "city", "town", "station", "field", "person", "container", "node", "state"}
 )
 _LEAD_IN = re.compile(
-    r"^.*?\b(?:is|are|would be|will be|be|(?:should|would|must|can) (?:choose|pick|select|"
-    r"go to|take|visit|ask|contact))\b\s*:?\s*",
+    r"^.*?\b(?:is|are|would be|will be|be|(?:should|would|must|can|could) (?:choose|pick|"
+    r"select|go to|take|visit|ask|contact|introduce you to|connect you (?:to|with)))\b\s*:?\s*",
+    re.IGNORECASE,
+)
+#: "Vicky should introduce you to Wim": the state after the verb is the answer, not Vicky.
+_INTRODUCTION = re.compile(
+    r"^.*?\b(?:should|would|must|can|could) (?:introduce you to|connect you (?:to|with))\s+",
     re.IGNORECASE,
 )
 _WORD_SEPARATORS = re.compile(r"\s+(?:-|–|—|to)\s+", re.IGNORECASE)
@@ -231,8 +236,10 @@ def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
         matches = [_match_state(part, known) for part in joined]
         if len(joined) > 1 and all(match.recognised and not match.prose for match in matches):
             segments = joined
-    if segments and not _match_state(segments[0], known).recognised:
-        lead_in = _LEAD_IN.sub("", segments[0], count=1)
+    first = _match_state(segments[0], known) if segments else None
+    if first is not None and (not first.recognised or first.prose):
+        pattern = _LEAD_IN if not first.recognised else _INTRODUCTION
+        lead_in = pattern.sub("", segments[0], count=1)
         if lead_in != segments[0] and _match_state(lead_in, known).state is not None:
             segments[0] = lead_in
     for segment in segments:

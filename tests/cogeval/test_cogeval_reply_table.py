@@ -22,6 +22,7 @@ from cog_tasks.cogeval.scoring import FAILURE_MODES, score_response
 # n7tree socialTies valuePath: Esther, Omar, Goran.
 # n21star unordSpatial 1stepPath: Zagreb, Tallinn.
 # n13line unordSpatial valuePath (first move from Dakar): Tunis.
+# n7line socialTies valuePath (first move from Umar): Rosa.
 REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
     # --- GPT-4: structured reasoning, a clean final line
     ("gpt-4", "n7line", "ordRooms", "valuePath",
@@ -127,6 +128,12 @@ REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
     ("alpaca", "n15star", "unordSpatial", "valuePath",
      "Answer: Osaka to Durban to Bergen to Tallinn", 1, None),
     ("alpaca", "n15star", "ordRooms", "valuePath", "Answer: 1 - 11 - 8", 0, "invalid_edge"),
+    ("gpt-3.5", "n7line", "socialTies", "valuePath",
+     "Answer: Umar should introduce you to Rosa", 1, None),
+    ("claude", "n7line", "socialTies", "valuePath",
+     "Answer: Umar can connect you with Rosa, who leads to the most books.", 1, None),
+    ("llama", "n7line", "socialTies", "valuePath",
+     "Answer: Umar should introduce you to Rosa or Jonas", 0, "unparseable"),
 ]  # fmt: skip
 
 
