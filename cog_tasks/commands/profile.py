@@ -501,6 +501,10 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
     return "\n".join([*lines, f"Versions: {versions}.", ""])
 
 
+def _bound(row: Mapping[str, Any], name: str) -> float:
+    return row["value"] if row[name] is None else row[name]
+
+
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: every benchmark's headline numbers with their 95 % intervals."""
     from cog_tasks.common.files import pyplot
@@ -516,16 +520,11 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         rows = [row for row in profile["rows"] if row["benchmark"] == benchmark]
         positions = range(len(rows))
         values = [row["value"] for row in rows]
-        # A row without an interval (one unit) is drawn as a bare point.
+        # A row without an interval (one unit) is drawn as a bare point; a
+        # percentile interval may sit beside its point (a κ): no bar below 0.
         errors = [
-            [
-                row["value"] - (row["ci_low"] if row["ci_low"] is not None else row["value"])
-                for row in rows
-            ],
-            [
-                (row["ci_high"] if row["ci_high"] is not None else row["value"]) - row["value"]
-                for row in rows
-            ],
+            [max(0.0, row["value"] - _bound(row, "ci_low")) for row in rows],
+            [max(0.0, _bound(row, "ci_high") - row["value"]) for row in rows],
         ]
         axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3)
         axis.set_yticks(list(positions), [row["measure"] for row in rows])
