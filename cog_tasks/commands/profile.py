@@ -295,6 +295,8 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
             raise ProfileStepError(f"{step.task}: {error}".splitlines()[0]) from error
     from inspect_ai import eval_set
 
+    from cog_tasks.common.logs import SUCCESS_ONLY, read_log
+
     finished, logs = eval_set(
         [task],
         log_dir=str(log_dir),
@@ -310,7 +312,8 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         raise ProfileStepError(
             f"{step.task} did not finish ({reason}); rerun the same command to resume"
         )
-    return logs[0]
+    # eval_set hands back logs without their samples: read the finished log whole.
+    return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
 
 
 def _lm_eval_model_args(model: ModelSpec) -> str:
