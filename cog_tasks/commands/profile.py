@@ -87,13 +87,7 @@ PRESETS: dict[str, Preset] = {
             Step(
                 "cogeval",
                 "cogeval",
-                {
-                    "graphs": "n7line",
-                    "domains": "ordRooms",
-                    "conditions": "valuePath,1stepPath,2stepPath",
-                    "temperatures": "0",
-                    "max_tokens": 64,
-                },
+                {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0", "max_tokens": 64},
             ),
             Step(
                 "cogbench",
@@ -107,13 +101,13 @@ PRESETS: dict[str, Preset] = {
                     "retries": 0,
                     "judge": False,
                 },
-                limit=1,
+                limit=2,
             ),
-            Step("egosocial", "egosocial_static", {}, limit=12),
-            Step("egosocial", "egosocial_number_guessing", {"level": 3, "rounds": 3}),
+            Step("egosocial", "egosocial_static", {}, limit=30),
+            Step("egosocial", "egosocial_number_guessing", {"rounds": 3}),
         ),
-        coglm_per_ability=10,
-        cost="about 10 minutes of SmolLM2-135M on 2 CPU cores; no API requests",
+        coglm_per_ability=20,
+        cost="about 5 minutes of SmolLM2-135M on 2 idle CPU cores; no API requests",
     ),
     "standard": Preset(
         "standard",
