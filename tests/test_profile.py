@@ -48,7 +48,7 @@ def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> N
         assert row["n"] > 0 and row["unit"] and row["run"]["model"]
     assert {row["benchmark"] for row in profile["paper"]} == set(BENCHMARKS)
     markdown = (chance_profiles[0] / "profile.md").read_text()
-    assert "| coglm |" in markdown and "Published reference rows" in markdown
+    assert "| coglm |" in markdown and "## Published values for the same measures" in markdown
     assert (chance_profiles[0] / "profile.png").stat().st_size > 10_000
 
 

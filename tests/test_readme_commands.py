@@ -140,6 +140,8 @@ def skip_reason(text: str) -> str | None:
         return "needs a GPU"
     if re.match(r"(pip|ruff|pytest)\b", text):
         return "installs packages or runs the test suite"
+    if re.match(r"cog-tasks profile run\b", text) and "--model chance" not in text:
+        return "runs all four benchmarks on a model for minutes (the chance profile runs here)"
     return None
 
 

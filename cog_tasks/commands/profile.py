@@ -181,10 +181,16 @@ def _progress(message: str) -> None:
 
 
 def _task(step: Step) -> Task:
-    """Build a step's Inspect task from the registry."""
-    from inspect_ai._eval.registry import task_create
+    """Build a step's Inspect task from its ``@task`` function.
 
-    return task_create(f"cog_tasks/{step.task}", **dict(step.task_args))
+    The functions are imported, not looked up by registry name, so the
+    profile does not depend on how the package's entry point is installed.
+    """
+    import cog_tasks.egosocial.inspect as egosocial_tasks
+    from cog_tasks import _registry
+
+    factory = getattr(_registry, step.task, None) or getattr(egosocial_tasks, step.task)
+    return factory(**dict(step.task_args))
 
 
 def _chance_answerer(benchmark: str, step: Step, seed: int) -> Any:
