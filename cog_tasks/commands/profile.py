@@ -154,12 +154,16 @@ class ModelSpec:
         args: Model arguments (``-M``).
         roles: Model roles (``--model-role judge=...``).
         seed: Seed of the chance answerers and of sampling.
+        max_tokens: Cap on generated tokens for the Inspect tasks (a base
+            model without a stop token otherwise writes to the provider's
+            limit); part of each run's identity.
     """
 
     name: str
     args: Mapping[str, str] = field(default_factory=dict)
     roles: Mapping[str, str] = field(default_factory=dict)
     seed: int = 0
+    max_tokens: int | None = None
 
     @property
     def is_chance(self) -> bool:
@@ -270,6 +274,7 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
             dict(model.args),
             dict(model.roles),
             model.seed,
+            model.max_tokens,
         ],
         sort_keys=True,
         default=str,
@@ -305,6 +310,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         model_roles=dict(model.roles) or None,
         limit=step.limit,
         epochs=step.epochs,
+        max_tokens=model.max_tokens,
         display="none",
     )
     if not finished or logs[0].status != "success":
@@ -625,6 +631,7 @@ def _profile_run(args: argparse.Namespace) -> int:
         args=dict(args.model_args),
         roles=dict(args.model_roles),
         seed=args.seed,
+        max_tokens=args.max_tokens,
     )
     profile = run_profile(model, PRESETS[args.preset], args.out)
     print(render_markdown(profile))
@@ -662,6 +669,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     run.add_argument("--preset", choices=sorted(PRESETS), default="smoke")
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
+    run.add_argument(
+        "--max-tokens",
+        type=int,
+        help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
+    )
     add_out_option(run, "output folder", required=True)
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser("compare", help="paired differences between two profiles")
