@@ -57,6 +57,9 @@ def test_chance_prints_headline_scores(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     # The task name carries the registry prefix when the entry point was loaded first.
     assert re.search(r"chance baseline on (cog_tasks/)?cogeval \(seed 0, 4 samples\):", out)
-    assert re.search(r"^  \w+: mean=[0-9.]+, stderr=", out, flags=re.M)
+    # Every headline comes with its 95 % interval.
+    assert re.search(
+        r"^  \w+: acc=[0-9.]+, acc_ci_low=[0-9.]+, acc_ci_high=[0-9.]+", out, flags=re.M
+    )
     log_line = out.strip().splitlines()[-1]
     assert log_line.startswith("log: ") and Path(log_line[5:]).is_file()

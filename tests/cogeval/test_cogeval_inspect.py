@@ -18,6 +18,7 @@ from cog_tasks.common.scripted import scripted_output
 @pytest.mark.slow
 def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: Path) -> None:
     task = cogeval(
+        source="generated",
         graphs="n7line",
         domains="ordRooms",
         conditions="valuePath,1stepPath",

@@ -201,11 +201,11 @@ def test_a_judge_without_grades_is_retried_once_then_counted(tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_smollm2_as_judge_reports_its_agreement_with_the_labels() -> None:
-    from cog_tasks.common.models import model_path
+    from cog_tasks.common.models import embedded_model_path
     from cog_tasks.egosocial.inspect.judge_check import judge_agreement
 
     result = judge_agreement(
-        "hf/smollm2", {"model_path": str(model_path("smollm2")), "do_sample": False}, 48
+        "hf/smollm2", {"model_path": str(embedded_model_path("smollm2")), "do_sample": False}, 48
     )
     print("\n".join(result.lines()))
     assert result.agreement.n == len(load_labelled_beliefs())
