@@ -18,28 +18,32 @@ TEMPLATE_DOMAINS = "ordRooms,socialTies,unordSpatial"
 
 
 def test_the_connection_template_gives_states_edges_rewards_and_start() -> None:
+    # Our own sentences in the template's grammar (the published prompts are read at run
+    # time by the tests below).
     text = (
-        "Imagine a house with 5 rooms. Room 1 is connected to rooms 2, 3, and 4. "
-        "Room 4 is connected to room 5. There is a chest with a reward of 50 in room 5 and "
-        "there is a chest with a reward of 10 in room 2. Now, from room 1 what is the "
-        "shortest path that yields the most reward?"
+        "Picture a small house of 5 rooms. Room 1 is connected to rooms 4, 3 and 2. "
+        "Room 4 is also connected to room 5. You may collect a reward of 50 in room 5 or a "
+        "reward of 10 in room 2. Starting from room 1, which route is shortest while giving "
+        "the largest reward?"
     )
     context = read_first_turn(text, "path", ["Answer: 1, 4, 5"])
     assert context is not None and context.start == "1"
     assert set(context.states) == {"1", "2", "3", "4", "5"}
     assert ("4", "5") in context.edges and len(context.edges) == 4
     assert dict(context.rewards) == {"5": 50.0, "2": 10.0}
-    target = read_turns([text, "From room 1 what is the shortest path to room 3?"], "path", [])
+    target = read_turns(
+        [text, "Which is the shortest path to room 3, starting from room 1?"], "path", []
+    )
     assert target is not None and target.rewards == (("3", 1.0),)
 
 
 def test_a_story_is_read_as_a_tree_with_options_and_returns() -> None:
     story = (
-        "Imagine a building with four rooms. From the lobby you have two choices, room 1 or "
-        "room 2. You enter room 1, which leads to room 3. There's a chest in room 3. You open "
-        "it and there's 10 dollars. Then you exit and start over. This time you choose room 2, "
-        "which has a door to room 4, where you find a chest with 50 dollars. Which room from "
-        "the lobby will lead to the most money?"
+        "Imagine a building that has four rooms. Standing in the lobby, you may pick room 1 or "
+        "room 2. Going into room 1 takes you on to room 3, and a chest in room 3 holds 10 "
+        "dollars. Then you exit and start over. Next you pick room 2, whose door opens onto "
+        "room 4, and a chest there holds 50 dollars. Which first room off the lobby ends with "
+        "the most money?"
     )
     context = read_first_turn(story, "first_step", ["Answer: room 2"])
     assert context is not None and context.start == "lobby"

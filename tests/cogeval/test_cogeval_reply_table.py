@@ -52,7 +52,7 @@ REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
      "The shortest path from room 1 to room 2 is room 1, room 11, room 2.\n"
      "Answer: room 1, room 11, room 2.", 1, None),
     ("gpt-3.5", "n7line", "ordRooms", "valuePath",
-     "Answer: Room 2 from the lobby will lead to the path where one can make the most money.",
+     "Answer: Room 2 off the lobby starts the route that ends with the most money.",
      1, None),
     ("gpt-3.5", "n21star", "unordSpatial", "1stepPath",
      "Answer: city Zagreb, city Tallinn", 1, None),

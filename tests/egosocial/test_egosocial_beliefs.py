@@ -148,13 +148,17 @@ def test_without_a_grader_the_run_fails_and_the_report_skips_it(
 
 
 def test_echoed_templates_are_not_stated() -> None:
+    # A template of our own in the shape of the authors' output format.
     prompt = (
-        "Output Format: Self-Belief is {belief about yourself}. "
-        "External-Belief is {belief about the dealer}."
+        "Reply like this: Self-Belief is {what you think of your own hand}. "
+        "External-Belief is {what you think the dealer holds}."
     )
-    echoed = "Self-Belief is {belief about yourself}. External-Belief is {belief about the dealer}."
+    echoed = (
+        "Self-Belief is {what you think of your own hand}. "
+        "External-Belief is {what you think the dealer holds}."
+    )
     assert stated_beliefs(echoed, prompt) == {"self_belief": None, "external_belief": None}
-    mine = "Self-Belief is {I have 16, I hit}. External-Belief is {belief about the dealer}."
+    mine = "Self-Belief is {I have 16, I hit}. External-Belief is " + echoed.split("is ")[-1]
     assert stated_beliefs(mine, prompt) == {
         "self_belief": "I have 16, I hit",
         "external_belief": None,

@@ -20,7 +20,7 @@ from cog_tasks.common.sources import Content, DataSource, DataSourceError, fetch
 
 UPSTREAM_REPO = "KwaiKEG/CogGPT"
 UPSTREAM_COMMIT = "0af5cdd08cd866f08818b718d164bf370828e478"
-PLACEHOLDERS: dict[str, tuple[str, ...]] = {
+TEMPLATE_FIELDS: dict[str, tuple[str, ...]] = {
     "distill": ("{profile}", "{memory}"),
     "update": ("{profile}", "{memory}"),
     "grade": ("{profile}", "{memory}", "{question}"),
@@ -61,15 +61,15 @@ class AuthorsPrompts:
 
 
 def check_prompt(content: Content, name: str) -> str:
-    """The template text, once it holds every placeholder its step fills.
+    """The template text, once it holds every field its step fills in.
 
     Raises:
-        DataFileError: Naming the file and the missing placeholder.
+        DataFileError: Naming the file and the missing field.
     """
     text = content.text()
-    for placeholder in PLACEHOLDERS[name]:
-        if placeholder not in text:
-            raise DataFileError(f"{content.source}: has no {placeholder} placeholder")
+    for template_field in TEMPLATE_FIELDS[name]:
+        if template_field not in text:
+            raise DataFileError(f"{content.source}: has no {template_field} field to fill in")
     return text
 
 
@@ -82,6 +82,6 @@ def authors_prompts() -> AuthorsPrompts:
     """
     texts = {
         name: fetch(SOURCE, f"prompts/{name}.txt", lambda c, n=name: check_prompt(c, n)).value
-        for name in PLACEHOLDERS
+        for name in TEMPLATE_FIELDS
     }
     return AuthorsPrompts(**texts)
