@@ -45,7 +45,7 @@ from cog_tasks.cogeval.published_graph import question_start, scoring_context
 from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
-from cog_tasks.common.sources import Content, DataSource, fetch
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 
 UPSTREAM_REPO = "cogeval/cogmaps"
 UPSTREAM_COMMIT = "e731203dc4626decade618065f79eb1b4218debd"
@@ -89,7 +89,7 @@ SOURCE = DataSource(
     title="CogEval",
     repo=UPSTREAM_REPO,
     commit=UPSTREAM_COMMIT,
-    url_template="https://raw.githubusercontent.com/{repo}/{commit}/{path}",
+    url_template=GITHUB_RAW,
     read_hub=_read_hub,
     hub_copy="a folder laid out as conversations/<graph>/<domain>/<condition>.json",
     more_ways_out=(

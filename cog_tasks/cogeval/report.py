@@ -175,14 +175,20 @@ def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
                 label="chance on the same tasks" if position == 0 else None,
             )
     axis.set_xticks(positions, [row["run"] for row in summary], rotation=30, ha="right", fontsize=7)
+    return _finish_success_chart(
+        figure, axis, "CogEval success per run", 7, out_dir / "success_by_run.png"
+    )
+
+
+def _finish_success_chart(figure: Any, axis: Any, title: str, legend_size: int, path: Path) -> Path:
+    """Label a success-rate chart (0 to 1, intervals over tasks), save it and close it."""
     axis.set_ylabel("success rate (95 % interval over tasks)")
     axis.set_ylim(0, 1)
-    axis.set_title("CogEval success per run")
-    axis.legend(fontsize=7)
+    axis.set_title(title)
+    axis.legend(fontsize=legend_size)
     figure.tight_layout()
-    path = out_dir / "success_by_run.png"
     save_figure(figure, path)
-    plt.close(figure)
+    pyplot().close(figure)
     return path
 
 
@@ -285,15 +291,9 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
             label=str(model),
         )
     axis.set_xlabel("temperature")
-    axis.set_ylabel("success rate (95 % interval over tasks)")
-    axis.set_ylim(0, 1)
-    axis.set_title("CogEval success by temperature")
-    axis.legend(fontsize=8)
-    figure.tight_layout()
-    path = out_dir / "success_by_temperature.png"
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return _finish_success_chart(
+        figure, axis, "CogEval success by temperature", 8, out_dir / "success_by_temperature.png"
+    )
 
 
 def write_report(

@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from importlib import metadata
+from importlib import import_module, metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -217,31 +217,17 @@ def _chance_answerer(benchmark: str, step: Step, seed: int) -> Any:
 
 
 def _inspect_headlines(benchmark: str, log: EvalLog) -> list[Headline]:
-    if benchmark == "coglm":
-        from cog_tasks.coglm.inspect.headlines import headlines as coglm_headlines
-
-        return coglm_headlines(log)
-    if benchmark == "cogeval":
-        from cog_tasks.cogeval.inspect.headlines import headlines as cogeval_headlines
-
-        return cogeval_headlines(log)
-    if benchmark == "cogbench":
-        from cog_tasks.cogbench.inspect.headlines import headlines as cogbench_headlines
-
-        return cogbench_headlines(log)
-    from cog_tasks.egosocial.inspect.headlines import headlines as egosocial_headlines
-
-    return egosocial_headlines(log)
+    """A benchmark's headlines of one log (``cog_tasks.<benchmark>.inspect.headlines``)."""
+    return import_module(f"cog_tasks.{benchmark}.inspect.headlines").headlines(log)
 
 
 def paper_rows() -> list[PaperRow]:
-    """Every benchmark's published reference rows."""
-    from cog_tasks.cogbench.paper import PAPER_ROWS as COGBENCH
-    from cog_tasks.cogeval.paper import PAPER_ROWS as COGEVAL
-    from cog_tasks.coglm.paper import PAPER_ROWS as COGLM
-    from cog_tasks.egosocial.paper import PAPER_ROWS as EGOSOCIAL
-
-    return [*COGLM, *COGEVAL, *COGBENCH, *EGOSOCIAL]
+    """Every benchmark's published reference rows (``cog_tasks.<benchmark>.paper``)."""
+    return [
+        row
+        for benchmark in BENCHMARKS
+        for row in import_module(f"cog_tasks.{benchmark}.paper").PAPER_ROWS
+    ]
 
 
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:

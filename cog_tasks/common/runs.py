@@ -192,14 +192,16 @@ def group_runs(
     """
     if not pool_seeds:
         return [RunGroup(identity(run), [run], ()) for run in runs]
-    groups: dict[RunIdentity, RunGroup[Run]] = {}
+    pooled: dict[RunIdentity, list[tuple[Run, RunIdentity]]] = {}
     for run in runs:
         full = identity(run)
-        key = full.without_seed()
-        group = groups.setdefault(key, RunGroup(key, [], ()))
-        group.runs.append(run)
-        groups[key] = RunGroup(key, group.runs, (*group.seeds, full.seed or "none"))
-    return [
-        group if group.pooled else RunGroup(identity(group.runs[0]), group.runs, ())
-        for group in groups.values()
-    ]
+        pooled.setdefault(full.without_seed(), []).append((run, full))
+    groups = []
+    for key, members in pooled.items():
+        if len(members) == 1:
+            ((run, full),) = members
+            groups.append(RunGroup(full, [run], ()))
+        else:
+            seeds = tuple(full.seed or "none" for _, full in members)
+            groups.append(RunGroup(key, [run for run, _ in members], seeds))
+    return groups

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     import datasets
 
 T = TypeVar("T")
+
+GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
+"""``DataSource.url_template`` of a file in a GitHub repository at a commit."""
 Origin = Literal["local", "hub", "upstream"]
 
 

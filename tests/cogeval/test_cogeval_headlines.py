@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from cog_tasks.cogeval.inspect.chance import ChanceAnswerer, chance_answerer
-from cog_tasks.cogeval.inspect.cogeval import cogeval, parse_temperatures, sampling_settings
+from cog_tasks.cogeval.inspect.cogeval import cogeval, parse_temperatures
 from cog_tasks.cogeval.paper import PAPER_ROWS, TABLE3_MEANS, condition_measure
+from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.scripted import run_chance_model
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.settings import HubSource
-from cog_tasks.common.sources import Content, DataSource, DataSourceError, fetch
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, DataSourceError, fetch
 
 UPSTREAM_REPO = "KwaiKEG/CogGPT"
 UPSTREAM_COMMIT = "0af5cdd08cd866f08818b718d164bf370828e478"
@@ -37,7 +37,7 @@ SOURCE = DataSource(
     title="CogGPT",
     repo=UPSTREAM_REPO,
     commit=UPSTREAM_COMMIT,
-    url_template="https://raw.githubusercontent.com/{repo}/{commit}/{path}",
+    url_template=GITHUB_RAW,
     read_hub=_no_hub_copy,
     hub_copy="nothing (the prompts have no Hub copy)",
     more_ways_out=("pass -T prompts=ours for cog-tasks' own prompts",),

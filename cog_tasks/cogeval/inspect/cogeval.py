@@ -33,6 +33,7 @@ from cog_tasks.cogeval.inspect.logs import CLUSTER
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -105,28 +106,6 @@ def _check_parameters(
         )
 
 
-def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
-    """Generation settings for one sample's temperature; temperature 0 decodes greedily.
-
-    Inspect passes a temperature of 0 to every provider, but its ``hf`` provider
-    samples unless the model argument ``do_sample=false`` is given, and
-    transformers refuses a temperature of 0 when sampling. So at temperature 0
-    the ``hf`` provider gets no temperature and ``top_k=1`` (sampling from the
-    single most likely token is greedy decoding); every other provider gets
-    temperature 0, which is how their APIs ask for greedy decoding.
-
-    Args:
-        temperature: The sample's temperature.
-        api: The model's provider (``hf``, ``openai``, ``mockllm``...).
-
-    Returns:
-        Keyword arguments for ``generate``.
-    """
-    if temperature == 0 and api == "hf":
-        return {"top_k": 1}
-    return {"temperature": temperature}
-
-
 def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
     """Turn an item record into a sample.
 
@@ -166,7 +145,8 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
 def dialog_solver() -> Solver:
     """Answer the first turn, then each follow-up turn, at the sample's temperature.
 
-    Temperature 0 is greedy decoding on every provider (see :func:`sampling_settings`).
+    Temperature 0 is greedy decoding on every provider (see
+    :func:`cog_tasks.common.generation.sampling_settings`).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

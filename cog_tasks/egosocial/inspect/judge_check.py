@@ -17,6 +17,7 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, get_model
 
+from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.stats import Interval, mean_interval
 from cog_tasks.egosocial.beliefs import LabelledBelief, load_labelled_beliefs
 from cog_tasks.egosocial.blackjack import belief_facts
@@ -83,7 +84,8 @@ def judge_agreement(
     Returns:
         The agreement.
     """
-    config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
+    greedy = sampling_settings(0.0, grader.split("/", 1)[0])
+    config = GenerateConfig(max_tokens=max_tokens, **greedy)
     statements, grades = asyncio.run(_grade(grader, dict(model_args or {}), config))
     agree = [float(grade == s.correct) for s, grade in zip(statements, grades, strict=True)]
     kinds = list(dict.fromkeys(s.kind for s in statements))
