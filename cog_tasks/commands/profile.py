@@ -16,15 +16,13 @@ difference with a paired bootstrap interval over the units they share.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from importlib import import_module, metadata
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -265,7 +263,9 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
         sort_keys=True,
         default=str,
     )
-    digest = hashlib.sha256(setting.encode("utf-8")).hexdigest()[:10]
+    from hashlib import sha256
+
+    digest = sha256(setting.encode("utf-8")).hexdigest()[:10]
     return out / "logs" / f"{step.task}-{digest}"
 
 
@@ -351,6 +351,8 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
             ]
             if limit is not None:
                 command += ["--limit", str(limit)]
+            import subprocess
+
             log_path = out / "coglm_lm_eval.log"
             with log_path.open("w", encoding="utf-8") as log:
                 finished = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT)
@@ -414,6 +416,8 @@ def run_profile(
 
 
 def _versions() -> dict[str, str]:
+    from importlib import metadata
+
     found = {}
     for package in PACKAGES:
         try:
