@@ -227,17 +227,3 @@ def rationality_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue]:
         )
         for unit_id, unit in units.items()
     }
-
-
-def ratio_interval(units: Mapping[str, UnitValue], seed: int = 0) -> Interval:
-    """A ratio of sums over trajectories, ``(numerator, denominator)`` per unit."""
-    parts = np.array(
-        [value if isinstance(value, tuple) else (value, 1.0) for value in units.values()],
-        dtype=float,
-    ).reshape(-1, 2)
-
-    def statistic(indices: np.ndarray) -> float:
-        top, bottom = parts[indices].sum(axis=0)
-        return float(top / bottom) if bottom else float("nan")
-
-    return bootstrap_interval(statistic, len(parts), unit=UNIT, seed=seed)

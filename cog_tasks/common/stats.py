@@ -310,6 +310,40 @@ def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
+def ratio_interval(
+    values: Sequence[UnitValue],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
+
+    A rate is never an average of per-unit ratios; a resample whose
+    denominators sum to 0 gives NaN.
+
+    Args:
+        values: One value (denominator 1) or ``(numerator, denominator)`` per unit.
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The ratio of the sums with its interval.
+    """
+    tops, bottoms = _ratio_parts(values)
+
+    def ratio(indices: np.ndarray) -> float:
+        bottom = bottoms[indices].sum()
+        return float(tops[indices].sum() / bottom) if bottom else float("nan")
+
+    return bootstrap_interval(
+        ratio, len(tops), unit=unit, seed=seed, resamples=resamples, confidence=confidence
+    )
+
+
 def paired_difference(
     first: Mapping[Hashable, UnitValue],
     second: Mapping[Hashable, UnitValue],

@@ -13,6 +13,7 @@ from cog_tasks.common.stats import (
     cluster_mean_interval,
     mean_interval,
     paired_difference,
+    ratio_interval,
     wilson_interval,
 )
 
@@ -95,3 +96,10 @@ def test_paired_difference_of_ratios_of_sums() -> None:
     # 1.0 against (0.5 - 0.25) / 0.75 = 1/3.
     assert difference.value == pytest.approx(2 / 3)
     assert difference.excludes(0.0)
+
+
+def test_ratio_interval_is_a_ratio_of_sums() -> None:
+    interval = ratio_interval([(1.0, 2.0), (3.0, 2.0), (0.0, 4.0)], unit="match", resamples=300)
+    assert interval.value == pytest.approx(0.5)  # 4 / 8, not the mean of 0.5, 1.5 and 0
+    assert interval.low <= 0.5 <= interval.high
+    assert math.isnan(ratio_interval([(0.0, 0.0)], unit="match").value)

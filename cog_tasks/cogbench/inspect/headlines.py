@@ -13,17 +13,18 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 
 from cog_tasks.cogbench.intervals import (
+    UNIT,
     UnitTallies,
     authenticity_interval,
     invalid_share_units,
     merge_units,
-    ratio_interval,
     rationality_interval,
     rationality_units,
 )
 from cog_tasks.cogbench.metrics import check_weights
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.logs import run_identity
+from cog_tasks.common.stats import ratio_interval
 
 BENCHMARK = "cogbench"
 SCORER = "cogbench_scorer"
@@ -93,7 +94,7 @@ def headlines(log: EvalLog) -> list[Headline]:
         Headline(
             BENCHMARK,
             f"invalid_rate_{subset}",
-            ratio_interval(invalid_share_units(units)),
+            ratio_interval(list(invalid_share_units(units).values()), unit=UNIT),
             run,
             units=invalid_share_units(units),
             note=note,

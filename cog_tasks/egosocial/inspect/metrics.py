@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
 from cog_tasks.common.inspect_metrics import key_intervals
-from cog_tasks.common.stats import bootstrap_interval
+from cog_tasks.common.stats import ratio_interval
 
 
 @metric
@@ -85,13 +85,7 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
                 if float(value[denominator]) > 0:  # type: ignore[index]
                     tops.append(float(value[numerator]))  # type: ignore[index]
                     bottoms.append(float(value[denominator]))  # type: ignore[index]
-            interval = bootstrap_interval(
-                lambda indices, t=tops, b=bottoms: (
-                    sum(t[i] for i in indices) / sum(b[i] for i in indices)
-                ),
-                len(tops),
-                unit=unit,
-            )
+            interval = ratio_interval(list(zip(tops, bottoms, strict=True)), unit=unit)
             reported[name] = interval.value
             reported[f"{name}_ci_low"] = interval.low
             reported[f"{name}_ci_high"] = interval.high
