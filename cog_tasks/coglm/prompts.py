@@ -1,9 +1,19 @@
-"""Prompts of the CogLM chat protocol, shared by Inspect, lm-eval and the studies.
+r"""Prompts of the CogLM chat protocol, shared by Inspect, lm-eval and the studies.
 
-The question is shown with lettered options and the model is asked to state
-its choice as "The answer is option X" (the format the paper asks for), with
-a short explanation. Variants add step-by-step reasoning (chain of thought) or
-a stronger model's rationale (chain of cognition).
+The question is shown with lettered options. Two prompts (:data:`PROMPTS`):
+
+- ``answer-is`` (default): the model is asked to state its choice as "The
+  answer is option X" (the format the paper asks for), with a short
+  explanation.
+- ``boxed``: the protocol of the authors' GPT-3.5/GPT-4 runs: four worked
+  examples as earlier chat turns, then the question, and the answer asked
+  for as ``The answer is \boxed{X}``. The examples are general-knowledge
+  questions written for this package (none is a CogLM item), as the authors'
+  were; the matching reader is the ``authors-gpt`` extractor
+  (:data:`PROMPT_EXTRACTORS`).
+
+Variants add step-by-step reasoning (chain of thought) or a stronger model's
+rationale (chain of cognition).
 
 :data:`ERASURE_PROMPTS` are system prompts that tell the model it has not yet
 developed one ability. They carry the content of the paper's Table 10 (an
@@ -13,6 +23,7 @@ age band from Piaget's theory and the missing ability), written anew.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
@@ -27,6 +38,14 @@ DIRECT_INSTRUCTION = (
 COT_INSTRUCTION = (
     "Think the question through step by step. Then finish your reply with "
     f'"{ANSWER_PHRASE}" followed by the letter of the option you choose.'
+)
+BOXED_INSTRUCTION = (
+    "Choose exactly one of the options and reply with nothing but "
+    '"The answer is \\boxed{X}", with the letter of that option in place of X.'
+)
+BOXED_COT_INSTRUCTION = (
+    "Reason about the question step by step, choose exactly one of the options, and close "
+    'your reply with "The answer is \\boxed{X}", with the letter of that option in place of X.'
 )
 RATIONALE_HEADER = "Another model reasoned about this question as follows:"
 NO_REASONING = "(It gave no reasoning beyond its choice, which is not shown.)"
@@ -83,6 +102,134 @@ def lettered_options(choices: Sequence[str]) -> str:
     )
 
 
+@dataclass(frozen=True)
+class WorkedExample:
+    """A question answered in the ``boxed`` prompt before the item (not a CogLM item).
+
+    Attributes:
+        question: The question.
+        choices: Its options, lettered A, B, C ... in order.
+        answer: 0-based index of the right option.
+        reasoning: One or two sentences shown before the answer when the
+            prompt asks for step-by-step reasoning.
+    """
+
+    question: str
+    choices: tuple[str, ...]
+    answer: int
+    reasoning: str
+
+
+WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
+    WorkedExample(
+        "How many legs does a spider have?",
+        ("Six", "Eight", "Ten", "Four"),
+        1,
+        "Spiders are arachnids, not insects; arachnids walk on four pairs of legs.",
+    ),
+    WorkedExample(
+        "Which planet orbits closest to the Sun?",
+        ("Venus", "Earth", "Mercury", "Mars"),
+        2,
+        "Counting outwards from the Sun, the planets start Mercury, Venus, Earth, Mars.",
+    ),
+    WorkedExample(
+        "What does liquid water become when it is cooled well below 0 °C at sea level?",
+        ("Ice", "Steam", "Salt", "Sand"),
+        0,
+        "Below its freezing point, water turns solid.",
+    ),
+    WorkedExample(
+        "Which instrument is made to measure temperature?",
+        ("Barometer", "Ruler", "Kitchen scale", "Thermometer"),
+        3,
+        "A barometer measures air pressure, a ruler length and a scale weight.",
+    ),
+)
+"""The four worked examples of the ``boxed`` prompt; their answers use every letter A-D once."""
+
+PROMPTS: dict[str, str] = {
+    "answer-is": '"The answer is option X" and a short explanation (the paper\'s answer format)',
+    "boxed": "four worked examples, then the answer as The answer is \\boxed{X} "
+    "(the authors' GPT protocol)",
+}
+"""The prompts of the chat protocol by name, with what each asks for."""
+DEFAULT_PROMPT = "answer-is"
+PROMPT_EXTRACTORS: dict[str, str] = {"answer-is": "ours", "boxed": "authors-gpt"}
+"""The extractor each prompt is read with unless another is named."""
+
+Turn = tuple[str, str]
+"""A chat turn: role (``user`` or ``assistant``) and text."""
+
+
+def boxed_answer(letter: str, reasoning: str | None = None) -> str:
+    r"""An answer in the ``boxed`` prompt's form, ``The answer is \boxed{B}.``, after reasoning."""
+    answer = f"The answer is \\boxed{{{letter}}}."
+    return f"{reasoning} {answer}" if reasoning else answer
+
+
+def _user_message(
+    question: str,
+    choices: Sequence[str],
+    instruction: str,
+    rationale: str | None,
+    rationale_form: str,
+) -> str:
+    parts = [question.strip(), "Options:\n" + lettered_options(choices)]
+    if rationale is not None:
+        reasoning = shown_rationale(rationale, choices, rationale_form) or NO_REASONING
+        parts.append(f"{RATIONALE_HEADER}\n{reasoning}")
+    parts.append(instruction)
+    return "\n\n".join(parts)
+
+
+def check_prompt(prompt: str) -> None:
+    """Raise ``ValueError`` naming the known prompts when ``prompt`` is not one."""
+    if prompt not in PROMPTS:
+        raise ValueError(f"unknown CogLM prompt {prompt!r}; known: {', '.join(PROMPTS)}")
+
+
+def chat_turns(
+    question: str,
+    choices: Sequence[str],
+    *,
+    prompt: str = DEFAULT_PROMPT,
+    cot: bool = False,
+    rationale: str | None = None,
+    rationale_form: str = DEFAULT_RATIONALE_FORM,
+) -> list[Turn]:
+    """The conversation sent for one item: worked examples (``boxed``), then the item.
+
+    Args:
+        question: The question text.
+        choices: The options, lettered A, B, C ... in order.
+        prompt: One of :data:`PROMPTS`.
+        cot: Ask for step-by-step reasoning before the answer (the ``boxed``
+            examples then show their reasoning too).
+        rationale: Another model's reply shown before the instruction (chain
+            of cognition); ``None`` for none.
+        rationale_form: How the rationale is shown (see :func:`chat_prompt`).
+
+    Returns:
+        The turns, the last being the item's user message.
+
+    Raises:
+        ValueError: If the prompt is unknown.
+    """
+    check_prompt(prompt)
+    if prompt == "answer-is":
+        instruction = COT_INSTRUCTION if cot else DIRECT_INSTRUCTION
+        return [("user", _user_message(question, choices, instruction, rationale, rationale_form))]
+    instruction = BOXED_COT_INSTRUCTION if cot else BOXED_INSTRUCTION
+    turns: list[Turn] = []
+    for example in WORKED_EXAMPLES:
+        shown = _user_message(example.question, example.choices, instruction, None, rationale_form)
+        reply = boxed_answer(LETTERS[example.answer], example.reasoning if cot else None)
+        turns += [("user", shown), ("assistant", reply)]
+    turns.append(("user", _user_message(question, choices, instruction, rationale, rationale_form)))
+    return turns
+
+
 def chat_prompt(
     question: str,
     choices: Sequence[str],
@@ -105,11 +252,7 @@ def chat_prompt(
             the reasoning, not the answer; ``raw`` as written.
 
     Returns:
-        The prompt text.
+        The prompt text of the default prompt (``answer-is``).
     """
-    parts = [question.strip(), "Options:\n" + lettered_options(choices)]
-    if rationale is not None:
-        reasoning = shown_rationale(rationale, choices, rationale_form) or NO_REASONING
-        parts.append(f"{RATIONALE_HEADER}\n{reasoning}")
-    parts.append(COT_INSTRUCTION if cot else DIRECT_INSTRUCTION)
-    return "\n\n".join(parts)
+    instruction = COT_INSTRUCTION if cot else DIRECT_INSTRUCTION
+    return _user_message(question, choices, instruction, rationale, rationale_form)

@@ -8,18 +8,20 @@ from collections import Counter
 
 from inspect_ai.model import ChatMessage, GenerateConfig
 
-from cog_tasks.coglm.prompts import ANSWER_PHRASE
+from cog_tasks.coglm.prompts import ANSWER_PHRASE, boxed_answer
 from cog_tasks.common.scripted import ScriptedReplies
 
 _OPTION_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
 
 
 class ChanceAnswerer(ScriptedReplies):
-    """Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
+    r"""Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
 
-    The letter is drawn uniformly from the options listed in the prompt, from a
-    generator seeded by the seed, the prompt and the call's count for that
-    prompt, so a run is reproducible and epochs differ.
+    A prompt that asks for a boxed answer (``-T prompt=boxed``) is answered
+    ``The answer is \boxed{X}.``, the form its extractor reads. The letter is
+    drawn uniformly from the options listed in the prompt, from a generator
+    seeded by the seed, the prompt and the call's count for that prompt, so a
+    run is reproducible and epochs differ.
     """
 
     def __init__(self, seed: int = 0):
@@ -34,4 +36,5 @@ class ChanceAnswerer(ScriptedReplies):
             raise ValueError(f"no lettered options in the prompt: {prompt[:200]!r}")
         self.calls[prompt] += 1
         rng = random.Random(f"{self.seed}|{config.seed}|{self.calls[prompt]}|{prompt}")
-        return f"{ANSWER_PHRASE} {rng.choice(letters)}."
+        letter = rng.choice(letters)
+        return boxed_answer(letter) if "\\boxed{" in prompt else f"{ANSWER_PHRASE} {letter}."

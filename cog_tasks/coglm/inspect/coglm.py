@@ -16,13 +16,13 @@ from inspect_ai import Task, task
 from inspect_ai.solver import Solver, generate, system_message
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, resolve_codes
-from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
+from cog_tasks.coglm.extract import EXTRACTORS
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
 from cog_tasks.coglm.inspect.solvers import self_consistency
 from cog_tasks.coglm.inspect.version import TASK_VERSION
-from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
 
@@ -34,6 +34,7 @@ def _is_int(value: object) -> bool:
 def check_parameters(
     *,
     per_ability: object,
+    prompt: object,
     cot: object,
     sc_samples: object,
     sc_temperature: object,
@@ -52,6 +53,8 @@ def check_parameters(
     problems = []
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
         problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")
+    if prompt not in PROMPTS:
+        problems.append(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
     if not isinstance(cot, bool):
         problems.append(f"cot must be true or false, got {cot!r}")
     if not (_is_int(sc_samples) and sc_samples >= 1):
@@ -72,8 +75,10 @@ def check_parameters(
         problems.append(
             f"coc_rationale must be one of {', '.join(RATIONALE_FORMS)}, got {coc_rationale!r}"
         )
-    if extractor not in EXTRACTORS:
-        problems.append(f"extractor must be one of {', '.join(EXTRACTORS)}, got {extractor!r}")
+    if extractor is not None and extractor not in EXTRACTORS:
+        problems.append(
+            f"extractor must be one of {', '.join(EXTRACTORS)} (or unset), got {extractor!r}"
+        )
     if chance not in CHANCE_RULES:
         problems.append(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
     if problems:
@@ -84,6 +89,7 @@ def check_parameters(
 def coglm_chat(
     abilities: str | Sequence[str] | None = None,
     per_ability: int | None = None,
+    prompt: str = DEFAULT_PROMPT,
     cot: bool = False,
     sc_samples: int = 1,
     sc_temperature: float = 0.7,
@@ -91,14 +97,17 @@ def coglm_chat(
     erase: str | None = None,
     coc_log: str | None = None,
     coc_rationale: str = DEFAULT_RATIONALE_FORM,
-    extractor: str = DEFAULT_EXTRACTOR,
+    extractor: str | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> Task:
-    """CogLM (Piaget stages) for chat models.
+    r"""CogLM (Piaget stages) for chat models.
 
     Args:
         abilities: Ability codes to run (comma-separated or a list); all 10 by default.
         per_ability: Keep only the first N items of each ability (a stratified subset).
+        prompt: ``answer-is`` (default; "The answer is option X" and a short
+            explanation) or ``boxed`` (the authors' GPT protocol: four worked
+            examples, then ``The answer is \boxed{X}``).
         cot: Ask for step-by-step reasoning before the answer.
         sc_samples: Self-consistency: completions per question, majority vote
             (1 = a single completion at the eval's own temperature).
@@ -109,8 +118,10 @@ def coglm_chat(
             to each sample id is shown as a rationale (chain of cognition).
         coc_rationale: How that reply is shown: ``hidden`` (default) without
             any option's letter or text, or ``raw``, as written, answer included.
-        extractor: Answer reader: ``ours`` (default), ``authors`` (the authors'
-            Llama-2-chat rule) or ``authors-gpt`` (their GPT rule).
+        extractor: Answer reader: ``ours``, ``authors`` (the authors'
+            Llama-2-chat rule) or ``authors-gpt`` (their GPT rule); unset, the
+            prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`):
+            ``ours`` for ``answer-is``, ``authors-gpt`` for ``boxed``.
         chance: Chance level of the calibration: ``listed`` (default, the
             paper's Eq. 1) or ``distinct`` option texts.
 
@@ -123,6 +134,7 @@ def coglm_chat(
     """
     check_parameters(
         per_ability=per_ability,
+        prompt=prompt,
         cot=cot,
         sc_samples=sc_samples,
         sc_temperature=sc_temperature,
@@ -134,17 +146,19 @@ def coglm_chat(
         chance=chance,
     )
     resolve_codes(abilities)
+    reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = []
     if erase:
         solvers.append(system_message(erasure_prompt(erase)))
     if sc_samples > 1:
-        solvers.append(self_consistency(sc_samples, sc_temperature, sc_seed, extractor))
+        solvers.append(self_consistency(sc_samples, sc_temperature, sc_seed, reader))
     else:
         solvers.append(generate())
     dataset = coglm_dataset(
         abilities,
         per_ability=per_ability,
+        prompt=prompt,
         cot=cot,
         rationales=rationales,
         rationale_form=coc_rationale,
@@ -153,7 +167,7 @@ def coglm_chat(
     return Task(
         dataset=dataset,
         solver=solvers,
-        scorer=coglm_scorer(extractor),
+        scorer=coglm_scorer(reader),
         version=TASK_VERSION,
     )
 

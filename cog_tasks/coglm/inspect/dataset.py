@@ -5,18 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.metrics import chance_count
-from cog_tasks.coglm.prompts import chat_prompt
+from cog_tasks.coglm.prompts import DEFAULT_PROMPT, Turn, chat_turns
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 
 
+def chat_input(turns: Sequence[Turn]) -> str | list[ChatMessage]:
+    """Inspect's input for the turns of a prompt: the text of a lone user turn, else messages."""
+    if len(turns) == 1:
+        return turns[0][1]
+    return [
+        ChatMessageUser(content=text) if role == "user" else ChatMessageAssistant(content=text)
+        for role, text in turns
+    ]
+
+
 def record_to_sample(
     record: CogLMRecord,
     *,
+    prompt: str = DEFAULT_PROMPT,
     cot: bool = False,
     rationale: str | None = None,
     rationale_form: str = DEFAULT_RATIONALE_FORM,
@@ -26,6 +38,8 @@ def record_to_sample(
 
     Args:
         record: The CogLM record.
+        prompt: The prompt (:data:`~cog_tasks.coglm.prompts.PROMPTS`); ``boxed``
+            gives its worked examples as earlier turns of the input.
         cot: Ask for step-by-step reasoning.
         rationale: A stronger model's rationale to show (chain of cognition).
         rationale_form: How it is shown (``hidden`` or ``raw``, see
@@ -39,12 +53,15 @@ def record_to_sample(
     """
     return Sample(
         id=record.id,
-        input=chat_prompt(
-            record.question,
-            record.choices,
-            cot=cot,
-            rationale=rationale,
-            rationale_form=rationale_form,
+        input=chat_input(
+            chat_turns(
+                record.question,
+                record.choices,
+                prompt=prompt,
+                cot=cot,
+                rationale=rationale,
+                rationale_form=rationale_form,
+            )
         ),
         choices=list(record.choices),
         target=LETTERS[record.answer],
@@ -71,6 +88,7 @@ def coglm_dataset(
     abilities: str | Sequence[str] | None = None,
     *,
     per_ability: int | None = None,
+    prompt: str = DEFAULT_PROMPT,
     cot: bool = False,
     rationales: Mapping[str, str] | None = None,
     rationale_form: str = DEFAULT_RATIONALE_FORM,
@@ -81,6 +99,7 @@ def coglm_dataset(
     Args:
         abilities: Ability codes (comma-separated or a list); all by default.
         per_ability: Keep only the first N items of each ability.
+        prompt: The prompt (:data:`~cog_tasks.coglm.prompts.PROMPTS`).
         cot: Ask for step-by-step reasoning.
         rationales: Rationale per sample id (chain of cognition); every
             selected sample must have one.
@@ -105,6 +124,7 @@ def coglm_dataset(
         [
             record_to_sample(
                 record,
+                prompt=prompt,
                 cot=cot,
                 rationale=rationales[record.id] if rationales else None,
                 rationale_form=rationale_form,

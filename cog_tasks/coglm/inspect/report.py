@@ -22,6 +22,7 @@ from cog_tasks.coglm.inspect.logs import TASK_NAMES
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.inspect.studies import SCORER
 from cog_tasks.coglm.metrics import ScoredItem, chance_count, summarize
+from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
@@ -100,7 +101,11 @@ def log_summary(log: EvalLog, chance: str = DEFAULT_CHANCE) -> dict[str, Any]:
 
 
 def setting_label(log: EvalLog) -> str:
-    """The paper's name for a log's setting: Base, w/ COT, w/ SC T=..., w/ COC, erased ..."""
+    """The paper's name for a log's setting: Base, w/ COT, w/ SC T=..., w/ COC, erased ...
+
+    A prompt other than the default and an extractor other than ``ours`` are
+    added in brackets: ``Base [boxed prompt, authors-gpt extractor]``.
+    """
     arguments = log.eval.task_args or {}
     parts = []
     if arguments.get("cot"):
@@ -112,24 +117,41 @@ def setting_label(log: EvalLog) -> str:
     label = "w/ " + " + ".join(parts) if parts else "Base"
     if arguments.get("erase"):
         label += f", {arguments['erase']} erased"
+    notes = []
+    prompt = log_prompt(log)
+    if prompt != DEFAULT_PROMPT:
+        notes.append(f"{prompt} prompt")
     extractor = scoring_extractor(log)
     if extractor != "ours":
-        label += f" [{extractor} extractor]"
-    return label
+        notes.append(f"{extractor} extractor")
+    return f"{label} [{', '.join(notes)}]" if notes else label
+
+
+def log_prompt(log: EvalLog) -> str:
+    """The prompt of a log's run (``answer-is`` for logs from before the option existed)."""
+    return str((log.eval.task_args or {}).get("prompt") or DEFAULT_PROMPT)
 
 
 def scoring_extractor(log: EvalLog) -> str:
-    """The extractor that scored a log: from its scores (`inspect score` rescores), else -T."""
+    """The extractor that scored a log.
+
+    From its scores (`inspect score` rescores), else ``-T extractor``, else
+    the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
+    """
     for sample in log.samples or []:
         if sample.scores and SCORER in sample.scores:
             recorded = (sample.scores[SCORER].metadata or {}).get("extractor")
             if recorded:
                 return str(recorded)
-    return str((log.eval.task_args or {}).get("extractor", "ours"))
+    named = (log.eval.task_args or {}).get("extractor")
+    return str(named or PROMPT_EXTRACTORS.get(log_prompt(log), "ours"))
 
 
 def _run(log: EvalLog, label: str, chance: str = DEFAULT_CHANCE) -> CogLMRun:
-    protocol = f"chat protocol, {scoring_extractor(log)} answer reader, chance {chance}"
+    protocol = (
+        f"chat protocol, {log_prompt(log)} prompt, {scoring_extractor(log)} answer reader, "
+        f"chance {chance}"
+    )
     return CogLMRun(
         label, Path(log.location), log_summary(log, chance), partial_description(log), protocol
     )
