@@ -71,7 +71,11 @@ _LABELLED = {
     "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
     "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
 }
-_NUMBER = re.compile(_NUMBER_TEXT)
+# A reply that is only two numbers, prediction then choice.
+_BARE_PAIR = re.compile(
+    rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 def parse_number(text: str) -> Number:
@@ -138,9 +142,12 @@ class RoundReply:
 def parse_round_reply(text: str) -> RoundReply:
     """Read ``Prediction: <n>; Choice: <n>`` from a reply.
 
-    Labelled numbers win. Without labels, the first two integers in the reply
-    are taken as prediction and choice, in that order. Numbers outside 1..100
-    are kept (so the log shows them) but make the reply invalid.
+    Labelled numbers win. A reply without labels is read only when it is
+    nothing but two numbers ("45; 36", "45, 36", "45 and 36"), prediction
+    first. Numbers anywhere else in unlabelled text are not read: a base
+    model that continues the prompt ("Round 2 of 5. ...") would otherwise
+    have the prompt's own numbers taken as its answer. Numbers outside
+    1..100 are kept (so the log shows them) but make the reply invalid.
 
     Args:
         text: The model's reply.
@@ -154,11 +161,10 @@ def parse_round_reply(text: str) -> RoundReply:
             key: parse_number(match.group(1)) if match else None for key, match in labelled.items()
         }
         return RoundReply(prediction=values["prediction"], choice=values["choice"])
-    numbers = [parse_number(found) for found in _NUMBER.findall(text)]
-    return RoundReply(
-        prediction=numbers[0] if numbers else None,
-        choice=numbers[1] if len(numbers) > 1 else None,
-    )
+    pair = _BARE_PAIR.match(text)
+    if pair is None:
+        return RoundReply(prediction=None, choice=None)
+    return RoundReply(prediction=parse_number(pair.group(1)), choice=parse_number(pair.group(2)))
 
 
 @dataclass(frozen=True)

@@ -91,12 +91,18 @@ def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
     [
         ("Prediction: 45; Choice: 36", RoundReply(45, 36)),
         ("prediction=45, choice = 36.", RoundReply(45, 36)),
-        ("I think 45 and I pick 36", RoundReply(45, 36)),
+        ("45; 36", RoundReply(45, 36)),
+        ("45 and 36.", RoundReply(45, 36)),
+        # Numbers in other text are never read: a guess, or the prompt echoed back.
+        ("I think 45 and I pick 36", RoundReply(None, None)),
+        ("Round 2 of 5. Which number will your opponent choose", RoundReply(None, None)),
+        ("Round 1 result: your opponent chose 20, you chose", RoundReply(None, None)),
         ("Choice: 12", RoundReply(None, 12)),
         ("no idea", RoundReply(None, None)),
         ("Prediction: 7.5; Choice: 12.25", RoundReply(7.5, 12.25)),
         ("Prediction: 45.0; Choice: 3", RoundReply(45, 3)),
-        ("I guess 20.8, I play 9.6", RoundReply(20.8, 9.6)),
+        ("20.8, 9.6", RoundReply(20.8, 9.6)),
+        ("I guess 20.8, I play 9.6", RoundReply(None, None)),
     ],
 )
 def test_parse_round_reply(text, expected):
