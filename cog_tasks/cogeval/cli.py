@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     report.set_defaults(func=_report)
 
+    exp2 = commands.add_parser(
+        "exp2",
+        help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
+    )
+    exp2.add_argument(
+        "--log",
+        type=Path,
+        action="append",
+        required=True,
+        help="an Inspect log folder or file, or an lm-eval --log_samples folder (repeatable)",
+    )
+    add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
+    exp2.add_argument(
+        "--by-temperature", action="store_true", help="one row per temperature as in Fig. 3"
+    )
+    exp2.add_argument("--json", action="store_true", help="print the JSON instead of the text")
+    add_status_option(exp2)
+    exp2.set_defaults(func=_exp2)
+
     add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
@@ -108,25 +128,32 @@ def _add_table_source(parser: argparse.ArgumentParser) -> None:
     add_status_option(parser)
 
 
+def _load_log(log: Path, statuses: Any, pool_seeds: bool = False) -> pd.DataFrame:
+    """The validated score table of an Inspect log folder or file, or an lm-eval output folder."""
+    from cog_tasks.cogeval.metrics import validate_scores
+
+    if not log.exists():
+        raise FileNotFoundError(f"{log}: no such log folder or file")
+    if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl")):
+        from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+
+        return validate_scores(score_table_from_lm_eval(log, pool_seeds=pool_seeds), str(log))
+    from cog_tasks.cogeval.inspect.logs import score_table_from_logs
+
+    table, logs = score_table_from_logs(log, statuses=statuses, pool_seeds=pool_seeds)
+    if logs.skipped_note():
+        print(logs.skipped_note(), file=sys.stderr)
+    return validate_scores(table, source=str(log))
+
+
 def _load_table(args: argparse.Namespace) -> pd.DataFrame:
     from cog_tasks.cogeval.metrics import validate_scores
     from cog_tasks.cogeval.results import read_score_table
 
     if (args.scores is None) == (args.log is None):
         raise UsageError("give either a SCORES file or --log DIR")
-    pool_seeds = getattr(args, "pool_seeds", False)
-    if args.log is not None and args.log.is_dir() and any(args.log.rglob("samples_cogeval*.jsonl")):
-        from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
-
-        table = score_table_from_lm_eval(args.log, pool_seeds=pool_seeds)
-        return validate_scores(table, source=str(args.log))
     if args.log is not None:
-        from cog_tasks.cogeval.inspect.logs import score_table_from_logs
-
-        table, logs = score_table_from_logs(args.log, statuses=args.status, pool_seeds=pool_seeds)
-        if logs.skipped_note():
-            print(logs.skipped_note(), file=sys.stderr)
-        return validate_scores(table, source=str(args.log))
+        return _load_log(args.log, args.status, getattr(args, "pool_seeds", False))
     if not args.scores.is_file():
         raise FileNotFoundError(f"{args.scores}: no such file")
     return validate_scores(read_score_table(args.scores), source=str(args.scores))
@@ -190,6 +217,50 @@ def _report(args: argparse.Namespace) -> int:
         print(format_summary(summary))
         for path in paths:
             print(path)
+    return 0
+
+
+def _exp2(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from cog_tasks.cogeval.experiment2 import (
+        experiment2_figure,
+        experiment2_summary,
+        experiment2_table,
+        format_experiment2,
+        run_deviance,
+    )
+    from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
+    from cog_tasks.common.files import write_json_atomically, write_text_atomically
+
+    tables = []
+    for log in args.log:
+        table = _load_log(log, args.status)
+        if len(args.log) > 1:  # runs of different folders never share a row
+            table["run"] = f"{log.name or log}: " + table["run"].astype(str)
+        tables.append(table)
+    rows = experiment2_table(pd.concat(tables, ignore_index=True))
+    summary = experiment2_summary(rows, by_temperature=args.by_temperature)
+    terms = run_deviance(rows, on_warning=_warn)
+    text = format_experiment2(summary, terms)
+    result = {
+        "rows": summary,
+        "deviance": [term.to_dict() for term in terms],
+        "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
+    }
+    out = args.out or (args.log[0] if args.log[0].is_dir() else args.log[0].parent)
+    out.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(out / "experiment2.txt", text + "\n")
+    write_json_atomically(out / "experiment2.json", result)
+    figure = experiment2_figure(summary, out)
+    if args.json:
+        json.dump(result, sys.stdout, indent=2)
+        print()
+    else:
+        print(text)
+        print(out / "experiment2.txt")
+        print(out / "experiment2.json")
+        print(figure)
     return 0
 
 

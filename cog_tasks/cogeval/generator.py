@@ -23,12 +23,15 @@ from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
 from cog_tasks.cogeval.graphs import (
     ANALYSIS_FAMILIES,
     CONDITION_FAMILIES,
+    COT_MODES,
     COUNT_CONDITIONS,
     GRAPHS,
     PAPER_DOMAINS,
     ConditionSpec,
     GraphSpec,
+    cot_variants,
     get_graph,
+    in_experiment,
 )
 from cog_tasks.cogeval.parsing import normalize_state
 from cog_tasks.cogeval.planning import (
@@ -41,7 +44,6 @@ from cog_tasks.cogeval.planning import (
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 
 CotMode = Literal["none", "bfs", "dfs"]
-COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
 DESIGNS: tuple[str, ...] = ("all", "paper")
 SINGLE_TURN_FAMILY = "Experiment2"
@@ -439,6 +441,7 @@ def generate_items(
     cot: str = "none",
     *,
     design: str = "all",
+    experiment: int | None = None,
 ) -> list[CogEvalItem]:
     """Generate every (graph, domain, condition) combination that exists.
 
@@ -454,6 +457,9 @@ def generate_items(
             the 3 domains of :data:`~cog_tasks.cogeval.graphs.PAPER_DOMAINS`
             on every graph and the 5 condition families of Table 2, so that an
             analysis of deviance has Table 2's terms and degrees of freedom.
+        experiment: ``None`` (every condition, at ``cot``), 1 (Experiment 1's
+            conditions) or 2 (Experiment 2's three questions under every
+            ``cot`` variant; ``cot`` must then be ``none``).
 
     Returns:
         Items in a stable order.
@@ -473,6 +479,7 @@ def generate_items(
             raise ValueError(
                 f"unknown CogEval condition {name!r}; valid: {sorted(known_conditions)}"
             )
+    variants = cot_variants(experiment, cot)
     items = []
     for spec in specs:
         for domain in spec.domains:
@@ -481,10 +488,17 @@ def generate_items(
             ):
                 continue
             for condition in spec.conditions:
-                if (conditions and condition.name not in conditions) or (
-                    design == "paper"
-                    and CONDITION_FAMILIES[condition.name] not in ANALYSIS_FAMILIES
+                if (
+                    (conditions and condition.name not in conditions)
+                    or not in_experiment(condition.name, experiment)
+                    or (
+                        design == "paper"
+                        and CONDITION_FAMILIES[condition.name] not in ANALYSIS_FAMILIES
+                    )
                 ):
                     continue
-                items.append(make_item(spec.name, domain, condition.name, seed=seed, cot=cot))
+                items += [
+                    make_item(spec.name, domain, condition.name, seed=seed, cot=variant)
+                    for variant in variants
+                ]
     return items

@@ -59,6 +59,39 @@ ANALYSIS_FAMILIES: tuple[str, ...] = (
 
 CONDITIONS: tuple[str, ...] = tuple(CONDITION_FAMILIES)
 
+#: Reasoning instructions on the scored question (Experiment 2's prompt variants).
+COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
+
+#: The paper's experiments: 1 (every graph, domain and condition) and 2 (graph D's
+#: three Experiment 2 questions under every reasoning instruction, ``cot``).
+EXPERIMENTS: tuple[int, ...] = (1, 2)
+
+
+def in_experiment(condition: str, experiment: int | None) -> bool:
+    """Whether a condition belongs to ``experiment`` (every condition when it is ``None``)."""
+    if experiment is None:
+        return True
+    return (CONDITION_FAMILIES.get(condition) == "Experiment2") == (experiment == 2)
+
+
+def cot_variants(experiment: int | None, cot: str) -> tuple[str, ...]:
+    """The reasoning instructions a selection asks: all three for Experiment 2, else ``cot``.
+
+    Raises:
+        ValueError: For an unknown experiment, or a ``cot`` other than ``none``
+            with experiment 2 (which runs every variant).
+    """
+    if experiment is not None and experiment not in EXPERIMENTS:
+        raise ValueError(f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset")
+    if experiment != 2:
+        return (cot,)
+    if cot != "none":
+        raise ValueError(
+            f"CogEval cot: {cot!r} with experiment=2, which runs every variant "
+            "(none, bfs, dfs); leave cot unset"
+        )
+    return COT_MODES
+
 
 @dataclass(frozen=True)
 class LocalChange:

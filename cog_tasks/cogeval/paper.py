@@ -6,9 +6,14 @@ and LLM, over the audited conversations of Experiment 1 (graphs, domains,
 temperatures 0, 0.5 and 1, repeated runs). The paper gives the per-LLM overall
 success only as a figure (Fig. 2), so the reference rows are per condition.
 Bard's CoT-shortcut and stochastic cells are empty in the table and left out.
+
+Experiment 2 (Section 3.2, Fig. 3) is published as a bar chart with no value in
+the text: :data:`EXPERIMENT2_FINDINGS` keeps what the text states, per question.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from cog_tasks.common.headlines import PaperRow
 
@@ -75,4 +80,59 @@ PAPER_ROWS: tuple[PaperRow, ...] = tuple(
     for condition, means in TABLE3_MEANS.items()
     for model, value in zip(TABLE3_MODELS, means, strict=True)
     if value is not None
+)
+
+
+@dataclass(frozen=True)
+class PaperFinding:
+    """A published result stated in words (the paper gives no number for it).
+
+    Attributes:
+        benchmark: The benchmark.
+        measure: The measure, named as our rows name it.
+        model: The model the paper measured.
+        finding: What the paper states, in our words.
+        source: Where it is published.
+        protocol: How it was measured.
+        differs: How our default protocol differs.
+    """
+
+    benchmark: str
+    measure: str
+    model: str
+    finding: str
+    source: str
+    protocol: str
+    differs: str = ""
+
+
+EXPERIMENT2_SOURCE = "CogEval Section 3.2 and Fig. 3"
+EXPERIMENT2_PROTOCOL = (
+    "GPT-4 on graph D (n15star, numbered rooms), the nine audited Experiment 2 conversations "
+    "(three questions, each with no instruction, the BFS and the DFS instruction), 30 repeats "
+    "per prompt and temperature 0, 0.5 and 1"
+)
+EXPERIMENT2_DIFFERS = (
+    "the paper gives Fig. 3 as a bar chart only and its text states no value; our package "
+    "has no copy of the figure, so no value is read off it: the rows are the text's statements"
+)
+
+#: What Section 3.2 and Fig. 3's caption state per Experiment 2 question, in our words.
+EXPERIMENT2_STATEMENTS: dict[str, str] = {
+    "exp2ClusterCount": "bfs and dfs above none at temperatures 0 and 0.5, less so at 1",
+    "exp2WithinCluster": "bfs and dfs above none at every temperature; bfs best at 0",
+    "exp2OneClusterAway": "only bfs at temperature 0.5 above none",
+}
+
+EXPERIMENT2_FINDINGS: tuple[PaperFinding, ...] = tuple(
+    PaperFinding(
+        benchmark=BENCHMARK,
+        measure=condition_measure(question),
+        model="gpt-4",
+        finding=statement,
+        source=EXPERIMENT2_SOURCE,
+        protocol=EXPERIMENT2_PROTOCOL,
+        differs=EXPERIMENT2_DIFFERS,
+    )
+    for question, statement in EXPERIMENT2_STATEMENTS.items()
 )

@@ -39,6 +39,8 @@ from cog_tasks.cogeval.graphs import (
     CONDITION_FAMILIES,
     COUNT_CONDITIONS,
     PAPER_DOMAINS,
+    cot_variants,
+    in_experiment,
 )
 from cog_tasks.cogeval.parsing import extract_answer, split_route
 from cog_tasks.cogeval.published_graph import question_start, scoring_context
@@ -264,18 +266,23 @@ def select_published(
     conditions: Sequence[str] | None = None,
     cot: str = "none",
     design: str = "all",
+    experiment: int | None = None,
 ) -> list[PublishedTask]:
     """The published tasks that match, in the index's order.
 
     ``cot`` picks Experiment 2's prompt variant; the Experiment 1 tasks have
     none, so they are in the selection only with ``cot="none"``. ``design="paper"``
     keeps the Experiment 1 tasks of the paper's 3 domains per graph and the 5
-    condition families of Table 2.
+    condition families of Table 2. ``experiment=1`` keeps Experiment 1's tasks;
+    ``experiment=2`` keeps Experiment 2's nine, every ``cot`` variant (``cot``
+    must then be ``none``).
 
     Raises:
         ValueError: For a graph, domain or condition no published task has,
-            listing the valid ones.
+            listing the valid ones, or an experiment and ``cot`` that do not go
+            together (see :func:`~cog_tasks.cogeval.graphs.cot_variants`).
     """
+    variants = cot_variants(experiment, cot)
     every = published_index()
     for name, chosen, known in (
         ("graph", graphs, {task.graph for task in every}),
@@ -293,7 +300,8 @@ def select_published(
         if (not graphs or task.graph in graphs)
         and (not domains or task.domain in domains)
         and (not conditions or task.condition in conditions)
-        and task.cot == cot
+        and task.cot in variants
+        and in_experiment(task.condition, experiment)
         and (
             design != "paper" or (task.domain in PAPER_DOMAINS and task.family in ANALYSIS_FAMILIES)
         )

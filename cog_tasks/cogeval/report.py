@@ -50,18 +50,19 @@ def _interval(rows: pd.DataFrame, values: pd.Series) -> Interval:
     return cluster_mean_interval(values.to_list(), rows["task"].to_list(), unit=UNIT)
 
 
-def _bounds(interval: Interval) -> list[float | None]:
+def interval_bounds(interval: Interval) -> list[float | None]:
     """``[low, high]`` for JSON: ``None`` where one task gives no interval (NaN)."""
     return [None if math.isnan(bound) else bound for bound in (interval.low, interval.high)]
 
 
-def _error(value: float, bounds: list[float | None]) -> list[float]:
+def error_bar(value: float, bounds: list[float | None]) -> list[float]:
     """Error-bar lengths below and above ``value``; none drawn where there is no interval."""
     low, high = bounds
     return [0.0, 0.0] if low is None or high is None else [value - low, high - value]
 
 
-def _text(value: float | None) -> str:
+def number_text(value: float | None) -> str:
+    """A rate to three decimals, or ``n/a``."""
     return "n/a" if value is None else f"{value:.3f}"
 
 
@@ -82,7 +83,7 @@ def _reference(
         "tasks": int(coverage.max()),
         "of_tasks": len(tasks),
         "success": interval.value,
-        "success_ci": _bounds(interval),
+        "success_ci": interval_bounds(interval),
     }
 
 
@@ -112,12 +113,12 @@ def run_summary(table: pd.DataFrame, reference_model: str | None = None) -> list
             "tasks": int(rows["task"].nunique()),
             "dialogs": len(rows),
             "success": success.value,
-            "success_ci": _bounds(success),
+            "success_ci": interval_bounds(success),
         }
         for mode in FAILURE_MODES:
             rate = _interval(rows, (modes.loc[rows.index] == mode).astype(float))
             row[mode] = rate.value
-            row[f"{mode}_ci"] = _bounds(rate)
+            row[f"{mode}_ci"] = interval_bounds(rate)
         row["pooling"] = str(rows["pooling"].iloc[0]) if "pooling" in rows else ""
         is_reference = reference_model is not None and row["model"] == reference_model
         row["chance"] = (
@@ -142,13 +143,15 @@ def format_summary(summary: list[dict[str, Any]]) -> str:
         chance_text = (
             "-"
             if chance is None
-            else f"{chance['success']:.3f} [{_text(chance['success_ci'][0])}, "
-            f"{_text(chance['success_ci'][1])}] ({chance['tasks']}/{chance['of_tasks']} tasks)"
+            else f"{chance['success']:.3f} [{number_text(chance['success_ci'][0])}, "
+            f"{number_text(chance['success_ci'][1])}] "
+            f"({chance['tasks']}/{chance['of_tasks']} tasks)"
         )
         rates = " | ".join(f"{row[mode]:.3f}" for mode in FAILURE_MODES)
         lines.append(
             f"{row['run']} | {row['tasks']} | {row['dialogs']} | "
-            f"{row['success']:.3f} [{_text(low)}, {_text(high)}] | {chance_text} | {rates}"
+            f"{row['success']:.3f} [{number_text(low)}, {number_text(high)}] | "
+            f"{chance_text} | {rates}"
         )
         if row["pooling"]:
             notes.append(f"{row['run']}: {row['pooling']}")
@@ -161,7 +164,7 @@ def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
     figure, axis = plt.subplots(figsize=(2.5 + 1.0 * len(summary), 4.0))
     positions = np.arange(len(summary))
     values = np.array([row["success"] for row in summary])
-    errors = np.array([_error(row["success"], row["success_ci"]) for row in summary]).T
+    errors = np.array([error_bar(row["success"], row["success_ci"]) for row in summary]).T
     axis.bar(positions, values, yerr=errors, capsize=4, color="tab:blue", label="success")
     for position, row in zip(positions, summary, strict=True):
         if row["chance"] is not None:
@@ -169,7 +172,7 @@ def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
             axis.errorbar(
                 position + 0.3,
                 chance["success"],
-                yerr=np.array([_error(chance["success"], chance["success_ci"])]).T,
+                yerr=np.array([error_bar(chance["success"], chance["success_ci"])]).T,
                 fmt="k_",
                 capsize=3,
                 label="chance on the same tasks" if position == 0 else None,
@@ -196,7 +199,8 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
 
 
-def _ordered(values: pd.Series, order: tuple[str, ...]) -> list[str]:
+def in_order(values: pd.Series, order: tuple[str, ...]) -> list[str]:
+    """The values present, those of ``order`` first in its order, then the rest sorted."""
     present = set(values)
     return [v for v in order if v in present] + sorted(present - set(order))
 
@@ -213,8 +217,8 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
     """
     plt = pyplot()
     paths = []
-    graphs = _ordered(table["graph"], tuple(GRAPHS))
-    conditions = _ordered(table["condition"], CONDITIONS)
+    graphs = in_order(table["graph"], tuple(GRAPHS))
+    conditions = in_order(table["condition"], CONDITIONS)
     for model, rows in table.groupby("run", sort=False):
         rates = failure_rates(rows, by=("graph", "condition"))
         grid = rates.pivot(index="graph", columns="condition", values="success")
@@ -233,7 +237,7 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
                 bound = bounds[(graphs[row], conditions[column])]
-                low, high = (_text(end) for end in _bounds(bound))
+                low, high = (number_text(end) for end in interval_bounds(bound))
                 text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {model}")
@@ -250,7 +254,7 @@ def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
     """Stacked bars of failure-mode rates per run and graph."""
     plt = pyplot()
     rates = failure_rates(table, by=("run", "graph"))
-    rates["graph"] = pd.Categorical(rates["graph"], _ordered(rates["graph"], tuple(GRAPHS)))
+    rates["graph"] = pd.Categorical(rates["graph"], in_order(rates["graph"], tuple(GRAPHS)))
     rates = rates.sort_values(["run", "graph"])
     labels = [f"{m}\n{g}" for m, g in zip(rates["run"], rates["graph"], strict=True)]
     figure, axis = plt.subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
@@ -281,7 +285,7 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
             interval = _interval(cell, cell["score"] / cell["max_score"])
             temperatures.append(temperature)
             means.append(interval.value)
-            errors.append(_error(interval.value, _bounds(interval)))
+            errors.append(error_bar(interval.value, interval_bounds(interval)))
         axis.errorbar(
             temperatures,
             means,

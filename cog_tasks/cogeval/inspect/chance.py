@@ -80,6 +80,7 @@ def published_contexts(
         conditions=split_names(task_args.get("conditions")),
         cot=task_args.get("cot", "none"),
         design=task_args.get("design", "all"),
+        experiment=task_args.get("experiment"),
     )
     contexts: dict[tuple[str, ...], GraphContext | None] = {}
     unread: list[str] = []
@@ -129,5 +130,6 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
         seed=int(task_args.get("seed", 0)),
         cot=task_args.get("cot", "none"),
         design=task_args.get("design", "all"),
+        experiment=task_args.get("experiment"),
     )
     return ChanceAnswerer(items, seed=seed)

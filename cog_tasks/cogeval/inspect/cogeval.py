@@ -15,6 +15,7 @@ Usage::
     inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
     inspect eval cog_tasks/cogeval -T graphs=n7line,n15star -T cot=bfs --epochs 30
     inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2
+    inspect eval cog_tasks/cogeval -T experiment=2 -T temperatures=0 --epochs 30
 """
 
 from __future__ import annotations
@@ -204,6 +205,7 @@ def cogeval(
     max_tokens: int | None = None,
     design: str = "all",
     source: str = DEFAULT_SOURCE,
+    experiment: int | None = None,
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
@@ -228,6 +230,11 @@ def cogeval(
             :mod:`cog_tasks.cogeval.published`); or ``generated``: tasks
             generated from the graphs in our wording, relabelled per ``seed``,
             with graph-aware failure modes.
+        experiment: Unset (default): every task at ``cot``; ``1``: Experiment
+            1's tasks only; ``2``: Experiment 2's tasks (graph D's three
+            questions) under all three instructions, ``cot`` left unset: the
+            nine published items, or 36 generated ones (four domains), read
+            by ``cog-tasks cogeval exp2``.
 
     Raises:
         ValueError: For a parameter of the wrong type or out of range, naming
@@ -241,6 +248,7 @@ def cogeval(
         "conditions": split_names(conditions),
         "cot": cot,
         "design": design,
+        "experiment": experiment,
     }
     if source == "published":
         records = [task.to_record() for task in select_published(**names)]
