@@ -93,6 +93,23 @@ AUTHORS_OUTPUTS_URL = (
 """The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
 
 
+def is_authors_layout(data: object) -> bool:
+    """Whether parsed JSON is shaped as the authors' raw outputs (stage -> ability file -> items).
+
+    Only the shape is looked at (a non-empty object of objects of lists);
+    :func:`iter_authors_outputs` checks the names and the items.
+    """
+    return (
+        isinstance(data, dict)
+        and bool(data)
+        and all(
+            isinstance(abilities, dict)
+            and all(isinstance(rows, list) for rows in abilities.values())
+            for abilities in data.values()
+        )
+    )
+
+
 def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield the items of a raw-output file in the authors' layout, checked.
 

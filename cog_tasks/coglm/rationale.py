@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from cog_tasks.coglm.extract import LETTERS, Extractor, extract_choice, strip_answer_statements
+from cog_tasks.common.stats import Interval, wilson_interval
 
 RATIONALE_FORMS = ("hidden", "raw")
 DEFAULT_RATIONALE_FORM = "hidden"
@@ -47,6 +48,14 @@ class LeakCounts:
     readable: int
     same_option: int
     verbatim: int
+
+    def same_option_interval(self) -> Interval:
+        """The share of readable replies that still read as the same option, 95 % Wilson."""
+        return wilson_interval(self.same_option, self.readable, unit="reply")
+
+    def verbatim_interval(self) -> Interval:
+        """The share of readable replies whose rationale holds the option's text, 95 % Wilson."""
+        return wilson_interval(self.verbatim, self.readable, unit="reply")
 
 
 def _words(text: str) -> list[re.Match[str]]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from coglm_chat_mock import scripted_model
+from inspect_ai import eval as inspect_eval
 
 from cog_tasks.cli import main
 from cog_tasks.coglm.extract import extract_choice
+from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.rationale import HIDDEN_TEXT, hide_options, leak_counts, shown_rationale
 
 INFER = [
@@ -99,3 +103,52 @@ def test_coc_leak_command_reads_the_authors_layout(
     path.write_text(json.dumps({"third_stage": {"nope": rows}}), encoding="utf-8")
     assert main(["coglm", "coc-leak", str(path)]) == 2
     assert "third_stage/nope is not a CogLM ability file" in capsys.readouterr().err
+
+
+def _names_and_copies_option_b(prompt: str, _config: object) -> str:
+    """A reply that names option B and copies its text; unreadable on two-option items."""
+    options = dict(re.findall(r"^([A-Z])\. (.*)$", prompt.split("Options:\n", 1)[1], re.M))
+    if len(options) == 2:
+        return "I cannot tell which one it is."
+    return (
+        f"Weighing the options, {options['B']} fits what the question describes.\n\n"
+        f"The answer is option B: {options['B']}."
+    )
+
+
+@pytest.mark.slow
+def test_coc_leak_command_reads_coglm_chat_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # const has two options (unreadable replies), induc and plan four and three.
+    task = coglm_chat(abilities="const,induc,plan", per_ability=2)
+    [log] = inspect_eval(
+        task,
+        model=scripted_model(_names_and_copies_option_b),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert main(["coglm", "coc-leak", log.location, "--json"]) == 0
+    (hidden,) = json.loads(capsys.readouterr().out)
+    assert (hidden["source"], hidden["replies"], hidden["readable"]) == ("inspect", 6, 4)
+    assert (hidden["same_option"], hidden["verbatim"]) == (0, 0)
+    assert hidden["same_option_share"]["method"] == "wilson"
+    assert hidden["same_option_share"]["n"] == 4
+    assert hidden["same_option_share"]["ci_high"] == pytest.approx(0.490, abs=1e-3)
+    assert main(["coglm", "coc-leak", log.location, "--form", "raw"]) == 0
+    line = capsys.readouterr().out
+    assert "(coglm_chat log): 4 of 6 replies readable" in line
+    assert "reads as the same option: 4 (100.0 %, 95 % CI 51.0-100.0)" in line
+    assert "holds its text: 4 (100.0 %" in line
+
+
+def test_coc_leak_refuses_a_file_that_is_neither(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, text in (("other.json", '{"results": 1}'), ("broken.eval", "not a zip")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert main(["coglm", "coc-leak", str(path)]) == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()[-1:]
+        assert f"{path}: neither a raw-output file in the CogLM authors' layout" in line

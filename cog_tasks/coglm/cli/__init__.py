@@ -9,7 +9,8 @@ Subcommands:
   comparison and its chain-of-cognition comparison, from Inspect logs;
 - ``score PREDICTIONS.jsonl``: score predictions made elsewhere;
 - ``coc-leak FILE...``: how many chain-of-cognition rationales still read as
-  the chosen option, on raw outputs in the authors' layout;
+  the chosen option, on raw outputs in the authors' layout and on Inspect
+  ``coglm_chat`` logs;
 - ``chance``: the ``coglm_chat`` task answered by a seeded random letter.
 
 Each subcommand is added by its own ``_add_<name>`` function called from
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from inspect_ai import Task
 
     from cog_tasks.coglm.report import CogLMRun
+    from cog_tasks.common.stats import Interval
 
 CHART_NAME = "coglm_report.png"
 
@@ -181,28 +183,82 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+LEAK_SOURCES = {"authors": "authors' result file", "inspect": "coglm_chat log"}
+"""What ``coc-leak`` reads, by the name its JSON output gives them."""
+
+
+def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str]]]]:
+    """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`).
+
+    Raises:
+        CogLMDataError: One line naming the file when it is neither an
+            authors' result file nor a successful ``coglm_chat`` log.
+    """
+    from cog_tasks.coglm.inspect.coc import replies_from_log
+    from cog_tasks.coglm.predictions import is_authors_layout, iter_authors_outputs
+    from cog_tasks.coglm.records import CogLMDataError
+    from cog_tasks.common.files import DataFileError, read_json
+
+    neither = (
+        f"{path}: neither a raw-output file in the CogLM authors' layout nor a successful "
+        "coglm_chat Inspect log"
+    )
+    data = None
+    if path.suffix != ".eval":
+        try:
+            data = read_json(path)
+        except DataFileError as error:
+            raise CogLMDataError(f"{neither} ({error})") from error
+        if is_authors_layout(data):
+            items = iter_authors_outputs(path)
+            return "authors", [
+                (str(item["prediction"] or ""), item["choices"]) for _, item in items
+            ]
+    if path.suffix == ".eval" or (isinstance(data, dict) and "eval" in data):
+        try:
+            return "inspect", list(replies_from_log(path))
+        except ValueError as error:
+            raise CogLMDataError(f"{neither} ({error})") from error
+    raise CogLMDataError(neither)
+
+
+def _percent(interval: Interval) -> str:
+    return (
+        f"{100 * interval.value:.1f} %, 95 % CI {100 * interval.low:.1f}-{100 * interval.high:.1f}"
+    )
+
+
 def _coc_leak(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.predictions import iter_authors_outputs
     from cog_tasks.coglm.rationale import leak_counts
 
     rows = []
     for path in args.files:
-        replies = [
-            (str(item["prediction"] or ""), item["choices"])
-            for _, item in iter_authors_outputs(path)
-        ]
+        source, replies = _leak_replies(path)
         counts = leak_counts(replies, form=args.form)
-        rows.append({"file": str(path), "form": args.form, **vars(counts)})
+        rows.append((path, source, counts))
     if args.json:
-        print(json.dumps(rows, indent=2))
+        listed = [
+            {
+                "file": str(path),
+                "source": source,
+                "form": args.form,
+                **vars(counts),
+                "same_option_share": counts.same_option_interval().as_dict(),
+                "verbatim_share": counts.verbatim_interval().as_dict(),
+            }
+            for path, source, counts in rows
+        ]
+        print(json.dumps(listed, indent=2))
         return 0
-    for row in rows:
-        readable = max(row["readable"], 1)
+    for path, source, counts in rows:
+        if not counts.readable:
+            print(f"{path} ({LEAK_SOURCES[source]}): none of {counts.replies} replies readable")
+            continue
         print(
-            f"{row['file']}: {row['readable']} of {row['replies']} replies readable; "
-            f"{args.form} rationale reads as the same option: {row['same_option']} "
-            f"({100 * row['same_option'] / readable:.1f} %), holds its text: "
-            f"{row['verbatim']} ({100 * row['verbatim'] / readable:.1f} %)"
+            f"{path} ({LEAK_SOURCES[source]}): {counts.readable} of {counts.replies} replies "
+            f"readable; {args.form} rationale reads as the same option: {counts.same_option} "
+            f"({_percent(counts.same_option_interval())}), holds its text: {counts.verbatim} "
+            f"({_percent(counts.verbatim_interval())})"
         )
     return 0
 
@@ -214,11 +270,13 @@ def _add_coc_leak(commands: argparse._SubParsersAction) -> None:
         "coc-leak",
         help="count chain-of-cognition rationales that still read as the chosen option",
         description="For raw outputs in the CogLM authors' layout (their "
-        "result/llama-2-*-chat/result.json): of the replies the default extractor reads, "
-        "how many still read as the same option, and how many still hold its text, once "
-        "shown as a rationale.",
+        "result/llama-2-*-chat/result.json) and Inspect coglm_chat logs (.eval or .json; "
+        "the first epoch's reply to each sample, the rationale a chain-of-cognition run "
+        "would show): of the replies the default extractor reads, how many still read as "
+        "the same option, and how many still hold its text, once shown as a rationale, "
+        "with 95 %% Wilson intervals over the readable replies.",
     )
-    leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json")
+    leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json|LOG")
     leak.add_argument(
         "--form",
         choices=RATIONALE_FORMS,

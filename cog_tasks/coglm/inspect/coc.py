@@ -1,10 +1,16 @@
-"""Chain of cognition: a stronger model's rationales, read from its Inspect log."""
+"""Chain of cognition: a stronger model's rationales and replies, read from its Inspect log."""
 
 from __future__ import annotations
 
 import os
 
+from inspect_ai.log import EvalLog, EvalSample
+
 from cog_tasks.coglm.inspect.logs import read_chat_log
+
+
+def _first_epoch(log: EvalLog) -> list[EvalSample]:
+    return [sample for sample in log.samples or [] if sample.epoch == 1]
 
 
 def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
@@ -23,8 +29,24 @@ def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
         ValueError: If it is not a successful ``coglm_chat`` log with samples.
     """
     log = read_chat_log(log_path)
-    return {
-        str(sample.id): sample.output.completion
-        for sample in log.samples or []
-        if sample.epoch == 1
-    }
+    return {str(sample.id): sample.output.completion for sample in _first_epoch(log)}
+
+
+def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]:
+    """Every sample's reply (first epoch) with the item's options, in log order.
+
+    These are the replies :func:`rationales_from_log` would show as
+    rationales; :func:`cog_tasks.coglm.rationale.leak_counts` reads them.
+
+    Args:
+        log_path: A successful Inspect log of a ``coglm_chat`` run, with samples.
+
+    Returns:
+        (reply, options) per sample.
+
+    Raises:
+        FileNotFoundError: If the file does not exist.
+        ValueError: If it is not a successful ``coglm_chat`` log with samples.
+    """
+    log = read_chat_log(log_path)
+    return [(sample.output.completion, list(sample.choices or [])) for sample in _first_epoch(log)]
