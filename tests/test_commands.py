@@ -26,8 +26,11 @@ def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture
     assert rows["coglm_stage4"][3] == "560"
     assert rows["coglm_gen_plan"][2] == "lm-eval, generation"
     from cog_tasks.cogeval.generator import generate_items
+    from cog_tasks.cogeval.published import select_published
 
-    assert rows["cogeval"][3] == rows["cogeval_families"][3] == f"{len(generate_items()):,}"
+    assert rows["cogeval"][3] == f"{len(select_published()):,}"  # the paper's tasks
+    assert rows["cogeval_families"][3] == f"{len(select_published()) + 6:,}"  # Exp. 2: every cot
+    assert rows["cogeval_generated"][3] == f"{len(generate_items()):,}"
     assert rows["cogeval_n7line"][4].startswith("[cog_tasks/cogeval/README.md]")
     for cells in rows.values():
         readme = cells[4].split("](")[1].rstrip(")")

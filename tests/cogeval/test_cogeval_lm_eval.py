@@ -12,13 +12,14 @@ from lm_eval.tasks import TaskManager
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.cogeval.lm_eval.utils import load_cogeval, process_results
+from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 
 FAMILY = tasks_path() / "cogeval" / "lm_eval"
 
 
 def test_dataset_hook_filters_by_graph_and_family() -> None:
-    split = load_cogeval(graphs="n15star", families="Traversal", version=1.0)["test"]
+    split = load_cogeval(graphs="n15star", families="Traversal", source="generated")["test"]
     assert len(split) == 4 * 5  # four domains x five traversal conditions
     assert set(split["graph"]) == {"n15star"} and set(split["family"]) == {"Traversal"}
     doc = split[0]
@@ -26,6 +27,23 @@ def test_dataset_hook_filters_by_graph_and_family() -> None:
     missed = process_results(doc, ["I cannot tell."])
     assert missed["acc"] == 0.0 and missed["no_answer"] == 1.0
     assert json.loads(doc["graph_context"])["kind"] == "path"
+
+
+def test_the_default_dataset_is_the_published_tasks_flattened() -> None:
+    split = load_cogeval(version=3.0)["test"]
+    assert len(split) == len(select_published()) == 243
+    assert set(split["source"]) == {"published"}
+    [task] = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["valuePath"])
+    conversation = task.load()
+    [doc] = [doc for doc in split if doc["id"] == task.id]
+    # The system message, then each user turn, blank lines between, no reply between turns.
+    assert doc["prompt"] == "\n\n".join([conversation.system, *conversation.turns])
+    assert process_results(doc, [doc["expected"][0]])["acc"] == 1.0
+    unread = next(doc for doc in split if json.loads(doc["graph_context"]) is None)
+    assert process_results(unread, [unread["expected"][0]])["acc"] == 1.0
+    assert process_results(unread, ["I cannot tell."])["no_answer"] == 1.0
+    experiment2 = load_cogeval(families="Experiment2", experiment=2)["test"]
+    assert sorted(experiment2["cot"]) == ["bfs"] * 3 + ["dfs"] * 3 + ["none"] * 3
 
 
 @pytest.mark.slow

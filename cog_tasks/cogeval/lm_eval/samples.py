@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, ScoreResult, score_response
 from cog_tasks.common.files import iter_jsonl, parse_json
 from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
 
@@ -44,6 +44,20 @@ def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
     return RunIdentity.of(task, model, arguments=arguments, seed=config.get("random_seed"))
 
 
+def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
+    """Score one reply to an lm-eval CogEval document.
+
+    The document's graph facts (``graph_context``, JSON; ``null`` for a
+    published task whose map is not read) give exact failure modes where
+    present; the answer form and start come from ``kind`` and ``start``
+    (documents of tasks version 2.x, all generated, carry them in the facts).
+    """
+    facts = json.loads(doc["graph_context"])
+    context = GraphContext.from_dict(facts) if facts is not None else None
+    kind = doc.get("kind") or context.kind
+    return score_response(reply, doc["expected"], kind, context, start=doc.get("start"))
+
+
 def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
     """(score, failure mode) of every reply of one sample line.
 
@@ -56,9 +70,7 @@ def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
     if replies is None or len(replies) == 1:
         failure = next((m for m in FAILURE_MODES if record.get(m) == 1.0), None)
         return [(float(record["acc"]), failure)]
-    doc = record["doc"]
-    context = GraphContext.from_dict(json.loads(doc["graph_context"]))
-    results = [score_response(reply, doc["expected"], context.kind, context) for reply in replies]
+    results = [score_doc_reply(record["doc"], reply) for reply in replies]
     return [(float(result.score), result.failure_mode) for result in results]
 
 

@@ -1,4 +1,4 @@
-"""lm-eval hooks for CogEval: dataset generation, prompt, target and scoring."""
+"""lm-eval hooks for CogEval: the dataset (published or generated), prompt, target and scoring."""
 
 from __future__ import annotations
 
@@ -8,8 +8,34 @@ from typing import Any
 import datasets
 
 from cog_tasks.cogeval.generator import generate_items, split_names
-from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
-from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+from cog_tasks.cogeval.lm_eval.samples import score_doc_reply
+from cog_tasks.cogeval.published import select_published
+from cog_tasks.cogeval.scoring import FAILURE_MODES
+
+#: lm-eval's default task source, as Inspect's: the paper's audited tasks.
+DEFAULT_SOURCE = "published"
+
+
+def _records(
+    source: str,
+    graphs: list[str] | None,
+    seed: int,
+    cot: str,
+    design: str,
+    experiment: int | None,
+) -> list[dict[str, Any]]:
+    """The records of every task of ``source`` that the other arguments select."""
+    if source == "published":
+        if seed != 0:
+            raise ValueError(f"CogEval seed: {seed!r} relabels generated tasks only")
+        tasks = select_published(graphs=graphs, cot=cot, design=design, experiment=experiment)
+        return [task.to_record() for task in tasks]
+    if source == "generated":
+        items = generate_items(
+            graphs=graphs, seed=seed, cot=cot, design=design, experiment=experiment
+        )
+        return [item.to_record() for item in items]
+    raise ValueError(f"CogEval source: {source!r} is not valid; valid: published, generated")
 
 
 def load_cogeval(
@@ -18,40 +44,49 @@ def load_cogeval(
     seed: int = 0,
     cot: str = "none",
     design: str = "all",
+    source: str = DEFAULT_SOURCE,
+    experiment: int | None = None,
     **_: Any,
 ) -> datasets.DatasetDict:
-    """Generate the CogEval items as a ``test`` split (``custom_dataset`` hook).
+    """The CogEval tasks as a ``test`` split (``custom_dataset`` hook).
+
+    Each document's ``prompt`` is the whole dialog as one text (lm-eval asks
+    once): the system message, then every user turn, separated by blank lines,
+    with no reply between turns; only the last turn's question is scored.
 
     Args:
         graphs: Graph names (a list or comma-separated); all by default.
         families: Condition families to keep (``Traversal``, ``RewardReval``,
-            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``,
-            ``Experiment2``).
-        seed: Relabelling seed; 0 is the reference set.
+            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``
+            (generated only), ``Experiment2``).
+        seed: Relabelling seed of ``source=generated``; 0 is the reference set.
         cot: ``none``, ``bfs`` or ``dfs``.
         design: ``all``, or ``paper`` (the paper's 3 domains and 5 families).
+        source: ``published`` (default): the paper's audited tasks, read at run
+            time (see :mod:`cog_tasks.cogeval.published`); ``generated``: ours.
+        experiment: Unset, 1, or 2 (Experiment 2's items under every ``cot``).
         **_: Other task metadata (``version`` ...), ignored.
     """
     wanted = split_names(families)
-    conditions = [c for c, f in CONDITION_FAMILIES.items() if f in wanted] if wanted else None
-    items = generate_items(
-        graphs=split_names(graphs), conditions=conditions, seed=int(seed), cot=cot, design=design
-    )
-    rows = []
-    for item in items:
-        record = item.to_record()
-        rows.append(
-            {
-                "id": record["id"],
-                "graph": record["graph"],
-                "domain": record["domain"],
-                "condition": record["condition"],
-                "family": record["family"],
-                "prompt": record["prompt"],
-                "expected": record["expected"],
-                "graph_context": json.dumps(record["graph_context"]),
-            }
-        )
+    records = _records(source, split_names(graphs), int(seed), cot, design, experiment)
+    rows = [
+        {
+            "id": record["id"],
+            "source": source,
+            "graph": record["graph"],
+            "domain": record["domain"],
+            "condition": record["condition"],
+            "family": record["family"],
+            "cot": record["cot"],
+            "prompt": record["prompt"],
+            "expected": record["expected"],
+            "kind": record.get("kind") or record["graph_context"]["kind"],
+            "start": record.get("start"),
+            "graph_context": json.dumps(record["graph_context"]),
+        }
+        for record in records
+        if not wanted or record["family"] in wanted
+    ]
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
 
@@ -67,11 +102,10 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]
     ``repeats`` (``cogeval_sampled``, filter ``take_first_k``): then each is
     scored and the values are their means.
     """
-    context = GraphContext.from_dict(json.loads(doc["graph_context"]))
     replies = results[0] if isinstance(results[0], list) else [results[0]]
     totals = dict.fromkeys(["acc", *FAILURE_MODES], 0.0)
     for reply in replies:
-        result = score_response(reply, doc["expected"], context.kind, context)
+        result = score_doc_reply(doc, reply)
         totals["acc"] += float(result.score)
         if result.failure_mode is not None:
             totals[result.failure_mode] += 1.0
