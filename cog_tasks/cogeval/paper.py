@@ -25,9 +25,9 @@ PROTOCOL = (
     "and domains (Experiment 1)"
 )
 DIFFERS = (
-    "our default tasks are generated from the May-2023 templates in our own wording "
-    "(two turns on every graph, our reward rule, our departures table), not the audited "
-    "conversations; our default temperatures and repeats are set per run"
+    "our default tasks are these audited conversations less the map question (Inspect "
+    "replays the turns; lm-eval flattens them into one prompt); temperatures and repeats "
+    "are set per run, and the paper's models are not rerun"
 )
 
 TABLE3_MODELS: tuple[str, ...] = (
