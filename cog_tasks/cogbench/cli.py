@@ -12,6 +12,7 @@ from cog_tasks.common.cli import (
     add_name_value_option,
     add_out_option,
     add_status_option,
+    task_arguments,
 )
 from cog_tasks.common.files import write_json_atomically
 
@@ -111,7 +112,7 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.cogbench.inspect.chance import ChanceRater
 
     # The chance rater answers the judge's prompts too: it is its own (random) judge.
-    task_args = {"self_judge": True, **dict(args.task_args)}
+    task_args = {"self_judge": True, **task_arguments(cogbench, args.task_args)}
     return cogbench(**task_args), ChanceRater(args.seed)
 
 

@@ -373,6 +373,32 @@ def add_name_value_option(
     )
 
 
+def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -> dict[str, Any]:
+    """``-T`` pairs as keyword arguments of ``task``, every name checked against its signature.
+
+    Args:
+        task: The ``@task`` function the arguments are for.
+        pairs: ``(name, value)`` pairs, as :func:`add_name_value_option` parses them.
+
+    Returns:
+        The pairs as a dictionary.
+
+    Raises:
+        ValueError: Naming an unknown parameter and the task's parameters.
+    """
+    import inspect
+
+    known = list(inspect.signature(task).parameters)
+    arguments = dict(pairs)
+    unknown = [name for name in arguments if name not in known]
+    if unknown:
+        raise ValueError(
+            f"unknown task parameter(s) {', '.join(unknown)} of {task.__name__}; "
+            f"parameters: {', '.join(known)}"
+        )
+    return arguments
+
+
 ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 
 

@@ -12,6 +12,7 @@ from cog_tasks.common.cli import (
     add_name_value_option,
     add_out_option,
     add_status_option,
+    task_arguments,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +67,8 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     import cog_tasks.egosocial.inspect as tasks
     from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
 
-    return getattr(tasks, args.task)(**dict(args.task_args)), ChanceAnswerer(args.seed)
+    task = getattr(tasks, args.task)
+    return task(**task_arguments(task, args.task_args)), ChanceAnswerer(args.seed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -57,7 +57,9 @@ def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple
         return tuple(CHOICE_FILES) if source == "authors" else SCENARIOS  # type: ignore[return-value]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
-        raise ValueError(f"unknown scenario(s) {unknown}; expected 'all' or some of {SCENARIOS}")
+        raise ValueError(
+            f"scenarios: unknown scenario(s) {unknown}; expected 'all' or some of {SCENARIOS}"
+        )
     return tuple(name for name in SCENARIOS if name in names)
 
 

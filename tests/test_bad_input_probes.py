@@ -1,0 +1,946 @@
+"""Issue 27's bad-input probes, as one table run through the real entry points.
+
+Each probe breaks one input: a data file under a temporary ``COG_TASKS_DATA``
+copy, a predictions or score file, a task parameter (``-T`` of a ``chance``
+command, which builds the task as ``inspect eval`` does), a log folder, or a
+top-level command's argument. Every probe must fail the same way: exit code 2
+and one line on stderr naming the file (and its line or record) or the
+parameter, no traceback. Argparse's own refusals (an unknown choice, a value
+of the wrong type) print their usage lines first; the error is still one line.
+
+The task-construction probes call the ``@task`` functions directly, as
+``inspect eval -T`` does, and expect a ``ValueError`` naming the parameter.
+The must-not-merge probes run two seeded chance runs that differ in one
+identity field and expect two report rows.
+
+Data probes copy the needed files from ``COG_TASKS_DATA`` (the shared data)
+into a temporary folder and break the copy; the shared folder is never
+written. Downloads are never reached: the cache is an empty temporary folder
+and the Hub is offline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cog_tasks.cli import main
+from cog_tasks.cogbench.loader import sample_dir
+
+SHARED = Path(os.environ["COG_TASKS_DATA"])
+COGLM_FILE = "first_stage/exist.json"
+COGBENCH_EVAL = "english/eval_cogbench_a.json"
+HUB_SETTINGS = [f"COG_TASKS_{name}_HUB" for name in ("COGLM", "COGEVAL", "COGBENCH", "EGOSOCIAL")]
+
+
+# ----------------------------------------------------------------------------- file makers
+
+
+def write(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` (parents created) and return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def jsonl(rows: list[Any]) -> str:
+    """Rows as JSON lines."""
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+def data_copy(tmp: Path, benchmark: str) -> Path:
+    """Copy one benchmark's shared data into ``tmp/data`` and return its folder there."""
+    target = tmp / "data" / benchmark
+    shutil.copytree(SHARED / benchmark, target)
+    return target
+
+
+def edit_json(path: Path, change: Callable[[Any], Any]) -> None:
+    """Rewrite a JSON file with ``change`` applied to its content."""
+    path.write_text(json.dumps(change(json.loads(path.read_text()))), encoding="utf-8")
+
+
+def edit_lines(path: Path, change: Callable[[list[str]], list[str]]) -> None:
+    """Rewrite a text file with ``change`` applied to its lines."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("".join(f"{line}\n" for line in change(lines)), encoding="utf-8")
+
+
+def coglm_data(change: Callable[[list[dict]], Any]) -> Callable[[Path], None]:
+    """A setup that copies the CogLM data and changes the items of :data:`COGLM_FILE`."""
+
+    def setup(tmp: Path) -> None:
+        edit_json(data_copy(tmp, "coglm") / COGLM_FILE, change)
+
+    return setup
+
+
+def coglm_text(text: str) -> Callable[[Path], None]:
+    """A setup that copies the CogLM data and replaces :data:`COGLM_FILE` with ``text``."""
+
+    def setup(tmp: Path) -> None:
+        write(data_copy(tmp, "coglm") / COGLM_FILE, text)
+
+    return setup
+
+
+def ego_lines(name: str, change: Callable[[list[str]], list[str]]) -> Callable[[Path], None]:
+    """A setup that copies the EgoSocialArena data and changes the lines of one file."""
+
+    def setup(tmp: Path) -> None:
+        edit_lines(data_copy(tmp, "egosocial") / name, change)
+
+    return setup
+
+
+def ego_empty_cached_download(tmp: Path) -> None:
+    """An empty data folder and an empty cached download of ``socialfirst.jsonl``."""
+    from cog_tasks.egosocial.authors import SOURCE
+
+    (tmp / "data").mkdir()
+    write(tmp / "cache" / "egosocial" / SOURCE.pinned() / "socialfirst.jsonl", "")
+
+
+def cogbench_copy(change: Callable[[list[dict]], Any]) -> Callable[[Path], None]:
+    """A setup that copies the bundled CogBench sample set to ``tmp/cb``, changing its eval file."""
+
+    def setup(tmp: Path) -> None:
+        shutil.copytree(sample_dir(), tmp / "cb")
+        edit_json(tmp / "cb" / COGBENCH_EVAL, change)
+
+    return setup
+
+
+def eval_records() -> list[dict]:
+    """The bundled CogBench eval records (the sample set)."""
+    return json.loads((sample_dir() / COGBENCH_EVAL).read_text(encoding="utf-8"))
+
+
+def eval_file(content: Callable[[], str]) -> Callable[[Path], None]:
+    """A setup that writes ``tmp/eval.json``."""
+    return lambda tmp: (write(tmp / "eval.json", content()), None)[1]
+
+
+def file_setup(name: str, text: str) -> Callable[[Path], None]:
+    """A setup that writes ``text`` to ``tmp/name``."""
+    return lambda tmp: (write(tmp / name, text), None)[1]
+
+
+COGLM_ROW = {"ability": "const", "choices": ["a", "b", "c"], "answer": 0, "prediction": "A"}
+COGEVAL_ROW = {"condition": "valuePath", "expected": ["Answer: 1,2"], "response": "Answer: 1,2"}
+SCORES_HEADER = "model,graph,domain,condition,temperature,score,max_score\n"
+SCORES_ROW = "m,n7line,ordRooms,valuePath,0,1,1\n"
+
+
+# ----------------------------------------------------------------------------- the table
+
+COGEVAL_TABLE_XFAIL = (
+    "cogeval's score-table reader passes pandas' CSV error on without the file name "
+    "(cog_tasks/cogeval/results.py read_score_table)"
+)
+UNKNOWN_PARAMETER_XFAIL = (
+    "the chance command's setup passes -T names to the task unchecked: a TypeError and a "
+    "traceback (cog_tasks/{path} _chance_setup; use common.cli.task_arguments)"
+)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One bad input given to a ``cog-tasks`` command.
+
+    Attributes:
+        id: Short test id.
+        argv: The command's arguments; ``{tmp}`` is the probe's temporary folder.
+        names: What the error line must contain (``{tmp}`` formatted too): the file
+            and line or record, or the parameter.
+        setup: Writes the probe's files under the temporary folder.
+        data: Point ``COG_TASKS_DATA`` at ``{tmp}/data`` (created empty if the setup did not).
+        env: More environment settings (``{tmp}`` formatted).
+        xfail: Why the probe fails today, in a folder this file's author may not fix.
+    """
+
+    id: str
+    argv: tuple[str, ...]
+    names: tuple[str, ...]
+    setup: Callable[[Path], None] | None = None
+    data: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    xfail: str = ""
+
+
+def probe(id: str, argv: str, *names: str, xfail: str = "", **options: Any) -> Probe | pytest.param:
+    """A :class:`Probe` from a command line (split on spaces) and the names its error must hold."""
+    entry = Probe(id, tuple(argv.split()), names, **options)
+    if xfail:
+        return pytest.param(entry, id=id, marks=pytest.mark.xfail(strict=True, reason=xfail))
+    return pytest.param(entry, id=id)
+
+
+PROBES = [
+    # --- top-level commands
+    probe("model-path-unknown", "model-path nope", "nope"),
+    probe(
+        "data-build-out-is-a-file",
+        "data build coglm --out {tmp}/file.txt",
+        "{tmp}/file.txt",
+        setup=file_setup("file.txt", "not a folder\n"),
+    ),
+    probe("data-push-offline", "data push coglm --repo-id someone/coglm", "offline"),
+    probe(
+        "data-folder-missing",
+        "data build coglm --out {tmp}/out",
+        "{tmp}/nowhere",
+        env={"COG_TASKS_DATA": "{tmp}/nowhere"},
+    ),
+    probe("data-folder-empty-coglm", "data build coglm --out {tmp}/out", "coglm", data=True),
+    probe(
+        "data-folder-empty-egosocial",
+        "data build egosocial --out {tmp}/out",
+        "egosocial",
+        data=True,
+    ),
+    probe("data-unknown-benchmark", "data build nope", "nope"),
+    # --- CogLM data (a local copy, read by data build and by the chance task)
+    probe(
+        "coglm-data-repeated-items",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        "repeats",
+        setup=coglm_data(lambda items: [*items, items[0], items[1]]),
+        data=True,
+    ),
+    probe(
+        "coglm-data-repeated-items-chance",
+        "coglm chance --limit 1 --log-dir {tmp}/logs",
+        "exist.json",
+        "repeats",
+        setup=coglm_data(lambda items: [*items, items[0], items[1]]),
+        data=True,
+    ),
+    probe(
+        "coglm-data-empty-file",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        "empty",
+        setup=coglm_text(""),
+        data=True,
+    ),
+    probe(
+        "coglm-data-truncated",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        setup=coglm_text('[{"question": "Is it there?", "candidates": ["yes", '),
+        data=True,
+    ),
+    probe(
+        "coglm-data-missing-field",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        "answer",
+        setup=coglm_data(lambda items: [{k: v for k, v in items[0].items() if k != "answer"}]),
+        data=True,
+    ),
+    probe(
+        "coglm-data-answer-out-of-range",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        setup=coglm_data(lambda items: [{**items[0], "answer": 9}, *items[1:]]),
+        data=True,
+    ),
+    probe(
+        "coglm-data-answer-wrong-type",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        setup=coglm_data(lambda items: [{**items[0], "answer": "first"}, *items[1:]]),
+        data=True,
+    ),
+    probe(
+        "coglm-data-not-a-list",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        setup=coglm_data(lambda items: {"items": items}),
+        data=True,
+    ),
+    probe(
+        "coglm-data-file-missing",
+        "data build coglm --out {tmp}/out",
+        "exist.json",
+        setup=lambda tmp: (data_copy(tmp, "coglm") / COGLM_FILE).unlink(),
+        data=True,
+    ),
+    # --- EgoSocialArena data
+    probe(
+        "ego-data-empty-socialfirst",
+        "data build egosocial --out {tmp}/out",
+        "socialfirst.jsonl",
+        "empty",
+        setup=ego_lines("socialfirst.jsonl", lambda lines: []),
+        data=True,
+    ),
+    probe(
+        "ego-data-empty-socialfirst-chance",
+        "egosocial chance egosocial_static --limit 1 --log-dir {tmp}/logs",
+        "socialfirst.jsonl",
+        "empty",
+        setup=ego_lines("socialfirst.jsonl", lambda lines: []),
+        data=True,
+    ),
+    probe(
+        "ego-data-duplicated-line",
+        "data build egosocial --out {tmp}/out",
+        "blackjack.jsonl",
+        "repeats line 1",
+        setup=ego_lines("blackjack.jsonl", lambda lines: [*lines, lines[0]]),
+        data=True,
+    ),
+    probe(
+        "ego-data-duplicated-line-chance",
+        "egosocial chance egosocial_static --limit 1 --log-dir {tmp}/logs",
+        "counterfact.jsonl",
+        "repeats line 1",
+        setup=ego_lines("counterfact.jsonl", lambda lines: [*lines, lines[0]]),
+        data=True,
+    ),
+    probe(
+        "ego-data-truncated-line",
+        "data build egosocial --out {tmp}/out",
+        "counterfact.jsonl:10",
+        setup=ego_lines("counterfact.jsonl", lambda lines: [*lines[:-1], lines[-1][:40]]),
+        data=True,
+    ),
+    probe(
+        "ego-data-line-not-an-object",
+        "data build egosocial --out {tmp}/out",
+        "counterfact.jsonl:2",
+        setup=ego_lines("counterfact.jsonl", lambda lines: [lines[0], "[1, 2]", *lines[2:]]),
+        data=True,
+    ),
+    probe(
+        "ego-data-missing-field",
+        "data build egosocial --out {tmp}/out",
+        "counterfact.jsonl:1",
+        "Story",
+        setup=ego_lines(
+            "counterfact.jsonl",
+            lambda lines: [
+                json.dumps(dict(list(json.loads(lines[0]).items())[1:])),
+                *lines[1:],
+            ],
+        ),
+        data=True,
+    ),
+    probe(
+        "ego-data-empty-cached-download",
+        "data build egosocial --out {tmp}/out",
+        "cache/egosocial",
+        "socialfirst.jsonl",
+        setup=ego_empty_cached_download,
+        data=True,
+    ),
+    # --- CogBench data (a copy of the bundled sample set as -T source=FOLDER)
+    probe(
+        "cogbench-data-duplicate-record",
+        "cogbench chance -T source={tmp}/cb -T agent=cot -T judge=false --limit 1 "
+        "--log-dir {tmp}/logs",
+        "eval_cogbench_a.json",
+        "repeats",
+        setup=cogbench_copy(lambda records: [*records, records[2]]),
+    ),
+    probe(
+        "cogbench-data-empty-list",
+        "cogbench chance -T source={tmp}/cb -T agent=cot -T judge=false --limit 1 "
+        "--log-dir {tmp}/logs",
+        "eval_cogbench_a.json",
+        setup=cogbench_copy(lambda records: []),
+    ),
+    probe(
+        "cogbench-data-folder-missing",
+        "cogbench chance -T source={tmp}/nowhere -T agent=cot --limit 1 --log-dir {tmp}/logs",
+        "{tmp}/nowhere",
+    ),
+    # --- CogLM predictions (coglm score)
+    probe("coglm-score-missing-file", "coglm score {tmp}/none.jsonl", "none.jsonl"),
+    probe(
+        "coglm-score-empty",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl",
+        setup=file_setup("p.jsonl", ""),
+    ),
+    probe(
+        "coglm-score-non-json",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:2",
+        setup=file_setup("p.jsonl", jsonl([COGLM_ROW]) + "not json\n"),
+    ),
+    probe(
+        "coglm-score-truncated-line",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:2",
+        setup=file_setup("p.jsonl", jsonl([COGLM_ROW]) + jsonl([COGLM_ROW])[:30]),
+    ),
+    probe(
+        "coglm-score-missing-column",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        "answer",
+        setup=file_setup("p.jsonl", jsonl([{k: v for k, v in COGLM_ROW.items() if k != "answer"}])),
+    ),
+    probe(
+        "coglm-score-unknown-ability",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        "nope",
+        setup=file_setup("p.jsonl", jsonl([{**COGLM_ROW, "ability": "nope"}])),
+    ),
+    probe(
+        "coglm-score-answer-wrong-type",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        setup=file_setup("p.jsonl", jsonl([{**COGLM_ROW, "answer": "zero"}])),
+    ),
+    probe(
+        "coglm-score-answer-out-of-range",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        setup=file_setup("p.jsonl", jsonl([{**COGLM_ROW, "answer": 7}])),
+    ),
+    probe(
+        "coglm-score-row-not-object",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        setup=file_setup("p.jsonl", "[1, 2]\n"),
+    ),
+    probe(
+        "coglm-score-authors-format-wrong",
+        "coglm score --format authors {tmp}/p.json",
+        "p.json",
+        setup=file_setup("p.json", "[1, 2]\n"),
+    ),
+    probe("coglm-score-unknown-extractor", "coglm score --extractor nope x.jsonl", "--extractor"),
+    probe(
+        "coglm-coc-leak-not-a-result",
+        "coglm coc-leak {tmp}/r.json",
+        "r.json",
+        setup=file_setup("r.json", '{"a": 1}\n'),
+    ),
+    probe("coglm-coc-leak-missing", "coglm coc-leak {tmp}/none.json", "none.json"),
+    # --- CogEval replies and score tables
+    probe(
+        "cogeval-score-missing-file",
+        "cogeval score {tmp}/none.jsonl --out {tmp}/o.jsonl",
+        "none.jsonl",
+    ),
+    probe(
+        "cogeval-score-empty",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl",
+        setup=file_setup("r.jsonl", ""),
+    ),
+    probe(
+        "cogeval-score-non-json",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:2",
+        setup=file_setup("r.jsonl", jsonl([COGEVAL_ROW]) + "{oops\n"),
+    ),
+    probe(
+        "cogeval-score-missing-column",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "expected",
+        setup=file_setup("r.jsonl", jsonl([{"condition": "valuePath", "response": "x"}])),
+    ),
+    probe(
+        "cogeval-score-wrong-type",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "expected",
+        setup=file_setup("r.jsonl", jsonl([{**COGEVAL_ROW, "expected": 3}])),
+    ),
+    probe(
+        "cogeval-score-row-not-object",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        setup=file_setup("r.jsonl", '"just text"\n'),
+    ),
+    probe(
+        "cogeval-analyze-broken-csv",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        xfail=COGEVAL_TABLE_XFAIL,
+        setup=file_setup("s.csv", SCORES_HEADER + 'm,n7line,"ordRooms,valuePath,0,1,1\n'),
+    ),
+    probe(
+        "cogeval-analyze-missing-column",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        "max_score",
+        setup=file_setup("s.csv", "model,graph,domain,condition,temperature,score\nm,a,b,c,0,1\n"),
+    ),
+    probe(
+        "cogeval-analyze-wrong-type",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        "row 2",
+        setup=file_setup(
+            "s.csv", SCORES_HEADER + SCORES_ROW + "m,n7line,ordRooms,valuePath,0,x,1\n"
+        ),
+    ),
+    probe(
+        "cogeval-analyze-unknown-condition",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        "row 1",
+        setup=file_setup("s.csv", SCORES_HEADER + "m,n7line,ordRooms,nope,0,1,1\n"),
+    ),
+    probe(
+        "cogeval-analyze-empty",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        xfail=COGEVAL_TABLE_XFAIL,
+        setup=file_setup("s.csv", ""),
+    ),
+    probe(
+        "cogeval-analyze-header-only",
+        "cogeval analyze {tmp}/s.csv",
+        "s.csv",
+        xfail="cogeval analyze: a table without rows says 'no rows in the five condition "
+        "families' without naming the file (cog_tasks/cogeval/cli.py)",
+        setup=file_setup("s.csv", SCORES_HEADER),
+    ),
+    probe(
+        "cogeval-analyze-jsonl-non-json",
+        "cogeval analyze {tmp}/s.jsonl",
+        "s.jsonl",
+        "2",
+        setup=file_setup("s.jsonl", json.dumps({"model": "m"}) + "\n{oops\n"),
+    ),
+    probe(
+        "cogeval-analyze-wrong-extension",
+        "cogeval analyze {tmp}/s.txt",
+        "s.txt",
+        setup=file_setup("s.txt", SCORES_HEADER + SCORES_ROW),
+    ),
+    probe("cogeval-analyze-missing-file", "cogeval analyze {tmp}/none.csv", "none.csv"),
+    probe(
+        "cogeval-report-broken-csv",
+        "cogeval report {tmp}/s.csv",
+        "s.csv",
+        xfail=COGEVAL_TABLE_XFAIL,
+        setup=file_setup("s.csv", SCORES_HEADER + 'm,n7line,"ordRooms,valuePath,0,1,1\n'),
+    ),
+    # --- CogBench eval files (cogbench score, its old name evaluate, agreement)
+    probe(
+        "cogbench-score-duplicate-record",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        "record 16 repeats record 3",
+        setup=eval_file(lambda: json.dumps([*eval_records(), eval_records()[3]])),
+    ),
+    probe(
+        "cogbench-evaluate-duplicate-record",
+        "cogbench evaluate {tmp}/eval.json --method CoT",
+        "eval.json",
+        "record 16 repeats record 3",
+        setup=eval_file(lambda: json.dumps([*eval_records(), eval_records()[3]])),
+    ),
+    probe(
+        "cogbench-evaluate-empty-list",
+        "cogbench evaluate {tmp}/eval.json --method CoT",
+        "eval.json",
+        setup=eval_file(lambda: "[]"),
+    ),
+    probe(
+        "cogbench-score-empty-file",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        setup=eval_file(lambda: ""),
+    ),
+    probe(
+        "cogbench-score-non-json",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        setup=eval_file(lambda: json.dumps(eval_records())[:-40]),
+    ),
+    probe(
+        "cogbench-score-missing-file", "cogbench score {tmp}/none.json --method CoT", "none.json"
+    ),
+    probe(
+        "cogbench-score-unknown-method",
+        "cogbench score {tmp}/eval.json --method Nope",
+        "Nope",
+        setup=eval_file(lambda: json.dumps(eval_records())),
+    ),
+    probe(
+        "cogbench-score-record-wrong-type",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        "record 1",
+        setup=eval_file(lambda: json.dumps([eval_records()[0], "text", *eval_records()[2:]])),
+    ),
+    probe(
+        "cogbench-score-record-missing-key",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        "record 0",
+        "iteration",
+        setup=eval_file(
+            lambda: json.dumps(
+                [{k: v for k, v in eval_records()[0].items() if k != "iteration"}]
+                + eval_records()[1:]
+            )
+        ),
+    ),
+    probe(
+        "cogbench-score-not-a-list",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        setup=eval_file(lambda: json.dumps({"records": eval_records()})),
+    ),
+    probe(
+        "cogbench-agreement-one-rater",
+        "cogbench agreement {tmp}/eval.json",
+        "at least two raters",
+        setup=eval_file(lambda: json.dumps(eval_records())),
+    ),
+    probe(
+        "cogbench-agreement-missing-file",
+        "cogbench agreement {tmp}/eval.json {tmp}/none.json",
+        "none.json",
+        setup=eval_file(lambda: json.dumps(eval_records())),
+    ),
+    probe(
+        "cogbench-export-not-a-log",
+        "cogbench export {tmp}/notes.json --out {tmp}/out.json",
+        "notes.json",
+        setup=file_setup("notes.json", '{"results": {}}'),
+    ),
+    probe(
+        "cogbench-export-missing-log",
+        "cogbench export {tmp}/none.eval --out {tmp}/o.json",
+        "none.eval",
+    ),
+    # --- every report command given a log folder that does not exist
+    probe("coglm-report-unknown-folder", "coglm report {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("coglm-table5-unknown-folder", "coglm table5 {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("coglm-table7-unknown-folder", "coglm table7 {tmp}/nowhere", "{tmp}/nowhere"),
+    probe(
+        "coglm-agreement-unknown-log",
+        "coglm agreement --inspect-log {tmp}/nowhere --lm-eval {tmp}/nowhere2",
+        "{tmp}/nowhere",
+    ),
+    probe("cogeval-report-unknown-folder", "cogeval report --log {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("cogeval-analyze-unknown-folder", "cogeval analyze --log {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("cogeval-exp2-unknown-folder", "cogeval exp2 --log {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("cogbench-report-unknown-folder", "cogbench report {tmp}/nowhere", "{tmp}/nowhere"),
+    probe("egosocial-report-unknown-folder", "egosocial report {tmp}/nowhere", "{tmp}/nowhere"),
+    probe(
+        "egosocial-report-folder-of-non-logs",
+        "egosocial report {tmp}/logs",
+        "{tmp}/logs",
+        setup=file_setup("logs/notes.json", '{"a": 1}'),
+    ),
+    # --- task parameters, through the chance commands (the task is built as inspect eval does)
+    probe(
+        "cogbench-iterations-text", "cogbench chance -T source=sample -T iterations=x", "iterations"
+    ),
+    probe(
+        "cogbench-iterations-zero", "cogbench chance -T source=sample -T iterations=0", "iterations"
+    ),
+    probe(
+        "cogbench-recall-k-negative", "cogbench chance -T source=sample -T recall_k=-3", "recall_k"
+    ),
+    probe("cogbench-agent-unknown", "cogbench chance -T source=sample -T agent=nope", "agent"),
+    probe("cogbench-subset-unknown", "cogbench chance -T source=sample -T subset=z", "subset"),
+    probe(
+        "cogbench-weights-unknown", "cogbench chance -T source=sample -T weights=cubic", "weights"
+    ),
+    probe(
+        "cogbench-forgetting-rate-out-of-range",
+        "cogbench chance -T source=sample -T forgetting_rate=2",
+        "forgetting_rate",
+    ),
+    probe("cogbench-judge-wrong-type", "cogbench chance -T source=sample -T judge=maybe", "judge"),
+    probe("cogbench-stm-unknown", "cogbench chance -T source=sample -T stm=nope", "stm"),
+    probe(
+        "cogbench-topics-unknown", "cogbench chance -T source=sample -T topics=Nowhere", "Nowhere"
+    ),
+    probe("cogbench-unknown-parameter", "cogbench chance -T source=sample -T colour=red", "colour"),
+    probe(
+        "ego-static-unknown-parameter", "egosocial chance egosocial_static -T colour=red", "colour"
+    ),
+    probe(
+        "ego-static-source-unknown", "egosocial chance egosocial_static -T source=nope", "source"
+    ),
+    probe(
+        "ego-static-scenarios-unknown",
+        "egosocial chance egosocial_static -T scenarios=nope",
+        "scenarios",
+    ),
+    probe(
+        "ego-static-size-negative",
+        "egosocial chance egosocial_static -T source=generated -T size=-1",
+        "size",
+    ),
+    probe("ego-static-seed-text", "egosocial chance egosocial_static -T seed=x", "seed"),
+    probe(
+        "ego-static-circular-wrong-type",
+        "egosocial chance egosocial_static -T circular=maybe",
+        "circular",
+    ),
+    probe(
+        "ego-static-data-file-missing",
+        "egosocial chance egosocial_static -T scenarios=daily_life -T data_file={tmp}/none.jsonl",
+        "none.jsonl",
+    ),
+    probe(
+        "ego-static-data-file-non-json",
+        "egosocial chance egosocial_static -T scenarios=daily_life -T data_file={tmp}/d.jsonl",
+        "d.jsonl:1",
+        setup=file_setup("d.jsonl", "{oops\n"),
+    ),
+    probe(
+        "ego-guessing-level-out-of-range",
+        "egosocial chance egosocial_number_guessing -T level=9",
+        "level",
+    ),
+    probe(
+        "ego-guessing-rounds-zero",
+        "egosocial chance egosocial_number_guessing -T rounds=0",
+        "rounds",
+    ),
+    probe("ego-holdem-hands-text", "egosocial chance egosocial_holdem -T hands=x", "hands"),
+    probe(
+        "ego-holdem-opponent-unknown",
+        "egosocial chance egosocial_holdem -T opponent=nope",
+        "opponent",
+    ),
+    probe("ego-chance-unknown-task", "egosocial chance egosocial_nope", "egosocial_nope"),
+    probe("coglm-abilities-unknown", "coglm chance -T abilities=nope", "nope"),
+    probe("coglm-per-ability-zero", "coglm chance -T per_ability=0", "per_ability"),
+    probe("coglm-sc-samples-text", "coglm chance -T sc_samples=x", "sc_samples"),
+    probe("coglm-prompt-unknown", "coglm chance -T prompt=nope", "prompt"),
+    probe("coglm-extractor-unknown", "coglm chance -T extractor=nope", "extractor"),
+    probe("coglm-chance-rule-unknown", "coglm chance -T chance=nope", "chance"),
+    probe(
+        "coglm-unknown-parameter",
+        "coglm chance -T colour=red",
+        "colour",
+        xfail=UNKNOWN_PARAMETER_XFAIL.format(path="coglm/cli/__init__.py"),
+    ),
+    probe("cogeval-graphs-unknown", "cogeval chance -T graphs=nope", "nope"),
+    probe("cogeval-cot-unknown", "cogeval chance -T cot=maybe", "cot"),
+    probe("cogeval-temperatures-text", "cogeval chance -T temperatures=x", "temperatures"),
+    probe("cogeval-experiment-unknown", "cogeval chance -T experiment=3", "experiment"),
+    probe("cogeval-design-unknown", "cogeval chance -T design=nope", "design"),
+    probe("cogeval-seed-text", "cogeval chance -T seed=x", "seed"),
+    probe(
+        "cogeval-unknown-parameter",
+        "cogeval chance -T colour=red",
+        "colour",
+        xfail=UNKNOWN_PARAMETER_XFAIL.format(path="cogeval/cli.py"),
+    ),
+    probe("chance-limit-text", "coglm chance --limit x", "--limit"),
+    probe("chance-seed-text", "egosocial chance egosocial_static --seed x", "--seed"),
+    probe("chance-task-argument-without-value", "coglm chance -T abilities", "abilities"),
+]
+
+
+def error_lines(stderr: str) -> list[str]:
+    """The lines of ``stderr`` after argparse's usage block (if any)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if lines and lines[0].startswith("usage:"):
+        return [line for line in lines if ": error:" in line]
+    return lines
+
+
+@pytest.fixture
+def probe_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty download cache and no Hub settings; the probe's temporary folder."""
+    monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
+    for setting in HUB_SETTINGS:
+        monkeypatch.delenv(setting, raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("case", PROBES)
+def test_bad_input_is_one_line_and_exit_2(
+    case: Probe, probe_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    tmp = probe_env
+    if case.setup:
+        case.setup(tmp)
+    if case.data:
+        (tmp / "data").mkdir(exist_ok=True)
+        monkeypatch.setenv("COG_TASKS_DATA", str(tmp / "data"))
+    for name, value in case.env.items():
+        monkeypatch.setenv(name, value.format(tmp=tmp))
+    argv = [part.format(tmp=tmp) for part in case.argv]
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse's own refusals
+        code = stop.code
+    stderr = capsys.readouterr().err
+    assert "Traceback" not in stderr
+    lines = error_lines(stderr)
+    assert code == 2, f"exit {code}, stderr: {stderr!r}"
+    assert len(lines) == 1, f"expected one error line, got {lines}"
+    for name in case.names:
+        assert name.format(tmp=tmp) in lines[0]
+
+
+# ----------------------------------------------------------------------------- task construction
+
+
+def cogbench_task(**arguments: Any) -> Any:
+    """Build ``cog_tasks/cogbench`` on the bundled sample set."""
+    from cog_tasks.cogbench.inspect import cogbench
+
+    return cogbench(source="sample", self_judge=True, **arguments)
+
+
+def egosocial_task(name: str) -> Callable[..., Any]:
+    """An EgoSocialArena ``@task`` function by name."""
+    import cog_tasks.egosocial.inspect as tasks
+
+    return getattr(tasks, name)
+
+
+def coglm_task(**arguments: Any) -> Any:
+    """Build ``coglm_chat``."""
+    from cog_tasks.coglm.inspect import coglm_chat
+
+    return coglm_chat(**arguments)
+
+
+def cogeval_task(**arguments: Any) -> Any:
+    """Build ``cog_tasks/cogeval``."""
+    from cog_tasks.cogeval.inspect.cogeval import cogeval
+
+    return cogeval(**arguments)
+
+
+TASK_PROBES = [
+    pytest.param(cogbench_task, {"iterations": "x"}, "iterations", id="cogbench-iterations-text"),
+    pytest.param(cogbench_task, {"iterations": 0}, "iterations", id="cogbench-iterations-zero"),
+    pytest.param(cogbench_task, {"recall_k": -3}, "recall_k", id="cogbench-recall-k-negative"),
+    pytest.param(cogbench_task, {"chunk_size": 1.5}, "chunk_size", id="cogbench-chunk-size-float"),
+    pytest.param(cogbench_task, {"kappa": "nope"}, "kappa", id="cogbench-kappa-unknown"),
+    pytest.param(
+        lambda **a: egosocial_task("egosocial_static")(**a),
+        {"source": "generated", "size": 0},
+        "size",
+        id="ego-static-size-zero",
+    ),
+    pytest.param(
+        lambda **a: egosocial_task("egosocial_number_guessing")(**a),
+        {"rounded": "yes please"},
+        "rounded",
+        id="ego-guessing-rounded-wrong-type",
+    ),
+    pytest.param(
+        lambda **a: egosocial_task("egosocial_holdem")(**a),
+        {"matches": -1},
+        "matches",
+        id="ego-holdem-matches-negative",
+    ),
+    pytest.param(coglm_task, {"per_ability": "ten"}, "per_ability", id="coglm-per-ability-text"),
+    pytest.param(coglm_task, {"sc_temperature": -1}, "sc_temperature", id="coglm-sc-temperature"),
+    pytest.param(cogeval_task, {"temperatures": "x"}, "temperatures", id="cogeval-temperatures"),
+    pytest.param(cogeval_task, {"max_tokens": 0}, "max_tokens", id="cogeval-max-tokens-zero"),
+]
+
+
+@pytest.mark.parametrize(("build", "arguments", "name"), TASK_PROBES)
+def test_bad_task_parameter_fails_at_construction(
+    build: Callable[..., Any], arguments: dict[str, Any], name: str
+) -> None:
+    """As ``inspect eval -T`` builds the task: a ValueError naming the parameter."""
+    with pytest.raises(ValueError) as refused:
+        build(**arguments)
+    message = str(refused.value)
+    assert name in message and "\n" not in message
+
+
+# ----------------------------------------------------------------------------- runs not merged
+
+
+def ego_rows(tmp: Path) -> list[str]:
+    """Model rows of ``egosocial report`` (its summary.json)."""
+    summary = json.loads((tmp / "report" / "summary.json").read_text())
+    return sorted({cell["row"] for cell in summary["cells"] if not cell["reference"]})
+
+
+def cogbench_rows(tmp: Path) -> list[str]:
+    """Model rows of ``cogbench report`` (its cogbench_curves.json)."""
+    rows = json.loads((tmp / "report" / "cogbench_curves.json").read_text())
+    return sorted(row["label"] for row in rows if not row["reference_for"])
+
+
+def printed_json_rows(key: str | None) -> Callable[[str], list[str]]:
+    """Rows of a report's ``--json`` output: the ``run`` of each of ``rows``, or the keys."""
+
+    def rows(printed: str) -> list[str]:
+        data = json.loads(printed[printed.index("{") : printed.rindex("}") + 1])
+        return sorted(row[key] for row in data["rows"]) if key else sorted(data)
+
+    return rows
+
+
+MERGE_PROBES = [
+    pytest.param(
+        "egosocial chance egosocial_static --limit 2",
+        "egosocial report {tmp}/logs --out {tmp}/report",
+        ego_rows,
+        id="egosocial-report-two-seeds",
+    ),
+    pytest.param(
+        "cogbench chance -T source=sample -T agent=cot -T iterations=1 -T judge=false --limit 1",
+        "cogbench report {tmp}/logs --out {tmp}/report",
+        cogbench_rows,
+        id="cogbench-report-two-seeds",
+    ),
+    pytest.param(
+        "cogeval chance -T graphs=n7line --limit 2",
+        "cogeval report --log {tmp}/logs --json",
+        printed_json_rows("run"),
+        id="cogeval-report-two-seeds",
+    ),
+    pytest.param(
+        "coglm chance --limit 2",
+        "coglm report {tmp}/logs --json",
+        printed_json_rows(None),
+        id="coglm-report-two-seeds",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="coglm report labels both runs 'mockllm/chance (Base)' (the seed is not "
+            "shown) and --json keys its runs by that label, so one run is dropped "
+            "(cog_tasks/coglm/cli, report)",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("chance", "report", "rows"), MERGE_PROBES)
+def test_report_keeps_two_runs_apart(
+    chance: str,
+    report: str,
+    rows: Callable[[Any], list[str]],
+    probe_env: Path,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """Two chance runs that differ only by seed give two rows, labelled apart."""
+    tmp = probe_env
+    for seed in ("1", "2"):
+        assert main([*chance.split(), "--seed", seed, "--log-dir", str(tmp / "logs")]) == 0
+    capsys.readouterr()
+    assert main(report.format(tmp=tmp).split()) == 0
+    printed = capsys.readouterr().out
+    labels = rows(printed if "--json" in report else tmp)
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
