@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -207,6 +208,26 @@ PROBES = [
         data=True,
     ),
     probe("data-unknown-benchmark", "data build nope", "nope"),
+    probe(
+        "data-folder-missing-egosocial-chance",
+        "egosocial chance egosocial_static --limit 1 --log-dir {tmp}/logs",
+        "{tmp}/nowhere",
+        env={"COG_TASKS_DATA": "{tmp}/nowhere"},
+    ),
+    probe(
+        "data-folder-empty-coglm-chance",
+        "coglm chance --limit 1 --log-dir {tmp}/logs",
+        "coglm/first_stage/exist.json",
+        "Ways out",
+        data=True,
+    ),
+    probe(
+        "data-folder-empty-cogeval-chance",
+        "cogeval chance -T graphs=n7line --limit 1 --log-dir {tmp}/logs",
+        "cogeval/",
+        "Ways out",
+        data=True,
+    ),
     # --- CogLM data (a local copy, read by data build and by the chance task)
     probe(
         "coglm-data-repeated-items",
@@ -574,6 +595,7 @@ PROBES = [
     probe(
         "cogbench-score-unknown-method",
         "cogbench score {tmp}/eval.json --method Nope",
+        "{tmp}/eval.json",
         "Nope",
         setup=eval_file(lambda: json.dumps(eval_records())),
     ),
@@ -795,6 +817,23 @@ def test_bad_input_is_one_line_and_exit_2(
         assert name.format(tmp=tmp) in lines[0]
 
 
+def test_list_keeps_the_whole_advice(
+    probe_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Without data, every n/a count points to a note that gives the reason and every way out."""
+    (probe_env / "data").mkdir()
+    monkeypatch.setenv("COG_TASKS_DATA", str(probe_env / "data"))
+    assert main(["list", "--framework", "lm-eval"]) == 0
+    table, _, notes = capsys.readouterr().out.partition("\n\nWhy a count is n/a:\n")
+    marked = [line for line in table.splitlines() if "| n/a (" in line]
+    numbers = {re.search(r"n/a \(DataSourceError\) \[(\d+)\]", line)[1] for line in marked}
+    lines = [line for line in notes.splitlines() if line.startswith("[")]
+    assert marked and sorted(line[1 : line.index("]")] for line in lines) == sorted(numbers)
+    for line in lines:
+        assert "Ways out: (1)" in line and "(HF_HUB_OFFLINE unset)" in line
+        assert line.endswith(".")
+
+
 # ----------------------------------------------------------------------------- task construction
 
 
@@ -866,6 +905,49 @@ def test_bad_task_parameter_fails_at_construction(
         build(**arguments)
     message = str(refused.value)
     assert name in message and "\n" not in message
+
+
+EVAL_PROBES = [
+    pytest.param(
+        "cog_tasks.cogbench.inspect:cogbench",
+        {"source": "sample", "iterations": "x"},
+        "iterations",
+        id="cogbench",
+    ),
+    pytest.param(
+        "cog_tasks.egosocial.inspect:egosocial_static",
+        {"circular": "maybe"},
+        "circular",
+        id="egosocial-static",
+    ),
+    pytest.param(
+        "cog_tasks.coglm.inspect:coglm_chat", {"per_ability": 0}, "per_ability", id="coglm-chat"
+    ),
+    pytest.param(
+        "cog_tasks.cogeval.inspect.cogeval:cogeval", {"cot": "maybe"}, "cot", id="cogeval"
+    ),
+]
+
+
+@pytest.mark.parametrize(("task", "arguments", "name"), EVAL_PROBES)
+def test_inspect_eval_refuses_bad_parameter(
+    task: str, arguments: dict[str, Any], name: str, tmp_path: Path
+) -> None:
+    """``inspect_ai.eval`` of the ``@task`` function stops before any sample, naming it."""
+    import importlib
+
+    from inspect_ai import eval as inspect_eval
+
+    module, function = task.split(":")
+    with pytest.raises(ValueError, match=name):
+        inspect_eval(
+            getattr(importlib.import_module(module), function),
+            model="mockllm/model",
+            task_args=arguments,
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    assert not list(tmp_path.iterdir())
 
 
 # ----------------------------------------------------------------------------- runs not merged

@@ -43,7 +43,7 @@ def _score(args: argparse.Namespace) -> int:
 
     path = Path(args.eval_file)
     records = load_records(path, require_profile=False)
-    items = answered_items(records, args.method)
+    items = answered_items(records, args.method, str(path))
     judge_scores = None
     if args.judge_model:
         generator = _judge_generator(args.judge_model, args.model_arg)

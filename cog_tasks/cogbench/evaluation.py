@@ -56,15 +56,22 @@ def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
     return sorted({m for r in records for item in r.questionnaire for m in item.answers})
 
 
-def answered_items(records: Sequence[CogBenchRecord], method: str) -> list[AnsweredItem]:
+def answered_items(
+    records: Sequence[CogBenchRecord], method: str, source: str = "the file"
+) -> list[AnsweredItem]:
     """Every item of the records with ``method``'s answer.
+
+    Args:
+        records: The records of one eval file.
+        method: The method whose answers are wanted.
+        source: The file the records come from, named in the error.
 
     Raises:
         ValueError: If no record holds an answer of ``method`` at all.
     """
     if method not in available_methods(records):
         raise ValueError(
-            f"no answers of method {method!r} in the file; methods found: "
+            f"no answers of method {method!r} in {source}; methods found: "
             f"{available_methods(records) or 'none'}"
         )
     return [
