@@ -83,9 +83,18 @@ _ACTION_SYNONYMS = {"bet": "raise"}
 _LABELLED_ACTION = re.compile(r"action\s*[:=]\s*([a-z]+)")
 _CARDS_LABEL = re.compile(r"cards?\s*[:=]?\s*\(?([abc])\b", re.IGNORECASE)
 _RAISE_LABEL = re.compile(r"raise\s*[:=]?\s*(yes|no)\b", re.IGNORECASE)
-_LONE_LETTER = re.compile(r"\b([A-C])\b")
-_YES_NO = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
-_STYLE_LETTER = re.compile(r"\b([AB])\b")
+# Unlabelled answers are read only from a reply that is nothing else: "C, no", "B".
+_BARE_BELIEFS = re.compile(r"^\s*\(?([A-C])\)?\s*(?:[,;.]?\s*(yes|no))?\s*\.?\s*$", re.IGNORECASE)
+_BARE_STYLE_LETTER = re.compile(r"^\s*\(?([AB])\)?\s*\.?\s*$")
+# Parts of the prompts: a reply holding one repeats the prompt instead of answering.
+_PROMPT_PARTS = (
+    HOLDING_QUESTION,
+    STYLE_QUESTION,
+    "<A, B or C>",
+    "<yes or no>",
+    "Legal actions:",
+    "Reply with one word",
+)
 
 
 class Opponent(Protocol):
@@ -252,21 +261,24 @@ def read_table(
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The action a reply names, if it is legal.
 
-    ``Action: <word>`` wins; otherwise the first action word in the reply is
-    the decision (``bet`` means raise). A first action word that is not legal
-    makes the reply invalid.
+    ``Action: <word>`` wins. Otherwise the reply must name exactly one action
+    (``bet`` means raise): "I will call." is a call, while a reply naming
+    several ("call, raise, fold") or repeating the prompt names none. An
+    action that is not legal makes the reply invalid.
 
     Returns:
         A legal action, or ``None``.
     """
+    if _echoed(text):
+        return None
     lower = text.lower()
     labelled = _LABELLED_ACTION.search(lower)
     words = [labelled.group(1)] if labelled else re.findall(r"[a-z]+", lower)
-    for word in words:
-        action = _ACTION_SYNONYMS.get(word, word)
-        if action in ACTIONS:
-            return action if action in legal else None
-    return None
+    named = {_ACTION_SYNONYMS.get(word, word) for word in words} & set(ACTIONS)
+    if len(named) != 1:
+        return None
+    action = named.pop()
+    return action if action in legal else None
 
 
 def default_action(legal: tuple[str, ...]) -> str:
@@ -288,14 +300,15 @@ class BeliefReply:
 
 
 def _echoed(text: str) -> bool:
-    """Whether a reply repeats a question or a reply template instead of answering."""
-    return any(
-        part in text for part in (HOLDING_QUESTION, STYLE_QUESTION, "<A, B or C>", "<yes or no>")
-    )
+    """Whether a reply repeats part of a prompt or a reply template instead of answering."""
+    return any(part in text for part in _PROMPT_PARTS)
 
 
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
-    """Read ``Cards: <A-C>; Raise: <yes/no>``; unlabelled letters and yes/no are accepted.
+    """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
+
+    Letters and yes/no elsewhere in unlabelled text are not read ("A pair of
+    kings, no doubt" names no holding class).
 
     Args:
         text: The reply.
@@ -306,16 +319,19 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """
     if _echoed(text):
         return BeliefReply(None, None)
-    cards = _CARDS_LABEL.search(text) or _LONE_LETTER.search(text)
-    raised = _RAISE_LABEL.search(text) or _YES_NO.search(text)
+    bare = _BARE_BELIEFS.match(text)
+    cards = _CARDS_LABEL.search(text)
+    raised = _RAISE_LABEL.search(text)
+    letter = cards.group(1) if cards else bare.group(1) if bare else None
+    answer = raised.group(1) if raised else bare.group(2) if bare else None
     return BeliefReply(
-        holding=order["ABC".index(cards.group(1).upper())] if cards else None,
-        raise_=YES_NO.index(raised.group(1).lower()) if raised else None,
+        holding=order["ABC".index(letter.upper())] if letter else None,
+        raise_=YES_NO.index(answer.lower()) if answer else None,
     )
 
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
-    """The style a reply names: the style word (if only one is named), else a lone A or B.
+    """The style a reply names: the style word (if only one is named), else a reply of A or B alone.
 
     Args:
         text: The reply.
@@ -330,7 +346,7 @@ def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative
     named = [style for style, _ in STYLE_OPTIONS if style in lower]
     if len(named) == 1:
         return named[0]
-    letter = _STYLE_LETTER.search(text)
+    letter = _BARE_STYLE_LETTER.match(text)
     return order["AB".index(letter.group(1))] if letter else None
 
 

@@ -97,6 +97,10 @@ def test_holding_class(cards, expected):
         ("I bet", ("raise", "fold", "check"), "raise"),
         ("check", ("call", "raise", "fold"), None),
         ("hmm, tough spot", ("call", "fold"), None),
+        # Several actions named, or the prompt repeated: no action is read.
+        ("call, raise, fold", ("call", "raise", "fold"), None),
+        ("I could call or fold", ("call", "fold"), None),
+        ("assistant: Legal actions: call, raise, fold. Reply with one", ("call", "fold"), None),
     ],
 )
 def test_parse_action(text, legal, expected):
@@ -107,10 +111,15 @@ def test_parse_beliefs_and_style():
     assert parse_beliefs("Cards: B; Raise: yes") == BeliefReply(1, 0)
     assert parse_beliefs("C, no") == BeliefReply(2, 1)
     assert parse_beliefs("I cannot tell") == BeliefReply(None, None)
+    assert parse_beliefs("B") == BeliefReply(1, None)
+    # Letters and yes/no inside other text are not read.
+    assert parse_beliefs("A pair of kings, no doubt") == BeliefReply(None, None)
+    assert parse_beliefs("Chips: <A, B or C>; Raise: <yes or no>") == BeliefReply(None, None)
     assert parse_style("B") == "conservative"
     assert parse_style("A conservative player") == "conservative"
     assert parse_style("aggressive") == "aggressive"
     assert parse_style("not sure") is None
+    assert parse_style("A tough one to call") is None
 
 
 def test_views_hide_the_other_seats_cards():
