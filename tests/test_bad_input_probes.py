@@ -142,15 +142,6 @@ SCORES_ROW = "m,n7line,ordRooms,valuePath,0,1,1\n"
 
 # ----------------------------------------------------------------------------- the table
 
-COGEVAL_TABLE_XFAIL = (
-    "cogeval's score-table reader passes pandas' CSV error on without the file name "
-    "(cog_tasks/cogeval/results.py read_score_table)"
-)
-UNKNOWN_PARAMETER_XFAIL = (
-    "the chance command's setup passes -T names to the task unchecked: a TypeError and a "
-    "traceback (cog_tasks/{path} _chance_setup; use common.cli.task_arguments)"
-)
-
 
 @dataclass(frozen=True)
 class Probe:
@@ -164,7 +155,6 @@ class Probe:
         setup: Writes the probe's files under the temporary folder.
         data: Point ``COG_TASKS_DATA`` at ``{tmp}/data`` (created empty if the setup did not).
         env: More environment settings (``{tmp}`` formatted).
-        xfail: Why the probe fails today, in a folder this file's author may not fix.
     """
 
     id: str
@@ -173,14 +163,11 @@ class Probe:
     setup: Callable[[Path], None] | None = None
     data: bool = False
     env: dict[str, str] = field(default_factory=dict)
-    xfail: str = ""
 
 
-def probe(id: str, argv: str, *names: str, xfail: str = "", **options: Any) -> Probe | pytest.param:
+def probe(id: str, argv: str, *names: str, **options: Any) -> pytest.param:
     """A :class:`Probe` from a command line (split on spaces) and the names its error must hold."""
     entry = Probe(id, tuple(argv.split()), names, **options)
-    if xfail:
-        return pytest.param(entry, id=id, marks=pytest.mark.xfail(strict=True, reason=xfail))
     return pytest.param(entry, id=id)
 
 
@@ -494,7 +481,6 @@ PROBES = [
         "cogeval-analyze-broken-csv",
         "cogeval analyze {tmp}/s.csv",
         "s.csv",
-        xfail=COGEVAL_TABLE_XFAIL,
         setup=file_setup("s.csv", SCORES_HEADER + 'm,n7line,"ordRooms,valuePath,0,1,1\n'),
     ),
     probe(
@@ -524,15 +510,12 @@ PROBES = [
         "cogeval-analyze-empty",
         "cogeval analyze {tmp}/s.csv",
         "s.csv",
-        xfail=COGEVAL_TABLE_XFAIL,
         setup=file_setup("s.csv", ""),
     ),
     probe(
         "cogeval-analyze-header-only",
         "cogeval analyze {tmp}/s.csv",
         "s.csv",
-        xfail="cogeval analyze: a table without rows says 'no rows in the five condition "
-        "families' without naming the file (cog_tasks/cogeval/cli.py)",
         setup=file_setup("s.csv", SCORES_HEADER),
     ),
     probe(
@@ -553,7 +536,6 @@ PROBES = [
         "cogeval-report-broken-csv",
         "cogeval report {tmp}/s.csv",
         "s.csv",
-        xfail=COGEVAL_TABLE_XFAIL,
         setup=file_setup("s.csv", SCORES_HEADER + 'm,n7line,"ordRooms,valuePath,0,1,1\n'),
     ),
     # --- CogBench eval files (cogbench score, its old name evaluate, agreement)
@@ -660,6 +642,20 @@ PROBES = [
     probe("cogeval-report-unknown-folder", "cogeval report --log {tmp}/nowhere", "{tmp}/nowhere"),
     probe("cogeval-analyze-unknown-folder", "cogeval analyze --log {tmp}/nowhere", "{tmp}/nowhere"),
     probe("cogeval-exp2-unknown-folder", "cogeval exp2 --log {tmp}/nowhere", "{tmp}/nowhere"),
+    probe(
+        "cogeval-report-folder-twice",
+        "cogeval report --log {tmp}/logs --log {tmp}/logs/",
+        "{tmp}/logs",
+        "once",
+        setup=file_setup("logs/notes.txt", "no logs here\n"),
+    ),
+    probe(
+        "cogeval-analyze-folder-inside-another",
+        "cogeval analyze --log {tmp}/logs --log {tmp}/logs/a",
+        "{tmp}/logs/a",
+        "once",
+        setup=file_setup("logs/a/notes.txt", "no logs here\n"),
+    ),
     probe("cogbench-report-unknown-folder", "cogbench report {tmp}/nowhere", "{tmp}/nowhere"),
     probe("egosocial-report-unknown-folder", "egosocial report {tmp}/nowhere", "{tmp}/nowhere"),
     probe(
@@ -754,7 +750,6 @@ PROBES = [
         "coglm-unknown-parameter",
         "coglm chance -T colour=red",
         "colour",
-        xfail=UNKNOWN_PARAMETER_XFAIL.format(path="coglm/cli/__init__.py"),
     ),
     probe("cogeval-graphs-unknown", "cogeval chance -T graphs=nope", "nope"),
     probe("cogeval-cot-unknown", "cogeval chance -T cot=maybe", "cot"),
@@ -766,7 +761,6 @@ PROBES = [
         "cogeval-unknown-parameter",
         "cogeval chance -T colour=red",
         "colour",
-        xfail=UNKNOWN_PARAMETER_XFAIL.format(path="cogeval/cli.py"),
     ),
     probe("chance-limit-text", "coglm chance --limit x", "--limit"),
     probe("chance-seed-text", "egosocial chance egosocial_static --seed x", "--seed"),
@@ -999,12 +993,6 @@ MERGE_PROBES = [
         "coglm report {tmp}/logs --json",
         printed_json_rows(None),
         id="coglm-report-two-seeds",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="coglm report labels both runs 'mockllm/chance (Base)' (the seed is not "
-            "shown) and --json keys its runs by that label, so one run is dropped "
-            "(cog_tasks/coglm/cli, report)",
-        ),
     ),
 ]
 
@@ -1026,3 +1014,23 @@ def test_report_keeps_two_runs_apart(
     printed = capsys.readouterr().out
     labels = rows(printed if "--json" in report else tmp)
     assert len(labels) == 2 and len(set(labels)) == 2, labels
+
+
+def test_cogeval_reads_every_log_folder_given(
+    probe_env: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """``--log A --log B``: the runs of both folders, each its own row (none kept silently out)."""
+    tmp = probe_env
+    for seed in ("1", "2"):  # seed 1 answers both dialogs right, seed 2 one of them
+        chance = f"cogeval chance -T graphs=n7line --limit 2 --seed {seed} --log-dir {tmp}/{seed}"
+        assert main(chance.split()) == 0
+    capsys.readouterr()
+    report = f"cogeval report --log {tmp}/1 --log {tmp}/2 --out {tmp}/report --json"
+    assert main(report.split()) == 0
+    labels = printed_json_rows("run")(capsys.readouterr().out)
+    assert labels == ["mockllm/chance seed=1", "mockllm/chance seed=2"], labels
+    analyses = []
+    for folders in (f"--log {tmp}/1", f"--log {tmp}/1 --log {tmp}/2"):
+        assert main(f"cogeval analyze {folders} --json".split()) == 0
+        analyses.append(json.loads(capsys.readouterr().out))
+    assert analyses[0] != analyses[1]  # the second folder's replies entered the analysis

@@ -209,8 +209,15 @@ def test_every_status_option_is_the_kit_one() -> None:
 
 
 def _required(parser: argparse.ArgumentParser) -> list[str]:
-    """Values for a parser's required positionals (the commands with --status take paths)."""
-    return ["x" for action in parser._actions if not action.option_strings and action.nargs != "?"]
+    """Values for a parser's required arguments, positional or not (``cogeval exp2 --log``).
+
+    The commands with ``--status`` take paths, so ``x`` does for every value.
+    """
+    values = []
+    for action in parser._actions:
+        if action.required:
+            values += [action.option_strings[0], "x"] if action.option_strings else ["x"]
+    return values
 
 
 def _out_parser() -> argparse.ArgumentParser:

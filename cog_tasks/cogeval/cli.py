@@ -20,6 +20,7 @@ from cog_tasks.common.cli import (
     add_out_option,
     add_status_option,
     comma_list,
+    task_arguments,
 )
 
 if TYPE_CHECKING:
@@ -80,13 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "exp2",
         help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
     )
-    exp2.add_argument(
-        "--log",
-        type=Path,
-        action="append",
-        required=True,
-        help="an Inspect log folder or file, or an lm-eval --log_samples folder (repeatable)",
-    )
+    _add_log_option(exp2, required=True)
     add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
     exp2.add_argument(
         "--by-temperature", action="store_true", help="one row per temperature as in Fig. 3"
@@ -118,32 +113,75 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     generate.set_defaults(func=_generate)
 
 
-def _add_table_source(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
+def _add_log_option(parser: argparse.ArgumentParser, required: bool = False) -> None:
     parser.add_argument(
         "--log",
         type=Path,
-        help="read an Inspect log folder, or an lm-eval --output_path run with --log_samples",
+        action="append",
+        required=required,
+        help="an Inspect log folder or file, or an lm-eval --output_path folder run with "
+        "--log_samples (repeatable: every run of every folder is its own row)",
     )
+
+
+def _add_table_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
+    _add_log_option(parser)
     add_status_option(parser)
 
 
-def _load_log(log: Path, statuses: Any, pool_seeds: bool = False) -> pd.DataFrame:
-    """The validated score table of an Inspect log folder or file, or an lm-eval output folder."""
+def _check_distinct(logs: list[Path]) -> None:
+    """Refuse a log folder given twice, or inside another one given: its runs would count twice."""
+    resolved = [log.resolve() for log in logs]
+    for index, path in enumerate(resolved):
+        for other, outer in enumerate(resolved):
+            if index != other and path.is_relative_to(outer):
+                raise UsageError(
+                    f"{logs[index]}: already read through --log {logs[other]}; give each log "
+                    "folder once"
+                )
+
+
+def _load_logs(logs: list[Path], statuses: Any, pool_seeds: bool = False) -> pd.DataFrame:
+    """The validated score table of Inspect log folders or files and lm-eval output folders.
+
+    The runs of every folder are read together, each its own run (pooled by
+    seed only with ``pool_seeds``); where both frameworks are given, the run
+    labels start with the framework.
+    """
+    import pandas as pd
+
     from cog_tasks.cogeval.metrics import validate_scores
 
-    if not log.exists():
-        raise FileNotFoundError(f"{log}: no such log folder or file")
-    if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl")):
+    missing = [log for log in logs if not log.exists()]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]}: no such log folder or file")
+    _check_distinct(logs)
+    lm_eval = [log for log in logs if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl"))]
+    inspect = [log for log in logs if log not in lm_eval]
+    tables = {}
+    if lm_eval:
         from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
 
-        return validate_scores(score_table_from_lm_eval(log, pool_seeds=pool_seeds), str(log))
-    from cog_tasks.cogeval.inspect.logs import score_table_from_logs
+        tables["lm-eval"] = score_table_from_lm_eval(lm_eval, pool_seeds=pool_seeds)
+    if inspect:
+        from cog_tasks.cogeval.inspect.logs import score_table_from_logs
 
-    table, logs = score_table_from_logs(log, statuses=statuses, pool_seeds=pool_seeds)
-    if logs.skipped_note():
-        print(logs.skipped_note(), file=sys.stderr)
-    return validate_scores(table, source=str(log))
+        tables["Inspect"], read = score_table_from_logs(
+            inspect, statuses=statuses, pool_seeds=pool_seeds
+        )
+        if read.skipped_note():
+            print(read.skipped_note(), file=sys.stderr)
+    if len(tables) > 1:
+        for framework, table in tables.items():
+            table["run"] = f"{framework}: " + table["run"].astype(str)
+    table = pd.concat(list(tables.values()), ignore_index=True)
+    return validate_scores(table, source=", ".join(map(str, logs)))
+
+
+def _table_source(args: argparse.Namespace) -> str:
+    """The SCORES file or the --log folders, for messages."""
+    return str(args.scores) if args.log is None else ", ".join(map(str, args.log))
 
 
 def _load_table(args: argparse.Namespace) -> pd.DataFrame:
@@ -153,10 +191,16 @@ def _load_table(args: argparse.Namespace) -> pd.DataFrame:
     if (args.scores is None) == (args.log is None):
         raise UsageError("give either a SCORES file or --log DIR")
     if args.log is not None:
-        return _load_log(args.log, args.status, getattr(args, "pool_seeds", False))
+        return _load_logs(args.log, args.status, getattr(args, "pool_seeds", False))
     if not args.scores.is_file():
         raise FileNotFoundError(f"{args.scores}: no such file")
     return validate_scores(read_score_table(args.scores), source=str(args.scores))
+
+
+def _default_out(args: argparse.Namespace) -> Path:
+    """Where a command writes without --out: the first --log folder, or the SCORES file's."""
+    first = args.log[0] if args.log is not None else args.scores
+    return first if first.is_dir() else first.parent
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -184,7 +228,12 @@ def _analyze(args: argparse.Namespace) -> int:
     table = _load_table(args)
     has_exp2 = bool((table["family"] == EXPERIMENT2_FAMILY).any())
     has_exp1 = bool(table["family"].isin(ANALYSIS_FAMILIES).any())
-    terms = analysis_of_deviance(table, on_warning=_warn) if has_exp1 or not has_exp2 else []
+    if not has_exp1 and not has_exp2:
+        raise ValueError(
+            f"{_table_source(args)}: no rows in the five condition families of Table 1 "
+            "nor in Experiment 2"
+        )
+    terms = analysis_of_deviance(table, on_warning=_warn) if has_exp1 else []
     exp2_terms = experiment2_deviance(table, on_warning=_warn) if has_exp2 else []
     if args.json:
         result = {"terms": [term.to_dict() for term in terms]}
@@ -208,7 +257,7 @@ def _report(args: argparse.Namespace) -> int:
     from cog_tasks.common.scripted import CHANCE_MODEL
 
     table = _load_table(args)
-    folder = args.out or (args.log if args.log is not None else args.scores.parent)
+    folder = args.out or _default_out(args)
     summary, paths = write_report(table, folder, reference_model=CHANCE_MODEL)
     if args.json:
         json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
@@ -221,8 +270,6 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _exp2(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from cog_tasks.cogeval.experiment2 import (
         experiment2_figure,
         experiment2_summary,
@@ -233,13 +280,7 @@ def _exp2(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
     from cog_tasks.common.files import write_json_atomically, write_text_atomically
 
-    tables = []
-    for log in args.log:
-        table = _load_log(log, args.status)
-        if len(args.log) > 1:  # runs of different folders never share a row
-            table["run"] = f"{log.name or log}: " + table["run"].astype(str)
-        tables.append(table)
-    rows = experiment2_table(pd.concat(tables, ignore_index=True))
+    rows = experiment2_table(_load_logs(args.log, args.status))
     summary = experiment2_summary(rows, by_temperature=args.by_temperature)
     terms = run_deviance(rows, on_warning=_warn)
     text = format_experiment2(summary, terms)
@@ -248,7 +289,7 @@ def _exp2(args: argparse.Namespace) -> int:
         "deviance": [term.to_dict() for term in terms],
         "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
     }
-    out = args.out or (args.log[0] if args.log[0].is_dir() else args.log[0].parent)
+    out = args.out or _default_out(args)
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)
@@ -268,7 +309,7 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.cogeval.inspect.chance import chance_answerer
     from cog_tasks.cogeval.inspect.cogeval import cogeval
 
-    task_args = dict(args.task_args)
+    task_args = task_arguments(cogeval, args.task_args)
     answerer = chance_answerer(task_args, args.seed)  # refuses unreadable maps before the run
     return cogeval(**task_args), answerer
 

@@ -91,13 +91,15 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
         A copy with typed columns and a ``family`` column.
 
     Raises:
-        ValueError: Naming the input and row of a missing column, an unknown
-            condition, a ``max_score`` that is not positive or a score outside
-            ``[0, max_score]``.
+        ValueError: Naming the input of a missing column or of a table without
+            rows, and the input and row of an unknown condition, a
+            ``max_score`` that is not positive or a score outside ``[0, max_score]``.
     """
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
         raise ValueError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
+    if frame.empty:
+        raise ValueError(f"{source}: the score table has no rows")
     table = frame.copy()
     for column in ("model", "graph", "domain", "condition"):
         table[column] = table[column].astype(str)

@@ -97,7 +97,8 @@ SOURCE = DataSource(
     more_ways_out=(
         "or put one file per task at $COG_TASKS_DATA/cogeval/conversations/<graph>/<domain>/"
         "<condition>.json (the layout of the shared data folder)",
-        "pass -T source=generated for the generated tasks",
+        "run the generated tasks instead: -T source=generated in Inspect, the cogeval_generated "
+        "group (or a cogeval_generated_<graph> task) in lm-eval",
     ),
     describe=lambda path: f"CogEval audited conversation {path!r}",
 )

@@ -91,10 +91,15 @@ def read_score_table(path: Path) -> pd.DataFrame:
     """Read a score table from CSV, or from JSONL with the same fields.
 
     Raises:
-        ValueError: Naming the file for an unsupported extension or bad lines.
+        ValueError: Naming the file for an unsupported extension, a CSV file that
+            cannot be parsed (empty, an unclosed quote, not text) or bad lines.
     """
     if path.suffix == ".csv":
-        return pd.read_csv(path)
+        try:
+            return pd.read_csv(path)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else "no text"
+            raise ValueError(f"{path}: not a readable CSV score table ({reason})") from error
     if path.suffix in (".jsonl", ".json"):
         return pd.DataFrame([record for _, record in iter_jsonl(path)])
     raise ValueError(f"{path}: expected a .csv or .jsonl score table")

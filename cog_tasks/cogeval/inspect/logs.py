@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import pandas as pd
 from inspect_ai.log import EvalLog
@@ -17,7 +17,7 @@ TASK_NAME = "cogeval"
 
 
 def score_table_from_logs(
-    source: str | os.PathLike[str],
+    source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     statuses: Collection[str] = SUCCESS_ONLY,
     *,
     pool_seeds: bool = False,
@@ -30,7 +30,8 @@ def score_table_from_logs(
     (identities that differ by seed alone), when ``pooling`` says so.
 
     Args:
-        source: A log folder (searched recursively) or a log file.
+        source: A log folder (searched recursively) or a log file, or several;
+            the logs of all of them are read together.
         statuses: Log statuses to keep; successful logs only by default.
         pool_seeds: Pool the runs whose identities differ only by seed.
 
@@ -52,10 +53,17 @@ def score_table_from_logs(
     if not rows:
         note = log_set.skipped_note()
         raise ValueError(
-            f"{source}: no scored CogEval samples in these Inspect logs"
+            f"{_names(source)}: no scored CogEval samples in these Inspect logs"
             + (f"; {note}" if note else "")
         )
     return pd.DataFrame(rows), log_set
+
+
+def _names(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> str:
+    """The folders or files read, for a message."""
+    if isinstance(source, (str, os.PathLike)):
+        return str(source)
+    return ", ".join(map(str, source))
 
 
 def _sample_rows(logs: list[EvalLog], run: str, pooling: str) -> list[dict[str, object]]:

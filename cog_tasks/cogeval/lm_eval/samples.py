@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +76,13 @@ def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
 
 
 def score_table_from_lm_eval(
-    source: str | os.PathLike[str], *, pool_seeds: bool = False
+    source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, pool_seeds: bool = False
 ) -> pd.DataFrame:
     """One row per scored document of the CogEval lm-eval runs under ``source``.
 
     Args:
-        source: An ``--output_path`` folder (searched recursively).
+        source: An ``--output_path`` folder (searched recursively), or several;
+            the runs of every folder are rows of one table, each its own run.
         pool_seeds: Pool the runs whose identities differ only by seed.
 
     Returns:
@@ -93,8 +95,12 @@ def score_table_from_lm_eval(
         ValueError: Naming the folder when it holds no CogEval samples, or a
             file and line that cannot be read.
     """
+    sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    results_files = [
+        file for folder in sources for file in sorted(Path(folder).rglob("results_*.json"))
+    ]
     runs = []
-    for results_file in sorted(Path(source).rglob("results_*.json")):
+    for results_file in results_files:
         stamp = results_file.stem.removeprefix("results_")
         samples = sorted(results_file.parent.glob(f"samples_cogeval*_{stamp}.jsonl"))
         if not samples:
@@ -103,7 +109,10 @@ def score_table_from_lm_eval(
         tasks = [file.stem.removeprefix("samples_").removesuffix(f"_{stamp}") for file in samples]
         runs.append((_identity(results, tasks), samples))
     if not runs:
-        raise ValueError(f"{source}: no lm-eval CogEval samples (run lm-eval with --log_samples)")
+        raise ValueError(
+            f"{', '.join(map(str, sources))}: no lm-eval CogEval samples "
+            "(run lm-eval with --log_samples)"
+        )
     groups = group_runs(runs, lambda run: run[0], pool_seeds=pool_seeds)
     labels = distinguishing_labels([group.identity for group in groups])
     rows = []

@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING, Any
 from cog_tasks.coglm.cli.studies import add_study_commands
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE, DEFAULT_RULE, RULES
-from cog_tasks.common.cli import add_chance_command, add_out_option, add_status_option
+from cog_tasks.common.cli import (
+    add_chance_command,
+    add_out_option,
+    add_status_option,
+    task_arguments,
+)
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -69,7 +74,12 @@ def _report(args: argparse.Namespace) -> int:
         )
     output = sys.stderr if args.json else sys.stdout
     if args.json:
-        print(json.dumps({run.label: run.summary for run in runs}, indent=2))
+        labels = [run.label for run in runs]
+        keys = [  # a label shared by an lm-eval run and an Inspect run gets its source
+            f"{label} ({run.source})" if labels.count(label) > 1 else label
+            for label, run in zip(labels, runs, strict=True)
+        ]
+        print(json.dumps(dict(zip(keys, (run.summary for run in runs))), indent=2))
     else:
         for run in runs:
             title = f"CogLM report: {run.label}  ({run.source})"
@@ -291,7 +301,7 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
     from cog_tasks.coglm.inspect import coglm_chat
     from cog_tasks.coglm.inspect.chance import ChanceAnswerer
 
-    return coglm_chat(**dict(args.task_args)), ChanceAnswerer(args.seed)
+    return coglm_chat(**task_arguments(coglm_chat, args.task_args)), ChanceAnswerer(args.seed)
 
 
 def _add_chance_option(parser: argparse.ArgumentParser) -> None:

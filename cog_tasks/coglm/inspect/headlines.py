@@ -13,12 +13,10 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 
 from cog_tasks.coglm.headlines import item_headlines
+from cog_tasks.coglm.inspect.logs import IGNORED_ARGUMENTS
 from cog_tasks.coglm.inspect.report import log_items, partial_description
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.logs import run_identity
-
-IGNORED_ARGUMENTS = ()
-"""Task arguments that do not change the measurement (``coglm_chat`` has none)."""
 
 
 def headlines(log: EvalLog, seed: int = 0) -> list[Headline]:

@@ -18,7 +18,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from cog_tasks.coglm.abilities import ABILITIES
-from cog_tasks.coglm.inspect.logs import TASK_NAMES
+from cog_tasks.coglm.inspect.logs import IGNORED_ARGUMENTS, TASK_NAMES
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.inspect.studies import SCORER
 from cog_tasks.coglm.metrics import ScoredItem, chance_count, summarize
@@ -26,7 +26,8 @@ from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS
 from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs
+from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, run_identity
+from cog_tasks.common.runs import distinguishing_labels
 
 
 def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -160,15 +161,21 @@ def _run(log: EvalLog, label: str, chance: str = DEFAULT_CHANCE) -> CogLMRun:
 def load_inspect_runs(
     paths: Iterable[str | os.PathLike[str]],
     statuses: Collection[str] = SUCCESS_ONLY,
-    label: Callable[[EvalLog], str] | None = None,
+    label: Callable[[EvalLog, str], str] | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> tuple[list[CogLMRun], LogSet]:
     """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``.
 
+    Every log is its own run, and no two runs share a label: where logs would
+    be labelled alike, their model is shown with what differs between their
+    identities (:func:`cog_tasks.common.runs.distinguishing_labels`: the seed
+    of two chance runs, ``#1``, ``#2`` for repeats of one identity).
+
     Args:
         paths: Log files or folders (searched for ``.eval`` files).
         statuses: Log statuses to keep (default: successful only).
-        label: Names a run from its log; default ``<model> (<setting>)``.
+        label: Names a run from its log and the model as shown; default
+            ``<model> (<setting>)``.
         chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Returns:
@@ -178,12 +185,19 @@ def load_inspect_runs(
     if not files:
         return [], LogSet([])
     logs = read_logs(files, tasks=TASK_NAMES, statuses=statuses)
-    name = label or (lambda log: f"{log.eval.model} ({setting_label(log)})")
-    return [_run(log, name(log), chance) for log in logs.logs], logs
+    name = label or (lambda log, model: f"{model} ({setting_label(log)})")
+    models = [log.eval.model for log in logs.logs]
+    labels = [name(log, model) for log, model in zip(logs.logs, models, strict=True)]
+    for repeated in {text for text in labels if labels.count(text) > 1}:
+        indices = [index for index, text in enumerate(labels) if text == repeated]
+        identities = [run_identity(logs.logs[index], ignore=IGNORED_ARGUMENTS) for index in indices]
+        for index, shown in zip(indices, distinguishing_labels(identities), strict=True):
+            labels[index] = name(logs.logs[index], shown)
+    return [_run(log, text, chance) for log, text in zip(logs.logs, labels, strict=True)], logs
 
 
-def _model_and_setting(log: EvalLog) -> str:
-    return f"{setting_label(log)} - {log.eval.model}"
+def _model_and_setting(log: EvalLog, model: str) -> str:
+    return f"{setting_label(log)} - {model}"
 
 
 def _setting_order(run: CogLMRun, order: Sequence[str]) -> tuple[int, str]:
