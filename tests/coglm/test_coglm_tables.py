@@ -107,6 +107,20 @@ def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> N
     assert any(line.startswith("  w/ COC") and line.endswith("38.1") for line in lines)
 
 
+@pytest.mark.parametrize(("table", "setting"), [("table5", "Base"), ("table7", "w/o COC")])
+def test_tables_keep_two_seeds_apart(tmp_path: Path, capsys, table: str, setting: str) -> None:
+    """Two runs labelled alike by setting and model get their seed: two rows, one difference."""
+    for seed in ("1", "2"):
+        chance = ["coglm", "chance", "--limit", "2", "--seed", seed, "--log-dir", str(tmp_path)]
+        assert main(chance) == 0
+    capsys.readouterr()
+    assert main(["coglm", table, str(tmp_path), "--out", str(tmp_path / "t.png")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    first, second = (f"{setting} - mockllm/chance seed={seed}" for seed in ("1", "2"))
+    assert [line.split(" *")[0] for line in lines if line.startswith(setting)] == [first, second]
+    assert any(line.startswith(f"  {second}: ") for line in lines)  # its difference from seed 1
+
+
 @pytest.mark.slow
 def test_chance_command_writes_a_log_of_random_letters(tmp_path: Path, capsys) -> None:
     arguments = ["coglm", "chance", "-T", "abilities=plan", "--limit", "12", "--seed", "3"]

@@ -75,11 +75,11 @@ def _report(args: argparse.Namespace) -> int:
     output = sys.stderr if args.json else sys.stdout
     if args.json:
         labels = [run.label for run in runs]
-        keys = [  # a label shared by an lm-eval run and an Inspect run gets its source
-            f"{label} ({run.source})" if labels.count(label) > 1 else label
-            for label, run in zip(labels, runs, strict=True)
-        ]
-        print(json.dumps(dict(zip(keys, (run.summary for run in runs))), indent=2))
+        by_key = {  # a label shared by an lm-eval run and an Inspect run gets its source
+            f"{run.label} ({run.source})" if labels.count(run.label) > 1 else run.label: run.summary
+            for run in runs
+        }
+        print(json.dumps(by_key, indent=2))
     else:
         for run in runs:
             title = f"CogLM report: {run.label}  ({run.source})"
