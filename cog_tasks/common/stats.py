@@ -201,11 +201,19 @@ def wilson_interval(
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
-    return Interval(share, max(0.0, centre - spread), min(1.0, centre + spread), n, unit, "wilson")
+    # No successes (or no failures) put a bound exactly at 0 (or 1), free of rounding.
+    low = 0.0 if successes == 0 else max(0.0, centre - spread)
+    high = 1.0 if successes == n else min(1.0, centre + spread)
+    return Interval(share, low, high, n, unit, "wilson")
 
 
 def _is_binary(values: np.ndarray) -> bool:
     return bool(np.all((values == 0) | (values == 1)))
+
+
+def _unanimous(array: np.ndarray) -> bool:
+    """Whether every value is the same."""
+    return bool(array.min() == array.max())
 
 
 def mean_interval(
@@ -218,8 +226,11 @@ def mean_interval(
 ) -> Interval:
     """Interval of a mean over independent units.
 
-    0/1 values over fewer than :data:`WILSON_BELOW` units get a Wilson interval;
-    everything else a seeded bootstrap.
+    0/1 values over fewer than :data:`WILSON_BELOW` units get a Wilson interval,
+    and so do 0/1 values that are all equal, at any count: every bootstrap
+    resample of them is the same, and a zero-width interval would claim
+    certainty that 35 unanimous statements do not give. Everything else gets
+    a seeded bootstrap.
 
     Args:
         values: One value per unit (NaN is not allowed: an invalid reply is a
@@ -238,7 +249,7 @@ def mean_interval(
     array = np.asarray(values, dtype=float)
     if np.isnan(array).any():
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
-    if 0 < len(array) < WILSON_BELOW and _is_binary(array):
+    if len(array) and _is_binary(array) and (len(array) < WILSON_BELOW or _unanimous(array)):
         return wilson_interval(float(array.sum()), len(array), unit=unit, confidence=confidence)
     return bootstrap_interval(
         lambda indices: float(array[indices].mean()),
@@ -263,7 +274,10 @@ def cluster_mean_interval(
 
     CogEval's rows are dialogs, and the dialogs of one task (its temperatures
     and repeats) share the task: the cluster is the task, and the mean is taken
-    over every row of the clusters drawn.
+    over every row of the clusters drawn. When every row is the same 0 or 1,
+    each resample is too; the interval is then Wilson's over the clusters
+    (the smallest count of independent units the rows can stand for), not a
+    zero-width one.
 
     Args:
         values: One value per row.
@@ -282,6 +296,10 @@ def cluster_mean_interval(
     if len(values) != len(clusters):
         raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
     names = list(dict.fromkeys(clusters))
+    array = np.asarray(values, dtype=float)
+    if len(array) and _is_binary(array) and _unanimous(array):
+        successes = float(array[0]) * len(names)
+        return wilson_interval(successes, len(names), unit=unit, confidence=confidence)
     index = {name: position for position, name in enumerate(names)}
     sums = np.zeros(len(names))
     counts = np.zeros(len(names))

@@ -46,7 +46,8 @@ def test_bootstrap_is_seeded_and_constant_data_gives_a_point() -> None:
     values = np.random.default_rng(3).integers(0, 2, size=100)
     assert mean_interval(values, unit="item", seed=5) == mean_interval(values, unit="item", seed=5)
     assert mean_interval(values, unit="item", seed=5) != mean_interval(values, unit="item", seed=6)
-    assert mean_interval([1.0] * 40, unit="item").as_list() == [1.0, 1.0]
+    # Constant scores that are not 0/1 outcomes (e.g. a rating) bootstrap to a point.
+    assert mean_interval([0.5] * 40, unit="item").as_list() == [0.5, 0.5]
 
 
 def test_statistic_is_bootstrapped_through_its_formula() -> None:
@@ -103,3 +104,13 @@ def test_ratio_interval_is_a_ratio_of_sums() -> None:
     assert interval.value == pytest.approx(0.5)  # 4 / 8, not the mean of 0.5, 1.5 and 0
     assert interval.low <= 0.5 <= interval.high
     assert math.isnan(ratio_interval([(0.0, 0.0)], unit="match").value)
+
+
+def test_unanimous_binary_values_get_wilson_not_a_zero_width_interval() -> None:
+    none_right = mean_interval([0.0] * 35, unit="statement")
+    assert (none_right.value, none_right.low) == (0.0, 0.0)
+    assert none_right.method == "wilson" and none_right.high > 0.09
+    all_right = mean_interval([1.0] * 40, unit="item")
+    assert all_right.low < 1.0 == all_right.high
+    tasks = cluster_mean_interval([0.0] * 27, [i // 3 for i in range(27)], unit="task")
+    assert tasks.n == 9 and tasks.method == "wilson" and tasks.high > 0.25

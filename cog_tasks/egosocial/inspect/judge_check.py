@@ -59,16 +59,22 @@ class JudgeAgreement:
 async def _grade(
     grader: str, model_args: Mapping[str, Any], config: GenerateConfig
 ) -> tuple[list[LabelledBelief], list[bool | None]]:
+    """Grade every statement, all requests at once so that a local provider can batch them."""
     judge = get_model(grader, config=config, **model_args)
     statements = load_labelled_beliefs()
-    graded = []
-    for statement in statements:
-        facts = belief_facts(statement.hand)
-        grade, _ = await judge_belief(
-            judge, statement.belief_type, statement.situation(), facts, statement.belief
+    results = await asyncio.gather(
+        *(
+            judge_belief(
+                judge,
+                statement.belief_type,
+                statement.situation(),
+                belief_facts(statement.hand),
+                statement.belief,
+            )
+            for statement in statements
         )
-        graded.append(grade)
-    return statements, graded
+    )
+    return statements, [grade for grade, _ in results]
 
 
 def judge_agreement(
