@@ -339,7 +339,10 @@ def ratio_interval(
     """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
 
     A rate is never an average of per-unit ratios; a resample whose
-    denominators sum to 0 gives NaN.
+    denominators sum to 0 gives NaN. A share of events that is 0 (or 1) in
+    every unit gets Wilson's interval over the units with events, as in
+    :func:`cluster_mean_interval`, not the zero-width interval every resample
+    would give.
 
     Args:
         values: One value (denominator 1) or ``(numerator, denominator)`` per unit.
@@ -352,6 +355,11 @@ def ratio_interval(
         The ratio of the sums with its interval.
     """
     tops, bottoms = _ratio_parts(values)
+    counted = bottoms > 0
+    if counted.any() and (not tops.any() or np.array_equal(tops[counted], bottoms[counted])):
+        share = float(tops.sum() > 0)
+        units = int(counted.sum())
+        return wilson_interval(share * units, units, unit=unit, confidence=confidence)
 
     def ratio(indices: np.ndarray) -> float:
         bottom = bottoms[indices].sum()

@@ -114,3 +114,7 @@ def test_unanimous_binary_values_get_wilson_not_a_zero_width_interval() -> None:
     assert all_right.low < 1.0 == all_right.high
     tasks = cluster_mean_interval([0.0] * 27, [i // 3 for i in range(27)], unit="task")
     assert tasks.n == 9 and tasks.method == "wilson" and tasks.high > 0.25
+    # No invalid action in any match: Wilson over the matches that had actions.
+    matches = ratio_interval([(0.0, 4.0)] * 59 + [(0.0, 0.0)], unit="match")
+    assert (matches.value, matches.low, matches.n, matches.method) == (0.0, 0.0, 59, "wilson")
+    assert matches.high > 0.05
