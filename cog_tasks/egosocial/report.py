@@ -28,7 +28,7 @@ from cog_tasks.common.files import (
     write_json_atomically,
     write_text_atomically,
 )
-from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, mean_interval
+from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_interval
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,7 @@ class Cell:
         if all(not isinstance(value, tuple) for value in self.values):
             return mean_interval([float(v) for v in self.values], unit=self.unit)  # type: ignore[arg-type]
         pairs = [value if isinstance(value, tuple) else (value, 1.0) for value in self.values]
-        pairs = [pair for pair in pairs if pair[1] > 0]
-        return bootstrap_interval(
-            lambda indices: sum(pairs[i][0] for i in indices) / sum(pairs[i][1] for i in indices),
-            len(pairs),
-            unit=self.unit,
-        )
+        return ratio_interval([pair for pair in pairs if pair[1] > 0], unit=self.unit)
 
 
 @dataclass(frozen=True)
