@@ -178,6 +178,13 @@ def test_lm_eval_cli_runs_give_hf_numbers(
 
 
 VOCABULARY = 64
+GEMMA3_LAYERS = {
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 8,
+    "layer_types": ["sliding_attention", "full_attention"],
+    "max_position_embeddings": 256,
+}
 # Tiny randomly initialised models, one per family, and how hf-shared-prefix must treat them.
 FAMILIES = {
     "llama": (
@@ -190,6 +197,19 @@ FAMILIES = {
         transformers.MistralConfig,
         {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2},
         {"num_attention_heads": 4, "num_key_value_heads": 2, "sliding_window": 24},
+        None,
+    ),
+    # Gemma 3 mixes sliding-window and full-attention layers (window 512 in the 270M model).
+    "gemma3-window-shorter-than-a-row": (
+        transformers.Gemma3TextConfig,
+        {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2},
+        {**GEMMA3_LAYERS, "sliding_window": 24},
+        None,
+    ),
+    "gemma3-window-longer-than-every-row": (
+        transformers.Gemma3TextConfig,
+        {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2},
+        {**GEMMA3_LAYERS, "sliding_window": 512},
         None,
     ),
     "gpt2": (transformers.GPT2Config, {"n_embd": 32, "n_layer": 2, "n_head": 4}, {}, None),
@@ -249,9 +269,14 @@ def test_every_family_gets_hf_numbers_or_falls_back(
     else:
         assert expected_blocker in lm.blocker
         assert caplog.text.count(lm.blocker) == 1
-    if family == "mistral-sliding-window":
+    if family in ("mistral-sliding-window", "gemma3-window-shorter-than-a-row"):
         # Rows stay under the window; the 30-token context's group falls back, and says so.
         assert lm.window == 24 and lm.row_limit == 23
         assert "sliding window of 24 tokens" in caplog.text
         members, _ = lm._plan(requests)
         assert not any(len(requests[i][1]) == 30 for indices in members for i in indices)
+    if family == "gemma3-window-longer-than-every-row":
+        # A window longer than every row cuts nothing: the 30-token context is packed too.
+        assert lm.window == 512 and "sliding window" not in caplog.text
+        members, _ = lm._plan(requests)
+        assert any(len(requests[i][1]) == 30 for indices in members for i in indices)
