@@ -63,7 +63,7 @@ def test_every_lm_eval_family_declares_one_float_version_once() -> None:
 
 def test_lm_eval_index_gives_every_task_and_group_its_family_version() -> None:
     index = TaskManager(include_path=str(PACKAGE), include_defaults=False).task_index
-    assert len(index) == 48  # 35 tasks and 13 groups
+    assert len(index) == 54  # 40 tasks and 14 groups
     for name, entry in index.items():
         assert entry.cfg["metadata"] == {"version": declared_version(entry.yaml_path.parent)}, name
 
