@@ -11,12 +11,12 @@ expanded by bash; each command runs in a child process, within a timeout.
 Each run is made small: ``--limit 1`` (``--limit`` kept when smaller),
 ``--epochs 1``, few tokens (``--max-tokens 8`` on Inspect, ``max_gen_toks=8``
 on lm-eval), one hold'em hand or match, 10 training episodes. A Hub model or a
-model placeholder (``pretrained=<dir>``, ``hf/<org>/<model>``) is replaced by
+model stand-in (``pretrained=<dir>``, ``hf/<org>/<model>``) is replaced by
 the embedded SmolLM2, since tests never download. A command is skipped, with
 the reason shown, when it needs an API key (OpenAI, Anthropic), vLLM or a GPU,
 installs packages or runs the test suite, runs lm-eval's own tasks (their
 datasets download), or reads a file of the user's that the README names
-without making it (a placeholder such as ``<log>``, or a missing input file).
+without making it (a stand-in such as ``<log>``, or a missing input file).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ READMES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "cog_tasks").glob("*/RE
 PROGRAMS = ("cog-tasks", "inspect", "lm_eval", "lm-eval", "accelerate", "python", "pip")
 ASSIGNMENT = re.compile(r"^(export\s+)?([A-Za-z_]\w*)=(.*)$")
 LOOP = re.compile(r"for (\w+) in ([^;]+); do")
-PLACEHOLDER = re.compile(r"<[^<>\s]+>|\.\.\.(?=$|[,\s])")
+STAND_IN = re.compile(r"<[^<>\s]+>|\.\.\.(?=$|[,\s])")
 INPUT_SUFFIXES = (".json", ".jsonl", ".csv", ".eval")
 SMALL_TOKENS = 8
 COMMAND_TIMEOUT = 240  # seconds; one small item takes well under a minute
@@ -187,8 +187,8 @@ def missing_input(words: list[str], cwd: Path) -> str | None:
     """An input file the command reads that the README never makes, or None."""
     outputs = {"--out", "-o", "--output", "--output_path", "--output-file", "--log-dir"}
     for previous, word in zip(["", *words], words, strict=False):
-        if PLACEHOLDER.search(word):
-            return f"reads a file of the user's (placeholder {word})"
+        if STAND_IN.search(word):
+            return f"reads a file of the user's (stand-in {word})"
         if word.endswith(INPUT_SUFFIXES) and previous not in outputs:
             path = Path(word.split(":")[0])
             if not (cwd / path).exists():
