@@ -211,9 +211,32 @@ def _is_binary(values: np.ndarray) -> bool:
     return bool(np.all((values == 0) | (values == 1)))
 
 
-def _unanimous(array: np.ndarray) -> bool:
-    """Whether every value is the same."""
-    return bool(array.min() == array.max())
+def _unanimous_wilson(
+    tops: np.ndarray, bottoms: np.ndarray, *, unit: str, confidence: float
+) -> Interval | None:
+    """Wilson's interval when every unit's share ``top / bottom`` is 0, or every one's is 1.
+
+    Every bootstrap resample of such units gives the same share, so the
+    bootstrap would claim a zero-width interval; Wilson's, over the units
+    with a non-zero ``bottom``, does not.
+
+    Args:
+        tops: Each unit's events (0/1 values, or counts of events).
+        bottoms: Each unit's trials (1 for a 0/1 value).
+        unit: What a unit is.
+        confidence: Coverage of the interval.
+
+    Returns:
+        The interval, or None when the units are not unanimous (or none has trials).
+    """
+    counted = bottoms > 0
+    if not counted.any():
+        return None
+    all_events = np.array_equal(tops[counted], bottoms[counted])
+    if tops.any() and not all_events:
+        return None
+    units = int(counted.sum())
+    return wilson_interval(units if all_events else 0, units, unit=unit, confidence=confidence)
 
 
 def mean_interval(
@@ -249,8 +272,12 @@ def mean_interval(
     array = np.asarray(values, dtype=float)
     if np.isnan(array).any():
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
-    if len(array) and _is_binary(array) and (len(array) < WILSON_BELOW or _unanimous(array)):
-        return wilson_interval(float(array.sum()), len(array), unit=unit, confidence=confidence)
+    if len(array) and _is_binary(array):
+        if len(array) < WILSON_BELOW:
+            return wilson_interval(float(array.sum()), len(array), unit=unit, confidence=confidence)
+        unanimous = _unanimous_wilson(array, np.ones(len(array)), unit=unit, confidence=confidence)
+        if unanimous is not None:
+            return unanimous
     return bootstrap_interval(
         lambda indices: float(array[indices].mean()),
         len(array),
@@ -296,16 +323,16 @@ def cluster_mean_interval(
     if len(values) != len(clusters):
         raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
     names = list(dict.fromkeys(clusters))
-    array = np.asarray(values, dtype=float)
-    if len(array) and _is_binary(array) and _unanimous(array):
-        successes = float(array[0]) * len(names)
-        return wilson_interval(successes, len(names), unit=unit, confidence=confidence)
     index = {name: position for position, name in enumerate(names)}
     sums = np.zeros(len(names))
     counts = np.zeros(len(names))
     for value, cluster in zip(values, clusters, strict=True):
         sums[index[cluster]] += value
         counts[index[cluster]] += 1
+    if len(names) and _is_binary(np.asarray(values, dtype=float)):
+        unanimous = _unanimous_wilson(sums, counts, unit=unit, confidence=confidence)
+        if unanimous is not None:
+            return unanimous
     return bootstrap_interval(
         lambda indices: float(sums[indices].sum() / counts[indices].sum()),
         len(names),
@@ -355,11 +382,9 @@ def ratio_interval(
         The ratio of the sums with its interval.
     """
     tops, bottoms = _ratio_parts(values)
-    counted = bottoms > 0
-    if counted.any() and (not tops.any() or np.array_equal(tops[counted], bottoms[counted])):
-        share = float(tops.sum() > 0)
-        units = int(counted.sum())
-        return wilson_interval(share * units, units, unit=unit, confidence=confidence)
+    unanimous = _unanimous_wilson(tops, bottoms, unit=unit, confidence=confidence)
+    if unanimous is not None:
+        return unanimous
 
     def ratio(indices: np.ndarray) -> float:
         bottom = bottoms[indices].sum()

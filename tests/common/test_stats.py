@@ -118,3 +118,16 @@ def test_unanimous_binary_values_get_wilson_not_a_zero_width_interval() -> None:
     matches = ratio_interval([(0.0, 4.0)] * 59 + [(0.0, 0.0)], unit="match")
     assert (matches.value, matches.low, matches.n, matches.method) == (0.0, 0.0, 59, "wilson")
     assert matches.high > 0.05
+    solved = cluster_mean_interval([1.0] * 6, [0, 0, 1, 1, 2, 2], unit="task")
+    assert (solved.value, solved.high, solved.n, solved.method) == (1.0, 1.0, 3, "wilson")
+    every_event = ratio_interval([(2.0, 2.0), (3.0, 3.0)] * 20, unit="match")
+    assert (every_event.value, every_event.n, every_event.method) == (1.0, 40, "wilson")
+
+
+def test_mixed_or_non_binary_values_are_bootstrapped() -> None:
+    mixed = cluster_mean_interval([1.0, 0.0] * 20, list(range(40)), unit="task")
+    assert mixed.method == "bootstrap"
+    # Each cluster sums to its count, but the values are not 0/1: not unanimous.
+    halves = cluster_mean_interval([0.5, 1.5] * 20, [i // 2 for i in range(40)], unit="task")
+    assert halves.method == "bootstrap"
+    assert ratio_interval([(1.0, 2.0), (2.0, 2.0)] * 20, unit="match").method == "bootstrap"
