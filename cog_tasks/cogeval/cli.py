@@ -170,8 +170,9 @@ def _load_logs(logs: list[Path], statuses: Any, pool_seeds: bool = False) -> pd.
         tables["Inspect"], read = score_table_from_logs(
             inspect, statuses=statuses, pool_seeds=pool_seeds
         )
-        if read.skipped_note():
-            print(read.skipped_note(), file=sys.stderr)
+        skipped = read.skipped_note()
+        if skipped:
+            print(skipped, file=sys.stderr)
     if len(tables) > 1:
         for framework, table in tables.items():
             table["run"] = f"{framework}: " + table["run"].astype(str)

@@ -21,7 +21,12 @@ import numpy as np
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import COT_MODES
-from cog_tasks.cogeval.metrics import EXPERIMENT2_FAMILY, DevianceTerm, experiment2_deviance
+from cog_tasks.cogeval.metrics import (
+    EXPERIMENT2_FAMILY,
+    DevianceTerm,
+    experiment2_deviance,
+    format_deviance_table,
+)
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
 from cog_tasks.cogeval.report import error_bar, in_order, interval_bounds, number_text, with_runs
 from cog_tasks.common.files import pyplot, save_figure
@@ -116,8 +121,6 @@ def run_deviance(rows: pd.DataFrame, on_warning: Any) -> list[DevianceTerm]:
 
 def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm]) -> str:
     """The summary as text, the paper's statements beside each question, then the deviance."""
-    from cog_tasks.cogeval.metrics import format_deviance_table
-
     statements = {finding.measure: finding.finding for finding in EXPERIMENT2_FINDINGS}
     lines = [
         "run | question | cot | temperature | replies | success [95% CI] | "

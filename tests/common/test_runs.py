@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+from cog_tasks.common.runs import (
+    RunIdentity,
+    distinguishing_labels,
+    group_runs,
+    labels_of_shared_keys,
+)
 
 
 def identity(feedback: str, seed: int | None = 0, judge: str | None = None) -> RunIdentity:
@@ -54,3 +59,16 @@ def test_identity_as_json() -> None:
         "arguments": {"agent": "react", "feedback": "none"},
         "seed": "0",
     }
+
+
+def test_only_runs_sharing_a_key_are_relabelled_and_only_among_themselves() -> None:
+    runs = [identity("none", seed=1), identity("direction"), identity("none", seed=2)]
+    keys = ["react", "react", "cot"]
+    # The two "react" runs differ in feedback and seed; the "cot" run keeps its own label.
+    assert labels_of_shared_keys(runs, keys) == {
+        0: "hf/smollm2 feedback=none seed=1",
+        1: "hf/smollm2 feedback=direction seed=0",
+    }
+    assert labels_of_shared_keys(runs, ["a", "b", "c"]) == {}
+    twins = labels_of_shared_keys([identity("none")] * 2, ["x", "x"])
+    assert twins == {0: "hf/smollm2 #1", 1: "hf/smollm2 #2"}

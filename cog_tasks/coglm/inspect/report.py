@@ -27,7 +27,7 @@ from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, run_identity
-from cog_tasks.common.runs import distinguishing_labels
+from cog_tasks.common.runs import labels_of_shared_keys
 
 
 def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -188,11 +188,9 @@ def load_inspect_runs(
     name = label or (lambda log, model: f"{model} ({setting_label(log)})")
     models = [log.eval.model for log in logs.logs]
     labels = [name(log, model) for log, model in zip(logs.logs, models, strict=True)]
-    for repeated in {text for text in labels if labels.count(text) > 1}:
-        indices = [index for index, text in enumerate(labels) if text == repeated]
-        identities = [run_identity(logs.logs[index], ignore=IGNORED_ARGUMENTS) for index in indices]
-        for index, shown in zip(indices, distinguishing_labels(identities), strict=True):
-            labels[index] = name(logs.logs[index], shown)
+    identities = [run_identity(log, ignore=IGNORED_ARGUMENTS) for log in logs.logs]
+    for index, shown in labels_of_shared_keys(identities, labels).items():
+        labels[index] = name(logs.logs[index], shown)
     return [_run(log, text, chance) for log, text in zip(logs.logs, labels, strict=True)], logs
 
 

@@ -36,7 +36,7 @@ from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.runs import RunIdentity, distinguishing_labels
+from cog_tasks.common.runs import RunIdentity, labels_of_shared_keys
 
 
 def _family_version() -> str:
@@ -336,16 +336,11 @@ def load_lm_eval_runs(
         raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
     runs = [run for _, run in sorted(dated, key=lambda pair: pair[0])]
     labels = [run.run.label for run in runs]
-    for family in FAMILIES:
-        same = [index for index, run in enumerate(runs) if run.family == family]
-        by_model: dict[str, list[int]] = {}
-        for index in same:
-            by_model.setdefault(runs[index].identity.model, []).append(index)
-        for indices in by_model.values():
-            if len(indices) > 1:
-                shown = distinguishing_labels([runs[index].identity for index in indices])
-                for index, label in zip(indices, shown, strict=True):
-                    labels[index] = label + family.label_suffix
+    shared = labels_of_shared_keys(
+        [run.identity for run in runs], [(run.family, run.identity.model) for run in runs]
+    )
+    for index, shown in shared.items():
+        labels[index] = shown + runs[index].family.label_suffix
     return [
         replace(run, run=replace(run.run, label=label))
         for run, label in zip(runs, labels, strict=True)

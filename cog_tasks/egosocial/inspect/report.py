@@ -20,7 +20,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
-from cog_tasks.common.runs import distinguishing_labels, group_runs
+from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import YES_NO
 from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
@@ -210,12 +210,12 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
         The report.
     """
     groups = group_runs(logs, run_identity, pool_seeds=pool_seeds)
-    labels = [""] * len(groups)
-    for task in TASKS:
-        positions = [i for i, group in enumerate(groups) if task_name(group.runs[0]) == task]
-        shown = distinguishing_labels([groups[i].identity for i in positions])
-        for position, label in zip(positions, shown, strict=True):
-            labels[position] = label
+    labels = [group.identity.model for group in groups]
+    shared = labels_of_shared_keys(
+        [group.identity for group in groups], [task_name(group.runs[0]) for group in groups]
+    )
+    for position, label in shared.items():
+        labels[position] = label
     report = Report()
     builders = {
         STATIC_TASK: _static_cells,
