@@ -41,7 +41,7 @@ PROGRAMS = ("cog-tasks", "inspect", "lm_eval", "lm-eval", "accelerate", "python"
 ASSIGNMENT = re.compile(r"^(export\s+)?([A-Za-z_]\w*)=(.*)$")
 LOOP = re.compile(r"for (\w+) in ([^;]+); do")
 STAND_IN = re.compile(r"<[^<>\s]+>|\.\.\.(?=$|[,\s])")
-INPUT_SUFFIXES = (".json", ".jsonl", ".csv", ".eval")
+INPUT_SUFFIXES = (".json", ".jsonl", ".csv", ".eval")  # and whatever follows --log
 SMALL_TOKENS = 8
 COMMAND_TIMEOUT = 240  # seconds; one small item takes well under a minute
 
@@ -183,15 +183,25 @@ def expand(command: Command, text: str, cwd: Path) -> list[str]:
     return done.stdout.split("\0")[:-1]
 
 
-def missing_input(words: list[str], cwd: Path) -> str | None:
-    """An input file the command reads that the README never makes, or None."""
+def missing_input(command: Command, words: list[str], cwd: Path) -> str | None:
+    """An input file the command reads that the README never makes, or None.
+
+    A missing file that an earlier command of the README names is not the
+    user's: the command then runs, and fails if that command did not make it.
+    """
     outputs = {"--out", "-o", "--output", "--output_path", "--output-file", "--log-dir"}
+    earlier = [
+        other.text
+        for other in ALL_COMMANDS
+        if other.readme == command.readme and other.line < command.line
+    ]
     for previous, word in zip(["", *words], words, strict=False):
         if STAND_IN.search(word):
             return f"reads a file of the user's (stand-in {word})"
-        if word.endswith(INPUT_SUFFIXES) and previous not in outputs:
+        if (word.endswith(INPUT_SUFFIXES) and previous not in outputs) or previous == "--log":
             path = Path(word.split(":")[0])
-            if not (cwd / path).exists():
+            named_before = any(str(path) in text for text in earlier)
+            if not (cwd / path).exists() and not named_before:
                 return f"reads a file of the user's, {path}, that the README does not make"
     return None
 
@@ -284,7 +294,7 @@ def test_readme_command_runs(
         words = expand(command, text, cwd)
         if runs_lm_eval(words) and not only_our_tasks(words):
             skip(command, "runs lm-eval's own tasks, whose datasets download from the Hub")
-        missing = missing_input(words, cwd) or reads_skipped_output(command, words, cwd)
+        missing = missing_input(command, words, cwd) or reads_skipped_output(command, words, cwd)
         if missing:
             skip(command, missing)
         try:

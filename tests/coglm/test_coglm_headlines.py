@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.headlines import chance_items, item_headlines
 from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.lm_eval.results import chance_headlines, headlines_from_lm_eval
@@ -57,6 +57,8 @@ def test_each_headline_is_the_ratio_of_its_units_sums() -> None:
         headline = found[f"stage{stage}"]
         assert headline.interval.value == pytest.approx(summary["stages"][str(stage)])
         assert _ratio(headline.units) == pytest.approx(summary["stages"][str(stage)])
+        stage_items = [i for i in items if ABILITY_BY_CODE[i.ability].stage == stage]
+        assert headline.interval.n == len(stage_items) < len(items)
     age = found["cognitive_age"].interval
     assert age.value == pytest.approx(
         AGE_MAPPING({s: summary["stages"][str(s)] for s in range(1, 5)})
