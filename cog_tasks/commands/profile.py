@@ -632,13 +632,18 @@ def _profile_run(args: argparse.Namespace) -> int:
 def _profile_compare(args: argparse.Namespace) -> int:
     first, second = _read_profile(args.first), _read_profile(args.second)
     comparisons = compare_profiles(first, second, seed=args.seed)
-    print(f"{first['model']} minus {second['model']} (paired bootstrap over shared units)")
+    print(
+        f"{first['model']} minus {second['model']} (paired over shared units: a bootstrap, "
+        "or the score interval named where every unit is all-or-nothing alike)"
+    )
     for comparison in comparisons:
         if comparison.difference is None:
             shown = f"{comparison.first - comparison.second:+.3f} (no per-unit values)"
         else:
             flag = "  *" if comparison.difference.excludes(0.0) else ""
-            shown = f"{comparison.difference.format()} n={comparison.difference.n}{flag}"
+            difference = comparison.difference
+            method = "" if difference.method == "bootstrap" else f" {difference.method}"
+            shown = f"{difference.format()} n={difference.n}{method}{flag}"
         print(f"  {comparison.label}: {shown}")
     print("* the interval excludes 0")
     return 0

@@ -58,7 +58,8 @@ class Interval:
         high: Upper bound of the interval.
         n: Number of independent units behind it.
         unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
-        method: ``"bootstrap"``, ``"wilson"`` or ``"none"`` (undefined on no units).
+        method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired difference of
+            0/1 units) or ``"none"`` (undefined on no units).
     """
 
     value: float
@@ -395,6 +396,54 @@ def ratio_interval(
     )
 
 
+def _unanimous_paired(
+    top_a: np.ndarray,
+    bottom_a: np.ndarray,
+    top_b: np.ndarray,
+    bottom_b: np.ndarray,
+    unit: str,
+    confidence: float,
+) -> Interval | None:
+    """Wilson's or Newcombe's interval for paired 0/1 units whose differences are all the same.
+
+    When every shared unit is all-or-nothing in both runs (a share of 0 or 1)
+    and every unit differs by the same amount, every bootstrap resample gives
+    the same difference and the bootstrap would claim a zero-width interval.
+    The difference is ``(b - c) / n``, ``b`` and ``c`` the two kinds of
+    discordant pair:
+
+    - no discordant pair (every unit scored alike by both runs): the
+      difference lies within the share of discordant pairs, whose Wilson
+      upper bound ``u`` (0 of ``n`` seen) gives ``[-u, u]``; two runs failing
+      the same 9 tasks differ by 0.000 [-0.299, 0.299]. (Newcombe's method 10
+      collapses to zero width here when both runs have 0s and 1s.)
+    - every pair discordant one way (one run all 1, the other all 0):
+      Newcombe's hybrid score interval for paired proportions (method 10,
+      from the two Wilson intervals; their correlation is 0).
+
+    Returns:
+        The interval, or None when the units are not such a case.
+    """
+    if not len(top_a) or not ((bottom_a > 0) & (bottom_b > 0)).all():
+        return None
+    share_a, share_b = top_a / bottom_a, top_b / bottom_b
+    if not (_is_binary(share_a) and _is_binary(share_b)):
+        return None
+    differences = set((share_a - share_b).tolist())
+    if len(differences) > 1:
+        return None
+    n = len(share_a)
+    if differences == {0.0}:
+        bound = wilson_interval(0, n, unit=unit, confidence=confidence).high
+        return Interval(0.0, -bound, bound, n, unit, "wilson")
+    first = wilson_interval(float(share_a.sum()), n, unit=unit, confidence=confidence)
+    second = wilson_interval(float(share_b.sum()), n, unit=unit, confidence=confidence)
+    lower = math.hypot(first.value - first.low, second.high - second.value)
+    upper = math.hypot(first.high - first.value, second.value - second.low)
+    value = first.value - second.value
+    return Interval(value, max(-1.0, value - lower), min(1.0, value + upper), n, unit, "newcombe")
+
+
 def paired_difference(
     first: Mapping[Hashable, UnitValue],
     second: Mapping[Hashable, UnitValue],
@@ -427,6 +476,9 @@ def paired_difference(
     shared = [key for key in first if key in second]
     top_a, bottom_a = _ratio_parts([first[key] for key in shared])
     top_b, bottom_b = _ratio_parts([second[key] for key in shared])
+    unanimous = _unanimous_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence)
+    if unanimous is not None:
+        return unanimous
 
     def difference(indices: np.ndarray) -> float:
         return float(

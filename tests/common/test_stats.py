@@ -83,7 +83,8 @@ def test_paired_difference_uses_shared_units_only() -> None:
     first = {f"item{i}": float(i % 2) for i in range(60)}
     second = dict(first) | {"extra": 1.0}
     same = paired_difference(first, second, unit="item")
-    assert same.n == 60 and same.as_list() == [0.0, 0.0] and not same.excludes(0.0)
+    bound = wilson_interval(0, 60, unit="item").high  # no discordant pair of 60
+    assert same.n == 60 and same.as_list() == [-bound, bound] and not same.excludes(0.0)
     better = {key: 1.0 for key in first}
     difference = paired_difference(better, first, unit="item")
     assert difference.value == pytest.approx(0.5) and difference.excludes(0.0)
@@ -131,3 +132,25 @@ def test_mixed_or_non_binary_values_are_bootstrapped() -> None:
     halves = cluster_mean_interval([0.5, 1.5] * 20, [i // 2 for i in range(40)], unit="task")
     assert halves.method == "bootstrap"
     assert ratio_interval([(1.0, 2.0), (2.0, 2.0)] * 20, unit="match").method == "bootstrap"
+
+
+def test_paired_all_or_nothing_units_get_a_score_interval_not_a_zero_width_one() -> None:
+    failed = {task: (0.0, 3.0) for task in range(9)}
+    same = paired_difference(failed, dict(failed), unit="task")
+    assert (same.value, same.method, same.n) == (0.0, "wilson", 9)
+    assert same.low == -same.high and same.high == pytest.approx(
+        wilson_interval(0, 9, unit="task").high
+    )
+    # Identical mixed outcomes: the bound on discordant pairs, not zero width.
+    mixed = {item: float(item % 2) for item in range(30)}
+    alike = paired_difference(mixed, dict(mixed), unit="item")
+    assert alike.high > 0.1 and alike.low < -0.1
+    apart = paired_difference(
+        dict.fromkeys(range(30), 1.0), dict.fromkeys(range(30), 0.0), unit="item"
+    )
+    assert (apart.value, apart.high, apart.method) == (1.0, 1.0, "newcombe")
+    assert 0.8 < apart.low < 0.9
+    # Any discordant pair in both directions: the paired bootstrap as before.
+    assert (
+        paired_difference(mixed, dict.fromkeys(range(30), 0.0), unit="item").method == "bootstrap"
+    )
