@@ -81,6 +81,8 @@ STYLE_PROMPT = (
 
 _ACTION_SYNONYMS = {"bet": "raise"}
 _LABELLED_ACTION = re.compile(r"action\s*[:=]\s*([a-z]+)")
+# An unlabelled reply that negates ("I will not fold", "don't call") names no action.
+_NEGATION = re.compile(r"\b(?:not|never|no|don't|won't|wouldn't|shouldn't|can't|cannot)\b")
 _CARDS_LABEL = re.compile(r"cards?\s*[:=]?\s*\(?([abc])\b", re.IGNORECASE)
 _RAISE_LABEL = re.compile(r"raise\s*[:=]?\s*(yes|no)\b", re.IGNORECASE)
 # Unlabelled answers are read only from a reply that is nothing else: "C, no", "B".
@@ -262,9 +264,10 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The action a reply names, if it is legal.
 
     ``Action: <word>`` wins. Otherwise the reply must name exactly one action
-    (``bet`` means raise): "I will call." is a call, while a reply naming
-    several ("call, raise, fold") or repeating the prompt names none. An
-    action that is not legal makes the reply invalid.
+    (``bet`` means raise) and negate nothing: "I will call." is a call, while
+    a reply naming several ("call, raise, fold"), negating ("I will not
+    fold") or repeating the prompt names none. An action that is not legal
+    makes the reply invalid.
 
     Returns:
         A legal action, or ``None``.
@@ -273,6 +276,8 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
         return None
     lower = text.lower()
     labelled = _LABELLED_ACTION.search(lower)
+    if not labelled and _NEGATION.search(lower.replace("\u2019", "'")):
+        return None
     words = [labelled.group(1)] if labelled else re.findall(r"[a-z]+", lower)
     named = {_ACTION_SYNONYMS.get(word, word) for word in words} & set(ACTIONS)
     if len(named) != 1:

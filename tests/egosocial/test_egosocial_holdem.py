@@ -101,6 +101,10 @@ def test_holding_class(cards, expected):
         ("call, raise, fold", ("call", "raise", "fold"), None),
         ("I could call or fold", ("call", "fold"), None),
         ("assistant: Legal actions: call, raise, fold. Reply with one", ("call", "fold"), None),
+        # A negated action is no action; the labelled form is still read.
+        ("I will not fold.", ("call", "raise", "fold"), None),
+        ("Don\u2019t call", ("call", "raise", "fold"), None),
+        ("No doubt. Action: call", ("call", "raise", "fold"), "call"),
     ],
 )
 def test_parse_action(text, legal, expected):
