@@ -191,3 +191,24 @@ def test_agreement_between_an_inspect_log_and_lm_eval_samples(tmp_path: Path, re
     assert table == {"const": {"n": 2, "agreement": 0.5}, "all": {"n": 2, "agreement": 0.5}}
     with pytest.raises(FileNotFoundError, match="--log_samples"):
         lm_eval_picks(tmp_path / "inspect")
+
+
+def _samples_file(folder: Path, stamp: str, record_id: str, best: int) -> None:
+    """One const sample whose option ``best`` has the highest log-likelihood."""
+    folder.mkdir(parents=True, exist_ok=True)
+    doc = {"choices": ["True", "False"], "num_choices": 2, "choice_lengths": [1, 1]}
+    scores = [["-6.0", "False"], ["-6.0", "False"], ["-10.0", "False"]]
+    scores[best] = ["-1.0", "True"]
+    row = {"doc": {**doc, "id": record_id, "context_tokens": 5}, "filtered_resps": scores}
+    (folder / f"samples_coglm_const_{stamp}.jsonl").write_text(json.dumps(row) + "\n")
+
+
+def test_lm_eval_picks_read_one_run_and_say_which(tmp_path: Path) -> None:
+    _samples_file(tmp_path / "one" / "model", "2026-01-01T10", "const-0000", 0)
+    _samples_file(tmp_path / "one" / "model", "2026-01-02T10", "const-0000", 1)
+    with pytest.warns(UserWarning, match=r"2 runs; reading the newest \(2026-01-02T10\)"):
+        assert lm_eval_picks(tmp_path / "one") == {"const-0000": 1}
+    _samples_file(tmp_path / "two" / "model_a", "2026-01-01T10", "const-0000", 0)
+    _samples_file(tmp_path / "two" / "model_b", "2026-01-01T10", "const-0000", 1)
+    with pytest.raises(CogLMDataError, match="2 runs' folders"):
+        lm_eval_picks(tmp_path / "two")

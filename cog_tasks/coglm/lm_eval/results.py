@@ -17,6 +17,7 @@ the run's own aggregated metrics are read and no interval can be given.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -424,26 +425,50 @@ def chance_headlines(
 def lm_eval_picks(output_path: Path) -> dict[str, int]:
     """The option lm-eval's log-likelihood family chose per record id (the authors' rule).
 
-    Reads the ``samples_coglm_<code>_*.jsonl`` files written with
-    ``--log_samples`` (the newest file per ability).
+    Reads the ``samples_coglm_<code>_<timestamp>.jsonl`` files written with
+    ``--log_samples`` by one run: the folder must hold one model's runs, and of
+    several runs there (lm-eval names each by its timestamp) the newest is
+    read, with a warning naming the others.
 
     Raises:
         FileNotFoundError: If no CogLM samples file is found.
-        CogLMDataError: Naming the file and line of a malformed sample.
+        CogLMDataError: If the samples sit in several model folders, or naming
+            the file and line of a malformed sample.
     """
+    found = {
+        ability.code: sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
+        for ability in ABILITIES
+    }
+    folders = sorted({file.parent for files in found.values() for file in files})
+    if len(folders) > 1:
+        shown = ", ".join(str(folder) for folder in folders)
+        raise CogLMDataError(
+            f"{output_path}: CogLM samples of {len(folders)} runs' folders ({shown}); "
+            "give --lm-eval the folder of one"
+        )
+    stamps = {
+        file.name.removeprefix(f"samples_coglm_{code}_").removesuffix(".jsonl")
+        for code, files in found.items()
+        for file in files
+    }
+    newest = max(stamps, default="")
+    if len(stamps) > 1:
+        warnings.warn(
+            f"{folders[0]}: {len(stamps)} runs; reading the newest ({newest}), not "
+            + ", ".join(sorted(stamps - {newest})),
+            stacklevel=2,
+        )
     picks: dict[str, int] = {}
-    for ability in ABILITIES:
-        files = sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
-        if not files:
-            continue
-        for number, row in iter_jsonl(files[-1]):
+    read = [
+        file for files in found.values() for file in files if file.name.endswith(f"_{newest}.jsonl")
+    ]
+    for file in read:
+        for number, row in iter_jsonl(file):
             try:
                 loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]
                 chosen = sample_picks(row["doc"], loglikelihoods)[AUTHORS_PICK_METRIC]
             except (KeyError, TypeError, ValueError, IndexError) as error:
-                raise CogLMDataError(
-                    f"{files[-1]}:{number}: unexpected sample ({error})"
-                ) from error
+                raise CogLMDataError(f"{file}:{number}: unexpected sample ({error})") from error
             picks[row["doc"]["id"]] = chosen
     if not picks:
         raise FileNotFoundError(
