@@ -110,7 +110,8 @@ def readme_commands(readme: Path) -> list[Command]:
         if not line:
             continue
         for variable, values in LOOP.findall(line):
-            assignments.append(f"{variable}={shlex.split(values)[0]}")
+            first = shlex.split(values)[0].replace("\\", "\\\\").replace('"', '\\"')
+            assignments.append(f'{variable}="{first}"')  # quoted: a value may hold spaces
             loops.append(1)
         line = LOOP.sub("", line).strip()
         if not line:

@@ -293,5 +293,5 @@ def test_unknown_opponent_is_refused_when_the_task_is_built():
 
 @pytest.mark.parametrize(("hands", "matches", "name"), [(0, 1, "hands"), (2, 0, "matches")])
 def test_hands_and_matches_below_one_fail_when_the_task_is_built(hands, matches, name):
-    with pytest.raises(ValueError, match=f"{name} must be a whole number of at least 1"):
+    with pytest.raises(ValueError, match=f"{name} must be an integer >= 1"):
         egosocial_holdem(hands=hands, matches=matches)

@@ -197,6 +197,6 @@ def test_hit_tolerance_is_five_hundredths():
 
 @pytest.mark.parametrize("rounds", [0, -2])
 def test_rounds_below_one_fail_when_the_task_is_built(rounds):
-    message = f"rounds must be a whole number of at least 1 and at most 100, got {rounds}"
+    message = f"rounds must be an integer >= 1 and <= 100, got {rounds}"
     with pytest.raises(ValueError, match=message):
         egosocial_number_guessing(rounds=rounds)

@@ -284,5 +284,13 @@ def test_parse_choice_letter(reply, expected):
 
 @pytest.mark.parametrize("size", [0, -1])
 def test_size_below_one_fails_when_the_task_is_built(size):
-    with pytest.raises(ValueError, match=f"size must be a whole number of at least 1, got {size}"):
+    with pytest.raises(ValueError, match=f"size must be an integer >= 1, got {size}"):
         egosocial_static(source="generated", size=size)
+
+
+def test_scenarios_as_inspect_passes_them_a_list_or_comma_separated_text() -> None:
+    # `-T scenarios=daily_life,blackjack` reaches the task as a list.
+    listed = egosocial_static(source="generated", scenarios=["daily_life", "blackjack"], size=1)
+    text = egosocial_static(source="generated", scenarios="daily_life,blackjack", size=1)
+    assert [s.id for s in listed.dataset] == [s.id for s in text.dataset]
+    assert {s.metadata["scenario"] for s in listed.dataset} == {"daily_life", "blackjack"}

@@ -37,8 +37,8 @@ from cog_tasks.cogbench.inspect.solver import cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
 from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
 from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
-from cog_tasks.cogbench.parameters import choice, flag, fraction, integer
 from cog_tasks.cogbench.records import Trajectory
+from cog_tasks.common.params import choice, flag, fraction, integer
 
 
 def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:

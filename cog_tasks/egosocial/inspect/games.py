@@ -16,6 +16,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.params import choice, flag, integer
 from cog_tasks.common.progress import with_progress
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
@@ -34,7 +35,6 @@ from cog_tasks.egosocial.number_guessing import (
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
 from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
-from cog_tasks.egosocial.params import flag, one_of, whole_number
 
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
@@ -107,9 +107,9 @@ def egosocial_number_guessing(
         rounded: The Level 3 opponent rounds the previous target down to a
             whole number; by default it keeps the decimals (the paper's formula).
     """
-    whole_number("rounds", rounds, maximum=100)
+    integer("rounds", rounds, 1, 100)
     flag("rounded", rounded)
-    levels = LEVELS if level is None else (one_of("level", level, LEVELS),)
+    levels = LEVELS if level is None else (choice("level", level, LEVELS),)
     samples = [
         Sample(
             id=f"number_guessing-L{value}",
@@ -196,10 +196,10 @@ def egosocial_holdem(
         seed: Base seed of the deals (at least 0); it also shuffles the
             letters of the style and holding options.
     """
-    whole_number("hands", hands, maximum=1000)
-    whole_number("matches", matches, maximum=1000)
-    whole_number("seed", seed, minimum=0)
-    styles = STYLES if opponent is None else (str(one_of("opponent", opponent, STYLES)),)
+    integer("hands", hands, 1, 1000)
+    integer("matches", matches, 1, 1000)
+    integer("seed", seed, 0)
+    styles = STYLES if opponent is None else (str(choice("opponent", opponent, STYLES)),)
     samples = [
         Sample(
             id=f"holdem-{style}-m{match}",

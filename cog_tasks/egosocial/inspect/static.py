@@ -15,9 +15,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.params import flag, integer, names
 from cog_tasks.egosocial.inspect.metrics import grouped_key_intervals
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
-from cog_tasks.egosocial.params import flag, whole_number
 from cog_tasks.egosocial.records import LETTERS, EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
 
@@ -131,7 +131,7 @@ def option_letter() -> Scorer:
 @task
 def egosocial_static(
     source: str = "authors",
-    scenarios: str = "all",
+    scenarios: str | list[str] = "all",
     seed: int = 0,
     size: int | None = None,
     data_file: str | None = None,
@@ -143,7 +143,7 @@ def egosocial_static(
         source: ``authors`` (their released items: Daily Life and
             Counterfactual), ``generated`` or ``both``.
         scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``,
-            ``new_world``, ``blackjack``.
+            ``new_world``, ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
         seed: Seed of the generated items (a whole number, at least 0).
         size: Generated stories (Daily Life), hands (Blackjack) or items per
             scenario (at least 1).
@@ -153,12 +153,11 @@ def egosocial_static(
         circular: Ask every item once per rotation of its options and report
             ``circular`` accuracy beside the single-order ``all``.
     """
-    whole_number("seed", seed, minimum=0)
+    integer("seed", seed, 0)
     if size is not None:
-        whole_number("size", size)
+        integer("size", size, 1)
     flag("circular", circular)
-    if not isinstance(scenarios, str):
-        raise ValueError(f"scenarios must be 'all' or comma-separated names, got {scenarios!r}")
+    scenarios = names("scenarios", scenarios)
     items = build_static_items(
         source=source, scenarios=scenarios, seed=seed, size=size, data_file=data_file
     )

@@ -1,12 +1,14 @@
 """Typed, range-checked task parameters: a bad ``-T`` value is refused when the task is built.
 
 Inspect passes ``-T`` values parsed as YAML, so ``-T iterations=x`` arrives as
-the string ``"x"``. Each check names the parameter and its valid values.
+the string ``"x"``, ``-T circular=yes`` as ``True`` and ``-T a=x,y`` as a list.
+Each check names the parameter and its valid values, in one line. Every
+benchmark's tasks use these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection
 
 
 def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
@@ -45,13 +47,26 @@ def flag(name: str, value: object) -> bool:
     return value
 
 
-def choice(name: str, value: object, allowed: Sequence[str | None]) -> str | None:
-    """``value`` if it is one of ``allowed``.
+def choice(name: str, value: object, allowed: Collection[object]) -> object:
+    """``value`` if it is one of ``allowed`` (a bool never is, though ``True == 1``).
 
     Raises:
         ValueError: Naming the parameter and the allowed values.
     """
-    if value not in allowed:
-        shown = ", ".join("none" if item is None else item for item in allowed)
+    if isinstance(value, bool) or value not in allowed:
+        shown = ", ".join("none" if item is None else str(item) for item in allowed)
         raise ValueError(f"{name} must be one of {shown}; got {value!r}")
-    return value  # type: ignore[return-value]
+    return value
+
+
+def names(name: str, value: object) -> str | list[str]:
+    """``value`` as comma-separated names or a list of them (``-T a=x,y`` arrives as a list).
+
+    Raises:
+        ValueError: Naming the parameter, for anything else.
+    """
+    if isinstance(value, str) or (
+        isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
+    ):
+        return value if isinstance(value, str) else list(value)
+    raise ValueError(f"{name} must be comma-separated names, got {value!r}")
