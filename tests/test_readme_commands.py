@@ -187,24 +187,33 @@ def expand(command: Command, text: str, cwd: Path) -> list[str]:
 def missing_input(command: Command, words: list[str], cwd: Path) -> str | None:
     """An input file the command reads that the README never makes, or None.
 
-    A missing file that an earlier command of the README names is not the
-    user's: the command then runs, and fails if that command did not make it.
+    A missing file inside what an earlier command of the README writes is not
+    the user's: the command then runs, and fails if that command did not make it.
     """
     outputs = {"--out", "-o", "--output", "--output_path", "--output-file", "--log-dir"}
-    earlier = [
-        other.text
+    written = [
+        Path(path.rstrip("/"))
         for other in ALL_COMMANDS
         if other.readme == command.readme and other.line < command.line
+        for path in earlier_outputs(other.text)
     ]
     for previous, word in zip(["", *words], words, strict=False):
         if STAND_IN.search(word):
             return f"reads a file of the user's (stand-in {word})"
         if (word.endswith(INPUT_SUFFIXES) and previous not in outputs) or previous == "--log":
             path = Path(word.split(":")[0])
-            named_before = any(str(path) in text for text in earlier)
-            if not (cwd / path).exists() and not named_before:
+            made_before = any(path == out or out in path.parents for out in written)
+            if not (cwd / path).exists() and not made_before:
                 return f"reads a file of the user's, {path}, that the README does not make"
     return None
+
+
+def earlier_outputs(text: str) -> list[str]:
+    """What a command writes: its output options, or ``logs`` for an Inspect run without one."""
+    found = OUTPUT_OPTION.findall(text)
+    if not found and text.startswith("inspect eval "):
+        found = ["logs"]
+    return found
 
 
 def runs_lm_eval(words: list[str]) -> bool:
@@ -244,7 +253,7 @@ def test_commands_are_found_in_every_readme() -> None:
     assert all(not command.text.endswith("\\") for command in ALL_COMMANDS)
 
 
-OUTPUT_OPTION = re.compile(r"(?:--output_path|--log-dir|--out|-o)[ =](\S+)")
+OUTPUT_OPTION = re.compile(r"(?<!\S)(?:--output_path|--output-file|--log-dir|--out|-o)[ =](\S+)")
 SKIPPED_OUTPUTS: dict[str, str] = {}  # "<README> <path>" -> the skipped command that writes it
 
 
