@@ -153,7 +153,7 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
         if run.label not in overall:
             continue
         difference = paired_difference(overall[run.label], overall[base], unit="item")
-        if difference.method == "bootstrap":
+        if difference.method != "none":
             shown = (
                 f"{100 * difference.value:+.1f} "
                 f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}]"
