@@ -60,7 +60,12 @@ def test_two_chance_profiles_differ_by_noise_only(chance_profiles, capsys) -> No
     containing = sum(not c.difference.excludes(0.0) for c in comparisons)
     assert containing >= 0.9 * len(comparisons)
     assert main(["profile", "compare", str(chance_profiles[0]), str(chance_profiles[1])]) == 0
-    assert "paired bootstrap" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "paired over shared units: a bootstrap" in out
+    # A row whose units are all-or-nothing alike in both runs names its interval.
+    alike = [c for c in comparisons if c.difference.method != "bootstrap"]
+    for comparison in alike:
+        assert f"n={comparison.difference.n} {comparison.difference.method}" in out
 
 
 def test_compare_refuses_a_file_that_is_not_a_profile(tmp_path: Path, capsys) -> None:

@@ -274,7 +274,7 @@ def reads_skipped_output(command: Command, words: list[str], cwd: Path) -> str |
 
 
 EVERY_README = os.environ.get("COG_TASKS_README_COMMANDS", "all") != "root"
-"""Run the benchmark READMEs' commands too (the default; 16 minutes of the suite on 2 cores).
+"""Run the benchmark READMEs' commands too (the default; about 16 minutes on 2 cores).
 
 ``COG_TASKS_README_COMMANDS=root`` runs the root README's commands only (2.5
 minutes), for a quicker local run.
