@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cog_tasks.common.params import split_names
+
 
 @dataclass(frozen=True)
 class Ability:
@@ -66,7 +68,7 @@ def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
     """
     if codes is None:
         return ABILITIES
-    wanted = [c.strip() for c in (codes.split(",") if isinstance(codes, str) else codes)]
+    wanted = split_names(codes)
     unknown = sorted(set(wanted) - set(ABILITY_BY_CODE))
     if unknown:
         raise ValueError(f"unknown CogLM ability code(s) {unknown}; known: {list(ABILITY_BY_CODE)}")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.metrics import (
@@ -114,10 +113,7 @@ def item_headlines(
     ]
     for stage, interval in intervals.stages.items():
         members = {code for code in ability_weight if ABILITY_BY_CODE[code].stage == stage}
-        units = scaled(members)
-        # The bootstrap resamples every item, but only the stage's items move its mean.
-        stage_interval = replace(interval, n=len(units))
-        headlines.append(Headline(BENCHMARK, f"stage{stage}", stage_interval, run, units, note))
+        headlines.append(Headline(BENCHMARK, f"stage{stage}", interval, run, scaled(members), note))
     if intervals.cognitive_age is not None:
         headlines.append(
             Headline(BENCHMARK, "cognitive_age", intervals.cognitive_age, run, {}, note)

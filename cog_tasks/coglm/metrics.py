@@ -33,7 +33,7 @@ the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import fmean
 from typing import Any
 
@@ -393,8 +393,12 @@ def summary_intervals(
             )
             for code in codes
         },
+        # Every item is resampled, but only a stage's own items move its mean: n counts those.
         stages={
-            stage: interval(lambda indices, stage=stage: stage_means(indices)[stage])
+            stage: replace(
+                interval(lambda indices, stage=stage: stage_means(indices)[stage]),
+                n=int((stage_of[position] == stage).sum()),
+            )
             for stage in present
         },
         overall=interval(lambda indices: float(per_ability(indices).mean())),

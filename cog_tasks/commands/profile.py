@@ -640,8 +640,8 @@ def _profile_compare(args: argparse.Namespace) -> int:
         if comparison.difference is None:
             shown = f"{comparison.first - comparison.second:+.3f} (no per-unit values)"
         else:
-            flag = "  *" if comparison.difference.excludes(0.0) else ""
             difference = comparison.difference
+            flag = "  *" if difference.excludes(0.0) else ""
             method = "" if difference.method == "bootstrap" else f" {difference.method}"
             shown = f"{difference.format()} n={difference.n}{method}{flag}"
         print(f"  {comparison.label}: {shown}")

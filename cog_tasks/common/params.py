@@ -8,7 +8,7 @@ benchmark's tasks use these.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 
 def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
@@ -59,8 +59,14 @@ def choice(name: str, value: object, allowed: Collection[object]) -> object:
     return value
 
 
-def names(name: str, value: object) -> str | list[str]:
-    """``value`` as comma-separated names or a list of them (``-T a=x,y`` arrives as a list).
+def split_names(value: str | Sequence[str]) -> list[str]:
+    """``"a, b"`` or ``["a", "b"]`` as ``["a", "b"]``: split at commas, each name stripped."""
+    parts = value.split(",") if isinstance(value, str) else value
+    return [part.strip() for part in parts]
+
+
+def names(name: str, value: object) -> list[str]:
+    """``value``, comma-separated names or a list of them (``-T a=x,y`` arrives as a list), split.
 
     Raises:
         ValueError: Naming the parameter, for anything else.
@@ -68,5 +74,5 @@ def names(name: str, value: object) -> str | list[str]:
     if isinstance(value, str) or (
         isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
     ):
-        return value if isinstance(value, str) else list(value)
+        return split_names(value)
     raise ValueError(f"{name} must be comma-separated names, got {value!r}")

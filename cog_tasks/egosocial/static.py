@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
+from cog_tasks.common.params import split_names
 from cog_tasks.egosocial.authors import CHOICE_FILES, load_choice_items
 from cog_tasks.egosocial.blackjack import generate_blackjack
 from cog_tasks.egosocial.counterfactual import generate_counterfactual
@@ -51,8 +52,7 @@ def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple
     """
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r}; expected one of {SOURCES}")
-    names = scenarios.split(",") if isinstance(scenarios, str) else list(scenarios or [])
-    names = [name.strip() for name in names if name.strip()]
+    names = [name for name in split_names(scenarios or []) if name]
     if not names or names == ["all"]:
         return tuple(CHOICE_FILES) if source == "authors" else SCENARIOS  # type: ignore[return-value]
     unknown = [name for name in names if name not in SCENARIOS]

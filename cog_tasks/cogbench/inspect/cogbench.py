@@ -38,15 +38,14 @@ from cog_tasks.cogbench.inspect.version import TASK_VERSION
 from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
 from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.common.params import choice, flag, fraction, integer
+from cog_tasks.common.params import choice, flag, fraction, integer, split_names
 
 
 def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
     """Accept ``"A,B"`` (as ``-T`` gives it) or a list of topic names."""
     if value is None:
         return None
-    parts = value.split(",") if isinstance(value, str) else list(value)
-    return [part.strip() for part in parts if part.strip()] or None
+    return [part for part in split_names(value) if part] or None
 
 
 def record_to_sample(trajectory: Trajectory) -> Sample:

@@ -435,22 +435,20 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
         CogLMDataError: If the samples sit in several model folders, or naming
             the file and line of a malformed sample.
     """
-    found = {
-        ability.code: sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
+    files = [
+        file
         for ability in ABILITIES
-    }
-    folders = sorted({file.parent for files in found.values() for file in files})
+        for file in sorted(output_path.rglob(f"samples_coglm_{ability.code}_*.jsonl"))
+    ]
+    folders = sorted({file.parent for file in files})
     if len(folders) > 1:
         shown = ", ".join(str(folder) for folder in folders)
         raise CogLMDataError(
             f"{output_path}: CogLM samples of {len(folders)} runs' folders ({shown}); "
             "give --lm-eval the folder of one"
         )
-    stamps = {
-        file.name.removeprefix(f"samples_coglm_{code}_").removesuffix(".jsonl")
-        for code, files in found.items()
-        for file in files
-    }
+    # lm-eval names a run's files by its start: samples_coglm_<code>_<timestamp>.jsonl
+    stamps = {file.stem.rsplit("_", 1)[1] for file in files}
     newest = max(stamps, default="")
     if len(stamps) > 1:
         warnings.warn(
@@ -459,10 +457,7 @@ def lm_eval_picks(output_path: Path) -> dict[str, int]:
             stacklevel=2,
         )
     picks: dict[str, int] = {}
-    read = [
-        file for files in found.values() for file in files if file.name.endswith(f"_{newest}.jsonl")
-    ]
-    for file in read:
+    for file in (file for file in files if file.stem.endswith(f"_{newest}")):
         for number, row in iter_jsonl(file):
             try:
                 loglikelihoods = [float(pair[0]) for pair in row["filtered_resps"]]

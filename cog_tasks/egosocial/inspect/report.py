@@ -210,12 +210,10 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
         The report.
     """
     groups = group_runs(logs, run_identity, pool_seeds=pool_seeds)
-    labels = [group.identity.model for group in groups]
     shared = labels_of_shared_keys(
         [group.identity for group in groups], [task_name(group.runs[0]) for group in groups]
     )
-    for position, label in shared.items():
-        labels[position] = label
+    labels = [shared.get(position, group.identity.model) for position, group in enumerate(groups)]
     report = Report()
     builders = {
         STATIC_TASK: _static_cells,
