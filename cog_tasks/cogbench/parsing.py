@@ -1,64 +1,104 @@
-"""Tolerant parsing of CogBench model outputs and profiles.
+"""Strict parsing of CogBench model outputs, and tolerant parsing of profiles.
 
-A rating or a judge score is read only from the format the prompt states
-(a line that starts with its label) or from a reply that is just the number;
-markup such as ``**Rating:**`` is tolerated. Anything else is ``None``, never
-a guess, and callers count a ``None`` rating as an invalid answer.
+A rating or a judge score is read only from the format the prompt states, a
+line that starts with its label, or from a reply that is just the number;
+markup such as ``**Rating:**`` is tolerated. The labelled value counts only
+when it is, on the label's own line, one digit 1-5 (``4``, ``4/5``, ``4 out
+of 5``), one Likert phrase (``agree``), one number word (``four``) or a digit
+with its matching phrase (``4 (agree)``). Several values (``3 or 4``,
+``3/4``, ``3-4``), another scale (``5/10``), a number inside prose
+(``I'd say 4``) and a value on the next line are ``None``, never a guess, and
+callers count a ``None`` rating as an invalid answer. Full-width forms
+(``Rating：４``) are read as their ASCII forms (NFKC), and a lone Chinese
+numeral 一 to 五 is a value; Chinese labels (评分) are not read, since every
+prompt asks for the English label.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.metrics import LIKERT
 
-LIKERT_WORDS: tuple[tuple[str, int], ...] = (
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("strongly disagree", 1),
-    ("strongly agree", 5),
-    ("somewhat disagree", 2),
-    ("somewhat agree", 4),
-    ("disagree", 2),
-    ("neutral", 3),
-    ("agree", 4),
-)
+LIKERT_WORDS: dict[str, int] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "strongly disagree": 1,
+    "strongly agree": 5,
+    "somewhat disagree": 2,
+    "somewhat agree": 4,
+    "disagree": 2,
+    "neutral": 3,
+    "agree": 4,
+}
 _REASON_LABELS = r"(?:thoughts?|reason(?:ing)?|explanation)"
 _MARKUP = re.compile(r"[*#`]+")
 _BARE_NUMBER = re.compile(r"^\s*[\[(]?\s*([1-5])\s*[\])]?\s*[.!]?\s*$")
+_DIGIT_VALUE = re.compile(r"(?P<digit>[1-5])(?:\s*/\s*5|\s+out\s+of\s+5)?")
+_DIGIT_AND_PHRASE = re.compile(
+    r"(?P<digit>[1-5])\s*(?:[.,:=\-–—]\s*|\()\s*(?P<phrase>[^()]+?)\s*\)?", re.IGNORECASE
+)
+_ENCLOSING = "[]()\"'“”‘’<>"
 
 
 def _clean(text: str) -> str:
-    return _MARKUP.sub("", text or "")
+    """NFKC-normalised text (full-width forms as ASCII) without markdown markup."""
+    return _MARKUP.sub("", unicodedata.normalize("NFKC", text or ""))
+
+
+def _phrase_value(phrase: str) -> int | None:
+    """The value of a whole Likert phrase or number word (``None`` for anything else)."""
+    return LIKERT_WORDS.get(" ".join(phrase.lower().split()))
+
+
+def read_value(value: str) -> int | None:
+    """Read one labelled 1-5 value, the text after ``Rating:`` or ``Score:`` on its line.
+
+    The whole value must be one digit 1-5 (optionally ``/5`` or ``out of
+    5``), one Likert phrase or number word, or a digit with the phrase of the
+    same value (``4 (agree)``, ``1. Strongly disagree``); enclosing brackets
+    and a closing full stop are ignored.
+
+    Args:
+        value: The text after the label, on the label's own line.
+
+    Returns:
+        1-5, or ``None`` for several values, ranges, other scales, prose or nothing.
+    """
+    text = value.strip().rstrip(".!").strip().strip(_ENCLOSING).strip()
+    digit = _DIGIT_VALUE.fullmatch(text)
+    if digit:
+        return int(digit.group("digit"))
+    both = _DIGIT_AND_PHRASE.fullmatch(text)
+    if both:
+        number = int(both.group("digit"))
+        return number if _phrase_value(both.group("phrase")) == number else None
+    return _phrase_value(text)
 
 
 def _labelled_likert(text: str, labels: str) -> int | None:
-    """The 1-5 value (digit or Likert phrase) on lines that start with one of ``labels``.
+    """The 1-5 value of the lines that start with one of ``labels``.
 
     Only a line that begins with the label counts (``Thoughts: 1 | Rating: 3``
-    does not), and lines that disagree give ``None``: nothing is guessed.
+    does not). Every labelled line must hold one readable value
+    (:func:`read_value`) and all must agree; otherwise the result is ``None``.
     """
     pattern = re.compile(
-        rf"^[ \t>-]*{labels}\s*[:=]\s*[\[(]?\s*"
-        rf"(?:(?P<digit>[1-5])(?!\s*(?:-|–|to)\s*\d)(?![\d]|[.,]\d)|(?P<word>[a-z ]{{3,20}}))",
-        re.IGNORECASE | re.MULTILINE,
+        rf"^[ \t>\-]*{labels}[ \t]*[:=][ \t]*(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE
     )
-    found: set[int] = set()
-    for match in pattern.finditer(text):
-        if match.group("digit"):
-            found.add(int(match.group("digit")))
-            continue
-        phrase = match.group("word").strip().lower()
-        for word, value in LIKERT_WORDS:
-            if re.match(rf"{word}\b", phrase):
-                found.add(value)
-                break
+    found = {read_value(match.group("value")) for match in pattern.finditer(text)}
     return found.pop() if len(found) == 1 else None
 
 
@@ -84,12 +124,13 @@ class RatingAnswer:
 def parse_rating_answer(text: str) -> RatingAnswer:
     """Read a rating and its reasoning from a model answer.
 
-    Accepted: a line that starts with ``Rating:`` (also ``**Rating:** 4``,
-    ``Rating: 4/5``, ``Rating: agree``), or a reply that is just the number.
-    Nothing else is read: a digit elsewhere in the text is not a rating, and
-    lines that disagree make the answer invalid. The reasoning is the text
-    after ``Thoughts:``/``Reason:`` up to the rating line, or the whole answer
-    without the rating line.
+    Accepted: a line that starts with ``Rating:`` and holds one value (also
+    ``**Rating:** 4``, ``Rating: 4/5``, ``Rating: agree``; see
+    :func:`read_value`), or a reply that is just the number. Nothing else is
+    read: a digit elsewhere in the text is not a rating, and a labelled line
+    without one clear value, or lines that disagree, make the answer invalid.
+    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the
+    rating line, or the whole answer without the rating line.
 
     Args:
         text: Raw model output.
@@ -114,7 +155,11 @@ def parse_rating_answer(text: str) -> RatingAnswer:
 
 
 def parse_judge_score(text: str) -> int | None:
-    """Read a 1-5 Rationality score: a line starting ``Score:``, or a reply that is just it."""
+    """Read a 1-5 Rationality score: a ``Score:`` line with one value, or a reply that is just it.
+
+    The same rule as a rating (:func:`read_value`): a value on the line after
+    ``Score:`` is ``None``.
+    """
     cleaned = _clean(text)
     score = _labelled_likert(cleaned, "(?:score|rationality)")
     return score if score is not None else _bare_number(cleaned)

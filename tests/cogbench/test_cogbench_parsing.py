@@ -37,10 +37,47 @@ from cog_tasks.cogbench.parsing import (
         ("Rating: 1. Strongly disagree", 1),
         ("Rating: someone like me", None),
         ("", None),
+        ("Rating: 4 (agree)", 4),
+        ("Rating: 4 (disagree)", None),
+        ("Rating: 4 out of 5.", 4),
+        ("Rating: 4\nRating:", None),
     ],
 )
 def test_rating_parsing(text: str, rating: int | None) -> None:
     assert parse_rating_answer(text).rating == rating
+
+
+ISSUE_37_REPLIES = [
+    "Rating: one of the hardest calls; I'd say 4",
+    "Rating: five-point scale, I pick 2",
+    "Rating: 3 or 4",
+    "Rating: 3/4",
+    "Rating: three to four",
+    "Rating: 3-4",
+    "Rating: 5/10",
+    "Rating:\n1. The statement is what people like me believe.",
+]
+"""Every reply issue 37 lists: several values, ranges, another scale, prose, the next line."""
+
+
+@pytest.mark.parametrize("text", ISSUE_37_REPLIES)
+def test_issue_37_ratings_are_invalid(text: str) -> None:
+    assert parse_rating_answer(f"Thoughts: I weigh both sides.\n{text}").rating is None
+    assert parse_judge_score(text.replace("Rating", "Score")) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Rating：４", 4),
+        ("Rating: 四", 4),
+        ("Rating：5/5", 5),
+        ("Rating: 四五", None),
+        ("评分：4", None),
+    ],
+)
+def test_full_width_forms_and_chinese_numerals(text: str, value: int | None) -> None:
+    assert parse_rating_answer(text).rating == value
 
 
 def test_reason_is_read_between_labels() -> None:
@@ -57,6 +94,8 @@ def test_judge_score() -> None:
     assert parse_judge_score("Note: 4 and higher are for clear reasoning") is None
     assert parse_judge_score("Sentence: 3.") is None
     assert parse_judge_score("I cannot grade this") is None
+    assert parse_judge_score("Score:\n1. clarity: good") is None
+    assert parse_judge_score("Score: 3 or 4\nReason: between.") is None
 
 
 @pytest.mark.parametrize(
