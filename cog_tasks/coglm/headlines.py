@@ -1,7 +1,10 @@
-"""CogLM's headline numbers of one run, from its scored items (no framework here).
+"""CogLM's unit, records and headline numbers of one run (no framework here).
 
-The frontends read their outputs into :class:`~cog_tasks.coglm.metrics.ScoredItem`
-lists (lm-eval samples files, Inspect logs) and call :func:`item_headlines`.
+The frontends read their outputs (lm-eval samples files, Inspect logs,
+predictions files) into :class:`~cog_tasks.common.results.UnitRecord` rows
+(:func:`item_record`) over the declared items (:func:`declared_benchmark`); the
+results model checks them (:func:`cog_tasks.common.results.check_run`), and
+:func:`run_headlines` computes the headlines of the checked run.
 The unit is the item, identified by its record id (``plan-0007``), stable across
 models and runs on the same data. The measures:
 
@@ -28,21 +31,83 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cog_tasks.coglm.abilities import ABILITY_BY_CODE, STAGES
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.metrics import (
     ScoredItem,
     calibrated_interval,
     chance_count,
     summary_intervals,
 )
-from cog_tasks.coglm.records import CogLMRecord
+from cog_tasks.coglm.records import CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.headlines import Headline
+from cog_tasks.common.results import CheckedRun, Coverage, UnitRecord
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import UnitValue
 
 BENCHMARK = "coglm"
+UNIT = "item"
 STAGE_MEASURES = tuple(f"stage{stage}" for stage in STAGES)
+
+
+def declared_benchmark() -> dict[str, str]:
+    """CogLM's declared unit set: every item of the ten abilities, record id -> ability code.
+
+    A run of fewer items (``--limit``, ``per_ability``, some abilities) is
+    partial against it, whatever its command line said.
+    """
+    return {
+        record.id: record.ability
+        for record in load_records([ability.code for ability in ABILITIES])
+    }
+
+
+def item_record(item: ScoredItem, epoch: int = 1, status: str | None = None) -> UnitRecord:
+    """One scored reply as a results-model record (unit: the record id; group: the ability).
+
+    Args:
+        item: The scored reply.
+        epoch: Its epoch (1-based).
+        status: Its status; by default ``valid``, or ``invalid`` when no
+            option could be read.
+    """
+    return UnitRecord(
+        unit=item.id,
+        values={
+            "correct": float(item.correct) if item.valid else 0.0,
+            "valid": float(item.valid),
+            "num_choices": float(item.num_choices),
+        },
+        epoch=epoch,
+        status=status or ("valid" if item.valid else "invalid"),
+        group=item.ability,
+    )
+
+
+def checked_items(checked: CheckedRun) -> list[ScoredItem]:
+    """The checked run's items, each averaged over its epochs."""
+    return [
+        ScoredItem(
+            checked.groups[unit],
+            int(values["num_choices"]),
+            values["correct"],
+            values["valid"],
+            unit,
+        )
+        for unit, values in checked.values.items()
+    ]
+
+
+def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) -> list[Headline]:
+    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`)."""
+    return item_headlines(
+        checked_items(checked),
+        checked.identity,
+        pooled_measure=pooled_measure,
+        note=checked.note(),
+        seed=seed,
+        coverage=checked.coverage,
+    )
 
 
 def _outcome(item: ScoredItem) -> float:
@@ -56,6 +121,7 @@ def item_headlines(
     pooled_measure: str,
     note: str = "",
     seed: int = 0,
+    coverage: Coverage | None = None,
 ) -> list[Headline]:
     """The headlines of one run (see the module docstring).
 
@@ -65,6 +131,7 @@ def item_headlines(
         pooled_measure: Name of the pooled calibrated accuracy.
         note: What a reader must know (a partial run...), on every headline.
         seed: Seed of the bootstrap.
+        coverage: The run's coverage, on every headline.
 
     Returns:
         The pooled accuracy, ``overall``, the stages present and, with all four
@@ -108,15 +175,26 @@ def item_headlines(
             run,
             pooled_units,
             "; ".join(part for part in (pooled_note, note) if part),
+            coverage,
         ),
-        Headline(BENCHMARK, "overall", intervals.overall, run, scaled(set(ability_weight)), note),
+        Headline(
+            BENCHMARK,
+            "overall",
+            intervals.overall,
+            run,
+            scaled(set(ability_weight)),
+            note,
+            coverage,
+        ),
     ]
     for stage, interval in intervals.stages.items():
         members = {code for code in ability_weight if ABILITY_BY_CODE[code].stage == stage}
-        headlines.append(Headline(BENCHMARK, f"stage{stage}", interval, run, scaled(members), note))
+        headlines.append(
+            Headline(BENCHMARK, f"stage{stage}", interval, run, scaled(members), note, coverage)
+        )
     if intervals.cognitive_age is not None:
         headlines.append(
-            Headline(BENCHMARK, "cognitive_age", intervals.cognitive_age, run, {}, note)
+            Headline(BENCHMARK, "cognitive_age", intervals.cognitive_age, run, {}, note, coverage)
         )
     return headlines
 

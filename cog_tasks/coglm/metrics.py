@@ -43,7 +43,7 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.records import distinct_options
 from cog_tasks.coglm.reference import ReferenceRow, fit_rows
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
-from cog_tasks.common.stats import RESAMPLES, Interval, bootstrap_interval
+from cog_tasks.common.stats import RESAMPLES, Interval, bootstrap_interval, ratio_interval
 
 
 def chance_count(choices: Sequence[str], chance: str = DEFAULT_CHANCE) -> int:
@@ -110,11 +110,12 @@ def calibrated_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> Interval:
-    """Pooled calibrated accuracy with its 95 % bootstrap interval over items.
+    """Pooled calibrated accuracy with its 95 % interval over items.
 
-    Items are drawn with replacement (outcome and option count together), and
-    each resample's pooled calibrated accuracy is computed
-    (:func:`cog_tasks.common.stats.bootstrap_interval`).
+    The pooled calibrated accuracy is the ratio of sums
+    ``sum(correct - 1/n) / sum(1 - 1/n)``; its interval is
+    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap, or
+    a t interval below :data:`~cog_tasks.common.stats.SMALL_N` items).
 
     Args:
         correct: Per-item outcome (1/0, or a mean over epochs).
@@ -126,14 +127,12 @@ def calibrated_interval(
         The calibrated accuracy with its interval (unit ``item``).
     """
     _check_lengths(correct, num_choices)
-    outcomes = np.asarray(correct, dtype=float)
     chances = 1.0 / np.asarray(num_choices, dtype=float)
-
-    def pooled(indices: np.ndarray) -> float:
-        chance = chances[indices].mean()
-        return float((outcomes[indices].mean() - chance) / (1.0 - chance))
-
-    return bootstrap_interval(pooled, len(outcomes), unit="item", seed=seed, resamples=resamples)
+    units = [
+        (float(outcome) - chance, 1.0 - chance)
+        for outcome, chance in zip(correct, chances, strict=True)
+    ]
+    return ratio_interval(units, unit="item", seed=seed, resamples=resamples)
 
 
 def calibrated_accuracy_per_item(

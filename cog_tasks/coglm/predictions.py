@@ -12,18 +12,26 @@ prediction that names no single option counts as wrong and as invalid.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import re
+from collections.abc import Iterator, Sequence
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, coerce_prediction
+from cog_tasks.coglm.headlines import BENCHMARK, UNIT, declared_benchmark, item_record
 from cog_tasks.coglm.metrics import ScoredItem, chance_count
 from cog_tasks.coglm.records import CogLMDataError, check_options
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.files import iter_jsonl, read_json
+from cog_tasks.common.results import RunResults
+from cog_tasks.common.runs import RunIdentity
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
+RECORD_ID = re.compile(r"[a-z]{4,5}-\d{4}")
+"""A CogLM record id (``plan-0007`` style: the ability code and a number)."""
 
 
 def score_prediction(
@@ -57,7 +65,46 @@ def score_prediction(
         num_choices=chance_count(choices, chance),
         correct=chosen == answer,
         valid=chosen is not None,
-        id=str(row.get("id") or ""),
+        id=str(row.get("id") or content_id(ability, choices, answer)),
+    )
+
+
+def content_id(ability: str, choices: Any, answer: Any) -> str:
+    """The unit id of a predictions row without ``id``: its ability, options and answer, hashed.
+
+    A row given twice then has the same id, which the results model refuses;
+    two different items with the same options and answer need ``id`` fields.
+    """
+    digest = sha256(json.dumps([choices, answer], sort_keys=True).encode("utf-8")).hexdigest()
+    return f"{ability}-{digest[:12]}"
+
+
+def predictions_run(
+    items: Sequence[ScoredItem], source: Path, extractor: str, chance: str
+) -> RunResults:
+    """Scored predictions as an unchecked run of the results model.
+
+    The declared set is the whole benchmark where every id is a CogLM record
+    id (the authors' files, or rows carrying ``id``), so a file of fewer
+    items is partial; otherwise it is the file's own items.
+    """
+    ids = {item.id: item.ability for item in items}
+    benchmark = declared_benchmark() if all(RECORD_ID.fullmatch(i) for i in ids) else {}
+    declared = benchmark if set(ids) <= set(benchmark) else ids
+    identity = RunIdentity.of(
+        f"coglm predictions@{source.name}",
+        "predictions",
+        arguments={"extractor": extractor, "chance": chance},
+    )
+    protocol = f"predictions scored by the {extractor} extractor, chance {chance}"
+    return RunResults(
+        BENCHMARK,
+        identity,
+        UNIT,
+        tuple(item_record(item) for item in items),
+        declared,
+        str(source),
+        protocol,
     )
 
 

@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
-from cog_tasks.coglm.metrics import AGE_MAPPING
+from cog_tasks.coglm.headlines import UNIT, checked_items
+from cog_tasks.coglm.metrics import AGE_MAPPING, summarize
 from cog_tasks.coglm.reference import TABLE9, SettingRow
 from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.common.results import CheckedRun, Coverage
 
 AGE_RANGE: tuple[float, float] = (
     AGE_MAPPING.intercept,
@@ -34,23 +36,43 @@ AGE_RANGE: tuple[float, float] = (
 
 @dataclass(frozen=True)
 class CogLMRun:
-    """One model's CogLM scores from one results file or log.
+    """One model's CogLM scores from one results file, log or predictions file.
 
     Attributes:
         label: Model name shown in tables and charts.
         source: The results file or log the scores come from.
         summary: The report dict (see module docstring).
-        partial: How the run was cut short (``"lm-eval --limit 20"``), or
-            ``None`` for a run of every item.
-        protocol: One line on how it was scored (choice rule, chance rule,
-            whether intervals could be computed); ``""`` if not said.
+        coverage: What the results model found missing or flagged.
+        protocol: One line on how it was scored (choice rule, chance rule);
+            ``""`` if not said.
     """
 
     label: str
     source: Path
     summary: dict[str, Any]
-    partial: str | None = None
+    coverage: Coverage
     protocol: str = ""
+
+    @property
+    def partial(self) -> bool:
+        """Whether declared items are missing."""
+        return self.coverage.partial
+
+    @property
+    def note(self) -> str:
+        """The coverage note (partial, missing abilities, flagged replies), or ``""``."""
+        return self.coverage.note(UNIT)
+
+
+def checked_run(checked: CheckedRun, label: str) -> CogLMRun:
+    """The report run of a checked run, summarised from its epoch-averaged items."""
+    return CogLMRun(
+        label,
+        Path(checked.run.source),
+        summarize(checked_items(checked)),
+        checked.coverage,
+        checked.run.protocol,
+    )
 
 
 def _percent(value: float | None) -> str:
@@ -120,7 +142,7 @@ def format_report(summary: dict[str, Any], title: str) -> str:
 
 def partial_note(runs: Sequence[CogLMRun]) -> str | None:
     """One line naming the partial runs among ``runs``, or ``None`` when all are complete."""
-    partial = [f"{run.label} ({run.partial})" for run in runs if run.partial]
+    partial = [f"{run.label} ({run.note})" for run in runs if run.partial]
     if not partial:
         return None
     return "PARTIAL RUN, not the full benchmark: " + "; ".join(partial)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from cog_tasks.common.results import Coverage
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, UnitValue
 
@@ -31,6 +32,8 @@ class Headline:
             denominator)``, such that the headline is the ratio of the sums;
             empty where the measure is not of that form (a cognitive age, a κ).
         note: What a reader must know (fixture data, a format failure...).
+        coverage: The run's coverage (missing units, invalid, errored,
+            truncated and judge-invalid replies), from the results model.
     """
 
     benchmark: str
@@ -39,19 +42,22 @@ class Headline:
     run: RunIdentity
     units: Mapping[str, UnitValue] = field(default_factory=dict)
     note: str = ""
+    coverage: Coverage | None = None
 
     def as_row(self) -> dict[str, object]:
         """The row of ``profile.json``.
 
         Returns:
             ``{"benchmark", "measure", "value", "ci_low", "ci_high", "n",
-            "unit", "method", "note", "run", "units"}``.
+            "unit", "method", "note", "coverage", "run", "units"}`` (``coverage``
+            ``None`` where the benchmark does not read through the results model yet).
         """
         return {
             "benchmark": self.benchmark,
             "measure": self.measure,
             **self.interval.as_dict(),
             "note": self.note,
+            "coverage": None if self.coverage is None else self.coverage.as_dict(),
             "run": self.run.as_dict(),
             "units": {
                 key: list(value) if isinstance(value, tuple) else value

@@ -25,7 +25,7 @@ CHANCE_SEED = "chance_seed"
 """Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
 
 if TYPE_CHECKING:
-    from inspect_ai.log import EvalLog
+    from inspect_ai.log import EvalLog, EvalSample
 
 LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
 """The statuses of an Inspect log, in a fixed order (the CLI's ``--status`` choices)."""
@@ -229,3 +229,22 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     seed = chance_seed if chance_seed is not None else task_args.get("seed", generate_seed)
     task = task_name(log) + (f"@{spec.task_version}" if spec.task_version else "")
     return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed)
+
+
+def sample_status(sample: EvalSample, *, invalid: bool) -> str:
+    """A sample's status in the results model (:data:`cog_tasks.common.results.STATUSES`).
+
+    ``error`` where the sample errored (it then has no score, and is scored
+    as the benchmark scores a failure, never left out); ``truncated`` where
+    the model stopped at the token limit; else ``invalid`` when the
+    benchmark could not read the reply, or ``valid``.
+
+    Args:
+        sample: The sample.
+        invalid: Whether the benchmark's scorer found the reply unreadable.
+    """
+    if sample.error is not None:
+        return "error"
+    if sample.output is not None and sample.output.stop_reason == "max_tokens":
+        return "truncated"
+    return "invalid" if invalid else "valid"

@@ -44,6 +44,14 @@ RESAMPLES = 2000
 WILSON_BELOW = 30
 """A proportion over fewer units than this gets a Wilson interval."""
 
+SMALL_N = 10
+"""Below this many units no percentile bootstrap is run and no difference is marked significant.
+
+A mean or a ratio of sums then gets a t interval (the ratio linearised by the
+delta method, method ``"t"``), a 0/1 proportion Wilson's, and any other
+statistic (a cognitive age) no interval at all.
+"""
+
 Statistic = Callable[[np.ndarray], float]
 """A headline computed from an index array of units (drawn with replacement)."""
 
@@ -59,7 +67,9 @@ class Interval:
         n: Number of independent units behind it.
         unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
         method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired difference of
-            0/1 units) or ``"none"`` (undefined on no units).
+            0/1 units), ``"t"`` (a mean or ratio over fewer than :data:`SMALL_N`
+            units) or ``"none"`` (no interval: no units, one unit, or a
+            statistic other than a mean over fewer than :data:`SMALL_N`).
     """
 
     value: float
@@ -92,6 +102,13 @@ class Interval:
         if math.isnan(self.low) or math.isnan(self.high):
             return False
         return not self.low <= point <= self.high
+
+    def significant(self, point: float = 0.0) -> bool:
+        """Whether a difference may be marked: the interval excludes ``point`` over enough units.
+
+        Below :data:`SMALL_N` units nothing is marked, whatever the interval.
+        """
+        return self.n >= SMALL_N and self.excludes(point)
 
     def format(self, digits: int = 3) -> str:
         """``"0.512 [0.480, 0.544]"``; ``"0.512 [no interval: 1 unit]"``; ``"n/a"`` on no units."""
@@ -148,9 +165,10 @@ def bootstrap_interval(
         confidence: Coverage of the interval.
 
     Returns:
-        The statistic on every unit, with its interval. One unit says nothing
-        about sampling variation: its bounds are NaN (method ``"none"``); on
-        no units, every field is NaN.
+        The statistic on every unit, with its interval. Fewer than
+        :data:`SMALL_N` units get no percentile interval: bounds NaN (method
+        ``"none"``; means and ratios get a t interval before they come here);
+        on no units, every field is NaN.
 
     Raises:
         ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
@@ -161,9 +179,9 @@ def bootstrap_interval(
         return _undefined(unit)
     everything = np.arange(n_units)
     value = float(statistic(everything))
-    if n_units == 1:
+    if n_units < SMALL_N:
         nan = float("nan")
-        return Interval(value, nan, nan, 1, unit, "none")
+        return Interval(value, nan, nan, n_units, unit, "none")
     from scipy.stats import bootstrap
 
     result = bootstrap(
@@ -240,6 +258,52 @@ def _unanimous_wilson(
     return wilson_interval(units if all_events else 0, units, unit=unit, confidence=confidence)
 
 
+def _linearized_t(
+    tops: np.ndarray,
+    bottoms: np.ndarray,
+    *,
+    unit: str,
+    confidence: float,
+    minus: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Interval:
+    """A t interval of a ratio of sums over few units (a mean where every bottom is 1).
+
+    The ratio ``R = sum(top) / sum(bottom)`` is linearised (delta method):
+    unit ``i`` contributes ``(top_i - R * bottom_i) / mean(bottom)``, whose
+    standard error over the ``n`` units gives ``R ± t(n-1) * se``. With
+    ``minus``, the interval is that of the paired difference of two such
+    ratios over the same units.
+
+    Args:
+        tops: Each unit's numerator.
+        bottoms: Each unit's denominator.
+        unit: What a unit is.
+        confidence: Coverage of the interval.
+        minus: The second run's ``(tops, bottoms)`` on the same units.
+
+    Returns:
+        The ratio (or difference) with its t interval; no bounds below 2 units.
+    """
+    from scipy.stats import t as student
+
+    def parts(top: np.ndarray, bottom: np.ndarray) -> tuple[float, np.ndarray]:
+        ratio = float(top.sum() / bottom.sum())
+        return ratio, (top - ratio * bottom) / bottom.mean()
+
+    value, residuals = parts(tops, bottoms)
+    if minus is not None:
+        other, other_residuals = parts(*minus)
+        value, residuals = value - other, residuals - other_residuals
+    n = len(tops)
+    if n < 2:
+        nan = float("nan")
+        return Interval(value, nan, nan, n, unit, "none")
+    spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * float(
+        residuals.std(ddof=1) / math.sqrt(n)
+    )
+    return Interval(value, value - spread, value + spread, n, unit, "t")
+
+
 def mean_interval(
     values: Sequence[float],
     *,
@@ -279,6 +343,8 @@ def mean_interval(
         unanimous = _unanimous_wilson(array, np.ones(len(array)), unit=unit, confidence=confidence)
         if unanimous is not None:
             return unanimous
+    if 0 < len(array) < SMALL_N:
+        return _linearized_t(array, np.ones(len(array)), unit=unit, confidence=confidence)
     return bootstrap_interval(
         lambda indices: float(array[indices].mean()),
         len(array),
@@ -334,6 +400,8 @@ def cluster_mean_interval(
         unanimous = _unanimous_wilson(sums, counts, unit=unit, confidence=confidence)
         if unanimous is not None:
             return unanimous
+    if 0 < len(names) < SMALL_N:
+        return _linearized_t(sums, counts, unit=unit, confidence=confidence)
     return bootstrap_interval(
         lambda indices: float(sums[indices].sum() / counts[indices].sum()),
         len(names),
@@ -386,6 +454,8 @@ def ratio_interval(
     unanimous = _unanimous_wilson(tops, bottoms, unit=unit, confidence=confidence)
     if unanimous is not None:
         return unanimous
+    if 0 < len(tops) < SMALL_N and bottoms.sum():
+        return _linearized_t(tops, bottoms, unit=unit, confidence=confidence)
 
     def ratio(indices: np.ndarray) -> float:
         bottom = bottoms[indices].sum()
@@ -479,6 +549,10 @@ def paired_difference(
     unanimous = _unanimous_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence)
     if unanimous is not None:
         return unanimous
+    if 0 < len(shared) < SMALL_N and bottom_a.sum() and bottom_b.sum():
+        return _linearized_t(
+            top_a, bottom_a, unit=unit, confidence=confidence, minus=(top_b, bottom_b)
+        )
 
     def difference(indices: np.ndarray) -> float:
         return float(

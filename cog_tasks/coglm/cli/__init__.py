@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,9 @@ CHART_NAME = "coglm_report.png"
 
 
 def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
-    from cog_tasks.coglm.lm_eval.results import find_results_files, load_lm_eval_runs
+    from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
+    from cog_tasks.coglm.report import checked_run
+    from cog_tasks.common.lm_eval_samples import find_results_files
 
     runs = []
     for path in paths:
@@ -54,7 +57,10 @@ def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
             find_results_files(path)
         except FileNotFoundError:
             continue
-        runs.extend(found.run for found in load_lm_eval_runs(path, rule, chance))
+        runs.extend(
+            checked_run(checked, label)
+            for checked, _, label in load_lm_eval_runs(path, rule, chance)
+        )
     return runs
 
 
@@ -85,8 +91,10 @@ def _report(args: argparse.Namespace) -> int:
             title = f"CogLM report: {run.label}  ({run.source})"
             if run.protocol:
                 title += f"\n{run.protocol}"
-            if run.partial is not None:
-                title += f"\nPARTIAL RUN ({run.partial}): not the full benchmark"
+            if run.note:
+                title += f"\n{run.note}"
+            if run.partial:
+                title += "\nPARTIAL RUN: not the full benchmark"
             print(format_report(run.summary, title), end="\n\n")
     if logs.skipped:
         print(logs.skipped_note(), file=output)
@@ -104,7 +112,7 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
         comparison_runs,
     )
     from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
-    from cog_tasks.coglm.report import CogLMRun, format_settings_table, write_settings_chart
+    from cog_tasks.coglm.report import format_settings_table, write_settings_chart
 
     if table == 5:
         order, paper, model = TABLE5_ORDER, TABLE5, TABLE5_MODEL
@@ -114,10 +122,7 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
         title = "CogLM Table 7: with and without chain of cognition (COC)"
     runs, logs = comparison_runs(args.logs, order, statuses=args.status)
     if table == 7:
-        runs = [
-            CogLMRun(run.label.replace("Base", "w/o COC", 1), run.source, run.summary, run.partial)
-            for run in runs
-        ]
+        runs = [replace(run, label=run.label.replace("Base", "w/o COC", 1)) for run in runs]
     print(format_settings_table(runs, paper, f"{title}, calibrated accuracy (%)", model))
     for line in _setting_differences(runs, logs.logs):
         print(line)
@@ -174,22 +179,29 @@ def _table7(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.metrics import summarize
-    from cog_tasks.coglm.predictions import read_authors_outputs, read_predictions
-    from cog_tasks.coglm.report import format_report
+    from cog_tasks.coglm.predictions import (
+        predictions_run,
+        read_authors_outputs,
+        read_predictions,
+    )
+    from cog_tasks.coglm.report import checked_run, format_report
+    from cog_tasks.common.results import check_run
 
     if args.format == "authors":
         items = read_authors_outputs(args.predictions, args.extractor, args.chance)
     else:
         items = read_predictions(args.predictions, args.extractor, args.chance)
-    summary = summarize(items)
+    run = predictions_run(items, args.predictions, args.extractor, args.chance)
+    report = checked_run(check_run(run), str(args.predictions))
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps({**report.summary, "coverage": report.coverage.as_dict()}, indent=2))
     else:
         title = (
             f"CogLM scores: {args.predictions} (extractor: {args.extractor}, chance: {args.chance})"
         )
-        print(format_report(summary, title))
+        if report.note:
+            title += f"\n{report.note}"
+        print(format_report(report.summary, title))
     return 0
 
 

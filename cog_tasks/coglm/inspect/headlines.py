@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.coglm.headlines import item_headlines
-from cog_tasks.coglm.inspect.logs import IGNORED_ARGUMENTS
-from cog_tasks.coglm.inspect.report import log_items, partial_description
+from cog_tasks.coglm.headlines import run_headlines
+from cog_tasks.coglm.inspect.report import log_results
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.logs import run_identity
+from cog_tasks.common.results import check_run
 
 
 def headlines(log: EvalLog, seed: int = 0) -> list[Headline]:
@@ -28,13 +27,8 @@ def headlines(log: EvalLog, seed: int = 0) -> list[Headline]:
 
     Returns:
         ``calibrated_acc_pooled``, ``overall``, the stages present and, with all four,
-        ``cognitive_age``; each noted when the run was partial.
+        ``cognitive_age``; each carrying the run's coverage (partial, flagged replies).
     """
-    partial = partial_description(log)
-    return item_headlines(
-        log_items(log),
-        run_identity(log, ignore=IGNORED_ARGUMENTS),
-        pooled_measure="calibrated_acc_pooled",
-        note=f"partial run ({partial})" if partial else "",
-        seed=seed,
+    return run_headlines(
+        check_run(log_results(log)), pooled_measure="calibrated_acc_pooled", seed=seed
     )

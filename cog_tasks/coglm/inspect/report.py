@@ -1,10 +1,13 @@
 """CogLM reports from Inspect ``coglm_chat`` logs: the report table and the paper's Tables 5 and 7.
 
-Each log becomes a :class:`cog_tasks.coglm.report.CogLMRun` (samples averaged
-over epochs, then summarised as every other CogLM report), labelled by model
-and by the settings the paper compares: chain of thought and
-self-consistency (Table 5), chain of cognition (Table 7). A log of a subset
-(``--limit``, ``per_ability``, ``abilities``, ``--sample-id``) is marked partial.
+Each log becomes a :class:`~cog_tasks.common.results.RunResults` (one record
+per sample and epoch, errored samples included and scored as wrong, over the
+whole benchmark as its declared set) that the shared results model checks and
+averages over epochs; then a :class:`cog_tasks.coglm.report.CogLMRun`,
+labelled by model and by the settings the paper compares: chain of thought
+and self-consistency (Table 5), chain of cognition (Table 7). A log of a
+subset (``--limit``, ``per_ability``, ``abilities``, ``--sample-id``) is
+partial because items of the declared set are missing.
 """
 
 from __future__ import annotations
@@ -12,21 +15,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from statistics import fmean
-from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.coglm.abilities import ABILITIES
+from cog_tasks.coglm.headlines import BENCHMARK, UNIT, declared_benchmark, item_record
 from cog_tasks.coglm.inspect.logs import IGNORED_ARGUMENTS, TASK_NAMES
 from cog_tasks.coglm.inspect.scorer import score_value
 from cog_tasks.coglm.inspect.studies import SCORER
-from cog_tasks.coglm.metrics import ScoredItem, chance_count, summarize
+from cog_tasks.coglm.metrics import ScoredItem, chance_count
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.report import CogLMRun
+from cog_tasks.coglm.report import CogLMRun, checked_run
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, run_identity
+from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, run_identity, sample_status
+from cog_tasks.common.results import RunResults, check_run, distinct_runs
 from cog_tasks.common.runs import labels_of_shared_keys
 
 
@@ -46,59 +48,40 @@ def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     return found
 
 
-def partial_description(log: EvalLog) -> str | None:
-    """How a log's run was cut to a subset, or ``None`` when it covers every item."""
-    arguments = log.eval.task_args or {}
-    cuts = []
-    if log.eval.config.limit is not None:
-        cuts.append(f"--limit {log.eval.config.limit}")
-    if log.eval.config.sample_id is not None:
-        cuts.append("--sample-id")
-    if arguments.get("per_ability") is not None:
-        cuts.append(f"per_ability={arguments['per_ability']}")
-    selected = arguments.get("abilities")
-    if selected is not None:
-        codes = selected.split(",") if isinstance(selected, str) else list(selected)
-        if len(set(codes)) < len(ABILITIES):
-            cuts.append(f"abilities={','.join(codes)}")
-    return ", ".join(cuts) if cuts else None
+def log_results(log: EvalLog, chance: str = DEFAULT_CHANCE) -> RunResults:
+    """One ``coglm_chat`` log as an unchecked run of the results model.
 
-
-def log_items(log: EvalLog, chance: str = DEFAULT_CHANCE) -> list[ScoredItem]:
-    """The scored items of one log, each sample averaged over its epochs.
+    Every sample of every epoch is a record: an errored sample (no score)
+    is scored as wrong with status ``error``, a reply cut at the token limit
+    is scored as read with status ``truncated``.
 
     Args:
         log: A ``coglm_chat`` log with samples.
         chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Raises:
-        CogLMDataError: If the log has no scored samples.
     """
-    by_id: dict[str, list[Any]] = {}
+    records = []
     for sample in log.samples or []:
-        if sample.scores and SCORER in sample.scores:
-            by_id.setdefault(str(sample.id), []).append(sample)
-    if not by_id:
-        raise CogLMDataError(f"{log.location}: no sample with a {SCORER} score")
-    items = []
-    for sample_id, samples in by_id.items():
-        values = [sample.scores[SCORER].value for sample in samples]
-        items.append(
-            ScoredItem(
-                samples[0].metadata["ability"],
-                chance_count(samples[0].choices, chance),
-                fmean(score_value(value, "acc") for value in values),
-                1.0 - fmean(score_value(value, "invalid") for value in values),
-                sample_id,
-            )
+        score = (sample.scores or {}).get(SCORER)
+        invalid = score is None or bool(score_value(score.value, "invalid"))
+        correct = 0.0 if score is None else score_value(score.value, "acc")
+        item = ScoredItem(
+            sample.metadata["ability"],
+            chance_count(sample.choices or [], chance),
+            correct,
+            not invalid,
+            str(sample.id),
         )
-    order = {ability.code: index for index, ability in enumerate(ABILITIES)}
-    return sorted(items, key=lambda item: (order[item.ability], item.id))
-
-
-def log_summary(log: EvalLog, chance: str = DEFAULT_CHANCE) -> dict[str, Any]:
-    """The CogLM report dict of one log, with intervals (see :func:`log_items`)."""
-    return summarize(log_items(log, chance))
+        records.append(item_record(item, sample.epoch, sample_status(sample, invalid=invalid)))
+    return RunResults(
+        BENCHMARK,
+        run_identity(log, ignore=IGNORED_ARGUMENTS),
+        UNIT,
+        tuple(records),
+        declared_benchmark(),
+        str(log.location),
+        f"chat protocol, {log_prompt(log)} prompt, {scoring_extractor(log)} answer reader, "
+        f"chance {chance}",
+    )
 
 
 def setting_label(log: EvalLog) -> str:
@@ -148,16 +131,6 @@ def scoring_extractor(log: EvalLog) -> str:
     return str(named or PROMPT_EXTRACTORS.get(log_prompt(log), "ours"))
 
 
-def _run(log: EvalLog, label: str, chance: str = DEFAULT_CHANCE) -> CogLMRun:
-    protocol = (
-        f"chat protocol, {log_prompt(log)} prompt, {scoring_extractor(log)} answer reader, "
-        f"chance {chance}"
-    )
-    return CogLMRun(
-        label, Path(log.location), log_summary(log, chance), partial_description(log), protocol
-    )
-
-
 def load_inspect_runs(
     paths: Iterable[str | os.PathLike[str]],
     statuses: Collection[str] = SUCCESS_ONLY,
@@ -191,7 +164,8 @@ def load_inspect_runs(
     identities = [run_identity(log, ignore=IGNORED_ARGUMENTS) for log in logs.logs]
     for index, shown in labels_of_shared_keys(identities, labels).items():
         labels[index] = name(logs.logs[index], shown)
-    return [_run(log, text, chance) for log, text in zip(logs.logs, labels, strict=True)], logs
+    runs = distinct_runs([log_results(log, chance) for log in logs.logs])
+    return [checked_run(check_run(run), text) for run, text in zip(runs, labels, strict=True)], logs
 
 
 def _model_and_setting(log: EvalLog, model: str) -> str:

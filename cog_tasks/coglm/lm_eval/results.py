@@ -1,17 +1,19 @@
-"""Read lm-eval's CogLM output: results and samples files into report runs and headlines.
+"""Read lm-eval's CogLM output into the shared results model, and its headlines.
 
 lm-eval writes, below its ``--output_path``, one ``results_<date>.json`` per
 run and, with ``--log_samples``, one ``samples_<task>_<date>.jsonl`` per task
-beside it (same date). This module turns them into what the core computes on:
-a :class:`cog_tasks.coglm.report.CogLMRun` per results file and family (every
-file its own run: none is merged or dropped), its items
-(:class:`~cog_tasks.coglm.metrics.ScoredItem`, from the samples files, which
-also give the intervals) and its :func:`headlines_from_lm_eval`. It imports
-neither lm-eval nor any other framework.
+beside it. :func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` reads and
+checks them (a samples file per task, as many documents as ``n-samples``);
+this module turns each results file and family into a
+:class:`~cog_tasks.common.results.RunResults` over CogLM's declared items
+(every item of the ten abilities: a run of fewer is partial, whatever
+``--limit`` said) and :func:`cog_tasks.common.results.check_run` applies the
+shared checks. Every results file is its own run: none is merged or dropped.
+It imports neither lm-eval nor any other framework.
 
-With samples, any choice rule and chance rule can be recomputed
-(:mod:`cog_tasks.coglm.rules`); without them
-the run's own aggregated metrics are read and no interval can be given.
+A run needs its samples files: the items are the unit of every interval and of
+every check, and any choice rule and chance rule is recomputed from them
+(:mod:`cog_tasks.coglm.rules`).
 """
 
 from __future__ import annotations
@@ -19,24 +21,32 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC, sample_picks
-from cog_tasks.coglm.headlines import chance_items, item_headlines
-from cog_tasks.coglm.metrics import (
-    ScoredItem,
-    assemble_summary,
-    chance_count,
-    summarize,
+from cog_tasks.coglm.headlines import (
+    BENCHMARK,
+    UNIT,
+    chance_items,
+    declared_benchmark,
+    item_record,
+    run_headlines,
 )
+from cog_tasks.coglm.metrics import ScoredItem, chance_count
 from cog_tasks.coglm.records import CogLMDataError, load_records
-from cog_tasks.coglm.report import CogLMRun
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
+from cog_tasks.common.lm_eval_samples import find_results_files, read_lm_eval_run
+from cog_tasks.common.results import (
+    CheckedRun,
+    RunResults,
+    check_run,
+    distinct_runs,
+)
 from cog_tasks.common.runs import RunIdentity, labels_of_shared_keys
 
 
@@ -80,24 +90,6 @@ FAMILIES = (
 )
 
 
-def find_results_files(path: Path) -> list[Path]:
-    """The lm-eval results files at ``path`` (a results file or an output directory).
-
-    Raises:
-        FileNotFoundError: If ``path`` does not exist or holds no ``results_*.json``.
-    """
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise FileNotFoundError(f"{path}: no such file or directory")
-    found = sorted(path.rglob("results_*.json"))
-    if not found:
-        raise FileNotFoundError(
-            f"{path}: no lm-eval results_*.json below it (run lm-eval with --output_path {path})"
-        )
-    return found
-
-
 def _model_label(data: dict[str, Any]) -> str:
     """The model's name: its ``pretrained``/``model`` argument, else the backend name."""
     config = data.get("config", {})
@@ -108,22 +100,6 @@ def _model_label(data: dict[str, Any]) -> str:
     if isinstance(name, str) and name:
         return Path(name.rstrip("/")).name or name
     return str(config.get("model") or data.get("model_name") or "model")
-
-
-def _metric(
-    results: dict[str, Any], task: str, metric: str, family: TaskFamily, source: Path
-) -> float:
-    key = f"{metric},{family.filter}"
-    if key not in results[task]:
-        raise CogLMDataError(
-            f"{source}: task {task} has no {key!r} (a cog-tasks run of an older task "
-            "version? rerun it, or report it with --log_samples files beside it)"
-        )
-    return float(results[task][key])
-
-
-def _pooled_metric(family: TaskFamily) -> str:
-    return "calibrated_acc_authors" if family.name == "coglm" else "calibrated_acc"
 
 
 def run_identity(data: dict[str, Any], family: TaskFamily, **settings: object) -> RunIdentity:
@@ -164,12 +140,6 @@ def run_identity(data: dict[str, Any], family: TaskFamily, **settings: object) -
     )
 
 
-def _samples_files(results_file: Path, family: TaskFamily, code: str) -> Path | None:
-    stamp = results_file.stem.removeprefix("results_")
-    found = results_file.parent / f"samples_{family.task_prefix}{code}_{stamp}.jsonl"
-    return found if found.is_file() else None
-
-
 def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> ScoredItem:
     doc = row["doc"]
     choices = list(doc["choices"])
@@ -184,124 +154,67 @@ def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> Sc
     return ScoredItem(doc["ability"], chance_count(choices, chance), correct, valid, str(doc["id"]))
 
 
-def sample_items(
-    results_file: Path, family: TaskFamily, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
-) -> list[ScoredItem] | None:
-    """The scored items of one run from its samples files, or ``None`` without them.
+def _protocol(family: TaskFamily, rule: str, chance: str) -> str:
+    if family.name == "coglm":
+        return f"log-likelihood, choice rule {rule}, chance {chance}"
+    return f"generation ({family.filter} answer reader), chance {chance}"
+
+
+def results_of_file(
+    results_file: Path,
+    declared: dict[str, str],
+    rule: str = DEFAULT_RULE,
+    chance: str = DEFAULT_CHANCE,
+) -> list[tuple[RunResults, TaskFamily]]:
+    """One unchecked run per CogLM family found in one results file.
 
     Args:
-        results_file: The run's ``results_<date>.json``.
-        family: The family.
-        rule: Choice rule (:data:`RULES`; the ``coglm`` family only).
-        chance: Chance rule (:data:`~cog_tasks.coglm.metrics.CHANCE_RULES`).
+        results_file: The ``results_<date>.json``.
+        declared: The declared items (:func:`declared_benchmark`).
+        rule: Choice rule of the ``coglm`` family (:data:`RULES`).
+        chance: Chance rule.
 
     Raises:
-        CogLMDataError: Naming the file and line of a malformed sample, or an
-            unknown rule or chance with the valid values.
+        CogLMDataError: Naming the file and line of a malformed sample, an
+            unknown rule, or a family none of whose samples files exists.
+        cog_tasks.common.results.ResultsError: From the shared samples checks.
     """
     if rule not in RULES:
         raise CogLMDataError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
     chance_count(["a", "b"], chance)  # names the valid chance rules when unknown
-    items: list[ScoredItem] = []
-    for ability in ABILITIES:
-        file = _samples_files(results_file, family, ability.code)
-        if file is None:
-            continue
-        for number, row in iter_jsonl(file):
-            if family.name != "coglm" and row.get("filter") != family.filter:
-                continue
-            try:
-                items.append(_item(row, family, rule, chance))
-            except (KeyError, TypeError, ValueError, IndexError) as error:
-                raise CogLMDataError(f"{file}:{number}: unexpected sample ({error})") from error
-    return items or None
-
-
-def _aggregated_rows(data: dict[str, Any], family: TaskFamily, source: Path) -> dict:
-    results = data.get("results", {})
-    samples = data.get("n-samples", {})
-    rows = {}
-    for ability in ABILITIES:
-        task = f"{family.task_prefix}{ability.code}"
-        if task not in results or f"{family.accuracy_metric},{family.filter}" not in results[task]:
-            continue
-        n = int(samples.get(task, {}).get("effective", results[task].get("sample_len", 0)))
-        invalid_rate = (
-            _metric(results, task, "invalid", family, source) if family.has_invalid else 0.0
-        )
-        rows[ability.code] = {
-            "n": n,
-            "accuracy": _metric(results, task, family.accuracy_metric, family, source),
-            "calibrated_accuracy": _metric(results, task, _pooled_metric(family), family, source),
-            "calibrated_accuracy_per_item": _metric(
-                results, task, "calibrated_acc_per_item", family, source
-            ),
-            "invalid": round(invalid_rate * n),
-        }
-    return rows
-
-
-@dataclass(frozen=True)
-class LmEvalRun:
-    """One family's run in one results file.
-
-    Attributes:
-        run: The report run (label, source, summary, partial).
-        identity: Its identity (:func:`run_identity`).
-        items: Its scored items from the samples files, or ``None`` without them.
-        family: The family.
-    """
-
-    run: CogLMRun
-    identity: RunIdentity
-    items: list[ScoredItem] | None
-    family: TaskFamily
-
-
-def runs_from_results(
-    data: dict[str, Any],
-    source: Path,
-    rule: str = DEFAULT_RULE,
-    chance: str = DEFAULT_CHANCE,
-) -> list[LmEvalRun]:
-    """One run per CogLM family found in one parsed results file.
-
-    With samples files beside it, the summary (intervals included) is computed
-    from the items under ``rule`` and ``chance``; without them it is read from
-    the aggregated metrics, which follow the run's task version, and carries
-    no interval.
-
-    Raises:
-        CogLMDataError: If a CogLM task lacks one of the expected metrics.
-    """
-    limit = data.get("config", {}).get("limit")
-    partial = None if limit is None else f"lm-eval --limit {float(limit):g}"
     found = []
     for family in FAMILIES:
-        rows = _aggregated_rows(data, family, source)
-        if not rows:
+        tasks = [f"{family.task_prefix}{ability.code}" for ability in ABILITIES]
+        filter_name = None if family.name == "coglm" else family.filter
+        run = read_lm_eval_run(results_file, tasks, filter_name=filter_name)
+        if not run.samples and not run.missing:
             continue
-        settings = {"chance": chance} | ({"rule": rule} if family.name == "coglm" else {})
-        items = sample_items(source, family, rule, chance)
-        summary = summarize(items) if items else assemble_summary(rows)
-        if family.name == "coglm":
-            protocol = f"log-likelihood, choice rule {rule}, chance {chance}"
-        else:
-            protocol = f"generation ({family.filter} answer reader), chance {chance}"
-        if items is None:
-            version = data.get("versions", {}).get(family.name, "?")
-            options = "--rule and --chance" if family.name == "coglm" else "--chance"
-            protocol = (
-                f"lm-eval's aggregated metrics of tasks version {version} (no --log_samples "
-                f"files: no intervals, {options} not applied)"
+        if not run.samples:
+            raise CogLMDataError(
+                f"{results_file}: no samples_{family.task_prefix}*.jsonl beside it "
+                "(run lm-eval with --log_samples: every CogLM report is computed per item)"
             )
-            settings = {"scores": "aggregated"}
-        label = _model_label(data) + family.label_suffix
+        records = []
+        for task in run.samples.values():
+            for number, row in task.rows:
+                try:
+                    records.append(item_record(_item(row, family, rule, chance)))
+                except (KeyError, TypeError, ValueError, IndexError) as error:
+                    raise CogLMDataError(
+                        f"{task.path}:{number}: unexpected sample ({error})"
+                    ) from error
+        settings = {"chance": chance} | ({"rule": rule} if family.name == "coglm" else {})
         found.append(
-            LmEvalRun(
-                CogLMRun(label, source, summary, partial, protocol),
-                run_identity(data, family, **settings),
-                items,
+            (
+                RunResults(
+                    BENCHMARK,
+                    run_identity(run.data, family, **settings),
+                    UNIT,
+                    tuple(records),
+                    declared,
+                    str(results_file),
+                    _protocol(family, rule, chance),
+                ),
                 family,
             )
         )
@@ -310,8 +223,8 @@ def runs_from_results(
 
 def load_lm_eval_runs(
     path: Path, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
-) -> list[LmEvalRun]:
-    """Every CogLM run found at ``path``: one per results file and family, none dropped.
+) -> list[tuple[CheckedRun, TaskFamily, str]]:
+    """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
     A run is labelled by its model; runs of one model and family add what
     differs between them (:func:`cog_tasks.common.runs.distinguishing_labels`).
@@ -322,29 +235,30 @@ def load_lm_eval_runs(
         chance: Chance rule.
 
     Returns:
-        The runs, oldest first.
+        ``(checked run, family, label)`` per run, oldest first.
 
     Raises:
         FileNotFoundError: If there is no results file.
         CogLMDataError: If no results file holds CogLM tasks, or one is malformed.
+        cog_tasks.common.results.ResultsError: From the shared checks.
     """
+    declared = declared_benchmark()
     dated = []
     for file in find_results_files(path):
-        data = read_json(file)
-        stamp = (float(data.get("date") or 0.0), str(file))
-        dated.extend((stamp, run) for run in runs_from_results(data, file, rule, chance))
+        stamp = float(read_json(file).get("date") or 0.0), str(file)
+        dated.extend((stamp, found) for found in results_of_file(file, declared, rule, chance))
     if not dated:
         raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
-    runs = [run for _, run in sorted(dated, key=lambda pair: pair[0])]
-    labels = [run.run.label for run in runs]
+    runs = [found for _, found in sorted(dated, key=lambda pair: pair[0])]
+    distinct_runs([run for run, _ in runs])
+    labels = [run.identity.model + family.label_suffix for run, family in runs]
     shared = labels_of_shared_keys(
-        [run.identity for run in runs], [(run.family, run.identity.model) for run in runs]
+        [run.identity for run, _ in runs], [(family, run.identity.model) for run, family in runs]
     )
     for index, shown in shared.items():
-        labels[index] = shown + runs[index].family.label_suffix
+        labels[index] = shown + runs[index][1].label_suffix
     return [
-        replace(run, run=replace(run.run, label=label))
-        for run, label in zip(runs, labels, strict=True)
+        (check_run(run), family, label) for (run, family), label in zip(runs, labels, strict=True)
     ]
 
 
@@ -355,7 +269,8 @@ def headlines_from_lm_eval(
 
     Per run: ``calibrated_acc_authors`` (pooled over items; each item's unit
     value ``(correct - 1/n, 1 - 1/n)``), ``overall``, ``stage1`` ... ``stage4``
-    and ``cognitive_age`` (:func:`cog_tasks.coglm.headlines.item_headlines`).
+    and ``cognitive_age`` (:func:`cog_tasks.coglm.headlines.run_headlines`),
+    each carrying the run's coverage.
 
     Args:
         output_path: lm-eval's ``--output_path`` (written with ``--log_samples``).
@@ -366,27 +281,16 @@ def headlines_from_lm_eval(
 
     Raises:
         FileNotFoundError: If there is no results file.
-        CogLMDataError: If a ``coglm`` run has no samples files (run lm-eval
-            with ``--log_samples``), or a file is malformed.
+        CogLMDataError: If a ``coglm`` run has no samples files, or a file is malformed.
     """
-    headlines: list[Headline] = []
-    for found in load_lm_eval_runs(output_path, rule, chance):
-        if found.family.name != "coglm":
-            continue
-        if found.items is None:
-            raise CogLMDataError(
-                f"{found.run.source}: no samples_coglm_*.jsonl beside it "
-                "(run lm-eval with --log_samples)"
-            )
-        note = f"partial run ({found.run.partial})" if found.run.partial else ""
-        headlines += item_headlines(
-            found.items,
-            found.identity,
-            pooled_measure=f"calibrated_{RULES[rule]}",
-            note=note,
-            seed=seed,
+    return [
+        headline
+        for checked, family, _ in load_lm_eval_runs(output_path, rule, chance)
+        if family.name == "coglm"
+        for headline in run_headlines(
+            checked, pooled_measure=f"calibrated_{RULES[rule]}", seed=seed
         )
-    return headlines
+    ]
 
 
 def chance_headlines(
@@ -399,7 +303,8 @@ def chance_headlines(
 
     The items are those lm-eval's ``coglm`` runs (``limit`` first items per
     ability, as ``--limit``), so the rows pair with a model's on the same item
-    ids. Run identity: task ``coglm@<version>``, model ``chance``, the seed.
+    ids; the declared set is the whole benchmark, so a limited run is partial
+    as a model's is. Run identity: task ``coglm@<version>``, model ``chance``, the seed.
 
     Args:
         seed: The guesser's seed.
@@ -412,14 +317,16 @@ def chance_headlines(
         records += load_records([ABILITY_BY_CODE[code].code])[:limit]
     arguments: dict[str, object] = {"rule": "uniform guess", "chance": chance, "limit": limit}
     identity = RunIdentity.of(f"coglm@{FAMILY_VERSION}", "chance", arguments=arguments, seed=seed)
-    note = f"partial run (first {limit} items per ability)" if limit else ""
-    return item_headlines(
-        chance_items(records, seed, chance),
+    run = RunResults(
+        BENCHMARK,
         identity,
-        pooled_measure="calibrated_acc_authors",
-        note=note,
-        seed=seed,
+        UNIT,
+        tuple(item_record(item) for item in chance_items(records, seed, chance)),
+        declared_benchmark(),
+        "chance",
+        f"uniform guess among the listed options, chance {chance}",
     )
+    return run_headlines(check_run(run), pooled_measure="calibrated_acc_authors", seed=seed)
 
 
 def lm_eval_picks(output_path: Path) -> dict[str, int]:

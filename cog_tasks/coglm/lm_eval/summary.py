@@ -15,8 +15,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cog_tasks.coglm.lm_eval.results import LmEvalRun, find_results_files, load_lm_eval_runs
-from cog_tasks.coglm.report import AGE_RANGE, age_in_range, age_text
+from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
+from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.report import AGE_RANGE, CogLMRun, age_in_range, age_text, checked_run
+from cog_tasks.common.lm_eval_samples import find_results_files
 
 TASK_PREFIXES = ("coglm",)
 
@@ -46,10 +48,10 @@ def _interval(values: list[float | None] | None, scale: float = 100.0, digits: i
     return f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"  # type: ignore[operator]
 
 
-def format_summary(run: LmEvalRun) -> list[str]:
+def format_summary(run: CogLMRun) -> list[str]:
     """The summary lines of one run (percent; the age in years)."""
-    summary = run.run.summary
-    lines = [f"CogLM {run.run.label}: {run.run.protocol}"]
+    summary = run.summary
+    lines = [f"CogLM {run.label}: {run.protocol}"]
     stage_ci = summary.get("stages_ci") or {}
     stages = "  ".join(
         f"stage {stage} {100 * value:.1f}{_interval(stage_ci.get(stage))}"
@@ -68,10 +70,10 @@ def format_summary(run: LmEvalRun) -> list[str]:
         low, high = AGE_RANGE
         age_line = f"  FLAG: cognitive age {age_text(age)}; the fit spans {low:.1f}-{high:.1f}"
     lines.append(age_line)
-    if run.run.partial:
-        lines.append(f"  FLAG: partial run ({run.run.partial}); not comparable with Table 9")
-    if run.items is None:
-        lines.append("  no intervals: add --log_samples next time")
+    if run.note:
+        lines.append(f"  FLAG: {run.note}")
+    if run.partial:
+        lines.append("  FLAG: partial run; not comparable with Table 9")
     return lines
 
 
@@ -103,8 +105,12 @@ def summary_text(arguments: Sequence[str], started: float | None = None) -> str 
         return None
     newest = max(files, key=lambda file: file.stat().st_mtime)
     lines = []
-    for run in load_lm_eval_runs(newest):
-        lines += format_summary(run)
+    try:
+        runs = load_lm_eval_runs(newest)
+    except CogLMDataError as error:
+        return f"CogLM: {error}"
+    for checked, _, label in runs:
+        lines += format_summary(checked_run(checked, label))
     lines.append(f"full report and chart: cog-tasks coglm report {shlex.quote(output)}")
     return "\n".join(lines)
 

@@ -1,0 +1,133 @@
+"""The one reader of lm-eval output folders: results files checked against their samples files.
+
+lm-eval writes, below its ``--output_path``, one ``results_<stamp>.json`` per
+run and, with ``--log_samples``, one ``samples_<task>_<stamp>.jsonl`` per task
+beside it. It writes the results file first, so an interrupted or copied
+folder can hold a results file whose samples are incomplete. This reader
+checks, for every task a benchmark asks for that the results file lists:
+
+- its samples file exists (a missing one is reported, never skipped silently);
+- it holds as many documents as the results file's ``n-samples`` says;
+- no document appears twice in it.
+
+It imports no framework: lm-eval's files are plain JSON.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.common.files import iter_jsonl, read_json
+from cog_tasks.common.results import ResultsError
+
+
+def find_results_files(path: Path) -> list[Path]:
+    """The lm-eval results files at ``path`` (a results file or an output folder), sorted.
+
+    Raises:
+        FileNotFoundError: If ``path`` does not exist or holds no ``results_*.json``.
+    """
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"{path}: no such file or directory")
+    found = sorted(path.rglob("results_*.json"))
+    if not found:
+        raise FileNotFoundError(
+            f"{path}: no lm-eval results_*.json below it (run lm-eval with --output_path {path})"
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class TaskSamples:
+    """One task's samples file.
+
+    Attributes:
+        task: The task name.
+        path: The samples file.
+        rows: ``(line number, row)`` per document (one filter's rows where the
+            task has several filters, as lm-eval writes one line per filter).
+    """
+
+    task: str
+    path: Path
+    rows: list[tuple[int, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class LmEvalRun:
+    """One results file with its checked samples.
+
+    Attributes:
+        results_file: The ``results_<stamp>.json``.
+        data: Its parsed content.
+        samples: The samples of each asked-for task that has its file.
+        missing: Asked-for tasks the results file lists but whose samples file is missing.
+    """
+
+    results_file: Path
+    data: dict[str, Any]
+    samples: dict[str, TaskSamples]
+    missing: tuple[str, ...]
+
+
+def _expected(data: dict[str, Any], task: str) -> int | None:
+    counts = (data.get("n-samples") or {}).get(task) or {}
+    value = counts.get("effective")
+    return int(value) if value is not None else None
+
+
+def read_lm_eval_run(
+    results_file: Path, tasks: Collection[str], *, filter_name: str | None = None
+) -> LmEvalRun:
+    """Read one results file and the samples files of ``tasks`` beside it, checked.
+
+    Args:
+        results_file: The ``results_<stamp>.json``.
+        tasks: The task names the benchmark reads (others are ignored).
+        filter_name: Keep only samples rows of this lm-eval filter (``None``: all rows).
+
+    Returns:
+        The run; tasks the results file does not list are absent from both
+        ``samples`` and ``missing``.
+
+    Raises:
+        ResultsError: Naming the file when a samples file holds another
+            number of documents than ``n-samples`` says, or a document twice.
+    """
+    data = read_json(results_file)
+    if not isinstance(data, dict):
+        raise ResultsError(f"{results_file}: not an lm-eval results file (not a JSON object)")
+    listed = [task for task in tasks if task in (data.get("results") or {})]
+    stamp = results_file.stem.removeprefix("results_")
+    samples: dict[str, TaskSamples] = {}
+    missing = []
+    for task in listed:
+        path = results_file.parent / f"samples_{task}_{stamp}.jsonl"
+        if not path.is_file():
+            missing.append(task)
+            continue
+        rows = [
+            (number, row)
+            for number, row in iter_jsonl(path)
+            if filter_name is None or row.get("filter") == filter_name
+        ]
+        counts = Counter(row.get("doc_id") for _, row in rows)
+        repeated = sorted((doc for doc, count in counts.items() if count > 1), key=str)
+        if repeated:
+            raise ResultsError(
+                f"{path}: document(s) {', '.join(map(str, repeated[:5]))} appear twice"
+            )
+        expected = _expected(data, task)
+        if expected is not None and expected != len(rows):
+            raise ResultsError(
+                f"{path}: {len(rows)} documents, but {results_file.name} says {expected} "
+                "(an interrupted or mixed folder? rerun the task)"
+            )
+        samples[task] = TaskSamples(task, path, rows)
+    return LmEvalRun(results_file, data, samples, tuple(missing))

@@ -1,0 +1,379 @@
+"""The results model: the one place where a run becomes numbers.
+
+Every reader (Inspect logs, lm-eval ``--log_samples`` folders, the files the
+``score`` commands accept) turns a run into a :class:`RunResults`: per-unit
+:class:`UnitRecord` rows (unit id, epoch, measure values, status) under the
+run's :class:`~cog_tasks.common.runs.RunIdentity`, together with the run's
+*declared* unit set, the units it was meant to cover. :func:`check_run` then
+applies the same checks for every benchmark and every command:
+
+- a unit recorded twice in one epoch is refused, naming it;
+- a unit outside the declared set is refused, naming it;
+- units (and groups, e.g. CogLM's abilities) of the declared set that have no
+  record are named, and the run is *partial*, whatever the command line said;
+- replies that are invalid (unparseable, hedged), errored, truncated at the
+  token limit or judged unreadably are counted per status and named;
+- epochs are averaged within a unit: a unit is never an epoch.
+
+The result, a :class:`CheckedRun`, carries the per-unit values the
+benchmark's headlines are computed from and a :class:`Coverage` that travels
+with every headline (text, JSON, ``profile.json``, ``profile.md``).
+
+:func:`distinct_runs` refuses one run given twice; :func:`compare_units` is
+the statistics entry for two runs: a paired difference only between runs
+whose identities differ in the compared factor alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.stats import Interval, UnitValue, paired_difference
+
+STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
+"""A record's status: scored as read, unparseable or hedged, errored, cut at the
+token limit, or with a judge reply that could not be read."""
+
+FLAGGED = STATUSES[1:]
+"""The statuses every headline row counts beside its number."""
+
+
+class ResultsError(ValueError):
+    """A run that cannot become numbers as given (one line naming the run and the fault)."""
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """One reply of one run, scored.
+
+    Attributes:
+        unit: The benchmark's independent unit (item, task, trajectory, game) id.
+        values: The measure values of this reply (an invalid reply is scored,
+            e.g. as wrong, never left out).
+        epoch: Which repeat of the unit this is (1-based).
+        status: One of :data:`STATUSES`.
+        group: The unit's group where the benchmark has them (CogLM's ability).
+    """
+
+    unit: str
+    values: Mapping[str, float]
+    epoch: int = 1
+    status: str = "valid"
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class RunResults:
+    """A run as read from its source, before any check.
+
+    Attributes:
+        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
+        identity: The run's identity.
+        unit: What a unit is (``"item"``, ``"task"``...).
+        records: Every scored reply.
+        declared: The units the run was meant to cover, each with its group,
+            in the benchmark's order.
+        source: Where it was read from (file or folder), for messages.
+        protocol: One line on how it was scored, for reports.
+    """
+
+    benchmark: str
+    identity: RunIdentity
+    unit: str
+    records: tuple[UnitRecord, ...]
+    declared: Mapping[str, str]
+    source: str
+    protocol: str = ""
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What a reader must know beside every number of a run.
+
+    Attributes:
+        units: Units with at least one record.
+        declared: Units the run was meant to cover.
+        missing: Declared units without a record (the first ones, up to 20,
+            in ``missing_named``).
+        missing_groups: Groups with no record at all (a CogLM ability whose
+            samples file is gone).
+        epochs: Records per unit (the most any unit has).
+        uneven: Units with fewer epochs than the most.
+        counts: Records per flagged status (:data:`FLAGGED`).
+        named: Per flagged status, the first units (up to 20) with such a record.
+    """
+
+    units: int
+    declared: int
+    missing: int
+    missing_named: tuple[str, ...] = ()
+    missing_groups: tuple[str, ...] = ()
+    epochs: int = 1
+    uneven: int = 0
+    counts: Mapping[str, int] = field(default_factory=dict)
+    named: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def partial(self) -> bool:
+        """Whether declared units are missing."""
+        return self.missing > 0
+
+    def note(self, unit: str = "unit") -> str:
+        """One line for every row this run touches: partial, missing groups, flagged counts."""
+        parts = []
+        if self.partial:
+            parts.append(f"PARTIAL: {self.missing} of {self.declared} {unit}s missing")
+        if self.missing_groups:
+            parts.append("no record for " + ", ".join(self.missing_groups))
+        if self.uneven:
+            parts.append(f"{self.uneven} {unit}s with fewer than {self.epochs} epochs")
+        flagged = [f"{count} {status}" for status, count in self.counts.items() if count]
+        if flagged:
+            parts.append("replies " + ", ".join(flagged))
+        return "; ".join(parts)
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count."""
+        return {
+            "units": self.units,
+            "declared": self.declared,
+            "missing": self.missing,
+            "missing_groups": list(self.missing_groups),
+            "epochs": self.epochs,
+            "uneven": self.uneven,
+            **{status: self.counts.get(status, 0) for status in FLAGGED},
+        }
+
+    @classmethod
+    def from_dict(cls, fields: Mapping[str, object]) -> Coverage:
+        """The coverage of :meth:`as_dict`'s fields.
+
+        Raises:
+            ResultsError: If a field is missing or of the wrong type.
+        """
+        try:
+            return cls(
+                units=int(fields["units"]),  # type: ignore[call-overload]
+                declared=int(fields["declared"]),  # type: ignore[call-overload]
+                missing=int(fields["missing"]),  # type: ignore[call-overload]
+                missing_groups=tuple(map(str, fields["missing_groups"])),  # type: ignore[call-overload]
+                epochs=int(fields["epochs"]),  # type: ignore[call-overload]
+                uneven=int(fields["uneven"]),  # type: ignore[call-overload]
+                counts={status: int(fields[status]) for status in FLAGGED},  # type: ignore[call-overload]
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResultsError(f"malformed coverage {dict(fields)!r} ({error})") from error
+
+
+@dataclass(frozen=True)
+class CheckedRun:
+    """A run after :func:`check_run`: per-unit values averaged over epochs.
+
+    Attributes:
+        run: The run as read.
+        values: Per unit (declared order), each measure's mean over the unit's epochs.
+        groups: Each unit's group.
+        coverage: What is missing or flagged.
+    """
+
+    run: RunResults
+    values: dict[str, dict[str, float]]
+    groups: dict[str, str]
+    coverage: Coverage
+
+    @property
+    def identity(self) -> RunIdentity:
+        """The run's identity."""
+        return self.run.identity
+
+    def note(self) -> str:
+        """The coverage note in the run's unit."""
+        return self.coverage.note(self.run.unit)
+
+    def unit_values(self, measure: str) -> dict[str, float]:
+        """One measure's per-unit values (epoch means)."""
+        return {unit: values[measure] for unit, values in self.values.items()}
+
+
+def _named(units: Iterable[str], limit: int = 20) -> tuple[str, ...]:
+    return tuple(list(dict.fromkeys(units))[:limit])
+
+
+def _listing(units: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(units[:limit])
+    return shown + (f" and {len(units) - limit} more" if len(units) > limit else "")
+
+
+def check_run(run: RunResults) -> CheckedRun:
+    """Apply every check to one run and average its epochs within units.
+
+    Args:
+        run: The run as read.
+
+    Returns:
+        The checked run.
+
+    Raises:
+        ResultsError: Naming the run's source and the units, when a status is
+            unknown, a unit appears twice in one epoch, or a unit lies outside
+            the declared set; also when the run has no record at all.
+    """
+    where = f"{run.source} ({run.identity.task}, {run.identity.model})"
+    unknown = sorted({record.status for record in run.records} - set(STATUSES))
+    if unknown:
+        raise ResultsError(f"{where}: unknown status(es) {unknown}; known: {', '.join(STATUSES)}")
+    if not run.records:
+        raise ResultsError(f"{where}: no scored {run.unit}s")
+    repeated = [
+        f"{unit} (epoch {epoch})"
+        for (unit, epoch), count in Counter(
+            (record.unit, record.epoch) for record in run.records
+        ).items()
+        if count > 1
+    ]
+    if repeated:
+        raise ResultsError(
+            f"{where}: {len(repeated)} {run.unit}(s) recorded twice in one epoch: "
+            f"{_listing(repeated)} (a file given twice, or duplicated lines?)"
+        )
+    outside = list(dict.fromkeys(r.unit for r in run.records if r.unit not in run.declared))
+    if outside:
+        raise ResultsError(
+            f"{where}: {len(outside)} {run.unit}(s) not in the run's declared set: "
+            f"{_listing(outside)}"
+        )
+    by_unit: dict[str, list[UnitRecord]] = {}
+    for record in run.records:
+        by_unit.setdefault(record.unit, []).append(record)
+    order = [unit for unit in run.declared if unit in by_unit]
+    values = {
+        unit: {
+            measure: sum(record.values[measure] for record in by_unit[unit]) / len(by_unit[unit])
+            for measure in by_unit[unit][0].values
+        }
+        for unit in order
+    }
+    missing = [unit for unit in run.declared if unit not in by_unit]
+    present_groups = {run.declared[unit] for unit in order}
+    missing_groups = [
+        group for group in dict.fromkeys(run.declared.values()) if group not in present_groups
+    ]
+    epochs = max(len(records) for records in by_unit.values())
+    coverage = Coverage(
+        units=len(order),
+        declared=len(run.declared),
+        missing=len(missing),
+        missing_named=_named(missing),
+        missing_groups=tuple(missing_groups) if len(present_groups) else (),
+        epochs=epochs,
+        uneven=sum(1 for unit in order if len(by_unit[unit]) < epochs),
+        counts={
+            status: sum(1 for record in run.records if record.status == status)
+            for status in FLAGGED
+        },
+        named={
+            status: _named(r.unit for r in run.records if r.status == status) for status in FLAGGED
+        },
+    )
+    return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage)
+
+
+def distinct_runs(runs: Sequence[RunResults]) -> list[RunResults]:
+    """Refuse one source given twice; every other run stays its own row.
+
+    Args:
+        runs: The runs a command read.
+
+    Returns:
+        The runs, unchanged.
+
+    Raises:
+        ResultsError: Naming the source read twice.
+    """
+    seen: dict[tuple[str, RunIdentity], str] = {}
+    for run in runs:
+        key = (str(Path(run.source).resolve()), run.identity)
+        if key in seen:
+            raise ResultsError(
+                f"{run.source}: given twice (the same run would be counted twice); name it once"
+            )
+        seen[key] = run.source
+    return list(runs)
+
+
+def identity_differences(
+    first: RunIdentity, second: RunIdentity, *, ignore: Iterable[str] = ()
+) -> list[str]:
+    """The identity fields in which two runs differ, as ``name: a vs b``.
+
+    Args:
+        first: One identity.
+        second: Another.
+        ignore: Field names not compared (``model`` when models are compared).
+    """
+    skipped = set(ignore)
+    one, other = first.fields(), second.fields()
+    names = [name for name in dict.fromkeys([*one, *other]) if name not in skipped]
+    return [
+        f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
+        for name in names
+        if one.get(name) != other.get(name)
+    ]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The outcome of comparing one measure of two runs.
+
+    Attributes:
+        difference: First minus second over the shared units, or ``None``
+            where it could not be paired.
+        reason: Why it was not paired, or what a reader must know about
+            the pairing (identities that differ, when allowed); ``""`` otherwise.
+    """
+
+    difference: Interval | None
+    reason: str = ""
+
+
+def compare_units(
+    first: Mapping[str, UnitValue],
+    second: Mapping[str, UnitValue],
+    *,
+    unit: str,
+    differences: Sequence[str] = (),
+    allow_different: bool = False,
+    seed: int = 0,
+) -> Pairing:
+    """The statistics entry for two runs: a paired difference over shared units, or why not.
+
+    Args:
+        first: Per-unit values of the first run.
+        second: Per-unit values of the second run.
+        unit: What a unit is.
+        differences: The identity fields in which the runs differ besides the
+            compared factor (:func:`identity_differences`).
+        allow_different: Pair them anyway; the reason then says what differs.
+        seed: Seed of the resampling.
+
+    Returns:
+        The pairing: refused (with its reason) where identities differ and
+        pairing was not allowed, where either run has no per-unit values, or
+        where no unit is shared.
+    """
+    if differences and not allow_different:
+        return Pairing(None, "runs differ in " + "; ".join(differences))
+    if not first or not second:
+        return Pairing(None, "no per-unit values")
+    shared = [key for key in first if key in second]
+    if not shared:
+        return Pairing(None, f"no shared {unit}s")
+    note = "PAIRED DESPITE " + "; ".join(differences) if differences else ""
+    unshared = len(set(first) ^ set(second))
+    if unshared:
+        note = "; ".join(part for part in (note, f"{unshared} {unit}s in one run only") if part)
+    return Pairing(paired_difference(first, second, unit=unit, seed=seed), note)
