@@ -207,56 +207,78 @@ _SCORE_LAST = re.compile(
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
+_CODE_FENCE = re.compile(r"^```[a-z]*\s*\n(?P<body>.*)\n\s*```$", re.DOTALL | re.IGNORECASE)
+KNOWLEDGE_FORMS: tuple[str, ...] = ("json", "lines")
+
+
 def _knowledge_from_json(text: str) -> list[KnowledgeItem] | None:
-    start, end = text.find("["), text.rfind("]")
-    if start < 0 or end <= start:
-        return None
+    """The items of a reply that is the asked-for JSON list and nothing else.
+
+    The whole reply (inside one optional markdown code fence) must parse as a
+    non-empty list of objects that each hold a ``knowledge`` statement, as
+    the authors' ``json.loads`` check and their retry on an empty list ask.
+    """
+    body = text.strip()
+    fenced = _CODE_FENCE.match(body)
+    if fenced:
+        body = fenced.group("body").strip()
     try:
-        data = json.loads(text[start : end + 1])
+        data = json.loads(body)
     except json.JSONDecodeError:
         return None
-    if not isinstance(data, list):
+    if not isinstance(data, list) or not data:
         return None
     items = []
     for entry in data:
-        if not isinstance(entry, Mapping):
-            continue
-        statement = next(
-            (str(entry[k]).strip() for k in ("knowledge", "statement", "fact") if entry.get(k)),
-            "",
-        )
-        if statement:
-            items.append(KnowledgeItem(statement, coerce_rating(entry.get("score"))))
+        statement = entry.get("knowledge") if isinstance(entry, Mapping) else None
+        if not isinstance(statement, str) or not statement.strip():
+            return None
+        items.append(KnowledgeItem(statement.strip(), coerce_rating(entry.get("score"))))
     return items
 
 
-def parse_knowledge(text: str) -> list[KnowledgeItem]:
-    """Read distilled knowledge: a JSON list, or one statement per line.
+def _knowledge_from_lines(text: str) -> list[KnowledgeItem] | None:
+    """The ``<score> | <statement>`` lines (or ``statement (score: 4)``) of a reply.
 
-    Line forms: ``4 | statement``, ``statement (score: 4)``, ``statement - 4``
-    or a bare statement (score ``None``). Headings and very short lines are
-    skipped; repeated statements are kept once.
+    Lines without a score (headings, an echoed prompt, the flow itself) are
+    not statements; ``None`` when no line has the asked-for form.
+    """
+    items = []
+    for raw_line in _clean(text).splitlines():
+        line = _LIST_MARK.sub("", raw_line).strip()
+        if len(line.split()) < 3:
+            continue
+        match = _SCORE_FIRST.match(line) or _SCORE_LAST.match(line)
+        if match:
+            items.append(KnowledgeItem(match.group("text").strip(), int(match["score"])))
+    return items or None
+
+
+def read_knowledge(text: str, form: str) -> list[KnowledgeItem] | None:
+    """Read distilled knowledge in the form the prompt asked for, or nothing.
+
+    ``json`` (the authors' distillation prompt): the reply is a JSON list of
+    ``{"thoughts", "knowledge", "score"}`` objects. ``lines`` (cog-tasks'
+    prompt): ``4 | statement`` or ``statement (score: 4)`` lines. A reply
+    in neither form, cut short or empty, is ``None``: the caller asks again
+    or counts a failed step, and no line of it ever reaches memory.
+    Repeated statements are kept once.
 
     Args:
         text: Raw model output.
+        form: ``json`` or ``lines``.
 
     Returns:
-        The statements in order of appearance.
+        The statements in order of appearance, or ``None``.
+
+    Raises:
+        ValueError: For an unknown form.
     """
-    cleaned = _clean(text)
-    items = _knowledge_from_json(cleaned)
+    if form not in KNOWLEDGE_FORMS:
+        raise ValueError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")
+    items = _knowledge_from_json(text) if form == "json" else _knowledge_from_lines(text)
     if items is None:
-        items = []
-        for raw_line in cleaned.splitlines():
-            line = _LIST_MARK.sub("", raw_line).strip()
-            if len(line.split()) < 3 or line.endswith(":"):
-                continue
-            first, last = _SCORE_FIRST.match(line), _SCORE_LAST.match(line)
-            match = first or last
-            if match:
-                items.append(KnowledgeItem(match.group("text").strip(), int(match["score"])))
-            else:
-                items.append(KnowledgeItem(line, None))
+        return None
     unique: dict[str, KnowledgeItem] = {}
     for item in items:
         unique.setdefault(item.statement.lower(), item)

@@ -13,6 +13,8 @@ from cog_tasks.cogbench.agents import (
     warn_missing_flows,
 )
 from cog_tasks.cogbench.agents.authors import authors_prompts
+from cog_tasks.cogbench.agents.coggpt import FORMAT_REMINDERS
+from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.loader import load_trajectories
 
 
@@ -224,3 +226,94 @@ def test_missing_flows_warn_once_per_trajectory() -> None:
     )
     with pytest.warns(UserWarning, match=r"no information flow at iterations \[1, 2\]"):
         assert warn_missing_flows(emptied) == [1, 2]
+
+
+GOOD_JSON = json.dumps([{"thoughts": "I care.", "knowledge": "Trails close at dusk.", "score": 4}])
+
+
+class DistillModel:
+    """Replies to the authors' distillation with ``distill_replies`` in turn, else as scripted."""
+
+    def __init__(self, distill_replies: list[str], greedy: bool = False) -> None:
+        self.distill_replies = list(distill_replies)
+        self.distill_prompts: list[str] = []
+        self.greedy = greedy
+        self.scripted = ScriptedModel()
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        if "json.loads" not in prompt:
+            return await self.scripted(prompt, max_tokens)
+        self.distill_prompts.append(prompt)
+        return self.distill_replies.pop(0) if self.distill_replies else "Sorry, no list."
+
+
+def _perceive_authors(model: DistillModel, retries: int = 3) -> tuple[dict, int]:
+    agent = make_agent("coggpt", model, {"Name": "Ada"}, AgentSettings(retries=retries), "retry")
+    try:
+        notes = asyncio.run(agent.perceive(1, "Trails close at dusk. Rangers patrol at night."))
+        return notes, len(agent.long_term_memory)
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("greedy", [False, True])
+def test_authors_distillation_is_asked_again_until_it_is_the_json_list(greedy: bool) -> None:
+    cut = GOOD_JSON[:40]  # a reply stopped mid-list
+    junk = "Here are my thoughts.\nThe article says trails close at dusk and rangers patrol."
+    model = DistillModel([cut, junk, GOOD_JSON], greedy=greedy)
+    notes, stored = _perceive_authors(model)
+    assert len(model.distill_prompts) == 3 and notes["distill_failed"] == 0
+    assert notes["distilled"] == 1 and stored == 1
+    first, *retries = model.distill_prompts
+    reminder = FORMAT_REMINDERS["json"]
+    assert reminder not in first
+    assert all((reminder in prompt) == greedy for prompt in retries)
+    assert all(prompt.startswith(first) for prompt in retries)
+
+
+def test_a_distillation_never_in_form_is_a_failed_step_that_stores_nothing() -> None:
+    junk = "Thoughts: the article.\nTrails close at dusk in the park.\nRangers patrol at night."
+    model = DistillModel([junk] * 10)
+    notes, stored = _perceive_authors(model, retries=2)
+    assert len(model.distill_prompts) == 3  # one ask and two retries, bounded
+    assert notes["distill_failed"] == 1
+    assert notes["distilled"] == 0 and notes["stored"] == [] and stored == 0
+
+
+class CuttingModel(ScriptedModel):
+    """The scripted model, but its distillations and profile updates stop at the token limit."""
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        reply = await super().__call__(prompt, max_tokens)
+        return Reply(reply, truncated="json.loads" in prompt or "Updated Profile:" in prompt)
+
+
+def test_replies_cut_at_the_token_limit_are_recorded_per_iteration() -> None:
+    trajectories, _ = load_trajectories(
+        "a", source="sample", topics=["Outdoor Adventures"], max_iteration=1
+    )
+    trajectory = trajectories[0]
+    model = CuttingModel()
+    agent = make_agent("coggpt", model, trajectory.profile, None, "cut")
+    try:
+        first = asyncio.run(run_iteration(agent, trajectory.steps[0], None))
+        second = asyncio.run(run_iteration(agent, trajectory.steps[1], first))
+    finally:
+        agent.close()
+    assert first.truncated == ()
+    assert sorted(second.truncated) == ["distill", "update"]
+    assert second.to_record()["truncated"] == list(second.truncated)
+    # the cut profile update loses its last (maybe half-written) line, never a whole attribute
+    assert second.state["profile"] == trajectory.profile
+
+
+def test_every_cut_answer_is_recorded_retries_included() -> None:
+    class CutAnswers:
+        async def __call__(self, prompt: str, max_tokens: int) -> str:
+            return Reply("Thoughts: I think that", truncated=True)
+
+    agent = make_agent("cot", CutAnswers(), {"Name": "Ada"}, AgentSettings(retries=2))
+    [answer] = asyncio.run(agent.answer(["Chess is fun."]))
+    assert answer.rating is None
+    assert agent.take_truncated() == ("answer",) * 3
+    assert agent.take_truncated() == ()

@@ -4,11 +4,11 @@ from cog_tasks.cogbench.parsing import (
     KnowledgeItem,
     coerce_rating,
     parse_judge_score,
-    parse_knowledge,
     parse_profile_update,
     parse_rating_answer,
     profile_from_text,
     profile_to_text,
+    read_knowledge,
 )
 
 
@@ -115,7 +115,7 @@ def test_coerce_rating(value: object, expected: int | None) -> None:
     assert coerce_rating(value) == expected
 
 
-def test_knowledge_from_lines_and_json() -> None:
+def test_knowledge_lines_keep_only_scored_statements() -> None:
     lines = (
         "Facts:\n"
         "1. 4 | Rescue teams say most accidents come from poor planning.\n"
@@ -123,15 +123,23 @@ def test_knowledge_from_lines_and_json() -> None:
         "- Hikers report less stress than indoor people\n"
         "- 4 | Rescue teams say most accidents come from poor planning.\n"
     )
-    assert parse_knowledge(lines) == [
+    assert read_knowledge(lines, "lines") == [
         KnowledgeItem("Rescue teams say most accidents come from poor planning.", 4),
         KnowledgeItem("Parks cap daily visitors on busy trails", 2),
-        KnowledgeItem("Hikers report less stress than indoor people", None),
     ]
-    as_json = (
-        'Here: [{"thoughts": "x", "knowledge": "Index funds beat most managers.", "score": "5"}]'
-    )
-    assert parse_knowledge(as_json) == [KnowledgeItem("Index funds beat most managers.", 5)]
+    assert read_knowledge("Text you just read:\nHikers walk in the hills.", "lines") is None
+
+
+def test_knowledge_json_is_the_asked_for_list_or_nothing() -> None:
+    item = '{"thoughts": "x", "knowledge": "Index funds beat most managers.", "score": "5"}'
+    expected = [KnowledgeItem("Index funds beat most managers.", 5)]
+    assert read_knowledge(f"[{item}]", "json") == expected
+    assert read_knowledge(f"```json\n[{item}]\n```", "json") == expected
+    cut = f'[{item}, {{"thoughts": "y", "knowledge": "Fees eat'
+    for reply in (cut, f"Here: [{item}]", "[]", '[{"thoughts": "x"}]', "Index funds win.", ""):
+        assert read_knowledge(reply, "json") is None, reply
+    with pytest.raises(ValueError, match="unknown knowledge form"):
+        read_knowledge(item, "yaml")
 
 
 PROFILE = {"Name": "Mara", "Hobbies": "Running, knitting", "Values": "Safety", "Flaws": "Stubborn"}

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.cogbench.generation import TextGenerator, stopped_at_limit
 from cog_tasks.cogbench.parsing import parse_rating_answer
 from cog_tasks.cogbench.records import Trajectory, TrajectoryStep
 
@@ -17,6 +17,16 @@ STM_MODES: tuple[str, ...] = ("whole", "chunked")
 FEEDBACK_MODES: tuple[str, ...] = ("rating", "direction", "none")
 PROMPT_MODES: tuple[str, ...] = ("authors", "ours")
 RECALL_MODES: tuple[str, ...] = ("authors", "nearest")
+EXPLANATION_MODES: tuple[str, ...] = ("authors", "brief")
+MEMORY_TOKENS = 4096
+"""Default limit of CogGPT's distillation and profile update.
+
+The authors set none. One authors'-format knowledge item (thoughts,
+statement, score) is about 69 tokens (SmolLM2's tokenizer), and the paper's
+articles average 2,045 words (about 2,400-2,700 tokens; CogBench-v's ten
+videos of an iteration about 2,900 words), so 4,096 tokens hold about 59
+items, a complete answer for an article.
+"""
 
 
 @dataclass(frozen=True)
@@ -26,7 +36,8 @@ class AgentSettings:
     Attributes:
         answer_tokens: Token limit of a questionnaire answer.
         reflection_tokens: Token limit of a Reflexion self-reflection.
-        distill_tokens: Token limit of a CogGPT distillation reply.
+        distill_tokens: Token limit of a CogGPT distillation reply
+            (:data:`MEMORY_TOKENS`: a complete answer fits).
         update_tokens: Token limit of a CogGPT profile update.
         stm: ``whole`` (one distillation call over the whole flow, as in the
             authors' code) or ``chunked`` (one call per chunk).
@@ -39,17 +50,22 @@ class AgentSettings:
             (the human rating itself, as the paper's starred agents),
             ``direction`` (too high / too low / right) or ``none`` (only their
             own rating).
-        retries: Extra asks when an answer has no readable rating.
+        retries: Extra asks when an answer has no readable rating, and when a
+            CogGPT distillation reply is not in the asked-for form.
         prompts: CogGPT's prompts: ``authors`` (theirs, read at run time) or ``ours``.
         recall: CogGPT's recall: ``authors`` (the ``recall_k + 1`` nearest,
             sorted by distance in descending order, the first ``recall_k``
             kept, as their code does) or ``nearest`` (the ``recall_k`` nearest).
+        explanation: What the baselines are asked to explain: ``authors``
+            (a substantial first-person explanation, as the authors' grade
+            prompt asks CogGPT) or ``brief`` (one or two sentences, before
+            task v4).
     """
 
     answer_tokens: int = 256
     reflection_tokens: int = 160
-    distill_tokens: int = 384
-    update_tokens: int = 512
+    distill_tokens: int = MEMORY_TOKENS
+    update_tokens: int = MEMORY_TOKENS
     stm: str = "whole"
     chunk_size: int = 1000
     chunk_overlap: int = 100
@@ -60,6 +76,7 @@ class AgentSettings:
     retries: int = 3
     prompts: str = "authors"
     recall: str = "authors"
+    explanation: str = "authors"
 
     def __post_init__(self) -> None:
         """Reject unknown modes and impossible limits early, naming the parameter."""
@@ -71,6 +88,10 @@ class AgentSettings:
             raise ValueError(f"unknown prompts {self.prompts!r}; use one of {PROMPT_MODES}")
         if self.recall not in RECALL_MODES:
             raise ValueError(f"unknown recall {self.recall!r}; use one of {RECALL_MODES}")
+        if self.explanation not in EXPLANATION_MODES:
+            raise ValueError(
+                f"unknown explanation {self.explanation!r}; use one of {EXPLANATION_MODES}"
+            )
         if self.retries < 0:
             raise ValueError(f"retries must be >= 0, got {self.retries}")
         if not 0 <= self.chunk_overlap < self.chunk_size:
@@ -124,12 +145,15 @@ class IterationResult:
         answers: One answer per question, in order.
         perception: What the agent noted while perceiving the flow.
         state: The agent's state after answering (profile, reflection...).
+        truncated: The step of every reply that stopped at its token limit
+            (``distill``, ``update``, ``reflection``, ``answer``), retries included.
     """
 
     step: TrajectoryStep
     answers: tuple[Answer, ...]
     perception: Mapping[str, Any] = field(default_factory=dict)
     state: Mapping[str, Any] = field(default_factory=dict)
+    truncated: tuple[str, ...] = ()
 
     def to_record(self) -> dict[str, Any]:
         """JSON-ready form for the Inspect store and the eval-file export."""
@@ -148,6 +172,7 @@ class IterationResult:
             ],
             "perception": dict(self.perception),
             "state": dict(self.state),
+            "truncated": list(self.truncated),
         }
 
 
@@ -183,6 +208,28 @@ class CogBenchAgent(ABC):
         self.profile = dict(profile)
         self.settings = settings or AgentSettings()
         self.memory_name = memory_name
+        self.truncated: list[str] = []
+
+    async def ask(self, prompt: str, max_tokens: int, step: str) -> str:
+        """One model call; a reply that stopped at ``max_tokens`` is noted under ``step``.
+
+        Args:
+            prompt: The whole user message.
+            max_tokens: Token limit of the reply.
+            step: What the call is for (``answer``, ``distill``...).
+
+        Returns:
+            The reply.
+        """
+        reply = await self.generate(prompt, max_tokens)
+        if stopped_at_limit(reply):
+            self.truncated.append(step)
+        return reply
+
+    def take_truncated(self) -> tuple[str, ...]:
+        """The steps of the replies cut at their limit since the last call, then forget them."""
+        taken, self.truncated = tuple(self.truncated), []
+        return taken
 
     @abstractmethod
     async def perceive(self, iteration: int, information_flow: str) -> dict[str, Any]:
@@ -240,7 +287,7 @@ class CogBenchAgent(ABC):
         by_question = {item.question: item for item in feedback}
         built = [self.answer_prompt(q, by_question.get(q)) for q in questions]
         replies = await asyncio.gather(
-            *(self.generate(prompt, self.settings.answer_tokens) for prompt, _ in built)
+            *(self.ask(prompt, self.settings.answer_tokens, "answer") for prompt, _ in built)
         )
         answers = await asyncio.gather(
             *(
@@ -265,7 +312,7 @@ class CogBenchAgent(ABC):
         for _ in range(self.settings.retries):
             if parsed.rating is not None:
                 break
-            reply = await self.generate(prompt, self.settings.answer_tokens)
+            reply = await self.ask(prompt, self.settings.answer_tokens, "answer")
             parsed = parse_rating_answer(reply)
         return Answer(question, parsed.rating, parsed.reason, reply, recalled)
 
@@ -318,4 +365,4 @@ async def run_iteration(
     perception = await agent.perceive(step.iteration, step.information_flow)
     feedback = observations(previous) if agent.uses_feedback else []
     answers = await agent.answer(step.questions, feedback)
-    return IterationResult(step, tuple(answers), perception, agent.state())
+    return IterationResult(step, tuple(answers), perception, agent.state(), agent.take_truncated())

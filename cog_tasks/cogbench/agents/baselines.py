@@ -77,7 +77,7 @@ class ReflexionAgent(ReActAgent):
             self.settings.feedback,
         )
         prompt = f"{self.context()}\n\n{prompts.REFLECTION.format(table=table)}"
-        reply = await self.generate(prompt, self.settings.reflection_tokens)
+        reply = await self.ask(prompt, self.settings.reflection_tokens, "reflection")
         self.reflection = " ".join(reply.split())
 
     def context(self) -> str:

@@ -7,6 +7,8 @@ Per iteration with an information flow, in the paper's order:
    characters with 100 of overlap by default);
 2. distillation: the STM (one call), or each chunk (one call per chunk),
    becomes knowledge statements scored 1-5 for fit with the current profile;
+   a reply not in the asked-for form is asked again (``retries``), and one
+   still not in form is a failed step (counted, nothing stored);
 3. forgetting: the lowest-scored 40% of the new statements are dropped;
 4. the rest go to long-term memory (LTM, a private chromadb collection);
 5. profile update: the current profile is revised from the whole flow (attribute
@@ -36,13 +38,19 @@ from cog_tasks.cogbench.agents import prompts
 from cog_tasks.cogbench.agents.authors import AuthorsPrompts, authors_prompts
 from cog_tasks.cogbench.agents.base import AgentSettings, Answer, CogBenchAgent, Observation
 from cog_tasks.cogbench.agents.memory import LongTermMemory, forget, split_text
-from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.cogbench.generation import TextGenerator, decodes_greedily, stopped_at_limit
 from cog_tasks.cogbench.parsing import (
     KnowledgeItem,
-    parse_knowledge,
     parse_profile_update,
     profile_to_text,
+    read_knowledge,
 )
+
+FORMAT_REMINDERS: dict[str, str] = {
+    "json": "Reply with the JSON list alone, complete, with nothing before or after it.",
+    "lines": "Reply only with lines of the form <score> | <statement>.",
+}
+"""The one line a retry adds when decoding is greedy (a departure from the authors)."""
 
 
 class CogGPTAgent(CogBenchAgent):
@@ -78,13 +86,32 @@ class CogGPTAgent(CogBenchAgent):
     def _authors(self) -> AuthorsPrompts | None:
         return authors_prompts() if self.settings.prompts == "authors" else None
 
-    async def _distill(self, chunk: str) -> list[KnowledgeItem]:
+    async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
+        """Distil one short-term-memory text, asking again while the reply is not in form.
+
+        The authors' client re-asks until the reply parses as JSON (20 tries,
+        then again while the list is empty); here ``settings.retries`` extra
+        asks, each with a one-line format reminder when decoding is greedy
+        (an identical ask would get the identical reply).
+
+        Returns:
+            The statements, or ``None`` for a failed step: nothing is stored.
+        """
         authors = self._authors()
         if authors:
             prompt = authors.distill.format(profile=profile_to_text(self.profile), memory=chunk)
         else:
             prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
-        return parse_knowledge(await self.generate(prompt, self.settings.distill_tokens))
+        form = "json" if authors else "lines"
+        remind = decodes_greedily(self.generate)
+        for attempt in range(self.settings.retries + 1):
+            asked = f"{prompt}\n\n{FORMAT_REMINDERS[form]}" if attempt and remind else prompt
+            items = read_knowledge(
+                await self.ask(asked, self.settings.distill_tokens, "distill"), form
+            )
+            if items is not None:
+                return items
+        return None
 
     async def _update_reply(self, memory: str) -> str:
         authors = self._authors()
@@ -92,7 +119,7 @@ class CogGPTAgent(CogBenchAgent):
             prompt = authors.update.format(profile=profile_to_text(self.profile), memory=memory)
         else:
             prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
-        return await self.generate(prompt, self.settings.update_tokens)
+        return await self.ask(prompt, self.settings.update_tokens, "update")
 
     def short_term_chunks(self, information_flow: str) -> list[str]:
         """The flow as distillation inputs: whole, or chunked (``settings.stm``)."""
@@ -111,13 +138,16 @@ class CogGPTAgent(CogBenchAgent):
             *(self._distill(chunk) for chunk in self.short_term_memory),
             self._update_reply(memory_text),
         )
-        knowledge = [item for items in distilled for item in items]
+        knowledge = [item for items in distilled if items is not None for item in items]
         kept = forget(knowledge, self.settings.forgetting_rate)
         self.long_term_memory.store(kept, iteration)
+        if stopped_at_limit(update_reply):  # its last line may hold half a value
+            update_reply = update_reply.rpartition("\n")[0]
         update = parse_profile_update(update_reply, self.profile)
         self.profile = update.profile
         notes = {
             "stm_chunks": len(self.short_term_memory),
+            "distill_failed": sum(1 for items in distilled if items is None),
             "distilled": len(knowledge),
             "unscored": sum(1 for item in knowledge if item.score is None),
             "stored": [f"[{item.score or '-'}] {item.statement}" for item in kept],

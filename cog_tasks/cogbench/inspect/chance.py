@@ -3,11 +3,12 @@
 Every questionnaire answer is a uniformly random 1-5 rating with a fixed
 reasoning sentence, every judge reply a uniformly random 1-5 score. The other
 requests are answered so that nothing changes: no knowledge for CogGPT's
-memory, an empty profile update, an empty reflection. The random draw is
-seeded with the seed, the whole prompt and the epoch, so results do not depend
-on the order in which Inspect runs samples, and each epoch draws anew. The
-expected Authenticity of such a rater is 0 and its expected judged
-Rationality is 3.
+memory (an empty distillation reply, asked again ``retries`` times and then
+counted as a failed step), an empty profile update, an empty reflection. The
+random draw is seeded with the seed, the whole prompt (without a retry's
+format reminder) and the epoch, so results do not depend on the order in
+which Inspect runs samples, and each epoch draws anew. The expected
+Authenticity of such a rater is 0 and its expected judged Rationality is 3.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig
 
 from cog_tasks.cogbench.agents import prompts
 from cog_tasks.cogbench.agents.authors import authors_prompts
+from cog_tasks.cogbench.agents.coggpt import FORMAT_REMINDERS
 from cog_tasks.cogbench.rationality import RUBRIC
 from cog_tasks.common.scripted import ScriptedReplies, seeded_rng
 
@@ -46,6 +48,8 @@ class ChanceRater(ScriptedReplies):
             ValueError: For a prompt that is not one of CogBench's.
         """
         rng = seeded_rng(self.seed, prompt)
+        for reminder in FORMAT_REMINDERS.values():
+            prompt = prompt.removesuffix(f"\n\n{reminder}")
         if prompt.endswith(_JUDGE_MARK):
             return f"Score: {rng.randint(1, 5)}"
         if prompt.endswith(_QUESTION_MARK) or _is(prompt, "grade"):

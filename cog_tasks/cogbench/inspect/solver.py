@@ -22,6 +22,7 @@ from cog_tasks.cogbench.agents import (
     run_iteration,
     warn_missing_flows,
 )
+from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.records import Trajectory
 
 STORE_KEY = "cogbench_iterations"
@@ -30,6 +31,18 @@ MISSING_JUDGE = (
     "CogBench's Rationality needs a judge: pass --model-role judge=MODEL, or -T self_judge=true "
     "to let the evaluated model judge itself, or -T judge=false to skip Rationality"
 )
+
+
+def hit_token_limit(output: ModelOutput, max_tokens: int) -> bool:
+    """Whether a reply stopped at its token limit.
+
+    ``stop_reason == "max_tokens"`` where the provider reports it; where it
+    reports nothing (``unknown``, as Inspect's ``hf`` provider), a reply
+    that used all ``max_tokens`` output tokens.
+    """
+    if output.stop_reason != "unknown":
+        return output.stop_reason == "max_tokens"
+    return output.usage is not None and output.usage.output_tokens >= max_tokens
 
 
 class ModelGenerator:
@@ -43,10 +56,15 @@ class ModelGenerator:
         """
         self.model = model
 
-    async def __call__(self, prompt: str, max_tokens: int) -> str:
-        """Generate a reply to ``prompt`` as one user turn."""
+    @property
+    def greedy(self) -> bool:
+        """Whether the model decodes greedily (temperature 0, or ``-M do_sample=false``)."""
+        return self.model.config.temperature == 0 or self.model.model_args.get("do_sample") is False
+
+    async def __call__(self, prompt: str, max_tokens: int) -> Reply:
+        """Generate a reply to ``prompt`` as one user turn, noting a cut at ``max_tokens``."""
         output = await self.model.generate(prompt, config=GenerateConfig(max_tokens=max_tokens))
-        return output.completion
+        return Reply(output.completion, hit_token_limit(output, max_tokens))
 
 
 def _ratings(values: list[int | None]) -> str:
