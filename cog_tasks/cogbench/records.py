@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
+from cog_tasks.common.errors import UserError
 
 PROFILE_KEYS: tuple[str, ...] = (
     "Name",
@@ -51,7 +52,7 @@ PROFILE_KEYS: tuple[str, ...] = (
 )
 
 
-class RecordError(ValueError):
+class RecordError(UserError):
     """A CogBench record that does not fit the schema; the message names where."""
 
 

@@ -8,9 +8,13 @@
   (default: success only);
 - :func:`guard_commands`: applied once to the whole parser by
   :func:`cog_tasks.cli.build_parser`, it makes every command print bad-input
-  errors as one line, ``<prog>: error: <message>``, and exit with code 2;
+  errors as one line, ``<prog>: error: <message>``, and exit with code 2, and
+  an interrupt (Ctrl-C) one line too, with code 130;
 - :func:`name_value` / :func:`add_name_value_option`: ``-T``/``-M``
-  ``NAME=VALUE`` arguments read as Inspect reads them;
+  ``NAME=VALUE`` arguments read as Inspect reads them (each name once);
+- :func:`add_force_option`: ``--force``, the permission to write over an
+  existing output (checked by :func:`cog_tasks.common.files.new_output`);
+- :func:`positive_int` / :func:`count_at_least`: argparse types of counts;
 - :func:`add_chance_command`: a benchmark's seeded ``chance`` command.
 
 This module is imported when ``cog-tasks`` starts: it imports no framework.
@@ -21,13 +25,15 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY, InspectLogError
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -36,18 +42,30 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
-USER_ERRORS: tuple[type[Exception], ...] = (ValueError, OSError)
+USER_ERRORS: tuple[type[Exception], ...] = (UserError, InspectLogError, OSError)
 """Errors that mean bad input or an unusable environment, not a bug.
 
-``ValueError`` covers :class:`cog_tasks.common.files.DataFileError` (and so
-:class:`cog_tasks.common.sources.DataSourceError`), malformed JSON and rows,
-and an unknown name (``cog-tasks model-path nope``); ``OSError`` a
-missing file, a file where a folder is expected and the reverse, and a network
-failure (``urllib``'s ``URLError`` and Hugging Face Hub errors, offline mode
-included, derive from it). The transport errors of ``httpx`` (the Hub's HTTP
-client) count too: see :func:`_network_errors`. Anything else is a bug and
-keeps its traceback.
+:class:`~cog_tasks.common.errors.UserError` is the base of the package's own:
+bad data files (:class:`cog_tasks.common.files.DataFileError`, and so every
+data source error), task parameters, settings, command lines
+(:class:`UsageError`). :class:`~cog_tasks.common.logs.InspectLogError` names a
+file that is not the log it should be. ``OSError`` is a missing file, a file
+where a folder is expected and the reverse, and a network failure (``urllib``'s
+``URLError`` and Hugging Face Hub errors, offline mode included, derive from
+it). The transport errors of ``httpx`` (the Hub's HTTP client) count too: see
+:func:`_network_errors`. A plain ``ValueError`` counts only when a ``raise``
+statement of the package raised it (see :func:`is_user_error`); anything else
+is a bug and keeps its traceback.
 """
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+"""The ``cog_tasks`` folder: where a deliberate ``raise ValueError(...)`` comes from."""
+
+INTERRUPTED = "interrupted; run the same command again to resume"
+"""What a command prints when it is interrupted (Ctrl-C, SIGINT)."""
+
+INTERRUPT_EXIT = 130
+"""The exit code of an interrupted command (128 + SIGINT), as a shell gives it."""
 
 HTTP_CLIENTS = ("httpx", "httpx2")
 """HTTP client modules whose ``TransportError`` (no connection, a timeout) is a user error."""
@@ -208,7 +226,7 @@ def add_out_option(
         )
 
 
-class UsageError(ValueError):
+class UsageError(UserError):
     """A command line that cannot be carried out as given."""
 
 
@@ -266,10 +284,36 @@ def _one_line(error: BaseException) -> str:
     return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
-def guarded(command: Command, program: str) -> Command:
-    """Wrap a command: :data:`USER_ERRORS` and network errors print one line, exit code 2.
+def is_user_error(error: BaseException) -> bool:
+    """Whether ``error`` means bad input (one line) rather than a bug (a traceback).
 
-    The line is ``<program>: error: <message>``, on standard error.
+    :data:`USER_ERRORS` and network errors are. So, until every module raises a
+    :class:`~cog_tasks.common.errors.UserError`, is a plain ``ValueError`` raised
+    by a ``raise`` statement of the package (its message written for the user);
+    one raised by Python or a library (``too many values to unpack``, a failed
+    ``int()``) is a bug.
+
+    Args:
+        error: The exception a command raised.
+    """
+    if isinstance(error, (*USER_ERRORS, *_network_errors())):
+        return True
+    if type(error) is not ValueError:
+        return False
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return False
+    where = frames[-1]
+    in_package = Path(where.filename).resolve().is_relative_to(PACKAGE_ROOT)
+    return in_package and (where.line or "").startswith("raise ")
+
+
+def guarded(command: Command, program: str) -> Command:
+    """Wrap a command: user errors (:func:`is_user_error`) print one line, exit code 2.
+
+    The line is ``<program>: error: <message>``, on standard error. An
+    interrupt prints ``<program>:`` and :data:`INTERRUPTED`, exit code
+    :data:`INTERRUPT_EXIT`: what was written is kept (every write is atomic).
 
     Args:
         command: Takes the parsed arguments, returns an exit code.
@@ -283,8 +327,11 @@ def guarded(command: Command, program: str) -> Command:
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
+        except KeyboardInterrupt:
+            print(f"{program}: {INTERRUPTED}", file=sys.stderr)
+            return INTERRUPT_EXIT
         except Exception as error:
-            if not isinstance(error, (*USER_ERRORS, *_network_errors())):
+            if not is_user_error(error):
                 raise
             return print_error(program, error)
 
@@ -332,7 +379,7 @@ def name_value(entry: str) -> tuple[str, Any]:
     """Read one ``NAME=VALUE`` argument as Inspect reads ``-T``/``-M`` (the value as YAML).
 
     Use it as an argparse ``type``: ``false`` becomes False, ``3`` becomes 3,
-    ``a,b`` stays a string.
+    ``a,b`` stays a string. Only plain YAML values are read (no tags).
 
     Args:
         entry: The text after ``-T`` or ``-M``.
@@ -341,12 +388,38 @@ def name_value(entry: str) -> tuple[str, Any]:
         The name and the parsed value.
 
     Raises:
-        argparse.ArgumentTypeError: If the entry has no ``=``.
+        argparse.ArgumentTypeError: If the entry has no ``=`` or no value, or
+            the value is not YAML.
     """
     name, separator, value = entry.partition("=")
     if not separator or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {entry!r}")
-    return name.strip(), yaml.safe_load(value)
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            f"{entry!r}: no value; leave {name.strip()} out for its default"
+        )
+    try:
+        return name.strip(), yaml.safe_load(value)
+    except yaml.YAMLError as error:
+        problem = getattr(error, "problem", None) or type(error).__name__
+        raise argparse.ArgumentTypeError(f"{entry!r}: not a YAML value ({problem})") from error
+
+
+class _NameValueAction(argparse.Action):
+    """Appends ``(name, value)`` pairs; a name given twice is an error, not the last one kept."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        pairs = list(getattr(namespace, self.dest) or [])
+        name = values[0]
+        if any(given == name for given, _ in pairs):
+            parser.error(f"{option_string} {name}= given twice; give each name once")
+        setattr(namespace, self.dest, [*pairs, values])
 
 
 def add_name_value_option(
@@ -354,7 +427,7 @@ def add_name_value_option(
 ) -> None:
     """Add a repeatable ``FLAG NAME=VALUE`` option read by :func:`name_value`.
 
-    The parsed value is a list of ``(name, value)`` pairs; ``dict()`` it.
+    The parsed value is a list of ``(name, value)`` pairs, each name once; ``dict()`` it.
 
     Args:
         parser: The parser to extend.
@@ -366,10 +439,47 @@ def add_name_value_option(
         flag,
         dest=dest,
         type=name_value,
-        action="append",
+        action=_NameValueAction,
         default=[],
         metavar="NAME=VALUE",
-        help=f"{help_text} (repeatable)",
+        help=f"{help_text} (repeatable, each name once)",
+    )
+
+
+def count_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type`` reading an integer of at least ``minimum``.
+
+    Args:
+        minimum: The smallest value allowed.
+
+    Returns:
+        The parser; it raises ``argparse.ArgumentTypeError`` naming the value.
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
+positive_int = count_at_least(1)
+"""An argparse ``type`` reading an integer >= 1 (``--limit``, ``--max-tokens``...)."""
+
+
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--force``: write over an existing output (checked by ``files.new_output``).
+
+    Args:
+        parser: The command's parser.
+    """
+    parser.add_argument(
+        "--force", action="store_true", help="write over the output file if it exists"
     )
 
 
@@ -384,7 +494,7 @@ def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -
         The pairs as a dictionary.
 
     Raises:
-        ValueError: Naming an unknown parameter and the task's parameters.
+        UsageError: Naming an unknown parameter and the task's parameters.
     """
     import inspect
 
@@ -392,7 +502,7 @@ def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -
     arguments = dict(pairs)
     unknown = [name for name in arguments if name not in known]
     if unknown:
-        raise ValueError(
+        raise UsageError(
             f"unknown task parameter(s) {', '.join(unknown)} of {task.__name__}; "
             f"parameters: {', '.join(known)}"
         )
@@ -455,8 +565,10 @@ def add_chance_command(
     chance = commands.add_parser("chance", help=help_text)
     add_name_value_option(chance, "-T", "task_args", "task argument, as in inspect eval -T")
     chance.add_argument("--seed", type=int, default=0, help="seed of the random answers")
-    chance.add_argument("--epochs", type=int, default=1, help="repeats of every sample")
-    chance.add_argument("--limit", type=int, help="evaluate only the first N samples")
+    chance.add_argument("--epochs", type=positive_int, default=1, help="repeats of every sample")
+    chance.add_argument(
+        "--limit", type=positive_int, help="evaluate only the first N samples (N >= 1)"
+    )
     chance.add_argument("--log-dir", default="logs", help="Inspect log directory (default: logs)")
     chance.set_defaults(func=_run_chance, chance_setup=setup)
     return chance

@@ -10,6 +10,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from cog_tasks.common.errors import UserError
+
+
+class MissingExtra(UserError, ModuleNotFoundError):
+    """An optional package that is not installed; the message names the extra that brings it."""
+
 
 def import_extra(module: str, extra: str) -> ModuleType:
     """Import ``module``, or say which extra of cog-tasks provides it.
@@ -22,12 +28,13 @@ def import_extra(module: str, extra: str) -> ModuleType:
         The imported module.
 
     Raises:
-        ModuleNotFoundError: Naming the module and the ``pip install`` command.
+        MissingExtra: Naming the module and the ``pip install`` command (a
+            ``ModuleNotFoundError``).
     """
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:
-        raise ModuleNotFoundError(
+        raise MissingExtra(
             f"{module} is not installed; it comes with the {extra!r} extra: "
             f'pip install "cog-tasks[{extra}]"'
         ) from error

@@ -2,26 +2,32 @@
 
 Inspect passes ``-T`` values parsed as YAML, so ``-T iterations=x`` arrives as
 the string ``"x"``, ``-T circular=yes`` as ``True`` and ``-T a=x,y`` as a list.
-Each check names the parameter and its valid values, in one line. Every
-benchmark's tasks use these.
+Each check names the parameter and its valid values, in one line, as a
+:class:`ParameterError` (a ``ValueError``). Every benchmark's tasks use these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from cog_tasks.common.errors import UserError
+
+
+class ParameterError(UserError):
+    """A task parameter (``-T``) whose value cannot be used; the message names it."""
+
 
 def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
     """``value`` as an int within ``[minimum, maximum]``.
 
     Raises:
-        ValueError: Naming the parameter and the valid range.
+        ParameterError: Naming the parameter and the valid range.
     """
     upper = "" if maximum is None else f" and <= {maximum}"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
+        raise ParameterError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
     if value < minimum or (maximum is not None and value > maximum):
-        raise ValueError(f"{name} must be an integer >= {minimum}{upper}, got {value}")
+        raise ParameterError(f"{name} must be an integer >= {minimum}{upper}, got {value}")
     return value
 
 
@@ -29,10 +35,10 @@ def fraction(name: str, value: object) -> float:
     """``value`` as a float within ``[0, 1]``.
 
     Raises:
-        ValueError: Naming the parameter.
+        ParameterError: Naming the parameter.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
+        raise ParameterError(f"{name} must be a number from 0 to 1, got {value!r}")
     return float(value)
 
 
@@ -40,10 +46,10 @@ def flag(name: str, value: object) -> bool:
     """``value`` as a bool (``-T x=true`` arrives as one).
 
     Raises:
-        ValueError: Naming the parameter.
+        ParameterError: Naming the parameter.
     """
     if not isinstance(value, bool):
-        raise ValueError(f"{name} must be true or false, got {value!r}")
+        raise ParameterError(f"{name} must be true or false, got {value!r}")
     return value
 
 
@@ -51,11 +57,11 @@ def choice(name: str, value: object, allowed: Collection[object]) -> object:
     """``value`` if it is one of ``allowed`` (a bool never is, though ``True == 1``).
 
     Raises:
-        ValueError: Naming the parameter and the allowed values.
+        ParameterError: Naming the parameter and the allowed values.
     """
     if isinstance(value, bool) or value not in allowed:
         shown = ", ".join("none" if item is None else str(item) for item in allowed)
-        raise ValueError(f"{name} must be one of {shown}; got {value!r}")
+        raise ParameterError(f"{name} must be one of {shown}; got {value!r}")
     return value
 
 
@@ -69,10 +75,10 @@ def names(name: str, value: object) -> list[str]:
     """``value``, comma-separated names or a list of them (``-T a=x,y`` arrives as a list), split.
 
     Raises:
-        ValueError: Naming the parameter, for anything else.
+        ParameterError: Naming the parameter, for anything else.
     """
     if isinstance(value, str) or (
         isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
     ):
         return split_names(value)
-    raise ValueError(f"{name} must be comma-separated names, got {value!r}")
+    raise ParameterError(f"{name} must be comma-separated names, got {value!r}")

@@ -1,0 +1,25 @@
+"""The base of every error that means bad input, not a bug.
+
+A ``cog-tasks`` command prints a :class:`UserError` as one line,
+``<prog>: error: <message>``, and exits with code 2
+(:func:`cog_tasks.common.cli.guarded`); any other exception is a bug and keeps
+its traceback. Its subclasses name what was wrong: a data file
+(:class:`cog_tasks.common.files.DataFileError`, and so every data source
+error), a task parameter (:class:`cog_tasks.common.params.ParameterError`), a
+setting (:class:`SettingError`), a command line
+(:class:`cog_tasks.common.cli.UsageError`). Each derives from ``ValueError``
+too, so callers that catch ``ValueError`` (Inspect's ``-T`` users, the tests)
+still do.
+
+This module imports nothing: every layer may raise these errors.
+"""
+
+from __future__ import annotations
+
+
+class UserError(ValueError):
+    """Bad input or an unusable setting; the message names the file, row, option or setting."""
+
+
+class SettingError(UserError):
+    """An environment setting (``COG_TASKS_*``) whose value cannot be used; the message names it."""
