@@ -132,7 +132,8 @@ def calibrated_interval(
         (float(outcome) - chance, 1.0 - chance)
         for outcome, chance in zip(correct, chances, strict=True)
     ]
-    return ratio_interval(units, unit="item", seed=seed, resamples=resamples)
+    # A calibrated accuracy lies in [-1, 1] (-1: every two-option item wrong).
+    return ratio_interval(units, unit="item", seed=seed, resamples=resamples, bounds=(-1.0, 1.0))
 
 
 def calibrated_accuracy_per_item(

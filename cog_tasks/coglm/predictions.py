@@ -8,14 +8,17 @@ Each line of a predictions file is a JSON object::
 0-based index, a letter, or free text that :func:`coerce_prediction` reads
 with the chosen extractor (``ours`` by default, or the authors' rules). A
 prediction that names no single option counts as wrong and as invalid.
+
+An optional ``id`` (the CogLM record id, ``plan-0007``) names the item: the
+results model then refuses an item given twice and, where every id is a
+CogLM record id, names the items missing from the benchmark. A row without
+``id`` is its own item (``line N``), so repeats of it cannot be found.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
-from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -65,18 +68,8 @@ def score_prediction(
         num_choices=chance_count(choices, chance),
         correct=chosen == answer,
         valid=chosen is not None,
-        id=str(row.get("id") or content_id(ability, choices, answer)),
+        id=str(row.get("id") or f"line {where.rsplit(':', 1)[-1]}"),
     )
-
-
-def content_id(ability: str, choices: Any, answer: Any) -> str:
-    """The unit id of a predictions row without ``id``: its ability, options and answer, hashed.
-
-    A row given twice then has the same id, which the results model refuses;
-    two different items with the same options and answer need ``id`` fields.
-    """
-    digest = sha256(json.dumps([choices, answer], sort_keys=True).encode("utf-8")).hexdigest()
-    return f"{ability}-{digest[:12]}"
 
 
 def predictions_run(

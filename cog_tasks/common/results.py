@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference
 
@@ -42,7 +43,7 @@ FLAGGED = STATUSES[1:]
 """The statuses every headline row counts beside its number."""
 
 
-class ResultsError(ValueError):
+class ResultsError(UserError):
     """A run that cannot become numbers as given (one line naming the run and the fault)."""
 
 

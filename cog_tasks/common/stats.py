@@ -265,6 +265,7 @@ def _linearized_t(
     unit: str,
     confidence: float,
     minus: tuple[np.ndarray, np.ndarray] | None = None,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
 ) -> Interval:
     """A t interval of a ratio of sums over few units (a mean where every bottom is 1).
 
@@ -280,6 +281,8 @@ def _linearized_t(
         unit: What a unit is.
         confidence: Coverage of the interval.
         minus: The second run's ``(tops, bottoms)`` on the same units.
+        bounds: The measure's range; the interval is cut to it (a share of
+            0/1 values lies in [0, 1], whatever ``t`` over 2 units says).
 
     Returns:
         The ratio (or difference) with its t interval; no bounds below 2 units.
@@ -301,7 +304,8 @@ def _linearized_t(
     spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * float(
         residuals.std(ddof=1) / math.sqrt(n)
     )
-    return Interval(value, value - spread, value + spread, n, unit, "t")
+    low, high = max(bounds[0], value - spread), min(bounds[1], value + spread)
+    return Interval(value, low, high, n, unit, "t")
 
 
 def mean_interval(
@@ -401,7 +405,9 @@ def cluster_mean_interval(
         if unanimous is not None:
             return unanimous
     if 0 < len(names) < SMALL_N:
-        return _linearized_t(sums, counts, unit=unit, confidence=confidence)
+        binary = _is_binary(np.asarray(values, dtype=float))
+        limits = (0.0, 1.0) if binary else (-math.inf, math.inf)
+        return _linearized_t(sums, counts, unit=unit, confidence=confidence, bounds=limits)
     return bootstrap_interval(
         lambda indices: float(sums[indices].sum() / counts[indices].sum()),
         len(names),
@@ -431,6 +437,7 @@ def ratio_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
 ) -> Interval:
     """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
 
@@ -446,6 +453,7 @@ def ratio_interval(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
+        bounds: The ratio's range, to which a t interval over few units is cut.
 
     Returns:
         The ratio of the sums with its interval.
@@ -455,7 +463,7 @@ def ratio_interval(
     if unanimous is not None:
         return unanimous
     if 0 < len(tops) < SMALL_N and bottoms.sum():
-        return _linearized_t(tops, bottoms, unit=unit, confidence=confidence)
+        return _linearized_t(tops, bottoms, unit=unit, confidence=confidence, bounds=bounds)
 
     def ratio(indices: np.ndarray) -> float:
         bottom = bottoms[indices].sum()

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from coglm_lm_eval_files import write_lm_eval_run
 
 from cog_tasks.cli import main
 from cog_tasks.coglm.abilities import ABILITIES
@@ -13,92 +14,89 @@ TWO = ["True", "False"]
 FOUR = ["the red box", "the box", "a green ball", "nothing"]
 
 
-def _task_row(accuracy: float, calibrated: float) -> dict:
-    # Tasks version 2.0: the authors' rule and its calibrated accuracy, with the companion.
-    return {
-        "acc_authors,none": accuracy,
-        "calibrated_acc_authors,none": calibrated,
-        "calibrated_acc_per_item,none": calibrated,
-    }
-
-
-def _write_results(folder: Path, model: str, calibrated: dict[str, float], **extra) -> Path:
-    """A results file shaped like lm-eval 0.4's, with only the fields the report reads."""
-    results = {f"coglm_{code}": _task_row(0.5, value) for code, value in calibrated.items()}
-    data = {
-        "results": results,
-        "n-samples": {f"coglm_{code}": {"original": 9, "effective": 4} for code in calibrated},
-        "config": {"model": "hf", "model_args": {"pretrained": model}, "limit": None},
-        "model_name": model,
-        "date": 1.0,
-        **extra,
-    }
-    path = folder / Path(model).name / "results_2026-01-01T00-00-00.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-    return path
-
-
 def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) -> None:
-    scores = {a.code: 0.1 * a.stage for a in ABILITIES}  # stage s scores s/10
-    _write_results(tmp_path, "/models/tiny-lm", scores)
-    # lm-eval's dummy model has no model_args: the backend name labels it.
+    # Every ability: 3 of 4 two-option items right, calibrated 0.5; the dummy: 2 of 4, 0.0.
+    write_lm_eval_run(tmp_path / "tiny-lm", {a.code: [True, True, True, False] for a in ABILITIES})
     dummy_config = {"model": "dummy", "model_args": {}, "limit": None}
-    _write_results(tmp_path, "x1y2z3", {a.code: 0.0 for a in ABILITIES}, config=dummy_config)
+    write_lm_eval_run(
+        tmp_path / "dummy",
+        {a.code: [True, False, True, False] for a in ABILITIES},
+        config=dummy_config,
+    )
 
-    assert main(["coglm", "report", str(tmp_path), "--json"]) == 0
+    assert main(["coglm", "report", str(tmp_path), "--json", "--out", str(tmp_path / "c.png")]) == 0
     reports = json.loads(capsys.readouterr().out)
-    assert set(reports) == {"tiny-lm", "dummy"}
-    tiny = reports["tiny-lm"]
-    assert tiny["stages"] == {str(s): pytest.approx(s / 10) for s in (1, 2, 3, 4)}
-    assert tiny["overall"] == pytest.approx(sum(scores.values()) / 10)
-    expected_age = AGE_MAPPING({s: s / 10 for s in (1, 2, 3, 4)})
-    assert tiny["cognitive_age"] == pytest.approx(expected_age)
-    assert tiny["abilities"]["plan"] == {
+    # lm-eval's dummy model has no model_args: the backend name labels it.
+    assert set(reports) == {"tiny", "dummy"}
+    tiny = reports["tiny"]
+    assert tiny["stages"] == {str(s): pytest.approx(0.5) for s in (1, 2, 3, 4)}
+    assert tiny["overall"] == pytest.approx(0.5)
+    assert tiny["cognitive_age"] == pytest.approx(AGE_MAPPING({s: 0.5 for s in (1, 2, 3, 4)}))
+    plan = tiny["abilities"]["plan"]
+    assert {k: plan[k] for k in ("n", "accuracy", "calibrated_accuracy", "invalid")} == {
         "n": 4,
-        "accuracy": 0.5,
-        "calibrated_accuracy": pytest.approx(0.4),
-        "calibrated_accuracy_per_item": pytest.approx(0.4),
+        "accuracy": 0.75,
+        "calibrated_accuracy": pytest.approx(0.5),
         "invalid": 0,
     }
-    # Without samples files there are no per-item scores, hence no interval keys.
-    assert "overall_ci" not in tiny
-    assert reports["dummy"]["cognitive_age"] == pytest.approx(AGE_MAPPING.intercept)
+    low, high = tiny["overall_ci"]
+    assert low < 0.5 < high
+    assert reports["dummy"]["overall"] == pytest.approx(0.0)
 
-    assert main(["coglm", "report", str(tmp_path)]) == 0
+    assert main(["coglm", "report", str(tmp_path), "--out", str(tmp_path / "c.png")]) == 0
     text = capsys.readouterr().out
-    assert "CogLM report: tiny-lm" in text
-    assert f"{expected_age:.1f} years" in text
-    assert (tmp_path / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
+    assert "CogLM report: tiny" in text
+    # 4 of each ability's items: partial against the 1,220 declared, said on the run.
+    assert "PARTIAL: 1180 of 1220 items missing" in text
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_report_keeps_every_run_of_a_model_and_flags_limits(tmp_path: Path, capsys) -> None:
-    old = _write_results(tmp_path, "m", {"const": 0.9})
-    old.rename(old.with_name("results_2025-01-01T00-00-00.json"))
+    write_lm_eval_run(tmp_path / "m", {"const": [True] * 5}, model="m", stamp="2025", date=1.0)
     limited = {"model": "hf", "model_args": "pretrained=m,dtype=auto", "limit": 4}
-    _write_results(tmp_path, "m", {"const": 0.2}, date=2.0, config=limited)
+    write_lm_eval_run(
+        tmp_path / "m", {"const": [True, False, False, False]}, config=limited, date=2.0
+    )
     chart = tmp_path / "elsewhere" / "chart.png"
     assert main(["coglm", "report", str(tmp_path), "--out", str(chart)]) == 0
     text = capsys.readouterr().out
-    assert "PARTIAL RUN (lm-eval --limit 4)" in text
+    assert text.count("PARTIAL RUN: not the full benchmark") == 2
+    assert "no record for early, semio" in text
     assert "n/a (needs all four stages)" in text
     # Two runs of one model: two rows, labelled by what differs, none dropped.
-    assert "20.0" in text and "90.0" in text
+    assert "100.0" in text and "-50.0" in text
     assert "CogLM report: m model_args=pretrained=m,dtype=auto limit=4" in text
     assert chart.is_file()
+
+
+def test_report_names_a_missing_samples_file_and_refuses_a_short_one(
+    tmp_path: Path, capsys
+) -> None:
+    outcomes = {"const": [True, True], "early": [True, False], "semio": [False, False]}
+    results = write_lm_eval_run(tmp_path / "m", outcomes, without_samples=("early",))
+    assert main(["coglm", "report", str(tmp_path), "--json", "--out", str(tmp_path / "c.png")]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)["tiny"]
+    # The stage is not averaged silently over what is left: the ability is named missing.
+    assert set(report["abilities"]) == {"const", "semio"}
+    assert "early" in report["coverage"]["missing_groups"]
+    samples = results.parent / f"samples_coglm_semio_{results.stem.removeprefix('results_')}.jsonl"
+    samples.write_text(samples.read_text().splitlines()[0] + "\n")
+    assert main(["coglm", "report", str(tmp_path)]) == 2
+    assert "1 documents, but results_" in capsys.readouterr().err
 
 
 def test_report_errors_are_one_clear_line(tmp_path: Path, capsys) -> None:
     assert main(["coglm", "report", str(tmp_path)]) == 2
     assert "no lm-eval results_*.json" in capsys.readouterr().err
 
-    path = _write_results(tmp_path, "m", {"const": 0.5})
-    data = json.loads(path.read_text())
-    del data["results"]["coglm_const"]["calibrated_acc_authors,none"]
-    path.write_text(json.dumps(data))
+    path = write_lm_eval_run(tmp_path / "m", {"const": [True]}, without_samples=("const",))
     assert main(["coglm", "report", str(path)]) == 2
-    assert "task coglm_const has no 'calibrated_acc_authors,none'" in capsys.readouterr().err
+    assert "no samples_coglm_*.jsonl beside it (run lm-eval with --log_samples" in (
+        capsys.readouterr().err
+    )
 
+    data = json.loads(path.read_text())
     data["results"] = {"arc_easy": {"acc,none": 0.5}}
     path.write_text(json.dumps(data))
     assert main(["coglm", "report", str(path)]) == 2
@@ -126,6 +124,20 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
         "stages_ci",
         "overall_ci",
         "cognitive_age_ci",
+        "coverage",
+    }
+    # Rows without ids: the file's own six items, none missing, two unreadable.
+    assert summary["coverage"] | {"missing_groups": []} == {
+        "units": 6,
+        "declared": 6,
+        "missing": 0,
+        "missing_groups": [],
+        "epochs": 1,
+        "uneven": 0,
+        "invalid": 2,
+        "error": 0,
+        "truncated": 0,
+        "judge_invalid": 0,
     }
     assert summary["cognitive_age_ci"] is None  # two abilities: no age, no age interval
     low, high = summary["abilities"]["early"]["calibrated_accuracy_ci"]

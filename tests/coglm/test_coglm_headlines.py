@@ -1,9 +1,9 @@
 """Headlines for the cross-benchmark profile: units that reproduce each number, paper rows."""
 
-import json
 from pathlib import Path
 
 import pytest
+from coglm_lm_eval_files import write_lm_eval_run
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.headlines import chance_items, item_headlines
@@ -91,65 +91,17 @@ def test_chance_guesses_every_listed_option() -> None:
     assert chance_items([record], chance="distinct")[0].num_choices == 3
 
 
-def _write_lm_eval_run(folder: Path, picks_right: bool) -> None:
-    stamp = "2026-01-01T00-00-00.000001"
-    results = {
-        "coglm_const": {
-            "acc_authors,none": 1.0,
-            "calibrated_acc_authors,none": 1.0,
-            "calibrated_acc_per_item,none": 1.0,
-        }
-    }
-    data = {
-        "results": results,
-        "versions": {"coglm_const": 2.0},
-        "n-shot": {"coglm_const": 0},
-        "n-samples": {"coglm_const": {"original": 50, "effective": 2}},
-        "config": {
-            "model": "hf",
-            "model_args": {"pretrained": "/m/tiny"},
-            "limit": 2,
-            "random_seed": 0,
-        },
-        "date": 1.0,
-    }
-    folder.mkdir(parents=True)
-    (folder / f"results_{stamp}.json").write_text(json.dumps(data))
-    rows = []
-    for number in range(2):
-        doc = {
-            "id": f"const-{number:04d}",
-            "ability": "const",
-            "choices": ["yes", "no"],
-            "answer": 0,
-            "num_choices": 2,
-            "choice_lengths": [1, 1],
-            "context_tokens": 9,
-        }
-        right, wrong = (-1.0, -5.0) if picks_right else (-5.0, -1.0)
-        rows.append(
-            {
-                "doc": doc,
-                "filtered_resps": [
-                    [str(right), "False"],
-                    [str(wrong), "False"],
-                    ["-20.0", "False"],
-                ],
-            }
-        )
-    (folder / f"samples_coglm_const_{stamp}.jsonl").write_text(
-        "\n".join(json.dumps(row) for row in rows) + "\n"
-    )
-
-
 def test_headlines_from_lm_eval_read_the_samples(tmp_path: Path) -> None:
-    _write_lm_eval_run(tmp_path / "a", picks_right=True)
+    write_lm_eval_run(tmp_path / "a", {"const": [True, True]}, limit=2)
     (pooled, overall, stage1) = headlines_from_lm_eval(tmp_path / "a")
     assert pooled.measure == "calibrated_acc_authors" and pooled.interval.value == 1.0
     assert pooled.units == {"const-0000": (0.5, 0.5), "const-0001": (0.5, 0.5)}
     assert pooled.run.task == "coglm@2.0" and pooled.run.model == "tiny"
     assert dict(pooled.run.arguments)["limit"] == "2" and pooled.run.seed == "0"
-    assert "partial run" in pooled.note and stage1.measure == "stage1"
+    # Partial against the declared 1,220 items, on every row, in text and as counts.
+    assert "PARTIAL: 1218 of 1220 items missing" in pooled.note and stage1.measure == "stage1"
+    assert stage1.coverage is not None and stage1.coverage.missing == 1218
+    assert stage1.as_row()["coverage"]["missing_groups"][:2] == ["early", "semio"]
     # With the per-token rule the same samples give the same picks here.
     assert (
         headlines_from_lm_eval(tmp_path / "a", rule="per-token")[0].measure
@@ -187,11 +139,12 @@ def test_task_parameters_are_checked_when_built(arguments: dict, message: str) -
 def test_the_main_job_summary_names_intervals_flags_and_the_report(tmp_path: Path) -> None:
     from cog_tasks.coglm.lm_eval.summary import summary_text
 
-    _write_lm_eval_run(tmp_path / "run", picks_right=True)
+    write_lm_eval_run(tmp_path / "run", {"const": [True, True]}, limit=2)
     arguments = ["--model", "hf", "--tasks", "coglm_const", "--output_path", str(tmp_path)]
     text = summary_text([*arguments, "--log_samples"])
-    assert "stage 1 100.0 [100.0, 100.0]" in text
-    assert "FLAG: partial run (lm-eval --limit 2)" in text
+    # Two items: no percentile bootstrap; every item right gives Wilson's interval.
+    assert "stage 1 100.0" in text
+    assert "FLAG: PARTIAL: 1218 of 1220 items missing" in text
     assert text.endswith(f"cog-tasks coglm report {tmp_path}")
     assert "--output_path DIR --log_samples" in summary_text(["--tasks", "coglm"])
     assert summary_text(["--tasks", "hellaswag", "--output_path", str(tmp_path)]) is None

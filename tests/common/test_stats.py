@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from cog_tasks.common.stats import (
+    SMALL_N,
     WILSON_BELOW,
     bootstrap_interval,
     cluster_mean_interval,
@@ -30,7 +31,24 @@ def test_wilson_matches_the_textbook_value() -> None:
 def test_small_proportions_get_wilson_and_large_ones_a_bootstrap() -> None:
     assert mean_interval([1, 0] * 10, unit="item").method == "wilson"
     assert mean_interval([1, 0] * WILSON_BELOW, unit="item").method == "bootstrap"
-    assert mean_interval([0.5, 0.25, 1.0], unit="trajectory").method == "bootstrap"
+    assert mean_interval([0.5, 0.25, 1.0] * 4, unit="trajectory").method == "bootstrap"
+
+
+def test_below_small_n_no_percentile_bootstrap_and_no_significance() -> None:
+    # Three trajectories: a t interval (t(2) = 4.303), never a percentile bootstrap.
+    values = [0.5, 0.25, 1.0]
+    interval = mean_interval(values, unit="trajectory")
+    half = 4.302652729911275 * np.std(values, ddof=1) / math.sqrt(3)
+    assert interval.method == "t" and interval.n == 3
+    assert (interval.low, interval.high) == pytest.approx(
+        (np.mean(values) - half, np.mean(values) + half)
+    )
+    # Far from 0, yet below SMALL_N units nothing is marked significant.
+    strong = mean_interval([5.0, 5.1, 4.9], unit="game")
+    assert strong.excludes(0.0) and not strong.significant(0.0)
+    assert mean_interval([5.0, 5.1, 4.9] * 4, unit="game").significant(0.0)
+    # A generic statistic over few units gets no interval at all.
+    assert bootstrap_interval(lambda i: float(len(i)), SMALL_N - 1, unit="item").method == "none"
 
 
 def test_bootstrap_of_a_mean_agrees_with_the_normal_interval() -> None:
@@ -54,9 +72,11 @@ def test_statistic_is_bootstrapped_through_its_formula() -> None:
     # A ratio of sums, not a mean of ratios: the value is the pooled ratio.
     top = np.array([1.0, 2.0, 3.0, 4.0])
     bottom = np.array([2.0, 2.0, 2.0, 2.0])
+    top, bottom = np.tile(top, 3), np.tile(bottom, 3)
     interval = bootstrap_interval(
-        lambda i: float(top[i].sum() / bottom[i].sum()), 4, unit="item", resamples=500
+        lambda i: float(top[i].sum() / bottom[i].sum()), 12, unit="item", resamples=500
     )
+    assert interval.method == "bootstrap"
     assert interval.value == pytest.approx(1.25)
     assert 0.5 <= interval.low < 1.25 < interval.high <= 2.0
 
@@ -75,6 +95,8 @@ def test_cluster_bootstrap_resamples_whole_tasks() -> None:
     clustered = cluster_mean_interval(values, clusters, unit="task", resamples=500)
     naive = mean_interval(values, unit="dialog", resamples=500)
     assert clustered.n == 2 and naive.n == 100
+    # Two units: a t interval (t(1) = 12.7), cut to a share's range [0, 1].
+    assert clustered.method == "t"
     assert clustered.low == 0.0 and clustered.high == 1.0
     assert naive.high - naive.low < 0.3
 

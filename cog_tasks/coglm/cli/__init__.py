@@ -82,7 +82,10 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         labels = [run.label for run in runs]
         by_key = {  # a label shared by an lm-eval run and an Inspect run gets its source
-            f"{run.label} ({run.source})" if labels.count(run.label) > 1 else run.label: run.summary
+            f"{run.label} ({run.source})" if labels.count(run.label) > 1 else run.label: {
+                **run.summary,
+                "coverage": run.coverage.as_dict(),
+            }
             for run in runs
         }
         print(json.dumps(by_key, indent=2))

@@ -1,0 +1,83 @@
+"""lm-eval output folders for CogLM tests: a results file and its samples files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+STAMP = "2026-01-01T00-00-00.000001"
+
+
+def _sample(code: str, number: int, right: bool) -> dict[str, Any]:
+    """One two-option sample whose log-likelihoods pick the answer when ``right``."""
+    doc = {
+        "id": f"{code}-{number:04d}",
+        "ability": code,
+        "choices": ["yes", "no"],
+        "answer": 0,
+        "num_choices": 2,
+        "choice_lengths": [1, 1],
+        "context_tokens": 9,
+    }
+    answer, other = (-1.0, -5.0) if right else (-5.0, -1.0)
+    return {
+        "doc_id": number,
+        "doc": doc,
+        "filtered_resps": [[str(answer), "False"], [str(other), "False"], ["-20.0", "False"]],
+    }
+
+
+def write_lm_eval_run(
+    folder: Path,
+    outcomes: Mapping[str, Sequence[bool]],
+    *,
+    model: str = "/m/tiny",
+    limit: int | None = None,
+    stamp: str = STAMP,
+    date: float = 1.0,
+    without_samples: Sequence[str] = (),
+    config: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write one ``coglm`` run as lm-eval does: a results file and a samples file per task.
+
+    Args:
+        folder: The model's output folder (created).
+        outcomes: Per ability code, whether each of its first items is answered right.
+        model: The ``pretrained`` model argument.
+        limit: lm-eval's ``--limit`` as recorded in the config.
+        stamp: The run's timestamp in the file names.
+        date: The results file's ``date``.
+        without_samples: Ability codes whose samples file is left out (as an
+            interrupted copy would).
+        config: Replaces the results file's ``config``.
+
+    Returns:
+        The results file.
+    """
+    tasks = [f"coglm_{code}" for code in outcomes]
+    data = {
+        "results": {task: {"acc_authors,none": 0.5} for task in tasks},
+        "versions": {"coglm": 2.0, **{task: 2.0 for task in tasks}},
+        "n-shot": {task: 0 for task in tasks},
+        "n-samples": {
+            f"coglm_{code}": {"original": 120, "effective": len(values)}
+            for code, values in outcomes.items()
+        },
+        "config": dict(config)
+        if config is not None
+        else {"model": "hf", "model_args": {"pretrained": model}, "limit": limit, "random_seed": 0},
+        "date": date,
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    results = folder / f"results_{stamp}.json"
+    results.write_text(json.dumps(data))
+    for code, values in outcomes.items():
+        if code in without_samples:
+            continue
+        rows = [_sample(code, number, right) for number, right in enumerate(values)]
+        (folder / f"samples_coglm_{code}_{stamp}.jsonl").write_text(
+            "\n".join(json.dumps(row) for row in rows) + "\n"
+        )
+    return results
