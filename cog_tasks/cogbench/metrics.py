@@ -260,17 +260,26 @@ class RationalityTally:
     Attributes:
         scored: Number of answers that received a score.
         total: Sum of the scores.
-        invalid: Scores that could not be read (each counted as 1, the
-            lowest point, and included in ``scored`` and ``total``).
+        invalid: Judge replies without a readable score (each counted as 1,
+            the lowest point, and included in ``scored`` and ``total``).
+        no_reasoning: Answers without reasoning, given 1 without asking the
+            judge (included in ``scored`` and ``total``).
     """
 
     scored: int = 0
     total: float = 0.0
     invalid: int = 0
+    no_reasoning: int = 0
 
     @classmethod
-    def from_scores(cls, scores: Sequence[int | None]) -> RationalityTally:
-        """Tally scores; ``None`` (unreadable) counts as 1 and as invalid."""
+    def from_scores(cls, scores: Sequence[int | None], no_reasoning: int = 0) -> RationalityTally:
+        """Tally scores; ``None`` (unreadable) counts as 1 and as invalid.
+
+        Args:
+            scores: One score per answer, ``None`` where the judge's reply was unreadable.
+            no_reasoning: How many of the scores are the 1 given, without a
+                judge, to an answer without reasoning.
+        """
         for score in scores:
             if score is not None:
                 _check_likert(score, "rationality")
@@ -278,16 +287,31 @@ class RationalityTally:
             scored=len(scores),
             total=float(sum(LIKERT[0] if score is None else score for score in scores)),
             invalid=sum(1 for score in scores if score is None),
+            no_reasoning=no_reasoning,
         )
 
     def __add__(self, other: RationalityTally) -> RationalityTally:
         return RationalityTally(
-            self.scored + other.scored, self.total + other.total, self.invalid + other.invalid
+            self.scored + other.scored,
+            self.total + other.total,
+            self.invalid + other.invalid,
+            self.no_reasoning + other.no_reasoning,
         )
 
+    @property
+    def asked(self) -> float:
+        """Answers the judge was asked about (all but those without reasoning)."""
+        return self.scored - self.no_reasoning
+
     def mean(self) -> float | None:
-        """Mean score, or ``None`` when nothing was scored."""
+        """Mean score with every failure at the floor, or ``None`` when nothing was scored."""
         return self.total / self.scored if self.scored else None
+
+    def readable_mean(self) -> float | None:
+        """Mean of the judge's readable scores alone (``None`` when it gave none)."""
+        readable = self.asked - self.invalid
+        floors = LIKERT[0] * (self.invalid + self.no_reasoning)
+        return (self.total - floors) / readable if readable else None
 
     def to_value(self, iteration: int) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
@@ -296,6 +320,7 @@ class RationalityTally:
             f"{prefix}judged": self.scored,
             f"{prefix}rationality": self.total,
             f"{prefix}judge_invalid": self.invalid,
+            f"{prefix}no_reasoning": self.no_reasoning,
         }
 
     @classmethod
@@ -306,6 +331,7 @@ class RationalityTally:
             scored=value.get(f"{prefix}judged", 0),  # type: ignore[arg-type]
             total=value.get(f"{prefix}rationality", 0.0),
             invalid=value.get(f"{prefix}judge_invalid", 0),  # type: ignore[arg-type]
+            no_reasoning=value.get(f"{prefix}no_reasoning", 0),  # type: ignore[arg-type]
         )
 
 

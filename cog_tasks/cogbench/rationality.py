@@ -10,8 +10,9 @@ reflection) are shown, so no agent is favoured. A judge with a small context
 gets ``context_chars``: the flows are then cut to that many characters, and
 the prompt says what was cut. An answer
 with no reasoning at all gets 1 (the rubric's "irrelevant" level) without
-asking the judge; a judge reply without a readable score is asked once more,
-then returned as ``None`` and counted as invalid (scored 1).
+asking the judge, and is counted as such (``NO_REASONING``); a judge reply
+without a readable score is asked once more, then returned as ``None``,
+counted as invalid (``UNREADABLE``) and scored 1.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.generation import TextGenerator
-from cog_tasks.cogbench.metrics import cohen_kappa, spearman
+from cog_tasks.cogbench.metrics import LIKERT, cohen_kappa, spearman
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
 
 JUDGE_TOKENS = 96
@@ -42,6 +43,9 @@ RUBRIC = (
     "Reply in two lines:\nScore: <1-5>\nReason: <one sentence>"
 )
 NOTHING_READ = "(nothing: the agent answered from its profile alone)"
+JUDGED = "judged"
+UNREADABLE = "unreadable"
+NO_REASONING = "no reasoning"
 
 
 @dataclass(frozen=True)
@@ -71,12 +75,24 @@ class JudgeVerdict:
     """The judge's score for one answer.
 
     Attributes:
-        score: 1-5, or ``None`` when the judge reply had no readable score.
+        score: 1-5, or ``None`` when the judge reply had no readable score
+            (1, the floor, for an answer without reasoning).
         raw: The judge reply ('' when the judge was not asked).
+        status: ``judged`` (a readable score), ``unreadable`` (the judge
+            replied without one) or ``no reasoning`` (the judge was not asked).
     """
 
     score: int | None
     raw: str
+    status: str = JUDGED
+
+    def recorded(self) -> int | str:
+        """The value a log keeps: the judge's score, ``unreadable`` or ``no reasoning``.
+
+        A run without a judge keeps nothing (``None``), so "not judged" and
+        "judge unreadable" never share a value.
+        """
+        return self.score if self.status == JUDGED and self.score is not None else self.status
 
 
 def bounded_information(flows: Sequence[str], budget: int | None = None) -> str:
@@ -141,14 +157,14 @@ async def judge_answers(
 
     async def grade(item: JudgeItem) -> JudgeVerdict:
         if not item.reason.strip():
-            return JudgeVerdict(1, "")
+            return JudgeVerdict(LIKERT[0], "", NO_REASONING)
         prompt = judge_prompt(item, context_chars)
         reply = await generate(prompt, max_tokens)
         score = parse_judge_score(reply)
         if score is None:
             reply = await generate(prompt, max_tokens)
             score = parse_judge_score(reply)
-        return JudgeVerdict(score, reply)
+        return JudgeVerdict(score, reply, JUDGED if score is not None else UNREADABLE)
 
     return list(await asyncio.gather(*(grade(item) for item in items)))
 

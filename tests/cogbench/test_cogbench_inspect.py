@@ -72,7 +72,9 @@ def test_scripted_answers_give_exact_pooled_metrics(scripted_run) -> None:
     assert metrics["invalid_rate"] == pytest.approx(0.2)
     # four answers judged 4, the unparseable one gets an unreadable verdict that counts as 1
     assert metrics["rationality_avg"] == pytest.approx(17 / 5)
+    assert metrics["rationality_readable_avg"] == pytest.approx(4.0)
     assert metrics["judge_invalid_rate"] == pytest.approx(0.2)
+    assert metrics["no_reasoning_rate"] == 0.0
     # the judge role got every judge prompt, the agent model none
     assert not any(p.endswith("Reason: <one sentence>") for p in agent_replies.prompts)
 
@@ -89,7 +91,15 @@ def test_trajectory_is_kept_per_iteration(scripted_run) -> None:
     assert first["human_rating"] == sample.metadata["steps"][1]["human_ratings"][0]
     assert iterations[1]["answers"][2]["rating"] is None
     assert sample.scores["cogbench_scorer"].value["t1_invalid"] == 1
-    assert sample.scores["cogbench_scorer"].metadata["rationality"][1]["scores"][2] is None
+    metadata = sample.scores["cogbench_scorer"].metadata
+    assert metadata["rationality"][1]["scores"][2] == "unreadable"
+    # 2 iterations x 5 answers judged, the unparseable one unreadable in each
+    assert (metadata["judge_asked"], metadata["judge_invalid"], metadata["no_reasoning"]) == (
+        10,
+        2,
+        0,
+    )
+    assert metadata["truncated_replies"] == 0 and metadata["distill_failed"] == 0
     assert "t1: agent 2 3 ? 5 4" in sample.output.completion
     # ReAct sees feedback as an observation (4 samples x 5 questions), and the
     # unreadable answer is asked again 3 times (default retries) in each sample;

@@ -1,8 +1,11 @@
+import asyncio
 import random
+from collections import Counter
 
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from cog_tasks.cogbench.inspect.scorer import score_metadata
 from cog_tasks.cogbench.metrics import (
     RatingTally,
     RationalityTally,
@@ -14,6 +17,13 @@ from cog_tasks.cogbench.metrics import (
     pooled_tallies,
     spearman,
     summarize_iterations,
+)
+from cog_tasks.cogbench.rationality import (
+    JUDGED,
+    NO_REASONING,
+    UNREADABLE,
+    JudgeItem,
+    judge_answers,
 )
 
 
@@ -142,3 +152,45 @@ def test_per_question_kappa_is_the_mean_of_question_kappas() -> None:
         pairs["Q one"][0] + pairs["Q two"][0], pairs["Q one"][1] + pairs["Q two"][1]
     )
     assert pooled != pytest.approx(expected)
+
+
+def test_readable_mean_leaves_out_unreadable_and_unreasoned_floors() -> None:
+    # judged 4 and 2, one unreadable reply, one answer without reasoning (both counted as 1)
+    tally = RationalityTally.from_scores([4, None, 2, 1], no_reasoning=1)
+    assert tally.mean() == pytest.approx(8 / 4)
+    assert tally.readable_mean() == pytest.approx(3.0)
+    assert (tally.asked, tally.invalid, tally.no_reasoning) == (3, 1, 1)
+    rebuilt = RationalityTally.from_value(tally.to_value(2), 2)
+    assert rebuilt == tally and (rebuilt + rebuilt).readable_mean() == pytest.approx(3.0)
+    floors_only = RationalityTally.from_scores([None, 1], no_reasoning=1)
+    assert floors_only.mean() == 1.0 and floors_only.readable_mean() is None
+
+
+def test_verdicts_keep_not_judged_unreadable_and_no_reasoning_apart() -> None:
+    async def judge(prompt: str, max_tokens: int) -> str:
+        return "Score: 4" if "A sound reason." in prompt else "hmm"
+
+    items = [
+        JudgeItem({"Name": "Ada"}, [], "Chess is fun.", 4, reason)
+        for reason in ("A sound reason.", "A muddled one.", "  ")
+    ]
+    verdicts = asyncio.run(judge_answers(judge, items))
+    assert [v.status for v in verdicts] == [JUDGED, UNREADABLE, NO_REASONING]
+    assert [v.recorded() for v in verdicts] == [4, "unreadable", "no reasoning"]
+    counts = Counter(v.status for v in verdicts)
+    counts.update(["distill", "answer", "answer"])
+    metadata = score_metadata(counts, [])
+    assert (metadata["judge_asked"], metadata["judge_invalid"], metadata["no_reasoning"]) == (
+        2,
+        1,
+        1,
+    )
+    assert metadata["truncated_replies"] == 3
+    assert metadata["truncated_by_step"] == {
+        "distill": 1,
+        "update": 0,
+        "reflection": 0,
+        "answer": 2,
+    }
+    unjudged = score_metadata(Counter(), None)
+    assert "rationality" not in unjudged and "judge_invalid" not in unjudged

@@ -201,8 +201,9 @@ def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
     """Write a log's answers in the authors' eval schema (one record per sample and iteration).
 
     The method name is the agent's (``CogGPT``, ``CoT``...). ``rationality``
-    is -1 (no human score); the judge's score, when there is one, goes to an
-    extra ``judge_rationality`` field. Epochs after the first are skipped.
+    is -1 (no human score); ``judge_rationality`` holds the judge's score,
+    ``"unreadable"``, ``"no reasoning"``, or -1 when the run was not judged.
+    Epochs after the first are skipped.
 
     Args:
         log: A full CogBench log.

@@ -10,6 +10,7 @@ script pools all questions of an iteration.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from inspect_ai.model import get_model, model_roles
@@ -39,7 +40,13 @@ from cog_tasks.cogbench.metrics import (
     pooled_tallies,
     summarize_iterations,
 )
-from cog_tasks.cogbench.rationality import JudgeItem, judge_answers
+from cog_tasks.cogbench.rationality import (
+    JUDGED,
+    NO_REASONING,
+    UNREADABLE,
+    JudgeItem,
+    judge_answers,
+)
 from cog_tasks.cogbench.records import Trajectory
 
 
@@ -102,8 +109,13 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
 def rationality() -> Metric:
     """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
 
-    The average carries its 95 % interval over trajectories
-    (``rationality_avg_ci_low``, ``rationality_avg_ci_high``).
+    The average counts every unreadable judge reply and every answer without
+    reasoning as 1 (the floor) and carries its 95 % interval over
+    trajectories (``rationality_avg_ci_low``, ``rationality_avg_ci_high``);
+    ``rationality_readable_avg`` (and ``_t0``, ``_t5``, ``_t10``) is the same
+    mean over the judge's readable scores alone. ``judge_invalid_rate`` is
+    the share of unreadable replies among the answers the judge was asked
+    about, ``no_reasoning_rate`` the share of answers left without reasoning.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -116,8 +128,11 @@ def rationality() -> Metric:
             interval = rationality_interval(list(_units(scores, None).values()))
             result["rationality_avg_ci_low"] = interval.low
             result["rationality_avg_ci_high"] = interval.high
-        scored = sum(tally.scored for tally in judged.values())
-        result["judge_invalid_rate"] = sum(t.invalid for t in judged.values()) / scored
+        readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
+        result.update(readable.headline("rationality_readable"))
+        total = sum(judged.values(), RationalityTally())
+        result["judge_invalid_rate"] = total.invalid / total.asked if total.asked else 0.0
+        result["no_reasoning_rate"] = total.no_reasoning / total.scored
         return result
 
     return compute
@@ -143,6 +158,40 @@ def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[
         for record in records
         for answer in record["answers"]
     ]
+
+
+TRUNCATED_STEPS: tuple[str, ...] = ("distill", "update", "reflection", "answer")
+
+
+def score_metadata(counts: Counter[str], judged: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A trajectory's counts for reports, and the judge's verdicts when it was judged.
+
+    Args:
+        counts: Replies cut at the token limit per step (``distill``...),
+            ``distill_failed`` and, when judged, the verdict statuses.
+        judged: Per iteration, the judge's recorded scores and replies.
+
+    Returns:
+        ``truncated_replies`` (all steps), ``truncated_by_step``,
+        ``distill_failed`` and, when judged, ``rationality``,
+        ``judge_asked`` (answers the judge was asked about), ``judge_invalid``
+        (its replies without a readable score) and ``no_reasoning`` (answers
+        given 1 without a judge call).
+    """
+    by_step = {step: counts[step] for step in TRUNCATED_STEPS}
+    metadata: dict[str, Any] = {
+        "truncated_replies": sum(by_step.values()),
+        "truncated_by_step": by_step,
+        "distill_failed": counts["distill_failed"],
+    }
+    if judged is not None:
+        metadata.update(
+            rationality=judged,
+            judge_asked=counts[JUDGED] + counts[UNREADABLE],
+            judge_invalid=counts[UNREADABLE],
+            no_reasoning=counts[NO_REASONING],
+        )
+    return metadata
 
 
 @scorer(metrics=[authenticity(), rationality()])
@@ -190,6 +239,7 @@ def cogbench_scorer(
             )
         value: dict[str, float] = {}
         judged: list[dict[str, Any]] = []
+        counts = Counter[str]()
         cursor = 0
         for record in records:
             answers = record["answers"]
@@ -203,18 +253,21 @@ def cogbench_scorer(
                         [answer["human_rating"]], [answer["rating"]], scheme
                     )
                     value.update(single.to_value(record["iteration"], answer["question"]))
+            counts.update(record.get("truncated", []))
+            counts["distill_failed"] += record.get("perception", {}).get("distill_failed", 0)
             if judge:
                 batch = verdicts[cursor : cursor + len(answers)]
                 cursor += len(answers)
-                value.update(
-                    RationalityTally.from_scores([v.score for v in batch]).to_value(
-                        record["iteration"]
-                    )
+                statuses = Counter(v.status for v in batch)
+                counts.update(statuses)
+                tally = RationalityTally.from_scores(
+                    [v.score for v in batch], statuses[NO_REASONING]
                 )
+                value.update(tally.to_value(record["iteration"]))
                 judged.append(
                     {
                         "iteration": record["iteration"],
-                        "scores": [v.score for v in batch],
+                        "scores": [v.recorded() for v in batch],
                         "replies": [v.raw for v in batch],
                     }
                 )
@@ -222,7 +275,7 @@ def cogbench_scorer(
             value=value,
             answer="\n".join(summary_line(record) for record in records),
             explanation="Per iteration: agent ratings | human ratings ('?' = no readable rating).",
-            metadata={"rationality": judged} if judge else None,
+            metadata=score_metadata(counts, judged if judge else None),
         )
 
     return score
