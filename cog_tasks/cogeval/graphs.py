@@ -74,8 +74,8 @@ def in_experiment(condition: str, experiment: int | None) -> bool:
     return (CONDITION_FAMILIES.get(condition) == "Experiment2") == (experiment == 2)
 
 
-def cot_variants(experiment: int | None, cot: str) -> tuple[str, ...]:
-    """The reasoning instructions a selection asks: all three for Experiment 2, else ``cot``.
+def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
+    """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``.
 
     Raises:
         ValueError: For an unknown experiment, or a ``cot`` other than ``none``
@@ -84,8 +84,8 @@ def cot_variants(experiment: int | None, cot: str) -> tuple[str, ...]:
     if experiment is not None and experiment not in EXPERIMENTS:
         raise ValueError(f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset")
     if experiment != 2:
-        return (cot,)
-    if cot != "none":
+        return COT_MODES if cot is None else (cot,)
+    if cot not in (None, "none"):
         raise ValueError(
             f"CogEval cot: {cot!r} with experiment=2, which runs every variant "
             "(none, bfs, dfs); leave cot unset"

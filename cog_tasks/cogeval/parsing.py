@@ -21,7 +21,8 @@ accepts every form a grader would accept without guessing, and nothing more:
 It refuses what would need a guess, and labels it ``unparseable`` (a wrong
 answer, never dropped):
 
-- hedges: "2 or 1", "either Oslo or Lima", "maybe 3", "2/1";
+- hedges: "2 or 1", "either Oslo or Lima", "maybe 3", "2/1", and counts given
+  as a range or a bound ("3-4 clusters", "at least 3 clusters");
 - contradictions: two different final answers with no retraction between them
   (two ``Answer:`` lines in a row that disagree);
 - states run together without a separator ("Zagreb Tallinn": one state
@@ -29,7 +30,10 @@ answer, never dropped):
 - maps written as tuples ``(A, B)``, and answers with no state, number or
   connection in them.
 
-A reply without any marker is ``no_answer``.
+A reply without any marker is ``no_answer``. When one prompt asks several
+questions (lm-eval's flattened dialog), a reply with exactly one marker per
+question ("Answer: 2" then "Answer: 1, 3") answers them in order, and only
+the scored question's answer is read.
 """
 
 from __future__ import annotations
@@ -77,6 +81,14 @@ _NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 _COUNT = re.compile(r"\b(\d+|" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+#: Words before a count that make it a bound, not a count ("at least 3 clusters").
+_COUNT_BOUND = re.compile(
+    r"\b(?:at least|at most|more than|less than|fewer than|up to|about|around|approximately|"
+    r"roughly|between)\b",
+    re.IGNORECASE,
+)
+#: A count followed by the other end of a range ("3-4 clusters", "3 to 4").
+_COUNT_RANGE = re.compile(r"^\s*(?:-|–|—|\bto\b)\s*" + _COUNT.pattern, re.IGNORECASE)
 #: The longest unknown name read as a state (in words); longer text is prose.
 _MAX_NAME_WORDS = 2
 
@@ -120,25 +132,32 @@ def _answer_lines(response: str) -> list[tuple[int, str]]:
     return found
 
 
-def read_final_answer(response: str) -> Reading:
+def read_final_answer(response: str, questions: int = 1, scored: int | None = None) -> Reading:
     """Read the final answer of a reply (see the module docstring for the rules).
 
     Args:
         response: The whole reply.
+        questions: How many questions the prompt asked at once (lm-eval's
+            flattened dialog asks every user turn's question in one prompt).
+        scored: Which of those questions (1-based) is scored; the last by default.
 
     Returns:
-        The cleaned answer text and, if it cannot be used, why.
+        The cleaned answer text and, if it cannot be used, why. A reply with
+        exactly one marker per question answers each in turn, and the scored
+        question's answer is read (no contradiction between them); any other
+        reply is read by its last marker.
     """
     found = _answer_lines(response)
     if not found:
         return Reading(None, NO_ANSWER)
-    index, raw = found[-1]
+    per_question = questions > 1 and len(found) == questions
+    index, raw = found[(scored or questions) - 1] if per_question else found[-1]
     text = _clean(raw)
     if not text:
         return Reading(None, NO_ANSWER)
     if _HEDGE.search(raw):
         return Reading(text, UNPARSEABLE, raw)
-    if len(found) > 1:
+    if len(found) > 1 and not per_question:
         previous_index, previous_raw = found[-2]
         lines = response.splitlines()
         between = [line for line in lines[previous_index + 1 : index] if line.strip()]
@@ -270,9 +289,17 @@ def split_map(answer: str) -> list[tuple[str, str]]:
 
 
 def parse_count(answer: str) -> int | None:
-    """The first whole number (digits or a word up to twelve) in ``answer``."""
+    """The first whole number (digits or a word up to twelve) in ``answer``.
+
+    A hedged count has none: a range ("3-4 clusters", "3 to 4") or a bound
+    ("at least 3", "about 4") gives ``None``.
+    """
     match = _COUNT.search(answer)
-    if not match:
+    if (
+        not match
+        or _COUNT_BOUND.search(answer[: match.start()])
+        or _COUNT_RANGE.match(answer[match.end() :])
+    ):
         return None
     word = match.group(1).lower()
     return int(word) if word.isdigit() else _NUMBER_WORDS[word]

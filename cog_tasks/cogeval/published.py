@@ -2,20 +2,31 @@
 
 The CogEval paper's results come from the audited conversations of the
 authors' repository (MIT) at :data:`UPSTREAM_COMMIT`. Upstream holds one file
-per graph, domain, condition, model, temperature and repeat, each with the
-same system and user turns and the same ``tests.<condition>.expected_answer``.
-The package keeps an index of task paths only (:data:`INDEX_FILE`), never the
-prompt text; each task is read at run time through
-:func:`cog_tasks.common.sources.fetch`:
+per graph, domain, condition, model, temperature and repeat (a *run*,
+``<model>/temp_<t>_<NNN>``). Most tasks send every run the same turns; the
+path-length conditions (``1stepPath`` ... ``nstepPath``) send each repeat
+``NNN`` a different start and goal, and some tasks gave one or two models a
+slightly different wording. Every distinct prompt (turns and expected
+answers) is one item; the item of a task's ``gpt-4-32k/temp_0_000`` run keeps
+the task's id (``graph.domain.condition[.cot]``), the others are
+``<task id>@<run>``, named by their first run (``gpt-4-32k`` first, then the
+lowest temperature and repeat). The package keeps an index of paths only
+(:data:`INDEX_FILE`: the task's local file, the item's upstream run file and
+the reply the paper scored), never the prompt text; each item is read at run
+time through :func:`cog_tasks.common.sources.fetch`:
 
 1. ``$COG_TASKS_DATA/cogeval/conversations/<graph>/<domain>/<condition>.json``
    (Experiment 2: ``n15star_cot/ordRooms/<condition>/<variant>_<exp>.json``),
-   one file per task with the system and user turns and the expected answers;
+   one file per task whose ``variants`` list every prompt with its ``runs``;
 2. the Hub setting ``COG_TASKS_COGEVAL_HUB``: a folder or Hub dataset in that
    same layout;
-3. the one upstream file the index names (a ``temp_0_000.json``; also read
-   from ``COG_TASKS_DATA/cogeval/`` under its upstream path), whose assistant
+3. the one upstream run file the index names (also read from
+   ``COG_TASKS_DATA/cogeval/`` under its upstream path), whose assistant
    turns and scores are ignored.
+
+The paper scored the last reply of every dialog except Experiment 2's
+cluster count, which asks its question first and "Please draw the map of the
+environment" second: there the first reply was scored (``scored_reply``).
 
 The map-drawing task (``mapRepresentation``) is left out: its expected answer
 is a pattern that accepts any reply. Replies are scored against the expected
@@ -29,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -114,24 +125,51 @@ class Conversation:
 
 
 def check_content(content: Content) -> Conversation:
-    """Validate one audited conversation (local copy or upstream file).
+    """Validate one audited conversation (an upstream run file, or a local file's prompt).
 
     Assistant turns, scores and every other field are ignored.
 
     Raises:
         DataFileError: Naming the file and what is wrong with it.
     """
+    return _conversation(content.json(), content.source)
+
+
+def check_variants(content: Content) -> dict[str, Conversation]:
+    """Every prompt of a local task file, by the upstream runs that were sent it.
+
+    Raises:
+        DataFileError: Naming the file when it lists no ``variants``, or a bad one.
+    """
     data = content.json()
+    variants = data.get("variants") if isinstance(data, dict) else None
+    if not isinstance(variants, list) or not variants:
+        raise DataFileError(
+            f"{content.source}: expected a 'variants' list (every prompt the published runs "
+            "used, with its 'runs'), the layout of the shared data folder"
+        )
+    by_run: dict[str, Conversation] = {}
+    for number, variant in enumerate(variants, start=1):
+        runs = variant.get("runs") if isinstance(variant, dict) else None
+        if not isinstance(runs, list) or not runs:
+            raise DataFileError(f"{content.source}: variant {number} names no 'runs'")
+        conversation = _conversation(variant, f"{content.source} variant {number}")
+        by_run.update(dict.fromkeys(runs, conversation))
+    return by_run
+
+
+def _conversation(data: Any, source: str) -> Conversation:
+    """The system message, user turns and expected answers of one prompt."""
     messages = data.get("messages") if isinstance(data, dict) else None
     tests = data.get("tests") if isinstance(data, dict) else None
     if not isinstance(messages, list) or not isinstance(tests, dict) or len(tests) != 1:
         raise DataFileError(
-            f"{content.source}: expected an object with a 'messages' list and one 'tests' entry"
+            f"{source}: expected an object with a 'messages' list and one 'tests' entry"
         )
     texts: dict[str, list[str]] = {"system": [], "user": []}
     for number, message in enumerate(messages, start=1):
         if not isinstance(message, dict) or not isinstance(message.get("content"), str):
-            raise DataFileError(f"{content.source}: message {number} has no text 'content'")
+            raise DataFileError(f"{source}: message {number} has no text 'content'")
         if message.get("role") in texts:
             texts[message["role"]].append(message["content"])
     [test] = tests.values()
@@ -146,7 +184,7 @@ def check_content(content: Content) -> Conversation:
         or not all(isinstance(answer, str) and answer.strip() for answer in expected)
     ):
         raise DataFileError(
-            f"{content.source}: needs one system message, at least one user turn and a "
+            f"{source}: needs one system message, at least one user turn and a "
             "non-empty list of expected answers"
         )
     return Conversation(texts["system"][0], tuple(texts["user"]), tuple(dict.fromkeys(expected)))
@@ -154,37 +192,59 @@ def check_content(content: Content) -> Conversation:
 
 @dataclass(frozen=True)
 class PublishedTask:
-    """One task of the paper, located but not yet read.
+    """One item of the paper (one distinct prompt of a task), located but not yet read.
 
     Attributes:
-        id: Stable id ``graph.domain.condition[.cot]``.
+        id: Stable item id: the task's id, or ``<task id>@<run>`` for another prompt.
+        task: The paper's task ``graph.domain.condition[.cot]``, whose items
+            are resampled together in intervals.
         graph: Graph name (Experiment 2 runs on graph D, ``n15star``).
         domain: Domain name.
         condition: Condition, named as our conditions are.
         cot: ``none``, or Experiment 2's ``bfs`` / ``dfs`` variant.
-        local_path: The file under ``COG_TASKS_DATA/cogeval`` (and a Hub copy).
-        upstream_path: The upstream file read when neither copy has it.
+        local_path: The task's file under ``COG_TASKS_DATA/cogeval`` (and a Hub copy).
+        upstream_path: The upstream run file of this prompt, read when neither copy has it.
+        scored_reply: Which reply (1-based) the paper scored.
     """
 
     id: str
+    task: str
     graph: str
     domain: str
     condition: str
     cot: str
     local_path: str
     upstream_path: str
+    scored_reply: int
 
     @property
     def family(self) -> str:
         """The condition family."""
         return SCORED_CONDITION_FAMILIES[self.condition]
 
+    @property
+    def run(self) -> str:
+        """The upstream run named in the index (``gpt-4-32k/temp_0_003``)."""
+        folder = self.local_path.removesuffix(".json")
+        if self.family == "Experiment2":  # the run names its variant folder
+            folder = folder.rsplit("/", 1)[0]
+        return self.upstream_path.removeprefix(f"{folder}/").removesuffix(".json")
+
     def load(self) -> Conversation:
-        """Read and check the task's conversation (see the module docstring)."""
+        """Read and check the item's conversation (see the module docstring).
+
+        Raises:
+            DataFileError: When the task's local file has no prompt sent to the item's run.
+        """
         root = local_data_dir()
         local = root is not None and (root / SOURCE.benchmark / self.local_path).is_file()
         if local or hub_source(SOURCE.benchmark) is not None:
-            return fetch(SOURCE, self.local_path, check_content).value
+            variants = _variants(self.local_path)
+            if self.run not in variants:
+                raise DataFileError(
+                    f"{SOURCE.label(self.local_path)}: no variant was sent to run {self.run!r}"
+                )
+            return variants[self.run]
         return fetch(SOURCE, self.upstream_path, check_content).value
 
     def to_record(self) -> dict[str, Any]:
@@ -199,6 +259,7 @@ class PublishedTask:
         context = scoring_context(conversation.turns, kind, conversation.expected)
         return {
             "id": self.id,
+            "task": self.task,
             "source": "published",
             "graph": self.graph,
             "domain": self.domain,
@@ -210,10 +271,9 @@ class PublishedTask:
             "turns": list(conversation.turns),
             "prompt": "\n\n".join([conversation.system, *conversation.turns]),
             "expected": list(conversation.expected),
+            "scored_reply": self.scored_reply,
             "kind": kind,
-            "start": (question_start(conversation.turns) or route_start(conversation.expected))
-            if kind == "path"
-            else None,
+            "start": task_start(kind, conversation),
             "graph_context": context.to_dict() if context is not None else None,
         }
 
@@ -223,13 +283,34 @@ def answer_kind(condition: str, expected: Sequence[str]) -> AnswerKind:
     return "count" if condition in COUNT_CONDITIONS else infer_kind(condition, expected)
 
 
+def task_start(kind: AnswerKind, conversation: Conversation) -> str | None:
+    """The start a route or first move may name first: the question's, else the routes' own.
+
+    A first-move question names its start ("Which room from the lobby ...");
+    a route's start is also read from the optimal routes when they share one.
+    """
+    if kind == "first_step":
+        return question_start(conversation.turns)
+    if kind == "path":
+        return question_start(conversation.turns) or route_start(conversation.expected)
+    return None
+
+
 def route_start(expected: Sequence[str]) -> str | None:
     """The start state every optimal route shares, if they share one."""
     starts = {tuple(split_route(extract_answer(text) or text))[:1] for text in expected}
     return starts.pop()[0] if len(starts) == 1 and () not in starts else None
 
 
-def _task(local_path: str, upstream_path: str) -> PublishedTask | None:
+@cache
+def _variants(local_path: str) -> dict[str, Conversation]:
+    """The prompts of one local (or Hub) task file by run, read once per process."""
+    return fetch(SOURCE, local_path, check_variants).value
+
+
+def _task(
+    local_path: str, upstream_path: str, scored_reply: int, first: bool
+) -> PublishedTask | None:
     parts = local_path.split("/")
     if parts[1].endswith("_cot"):
         _, graph_folder, domain, folder, file = parts
@@ -242,41 +323,42 @@ def _task(local_path: str, upstream_path: str) -> PublishedTask | None:
     if condition in UNSCORED_CONDITIONS:
         return None
     suffix = "" if cot == "none" else f".{cot}"
-    return PublishedTask(
-        f"{graph}.{domain}.{condition}{suffix}",
-        graph,
-        domain,
-        condition,
-        cot,
-        local_path,
-        upstream_path,
+    task_id = f"{graph}.{domain}.{condition}{suffix}"
+    item = PublishedTask(
+        task_id, task_id, graph, domain, condition, cot, local_path, upstream_path, scored_reply
     )
+    return item if first else replace(item, id=f"{task_id}@{item.run}")
 
 
 @cache
 def published_index() -> tuple[PublishedTask, ...]:
-    """Every scored published task, from the package's index of paths."""
+    """Every scored published item, from the package's index of paths."""
     index = json.loads(INDEX_FILE.read_text(encoding="utf-8"))
-    tasks = (_task(local, upstream) for local, upstream in index["tasks"])
-    return tuple(task for task in tasks if task is not None)
+    seen: set[str] = set()
+    items = []
+    for local, upstream, scored_reply in index["items"]:
+        items.append(_task(local, upstream, scored_reply, first=local not in seen))
+        seen.add(local)
+    return tuple(item for item in items if item is not None)
 
 
 def select_published(
     graphs: Sequence[str] | None = None,
     domains: Sequence[str] | None = None,
     conditions: Sequence[str] | None = None,
-    cot: str = "none",
+    cot: str | None = None,
     design: str = "all",
     experiment: int | None = None,
 ) -> list[PublishedTask]:
-    """The published tasks that match, in the index's order.
+    """The published items that match, in the index's order.
 
     ``cot`` picks Experiment 2's prompt variant; the Experiment 1 tasks have
-    none, so they are in the selection only with ``cot="none"``. ``design="paper"``
+    none, so they are in the selection only with ``cot="none"``; unset, every
+    item is (every distinct prompt of the paper). ``design="paper"``
     keeps the Experiment 1 tasks of the paper's 3 domains per graph and the 5
     condition families of Table 2. ``experiment=1`` keeps Experiment 1's tasks;
     ``experiment=2`` keeps Experiment 2's nine, every ``cot`` variant (``cot``
-    must then be ``none``).
+    must then be unset or ``none``).
 
     Raises:
         ValueError: For a graph, domain or condition no published task has,

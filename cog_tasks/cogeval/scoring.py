@@ -167,16 +167,25 @@ def score_response(
     kind: AnswerKind,
     context: GraphContext | None = None,
     start: str | None = None,
+    questions: int = 1,
+    scored: int | None = None,
 ) -> ScoreResult:
     """Score one reply against the optimal answers.
+
+    A route or first move may name the question's start first, whether or
+    not the answers do; a route may leave the start out only where the
+    answers begin with it (never its first move).
 
     Args:
         response: The full reply text.
         expected: Every optimal answer, each as ``"Answer: ..."``.
         kind: The answer form.
         context: The environment, for exact failure modes.
-        start: Normalised start state when there is no ``context`` (so that a
+        start: Normalised start state where ``context`` has none (so that a
             route may repeat the start even where the answers omit it).
+        questions: How many questions the prompt asked at once (see
+            :func:`~cog_tasks.cogeval.parsing.read_final_answer`).
+        scored: Which of them (1-based) is scored; the last by default.
 
     Returns:
         The score, failure mode and extracted answer.
@@ -186,7 +195,7 @@ def score_response(
     """
     if not expected:
         raise ValueError("no expected answer given")
-    reading = read_final_answer(response)
+    reading = read_final_answer(response, questions, scored)
     answer = reading.text
     if reading.problem is not None or answer is None:
         return ScoreResult(0, reading.problem or "no_answer", answer)
@@ -201,7 +210,7 @@ def score_response(
     route = read_route(answer, known)
     if route is None:
         return ScoreResult(0, UNPARSEABLE, answer)
-    start = context.start if context else start
+    start = (context.start if context else None) or start
     if kind == "first_step":
         chosen = route[1] if len(route) > 1 and route[0] == start else route[0]
         if any(chosen == option[-1] for option in routes):
@@ -216,10 +225,16 @@ def score_response(
 
 
 def _same_route(route: list[str], option: list[str], start: str | None) -> bool:
-    """Whether ``route`` is ``option``, with the start given or left out on either side."""
-    if route == option or route == option[1:]:
+    """Whether ``route`` is ``option``, with the start given or left out on either side.
+
+    Leaving out ``option``'s first state is accepted only when it is the start:
+    a route without its first move is another route.
+    """
+    if route == option:
         return True
-    return start is not None and option[0] != start and route == [start, *option]
+    if start is None:
+        return False
+    return route == option[1:] if option[0] == start else route == [start, *option]
 
 
 def _score_count(answer: str, expected: Sequence[str]) -> ScoreResult:

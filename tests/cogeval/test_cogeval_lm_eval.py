@@ -30,10 +30,10 @@ def test_dataset_hook_filters_by_graph_and_family() -> None:
 
 
 def test_the_default_dataset_is_the_published_tasks_flattened() -> None:
-    split = load_cogeval(version=3.0)["test"]
-    assert len(split) == len(select_published()) == 243
+    split = load_cogeval(version=4.0)["test"]
+    assert len(split) == len(select_published()) == 1494
     assert set(split["source"]) == {"published"}
-    [task] = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["valuePath"])
+    task = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["valuePath"])[0]
     conversation = task.load()
     [doc] = [doc for doc in split if doc["id"] == task.id]
     # The system message, then each user turn, blank lines between, no reply between turns.
@@ -120,3 +120,27 @@ def test_sampled_task_repeats_and_analyze_reads_every_reply(tmp_path: Path) -> N
     assert len(table) == 2 * 10 and sorted(set(table["epoch"])) == list(range(1, 11))
     assert set(table["temperature"]) == {1.0}
     assert main(["cogeval", "analyze", "--log", str(out), "--json"]) == 0
+
+
+def test_a_run_of_greedy_and_sampled_tasks_labels_each_row_with_its_temperature(
+    tmp_path: Path,
+) -> None:
+    from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+
+    stamp = "2026-11-25T10-00-00"
+    configs = {
+        "cogeval_n7line": {"generation_kwargs": {"do_sample": False, "temperature": 0.0}},
+        "cogeval_sampled": {"generation_kwargs": {"do_sample": True, "temperature": 1.0}},
+    }
+    results = {"config": {"model": "dummy", "gen_kwargs": {}}, "configs": configs}
+    (tmp_path / f"results_{stamp}.json").write_text(json.dumps(results))
+    doc = {"id": "n7line.ordRooms.valuePath", "graph": "n7line", "domain": "ordRooms"}
+    doc |= {"condition": "valuePath"}
+    line = {"doc": doc, "acc": 0.0, "no_answer": 1.0, "filtered_resps": ["no idea"]}
+    for task in configs:
+        (tmp_path / f"samples_{task}_{stamp}.jsonl").write_text(json.dumps(line) + "\n")
+    table = score_table_from_lm_eval(tmp_path)
+    assert sorted(table["temperature"]) == [0.0, 1.0]  # was 1.0 for both
+    results["config"]["gen_kwargs"] = {"temperature": 0.5}  # --gen_kwargs applies to every task
+    (tmp_path / f"results_{stamp}.json").write_text(json.dumps(results))
+    assert set(score_table_from_lm_eval(tmp_path)["temperature"]) == {0.5}

@@ -56,9 +56,12 @@ def test_a_story_is_read_as_a_tree_with_options_and_returns() -> None:
 
 
 def test_every_star_and_cluster_task_in_the_template_is_read(shared_data: Path) -> None:
-    tasks = select_published(graphs=STAR_GRAPHS.split(","), domains=TEMPLATE_DOMAINS.split(","))
+    tasks = select_published(
+        graphs=STAR_GRAPHS.split(","), domains=TEMPLATE_DOMAINS.split(","), cot="none"
+    )
     tasks += select_published(graphs=["n7line", "n13line"], domains=["ordRooms"])
-    assert len(tasks) == 120 + 21
+    tasks = [task for task in tasks if "forefront" not in task.id]  # a wording of two models
+    assert len({task.task for task in tasks}) == 120 + 21 and len(tasks) == 1224
     for task in tasks:
         conversation = task.load()
         kind = answer_kind(task.condition, conversation.expected)
@@ -69,7 +72,8 @@ def test_every_star_and_cluster_task_in_the_template_is_read(shared_data: Path) 
             edges = {frozenset(edge) for edge in context.edges}
             expected = conversation.expected[0].removeprefix("Answer:").lower().split(",")
             route = [state.strip() for state in expected]
-            if task.id != "n15star.socialTies.nstepPath":  # upstream answer goes through Matt
+            # 21 upstream answers of n15star socialTies step from Jing to Matt, unconnected
+            if not (task.task.startswith("n15star.socialTies") and {"jing", "matt"} <= set(route)):
                 assert all(
                     frozenset(step) in edges for step in zip(route, route[1:], strict=False)
                 ), task.id
@@ -94,7 +98,8 @@ def test_the_walker_answers_published_dialogs_in_their_answer_form(shared_data: 
 
 
 def test_walking_to_the_target_is_scored_correct_when_it_is_shortest(shared_data: Path) -> None:
-    [task] = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["1stepPath"])
+    task = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["1stepPath"])[0]
+    assert task.id == task.task  # the first item of a task keeps the task's id
     conversation = task.load()
     context = read_turns(conversation.turns, "path", conversation.expected)
     assert context is not None and context.rewards == (("2", 1.0),)
@@ -106,8 +111,9 @@ def test_the_walker_reads_all_but_seven_paper_tasks_and_gives_those_no_answer(
     shared_data: Path,
 ) -> None:
     answerer = chance_answerer({"source": "published", "design": "paper"})
-    assert len(answerer.unread) == 7
-    assert {task.rsplit(".", 1)[-1] for task in answerer.unread} == {
+    first_items = [task for task in answerer.unread if "@" not in task]
+    assert len(first_items) == 7 and len(answerer.unread) == 32  # 25 other wordings
+    assert {task.rsplit(".", 1)[-1] for task in first_items} == {
         "nonteleShortcutShortest",  # a story about other places than the map it is scored on
         "teleShortcutShortest",
         "nonteleDetour",  # n7tree unordSpatial: fields named in the follow-up are not read

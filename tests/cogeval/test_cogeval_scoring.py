@@ -198,3 +198,76 @@ def test_a_route_may_repeat_the_start_the_expected_answers_omit() -> None:
     assert rescore_record(base)["score"] == 0  # without the start, 1 could be a wrong first step
     assert rescore_record({**base, "start": "room 1"})["score"] == 1
     assert rescore_record({**base, "start": "room 1", "response": "Answer: 4, 7, 10"})["score"] == 0
+
+
+def test_a_route_without_its_first_move_is_refused(shared_data: Path) -> None:
+    from cog_tasks.cogeval.published import select_published
+
+    record = select_published(graphs=["n13line"], domains=["ordRooms"], conditions=["valuePath"])[
+        0
+    ].to_record()
+    assert record["start"] == "lobby" and "Answer: 2, 4, 6, 8, 10, 12" in record["expected"]
+
+    def score(reply: str) -> int:
+        return score_response(reply, record["expected"], "path", start=record["start"]).score
+
+    assert score("Answer: 4, 6, 8, 10, 12") == 0  # was accepted: room 2 left out
+    assert score("Answer: 2, 4, 6, 8, 10, 12") == 1
+    assert score("Answer: lobby, 2, 4, 6, 8, 10, 12") == 1
+    # where the answers begin with the start, the start may still be left out
+    assert score_response("Answer: 3", ["Answer: 1, 3"], "path", start="1").score == 1
+    # without a start the answers' first state is never dropped
+    assert score_response("Answer: 3", ["Answer: 1, 3"], "path").score == 0
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Answer: 3-4 clusters", "Answer: at least 3 clusters", "Answer: 3 to 4", "Answer: about 3"],
+)
+def test_hedged_counts_are_unparseable(reply: str) -> None:
+    result = score_response(reply, ["Answer: there are 3 clusters"], "count")
+    assert (result.score, result.failure_mode) == (0, "unparseable")
+
+
+def test_counts_with_their_members_are_still_read() -> None:
+    reply = "Answer: 3 clusters: rooms 1-5, rooms 6-10 and rooms 11-15"
+    assert score_response(reply, ["Answer: there are 3 clusters"], "count").score == 1
+    assert parse_count("4 groups") == 4
+
+
+def test_a_named_start_on_a_first_move_question_reads_as_on_a_route(shared_data: Path) -> None:
+    from cog_tasks.cogeval.published import select_published
+
+    record = select_published(graphs=["n7line"], domains=["ordRooms"], conditions=["valuePath"])[
+        0
+    ].to_record()
+    assert record["kind"] == "first_step" and record["start"] == "lobby"
+
+    def result(reply: str) -> tuple[int, str | None]:
+        scored = score_response(reply, record["expected"], "first_step", start=record["start"])
+        return scored.score, scored.failure_mode
+
+    assert result("Answer: lobby, 2, 4, 6") == (1, None)  # was wrong_goal: "lobby" read as the move
+    assert result("Answer: room 2") == (1, None)
+    assert result("Answer: lobby, 1") == (0, "wrong_goal")
+
+
+def test_one_answer_per_question_of_a_joined_prompt_scores_the_scored_one() -> None:
+    reply = "Answer: 2\nAnswer: 1, 3"
+    alone = score_response(reply, ["Answer: 1, 3"], "path", start="1")
+    assert alone.failure_mode == "unparseable"  # one question asked: two answers contradict
+    joined = score_response(reply, ["Answer: 1, 3"], "path", start="1", questions=2, scored=2)
+    assert (joined.score, joined.answer) == (1, "1, 3")
+    first = score_response(
+        "Answer: 3\nAnswer: 1 - 2, 2 - 3",
+        ["Answer: there are 3 clusters"],
+        "count",
+        questions=2,
+        scored=1,
+    )
+    assert (first.score, first.answer) == (1, "3")
+    # three answers to two questions: read as one reply, the last two contradict
+    three = score_response(
+        "Answer: 2\nAnswer: 1, 2\nAnswer: 1, 3", ["Answer: 1, 3"], "path", questions=2
+    )
+    assert three.failure_mode == "unparseable"

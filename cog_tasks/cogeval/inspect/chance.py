@@ -67,8 +67,10 @@ def published_contexts(
 
     Each map is read from the task's first user turn
     (:mod:`cog_tasks.cogeval.published_graph`); a follow-up turn is answered on
-    that same map, the question's target aside. An earlier turn is answered
-    with a route (the value question), or a count in a count task.
+    that same map, the question's target aside. The turn the paper scored
+    (``scored_reply``) is answered in the task's answer form; another turn
+    with a route (the value question), or, after Experiment 2's count, with a
+    map (its "Please draw the map of the environment").
 
     Returns:
         The maps by dialog prefix (``None`` for every prefix of a task whose
@@ -78,7 +80,7 @@ def published_contexts(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),
         conditions=split_names(task_args.get("conditions")),
-        cot=task_args.get("cot", "none"),
+        cot=task_args.get("cot"),
         design=task_args.get("design", "all"),
         experiment=task_args.get("experiment"),
     )
@@ -92,7 +94,7 @@ def published_contexts(
         maps = [
             read_turns(
                 turns,
-                kind if prefix == turns or kind == "count" else "path",
+                kind if len(prefix) == task.scored_reply else "map" if kind == "count" else "path",
                 conversation.expected,
                 asked=len(prefix),
             )
@@ -128,7 +130,7 @@ def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
         domains=split_names(task_args.get("domains")),
         conditions=split_names(task_args.get("conditions")),
         seed=int(task_args.get("seed", 0)),
-        cot=task_args.get("cot", "none"),
+        cot=task_args.get("cot") or "none",
         design=task_args.get("design", "all"),
         experiment=task_args.get("experiment"),
     )

@@ -38,6 +38,12 @@ from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
+#: The paper's nucleus sampling, sent with every call where the provider takes it.
+PAPER_TOP_P = 0.95
+#: The published runs' cap per reply: the largest any used, GPT-4's on most tasks.
+PAPER_MAX_TOKENS = 2048
+#: Providers that refuse ``top_p`` beside a temperature (recent Claude models).
+NO_TOP_P_APIS: frozenset[str] = frozenset({"anthropic"})
 SOURCES: tuple[str, ...] = ("published", "generated")
 #: The default task source: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
@@ -88,8 +94,10 @@ def _check_parameters(
     """
     if source not in SOURCES:
         raise ValueError(f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}")
-    if cot not in COT_MODES:
-        raise ValueError(f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}")
+    if cot is not None and cot not in COT_MODES:
+        raise ValueError(
+            f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}, or unset"
+        )
     if design not in DESIGNS:
         raise ValueError(f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -131,9 +139,11 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
             "family": record["family"],
             "cot": record["cot"],
             "seed": record["seed"],
-            CLUSTER: record["id"],
+            CLUSTER: record.get("task", record["id"]),
+            "item": record["id"],
             "temperature": temperature,
             "followups": turns[1:],
+            "scored_reply": record.get("scored_reply", len(turns)),
             "source": record.get("source", "generated"),
             "kind": record.get("kind") or record["graph_context"]["kind"],
             "start": record.get("start"),
@@ -142,16 +152,47 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
     )
 
 
+def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
+    """The generation settings of one sample's calls: its temperature and the paper's ``top_p``.
+
+    Temperature 0 is greedy decoding on every provider (see
+    :func:`cog_tasks.common.generation.sampling_settings`). ``top_p`` is the
+    paper's 0.95 unless the user set one (``--top-p``, which then applies) or
+    the provider refuses it beside a temperature (:data:`NO_TOP_P_APIS`).
+
+    Args:
+        temperature: The sample's temperature.
+        api: The model's provider.
+        user: The eval's generation settings (``--temperature``, ``--top-p`` ...).
+
+    Raises:
+        ValueError: When the user set a temperature: each sample has its own
+            (``-T temperatures``), and one per call would override it.
+    """
+    if user.temperature is not None:
+        raise ValueError(
+            f"CogEval: --temperature {user.temperature:g} would be overridden by each sample's "
+            f"own temperature; pass -T temperatures={user.temperature:g} instead"
+        )
+    settings = sampling_settings(temperature, api)
+    if user.top_p is None and api not in NO_TOP_P_APIS:
+        settings["top_p"] = PAPER_TOP_P
+    return settings
+
+
 @solver
 def dialog_solver() -> Solver:
     """Answer the first turn, then each follow-up turn, at the sample's temperature.
 
-    Temperature 0 is greedy decoding on every provider (see
-    :func:`cog_tasks.common.generation.sampling_settings`).
+    Each call gets :func:`turn_settings`; a ``--temperature`` is refused there.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        settings = sampling_settings(float(state.metadata["temperature"]), state.model.api)
+        # Inspect exports no public reader of the eval's generation settings.
+        from inspect_ai.model._generate_config import active_generate_config
+
+        temperature = float(state.metadata["temperature"])
+        settings = turn_settings(temperature, state.model.api, active_generate_config())
         state = await generate(state, **settings)
         for text in state.metadata["followups"]:
             state.messages.append(ChatMessageUser(content=text))
@@ -161,20 +202,28 @@ def dialog_solver() -> Solver:
     return solve
 
 
-@scorer(metrics=[key_intervals(unit=CLUSTER, cluster=CLUSTER)])
+def scored_reply(state: TaskState) -> str:
+    """The reply the paper scored: ``metadata["scored_reply"]`` (1-based), else the last."""
+    replies = [message.text for message in state.messages if message.role == "assistant"]
+    number = state.metadata.get("scored_reply") or len(replies)
+    return replies[number - 1] if 0 < number <= len(replies) else state.output.completion
+
+
+@scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER)])
 def cogeval_scorer() -> Scorer:
     """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode.
 
-    Every rate is reported with its 95 % interval (``<key>_ci_low``,
-    ``<key>_ci_high``), bootstrapped over tasks: a task's temperatures and
-    repeats are resampled together.
+    The reply scored is the one the paper scored (:func:`scored_reply`). Every
+    rate is reported with its 95 % interval (``<key>_ci_low``,
+    ``<key>_ci_high``), bootstrapped over the paper's tasks: a task's items,
+    temperatures and repeats are resampled together.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         facts = state.metadata["graph_context"]
         context = GraphContext.from_dict(facts) if facts is not None else None
         result = score_response(
-            state.output.completion,
+            scored_reply(state),
             list(target.target),
             state.metadata["kind"],
             context,
@@ -199,7 +248,7 @@ def cogeval(
     graphs: str | list[str] | None = None,
     domains: str | list[str] | None = None,
     conditions: str | list[str] | None = None,
-    cot: str = "none",
+    cot: str | None = None,
     temperatures: str | float | list[float] | None = None,
     seed: int = 0,
     max_tokens: int | None = None,
@@ -215,12 +264,15 @@ def cogeval(
         domains: Domains (``ordRooms,unordRooms,unordSpatial,socialTies,objectRelations``);
             all that each graph has by default.
         conditions: Conditions (``valuePath``, ``transReval``, ...); all by default.
-        cot: Reasoning instruction on the scored question: ``none``, ``bfs`` or ``dfs``.
+        cot: Reasoning instruction on the scored question: ``none``, ``bfs`` or
+            ``dfs``; unset: every published item (Experiment 2 under all three),
+            ``none`` for generated tasks.
         temperatures: Temperatures to sample at, each a separate sample
             (default ``0,0.5,1``). Repeats come from ``--epochs``.
         seed: Relabelling seed of ``source=generated``; 0 is the reference set,
             others give fresh names (``source=published`` takes 0 only).
-        max_tokens: Cap on tokens per reply.
+        max_tokens: Cap on tokens per reply (default 2048, the published runs'
+            largest; ``--max-tokens`` overrides it).
         design: ``all`` (default), or ``paper``: only the paper's 3 domains per
             graph and 5 condition families, so ``cog-tasks cogeval analyze``
             gives Table 2's terms and degrees of freedom.
@@ -253,6 +305,7 @@ def cogeval(
     if source == "published":
         records = [task.to_record() for task in select_published(**names)]
     else:
+        names["cot"] = cot or "none"
         records = [item.to_record() for item in generate_items(seed=seed, **names)]
     samples = [
         record_to_sample(record, temperature)
@@ -263,6 +316,6 @@ def cogeval(
         dataset=MemoryDataset(samples, name="cogeval"),
         solver=dialog_solver(),
         scorer=cogeval_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens),
+        config=GenerateConfig(max_tokens=max_tokens or PAPER_MAX_TOKENS),
         version=TASK_VERSION,
     )

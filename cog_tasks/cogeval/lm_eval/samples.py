@@ -45,18 +45,40 @@ def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
     return RunIdentity.of(task, model, arguments=arguments, seed=config.get("random_seed"))
 
 
+def _task_temperature(results: dict[str, Any], task: str) -> float:
+    """The temperature ``task`` of one lm-eval run sampled at.
+
+    Each task's own generation settings, with the run's ``--gen_kwargs`` over
+    them, so the greedy and sampled tasks of one run keep their own temperatures.
+    """
+    configs = results.get("configs") or {}
+    generation = (configs.get(task) or {}).get("generation_kwargs") or {}
+    cli = (results.get("config") or {}).get("gen_kwargs") or {}
+    return float(cli.get("temperature", generation.get("temperature", 0.0)))
+
+
 def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
     """Score one reply to an lm-eval CogEval document.
 
     The document's graph facts (``graph_context``, JSON; ``null`` for a
     published task whose map is not read) give exact failure modes where
     present; the answer form and start come from ``kind`` and ``start``
-    (documents of tasks version 2.x, all generated, carry them in the facts).
+    (documents of tasks version 2.x, all generated, carry them in the facts),
+    the questions the prompt asked and the one scored from ``questions`` and
+    ``scored_reply`` (documents before 4.0: one question).
     """
     facts = json.loads(doc["graph_context"])
     context = GraphContext.from_dict(facts) if facts is not None else None
     kind = doc.get("kind") or context.kind
-    return score_response(reply, doc["expected"], kind, context, start=doc.get("start"))
+    return score_response(
+        reply,
+        doc["expected"],
+        kind,
+        context,
+        start=doc.get("start"),
+        questions=doc.get("questions", 1),
+        scored=doc.get("scored_reply"),
+    )
 
 
 def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
@@ -107,7 +129,8 @@ def score_table_from_lm_eval(
             continue
         results = parse_json(results_file.read_text(encoding="utf-8"), str(results_file))
         tasks = [file.stem.removeprefix("samples_").removesuffix(f"_{stamp}") for file in samples]
-        runs.append((_identity(results, tasks), samples))
+        temperatures = [_task_temperature(results, task) for task in tasks]
+        runs.append((_identity(results, tasks), list(zip(samples, temperatures, strict=True))))
     if not runs:
         raise ValueError(
             f"{', '.join(map(str, sources))}: no lm-eval CogEval samples "
@@ -118,8 +141,7 @@ def score_table_from_lm_eval(
     rows = []
     for group, label in zip(groups, labels, strict=True):
         for identity, samples in group.runs:
-            temperature = float(dict(identity.arguments).get("generate.temperature", 0.0))
-            for file in samples:
+            for file, temperature in samples:
                 for line, record in iter_jsonl(file):
                     doc = record.get("doc") or {}
                     if "condition" not in doc or "acc" not in record:
@@ -127,7 +149,9 @@ def score_table_from_lm_eval(
                     base = {
                         "run": label,
                         "pooling": group.pooling_note(),
-                        "task": doc.get("id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"),
+                        # The paper's task (4.0 documents); older documents: one item per task.
+                        "task": doc.get("task")
+                        or doc.get("id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"),
                         "model": identity.model,
                         "graph": doc["graph"],
                         "domain": doc["domain"],

@@ -20,7 +20,7 @@ def _records(
     source: str,
     graphs: list[str] | None,
     seed: int,
-    cot: str,
+    cot: str | None,
     design: str,
     experiment: int | None,
 ) -> list[dict[str, Any]]:
@@ -32,7 +32,7 @@ def _records(
         return [task.to_record() for task in tasks]
     if source == "generated":
         items = generate_items(
-            graphs=graphs, seed=seed, cot=cot, design=design, experiment=experiment
+            graphs=graphs, seed=seed, cot=cot or "none", design=design, experiment=experiment
         )
         return [item.to_record() for item in items]
     raise ValueError(f"CogEval source: {source!r} is not valid; valid: published, generated")
@@ -42,7 +42,7 @@ def load_cogeval(
     graphs: Any = None,
     families: Any = None,
     seed: int = 0,
-    cot: str = "none",
+    cot: str | None = None,
     design: str = "all",
     source: str = DEFAULT_SOURCE,
     experiment: int | None = None,
@@ -52,7 +52,11 @@ def load_cogeval(
 
     Each document's ``prompt`` is the whole dialog as one text (lm-eval asks
     once): the system message, then every user turn, separated by blank lines,
-    with no reply between turns; only the last turn's question is scored.
+    with no reply between turns. ``questions`` is how many questions it asks
+    (a generated dialog's flattened prompt asks only the scored one) and
+    ``scored_reply`` which the paper scored: a reply with one ``Answer:`` per
+    question is read answer by answer, any other by its last answer (see
+    :func:`~cog_tasks.cogeval.parsing.read_final_answer`).
 
     Args:
         graphs: Graph names (a list or comma-separated); all by default.
@@ -60,7 +64,8 @@ def load_cogeval(
             ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``
             (generated only), ``Experiment2``).
         seed: Relabelling seed of ``source=generated``; 0 is the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``.
+        cot: ``none``, ``bfs`` or ``dfs``; unset: every published item
+            (Experiment 2 under all three), ``none`` for generated tasks.
         design: ``all``, or ``paper`` (the paper's 3 domains and 5 families).
         source: ``published`` (default): the paper's audited tasks, read at run
             time (see :mod:`cog_tasks.cogeval.published`); ``generated``: ours.
@@ -72,6 +77,7 @@ def load_cogeval(
     rows = [
         {
             "id": record["id"],
+            "task": record.get("task", record["id"]),
             "source": source,
             "graph": record["graph"],
             "domain": record["domain"],
@@ -80,6 +86,8 @@ def load_cogeval(
             "cot": record["cot"],
             "prompt": record["prompt"],
             "expected": record["expected"],
+            "questions": len(record["turns"]) if source == "published" else 1,
+            "scored_reply": record.get("scored_reply", 1) if source == "published" else 1,
             "kind": record.get("kind") or record["graph_context"]["kind"],
             "start": record.get("start"),
             "graph_context": json.dumps(record["graph_context"]),
