@@ -14,6 +14,7 @@ from cog_tasks.cogbench.agents import (
 )
 from cog_tasks.cogbench.agents.authors import authors_prompts
 from cog_tasks.cogbench.agents.coggpt import FORMAT_REMINDERS
+from cog_tasks.cogbench.agents.prompts import EXPLANATIONS
 from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.loader import load_trajectories
 
@@ -186,7 +187,13 @@ def test_coggpt_chunked_stm_uses_the_chunk_parameters() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("stm", "paged"), ("feedback", "answer"), ("retries", -1), ("chunk_overlap", 1000)],
+    [
+        ("stm", "paged"),
+        ("feedback", "answer"),
+        ("retries", -1),
+        ("chunk_overlap", 1000),
+        ("explanation", "long"),
+    ],
 )
 def test_agent_settings_reject_bad_values(field: str, value: object) -> None:
     with pytest.raises(ValueError, match=field):
@@ -317,3 +324,20 @@ def test_every_cut_answer_is_recorded_retries_included() -> None:
     assert answer.rating is None
     assert agent.take_truncated() == ("answer",) * 3
     assert agent.take_truncated() == ()
+
+
+@pytest.mark.parametrize(
+    ("explanation", "asked"),
+    [("authors", "substantial first-person explanation"), ("brief", "one or two sentences")],
+)
+def test_baselines_ask_for_the_explanation_named(explanation: str, asked: str) -> None:
+    settings = AgentSettings(explanation=explanation)
+    for name in ("cot", "react", "reflexion"):
+        model, _ = _run(name, iterations=1, settings=settings)
+        requests = [p for p in model.prompts if "Rating: <one number>" in p]
+        assert requests and all(asked in p for p in requests), name
+
+
+def test_the_default_explanation_is_the_authors_and_brief_is_task_v3s() -> None:
+    assert AgentSettings().explanation == "authors"
+    assert "Thoughts: <your reasons in one or two sentences>" in EXPLANATIONS["brief"]

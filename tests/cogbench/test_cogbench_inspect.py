@@ -123,6 +123,7 @@ def test_unknown_agent_is_rejected() -> None:
         ({"forgetting_rate": 1.5}, "forgetting_rate must be a number from 0 to 1"),
         ({"self_judge": "yes"}, "self_judge must be true or false"),
         ({"feedback": "hint"}, "feedback must be one of"),
+        ({"explanation": "long"}, "explanation must be one of"),
         ({"max_tokens": True}, "max_tokens must be an integer"),
     ],
 )

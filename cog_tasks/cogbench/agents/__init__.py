@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cog_tasks.cogbench.agents.base import (
+    EXPLANATION_MODES,
     FEEDBACK_MODES,
+    MEMORY_TOKENS,
     PROMPT_MODES,
     RECALL_MODES,
     STM_MODES,
@@ -55,7 +57,9 @@ def make_agent(
 
 __all__ = [
     "AGENTS",
+    "EXPLANATION_MODES",
     "FEEDBACK_MODES",
+    "MEMORY_TOKENS",
     "PROMPT_MODES",
     "RECALL_MODES",
     "STM_MODES",

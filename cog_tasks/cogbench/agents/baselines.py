@@ -3,11 +3,16 @@
 All three see only the initial profile and the current iteration's flow; they
 keep no memory of earlier flows. ReAct and Reflexion also receive "human
 feedback" on each question of the previous iteration, in the form chosen by
-``AgentSettings.feedback``: whether their rating was too high, too low or
-right (``direction``, the default), only their own rating (``none``), or the
-human rating itself (``rating``, the paper's wording and an upper bound:
-copying last round's human rating alone scores well). Reflexion additionally
-writes a self-reflection on that feedback before it answers.
+``AgentSettings.feedback``: the human rating itself (``rating``, the default:
+our reading of the paper's "extra human feedback based on its last
+iteration", since the authors released no baseline code; copying last
+round's human rating alone scores well), whether their rating was too high,
+too low or right (``direction``), or only their own rating (``none``).
+Reflexion additionally writes a self-reflection on that feedback before it
+answers. Every rating request asks for the explanation
+``AgentSettings.explanation`` names: by default the substantial first-person
+explanation the authors' grade prompt asks of CogGPT, so that the same judge
+scores like with like.
 """
 
 from __future__ import annotations
@@ -39,7 +44,11 @@ class CoTAgent(CogBenchAgent):
         self, question: str, observation: Observation | None
     ) -> tuple[str, tuple[str, ...]]:
         """Profile, current flow, statement."""
-        return f"{self.context()}\n\n{prompts.question(question)}", ()
+        return f"{self.context()}\n\n{self.rating_request(question)}", ()
+
+    def rating_request(self, question: str) -> str:
+        """The rating request, with the explanation ``settings.explanation`` asks for."""
+        return prompts.question(question, self.settings.explanation)
 
 
 class ReActAgent(CoTAgent):
@@ -58,7 +67,7 @@ class ReActAgent(CoTAgent):
         seen = prompts.observation(
             observation.own_rating, observation.human_rating, self.settings.feedback
         )
-        return f"{self.context()}\n\n{seen}\n\n{prompts.question(question)}", ()
+        return f"{self.context()}\n\n{seen}\n\n{self.rating_request(question)}", ()
 
 
 class ReflexionAgent(ReActAgent):

@@ -175,7 +175,8 @@ class CogGPTAgent(CogBenchAgent):
             )
             return prompt, recalled
         memory = prompts.INTERPRET.format(memory=prompts.memory_section(recalled))
-        prompt = f"{prompts.role(self.profile)}\n\n{memory}\n\n{prompts.question(question)}"
+        request = prompts.question(question, self.settings.explanation)
+        prompt = f"{prompts.role(self.profile)}\n\n{memory}\n\n{request}"
         return prompt, recalled
 
     async def answer(

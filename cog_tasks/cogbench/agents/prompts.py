@@ -19,10 +19,20 @@ QUESTION = (
     'Statement: "{question}"\n'
     "How much do you, as this person, agree with the statement? "
     "1 = strongly disagree, 2 = disagree, 3 = neutral, 4 = agree, 5 = strongly agree.\n"
-    "Reply in exactly two lines:\n"
-    "Thoughts: <your reasons in one or two sentences>\n"
+    "{explanation}\n"
     "Rating: <one number>"
 )
+EXPLANATIONS: dict[str, str] = {
+    "authors": (
+        "Reply in this form:\n"
+        "Thoughts: <a substantial first-person explanation of your rating, clear and "
+        "unambiguous, without quoting the statement>"
+    ),
+    "brief": "Reply in exactly two lines:\nThoughts: <your reasons in one or two sentences>",
+}
+"""What the rating request asks to explain (``explanation``): ``authors`` asks for
+what the authors' grade prompt asks of CogGPT, a substantial first-person
+explanation; ``brief`` is the request of task v3 and before."""
 
 NOTHING_READ = "You have not read anything about this topic yet."
 
@@ -67,9 +77,9 @@ def role(profile: Mapping[str, str]) -> str:
     return ROLE.format(profile=profile_to_text(profile))
 
 
-def question(statement: str) -> str:
-    """The rating request for one statement."""
-    return QUESTION.format(question=statement)
+def question(statement: str, explanation: str = "authors") -> str:
+    """The rating request for one statement, with the explanation it asks for."""
+    return QUESTION.format(question=statement, explanation=EXPLANATIONS[explanation])
 
 
 def read_section(information_flow: str) -> str:

@@ -26,7 +26,9 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from cog_tasks.cogbench.agents import (
     AGENTS,
+    EXPLANATION_MODES,
     FEEDBACK_MODES,
+    MEMORY_TOKENS,
     PROMPT_MODES,
     RECALL_MODES,
     STM_MODES,
@@ -89,7 +91,7 @@ def cogbench(
     judge_chars: int | None = None,
     weights: str | None = None,
     max_tokens: int = 256,
-    memory_tokens: int = 512,
+    memory_tokens: int = MEMORY_TOKENS,
     recall_k: int = 3,
     memory_dir: str | None = None,
     stm: str = "whole",
@@ -101,6 +103,7 @@ def cogbench(
     kappa: str = "pooled",
     prompts: str = "authors",
     recall: str = "authors",
+    explanation: str = "authors",
 ) -> Task:
     """CogBench with a chosen agent.
 
@@ -124,7 +127,8 @@ def cogbench(
             read so far, whole; set it for a judge with a small context.
         weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
         max_tokens: Token limit of answers and reflections.
-        memory_tokens: Token limit of CogGPT's distillation and profile update.
+        memory_tokens: Token limit of CogGPT's distillation and profile update
+            (4,096: a complete distillation of a 2,000-word article fits).
         recall_k: CogGPT long-term memory items recalled per question.
         memory_dir: Persist CogGPT's memory here (default: in memory only).
         stm: CogGPT's short-term memory: ``whole`` (one distillation call per
@@ -135,7 +139,8 @@ def cogbench(
         feedback: What ReAct and Reflexion are told about last round:
             ``rating`` (the human rating itself, the paper's starred agents),
             ``direction`` (too high / too low / right) or ``none``.
-        retries: Extra asks when an answer has no readable rating.
+        retries: Extra asks when an answer has no readable rating, or when a
+            CogGPT distillation is not in the asked-for form.
         kappa: ``pooled`` (κ over all questions of an iteration, as the
             authors' code computes it and their tables show) or
             ``per_question`` (κ per question, averaged: the paper's Eq. 2).
@@ -144,6 +149,10 @@ def cogbench(
         recall: CogGPT's recall: ``authors`` (of the ``recall_k + 1`` nearest
             statements, the ``recall_k`` farthest, as the authors' code) or
             ``nearest`` (the ``recall_k`` nearest).
+        explanation: What a rating request asks to explain, for the baselines
+            (and CogGPT with ``prompts=ours``): ``authors`` (a substantial
+            first-person explanation, as the authors' grade prompt asks of
+            CogGPT) or ``brief`` (one or two sentences, task v3's request).
 
     Returns:
         The task.
@@ -161,6 +170,7 @@ def cogbench(
     choice("stm", stm, STM_MODES)
     choice("prompts", prompts, PROMPT_MODES)
     choice("recall", recall, RECALL_MODES)
+    choice("explanation", explanation, EXPLANATION_MODES)
     for name, value, least in (
         ("max_tokens", max_tokens, 1),
         ("memory_tokens", memory_tokens, 1),
@@ -191,6 +201,7 @@ def cogbench(
         retries=retries,
         prompts=prompts,
         recall=recall,
+        explanation=explanation,
     )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(
