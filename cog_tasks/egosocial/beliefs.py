@@ -5,9 +5,11 @@ an ``External-Belief`` (the dealer's cards) and had the answers judged. Here a
 judge model grades each belief against facts computed from the cards
 (:func:`cog_tasks.egosocial.blackjack.belief_facts`) with the rubric below,
 written for this project, and ends its reply with ``GRADE: C`` or
-``GRADE: I``. A belief the reply does not state, or states only by copying
-the prompt (an echoed ``{belief about yourself}`` template), is wrong without
-asking the judge; a judge reply without a grade is asked again once, then
+``GRADE: I``. Beliefs are read from their labels wherever they stand
+(:func:`labelled_beliefs`). A belief the reply does not state, states only by
+copying the prompt (an echoed ``{belief about yourself}`` template) or labels
+twice with different texts is wrong without asking the judge; a judge reply
+without a grade is asked again once, with a one-line format reminder, then
 counts as wrong and is reported (``judge_unparsed_rate``).
 """
 
@@ -24,14 +26,24 @@ from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
 BeliefType = Literal["self_belief", "external_belief"]
 BELIEF_TYPES: tuple[BeliefType, ...] = ("self_belief", "external_belief")
 
-_SELF = re.compile(
-    r"self[\s-]*belief\s*(?:is|:)?\s*(?P<text>.*?)(?=external[\s-]*belief|$)",
-    re.IGNORECASE | re.DOTALL,
+#: A belief label: ``Self-Belief``, ``external belief``, ``**Self-Belief:**``, a JSON key, any
+#: case, then what separates it from the belief (``is``, a colon, ``=`` or a dash), perhaps nothing.
+_LABEL = re.compile(
+    r"\b(?P<kind>self|external)[ _\-\u2013]?beliefs?\b[*_\"']*"
+    r"(?P<separator>[ \t]*(?:is\b[ \t]*:?|[:=\u2013\u2014]|-(?=\s)))?[ \t]*[*_]*[ \t]*",
+    re.IGNORECASE,
 )
-_EXTERNAL = re.compile(
-    r"external[\s-]*belief\s*(?:is|:)?\s*(?P<text>.*)", re.IGNORECASE | re.DOTALL
+#: What may stand before a label that is a heading alone on its line (``### ``, ``- ``, ``1. ``).
+_HEADING_PREFIX = re.compile(r"[#>*_\-\d.\s]*")
+#: One grade: ``GRADE: C``, ``**GRADE:** c``, ``Grade: *Incorrect*``, ... followed by the end of
+#: its line or punctuation, so that ``GRADE: I think`` and a quoted ``'GRADE: C' if ...`` are none.
+_GRADE = re.compile(
+    r"\bgrade[*_]*[ \t]*:[ \t]*[*_`\[(]*[ \t]*(?P<grade>correct|incorrect|c|i)"
+    r"[*_`\])]*(?=[ \t]*(?:$|[.,;!(\u2013\u2014-]))",
+    re.IGNORECASE | re.MULTILINE,
 )
-_GRADE = re.compile(r"GRADE\s*:\s*([CI])\b")
+#: The line added to the judge's prompt when it is asked again for a grade.
+GRADE_REMINDER = "Reminder: end your reply with one line, exactly 'GRADE: C' or 'GRADE: I'."
 
 RUBRICS: dict[BeliefType, str] = {
     "self_belief": (
@@ -83,14 +95,104 @@ Compare the belief with the facts using the rubric. Explain your reasoning in a 
 then end with exactly one line 'GRADE: C' if the belief is correct or 'GRADE: I' if it is not."""
 
 
-def split_beliefs(reply: str) -> dict[BeliefType, str | None]:
-    """The Self-Belief and External-Belief texts of a reply (``None`` when absent or empty)."""
-    found: dict[BeliefType, str | None] = {}
-    for belief_type, pattern in (("self_belief", _SELF), ("external_belief", _EXTERNAL)):
-        match = pattern.search(reply)
-        text = match.group("text").strip(" \n\t.{}") if match else ""
-        found[belief_type] = text or None
+@dataclass(frozen=True)
+class BeliefReading:
+    """What a reply states for one kind of belief.
+
+    Attributes:
+        text: The belief to grade; ``None`` when there is none.
+        problem: Why there is none: ``not stated``, ``echo`` (only the
+            prompt's words) or ``two different`` (the reply labels two
+            different beliefs of this kind); ``None`` when ``text`` is set.
+    """
+
+    text: str | None
+    problem: str | None = None
+
+
+def _opens_belief(reply: str, label: re.Match[str]) -> bool:
+    """Whether a label introduces a belief: braces or a separator follow, or it is a heading.
+
+    A label inside a sentence ("analyze your cards in Self-belief and then
+    ...", the instruction's echo) introduces none.
+    """
+    if reply.startswith("{", label.end()) or label.group("separator"):
+        return True
+    line_start = reply.rfind("\n", 0, label.start()) + 1
+    line_end = reply.find("\n", label.end())
+    rest = reply[label.end() : line_end if line_end >= 0 else len(reply)]
+    return not rest.strip() and bool(_HEADING_PREFIX.fullmatch(reply[line_start : label.start()]))
+
+
+def _unbraced_end(reply: str, start: int, next_label: int) -> int:
+    """Where a belief without braces ends: before the next label's line prefix (``### ``)."""
+    line_start = reply.rfind("\n", start, next_label) + 1
+    if line_start > start and _HEADING_PREFIX.fullmatch(reply[line_start:next_label]):
+        return line_start
+    return next_label
+
+
+def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str]]:
+    """Every labelled belief of a reply, in order, as (kind, text).
+
+    A belief is the text in braces after its label (``Self-Belief is {...}``,
+    the authors' format) or, without braces, the text up to the next label.
+    Labels are read in any case, with or without bold, ``is`` or a colon, or
+    as a heading alone on its line; a label inside a sentence is not one.
+    Labels inside a braced belief are part of that belief.
+    """
+    labels = [label for label in _LABEL.finditer(reply) if _opens_belief(reply, label)]
+    found: list[tuple[BeliefType, str]] = []
+    consumed = 0
+    for index, label in enumerate(labels):
+        if label.start() < consumed:
+            continue
+        start = label.end()
+        close = reply.find("}", start) if reply.startswith("{", start) else -1
+        if close >= 0:
+            text, consumed = reply[start + 1 : close], close + 1
+        else:
+            later = [other.start() for other in labels[index + 1 :]]
+            consumed = _unbraced_end(reply, start, later[0]) if later else len(reply)
+            text = reply[start:consumed]
+        kind: BeliefType = f"{label.group('kind').lower()}_belief"  # type: ignore[assignment]
+        found.append((kind, text.strip(" \n\t.,;{}*_#`\"'")))
     return found
+
+
+def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading]:
+    """The Self-Belief and External-Belief of a reply, read from its labelled beliefs.
+
+    Labelled beliefs that only repeat ``prompt`` (an echoed ``{belief about
+    yourself}`` template) are left out; a kind stated twice in the same words
+    is one belief; two different beliefs of one kind are neither (``two
+    different``), since picking one would be a guess.
+
+    Args:
+        reply: The player's reply.
+        prompt: The prompt it answers, to recognise echoes.
+    """
+    readings: dict[BeliefType, BeliefReading] = {}
+    labelled = labelled_beliefs(reply)
+    for belief_type in BELIEF_TYPES:
+        texts = [text for kind, text in labelled if kind == belief_type]
+        stated = [text for text in texts if not is_echo(text, prompt)]
+        distinct = {_normalised(text) for text in stated}
+        if len(distinct) == 1:
+            readings[belief_type] = BeliefReading(stated[0])
+        elif distinct:
+            readings[belief_type] = BeliefReading(None, "two different")
+        else:
+            readings[belief_type] = BeliefReading(None, "echo" if texts else "not stated")
+    return readings
+
+
+def split_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, str | None]:
+    """The Self-Belief and External-Belief texts of a reply (``None`` when there is none).
+
+    See :func:`read_beliefs`, which also says why a belief is missing.
+    """
+    return {kind: reading.text for kind, reading in read_beliefs(reply, prompt).items()}
 
 
 def _normalised(text: str) -> str:
@@ -105,14 +207,6 @@ def is_echo(belief: str, prompt: str) -> bool:
     """
     words = _normalised(belief)
     return not words or f" {words} " in f" {_normalised(prompt)} "
-
-
-def stated_beliefs(reply: str, prompt: str) -> dict[BeliefType, str | None]:
-    """:func:`split_beliefs`, with echoed templates and copied prompt text counted as not stated."""
-    return {
-        belief_type: None if text is None or is_echo(text, prompt) else text
-        for belief_type, text in split_beliefs(reply).items()
-    }
 
 
 def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, belief: str) -> str:
@@ -135,9 +229,20 @@ def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, be
 
 
 def parse_grade(judge_reply: str) -> bool | None:
-    """``True`` for ``GRADE: C``, ``False`` for ``GRADE: I`` (the last one wins), else ``None``."""
-    grades = _GRADE.findall(judge_reply)
-    return grades[-1] == "C" if grades else None
+    """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``.
+
+    A grade is ``GRADE:`` and a letter or word, in any case and with or
+    without markdown emphasis (``**GRADE:** c``, ``Grade: *Incorrect*``),
+    ending its line or followed by punctuation. A reply holding two different
+    grades is ``None``, whatever their order: "GRADE: C (if the total were
+    wrong it would be GRADE: I.)" too, as telling a conditional grade from a
+    final one would be a guess. The same grade written twice counts once. A
+    quoted grade followed by more words (the instruction's echo "'GRADE: C'
+    if ... or 'GRADE: I' if it is not") is no grade, and neither is the
+    pronoun of "GRADE: I think".
+    """
+    grades = {match.group("grade")[0].upper() for match in _GRADE.finditer(judge_reply)}
+    return grades == {"C"} if len(grades) == 1 else None
 
 
 #: Dealer bust chances at or above this are a weak up-card, at or below

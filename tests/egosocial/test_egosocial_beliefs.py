@@ -15,7 +15,6 @@ from cog_tasks.egosocial.beliefs import (
     load_labelled_beliefs,
     parse_grade,
     split_beliefs,
-    stated_beliefs,
 )
 from cog_tasks.egosocial.blackjack import (
     BlackjackHand,
@@ -55,7 +54,7 @@ def test_split_beliefs_and_parse_grade() -> None:
     assert split_beliefs("self belief: 12") == {"self_belief": "12", "external_belief": None}
     assert split_beliefs("I would hit.") == {"self_belief": None, "external_belief": None}
     assert parse_grade("reasoning...\nGRADE: C") is True
-    assert parse_grade("GRADE: C at first, but GRADE: I") is False
+    assert parse_grade("GRADE: C\nGRADE: I") is None
     assert parse_grade("correct") is None
 
 
@@ -68,19 +67,24 @@ def test_judge_prompt_holds_the_rubric_and_the_facts() -> None:
 
 
 def scripted_player(input, tools, tool_choice, config):
-    """States a total of 20 and a strong dealer card, whatever the cards; no External-Belief
-    when the dealer shows a 5."""
+    """States a total of 20 and a strong dealer card, whatever the cards, after restating the
+    instruction (issue 39's reply); no External-Belief when the dealer shows a 5."""
+    restated = (
+        "I will first analyze my own cards in Self-belief and then the dealer in "
+        "External-belief.\n**Self-Belief** is {my total is 20, so I stand}."
+    )
     if "{Heart 5}" in input[-1].text:
-        return scripted_output("Self-Belief is {my total is 20, so I stand}.", input)
+        return scripted_output(restated, input)
     return scripted_output(
-        "Self-Belief is {my total is 20, so I stand}. "
-        "External-Belief is {the dealer's up-card is worth 10, so the dealer rarely busts}.",
+        f"{restated} **External-Belief** is "
+        "{the dealer's up-card is worth 10, so the dealer rarely busts}.",
         input,
     )
 
 
 class ScriptedJudge:
-    """Grades C when the facts in its prompt match the belief's claim; counts its calls."""
+    """Grades C when the facts in its prompt match the belief's claim, in judges' formats
+    (``**GRADE:** C``, ``Grade: incorrect``); counts its calls."""
 
     def __init__(self) -> None:
         self.calls = 0
@@ -89,10 +93,11 @@ class ScriptedJudge:
         self.calls += 1
         prompt = input[-1].text
         if "The player's Self-Belief" in prompt:
-            grade = "C" if "The player's total is 20," in prompt else "I"
+            grade = "**GRADE:** C" if "The player's total is 20," in prompt else "Grade: incorrect"
         else:
-            grade = "C" if "card is the " in prompt and ", worth 10." in prompt else "maybe"
-        return scripted_output(f"Compared with the facts.\nGRADE: {grade}", input)
+            right = "card is the " in prompt and ", worth 10." in prompt
+            grade = "GRADE: **c**" if right else "GRADE: maybe"
+        return scripted_output(f"Compared with the facts.\n{grade}", input)
 
 
 @pytest.mark.slow
@@ -157,9 +162,9 @@ def test_echoed_templates_are_not_stated() -> None:
         "Self-Belief is {what you think of your own hand}. "
         "External-Belief is {what you think the dealer holds}."
     )
-    assert stated_beliefs(echoed, prompt) == {"self_belief": None, "external_belief": None}
+    assert split_beliefs(echoed, prompt) == {"self_belief": None, "external_belief": None}
     mine = "Self-Belief is {I have 16, I hit}. External-Belief is " + echoed.split("is ")[-1]
-    assert stated_beliefs(mine, prompt) == {
+    assert split_beliefs(mine, prompt) == {
         "self_belief": "I have 16, I hit",
         "external_belief": None,
     }

@@ -10,7 +10,13 @@ from inspect_ai.solver import TaskState, generate
 
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
-from cog_tasks.egosocial.beliefs import BELIEF_TYPES, judge_prompt, parse_grade, stated_beliefs
+from cog_tasks.egosocial.beliefs import (
+    BELIEF_TYPES,
+    GRADE_REMINDER,
+    judge_prompt,
+    parse_grade,
+    read_beliefs,
+)
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, belief_facts
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
@@ -35,14 +41,15 @@ def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
 async def judge_belief(
     judge: Model, belief_type: str, situation: str, facts: BeliefFacts, belief: str
 ) -> tuple[bool | None, list[str]]:
-    """Ask the judge for a grade, once more when its reply has none.
+    """Ask the judge for a grade, once more with a format reminder when its reply has none.
 
     Returns:
         The grade (``None`` when no reply carried one) and the judge's replies.
     """
     replies: list[str] = []
-    for _ in range(JUDGE_ATTEMPTS):
-        reply = await judge.generate(judge_prompt(belief_type, situation, facts, belief))  # type: ignore[arg-type]
+    prompt = judge_prompt(belief_type, situation, facts, belief)  # type: ignore[arg-type]
+    for attempt in range(JUDGE_ATTEMPTS):
+        reply = await judge.generate(prompt if attempt == 0 else f"{prompt}\n\n{GRADE_REMINDER}")
         replies.append(reply.completion)
         grade = parse_grade(reply.completion)
         if grade is not None:
@@ -56,7 +63,8 @@ def belief_judge() -> Scorer:
 
     The value holds, on every sample, ``self_belief`` and ``external_belief``
     (1 correct, 0 not), ``all`` (their mean), ``not_stated`` (share of the two
-    beliefs missing or only echoing the prompt; they are wrong) and
+    beliefs missing, only echoing the prompt or labelled twice with different
+    texts; they are wrong) and
     ``judge_unparsed_rate`` (share of the two whose judge gave no grade after
     one retry; they are wrong too).
     """
@@ -68,21 +76,21 @@ def belief_judge() -> Scorer:
             dealer_up=state.metadata["dealer_up"],
         )
         facts = belief_facts(hand)
-        beliefs = stated_beliefs(state.output.completion, state.input_text)
+        beliefs = read_beliefs(state.output.completion, state.input_text)
         value: dict[str, float] = {}
         explanations, unparsed = [], 0
         for belief_type in BELIEF_TYPES:
-            belief = beliefs[belief_type]
+            belief = beliefs[belief_type].text
             if belief is None:
                 value[belief_type] = 0.0
-                explanations.append(f"{belief_type}: not stated")
+                explanations.append(f"{belief_type}: {beliefs[belief_type].problem}")
                 continue
             grade, replies = await judge_belief(judge, belief_type, state.input_text, facts, belief)
             unparsed += grade is None
             value[belief_type] = float(bool(grade))
             explanations.append(f"{belief_type}: " + "\n[retry]\n".join(replies))
         value["all"] = (value["self_belief"] + value["external_belief"]) / 2
-        value["not_stated"] = sum(beliefs[b] is None for b in BELIEF_TYPES) / len(BELIEF_TYPES)
+        value["not_stated"] = sum(beliefs[b].text is None for b in BELIEF_TYPES) / len(BELIEF_TYPES)
         value["judge_unparsed_rate"] = unparsed / len(BELIEF_TYPES)
         return Score(
             value=value,
