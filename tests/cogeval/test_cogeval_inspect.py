@@ -78,3 +78,57 @@ def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
         == 0
     )
     assert (tmp_path / "png" / "success_by_temperature.png").is_file()
+
+
+def _count_dialog(tmp_path: Path, **settings: float) -> object:
+    """Experiment 2's cluster count (question first, map second), scripted, at temperature 0.5."""
+    task = cogeval(conditions="exp2ClusterCount", cot="none", temperatures="0.5")
+    replies = [scripted_output("Answer: 3"), scripted_output("Answer: 1 - 2, 2 - 3")]
+    [log] = inspect_eval(
+        task,
+        model="mockllm/model",
+        model_args={"custom_outputs": replies},
+        log_dir=str(tmp_path),
+        display="none",
+        **settings,
+    )
+    return log
+
+
+@pytest.mark.slow
+def test_the_reply_the_paper_scored_is_scored_with_the_paper_settings(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    log = _count_dialog(tmp_path)
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    assert sample.metadata["scored_reply"] == 1
+    score = sample.scores["cogeval_scorer"]
+    assert (score.value["acc"], score.answer) == (1.0, "3")  # the first reply, not the map
+    calls = [event.config for event in sample.events if event.event == "model"]
+    assert [(c.temperature, c.top_p, c.max_tokens) for c in calls] == [(0.5, 0.95, 2048)] * 2
+    # the user's --top-p and --max-tokens win over the paper's
+    log = _count_dialog(tmp_path, top_p=0.5, max_tokens=64)
+    calls = [event.config for event in log.samples[0].events if event.event == "model"]
+    assert [(c.temperature, c.top_p, c.max_tokens) for c in calls] == [(0.5, 0.5, 64)] * 2
+
+
+@pytest.mark.slow
+def test_a_user_temperature_is_refused_since_inspect_lets_each_call_override_it(
+    tmp_path: Path,
+) -> None:
+    from inspect_ai import Task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.solver import generate
+
+    # Inspect's own rule: a solver's per-call temperature beats --temperature.
+    plain = Task(dataset=[Sample(input="hi")], solver=generate(temperature=0.5))
+    [log] = inspect_eval(
+        plain, model="mockllm/model", temperature=0.7, log_dir=str(tmp_path), display="none"
+    )
+    [call] = [event for event in log.samples[0].events if event.event == "model"]
+    assert call.config.temperature == 0.5
+    # so CogEval, whose samples carry their own temperatures, refuses --temperature
+    log = _count_dialog(tmp_path, temperature=0.7)
+    assert log.status == "error"
+    assert "pass -T temperatures=0.7 instead" in log.error.message

@@ -139,3 +139,10 @@ def test_one_turn_route_tasks_get_exact_failure_modes(shared_data: Path) -> None
     # the value question of the first turn is not read as a scoring map (two chests)
     assert records["n21star.ordRooms.valuePath"]["graph_context"] is None
     assert sum(record["graph_context"] is not None for record in records.values()) >= 6
+
+
+def test_the_walker_counts_on_the_turn_the_paper_scored(shared_data: Path) -> None:
+    contexts, unread = published_contexts({"conditions": "exp2ClusterCount", "cot": "none"})
+    assert unread == []
+    kinds = {len(prefix): context.kind for prefix, context in contexts.items() if context}
+    assert kinds == {1: "count", 2: "map"}  # the count asked first, then "draw the map"
