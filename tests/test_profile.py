@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from cog_tasks.cli import main
 from cog_tasks.commands.profile import BENCHMARKS, compare_profiles
+from cog_tasks.common.stats import SMALL_N
 
 
 @pytest.fixture(scope="module")
@@ -41,31 +43,87 @@ def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> N
     profile = json.loads((chance_profiles[0] / "profile.json").read_text())
     assert {row["benchmark"] for row in profile["rows"]} == set(BENCHMARKS)
     for row in profile["rows"]:
-        if row["method"] == "none":  # one unit: no interval, and the JSON says so
-            assert row["n"] == 1 and row["ci_low"] is None and row["ci_high"] is None
+        if row["method"] == "none":  # too few units for this statistic: no interval, said so
+            assert row["n"] < SMALL_N and row["ci_low"] is None and row["ci_high"] is None
             continue
         assert row["ci_low"] <= row["value"] <= row["ci_high"], row
         assert row["n"] > 0 and row["unit"] and row["run"]["model"]
     assert {row["benchmark"] for row in profile["paper"]} == set(BENCHMARKS)
+    # CogLM reads through the results model: 20 of each ability's items is partial.
+    coglm = [row for row in profile["rows"] if row["benchmark"] == "coglm"]
+    assert all(row["coverage"]["missing"] == 1020 for row in coglm)
+    assert profile["identity"]["preset"] == "smoke" and profile["identity"]["model"] == "chance"
     markdown = (chance_profiles[0] / "profile.md").read_text()
     assert "| coglm |" in markdown and "## Published values for the same measures" in markdown
+    assert "PARTIAL: 1020 of 1220 items missing" in markdown
     assert (chance_profiles[0] / "profile.png").stat().st_size > 10_000
 
 
 @pytest.mark.slow
-def test_two_chance_profiles_differ_by_noise_only(chance_profiles, capsys) -> None:
+def test_two_chance_profiles_pair_on_shared_units(chance_profiles, capsys) -> None:
     first, second = (json.loads((f / "profile.json").read_text()) for f in chance_profiles)
-    comparisons = [c for c in compare_profiles(first, second) if c.difference is not None]
-    assert len(comparisons) >= 5
-    containing = sum(not c.difference.excludes(0.0) for c in comparisons)
-    assert containing >= 0.9 * len(comparisons)
+    comparisons = compare_profiles(first, second)
+    paired = [c for c in comparisons if c.difference is not None]
+    assert len(paired) >= 20
+    by_label = {f"{r['benchmark']} {r['measure']}": r for r in first["rows"]}
+    for comparison in paired:
+        # The same units in both (seeds differ, items do not): the paired value is the gap.
+        assert comparison.difference.value == pytest.approx(comparison.first - comparison.second)
+        assert comparison.difference.n == by_label[comparison.label]["n"]
+    # Unpaired rows are listed with their reason, never dropped.
+    assert {c.reason for c in comparisons if c.difference is None} == {"no per-unit values"}
+    # A profile against itself: every difference 0, inside its interval, nothing marked.
+    for comparison in compare_profiles(first, first):
+        if comparison.difference is not None:
+            assert comparison.difference.value == 0.0
+            assert not comparison.difference.excludes(0.0)
     assert main(["profile", "compare", str(chance_profiles[0]), str(chance_profiles[1])]) == 0
     out = capsys.readouterr().out
-    assert "paired over shared units: a bootstrap" in out
-    # A row whose units are all-or-nothing alike in both runs names its interval.
-    alike = [c for c in comparisons if c.difference.method != "bootstrap"]
-    for comparison in alike:
-        assert f"n={comparison.difference.n} {comparison.difference.method}" in out
+    assert f"{len(paired)} rows tested; {len(comparisons) - len(paired)} not paired" in out
+    # Below 10 units a difference is never starred (3 Number Guessing games).
+    win = next(line for line in out.splitlines() if "number_guessing_win_rate" in line)
+    assert "n=3" in win and not win.rstrip().endswith("*")
+
+
+@pytest.mark.slow
+def test_profile_run_refuses_an_out_of_another_identity_or_in_use(
+    chance_profiles, tmp_path: Path, capsys
+) -> None:
+    arguments = ["profile", "run", "--model", "chance", "--preset", "smoke"]
+    assert main([*arguments, "--seed", "5", "--out", str(chance_profiles[0])]) == 2
+    error = capsys.readouterr().err
+    assert "holds the profile of" in error and '"seed": 0' in error and '"seed": 5' in error
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / ".profile.lock").write_text(str(os.getpid()))
+    assert main([*arguments, "--out", str(busy)]) == 2
+    assert f"{busy} is in use by another profile run (process {os.getpid()})" in (
+        capsys.readouterr().err
+    )
+
+
+def test_compare_refuses_other_presets_and_pairs_only_alike_protocols(tmp_path: Path) -> None:
+    def profile(model: str, preset: str, max_tokens: str) -> dict:
+        run = {"task": "t@1", "model": model, "roles": {}, "arguments": {"x": max_tokens}}
+        row = {"benchmark": "b", "measure": "m", "value": 0.5, "n": 12, "unit": "item"}
+        units = {f"u{i}": float(i % 2) for i in range(12)}
+        return {
+            "model": model,
+            "preset": preset,
+            "identity": {"preset": preset, "max_tokens": None},
+            "rows": [{**row, "run": run, "units": units}],
+        }
+
+    for name, data in {"a": profile("m1", "smoke", "1"), "b": profile("m2", "full", "1")}.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    assert main(["profile", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 2
+    # One task argument differs: the row is refused, naming it, unless asked.
+    (comparison,) = compare_profiles(profile("m1", "s", "1"), profile("m2", "s", "2"))
+    assert comparison.difference is None and comparison.reason == "runs differ in x: 1 vs 2"
+    (allowed,) = compare_profiles(
+        profile("m1", "s", "1"), profile("m2", "s", "2"), allow_different=True
+    )
+    assert allowed.difference is not None and allowed.reason.startswith("PAIRED DESPITE x")
 
 
 def test_compare_refuses_a_file_that_is_not_a_profile(tmp_path: Path, capsys) -> None:
@@ -73,3 +131,6 @@ def test_compare_refuses_a_file_that_is_not_a_profile(tmp_path: Path, capsys) ->
     bad.write_text('{"model": "x"}')
     assert main(["profile", "compare", str(bad), str(bad)]) == 2
     assert f"{bad}: not a profile.json" in capsys.readouterr().err
+    bad.write_text('{"model": "x", "rows": [{"benchmark": "b"}]}')
+    assert main(["profile", "compare", str(bad), str(bad)]) == 2
+    assert f"{bad}: row 1 is not a profile row" in capsys.readouterr().err

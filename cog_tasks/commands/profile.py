@@ -20,14 +20,19 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.common.cli import add_name_value_option, add_out_option
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import read_json, write_json_atomically, write_text_atomically
+from cog_tasks.common.results import Coverage, ResultsError, compare_units
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.stats import SMALL_N
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -40,6 +45,10 @@ BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
 CHANCE = "chance"
 LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
+COGLM_BATCH_SIZE = 16
+"""lm-eval batch size of the CogLM step: the README main job's."""
+LOCK_NAME = ".profile.lock"
+"""The file that marks an output folder in use by a running ``profile run``."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +183,73 @@ class ModelSpec:
         return self.name.startswith(LOCAL_PROVIDERS)
 
 
-class ProfileStepError(ValueError):
-    """A benchmark run of a profile did not finish (one line: the task and the reason)."""
+class ProfileStepError(UserError):
+    """A profile step that cannot run or did not finish (one line: the step and the reason)."""
+
+
+def profile_identity(model: ModelSpec, preset: Preset) -> dict[str, Any]:
+    """What makes two ``profile run`` commands the same profile (stored in ``profile.json``)."""
+    return {
+        "model": model.name,
+        "model_args": dict(model.args),
+        "roles": dict(model.roles),
+        "preset": preset.name,
+        "seed": model.seed,
+        "max_tokens": model.max_tokens,
+    }
+
+
+@contextmanager
+def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
+    """Hold ``out`` for one profile: refuse a folder in use or holding another profile.
+
+    The lock file holds the process id; a lock left by a process that is gone
+    is taken over.
+
+    Raises:
+        ProfileStepError: When another running profile holds ``out``, or
+            ``out`` holds a ``profile.json`` of another identity (both named).
+    """
+    stored = out / "profile.json"
+    if stored.is_file():
+        previous = read_json(stored).get("identity")
+        if previous != dict(identity):
+            raise ProfileStepError(
+                f"{out} holds the profile of {json.dumps(previous, sort_keys=True)}, not of "
+                f"{json.dumps(dict(identity), sort_keys=True)}; use another --out"
+            )
+    lock = out / LOCK_NAME
+    for _ in range(2):
+        try:
+            handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            break
+        except FileExistsError:
+            owner = lock.read_text(encoding="utf-8").strip()
+            if owner.isdigit() and _running(int(owner)):
+                raise ProfileStepError(
+                    f"{out} is in use by another profile run (process {owner}); wait for it "
+                    "or use another --out"
+                ) from None
+            lock.unlink(missing_ok=True)
+    else:
+        raise ProfileStepError(f"{out}: could not take {LOCK_NAME}")
+    try:
+        os.write(handle, str(os.getpid()).encode("ascii"))
+        os.close(handle)
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _progress(message: str) -> None:
@@ -248,24 +322,17 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
     step whose arguments change (another preset, another model) gets a new
     folder, and the same command finds its old one.
     """
-    setting = json.dumps(
-        [
-            step.task,
-            dict(step.task_args),
-            step.limit,
-            step.epochs,
-            model.name,
-            dict(model.args),
-            dict(model.roles),
-            model.seed,
-            model.max_tokens,
-        ],
-        sort_keys=True,
-        default=str,
+    digest = _setting_digest(
+        step.task,
+        dict(step.task_args),
+        step.limit,
+        step.epochs,
+        model.name,
+        dict(model.args),
+        dict(model.roles),
+        model.seed,
+        model.max_tokens,
     )
-    from hashlib import sha256
-
-    digest = sha256(setting.encode("utf-8")).hexdigest()[:10]
     return out / "logs" / f"{step.task}-{digest}"
 
 
@@ -315,11 +382,83 @@ def _lm_eval_model_args(model: ModelSpec) -> str:
     return ",".join([f"pretrained={pretrained}", *(f"{k}={v}" for k, v in extra.items())])
 
 
+def _setting_digest(*parts: object) -> str:
+    """A short digest of everything that changes a step's measurement (its folder's name)."""
+    from hashlib import sha256
+
+    text = json.dumps(list(parts), sort_keys=True, default=str)
+    return sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _coglm_command(model: ModelSpec, limit: int | None, folder: Path) -> list[str]:
+    """The ``cog-tasks lm-eval`` command of the CogLM step (the README main job's batch size)."""
+    provider = "vllm" if model.name.startswith("vllm/") else "hf-shared-prefix"
+    command = [
+        sys.executable,
+        "-m",
+        "cog_tasks.cli",
+        "lm-eval",
+        "--model",
+        provider,
+        "--model_args",
+        _lm_eval_model_args(model),
+        "--tasks",
+        "coglm",
+        "--batch_size",
+        str(COGLM_BATCH_SIZE),
+        "--output_path",
+        str(folder),
+        "--log_samples",
+        "--seed",
+        str(model.seed),
+    ]
+    return command + (["--limit", str(limit)] if limit is not None else [])
+
+
+def _stored_weights(arguments: Mapping[str, str]) -> str | None:
+    """The ``pretrained`` weights of an lm-eval identity's ``model_args`` (JSON or ``k=v,...``)."""
+    text = arguments.get("model_args") or ""
+    try:
+        parsed = json.loads(text)
+    except json.JSONDecodeError:
+        parsed = dict(pair.split("=", 1) for pair in text.split(",") if "=" in pair)
+    return parsed.get("pretrained") if isinstance(parsed, dict) else None
+
+
+def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | None) -> None:
+    """Refuse a stored CogLM run whose identity is not the one this step asked for.
+
+    Raises:
+        ProfileStepError: Naming both (weights, item limit and seed).
+    """
+    wanted = (
+        model.args.get("model_path") or model.name.split("/", 1)[1],
+        None if limit is None else float(limit),
+        str(model.seed),
+    )
+    for headline in headlines:
+        arguments = dict(headline.run.arguments)
+        stored = arguments.get("limit")
+        found = (
+            _stored_weights(arguments),
+            None if stored is None else float(stored),
+            headline.run.seed,
+        )
+        if found != wanted:
+            raise ProfileStepError(
+                f"the stored CogLM run (weights, limit, seed: {found}) is not this step's "
+                f"({wanted}); use another --out"
+            )
+
+
 def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     """CogLM: lm-eval log-likelihood for local weights, the chat protocol for API models.
 
-    The chance answerer guesses uniformly on the items lm-eval runs, so its
-    rows pair with a local model's on the same item ids.
+    The lm-eval output goes to a folder named by a digest of the model, its
+    arguments, the item limit and the seed, so a stored run is reused only for
+    the same identity, and is checked against it when read. The chance
+    answerer guesses uniformly on the items lm-eval runs, so its rows pair
+    with a local model's on the same item ids.
     """
     limit = preset.coglm_per_ability
     if model.is_chance:
@@ -329,40 +468,25 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     if model.is_local:
         from cog_tasks.coglm.lm_eval.results import headlines_from_lm_eval
 
-        folder = out / "coglm_lm_eval"
+        digest = _setting_digest(model.name, dict(model.args), limit, model.seed)
+        folder = out / f"coglm_lm_eval-{digest}"
         if not list(folder.glob("**/results_*.json")):
-            provider = "vllm" if model.name.startswith("vllm/") else "hf-shared-prefix"
-            command = [
-                sys.executable,
-                "-m",
-                "cog_tasks.cli",
-                "lm-eval",
-                "--model",
-                provider,
-                "--model_args",
-                _lm_eval_model_args(model),
-                "--tasks",
-                "coglm",
-                "--output_path",
-                str(folder),
-                "--log_samples",
-                "--seed",
-                str(model.seed),
-            ]
-            if limit is not None:
-                command += ["--limit", str(limit)]
             import subprocess
 
-            log_path = out / "coglm_lm_eval.log"
+            log_path = out / f"coglm_lm_eval-{digest}.log"
             with log_path.open("w", encoding="utf-8") as log:
-                finished = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT)
+                finished = subprocess.run(
+                    _coglm_command(model, limit, folder), stdout=log, stderr=subprocess.STDOUT
+                )
             if finished.returncode != 0:
                 lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
                 raise ProfileStepError(
                     f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
                     f"(whole output: {log_path})"
                 )
-        return headlines_from_lm_eval(folder)
+        headlines = headlines_from_lm_eval(folder)
+        _check_coglm_run(headlines, model, limit)
+        return headlines
     step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
     return _inspect_headlines("coglm", _run_inspect(step, model, _step_log_dir(out, step, model)))
 
@@ -385,6 +509,19 @@ def run_profile(
         The profile as written to ``profile.json``.
     """
     out.mkdir(parents=True, exist_ok=True)
+    identity = profile_identity(model, preset)
+    with _claimed(out, identity):
+        return _run_steps(model, preset, out, identity, progress)
+
+
+def _run_steps(
+    model: ModelSpec,
+    preset: Preset,
+    out: Path,
+    identity: Mapping[str, Any],
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
+    """The steps of :func:`run_profile`, with ``out`` held."""
     if "model_path" in model.args and "HF_HUB_OFFLINE" not in os.environ:
         # Local weights: Inspect's hf provider would still look the model's
         # name up on the Hub, with back-off retries on every reply when offline.
@@ -405,6 +542,7 @@ def run_profile(
     profile = {
         "model": model.name,
         "preset": preset.name,
+        "identity": dict(identity),
         "rows": [headline.as_row() for headline in headlines],
         "paper": [row.as_row() for row in paper_rows()],
         "versions": _versions(),
@@ -487,13 +625,16 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
     lines = [
         f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
         "",
-        "| benchmark | measure | value [95 % CI] | n | task | note |",
-        "|---|---|---|---|---|---|",
+        "| benchmark | measure | value [95 % CI] | n | task | coverage, flagged replies | note |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in profile["rows"]:
+        coverage = row.get("coverage")
+        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
         lines.append(
             f"| {row['benchmark']} | {row['measure']} | {_format(row)} | "
-            f"{row['n']} {_plural(row['unit'], row['n'])} | {row['run']['task']} | {row['note']} |"
+            f"{row['n']} {_plural(row['unit'], row['n'])} | {row['run']['task']} | "
+            f"{flags or 'complete, none flagged'} | {row['note']} |"
         )
     lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
     versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
@@ -560,6 +701,51 @@ def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
     }
 
 
+MODEL_FIELDS = ("model", "model_args", "backend", "seed", "num_fewshot")
+"""Identity fields that belong to the compared model, not to the protocol."""
+
+CHANCE_MODELS = frozenset({CHANCE, "mockllm/chance"})
+"""Model names of the seeded chance answerers."""
+
+
+def _same(first: str | None, second: str | None) -> bool:
+    """Two identity values alike, numbers compared as numbers (``20`` and ``20.0``)."""
+    if first == second:
+        return True
+    try:
+        return float(first) == float(second)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+def protocol_differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[str]:
+    """How two rows' runs differ besides the model: ``name: a vs b`` per field.
+
+    A chance answerer has no generation settings and no choice rule: fields
+    its run lacks (and ``rule``) are not counted against it.
+
+    Args:
+        first: A ``profile.json`` row's ``run``.
+        second: Another's.
+    """
+    one, other = (
+        RunIdentity.of(
+            run["task"], run["model"], roles=run["roles"], arguments=run["arguments"], seed=None
+        ).fields()
+        for run in (first, second)
+    )
+    ignored = set(MODEL_FIELDS)
+    for fields, run in ((one, first), (other, second)):
+        if run["model"] in CHANCE_MODELS:
+            ignored |= {"rule"} | {name for name in {*one, *other} if name not in fields}
+    names = [name for name in dict.fromkeys([*one, *other]) if name not in ignored]
+    return [
+        f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
+        for name in names
+        if not _same(one.get(name), other.get(name))
+    ]
+
+
 @dataclass(frozen=True)
 class Comparison:
     """One headline of two profiles.
@@ -567,51 +753,99 @@ class Comparison:
     Attributes:
         label: ``benchmark measure``.
         difference: First minus second, with its paired interval (``None``
-            where the measure has no per-unit values).
-        first: The first profile's value.
-        second: The second profile's value.
+            where the rows were not paired).
+        first: The first profile's value (``None`` where it lacks the row).
+        second: The second profile's value (``None`` where it lacks the row).
+        reason: Why the rows were not paired, or what a reader must know
+            about the pairing; ``""`` otherwise.
     """
 
     label: str
     difference: Interval | None
-    first: float
-    second: float
+    first: float | None
+    second: float | None
+    reason: str = ""
 
 
 def compare_profiles(
-    first: Mapping[str, Any], second: Mapping[str, Any], seed: int = 0
+    first: Mapping[str, Any],
+    second: Mapping[str, Any],
+    seed: int = 0,
+    allow_different: bool = False,
 ) -> list[Comparison]:
-    """Pair the headlines of two profiles and bootstrap their differences over shared units.
+    """Pair the headlines of two profiles through the results model's statistics entry.
+
+    Rows pair when their benchmark, measure and task match and their runs'
+    identities differ only in the model (:func:`protocol_differences`);
+    otherwise, or where either row has no per-unit values, the comparison
+    says why it was not paired. Rows found in one profile only are listed too.
 
     Args:
         first: A ``profile.json``.
         second: Another.
         seed: Seed of the paired bootstrap.
+        allow_different: Pair rows whose protocols differ; their reason then says how.
 
     Returns:
-        One comparison per headline both profiles have (same benchmark,
-        measure, task and version), in the first profile's order.
+        One comparison per row of either profile (the first profile's order,
+        then rows only the second has).
     """
-    from cog_tasks.common.stats import paired_difference
-
     others = dict(zip(_row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
     for key, row in zip(_row_keys(first["rows"]), first["rows"], strict=True):
-        other = others.get(key)
+        other = others.pop(key, None)
         if other is None:
+            comparisons.append(
+                Comparison(_row_label(row), None, row["value"], None, "only in the first")
+            )
             continue
-        difference = None
-        if row["units"] and other["units"]:
-            difference = paired_difference(_units(row), _units(other), unit=row["unit"], seed=seed)
-        comparisons.append(Comparison(_row_label(row), difference, row["value"], other["value"]))
+        pairing = compare_units(
+            _units(row),
+            _units(other),
+            unit=row["unit"],
+            differences=protocol_differences(row["run"], other["run"]),
+            allow_different=allow_different,
+            seed=seed,
+        )
+        comparisons.append(
+            Comparison(
+                _row_label(row), pairing.difference, row["value"], other["value"], pairing.reason
+            )
+        )
+    comparisons += [
+        Comparison(_row_label(row), None, None, row["value"], "only in the second")
+        for row in others.values()
+    ]
     return comparisons
 
 
+PROFILE_ROW_FIELDS = ("benchmark", "measure", "value", "n", "unit", "run", "units")
+RUN_FIELDS = ("task", "model", "roles", "arguments")
+
+
 def _read_profile(folder: Path) -> dict[str, Any]:
+    """A ``profile.json`` (or the one in a folder), checked for what ``compare`` reads.
+
+    Raises:
+        ResultsError: Naming the file and the first malformed row.
+    """
     path = folder / "profile.json" if folder.is_dir() else folder
     profile = read_json(path)
-    if not isinstance(profile, dict) or "rows" not in profile:
-        raise ValueError(f"{path}: not a profile.json (no 'rows')")
+    if not isinstance(profile, dict) or not isinstance(profile.get("rows"), list):
+        raise ResultsError(f"{path}: not a profile.json (no 'rows' list)")
+    for number, row in enumerate(profile["rows"], start=1):
+        run = row.get("run") if isinstance(row, dict) else None
+        if (
+            not isinstance(row, dict)
+            or any(name not in row for name in PROFILE_ROW_FIELDS)
+            or not isinstance(run, dict)
+            or any(name not in run for name in RUN_FIELDS)
+            or not isinstance(row["units"], dict)
+        ):
+            raise ResultsError(
+                f"{path}: row {number} is not a profile row (needs {', '.join(PROFILE_ROW_FIELDS)}"
+                f", and run with {', '.join(RUN_FIELDS)})"
+            )
     return profile
 
 
@@ -629,23 +863,47 @@ def _profile_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str:
+    """How two profiles' presets or token caps differ, or ``""``."""
+    one, other = first.get("identity") or {}, second.get("identity") or {}
+    differing = [
+        f"{name}: {one.get(name, first.get(name))} vs {other.get(name, second.get(name))}"
+        for name in ("preset", "max_tokens")
+        if one.get(name, first.get(name)) != other.get(name, second.get(name))
+    ]
+    return "; ".join(differing)
+
+
 def _profile_compare(args: argparse.Namespace) -> int:
     first, second = _read_profile(args.first), _read_profile(args.second)
-    comparisons = compare_profiles(first, second, seed=args.seed)
-    print(
-        f"{first['model']} minus {second['model']} (paired over shared units: a bootstrap, "
-        "or the score interval named where every unit is all-or-nothing alike)"
+    preset = _preset_difference(first, second)
+    if preset and not args.allow_different:
+        raise ResultsError(
+            f"{args.first} and {args.second} differ in {preset}; compare profiles of one "
+            "preset and token cap, or pass --allow-different"
+        )
+    comparisons = compare_profiles(
+        first, second, seed=args.seed, allow_different=args.allow_different
     )
-    for comparison in comparisons:
-        if comparison.difference is None:
-            shown = f"{comparison.first - comparison.second:+.3f} (no per-unit values)"
-        else:
-            difference = comparison.difference
-            flag = "  *" if difference.excludes(0.0) else ""
-            method = "" if difference.method == "bootstrap" else f" {difference.method}"
-            shown = f"{difference.format()} n={difference.n}{method}{flag}"
-        print(f"  {comparison.label}: {shown}")
-    print("* the interval excludes 0")
+    print(
+        f"{first['model']} minus {second['model']}, paired over shared units (a bootstrap; "
+        f"a t interval below {SMALL_N} units; wilson or newcombe where every unit is "
+        "all-or-nothing alike)" + (f"; PROFILES DIFFER IN {preset}" if preset else "")
+    )
+    paired = [c for c in comparisons if c.difference is not None]
+    for comparison in paired:
+        difference = comparison.difference
+        flag = "  *" if difference.significant(0.0) else ""
+        note = f"  ({comparison.reason})" if comparison.reason else ""
+        print(
+            f"  {comparison.label}: {difference.format()} n={difference.n} "
+            f"{difference.method}{flag}{note}"
+        )
+    unpaired = [c for c in comparisons if c.difference is None]
+    print(f"{len(paired)} rows tested; {len(unpaired)} not paired")
+    for comparison in unpaired:
+        print(f"  {comparison.label}: not paired ({comparison.reason})")
+    print(f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)")
     return 0
 
 
@@ -675,4 +933,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compare.add_argument("first", type=Path, help="profile folder or profile.json")
     compare.add_argument("second", type=Path, help="profile folder or profile.json")
     compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
+    compare.add_argument(
+        "--allow-different",
+        action="store_true",
+        help="pair rows whose presets, token caps or task arguments differ (each row says how)",
+    )
     compare.set_defaults(func=_profile_compare)
