@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from cog_tasks.cogbench.metrics import KAPPA_FORMS, WEIGHT_SCHEMES
 from cog_tasks.common.cli import (
+    UsageError,
     add_chance_command,
     add_name_value_option,
     add_out_option,
@@ -69,9 +70,17 @@ def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.loader import load_records
 
     raters = []
+    seen: dict[tuple[Path, str], str] = {}
     for spec in args.raters:
         path, method = _rater_spec(spec)
         column = method or HUMAN_RATER
+        key = (path.resolve(), column)
+        if key in seen:
+            raise UsageError(
+                f"{spec}: the same ratings as {seen[key]}; a rater against itself agrees by "
+                "construction, so give each rater once"
+            )
+        seen[key] = spec
         raters.append((f"{path.name}:{column}", load_records(path), column))
     print(format_agreement(rater_agreement(raters, rationality=args.rationality)))
     return 0
@@ -87,8 +96,8 @@ def _report(args: argparse.Namespace) -> int:
         print(found.skipped_note())
     curves = report_rows(found.logs, pool_seeds=args.pool_seeds)
     if not curves:
-        print(f"no successful CogBench logs in {log_dir}")
-        return 1
+        note = f"; {found.skipped_note()}" if found.skipped_note() else ""
+        raise UsageError(f"{log_dir}: no CogBench logs to report{note}")
     print(curves_table(curves))
     for path in write_report(curves, args.out or log_dir):
         print(path)

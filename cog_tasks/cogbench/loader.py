@@ -32,7 +32,7 @@ from cog_tasks.cogbench.records import (
     build_trajectories,
     parse_record,
 )
-from cog_tasks.common.files import DataFileError
+from cog_tasks.common.files import DataFileError, expand_user
 from cog_tasks.common.files import read_json as read_json_file
 from cog_tasks.common.settings import HubSource
 from cog_tasks.common.sources import Content, DataSource, check_unique, fetch
@@ -226,7 +226,7 @@ def fetch_records(
 
 
 def _folder_location(source: str, language: str) -> DataLocation:
-    path = Path(source).expanduser()
+    path = expand_user(source, "source")
     folder = path / language if (path / language).is_dir() else path
     if not folder.is_dir():
         raise FileNotFoundError(f"CogBench data folder {folder} does not exist")

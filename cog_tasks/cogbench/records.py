@@ -352,7 +352,9 @@ def build_trajectories(
         Trajectories sorted by topic and profile name.
 
     Raises:
-        RecordError: When a (topic, profile) pair repeats an iteration.
+        RecordError: When a (topic, profile) pair repeats an iteration, skips
+            one or does not start at 0, or two pairs get the same sample id
+            (topics or names that differ only in case or punctuation).
     """
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
@@ -369,6 +371,11 @@ def build_trajectories(
         iterations = [r.iteration for r in records]
         if len(set(iterations)) != len(iterations):
             raise RecordError(f"topic {key[0]!r}, profile {key[1]!r}: repeated iterations")
+        if iterations != list(range(len(iterations))):
+            raise RecordError(
+                f"{source or 'eval records'}: topic {key[0]!r}, profile {key[1]!r} has "
+                f"iterations {iterations}; expected 0, 1, 2 ... without a gap"
+            )
         steps = tuple(
             TrajectoryStep(
                 iteration=r.iteration,
@@ -381,4 +388,22 @@ def build_trajectories(
         trajectories.append(
             Trajectory(subset, language, key[0], dict(profiles[key]), steps, source)
         )
+    check_sample_ids(trajectories, source)
     return trajectories
+
+
+def check_sample_ids(trajectories: Sequence[Trajectory], source: str) -> None:
+    """Refuse two trajectories with one sample id: the id folds case and punctuation.
+
+    Raises:
+        RecordError: Naming both (topic, profile) pairs and the id.
+    """
+    first: dict[str, Trajectory] = {}
+    for trajectory in trajectories:
+        other = first.setdefault(trajectory.id, trajectory)
+        if other is not trajectory:
+            raise RecordError(
+                f"{source or 'eval records'}: topic {trajectory.topic!r}, profile "
+                f"{trajectory.profile_name!r} and topic {other.topic!r}, profile "
+                f"{other.profile_name!r} get the same sample id {trajectory.id!r}; rename one"
+            )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cog_tasks.common.cli import (
     UsageError,
     add_chance_command,
+    add_force_option,
     add_out_option,
     add_status_option,
     comma_list,
@@ -47,7 +48,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument(
         "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
     )
-    add_out_option(score, "output JSONL (input + score, failure_mode)", required=True)
+    add_out_option(
+        score, "output JSONL (input + score, failure_mode); never the input", required=True
+    )
+    add_force_option(score)
     score.set_defaults(func=_score)
 
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
@@ -98,6 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     add_out_option(generate, "output JSONL", required=True)
+    add_force_option(generate)
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
     generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
     generate.add_argument(
@@ -206,8 +211,9 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.results import rescore_file
+    from cog_tasks.common.files import new_output
 
-    total, correct, unknown = rescore_file(args.input, args.out)
+    total, correct, unknown = rescore_file(args.input, new_output(args.out, args.force, args.input))
     if unknown:
         _warn(
             f"unknown condition(s) {unknown} in {args.input}: scored from the expected "
@@ -317,8 +323,9 @@ def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
 
 def _generate(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.generator import generate_items
-    from cog_tasks.common.files import write_jsonl_atomically
+    from cog_tasks.common.files import new_output, write_jsonl_atomically
 
+    new_output(args.out, args.force)
     items = generate_items(
         graphs=args.graphs,
         domains=args.domains,

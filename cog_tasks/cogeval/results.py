@@ -12,8 +12,14 @@ from typing import Any
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
-from cog_tasks.cogeval.parsing import normalize_state
-from cog_tasks.cogeval.scoring import GraphContext, infer_kind, score_response
+from cog_tasks.cogeval.parsing import (
+    extract_answer,
+    normalize_state,
+    parse_count,
+    split_map,
+    split_route,
+)
+from cog_tasks.cogeval.scoring import AnswerKind, GraphContext, infer_kind, score_response
 from cog_tasks.common.files import iter_jsonl, write_jsonl_atomically
 
 
@@ -33,7 +39,8 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
         correct).
 
     Raises:
-        ValueError: Naming ``where`` when a field is missing or malformed.
+        ValueError: Naming ``where`` when a field is missing or malformed, or an
+            expected answer is unreadable (:func:`check_expected`).
     """
     for key in ("condition", "expected", "response"):
         if key not in record:
@@ -56,9 +63,40 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from error
     kind = context.kind if context else infer_kind(str(record["condition"]), expected)
+    check_expected(expected, kind, context, where)
     start = normalize_state(str(record["start"])) if record.get("start") is not None else None
     result = score_response(record["response"], expected, kind, context, start=start)
     return {**record, "score": result.score, "failure_mode": result.failure_mode}
+
+
+def check_expected(
+    expected: list[str], kind: AnswerKind, context: GraphContext | None, where: str
+) -> None:
+    """Refuse expected answers that no reply could match, which would score every reply 0.
+
+    Each must read as its kind's answer (a route, a count, a map), and with a
+    graph context a route may name only the graph's rooms.
+
+    Raises:
+        ValueError: Naming ``where`` and the answer.
+    """
+    for text in expected:
+        answer = extract_answer(text) or text
+        if kind == "count":
+            readable = parse_count(answer) is not None
+        elif kind == "map":
+            readable = bool(split_map(answer))
+        else:
+            route = split_route(answer)
+            readable = bool(route)
+            unknown = [s for s in route if s not in context.states] if context else []
+            if context and unknown:
+                raise ValueError(
+                    f"{where}: expected answer {text!r} names room(s) {', '.join(unknown)} "
+                    f"that the graph lacks (rooms: {', '.join(context.states)})"
+                )
+        if not readable:
+            raise ValueError(f"{where}: expected answer {text!r} does not read as a {kind} answer")
 
 
 def rescore_file(source: Path, target: Path) -> tuple[int, int, list[str]]:

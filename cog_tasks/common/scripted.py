@@ -117,7 +117,9 @@ def run_chance_model(
 
     The answerer's ``seed`` is kept in the log's metadata (:data:`CHANCE_SEED`),
     so runs of two seeds have two identities
-    (:func:`cog_tasks.common.logs.run_identity`).
+    (:func:`cog_tasks.common.logs.run_identity`). An error inside a sample is
+    raised as it is (Inspect's ``debug_errors``), so that a user error there (a
+    missing extra, damaged opponent weights) reaches the CLI as one line.
 
     Args:
         task: The Inspect task.
@@ -141,6 +143,7 @@ def run_chance_model(
         epochs=epochs,
         limit=limit,
         display="none",
+        debug_errors=True,
         metadata={CHANCE_SEED: seed} if seed is not None else None,
     )
     if log.status != "success":

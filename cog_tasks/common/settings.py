@@ -18,7 +18,13 @@ reads is listed here (and in the root README, *Settings*):
   EgoSocialArena read theirs (after ``COG_TASKS_DATA``); the CogEval one is
   parsed here but the CogEval tasks generate their items and do not read it yet.
 - ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
-  ``kwaikeg/CogBench`` to read instead of the pinned one.
+  ``kwaikeg/CogBench`` to read instead of the pinned one: a commit (7 to 40
+  hex digits, see :func:`commit_like`), since it names a cache folder and only
+  a commit never changes.
+
+Every setting is checked when it is read, and a bad value raises
+:class:`~cog_tasks.common.errors.SettingError` naming the setting: a blank Hub
+value, a revision that is not a commit, a ``~user`` whose home does not exist.
 - ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, a file that would be
   downloaded fails at once with the ways out instead of trying the network
   (checked downloads already cached are still read).
@@ -27,14 +33,40 @@ reads is listed here (and in the root README, *Settings*):
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from cog_tasks.common.errors import SettingError
+from cog_tasks.common.files import expand_user
 
 DATA_ENV = "COG_TASKS_DATA"
 CACHE_ENV = "COG_TASKS_CACHE"
 OFFLINE_ENV = "HF_HUB_OFFLINE"
 HUB_BENCHMARKS: tuple[str, ...] = ("coglm", "cogeval", "cogbench", "egosocial")
 TRUE_VALUES = frozenset({"1", "true", "yes", "on"})
+COMMIT = re.compile(r"[0-9a-f]{7,40}")
+"""An abbreviated or full Git commit hash (lower-case hex)."""
+HUB_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
+"""A Hub branch, tag or commit: no spaces, no leading ``-`` or ``.``."""
+
+
+def commit_like(value: str, setting: str) -> str:
+    """``value`` if it is a commit hash (7 to 40 lower-case hex digits).
+
+    Args:
+        value: The revision as given.
+        setting: Where it came from (``COG_TASKS_COGBENCH_REVISION``, ``-T revision``).
+
+    Raises:
+        SettingError: Naming ``setting`` for anything else (a branch, ``../x``).
+    """
+    if not COMMIT.fullmatch(value):
+        raise SettingError(
+            f"{setting}={value!r}: expected a commit (7 to 40 lower-case hex digits); "
+            "branches and tags move, and the revision names a cache folder"
+        )
+    return value
 
 
 def hub_env(benchmark: str) -> str:
@@ -79,15 +111,20 @@ def parse_hub(value: str, setting: str) -> HubSource:
         setting: Its name, quoted in errors.
 
     Raises:
-        ValueError: For a value that is neither a folder nor ``ORG/NAME[@REVISION]``.
+        SettingError: For a blank value, or one that is neither a folder nor
+            ``ORG/NAME[@REVISION]``.
     """
     text = value.strip()
-    if Path(text).expanduser().is_dir():
-        return HubSource(str(Path(text).expanduser().resolve()), None, setting)
+    if not text:
+        raise SettingError(f"{setting}={value!r} is blank; unset it or give ORG/NAME or a folder")
+    folder = expand_user(text, setting)
+    if folder.is_dir():
+        return HubSource(str(folder.resolve()), None, setting)
     location, _, revision = text.partition("@")
     parts = location.split("/")
-    if len(parts) != 2 or not all(parts) or (revision == "" and "@" in text):
-        raise ValueError(
+    bad_revision = "@" in text and not HUB_REVISION.fullmatch(revision)
+    if len(parts) != 2 or not all(part.strip() for part in parts) or bad_revision:
+        raise SettingError(
             f"{setting}={value!r}: expected ORG/NAME, ORG/NAME@REVISION or an existing "
             "folder written by `cog-tasks data build`"
         )
@@ -106,7 +143,7 @@ def hub_source(benchmark: str, explicit: str | None = None) -> HubSource | None:
     """
     setting = hub_env(benchmark)
     value = explicit if explicit else os.environ.get(setting)
-    if not value:
+    if value is None or (not explicit and value == ""):
         return None
     return parse_hub(value, "argument" if explicit else setting)
 
@@ -128,19 +165,25 @@ def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | Non
 
     Raises:
         FileNotFoundError: If a directory is named but does not exist.
+        SettingError: If it names the home of a user that does not exist.
     """
     value = explicit if explicit is not None else os.environ.get(DATA_ENV)
     if not value:
         return None
-    path = Path(value).expanduser().resolve()
+    source = "argument" if explicit is not None else f"${DATA_ENV}"
+    path = expand_user(value, source).resolve()
     if not path.is_dir():
-        source = "argument" if explicit is not None else f"${DATA_ENV}"
         raise FileNotFoundError(f"data directory {path} (from {source}) does not exist")
     return path
 
 
 def cache_dir() -> Path:
-    """Return the cache root, creating it if needed."""
-    path = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "cog-tasks").expanduser()
+    """Return the cache root, creating it if needed.
+
+    Raises:
+        SettingError: If ``COG_TASKS_CACHE`` names the home of a user that does not exist.
+    """
+    value = os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "cog-tasks"
+    path = expand_user(value, f"${CACHE_ENV}")
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -48,6 +48,7 @@ from cog_tasks.common.settings import (
     OFFLINE_ENV,
     HubSource,
     cache_dir,
+    commit_like,
     hub_env,
     hub_source,
     local_data_dir,
@@ -233,9 +234,16 @@ class DataSource:
         return hub_env(self.benchmark)
 
     def pinned(self, commit: str | None = None) -> str:
-        """The upstream commit to read: the argument, :attr:`commit_env`, then the pin."""
+        """The upstream commit to read: the argument, :attr:`commit_env`, then the pin.
+
+        Raises:
+            SettingError: Naming the argument or setting when it is not a commit
+                (:func:`~cog_tasks.common.settings.commit_like`).
+        """
+        if commit:
+            return commit_like(commit, "revision")
         from_env = os.environ.get(self.commit_env) if self.commit_env else None
-        return commit or from_env or self.commit
+        return commit_like(from_env, str(self.commit_env)) if from_env else self.commit
 
     def url(self, path: str, commit: str | None = None) -> str:
         """The upstream URL of ``path`` at the pinned (or given) commit."""

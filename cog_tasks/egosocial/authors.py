@@ -120,7 +120,8 @@ class AuthorsRows:
 def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
     """Parse and check one authors' file: the validator of :func:`read_authors_file`.
 
-    The file must hold at least one record, no record twice (the same JSON,
+    The file must hold at least one record, no blank line before its last
+    record (:func:`check_numbered`), no record twice (the same JSON,
     whatever its key order; item ids are made from line numbers, so they
     cannot repeat), and every record must make an item (:func:`choice_item`) or
     a blackjack prompt (:func:`blackjack_prompt`). The generic checks of
@@ -137,6 +138,7 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
     rows = content.jsonl()
     if not rows:
         raise DataFileError(f"{content.source}: holds no records")
+    check_numbered(rows, content.source)
     check_unique(rows_keys(rows), content.source)
     scenario = SCENARIO_OF_FILE.get(file)
     for line, record in rows:
@@ -146,6 +148,22 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
         else:
             choice_item(record, scenario, where, f"{scenario}-authors-{line:04d}")
     return rows
+
+
+def check_numbered(rows: list[tuple[int, dict[str, Any]]], source: str) -> None:
+    """Refuse a blank line before the last record: item ids are made from line numbers.
+
+    A blank line would shift the id of every record after it, so that the same
+    item gets another id than in the authors' file (and in earlier logs).
+
+    Raises:
+        DataFileError: Naming the source and the blank line.
+    """
+    for expected, (line, _) in enumerate(rows, start=1):
+        if line != expected:
+            raise DataFileError(
+                f"{source}:{expected}: blank line; item ids come from line numbers, so remove it"
+            )
 
 
 def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str]]:
@@ -182,13 +200,17 @@ def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_
         item_id: The item's id.
 
     Raises:
-        DataFileError: Naming ``where`` for a missing field, options that are not
-            a list of at least two distinct texts, or an answer that is not one
-            of the options (matched exactly).
+        DataFileError: Naming ``where`` for a missing field, a Story or Question
+            that is not a non-empty text, options that are not a list of at
+            least two distinct texts, or an answer that is not one of the
+            options (matched exactly).
     """
     missing = [key for key in CHOICE_FIELDS if key not in record]
     if missing:
         raise DataFileError(f"{where}: missing field(s) {', '.join(missing)}")
+    for key in ("Story", "Question"):
+        if not isinstance(record[key], str) or not record[key].strip():
+            raise DataFileError(f"{where}: {key} must be a non-empty text, got {record[key]!r}")
     options = record["Option"]
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise DataFileError(f"{where}: Option must be a list of texts")
@@ -204,8 +226,8 @@ def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_
         scenario=scenario,
         label=label,
         system=FIRST_PERSON_SYSTEM,
-        story=str(record["Story"]).strip(),
-        question=str(record["Question"]).strip(),
+        story=record["Story"].strip(),
+        question=record["Question"].strip(),
         options=tuple(options),
         answer=options.index(record["Answer"]),
         metadata={"source": "authors", "line": int(where.rsplit(":", 1)[-1])},
@@ -239,6 +261,7 @@ def load_choice_items(
         rows, source, prefix = list(iter_jsonl(path)), str(path), path.stem
         if not rows:
             raise DataFileError(f"{path}: holds no records")
+        check_numbered(rows, source)
         check_unique(rows_keys(rows), source)
     elif scenario in CHOICE_FILES:
         found = read_authors_file(CHOICE_FILES[scenario], data_dir, hub)

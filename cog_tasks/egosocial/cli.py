@@ -12,6 +12,7 @@ from cog_tasks.common.cli import (
     add_name_value_option,
     add_out_option,
     add_status_option,
+    positive_int,
     task_arguments,
 )
 
@@ -81,7 +82,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train the DQN hold'em opponents (seeded) and write weights + SHA-256 files",
     )
     train.add_argument("--seed", type=int, default=0, help="seed for everything (default 0)")
-    train.add_argument("--episodes", type=int, default=6000, help="training hands per opponent")
+    train.add_argument(
+        "--episodes", type=positive_int, default=6000, help="training hands per opponent"
+    )
     train.add_argument(
         "--style",
         action="append",
@@ -119,7 +122,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     judge.add_argument("--grader", required=True, help="Inspect model name of the judge")
     add_name_value_option(judge, "-M", "model_args", "a model argument, as inspect's -M")
-    judge.add_argument("--max-tokens", type=int, default=None, help="most tokens per judge reply")
+    judge.add_argument(
+        "--max-tokens", type=positive_int, default=None, help="most tokens per judge reply"
+    )
     judge.set_defaults(func=_judge_agreement)
 
     chance = add_chance_command(

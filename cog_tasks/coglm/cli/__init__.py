@@ -101,10 +101,10 @@ def _report(args: argparse.Namespace) -> int:
             print(format_report(run.summary, title), end="\n\n")
     if logs.skipped:
         print(logs.skipped_note(), file=output)
-    first = args.results[0]
-    folder = first if first.is_dir() else first.parent
-    chart = write_chart(runs, args.out or folder / CHART_NAME)
-    print(f"chart written to {chart}", file=output)
+    if args.out is None:  # never beside the input unless named
+        print(f"no chart written: pass --out {CHART_NAME} to draw one", file=output)
+    else:
+        print(f"chart written to {write_chart(runs, args.out)}", file=output)
     return 0
 
 
@@ -137,40 +137,74 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
     return 0
 
 
-def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
-    """Each setting minus the first (Base), paired over the items both answered.
+SETTING_ARGUMENTS = ("cot", "sc_samples", "sc_temperature", "sc_seed", "coc_log", "erase")
+"""``coglm_chat`` arguments that make the settings Tables 5 and 7 compare."""
 
-    The difference of the overall calibrated accuracy (the mean of the
-    abilities) gets a paired bootstrap interval over shared items, so a gap
-    of a few tenths of a point can be told from noise.
+
+def _is_base(fields: dict[str, str]) -> bool:
+    """Whether a run's identity fields are the Base setting (no CoT, SC, COC or erasure)."""
+    return (
+        fields.get("cot", "false") == "false"
+        and fields.get("sc_samples", "1") == "1"
+        and fields.get("coc_log", "null") in ("null", "")
+        and fields.get("erase", "null") in ("null", "")
+    )
+
+
+def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
+    """Each setting minus the Base run of the same model and arguments, paired over items.
+
+    A run is paired only with a Base run whose identity differs in the
+    setting alone (:data:`SETTING_ARGUMENTS`): never another model's, nor
+    another prompt's or extractor's. A run without such a Base run, or with
+    several, is listed with the reason.
     """
     from cog_tasks.coglm.inspect.headlines import headlines
-    from cog_tasks.common.stats import paired_difference
+    from cog_tasks.common.results import compare_units, identity_differences
 
     by_location = {Path(log.location): log for log in logs}
-    overall = {}
+    overall = {
+        run.label: next(h for h in headlines(by_location[run.source]) if h.measure == "overall")
+        for run in runs
+    }
+    ignored = (*SETTING_ARGUMENTS, "seed")
+    bases = [run for run in runs if _is_base(overall[run.label].run.fields())]
+    lines = [
+        "difference from the Base run of the same model and arguments (overall, points; "
+        "paired over shared items):"
+    ]
     for run in runs:
-        found = [h for h in headlines(by_location[run.source]) if h.measure == "overall"]
-        if found:
-            overall[run.label] = found[0].units
-    if len(runs) < 2 or runs[0].label not in overall:
-        return []
-    base = runs[0].label
-    lines = [f"difference from {base} (overall, points; paired bootstrap over shared items):"]
-    for run in runs[1:]:
-        if run.label not in overall:
+        if run in bases:
             continue
-        difference = paired_difference(overall[run.label], overall[base], unit="item")
-        if difference.method != "none":
-            shown = (
-                f"{100 * difference.value:+.1f} "
-                f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}]"
-            )
-        else:
-            shown = difference.format()
-        flag = "  (interval excludes 0)" if difference.excludes(0.0) else ""
-        lines.append(f"  {run.label}: {shown}, n={difference.n} items{flag}")
-    return lines
+        identity = overall[run.label].run
+        matching = [
+            base
+            for base in bases
+            if not identity_differences(identity, overall[base.label].run, ignore=ignored)
+        ]
+        if len(matching) != 1:
+            found = "no Base run" if not matching else f"{len(matching)} Base runs"
+            lines.append(f"  {run.label}: not paired ({found} of the same model and arguments)")
+            continue
+        pairing = compare_units(
+            overall[run.label].units, overall[matching[0].label].units, unit="item"
+        )
+        difference = pairing.difference
+        if difference is None:
+            lines.append(f"  {run.label}: not paired ({pairing.reason})")
+            continue
+        shown = (
+            difference.format()
+            if difference.method == "none"
+            else f"{100 * difference.value:+.1f} "
+            f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}] {difference.method}"
+        )
+        flag = "  (interval excludes 0)" if difference.significant(0.0) else ""
+        note = f"  ({pairing.reason})" if pairing.reason else ""
+        lines.append(
+            f"  {run.label} vs {matching[0].label}: {shown}, n={difference.n} items{flag}{note}"
+        )
+    return lines if len(lines) > 1 else []
 
 
 def _table5(args: argparse.Namespace) -> int:
@@ -353,7 +387,7 @@ def _add_report(commands: argparse._SubParsersAction) -> None:
         "lowest mean loss over question and option), per-token (the headline before tasks "
         "version 2.0), sum (lm-eval acc) or per-char (lm-eval acc_norm)",
     )
-    add_out_option(report, f"chart PNG (default PATH/{CHART_NAME})", old=("--chart",))
+    add_out_option(report, "chart PNG (default: no chart)", old=("--chart",))
     report.add_argument("--json", action="store_true", help="print the reports as JSON")
     add_status_option(report)
     report.set_defaults(func=_report)

@@ -16,7 +16,7 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
-from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list
+from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
 
 
 def _interdependence(args: argparse.Namespace) -> int:
@@ -89,10 +89,10 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
     study.add_argument(
         "--erase", type=comma_list, help="erased abilities, comma-separated (default: tested)"
     )
-    study.add_argument("--limit", type=int, help="first N items of each ability")
-    study.add_argument("--max-tokens", dest="max_tokens", type=int)
+    study.add_argument("--limit", type=positive_int, help="first N items of each ability")
+    study.add_argument("--max-tokens", dest="max_tokens", type=positive_int)
     study.add_argument("--temperature", type=float)
-    study.add_argument("--max-connections", dest="max_connections", type=int)
+    study.add_argument("--max-connections", dest="max_connections", type=positive_int)
     study.add_argument("--seed", type=int, help="generation seed")
     study.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per cell")
     add_out_option(

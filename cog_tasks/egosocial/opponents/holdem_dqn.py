@@ -12,7 +12,11 @@ weights (the shipped folder is replaced only when ``--out`` names it): it
 seeds Python, NumPy, torch and the environment, runs torch on one thread, and
 writes ``dqn_<style>.pt``, ``dqn_<style>.pt.sha256`` and ``training.json``
 (command, seed, settings, measured action rates). :func:`load_opponent`
-refuses a weights file whose SHA-256 differs from the recorded one.
+reads a weights file once and hashes the bytes it loads: it refuses them
+when their SHA-256 differs from the recorded one, and keeps the hash on the
+opponent (:attr:`DQNOpponent.sha256`). Every load failure is an
+:class:`OpponentWeightsError` naming the file (or ``FileNotFoundError`` for a
+missing one).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from cog_tasks.common.files import write_atomically
+from cog_tasks.common.files import DataFileError, write_atomically
 from cog_tasks.egosocial.holdem import ACTIONS, make_env
 
 Style = Literal["aggressive", "conservative"]
@@ -40,6 +44,10 @@ STYLES: tuple[Style, ...] = ("aggressive", "conservative")
 STATE_SIZE = 72
 WEIGHTS_FORMAT = 1
 TRAINING_RECORD = "training.json"
+
+
+class OpponentWeightsError(DataFileError):
+    """A hold'em opponent's weights or digest file that cannot be used; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -183,10 +191,13 @@ class DQNOpponent:
     Attributes:
         style: ``"aggressive"`` or ``"conservative"``.
         network: The Q-network (rlcard's ``EstimatorNetwork``), in eval mode.
+        sha256: SHA-256 of the weights file's bytes the network was loaded from
+            (``""`` for an opponent made in memory).
     """
 
     style: Style
     network: Any
+    sha256: str = ""
 
     def q_values(self, observation: np.ndarray) -> np.ndarray:
         """Q-values of the four actions for one 72-dimensional observation."""
@@ -302,31 +313,38 @@ def expected_sha256(weights_path: Path) -> str:
     """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format).
 
     Raises:
-        FileNotFoundError: If the digest file is missing.
-        ValueError: If it does not hold a 64-digit hex digest.
+        OpponentWeightsError: If the digest file is missing or does not hold a
+            64-digit hex digest.
     """
     digest_path = weights_path.with_name(weights_path.name + ".sha256")
     if not digest_path.is_file():
-        raise FileNotFoundError(f"no SHA-256 file {digest_path} for {weights_path}")
-    fields = digest_path.read_text().split()
-    if not fields or len(fields[0]) != 64:
-        raise ValueError(f"{digest_path}: expected '<64 hex digits>  <file name>'")
-    return fields[0].lower()
+        raise OpponentWeightsError(
+            f"{digest_path}: missing, so {weights_path} cannot be checked; retrain with "
+            f"cog-tasks egosocial train-opponents --out {weights_path.parent}"
+        )
+    fields = digest_path.read_text(encoding="utf-8", errors="replace").split()
+    if not fields or len(fields[0]) != 64 or any(c not in "0123456789abcdef" for c in fields[0]):
+        raise OpponentWeightsError(f"{digest_path}: expected '<64 hex digits>  <file name>'")
+    return fields[0]
 
 
 def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
-    """Load a trained opponent after checking its SHA-256.
+    """Load a trained opponent after checking the SHA-256 of the bytes it loads.
+
+    The file is read once: the bytes that are hashed are the bytes loaded.
 
     Args:
         style: ``"aggressive"`` or ``"conservative"``.
         directory: Folder with the weights; defaults to the shipped ones.
 
     Returns:
-        The opponent, network in eval mode.
+        The opponent, network in eval mode, with the weights' SHA-256.
 
     Raises:
-        ValueError: For an unknown style, a hash mismatch or a foreign file.
-        FileNotFoundError: If the weights or digest file is missing.
+        ValueError: For an unknown style.
+        OpponentWeightsError: For a hash mismatch, a missing or malformed digest
+            file, or a file that is not a format-:data:`WEIGHTS_FORMAT` opponent of ``style``.
+        FileNotFoundError: If the weights file is missing.
     """
     import torch
     from rlcard.agents.dqn_agent import EstimatorNetwork
@@ -339,19 +357,34 @@ def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
             f"no weights at {path}; create them with: cog-tasks egosocial train-opponents "
             f"--out {path.parent}"
         )
-    actual, expected = sha256_of(path), expected_sha256(path)
+    expected = expected_sha256(path)
+    data = path.read_bytes()
+    actual = hashlib.sha256(data).hexdigest()
     if actual != expected:
-        raise ValueError(f"{path}: SHA-256 {actual} does not match the recorded {expected}")
-    payload = torch.load(io.BytesIO(path.read_bytes()), weights_only=True)
-    if payload.get("format") != WEIGHTS_FORMAT or payload.get("style") != style:
-        raise ValueError(f"{path}: not a format-{WEIGHTS_FORMAT} {style} opponent")
-    network = EstimatorNetwork(
-        num_actions=payload["num_actions"],
-        state_shape=[payload["state_size"]],
-        mlp_layers=list(payload["mlp_layers"]),
-    )
-    network.load_state_dict(payload["state_dict"])
-    return DQNOpponent(style=style, network=network.eval())
+        raise OpponentWeightsError(
+            f"{path}: SHA-256 {actual} does not match the recorded {expected}"
+        )
+    foreign = f"{path}: not a format-{WEIGHTS_FORMAT} {style} opponent"
+    try:
+        payload = torch.load(io.BytesIO(data), weights_only=True)
+    except Exception as error:  # torch raises many types for a file it cannot read
+        raise OpponentWeightsError(f"{foreign} ({type(error).__name__})") from error
+    if (
+        not isinstance(payload, dict)
+        or payload.get("format") != WEIGHTS_FORMAT
+        or payload.get("style") != style
+    ):
+        raise OpponentWeightsError(foreign)
+    try:
+        network = EstimatorNetwork(
+            num_actions=payload["num_actions"],
+            state_shape=[payload["state_size"]],
+            mlp_layers=list(payload["mlp_layers"]),
+        )
+        network.load_state_dict(payload["state_dict"])
+    except (KeyError, TypeError, RuntimeError) as error:
+        raise OpponentWeightsError(f"{foreign} ({type(error).__name__}: {error})") from error
+    return DQNOpponent(style=style, network=network.eval(), sha256=actual)
 
 
 def train_opponents(
