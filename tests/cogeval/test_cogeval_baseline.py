@@ -36,6 +36,8 @@ def test_chance_command_writes_a_scored_inspect_log(tmp_path: Path) -> None:
     task = ["-T", "graphs=n7line", "-T", "domains=ordRooms", "-T", "temperatures=0,1"]
     assert main([*args, *task, "-T", "conditions=valuePath,nClusters"]) == 0
     table, _ = score_table_from_logs(tmp_path)
-    assert len(table) == 2 * 2  # one condition exists on n7line, two temperatures, two epochs
+    # one condition exists on n7line: its two prompts (one another model's wording),
+    # two temperatures, two epochs
+    assert len(table) == 2 * 2 * 2
     assert set(table["model"]) == {"mockllm/chance"}
     assert table["failure_mode"].isin([None, "wrong_goal", "suboptimal"]).all()

@@ -69,12 +69,13 @@ def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path
     log = run_chance_model(cogeval(**arguments), answerer, str(tmp_path))
     rows = {headline.measure: headline for headline in headlines(log)}
     overall = rows["success"]
-    tasks = len(log.samples) // 2  # two temperatures per task
-    assert overall.interval.unit == "task" and overall.interval.n == tasks == len(overall.units)
+    tasks = {sample.metadata["task"] for sample in log.samples}  # the paper's, 9
+    assert len(tasks) == 9 and len(log.samples) == 2 * 24  # 24 items, two temperatures
+    assert overall.interval.unit == "task" and overall.interval.n == 9 == len(overall.units)
     assert overall.interval.low <= overall.interval.value <= overall.interval.high
-    assert all(dialogs == 2 for _, dialogs in overall.units.values())
+    assert sum(dialogs for _, dialogs in overall.units.values()) == len(log.samples)
     successes = sum(num for num, _ in overall.units.values())
-    assert successes / (2 * tasks) == pytest.approx(overall.interval.value)
+    assert successes / len(log.samples) == pytest.approx(overall.interval.value)
     assert "n7line.ordRooms.valuePath" in overall.units  # a published task (the default)
     assert "success_valuepath" in rows and rows["success_valuepath"].interval.n == 1
     assert dict(overall.run.arguments)["temperatures"] == "0,1"
