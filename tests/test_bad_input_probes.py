@@ -138,6 +138,10 @@ COGLM_ROW = {"ability": "const", "choices": ["a", "b", "c"], "answer": 0, "predi
 COGEVAL_ROW = {"condition": "valuePath", "expected": ["Answer: 1,2"], "response": "Answer: 1,2"}
 SCORES_HEADER = "model,graph,domain,condition,temperature,score,max_score\n"
 SCORES_ROW = "m,n7line,ordRooms,valuePath,0,1,1\n"
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+"""JSON that ``json`` reads with a ``RecursionError``."""
+LINE_GRAPH = {"kind": "path", "directed": False, "states": ["1", "2"], "edges": [["1", "2"]]}
+"""A CogEval graph context of two rooms, 1 and 2."""
 
 
 # ----------------------------------------------------------------------------- the table
@@ -765,6 +769,220 @@ PROBES = [
     probe("chance-limit-text", "coglm chance --limit x", "--limit"),
     probe("chance-seed-text", "egosocial chance egosocial_static --seed x", "--seed"),
     probe("chance-task-argument-without-value", "coglm chance -T abilities", "abilities"),
+    # --- issue 40: tracebacks that are now one line
+    probe(
+        "deep-json-coglm-score",
+        "coglm score {tmp}/p.jsonl",
+        "p.jsonl:1",
+        "too deep",
+        setup=file_setup("p.jsonl", DEEP_JSON + "\n"),
+    ),
+    probe(
+        "deep-json-cogbench-score",
+        "cogbench score {tmp}/eval.json --method CoT",
+        "eval.json",
+        "too deep",
+        setup=eval_file(lambda: DEEP_JSON),
+    ),
+    probe(
+        "deep-json-coglm-data",
+        "coglm chance --limit 1 --log-dir {tmp}/logs",
+        "exist.json",
+        "too deep",
+        setup=coglm_text(DEEP_JSON),
+        data=True,
+    ),
+    probe(
+        "deep-json-egosocial-data",
+        "data build egosocial --out {tmp}/out",
+        "counterfact.jsonl:2",
+        "too deep",
+        setup=ego_lines("counterfact.jsonl", lambda lines: [lines[0], DEEP_JSON, *lines[2:]]),
+        data=True,
+    ),
+    probe("task-argument-broken-yaml", "coglm chance -T abilities=[1,", "abilities=[1,", "YAML"),
+    probe(
+        "task-argument-yaml-tag",
+        "coglm chance -T abilities=!!python/name:os.system",
+        "abilities",
+        "YAML",
+    ),
+    probe(
+        "data-folder-of-unknown-user",
+        "coglm chance --limit 1 --log-dir {tmp}/logs",
+        "~nosuchuser/data",
+        "COG_TASKS_DATA",
+        env={"COG_TASKS_DATA": "~nosuchuser/data"},
+    ),
+    probe(
+        "cogbench-source-of-unknown-user",
+        "cogbench chance -T source=~nosuchuser/cb --limit 1 --log-dir {tmp}/logs",
+        "~nosuchuser/cb",
+    ),
+    probe(
+        "cogbench-topics-differ-in-case",
+        "cogbench chance -T source={tmp}/cb -T agent=cot -T judge=false --limit 1 "
+        "--log-dir {tmp}/logs",
+        "'outdoor adventures'",
+        "'Outdoor Adventures'",
+        "same sample id",
+        setup=cogbench_copy(
+            lambda records: [
+                *records[:8],
+                *(
+                    {**r, "topic": "outdoor adventures", "profile": records[0]["profile"]}
+                    for r in records[8:12]
+                ),
+                *records[12:],
+            ]
+        ),
+    ),
+    probe(
+        "coglm-data-lone-surrogate",
+        "coglm chance --limit 1 --log-dir {tmp}/logs",
+        "exist.json",
+        "[0].question",
+        "surrogate",
+        setup=coglm_data(lambda items: [{**items[0], "question": "\ud800"}, *items[1:]]),
+        data=True,
+    ),
+    probe(
+        "cogeval-score-lone-surrogate",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "surrogate",
+        setup=file_setup("r.jsonl", jsonl([{**COGEVAL_ROW, "response": "\ud800"}])),
+    ),
+    probe(
+        "cogbench-report-no-logs",
+        "cogbench report {tmp}/logs",
+        "{tmp}/logs",
+        setup=lambda tmp: (tmp / "logs").mkdir(),
+    ),
+    # --- issue 40: accepted silently before
+    probe("chance-limit-negative", "cogeval chance -T graphs=n7line --limit -1", "--limit"),
+    probe("chance-limit-zero", "cogeval chance -T graphs=n7line --limit 0", "--limit"),
+    probe("chance-epochs-zero", "cogeval chance -T graphs=n7line --epochs 0", "--epochs"),
+    probe("coglm-abilities-empty", "coglm chance -T abilities=", "abilities"),
+    probe("cogeval-graphs-empty", "cogeval chance -T graphs=", "graphs"),
+    probe("cogbench-topics-empty", "cogbench chance -T source=sample -T topics=", "topics"),
+    probe(
+        "task-argument-twice",
+        "cogeval chance -T graphs=n7line -T graphs=n15star",
+        "graphs",
+        "twice",
+    ),
+    probe(
+        "egosocial-judge-max-tokens-negative",
+        "egosocial judge-agreement --grader mockllm/model --max-tokens -5",
+        "--max-tokens",
+    ),
+    probe(
+        "coglm-interdependence-max-tokens-negative",
+        "coglm interdependence --model mockllm/model --max-tokens -5",
+        "--max-tokens",
+    ),
+    probe(
+        "egosocial-train-no-episodes",
+        "egosocial train-opponents --episodes 0 --out {tmp}/w",
+        "--episodes",
+    ),
+    *(
+        probe(
+            f"ego-data-story-{label}",
+            "data build egosocial --out {tmp}/out",
+            "socialfirst.jsonl:1",
+            "Story",
+            setup=ego_lines(
+                "socialfirst.jsonl",
+                lambda lines, story=story: [
+                    json.dumps({**json.loads(lines[0]), "Story": story}),
+                    *lines[1:],
+                ],
+            ),
+            data=True,
+        )
+        for label, story in (("null", None), ("list", ["a story"]), ("blank", " "))
+    ),
+    probe(
+        "ego-data-blank-first-line",
+        "data build egosocial --out {tmp}/out",
+        "socialfirst.jsonl:1",
+        "blank line",
+        setup=ego_lines("socialfirst.jsonl", lambda lines: ["", *lines]),
+        data=True,
+    ),
+    probe(
+        "cogbench-data-iteration-gap",
+        "cogbench chance -T source={tmp}/cb -T agent=cot -T judge=false --limit 1 "
+        "--log-dir {tmp}/logs",
+        "'Outdoor Adventures'",
+        "[0, 2, 3]",
+        setup=cogbench_copy(lambda records: [records[0], *records[2:]]),
+    ),
+    probe(
+        "cogbench-data-iteration-0-missing",
+        "cogbench chance -T source={tmp}/cb -T agent=cot -T judge=false --limit 1 "
+        "--log-dir {tmp}/logs",
+        "'Outdoor Adventures'",
+        "[1, 2, 3]",
+        setup=cogbench_copy(lambda records: records[1:]),
+    ),
+    probe(
+        "cogeval-score-expected-unreadable",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "no answer here",
+        setup=file_setup("r.jsonl", jsonl([{**COGEVAL_ROW, "expected": ["no answer here"]}])),
+    ),
+    probe(
+        "cogeval-score-expected-unknown-room",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "99",
+        setup=file_setup(
+            "r.jsonl",
+            jsonl([{**COGEVAL_ROW, "expected": ["Answer: 1,99"], "graph_context": LINE_GRAPH}]),
+        ),
+    ),
+    probe(
+        "cogbench-agreement-rater-twice",
+        "cogbench agreement {tmp}/eval.json {tmp}/eval.json",
+        "eval.json",
+        "once",
+        setup=eval_file(lambda: json.dumps(eval_records())),
+    ),
+    # --- issue 40: outputs never overwritten unless named with --force
+    probe(
+        "cogeval-generate-existing-out",
+        "cogeval generate --graphs n7line --out {tmp}/items.jsonl",
+        "{tmp}/items.jsonl",
+        "--force",
+        setup=file_setup("items.jsonl", "keep\n"),
+    ),
+    probe(
+        "cogeval-score-out-is-input",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/r.jsonl --force",
+        "{tmp}/r.jsonl",
+        "own input",
+        setup=file_setup("r.jsonl", jsonl([COGEVAL_ROW])),
+    ),
+    # --- issue 40: settings checked when read
+    probe(
+        "cogbench-revision-not-a-commit",
+        "cogbench chance -T judge=false --limit 1 --log-dir {tmp}/logs",
+        "COG_TASKS_COGBENCH_REVISION",
+        "../../../etc",
+        env={"COG_TASKS_COGBENCH_REVISION": "../../../etc"},
+    ),
+    probe(
+        "hub-setting-blank",
+        "data build egosocial --out {tmp}/out",
+        "COG_TASKS_EGOSOCIAL_HUB",
+        "blank",
+        data=True,
+        env={"COG_TASKS_EGOSOCIAL_HUB": " "},
+    ),
 ]
 
 
@@ -1034,3 +1252,129 @@ def test_cogeval_reads_every_log_folder_given(
         assert main(f"cogeval analyze {folders} --json".split()) == 0
         analyses.append(json.loads(capsys.readouterr().out))
     assert analyses[0] != analyses[1]  # the second folder's replies entered the analysis
+
+
+# ----------------------------------------------------------------------------- issue 40: faults
+
+
+def run_main(argv: str, tmp: Path) -> tuple[int, list[str]]:
+    """Run ``cog-tasks`` (``{tmp}`` formatted) and return its exit code and stderr lines."""
+    import io
+    from contextlib import redirect_stderr
+
+    stderr = io.StringIO()
+    with redirect_stderr(stderr):
+        try:
+            code = main(argv.format(tmp=tmp).split())
+        except SystemExit as stop:
+            code = stop.code
+    return code, [line for line in stderr.getvalue().splitlines() if line.strip()]
+
+
+def tamper_bytes(folder: Path) -> None:
+    """Flip a byte of the aggressive opponent's weights: the recorded hash no longer matches."""
+    path = folder / "dqn_aggressive.pt"
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def drop_digest(folder: Path) -> None:
+    """Remove the aggressive opponent's ``.sha256`` file."""
+    (folder / "dqn_aggressive.pt.sha256").unlink()
+
+
+def foreign_file(folder: Path) -> None:
+    """Replace the aggressive weights by other bytes, with their own valid digest."""
+    import hashlib
+
+    data = b"not a torch file"
+    (folder / "dqn_aggressive.pt").write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    (folder / "dqn_aggressive.pt.sha256").write_text(f"{digest}  dqn_aggressive.pt\n")
+
+
+@pytest.mark.parametrize(
+    ("damage", "names"),
+    [
+        pytest.param(tamper_bytes, "does not match the recorded", id="hash-mismatch"),
+        pytest.param(drop_digest, "dqn_aggressive.pt.sha256: missing", id="digest-missing"),
+        pytest.param(foreign_file, "not a format-1 aggressive opponent", id="bad-format"),
+    ],
+)
+def test_damaged_opponent_weights_are_one_line(
+    damage: Callable[[Path], None], names: str, probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damaged DQN weights file names itself through the chance command (not 'run failed')."""
+    from cog_tasks.egosocial.opponents import holdem_dqn
+
+    weights = probe_env / "weights"
+    shutil.copytree(holdem_dqn.shipped_weights_dir(), weights)
+    damage(weights)
+    monkeypatch.setattr(holdem_dqn, "shipped_weights_dir", lambda: weights)
+    chance = (
+        "egosocial chance egosocial_holdem -T opponent=aggressive -T hands=1 --log-dir {tmp}/logs"
+    )
+    code, lines = run_main(chance, probe_env)
+    errors = [line for line in lines if not line.startswith("cog-tasks progress:")]
+    assert code == 2 and len(errors) == 1, lines
+    assert names in errors[0] and str(weights / "dqn_aggressive.pt") in errors[0]
+
+
+def test_missing_extra_is_one_line(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CogGPT without chromadb: one line naming the extra, through the chance command."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "chromadb", None)
+    chance = (
+        "cogbench chance -T source=sample -T agent=coggpt -T judge=false -T iterations=1 "
+        "--limit 1 --log-dir {tmp}/logs"
+    )
+    code, lines = run_main(chance, probe_env)
+    assert code == 2 and len(lines) == 1, lines
+    assert "chromadb" in lines[0] and 'pip install "cog-tasks[coggpt]"' in lines[0]
+
+
+def test_interrupt_says_how_to_resume(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a chance run: one line saying to run it again, exit 130, no traceback."""
+    from cog_tasks.common import scripted
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scripted, "inspect_eval", interrupted)
+    code, lines = run_main("cogeval chance -T graphs=n7line --limit 1", probe_env)
+    assert code == 130
+    assert lines == ["cog-tasks cogeval chance: interrupted; run the same command again to resume"]
+
+
+def test_internal_error_keeps_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ValueError Python raises (a bug) is not turned into one line; one the package raises is."""
+    from cog_tasks.common.cli import guarded, is_user_error
+
+    def buggy(args: Any) -> int:
+        first, second = [1, 2, 3]  # too many values to unpack
+        return first + second
+
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        guarded(buggy, "cog-tasks test")(None)
+    try:
+        from cog_tasks.cogeval.results import rescore_record
+
+        rescore_record({"condition": "x"})
+    except ValueError as error:
+        assert is_user_error(error)
+    else:
+        pytest.fail("rescore_record accepted a record without fields")
+
+
+def test_jsonl_keeps_line_separators_inside_strings(
+    probe_env: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """U+2028 and U+0085 inside a JSON string do not end the line: score, then analyze."""
+    row = {**COGEVAL_ROW, "graph": "n7line", "response": "Answer:\u2028 1,2\u0085"}
+    write(probe_env / "r.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [row]))
+    code, lines = run_main("cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl", probe_env)
+    assert code == 0, lines
+    [scored] = (probe_env / "o.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+    assert json.loads(scored)["response"] == row["response"]

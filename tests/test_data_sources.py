@@ -20,6 +20,7 @@ from cog_tasks.cogbench import loader as cogbench_loader
 from cog_tasks.coglm import records as coglm_records
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.common import sources
+from cog_tasks.common.errors import SettingError
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.settings import HubSource, hub_env, hub_source, offline, parse_hub
 from cog_tasks.common.sources import Content, DataSource, DataSourceError, MissingDataFile, fetch
@@ -307,12 +308,35 @@ def test_old_error_names_remain_as_aliases() -> None:
 def test_cogbench_revision_setting_moves_the_url_and_the_cache(
     no_local_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc")
+    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc1234")
     path = "english/eval_cogbench_a.json"
     assert cogbench_loader.SOURCE.url(path) == (
-        "https://huggingface.co/datasets/kwaikeg/CogBench/resolve/abc/english/eval_cogbench_a.json"
+        "https://huggingface.co/datasets/kwaikeg/CogBench/resolve/abc1234/english/"
+        "eval_cogbench_a.json"
     )
-    assert cogbench_loader.SOURCE.cached(path) == no_local_data / "cogbench" / "abc" / path
+    assert cogbench_loader.SOURCE.cached(path) == no_local_data / "cogbench" / "abc1234" / path
+
+
+@pytest.mark.parametrize("value", ["../../../etc", "main", "abc", "ABC1234", "abc1234 "])
+def test_cogbench_revision_setting_must_be_a_commit(
+    value: str, no_local_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A revision names a cache folder: only a commit, never a path or a moving branch."""
+    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", value)
+    with pytest.raises(SettingError, match="COG_TASKS_COGBENCH_REVISION"):
+        cogbench_loader.SOURCE.cached("english/eval_cogbench_a.json")
+    with pytest.raises(SettingError, match="revision"):
+        cogbench_loader.SOURCE.url("english/eval_cogbench_a.json", commit=value)
+
+
+@pytest.mark.parametrize("value", [" ", "\t", "ORG/ ", "org/name@", "org/name@-x", "org/name@a b"])
+def test_blank_or_malformed_hub_setting_is_refused(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blank Hub value is not the current folder; a bad revision is not passed on."""
+    monkeypatch.setenv("COG_TASKS_COGLM_HUB", value)
+    with pytest.raises(SettingError, match="COG_TASKS_COGLM_HUB"):
+        hub_source("coglm")
 
 
 def test_hub_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
