@@ -4,9 +4,10 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, GenerateConfig, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 
 from cog_tasks.cogbench.inspect import cogbench
+from cog_tasks.cogbench.inspect.solver import ModelGenerator, hit_token_limit
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.metrics import cohen_kappa, pooled_tallies
 from cog_tasks.common.scripted import ScriptedReplies
@@ -169,3 +170,21 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]
     assert perception["stm_chunks"] == 1
     assert perception["ltm_size"] == len(perception["stored"])
+
+
+def test_a_reply_at_its_token_limit_is_known_with_or_without_a_stop_reason() -> None:
+    def output(stop_reason: str, used: int) -> ModelOutput:
+        reply = ModelOutput.from_content("mockllm/model", "Thoughts: I")
+        reply.choices[0].stop_reason = stop_reason
+        reply.usage = ModelUsage(input_tokens=5, output_tokens=used, total_tokens=5 + used)
+        return reply
+
+    assert hit_token_limit(output("max_tokens", 3), 16)
+    assert not hit_token_limit(output("stop", 16), 16)
+    assert hit_token_limit(output("unknown", 16), 16)  # the hf provider reports no reason
+    assert not hit_token_limit(output("unknown", 15), 16)
+
+
+def test_model_generator_says_when_decoding_is_greedy() -> None:
+    assert ModelGenerator(get_model("mockllm/model", config=GenerateConfig(temperature=0))).greedy
+    assert not ModelGenerator(get_model("mockllm/model")).greedy
