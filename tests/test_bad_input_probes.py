@@ -1335,14 +1335,24 @@ def test_missing_extra_is_one_line(probe_env: Path, monkeypatch: pytest.MonkeyPa
     assert "chromadb" in lines[0] and 'pip install "cog-tasks[coggpt]"' in lines[0]
 
 
-def test_interrupt_says_how_to_resume(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def raise_interrupt(*args: Any, **kwargs: Any) -> list[Any]:
+    """Ctrl-C landing in our code."""
+    raise KeyboardInterrupt
+
+
+def no_logs(*args: Any, **kwargs: Any) -> list[Any]:
+    """What ``inspect_ai.eval`` returns when Ctrl-C cancelled the run: no log."""
+    return []
+
+
+@pytest.mark.parametrize("interrupted_eval", [raise_interrupt, no_logs], ids=["raised", "no-log"])
+def test_interrupt_says_how_to_resume(
+    interrupted_eval: Callable[..., list[Any]], probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ctrl-C during a chance run: one line saying to run it again, exit 130, no traceback."""
     from cog_tasks.common import scripted
 
-    def interrupted(*args: Any, **kwargs: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(scripted, "inspect_eval", interrupted)
+    monkeypatch.setattr(scripted, "inspect_eval", interrupted_eval)
     code, lines = run_main("cogeval chance -T graphs=n7line --limit 1", probe_env)
     assert code == 130
     assert lines == ["cog-tasks cogeval chance: interrupted; run the same command again to resume"]

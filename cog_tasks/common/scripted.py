@@ -132,11 +132,13 @@ def run_chance_model(
         The log of the run.
 
     Raises:
+        KeyboardInterrupt: If the run was interrupted (Inspect keeps the
+            cancelled log and returns none).
         RuntimeError: If the run did not finish successfully.
     """
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
     seed = getattr(outputs, "seed", None)
-    [log] = inspect_eval(
+    logs = inspect_eval(
         task,
         model=model,
         log_dir=log_dir,
@@ -146,6 +148,9 @@ def run_chance_model(
         debug_errors=True,
         metadata={CHANCE_SEED: seed} if seed is not None else None,
     )
+    if not logs or logs[0].status == "cancelled":  # Ctrl-C: Inspect cancels, returns no log
+        raise KeyboardInterrupt
+    [log] = logs
     if log.status != "success":
         reason = log.error.message if log.error else log.status
         raise RuntimeError(f"chance baseline run failed: {reason}")
