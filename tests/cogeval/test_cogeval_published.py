@@ -141,6 +141,7 @@ def test_published_dialogs_replay_each_user_turn_and_score_the_last(
         task,
         model="mockllm/model",
         model_args={"custom_outputs": replies},
+        max_samples=1,  # one dialog at a time, so each gets its two replies in turn
         log_dir=str(tmp_path),
         display="none",
     )
