@@ -12,8 +12,10 @@ upstream commit, downloaded once into the cache. :func:`check_content` is the
 validator: a download is cached only when every record in it makes an item.
 
 Multiple-choice records hold ``Story``, ``Question``, ``Option`` (a list of
-texts), ``Answer`` (the text of one option) and, optionally, ``Ability`` (any
-label, kept as it is; a record without one gets its scenario's label).
+texts), ``Answer`` (the text of one option) and, optionally, ``Ability`` (one
+of :data:`ABILITY_LABELS`; a record without one gets its scenario's label).
+Two of the authors' Daily Life items have a known fault (:data:`ERRATA`); the
+static task keeps them unless ``exclude_errata`` is set.
 Blackjack records hold ``system`` and ``user``; the cards are read from the
 ``user`` prompt.
 """
@@ -60,6 +62,28 @@ HUB_CONFIGS: dict[str, str] = {
 #: Column of a Hub row that keeps the record's line in the upstream file.
 LINE_COLUMN = "line"
 CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
+#: The labels an ``Ability`` field may hold: the authors' six Daily Life abilities and
+#: ``Counterfactual``. Any other label (``all``, a scenario name) is refused.
+ABILITY_LABELS = (
+    "Belief",
+    "Emotion",
+    "Intention",
+    "Desire",
+    "Knowledge",
+    "Non-li",
+    "Counterfactual",
+)
+#: The authors' items with a known fault, by id, with the fault.
+ERRATA: dict[str, str] = {
+    "daily_life-authors-0010": (
+        "'What is in the storage cabinet?' is a reality question (gold 'Coat', what the "
+        "story says is inside), not a belief, but is labelled Belief"
+    ),
+    "daily_life-authors-0011": (
+        "gold 'Carrot' for what Xiao Li expects to find, but Xiao Li has already opened the "
+        "cabinet and found the coat, so expects the coat"
+    ),
+}
 #: Records in each file the authors released at :data:`UPSTREAM_COMMIT`.
 RELEASED_COUNTS: dict[str, int] = {
     "socialfirst.jsonl": 49,
@@ -203,7 +227,8 @@ def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_
         DataFileError: Naming ``where`` for a missing field, a Story or Question
             that is not a non-empty text, options that are not a list of at
             least two distinct texts, or an answer that is not one of the
-            options (matched exactly).
+            options (matched exactly), or an ``Ability`` outside
+            :data:`ABILITY_LABELS`.
     """
     missing = [key for key in CHOICE_FIELDS if key not in record]
     if missing:
@@ -221,6 +246,8 @@ def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_
             f"{where}: Answer {record['Answer']!r} is not one of its options {options}"
         )
     label = str(record.get("Ability") or "").strip() or SCENARIO_LABELS[scenario]
+    if record.get("Ability") and label not in ABILITY_LABELS:
+        raise DataFileError(f"{where}: Ability {label!r} is not one of {', '.join(ABILITY_LABELS)}")
     return EgoItem(
         id=item_id,
         scenario=scenario,

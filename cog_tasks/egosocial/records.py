@@ -39,10 +39,21 @@ FIRST_PERSON_SYSTEM = (
     "Answer every question as yourself, from your own point of view."
 )
 
-#: ``ANSWER: B``; the pronoun in "Answer: I think..." is not the letter I.
-_ANSWER_LINE = re.compile(r"(?i:answer)\s*(?:(?i:is)\s*)?[:=]?\s*\(?([A-J])\b(?!(?<=I)\s+[a-z'])")
-#: A reply that opens with the letter alone on its line, or with ``B)``, ``(B)``, ``B.``, ``B:``.
-_LEADING_LETTER = re.compile(r"^\s*\(?([A-J])(?:[\).:]|[ \t]*(?:\n|$))")
+#: A formal answer: ``ANSWER: B``, ``**Answer:** (c)``, ``the answer is D``; the letter in any
+#: case, and ``rest``, what follows it on its line.
+_ANSWER_LINE = re.compile(
+    r"\banswer[*_]*[ \t]*(?:is\b[ \t]*:?|[:=])[ \t]*[*_]*[ \t]*[(\[]?[ \t]*"
+    r"(?P<letter>[A-Ja-j])\b(?P<rest>[^\n]*)",
+    re.IGNORECASE,
+)
+#: A reply that opens with a letter: ``B``, ``B)``, ``(B)``, ``B.``, ``B:``, ``**B**``.
+_LEADING_LETTER = re.compile(r"^\s*[*_]*\(?(?P<letter>[A-J])\b(?P<rest>[^\n]*)")
+#: What may close a letter before the rest of its line: ``)``, ``]``, ``.``, ``:``, emphasis.
+_LETTER_CLOSE = re.compile(r"[ \t]*[*_)\].:]*[*_]*")
+#: A second letter after the first: ``A or B``, ``B) or C)``, ``A, B``, ``A/B``, ``A and C``.
+_HEDGE = re.compile(r"[ \t]*(?:or|and|,|/|&|\+)[ \t]*[*_(\[]*[A-J]\b(?!'|[ \t]+[a-z])")
+#: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
+_OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][).:][ \t]+\S", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -94,22 +105,62 @@ class EgoItem:
         return LETTERS[self.answer]
 
 
-def parse_choice_letter(text: str, option_count: int) -> str | None:
-    """The option letter a reply picks, or ``None``.
+def _normalised(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
-    Accepted: ``ANSWER: B`` anywhere, or a reply that opens with the letter
-    (``B``, ``B)``, ``(B)``, ``B.``, ``B:``, or the letter alone on the first
-    line), as small models often echo the option line. A letter beyond the
-    options counts as no answer, and so does the pronoun of ``Answer: I think``.
+
+def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
+    """The letter of one answer, ``""`` when it is no answer, ``None`` when it is invalid.
+
+    No answer: the letter runs on into words that are not an option's text
+    ("Answer: I think ...", "answer: a coat"). Invalid: it names a second
+    letter ("A or B"), a letter beyond the options, or the text of another
+    option than its letter's.
+    """
+    letter = match.group("letter").upper()
+    rest = match.group("rest")
+    closed = _LETTER_CLOSE.match(rest)
+    assert closed is not None  # every part of the pattern is optional
+    if _HEDGE.match(rest, closed.end()):
+        return None
+    after = rest[closed.end() :]
+    text = _normalised(after)
+    named = [index for index, option in enumerate(options) if text == _normalised(option)]
+    if text and named:
+        return letter if LETTERS[named[0]] == letter else None
+    if after[:1].isalnum() and not closed.group().strip():
+        return ""
+    return letter if LETTERS.index(letter) < len(options) else None
+
+
+def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
+    """The option letter a reply picks, or ``None`` (invalid, scored wrong).
+
+    Read, in this order:
+
+    - formal answers (``ANSWER: B``, ``Answer: **c**``, ``answer: d``, "the
+      answer is B"): all must name the same option, else the reply is invalid;
+      they win over letters elsewhere ("I would not answer A. ANSWER: B" is B);
+    - otherwise a reply that opens with the letter (``B``, ``B)``, ``(B)``,
+      ``B.``, ``B:``, the letter alone on the first line), unless the reply
+      echoes the option list (two option lines).
+
+    Never read: a letter inside prose ("A good question", "Answer: I think
+    ..."); a reply naming two options ("Answer: A or B", "B) or C)"), a letter
+    beyond the options, or a letter whose option text on the same line is
+    another option's ("B) Coat" when B is "Carrot") are invalid.
 
     Args:
         text: The model's reply.
-        option_count: Number of options offered.
+        options: The options in the order they were shown.
     """
-    match = _ANSWER_LINE.search(text) or _LEADING_LETTER.match(text)
-    if match is None or LETTERS.index(match.group(1).upper()) >= option_count:
+    answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}
+    if answers:
+        return answers.pop() if len(answers) == 1 else None
+    opening = _LEADING_LETTER.match(text)
+    if opening is None or len(_OPTION_LINE.findall(text)) > 1:
         return None
-    return match.group(1).upper()
+    return _answer_at(opening, options) or None
 
 
 def shuffle_options(

@@ -11,7 +11,8 @@ Generated sizes count different things per scenario: belief stories for Daily
 Life (six questions each, plus as many items for each other ability), hands
 for Blackjack (four or five questions each) and items for Counterfactual and
 New World. ``data_file`` is a JSONL file in the authors' format read instead
-of the authors' file of the one selected scenario.
+of the authors' file of the one selected scenario. ``exclude_errata`` leaves out the authors' items
+with a known fault (:data:`cog_tasks.egosocial.authors.ERRATA`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from cog_tasks.common.params import split_names
-from cog_tasks.egosocial.authors import CHOICE_FILES, load_choice_items
+from cog_tasks.egosocial.authors import CHOICE_FILES, ERRATA, load_choice_items
 from cog_tasks.egosocial.blackjack import generate_blackjack
 from cog_tasks.egosocial.counterfactual import generate_counterfactual
 from cog_tasks.egosocial.daily_life import generate_daily_life
@@ -69,6 +70,7 @@ def build_static_items(
     seed: int = 0,
     size: int | None = None,
     data_file: str | os.PathLike[str] | None = None,
+    exclude_errata: bool = False,
 ) -> list[EgoItem]:
     """Build the static items of some scenarios.
 
@@ -80,6 +82,7 @@ def build_static_items(
             to :data:`DEFAULT_SIZES`.
         data_file: A JSONL file in the authors' format, read in place of the
             authors' file of the single selected scenario.
+        exclude_errata: Leave out the authors' items listed in :data:`ERRATA`.
 
     Returns:
         The items, scenario by scenario (the authors' first under ``both``).
@@ -110,4 +113,4 @@ def build_static_items(
             items += load_choice_items(name)  # raises: the authors have no items here
         if source in ("generated", "both"):
             items += GENERATORS[name](seed, size if size is not None else DEFAULT_SIZES[name])
-    return items
+    return [item for item in items if not (exclude_errata and item.id in ERRATA)]

@@ -13,6 +13,7 @@ import pytest
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.sources import DataSourceError
 from cog_tasks.egosocial.authors import (
+    ERRATA,
     UPSTREAM_COMMIT,
     load_blackjack_prompts,
     load_choice_items,
@@ -97,12 +98,39 @@ def test_malformed_lines_name_the_file_and_line(
         load_choice_items("daily_life", data_file=path)
 
 
+@pytest.mark.parametrize("label", ["Physics", "all", "daily_life", "Daily Life", "belief"])
+def test_ability_labels_outside_the_authors_six_are_refused_naming_the_row(
+    tmp_path: Path, label: str
+) -> None:
+    path = write_jsonl(
+        tmp_path / "mine.jsonl", [record(Ability="Counterfactual"), record(Ability=label)]
+    )
+    with pytest.raises(DataFileError, match=rf"mine\.jsonl:2: Ability '{label}' is not one of"):
+        load_choice_items("daily_life", data_file=path)
+
+
+def test_errata_items_are_kept_by_default_and_excluded_by_name(shared_data: Path) -> None:
+    assert set(ERRATA) == {"daily_life-authors-0010", "daily_life-authors-0011"}
+    kept = {item.id: item for item in build_static_items(source="authors")}
+    assert set(ERRATA) <= set(kept) and len(kept) == 59
+    # 0010 asks what is in the cabinet (reality); 0011's gold is what Xiao Li no longer expects
+    assert kept["daily_life-authors-0010"].question == "What is in the storage cabinet?"
+    wrong_gold = kept["daily_life-authors-0011"]
+    assert wrong_gold.options[wrong_gold.answer] == "Carrot" and "finds a coat" in wrong_gold.story
+    excluded = build_static_items(source="authors", exclude_errata=True)
+    assert [item.id for item in excluded] == [i for i in kept if i not in ERRATA]
+    task = egosocial_static(exclude_errata=True)
+    assert len(task.dataset) == 57
+    with pytest.raises(ValueError, match="exclude_errata must be true or false"):
+        egosocial_static(exclude_errata="no")
+
+
 def test_data_file_works_for_every_scenario_or_fails(tmp_path: Path) -> None:
-    path = write_jsonl(tmp_path / "mine.jsonl", [record(), record(Ability="Physics")])
+    path = write_jsonl(tmp_path / "mine.jsonl", [record(), record(Ability="Desire")])
     for scenario in ("daily_life", "counterfactual", "new_world", "blackjack"):
         items = build_static_items(source="authors", scenarios=scenario, data_file=path)
         assert [item.scenario for item in items] == [scenario, scenario]
-        assert items[1].label == "Physics" and items[0].id == "mine-0001"
+        assert items[1].label == "Desire" and items[0].id == "mine-0001"
     with pytest.raises(ValueError, match="replaces the items of one scenario"):
         build_static_items(source="authors", scenarios="all", data_file=path)
     with pytest.raises(ValueError, match="use source=authors"):

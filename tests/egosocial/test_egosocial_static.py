@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessage, GenerateConfig, get_model
 
+from cog_tasks.common.scripted import ScriptedReplies
 from cog_tasks.egosocial.blackjack import (
     PROBABILITY_BANDS,
     basic_strategy,
@@ -279,7 +281,50 @@ def test_inspect_task_groups_scores_and_counts_invalid_answers(tmp_path: Path, s
     ],
 )
 def test_parse_choice_letter(reply, expected):
-    assert parse_choice_letter(reply, option_count=3) == expected
+    options = ["Coat", "I eat every spoonful in silence.", "Carrot"]
+    assert parse_choice_letter(reply, options) == expected
+
+
+OPTIONS = ["Coat", "Carrot", "Hat", "Shoe"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # issue 39: hedges named two options and were read as the first
+        ("Answer: A or B", None),
+        ("B) or C)", None),
+        ("ANSWER: A, C", None),
+        ("ANSWER: A/B", None),
+        # the last formal answer wins over an earlier mention
+        ("I would not answer A. ANSWER: B", "B"),
+        ("A) is tempting, but no.\nANSWER: D", "D"),
+        # two different answer lines are invalid; the same one twice is read
+        ("ANSWER: A\nANSWER: B", None),
+        ("ANSWER: B\n\nFinal answer: b", "B"),
+        # emphasis and case
+        ("ANSWER: **C**", "C"),
+        ("**Answer:** (C)", "C"),
+        ("answer: d", "D"),
+        # a letter and its option text agree or the reply is invalid
+        ("ANSWER: B) Carrot", "B"),
+        ("ANSWER: B) Coat", None),
+        ("B. Hat", None),
+        ("ANSWER: B (Carrot)", "B"),
+        # an echoed option list names every option
+        ("A) Coat\nB) Carrot\nC) Hat\nD) Shoe", None),
+        ("A) Coat\nB) Carrot\nC) Hat\nD) Shoe\nANSWER: C", "C"),
+        # no letter from prose
+        ("I think A is right.", None),
+        ("A coat, since she found it.", None),
+        ("ANSWER: B because the carrot is gone", None),
+        ("Answer: a blue hat", None),
+        ("B. Because the carrot is gone.", "B"),
+        ("E", None),
+    ],
+)
+def test_static_answers_are_never_guessed(reply: str, expected: str | None) -> None:
+    assert parse_choice_letter(reply, OPTIONS) == expected
 
 
 @pytest.mark.parametrize("size", [0, -1])
@@ -294,3 +339,39 @@ def test_scenarios_as_inspect_passes_them_a_list_or_comma_separated_text() -> No
     text = egosocial_static(source="generated", scenarios="daily_life,blackjack", size=1)
     assert [s.id for s in listed.dataset] == [s.id for s in text.dataset]
     assert {s.metadata["scenario"] for s in listed.dataset} == {"daily_life", "blackjack"}
+
+
+class FirstOrderOnly(ScriptedReplies):
+    """Answers A to an item's first prompt (its own option order) and nothing to the rotations."""
+
+    model_name = "mockllm/model"
+
+    def __init__(self) -> None:
+        self.asked: Counter[str] = Counter()
+
+    def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
+        question = messages[-1].text.split("\n\nA) ", 1)[0]
+        self.asked[question] += 1
+        return "ANSWER: A" if self.asked[question] == 1 else "Maybe the first one."
+
+
+@pytest.mark.slow
+def test_circular_runs_count_invalid_over_the_rotations_they_score(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    model = get_model("mockllm/model", custom_outputs=FirstOrderOnly())
+    [log] = inspect_eval(
+        egosocial_static(circular=True),
+        model=model,
+        limit=4,
+        max_samples=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    values = [s.scores["option_letter"].value for s in log.samples]
+    # the first order was answered, every other rotation not: `invalid` goes with `all`
+    assert [v["invalid"] for v in values] == [0.0] * 4
+    assert [v["circular_invalid"] for v in values] == [1.0] * 4
+    assert [v["all"] for v in values] == [float(s.target == "A") for s in log.samples]
+    assert [v["circular"] for v in values] == [0.0] * 4

@@ -51,15 +51,20 @@ def record_to_sample(item: EgoItem) -> Sample:
     )
 
 
+def rotated(options: list[str], shift: int) -> list[str]:
+    """The options rotated left by ``shift``, in the order one prompt shows them."""
+    return options[shift:] + options[:shift]
+
+
 def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
     """The prompt with the options rotated left by ``shift``, and where option 0 went.
 
     Returns:
         The prompt text and the new position of the option that was first.
     """
-    rotated = options[shift:] + options[:shift]
     letters = LETTERS[: len(options)]
-    lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, rotated, strict=True))
+    shown = rotated(options, shift)
+    lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, shown, strict=True))
     prompt = TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
     return prompt, (-shift) % len(options)
 
@@ -101,19 +106,23 @@ def option_letter() -> Scorer:
     """Right when the reply picks the target letter (see ``parse_choice_letter``).
 
     The value has the same keys on every sample of a run: ``all`` (the item in
-    its own option order is right), ``invalid`` (some reply named no option;
-    it is scored wrong) and, in circular runs, ``circular`` (every rotation is
-    right). Accuracy per label, scenario and perspective comes from the
+    its own option order is right), ``invalid`` (the reply in that order named
+    no option; it is scored wrong) and, in circular runs, ``circular`` (every
+    rotation is right) and ``circular_invalid`` (some rotation's reply named
+    no option), so that each share of invalid replies counts over the
+    rotations its accuracy scores. Accuracy per label, scenario and perspective comes from the
     metadata (:func:`grouped_key_intervals`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         rotations = state.store.get(ROTATIONS_KEY)
-        answers = [parse_choice_letter(r["reply"], len(state.choices)) for r in rotations]
+        options = [choice.value for choice in state.choices]
+        answers = [parse_choice_letter(r["reply"], rotated(options, r["shift"])) for r in rotations]
         right = [answer == r["target"] for answer, r in zip(answers, rotations, strict=True)]
-        value = {"all": float(right[0]), "invalid": float(None in answers)}
+        value = {"all": float(right[0]), "invalid": float(answers[0] is None)}
         if len(rotations) > 1:
             value["circular"] = float(all(right))
+            value["circular_invalid"] = float(None in answers)
         return Score(
             value=value,
             answer=" ".join(answer or "-" for answer in answers),
@@ -136,6 +145,7 @@ def egosocial_static(
     size: int | None = None,
     data_file: str | None = None,
     circular: bool = False,
+    exclude_errata: bool = False,
 ) -> Task:
     """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
 
@@ -152,14 +162,22 @@ def egosocial_static(
             scenario named in ``scenarios``.
         circular: Ask every item once per rotation of its options and report
             ``circular`` accuracy beside the single-order ``all``.
+        exclude_errata: Leave out the authors' items with a known fault
+            (Daily Life 0010 and 0011, :data:`cog_tasks.egosocial.authors.ERRATA`).
     """
     integer("seed", seed, 0)
     if size is not None:
         integer("size", size, 1)
     flag("circular", circular)
+    flag("exclude_errata", exclude_errata)
     scenarios = names("scenarios", scenarios)
     items = build_static_items(
-        source=source, scenarios=scenarios, seed=seed, size=size, data_file=data_file
+        source=source,
+        scenarios=scenarios,
+        seed=seed,
+        size=size,
+        data_file=data_file,
+        exclude_errata=exclude_errata,
     )
     return Task(
         dataset=MemoryDataset(
