@@ -276,8 +276,9 @@ def cogeval(
         design: ``all`` (default), or ``paper``: only the paper's 3 domains per
             graph and 5 condition families, so ``cog-tasks cogeval analyze``
             gives Table 2's terms and degrees of freedom.
-        source: ``published`` (default): the paper's 249 scored audited tasks
-            (Experiment 1, and Experiment 2's variant picked by ``cot``), read
+        source: ``published`` (default): every distinct prompt of the paper's
+            249 scored audited tasks (1,494 items; Experiment 2's variant
+            picked by ``cot``), read
             at run time from cogeval/cogmaps (see
             :mod:`cog_tasks.cogeval.published`); or ``generated``: tasks
             generated from the graphs in our wording, relabelled per ``seed``,
