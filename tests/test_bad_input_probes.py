@@ -1294,6 +1294,7 @@ def foreign_file(folder: Path) -> None:
     (folder / "dqn_aggressive.pt.sha256").write_text(f"{digest}  dqn_aggressive.pt\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("damage", "names"),
     [
@@ -1321,6 +1322,7 @@ def test_damaged_opponent_weights_are_one_line(
     assert names in errors[0] and str(weights / "dqn_aggressive.pt") in errors[0]
 
 
+@pytest.mark.slow
 def test_missing_extra_is_one_line(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CogGPT without chromadb: one line naming the extra, through the chance command."""
     import sys

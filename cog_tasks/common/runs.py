@@ -20,6 +20,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
+from cog_tasks.common.secrets import redact, redact_text
+
 Run = TypeVar("Run")
 
 
@@ -63,15 +65,15 @@ class RunIdentity:
         arguments: Mapping[str, object] | None = None,
         seed: object = None,
     ) -> RunIdentity:
-        """Build an identity from plain mappings (``None`` arguments are left out)."""
+        """Build an identity from plain mappings (``None`` arguments left out, secrets redacted)."""
         return cls(
             task=task,
-            model=model,
+            model=redact_text(model),
             roles=tuple(sorted((roles or {}).items())),
             arguments=tuple(
                 sorted(
                     (name, _text(value))
-                    for name, value in (arguments or {}).items()
+                    for name, value in redact(arguments or {}).items()
                     if value is not None
                 )
             ),
