@@ -62,6 +62,6 @@ def test_inspect_eval_cli_with_smollm2(
     )
     assert report.returncode == 0, report.stderr[-3000:]
     assert "CogLM report: hf/smollm2 (Base)" in report.stdout
-    assert "PARTIAL RUN (per_ability=1)" in report.stdout
+    assert "PARTIAL: 1210 of 1220 items missing" in report.stdout
     assert (tmp_path / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
     assert isinstance(values["cognitive_age"], float)

@@ -70,23 +70,19 @@ class TaskFamily:
         name: The family's group name.
         task_prefix: Ability tasks are named ``<task_prefix><code>``.
         filter: lm-eval filter name in the metric keys (``metric,filter``).
-        accuracy_metric: The accuracy the calibrated metrics are computed from.
-        has_invalid: Whether the tasks report an ``invalid`` rate (generation).
         label_suffix: Added to the model's name in tables ("" for none).
     """
 
     name: str
     task_prefix: str
     filter: str
-    accuracy_metric: str
-    has_invalid: bool
     label_suffix: str
 
 
 FAMILIES = (
-    TaskFamily("coglm", "coglm_", "none", AUTHORS_PICK_METRIC, False, ""),
-    TaskFamily("coglm_gen", "coglm_gen_", "extract", "acc", True, " [coglm_gen]"),
-    TaskFamily("coglm_gen", "coglm_gen_", "authors", "acc", True, " [coglm_gen, authors' rule]"),
+    TaskFamily("coglm", "coglm_", "none", ""),
+    TaskFamily("coglm_gen", "coglm_gen_", "extract", " [coglm_gen]"),
+    TaskFamily("coglm_gen", "coglm_gen_", "authors", " [coglm_gen, authors' rule]"),
 )
 
 
