@@ -79,12 +79,45 @@ STYLE_PROMPT = (
     "A) {0}\nB) {1}\nReply with the letter only."
 )
 
-_ACTION_SYNONYMS = {"bet": "raise"}
+#: The words naming an action: the action, its -s and -ing forms ("Calling.", "I'm raising"),
+#: and bet for raise. Past forms are not actions ("they raised, so I call" is a call).
+_ACTION_WORDS = {
+    "call": "call",
+    "calls": "call",
+    "calling": "call",
+    "raise": "raise",
+    "raises": "raise",
+    "raising": "raise",
+    "bet": "raise",
+    "bets": "raise",
+    "betting": "raise",
+    "fold": "fold",
+    "folds": "fold",
+    "folding": "fold",
+    "check": "check",
+    "checks": "check",
+    "checking": "check",
+}
 _LABELLED_ACTION = re.compile(r"action\s*[:=]\s*([a-z]+)")
 # An unlabelled reply that negates ("I will not fold", "don't call") names no action.
 _NEGATION = re.compile(r"\b(?:not|never|no|don't|won't|wouldn't|shouldn't|can't|cannot)\b")
-_CARDS_LABEL = re.compile(r"cards?\s*[:=]?\s*\(?([abc])\b", re.IGNORECASE)
-_RAISE_LABEL = re.compile(r"raise\s*[:=]?\s*(yes|no)\b", re.IGNORECASE)
+# "Cards: B", "cards = (c)"; the letter must end its answer: "Cards: a pair", "discard a few"
+# and "Cards: A, B or C" (the template without its brackets) name no class.
+_CARDS_LABEL = re.compile(
+    r"\bcards?[*_]*\s*(?:[:=]|is\b)\s*[*_]*\s*[(\[]?([abc])\b[*_)\]]*"
+    r"(?!\s*(?:,|/|\bor\b|\band\b)\s*\(?[abc]\b)(?=\s*(?:$|[;,.\n]|raise\b))",
+    re.IGNORECASE,
+)
+# "Raise: yes"; "Raise: yes or no" (the template without its brackets) is no answer.
+_RAISE_LABEL = re.compile(
+    r"\braise[*_]*\s*[:=]\s*[*_]*\s*(yes|no)\b(?!\s*(?:,|/|\bor\b)\s*(?:yes|no)\b)",
+    re.IGNORECASE,
+)
+# A style word after a negation in the same clause: "not aggressive", "isn't very conservative".
+_NEGATED_STYLE = re.compile(
+    r"\b(?:not|never|no|hardly|\w+n't)(?:\s+\w+){0,3}?\s+(aggressive|conservative)\b"
+)
+_STYLE_WORD = re.compile(r"aggressive|conservative")
 # Unlabelled answers are read only from a reply that is nothing else: "C, no", "B".
 _BARE_BELIEFS = re.compile(r"^\s*\(?([A-C])\)?\s*(?:[,;.]?\s*(yes|no))?\s*\.?\s*$", re.IGNORECASE)
 _BARE_STYLE_LETTER = re.compile(r"^\s*\(?([AB])\)?\s*\.?\s*$")
@@ -264,10 +297,11 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The action a reply names, if it is legal.
 
     ``Action: <word>`` wins. Otherwise the reply must name exactly one action
-    (``bet`` means raise) and negate nothing: "I will call." is a call, while
-    a reply naming several ("call, raise, fold"), negating ("I will not
-    fold") or repeating the prompt names none. An action that is not legal
-    makes the reply invalid.
+    (``bet`` means raise; the -s and -ing forms count: "Calling.", "I'm
+    raising") and negate nothing: "I will call." is a call, while a reply
+    naming several ("call, raise, fold"), negating ("I will not fold") or
+    repeating the prompt names none. An action that is not legal makes the
+    reply invalid.
 
     Returns:
         A legal action, or ``None``.
@@ -279,7 +313,7 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     if not labelled and _NEGATION.search(lower.replace("\u2019", "'")):
         return None
     words = [labelled.group(1)] if labelled else re.findall(r"[a-z]+", lower)
-    named = {_ACTION_SYNONYMS.get(word, word) for word in words} & set(ACTIONS)
+    named = {_ACTION_WORDS[word] for word in words if word in _ACTION_WORDS}
     if len(named) != 1:
         return None
     action = named.pop()
@@ -313,7 +347,9 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
 
     Letters and yes/no elsewhere in unlabelled text are not read ("A pair of
-    kings, no doubt" names no holding class).
+    kings, no doubt" and "discard a few" name no holding class), nor is a
+    label followed by several answers: the reply template echoed without its
+    brackets ("Cards: A, B or C; Raise: yes or no") answers nothing.
 
     Args:
         text: The reply.
@@ -336,7 +372,12 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
-    """The style a reply names: the style word (if only one is named), else a reply of A or B alone.
+    """The style a reply names: the one style word it affirms, else a reply of A or B alone.
+
+    A style word after a negation in its clause is not affirmed: "It is
+    conservative, not aggressive." is conservative, and "Not aggressive."
+    names no style (it rules one out; reading the other from it would be an
+    inference, not the reply's answer).
 
     Args:
         text: The reply.
@@ -347,10 +388,12 @@ def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative
     """
     if _echoed(text):
         return None
-    lower = text.lower()
-    named = [style for style, _ in STYLE_OPTIONS if style in lower]
-    if len(named) == 1:
-        return named[0]
+    lower = text.lower().replace("\u2019", "'")
+    negated = {match.start(1) for match in _NEGATED_STYLE.finditer(lower)}
+    mentions = list(_STYLE_WORD.finditer(lower))
+    affirmed = {match.group() for match in mentions if match.start() not in negated}
+    if mentions:
+        return affirmed.pop() if len(affirmed) == 1 else None
     letter = _BARE_STYLE_LETTER.match(text)
     return order["AB".index(letter.group(1))] if letter else None
 

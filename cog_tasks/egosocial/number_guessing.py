@@ -67,10 +67,14 @@ _VERDICTS: dict[Outcome, str] = {
 }
 
 _NUMBER_TEXT = r"-?\d+(?:\.\d+)?"
+# A labelled number stands alone: not a range or a hedge ("40-45", "40 to 45", "40 or 45", "40, 45")
+# and not the start of other notation ("1e2").
+_ALONE = r"(?!\.?\d|[eE][+-]?\d|\s*(?:[-\u2013\u2014/~,]|\bor\b|\bto\b)\s*-?\d)"
 _LABELLED = {
-    "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
-    "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT})", re.IGNORECASE),
+    "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
+    "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
 }
+_LABELS = re.compile(r"prediction|choice", re.IGNORECASE)
 # A reply that is only two numbers, prediction then choice.
 _BARE_PAIR = re.compile(
     rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$",
@@ -142,12 +146,15 @@ class RoundReply:
 def parse_round_reply(text: str) -> RoundReply:
     """Read ``Prediction: <n>; Choice: <n>`` from a reply.
 
-    Labelled numbers win. A reply without labels is read only when it is
-    nothing but two numbers ("45; 36", "45, 36", "45 and 36"), prediction
-    first. Numbers anywhere else in unlabelled text are not read: a base
-    model that continues the prompt ("Round 2 of 5. ...") would otherwise
-    have the prompt's own numbers taken as its answer. Numbers outside
-    1..100 are kept (so the log shows them) but make the reply invalid.
+    Labelled numbers win. A label must be followed by one number standing
+    alone: a range or a hedge ("Prediction: 40 or 45", "40-45") or other
+    notation ("1e2") gives none, and a label given two different numbers
+    gives none. A reply without labels is read only when it is nothing but
+    two numbers ("45; 36", "45, 36", "45 and 36"), prediction first. Numbers
+    anywhere else in unlabelled text are not read: a base model that
+    continues the prompt ("Round 2 of 5. ...") would otherwise have the
+    prompt's own numbers taken as its answer. Numbers outside 1..100 are kept
+    (so the log shows them) but make the reply invalid.
 
     Args:
         text: The model's reply.
@@ -155,11 +162,11 @@ def parse_round_reply(text: str) -> RoundReply:
     Returns:
         The parsed reply; missing numbers are ``None``.
     """
-    labelled = {key: pattern.search(text) for key, pattern in _LABELLED.items()}
-    if labelled["prediction"] or labelled["choice"]:
-        values = {
-            key: parse_number(match.group(1)) if match else None for key, match in labelled.items()
-        }
+    if _LABELS.search(text):
+        values: dict[str, Number | None] = {}
+        for key, pattern in _LABELLED.items():
+            numbers = {parse_number(number) for number in pattern.findall(text)}
+            values[key] = numbers.pop() if len(numbers) == 1 else None
         return RoundReply(prediction=values["prediction"], choice=values["choice"])
     pair = _BARE_PAIR.match(text)
     if pair is None:

@@ -105,6 +105,15 @@ def test_holding_class(cards, expected):
         ("I will not fold.", ("call", "raise", "fold"), None),
         ("Don\u2019t call", ("call", "raise", "fold"), None),
         ("No doubt. Action: call", ("call", "raise", "fold"), "call"),
+        # issue 39: common verb forms name their action; past forms are no action
+        ("Calling.", ("call", "raise", "fold"), "call"),
+        ("Raising", ("call", "raise", "fold"), "raise"),
+        ("I'm calling", ("call", "raise", "fold"), "call"),
+        ("I’m raising.", ("call", "raise", "fold"), "raise"),
+        ("Checking.", ("raise", "fold", "check"), "check"),
+        ("Action: folding", ("call", "raise", "fold"), "fold"),
+        ("They raised, so I call.", ("call", "raise", "fold"), "call"),
+        ("Calling or folding", ("call", "raise", "fold"), None),
     ],
 )
 def test_parse_action(text, legal, expected):
@@ -124,6 +133,57 @@ def test_parse_beliefs_and_style():
     assert parse_style("aggressive") == "aggressive"
     assert parse_style("not sure") is None
     assert parse_style("A tough one to call") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # issue 39: the reply template without its brackets answers nothing
+        ("Cards: A, B or C; Raise: yes or no", BeliefReply(None, None)),
+        ("Cards: A or B; Raise: no", BeliefReply(None, 1)),
+        ("Cards: C; Raise: yes/no", BeliefReply(2, None)),
+        # no letter or yes/no from prose
+        ("I'd discard a few.", BeliefReply(None, None)),
+        ("Cards: a pair, I guess; Raise: no", BeliefReply(None, 1)),
+        ("I will raise no matter what", BeliefReply(None, None)),
+        # the labelled form with emphasis and case
+        ("**Cards:** C\n**Raise:** no", BeliefReply(2, 1)),
+        ("cards = (b), raise = YES", BeliefReply(1, 0)),
+        ("Cards: B. Raise: yes", BeliefReply(1, 0)),
+    ],
+)
+def test_belief_replies_are_never_guessed(text: str, expected: BeliefReply) -> None:
+    assert parse_beliefs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Not aggressive.", None),
+        ("It is conservative, not aggressive.", "conservative"),
+        ("Aggressive, never conservative", "aggressive"),
+        ("I don't think it is aggressive", None),
+        ("It isn’t very conservative", None),
+        ("A) aggressive: raises and calls a lot\nB) conservative", None),
+        ("aggressive", "aggressive"),
+    ],
+)
+def test_negation_is_applied_to_style_answers(text: str, expected: str | None) -> None:
+    assert parse_style(text) == expected
+
+
+def test_the_bracketless_template_scores_no_belief_in_a_match(run):
+    async def ask(question: str) -> str:
+        if "Cards: <A, B or C>" in question:
+            return "Cards: A, B or C; Raise: yes or no"
+        if "Legal actions" in question:
+            return "call" if "call" in question.rsplit("Legal actions:", 1)[-1] else "check"
+        return "A or B"
+
+    record = run(play_match(ask, load_opponent("aggressive"), hands=5, seed=0))
+    scores = record.scores()
+    assert scores["raise_asked"] > 0 and scores["holding_asked"] > 0
+    assert scores["belief_correct"] == 0 and record.style_answer is None
 
 
 def test_views_hide_the_other_seats_cards():

@@ -103,6 +103,17 @@ def test_invalid_replies_are_wrong_and_counted(run, scripted_ask):
         ("Prediction: 45.0; Choice: 3", RoundReply(45, 3)),
         ("20.8, 9.6", RoundReply(20.8, 9.6)),
         ("I guess 20.8, I play 9.6", RoundReply(None, None)),
+        # issue 39: a hedge, a range or other notation is no number
+        ("Prediction: 40 or 45; Choice: 30", RoundReply(None, 30)),
+        ("Prediction: 40-45; Choice: 30", RoundReply(None, 30)),
+        ("Prediction: 40 to 45; Choice: 2", RoundReply(None, 2)),
+        ("Prediction: 40, 45; Choice: 2", RoundReply(None, 2)),
+        ("40-45", RoundReply(None, None)),
+        ("Prediction: 1e2; Choice: 3", RoundReply(None, 3)),
+        ("Prediction: 40. Choice: 30.", RoundReply(40, 30)),
+        # a label given two different numbers gives none; the same number twice is read
+        ("Prediction: 40; Choice: 30\nPrediction: 45; Choice: 30", RoundReply(None, 30)),
+        ("Prediction: 40; Choice: 30\nPrediction: 40.0; Choice: 30", RoundReply(40, 30)),
     ],
 )
 def test_parse_round_reply(text, expected):
