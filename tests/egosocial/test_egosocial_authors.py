@@ -93,7 +93,7 @@ def test_the_authors_files_load_with_their_labels(shared_data: Path) -> None:
 def test_malformed_lines_name_the_file_and_line(
     tmp_path: Path, bad_line: str, message: str
 ) -> None:
-    path = write_jsonl(tmp_path / "mine.jsonl", [record(), "", bad_line])
+    path = write_jsonl(tmp_path / "mine.jsonl", [record(), record(Question="Why?"), bad_line])
     with pytest.raises(DataFileError, match=rf"mine\.jsonl:3: {message}"):
         load_choice_items("daily_life", data_file=path)
 
