@@ -452,3 +452,110 @@ def test_check_unique_names_the_file_the_repeat_and_the_first() -> None:
     with pytest.raises(DataFileError, match=r"item 2 repeats item 1 \(the same id 'x-2'\)"):
         sources.check_unique(ids, "f.json", kind="id")
     sources.check_unique([("item 0", "x-1"), ("item 1", "x-2")], "f.json", kind="id")
+
+
+# ------------------------------------------------------------------------ provenance (issue 40)
+
+PINNED = ("coglm", "egosocial")
+"""The benchmarks whose upstream files are pinned by SHA-256 (CogBench: none yet)."""
+
+
+def flipped(case: Case) -> bytes:
+    """The case's good copy with one answer changed: same shape and count, other content."""
+    text = case.files[case.path].read_text(encoding="utf-8")
+    if case.source.benchmark == "coglm":
+        items = json.loads(text)
+        items[0]["answer"] = 1 - items[0]["answer"]
+        return json.dumps(items).encode("utf-8")
+    first, rest = text.split("\n", 1)
+    record = json.loads(first)
+    record["Answer"] = next(option for option in record["Option"] if option != record["Answer"])
+    return (json.dumps(record, ensure_ascii=False) + "\n" + rest).encode("utf-8")
+
+
+@pytest.mark.parametrize("name", PINNED)
+def test_every_pinned_file_matches_the_shared_mirror(name: str, shared_data: Path) -> None:
+    """The package's SHA-256 of each pinned file is the byte-for-byte mirror's."""
+    import hashlib
+
+    source = make_case(name, shared_data).source
+    assert len(source.pins) == {"coglm": 10, "egosocial": 3}[name]
+    for path, pin in source.pins.items():
+        data = (shared_data / name / path).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == pin.sha256, path
+        assert sources.content_sha256(Content(data, path, "local"), path) == pin.content, path
+
+
+@pytest.mark.parametrize("name", PINNED)
+def test_provenance_of_each_origin(
+    name: str, shared_data: Path, no_local_data: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """Local, Hub (rebuilt as compact JSON), download and cache: origin, hash and check."""
+    case = make_case(name, shared_data)
+    good = case.files[case.path].read_bytes()
+    data = tmp_path / "data" / name / case.path
+    data.parent.mkdir(parents=True)
+    data.write_bytes(good)
+    local = fetch(case.source, case.path, case.validate, data_dir=tmp_path / "data").provenance
+    assert (local.origin, local.check, local.source) == ("local", "pinned", str(data))
+    assert local.sha256 == case.source.pins[case.path].sha256
+    if name == "coglm":  # a Hub copy is rebuilt from rows: other bytes, the same JSON
+        rebuilt = json.dumps(json.loads(good))
+    else:
+        rebuilt = "\n".join(json.dumps(row) for _, row in Content(good, "x", "local").jsonl())
+    hub = replace(
+        case.source, read_hub=lambda hub, path: Content(rebuilt.encode(), f"{hub} c", "hub")
+    )
+    monkeypatch.setenv(case.source.hub_env, "org/copy@abc1234")
+    from_hub = fetch(hub, case.path, case.validate).provenance
+    assert (from_hub.origin, from_hub.check, from_hub.source) == (
+        "hub",
+        "same content",
+        "org/copy@abc1234 c",
+    )
+    monkeypatch.delenv(case.source.hub_env)
+    serve_files(monkeypatch, case)
+    downloaded = fetch(case.source, case.path, case.validate).provenance
+    again = fetch(case.source, case.path, case.validate).provenance
+    assert [(p.origin, p.check) for p in (downloaded, again)] == [
+        ("upstream", "pinned"),
+        ("cache", "pinned"),
+    ]
+    assert downloaded.as_dict()["sha256"] == again.sha256 == local.sha256
+
+
+@pytest.mark.parametrize("name", PINNED)
+def test_a_copy_with_flipped_answers_is_named(
+    name: str, shared_data: Path, no_local_data: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """A local or Hub copy that differs warns; a download or cache that differs fails."""
+    case = make_case(name, shared_data)
+    changed = flipped(case)
+    data = tmp_path / "data" / name / case.path
+    data.parent.mkdir(parents=True)
+    data.write_bytes(changed)
+    with pytest.warns(sources.DataHashWarning, match=rf"^{data}: SHA-256 \w+ is not the pinned"):
+        fetched = fetch(case.source, case.path, case.validate, data_dir=tmp_path / "data")
+    assert fetched.provenance.check == "differs"
+    hub = replace(case.source, read_hub=lambda hub, path: Content(changed, "the hub copy", "hub"))
+    monkeypatch.setenv(case.source.hub_env, "org/copy")
+    with pytest.warns(sources.DataHashWarning, match="^the hub copy: SHA-256"):
+        assert fetch(hub, case.path, case.validate).provenance.check == "differs"
+    monkeypatch.delenv(case.source.hub_env)
+    serve(monkeypatch, changed)
+    with pytest.raises(DataSourceError, match="is not the pinned upstream file's"):
+        fetch(case.source, case.path, case.validate)
+    assert cached_files(no_local_data) == []
+    cached = case.source.cached(case.path)
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(changed)  # a cached download changed after it was checked
+    with pytest.raises(DataSourceError, match=rf"delete {cached}"):
+        fetch(case.source, case.path, case.validate)
+
+
+def test_cogbench_files_are_unverified(no_local_data: Path, monkeypatch) -> None:
+    """No pin exists for the CogBench files on the Hub yet: recorded as unverified."""
+    case = make_case("cogbench", Path())
+    serve_files(monkeypatch, case)
+    provenance = fetch(case.source, case.path, case.validate).provenance
+    assert (provenance.origin, provenance.check) == ("upstream", "unverified")

@@ -24,6 +24,14 @@ that differs fails, a local or Hub copy that differs gives an
 file) parses and checks the bytes and returns what the loader needs; it calls
 :func:`check_unique` (with :func:`record_key`) for duplicate records and ids.
 
+Where the source pins a file's SHA-256 (:attr:`DataSource.pins`: the files
+mirrored byte for byte from a pinned commit, which never changes), every read
+is checked against it, a cached download's included: a download or a cached
+file that differs fails; a local copy that differs, or a Hub copy whose
+content (its JSON, whatever the formatting: a Hub copy is rebuilt from rows)
+differs, gives a :class:`DataHashWarning` naming the file. What was read, from
+where, and how it compares is :attr:`Fetched.provenance`, for the run to record.
+
 A download is written to the cache, atomically, only after it passed; a
 cached file that fails names itself to delete. Every failure of a source is a
 :class:`DataSourceError`; a malformed file under ``COG_TASKS_DATA`` (the
@@ -32,13 +40,14 @@ user's own) keeps the validator's error, which names the file and line.
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import os
 import urllib.request
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -63,6 +72,8 @@ T = TypeVar("T")
 GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 """``DataSource.url_template`` of a file in a GitHub repository at a commit."""
 Origin = Literal["local", "hub", "upstream"]
+Check = Literal["pinned", "same content", "differs", "unverified"]
+"""How a file compares with its pin: the same bytes, the same JSON, neither, or no pin."""
 
 
 class DataSourceError(DataFileError):
@@ -78,6 +89,67 @@ class MissingDataFile(DataSourceError, FileNotFoundError):
 
 class ItemCountWarning(UserWarning):
     """A local or Hub copy of a file whose item count differs from the pinned upstream file's."""
+
+
+class DataHashWarning(UserWarning):
+    """A local or Hub copy of a file that differs from the pinned upstream file."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    """The SHA-256 digests of one pinned upstream file.
+
+    Attributes:
+        sha256: Of the file's bytes.
+        content: Of its JSON content (:func:`content_sha256`), for copies rebuilt from rows.
+    """
+
+    sha256: str
+    content: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where one data file came from and how it compares with its pin.
+
+    Attributes:
+        path: The file, as laid out upstream.
+        origin: ``local``, ``hub``, ``cache`` (a checked download read again) or
+            ``upstream`` (downloaded now).
+        source: The file, cached file or Hub config (with its revision) read.
+        sha256: SHA-256 of the bytes read.
+        check: ``pinned``, ``same content`` (a Hub copy), ``differs`` or
+            ``unverified`` (no pin: a derived file, or CogBench until one exists).
+    """
+
+    path: str
+    origin: str
+    source: str
+    sha256: str
+    check: Check
+
+    def as_dict(self) -> dict[str, str]:
+        """The provenance as JSON, for a log's metadata."""
+        return {
+            "path": self.path,
+            "origin": self.origin,
+            "source": self.source,
+            "sha256": self.sha256,
+            "check": self.check,
+        }
+
+
+def content_sha256(content: Content, path: str) -> str:
+    """SHA-256 of a file's JSON content, whatever its formatting and key order.
+
+    A ``.jsonl`` file counts as the list of its records.
+
+    Raises:
+        DataFileError: Naming the source when it is not JSON (Lines).
+    """
+    value = [record for _, record in content.jsonl()] if path.endswith(".jsonl") else content.json()
+    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def check_not_empty(content: Content) -> None:
@@ -185,12 +257,14 @@ class Fetched(Generic[T]):
         source: The file, cached file or Hub config it came from.
         origin: ``local``, ``hub`` or ``upstream``.
         path: The file on disk, when there is one.
+        provenance: Where it came from and how it compares with its pin.
     """
 
     value: T
     source: str
     origin: Origin
     path: Path | None
+    provenance: Provenance
 
 
 @dataclass(frozen=True)
@@ -210,6 +284,8 @@ class DataSource:
         describe: Names a file in messages (default ``<title> file <path>``).
         item_counts: Upstream path -> item count of the pinned file, where upstream
             pins one; the validator's result (a sized value) is checked against it.
+        pins: Upstream path -> the pinned file's digests (:class:`Pin`), for the
+            files mirrored byte for byte from :attr:`commit`.
     """
 
     benchmark: str
@@ -223,6 +299,7 @@ class DataSource:
     more_ways_out: tuple[str, ...] = ()
     describe: Callable[[str], str] | None = None
     item_counts: Mapping[str, int] = field(default_factory=dict, hash=False)
+    pins: Mapping[str, Pin] = field(default_factory=dict, hash=False)
 
     def label(self, path: str) -> str:
         """How messages name the file ``path``."""
@@ -330,7 +407,8 @@ def fetch(
             the source and the ways out (the cached file to delete, for a bad cache).
         ValueError: The validator's own error, for a bad file under the local data root.
     """
-    validate = _checked(benchmark, path, validate)
+    pin = benchmark.pins.get(path) if benchmark.pinned(commit) == benchmark.commit else None
+    check = _checked(benchmark, path, validate, pin)
     if local:
         try:
             root = local_data_dir(data_dir)
@@ -340,36 +418,70 @@ def fetch(
             file = root / benchmark.benchmark / path
             if file.is_file():
                 content = Content(file.read_bytes(), str(file), "local", file)
-                return Fetched(validate(content), content.source, "local", file)
+                return check(content, "local")
             if data_dir is not None:
                 raise MissingDataFile(f"{benchmark.label(path)} not found: {file}")
     source = hub_source(benchmark.benchmark, hub)
     if source is not None:
-        return _from_hub(benchmark, source, path, validate)
-    return _from_upstream(benchmark, path, validate, commit)
+        return _from_hub(benchmark, source, path, check)
+    return _from_upstream(benchmark, path, check, commit)
 
 
-def _checked(benchmark: DataSource, path: str, validate: Validator[T]) -> Validator[T]:
+#: Checks one file's content read from an origin (``local``, ``hub``, ``cache``,
+#: ``upstream``) and returns what :func:`fetch` returns.
+Checker = Callable[[Content, str], Fetched[T]]
+
+
+def _checked(
+    benchmark: DataSource, path: str, validate: Validator[T], pin: Pin | None
+) -> Checker[T]:
     """``validate`` with the generic checks every file goes through (module docstring)."""
     expected = benchmark.item_counts.get(path)
 
-    def checked(content: Content) -> T:
+    def checked(content: Content, origin: str) -> Fetched[T]:
         check_not_empty(content)
         value = validate(content)
-        if expected is None or not isinstance(value, Sized) or len(value) == expected:
-            return value
-        message = f"{content.source}: holds {len(value)} items, the pinned upstream file {expected}"
-        if content.origin == "upstream":
-            raise DataFileError(message)
-        warnings.warn(message, ItemCountWarning, stacklevel=2)
-        return value
+        if expected is not None and isinstance(value, Sized) and len(value) != expected:
+            message = (
+                f"{content.source}: holds {len(value)} items, the pinned upstream file {expected}"
+            )
+            if content.origin == "upstream":
+                raise DataFileError(message)
+            warnings.warn(message, ItemCountWarning, stacklevel=2)
+        provenance = _provenance(content, path, origin, pin)
+        return Fetched(value, content.source, content.origin, content.path, provenance)
 
     return checked
 
 
-def _from_hub(
-    benchmark: DataSource, source: HubSource, path: str, validate: Validator[T]
-) -> Fetched[T]:
+def _provenance(content: Content, path: str, origin: str, pin: Pin | None) -> Provenance:
+    """How ``content`` compares with ``pin``; refuses a download or cache that differs.
+
+    Raises:
+        DataFileError: Naming the source, for an upstream file that is not the pinned one.
+    """
+    digest = hashlib.sha256(content.data).hexdigest()
+    check: Check = "unverified"
+    if pin is not None and digest == pin.sha256:
+        check = "pinned"
+    elif (
+        pin is not None and content.origin == "hub" and content_sha256(content, path) == pin.content
+    ):
+        check = "same content"
+    elif pin is not None:
+        check = "differs"
+        message = (
+            f"{content.source}: SHA-256 {digest} is not the pinned upstream file's {pin.sha256}"
+        )
+        if content.origin == "upstream":
+            raise DataFileError(message)
+        warnings.warn(
+            f"{message}; scores may differ from the benchmark's", DataHashWarning, stacklevel=3
+        )
+    return Provenance(path, origin, content.source, digest, check)
+
+
+def _from_hub(benchmark: DataSource, source: HubSource, path: str, check: Checker[T]) -> Fetched[T]:
     try:
         content = benchmark.read_hub(source, path)
     except Exception as error:  # any Hub or cache failure gets the same advice
@@ -381,7 +493,7 @@ def _from_hub(
             f"folder holding {benchmark.benchmark}/{path}."
         ) from error
     try:
-        value = validate(content)
+        return check(content, "hub")
     except ValueError as error:
         cached = (
             f", or delete the cached {content.path} to fetch it anew"
@@ -392,22 +504,20 @@ def _from_hub(
             f"{error}. The Hub copy {source} (from {source.setting}) is not a valid copy: "
             f"rebuild it ({benchmark.hub_copy}){cached}."
         ) from error
-    return Fetched(value, content.source, "hub", content.path)
 
 
 def _from_upstream(
-    benchmark: DataSource, path: str, validate: Validator[T], commit: str | None
+    benchmark: DataSource, path: str, check: Checker[T], commit: str | None
 ) -> Fetched[T]:
     cached = benchmark.cached(path, commit)
     if cached.is_file():
         try:
-            value = validate(Content(cached.read_bytes(), str(cached), "upstream", cached))
+            return check(Content(cached.read_bytes(), str(cached), "upstream", cached), "cache")
         except ValueError as error:
             raise DataSourceError(
                 f"{error}. The cached download is damaged: delete {cached} and run again "
                 "to fetch it anew."
             ) from error
-        return Fetched(value, str(cached), "upstream", cached)
     if offline():
         reason = f"{OFFLINE_ENV} is set, so no download was tried"
         raise DataSourceError(benchmark.ways_out(path, reason, commit))
@@ -418,10 +528,10 @@ def _from_upstream(
         reason = f"{type(error).__name__}: {error}"
         raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
     try:
-        value = validate(Content(payload, url, "upstream"))
+        fetched = check(Content(payload, url, "upstream"), "upstream")
     except ValueError as error:
         reason = f"the download is not the expected file, so it was not cached ({error})"
         raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
     cached.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(cached, payload)
-    return Fetched(value, str(cached), "upstream", cached)
+    return replace(fetched, source=str(cached), path=cached)

@@ -36,6 +36,7 @@ from cog_tasks.common.sources import (
     Content,
     DataSource,
     DataSourceError,
+    Pin,
     check_unique,
     fetch,
     load_hub_split,
@@ -90,6 +91,21 @@ RELEASED_COUNTS: dict[str, int] = {
     "counterfact.jsonl": 10,
     BLACKJACK_FILE: 50,
 }
+#: SHA-256 of each file at :data:`UPSTREAM_COMMIT` (its bytes, and its JSON content).
+RELEASED_SHA256: dict[str, Pin] = {
+    "blackjack.jsonl": Pin(
+        "cb1776e13bf1769a10e6b45dfdbc191587a273c668dca9afacb34ccaefe20b0c",
+        "e5af7f1aaa4e270190611f2d27ed09d943ddffcc801d2ee9bbcfc72802dc38e6",
+    ),
+    "counterfact.jsonl": Pin(
+        "9c57c6b6d65217cbed78ad27096433468b3614e93c70505cd1736ae0b390b78f",
+        "b8ac385f3f8794fb7f32da5a355671b3d27bcf145bd5219e5f44f79c4c9607d5",
+    ),
+    "socialfirst.jsonl": Pin(
+        "fcba6f9d99141d778bd276e68274e19204d4c255fc9352afeefec02fbb01d822",
+        "399d36fe7de43ec5afb47881764889188767a82ae6587c06701053e0217bd525",
+    ),
+}
 
 
 def read_hub_file(hub: HubSource, file: str) -> Content:
@@ -122,6 +138,7 @@ SOURCE = DataSource(
     hub_copy="a folder written by `cog-tasks data build egosocial`",
     describe=lambda file: f"EgoSocialArena authors' file {file!r}",
     item_counts=RELEASED_COUNTS,
+    pins=RELEASED_SHA256,
 )
 #: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
 #: next release.
@@ -288,7 +305,6 @@ def load_choice_items(
         rows, source, prefix = list(iter_jsonl(path)), str(path), path.stem
         if not rows:
             raise DataFileError(f"{path}: holds no records")
-        check_numbered(rows, source)
         check_unique(rows_keys(rows), source)
     elif scenario in CHOICE_FILES:
         found = read_authors_file(CHOICE_FILES[scenario], data_dir, hub)

@@ -198,8 +198,12 @@ def test_report_keeps_runs_with_different_settings_apart(
 
 
 def test_report_without_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cogbench", "report", str(tmp_path)]) == 1
-    assert "no successful CogBench logs" in capsys.readouterr().out
+    assert main(["cogbench", "report", str(tmp_path)]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    assert (
+        printed.err == f"cog-tasks cogbench report: error: {tmp_path}: no CogBench logs to report\n"
+    )
 
 
 def test_copy_previous_reference_by_hand() -> None:

@@ -111,8 +111,8 @@ def test_bad_json_and_missing_files(tmp_path: Path) -> None:
 def test_hub_failure_names_the_fallbacks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COG_TASKS_COGBENCH_REVISION", raising=False)
     assert pinned_revision() == DEFAULT_REVISION
-    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc")
-    assert pinned_revision() == "abc"
+    monkeypatch.setenv("COG_TASKS_COGBENCH_REVISION", "abc1234")
+    assert pinned_revision() == "abc1234"
     with pytest.raises(DataSourceError, match="source=sample"):
         fetch_records("english", ("eval_cogbench_a.json",), local=False)
 
