@@ -11,9 +11,14 @@ applies the same checks for every benchmark and every command:
 - a unit outside the declared set is refused, naming it;
 - units (and groups, e.g. CogLM's abilities) of the declared set that have no
   record are named, and the run is *partial*, whatever the command line said;
+- where a unit holds several replies per epoch (CogEval's task: its items at
+  each temperature), each reply has a *key*: a key recorded twice in one
+  epoch, or outside the unit's declared keys, is refused, and a unit missing
+  some of its declared keys is *incomplete* (the run is partial);
 - replies that are invalid (unparseable, hedged), errored, truncated at the
   token limit or judged unreadably are counted per status and named;
-- epochs are averaged within a unit: a unit is never an epoch.
+- epochs are averaged within a unit (within each key, then over the unit's
+  keys): a unit is never an epoch.
 
 The result, a :class:`CheckedRun`, carries the per-unit values the
 benchmark's headlines are computed from and a :class:`Coverage` that travels
@@ -27,7 +32,7 @@ whose identities differ in the compared factor alone.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +63,9 @@ class UnitRecord:
         epoch: Which repeat of the unit this is (1-based).
         status: One of :data:`STATUSES`.
         group: The unit's group where the benchmark has them (CogLM's ability).
+        key: The reply's place within its unit where a unit holds several
+            replies per epoch (a CogEval task's items at each temperature);
+            ``""`` where it holds one.
     """
 
     unit: str
@@ -65,6 +73,7 @@ class UnitRecord:
     epoch: int = 1
     status: str = "valid"
     group: str = ""
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ class RunResults:
             in the benchmark's order.
         source: Where it was read from (file or folder), for messages.
         protocol: One line on how it was scored, for reports.
+        declared_keys: Per unit, the keys it was meant to cover, where units
+            hold several replies per epoch (units left out are not checked
+            for keys).
     """
 
     benchmark: str
@@ -89,6 +101,7 @@ class RunResults:
     declared: Mapping[str, str]
     source: str
     protocol: str = ""
+    declared_keys: Mapping[str, Collection[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,6 +119,11 @@ class Coverage:
         uneven: Units with fewer epochs than the most.
         counts: Records per flagged status (:data:`FLAGGED`).
         named: Per flagged status, the first units (up to 20) with such a record.
+        keyed: Whether the run declared keys within its units
+            (:attr:`RunResults.declared_keys`); only then do ``incomplete``
+            and ``missing_keys`` appear in :meth:`as_dict`.
+        incomplete: Units with a record but missing some of their declared keys.
+        missing_keys: Declared keys without a record, over those units.
     """
 
     units: int
@@ -117,17 +135,26 @@ class Coverage:
     uneven: int = 0
     counts: Mapping[str, int] = field(default_factory=dict)
     named: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    keyed: bool = False
+    incomplete: int = 0
+    missing_keys: int = 0
 
     @property
     def partial(self) -> bool:
-        """Whether declared units are missing."""
-        return self.missing > 0
+        """Whether declared units, or declared keys of the units present, are missing."""
+        return self.missing > 0 or self.incomplete > 0
 
     def note(self, unit: str = "unit") -> str:
         """One line for every row this run touches: partial, missing groups, flagged counts."""
         parts = []
         if self.partial:
-            parts.append(f"PARTIAL: {self.missing} of {self.declared} {unit}s missing")
+            gaps = [f"{self.missing} of {self.declared} {unit}s missing"] if self.missing else []
+            if self.incomplete:
+                gaps.append(
+                    f"{self.incomplete} {unit}s incomplete ({self.missing_keys} of their "
+                    "declared replies missing)"
+                )
+            parts.append("PARTIAL: " + ", ".join(gaps))
         if self.missing_groups:
             parts.append("no record for " + ", ".join(self.missing_groups))
         if self.uneven:
@@ -138,7 +165,11 @@ class Coverage:
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, object]:
-        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count."""
+        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count.
+
+        A keyed run adds ``incomplete`` and ``missing_keys``.
+        """
+        keys = {"incomplete": self.incomplete, "missing_keys": self.missing_keys}
         return {
             "units": self.units,
             "declared": self.declared,
@@ -147,6 +178,7 @@ class Coverage:
             "epochs": self.epochs,
             "uneven": self.uneven,
             **{status: self.counts.get(status, 0) for status in FLAGGED},
+            **(keys if self.keyed else {}),
         }
 
     @classmethod
@@ -165,6 +197,9 @@ class Coverage:
                 epochs=int(fields["epochs"]),  # type: ignore[call-overload]
                 uneven=int(fields["uneven"]),  # type: ignore[call-overload]
                 counts={status: int(fields[status]) for status in FLAGGED},  # type: ignore[call-overload]
+                keyed="incomplete" in fields,
+                incomplete=int(fields.get("incomplete", 0)),  # type: ignore[call-overload]
+                missing_keys=int(fields.get("missing_keys", 0)),  # type: ignore[call-overload]
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"malformed coverage {dict(fields)!r} ({error})") from error
@@ -179,12 +214,16 @@ class CheckedRun:
         values: Per unit (declared order), each measure's mean over the unit's epochs.
         groups: Each unit's group.
         coverage: What is missing or flagged.
+        keys: Per unit, each key's measures averaged over its epochs (one
+            key, ``""``, where units hold one reply per epoch); a unit's
+            value is the mean over its keys.
     """
 
     run: RunResults
     values: dict[str, dict[str, float]]
     groups: dict[str, str]
     coverage: Coverage
+    keys: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
     @property
     def identity(self) -> RunIdentity:
@@ -204,6 +243,11 @@ def _named(units: Iterable[str], limit: int = 20) -> tuple[str, ...]:
     return tuple(list(dict.fromkeys(units))[:limit])
 
 
+def _place(unit: str, key: str) -> str:
+    """A record's unit, with its key where it has one (``task item.t0``)."""
+    return f"{unit} {key}" if key else unit
+
+
 def _listing(units: Sequence[str], limit: int = 5) -> str:
     shown = ", ".join(units[:limit])
     return shown + (f" and {len(units) - limit} more" if len(units) > limit else "")
@@ -220,8 +264,9 @@ def check_run(run: RunResults) -> CheckedRun:
 
     Raises:
         ResultsError: Naming the run's source and the units, when a status is
-            unknown, a unit appears twice in one epoch, or a unit lies outside
-            the declared set; also when the run has no record at all.
+            unknown, a unit (or a unit's key) appears twice in one epoch, or a
+            unit (or key) lies outside the declared set; also when the run has
+            no record at all.
     """
     where = f"{run.source} ({run.identity.task}, {run.identity.model})"
     unknown = sorted({record.status for record in run.records} - set(STATUSES))
@@ -230,9 +275,9 @@ def check_run(run: RunResults) -> CheckedRun:
     if not run.records:
         raise ResultsError(f"{where}: no scored {run.unit}s")
     repeated = [
-        f"{unit} (epoch {epoch})"
-        for (unit, epoch), count in Counter(
-            (record.unit, record.epoch) for record in run.records
+        f"{_place(unit, key)} (epoch {epoch})"
+        for (unit, key, epoch), count in Counter(
+            (record.unit, record.key, record.epoch) for record in run.records
         ).items()
         if count > 1
     ]
@@ -241,29 +286,51 @@ def check_run(run: RunResults) -> CheckedRun:
             f"{where}: {len(repeated)} {run.unit}(s) recorded twice in one epoch: "
             f"{_listing(repeated)} (a file given twice, or duplicated lines?)"
         )
-    outside = list(dict.fromkeys(r.unit for r in run.records if r.unit not in run.declared))
+    outside = list(
+        dict.fromkeys(
+            _place(r.unit, r.key)
+            for r in run.records
+            if r.unit not in run.declared
+            or (r.unit in run.declared_keys and r.key not in run.declared_keys[r.unit])
+        )
+    )
     if outside:
         raise ResultsError(
             f"{where}: {len(outside)} {run.unit}(s) not in the run's declared set: "
             f"{_listing(outside)}"
         )
-    by_unit: dict[str, list[UnitRecord]] = {}
+    by_key: dict[str, dict[str, list[UnitRecord]]] = {}
     for record in run.records:
-        by_unit.setdefault(record.unit, []).append(record)
-    order = [unit for unit in run.declared if unit in by_unit]
-    values = {
+        by_key.setdefault(record.unit, {}).setdefault(record.key, []).append(record)
+    order = [unit for unit in run.declared if unit in by_key]
+    keys = {
         unit: {
-            measure: sum(record.values[measure] for record in by_unit[unit]) / len(by_unit[unit])
-            for measure in by_unit[unit][0].values
+            key: {
+                measure: sum(record.values[measure] for record in records) / len(records)
+                for measure in records[0].values
+            }
+            for key, records in by_key[unit].items()
         }
         for unit in order
     }
-    missing = [unit for unit in run.declared if unit not in by_unit]
+    values = {
+        unit: {
+            measure: sum(means[measure] for means in keys[unit].values()) / len(keys[unit])
+            for measure in next(iter(keys[unit].values()))
+        }
+        for unit in order
+    }
+    missing = [unit for unit in run.declared if unit not in by_key]
     present_groups = {run.declared[unit] for unit in order}
     missing_groups = [
         group for group in dict.fromkeys(run.declared.values()) if group not in present_groups
     ]
-    epochs = max(len(records) for records in by_unit.values())
+    epochs = max(len(records) for unit in order for records in by_key[unit].values())
+    gaps = {
+        unit: len(set(run.declared_keys[unit]) - set(by_key[unit]))
+        for unit in order
+        if unit in run.declared_keys
+    }
     coverage = Coverage(
         units=len(order),
         declared=len(run.declared),
@@ -271,7 +338,9 @@ def check_run(run: RunResults) -> CheckedRun:
         missing_named=_named(missing),
         missing_groups=tuple(missing_groups) if len(present_groups) else (),
         epochs=epochs,
-        uneven=sum(1 for unit in order if len(by_unit[unit]) < epochs),
+        uneven=sum(
+            1 for unit in order if any(len(records) < epochs for records in by_key[unit].values())
+        ),
         counts={
             status: sum(1 for record in run.records if record.status == status)
             for status in FLAGGED
@@ -279,8 +348,11 @@ def check_run(run: RunResults) -> CheckedRun:
         named={
             status: _named(r.unit for r in run.records if r.status == status) for status in FLAGGED
         },
+        keyed=bool(run.declared_keys),
+        incomplete=sum(1 for gap in gaps.values() if gap),
+        missing_keys=sum(gaps.values()),
     )
-    return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage)
+    return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage, keys)
 
 
 def distinct_runs(runs: Sequence[RunResults]) -> list[RunResults]:
