@@ -170,6 +170,15 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]
     assert perception["stm_chunks"] == 1
     assert perception["ltm_size"] == len(perception["stored"])
+    # a failed distillation (not the JSON list after the retries) stores nothing
+    assert perception["distill_failed"] == 0 or perception["stored"] == []
+    iterations = logs[1].samples[0].store["cogbench_iterations"]
+    metadata = logs[1].samples[0].scores["cogbench_scorer"].metadata
+    failed = sum(entry["perception"].get("distill_failed", 0) for entry in iterations)
+    assert metadata["distill_failed"] == failed
+    # 16-token answers are cut, and every cut reply is counted in the score metadata
+    assert metadata["truncated_replies"] == sum(len(entry["truncated"]) for entry in iterations)
+    assert metadata["truncated_by_step"]["answer"] > 0
 
 
 def test_a_reply_at_its_token_limit_is_known_with_or_without_a_stop_reason() -> None:

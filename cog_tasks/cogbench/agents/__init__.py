@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cog_tasks.cogbench.agents.base import (
+    ANSWER_TOKENS,
     EXPLANATION_MODES,
     FEEDBACK_MODES,
     MEMORY_TOKENS,
@@ -57,6 +58,7 @@ def make_agent(
 
 __all__ = [
     "AGENTS",
+    "ANSWER_TOKENS",
     "EXPLANATION_MODES",
     "FEEDBACK_MODES",
     "MEMORY_TOKENS",

@@ -18,6 +18,8 @@ FEEDBACK_MODES: tuple[str, ...] = ("rating", "direction", "none")
 PROMPT_MODES: tuple[str, ...] = ("authors", "ours")
 RECALL_MODES: tuple[str, ...] = ("authors", "nearest")
 EXPLANATION_MODES: tuple[str, ...] = ("authors", "brief")
+ANSWER_TOKENS = 512
+"""Default limit of an answer: room for a substantial first-person explanation and its rating."""
 MEMORY_TOKENS = 4096
 """Default limit of CogGPT's distillation and profile update.
 
@@ -62,7 +64,7 @@ class AgentSettings:
             task v4).
     """
 
-    answer_tokens: int = 256
+    answer_tokens: int = ANSWER_TOKENS
     reflection_tokens: int = 160
     distill_tokens: int = MEMORY_TOKENS
     update_tokens: int = MEMORY_TOKENS

@@ -26,6 +26,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from cog_tasks.cogbench.agents import (
     AGENTS,
+    ANSWER_TOKENS,
     EXPLANATION_MODES,
     FEEDBACK_MODES,
     MEMORY_TOKENS,
@@ -90,7 +91,7 @@ def cogbench(
     self_judge: bool = False,
     judge_chars: int | None = None,
     weights: str | None = None,
-    max_tokens: int = 256,
+    max_tokens: int = ANSWER_TOKENS,
     memory_tokens: int = MEMORY_TOKENS,
     recall_k: int = 3,
     memory_dir: str | None = None,
@@ -126,7 +127,8 @@ def cogbench(
             (newest first; the prompt says what was cut). Default: every flow
             read so far, whole; set it for a judge with a small context.
         weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
-        max_tokens: Token limit of answers and reflections.
+        max_tokens: Token limit of answers and reflections (512: room for the
+            substantial explanation ``explanation=authors`` asks for).
         memory_tokens: Token limit of CogGPT's distillation and profile update
             (4,096: a complete distillation of a 2,000-word article fits).
         recall_k: CogGPT long-term memory items recalled per question.
