@@ -1,3 +1,8 @@
 """cog-tasks: cognitive-science LLM benchmarks for lm-eval and Inspect."""
 
-__version__ = "0.3.0"
+from importlib import metadata
+
+try:
+    __version__ = metadata.version("cog-tasks")
+except metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"

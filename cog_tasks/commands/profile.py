@@ -554,12 +554,15 @@ def _run_steps(
 
 
 def _versions() -> dict[str, str]:
+    """Installed versions of cog-tasks (with its commit, from a checkout) and the frameworks."""
     from importlib import metadata
 
-    found = {}
+    from cog_tasks.common.provenance import cog_tasks_version
+
+    found = {"cog-tasks": cog_tasks_version()}
     for package in PACKAGES:
         try:
-            found[package] = metadata.version(package)
+            found.setdefault(package, metadata.version(package))
         except metadata.PackageNotFoundError:
             continue
     return found

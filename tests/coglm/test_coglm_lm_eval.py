@@ -108,7 +108,7 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     # The main job ends with the CogLM summary: intervals, flags, the report's command.
     summary = table[table.index("CogLM smollm2") :]
     assert "overall" in summary and "cognitive age" in summary and "95 % interval" in summary
-    assert "FLAG: partial run (lm-eval --limit 2)" in summary
+    assert "FLAG: PARTIAL: 1200 of 1220 items missing" in summary
     assert f"cog-tasks coglm report {tmp_path}" in summary
 
     results = _results(tmp_path)["results"]
