@@ -124,6 +124,7 @@ class Coverage:
             and ``missing_keys`` appear in :meth:`as_dict`.
         incomplete: Units with a record but missing some of their declared keys.
         missing_keys: Declared keys without a record, over those units.
+        records: Every reply recorded (all epochs), the base of :meth:`flagged_share`.
     """
 
     units: int
@@ -138,11 +139,18 @@ class Coverage:
     keyed: bool = False
     incomplete: int = 0
     missing_keys: int = 0
+    records: int = 0
 
     @property
     def partial(self) -> bool:
         """Whether declared units, or declared keys of the units present, are missing."""
         return self.missing > 0 or self.incomplete > 0
+
+    def flagged_share(self) -> float | None:
+        """The share of replies flagged (invalid, error, truncated, judge-invalid), or ``None``."""
+        if not self.records:
+            return None
+        return sum(self.counts.get(status, 0) for status in FLAGGED) / self.records
 
     def note(self, unit: str = "unit") -> str:
         """One line for every row this run touches: partial, missing groups, flagged counts."""
@@ -177,6 +185,7 @@ class Coverage:
             "missing_groups": list(self.missing_groups),
             "epochs": self.epochs,
             "uneven": self.uneven,
+            "records": self.records,
             **{status: self.counts.get(status, 0) for status in FLAGGED},
             **(keys if self.keyed else {}),
         }
@@ -200,6 +209,7 @@ class Coverage:
                 keyed="incomplete" in fields,
                 incomplete=int(fields.get("incomplete", 0)),  # type: ignore[call-overload]
                 missing_keys=int(fields.get("missing_keys", 0)),  # type: ignore[call-overload]
+                records=int(fields.get("records", 0)),  # type: ignore[call-overload]
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"malformed coverage {dict(fields)!r} ({error})") from error
@@ -351,6 +361,7 @@ def check_run(run: RunResults) -> CheckedRun:
         keyed=bool(run.declared_keys),
         incomplete=sum(1 for gap in gaps.values() if gap),
         missing_keys=sum(gaps.values()),
+        records=len(run.records),
     )
     return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage, keys)
 

@@ -134,6 +134,7 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
         "missing_groups": [],
         "epochs": 1,
         "uneven": 0,
+        "records": 6,
         "invalid": 2,
         "error": 0,
         "truncated": 0,
