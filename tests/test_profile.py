@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cog_tasks.cli import main
-from cog_tasks.commands.profile import BENCHMARKS, compare_profiles
+from cog_tasks.commands.profile import BENCHMARKS, compare_profiles, with_chance
 from cog_tasks.common.stats import SMALL_N
 
 
@@ -56,6 +56,9 @@ def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> N
     markdown = (chance_profiles[0] / "profile.md").read_text()
     assert "| coglm |" in markdown and "## Published values for the same measures" in markdown
     assert "PARTIAL: 1020 of 1220 items missing" in markdown
+    # A chance profile's chance column is its own value; every row says its scale.
+    assert all(row["chance"]["value"] == row["value"] for row in profile["rows"])
+    assert {row["scale"] for row in coglm} == {"calibrated", "years"}
     assert (chance_profiles[0] / "profile.png").stat().st_size > 10_000
 
 
@@ -83,6 +86,14 @@ def test_two_chance_profiles_pair_on_shared_units(chance_profiles, capsys) -> No
     # Below 10 units a difference is never starred (3 Number Guessing games).
     win = next(line for line in out.splitlines() if "number_guessing_win_rate" in line)
     assert "n=3" in win and not win.rstrip().endswith("*")
+    # Three profiles: one table with a column each, then each minus the base (--base 1).
+    three = [str(chance_profiles[0]), str(chance_profiles[1]), str(chance_profiles[0])]
+    assert main(["profile", "compare", *three, "--base", "1"]) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0]
+    assert header.count("chance (") == 3 and out.count("minus chance") == 2
+    assert main(["profile", "compare", *three, "--base", "4"]) == 2
+    assert "--base must be from 1 to 3" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -134,3 +145,21 @@ def test_compare_refuses_a_file_that_is_not_a_profile(tmp_path: Path, capsys) ->
     bad.write_text('{"model": "x", "rows": [{"benchmark": "b"}]}')
     assert main(["profile", "compare", str(bad), str(bad)]) == 2
     assert f"{bad}: row 1 is not a profile row" in capsys.readouterr().err
+
+
+def test_with_chance_puts_chance_on_the_same_rows_only() -> None:
+    def row(measure: str, value: float) -> dict:
+        run = {"task": "t@1", "model": "m", "roles": {}, "arguments": {}}
+        return {
+            "benchmark": "b",
+            "measure": measure,
+            "value": value,
+            "ci_low": 0.0,
+            "ci_high": 1.0,
+            "n": 12,
+            "run": run,
+        }
+
+    rows = with_chance([row("m1", 0.9), row("m2", 0.8)], [row("m1", 0.25)])
+    assert rows[0]["chance"] == {"value": 0.25, "ci_low": 0.0, "ci_high": 1.0, "n": 12}
+    assert rows[1]["chance"] is None and rows[1]["value"] == 0.8

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.metrics import (
@@ -99,12 +100,14 @@ def checked_items(checked: CheckedRun) -> list[ScoredItem]:
 
 
 def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) -> list[Headline]:
-    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`)."""
+    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`).
+
+    What is missing or flagged travels as the coverage, not repeated in the note.
+    """
     return item_headlines(
         checked_items(checked),
         checked.identity,
         pooled_measure=pooled_measure,
-        note=checked.note(),
         seed=seed,
         coverage=checked.coverage,
     )
@@ -194,9 +197,21 @@ def item_headlines(
         )
     if intervals.cognitive_age is not None:
         headlines.append(
-            Headline(BENCHMARK, "cognitive_age", intervals.cognitive_age, run, {}, note, coverage)
+            Headline(
+                BENCHMARK,
+                "cognitive_age",
+                intervals.cognitive_age,
+                run,
+                {},
+                note,
+                coverage,
+                scale="years",
+            )
         )
-    return headlines
+    return [
+        headline if headline.scale == "years" else replace(headline, scale="calibrated")
+        for headline in headlines
+    ]
 
 
 def chance_items(

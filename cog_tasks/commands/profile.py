@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from cog_tasks.common.cli import add_name_value_option, add_out_option
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import read_json, write_json_atomically, write_text_atomically
+from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage, ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import SMALL_N
@@ -491,6 +492,48 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     return _inspect_headlines("coglm", _run_inspect(step, model, _step_log_dir(out, step, model)))
 
 
+def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
+    """The seeded chance answerer on the units the model's steps ran (seconds for ``smoke``).
+
+    CogLM's chance is a uniform guess on lm-eval's items for a local model,
+    and the ``coglm_chat`` chance answerer for a chat model, so each row's
+    chance sits on its own items.
+    """
+    chance = ModelSpec(CHANCE, seed=model.seed)
+    folder = out / "chance"
+    if model.is_local:
+        headlines = _run_coglm(chance, preset, folder)
+    else:
+        limit = preset.coglm_per_ability
+        step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
+        log = _run_inspect(step, chance, _step_log_dir(folder, step, chance))
+        headlines = _inspect_headlines("coglm", log)
+    for step in preset.steps:
+        log = _run_inspect(step, chance, _step_log_dir(folder, step, chance))
+        headlines += _inspect_headlines(step.benchmark, log)
+    return headlines
+
+
+def with_chance(
+    rows: list[dict[str, Any]], chance_rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each row with the chance answerer's value on its units (``chance``: value and interval).
+
+    A row's chance is the chance row of the same benchmark, measure and task;
+    ``None`` where chance has no such row.
+    """
+    chance = dict(zip(_row_keys(chance_rows), chance_rows, strict=True))
+    return [
+        {
+            **row,
+            "chance": None
+            if key not in chance
+            else {name: chance[key][name] for name in ("value", "ci_low", "ci_high", "n")},
+        }
+        for key, row in zip(_row_keys(rows), rows, strict=True)
+    ]
+
+
 def run_profile(
     model: ModelSpec,
     preset: Preset,
@@ -530,7 +573,8 @@ def _run_steps(
     headlines: list[Headline] = []
     total = 1 + len(preset.steps)
     started = time.monotonic()
-    progress(f"[1/{total}] coglm ({'lm-eval' if model.is_local else 'chat'}) ...")
+    protocol = "lm-eval items" if model.is_local or model.is_chance else "chat"
+    progress(f"[1/{total}] coglm ({protocol}) ...")
     headlines += _run_coglm(model, preset, out)
     progress(f"[1/{total}] coglm done ({time.monotonic() - started:.0f} s)")
     for number, planned in enumerate(preset.steps, start=2):
@@ -539,11 +583,18 @@ def _run_steps(
         log = _run_inspect(step, model, _step_log_dir(out, step, model))
         headlines += _inspect_headlines(step.benchmark, log)
         progress(f"[{number}/{total}] {step.task} done ({time.monotonic() - started:.0f} s)")
+    rows = [headline.as_row() for headline in headlines]
+    if model.is_chance:
+        chance_rows = rows
+    else:
+        progress("chance: the seeded chance answerer on the same units ...")
+        chance_rows = [headline.as_row() for headline in _chance_headlines(model, preset, out)]
+        progress(f"chance done ({time.monotonic() - started:.0f} s)")
     profile = {
         "model": model.name,
         "preset": preset.name,
         "identity": dict(identity),
-        "rows": [headline.as_row() for headline in headlines],
+        "rows": with_chance(rows, chance_rows),
         "paper": [row.as_row() for row in paper_rows()],
         "versions": _versions(),
     }
@@ -623,20 +674,59 @@ def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _chance_text(row: Mapping[str, Any]) -> str:
+    chance = row.get("chance")
+    if not chance:
+        return "not run"
+    return _format({**chance, "unit": row["unit"], "method": ""})
+
+
+def _failures_text(row: Mapping[str, Any]) -> str:
+    """The share of the model's replies that were flagged (invalid, errored, truncated...)."""
+    coverage = row.get("coverage")
+    if not coverage:
+        return "not counted"
+    share = Coverage.from_dict(coverage).flagged_share()
+    return "n/a" if share is None else f"{share:.3f}"
+
+
+def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
+    """The published values of the row's measure: how many models, and their range."""
+    values = [
+        entry["value"]
+        for entry in paper
+        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
+    ]
+    if not values:
+        return "none"
+    if len(values) == 1:
+        return f"{values[0]:.3f}"
+    return f"{len(values)} models, {min(values):.3f} to {max(values):.3f}"
+
+
 def render_markdown(profile: Mapping[str, Any]) -> str:
-    """``profile.md``: the headline table, then the papers' values for the same measures."""
+    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
     lines = [
         f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
         "",
-        "| benchmark | measure | value [95 % CI] | n | task | coverage, flagged replies | note |",
-        "|---|---|---|---|---|---|---|",
+        "Each row: the model's value with its 95 % interval over the row's units; the seeded "
+        "chance answerer's value on the same units; the scale ("
+        + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
+        + "); the share of the model's replies that were invalid, errored, truncated or "
+        "judged unreadably; the papers' values for the measure (below, with their "
+        "protocols); and what is missing from the benchmark's declared units.",
+        "",
+        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | scale | n | "
+        "failed replies | paper | coverage, flagged replies | note |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in profile["rows"]:
         coverage = row.get("coverage")
         flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
         lines.append(
-            f"| {row['benchmark']} | {row['measure']} | {_format(row)} | "
-            f"{row['n']} {_plural(row['unit'], row['n'])} | {row['run']['task']} | "
+            f"| {row['benchmark']} | {row['measure']} | {_format(row)} | {_chance_text(row)} | "
+            f"{row.get('scale', 'raw')} | {row['n']} {_plural(row['unit'], row['n'])} | "
+            f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
             f"{flags or 'complete, none flagged'} | {row['note']} |"
         )
     lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
@@ -877,19 +967,27 @@ def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> s
     return "; ".join(differing)
 
 
-def _profile_compare(args: argparse.Namespace) -> int:
-    first, second = _read_profile(args.first), _read_profile(args.second)
-    preset = _preset_difference(first, second)
-    if preset and not args.allow_different:
-        raise ResultsError(
-            f"{args.first} and {args.second} differ in {preset}; compare profiles of one "
-            "preset and token cap, or pass --allow-different"
-        )
+def _values_table(names: list[str], profiles: list[Mapping[str, Any]]) -> list[str]:
+    """One line a headline, one column a profile: value [95 % CI], rows in first-seen order."""
+    columns = [dict(zip(_row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
+    keys = list(dict.fromkeys(key for column in columns for key in column))
+    lines = ["| benchmark measure | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for key in keys:
+        cells = [_format(column[key]) if key in column else "-" for column in columns]
+        lines.append(f"| {key[0]} {key[1]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _print_differences(
+    first: Mapping[str, Any], base: Mapping[str, Any], args: argparse.Namespace
+) -> None:
+    """One profile minus the base: paired rows, then every row not paired with its reason."""
+    preset = _preset_difference(first, base)
     comparisons = compare_profiles(
-        first, second, seed=args.seed, allow_different=args.allow_different
+        first, base, seed=args.seed, allow_different=args.allow_different
     )
     print(
-        f"{first['model']} minus {second['model']}, paired over shared units (a bootstrap; "
+        f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
         f"a t interval below {SMALL_N} units; wilson or newcombe where every unit is "
         "all-or-nothing alike)" + (f"; PROFILES DIFFER IN {preset}" if preset else "")
     )
@@ -906,6 +1004,32 @@ def _profile_compare(args: argparse.Namespace) -> int:
     print(f"{len(paired)} rows tested; {len(unpaired)} not paired")
     for comparison in unpaired:
         print(f"  {comparison.label}: not paired ({comparison.reason})")
+
+
+def _profile_compare(args: argparse.Namespace) -> int:
+    profiles = [_read_profile(path) for path in args.profiles]
+    if len(profiles) < 2:
+        raise ResultsError("profile compare needs two profiles or more")
+    base_index = len(profiles) - 1 if args.base is None else args.base - 1
+    if not 0 <= base_index < len(profiles):
+        raise ResultsError(f"--base must be from 1 to {len(profiles)}, got {args.base}")
+    base = profiles[base_index]
+    for path, profile in zip(args.profiles, profiles, strict=True):
+        preset = _preset_difference(profile, base)
+        if preset and not args.allow_different:
+            raise ResultsError(
+                f"{path} and {args.profiles[base_index]} differ in {preset}; compare profiles "
+                "of one preset and token cap, or pass --allow-different"
+            )
+    names = [
+        f"{profile['model']} ({path})"
+        for path, profile in zip(args.profiles, profiles, strict=True)
+    ]
+    if len(profiles) > 2:
+        print("\n".join(_values_table(names, profiles)), end="\n\n")
+    for index, profile in enumerate(profiles):
+        if index != base_index:
+            _print_differences(profile, base, args)
     print(f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)")
     return 0
 
@@ -932,9 +1056,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_out_option(run, "output folder", required=True)
     run.set_defaults(func=_profile_run)
-    compare = commands.add_parser("compare", help="paired differences between two profiles")
-    compare.add_argument("first", type=Path, help="profile folder or profile.json")
-    compare.add_argument("second", type=Path, help="profile folder or profile.json")
+    compare = commands.add_parser(
+        "compare",
+        help="profiles side by side, and each one's paired differences from a base",
+    )
+    compare.add_argument(
+        "profiles", type=Path, nargs="+", metavar="PROFILE", help="profile folder or profile.json"
+    )
+    compare.add_argument(
+        "--base",
+        type=int,
+        help="which profile the others are compared with, counted from 1 (default: the last)",
+    )
     compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
     compare.add_argument(
         "--allow-different",

@@ -18,6 +18,14 @@ from cog_tasks.common.results import Coverage
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, UnitValue
 
+SCALES = {
+    "calibrated": "calibrated: 0 = chance, 1 = every answer right",
+    "raw": "raw share or mean; read it against the chance column",
+    "years": "years (CogLM's cognitive age)",
+    "kappa": "Cohen's kappa: 0 = chance agreement",
+}
+"""How a headline's value reads, by the name :attr:`Headline.scale` gives."""
+
 
 @dataclass(frozen=True)
 class Headline:
@@ -34,6 +42,7 @@ class Headline:
         note: What a reader must know (fixture data, a format failure...).
         coverage: The run's coverage (missing units, invalid, errored,
             truncated and judge-invalid replies), from the results model.
+        scale: How to read the value (:data:`SCALES`).
     """
 
     benchmark: str
@@ -43,6 +52,7 @@ class Headline:
     units: Mapping[str, UnitValue] = field(default_factory=dict)
     note: str = ""
     coverage: Coverage | None = None
+    scale: str = "raw"
 
     def as_row(self) -> dict[str, object]:
         """The row of ``profile.json``.
@@ -58,6 +68,7 @@ class Headline:
             **self.interval.as_dict(),
             "note": self.note,
             "coverage": None if self.coverage is None else self.coverage.as_dict(),
+            "scale": self.scale,
             "run": self.run.as_dict(),
             "units": {
                 key: list(value) if isinstance(value, tuple) else value

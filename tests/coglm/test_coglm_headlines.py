@@ -99,8 +99,9 @@ def test_headlines_from_lm_eval_read_the_samples(tmp_path: Path) -> None:
     assert pooled.run.task == "coglm@2.0" and pooled.run.model == "tiny"
     assert dict(pooled.run.arguments)["limit"] == "2" and pooled.run.seed == "0"
     # Partial against the declared 1,220 items, on every row, in text and as counts.
-    assert "PARTIAL: 1218 of 1220 items missing" in pooled.note and stage1.measure == "stage1"
-    assert stage1.coverage is not None and stage1.coverage.missing == 1218
+    assert stage1.measure == "stage1" and stage1.coverage is not None
+    assert "PARTIAL: 1218 of 1220 items missing" in stage1.coverage.note("item")
+    assert stage1.coverage.missing == 1218 and pooled.coverage == stage1.coverage
     assert stage1.as_row()["coverage"]["missing_groups"][:2] == ["early", "semio"]
     # With the per-token rule the same samples give the same picks here.
     assert (
