@@ -4,7 +4,9 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from cog_tasks.common.scripted import run_chance_model
 from cog_tasks.egosocial.inspect import egosocial_number_guessing
+from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
 from cog_tasks.egosocial.number_guessing import (
     HIT_TOLERANCE,
     RULES_TEXT,
@@ -16,7 +18,12 @@ from cog_tasks.egosocial.number_guessing import (
     play_number_guessing,
     round_outcome,
 )
-from cog_tasks.egosocial.opponents.number_guessing import NumberGuessingOpponent
+from cog_tasks.egosocial.opponents.number_guessing import (
+    LEVELS,
+    REFERENCE_REPLIES,
+    NumberGuessingOpponent,
+    constant_reply_game,
+)
 
 
 def play_scripted(level, replies, run, scripted_ask, rounds=10):
@@ -211,3 +218,51 @@ def test_rounds_below_one_fail_when_the_task_is_built(rounds):
     message = f"rounds must be an integer >= 1 and <= 100, got {rounds}"
     with pytest.raises(ValueError, match=message):
         egosocial_number_guessing(rounds=rounds)
+
+
+def test_in_two_player_play_the_lower_number_always_wins() -> None:
+    # 0.8 x the average of two numbers is nearer the lower one: checked on every integer pair.
+    outcomes = {
+        (a < b, round_outcome(a, b)) for a in range(1, 101) for b in range(1, 101) if a != b
+    }
+    assert outcomes == {(True, "model"), (False, "opponent")}
+
+
+def test_constant_reply_reference_games() -> None:
+    def rows(name: str, rounded: bool = False) -> list[tuple[float, float]]:
+        reply = REFERENCE_REPLIES[name]
+        games = [constant_reply_game(reply, level, rounded=rounded) for level in LEVELS]
+        return [(game.accuracy(), game.win_rate()) for game in games]
+
+    # a constant prediction of 50 hits every Level 1 round and the first of Levels 2 and 3
+    assert rows("constant prediction 50") == [(1.0, 0.0), (0.1, 0.0), (0.1, 0.0)]
+    # the lowest choice wins every round on Levels 1 and 2; on Level 3 it ties once the
+    # opponent reaches 1 (50, 20.4, 8.56, 3.824, 1.7696, then 1)
+    assert rows("constant lowest choice") == [(1.0, 1.0), (0.1, 1.0), (0.1, 0.6)]
+    assert rows("constant lowest choice", rounded=True)[2] == (0.1, 0.4)
+
+
+def test_games_make_separate_samples_with_their_own_prompts() -> None:
+    task = egosocial_number_guessing(level=2, rounds=3, games=3)
+    ids = [sample.id for sample in task.dataset]
+    assert ids == ["number_guessing-L2-g0", "number_guessing-L2-g1", "number_guessing-L2-g2"]
+    prompts = [sample.input[0].text for sample in task.dataset]
+    assert len(set(prompts)) == 3 and prompts[1].endswith("This is game 2 of 3.")
+    assert egosocial_number_guessing(level=2).dataset[0].input[0].text == RULES_TEXT.format(
+        rounds=10
+    )
+    with pytest.raises(ValueError, match="games"):
+        egosocial_number_guessing(games=0)
+
+
+@pytest.mark.slow
+def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
+    log = run_chance_model(
+        egosocial_number_guessing(level=3, rounds=3, games=5), ChanceAnswerer(seed=0), str(tmp_path)
+    )
+    metrics = log.results.scores[0].metrics
+    values = [s.scores["number_guessing_scorer"].value["win_rate"] for s in log.samples]
+    assert len(values) == 5 and len({s.id for s in log.samples}) == 5
+    assert metrics["win_rate level:3"].value == pytest.approx(sum(values) / 5)
+    low, high = metrics["win_rate_ci_low"].value, metrics["win_rate_ci_high"].value
+    assert not math.isnan(low) and low <= metrics["win_rate"].value <= high

@@ -97,23 +97,33 @@ def number_guessing_scorer() -> Scorer:
 
 @task
 def egosocial_number_guessing(
-    level: int | None = None, rounds: int = DEFAULT_ROUNDS, rounded: bool = False
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, rounded: bool = False, games: int = 1
 ) -> Task:
-    """EgoSocialArena Number Guessing against rule-based opponents (one game per level).
+    """EgoSocialArena Number Guessing against rule-based opponents.
 
     Args:
         level: Opponent level 1, 2 or 3; ``None`` plays all three.
         rounds: Rounds per game (10 in the paper), 1 to 100.
         rounded: The Level 3 opponent rounds the previous target down to a
             whole number; by default it keeps the decimals (the paper's formula).
+        games: Games per level, 1 to 1000, each a sample of its own (as
+            Hold'em's ``matches``), so that the log's intervals are over
+            games; with more than one, the rules name the game ("This is
+            game 2 of 3.") so that the games' prompts differ.
     """
     integer("rounds", rounds, 1, 100)
+    integer("games", games, 1, 1000)
     flag("rounded", rounded)
     levels = LEVELS if level is None else (choice("level", level, LEVELS),)
+    rules = RULES_TEXT.format(rounds=rounds)
     samples = [
         Sample(
-            id=f"number_guessing-L{value}",
-            input=[ChatMessageSystem(content=RULES_TEXT.format(rounds=rounds))],
+            id=f"number_guessing-L{value}-g{game}",
+            input=[
+                ChatMessageSystem(
+                    content=rules if games == 1 else f"{rules} This is game {game + 1} of {games}."
+                )
+            ],
             target=f"level {value}",
             metadata={
                 "scenario": "number_guessing",
@@ -121,9 +131,11 @@ def egosocial_number_guessing(
                 "level": value,
                 "rounds": rounds,
                 "rounded": rounded,
+                "game": game,
             },
         )
         for value in levels
+        for game in range(games)
     ]
     return Task(
         dataset=MemoryDataset(samples, name="egosocial_number_guessing"),

@@ -8,7 +8,11 @@
   ``rounded=True`` (this project's earlier default).
 
 Each opponent sees only :class:`~cog_tasks.egosocial.number_guessing.OpponentView`,
-never the model's predictions.
+never the model's predictions. :func:`constant_reply_game` plays one against a
+player that gives the same reply every round: the reference rows "constant
+prediction 50" and "constant lowest choice" (:data:`REFERENCE_REPLIES`). The
+opponents are deterministic, so each row is one game per level, the same
+game however often it is played.
 """
 
 from __future__ import annotations
@@ -17,14 +21,23 @@ import math
 from dataclasses import dataclass
 
 from cog_tasks.egosocial.number_guessing import (
+    DEFAULT_ROUNDS,
     LOWEST_NUMBER,
     Number,
+    NumberGuessingGame,
     OpponentView,
+    RoundReply,
     round_target,
 )
 
 OPENING_NUMBER = 50
 LEVELS = (1, 2, 3)
+#: Reference players that reply the same every round: a constant prediction of 50 (and
+#: choice 50), and the lowest choice (with prediction 50), which never loses a round.
+REFERENCE_REPLIES: dict[str, RoundReply] = {
+    "constant prediction 50": RoundReply(prediction=OPENING_NUMBER, choice=OPENING_NUMBER),
+    "constant lowest choice": RoundReply(prediction=OPENING_NUMBER, choice=LOWEST_NUMBER),
+}
 
 
 @dataclass(frozen=True)
@@ -64,3 +77,24 @@ class NumberGuessingOpponent:
             return max(LOWEST_NUMBER, math.floor(target))
         exact = float(target)
         return max(LOWEST_NUMBER, int(exact) if exact.is_integer() else exact)
+
+
+def constant_reply_game(
+    reply: RoundReply, level: int, rounds: int = DEFAULT_ROUNDS, rounded: bool = False
+) -> NumberGuessingGame:
+    """Play one game in which the player gives ``reply`` every round.
+
+    Args:
+        reply: The player's prediction and choice, the same each round.
+        level: The opponent's level.
+        rounds: Rounds to play.
+        rounded: The Level 3 opponent rounds down (see :class:`NumberGuessingOpponent`).
+
+    Returns:
+        The finished game.
+    """
+    opponent = NumberGuessingOpponent(level, rounded=rounded)
+    game = NumberGuessingGame(level=level, rounds=rounds)
+    while not game.is_over:
+        game = game.play_round(reply, opponent.choose(game.view_as("opponent")))
+    return game
