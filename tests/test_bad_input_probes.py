@@ -929,6 +929,13 @@ PROBES = [
         setup=cogbench_copy(lambda records: records[1:]),
     ),
     probe(
+        "cogbench-score-iteration-gap",
+        "cogbench score {tmp}/eval.json --method Example",
+        "eval.json",
+        "[0, 1, 3]",
+        setup=eval_file(lambda: json.dumps([*eval_records()[:2], *eval_records()[3:]])),
+    ),
+    probe(
         "cogeval-score-expected-unreadable",
         "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
         "r.jsonl:1",

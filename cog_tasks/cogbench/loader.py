@@ -145,7 +145,8 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
         require_profile: True for eval files, whose records carry a profile.
 
     Raises:
-        RecordError: Naming the file and record index of the first bad record.
+        RecordError: Naming the file and record index of the first bad record,
+            or a topic whose iterations skip one or do not start at 0.
     """
     if not isinstance(data, list):
         raise RecordError(f"{source}: must hold a JSON list of records")
@@ -167,7 +168,27 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
         )
     except DataFileError as error:
         raise RecordError(str(error)) from error
+    check_iterations(records, source)
     return records
+
+
+def check_iterations(records: list[CogBenchRecord], source: str) -> None:
+    """Refuse a topic (and profile) whose iterations are not 0, 1, 2 ... without a gap.
+
+    Raises:
+        RecordError: Naming the file, the topic and profile, and the iterations found.
+    """
+    found: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        name = (record.profile or {}).get("Name", "")
+        found.setdefault((record.topic, name), []).append(record.iteration)
+    for (topic, name), iterations in found.items():
+        if sorted(iterations) != list(range(len(iterations))):
+            profile = f", profile {name!r}" if name else ""
+            raise RecordError(
+                f"{source}: topic {topic!r}{profile} has iterations {sorted(iterations)}; "
+                "expected 0, 1, 2 ... without a gap"
+            )
 
 
 def check_content(content: Content, name: str) -> list[CogBenchRecord]:

@@ -352,9 +352,9 @@ def build_trajectories(
         Trajectories sorted by topic and profile name.
 
     Raises:
-        RecordError: When a (topic, profile) pair repeats an iteration, skips
-            one or does not start at 0, or two pairs get the same sample id
-            (topics or names that differ only in case or punctuation).
+        RecordError: When a (topic, profile) pair repeats an iteration, or two
+            pairs get the same sample id (topics or names that differ only in
+            case or punctuation).
     """
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
@@ -371,11 +371,6 @@ def build_trajectories(
         iterations = [r.iteration for r in records]
         if len(set(iterations)) != len(iterations):
             raise RecordError(f"topic {key[0]!r}, profile {key[1]!r}: repeated iterations")
-        if iterations != list(range(len(iterations))):
-            raise RecordError(
-                f"{source or 'eval records'}: topic {key[0]!r}, profile {key[1]!r} has "
-                f"iterations {iterations}; expected 0, 1, 2 ... without a gap"
-            )
         steps = tuple(
             TrajectoryStep(
                 iteration=r.iteration,

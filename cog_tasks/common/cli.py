@@ -23,9 +23,9 @@ This module is imported when ``cog-tasks`` starts: it imports no framework.
 from __future__ import annotations
 
 import argparse
+import dis
 import functools
 import sys
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -289,23 +289,25 @@ def is_user_error(error: BaseException) -> bool:
 
     :data:`USER_ERRORS` and network errors are. So, until every module raises a
     :class:`~cog_tasks.common.errors.UserError`, is a plain ``ValueError`` raised
-    by a ``raise`` statement of the package (its message written for the user);
-    one raised by Python or a library (``too many values to unpack``, a failed
-    ``int()``) is a bug.
+    by a ``raise`` statement of the package (its message written for the user:
+    the instruction that raised it is a ``raise``); one raised by Python or a
+    library (``too many values to unpack``, a failed ``int()``) is a bug.
 
     Args:
         error: The exception a command raised.
     """
     if isinstance(error, (*USER_ERRORS, *_network_errors())):
         return True
-    if type(error) is not ValueError:
+    if type(error) is not ValueError or error.__traceback__ is None:
         return False
-    frames = traceback.extract_tb(error.__traceback__)
-    if not frames:
+    innermost = error.__traceback__
+    while innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    code = innermost.tb_frame.f_code
+    if not Path(code.co_filename).resolve().is_relative_to(PACKAGE_ROOT):
         return False
-    where = frames[-1]
-    in_package = Path(where.filename).resolve().is_relative_to(PACKAGE_ROOT)
-    return in_package and (where.line or "").startswith("raise ")
+    raised_at = (i.opname for i in dis.get_instructions(code) if i.offset == innermost.tb_lasti)
+    return next(raised_at, None) == "RAISE_VARARGS"
 
 
 def guarded(command: Command, program: str) -> Command:

@@ -368,7 +368,7 @@ def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
     try:
         payload = torch.load(io.BytesIO(data), weights_only=True)
     except Exception as error:  # torch raises many types for a file it cannot read
-        raise OpponentWeightsError(f"{foreign} ({type(error).__name__})") from error
+        raise OpponentWeightsError(f"{foreign} ({type(error).__name__}: {error})") from error
     if (
         not isinstance(payload, dict)
         or payload.get("format") != WEIGHTS_FORMAT
