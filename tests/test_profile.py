@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -163,3 +166,32 @@ def test_with_chance_puts_chance_on_the_same_rows_only() -> None:
     rows = with_chance([row("m1", 0.9), row("m2", 0.8)], [row("m1", 0.25)])
     assert rows[0]["chance"] == {"value": 0.25, "ci_low": 0.0, "ci_high": 1.0, "n": 12}
     assert rows[1]["chance"] is None and rows[1]["value"] == 0.8
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium-headless-shell") or shutil.which("chromium")
+
+
+@pytest.mark.slow
+def test_profile_page_renders_its_rows_in_headless_chromium(chance_profiles) -> None:
+    page = chance_profiles[0] / "profile.html"
+    text = page.read_text(encoding="utf-8")
+    # One self-contained file: no address outside the page itself.
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", text)
+    assert 'src="data:image/png;base64,' in text
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("no headless Chromium (apt-get install chromium-headless-shell)")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+    flags += ["--disable-component-update", "--disable-sync", "--no-first-run"]
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(\w+)</td>", dom)
+    profile = json.loads((chance_profiles[0] / "profile.json").read_text())
+    assert [(r["benchmark"], r["measure"]) for r in profile["rows"]] == rows[: len(profile["rows"])]
+    assert "Run identities" in dom and "Published values for the same measures" in dom

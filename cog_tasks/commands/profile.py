@@ -27,11 +27,22 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cog_tasks.common.cli import add_name_value_option, add_out_option
+from cog_tasks.commands.profile_views import (
+    BENCHMARKS,
+    format_row,
+    render_compare_html,
+    render_markdown,
+    write_views,
+)
+from cog_tasks.common.cli import add_force_option, add_name_value_option, add_out_option
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.files import read_json, write_json_atomically, write_text_atomically
-from cog_tasks.common.headlines import SCALES
-from cog_tasks.common.results import Coverage, ResultsError, compare_units
+from cog_tasks.common.files import (
+    new_output,
+    read_json,
+    write_json_atomically,
+    write_text_atomically,
+)
+from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import SMALL_N
 
@@ -42,7 +53,6 @@ if TYPE_CHECKING:
     from cog_tasks.common.headlines import Headline, PaperRow
     from cog_tasks.common.stats import Interval
 
-BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
 CHANCE = "chance"
 LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
@@ -599,8 +609,7 @@ def _run_steps(
         "versions": _versions(),
     }
     write_json_atomically(out / "profile.json", profile)
-    write_text_atomically(out / "profile.md", render_markdown(profile))
-    draw_profile(profile, out / "profile.png")
+    write_views(profile, out)
     return profile
 
 
@@ -621,155 +630,6 @@ def _versions() -> dict[str, str]:
 
 def _row_label(row: Mapping[str, Any]) -> str:
     return f"{row['benchmark']} {row['measure']}"
-
-
-def _format(row: Mapping[str, Any]) -> str:
-    from cog_tasks.common.stats import Interval
-
-    return Interval.from_dict(row).format()
-
-
-def _plural(unit: str, n: int) -> str:
-    if n == 1:
-        return unit
-    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
-
-
-def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
-    """Per benchmark: published values (models × the measures this profile has), then protocols."""
-    lines: list[str] = []
-    for benchmark in BENCHMARKS:
-        measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
-        rows = [
-            r for r in profile["paper"] if r["benchmark"] == benchmark and r["measure"] in measured
-        ]
-        if not rows:
-            continue
-        measures = [m for m in dict.fromkeys(measured) if any(r["measure"] == m for r in rows)]
-        protocols = list(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
-        marker = {protocol: chr(ord("a") + i) for i, protocol in enumerate(protocols)}
-        models = list(
-            dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
-        )
-        value = {(r["model"], r["measure"]): r["value"] for r in rows}
-        lines += [f"### {benchmark}", "", "| model [protocol] | " + " | ".join(measures) + " |"]
-        lines.append("|---" * (len(measures) + 1) + "|")
-        for model, letter in models:
-            cells = [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
-            lines.append(f"| {model} [{letter}] | " + " | ".join(cells) + " |")
-        lines.append("")
-        for protocol, differs in protocols:
-            sources = "; ".join(
-                dict.fromkeys(
-                    r["source"]
-                    for r in rows
-                    if (r["protocol"], r["differs"]) == (protocol, differs)
-                )
-            )
-            lines.append(f"- [{marker[(protocol, differs)]}] {protocol} ({sources}).")
-            lines.append(
-                f"  Our default differs: {differs}" if differs else "  Our default: the same."
-            )
-        lines.append("")
-    return lines
-
-
-def _chance_text(row: Mapping[str, Any]) -> str:
-    chance = row.get("chance")
-    if not chance:
-        return "not run"
-    return _format({**chance, "unit": row["unit"], "method": ""})
-
-
-def _failures_text(row: Mapping[str, Any]) -> str:
-    """The share of the model's replies that were flagged (invalid, errored, truncated...)."""
-    coverage = row.get("coverage")
-    if not coverage:
-        return "not counted"
-    share = Coverage.from_dict(coverage).flagged_share()
-    return "n/a" if share is None else f"{share:.3f}"
-
-
-def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
-    """The published values of the row's measure: how many models, and their range."""
-    values = [
-        entry["value"]
-        for entry in paper
-        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
-    ]
-    if not values:
-        return "none"
-    if len(values) == 1:
-        return f"{values[0]:.3f}"
-    return f"{len(values)} models, {min(values):.3f} to {max(values):.3f}"
-
-
-def render_markdown(profile: Mapping[str, Any]) -> str:
-    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
-    lines = [
-        f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
-        "",
-        "Each row: the model's value with its 95 % interval over the row's units; the seeded "
-        "chance answerer's value on the same units; the scale ("
-        + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
-        + "); the share of the model's replies that were invalid, errored, truncated or "
-        "judged unreadably; the papers' values for the measure (below, with their "
-        "protocols); and what is missing from the benchmark's declared units.",
-        "",
-        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | scale | n | "
-        "failed replies | paper | coverage, flagged replies | note |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in profile["rows"]:
-        coverage = row.get("coverage")
-        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
-        lines.append(
-            f"| {row['benchmark']} | {row['measure']} | {_format(row)} | {_chance_text(row)} | "
-            f"{row.get('scale', 'raw')} | {row['n']} {_plural(row['unit'], row['n'])} | "
-            f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
-            f"{flags or 'complete, none flagged'} | {row['note']} |"
-        )
-    lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
-    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
-    return "\n".join([*lines, f"Versions: {versions}.", ""])
-
-
-def _bound(row: Mapping[str, Any], name: str) -> float:
-    return row["value"] if row[name] is None else row[name]
-
-
-def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
-    """One PNG: every benchmark's headline numbers with their 95 % intervals."""
-    from cog_tasks.common.files import pyplot
-
-    plt = pyplot()
-    benchmarks = [
-        name for name in BENCHMARKS if any(r["benchmark"] == name for r in profile["rows"])
-    ]
-    figure, axes = plt.subplots(
-        len(benchmarks), 1, figsize=(7, 1.2 + 0.45 * len(profile["rows"])), squeeze=False
-    )
-    for axis, benchmark in zip(axes[:, 0], benchmarks, strict=True):
-        rows = [row for row in profile["rows"] if row["benchmark"] == benchmark]
-        positions = range(len(rows))
-        values = [row["value"] for row in rows]
-        # A row without an interval (one unit) is drawn as a bare point; a
-        # percentile interval may sit beside its point (a κ): no bar below 0.
-        errors = [
-            [max(0.0, row["value"] - _bound(row, "ci_low")) for row in rows],
-            [max(0.0, _bound(row, "ci_high") - row["value"]) for row in rows],
-        ]
-        axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3)
-        axis.set_yticks(list(positions), [row["measure"] for row in rows])
-        axis.invert_yaxis()
-        axis.set_title(benchmark, loc="left", fontsize=10)
-        axis.grid(axis="x", alpha=0.3)
-    figure.suptitle(f"{profile['model']} ({profile['preset']}), 95 % intervals")
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
 
 
 def _row_keys(rows: list[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
@@ -952,7 +812,7 @@ def _profile_run(args: argparse.Namespace) -> int:
     )
     profile = run_profile(model, PRESETS[args.preset], args.out)
     print(render_markdown(profile))
-    print(f"wrote {args.out / 'profile.json'}, profile.md and profile.png")
+    print(f"wrote {args.out / 'profile.json'}, profile.md, profile.png and profile.html")
     return 0
 
 
@@ -973,37 +833,37 @@ def _values_table(names: list[str], profiles: list[Mapping[str, Any]]) -> list[s
     keys = list(dict.fromkeys(key for column in columns for key in column))
     lines = ["| benchmark measure | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for key in keys:
-        cells = [_format(column[key]) if key in column else "-" for column in columns]
+        cells = [format_row(column[key]) if key in column else "-" for column in columns]
         lines.append(f"| {key[0]} {key[1]} | " + " | ".join(cells) + " |")
     return lines
 
 
-def _print_differences(
+def _difference_lines(
     first: Mapping[str, Any], base: Mapping[str, Any], args: argparse.Namespace
-) -> None:
+) -> list[str]:
     """One profile minus the base: paired rows, then every row not paired with its reason."""
     preset = _preset_difference(first, base)
     comparisons = compare_profiles(
         first, base, seed=args.seed, allow_different=args.allow_different
     )
-    print(
+    lines = [
         f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
         f"a t interval below {SMALL_N} units; wilson or newcombe where every unit is "
         "all-or-nothing alike)" + (f"; PROFILES DIFFER IN {preset}" if preset else "")
-    )
+    ]
     paired = [c for c in comparisons if c.difference is not None]
     for comparison in paired:
         difference = comparison.difference
         flag = "  *" if difference.significant(0.0) else ""
         note = f"  ({comparison.reason})" if comparison.reason else ""
-        print(
+        lines.append(
             f"  {comparison.label}: {difference.format()} n={difference.n} "
             f"{difference.method}{flag}{note}"
         )
     unpaired = [c for c in comparisons if c.difference is None]
-    print(f"{len(paired)} rows tested; {len(unpaired)} not paired")
-    for comparison in unpaired:
-        print(f"  {comparison.label}: not paired ({comparison.reason})")
+    lines.append(f"{len(paired)} rows tested; {len(unpaired)} not paired")
+    lines += [f"  {c.label}: not paired ({c.reason})" for c in unpaired]
+    return lines
 
 
 def _profile_compare(args: argparse.Namespace) -> int:
@@ -1021,16 +881,28 @@ def _profile_compare(args: argparse.Namespace) -> int:
                 f"{path} and {args.profiles[base_index]} differ in {preset}; compare profiles "
                 "of one preset and token cap, or pass --allow-different"
             )
+    page = None if args.html is None else new_output(args.html, args.force, *args.profiles)
     names = [
         f"{profile['model']} ({path})"
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
+    table = _values_table(names, profiles)
     if len(profiles) > 2:
-        print("\n".join(_values_table(names, profiles)), end="\n\n")
-    for index, profile in enumerate(profiles):
-        if index != base_index:
-            _print_differences(profile, base, args)
-    print(f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)")
+        print("\n".join(table), end="\n\n")
+    differences = [
+        line
+        for index, profile in enumerate(profiles)
+        if index != base_index
+        for line in _difference_lines(profile, base, args)
+    ]
+    differences.append(
+        f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)"
+    )
+    print("\n".join(differences))
+    if page is not None:
+        title = "Profiles compared: " + ", ".join(names)
+        write_text_atomically(page, render_compare_html(title, table, differences))
+        print(f"wrote {page}")
     return 0
 
 
@@ -1069,6 +941,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="which profile the others are compared with, counted from 1 (default: the last)",
     )
     compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
+    compare.add_argument("--html", type=Path, help="also write the comparison as one HTML page")
+    add_force_option(compare)
     compare.add_argument(
         "--allow-different",
         action="store_true",

@@ -19,10 +19,10 @@ from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, UnitValue
 
 SCALES = {
-    "calibrated": "calibrated: 0 = chance, 1 = every answer right",
-    "raw": "raw share or mean; read it against the chance column",
-    "years": "years (CogLM's cognitive age)",
-    "kappa": "Cohen's kappa: 0 = chance agreement",
+    "calibrated": "0 = chance, 1 = every answer right",
+    "raw": "a share or mean as measured; read it against the chance column",
+    "years": "CogLM's cognitive age in years",
+    "kappa": "Cohen's kappa, 0 = chance agreement",
 }
 """How a headline's value reads, by the name :attr:`Headline.scale` gives."""
 

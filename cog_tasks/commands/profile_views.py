@@ -1,0 +1,308 @@
+"""How a cognitive profile is shown: ``profile.md``, ``profile.png`` and ``profile.html``.
+
+Every view carries the same things per row (:func:`render_markdown` lists
+them): the value with its 95 % interval, the seeded chance answerer's value on
+the same units, the scale, the share of flagged replies, the papers' values
+and what is missing from the declared units. ``profile.html`` is one file with
+no external requests: the table, the chart embedded as an image, the papers'
+values with their protocols, and every run's identity.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
+from cog_tasks.common.headlines import SCALES
+from cog_tasks.common.results import Coverage
+from cog_tasks.common.stats import Interval
+
+BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+"""The benchmarks in the order every view lists them."""
+
+
+def format_row(row: Mapping[str, Any]) -> str:
+    """A row's ``value [low, high]`` (or why it has no interval)."""
+    return Interval.from_dict(row).format()
+
+
+def _plural(unit: str, n: int) -> str:
+    if n == 1:
+        return unit
+    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
+
+
+def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
+    """Per benchmark: published values (models × the measures this profile has), then protocols."""
+    lines: list[str] = []
+    for benchmark in BENCHMARKS:
+        measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
+        rows = [
+            r for r in profile["paper"] if r["benchmark"] == benchmark and r["measure"] in measured
+        ]
+        if not rows:
+            continue
+        measures = [m for m in dict.fromkeys(measured) if any(r["measure"] == m for r in rows)]
+        protocols = list(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
+        marker = {protocol: chr(ord("a") + i) for i, protocol in enumerate(protocols)}
+        models = list(
+            dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
+        )
+        value = {(r["model"], r["measure"]): r["value"] for r in rows}
+        lines += [f"### {benchmark}", "", "| model [protocol] | " + " | ".join(measures) + " |"]
+        lines.append("|---" * (len(measures) + 1) + "|")
+        for model, letter in models:
+            cells = [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
+            lines.append(f"| {model} [{letter}] | " + " | ".join(cells) + " |")
+        lines.append("")
+        for protocol, differs in protocols:
+            sources = "; ".join(
+                dict.fromkeys(
+                    r["source"]
+                    for r in rows
+                    if (r["protocol"], r["differs"]) == (protocol, differs)
+                )
+            )
+            lines.append(f"- [{marker[(protocol, differs)]}] {protocol} ({sources}).")
+            lines.append(
+                f"  Our default differs: {differs}" if differs else "  Our default: the same."
+            )
+        lines.append("")
+    return lines
+
+
+def _chance_text(row: Mapping[str, Any]) -> str:
+    chance = row.get("chance")
+    if not chance:
+        return "not run"
+    return format_row({**chance, "unit": row["unit"], "method": ""})
+
+
+def _failures_text(row: Mapping[str, Any]) -> str:
+    """The share of the model's replies that were flagged (invalid, errored, truncated...)."""
+    coverage = row.get("coverage")
+    if not coverage:
+        return "not counted"
+    share = Coverage.from_dict(coverage).flagged_share()
+    return "n/a" if share is None else f"{share:.3f}"
+
+
+def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
+    """The published values of the row's measure: how many models, and their range."""
+    values = [
+        entry["value"]
+        for entry in paper
+        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
+    ]
+    if not values:
+        return "none"
+    if len(values) == 1:
+        return f"{values[0]:.3f}"
+    return f"{len(values)} models, {min(values):.3f} to {max(values):.3f}"
+
+
+def render_markdown(profile: Mapping[str, Any]) -> str:
+    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
+    lines = [
+        f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
+        "",
+        "Each row: the model's value with its 95 % interval over the row's units; the seeded "
+        "chance answerer's value on the same units; the scale ("
+        + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
+        + "); the share of the model's replies that were invalid, errored, truncated or "
+        "judged unreadably; the papers' values for the measure (below, with their "
+        "protocols); and what is missing from the benchmark's declared units.",
+        "",
+        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | scale | n | "
+        "failed replies | paper | coverage, flagged replies | note |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in profile["rows"]:
+        coverage = row.get("coverage")
+        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
+        lines.append(
+            f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
+            f"{row.get('scale', 'raw')} | {row['n']} {_plural(row['unit'], row['n'])} | "
+            f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
+            f"{flags or 'complete, none flagged'} | {row['note']} |"
+        )
+    lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
+    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
+    return "\n".join([*lines, f"Versions: {versions}.", ""])
+
+
+def _bound(row: Mapping[str, Any], name: str) -> float:
+    return row["value"] if row[name] is None else row[name]
+
+
+def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """Chart panels: one per benchmark and scale, so years never share an axis with shares."""
+    panels: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for benchmark in BENCHMARKS:
+        for row in rows:
+            if row["benchmark"] == benchmark:
+                scale = row.get("scale", "raw")
+                panels.setdefault((benchmark, scale), []).append(row)
+    return [(f"{benchmark} ({scale})", members) for (benchmark, scale), members in panels.items()]
+
+
+def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
+    """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals.
+
+    Chance on the same units is a hollow grey diamond; a calibrated panel
+    marks 0 (chance) with a line; the cognitive age has a panel of its own.
+    """
+    plt = pyplot()
+    panels = _panels(list(profile["rows"]))
+    heights = [0.6 + 0.32 * len(rows) for _, rows in panels]
+    figure, axes = plt.subplots(
+        len(panels),
+        1,
+        figsize=(7.5, 0.8 + sum(heights)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    for axis, (title, rows) in zip(axes[:, 0], panels, strict=True):
+        positions = list(range(len(rows)))
+        values = [row["value"] for row in rows]
+        # A row without an interval is drawn as a bare point; a percentile
+        # interval may sit beside its point (a kappa): no bar below 0.
+        errors = [
+            [max(0.0, row["value"] - _bound(row, "ci_low")) for row in rows],
+            [max(0.0, _bound(row, "ci_high") - row["value"]) for row in rows],
+        ]
+        axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3, label="model")
+        chance = [(p, row["chance"]["value"]) for p, row in enumerate(rows) if row.get("chance")]
+        if chance:
+            axis.plot(
+                [value for _, value in chance],
+                [p for p, _ in chance],
+                "D",
+                markerfacecolor="none",
+                color="grey",
+                label="chance",
+            )
+        if title.endswith("(calibrated)"):
+            axis.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
+        axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
+        axis.set_ylim(len(rows) - 0.5, -0.5)
+        axis.set_title(title, loc="left", fontsize=9)
+        axis.grid(axis="x", alpha=0.3)
+    axes[0, 0].legend(loc="best", fontsize=7)
+    figure.suptitle(
+        f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
+        "hollow diamonds: chance on the same units",
+        fontsize=9,
+    )
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(figure, path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+STYLE = """
+body { font-family: sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.flag { color: #8b0000; }
+pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.8em; }
+img { max-width: 100%; }
+"""
+
+
+def _cells(values: list[str], tag: str = "td") -> str:
+    return "".join(f"<{tag}>{html.escape(value)}</{tag}>" for value in values)
+
+
+def _html_page(title: str, body: list[str]) -> str:
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _markdown_table_html(lines: list[str]) -> str:
+    """A Markdown table (as :func:`render_markdown` writes them) as an HTML table."""
+    rows = [line.strip("|").split(" | ") for line in lines if line.startswith("|")]
+    header, body = rows[0], [row for row in rows[2:]]
+    return (
+        "<table><thead><tr>"
+        + _cells([cell.strip() for cell in header], "th")
+        + "</tr></thead><tbody>"
+        + "".join("<tr>" + _cells([cell.strip() for cell in row]) + "</tr>" for row in body)
+        + "</tbody></table>"
+    )
+
+
+def render_html(profile: Mapping[str, Any], chart: Path | None = None) -> str:
+    """``profile.html``: the rows, the chart (embedded), the papers' values and the identities."""
+    markdown = render_markdown(profile).splitlines()
+    table_start = next(i for i, line in enumerate(markdown) if line.startswith("| benchmark"))
+    table_end = next(
+        i for i in range(table_start, len(markdown)) if not markdown[i].startswith("|")
+    )
+    body = [
+        f"<h1>Cognitive profile: {html.escape(profile['model'])} "
+        f"(preset {html.escape(profile['preset'])})</h1>",
+        f"<p>{html.escape(markdown[2])}</p>",
+        '<div id="rows">' + _markdown_table_html(markdown[table_start:table_end]) + "</div>",
+    ]
+    if chart is not None and chart.is_file():
+        encoded = base64.b64encode(chart.read_bytes()).decode("ascii")
+        body.append(
+            f'<h2>Chart</h2><img alt="profile chart" src="data:image/png;base64,{encoded}">'
+        )
+    body.append("<h2>Published values for the same measures</h2>")
+    paper = markdown[table_end:]
+    index = 0
+    while index < len(paper):
+        line = paper[index]
+        if line.startswith("### "):
+            body.append(f"<h3>{html.escape(line[4:])}</h3>")
+        elif line.startswith("|"):
+            end = index
+            while end < len(paper) and paper[end].startswith("|"):
+                end += 1
+            body.append(_markdown_table_html(paper[index:end]))
+            index = end
+            continue
+        elif line.strip() and not line.startswith("## "):
+            body.append(f"<p>{html.escape(line.strip())}</p>")
+        index += 1
+    identities = sorted({json.dumps(row["run"], sort_keys=True) for row in profile["rows"]})
+    body.append("<h2>Run identities</h2>")
+    body += [f"<pre>{html.escape(identity)}</pre>" for identity in identities]
+    if profile.get("identity"):
+        body.append(
+            "<h2>Profile identity</h2><pre>"
+            + html.escape(json.dumps(profile["identity"], sort_keys=True))
+            + "</pre>"
+        )
+    return _html_page(f"Cognitive profile: {profile['model']}", body)
+
+
+def write_views(profile: Mapping[str, Any], out: Path) -> None:
+    """Write ``profile.md``, ``profile.png`` and ``profile.html`` into ``out``."""
+    write_text_atomically(out / "profile.md", render_markdown(profile))
+    chart = draw_profile(profile, out / "profile.png")
+    write_text_atomically(out / "profile.html", render_html(profile, chart))
+
+
+def render_compare_html(title: str, table: list[str], differences: list[str]) -> str:
+    """The page of ``profile compare --html``: the values table, then the differences as text."""
+    body = [
+        f"<h1>{html.escape(title)}</h1>",
+        '<div id="rows">' + _markdown_table_html(table) + "</div>",
+        "<h2>Paired differences</h2>",
+        "<pre>" + html.escape("\n".join(differences)) + "</pre>",
+    ]
+    return _html_page(title, body)
