@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
+from cog_tasks.egosocial.records import normalised_words
 
 BeliefType = Literal["self_belief", "external_belief"]
 BELIEF_TYPES: tuple[BeliefType, ...] = ("self_belief", "external_belief")
@@ -177,7 +178,7 @@ def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading
     for belief_type in BELIEF_TYPES:
         texts = [text for kind, text in labelled if kind == belief_type]
         stated = [text for text in texts if not is_echo(text, prompt)]
-        distinct = {_normalised(text) for text in stated}
+        distinct = {normalised_words(text) for text in stated}
         if len(distinct) == 1:
             readings[belief_type] = BeliefReading(stated[0])
         elif distinct:
@@ -195,18 +196,14 @@ def split_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, str | None]:
     return {kind: reading.text for kind, reading in read_beliefs(reply, prompt).items()}
 
 
-def _normalised(text: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
-
-
 def is_echo(belief: str, prompt: str) -> bool:
     """Whether a belief only repeats the prompt (its words, in order, are all in the prompt).
 
     ``{belief about yourself}``, the authors' output template, is an echo; so
     is any sentence copied from the situation.
     """
-    words = _normalised(belief)
-    return not words or f" {words} " in f" {_normalised(prompt)} "
+    words = normalised_words(belief)
+    return not words or f" {words} " in f" {normalised_words(prompt)} "
 
 
 def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, belief: str) -> str:

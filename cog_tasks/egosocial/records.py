@@ -105,7 +105,8 @@ class EgoItem:
         return LETTERS[self.answer]
 
 
-def _normalised(text: str) -> str:
+def normalised_words(text: str) -> str:
+    """The words of ``text`` in lower case, one space apart, without punctuation."""
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
 
 
@@ -124,8 +125,8 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     if _HEDGE.match(rest, closed.end()):
         return None
     after = rest[closed.end() :]
-    text = _normalised(after)
-    named = [index for index, option in enumerate(options) if text == _normalised(option)]
+    text = normalised_words(after)
+    named = [index for index, option in enumerate(options) if text == normalised_words(option)]
     if text and named:
         return letter if LETTERS[named[0]] == letter else None
     if after[:1].isalnum() and not closed.group().strip():
