@@ -17,12 +17,18 @@ from cog_tasks.cli import build_parser, main
 from cog_tasks.common.cli import (
     DEFAULT_STATUSES,
     HTTP_CLIENTS,
+    add_name_value_option,
     add_out_option,
     add_status_option,
     comma_list,
     command_parsers,
+    count_at_least,
     guarded,
+    is_user_error,
+    positive_int,
 )
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.files import OutputExistsError, expand_user, new_output
 
 HEAVY = ("pandas", "torch", "lm_eval", "inspect_ai", "transformers", "datasets", "matplotlib")
 PASSED_THROUGH = {"cog-tasks lm-eval"}  # handed to lm-eval's own command line by main()
@@ -125,7 +131,16 @@ def test_missing_data_under_lm_eval_is_one_line(tmp_path: Path, folder: str, mes
     assert last.startswith(f"cog-tasks lm-eval: error: {message}")
 
 
-@pytest.mark.parametrize("bug", [TypeError("a bug"), KeyError("a bug"), AttributeError("a bug")])
+@pytest.mark.parametrize(
+    "bug",
+    [
+        TypeError("a bug"),
+        KeyError("a bug"),
+        AttributeError("a bug"),
+        RuntimeError("a bug"),
+        RecursionError("a bug"),
+    ],
+)
 def test_a_bug_keeps_its_traceback(bug: Exception) -> None:
     def buggy(args: argparse.Namespace) -> int:
         raise bug
@@ -291,3 +306,59 @@ def test_help_and_tasks_path_import_no_heavy_framework(arguments: list[str]) -> 
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_library_value_error_keeps_its_traceback() -> None:
+    """``int("x")`` in a command is a bug; ``raise ValueError(...)`` of the package is not."""
+
+    def buggy(args: argparse.Namespace) -> int:
+        return int("x")
+
+    with pytest.raises(ValueError, match="invalid literal"):
+        guarded(buggy, "tool buggy")(argparse.Namespace())
+    try:
+        int("x")
+    except ValueError as error:
+        assert not is_user_error(error)
+    assert is_user_error(UserError("a user error"))
+
+
+def test_counts_and_force(tmp_path: Path) -> None:
+    """``count_at_least`` refuses text and small numbers; ``new_output`` guards existing files."""
+    assert positive_int("3") == 3 and count_at_least(0)("0") == 0
+    for text in ("0", "-1", "x", "1.5"):
+        with pytest.raises(argparse.ArgumentTypeError, match=">= 1"):
+            positive_int(text)
+    source = tmp_path / "in.jsonl"
+    source.write_text("{}\n")
+    target = tmp_path / "out.jsonl"
+    assert new_output(target, False, source) == target
+    target.write_text("old\n")
+    with pytest.raises(OutputExistsError, match=f"{target}: already exists; pass --force"):
+        new_output(target, False, source)
+    assert new_output(target, True, source) == target
+    for force in (False, True):
+        with pytest.raises(UserError, match="overwrite its own input"):
+            new_output(source, force, source)
+
+
+def test_task_arguments_once_each_and_as_yaml(capsys) -> None:
+    """``-T`` values are YAML, none empty, none repeated; each refusal is one line."""
+    parser = argparse.ArgumentParser(prog="tool")
+    add_name_value_option(parser, "-T", "task_args", "a task argument")
+    assert parser.parse_args(["-T", "a=1", "-T", "b=x,y"]).task_args == [("a", 1), ("b", "x,y")]
+    for argv, message in (
+        (["-T", "a=1", "-T", "a=2"], "-T a= given twice"),
+        (["-T", "a="], "'a=': no value"),
+        (["-T", "a=[1,"], "'a=[1,': not a YAML value"),
+        (["-T", "a=!!python/name:os.system"], "not a YAML value"),
+    ):
+        with pytest.raises(SystemExit):
+            parser.parse_args(argv)
+        assert message in capsys.readouterr().err
+
+
+def test_expand_user_names_an_unknown_user() -> None:
+    assert expand_user("~/x", "here") == Path.home() / "x"
+    with pytest.raises(UserError, match=r"^~nosuchuser/x \(from \$SETTING\): no such user"):
+        expand_user("~nosuchuser/x", "$SETTING")
