@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from cog_tasks.cli import main
-from cog_tasks.commands.profile import BENCHMARKS, compare_profiles, with_chance
+from cog_tasks.commands.profile import (
+    BENCHMARKS,
+    JUDGED_TASKS,
+    PRESETS,
+    ModelSpec,
+    check_roles,
+    compare_profiles,
+    step_roles,
+    with_chance,
+)
 from cog_tasks.common.stats import SMALL_N
 
 
@@ -195,3 +204,30 @@ def test_profile_page_renders_its_rows_in_headless_chromium(chance_profiles) -> 
     profile = json.loads((chance_profiles[0] / "profile.json").read_text())
     assert [(r["benchmark"], r["measure"]) for r in profile["rows"]] == rows[: len(profile["rows"])]
     assert "Run identities" in dom and "Published values for the same measures" in dom
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_step_fits_its_task_and_roles(name: str) -> None:
+    """Each step's arguments bind to its task's signature; a judged step needs the judge."""
+    import inspect as introspection
+
+    from cog_tasks import _registry
+    from cog_tasks.egosocial import inspect as egosocial_tasks
+
+    preset = PRESETS[name]
+    for step in preset.steps:
+        factory = getattr(_registry, step.task, None) or getattr(egosocial_tasks, step.task)
+        introspection.signature(factory).bind(**step.task_args)
+        assert step.epochs >= 1 and (step.limit is None or step.limit >= 1)
+    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
+    plain = ModelSpec("openai/gpt-4o")
+    if judged:
+        with pytest.raises(ValueError, match=f"preset {name} needs a judge for {judged[0]}"):
+            check_roles(plain, preset)
+    else:
+        check_roles(plain, preset)
+    # One judge name: --model-role judge=... reaches a task asking for its grader, and back.
+    judge = ModelSpec("openai/gpt-4o", roles={"judge": "openai/gpt-4o-mini"})
+    assert step_roles(judge) == {"judge": "openai/gpt-4o-mini", "grader": "openai/gpt-4o-mini"}
+    check_roles(judge, preset)
+    assert step_roles(ModelSpec("m", roles={"grader": "j"}))["judge"] == "j"

@@ -313,6 +313,46 @@ def paper_rows() -> list[PaperRow]:
     ]
 
 
+JUDGE_ROLE = "judge"
+"""The one role name of every judge and grader a profile passes on."""
+
+ROLE_ALIASES = {"grader": JUDGE_ROLE}
+"""Other names tasks give the judge (EgoSocialArena's beliefs task asks for ``grader``)."""
+
+JUDGED_TASKS = frozenset({"egosocial_blackjack_beliefs"})
+"""Tasks that cannot run without a judge (CogBench falls back to the model judging itself)."""
+
+
+def step_roles(model: ModelSpec) -> dict[str, str]:
+    """The model roles every step gets: the judge under its name and under each alias.
+
+    ``--model-role grader=...`` is read as the judge too, so either name works.
+    """
+    roles = dict(model.roles)
+    for alias, name in ROLE_ALIASES.items():
+        if alias in roles:
+            roles.setdefault(name, roles[alias])
+        if name in roles:
+            roles.setdefault(alias, roles[name])
+    return roles
+
+
+def check_roles(model: ModelSpec, preset: Preset) -> None:
+    """Refuse, before anything runs, a preset whose steps need a judge the model spec lacks.
+
+    Raises:
+        ProfileStepError: Naming the steps and the option that gives the judge.
+    """
+    if model.is_chance or JUDGE_ROLE in step_roles(model):
+        return
+    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
+    if judged:
+        raise ProfileStepError(
+            f"preset {preset.name} needs a judge for {', '.join(judged)}: pass "
+            f"--model-role {JUDGE_ROLE}=MODEL (the same judge grades every benchmark)"
+        )
+
+
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
     """CogBench's Rationality needs a judge: without a judge role the model judges itself.
 
@@ -320,7 +360,7 @@ def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -
     step that skips Rationality (``judge=False``) is left as it is.
     """
     skips_rationality = step.task_args.get("judge") is False
-    if step.benchmark != "cogbench" or "judge" in model.roles or skips_rationality:
+    if step.benchmark != "cogbench" or JUDGE_ROLE in step_roles(model) or skips_rationality:
         return step
     progress("cogbench: no --model-role judge, so the model judges itself (self_judge=true)")
     return replace(step, task_args={**step.task_args, "self_judge": True})
@@ -347,6 +387,15 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
     return out / "logs" / f"{step.task}-{digest}"
 
 
+def _display() -> str:
+    """Inspect's display for a step: its progress view on a terminal, none off one.
+
+    Off a terminal the profile's own line per step is the progress (a log
+    file gets no redrawn bars).
+    """
+    return "full" if sys.stderr.isatty() else "none"
+
+
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     """Run one step through Inspect (``eval_set`` for models, so reruns resume).
 
@@ -371,11 +420,11 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         log_dir=str(log_dir),
         model=model.name,
         model_args=dict(model.args),
-        model_roles=dict(model.roles) or None,
+        model_roles=step_roles(model) or None,
         limit=step.limit,
         epochs=step.epochs,
         max_tokens=model.max_tokens,
-        display="none",
+        display=_display(),
     )
     if not finished or logs[0].status != "success":
         reason = logs[0].error.message.splitlines()[-1] if logs and logs[0].error else "stopped"
@@ -485,9 +534,11 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
             import subprocess
 
             log_path = out / f"coglm_lm_eval-{digest}.log"
+            # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
+            errors = None if _display() == "full" else subprocess.STDOUT
             with log_path.open("w", encoding="utf-8") as log:
                 finished = subprocess.run(
-                    _coglm_command(model, limit, folder), stdout=log, stderr=subprocess.STDOUT
+                    _coglm_command(model, limit, folder), stdout=log, stderr=errors
                 )
             if finished.returncode != 0:
                 lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
@@ -561,6 +612,7 @@ def run_profile(
     Returns:
         The profile as written to ``profile.json``.
     """
+    check_roles(model, preset)
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
     with _claimed(out, identity):
