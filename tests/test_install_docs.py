@@ -50,3 +50,20 @@ def test_every_environment_variable_is_documented() -> None:
         assert f"| `COG_TASKS_{bench}_HUB` |" in table
         assert bench in settings
     assert "COG_TASKS_COGBENCH_REVISION" in settings and "HF_HUB_OFFLINE" in settings
+
+
+def test_citation_names_this_version_and_the_four_papers() -> None:
+    import yaml
+
+    import cog_tasks
+
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert citation["version"] == cog_tasks.__version__
+    titles = [reference["title"] for reference in citation["references"]]
+    assert [title.split(":")[0].split()[0] for title in titles] == [
+        "CogLM",
+        "Evaluating",
+        "CogGPT",
+        "Entering",
+    ]
+    assert "## Citing" in README and "CITATION.cff" in README
