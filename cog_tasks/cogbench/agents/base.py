@@ -49,7 +49,7 @@ class AgentSettings:
         recall_k: Long-term memory items recalled per question.
         memory_dir: Folder to persist long-term memory in (default: in memory).
         feedback: What ReAct and Reflexion learn about last round: ``rating``
-            (the human rating itself, as the paper's starred agents),
+            (the human rating itself, our reading of the paper's starred agents),
             ``direction`` (too high / too low / right) or ``none`` (only their
             own rating).
         retries: Extra asks when an answer has no readable rating, and when a

@@ -139,7 +139,8 @@ def cogbench(
         chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
         forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
         feedback: What ReAct and Reflexion are told about last round:
-            ``rating`` (the human rating itself, the paper's starred agents),
+            ``rating`` (the human rating itself, our reading of the paper's
+            starred agents),
             ``direction`` (too high / too low / right) or ``none``.
         retries: Extra asks when an answer has no readable rating, or when a
             CogGPT distillation is not in the asked-for form.
