@@ -25,8 +25,9 @@ from cog_tasks.common.cli import (
 )
 
 if TYPE_CHECKING:
-    import pandas as pd
     from inspect_ai import Task
+
+    from cog_tasks.cogeval.headlines import CogEvalRun
 
 PROGRAM = "cog-tasks cogeval"
 
@@ -52,6 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         score, "output JSONL (input + score, failure_mode); never the input", required=True
     )
     add_force_option(score)
+    score.add_argument(
+        "--json",
+        action="store_true",
+        help="print replies, correct, success with its interval over tasks, and the coverage",
+    )
     score.set_defaults(func=_score)
 
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
@@ -59,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     analyze.add_argument(
         "--json",
         action="store_true",
-        help='print {"terms": [...]} as JSON, with "experiment2": [...] when it has rows',
+        help='print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when '
+        "it has rows",
     )
     analyze.set_defaults(func=_analyze)
 
@@ -135,72 +142,49 @@ def _add_table_source(parser: argparse.ArgumentParser) -> None:
     add_status_option(parser)
 
 
-def _check_distinct(logs: list[Path]) -> None:
-    """Refuse a log folder given twice, or inside another one given: its runs would count twice."""
-    resolved = [log.resolve() for log in logs]
-    for index, path in enumerate(resolved):
-        for other, outer in enumerate(resolved):
-            if index != other and path.is_relative_to(outer):
-                raise UsageError(
-                    f"{logs[index]}: already read through --log {logs[other]}; give each log "
-                    "folder once"
-                )
+def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEvalRun]:
+    """The checked runs of a SCORES file or of ``--log`` folders and files.
 
-
-def _load_logs(logs: list[Path], statuses: Any, pool_seeds: bool = False) -> pd.DataFrame:
-    """The validated score table of Inspect log folders or files and lm-eval output folders.
-
-    The runs of every folder are read together, each its own run (pooled by
-    seed only with ``pool_seeds``); where both frameworks are given, the run
-    labels start with the framework.
+    Inspect logs and lm-eval output folders (those holding
+    ``samples_cogeval*.jsonl``) are read together, each run its own row
+    (seeds pooled only with ``pool_seeds``); a run read twice (a path given
+    twice, or inside another one given) is refused by the shared checks.
     """
-    import pandas as pd
+    from cog_tasks.cogeval.headlines import checked_runs
 
-    from cog_tasks.cogeval.metrics import validate_scores
+    scores = getattr(args, "scores", None)
+    if (scores is None) == (args.log is None):
+        raise UsageError("give either a SCORES file or --log DIR")
+    if args.log is None:
+        from cog_tasks.cogeval.results import score_table_runs
 
-    missing = [log for log in logs if not log.exists()]
+        if not scores.is_file():
+            raise FileNotFoundError(f"{scores}: no such file")
+        return checked_runs(score_table_runs(scores), pool_seeds=pool_seeds)
+    missing = [log for log in args.log if not log.exists()]
     if missing:
         raise FileNotFoundError(f"{missing[0]}: no such log folder or file")
-    _check_distinct(logs)
-    lm_eval = [log for log in logs if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl"))]
-    inspect = [log for log in logs if log not in lm_eval]
-    tables = {}
+    lm_eval = [log for log in args.log if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl"))]
+    inspect = [log for log in args.log if log not in lm_eval]
+    runs = []
     if lm_eval:
-        from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+        from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
 
-        tables["lm-eval"] = score_table_from_lm_eval(lm_eval, pool_seeds=pool_seeds)
+        runs += read_lm_eval_runs(lm_eval)
     if inspect:
-        from cog_tasks.cogeval.inspect.logs import score_table_from_logs
+        from cog_tasks.cogeval.inspect.logs import read_inspect_runs
 
-        tables["Inspect"], read = score_table_from_logs(
-            inspect, statuses=statuses, pool_seeds=pool_seeds
-        )
+        found, read = read_inspect_runs(inspect, statuses=args.status)
         skipped = read.skipped_note()
         if skipped:
             print(skipped, file=sys.stderr)
-    if len(tables) > 1:
-        for framework, table in tables.items():
-            table["run"] = f"{framework}: " + table["run"].astype(str)
-    table = pd.concat(list(tables.values()), ignore_index=True)
-    return validate_scores(table, source=", ".join(map(str, logs)))
-
-
-def _table_source(args: argparse.Namespace) -> str:
-    """The SCORES file or the --log folders, for messages."""
-    return str(args.scores) if args.log is None else ", ".join(map(str, args.log))
-
-
-def _load_table(args: argparse.Namespace) -> pd.DataFrame:
-    from cog_tasks.cogeval.metrics import validate_scores
-    from cog_tasks.cogeval.results import read_score_table
-
-    if (args.scores is None) == (args.log is None):
-        raise UsageError("give either a SCORES file or --log DIR")
-    if args.log is not None:
-        return _load_logs(args.log, args.status, getattr(args, "pool_seeds", False))
-    if not args.scores.is_file():
-        raise FileNotFoundError(f"{args.scores}: no such file")
-    return validate_scores(read_score_table(args.scores), source=str(args.scores))
+        if not found:
+            raise UsageError(
+                f"{', '.join(map(str, inspect))}: no CogEval Inspect log"
+                + (f"; {skipped}" if skipped else "")
+            )
+        runs += found
+    return checked_runs(runs, pool_seeds=pool_seeds)
 
 
 def _default_out(args: argparse.Namespace) -> Path:
@@ -210,42 +194,102 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.results import rescore_file
-    from cog_tasks.common.files import new_output
+    from cog_tasks.cogeval.headlines import checked_runs
+    from cog_tasks.cogeval.report import interval_bounds, rate_text
+    from cog_tasks.cogeval.results import rescore_file, score_file_run
+    from cog_tasks.common.files import new_output, write_jsonl_atomically
 
-    total, correct, unknown = rescore_file(args.input, new_output(args.out, args.force, args.input))
+    target = new_output(args.out, args.force, args.input)
+    scored, unknown = rescore_file(args.input)
+    (run,) = checked_runs([score_file_run(args.input, scored)])
     if unknown:
         _warn(
             f"unknown condition(s) {unknown} in {args.input}: scored from the expected "
             "answers alone; check the condition names"
         )
-    print(f"scored {total} replies, {correct} correct; wrote {args.out}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_jsonl_atomically(target, scored)
+    success = run.rate()
+    correct = sum(record["score"] for record in scored)
+    if args.json:
+        result = {
+            "replies": len(scored),
+            "correct": correct,
+            "tasks": len(run.tasks),
+            "success": success.value,
+            "success_ci": interval_bounds(success),
+            "coverage": run.coverage.as_dict(),
+            "note": run.note(),
+            "out": str(args.out),
+        }
+        json.dump(result, sys.stdout, indent=2)
+        print()
+        return 0
+    print(
+        f"scored {len(scored)} replies, {correct} correct; success "
+        f"{rate_text(success.value, interval_bounds(success))} over {len(run.tasks)} tasks; "
+        f"wrote {args.out}"
+    )
+    if run.note():
+        print(run.note())
     return 0
 
 
+def _run_notes(runs: list[CogEvalRun], levels: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Per run: its label, its LLM level in each analysis, its coverage and note."""
+    return [
+        {
+            "run": run.label,
+            "levels": {name: shown[index] for name, shown in levels.items()},
+            "coverage": run.coverage.as_dict(),
+            "note": run.note(),
+        }
+        for index, run in enumerate(runs)
+    ]
+
+
 def _analyze(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from cog_tasks.cogeval.experiment2 import EXPERIMENT2_FACTORS, run_deviance
+    from cog_tasks.cogeval.headlines import TEMPERATURE_ARGUMENTS, analysis_levels
     from cog_tasks.cogeval.metrics import (
         ANALYSIS_FAMILIES,
         EXPERIMENT2_FAMILY,
         analysis_of_deviance,
-        experiment2_deviance,
         format_deviance_table,
     )
+    from cog_tasks.cogeval.report import flag_counts
 
-    table = _load_table(args)
-    has_exp2 = bool((table["family"] == EXPERIMENT2_FAMILY).any())
-    has_exp1 = bool(table["family"].isin(ANALYSIS_FAMILIES).any())
+    runs = _load_runs(args)
+    families = {run.declared.tasks[task].family for run in runs for task in run.tasks}
+    has_exp2 = EXPERIMENT2_FAMILY in families
+    has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
     if not has_exp1 and not has_exp2:
         raise ValueError(
             f"{_table_source(args)}: no rows in the five condition families of Table 1 "
             "nor in Experiment 2"
         )
-    terms = analysis_of_deviance(table, on_warning=_warn) if has_exp1 else []
-    exp2_terms = experiment2_deviance(table, on_warning=_warn) if has_exp2 else []
+    levels = {"experiment1": analysis_levels(runs, TEMPERATURE_ARGUMENTS)}
+    terms = []
+    if has_exp1:
+        table = pd.concat(
+            [
+                pd.DataFrame(run.dialogs()).assign(model=level)
+                for run, level in zip(runs, levels["experiment1"], strict=True)
+            ]
+        )
+        terms = analysis_of_deviance(table, on_warning=_warn)
+    exp2_terms = []
+    if has_exp2:
+        levels["experiment2"] = analysis_levels(runs, EXPERIMENT2_FACTORS)
+        exp2_terms = run_deviance(runs, on_warning=_warn)
+    notes = _run_notes(runs, levels)
     if args.json:
-        result = {"terms": [term.to_dict() for term in terms]}
+        result: dict[str, Any] = {"terms": [term.to_dict() for term in terms]}
         if has_exp2:
             result["experiment2"] = [term.to_dict() for term in exp2_terms]
+        result["runs"] = notes
         json.dump(result, sys.stdout, indent=2)
         print()
         return 0
@@ -256,16 +300,25 @@ def _analyze(args: argparse.Namespace) -> int:
             print()
         print("Experiment 2 (cot: none, bfs, dfs):")
         print(format_deviance_table(exp2_terms))
+    print("\nruns (LLM level; invalid/error/truncated replies; note):")
+    for row in notes:
+        shown = " / ".join(dict.fromkeys(row["levels"].values()))
+        print(f"{row['run']}: {shown}; {flag_counts(row['coverage'])}; {row['note'] or '-'}")
     return 0
+
+
+def _table_source(args: argparse.Namespace) -> str:
+    """The SCORES file or the --log folders, for messages."""
+    return str(args.scores) if args.log is None else ", ".join(map(str, args.log))
 
 
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.report import format_summary, write_report
     from cog_tasks.common.scripted import CHANCE_MODEL
 
-    table = _load_table(args)
+    runs = _load_runs(args, pool_seeds=args.pool_seeds)
     folder = args.out or _default_out(args)
-    summary, paths = write_report(table, folder, reference_model=CHANCE_MODEL)
+    summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
         json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
         print()
@@ -280,16 +333,15 @@ def _exp2(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.experiment2 import (
         experiment2_figure,
         experiment2_summary,
-        experiment2_table,
         format_experiment2,
         run_deviance,
     )
     from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
     from cog_tasks.common.files import write_json_atomically, write_text_atomically
 
-    rows = experiment2_table(_load_logs(args.log, args.status))
-    summary = experiment2_summary(rows, by_temperature=args.by_temperature)
-    terms = run_deviance(rows, on_warning=_warn)
+    runs = _load_runs(args)
+    summary = experiment2_summary(runs, by_temperature=args.by_temperature)
+    terms = run_deviance(runs, on_warning=_warn)
     text = format_experiment2(summary, terms)
     result = {
         "rows": summary,

@@ -7,13 +7,16 @@ each with no instruction (``cot=none``), the BFS or the DFS instruction. Each
 question × instruction is one task, so within a cell the only independent unit
 is the reply (a repeat or a temperature): a cell's 95 % interval is over
 replies (Wilson below 30, else bootstrap). The rows that pool the three
-questions of an instruction are bootstrapped over tasks, as elsewhere in
-CogEval. Runs stay apart (the score table's ``run`` column); the paper's
-statements sit beside each question (:data:`~cog_tasks.cogeval.paper.EXPERIMENT2_FINDINGS`).
+questions of an instruction are over tasks, as elsewhere in CogEval. Runs
+are the checked runs of the results model and stay apart; every row shows
+its cell's invalid, errored and truncated replies and the run's coverage
+note; the paper's statements sit beside each question
+(:data:`~cog_tasks.cogeval.paper.EXPERIMENT2_FINDINGS`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,12 @@ import numpy as np
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import COT_MODES
+from cog_tasks.cogeval.headlines import (
+    SUCCESS,
+    TEMPERATURE_ARGUMENTS,
+    CogEvalRun,
+    analysis_levels,
+)
 from cog_tasks.cogeval.metrics import (
     EXPERIMENT2_FAMILY,
     DevianceTerm,
@@ -28,47 +37,59 @@ from cog_tasks.cogeval.metrics import (
     format_deviance_table,
 )
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
-from cog_tasks.cogeval.report import error_bar, in_order, interval_bounds, number_text, with_runs
+from cog_tasks.cogeval.report import (
+    SHOWN_FLAGS,
+    error_bar,
+    flag_counts,
+    in_order,
+    interval_bounds,
+    rate_text,
+)
 from cog_tasks.common.files import pyplot, save_figure
-from cog_tasks.common.stats import cluster_mean_interval, mean_interval
+from cog_tasks.common.stats import Interval, mean_interval
 
 #: The three questions in the paper's order.
 QUESTIONS: tuple[str, ...] = ("exp2ClusterCount", "exp2WithinCluster", "exp2OneClusterAway")
 #: The label of rows that pool the three questions or every temperature.
 ALL = "all"
 FIGURE_NAME = "experiment2.png"
+#: What Experiment 2's analysis models as factors: runs differing only in them share a level.
+EXPERIMENT2_FACTORS: frozenset[str] = TEMPERATURE_ARGUMENTS | {"cot"}
 
 
-def experiment2_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The Experiment 2 rows of a validated score table, with ``run``, ``task`` and ``cot``.
+def experiment2_runs(runs: Sequence[CogEvalRun]) -> list[tuple[CogEvalRun, pd.DataFrame]]:
+    """Each run with Experiment 2 dialogs, and those dialogs (one row per reply).
 
     Raises:
-        ValueError: If the table has no Experiment 2 row.
+        ValueError: If no run has an Experiment 2 dialog.
     """
-    rows = with_runs(table[table["family"] == EXPERIMENT2_FAMILY])
-    if rows.empty:
+    chosen = []
+    for run in runs:
+        rows = pd.DataFrame(run.dialogs())
+        rows = rows[rows["family"] == EXPERIMENT2_FAMILY]
+        if not rows.empty:
+            chosen.append((run, rows))
+    if not chosen:
         raise ValueError(
             "no Experiment 2 rows: run the cogeval task with -T experiment=2 "
             "(conditions exp2ClusterCount, exp2WithinCluster, exp2OneClusterAway)"
         )
-    if "cot" not in rows:
-        rows["cot"] = "none"
-    rows["cot"] = rows["cot"].astype(str)
-    rows["success"] = rows["score"] / rows["max_score"]
-    return rows
+    return chosen
 
 
-def _row(run: str, question: str, cot: str, temperature: str, cell: pd.DataFrame) -> dict[str, Any]:
-    """One summary row: success with its interval over replies (one task) or tasks (pooled)."""
-    if question == ALL:
-        interval = cluster_mean_interval(
-            cell["success"].to_list(), cell["task"].to_list(), unit="task"
-        )
-    else:
-        interval = mean_interval(cell["success"].to_list(), unit="reply")
+def _row(
+    run: CogEvalRun,
+    question: str,
+    cot: str,
+    temperature: str,
+    cell: pd.DataFrame,
+    interval: Interval,
+) -> dict[str, Any]:
+    """One summary row with its interval and the cell's flagged replies."""
+    statuses = cell["status"].value_counts().to_dict()
     return {
-        "run": run,
-        "model": str(cell["model"].iloc[0]),
+        "run": run.label,
+        "model": run.identity.model,
         "question": question,
         "cot": cot,
         "temperature": temperature,
@@ -78,67 +99,96 @@ def _row(run: str, question: str, cot: str, temperature: str, cell: pd.DataFrame
         "success_ci": interval_bounds(interval),
         "unit": interval.unit,
         "method": interval.method,
+        **{status: int(statuses.get(status, 0)) for status in SHOWN_FLAGS},
+        "note": run.note(),
     }
 
 
-def experiment2_summary(rows: pd.DataFrame, by_temperature: bool = False) -> list[dict[str, Any]]:
+def experiment2_summary(
+    runs: Sequence[CogEvalRun], by_temperature: bool = False
+) -> list[dict[str, Any]]:
     """Success per run, question and instruction (and temperature), with 95 % intervals.
 
+    A question × instruction is one task, so within a cell the replies
+    (temperatures, repeats) are the only unit: its interval is over replies.
+    The rows pooling the three questions of an instruction are over tasks,
+    each dialog averaged over its epochs, as every CogEval rate.
+
     Args:
-        rows: Rows from :func:`experiment2_table`.
+        runs: The checked runs (those without Experiment 2 dialogs are skipped).
         by_temperature: One row per temperature as well (Fig. 3 plots each);
             otherwise every temperature of a run is pooled (``temperature``
             is ``all``).
 
     Returns:
         Per run: one row per question × ``cot`` (× temperature), then one per
-        ``cot`` pooling the three questions (``question`` is ``all``).
+        ``cot`` pooling the three questions (``question`` is ``all``); each
+        with the cell's invalid, errored and truncated replies and the run's note.
+
+    Raises:
+        ValueError: If no run has an Experiment 2 dialog.
     """
     summary = []
-    for run, run_rows in rows.groupby("run", sort=False):
-        temperatures: list[tuple[str, pd.DataFrame]] = [(ALL, run_rows)]
+    for run, rows in experiment2_runs(runs):
+        temperatures: list[tuple[str, float | None, pd.DataFrame]] = [(ALL, None, rows)]
         if by_temperature:
             temperatures = [
-                (f"{value:g}", cell) for value, cell in run_rows.groupby("temperature", sort=True)
+                (f"{value:g}", float(value), cell)
+                for value, cell in rows.groupby("temperature", sort=True)
             ]
-        for temperature, part in temperatures:
-            for question in [*in_order(part["condition"], QUESTIONS), ALL]:
+        for label, temperature, part in temperatures:
+            for question in [*in_order(list(part["condition"]), QUESTIONS), ALL]:
                 chosen = part if question == ALL else part[part["condition"] == question]
-                for cot in in_order(chosen["cot"], COT_MODES):
+                for cot in in_order(list(chosen["cot"]), COT_MODES):
                     cell = chosen[chosen["cot"] == cot]
-                    summary.append(_row(str(run), question, cot, temperature, cell))
+                    if question == ALL:
+                        interval = run.rate(SUCCESS, set(cell["task"]), temperature)
+                    else:
+                        interval = mean_interval(cell["score"].to_list(), unit="reply")
+                    summary.append(_row(run, question, cot, label, cell, interval))
     return summary
 
 
-def run_deviance(rows: pd.DataFrame, on_warning: Any) -> list[DevianceTerm]:
-    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` with each run as its own LLM level.
+def run_deviance(
+    runs: Sequence[CogEvalRun], on_warning: Callable[[str], None]
+) -> list[DevianceTerm]:
+    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' Experiment 2 dialogs.
 
-    Two runs of one model with different settings are different levels, so
-    the test never merges runs.
+    Each LLM level is a run's identity but for its temperature and ``cot``
+    (:func:`~cog_tasks.cogeval.headlines.analysis_levels`), so two settings
+    are never merged, and separate ``-T cot=`` runs of one model are one level.
     """
-    return experiment2_deviance(rows.assign(model=rows["run"]), on_warning=on_warning)
+    chosen = experiment2_runs(runs)
+    levels = analysis_levels([run for run, _ in chosen], EXPERIMENT2_FACTORS)
+    table = pd.concat(
+        [rows.assign(model=level) for (_, rows), level in zip(chosen, levels, strict=True)]
+    )
+    return experiment2_deviance(table, on_warning=on_warning)
 
 
 def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm]) -> str:
     """The summary as text, the paper's statements beside each question, then the deviance."""
     statements = {finding.measure: finding.finding for finding in EXPERIMENT2_FINDINGS}
     lines = [
-        "run | question | cot | temperature | replies | success [95% CI] | "
-        f"paper, GPT-4 ({EXPERIMENT2_SOURCE}, stated in words)"
+        "run | question | cot | temperature | replies | invalid/error/truncated | "
+        f"success [95% CI] | paper, GPT-4 ({EXPERIMENT2_SOURCE}, stated in words)"
     ]
     previous = None
+    notes = {}
     for row in summary:
         key = (row["run"], row["temperature"], row["question"])
         paper = statements.get(f"success_{row['question'].lower()}", "") if key != previous else ""
         previous = key
-        low, high = row["success_ci"]
+        if row["note"]:
+            notes[row["run"]] = row["note"]
         lines.append(
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
-            f"{row['replies']} | {row['success']:.3f} "
-            f"[{number_text(low)}, {number_text(high)}] | {paper}"
+            f"{row['replies']} | {flag_counts(row)} | "
+            f"{rate_text(row['success'], row['success_ci'])} | {paper}"
         )
+    lines += [f"{run}: {note}" for run, note in notes.items()]
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")
-    lines += ["", "Analysis of deviance (cot as a factor; each run its own LLM level):"]
+    lines += ["", "Analysis of deviance (cot as a factor; LLM: each setting its own level):"]
     lines.append(format_deviance_table(terms))
     return "\n".join(lines)
 

@@ -1,4 +1,4 @@
-"""CogEval metrics: success and failure-mode rates, and the analysis of deviance.
+"""CogEval metrics: the score table's checks and the analysis of deviance.
 
 The analysis follows the paper (Table 2): a binomial GLM of successes out of
 ``max_score`` with categorical factors, whose terms are added one at a time in
@@ -19,7 +19,6 @@ import pandas as pd
 
 from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES
 from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES
-from cog_tasks.cogeval.scoring import FAILURE_MODES
 
 SCORE_COLUMNS: tuple[str, ...] = (
     "model",
@@ -126,32 +125,6 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
         raise ValueError(f"{source}: row {row + 1}: score is outside [0, max_score]")
     table["family"] = table["condition"].map(SCORED_CONDITION_FAMILIES)
     return table
-
-
-def failure_rates(
-    table: pd.DataFrame, by: Sequence[str] = ("model", "graph", "condition")
-) -> pd.DataFrame:
-    """Success rate and the rate of each failure mode per group.
-
-    Args:
-        table: A validated score table; a ``failure_mode`` column (empty when
-            correct) adds the failure-mode rates.
-        by: Grouping columns.
-
-    Returns:
-        One row per group with ``n``, ``success`` and one column per failure
-        mode (rates over all rows of the group, so they add up with
-        ``success`` to 1 when every failure is classified).
-    """
-    table = table.copy()
-    table["success"] = table["score"] / table["max_score"]
-    modes = table["failure_mode"] if "failure_mode" in table else pd.Series([None] * len(table))
-    for mode in FAILURE_MODES:
-        table[mode] = (modes.to_numpy() == mode).astype(float)
-    grouped = table.groupby(list(by), sort=True)
-    result = grouped[["success", *FAILURE_MODES]].mean()
-    result.insert(0, "n", grouped.size())
-    return result.reset_index()
 
 
 #: Fitted success probabilities closer than this to 0 or 1 mark a separated cell.

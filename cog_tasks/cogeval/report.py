@@ -1,53 +1,35 @@
 """The CogEval report: one row per run with 95 % intervals over tasks, and its figures.
 
-A row is a run (``run`` column of the score table: one Inspect log, or runs
+A row is a checked run (:class:`~cog_tasks.cogeval.headlines.CogEvalRun`: one
+Inspect log, one lm-eval results file, one run of a score table, or runs
 pooled on request), never a model: runs that differ in ``cot``, temperatures
-or any other setting stay apart. Every rate carries a 95 % interval
-bootstrapped over tasks (a task's temperatures and repeats are resampled
-together). A chance reference sits beside each row computed on that row's
-tasks only. Figures: success per run with error bars, success heatmaps (with
-intervals), failure-mode bars, success by temperature with error bars.
+or any other setting stay apart. Every rate is a mean over dialogs (each
+averaged over its epochs) with a 95 % interval over tasks (a task's items,
+temperatures and repeats are resampled together). Each row carries its
+coverage (missing tasks and dialogs; invalid, errored and truncated replies)
+in text and JSON. A chance reference sits beside each row computed on that
+row's tasks only. Figures: success per run with error bars, success heatmaps
+(with intervals), failure-mode bars, success by temperature with error bars.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
-from cog_tasks.cogeval.metrics import failure_rates
+from cog_tasks.cogeval.headlines import SUCCESS, CogEvalRun
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.files import pyplot, save_figure
-from cog_tasks.common.stats import Interval, cluster_mean_interval
+from cog_tasks.common.stats import Interval
 
-UNIT = "task"
-
-
-def with_runs(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with ``run`` and ``task`` columns (added from the model and cot where absent).
-
-    A score file without ``run`` gets one run per model and ``cot``; without
-    ``task``, a task is its graph, domain, condition and ``cot``.
-    """
-    table = table.copy()
-    cot = table["cot"].astype(str) if "cot" in table else pd.Series("none", index=table.index)
-    if "run" not in table:
-        several = cot.nunique() > 1
-        table["run"] = table["model"].astype(str) + (" cot=" + cot if several else "")
-    if "task" not in table:
-        table["task"] = (
-            table["graph"] + "." + table["domain"] + "." + table["condition"] + "." + cot
-        )
-    return table
-
-
-def _interval(rows: pd.DataFrame, values: pd.Series) -> Interval:
-    return cluster_mean_interval(values.to_list(), rows["task"].to_list(), unit=UNIT)
+#: The flagged counts every row shows beside its numbers, in this order.
+SHOWN_FLAGS: tuple[str, ...] = ("invalid", "error", "truncated")
 
 
 def interval_bounds(interval: Interval) -> list[float | None]:
@@ -66,66 +48,71 @@ def number_text(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def _reference(
-    rows: pd.DataFrame, table: pd.DataFrame, reference_model: str
-) -> dict[str, Any] | None:
-    """The chance run covering most of ``rows``' tasks, scored on those tasks alone."""
-    tasks = set(rows["task"])
-    candidates = table[(table["model"] == reference_model) & table["task"].isin(tasks)]
-    if candidates.empty:
+def rate_text(value: float, bounds: list[float | None]) -> str:
+    """``0.123 [0.100, 0.150]``."""
+    return f"{value:.3f} [{number_text(bounds[0])}, {number_text(bounds[1])}]"
+
+
+def flag_counts(counts: dict[str, int]) -> str:
+    """``invalid/error/truncated`` counts as ``3/0/1``."""
+    return "/".join(str(counts.get(status, 0)) for status in SHOWN_FLAGS)
+
+
+def _reference(run: CogEvalRun, chance: Sequence[CogEvalRun]) -> dict[str, Any] | None:
+    """The chance run covering most of ``run``'s tasks, scored on those tasks alone."""
+    tasks = set(run.tasks)
+    covered = [(len(tasks & set(other.tasks)), index) for index, other in enumerate(chance)]
+    if not covered or max(covered)[0] == 0:
         return None
-    coverage = candidates.groupby("run", sort=False)["task"].nunique()
-    run = str(coverage.idxmax())
-    chosen = candidates[candidates["run"] == run]
-    interval = _interval(chosen, chosen["score"] / chosen["max_score"])
+    count, index = max(covered, key=lambda pair: (pair[0], -pair[1]))
+    interval = chance[index].rate(SUCCESS, tasks)
     return {
-        "run": run,
-        "tasks": int(coverage.max()),
+        "run": chance[index].label,
+        "tasks": count,
         "of_tasks": len(tasks),
         "success": interval.value,
         "success_ci": interval_bounds(interval),
     }
 
 
-def run_summary(table: pd.DataFrame, reference_model: str | None = None) -> list[dict[str, Any]]:
+def run_summary(
+    runs: Sequence[CogEvalRun], reference_model: str | None = None
+) -> list[dict[str, Any]]:
     """One row per run: success and failure-mode rates with 95 % intervals over tasks.
 
     Args:
-        table: A validated score table (see :func:`with_runs`).
+        runs: The checked runs.
         reference_model: The chance model's name; each other row gets the
             chance run that covers most of its tasks, scored on its tasks only.
 
     Returns:
         Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``,
         ``success`` and ``success_ci`` (``[low, high]``), ``<mode>`` and
-        ``<mode>_ci`` per failure mode, ``pooling`` (what was pooled, or
-        ``""``) and ``chance`` (``None`` where there is no reference).
+        ``<mode>_ci`` per failure mode, ``coverage`` (the results model's
+        counts), ``note`` (pooling, partial, flagged replies, or ``""``) and
+        ``chance`` (``None`` where there is no reference).
     """
-    table = with_runs(table)
-    modes = table["failure_mode"] if "failure_mode" in table else pd.Series(None, index=table.index)
+    chance = [run for run in runs if run.identity.model == reference_model]
     summary = []
-    for run, rows in table.groupby("run", sort=False):
-        success = _interval(rows, rows["score"] / rows["max_score"])
+    for run in runs:
+        success = run.rate(SUCCESS)
         row: dict[str, Any] = {
-            "run": str(run),
-            "model": str(rows["model"].iloc[0]),
-            "cot": ",".join(sorted(set(rows["cot"].astype(str)))) if "cot" in rows else "none",
-            "tasks": int(rows["task"].nunique()),
-            "dialogs": len(rows),
+            "run": run.label,
+            "model": run.identity.model,
+            "cot": ",".join(sorted({run.declared.tasks[task].cot for task in run.tasks})),
+            "tasks": len(run.tasks),
+            "dialogs": len(run.checked.run.records),
             "success": success.value,
             "success_ci": interval_bounds(success),
         }
         for mode in FAILURE_MODES:
-            rate = _interval(rows, (modes.loc[rows.index] == mode).astype(float))
+            rate = run.rate(mode)
             row[mode] = rate.value
             row[f"{mode}_ci"] = interval_bounds(rate)
-        row["pooling"] = str(rows["pooling"].iloc[0]) if "pooling" in rows else ""
-        is_reference = reference_model is not None and row["model"] == reference_model
-        row["chance"] = (
-            None
-            if reference_model is None or is_reference
-            else _reference(rows, table, reference_model)
-        )
+        row["coverage"] = run.coverage.as_dict()
+        row["note"] = run.note()
+        is_reference = reference_model is None or run.identity.model == reference_model
+        row["chance"] = None if is_reference else _reference(run, chance)
         summary.append(row)
     return summary
 
@@ -133,28 +120,25 @@ def run_summary(table: pd.DataFrame, reference_model: str | None = None) -> list
 def format_summary(summary: list[dict[str, Any]]) -> str:
     """The run summary as text: one line per run, intervals in brackets, notes below."""
     lines = [
-        "run | tasks | dialogs | success [95% CI over tasks] | chance on the same tasks | "
-        + " | ".join(FAILURE_MODES)
+        "run | tasks | dialogs | invalid/error/truncated | success [95% CI over tasks] | "
+        "chance on the same tasks | " + " | ".join(FAILURE_MODES)
     ]
     notes = []
     for row in summary:
-        low, high = row["success_ci"]
         chance = row["chance"]
         chance_text = (
             "-"
             if chance is None
-            else f"{chance['success']:.3f} [{number_text(chance['success_ci'][0])}, "
-            f"{number_text(chance['success_ci'][1])}] "
+            else f"{rate_text(chance['success'], chance['success_ci'])} "
             f"({chance['tasks']}/{chance['of_tasks']} tasks)"
         )
         rates = " | ".join(f"{row[mode]:.3f}" for mode in FAILURE_MODES)
         lines.append(
-            f"{row['run']} | {row['tasks']} | {row['dialogs']} | "
-            f"{row['success']:.3f} [{number_text(low)}, {number_text(high)}] | "
-            f"{chance_text} | {rates}"
+            f"{row['run']} | {row['tasks']} | {row['dialogs']} | {flag_counts(row['coverage'])} | "
+            f"{rate_text(row['success'], row['success_ci'])} | {chance_text} | {rates}"
         )
-        if row["pooling"]:
-            notes.append(f"{row['run']}: {row['pooling']}")
+        if row["note"]:
+            notes.append(f"{row['run']}: {row['note']}")
     return "\n".join(lines + notes)
 
 
@@ -199,17 +183,26 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
 
 
-def in_order(values: pd.Series, order: tuple[str, ...]) -> list[str]:
+def in_order(values: Sequence[str], order: tuple[str, ...]) -> list[str]:
     """The values present, those of ``order`` first in its order, then the rest sorted."""
     present = set(values)
     return [v for v in order if v in present] + sorted(present - set(order))
 
 
-def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
+def _tasks_by(run: CogEvalRun, *fields: str) -> dict[tuple[str, ...], list[str]]:
+    """The run's tasks grouped by the named facts (``graph``, ``condition``...)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for task in run.tasks:
+        facts = run.declared.tasks[task]
+        groups.setdefault(tuple(getattr(facts, name) for name in fields), []).append(task)
+    return groups
+
+
+def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
     """One heatmap of success rate by graph x condition per run, each cell with its interval.
 
     Args:
-        table: A validated score table.
+        runs: The checked runs.
         out_dir: Where the PNG files go.
 
     Returns:
@@ -217,53 +210,53 @@ def success_heatmaps(table: pd.DataFrame, out_dir: Path) -> list[Path]:
     """
     plt = pyplot()
     paths = []
-    graphs = in_order(table["graph"], tuple(GRAPHS))
-    conditions = in_order(table["condition"], CONDITIONS)
-    for model, rows in table.groupby("run", sort=False):
-        rates = failure_rates(rows, by=("graph", "condition"))
-        grid = rates.pivot(index="graph", columns="condition", values="success")
-        grid = grid.reindex(index=graphs, columns=conditions)
-        bounds = {
-            key: _interval(cell, cell["score"] / cell["max_score"])
-            for key, cell in rows.groupby(["graph", "condition"], sort=False)
+    for run in runs:
+        cells = {
+            key: run.rate(SUCCESS, tasks)
+            for key, tasks in _tasks_by(run, "graph", "condition").items()
         }
+        graphs = in_order([graph for graph, _ in cells], tuple(GRAPHS))
+        conditions = in_order([condition for _, condition in cells], CONDITIONS)
+        grid = np.full((len(graphs), len(conditions)), np.nan)
+        for (graph, condition), interval in cells.items():
+            grid[graphs.index(graph), conditions.index(condition)] = interval.value
         figure, axis = plt.subplots(figsize=(1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs)))
-        image = axis.imshow(
-            grid.to_numpy(dtype=float), vmin=0, vmax=1, cmap="viridis", aspect="auto"
-        )
+        image = axis.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
         axis.set_xticks(range(len(conditions)), conditions, rotation=60, ha="right")
         axis.set_yticks(range(len(graphs)), graphs)
-        for (row, column), value in np.ndenumerate(grid.to_numpy(dtype=float)):
+        for (row, column), value in np.ndenumerate(grid):
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
-                bound = bounds[(graphs[row], conditions[column])]
+                bound = cells[(graphs[row], conditions[column])]
                 low, high = (number_text(end) for end in interval_bounds(bound))
                 text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
-        axis.set_title(f"CogEval success rate: {model}")
+        axis.set_title(f"CogEval success rate: {run.label}")
         figure.colorbar(image, ax=axis, label="success rate")
         figure.tight_layout()
-        path = out_dir / f"heatmap_{_slug(str(model))}.png"
+        path = out_dir / f"heatmap_{_slug(run.label)}.png"
         save_figure(figure, path)
         plt.close(figure)
         paths.append(path)
     return paths
 
 
-def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
+def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     """Stacked bars of failure-mode rates per run and graph."""
     plt = pyplot()
-    rates = failure_rates(table, by=("run", "graph"))
-    rates["graph"] = pd.Categorical(rates["graph"], in_order(rates["graph"], tuple(GRAPHS)))
-    rates = rates.sort_values(["run", "graph"])
-    labels = [f"{m}\n{g}" for m, g in zip(rates["run"], rates["graph"], strict=True)]
+    labels, rates = [], []
+    for run in runs:
+        groups = _tasks_by(run, "graph")
+        for graph in in_order([graph for (graph,) in groups], tuple(GRAPHS)):
+            labels.append(f"{run.label}\n{graph}")
+            rates.append([run.rate(mode, groups[(graph,)]).value for mode in FAILURE_MODES])
     figure, axis = plt.subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
-    bottom = np.zeros(len(rates))
-    for mode in FAILURE_MODES:
-        values = rates[mode].to_numpy(dtype=float)
-        axis.bar(range(len(rates)), values, bottom=bottom, label=mode)
+    bottom = np.zeros(len(labels))
+    for index, mode in enumerate(FAILURE_MODES):
+        values = np.array([row[index] for row in rates], dtype=float)
+        axis.bar(range(len(labels)), values, bottom=bottom, label=mode)
         bottom += values
-    axis.set_xticks(range(len(rates)), labels, rotation=60, ha="right", fontsize=7)
+    axis.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
     axis.set_ylabel("share of replies")
     axis.set_ylim(0, 1)
     axis.set_title("CogEval failure modes")
@@ -275,24 +268,21 @@ def failure_mode_bars(table: pd.DataFrame, out_dir: Path) -> Path:
     return path
 
 
-def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
+def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     """Success against temperature, one line per run, with 95 % intervals over tasks."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(5.5, 4))
-    for model, rows in table.groupby("run", sort=False):
-        temperatures, means, errors = [], [], []
-        for temperature, cell in rows.groupby("temperature", sort=True):
-            interval = _interval(cell, cell["score"] / cell["max_score"])
-            temperatures.append(temperature)
-            means.append(interval.value)
-            errors.append(error_bar(interval.value, interval_bounds(interval)))
+    for run in runs:
+        temperatures = sorted(set(run.declared.temperatures.values()))
+        intervals = [run.rate(SUCCESS, temperature=t) for t in temperatures]
+        shown = [(t, i) for t, i in zip(temperatures, intervals, strict=True) if i.n]
         axis.errorbar(
-            temperatures,
-            means,
-            yerr=np.array(errors).T,
+            [t for t, _ in shown],
+            [i.value for _, i in shown],
+            yerr=np.array([error_bar(i.value, interval_bounds(i)) for _, i in shown]).T,
             marker="o",
             capsize=3,
-            label=str(model),
+            label=run.label,
         )
     axis.set_xlabel("temperature")
     return _finish_success_chart(
@@ -301,12 +291,12 @@ def success_by_temperature(table: pd.DataFrame, out_dir: Path) -> Path:
 
 
 def write_report(
-    table: pd.DataFrame, out_dir: Path, reference_model: str | None = None
+    runs: Sequence[CogEvalRun], out_dir: Path, reference_model: str | None = None
 ) -> tuple[list[dict[str, Any]], list[Path]]:
-    """Summarise a validated score table and write every figure into ``out_dir``.
+    """Summarise checked runs and write every figure into ``out_dir``.
 
     Args:
-        table: A validated score table.
+        runs: The checked runs.
         out_dir: Where the PNG files go.
         reference_model: The chance model's name (see :func:`run_summary`).
 
@@ -314,11 +304,10 @@ def write_report(
         The run summary and the files written.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    table = with_runs(table)
-    summary = run_summary(table, reference_model)
+    summary = run_summary(runs, reference_model)
     return summary, [
         success_by_run(summary, out_dir),
-        *success_heatmaps(table, out_dir),
-        failure_mode_bars(table, out_dir),
-        success_by_temperature(table, out_dir),
+        *success_heatmaps(runs, out_dir),
+        failure_mode_bars(runs, out_dir),
+        success_by_temperature(runs, out_dir),
     ]

@@ -1,10 +1,14 @@
-"""Reading and writing CogEval results: rescoring JSONL and score tables.
+"""CogEval's files into the results model: rescored replies (``score``) and score tables.
 
-Inspect logs are read by the Inspect frontend, which hands the rows here.
+Inspect logs and lm-eval folders are read by their frontends
+(:mod:`cog_tasks.cogeval.inspect.logs`, :mod:`cog_tasks.cogeval.lm_eval.samples`);
+every path ends in :func:`cog_tasks.cogeval.headlines.checked_runs`.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +16,15 @@ from typing import Any
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import CONDITION_FAMILIES
+from cog_tasks.cogeval.headlines import (
+    Declared,
+    TaskFacts,
+    dialog_key,
+    dialog_record,
+    reply_status,
+    run_results,
+)
+from cog_tasks.cogeval.metrics import validate_scores
 from cog_tasks.cogeval.parsing import (
     extract_answer,
     normalize_state,
@@ -20,7 +33,12 @@ from cog_tasks.cogeval.parsing import (
     split_route,
 )
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext, infer_kind, score_response
-from cog_tasks.common.files import iter_jsonl, write_jsonl_atomically
+from cog_tasks.common.files import iter_jsonl
+from cog_tasks.common.results import RunResults
+from cog_tasks.common.runs import RunIdentity
+
+#: Stop reasons of a reply cut at its token limit (Inspect's, and OpenAI's ``length``).
+TRUNCATED_STOPS: frozenset[str] = frozenset({"max_tokens", "length"})
 
 
 def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str, Any]:
@@ -99,11 +117,11 @@ def check_expected(
             raise ValueError(f"{where}: expected answer {text!r} does not read as a {kind} answer")
 
 
-def rescore_file(source: Path, target: Path) -> tuple[int, int, list[str]]:
-    """Rescore every line of ``source`` into ``target``, written atomically.
+def rescore_file(source: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rescore every line of ``source``.
 
     Returns:
-        ``(lines scored, lines correct, unknown condition names)``; rows of an
+        The scored lines, and the unknown condition names; rows of an
         unknown condition are still scored, from their expected answers.
 
     Raises:
@@ -115,14 +133,93 @@ def rescore_file(source: Path, target: Path) -> tuple[int, int, list[str]]:
     ]
     if not scored:
         raise ValueError(f"{source}: no replies to score (the file is empty)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_jsonl_atomically(target, scored)
-    return len(scored), sum(record["score"] for record in scored), unknown_conditions(scored)
+    return scored, unknown_conditions(scored)
 
 
 def unknown_conditions(records: Iterable[Mapping[str, Any]]) -> list[str]:
     """Condition names in ``records`` that no CogEval graph has, sorted."""
     return sorted({str(record["condition"]) for record in records} - set(CONDITION_FAMILIES))
+
+
+def _reply_status(record: Mapping[str, Any]) -> str:
+    """A scored line's status: ``error`` or ``truncated`` where it says so, else as read."""
+    if record.get("error"):
+        return "error"
+    if record.get("stop_reason") in TRUNCATED_STOPS:
+        return "truncated"
+    return reply_status(record.get("failure_mode"))
+
+
+def _run(
+    identity: RunIdentity, source: str, protocol: str, rows: Iterable[dict[str, Any]]
+) -> tuple[RunResults, Declared]:
+    """A run over the tasks and dialogs it holds (nothing more is declared).
+
+    Each row needs ``task``, ``item``, ``facts``, ``temperature``, ``epoch``
+    (``None``: the next repeat of its dialog), ``score``, ``failure_mode``, ``status``.
+    """
+    records = []
+    tasks: dict[str, TaskFacts] = {}
+    keys: dict[str, list[str]] = {}
+    temperatures: dict[str, float] = {}
+    repeats: Counter[str] = Counter()
+    for row in rows:
+        key = dialog_key(row["item"], row["temperature"])
+        tasks.setdefault(row["task"], row["facts"])
+        if key not in temperatures:
+            keys.setdefault(row["task"], []).append(key)
+            temperatures[key] = float(row["temperature"])
+        repeats[key] += 1
+        records.append(
+            dialog_record(
+                row["task"],
+                key,
+                row["facts"].condition,
+                score=row["score"],
+                failure_mode=row["failure_mode"],
+                epoch=repeats[key] if row["epoch"] is None else int(row["epoch"]),
+                status=row["status"],
+            )
+        )
+    declared = Declared(tasks, {task: tuple(found) for task, found in keys.items()}, temperatures)
+    return run_results(identity, records, declared, source, protocol), declared
+
+
+def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResults, Declared]:
+    """The scored lines of ``cog-tasks cogeval score`` as one run.
+
+    A line's task is its ``task`` field, else its ``id``, else the line
+    itself; its dialog is its ``id`` (else its task) at its ``temperature``
+    (default 0), its epoch its ``epoch`` field (default 1). So a line given
+    twice with its ``id`` is found; lines without one cannot be told apart.
+    A line with a truthy ``error`` is ``error``, one whose ``stop_reason`` is
+    ``max_tokens`` or ``length`` ``truncated``.
+    """
+    rows = []
+    for number, record in enumerate(scored, start=1):
+        task = str(record.get("task") or record.get("id") or f"line {number}")
+        facts = TaskFacts(
+            str(record.get("graph", "-")),
+            str(record.get("domain", "-")),
+            str(record["condition"]),
+            str(record.get("cot") or "none"),
+        )
+        rows.append(
+            {
+                "task": task,
+                "item": str(record.get("id") or task),
+                "facts": facts,
+                "temperature": float(record.get("temperature") or 0.0),
+                "epoch": int(record.get("epoch") or 1),
+                "score": float(record["score"]),
+                "failure_mode": record["failure_mode"],
+                "status": _reply_status(record),
+            }
+        )
+    models = {str(record["model"]) for record in scored if record.get("model")}
+    model = models.pop() if len(models) == 1 else "replies"
+    identity = RunIdentity.of("cogeval (score file)", model)
+    return _run(identity, rows=rows, source=str(source), protocol="rescored replies")
 
 
 def read_score_table(path: Path) -> pd.DataFrame:
@@ -141,3 +238,56 @@ def read_score_table(path: Path) -> pd.DataFrame:
     if path.suffix in (".jsonl", ".json"):
         return pd.DataFrame([record for _, record in iter_jsonl(path)])
     raise ValueError(f"{path}: expected a .csv or .jsonl score table")
+
+
+def _cell(row: Mapping[str, Any], column: str) -> Any:
+    """A row's value, or ``None`` where the column is absent or empty."""
+    value = row.get(column)
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def score_table_runs(path: Path) -> list[tuple[RunResults, Declared]]:
+    """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog.
+
+    A row's task is its ``task`` column, else ``graph.domain.condition[.cot]``;
+    its dialog its ``id`` (else its task) at its temperature; its epoch its
+    ``epoch`` column, else the next repeat of that dialog (so without ``id``
+    and ``epoch`` columns a row given twice is one more repeat). Each row
+    weighs one dialog: its success is ``score / max_score``. Its status is
+    the ``status`` column where given, else ``invalid`` for ``no_answer`` and
+    ``unparseable``.
+
+    Raises:
+        ValueError: Naming the file and row of a bad value (:func:`validate_scores`).
+    """
+    table = validate_scores(read_score_table(path), source=str(path))
+    column = "run" if "run" in table else "model"
+    runs = []
+    for name, part in table.groupby(column, sort=False):
+        rows = []
+        for row in part.to_dict("records"):
+            cot = str(_cell(row, "cot") or "none")
+            facts = TaskFacts(row["graph"], row["domain"], row["condition"], cot)
+            suffix = "" if cot == "none" else f".{cot}"
+            task = str(
+                _cell(row, "task") or f"{facts.graph}.{facts.domain}.{facts.condition}{suffix}"
+            )
+            failure = _cell(row, "failure_mode")
+            rows.append(
+                {
+                    "task": task,
+                    "item": str(_cell(row, "id") or task),
+                    "facts": facts,
+                    "temperature": row["temperature"],
+                    "epoch": _cell(row, "epoch"),
+                    "score": row["score"] / row["max_score"],
+                    "failure_mode": failure,
+                    "status": str(_cell(row, "status") or reply_status(failure)),
+                }
+            )
+        arguments = {"run": name} if column == "run" else {}
+        identity = RunIdentity.of(
+            "cogeval (score table)", str(part["model"].iloc[0]), arguments=arguments
+        )
+        runs.append(_run(identity, str(path), "score table", rows))
+    return runs

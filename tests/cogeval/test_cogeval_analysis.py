@@ -13,14 +13,17 @@ import pytest
 
 from cog_tasks.cli import main
 from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.headlines import checked_runs
 from cog_tasks.cogeval.metrics import (
     ANALYSIS_TERMS,
     DevianceTerm,
     analysis_of_deviance,
-    failure_rates,
     format_deviance_table,
     validate_scores,
 )
+from cog_tasks.cogeval.report import run_summary
+from cog_tasks.cogeval.results import score_table_runs
+from cog_tasks.cogeval.scoring import FAILURE_MODES
 
 GRAPH_EFFECT = {
     "n7line": 2.0,
@@ -123,10 +126,14 @@ def test_report_writes_readable_pngs(simulated_csv: Path, tmp_path: Path) -> Non
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
 
 
-def test_failure_rates_add_up_per_group(simulated_csv: Path) -> None:
-    rates = failure_rates(validate_scores(pd.read_csv(simulated_csv)))
-    assert np.allclose(rates["success"] + rates["wrong_goal"], 1.0)
-    assert rates["n"].sum() == len(pd.read_csv(simulated_csv))
+def test_report_rates_add_up_and_repeats_are_epochs_of_a_task(simulated_csv: Path) -> None:
+    rows = run_summary(checked_runs(score_table_runs(simulated_csv)))
+    assert [row["run"] for row in rows] == ["big", "small"]
+    for row in rows:
+        assert row["success"] + sum(row[mode] for mode in FAILURE_MODES) == pytest.approx(1.0)
+        # 6 graphs x 2 domains x 5 conditions; 3 temperatures x 6 repeats each.
+        assert row["tasks"] == 60 and row["dialogs"] == 60 * 18
+        assert row["coverage"]["epochs"] == 6 and row["coverage"]["units"] == 60
 
 
 def test_bad_score_tables_name_the_file_and_row(

@@ -10,7 +10,8 @@ import pytest
 from cog_tasks.cli import main
 from cog_tasks.cogeval.baseline import random_answer
 from cog_tasks.cogeval.generator import generate_items
-from cog_tasks.cogeval.inspect.logs import score_table_from_logs
+from cog_tasks.cogeval.headlines import checked_runs
+from cog_tasks.cogeval.inspect.logs import read_inspect_runs
 from cog_tasks.cogeval.scoring import score_response
 
 
@@ -35,9 +36,11 @@ def test_chance_command_writes_a_scored_inspect_log(tmp_path: Path) -> None:
     args = ["cogeval", "chance", "--log-dir", str(tmp_path), "--seed", "3", "--epochs", "2"]
     task = ["-T", "graphs=n7line", "-T", "domains=ordRooms", "-T", "temperatures=0,1"]
     assert main([*args, *task, "-T", "conditions=valuePath,nClusters"]) == 0
-    table, _ = score_table_from_logs(tmp_path)
+    (run,) = checked_runs(read_inspect_runs(tmp_path)[0])
+    dialogs = run.dialogs()
     # one condition exists on n7line: its two prompts (one another model's wording),
-    # two temperatures, two epochs
-    assert len(table) == 2 * 2 * 2
-    assert set(table["model"]) == {"mockllm/chance"}
-    assert table["failure_mode"].isin([None, "wrong_goal", "suboptimal"]).all()
+    # two temperatures, two epochs; one task, both epochs averaged within each dialog
+    assert len(dialogs) == 2 * 2 * 2 and run.tasks == ["n7line.ordRooms.valuePath"]
+    assert run.coverage.epochs == 2 and len(run.checked.keys[run.tasks[0]]) == 4
+    assert {row["model"] for row in dialogs} == {"mockllm/chance"}
+    assert {row["failure_mode"] for row in dialogs} <= {None, "wrong_goal", "suboptimal"}

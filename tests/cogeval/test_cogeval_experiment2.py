@@ -9,12 +9,13 @@ import pandas as pd
 import pytest
 
 from cog_tasks.cli import main
-from cog_tasks.cogeval.experiment2 import QUESTIONS, experiment2_summary, experiment2_table
+from cog_tasks.cogeval.experiment2 import QUESTIONS, experiment2_summary
 from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.headlines import CogEvalRun, checked_runs
 from cog_tasks.cogeval.inspect.cogeval import cogeval
-from cog_tasks.cogeval.metrics import validate_scores
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
 from cog_tasks.cogeval.published import select_published
+from cog_tasks.cogeval.results import score_table_runs
 
 
 def test_experiment_2_selects_the_nine_items_under_every_instruction() -> None:
@@ -33,7 +34,8 @@ def test_experiment_2_selects_the_nine_items_under_every_instruction() -> None:
         cogeval(experiment=3)
 
 
-def _table(successes: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
+def _runs(folder: Path, successes: dict[tuple[str, str], list[float]]) -> list[CogEvalRun]:
+    """The checked runs of a score table of Experiment 2 replies, each value one repeat."""
     rows = [
         {
             "run": "model-a",
@@ -50,18 +52,21 @@ def _table(successes: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
         for (question, cot), values in successes.items()
         for value in values
     ]
-    return validate_scores(pd.DataFrame(rows))
+    path = folder / "exp2.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return checked_runs(score_table_runs(path))
 
 
-def test_summary_cells_are_over_replies_and_pooled_rows_over_tasks() -> None:
+def test_summary_cells_are_over_replies_and_pooled_rows_over_tasks(tmp_path: Path) -> None:
     cells = {(q, c): [1.0, 0.0, 0.0, 1.0] for q in QUESTIONS for c in ("none", "bfs")}
-    summary = experiment2_summary(experiment2_table(_table(cells)))
+    summary = experiment2_summary(_runs(tmp_path, cells))
     first = summary[0]
     assert (first["question"], first["cot"], first["replies"]) == (QUESTIONS[0], "none", 4)
     assert first["success"] == 0.5 and first["unit"] == "reply" and first["method"] == "wilson"
     pooled = [row for row in summary if row["question"] == "all"]
     assert [row["cot"] for row in pooled] == ["none", "bfs"]
     assert all(row["unit"] == "task" and row["tasks"] == 3 for row in pooled)
+    assert all(row["invalid"] == row["error"] == row["truncated"] == 0 for row in summary)
     assert {finding.measure for finding in EXPERIMENT2_FINDINGS} == {
         f"success_{question.lower()}" for question in QUESTIONS
     }

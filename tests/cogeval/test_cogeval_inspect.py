@@ -9,8 +9,9 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput
 
 from cog_tasks.cli import main
+from cog_tasks.cogeval.headlines import checked_runs
 from cog_tasks.cogeval.inspect import cogeval
-from cog_tasks.cogeval.inspect.logs import score_table_from_logs
+from cog_tasks.cogeval.inspect.logs import read_inspect_runs
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.scripted import scripted_output
 
@@ -41,10 +42,11 @@ def test_smollm2_answers_every_turn_of_the_dialog(smollm2_path: Path, tmp_path: 
         value = sample.scores["cogeval_scorer"].value
         assert set(value) == {"acc", *FAILURE_MODES}
         assert sum(value.values()) == 1.0  # correct, or exactly one failure mode
-    table, logs = score_table_from_logs(tmp_path)
+    runs, logs = read_inspect_runs(tmp_path)
     assert logs.skipped_note() == ""
-    assert sorted(table["condition"]) == ["1stepPath", "valuePath"]
-    assert set(table["model"]) == {"hf/smollm2"}
+    (run,) = checked_runs(runs)
+    assert sorted(row["condition"] for row in run.dialogs()) == ["1stepPath", "valuePath"]
+    assert run.identity.model.startswith("hf/smollm2")
 
 
 def _outputs(*texts: str) -> list[ModelOutput]:
@@ -70,9 +72,12 @@ def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
         max_samples=1,
     )
     assert log.status == "success", log.error
-    table = score_table_from_logs(tmp_path / "logs")[0].sort_values("temperature")
-    assert list(table["score"]) == [1.0, 0.0]
-    assert list(table["failure_mode"].fillna("none")) == ["none", "wrong_goal"]
+    (run,) = checked_runs(read_inspect_runs(tmp_path / "logs")[0])
+    rows = sorted(run.dialogs(), key=lambda row: row["temperature"])
+    assert [(row["score"], row["failure_mode"]) for row in rows] == [
+        (1.0, None),
+        (0.0, "wrong_goal"),
+    ]
     assert (
         main(["cogeval", "report", "--log", str(tmp_path / "logs"), "--out", str(tmp_path / "png")])
         == 0

@@ -112,36 +112,31 @@ def test_every_repeat_is_scored_by_process_results() -> None:
 @pytest.mark.slow
 def test_sampled_task_repeats_and_analyze_reads_every_reply(tmp_path: Path) -> None:
     from cog_tasks.cli import main
-    from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+    from cog_tasks.cogeval.headlines import checked_runs
+    from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
 
     out = tmp_path / "out"
     arguments = ["lm-eval", "--model", "dummy", "--tasks", "cogeval_sampled", "--limit", "2"]
     assert main([*arguments, "--output_path", str(out), "--log_samples"]) == 0
-    table = score_table_from_lm_eval(out)
-    assert len(table) == 2 * 10 and sorted(set(table["epoch"])) == list(range(1, 11))
-    assert set(table["temperature"]) == {1.0}
+    (run,) = checked_runs(read_lm_eval_runs(out))
+    dialogs = run.dialogs()
+    assert len(dialogs) == 2 * 10 and sorted({row["epoch"] for row in dialogs}) == list(
+        range(1, 11)
+    )
+    assert {row["temperature"] for row in dialogs} == {1.0}
+    # ten repeats are epochs of two dialogs; --limit 2 leaves the run partial
+    assert run.coverage.epochs == 10 and run.coverage.partial
     assert main(["cogeval", "analyze", "--log", str(out), "--json"]) == 0
 
 
-def test_a_run_of_greedy_and_sampled_tasks_labels_each_row_with_its_temperature(
-    tmp_path: Path,
-) -> None:
-    from cog_tasks.cogeval.lm_eval.samples import score_table_from_lm_eval
+def test_a_run_of_greedy_and_sampled_tasks_labels_each_row_with_its_temperature() -> None:
+    from cog_tasks.cogeval.lm_eval.samples import task_temperature
 
-    stamp = "2026-11-25T10-00-00"
     configs = {
         "cogeval_n7line": {"generation_kwargs": {"do_sample": False, "temperature": 0.0}},
         "cogeval_sampled": {"generation_kwargs": {"do_sample": True, "temperature": 1.0}},
     }
     results = {"config": {"model": "dummy", "gen_kwargs": {}}, "configs": configs}
-    (tmp_path / f"results_{stamp}.json").write_text(json.dumps(results))
-    doc = {"id": "n7line.ordRooms.valuePath", "graph": "n7line", "domain": "ordRooms"}
-    doc |= {"condition": "valuePath"}
-    line = {"doc": doc, "acc": 0.0, "no_answer": 1.0, "filtered_resps": ["no idea"]}
-    for task in configs:
-        (tmp_path / f"samples_{task}_{stamp}.jsonl").write_text(json.dumps(line) + "\n")
-    table = score_table_from_lm_eval(tmp_path)
-    assert sorted(table["temperature"]) == [0.0, 1.0]  # was 1.0 for both
+    assert [task_temperature(results, task) for task in configs] == [0.0, 1.0]  # was 1.0, 1.0
     results["config"]["gen_kwargs"] = {"temperature": 0.5}  # --gen_kwargs applies to every task
-    (tmp_path / f"results_{stamp}.json").write_text(json.dumps(results))
-    assert set(score_table_from_lm_eval(tmp_path)["temperature"]) == {0.5}
+    assert {task_temperature(results, task) for task in configs} == {0.5}

@@ -30,7 +30,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.cogeval.generator import COT_MODES, DESIGNS, generate_items, split_names
-from cog_tasks.cogeval.inspect.logs import CLUSTER
+from cog_tasks.cogeval.headlines import CLUSTER
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response

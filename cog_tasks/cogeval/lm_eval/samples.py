@@ -1,13 +1,17 @@
-"""CogEval score tables from lm-eval's ``--output_path DIR --log_samples`` output.
+"""CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output, on the results model.
 
 lm-eval writes, per run, ``results_<time>.json`` and one
-``samples_<task>_<time>.jsonl`` per task beside it. Each sample line holds the
-document (graph, domain, condition, id), every reply (several with
-``repeats``) and the scores ``process_results`` gave it. A run is one results
-file; its identity is the task group, the model with its arguments, the
-generation settings, the repeats and the seed, so runs with different
-settings stay apart in ``report`` (seeds pooled only on request).
-No lm-eval import is needed: the files are JSON.
+``samples_<task>_<time>.jsonl`` per task beside it, read and checked by
+:func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` (a samples file
+per task, as many documents as ``n-samples`` says, none twice). Each sample
+line holds the document (its item ``id`` and ``task``, graph, domain,
+condition), every reply (several with ``repeats``) and the scores
+``process_results`` gave it. A run is one results file; its identity is the
+task group, the model with its arguments, the generation settings, the
+repeats and the seed, so runs with different settings stay apart in
+``report`` (seeds pooled only on request). Its declared set is every dialog
+its tasks' ``dataset_kwargs`` select. No lm-eval import is needed: the files
+are JSON.
 """
 
 from __future__ import annotations
@@ -18,11 +22,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
+from cog_tasks.cogeval.headlines import (
+    Declared,
+    TaskFacts,
+    declared_items,
+    dialog_key,
+    dialog_record,
+    reply_status,
+    run_results,
+)
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, ScoreResult, score_response
-from cog_tasks.common.files import iter_jsonl, parse_json
-from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+from cog_tasks.common.files import read_json
+from cog_tasks.common.lm_eval_samples import find_results_files, read_lm_eval_run
+from cog_tasks.common.results import ResultsError, RunResults
+from cog_tasks.common.runs import RunIdentity
 
 
 def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
@@ -45,7 +58,7 @@ def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
     return RunIdentity.of(task, model, arguments=arguments, seed=config.get("random_seed"))
 
 
-def _task_temperature(results: dict[str, Any], task: str) -> float:
+def task_temperature(results: dict[str, Any], task: str) -> float:
     """The temperature ``task`` of one lm-eval run sampled at.
 
     Each task's own generation settings, with the run's ``--gen_kwargs`` over
@@ -97,72 +110,93 @@ def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
     return [(float(result.score), result.failure_mode) for result in results]
 
 
-def score_table_from_lm_eval(
-    source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, pool_seeds: bool = False
-) -> pd.DataFrame:
-    """One row per scored document of the CogEval lm-eval runs under ``source``.
+def _declared(results: dict[str, Any], tasks: list[str], source: Path) -> Declared:
+    """The dialogs the run's tasks cover in full, each at its task's temperature."""
+    configs = results.get("configs") or {}
+    tasks_facts: dict[str, TaskFacts] = {}
+    keys: dict[str, list[str]] = {}
+    temperatures: dict[str, float] = {}
+    for task in tasks:
+        arguments = (configs.get(task) or {}).get("dataset_kwargs") or {}
+        try:
+            part = Declared.of(declared_items(arguments), [task_temperature(results, task)])
+        except ValueError as error:
+            raise ResultsError(f"{source}: task {task}: {error}") from error
+        tasks_facts.update(part.tasks)
+        for unit, found in part.keys.items():
+            keys.setdefault(unit, []).extend(key for key in found if key not in temperatures)
+            temperatures.update({key: part.temperatures[key] for key in found})
+    return Declared(tasks_facts, {unit: tuple(found) for unit, found in keys.items()}, temperatures)
 
-    Args:
-        source: An ``--output_path`` folder (searched recursively), or several;
-            the runs of every folder are rows of one table, each its own run.
-        pool_seeds: Pool the runs whose identities differ only by seed.
 
-    Returns:
-        The score table (the columns of
-        :data:`cog_tasks.cogeval.metrics.SCORE_COLUMNS` plus ``run``,
-        ``pooling``, ``task``, ``cot``, ``failure_mode``, ``id`` and ``epoch``,
-        the reply's number: one row per reply, every repeat included).
+def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
+    """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks.
+
+    Every reply is a record (each of a task's ``repeats`` its own epoch),
+    over the dialogs the run's tasks cover in full (a ``--limit`` run is
+    partial). lm-eval records neither errors nor stop reasons, so no reply
+    is ``error`` or ``truncated``.
 
     Raises:
-        ValueError: Naming the folder when it holds no CogEval samples, or a
-            file and line that cannot be read.
+        ResultsError: Naming the file when a samples file is missing, short,
+            repeats a document, or holds a line that is not a scored CogEval sample.
+    """
+    data = read_json(results_file)
+    configs = (data.get("configs") or {}) if isinstance(data, dict) else {}
+    tasks = [task for task in configs if task.startswith("cogeval")]
+    run = read_lm_eval_run(results_file, tasks)
+    if not run.samples and not run.missing:
+        return None
+    if run.missing:
+        raise ResultsError(
+            f"{results_file}: no samples file for {', '.join(run.missing)} "
+            "(run lm-eval with --log_samples; an interrupted or copied folder?)"
+        )
+    declared = _declared(run.data, list(run.samples), results_file)
+    records = []
+    for task, samples in run.samples.items():
+        temperature = task_temperature(run.data, task)
+        for line, row in samples.rows:
+            doc = row.get("doc") or {}
+            if "condition" not in doc or "acc" not in row or "id" not in doc:
+                raise ResultsError(f"{samples.path}:{line}: not a scored CogEval sample")
+            unit = str(doc.get("task") or doc["id"])
+            key = dialog_key(str(doc["id"]), temperature)
+            for repeat, (score, failure) in enumerate(_reply_scores(row), start=1):
+                records.append(
+                    dialog_record(
+                        unit,
+                        key,
+                        str(doc["condition"]),
+                        score=score,
+                        failure_mode=failure,
+                        epoch=repeat,
+                        status=reply_status(failure),
+                    )
+                )
+    identity = _identity(run.data, list(run.samples))
+    protocol = "lm-eval, the dialog flattened into one prompt"
+    return run_results(identity, records, declared, str(results_file), protocol), declared
+
+
+def read_lm_eval_runs(
+    source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+) -> list[tuple[RunResults, Declared]]:
+    """Every CogEval run (results file) below ``source``, folders searched recursively.
+
+    Raises:
+        ResultsError: Naming the folders when none holds a CogEval run.
     """
     sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-    results_files = [
-        file for folder in sources for file in sorted(Path(folder).rglob("results_*.json"))
-    ]
     runs = []
-    for results_file in results_files:
-        stamp = results_file.stem.removeprefix("results_")
-        samples = sorted(results_file.parent.glob(f"samples_cogeval*_{stamp}.jsonl"))
-        if not samples:
-            continue
-        results = parse_json(results_file.read_text(encoding="utf-8"), str(results_file))
-        tasks = [file.stem.removeprefix("samples_").removesuffix(f"_{stamp}") for file in samples]
-        temperatures = [_task_temperature(results, task) for task in tasks]
-        runs.append((_identity(results, tasks), list(zip(samples, temperatures, strict=True))))
+    for folder in sources:
+        for results_file in find_results_files(Path(folder)):
+            run = results_of_file(results_file)
+            if run is not None:
+                runs.append(run)
     if not runs:
-        raise ValueError(
+        raise ResultsError(
             f"{', '.join(map(str, sources))}: no lm-eval CogEval samples "
             "(run lm-eval with --log_samples)"
         )
-    groups = group_runs(runs, lambda run: run[0], pool_seeds=pool_seeds)
-    labels = distinguishing_labels([group.identity for group in groups])
-    rows = []
-    for group, label in zip(groups, labels, strict=True):
-        for identity, samples in group.runs:
-            for file, temperature in samples:
-                for line, record in iter_jsonl(file):
-                    doc = record.get("doc") or {}
-                    if "condition" not in doc or "acc" not in record:
-                        raise ValueError(f"{file}: line {line}: not a scored CogEval sample")
-                    base = {
-                        "run": label,
-                        "pooling": group.pooling_note(),
-                        # The paper's task (4.0 documents); older documents: one item per task.
-                        "task": doc.get("task")
-                        or doc.get("id", f"{doc['graph']}.{doc['domain']}.{doc['condition']}"),
-                        "model": identity.model,
-                        "graph": doc["graph"],
-                        "domain": doc["domain"],
-                        "condition": doc["condition"],
-                        "temperature": temperature,
-                        "cot": doc.get("cot", "none"),
-                        "max_score": 1.0,
-                        "id": doc.get("id"),
-                    }
-                    for repeat, (score, failure) in enumerate(_reply_scores(record), start=1):
-                        rows.append(
-                            {**base, "score": score, "failure_mode": failure, "epoch": repeat}
-                        )
-    return pd.DataFrame(rows)
+    return runs

@@ -1,0 +1,366 @@
+"""CogEval on the shared results model: its unit, declared set, records and headlines.
+
+The unit is the paper's *task* (``graph.domain.condition[.cot]``): a task's
+items (its distinct prompts), temperatures and repeats move together, so
+every interval resamples whole tasks. Each dialog is a
+:class:`~cog_tasks.common.results.UnitRecord` of its task, keyed by its item
+and temperature (``<item>.t<temperature>``, the Inspect sample id) and
+numbered by its epoch (an lm-eval repeat, an Inspect epoch). Its status is
+``invalid`` when no answer could be read (``no_answer``, ``unparseable``),
+``error`` for an errored sample (scored 0, never left out) and ``truncated``
+where the reply stopped at the token limit.
+
+The declared set is what the run's arguments cover in the full benchmark
+(:func:`declared_items`): every task (grouped by condition) and, within
+each, every item at every temperature. A ``--limit`` run, or one whose
+samples file is short, is therefore partial whatever its command line said.
+:func:`checked_runs` applies the shared checks (a source read twice, a
+dialog twice in one epoch, missing tasks and dialogs, flagged replies) and
+:class:`CogEvalRun` gives every rate over tasks; :func:`run_headlines` the
+profile's rows. Nothing here reads a framework's files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cog_tasks.cogeval.generator import generate_items, split_names
+from cog_tasks.cogeval.paper import BENCHMARK, condition_measure
+from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES, select_published
+from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.common.headlines import Headline
+from cog_tasks.common.results import (
+    CheckedRun,
+    Coverage,
+    RunResults,
+    UnitRecord,
+    check_run,
+    distinct_runs,
+)
+from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+from cog_tasks.common.stats import Interval, cluster_mean_interval
+
+UNIT = "task"
+#: The sample metadata field holding a dialog's task (the cluster of every interval).
+CLUSTER = "task"
+SUCCESS = "success"
+MEASURES: tuple[str, ...] = (SUCCESS, *FAILURE_MODES)
+#: Failure modes meaning that no answer could be read: the reply's status is ``invalid``.
+UNREAD_MODES: frozenset[str] = frozenset({"no_answer", "unparseable"})
+#: Identity arguments that set the sampling temperature (a factor of the analyses).
+TEMPERATURE_ARGUMENTS: frozenset[str] = frozenset(
+    {"temperatures", "generate.temperature", "generate.do_sample"}
+)
+
+
+@dataclass(frozen=True)
+class TaskFacts:
+    """What the analyses need of a task: its graph, domain, condition and ``cot``."""
+
+    graph: str
+    domain: str
+    condition: str
+    cot: str = "none"
+
+    @property
+    def family(self) -> str:
+        """The condition family (Table 1's groups, ``Experiment2``)."""
+        return SCORED_CONDITION_FAMILIES[self.condition]
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A run's declared set: its tasks and, within each, its dialogs.
+
+    Attributes:
+        tasks: Every task the run was meant to cover, in the benchmark's order.
+        keys: Per task, its dialogs (``<item>.t<temperature>``).
+        temperatures: Each dialog's temperature.
+    """
+
+    tasks: Mapping[str, TaskFacts]
+    keys: Mapping[str, tuple[str, ...]]
+    temperatures: Mapping[str, float]
+
+    @classmethod
+    def of(
+        cls, items: Iterable[tuple[str, str, TaskFacts]], temperatures: Sequence[float]
+    ) -> Declared:
+        """The declared set of ``(item id, task id, facts)`` items at every temperature."""
+        tasks: dict[str, TaskFacts] = {}
+        keys: dict[str, list[str]] = {}
+        every: dict[str, float] = {}
+        for item, task, facts in items:
+            tasks.setdefault(task, facts)
+            for temperature in temperatures:
+                key = dialog_key(item, temperature)
+                keys.setdefault(task, []).append(key)
+                every[key] = float(temperature)
+        return cls(tasks, {task: tuple(found) for task, found in keys.items()}, every)
+
+
+def dialog_key(item: str, temperature: float) -> str:
+    """A dialog's key within its task: the Inspect sample id ``<item>.t<temperature>``."""
+    return f"{item}.t{float(temperature):g}"
+
+
+def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
+    """``(item id, task id, facts)`` of every item the task arguments select.
+
+    Args:
+        arguments: The Inspect task's arguments (``source``, ``graphs``,
+            ``domains``, ``conditions``, ``cot``, ``design``, ``experiment``,
+            ``seed``), or an lm-eval task's ``dataset_kwargs`` (which may add
+            ``families``); absent ones take the task's defaults.
+
+    Raises:
+        ValueError: For arguments the task itself would refuse.
+    """
+    names = {
+        "graphs": split_names(arguments.get("graphs")),
+        "domains": split_names(arguments.get("domains")),
+        "conditions": split_names(arguments.get("conditions")),
+        "design": arguments.get("design") or "all",
+        "experiment": arguments.get("experiment"),
+    }
+    cot = arguments.get("cot")
+    families = split_names(arguments.get("families"))
+    if (arguments.get("source") or "published") == "published":
+        found = [
+            (task.id, task.task, TaskFacts(task.graph, task.domain, task.condition, task.cot))
+            for task in select_published(cot=cot, **names)
+        ]
+    else:
+        items = generate_items(seed=int(arguments.get("seed") or 0), cot=cot or "none", **names)
+        found = [
+            (item.id, item.id, TaskFacts(item.graph, item.domain, item.condition, item.cot))
+            for item in items
+        ]
+    return [entry for entry in found if not families or entry[2].family in families]
+
+
+def reply_status(failure_mode: str | None) -> str:
+    """``invalid`` where no answer could be read, else ``valid``."""
+    return "invalid" if failure_mode in UNREAD_MODES else "valid"
+
+
+def dialog_record(
+    task: str,
+    key: str,
+    condition: str,
+    *,
+    score: float,
+    failure_mode: str | None,
+    epoch: int = 1,
+    status: str = "valid",
+) -> UnitRecord:
+    """One dialog as a record of its task (grouped by ``condition``).
+
+    Its values are ``success`` and one indicator per failure mode.
+    """
+    values = {SUCCESS: float(score)}
+    values.update({mode: float(failure_mode == mode) for mode in FAILURE_MODES})
+    return UnitRecord(task, values, epoch, status, condition, key)
+
+
+def run_results(
+    identity: RunIdentity,
+    records: Sequence[UnitRecord],
+    declared: Declared,
+    source: str,
+    protocol: str,
+) -> RunResults:
+    """An unchecked CogEval run over its declared tasks (grouped by condition) and dialogs."""
+    return RunResults(
+        BENCHMARK,
+        identity,
+        UNIT,
+        tuple(records),
+        {task: facts.condition for task, facts in declared.tasks.items()},
+        source,
+        protocol,
+        dict(declared.keys),
+    )
+
+
+@dataclass(frozen=True)
+class CogEvalRun:
+    """One report row: a checked run, its label and its declared set.
+
+    Attributes:
+        checked: The run after the shared checks.
+        label: The row's label (the model and what tells it from the other rows).
+        declared: Its tasks' facts and its dialogs' temperatures.
+        pooling: What the row pools (seeds, on request), or ``""``.
+    """
+
+    checked: CheckedRun
+    label: str
+    declared: Declared
+    pooling: str = ""
+
+    @property
+    def identity(self) -> RunIdentity:
+        """The run's identity."""
+        return self.checked.identity
+
+    @property
+    def coverage(self) -> Coverage:
+        """What is missing or flagged."""
+        return self.checked.coverage
+
+    @property
+    def tasks(self) -> list[str]:
+        """The tasks with a record, in declared order."""
+        return list(self.checked.values)
+
+    def note(self) -> str:
+        """What a reader must know beside every number of the row: pooling and coverage."""
+        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
+
+    def rate(
+        self,
+        measure: str = SUCCESS,
+        tasks: Collection[str] | None = None,
+        temperature: float | None = None,
+    ) -> Interval:
+        """A rate over the dialogs (each averaged over its epochs), with its interval over tasks.
+
+        The value is the mean over dialogs; whole tasks are resampled
+        (:func:`~cog_tasks.common.stats.cluster_mean_interval`), as the
+        Inspect metric does over its samples' epoch means.
+
+        Args:
+            measure: ``success`` or a failure mode.
+            tasks: Only these tasks (``None``: every task with a record).
+            temperature: Only the dialogs at this temperature (``None``: all).
+        """
+        values, clusters = [], []
+        for task, keys in self.checked.keys.items():
+            if tasks is not None and task not in tasks:
+                continue
+            for key, means in keys.items():
+                if temperature is None or self.declared.temperatures[key] == temperature:
+                    values.append(means[measure])
+                    clusters.append(task)
+        return cluster_mean_interval(values, clusters, unit=UNIT)
+
+    def dialogs(self) -> list[dict[str, Any]]:
+        """One row per record (every epoch) with its task's facts, for analyses and figures."""
+        rows = []
+        for record in self.checked.run.records:
+            facts = self.declared.tasks[record.unit]
+            failure = next((mode for mode in FAILURE_MODES if record.values[mode]), None)
+            rows.append(
+                {
+                    "run": self.label,
+                    "model": self.identity.model,
+                    "task": record.unit,
+                    "key": record.key,
+                    "graph": facts.graph,
+                    "domain": facts.domain,
+                    "condition": facts.condition,
+                    "family": facts.family,
+                    "cot": facts.cot,
+                    "temperature": self.declared.temperatures[record.key],
+                    "score": record.values[SUCCESS],
+                    "max_score": 1.0,
+                    "failure_mode": failure,
+                    "epoch": record.epoch,
+                    "status": record.status,
+                }
+            )
+        return rows
+
+
+def _pooled(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:
+    """Runs of one identity but their seeds as one run, each run's epochs after the last's."""
+    records: list[UnitRecord] = []
+    for run in runs:
+        offset = max((record.epoch for record in records), default=0)
+        records += [replace(record, epoch=record.epoch + offset) for record in run.records]
+    first = runs[0]
+    sources = " + ".join(run.source for run in runs)
+    return replace(first, identity=identity, records=tuple(records), source=sources)
+
+
+def checked_runs(
+    runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
+) -> list[CogEvalRun]:
+    """Check every run and label it; a run given twice is refused, none is merged silently.
+
+    Args:
+        runs: The runs as read, each with its declared set.
+        pool_seeds: Pool runs whose identities differ only by seed into one
+            row (their epochs follow each other); the row then says so.
+
+    Returns:
+        One row per run (or pooled group), labelled by the model and what
+        differs between the rows' identities.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
+    """
+    distinct_runs([run for run, _ in runs])
+    groups = group_runs(runs, lambda pair: pair[0].identity, pool_seeds=pool_seeds)
+    labels = distinguishing_labels([group.identity for group in groups])
+    rows = []
+    for group, label in zip(groups, labels, strict=True):
+        members = [run for run, _ in group.runs]
+        run = _pooled(members, group.identity) if group.pooled else members[0]
+        rows.append(CogEvalRun(check_run(run), label, group.runs[0][1], group.pooling_note()))
+    return rows
+
+
+def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> list[str]:
+    """Each run's LLM level in an analysis of deviance.
+
+    Runs whose identities differ only in ``factors`` (arguments the analysis
+    models as factors: temperature, and ``cot`` in Experiment 2) share a level,
+    labelled by the model and what tells the levels apart; any other
+    difference is a level of its own, so no two settings are merged.
+    """
+    reduced = [
+        replace(
+            run.identity,
+            arguments=tuple((k, v) for k, v in run.identity.arguments if k not in factors),
+        )
+        for run in runs
+    ]
+    unique = list(dict.fromkeys(reduced))
+    names = dict(zip(unique, distinguishing_labels(unique), strict=True))
+    return [names[identity] for identity in reduced]
+
+
+def run_headlines(run: CogEvalRun) -> list[Headline]:
+    """The headline numbers of one checked run, each carrying its coverage.
+
+    Returns:
+        ``success`` over every dialog, then ``success_<condition>`` per
+        condition with a record, each with its 95 % interval over tasks and
+        each task's ``(successes, dialogs)`` (epoch means summed), so that the
+        ratio of the sums is the headline.
+    """
+    by_condition: dict[str, list[str]] = {}
+    for task in run.tasks:
+        by_condition.setdefault(run.declared.tasks[task].condition, []).append(task)
+    chosen = [(SUCCESS, run.tasks)] + [
+        (condition_measure(condition), tasks) for condition, tasks in sorted(by_condition.items())
+    ]
+    note = run.note()
+    headlines = []
+    for measure, tasks in chosen:
+        units = {
+            task: (
+                sum(means[SUCCESS] for means in run.checked.keys[task].values()),
+                float(len(run.checked.keys[task])),
+            )
+            for task in tasks
+        }
+        interval = run.rate(SUCCESS, set(tasks))
+        headlines.append(
+            Headline(BENCHMARK, measure, interval, run.identity, units, note, run.coverage)
+        )
+    return headlines
