@@ -108,6 +108,7 @@ def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> N
     assert any(line.startswith("  w/ COC") and line.endswith("38.1") for line in lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("table", "setting"), [("table5", "Base"), ("table7", "w/o COC")])
 def test_tables_keep_two_seeds_apart(tmp_path: Path, capsys, table: str, setting: str) -> None:
     """Two runs labelled alike by setting and model get their seed: two rows, never paired.

@@ -20,8 +20,7 @@ from inspect_ai.log import EvalLog
 
 from cog_tasks.coglm.headlines import BENCHMARK, UNIT, declared_benchmark, item_record
 from cog_tasks.coglm.inspect.logs import IGNORED_ARGUMENTS, TASK_NAMES
-from cog_tasks.coglm.inspect.scorer import score_value
-from cog_tasks.coglm.inspect.studies import SCORER
+from cog_tasks.coglm.inspect.scorer import SCORER, score_value
 from cog_tasks.coglm.metrics import ScoredItem, chance_count
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS
 from cog_tasks.coglm.records import CogLMDataError

@@ -44,6 +44,9 @@ from cog_tasks.coglm.metrics import (
 from cog_tasks.coglm.records import UPSTREAM_ITEM_COUNTS
 from cog_tasks.common.stats import Interval
 
+SCORER = "coglm_scorer"
+"""The name ``coglm_chat``'s scores are logged under."""
+
 
 def score_value(value: Value, key: str) -> float:
     """One number of a sample's ``Score.value`` (``acc`` is ``correct`` in logs before 1.1)."""

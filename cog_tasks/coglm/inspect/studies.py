@@ -21,9 +21,8 @@ from cog_tasks.coglm.abilities import resolve_codes
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.inspect.coglm import coglm_chat
 from cog_tasks.coglm.inspect.logs import read_chat_log
-from cog_tasks.coglm.inspect.scorer import score_value
-from cog_tasks.coglm.metrics import chance_count
-from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.inspect.report import log_results
+from cog_tasks.coglm.inspect.scorer import SCORER
 from cog_tasks.coglm.studies import (
     BASELINE,
     CSV_FILE,
@@ -39,41 +38,37 @@ from cog_tasks.coglm.studies import (
     write_cells_csv,
     write_outcomes,
 )
-
-SCORER = "coglm_scorer"
+from cog_tasks.common.results import check_run
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
-    """Per-item outcomes of a ``coglm_chat`` Inspect log, averaged over epochs.
+    """Per-item outcomes of a ``coglm_chat`` Inspect log, through the shared results model.
+
+    The log is read as every other CogLM report reads it
+    (:func:`cog_tasks.coglm.inspect.report.log_results`, then
+    :func:`cog_tasks.common.results.check_run`): epochs averaged within an
+    item, an errored sample scored as wrong and unreadable.
 
     Args:
         log: An ``inspect_ai.log.EvalLog`` with samples.
         erased: The condition's label (ability code or ``"none"``).
 
     Raises:
-        CogLMDataError: If the log has no samples or a sample lacks a coglm score.
+        cog_tasks.common.results.ResultsError: If the log has no samples, or
+            one fails the shared checks.
     """
-    if not log.samples:
-        raise CogLMDataError(f"{log.location}: the log holds no samples")
-    epochs: dict[str, list[Any]] = {}
-    for sample in log.samples:
-        if not sample.scores or SCORER not in sample.scores:
-            raise CogLMDataError(f"{log.location}: sample {sample.id} has no {SCORER} score")
-        epochs.setdefault(str(sample.id), []).append(sample)
-    outcomes = []
-    for sample_id, samples in epochs.items():
-        values = [sample.scores[SCORER].value for sample in samples]
-        outcomes.append(
-            ItemOutcome(
-                erased=erased,
-                sample_id=sample_id,
-                ability=samples[0].metadata["ability"],
-                num_choices=chance_count(samples[0].choices),
-                correct=fmean(score_value(value, "acc") for value in values),
-                invalid=fmean(score_value(value, "invalid") for value in values),
-            )
+    checked = check_run(log_results(log))
+    return [
+        ItemOutcome(
+            erased=erased,
+            sample_id=unit,
+            ability=checked.groups[unit],
+            num_choices=int(values["num_choices"]),
+            correct=values["correct"],
+            invalid=1.0 - values["valid"],
         )
-    return outcomes
+        for unit, values in checked.values.items()
+    ]
 
 
 @dataclass(frozen=True)
