@@ -231,3 +231,21 @@ def test_every_preset_step_fits_its_task_and_roles(name: str) -> None:
     assert step_roles(judge) == {"judge": "openai/gpt-4o-mini", "grader": "openai/gpt-4o-mini"}
     check_roles(judge, preset)
     assert step_roles(ModelSpec("m", roles={"grader": "j"}))["judge"] == "j"
+
+
+def test_a_token_never_reaches_the_lm_eval_command_line_or_the_identity(tmp_path: Path) -> None:
+    from cog_tasks.commands.profile import (
+        _coglm_command,
+        _lm_eval_environment,
+        profile_identity,
+    )
+
+    fake = "hf_FAKE0123456789"
+    model = ModelSpec("hf/m", args={"model_path": "/w", "hf_token": fake, "max_tokens": "8"})
+    command = " ".join(_coglm_command(model, 20, tmp_path))
+    assert fake not in command and "pretrained=/w,max_tokens=8" in command
+    assert _lm_eval_environment(model)["HF_TOKEN"] == fake
+    identity = json.dumps(profile_identity(model, PRESETS["smoke"]))
+    assert fake not in identity and '"max_tokens": "8"' in identity
+    with pytest.raises(ValueError, match="-M api_key: a secret"):
+        _lm_eval_environment(ModelSpec("hf/m", args={"api_key": "k"}))

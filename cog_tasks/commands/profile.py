@@ -44,6 +44,7 @@ from cog_tasks.common.files import (
 )
 from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.secrets import is_secret, redact
 from cog_tasks.common.stats import SMALL_N
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ def profile_identity(model: ModelSpec, preset: Preset) -> dict[str, Any]:
     """What makes two ``profile run`` commands the same profile (stored in ``profile.json``)."""
     return {
         "model": model.name,
-        "model_args": dict(model.args),
+        "model_args": redact(model.args),
         "roles": dict(model.roles),
         "preset": preset.name,
         "seed": model.seed,
@@ -379,7 +380,7 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
         step.limit,
         step.epochs,
         model.name,
-        dict(model.args),
+        redact(model.args),
         dict(model.roles),
         model.seed,
         model.max_tokens,
@@ -426,6 +427,8 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         max_tokens=model.max_tokens,
         display=_display(),
     )
+    if not logs:  # Inspect returns no log when the run was interrupted
+        raise KeyboardInterrupt
     if not finished or logs[0].status != "success":
         reason = logs[0].error.message.splitlines()[-1] if logs and logs[0].error else "stopped"
         raise ProfileStepError(
@@ -436,10 +439,39 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
 
 def _lm_eval_model_args(model: ModelSpec) -> str:
-    """lm-eval ``--model_args`` for the same weights as the Inspect model."""
+    """lm-eval ``--model_args`` for the same weights as the Inspect model, secrets left out.
+
+    A secret (:func:`cog_tasks.common.secrets.is_secret`) never reaches a
+    command line: :func:`_lm_eval_environment` passes a Hugging Face token
+    through the environment instead.
+    """
     pretrained = model.args.get("model_path") or model.name.split("/", 1)[1]
-    extra = {key: value for key, value in model.args.items() if key != "model_path"}
+    extra = {
+        key: value
+        for key, value in model.args.items()
+        if key != "model_path" and not is_secret(key)
+    }
     return ",".join([f"pretrained={pretrained}", *(f"{k}={v}" for k, v in extra.items())])
+
+
+def _lm_eval_environment(model: ModelSpec) -> dict[str, str]:
+    """The lm-eval subprocess's environment: this one, with a token argument as ``HF_TOKEN``.
+
+    Raises:
+        ProfileStepError: For a secret argument other than a token, which
+            lm-eval's local backends could only take on the command line.
+    """
+    environment = dict(os.environ)
+    for key, value in model.args.items():
+        if not is_secret(key):
+            continue
+        if key not in ("token", "hf_token"):
+            raise ProfileStepError(
+                f"-M {key}: a secret the lm-eval step would have to put on its command line; "
+                "set it in the environment its backend reads instead"
+            )
+        environment["HF_TOKEN"] = str(value)
+    return environment
 
 
 def _setting_digest(*parts: object) -> str:
@@ -528,7 +560,7 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     if model.is_local:
         from cog_tasks.coglm.lm_eval.results import headlines_from_lm_eval
 
-        digest = _setting_digest(model.name, dict(model.args), limit, model.seed)
+        digest = _setting_digest(model.name, redact(model.args), limit, model.seed)
         folder = out / f"coglm_lm_eval-{digest}"
         if not list(folder.glob("**/results_*.json")):
             import subprocess
@@ -538,7 +570,10 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
             errors = None if _display() == "full" else subprocess.STDOUT
             with log_path.open("w", encoding="utf-8") as log:
                 finished = subprocess.run(
-                    _coglm_command(model, limit, folder), stdout=log, stderr=errors
+                    _coglm_command(model, limit, folder),
+                    stdout=log,
+                    stderr=errors,
+                    env=_lm_eval_environment(model),
                 )
             if finished.returncode != 0:
                 lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
