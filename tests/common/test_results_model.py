@@ -260,3 +260,20 @@ def test_log_metrics_equal_the_report_for_a_run_with_epochs(tmp_path: Path) -> N
         pytest.approx(low),
         pytest.approx(high),
     )
+
+
+@pytest.mark.slow
+def test_a_killed_run_read_with_status_started_is_flagged(tmp_path: Path, capsys) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    arguments = ["coglm", "chance", "-T", "abilities=plan", "--limit", "3"]
+    assert main([*arguments, "--log-dir", str(tmp_path / "done")]) == 0
+    (finished,) = (tmp_path / "done").glob("*.eval")
+    log = read_eval_log(str(finished))
+    log.status, log.samples = "started", log.samples[:2]  # as a killed run leaves it
+    write_eval_log(log, str(tmp_path / "killed" / finished.name))
+    capsys.readouterr()
+    assert main(["coglm", "report", str(tmp_path / "killed"), "--status", "started"]) == 0
+    text = capsys.readouterr().out
+    assert "LOG STATUS started: the run did not finish" in text
+    assert "PARTIAL: 1218 of 1220 items missing" in text

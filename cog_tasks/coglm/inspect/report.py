@@ -79,7 +79,8 @@ def log_results(log: EvalLog, chance: str = DEFAULT_CHANCE) -> RunResults:
         declared_benchmark(),
         str(log.location),
         f"chat protocol, {log_prompt(log)} prompt, {scoring_extractor(log)} answer reader, "
-        f"chance {chance}",
+        f"chance {chance}"
+        + ("" if log.status == "success" else f"; LOG STATUS {log.status}: the run did not finish"),
     )
 
 
