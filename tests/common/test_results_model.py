@@ -277,3 +277,243 @@ def test_a_killed_run_read_with_status_started_is_flagged(tmp_path: Path, capsys
     text = capsys.readouterr().out
     assert "LOG STATUS started: the run did not finish" in text
     assert "PARTIAL: 1218 of 1220 items missing" in text
+
+
+# --- CogEval: Inspect logs, lm-eval folders, score files, score tables ---------------------
+#
+# The unit is the paper's task; each dialog (item at a temperature) is a record of it, each
+# repeat an epoch. Paths that cannot hold a case say so: lm-eval records neither errors nor
+# stop reasons; a score file or table declares only the tasks it holds (nothing can miss).
+
+
+def _cogeval_docs(count: int) -> list[dict]:
+    """The first published n7line documents, as lm-eval's dataset hook gives them."""
+    from cog_tasks.cogeval.lm_eval.utils import load_cogeval
+
+    return list(load_cogeval(graphs="n7line")["test"])[:count]
+
+
+def _write_cogeval_lm_eval(
+    folder: Path, replies: list[list[str]], *, model: str = "m", repeat_doc: bool = False
+) -> Path:
+    """One lm-eval run of ``cogeval_n7line`` (or ``cogeval_sampled`` with several replies)."""
+    from cog_tasks.cogeval.lm_eval.utils import process_results
+
+    task = "cogeval_sampled" if len(replies[0]) > 1 else "cogeval_n7line"
+    docs = _cogeval_docs(len(replies))
+    rows = [
+        {"doc_id": number, "doc": doc, "filtered_resps": [texts if len(texts) > 1 else texts[0]]}
+        | process_results(doc, [texts if len(texts) > 1 else texts[0]])
+        for number, (doc, texts) in enumerate(zip(docs, replies, strict=True))
+    ]
+    rows += rows[:1] if repeat_doc else []
+    data = {
+        "results": {task: {}},
+        "configs": {
+            task: {
+                "dataset_kwargs": {"graphs": "n7line"} if task == "cogeval_n7line" else {},
+                "generation_kwargs": {"temperature": 0.0 if task == "cogeval_n7line" else 1.0},
+                "repeats": len(replies[0]),
+            }
+        },
+        "versions": {task: 4.0},
+        "n-samples": {task: {"original": 63, "effective": len(rows)}},
+        "config": {"model": "hf", "model_args": f"pretrained={model}", "random_seed": 0},
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(data))
+    samples = folder / f"samples_{task}_2026-01-01T00-00-00.jsonl"
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("duplicate", "document(s) 0 appear twice"),
+        ("missing", "PARTIAL: 28 of 29 tasks missing, 1 tasks incomplete (3 of their"),
+        ("unparseable", "replies 1 invalid"),
+        ("epochs", "replies 1 invalid"),
+    ],
+)
+def test_cogeval_lm_eval_reader(tmp_path: Path, case: str, expected: str) -> None:
+    from cog_tasks.cogeval.headlines import checked_runs
+    from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
+
+    docs = _cogeval_docs(2)
+    right = [doc["expected"][0] for doc in docs]
+    replies = {
+        "duplicate": [[right[0]], [right[1]]],
+        "missing": [[right[0]], [right[1]]],
+        "unparseable": [[right[0]], ["I cannot tell."]],
+        "epochs": [[right[0], right[0], "I cannot tell."], [right[1]] * 3],
+    }[case]
+    folder = _write_cogeval_lm_eval(tmp_path, replies, repeat_doc=case == "duplicate")
+    if case == "duplicate":
+        with pytest.raises(ResultsError, match=re.escape(expected)):
+            read_lm_eval_runs(folder)
+        return
+    (run,) = checked_runs(read_lm_eval_runs(folder))
+    assert expected in run.note()
+    assert run.coverage.counts["error"] == run.coverage.counts["truncated"] == 0
+    if case == "epochs":
+        # two dialogs of one task, three repeats each: one unit, epochs averaged per dialog
+        assert (run.coverage.units, run.coverage.epochs) == (1, 3)
+        assert run.rate().value == pytest.approx((2 / 3 + 1) / 2)
+
+
+def test_cogeval_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> None:
+    from cog_tasks.cogeval.headlines import checked_runs
+    from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
+
+    right = _cogeval_docs(1)[0]["expected"][0]
+    _write_cogeval_lm_eval(tmp_path / "a", [[right]], model="a")
+    _write_cogeval_lm_eval(tmp_path / "b", [["I cannot tell."]], model="b")
+    runs = checked_runs(read_lm_eval_runs([tmp_path / "a", tmp_path / "b"]))
+    assert [run.rate().value for run in runs] == [1.0, 0.0]
+    assert runs[0].label != runs[1].label
+    with pytest.raises(ResultsError, match="given twice"):
+        checked_runs(read_lm_eval_runs([tmp_path / "a", tmp_path]))
+
+
+_SCORED = {"condition": "valuePath", "expected": ["Answer: 2"], "task": "t1", "id": "i1"}
+
+
+@pytest.mark.parametrize(
+    ("lines", "field", "expected"),
+    [
+        ([{"response": "Answer: 2"}] * 2, None, "recorded twice in one epoch: t1 i1.t0"),
+        ([{"response": "Answer: 2", "error": "provider fault"}], "error", 1),
+        ([{"response": "Answer: 2", "epoch": epoch} for epoch in (1, 2, 3)], "epochs", 3),
+        ([{"response": "I cannot tell."}], "invalid", 1),
+        ([{"response": "Answer: 2", "stop_reason": "max_tokens"}], "truncated", 1),
+    ],
+    ids=["duplicate", "error", "epochs", "unparseable", "truncated"],
+)
+def test_cogeval_score_file_reader(
+    tmp_path: Path, capsys, lines: list[dict], field: str | None, expected: object
+) -> None:
+    source = tmp_path / "replies.jsonl"
+    source.write_text("".join(json.dumps(_SCORED | line) + "\n" for line in lines))
+    code = main(["cogeval", "score", str(source), "--out", str(tmp_path / "o.jsonl"), "--json"])
+    captured = capsys.readouterr()
+    if field is None:
+        assert code == 2 and str(expected) in captured.err
+        assert not (tmp_path / "o.jsonl").exists()  # refused before writing
+        return
+    result = json.loads(captured.out)
+    assert code == 0 and result["coverage"][field] == expected
+    assert result["tasks"] == 1 and result["coverage"]["missing"] == 0
+
+
+def _score_table(path: Path, rows: list[dict]) -> Path:
+    base = {"graph": "n7line", "domain": "ordRooms", "condition": "valuePath"}
+    base |= {"temperature": 0.0, "max_score": 1, "id": "i1"}
+    path.write_text("".join(json.dumps(base | row) + "\n" for row in rows))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("rows", "field", "expected"),
+    [
+        ([{"model": "m", "score": 1, "epoch": 1}] * 2, None, "recorded twice in one epoch"),
+        ([{"model": "m", "score": 0, "status": "error"}], "error", 1),
+        (
+            [{"model": "m", "score": s, "epoch": e} for e, s in ((1, 1), (2, 0), (3, 1))],
+            "epochs",
+            3,
+        ),
+        ([{"model": "m", "score": 0, "failure_mode": "unparseable"}], "invalid", 1),
+        ([{"model": "m", "score": 1, "status": "truncated"}], "truncated", 1),
+    ],
+    ids=["duplicate", "error", "epochs", "unparseable", "truncated"],
+)
+def test_cogeval_score_table_reader(
+    tmp_path: Path, capsys, rows: list[dict], field: str | None, expected: object
+) -> None:
+    path = _score_table(tmp_path / "scores.jsonl", rows)
+    code = main(["cogeval", "report", str(path), "--out", str(tmp_path), "--json"])
+    captured = capsys.readouterr()
+    if field is None:
+        assert code == 2 and expected in captured.err
+        return
+    (row,) = json.loads(captured.out)["rows"]
+    assert code == 0 and row["coverage"][field] == expected and row["tasks"] == 1
+    if field == "epochs":
+        assert row["success"] == pytest.approx(2 / 3) and row["dialogs"] == 3
+
+
+def test_cogeval_score_table_keeps_two_identities_apart(tmp_path: Path, capsys) -> None:
+    rows = [{"model": "a", "score": 1}, {"model": "b", "score": 0}]
+    path = _score_table(tmp_path / "scores.jsonl", rows)
+    assert main(["cogeval", "report", str(path), "--out", str(tmp_path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["rows"]
+    assert [(row["run"], row["success"]) for row in shown] == [("a", 1.0), ("b", 0.0)]
+
+
+@pytest.mark.slow
+def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_report(
+    tmp_path: Path, capsys
+) -> None:
+    """A --limit run with three epochs, an errored, a truncated and an unreadable dialog.
+
+    Then the same log twice (refused), and a second run at another temperature: two rows,
+    and the log's own metric equals the report's for a run with epochs.
+    """
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from cog_tasks.cogeval.inspect import cogeval
+    from cog_tasks.common.scripted import scripted_output
+
+    arguments = {"graphs": "n7line", "domains": "ordRooms"}
+    dataset = list(cogeval(**arguments, temperatures="0").dataset)[:3]
+    last = [(s.metadata["followups"] or [s.input[-1].text])[-1] for s in dataset]
+    failed: list[str] = []
+    calls: list[int] = []
+
+    def generate(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        text = next(m.text for m in reversed(messages) if m.role == "user")
+        calls.append(1)
+        if text == last[0] and not failed:
+            failed.append(text)
+            raise RuntimeError("provider fault")
+        output = scripted_output(
+            "I cannot tell." if text == last[2] else f"Answer: {len(calls) % 3 + 1}", messages
+        )
+        if text == last[1]:
+            output.choices[0].stop_reason = "max_tokens"
+        return output
+
+    model = get_model("mockllm/model", custom_outputs=generate, memoize=False)
+    logs = {}
+    for temperature, limit in (("0", 6), ("1", 12)):
+        (logs[temperature],) = inspect_eval(
+            cogeval(**arguments, temperatures=temperature),
+            model=model,
+            log_dir=str(tmp_path / temperature),
+            epochs=3,
+            limit=limit,
+            fail_on_error=False,
+            display="none",
+        )
+    report = ["cogeval", "report", "--out", str(tmp_path / "png"), "--json"]
+    assert main([*report, "--log", str(tmp_path / "0")]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    coverage = row["coverage"]
+    # six dialogs of two tasks, three epochs: tasks are the units, never the epochs
+    assert (coverage["units"], coverage["epochs"], row["dialogs"]) == (2, 3, 18)
+    assert (coverage["error"], coverage["truncated"], coverage["invalid"]) == (1, 3, 3)
+    assert row["note"].startswith("PARTIAL: 7 of 9 tasks missing, 1 tasks incomplete")
+    # the same log twice is refused, not doubled
+    analyze = ["cogeval", "analyze", "--log", str(tmp_path / "0"), "--log", str(tmp_path / "0")]
+    assert main(analyze) == 2 and "given twice" in capsys.readouterr().err
+    # two identities: two rows, labelled by what differs; the log's metric is the report's
+    assert main([*report, "--log", str(tmp_path)]) == 0
+    rows = {row["run"]: row for row in json.loads(capsys.readouterr().out)["rows"]}
+    assert sorted(rows) == ["mockllm/model temperatures=0", "mockllm/model temperatures=1"]
+    metrics = {k: m.value for k, m in logs["1"].results.scores[0].metrics.items()}
+    sampled = rows["mockllm/model temperatures=1"]
+    assert sampled["coverage"]["error"] == 0 and sampled["coverage"]["epochs"] == 3
+    assert metrics["acc"] == pytest.approx(sampled["success"])
+    assert [metrics["acc_ci_low"], metrics["acc_ci_high"]] == pytest.approx(sampled["success_ci"])
