@@ -249,3 +249,20 @@ def test_a_token_never_reaches_the_lm_eval_command_line_or_the_identity(tmp_path
     assert fake not in identity and '"max_tokens": "8"' in identity
     with pytest.raises(ValueError, match="-M api_key: a secret"):
         _lm_eval_environment(ModelSpec("hf/m", args={"api_key": "k"}))
+
+
+def test_dry_run_counts_requests_and_tokens_and_runs_nothing(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "never"
+    arguments = ["profile", "run", "--model", "openai/gpt-4o", "--preset", "smoke"]
+    arguments += ["--out", str(out), "--dry-run", "--price-in", "2", "--price-out", "8"]
+    assert main(arguments) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not out.exists()
+    rows = {line.split()[0]: line for line in lines[1:]}
+    # 20 items of each of the 10 abilities, one chat request each.
+    assert "200 samples      200 requests" in rows["coglm_chat"]
+    # Three one-game Number Guessing levels of 3 rounds: a request a round.
+    assert "3 samples        9 requests" in rows["egosocial_number_guessing"]
+    total = rows["total"].split()
+    requests = sum(int(line.split()[3]) for line in lines[1:-1])
+    assert int(total[3]) == requests and total[-1].startswith("$")

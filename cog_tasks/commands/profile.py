@@ -27,6 +27,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cog_tasks.commands.profile_cost import (
+    Estimate,
+    estimate_lm_eval,
+    estimate_steps,
+    format_estimates,
+)
 from cog_tasks.commands.profile_views import (
     BENCHMARKS,
     format_row,
@@ -889,6 +895,21 @@ def _read_profile(folder: Path) -> dict[str, Any]:
     return profile
 
 
+def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
+    """What ``profile run`` would send, step by step, without calling a model."""
+    limit = preset.coglm_per_ability
+    if model.is_local or model.is_chance:
+        from cog_tasks.coglm.abilities import ABILITIES
+        from cog_tasks.coglm.records import load_records
+
+        items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
+        coglm = [estimate_lm_eval(items)]
+    else:
+        step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
+        coglm = estimate_steps([step], _task, model.max_tokens)
+    return coglm + estimate_steps(list(preset.steps), _task, model.max_tokens)
+
+
 def _profile_run(args: argparse.Namespace) -> int:
     model = ModelSpec(
         name=args.model,
@@ -897,6 +918,12 @@ def _profile_run(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_tokens=args.max_tokens,
     )
+    if args.dry_run:
+        preset = PRESETS[args.preset]
+        check_roles(model, preset)
+        print(f"profile run --preset {preset.name} would send (nothing is run):")
+        print("\n".join(format_estimates(dry_run(model, preset), args.price_in, args.price_out)))
+        return 0
     profile = run_profile(model, PRESETS[args.preset], args.out)
     print(render_markdown(profile))
     print(f"wrote {args.out / 'profile.json'}, profile.md, profile.png and profile.html")
@@ -1014,6 +1041,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
     )
     add_out_option(run, "output folder", required=True)
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print each step's samples, requests and estimated tokens, and run nothing",
+    )
+    run.add_argument("--price-in", type=float, help="with --dry-run: $ per million input tokens")
+    run.add_argument("--price-out", type=float, help="with --dry-run: $ per million output tokens")
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
         "compare",

@@ -1,0 +1,183 @@
+"""What a profile would cost before it runs: requests and tokens per step (``--dry-run``).
+
+Each step's task is built (its dataset loaded, no model called) and every
+sample it would run is counted with its epochs. Requests per sample follow
+the task's protocol:
+
+- CogEval: the first prompt and each follow-up turn (``followups``);
+- CogBench: one rating request a questionnaire item and iteration
+  (``steps``), one more a judged item, and CogGPT's distillation and update
+  (two a round);
+- EgoSocialArena: one per static item (four rotations when ``circular``), one
+  a round of Number Guessing (``rounds``), two per beliefs item (the answer
+  and its grade), and the declared hands of Hold'em;
+- CogLM: one per item (chat, times ``sc_samples``), or one log-likelihood
+  request per option and item on lm-eval's path.
+
+Input tokens are estimated as characters / 4 of what each request sends,
+history included for multi-turn tasks (each turn resends the conversation,
+earlier replies counted at the token cap); output tokens are the cap times
+the requests (an upper bound). :func:`estimate_step` is checked against the
+token counts of a real smoke run in ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CHARS_PER_TOKEN = 4
+"""The rough rule of English text for GPT-style tokenizers."""
+
+DEFAULT_OUTPUT_CAP = 512
+"""Output tokens assumed per request where neither the step nor the model sets a cap."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One step's cost.
+
+    Attributes:
+        task: The task name.
+        samples: Samples it runs (epochs included).
+        requests: Model requests, estimated.
+        input_tokens: Input tokens, estimated.
+        output_tokens: Output tokens, at most.
+    """
+
+    task: str
+    samples: int
+    requests: int
+    input_tokens: int
+    output_tokens: int
+
+    def cost(self, price_in: float, price_out: float) -> float:
+        """Cost at prices per million input and output tokens."""
+        return (self.input_tokens * price_in + self.output_tokens * price_out) / 1e6
+
+
+def _text_length(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    return sum(len(message.text) for message in value)
+
+
+def _turns(task: str, args: Mapping[str, Any], metadata: Mapping[str, Any]) -> list[int]:
+    """Characters each request of one sample adds beyond the first prompt (one entry a request)."""
+    if task == "cogeval":
+        return [0] + [len(str(turn)) for turn in metadata.get("followups") or []]
+    if task == "cogbench":
+        per_round = 2 if args.get("agent", "coggpt") == "coggpt" else 0
+        judged = 0 if args.get("judge") is False else 1
+        turns = []
+        for step in metadata.get("steps") or []:
+            questions = step.get("questions") or []
+            flow = len(step.get("information_flow") or "")
+            turns += [flow] * per_round + [len(q) for q in questions] * (1 + judged)
+        return turns or [0]
+    if task == "egosocial_number_guessing":
+        return [0] * int(metadata.get("rounds") or args.get("rounds") or 10)
+    if task == "egosocial_blackjack_beliefs":
+        return [0, 0]
+    if task == "egosocial_static":
+        return [0] * (4 if args.get("circular") else 1)
+    if task == "egosocial_holdem":
+        return [0] * int(args.get("hands") or 10) * 4
+    return [0] * int(args.get("sc_samples") or 1)
+
+
+def estimate_step(
+    task_name: str,
+    task_args: Mapping[str, Any],
+    dataset: list[Any],
+    *,
+    limit: int | None,
+    epochs: int,
+    output_cap: int | None,
+) -> Estimate:
+    """Requests and tokens of one step from the samples it would run.
+
+    Args:
+        task_name: The task.
+        task_args: Its arguments.
+        dataset: Its samples (``inspect_ai.dataset.Sample``).
+        limit: Samples run (``None``: all).
+        epochs: Repeats of every sample.
+        output_cap: Output tokens at most per request.
+    """
+    chosen = dataset[:limit] if limit is not None else dataset
+    cap = output_cap or DEFAULT_OUTPUT_CAP
+    requests = input_chars = 0
+    for sample in chosen:
+        history = _text_length(sample.input)
+        for added in _turns(task_name, task_args, sample.metadata or {}):
+            history += added
+            input_chars += history
+            requests += 1
+            history += cap * CHARS_PER_TOKEN  # the reply joins the history of the next turn
+    return Estimate(
+        task_name,
+        len(chosen) * epochs,
+        requests * epochs,
+        input_chars * epochs // CHARS_PER_TOKEN,
+        requests * epochs * cap,
+    )
+
+
+def estimate_lm_eval(items: list[Any]) -> Estimate:
+    """CogLM on lm-eval's log-likelihood path: a request per option, and the question's own.
+
+    Args:
+        items: The CogLM records run (``question`` and ``choices``).
+    """
+    requests = sum(len(item.choices) + 1 for item in items)
+    characters = sum(
+        (len(item.choices) + 1) * len(item.question) + sum(map(len, item.choices)) for item in items
+    )
+    return Estimate("coglm (lm-eval)", len(items), requests, characters // CHARS_PER_TOKEN, 0)
+
+
+def format_estimates(
+    estimates: list[Estimate], price_in: float | None, price_out: float | None
+) -> list[str]:
+    """One line a step and a total; a cost column when both prices are given."""
+    priced = price_in is not None and price_out is not None
+    lines = []
+    for estimate in [*estimates, _total(estimates)]:
+        line = (
+            f"{estimate.task:<28} {estimate.samples:>7} samples {estimate.requests:>8} requests "
+            f"{estimate.input_tokens:>11,} input tokens (est.) "
+            f"{estimate.output_tokens:>10,} output tokens (at most)"
+        )
+        if priced:
+            line += f"  ${estimate.cost(price_in, price_out):,.2f}"  # type: ignore[arg-type]
+        lines.append(line)
+    return lines
+
+
+def _total(estimates: list[Estimate]) -> Estimate:
+    return Estimate(
+        "total",
+        sum(e.samples for e in estimates),
+        sum(e.requests for e in estimates),
+        sum(e.input_tokens for e in estimates),
+        sum(e.output_tokens for e in estimates),
+    )
+
+
+def estimate_steps(
+    steps: list[Any], build: Callable[[Any], Any], output_cap: int | None
+) -> list[Estimate]:
+    """The estimates of a preset's Inspect steps (``build`` makes a step's task)."""
+    return [
+        estimate_step(
+            step.task,
+            step.task_args,
+            list(build(step).dataset),
+            limit=step.limit,
+            epochs=step.epochs,
+            output_cap=output_cap or step.task_args.get("max_tokens"),
+        )
+        for step in steps
+    ]
