@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cog_tasks.common.errors import UserError
@@ -387,6 +387,24 @@ def distinct_runs(runs: Sequence[RunResults]) -> list[RunResults]:
             )
         seen[key] = run.source
     return list(runs)
+
+
+def pool_runs(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:
+    """Runs of one identity but their seeds as one run, on request (``--pool-seeds``).
+
+    Each run's epochs follow the last run's, so that a unit of two runs is
+    one unit with the epochs of both; the sources are joined with `` + ``.
+
+    Args:
+        runs: The runs to pool (at least one), in order.
+        identity: The pooled run's identity (the runs' identity without seed).
+    """
+    records: list[UnitRecord] = []
+    for run in runs:
+        offset = max((record.epoch for record in records), default=0)
+        records += [replace(record, epoch=record.epoch + offset) for record in run.records]
+    sources = " + ".join(run.source for run in runs)
+    return replace(runs[0], identity=identity, records=tuple(records), source=sources)
 
 
 def identity_differences(

@@ -315,6 +315,7 @@ def mean_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
 ) -> Interval:
     """Interval of a mean over independent units.
 
@@ -331,6 +332,8 @@ def mean_interval(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
+        bounds: The measure's range, to which a t interval over few units is
+            cut (a share averaged over epochs lies in [0, 1]).
 
     Returns:
         The mean with its interval.
@@ -348,7 +351,9 @@ def mean_interval(
         if unanimous is not None:
             return unanimous
     if 0 < len(array) < SMALL_N:
-        return _linearized_t(array, np.ones(len(array)), unit=unit, confidence=confidence)
+        return _linearized_t(
+            array, np.ones(len(array)), unit=unit, confidence=confidence, bounds=bounds
+        )
     return bootstrap_interval(
         lambda indices: float(array[indices].mean()),
         len(array),
