@@ -1,16 +1,19 @@
 """EgoSocialArena report: tables, JSON and figures with 95 % intervals.
 
-Pure aggregation and plotting; reading Inspect logs into :class:`Cell` and
-:class:`GuessCurve` objects is the Inspect frontend's job (its
-``egosocial/report.py``). Every number is a :class:`Cell`: one row (a run,
-labelled by :func:`cog_tasks.common.runs.distinguishing_labels`, or a
-reference row computed on that run's own items), one table (the authors'
-items and the generated items are separate tables, never one cell) and one
-column, with the per-unit values behind it. Its interval is taken over the
-benchmark's unit: items for the static tasks, games for Number Guessing,
-matches for Hold'em. :func:`write_report` writes:
+Pure rendering; reading Inspect logs through the shared results model into
+:class:`Cell` and :class:`GuessCurve` objects is the Inspect frontend's job
+(its ``egosocial/report.py``). Every number is a :class:`Cell`: one row (a
+run, or a reference row computed on that run's own units), one table (the
+authors' items and the generated items are separate tables, never one cell)
+and one column, with the per-unit values (each the mean over the unit's
+epochs) behind it. Its interval is taken over the benchmark's unit: items
+for the static tasks, prompts for the Blackjack beliefs, games for Number
+Guessing, matches for Hold'em. A model row carries its run's coverage
+(missing units, invalid, errored, truncated and judge-invalid replies),
+shown beside every number. :func:`write_report` writes:
 
-- ``summary.md`` and ``summary.json``: every cell with its interval and ``n``;
+- ``summary.md`` and ``summary.json``: every cell with its interval, ``n``
+  and its row's coverage;
 - ``accuracy_by_table.png``: one panel per table, bars with 95 % error bars;
 - ``number_guessing_curves.png``: per level, the opponent's numbers and each
   run's per-round predictions (the paper's Figure 4 style).
@@ -18,7 +21,7 @@ matches for Hold'em. :func:`write_report` writes:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -28,7 +31,11 @@ from cog_tasks.common.files import (
     write_json_atomically,
     write_text_atomically,
 )
+from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_interval
+
+SHARE = (0.0, 1.0)
+"""The range of every number the report shows (accuracies and rates)."""
 
 
 @dataclass(frozen=True)
@@ -39,25 +46,43 @@ class Cell:
         table: The table (``static, authors' items``, ``Number Guessing``...).
         row: The run's label, or ``<run label> · <reference>`` for a reference row.
         column: What is measured (``all``, ``Belief``, ``L3 hit rate``...).
-        values: Per-unit values, or ``(numerator, denominator)`` pairs whose
-            sums make the number (a ratio of sums over units).
-        unit: What a unit is (``item``, ``game``, ``match``).
+        values: Per unit id, its value, or the ``(numerator, denominator)``
+            pair whose sums make the number (a ratio of sums over units).
+        unit: What a unit is (``item``, ``prompt``, ``game``, ``match``).
         reference: Whether the row is a reference (chance, always-the-same-letter...).
+        coverage: A model row's coverage (``None`` on reference rows).
+        measure: The headline name the profile gives the number, or ``""``.
     """
 
     table: str
     row: str
     column: str
-    values: tuple[UnitValue, ...]
+    values: Mapping[str, UnitValue]
     unit: str
     reference: bool = False
+    coverage: Coverage | None = None
+    measure: str = ""
+
+    def counted(self) -> dict[str, UnitValue]:
+        """The units the number counts: a ratio's units without a denominator add nothing."""
+        return {
+            unit: value
+            for unit, value in self.values.items()
+            if not isinstance(value, tuple) or value[1] > 0
+        }
 
     def interval(self) -> Interval:
-        """The number with its 95 % interval over the units."""
-        if all(not isinstance(value, tuple) for value in self.values):
-            return mean_interval([float(v) for v in self.values], unit=self.unit)  # type: ignore[arg-type]
-        pairs = [value if isinstance(value, tuple) else (value, 1.0) for value in self.values]
-        return ratio_interval([pair for pair in pairs if pair[1] > 0], unit=self.unit)
+        """The number with its 95 % interval over the units, within [0, 1] (all are shares)."""
+        values = list(self.counted().values())
+        if all(not isinstance(value, tuple) for value in values):
+            shares = [float(v) for v in values]  # type: ignore[arg-type]
+            return mean_interval(shares, unit=self.unit, bounds=SHARE)
+        return ratio_interval(values, unit=self.unit, bounds=SHARE)
+
+    def flagged(self) -> str:
+        """The row's coverage note (partial, flagged replies), ``"–"`` where there is none."""
+        note = self.coverage.note(self.unit) if self.coverage is not None else ""
+        return note or "–"
 
 
 @dataclass(frozen=True)
@@ -188,8 +213,8 @@ def summary_markdown(report: Report) -> str:
         lookup = {(cell.row, cell.column): cell for cell in shown}
         units = _ordered([cell.unit for cell in shown])
         lines += [f"### {table} (95 % intervals; unit: {', '.join(units)})", ""]
-        lines.append("| row | " + " | ".join(columns) + " |")
-        lines.append("|---" * (len(columns) + 1) + "|")
+        lines.append("| row | " + " | ".join(columns) + " | missing or flagged |")
+        lines.append("|---" * (len(columns) + 2) + "|")
         for row in _ordered([cell.row for cell in shown]):
             texts = []
             for column in columns:
@@ -199,7 +224,8 @@ def summary_markdown(report: Report) -> str:
                     continue
                 interval = cell.interval()
                 texts.append(f"{interval.format()} n={interval.n}")
-            lines.append(f"| {row} | " + " | ".join(texts) + " |")
+            flagged = next(lookup[(row, c)].flagged() for c in columns if (row, c) in lookup)
+            lines.append(f"| {row} | " + " | ".join(texts) + f" | {flagged} |")
         lines.append("")
     lines += report.notes
     return "\n".join(lines).rstrip() + "\n"
@@ -229,8 +255,11 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
                 "row": cell.row,
                 "column": cell.column,
                 "reference": cell.reference,
+                "measure": cell.measure or None,
                 **cell.interval().as_dict(),
                 "ci": cell.interval().as_list(),
+                "coverage": None if cell.coverage is None else cell.coverage.as_dict(),
+                "flagged": cell.flagged(),
             }
             for cell in report.cells
         ],

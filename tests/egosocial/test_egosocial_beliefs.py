@@ -23,6 +23,7 @@ from cog_tasks.egosocial.blackjack import (
     dealer_bust_probability,
 )
 from cog_tasks.egosocial.inspect import egosocial_blackjack_beliefs
+from cog_tasks.egosocial.inspect.report import checked_runs
 
 
 def test_facts_follow_rlcards_rules_on_hand_worked_hands() -> None:
@@ -106,7 +107,7 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -
     [log] = inspect_eval(
         egosocial_blackjack_beliefs(),
         model=get_model("mockllm/model", custom_outputs=scripted_player),
-        model_roles={"grader": get_model("mockllm/judge", custom_outputs=judge)},
+        model_roles={"judge": get_model("mockllm/judge", custom_outputs=judge)},
         log_dir=str(tmp_path),
         display="none",
     )
@@ -132,10 +133,15 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -
     unparsed = 50 - len(no_external) - len(up_10)
     assert judge.calls == 100 - len(no_external) + unparsed
     assert metrics["judge_unparsed_rate"] == pytest.approx(unparsed / 100)
+    # the report counts each prompt once: an unread grade first, then a belief not stated
+    (run,) = checked_runs([log])
+    counts = run.checked.coverage.counts
+    assert (counts["judge_invalid"], counts["invalid"]) == (unparsed, len(no_external))
+    assert run.checked.coverage.units == 50 and not run.checked.coverage.partial
 
 
 @pytest.mark.slow
-def test_without_a_grader_the_run_fails_and_the_report_skips_it(
+def test_without_a_judge_the_run_fails_and_the_report_skips_it(
     tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from cog_tasks.cli import main
@@ -147,7 +153,7 @@ def test_without_a_grader_the_run_fails_and_the_report_skips_it(
         log_dir=str(tmp_path),
         display="none",
     )
-    assert log.status == "error" and "grader" in str(log.error)
+    assert log.status == "error" and "'judge' is required" in str(log.error)
     assert main(["egosocial", "report", str(tmp_path)]) == 2
     assert "skipped 1 log(s) with status error" in capsys.readouterr().err
 
@@ -197,7 +203,7 @@ def test_a_judge_without_grades_is_retried_once_then_counted(tmp_path: Path) -> 
     [log] = inspect_eval(
         egosocial_blackjack_beliefs(),
         model=player,
-        model_roles={"grader": grader},
+        model_roles={"grader": grader},  # the former role name, still read alone
         limit=1,
         log_dir=str(tmp_path),
         display="none",

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import EvalLog
 
+from cog_tasks.common.results import ResultsError
 from cog_tasks.common.scripted import ScriptedReplies, run_chance_model
 from cog_tasks.egosocial.inspect import (
     egosocial_holdem,
@@ -32,16 +34,18 @@ class AlwaysLetter(ScriptedReplies):
 
 
 def test_a_proportion_cell_over_few_items_gets_a_wilson_interval() -> None:
-    cell = Cell("t", "row", "all", (1.0, 0.0, 0.0, 0.0), "item")
+    cell = Cell("t", "row", "all", dict(zip("abcd", (1.0, 0.0, 0.0, 0.0), strict=True)), "item")
     interval = cell.interval()
     assert interval.method == "wilson" and interval.n == 4 and interval.value == 0.25
     assert interval.low < 0.25 < interval.high
 
 
 def test_a_ratio_cell_resamples_matches_not_hands() -> None:
-    cell = Cell("t", "row", "beliefs", ((1.0, 5.0), (4.0, 5.0), (0.0, 0.0)), "match")
+    pairs = {"m0": (1.0, 5.0), "m1": (4.0, 5.0), "m2": (0.0, 0.0)}
+    cell = Cell("t", "row", "beliefs", pairs, "match")
     interval = cell.interval()
     assert interval.n == 2 and interval.value == pytest.approx(0.5)
+    assert set(cell.counted()) == {"m0", "m1"}  # a match asked nothing adds nothing
     text = summary_markdown(Report(cells=[cell]))
     assert "0.500 [" in text and "n=2" in text and "unit: match" in text
 
@@ -74,19 +78,26 @@ def test_circular_run_and_always_letter_rows_sit_on_the_same_items(tmp_path: Pat
     assert found[(circular, "all")] == found[(single, "all")]
     [static] = headlines(logs[1])[1:]
     assert static.measure == "static_circular_accuracy_authors" and static.interval.n == 12
+    # a --limit run is partial against the items its arguments declare
+    assert static.scale == "raw" and static.coverage.missing == 59 - 12
 
 
 @pytest.mark.slow
 def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> None:
-    guessing = run_chance_model(
-        egosocial_number_guessing(level=1, rounds=3),
-        ChanceAnswerer(seed=0),
-        str(tmp_path),
-        epochs=4,
-    )
-    [hit, wins] = headlines(guessing)
+    def guessing(seed: int) -> EvalLog:
+        return run_chance_model(
+            egosocial_number_guessing(level=1, rounds=3, games=4),
+            ChanceAnswerer(seed=seed),
+            str(tmp_path),
+            epochs=2,
+        )
+
+    first, second = guessing(0), guessing(1)
+    [hit, wins] = headlines(first)
+    # four games, two epochs each: four units, each the mean of its epochs
     assert hit.measure == "number_guessing_hit_rate_L1" and hit.interval.n == 4
     assert hit.interval.unit == "game" and len(hit.units) == 4 and wins.interval.n == 4
+    assert hit.coverage.epochs == 2 and not hit.coverage.partial
     holdem = run_chance_model(
         egosocial_holdem(opponent="aggressive", hands=3, matches=3),
         ChanceAnswerer(seed=0),
@@ -95,10 +106,14 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     style, beliefs = headlines(holdem)
     assert style.interval.n == 3 and style.interval.unit == "match"
     assert all(isinstance(value, tuple) for value in beliefs.units.values())
-    report = build_report([guessing, holdem, guessing])
+    report = build_report([first, holdem, second])
     guessing_rows = {c.row for c in report.cells if c.table.startswith("Number")}
-    assert len(guessing_rows) == 2  # the same identity twice: two rows, numbered
-    pooled = build_report([guessing, guessing], pool_seeds=True)
+    assert len(guessing_rows) == 2  # two seeds: two rows, labelled apart
+    pooled = build_report([first, second], pool_seeds=True)
     assert len({c.row for c in pooled.cells}) == 1 and "pooled 2 runs" in pooled.notes[0]
+    [pooled_hit] = [c for c in pooled.cells if c.column == "L1 hit rate"]
+    assert pooled_hit.interval().n == 4 and pooled_hit.coverage.epochs == 4
+    with pytest.raises(ResultsError, match="given twice"):
+        build_report([first, first])
     references = {c.row.split(" · ")[-1] for c in report.cells if c.reference}
     assert {"always yes", "always no", "always A"} <= references

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_model
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
@@ -20,7 +20,10 @@ from cog_tasks.egosocial.beliefs import (
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, belief_facts
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
+JUDGE_ROLE = "judge"
+"""The Inspect model role of the judge, as every benchmark and the profile name it."""
 GRADER_ROLE = "grader"
+"""The role's former name, still read when it alone is bound (``--model-role grader=...``)."""
 #: Judge calls per belief: the first, and one retry when the reply carries no grade.
 JUDGE_ATTEMPTS = 2
 
@@ -57,9 +60,20 @@ async def judge_belief(
     return None, replies
 
 
+def judge_model() -> Model:
+    """The model in the ``judge`` role, or in ``grader`` where only that one is bound.
+
+    Raises:
+        inspect_ai.util.PrerequisiteError: When neither role is bound, naming ``judge``.
+    """
+    bound = model_roles()
+    role = GRADER_ROLE if GRADER_ROLE in bound and JUDGE_ROLE not in bound else JUDGE_ROLE
+    return get_model(role=role, required=True)
+
+
 @scorer(metrics=[key_intervals(unit="item")])
 def belief_judge() -> Scorer:
-    """Grade each belief with the model in the ``grader`` role against the card facts.
+    """Grade each belief with the model in the ``judge`` role against the card facts.
 
     The value holds, on every sample, ``self_belief`` and ``external_belief``
     (1 correct, 0 not), ``all`` (their mean), ``not_stated`` (share of the two
@@ -70,7 +84,7 @@ def belief_judge() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        judge = get_model(role=GRADER_ROLE, required=True)
+        judge = judge_model()
         hand = BlackjackHand(
             player=tuple(state.metadata["player_cards"].split()),
             dealer_up=state.metadata["dealer_up"],
@@ -105,8 +119,9 @@ def belief_judge() -> Scorer:
 def egosocial_blackjack_beliefs() -> Task:
     """EgoSocialArena Blackjack as the authors ran it: 50 prompts, beliefs graded by a judge.
 
-    Run with a judge model in the ``grader`` role, e.g.
-    ``--model-role grader=openai/gpt-4o``.
+    Run with a judge model in the ``judge`` role, e.g.
+    ``--model-role judge=openai/gpt-4o`` (the former role name ``grader`` is
+    still read when ``judge`` is not bound).
     """
     return Task(
         dataset=MemoryDataset(

@@ -1,202 +1,430 @@
-"""Read EgoSocialArena Inspect logs into the core report's cells.
+"""EgoSocialArena Inspect logs on the shared results model: records, report cells and headlines.
 
-Logs come through :func:`cog_tasks.common.logs.read_logs` (successful logs
-only unless other statuses are asked for). Every log is its own row unless
-``pool_seeds`` is asked for (:func:`cog_tasks.common.runs.group_runs`); rows
-are labelled by what distinguishes their run identities. Reference rows
-(always the same letter, the majority letter or class, chance) are computed
-on the items, games or hands of the row they follow. Figures and tables are
-drawn by :mod:`cog_tasks.egosocial.report`.
+Each log becomes a :class:`~cog_tasks.common.results.RunResults`
+(:func:`log_results`): one record per sample and epoch, over the samples the
+log's task arguments build as its declared set, so a ``--limit`` run is
+partial whatever its command line said. The unit is the sample: an item
+(static), a prompt (Blackjack beliefs), a game (Number Guessing; ``-T
+games=N`` makes N per level, ``--epochs`` repeats one) or a match (Hold'em);
+epochs are averaged within it by :func:`~cog_tasks.common.results.check_run`.
+A record's status is
+
+- ``error`` for an errored sample (scored as a failure: every value 0, never left out);
+- ``truncated`` where a reply of the model stopped at its token limit, in any turn;
+- ``judge_invalid`` where a belief's grade could not be read after the retry;
+- ``invalid`` where a reply could not be read: the static item in any asked
+  rotation (a circular run counts every rotation, as ``circular`` scores
+  them; the ``invalid`` and ``circular_invalid`` columns break it down), a
+  belief not stated, a Number Guessing round, a Hold'em action, belief or style answer.
+
+Reference rows (always the same letter, the majority letter or class,
+chance) are measures of the same records, so they sit on the same units and
+epochs as the row they follow. :func:`build_report` turns the checked runs
+into :class:`~cog_tasks.egosocial.report.Cell` rows, each model row carrying
+its run's coverage; cells with a ``measure`` are the profile's headlines
+(:mod:`cog_tasks.egosocial.inspect.headlines`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import EvalLog, EvalSample
 
+import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
+from cog_tasks.common.results import (
+    CheckedRun,
+    ResultsError,
+    RunResults,
+    UnitRecord,
+    check_run,
+    distinct_runs,
+    pool_runs,
+)
 from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import YES_NO
+from cog_tasks.egosocial.records import LETTERS
 from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
 
+BENCHMARK = "egosocial"
 STATIC_TASK = "egosocial_static"
 BELIEFS_TASK = "egosocial_blackjack_beliefs"
 NUMBER_GUESSING_TASK = "egosocial_number_guessing"
 HOLDEM_TASK = "egosocial_holdem"
 TASKS = (STATIC_TASK, BELIEFS_TASK, NUMBER_GUESSING_TASK, HOLDEM_TASK)
+#: Task arguments that do not change the measurement.
+IGNORED_ARGUMENTS = ("data_file",)
+UNITS = {STATIC_TASK: "item", BELIEFS_TASK: "prompt", NUMBER_GUESSING_TASK: "game"}
 HOLDING_CLASSES = ("pair or both 10+", "one card 10+", "both below 10")
 SOURCE_TABLES = {"authors": "static, the authors' items", "generated": "static, generated items"}
+BELIEF_KEYS = ("self_belief", "external_belief", "judge_unparsed_rate")
+GUESSING_KEYS = ("accuracy", "invalid_rate", "win_rate")
+#: Hold'em's belief questions: their answers as shown, and their classes.
+QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
 
 @dataclass(frozen=True)
-class SampleUnit:
-    """One scored sample (an item, a game or a match) of a log.
+class EgoRun:
+    """One report row: a checked run with what its cells need besides the values.
 
     Attributes:
-        id: ``<sample id>#<epoch>``, stable across runs on the same items.
-        values: The score's value.
-        metadata: The sample's metadata.
-        details: The score's metadata.
+        checked: The run after the shared checks.
+        label: The row's label.
+        task: The Inspect task.
+        metadata: Each unit's sample metadata (label, scenario, level, opponent...).
+        curves: Every Number Guessing game played (each epoch).
+        pooling: What the row pools (seeds, on request), or ``""``.
     """
 
-    id: str
-    values: Mapping[str, float]
-    metadata: Mapping[str, Any]
-    details: Mapping[str, Any]
+    checked: CheckedRun
+    label: str
+    task: str
+    metadata: Mapping[str, Mapping[str, Any]]
+    curves: tuple[GuessCurve, ...] = ()
+    pooling: str = ""
+
+    def note(self) -> str:
+        """What a reader must know beside every number of the row: pooling and coverage."""
+        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
 
 
-def sample_units(log: EvalLog) -> list[SampleUnit]:
-    """Every scored sample of ``log``, in log order."""
-    units = []
+def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
+    """The samples the log's task arguments build: id -> (group, metadata).
+
+    The group is the static item's source, the game's level (``L1``) or the
+    match's opponent.
+
+    Raises:
+        ResultsError: When the task cannot be built from its arguments again
+            (a ``data_file`` since moved), naming the log.
+    """
+    factory = getattr(tasks, task_name(log))
+    try:
+        task = factory(**(log.eval.task_args or {}))
+    except (OSError, ValueError) as error:
+        raise ResultsError(
+            f"{log.location}: cannot rebuild its declared samples ({error})"
+        ) from error
+    declared = {}
+    for sample in task.dataset:
+        metadata = sample.metadata or {}
+        group = metadata.get("source") or metadata.get("opponent") or ""
+        if "level" in metadata:
+            group = f"L{metadata['level']}"
+        declared[str(sample.id)] = (str(group), metadata)
+    return declared
+
+
+def _cut(sample: EvalSample) -> bool:
+    """Whether a reply of the evaluated model (no role) stopped at its token limit."""
+    return any(
+        event.role is None and event.output.stop_reason == "max_tokens"
+        for event in sample.events
+        if isinstance(event, ModelEvent)
+    ) or (sample.output is not None and sample.output.stop_reason == "max_tokens")
+
+
+def _static_values(sample: EvalSample, value: Mapping[str, float], circular: bool) -> dict:
+    """The static measures and, on the sample's own targets, the reference rows' measures.
+
+    ``always X`` (``circular always X``) is right when the target of the first
+    (every) rotation is ``X``; ``chance`` is ``1/n`` (``(1/n)^n`` in circular runs).
+    """
+    options = len(sample.choices or [])
+    answer = LETTERS.index(str(sample.target))
+    targets = [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
+    values = {key: float(value.get(key, 0.0)) for key in ("all", "invalid")}
+    values["chance"] = 1 / options
+    for letter in LETTERS[: max(options, 4)]:
+        values[f"always {letter}"] = float(targets[0] == letter)
+    if circular:
+        values.update({key: float(value.get(key, 0.0)) for key in ("circular", "circular_invalid")})
+        values["circular chance"] = (1 / options) ** options
+        for letter in LETTERS[: max(options, 4)]:
+            values[f"circular always {letter}"] = float(all(t == letter for t in targets))
+    return values
+
+
+def _holdem_values(value: Mapping[str, float], match: Mapping[str, Any]) -> dict:
+    """The match's counts and, for the reference rows, its questions' golds by letter and class."""
+    values = {key: float(count) for key, count in value.items()}
+    beliefs = [belief for hand in match.get("hands", []) for belief in hand["beliefs"]]
+    for question, (answers, classes) in QUESTIONS.items():
+        asked = [belief for belief in beliefs if belief["question"] == question]
+        for answer in answers:
+            values[f"{question} letter {answer}"] = float(
+                sum(b["gold_letter"] == answer for b in asked)
+            )
+        for index in range(len(classes)):
+            values[f"{question} class {index}"] = float(sum(b["gold"] == index for b in asked))
+    return values
+
+
+def _invalid(task: str, value: Mapping[str, float], details: Mapping[str, Any]) -> bool:
+    """Whether the benchmark could not read some reply of the sample (see the module docstring)."""
+    if task == STATIC_TASK:
+        return bool(value.get("circular_invalid", value["invalid"]))
+    if task == BELIEFS_TASK:
+        return bool(value["not_stated"])
+    if task == NUMBER_GUESSING_TASK:
+        return bool(value["invalid_rate"])
+    unread = any(b["answer"] is None for hand in details["hands"] for b in hand["beliefs"])
+    return bool(value["invalid_actions"]) or details["style_answer"] is None or unread
+
+
+def _status(task: str, sample: EvalSample, value: Mapping[str, float], details: Mapping) -> str:
+    if sample.error is not None:
+        return "error"
+    if _cut(sample):
+        return "truncated"
+    if task == BELIEFS_TASK and value["judge_unparsed_rate"]:
+        return "judge_invalid"
+    return "invalid" if _invalid(task, value, details) else "valid"
+
+
+def _values(
+    task: str, sample: EvalSample, value: Mapping[str, float], details: Mapping, circular: bool
+) -> dict:
+    """A record's measures; an errored sample's ``value`` is empty, so its measures are 0."""
+    if task == STATIC_TASK:
+        return _static_values(sample, value, circular)
+    if task == HOLDEM_TASK:
+        return _holdem_values(value, details)
+    keys = GUESSING_KEYS if task == NUMBER_GUESSING_TASK else (*BELIEF_KEYS, "not_stated")
+    return {key: float(value.get(key, 0.0)) for key in keys}
+
+
+def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Mapping[str, Any]]]:
+    """One EgoSocialArena log as an unchecked run, with each declared sample's metadata.
+
+    Args:
+        log: A log with samples.
+
+    Raises:
+        ResultsError: When the declared samples cannot be rebuilt.
+    """
+    task = task_name(log)
+    declared = declared_samples(log)
+    circular = bool((log.eval.task_args or {}).get("circular"))
+    records = []
     for sample in log.samples or []:
-        if not sample.scores:
-            continue
-        score = next(iter(sample.scores.values()))
-        units.append(
-            SampleUnit(
-                id=f"{sample.id}#{sample.epoch}",
-                values=score.value,  # type: ignore[arg-type]
-                metadata=sample.metadata or {},
-                details=score.metadata or {},
+        score = next(iter((sample.scores or {}).values()), None)
+        value = score.value if score is not None and sample.error is None else {}
+        details = (score.metadata or {}) if score is not None else {}
+        records.append(
+            UnitRecord(
+                unit=str(sample.id),
+                values=_values(task, sample, value, details, circular),  # type: ignore[arg-type]
+                epoch=sample.epoch,
+                status=_status(task, sample, value, details),  # type: ignore[arg-type]
+                group=declared.get(str(sample.id), ("", {}))[0],
             )
         )
-    return units
+    unit = UNITS.get(task, "match")
+    run = RunResults(
+        BENCHMARK,
+        run_identity(log, ignore=IGNORED_ARGUMENTS),
+        unit,
+        tuple(records),
+        {unit: group for unit, (group, _) in declared.items()},
+        str(log.location),
+        f"{task}: every sample of every epoch, epochs averaged within each {unit}",
+    )
+    return run, {unit: metadata for unit, (_, metadata) in declared.items()}
 
 
-def _static_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
-    """Accuracy per source, overall, per label and per scenario, then the reference rows."""
-    for source in ("authors", "generated"):
-        chosen = [u for u in units if u.metadata.get("source", "generated") == source]
+def _cell(
+    run: EgoRun, table: str, column: str, values: Mapping[str, UnitValue], measure: str = ""
+) -> Cell:
+    """A model row's cell, carrying the run's coverage and note."""
+    unit = run.checked.run.unit
+    return Cell(table, run.label, column, values, unit, False, run.checked.coverage, measure)
+
+
+def _reference(run: EgoRun, name: str, table: str, column: str, values: Mapping) -> Cell:
+    """A reference row's cell on the same units as ``run``'s."""
+    return Cell(table, f"{run.label} · {name}", column, values, run.checked.run.unit, True)
+
+
+def _means(run: EgoRun, measure: str, units: Collection[str]) -> dict[str, UnitValue]:
+    return {unit: run.checked.values[unit][measure] for unit in units}
+
+
+def _pairs(run: EgoRun, top: str, bottom: str, units: Collection[str]) -> dict[str, UnitValue]:
+    values = run.checked.values
+    return {unit: (values[unit][top], values[unit][bottom]) for unit in units}
+
+
+def _static_cells(run: EgoRun) -> Iterator[Cell]:
+    """Accuracy per source, overall, per label and per scenario, then the reference rows.
+
+    A circular run adds each column's ``circular`` accuracy, and ``invalid``
+    (the first rotation) is followed by ``circular invalid`` (any rotation).
+    """
+    values = run.checked.values
+    for source, table in SOURCE_TABLES.items():
+        chosen = [u for u in values if run.metadata[u].get("source", "generated") == source]
         if not chosen:
             continue
-        table = SOURCE_TABLES[source]
-        circular = all("circular" in u.values for u in chosen)
-        columns: dict[str, list[SampleUnit]] = {"all": chosen}
+        columns: dict[str, list[str]] = {"all": chosen}
         for field in ("label", "scenario"):
             for unit in chosen:
-                columns.setdefault(str(unit.metadata[field]), []).append(unit)
-        forms = [("", "all")] + ([("circular ", "circular")] if circular else [])
-        for prefix, key in forms:
+                columns.setdefault(str(run.metadata[unit][field]), []).append(unit)
+        prefixes = ("", "circular ") if "circular" in values[chosen[0]] else ("",)
+        for prefix in prefixes:
+            accuracy = "circular" if prefix else "all"
+            measure = f"static_{prefix.replace(' ', '_')}accuracy_{source}"
             for column, members in columns.items():
-                values = tuple(float(u.values[key]) for u in members)
-                yield Cell(table, label, prefix + column, values, "item")
-        yield Cell(
-            table, label, "invalid", tuple(float(u.values["invalid"]) for u in chosen), "item"
+                shown = measure if column == "all" else ""
+                yield _cell(run, table, prefix + column, _means(run, accuracy, members), shown)
+            invalid = _means(run, f"{prefix}invalid".replace(" ", "_"), chosen)
+            yield _cell(run, table, f"{prefix}invalid", invalid)
+        letters = sorted(
+            {key.split()[-1] for unit in chosen for key in values[unit] if key.startswith("always")}
         )
-        targets = {u.id: list(u.details["targets"]) for u in chosen}
-        options = {u.id: int(u.details["options"]) for u in chosen}
-        majority = Counter(t[0] for t in targets.values()).most_common(1)[0][0]
-        letters = sorted({t[0] for t in targets.values()} | {"A", "B", "C", "D"})
-        references = [(f"always {letter}", letter) for letter in letters]
-        references.append((f"majority letter ({majority})", majority))
-        for prefix, _key in forms:
-            for name, letter in references:
+        majority = max(
+            letters, key=lambda letter: sum(values[u][f"always {letter}"] for u in chosen)
+        )
+        references = [(f"always {letter}", f"always {letter}") for letter in letters]
+        references.append((f"majority letter ({majority})", f"always {majority}"))
+        references.append(("chance (expected)", "chance"))
+        for prefix in prefixes:
+            for name, key in references:
                 for column, members in columns.items():
-                    values = tuple(
-                        float(all(t == letter for t in targets[u.id][: 1 if not prefix else None]))
-                        for u in members
-                    )
-                    yield Cell(table, f"{label} · {name}", prefix + column, values, "item", True)
-            for column, members in columns.items():
-                values = tuple(
-                    (1 / options[u.id]) ** (options[u.id] if prefix else 1) for u in members
-                )
-                yield Cell(
-                    table, f"{label} · chance (expected)", prefix + column, values, "item", True
-                )
+                    shown = _means(run, prefix + key, members)
+                    yield _reference(run, name, table, prefix + column, shown)
 
 
-def _number_guessing_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
+def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
+    """Hit rate per level, then the win and invalid rates over every game."""
     table = "Number Guessing (per game)"
-    for level in sorted({int(u.metadata["level"]) for u in units}):
-        games = [u for u in units if int(u.metadata["level"]) == level]
-        yield Cell(
-            table,
-            label,
-            f"L{level} hit rate",
-            tuple(float(u.values["accuracy"]) for u in games),
-            "game",
-        )
-    for key, column in (("win_rate", "win rate"), ("invalid_rate", "invalid rate")):
-        yield Cell(table, label, column, tuple(float(u.values[key]) for u in units), "game")
+    units = list(run.checked.values)
+    levels = sorted({int(run.metadata[unit]["level"]) for unit in units})
+    for level in levels:
+        games = [unit for unit in units if int(run.metadata[unit]["level"]) == level]
+        measure = f"number_guessing_hit_rate_L{level}"
+        yield _cell(run, table, f"L{level} hit rate", _means(run, "accuracy", games), measure)
+    yield _cell(run, table, "win rate", _means(run, "win_rate", units), "number_guessing_win_rate")
+    yield _cell(run, table, "invalid rate", _means(run, "invalid_rate", units))
 
 
-def _holdem_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
-    """Style per opponent, the belief questions overall and per opponent, invalid actions.
+def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
+    """Style per opponent and overall, beliefs per question and opponent, invalid actions.
 
     Each belief column is followed, on the same hands, by always-the-same-answer
     rows and the majority class of those hands (the raise answer depends on
     the opponent: the aggressive one mostly raises, the conservative one not).
     """
     table = "Limit Hold'em (per match)"
-    styles = sorted({str(u.metadata["opponent"]) for u in units})
-    for style in styles:
-        matches = [u for u in units if u.metadata["opponent"] == style]
-        values = tuple(float(u.values["style_correct"]) for u in matches)
-        yield Cell(table, label, f"style ({style})", values, "match")
-    scopes = [("", units)] + [
-        (f" ({style})", [u for u in units if u.metadata["opponent"] == style]) for style in styles
-    ]
-    for question, answers, classes in (
-        ("holding", ("A", "B", "C"), HOLDING_CLASSES),
-        ("raise", YES_NO, YES_NO),
-    ):
-        for suffix, members in scopes:
+    values = run.checked.values
+    units = list(values)
+    styles = sorted({str(run.metadata[unit]["opponent"]) for unit in units})
+    scopes = {
+        style: [unit for unit in units if run.metadata[unit]["opponent"] == style]
+        for style in styles
+    }
+    for style, matches in scopes.items():
+        yield _cell(run, table, f"style ({style})", _means(run, "style_correct", matches))
+    yield _cell(run, table, "style", _means(run, "style_correct", units), "holdem_style_accuracy")
+    beliefs = _pairs(run, "belief_correct", "belief_asked", units)
+    yield _cell(run, table, "beliefs", beliefs, "holdem_belief_accuracy")
+    for question, (answers, classes) in QUESTIONS.items():
+        for suffix, members in [("", units)] + [(f" ({s})", m) for s, m in scopes.items()]:
             column = question + suffix
-            pairs: tuple[UnitValue, ...] = tuple(
-                (float(u.values[f"{question}_correct"]), float(u.values[f"{question}_asked"]))
-                for u in members
-            )
-            yield Cell(table, label, column, pairs, "match")
-            asked = {
-                u.id: [
-                    b
-                    for hand in u.details.get("hands", [])
-                    for b in hand["beliefs"]
-                    if b["question"] == question
-                ]
-                for u in members
-            }
-            every = [b for found in asked.values() for b in found]
-            if not every:
+            asked = f"{question}_asked"
+            yield _cell(run, table, column, _pairs(run, f"{question}_correct", asked, members))
+            if not sum(values[unit][asked] for unit in members):
                 continue
-            majority = Counter(b["gold"] for b in every).most_common(1)[0][0]
-            rules = [(f"always {answer}", "gold_letter", answer) for answer in answers]
-            rules.append((f"majority class ({classes[majority]})", "gold", majority))
-            for name, key, answer in rules:
-                pairs = tuple(
-                    (float(sum(b[key] == answer for b in asked[u.id])), float(len(asked[u.id])))
-                    for u in members
-                )
-                yield Cell(table, f"{label} · {name}", column, pairs, "match", True)
-    invalid = tuple(
-        (float(u.values["invalid_actions"]), float(u.values["model_actions"])) for u in units
-    )
-    yield Cell(table, label, "invalid actions", invalid, "match")
+            majority = max(
+                range(len(classes)),
+                key=lambda index: sum(values[u][f"{question} class {index}"] for u in members),
+            )
+            rules = [(f"always {answer}", f"{question} letter {answer}") for answer in answers]
+            rules.append((f"majority class ({classes[majority]})", f"{question} class {majority}"))
+            for name, key in rules:
+                yield _reference(run, name, table, column, _pairs(run, key, asked, members))
+    actions = _pairs(run, "invalid_actions", "model_actions", units)
+    yield _cell(run, table, "invalid actions", actions)
 
 
-def _beliefs_cells(label: str, units: list[SampleUnit]) -> Iterator[Cell]:
-    for key in ("self_belief", "external_belief", "judge_unparsed_rate"):
-        values = tuple(float(u.values[key]) for u in units)
-        yield Cell("Blackjack beliefs (judged)", label, key, values, "item")
+def _beliefs_cells(run: EgoRun) -> Iterator[Cell]:
+    for key in BELIEF_KEYS:
+        values = _means(run, key, run.checked.values)
+        yield _cell(run, "Blackjack beliefs (judged)", key, values, f"blackjack_{key}")
 
 
-def _curves(label: str, units: list[SampleUnit]) -> Iterator[GuessCurve]:
-    for unit in units:
-        rounds = unit.details.get("completed", [])
+CELLS: dict[str, Callable[[EgoRun], Iterator[Cell]]] = {
+    STATIC_TASK: _static_cells,
+    BELIEFS_TASK: _beliefs_cells,
+    NUMBER_GUESSING_TASK: _guessing_cells,
+    HOLDEM_TASK: _holdem_cells,
+}
+"""Each task's cells of one run, model rows and reference rows."""
+
+
+def run_cells(run: EgoRun) -> list[Cell]:
+    """Every cell of one run, model rows and references, in display order."""
+    return list(CELLS[run.task](run))
+
+
+def _curves(label: str, log: EvalLog) -> Iterator[GuessCurve]:
+    """Every Number Guessing game of a log (each epoch), as played."""
+    for sample in log.samples or []:
+        score = next(iter((sample.scores or {}).values()), None)
+        if score is None:
+            continue
+        rounds = (score.metadata or {}).get("completed", [])
         yield GuessCurve(
             model=label,
-            level=int(unit.metadata["level"]),
-            epoch=int(unit.id.rsplit("#", 1)[1]),
+            level=int(sample.metadata["level"]),
+            epoch=sample.epoch,
             opponent=tuple(r["opponent_number"] for r in rounds),
             predictions=tuple(r["prediction"] for r in rounds),
         )
+
+
+def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
+    """Check every log and label it; a log given twice is refused, none is merged silently.
+
+    Args:
+        logs: EgoSocialArena logs with samples.
+        pool_seeds: Pool runs that differ only by seed into one row (their
+            epochs follow each other); the row then says so.
+
+    Returns:
+        One row per run (or pooled group), labelled by the model, or by what
+        tells apart the runs of one task.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
+    """
+    read = [(log, *log_results(log)) for log in logs]
+    distinct_runs([run for _, run, _ in read])
+    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
+    shared = labels_of_shared_keys(
+        [group.identity for group in groups], [task_name(group.runs[0][0]) for group in groups]
+    )
+    rows = []
+    for position, group in enumerate(groups):
+        label = shared.get(position, group.identity.model)
+        members = [run for _, run, _ in group.runs]
+        run = pool_runs(members, group.identity) if group.pooled else members[0]
+        first = group.runs[0][0]
+        task = task_name(first)
+        curves = (
+            tuple(curve for log, _, _ in group.runs for curve in _curves(label, log))
+            if task == NUMBER_GUESSING_TASK
+            else ()
+        )
+        metadata = group.runs[0][2]
+        rows.append(EgoRun(check_run(run), label, task, metadata, curves, group.pooling_note()))
+    return rows
 
 
 def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
@@ -207,28 +435,14 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
         pool_seeds: Pool runs that differ only by seed (the report says so).
 
     Returns:
-        The report.
+        The report; its notes say, per row, what is pooled, missing or flagged.
     """
-    groups = group_runs(logs, run_identity, pool_seeds=pool_seeds)
-    shared = labels_of_shared_keys(
-        [group.identity for group in groups], [task_name(group.runs[0]) for group in groups]
-    )
-    labels = [shared.get(position, group.identity.model) for position, group in enumerate(groups)]
     report = Report()
-    builders = {
-        STATIC_TASK: _static_cells,
-        BELIEFS_TASK: _beliefs_cells,
-        NUMBER_GUESSING_TASK: _number_guessing_cells,
-        HOLDEM_TASK: _holdem_cells,
-    }
-    for group, label in zip(groups, labels, strict=True):
-        units = [unit for log in group.runs for unit in sample_units(log)]
-        task = task_name(group.runs[0])
-        report.cells += builders[task](label, units)
-        if task == NUMBER_GUESSING_TASK:
-            report.curves += _curves(label, units)
-        if group.pooled:
-            report.notes.append(f"{label}: {group.pooling_note()}")
+    for run in checked_runs(logs, pool_seeds):
+        report.cells += run_cells(run)
+        report.curves += run.curves
+        if run.note():
+            report.notes.append(f"{run.label}: {run.note()}")
     return report
 
 
@@ -247,7 +461,7 @@ def report_logs(
         FileNotFoundError: If no EgoSocialArena log with samples is found.
     """
     found = read_logs(log_dir, tasks=TASKS, statuses=statuses)
-    logs = [log for log in found.logs if sample_units(log)]
+    logs = [log for log in found.logs if log.samples]
     if not logs:
         note = f" ({found.skipped_note()})" if found.skipped else ""
         raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}{note}")
