@@ -517,3 +517,137 @@ def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_r
     assert sampled["coverage"]["error"] == 0 and sampled["coverage"]["epochs"] == 3
     assert metrics["acc"] == pytest.approx(sampled["success"])
     assert [metrics["acc_ci_low"], metrics["acc_ci_high"]] == pytest.approx(sampled["success_ci"])
+
+
+# --- EgoSocialArena's Inspect logs -------------------------------------------------------
+
+
+def _egosocial_static_log(tmp_path: Path, **task_args: object):  # noqa: ANN202
+    """Five authors' items, three epochs: item 0 errors once, 1 is unreadable, 2 is cut."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from cog_tasks.common.scripted import scripted_output
+    from cog_tasks.egosocial.inspect import egosocial_static
+
+    asked = {str(s.id): s.input[-1].text for s in egosocial_static().dataset[:5]}
+    calls: dict[str, int] = {}
+
+    def generate(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        text = messages[-1].text
+        item = next(i for i, prompt in asked.items() if text.startswith(prompt))
+        calls[item] = calls.get(item, 0) + 1
+        if item == list(asked)[0] and calls[item] == 1:
+            raise RuntimeError("provider fault")
+        output = scripted_output("I cannot tell." if item == list(asked)[1] else "ANSWER: C")
+        if item == list(asked)[2]:
+            output.choices[0].stop_reason = "max_tokens"
+        return output
+
+    (log,) = inspect_eval(
+        egosocial_static(**task_args),
+        model=get_model("mockllm/model", custom_outputs=generate, memoize=False),
+        log_dir=str(tmp_path),
+        limit=5,
+        epochs=3,
+        fail_on_error=False,
+        display="none",
+    )
+    return log, list(asked)
+
+
+@pytest.mark.slow
+def test_egosocial_static_log_flags_each_case_over_items_not_epochs(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    from cog_tasks.egosocial.inspect.headlines import headlines
+    from cog_tasks.egosocial.inspect.report import build_report, checked_runs
+
+    log, items = _egosocial_static_log(tmp_path)
+    (run,) = checked_runs([log])
+    coverage = run.checked.coverage
+    assert (coverage.units, coverage.epochs) == (5, 3)  # items, not items x epochs
+    assert dict(coverage.counts) == {"invalid": 3, "error": 1, "truncated": 3, "judge_invalid": 0}
+    assert coverage.named["error"] == (items[0],) and coverage.named["invalid"] == (items[1],)
+    # the --limit run is partial against the 59 items its arguments declare
+    assert coverage.missing == 54 and "PARTIAL: 54 of 59 items missing" in run.note()
+    # the errored epoch is scored as wrong, never dropped
+    assert run.checked.values[items[0]]["all"] < run.checked.values[items[3]]["all"]
+    (headline,) = headlines(log)
+    assert headline.interval.n == 5 and headline.coverage == coverage
+    cells = {(c.row, c.column): c for c in build_report([log]).cells}
+    always_c = cells[(f"{run.label} · always C", "all")].interval()
+    assert always_c.n == 5  # three identical copies of an item are one unit
+    # the log's own metric averages epochs within items too: the same invalid share
+    metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
+    invalid = cells[(run.label, "invalid")].interval()
+    assert metrics["invalid"] == pytest.approx(invalid.value) == pytest.approx(1 / 5)
+    flagged = cells[(run.label, "all")].flagged()
+    assert "replies 3 invalid, 1 error, 3 truncated" in flagged
+
+
+@pytest.mark.slow
+def test_egosocial_refuses_a_unit_twice_and_keeps_two_identities_apart(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    from cog_tasks.egosocial.inspect.report import build_report, checked_runs, log_results
+
+    log, items = _egosocial_static_log(tmp_path / "single")
+    with pytest.raises(ResultsError, match="given twice"):
+        build_report([log, log])
+    doubled = log.model_copy(update={"samples": [*log.samples, log.samples[0]]})
+    with pytest.raises(ResultsError, match=re.escape(f"recorded twice in one epoch: {items[0]}")):
+        check_run(log_results(doubled)[0])
+    other, _ = _egosocial_static_log(tmp_path / "circular", circular=True)
+    first, second = checked_runs([log, other])
+    assert first.label != second.label  # two rows, never pooled
+    differences = identity_differences(first.checked.identity, second.checked.identity)
+    assert differences == ["circular: false vs true"]
+    pairing = compare_units(
+        first.checked.unit_values("all"),
+        second.checked.unit_values("all"),
+        unit="item",
+        differences=differences,
+    )
+    assert pairing.difference is None and "circular" in pairing.reason
+
+
+@pytest.mark.slow
+def test_egosocial_games_are_units_and_unread_grades_judge_invalid(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from cog_tasks.common.scripted import scripted_output
+    from cog_tasks.egosocial.inspect import egosocial_blackjack_beliefs, egosocial_number_guessing
+    from cog_tasks.egosocial.inspect.report import checked_runs
+
+    def player(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        text = "Prediction: 50; Choice: 1" if len(messages) % 4 else "Prediction: 40 or 45"
+        return scripted_output(text)
+
+    (guessing,) = inspect_eval(
+        egosocial_number_guessing(level=1, rounds=2, games=2),
+        model=get_model("mockllm/model", custom_outputs=player, memoize=False),
+        log_dir=str(tmp_path),
+        epochs=3,
+        display="none",
+    )
+    (run,) = checked_runs([guessing])
+    assert (run.checked.coverage.units, run.checked.coverage.epochs) == (2, 3)
+    assert run.checked.coverage.counts["invalid"] > 0  # a hedged prediction is unread
+    believer = scripted_output("Self-Belief is {I hold 20}. External-Belief is {a ten}.")
+    (beliefs,) = inspect_eval(
+        egosocial_blackjack_beliefs(),
+        model=get_model("mockllm/model", custom_outputs=[believer] * 2),
+        model_roles={
+            "judge": get_model("mockllm/judge", custom_outputs=[scripted_output("GRADE: ?")] * 8)
+        },
+        log_dir=str(tmp_path),
+        limit=2,
+        display="none",
+    )
+    (run,) = checked_runs([beliefs])
+    assert run.checked.coverage.counts["judge_invalid"] == 2
+    assert run.checked.coverage.missing == 48
