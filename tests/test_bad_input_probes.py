@@ -1222,6 +1222,7 @@ MERGE_PROBES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("chance", "report", "rows"), MERGE_PROBES)
 def test_report_keeps_two_runs_apart(
     chance: str,
@@ -1241,6 +1242,7 @@ def test_report_keeps_two_runs_apart(
     assert len(labels) == 2 and len(set(labels)) == 2, labels
 
 
+@pytest.mark.slow
 def test_cogeval_reads_every_log_folder_given(
     probe_env: Path, capsys: pytest.CaptureFixture
 ) -> None:

@@ -1,135 +1,287 @@
-"""Every command of the root README and of each benchmark README runs, offline, on SmolLM2.
+"""The commands of the root README and of each benchmark README mean what they say.
 
-The commands are read from the READMEs' ``bash`` blocks (continued lines
-joined, comments dropped, ``[optional]`` parts of a synopsis left out, the body
-of a ``for`` loop run once with each loop variable at its first value) and run
-in README order, each README in a working folder of its own, so that a
-command reading the logs or results of an earlier one finds them. Shell
-variables assigned in a README (``M=$(cog-tasks model-path smollm2)``) are
-expanded by bash; each command runs in a child process, within a timeout.
+Three tiers:
 
-Each run is made small: ``--limit 1`` (``--limit`` kept when smaller),
-``--epochs 1``, few tokens (``--max-tokens 8`` on Inspect, ``max_gen_toks=8``
-on lm-eval), one hold'em hand or match, 10 training episodes. A Hub model or a
-model stand-in (``pretrained=<dir>``, ``hf/<org>/<model>``) is replaced by
-the embedded SmolLM2, since tests never download. A command is skipped, with
-the reason shown, when it needs an API key (OpenAI, Anthropic), vLLM or a GPU,
-installs packages or runs the test suite, runs lm-eval's own tasks (their
-datasets download), or reads a file of the user's that the README names
-without making it (a stand-in such as ``<log>``, or a missing input file).
+- **Static** (fast, every command): each command, every loop value
+  included, is expanded by bash with the README's assignments and read by its
+  own program's parser; its tasks resolve and build with its ``-T`` values,
+  its model arguments exist, and each file it reads is written by an earlier
+  command of the same README or named as the user's
+  (:mod:`readme_commands`). No model runs.
+- **End to end** (``slow``): nine README commands run verbatim, chosen to
+  cover lm-eval, Inspect and the cog-tasks commands, and each benchmark once;
+  each test checks what they print or write.
+- **Every command** (opt-in, ``COG_TASKS_README_COMMANDS=all``): every
+  command runs, made small (``--limit 1``, few tokens, SmolLM2 for any Hub
+  model), skipped with its reason when it needs an API key, vLLM, a GPU or a
+  file of the user's. About 18 minutes on 2 cores.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+from readme_commands import (
+    ALL_COMMANDS,
+    READMES,
+    REPO_ROOT,
+    STAND_IN,
+    Command,
+    CommandError,
+    calls,
+    input_problems,
+    problems,
+    split_parts,
+)
 
 from cog_tasks.cli import only_our_tasks
+from cog_tasks.coglm.abilities import ABILITIES
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-READMES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "cog_tasks").glob("*/README.md"))]
-PROGRAMS = ("cog-tasks", "inspect", "lm_eval", "lm-eval", "accelerate", "python", "pip")
-ASSIGNMENT = re.compile(r"^(export\s+)?([A-Za-z_]\w*)=(.*)$")
-LOOP = re.compile(r"for (\w+) in ([^;]+); do")
-STAND_IN = re.compile(r"<[^<>\s]+>|\.\.\.(?=$|[,\s])")
-INPUT_SUFFIXES = (".json", ".jsonl", ".csv", ".eval")  # and whatever follows --log
+ABILITY_CODES = [ability.code for ability in ABILITIES]
+
+# ----------------------------------------------------------------------------- static
+
+
+def test_commands_are_found_in_every_readme() -> None:
+    found = {command.readme for command in ALL_COMMANDS}
+    assert found == {str(readme.relative_to(REPO_ROOT)) for readme in READMES}
+    assert all(not command.text.endswith("\\") for command in ALL_COMMANDS)
+    assert len(ALL_COMMANDS) > 100
+
+
+@pytest.mark.parametrize("command", ALL_COMMANDS, ids=[c.id for c in ALL_COMMANDS])
+def test_readme_command_is_well_formed(command: Command) -> None:
+    try:
+        found = calls(command)
+    except CommandError as error:
+        pytest.fail(f"{command.id}: {error}")
+    wrong = [
+        f"{' '.join(call.expanded.words)}\n    {problem}"
+        for call in found
+        for problem in problems(call.parsed) + input_problems(call)
+    ]
+    assert not wrong, f"{command.id}:\n" + "\n".join(wrong)
+
+
+def _checked(text: str, readme: str = "README.md", line: int = 10**6) -> list[str]:
+    """The problems the static checks find in a made-up command of ``readme``."""
+    command = Command(readme, line, text, ())
+    try:
+        return [p for call in calls(command) for p in problems(call.parsed) + input_problems(call)]
+    except CommandError as error:
+        return [str(error)]
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("inspect eval cog_tasks/coglm_chat -T per_ablity=2", "unexpected keyword argument"),
+        ("inspect eval cog_tasks/coglm_chat -T abilities=cnst", "unknown CogLM ability"),
+        ("inspect eval cog_tasks/nonesuch --model hf/x", "not found in the registry"),
+        ("inspect eval cog_tasks/cogeval --modle hf/smollm2", "No such option"),
+        (
+            "inspect eval cog_tasks/cogeval --model hf/s -M model_pth=$(cog-tasks model-path)",
+            "-M model_pth is not an argument of the hf provider",
+        ),
+        ("inspect eval cog_tasks/cogeval --model hf/s -M model_path=/x", "neither cog-tasks"),
+        ("cog-tasks model-path gpt2", "no embedded model 'gpt2'"),
+        ("cog-tasks lm-eval --model hf --model_args pretraind=x --tasks coglm", "pretraind"),
+        ("cog-tasks lm-eval --model hf --model_args pretrained=x --tasks coglm_nope", "coglm_nope"),
+        ("lm_eval --model hf-shared-prefix --tasks coglm", "registered by cog-tasks lm-eval only"),
+        ("cog-tasks cogeval chance -T graphs=n8line", "n8line"),
+        ("cog-tasks coglm report nowhere/never-written", "no earlier command"),
+        ("cog-tasks egosocial chance egosocial_blackjack", "invalid choice"),
+        ('pip install -e ".[dev,everything]"', "no extra 'everything'"),
+        ('python -c "from cog_tasks.cli import no_such_name"', "has no no_such_name"),
+    ],
+)
+def test_static_checks_find_mistakes(text: str, complaint: str) -> None:
+    found = _checked(text)
+    assert any(complaint in problem for problem in found), found
+
+
+def test_an_output_of_an_earlier_command_is_a_valid_input() -> None:
+    readme = "cog_tasks/coglm/README.md"
+    writer = next(c for c in ALL_COMMANDS if c.readme == readme and "--output_path ll " in c.text)
+    assert _checked("cog-tasks coglm report ll", readme, writer.line + 1) == []
+    assert _checked("cog-tasks coglm report ll", readme, writer.line) != []
+
+
+# ----------------------------------------------------------------------------- end to end
+
+
+def _readme_command(readme: str, pattern: str) -> Command:
+    """The one command of ``readme`` that ``pattern`` (a regex) finds (fails unless one)."""
+    found = [c for c in ALL_COMMANDS if c.readme == readme and re.search(pattern, c.text)]
+    assert len(found) == 1, f"{readme}: {len(found)} commands match {pattern!r}"
+    return found[0]
+
+
+def _run_verbatim(command: Command, cwd: Path, timeout: int = 600) -> str:
+    """Run a README command as written, after the README's assignments; return its output."""
+    assignments = [a for a in command.variants()[0] if not a.startswith("export COG_TASKS_DATA=")]
+    done = subprocess.run(
+        ["bash", "-c", "\n".join(["set -euo pipefail", *assignments, command.text])],
+        cwd=cwd,
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{command.id}: exit {done.returncode}\n{output[-3000:]}"
+    return output
+
+
+def _only_log(folder: Path) -> dict:
+    """The one Inspect log in ``folder``, as its header: task, samples, metrics."""
+    (info,) = list_eval_logs(str(folder))
+    log = read_eval_log(info)
+    assert log.status == "success"
+    metrics = {m: v.value for score in log.results.scores for m, v in score.metrics.items()}
+    return {"task": log.eval.task, "samples": log.results.total_samples, "metrics": metrics}
+
+
+FLOAT = r"-?\d+\.\d+"
+INTERVAL = rf"{FLOAT} \[{FLOAT}, {FLOAT}\]"
+
+
+def _readme_table(readme: str, header: str) -> list[list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``, cells stripped."""
+    lines = (REPO_ROOT / readme).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header)) + 2
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start:])
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+
+
+@pytest.mark.slow
+def test_root_readme_chance_profile_reproduces_the_readme_column(tmp_path: Path) -> None:
+    """The seeded chance profile prints, for every headline, the value the README shows."""
+    _run_verbatim(_readme_command("README.md", r"^cog-tasks profile run --model chance "), tmp_path)
+    written = _profile_table(tmp_path / "profiles/chance/profile.md")
+    header = "| benchmark | measure | unit | SmolLM2-135M-Instruct | Gemma 3 270M (base) | chance"
+    quoted = _readme_table("README.md", header)
+    assert {row[0] for row in quoted} == {"coglm", "cogeval", "cogbench", "egosocial"}
+    for benchmark, measure, unit, *_, chance in quoted:
+        assert written[benchmark, measure] == (chance, unit), (benchmark, measure)
+    rows = json.loads((tmp_path / "profiles/chance/profile.json").read_text())["rows"]
+    overall = next(r for r in rows if (r["benchmark"], r["measure"]) == ("coglm", "overall"))
+    assert overall["n"] == 200 and overall["ci_low"] < overall["value"] < overall["ci_high"]
+    assert (tmp_path / "profiles/chance/profile.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def _profile_table(profile_md: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """``profile.md``'s headline table: (benchmark, measure) -> (value [interval], n with unit)."""
+    lines = profile_md.read_text(encoding="utf-8").splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("| benchmark | measure"))
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[header + 2 :])
+    cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    return {(row[0], row[1]): (row[2], row[3]) for row in cells}
+
+
+@pytest.mark.slow
+def test_coglm_readme_lm_eval_run_and_report(tmp_path: Path) -> None:
+    """lm-eval on CogLM (the dummy model, all 1,220 items), then the report of its folder."""
+    readme = "cog_tasks/coglm/README.md"
+    output = _run_verbatim(_readme_command(readme, r"^cog-tasks lm-eval --model dummy "), tmp_path)
+    (results,) = (tmp_path / "benchmarks/results/coglm_lm_eval").rglob("results_*.json")
+    scores = json.loads(results.read_text())["results"]
+    assert set(scores) >= {"coglm", *(f"coglm_{code}" for code in ABILITY_CODES)}
+    assert 0.15 < scores["coglm"]["acc_authors,none"] < 0.45  # a random pick among 2-5 options
+    assert re.search(rf"^\|coglm\s+\|.*\|acc_authors\s+\|\s*\|\s*{FLOAT}\|", output, re.M)
+    assert "no intervals: add --log_samples next time" in output
+    report = _run_verbatim(
+        _readme_command(readme, r"^cog-tasks coglm report benchmarks/results/coglm_lm_eval$"),
+        tmp_path,
+    )
+    counts = re.findall(r"^\d\s+(\w+)\s+.*?\s(\d+)\s+-?\d+\.\d", report, re.M)
+    assert {code for code, _ in counts} == set(ABILITY_CODES)
+    assert sum(int(n) for _, n in counts) == 1220
+    age = re.search(r"^cognitive age\s+(\S+) years", report, re.M)
+    assert age and 0 < float(age[1]) < 25, report
+    assert (results.parents[1] / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_coglm_readme_chance_run(tmp_path: Path) -> None:
+    command = _readme_command(
+        "cog_tasks/coglm/README.md", r"^cog-tasks coglm chance -T per_ability=20 "
+    )
+    output = _run_verbatim(command, tmp_path)
+    assert "chance baseline on cog_tasks/coglm_chat (seed 0, 200 samples)" in output
+    log = _only_log(tmp_path / "logs/chance")
+    assert log["samples"] == 200 and log["metrics"]["invalid"] == 0
+    assert 0.15 < log["metrics"]["acc"] < 0.45
+    low, high = log["metrics"]["calibrated_acc_ci_low"], log["metrics"]["calibrated_acc_ci_high"]
+    assert low < log["metrics"]["calibrated_acc"] < high
+
+
+@pytest.mark.slow
+def test_cogeval_readme_inspect_run(tmp_path: Path, smollm2_path: Path) -> None:
+    command = _readme_command(
+        "cog_tasks/cogeval/README.md", r"^inspect eval cog_tasks/cogeval .* --limit 1$"
+    )
+    _run_verbatim(command, tmp_path)
+    log = _only_log(tmp_path / "logs")
+    assert log["task"] == "cog_tasks/cogeval" and log["samples"] == 1
+    # one sample: solved (acc) or exactly one failure mode, each a fraction of one
+    shares = {name: v for name, v in log["metrics"].items() if "_ci_" not in name}
+    assert set(shares) >= {"acc", "no_answer", "unparseable", "invalid_edge", "wrong_goal"}
+    assert sorted(shares.values())[-2:] == [0.0, 1.0] and sum(shares.values()) == 1.0
+
+
+@pytest.mark.slow
+def test_cogbench_readme_chance_run_and_report(tmp_path: Path) -> None:
+    readme = "cog_tasks/cogbench/README.md"
+    _run_verbatim(
+        _readme_command(readme, r"^cog-tasks cogbench chance .* --log-dir logs/$"), tmp_path
+    )
+    report = _run_verbatim(_readme_command(readme, r"^cog-tasks cogbench report logs/ "), tmp_path)
+    assert "ReAct*: mockllm/chance [subset a, english]" in report
+    assert "invalid ratings 0/80; n = 4 trajectories" in report
+    assert re.search(rf"Authenticity avg {INTERVAL}", report), report
+    (curve, *_) = json.loads((tmp_path / "report/cogbench_curves.json").read_text())
+    assert (curve["agent"], curve["subset"], curve["pairs"]) == ("react", "a", 80)
+    assert 1 <= curve["rationality_avg"]["value"] <= 5
+    assert -1 <= curve["authenticity_avg"]["value"] <= 1
+    assert sorted(curve["authenticity"]) == ["0", "1", "2", "3"]
+
+
+@pytest.mark.slow
+def test_egosocial_readme_inspect_run_and_report(tmp_path: Path, smollm2_path: Path) -> None:
+    readme = "cog_tasks/egosocial/README.md"
+    _run_verbatim(
+        _readme_command(readme, r"^inspect eval cog_tasks/egosocial_static --model hf/smollm2 "),
+        tmp_path,
+    )
+    log = _only_log(tmp_path / "logs")
+    assert log["task"] == "cog_tasks/egosocial_static" and log["samples"] == 4
+    _run_verbatim(_readme_command(readme, r"^cog-tasks egosocial report ./logs$"), tmp_path)
+    summary = (tmp_path / "logs/summary.md").read_text()
+    assert re.search(rf"^\| hf/smollm2\[[^|]*\] \| {INTERVAL} n=4 \|", summary, re.M), summary
+    assert "· chance (expected) | 0.250 [0.250, 0.250] n=4 |" in summary
+
+
+# ----------------------------------------------------------------------------- every command
+
+EVERY_COMMAND = os.environ.get("COG_TASKS_README_COMMANDS", "")
+"""``all``: run every README command too; ``root``: the root README's commands only."""
+
 SMALL_TOKENS = 8
 COMMAND_TIMEOUT = 240  # seconds; one small item takes well under a minute
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command of a README.
-
-    Attributes:
-        readme: The README, relative to the repository root.
-        line: The line where the command starts.
-        text: The command, continued lines joined, comments and ``[optional]`` parts dropped.
-        assignments: The README's shell assignments before it (loop variables included).
-    """
-
-    readme: str
-    line: int
-    text: str
-    assignments: tuple[str, ...]
-
-    @property
-    def id(self) -> str:
-        """The test id: README and line."""
-        return f"{self.readme}:{self.line}"
-
-
-def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines of the README's bash blocks: ``(line number, line)``, continuations joined."""
-    inside, pending, start = False, "", 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("```"):
-            inside = line.strip() in ("```bash", "```sh")
-            continue
-        if not inside:
-            continue
-        if not pending:
-            start = number
-        if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
-            continue
-        yield start, pending + line
-        pending = ""
-
-
-def _without_comment(line: str) -> str:
-    """The line without its ``#`` comment (a ``#`` that starts a word, outside quotes)."""
-    quote = ""
-    for index, char in enumerate(line):
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "#" and (index == 0 or line[index - 1].isspace()):
-            return line[:index].strip()
-    return line.strip()
-
-
-def readme_commands(readme: Path) -> list[Command]:
-    """The commands of one README, with the shell assignments each one sees."""
-    assignments: list[str] = []
-    commands = []
-    loops: list[int] = []  # how many loop variables each open loop line set
-    name = str(readme.relative_to(REPO_ROOT))
-    for number, raw in _logical_lines(readme.read_text(encoding="utf-8")):
-        line = _without_comment(raw)
-        if not line:
-            continue
-        for variable, values in LOOP.findall(line):
-            first = shlex.split(values)[0].replace("\\", "\\\\").replace('"', '\\"')
-            assignments.append(f'{variable}="{first}"')  # quoted: a value may hold spaces
-            loops.append(1)
-        line = LOOP.sub("", line).strip()
-        if not line:
-            continue
-        if re.fullmatch(r"(done;?\s*)+", line):
-            for _ in range(line.count("done")):
-                del assignments[-loops.pop() :]
-            continue
-        found = ASSIGNMENT.match(line)
-        if found and not line.startswith(PROGRAMS):
-            assignments.append(f"export {found[2]}={found[3]}")
-            continue
-        text = re.sub(r"\s*\[[^\]]*\]", "", line)  # a synopsis' [optional] parts
-        commands.append(Command(name, number, text, tuple(assignments)))
-    return commands
-
-
-ALL_COMMANDS = [command for readme in READMES for command in readme_commands(readme)]
+OUTPUT_OPTION = re.compile(r"(?<!\S)(?:--output_path|--output-file|--log-dir|--out|-o)[ =](\S+)")
+SKIPPED_OUTPUTS: dict[str, str] = {}  # "<README> <path>" -> the skipped command that writes it
 
 
 def skip_reason(text: str) -> str | None:
@@ -169,69 +321,32 @@ def small(text: str, model: Path) -> str:
     return re.sub(r"--episodes \d+", "--episodes 10", text)
 
 
-def expand(command: Command, text: str, cwd: Path) -> list[str]:
+def shell_words(command: Command, text: str, cwd: Path) -> list[str]:
     """The command's words after bash's expansion, with the README's assignments made."""
-    script = "\n".join(
-        [
-            *(a for a in command.assignments if not re.match(r"export COG_TASKS_DATA=", a)),
-            f"set -- {text}",
-            'printf "%s\\0" "$@"',
-        ]
-    )
+    assignments = [a for a in command.variants()[0] if not a.startswith("export COG_TASKS_DATA=")]
+    script = "\n".join([*assignments, f"set -- {text}", 'printf "%s\\0" "$@"'])
     done = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
         pytest.fail(f"{command.id}: bash cannot expand `{text}`: {done.stderr.strip()}")
     return done.stdout.split("\0")[:-1]
 
 
-def missing_input(command: Command, words: list[str], cwd: Path) -> str | None:
-    """An input file the command reads that the README never makes, or None.
+def skip(command: Command, reason: str) -> NoReturn:
+    """Skip the command, remembering what it would have written for the commands that read it."""
+    for path in OUTPUT_OPTION.findall(command.text):
+        SKIPPED_OUTPUTS[f"{command.readme} {path.rstrip('/')}"] = command.id
+    pytest.skip(reason)
 
-    A missing file inside what an earlier command of the README writes is not
-    the user's: the command then runs, and fails if that command did not make it.
-    """
-    outputs = {"--out", "-o", "--output", "--output_path", "--output-file", "--log-dir"}
-    written = [
-        Path(path.rstrip("/"))
-        for other in ALL_COMMANDS
-        if other.readme == command.readme and other.line < command.line
-        for path in earlier_outputs(other.text)
-    ]
-    for previous, word in zip(["", *words], words, strict=False):
+
+def unreadable_input(command: Command, words: list[str], cwd: Path) -> str | None:
+    """Why the command cannot run: a stand-in, or a file a skipped command would write; or None."""
+    for word in words:
         if STAND_IN.search(word):
-            return f"reads a file of the user's (stand-in {word})"
-        if (word.endswith(INPUT_SUFFIXES) and previous not in outputs) or previous == "--log":
-            path = Path(word.split(":")[0])
-            made_before = any(path == out or out in path.parents for out in written)
-            if not (cwd / path).exists() and not made_before:
-                return f"reads a file of the user's, {path}, that the README does not make"
+            return f"reads a file of the user's ({word})"
+        writer = SKIPPED_OUTPUTS.get(f"{command.readme} {word.rstrip('/')}")
+        if writer and not (cwd / word).exists():
+            return f"reads {word}, which the skipped command {writer} writes"
     return None
-
-
-def earlier_outputs(text: str) -> list[str]:
-    """What a command writes: its output options, or ``logs`` for an Inspect run without one."""
-    found = OUTPUT_OPTION.findall(text)
-    if not found and text.startswith("inspect eval "):
-        found = ["logs"]
-    return found
-
-
-def runs_lm_eval(words: list[str]) -> bool:
-    """Whether the command is an lm-eval run (``lm_eval``, ``lm-eval``, ``cog-tasks lm-eval``)."""
-    return words[:1] in (["lm_eval"], ["lm-eval"]) or words[:2] == ["cog-tasks", "lm-eval"]
-
-
-def run(words: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the command in a child process (``python`` as this interpreter), within the timeout."""
-    program = [sys.executable] if words[0] == "python" else [words[0]]
-    return subprocess.run(
-        [*program, *words[1:]],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -247,71 +362,56 @@ def workdirs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     return folder
 
 
-def test_commands_are_found_in_every_readme() -> None:
-    found = {command.readme for command in ALL_COMMANDS}
-    assert found == {str(readme.relative_to(REPO_ROOT)) for readme in READMES}
-    assert all(not command.text.endswith("\\") for command in ALL_COMMANDS)
+def _every_command() -> Iterator[Command]:
+    """The commands the opt-in runs, in README order."""
+    for command in ALL_COMMANDS:
+        if EVERY_COMMAND == "all" or (EVERY_COMMAND == "root" and command.readme == "README.md"):
+            yield command
 
 
-OUTPUT_OPTION = re.compile(r"(?<!\S)(?:--output_path|--output-file|--log-dir|--out|-o)[ =](\S+)")
-SKIPPED_OUTPUTS: dict[str, str] = {}  # "<README> <path>" -> the skipped command that writes it
-
-
-def skip(command: Command, reason: str) -> NoReturn:
-    """Skip the command, remembering what it would have written for the commands that read it."""
-    for path in OUTPUT_OPTION.findall(command.text):
-        SKIPPED_OUTPUTS[f"{command.readme} {path.rstrip('/')}"] = command.id
-    pytest.skip(reason)
-
-
-def reads_skipped_output(command: Command, words: list[str], cwd: Path) -> str | None:
-    """Why the command cannot run: it reads what a skipped command would write; or None."""
-    for word in words:
-        writer = SKIPPED_OUTPUTS.get(f"{command.readme} {word.rstrip('/')}")
-        if writer and not (cwd / word).exists():
-            return f"reads {word}, which the skipped command {writer} writes"
-    return None
-
-
-EVERY_README = os.environ.get("COG_TASKS_README_COMMANDS", "all") != "root"
-"""Run the benchmark READMEs' commands too (the default; about 16 minutes on 2 cores).
-
-``COG_TASKS_README_COMMANDS=root`` runs the root README's commands only (2.5
-minutes), for a quicker local run.
-"""
+RUN_ALL = list(_every_command())
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ALL_COMMANDS, ids=[c.id for c in ALL_COMMANDS])
+@pytest.mark.skipif(not RUN_ALL, reason="set COG_TASKS_README_COMMANDS=all (or root) to run")
+@pytest.mark.parametrize("command", RUN_ALL or [None], ids=[c.id for c in RUN_ALL] or ["none"])
 def test_readme_command_runs(
-    command: Command,
-    smollm2_path: Path,
-    workdirs: Callable[[str], Path],
+    command: Command, smollm2_path: Path, workdirs: Callable[[str], Path]
 ) -> None:
-    if command.readme != "README.md" and not EVERY_README:
-        pytest.skip("a benchmark README's command (COG_TASKS_README_COMMANDS=root)")
-    parts = [part.strip() for part in command.text.split("&&")]
+    parts = split_parts(command.text)
     reasons = [skip_reason(part) for part in parts]
     installs = skip_reason("pip install")
     blocking = [reason for reason in reasons if reason and reason != installs]
     if blocking or all(reasons):
         skip(command, (blocking or reasons)[0])
     cwd = workdirs(command.readme)
-    texts = [
-        small(part, smollm2_path) for part, reason in zip(parts, reasons, strict=True) if not reason
-    ]
-    for text in texts:
+    for part, reason in zip(parts, reasons, strict=True):
+        if reason:
+            continue
+        text = small(part, smollm2_path)
         stand_in = STAND_IN.search(text)
         if stand_in:  # before bash sees it: "<model-folder>" is a redirection to bash
             skip(command, f"reads a file of the user's (stand-in {stand_in[0]})")
-        words = expand(command, text, cwd)
-        if runs_lm_eval(words) and not only_our_tasks(words):
+        words = shell_words(command, text, cwd)
+        runs_lm_eval = words[:1] in (["lm_eval"], ["lm-eval"]) or words[:2] == [
+            "cog-tasks",
+            "lm-eval",
+        ]
+        if runs_lm_eval and not only_our_tasks(words):
             skip(command, "runs lm-eval's own tasks, whose datasets download from the Hub")
-        missing = missing_input(command, words, cwd) or reads_skipped_output(command, words, cwd)
+        missing = unreadable_input(command, words, cwd)
         if missing:
             skip(command, missing)
+        program = [sys.executable] if words[0] == "python" else [words[0]]
         try:
-            done = run(words, cwd)
+            done = subprocess.run(
+                [*program, *words[1:]],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             pytest.fail(f"{command.id}: `{text}` ran past {COMMAND_TIMEOUT} s")
         tail = (done.stdout + done.stderr)[-3000:]

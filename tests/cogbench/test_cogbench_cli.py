@@ -162,6 +162,7 @@ def test_chance_report_and_export_round_trip(
     assert scores.authenticity.at(0) == pytest.approx(metrics["authenticity_t0"])
 
 
+@pytest.mark.slow
 def test_report_keeps_runs_with_different_settings_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

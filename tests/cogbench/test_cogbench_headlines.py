@@ -22,6 +22,7 @@ def chance_log(tmp_path_factory: pytest.TempPathFactory):
     return run_chance_model(task, ChanceRater(seed=0), str(tmp_path_factory.mktemp("logs")))
 
 
+@pytest.mark.slow
 def test_headlines_of_a_chance_run(chance_log) -> None:
     found = {headline.measure: headline for headline in headlines(chance_log)}
     assert set(found) == {"authenticity_avg_a", "invalid_rate_a", "rationality_avg_a"}
@@ -77,6 +78,7 @@ def test_paper_rows_are_tables_2_and_3() -> None:
     assert len(PAPER_ROWS) == 16 and all(row.differs for row in PAPER_ROWS)
 
 
+@pytest.mark.slow
 def test_units_add_epochs(tmp_path: Path) -> None:
     task = cogbench(agent="cot", source="sample", subset="v", iterations=1, judge=False)
     log = run_chance_model(task, ChanceRater(seed=1), str(tmp_path), epochs=2)

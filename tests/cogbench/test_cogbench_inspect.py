@@ -133,6 +133,7 @@ def test_task_parameters_are_checked_at_build(argument: dict, message: str) -> N
         cogbench(source="sample", **argument)
 
 
+@pytest.mark.slow
 def test_a_run_without_a_judge_is_refused(tmp_path) -> None:
     [log] = inspect_eval(
         cogbench(agent="cot", source="sample", iterations=1),
