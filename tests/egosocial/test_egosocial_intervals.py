@@ -107,13 +107,21 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert style.interval.n == 3 and style.interval.unit == "match"
     assert all(isinstance(value, tuple) for value in beliefs.units.values())
     report = build_report([first, holdem, second])
-    guessing_rows = {c.row for c in report.cells if c.table.startswith("Number")}
-    assert len(guessing_rows) == 2  # two seeds: two rows, labelled apart
+    rows = {c.row for c in report.cells if c.table.startswith("Number") and not c.reference}
+    assert len(rows) == 2  # two seeds: two rows, labelled apart
     pooled = build_report([first, second], pool_seeds=True)
-    assert len({c.row for c in pooled.cells}) == 1 and "pooled 2 runs" in pooled.notes[0]
-    [pooled_hit] = [c for c in pooled.cells if c.column == "L1 hit rate"]
+    assert len({c.row for c in pooled.cells if not c.reference}) == 1
+    assert "pooled 2 runs" in pooled.notes[0]
+    [pooled_hit] = [c for c in pooled.cells if c.column == "L1 hit rate" and not c.reference]
     assert pooled_hit.interval().n == 4 and pooled_hit.coverage.epochs == 4
     with pytest.raises(ResultsError, match="given twice"):
         build_report([first, first])
     references = {c.row.split(" · ")[-1] for c in report.cells if c.reference}
     assert {"always yes", "always no", "always A"} <= references
+    # the reference games on the same games: 50 hits every Level 1 round, 1 wins every round
+    found = {(c.row, c.column): c.interval() for c in pooled.cells}
+    (row,) = {c.row for c in pooled.cells if not c.reference}
+    hits = found[(f"{row} · constant prediction 50", "L1 hit rate")]
+    wins = found[(f"{row} · constant lowest choice", "win rate")]
+    assert (hits.value, hits.n, wins.value, wins.n) == (1.0, 4, 1.0, 4)
+    assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.0

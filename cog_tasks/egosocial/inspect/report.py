@@ -49,6 +49,7 @@ from cog_tasks.common.results import (
 from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import YES_NO
+from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
 from cog_tasks.egosocial.records import LETTERS
 from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
 
@@ -196,8 +197,23 @@ def _values(
         return _static_values(sample, value, circular)
     if task == HOLDEM_TASK:
         return _holdem_values(value, details)
-    keys = GUESSING_KEYS if task == NUMBER_GUESSING_TASK else (*BELIEF_KEYS, "not_stated")
-    return {key: float(value.get(key, 0.0)) for key in keys}
+    if task == NUMBER_GUESSING_TASK:
+        return _guessing_values(sample.metadata, value)
+    return {key: float(value.get(key, 0.0)) for key in (*BELIEF_KEYS, "not_stated")}
+
+
+def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dict:
+    """The game's rates and those of the reference replies against the same opponent.
+
+    The opponents are deterministic, so a constant reply plays the same game
+    whatever the model did (:func:`constant_reply_game`).
+    """
+    values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
+    for name, reply in REFERENCE_REPLIES.items():
+        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"])
+        values[f"{name} accuracy"] = played.accuracy()
+        values[f"{name} win_rate"] = played.win_rate()
+    return values
 
 
 def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Mapping[str, Any]]]:
@@ -302,16 +318,24 @@ def _static_cells(run: EgoRun) -> Iterator[Cell]:
 
 
 def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
-    """Hit rate per level, then the win and invalid rates over every game."""
+    """Hit rate per level, the win and invalid rates over every game, then the reference games."""
     table = "Number Guessing (per game)"
     units = list(run.checked.values)
     levels = sorted({int(run.metadata[unit]["level"]) for unit in units})
-    for level in levels:
-        games = [unit for unit in units if int(run.metadata[unit]["level"]) == level]
+    by_level = {
+        level: [unit for unit in units if int(run.metadata[unit]["level"]) == level]
+        for level in levels
+    }
+    for level, games in by_level.items():
         measure = f"number_guessing_hit_rate_L{level}"
         yield _cell(run, table, f"L{level} hit rate", _means(run, "accuracy", games), measure)
     yield _cell(run, table, "win rate", _means(run, "win_rate", units), "number_guessing_win_rate")
     yield _cell(run, table, "invalid rate", _means(run, "invalid_rate", units))
+    for name in REFERENCE_REPLIES:
+        for level, games in by_level.items():
+            hits = _means(run, f"{name} accuracy", games)
+            yield _reference(run, name, table, f"L{level} hit rate", hits)
+        yield _reference(run, name, table, "win rate", _means(run, f"{name} win_rate", units))
 
 
 def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
