@@ -147,8 +147,8 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
 
     Inspect logs and lm-eval output folders (those holding
     ``samples_cogeval*.jsonl``) are read together, each run its own row
-    (seeds pooled only with ``pool_seeds``); a run read twice (a path given
-    twice, or inside another one given) is refused by the shared checks.
+    (seeds pooled only with ``pool_seeds``); a path given twice, or inside
+    another one given, is refused, and so is a run read twice (the shared checks).
     """
     from cog_tasks.cogeval.headlines import checked_runs
 
@@ -164,6 +164,16 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
     missing = [log for log in args.log if not log.exists()]
     if missing:
         raise FileNotFoundError(f"{missing[0]}: no such log folder or file")
+    resolved = [log.resolve() for log in args.log]
+    for index, path in enumerate(resolved):
+        outer = next(
+            (o for o, p in enumerate(resolved) if o != index and path.is_relative_to(p)), None
+        )
+        if outer is not None:
+            raise UsageError(
+                f"{args.log[index]}: already read through --log {args.log[outer]}; give each "
+                "log folder once"
+            )
     lm_eval = [log for log in args.log if log.is_dir() and any(log.rglob("samples_cogeval*.jsonl"))]
     inspect = [log for log in args.log if log not in lm_eval]
     runs = []

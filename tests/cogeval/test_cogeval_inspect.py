@@ -70,6 +70,8 @@ def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
         log_dir=str(tmp_path / "logs"),
         display="none",
         max_samples=1,
+        # the task's first prompt (a second one, another model's wording, is left out)
+        sample_id=["n7line.ordRooms.transReval.t0", "n7line.ordRooms.transReval.t1"],
     )
     assert log.status == "success", log.error
     (run,) = checked_runs(read_inspect_runs(tmp_path / "logs")[0])
@@ -78,6 +80,7 @@ def test_scripted_replies_are_scored_and_reported(tmp_path: Path) -> None:
         (1.0, None),
         (0.0, "wrong_goal"),
     ]
+    assert run.coverage.incomplete == 1 and run.coverage.missing_keys == 2  # the left-out prompt
     assert (
         main(["cogeval", "report", "--log", str(tmp_path / "logs"), "--out", str(tmp_path / "png")])
         == 0

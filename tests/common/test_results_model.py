@@ -507,7 +507,7 @@ def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_r
     assert row["note"].startswith("PARTIAL: 7 of 9 tasks missing, 1 tasks incomplete")
     # the same log twice is refused, not doubled
     analyze = ["cogeval", "analyze", "--log", str(tmp_path / "0"), "--log", str(tmp_path / "0")]
-    assert main(analyze) == 2 and "given twice" in capsys.readouterr().err
+    assert main(analyze) == 2 and "give each log folder once" in capsys.readouterr().err
     # two identities: two rows, labelled by what differs; the log's metric is the report's
     assert main([*report, "--log", str(tmp_path)]) == 0
     rows = {row["run"]: row for row in json.loads(capsys.readouterr().out)["rows"]}
