@@ -1,5 +1,6 @@
 """Headline numbers with intervals over trajectories, paper rows and the feedback followers."""
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -43,14 +44,19 @@ def test_headlines_of_a_chance_run(chance_log) -> None:
 
 
 def test_interval_resamples_whole_trajectories() -> None:
-    """Two trajectories, one agreeing perfectly, one not at all: κ spans the two."""
+    """Trajectories agreeing perfectly or not at all: κ's interval spans the two kinds.
+
+    Below 10 trajectories no percentile bootstrap is drawn, so two give none.
+    """
     perfect = RatingTally.from_ratings([1, 2, 3, 4, 5], [1, 2, 3, 4, 5])
     wrong = RatingTally.from_ratings([1, 2, 3, 4, 5], [2, 3, 4, 5, 1])
-    units = [UnitTallies.from_iterations({1: perfect}), UnitTallies.from_iterations({1: wrong})]
-    interval = authenticity_interval(units)
-    assert interval.value == pytest.approx((perfect + wrong).kappa())
-    assert interval.low == pytest.approx(wrong.kappa())
-    assert interval.high == pytest.approx(1.0)
+    two = [UnitTallies.from_iterations({1: perfect}), UnitTallies.from_iterations({1: wrong})]
+    few = authenticity_interval(two)
+    assert few.value == pytest.approx((perfect + wrong).kappa())
+    assert few.method == "none" and math.isnan(few.low) and few.n == 2
+    interval = authenticity_interval(two * 6)
+    assert interval.method == "bootstrap" and interval.n == 12
+    assert wrong.kappa() <= interval.low < interval.value < interval.high <= 1.0
 
 
 def test_followers_on_the_sample_trajectories() -> None:
