@@ -29,6 +29,9 @@ SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
     os.environ.setdefault(variable, "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# One BLAS thread for numpy and scipy (torch keeps its own): on 2 busy cores, OpenBLAS
+# threads spinning against each other made a GLM of the paper's design 10x slower.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 if "COG_TASKS_DATA" not in os.environ and SHARED_DATA.is_dir():
     os.environ["COG_TASKS_DATA"] = str(SHARED_DATA)
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from cog_tasks.cli import main
-from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.generator import CogEvalItem, generate_items
 from cog_tasks.cogeval.headlines import checked_runs
 from cog_tasks.cogeval.metrics import (
     ANALYSIS_TERMS,
@@ -179,43 +179,71 @@ def test_small_slices_with_more_terms_than_cells_are_analysed() -> None:
     assert all(terms[name].df == 0 and terms[name].p is None for name in ("domain", "condition"))
 
 
-def _paper_design_table(models: int, seed: int = 11) -> pd.DataFrame:
-    """Random scores on every item of the paper's design, at three temperatures."""
-    rng = np.random.default_rng(seed)
-    rows = [
-        {
-            "model": f"m{model}",
-            "graph": item.graph,
-            "domain": item.domain,
-            "condition": item.condition,
-            "temperature": temperature,
-            "score": int(rng.random() < 0.5),
-            "max_score": 1,
-        }
-        for item in generate_items(design="paper")
-        for model in range(models)
-        for temperature in (0.0, 0.5, 1.0)
-    ]
-    return pd.DataFrame(rows)
+def _paper_design_table(models: int, one_item_per_cell: bool = False) -> pd.DataFrame:
+    """Scores on the paper's design (every item, or one per graph x domain x family cell).
+
+    Every model answers at three temperatures; the scores alternate, so no cell
+    is all right or all wrong.
+    """
+    items = generate_items(design="paper")
+    if one_item_per_cell:
+        families = validate_scores(pd.DataFrame([_row(item, "m0", 0.0, 0) for item in items]))
+        cells = {}
+        for item, family in zip(items, families["family"], strict=True):
+            cells.setdefault((item.graph, item.domain, family), item)
+        items = list(cells.values())
+    return pd.DataFrame(
+        [
+            _row(item, f"m{model}", temperature, (number + model + step) % 2)
+            for number, item in enumerate(items)
+            for model in range(models)
+            for step, temperature in enumerate((0.0, 0.5, 1.0))
+        ]
+    )
 
 
-def test_paper_design_gives_table_2_degrees_of_freedom_and_at_most_40_for_three_way() -> None:
-    terms = {t.term: t.df for t in analysis_of_deviance(validate_scores(_paper_design_table(8)))}
+def _row(item: CogEvalItem, model: str, temperature: float, score: int) -> dict:
+    return {
+        "model": model,
+        "graph": item.graph,
+        "domain": item.domain,
+        "condition": item.condition,
+        "temperature": temperature,
+        "score": score,
+        "max_score": 1,
+    }
+
+
+def _assert_table_2_degrees_of_freedom(frame: pd.DataFrame, models: int) -> None:
+    table = validate_scores(frame)
+    terms = {t.term: t.df for t in analysis_of_deviance(table)}
     assert terms == {
-        "LLM": 7,
+        "LLM": models - 1,
         "graph": 5,
         "domain": 2,
         "temperature": 2,
         "condition": 4,
-        "LLM:temperature": 14,
+        "LLM:temperature": 2 * (models - 1),
         "graph:domain": 10,
         "graph:condition": 20,
         "domain:condition": 8,
         "graph:domain:condition": 40,  # the paper's Table 2 prints 44
     }
-    # 6 graphs x 3 domains x 5 families = 90 cells: intercept + 89 parameters at most.
-    cell_terms = ("graph", "domain", "condition", "graph:domain", "graph:condition")
-    assert 1 + sum(terms[t] for t in (*cell_terms, "domain:condition")) + 40 == 90
+    # The item terms share the design's graph x domain x family cells: intercept and
+    # item terms together have exactly one parameter per cell the design fills.
+    cells = table.groupby(["graph", "domain", "family"]).ngroups
+    item_terms = ("graph", "domain", "condition", "graph:domain", "graph:condition")
+    assert 1 + sum(terms[t] for t in (*item_terms, "domain:condition")) + 40 == cells
+
+
+def test_paper_design_cells_give_table_2_degrees_of_freedom() -> None:
+    """One item per cell of the paper's design gives Table 2's terms (the full design: slow)."""
+    _assert_table_2_degrees_of_freedom(_paper_design_table(2, one_item_per_cell=True), 2)
+
+
+@pytest.mark.slow
+def test_full_paper_design_gives_table_2_degrees_of_freedom_and_at_most_40_for_three_way() -> None:
+    _assert_table_2_degrees_of_freedom(_paper_design_table(8), 8)
 
 
 def test_perfect_separation_is_warned_about(
