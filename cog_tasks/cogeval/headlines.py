@@ -85,20 +85,18 @@ class Declared:
     temperatures: Mapping[str, float]
 
     @classmethod
-    def of(
-        cls, items: Iterable[tuple[str, str, TaskFacts]], temperatures: Sequence[float]
-    ) -> Declared:
-        """The declared set of ``(item id, task id, facts)`` items at every temperature."""
+    def of(cls, dialogs: Iterable[tuple[str, str, TaskFacts, float]]) -> Declared:
+        """The declared set of ``(item, task, facts, temperature)`` dialogs (repeats ignored)."""
         tasks: dict[str, TaskFacts] = {}
         keys: dict[str, list[str]] = {}
-        every: dict[str, float] = {}
-        for item, task, facts in items:
+        temperatures: dict[str, float] = {}
+        for item, task, facts, temperature in dialogs:
+            key = dialog_key(item, temperature)
             tasks.setdefault(task, facts)
-            for temperature in temperatures:
-                key = dialog_key(item, temperature)
+            if key not in temperatures:
                 keys.setdefault(task, []).append(key)
-                every[key] = float(temperature)
-        return cls(tasks, {task: tuple(found) for task, found in keys.items()}, every)
+                temperatures[key] = float(temperature)
+        return cls(tasks, {task: tuple(found) for task, found in keys.items()}, temperatures)
 
 
 def dialog_key(item: str, temperature: float) -> str:

@@ -150,38 +150,44 @@ def _reply_status(record: Mapping[str, Any]) -> str:
     return reply_status(record.get("failure_mode"))
 
 
-def _run(
-    identity: RunIdentity, source: str, protocol: str, rows: Iterable[dict[str, Any]]
-) -> tuple[RunResults, Declared]:
-    """A run over the tasks and dialogs it holds (nothing more is declared).
+#: A row as :func:`_run` takes it: ``((item, task, facts, temperature), score,
+#: failure mode, status, epoch)``, the epoch ``None`` for the next repeat of its dialog.
+Row = tuple[tuple[str, str, TaskFacts, float], float, str | None, str, int | None]
 
-    Each row needs ``task``, ``item``, ``facts``, ``temperature``, ``epoch``
-    (``None``: the next repeat of its dialog), ``score``, ``failure_mode``, ``status``.
-    """
+
+def _dialog(fields: Mapping[str, Any], default_task: str) -> tuple[str, str, TaskFacts, float]:
+    """A row's item (``id``, else its task), task (else ``default_task``), facts, temperature."""
+    facts = TaskFacts(
+        str(_cell(fields, "graph") or "-"),
+        str(_cell(fields, "domain") or "-"),
+        str(fields["condition"]),
+        str(_cell(fields, "cot") or "none"),
+    )
+    task = str(_cell(fields, "task") or default_task)
+    return str(_cell(fields, "id") or task), task, facts, float(_cell(fields, "temperature") or 0)
+
+
+def _run(
+    identity: RunIdentity, source: str, protocol: str, rows: list[Row]
+) -> tuple[RunResults, Declared]:
+    """A run over the tasks and dialogs its rows hold (nothing more is declared)."""
     records = []
-    tasks: dict[str, TaskFacts] = {}
-    keys: dict[str, list[str]] = {}
-    temperatures: dict[str, float] = {}
     repeats: Counter[str] = Counter()
-    for row in rows:
-        key = dialog_key(row["item"], row["temperature"])
-        tasks.setdefault(row["task"], row["facts"])
-        if key not in temperatures:
-            keys.setdefault(row["task"], []).append(key)
-            temperatures[key] = float(row["temperature"])
+    for (item, task, facts, temperature), score, failure, status, epoch in rows:
+        key = dialog_key(item, temperature)
         repeats[key] += 1
         records.append(
             dialog_record(
-                row["task"],
+                task,
                 key,
-                row["facts"].condition,
-                score=row["score"],
-                failure_mode=row["failure_mode"],
-                epoch=repeats[key] if row["epoch"] is None else int(row["epoch"]),
-                status=row["status"],
+                facts.condition,
+                score=score,
+                failure_mode=failure,
+                epoch=repeats[key] if epoch is None else int(epoch),
+                status=status,
             )
         )
-    declared = Declared(tasks, {task: tuple(found) for task, found in keys.items()}, temperatures)
+    declared = Declared.of(dialog for dialog, *_ in rows)
     return run_results(identity, records, declared, source, protocol), declared
 
 
@@ -195,31 +201,19 @@ def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResul
     A line with a truthy ``error`` is ``error``, one whose ``stop_reason`` is
     ``max_tokens`` or ``length`` ``truncated``.
     """
-    rows = []
-    for number, record in enumerate(scored, start=1):
-        task = str(record.get("task") or record.get("id") or f"line {number}")
-        facts = TaskFacts(
-            str(record.get("graph", "-")),
-            str(record.get("domain", "-")),
-            str(record["condition"]),
-            str(record.get("cot") or "none"),
+    rows: list[Row] = [
+        (
+            _dialog(record, str(record.get("id") or f"line {number}")),
+            float(record["score"]),
+            record["failure_mode"],
+            _reply_status(record),
+            int(record.get("epoch") or 1),
         )
-        rows.append(
-            {
-                "task": task,
-                "item": str(record.get("id") or task),
-                "facts": facts,
-                "temperature": float(record.get("temperature") or 0.0),
-                "epoch": int(record.get("epoch") or 1),
-                "score": float(record["score"]),
-                "failure_mode": record["failure_mode"],
-                "status": _reply_status(record),
-            }
-        )
+        for number, record in enumerate(scored, start=1)
+    ]
     models = {str(record["model"]) for record in scored if record.get("model")}
     model = models.pop() if len(models) == 1 else "replies"
-    identity = RunIdentity.of("cogeval (score file)", model)
-    return _run(identity, rows=rows, source=str(source), protocol="rescored replies")
+    return _run(RunIdentity.of("cogeval (score file)", model), str(source), "rescored", rows)
 
 
 def read_score_table(path: Path) -> pd.DataFrame:
@@ -264,27 +258,16 @@ def score_table_runs(path: Path) -> list[tuple[RunResults, Declared]]:
     column = "run" if "run" in table else "model"
     runs = []
     for name, part in table.groupby(column, sort=False):
-        rows = []
+        rows: list[Row] = []
         for row in part.to_dict("records"):
             cot = str(_cell(row, "cot") or "none")
-            facts = TaskFacts(row["graph"], row["domain"], row["condition"], cot)
-            suffix = "" if cot == "none" else f".{cot}"
-            task = str(
-                _cell(row, "task") or f"{facts.graph}.{facts.domain}.{facts.condition}{suffix}"
+            task = ".".join(
+                [row["graph"], row["domain"], row["condition"]] + [cot] * (cot != "none")
             )
             failure = _cell(row, "failure_mode")
-            rows.append(
-                {
-                    "task": task,
-                    "item": str(_cell(row, "id") or task),
-                    "facts": facts,
-                    "temperature": row["temperature"],
-                    "epoch": _cell(row, "epoch"),
-                    "score": row["score"] / row["max_score"],
-                    "failure_mode": failure,
-                    "status": str(_cell(row, "status") or reply_status(failure)),
-                }
-            )
+            status = str(_cell(row, "status") or reply_status(failure))
+            score = row["score"] / row["max_score"]
+            rows.append((_dialog(row, task), score, failure, status, _cell(row, "epoch")))
         arguments = {"run": name} if column == "run" else {}
         identity = RunIdentity.of(
             "cogeval (score table)", str(part["model"].iloc[0]), arguments=arguments

@@ -41,8 +41,11 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
     """
     arguments = log.eval.task_args or {}
     try:
+        temperatures = parse_temperatures(arguments.get("temperatures"))
         declared = Declared.of(
-            declared_items(arguments), parse_temperatures(arguments.get("temperatures"))
+            (*entry, temperature)
+            for entry in declared_items(arguments)
+            for temperature in temperatures
         )
     except ValueError as error:
         raise ResultsError(f"{log.location}: {error}") from error

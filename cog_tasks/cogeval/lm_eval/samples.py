@@ -24,7 +24,6 @@ from typing import Any
 
 from cog_tasks.cogeval.headlines import (
     Declared,
-    TaskFacts,
     declared_items,
     dialog_key,
     dialog_record,
@@ -113,20 +112,15 @@ def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
 def _declared(results: dict[str, Any], tasks: list[str], source: Path) -> Declared:
     """The dialogs the run's tasks cover in full, each at its task's temperature."""
     configs = results.get("configs") or {}
-    tasks_facts: dict[str, TaskFacts] = {}
-    keys: dict[str, list[str]] = {}
-    temperatures: dict[str, float] = {}
+    dialogs = []
     for task in tasks:
         arguments = (configs.get(task) or {}).get("dataset_kwargs") or {}
         try:
-            part = Declared.of(declared_items(arguments), [task_temperature(results, task)])
+            items = declared_items(arguments)
         except ValueError as error:
             raise ResultsError(f"{source}: task {task}: {error}") from error
-        tasks_facts.update(part.tasks)
-        for unit, found in part.keys.items():
-            keys.setdefault(unit, []).extend(key for key in found if key not in temperatures)
-            temperatures.update({key: part.temperatures[key] for key in found})
-    return Declared(tasks_facts, {unit: tuple(found) for unit, found in keys.items()}, temperatures)
+        dialogs += [(*entry, task_temperature(results, task)) for entry in items]
+    return Declared.of(dialogs)
 
 
 def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
