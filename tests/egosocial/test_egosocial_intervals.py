@@ -125,3 +125,24 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     wins = found[(f"{row} · constant lowest choice", "win rate")]
     assert (hits.value, hits.n, wins.value, wins.n) == (1.0, 4, 1.0, 4)
     assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.0
+
+
+@pytest.mark.slow
+def test_an_errored_match_is_scored_as_a_failure_and_counted(tmp_path: Path) -> None:
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    def fault(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        raise RuntimeError("provider fault")
+
+    (log,) = inspect_eval(
+        egosocial_holdem(opponent="aggressive", hands=1),
+        model=get_model("mockllm/model", custom_outputs=fault, memoize=False),
+        log_dir=str(tmp_path),
+        fail_on_error=False,
+        display="none",
+    )
+    [style, beliefs] = headlines(log)
+    assert style.interval.value == 0.0 and style.interval.n == 1
+    assert style.coverage.counts["error"] == 1
+    assert beliefs.units == {}  # a match asked nothing adds nothing to a ratio

@@ -66,6 +66,19 @@ HOLDING_CLASSES = ("pair or both 10+", "one card 10+", "both below 10")
 SOURCE_TABLES = {"authors": "static, the authors' items", "generated": "static, generated items"}
 BELIEF_KEYS = ("self_belief", "external_belief", "judge_unparsed_rate")
 GUESSING_KEYS = ("accuracy", "invalid_rate", "win_rate")
+#: The counts of a Hold'em match's score (:meth:`~cog_tasks.egosocial.holdem.MatchRecord.scores`).
+HOLDEM_KEYS = (
+    "style_correct",
+    "belief_correct",
+    "belief_asked",
+    "holding_correct",
+    "holding_asked",
+    "raise_correct",
+    "raise_asked",
+    "invalid_actions",
+    "model_actions",
+    "chips",
+)
 #: Hold'em's belief questions: their answers as shown, and their classes.
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
@@ -154,7 +167,7 @@ def _static_values(sample: EvalSample, value: Mapping[str, float], circular: boo
 
 def _holdem_values(value: Mapping[str, float], match: Mapping[str, Any]) -> dict:
     """The match's counts and, for the reference rows, its questions' golds by letter and class."""
-    values = {key: float(count) for key, count in value.items()}
+    values = {key: float(value.get(key, 0.0)) for key in HOLDEM_KEYS}
     beliefs = [belief for hand in match.get("hands", []) for belief in hand["beliefs"]]
     for question, (answers, classes) in QUESTIONS.items():
         asked = [belief for belief in beliefs if belief["question"] == question]
