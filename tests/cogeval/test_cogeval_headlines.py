@@ -134,3 +134,32 @@ def test_report_keeps_cot_runs_apart_and_puts_chance_on_the_same_tasks(
         for low, high in [rows[run]["success_ci"]]
     )
     assert (tmp_path / "success_by_run.png").is_file()
+
+
+def test_runs_of_two_seeds_stay_apart_unless_pooled_and_then_say_so() -> None:
+    from cog_tasks.cogeval.headlines import (
+        Declared,
+        TaskFacts,
+        checked_runs,
+        dialog_key,
+        dialog_record,
+        run_results,
+    )
+    from cog_tasks.common.runs import RunIdentity
+
+    facts = TaskFacts("n7line", "ordRooms", "valuePath")
+    declared = Declared.of([("i1", "t1", facts, 0.0), ("i2", "t1", facts, 0.0)])
+    runs = []
+    for seed, score in ((0, 1.0), (1, 0.0)):
+        records = [
+            dialog_record("t1", dialog_key(item, 0.0), "valuePath", score=score, failure_mode=None)
+            for item in ("i1", "i2")
+        ]
+        identity = RunIdentity.of("cogeval@4.0.0", "m", seed=seed)
+        runs.append((run_results(identity, records, declared, f"log{seed}", ""), declared))
+    apart = checked_runs(runs)
+    assert [run.label for run in apart] == ["m seed=0", "m seed=1"]
+    assert [run.rate().value for run in apart] == [1.0, 0.0]
+    (pooled,) = checked_runs(runs, pool_seeds=True)
+    assert pooled.rate().value == 0.5 and pooled.coverage.epochs == 2
+    assert pooled.note().startswith("pooled 2 runs of one identity (seeds: 0, 1)")
