@@ -140,7 +140,7 @@ PRESETS: dict[str, Preset] = {
             Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0"}),
             Step("cogbench", "cogbench", {"agent": "coggpt", "judge_chars": 12000}, limit=2),
             Step("egosocial", "egosocial_static", {"circular": True}),
-            Step("egosocial", "egosocial_number_guessing", {}, epochs=5),
+            Step("egosocial", "egosocial_number_guessing", {"games": 5}),
             Step("egosocial", "egosocial_holdem", {"matches": 5}),
         ),
         coglm_per_ability=30,

@@ -10,6 +10,7 @@ samples are not independent).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from inspect_ai.scorer import Metric, SampleScore, metric
@@ -43,7 +44,11 @@ def key_intervals(unit: str = "item", cluster: str | None = None) -> Metric:
         reported: dict[str, float] = {}
         for key in sorted(values):
             if cluster is None:
-                interval = mean_interval(values[key], unit=unit)
+                # A share (every value within [0, 1], e.g. epoch means of 0/1 scores)
+                # keeps a t interval over few samples inside [0, 1], as the reports do.
+                within = all(0.0 <= value <= 1.0 for value in values[key])
+                bounds = (0.0, 1.0) if within else (-math.inf, math.inf)
+                interval = mean_interval(values[key], unit=unit, bounds=bounds)
             else:
                 interval = cluster_mean_interval(values[key], groups[key], unit=unit)
             reported[key] = interval.value
