@@ -20,7 +20,7 @@ from typing import Any
 from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
-from cog_tasks.common.stats import Interval
+from cog_tasks.common.stats import Interval, plural
 
 BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
 """The benchmarks in the order every view lists them."""
@@ -29,12 +29,6 @@ BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
 def format_row(row: Mapping[str, Any]) -> str:
     """A row's ``value [low, high]`` (or why it has no interval)."""
     return Interval.from_dict(row).format()
-
-
-def _plural(unit: str, n: int) -> str:
-    if n == 1:
-        return unit
-    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
 
 
 def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
@@ -127,7 +121,7 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
         flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
         lines.append(
             f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
-            f"{row.get('scale', 'raw')} | {row['n']} {_plural(row['unit'], row['n'])} | "
+            f"{row.get('scale', 'raw')} | {row['n']} {plural(row['unit'], row['n'])} | "
             f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
             f"{flags or 'complete, none flagged'} | {row['note']} |"
         )

@@ -115,7 +115,7 @@ class Interval:
         if math.isnan(self.value):
             return "n/a"
         if math.isnan(self.low) or math.isnan(self.high):
-            return f"{self.value:.{digits}f} [no interval: {self.n} {self.unit}]"
+            return f"{self.value:.{digits}f} [no interval: {self.n} {plural(self.unit, self.n)}]"
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
     @classmethod
@@ -134,6 +134,13 @@ class Interval:
             str(fields.get("unit", "")),
             str(fields.get("method", "none")),
         )
+
+
+def plural(unit: str, n: int) -> str:
+    """``unit`` for one, its plural otherwise (``trajectory`` -> ``trajectories``)."""
+    if n == 1:
+        return unit
+    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
 
 
 def _json_number(value: float) -> float | None:
