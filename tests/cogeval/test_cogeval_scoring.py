@@ -158,7 +158,8 @@ def test_score_command_rescores_jsonl(tmp_path: Path, capsys: pytest.CaptureFixt
         (0, "invalid_edge"),
     ]
     assert scored[0]["id"] == "a"
-    assert "scored 2 replies, 1 correct" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "scored 2 replies, 1 correct" in out and "invalid/error/truncated 0/0/0" in out
 
 
 def test_bad_rescoring_input_names_the_file_and_line(
