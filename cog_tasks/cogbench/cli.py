@@ -108,11 +108,21 @@ def _export(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
     log = read_cogbench_log(args.log_file)
-    records = export_eval_records(log)
+    records, checked = export_eval_records(log)
     target = args.out
     target.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
+    if checked.coverage.epochs > 1:
+        print(
+            f"note: epoch 1 of {checked.coverage.epochs} written "
+            "(the eval schema holds one answer per item)"
+        )
+    errored = checked.coverage.counts.get("error", 0)
+    if errored:
+        print(f"note: {errored} errored trajectory-epoch(s) have no answers to write")
+    if checked.note():
+        print(f"coverage: {checked.note()}")
     return 0
 
 

@@ -8,7 +8,12 @@ its per-iteration tallies (:class:`UnitTallies`); a bootstrap resample draws
 trajectories with replacement, sums their tallies and recomputes the headline
 through its own formula (pooled κ per iteration, or the paper's per-question
 κ, averaged over iterations 1 and above; the judge's mean per iteration,
-averaged likewise). Epochs of one trajectory are one unit (their tallies add).
+averaged likewise).
+
+The reports read a run's trajectories through the shared results model
+(:mod:`cog_tasks.cogbench.inspect.logs`), which averages a trajectory's
+epochs into one unit before it comes here; the Inspect metrics receive
+scores already reduced over epochs.
 """
 
 from __future__ import annotations

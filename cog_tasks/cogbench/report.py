@@ -1,21 +1,26 @@
 """Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7.
 
 Every row is one run (or runs of one identity pooled on request, which the
-row says), with 95 % intervals bootstrapped over trajectories. Each agent row
-is followed by its model-free reference rows, computed on that row's own
-trajectories: the follower of the agent's feedback (``direction``) and the
-copy of the previous human rating (the follower of ``rating`` feedback).
+row says), read through the shared results model
+(:mod:`cog_tasks.cogbench.inspect.logs`), with 95 % intervals over
+trajectories. Each agent row carries its run's coverage (missing
+trajectories; errored, truncated, judge-invalid and invalid records) and its
+reply counts beside every number. Each agent row is followed by its
+model-free reference rows, computed on that row's own trajectories: the
+follower of the agent's feedback (``direction``) and the copy of the
+previous human rating (the follower of ``rating`` feedback).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cog_tasks.common.files import pyplot, save_figure, write_json_atomically
-from cog_tasks.common.stats import Interval
+from cog_tasks.common.results import FLAGGED, Coverage
+from cog_tasks.common.stats import Interval, UnitValue
 
 FEEDBACK_AGENTS = ("react", "reflexion")
 FOLLOWER = "follower"
@@ -42,11 +47,23 @@ class AgentCurves:
         language: Data language.
         data: Data source description.
         authenticity: κ per iteration, with its interval.
-        rationality: The judge's mean per iteration, with its interval.
+        rationality: The judge's mean per iteration (failures at the floor), with its interval.
         authenticity_avg: κ averaged over iterations 1 and above.
-        rationality_avg: Rationality averaged likewise (``None`` without a judge).
-        invalid: Answers without a readable rating (over every iteration).
-        pairs: Rated answers (over every iteration).
+        invalid_rate: Unreadable ratings over rated answers (a ratio over trajectories).
+        rationality_avg: Rationality averaged likewise, every unreadable judge
+            reply and every answer without reasoning counted as 1 (``None``
+            without a judge).
+        rationality_readable_avg: The same mean over the judge's readable
+            scores alone (``None`` without a judge, or without a readable score).
+        judge_invalid_rate: Unreadable judge replies over the answers the judge
+            was asked about (``None`` without a judge).
+        counts: Reply counts over every record of every epoch: ``pairs``
+            (rated answers), ``invalid`` (unreadable ratings), and the score
+            metadata's ``truncated_replies``, ``distill_failed``,
+            ``judge_asked``, ``judge_invalid``, ``no_reasoning``.
+        coverage: The run's coverage (``None`` for a reference row).
+        units: Per headline measure, each trajectory's contribution (for
+            paired comparisons; not written to JSON).
         judge: Who judged (``none``, a model, ``self (<model>)``).
         notes: What the reader must know (fixture data, pooled seeds...).
         reference_for: For a reference row, the label of the row it sits beside.
@@ -60,9 +77,13 @@ class AgentCurves:
     authenticity: dict[int, Interval]
     rationality: dict[int, Interval]
     authenticity_avg: Interval
-    rationality_avg: Interval | None
-    invalid: int
-    pairs: int
+    invalid_rate: Interval
+    rationality_avg: Interval | None = None
+    rationality_readable_avg: float | None = None
+    judge_invalid_rate: Interval | None = None
+    counts: Mapping[str, float] = field(default_factory=dict)
+    coverage: Coverage | None = None
+    units: Mapping[str, Mapping[str, UnitValue]] = field(default_factory=dict)
     judge: str = "none"
     notes: tuple[str, ...] = field(default_factory=tuple)
     reference_for: str = ""
@@ -74,6 +95,10 @@ class AgentCurves:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready row: every interval as ``{value, ci_low, ci_high, n, unit, method}``."""
+
+        def optional(interval: Interval | None) -> object:
+            return interval.as_dict() if interval else None
+
         return {
             "agent": self.agent,
             "label": self.label,
@@ -83,9 +108,12 @@ class AgentCurves:
             "authenticity": {t: v.as_dict() for t, v in self.authenticity.items()},
             "rationality": {t: v.as_dict() for t, v in self.rationality.items()},
             "authenticity_avg": self.authenticity_avg.as_dict(),
-            "rationality_avg": self.rationality_avg.as_dict() if self.rationality_avg else None,
-            "invalid": self.invalid,
-            "pairs": self.pairs,
+            "invalid_rate": self.invalid_rate.as_dict(),
+            "rationality_avg": optional(self.rationality_avg),
+            "rationality_readable_avg": self.rationality_readable_avg,
+            "judge_invalid_rate": optional(self.judge_invalid_rate),
+            "counts": dict(self.counts),
+            "coverage": self.coverage.as_dict() if self.coverage else None,
             "judge": self.judge,
             "notes": list(self.notes),
             "reference_for": self.reference_for,
@@ -163,8 +191,42 @@ def _cell(interval: Interval | None) -> str:
     return "–" if interval is None else interval.format()
 
 
+def _count(value: float) -> str:
+    """A count over records; an epoch mean of counts may be fractional."""
+    return f"{value:g}"
+
+
+def flagged(coverage: Coverage | None, unit: str = "trajectory") -> str:
+    """The run's coverage beside a number: trajectories, epochs, and every flagged count.
+
+    Every flagged status is shown, zero included, so that a reader sees it was counted.
+    """
+    if coverage is None:
+        return ""
+    counts = ", ".join(f"{status} {coverage.counts.get(status, 0)}" for status in FLAGGED)
+    partial = f", {coverage.missing} of {coverage.declared} missing" if coverage.missing else ""
+    return (
+        f"[{coverage.units} {unit}s{partial} x {coverage.epochs} epoch(s); "
+        f"records flagged: {counts}]"
+    )
+
+
+def _rationality_line(curve: AgentCurves) -> str:
+    counts = curve.counts
+    readable = curve.rationality_readable_avg
+    shown = "n/a (no readable judge score)" if readable is None else f"{readable:.3f}"
+    return (
+        f"  Rationality avg {_cell(curve.rationality_avg)} counting "
+        f"{_count(counts.get('judge_invalid', 0))} unreadable judge replies of "
+        f"{_count(counts.get('judge_asked', 0))} asked and "
+        f"{_count(counts.get('no_reasoning', 0))} answers without reasoning as 1; "
+        f"readable-only avg {shown}; judge-invalid rate {_cell(curve.judge_invalid_rate)} "
+        f"(judge: {curve.judge}) {flagged(curve.coverage)}"
+    )
+
+
 def curves_table(curves: Sequence[AgentCurves]) -> str:
-    """Plain text: one block per row, Authenticity and Rationality with their 95 % intervals."""
+    """Plain text: one block per row, each number with its interval and the run's flagged counts."""
     lines = []
     for curve in curves:
         kappa = curve.authenticity
@@ -173,16 +235,28 @@ def curves_table(curves: Sequence[AgentCurves]) -> str:
             if curve.is_reference
             else ""
         )
+        beside = flagged(curve.coverage)
         lines.append(f"{curve.label} [subset {curve.subset}, {curve.language}]{head}")
         cells = [f"avg {_cell(curve.authenticity_avg)}"]
         cells += [f"t{t} {_cell(kappa[t])}" for t in (0, 5, 10) if t in kappa]
-        lines.append("  Authenticity " + " | ".join(cells))
+        lines.append("  Authenticity " + " | ".join(cells) + (f" {beside}" if beside else ""))
         if curve.rationality_avg is not None:
-            lines.append(f"  Rationality avg {_cell(curve.rationality_avg)} (judge: {curve.judge})")
-        lines.append(
-            f"  invalid ratings {curve.invalid}/{curve.pairs}; n = "
-            f"{curve.authenticity_avg.n} trajectories"
+            lines.append(_rationality_line(curve))
+        line = (
+            f"  invalid rate {_cell(curve.invalid_rate)}; "
+            f"n = {curve.authenticity_avg.n} trajectories"
         )
+        if not curve.is_reference:
+            counts = curve.counts
+            line += (
+                f"; invalid ratings {_count(counts.get('invalid', 0))}/"
+                f"{_count(counts.get('pairs', 0))}, replies cut at the token limit "
+                f"{_count(counts.get('truncated_replies', 0))}, failed distillations "
+                f"{_count(counts.get('distill_failed', 0))} (all epochs) {beside}"
+            )
+        lines.append(line)
+        if curve.coverage is not None and curve.coverage.note("trajectory"):
+            lines.append(f"  coverage: {curve.coverage.note('trajectory')}")
         lines.extend(f"  note: {note}" for note in curve.notes)
     return "\n".join(lines)
 

@@ -9,12 +9,15 @@ import pytest
 from cog_tasks.cogbench.evaluation import copy_previous_tallies, follower_tallies
 from cog_tasks.cogbench.inspect import cogbench
 from cog_tasks.cogbench.inspect.chance import ChanceRater
-from cog_tasks.cogbench.inspect.headlines import FIXTURE_NOTE, headlines, log_units
+from cog_tasks.cogbench.inspect.headlines import headlines
+from cog_tasks.cogbench.inspect.logs import FIXTURE_NOTE, checked_runs
+from cog_tasks.cogbench.inspect.solver import STORE_KEY
 from cog_tasks.cogbench.intervals import UnitTallies, authenticity_interval
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.metrics import RatingTally
 from cog_tasks.cogbench.paper import PAPER_ROWS
 from cog_tasks.common.scripted import run_chance_model
+from cog_tasks.common.stats import SMALL_N
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +29,18 @@ def chance_log(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.slow
 def test_headlines_of_a_chance_run(chance_log) -> None:
     found = {headline.measure: headline for headline in headlines(chance_log)}
-    assert set(found) == {"authenticity_avg_a", "invalid_rate_a", "rationality_avg_a"}
+    assert set(found) == {
+        "authenticity_avg_a",
+        "invalid_rate_a",
+        "rationality_avg_a",
+        "judge_invalid_rate_a",
+    }
+    assert found["authenticity_avg_a"].scale == "kappa"
+    assert all(headline.coverage is not None for headline in found.values())
     kappa = found["authenticity_avg_a"].interval
     assert kappa.unit == "trajectory" and kappa.n == len(chance_log.samples)
-    assert kappa.low <= kappa.value <= kappa.high
+    # four trajectories: below SMALL_N, so no percentile bootstrap (κ is no mean: no t interval)
+    assert kappa.n < SMALL_N and kappa.method == "none" and math.isnan(kappa.low)
     # The headline equals the task's own metric.
     metric = chance_log.results.scores[0].metrics["authenticity_avg"].value
     assert kappa.value == pytest.approx(metric)
@@ -39,6 +50,10 @@ def test_headlines_of_a_chance_run(chance_log) -> None:
     bottom = sum(value[1] for value in judged.units.values())
     assert judged.interval.value == pytest.approx(top / bottom)
     assert FIXTURE_NOTE in judged.note and "judge: self" in judged.note
+    asked = sum(len(it["answers"]) for s in chance_log.samples for it in s.store[STORE_KEY])
+    assert f"0 of {asked} judge replies unreadable" in judged.note
+    assert "readable-only avg" in judged.note
+    assert found["judge_invalid_rate_a"].interval.value == 0.0
     assert found["invalid_rate_a"].interval.value == 0.0
     assert dict(judged.run.arguments)["agent"] == "cot"
 
@@ -85,11 +100,13 @@ def test_paper_rows_are_tables_2_and_3() -> None:
 
 
 @pytest.mark.slow
-def test_units_add_epochs(tmp_path: Path) -> None:
+def test_epochs_are_averaged_within_trajectories(tmp_path: Path) -> None:
     task = cogbench(agent="cot", source="sample", subset="v", iterations=1, judge=False)
     log = run_chance_model(task, ChanceRater(seed=1), str(tmp_path), epochs=2)
-    units = log_units(log)
-    assert len(units) == len({sample.id for sample in log.samples})
-    pairs = [tally.pairs for unit in units.values() for tally in unit.ratings.values()]
-    assert np.all(np.array(pairs) == 10)  # 5 statements x 2 epochs
-    assert authenticity_interval(list(units.values()), iteration=1).n == len(units)
+    (run,) = checked_runs([log])
+    coverage = run.checked.coverage
+    assert (coverage.units, coverage.epochs) == (len({s.id for s in log.samples}), 2)
+    pairs = [values["t1_pairs"] for values in run.checked.values.values()]
+    assert np.all(np.array(pairs) == 5)  # 5 statements, the mean of 2 epochs: a unit, not an epoch
+    units = [UnitTallies.from_value(v, None) for v in run.checked.values.values()]
+    assert authenticity_interval(units, iteration=1).n == coverage.units

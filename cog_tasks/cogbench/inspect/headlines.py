@@ -1,70 +1,38 @@
-"""CogBench's headline numbers of one Inspect log, for reports and the cross-benchmark profile.
+"""CogBench's headline numbers of one Inspect log, for the cross-benchmark profile.
 
+The log is read into the shared results model and checked
+(:func:`cog_tasks.cogbench.inspect.logs.checked_runs`); the headlines are the
+numbers of ``cogbench report``'s agent row (:func:`agent_row`), so the
+profile and the report show the same numbers over the same trajectories.
 Per subset (``a`` articles, ``v`` short videos): Authenticity averaged over
-iterations 1 and above (the paper's Table 2 "avg."), the judge's Rationality
-averaged likewise (Table 3 "avg.", when the run was judged) and the share of
-ratings that stayed unreadable. Every interval is bootstrapped over
-trajectories (:mod:`cog_tasks.cogbench.intervals`); unit ids are the
-trajectory ids (``<subset>-<topic>-<profile>``), the same for every model.
+iterations 1 and above (the paper's Table 2 "avg.", κ scale), the share of
+ratings that stayed unreadable and, when the run was judged, Rationality
+averaged likewise (Table 3 "avg.", every unreadable judge reply and every
+answer without reasoning at the floor, 1; the note gives their counts and the
+mean over readable scores alone) and the share of unreadable judge replies.
+Every headline carries the run's coverage; unit ids are the trajectory ids
+(``<subset>-<topic>-<profile>``), the same for every model.
 """
 
 from __future__ import annotations
 
 from inspect_ai.log import EvalLog
 
-from cog_tasks.cogbench.intervals import (
-    UNIT,
-    UnitTallies,
-    authenticity_interval,
-    invalid_share_units,
-    merge_units,
-    rationality_interval,
-    rationality_units,
-)
-from cog_tasks.cogbench.metrics import check_weights
+from cog_tasks.cogbench.inspect.logs import BENCHMARK, agent_row, checked_runs
+from cog_tasks.cogbench.report import AgentCurves
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.logs import run_identity
-from cog_tasks.common.stats import ratio_interval
-
-BENCHMARK = "cogbench"
-SCORER = "cogbench_scorer"
-NOT_MEASUREMENT = ("memory_dir",)
-"""Task arguments left out of a run's identity (where memory is kept changes nothing)."""
-
-FIXTURE_NOTE = "fixture data: the bundled sample set, whose ratings are not human ratings"
+from cog_tasks.common.stats import Interval
 
 
-def log_units(log: EvalLog) -> dict[str, UnitTallies]:
-    """Each trajectory's tallies (epochs added up), keyed by sample id, in log order."""
-    weights = check_weights((log.eval.task_args or {}).get("weights"))
-    pairs = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SCORER)
-        if score is not None and isinstance(score.value, dict):
-            pairs.append((str(sample.id), UnitTallies.from_value(score.value, weights)))
-    return merge_units(pairs)
-
-
-def judge_label(log: EvalLog) -> str:
-    """Who judged Rationality: the ``judge`` role's model, ``self`` or ``none``."""
-    args = log.eval.task_args or {}
-    if not args.get("judge", True):
-        return "none"
-    roles = log.eval.model_roles or {}
-    if "judge" in roles:
-        return roles["judge"].model
-    return f"self ({log.eval.model})"
-
-
-def log_notes(log: EvalLog) -> str:
-    """What a reader of the log's numbers must know (fixture data, who judged)."""
-    notes = []
-    if (log.eval.metadata or {}).get("fixture_ratings"):
-        notes.append(FIXTURE_NOTE)
-    judge = judge_label(log)
-    if judge != "none":
-        notes.append(f"judge: {judge}")
-    return "; ".join(notes)
+def _rationality_note(row: AgentCurves) -> str:
+    """The judge's failures beside the floor-counted mean, and the readable-only mean."""
+    counts = row.counts
+    readable = row.rationality_readable_avg
+    return (
+        f"{counts['judge_invalid']:g} of {counts['judge_asked']:g} judge replies unreadable and "
+        f"{counts['no_reasoning']:g} answers without reasoning, each counted as 1; "
+        "readable-only avg " + ("n/a" if readable is None else f"{readable:.3f}")
+    )
 
 
 def headlines(log: EvalLog) -> list[Headline]:
@@ -74,41 +42,35 @@ def headlines(log: EvalLog) -> list[Headline]:
         log: A full log of ``cog_tasks/cogbench`` (with samples).
 
     Returns:
-        ``authenticity_avg_<subset>``, ``invalid_rate_<subset>`` and, when the
-        run was judged, ``rationality_avg_<subset>``.
+        ``authenticity_avg_<subset>`` (κ scale), ``invalid_rate_<subset>``
+        and, when the run was judged, ``rationality_avg_<subset>`` and
+        ``judge_invalid_rate_<subset>`` (raw scale), each with the run's coverage.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    args = log.eval.task_args or {}
-    subset = str(args.get("subset", "a"))
-    units = log_units(log)
-    listed = list(units.values())
-    run = run_identity(log, ignore=NOT_MEASUREMENT)
-    note = log_notes(log)
-    found = [
-        Headline(
+    (run,) = checked_runs([log])
+    row = agent_row(run)
+    notes = [*row.notes, f"judge: {row.judge}"] if row.judge != "none" else list(row.notes)
+    note = "; ".join(notes)
+
+    def headline(measure: str, interval: Interval, scale: str = "raw", extra: str = "") -> Headline:
+        return Headline(
             BENCHMARK,
-            f"authenticity_avg_{subset}",
-            authenticity_interval(listed, str(args.get("kappa", "pooled"))),
-            run,
-            note=note,
-        ),
-        Headline(
-            BENCHMARK,
-            f"invalid_rate_{subset}",
-            ratio_interval(list(invalid_share_units(units).values()), unit=UNIT),
-            run,
-            units=invalid_share_units(units),
-            note=note,
-        ),
-    ]
-    if any(unit.judged for unit in listed):
-        found.append(
-            Headline(
-                BENCHMARK,
-                f"rationality_avg_{subset}",
-                rationality_interval(listed),
-                run,
-                units=rationality_units(units),
-                note=note,
-            )
+            f"{measure}_{row.subset}",
+            interval,
+            run.checked.identity,
+            row.units.get(measure, {}),
+            note="; ".join(part for part in (note, extra) if part),
+            coverage=run.checked.coverage,
+            scale=scale,
         )
+
+    found = [
+        headline("authenticity_avg", row.authenticity_avg, "kappa"),
+        headline("invalid_rate", row.invalid_rate),
+    ]
+    if row.rationality_avg is not None and row.judge_invalid_rate is not None:
+        found.append(headline("rationality_avg", row.rationality_avg, extra=_rationality_note(row)))
+        found.append(headline("judge_invalid_rate", row.judge_invalid_rate))
     return found

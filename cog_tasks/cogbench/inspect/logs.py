@@ -1,29 +1,54 @@
-"""Read CogBench results back from Inspect logs: report rows with intervals, eval-file export."""
+"""CogBench Inspect logs on the shared results model: records, report rows, eval-file export.
+
+Each log becomes a :class:`~cog_tasks.common.results.RunResults`
+(:func:`log_results`): one record per sample and epoch over the trajectories
+the log's task arguments build as its declared set, so a ``--limit`` run is
+partial whatever its command line said. The unit is the trajectory (one
+profile's rounds on one topic); epochs are averaged within it by
+:func:`~cog_tasks.common.results.check_run`. A record's values are the
+scorer's additive tallies (``Score.value``) and its counts (score metadata:
+``truncated_replies``, ``distill_failed``, ``judge_asked``,
+``judge_invalid``, ``no_reasoning``). Its status is
+
+- ``error`` for an errored sample, scored as a failure: every answer of
+  every iteration an unreadable rating (a full disagreement) and, when the
+  run was judged, a Rationality of 1 (the floor), never left out;
+- ``truncated`` where a reply stopped at its token limit (``truncated_replies``);
+- ``judge_invalid`` where a judge reply had no readable score;
+- ``invalid`` where a rating could not be read.
+
+A row's model-free followers (:func:`reference_rows`) are computed on the
+units of the agent row, errored trajectories included, so both rest on the
+same trajectories.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
 
 from cog_tasks.cogbench.evaluation import FOLLOWED_FEEDBACK, follower_tallies
-from cog_tasks.cogbench.inspect.headlines import (
-    FIXTURE_NOTE,
-    NOT_MEASUREMENT,
-    SCORER,
-    judge_label,
-    log_units,
-)
 from cog_tasks.cogbench.inspect.solver import STORE_KEY
 from cog_tasks.cogbench.intervals import (
+    UNIT,
     UnitTallies,
     authenticity_interval,
-    merge_units,
+    invalid_share_units,
     rationality_interval,
+    rationality_units,
 )
-from cog_tasks.cogbench.metrics import check_weights
+from cog_tasks.cogbench.metrics import (
+    RatingTally,
+    RationalityTally,
+    WeightScheme,
+    check_weights,
+    pooled_tallies,
+    summarize_iterations,
+)
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.cogbench.report import (
@@ -33,11 +58,35 @@ from cog_tasks.cogbench.report import (
     REFERENCE_LABELS,
     AgentCurves,
 )
-from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_log, read_logs, run_identity
+from cog_tasks.common.logs import (
+    SUCCESS_ONLY,
+    LogSet,
+    read_log,
+    read_logs,
+    run_identity,
+    sample_status,
+)
+from cog_tasks.common.results import (
+    CheckedRun,
+    ResultsError,
+    RunResults,
+    UnitRecord,
+    check_run,
+    distinct_runs,
+    pool_runs,
+)
 from cog_tasks.common.runs import distinguishing_labels, group_runs
-from cog_tasks.common.stats import Interval
+from cog_tasks.common.stats import Interval, UnitValue, ratio_interval
 
 TASK = "cogbench"
+BENCHMARK = "cogbench"
+SCORER = "cogbench_scorer"
+NOT_MEASUREMENT = ("memory_dir",)
+"""Task arguments left out of a run's identity (where memory is kept changes nothing)."""
+
+FIXTURE_NOTE = "fixture data: the bundled sample set, whose ratings are not human ratings"
+COUNTS = ("truncated_replies", "distill_failed", "judge_asked", "judge_invalid", "no_reasoning")
+"""The score metadata's counts a record carries beside its tallies."""
 
 
 def read_cogbench_log(path: str | Path, statuses: Collection[str] = SUCCESS_ONLY) -> EvalLog:
@@ -56,53 +105,178 @@ def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -
     return read_logs(source, tasks={TASK}, statuses=statuses)
 
 
-def _iteration_intervals(units: Sequence[UnitTallies], kappa: str) -> dict[int, Interval]:
-    iterations = sorted({t for unit in units for t, _ in unit.ratings})
-    return {t: authenticity_interval(units, kappa, t) for t in iterations}
+def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
+    """The trajectories the log's task arguments build, by sample id, in dataset order.
+
+    Raises:
+        ResultsError: When the task cannot be built from its arguments again
+            (a data folder since moved), naming the log.
+    """
+    from cog_tasks.cogbench.inspect import cogbench
+
+    try:
+        task = cogbench(**(log.eval.task_args or {}))
+    except (OSError, TypeError, ValueError) as error:
+        raise ResultsError(
+            f"{log.location}: cannot rebuild its declared trajectories ({error})"
+        ) from error
+    return {
+        str(sample.id): Trajectory.from_metadata(sample.metadata or {}) for sample in task.dataset
+    }
 
 
-def _rationality_intervals(units: Sequence[UnitTallies]) -> dict[int, Interval]:
-    iterations = sorted({t for unit in units for t in unit.judged})
-    return {t: rationality_interval(units, t) for t in iterations}
+def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping) -> dict:
+    """An errored trajectory's values: every rating unreadable, every judged answer at the floor."""
+    values: dict[str, float] = dict.fromkeys(COUNTS, 0.0)
+    per_question = args.get("kappa") == "per_question"
+    for step in trajectory.steps:
+        unread: list[int | None] = [None] * len(step.human_ratings)
+        values.update(
+            RatingTally.from_ratings(step.human_ratings, unread, weights).to_value(step.iteration)
+        )
+        if per_question:
+            for question, human in zip(step.questions, step.human_ratings, strict=True):
+                single = RatingTally.from_ratings([human], [None], weights)
+                values.update(single.to_value(step.iteration, question))
+        if args.get("judge", True):
+            floor = RationalityTally.from_scores([None] * len(step.questions))
+            values.update(floor.to_value(step.iteration))
+    return values
 
 
-def _curves(
-    agent: str,
-    label: str,
-    log: EvalLog,
-    units: Sequence[UnitTallies],
-    kappa: str,
-    notes: tuple[str, ...],
-    judge: str = "none",
-    reference_for: str = "",
-) -> AgentCurves:
-    args = log.eval.task_args or {}
-    judged = any(unit.judged for unit in units)
-    pooled = [tally for unit in units for (_, q), tally in unit.ratings.items() if q is None]
-    return AgentCurves(
-        agent=agent,
-        label=label,
-        subset=str(args.get("subset", "a")),
-        language=str(args.get("language", "english")),
-        data=str((log.eval.metadata or {}).get("data", "")),
-        authenticity=_iteration_intervals(units, kappa),
-        rationality=_rationality_intervals(units),
-        authenticity_avg=authenticity_interval(units, kappa),
-        rationality_avg=rationality_interval(units) if judged else None,
-        invalid=int(sum(tally.invalid for tally in pooled)),
-        pairs=int(sum(tally.pairs for tally in pooled)),
-        judge=judge,
-        notes=notes,
-        reference_for=reference_for,
+def _record(
+    sample: EvalSample, trajectory: Trajectory | None, weights: WeightScheme, args: Mapping
+) -> UnitRecord:
+    """One sample's record (see the module docstring for values and status)."""
+    score = (sample.scores or {}).get(SCORER)
+    if sample.error is not None or score is None or not isinstance(score.value, dict):
+        source = trajectory or Trajectory.from_metadata(sample.metadata)
+        values = _failed_values(source, weights, args)
+        return UnitRecord(str(sample.id), values, sample.epoch, "error")
+    metadata = score.metadata or {}
+    values = {key: float(value) for key, value in score.value.items()}
+    values.update({key: float(metadata.get(key, 0)) for key in COUNTS})
+    ratings, _ = pooled_tallies([values], weights)
+    status = sample_status(sample, invalid=any(tally.invalid for tally in ratings.values()))
+    if status != "truncated" and metadata.get("truncated_replies"):
+        status = "truncated"
+    elif status in ("valid", "invalid") and metadata.get("judge_invalid"):
+        status = "judge_invalid"
+    return UnitRecord(str(sample.id), values, sample.epoch, status)
+
+
+def _even(records: Iterable[UnitRecord]) -> tuple[UnitRecord, ...]:
+    """Give every record of a unit the same value names (a tally absent from an epoch is 0)."""
+    listed = list(records)
+    names: dict[str, dict[str, None]] = {}
+    for record in listed:
+        names.setdefault(record.unit, {}).update(dict.fromkeys(record.values))
+    return tuple(
+        UnitRecord(
+            r.unit, {name: r.values.get(name, 0.0) for name in names[r.unit]}, r.epoch, r.status
+        )
+        for r in listed
     )
 
 
-def _first_epoch_trajectories(logs: Sequence[EvalLog]) -> dict[str, Trajectory]:
-    found: dict[str, Trajectory] = {}
-    for log in logs:
-        for sample in log.samples or []:
-            found.setdefault(str(sample.id), Trajectory.from_metadata(sample.metadata))
-    return found
+def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Trajectory]]:
+    """One CogBench log as an unchecked run, with its declared trajectories.
+
+    Raises:
+        ResultsError: When the declared trajectories cannot be rebuilt.
+    """
+    args = log.eval.task_args or {}
+    weights = check_weights(args.get("weights"))
+    declared = declared_trajectories(log)
+    records = _even(
+        _record(sample, declared.get(str(sample.id)), weights, args) for sample in log.samples or []
+    )
+    run = RunResults(
+        BENCHMARK,
+        run_identity(log, ignore=NOT_MEASUREMENT),
+        UNIT,
+        records,
+        dict.fromkeys(declared, ""),
+        str(log.location),
+        "every trajectory of every epoch, epochs averaged within each trajectory",
+    )
+    return run, declared
+
+
+@dataclass(frozen=True)
+class CogBenchRun:
+    """One report row's run: checked, labelled, with what its rows need besides the values.
+
+    Attributes:
+        checked: The run after the shared checks.
+        label: The row's label.
+        log: The run's (first) log, for its task arguments and metadata.
+        trajectories: The declared trajectories, by unit id (for the followers).
+        pooling: What the row pools (seeds, on request), or ``""``.
+    """
+
+    checked: CheckedRun
+    label: str
+    log: EvalLog
+    trajectories: Mapping[str, Trajectory]
+    pooling: str = ""
+
+    @property
+    def args(self) -> Mapping[str, Any]:
+        """The run's task arguments."""
+        return self.log.eval.task_args or {}
+
+    @property
+    def weights(self) -> WeightScheme:
+        """The κ weighting the run was tallied with."""
+        return check_weights(self.args.get("weights"))
+
+
+def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
+    """Check every log and label it; a log given twice is refused, none is merged silently.
+
+    Args:
+        logs: CogBench logs with samples.
+        pool_seeds: Pool runs whose identities differ only by seed into one
+            row (their epochs follow each other); the row then says so.
+
+    Returns:
+        One run per row, in log order.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
+    """
+    read = [(log, *log_results(log)) for log in logs]
+    distinct_runs([run for _, run, _ in read])
+    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
+    labels = distinguishing_labels([group.identity for group in groups])
+    rows = []
+    for group, label in zip(groups, labels, strict=True):
+        members = [run for _, run, _ in group.runs]
+        run = pool_runs(members, group.identity) if group.pooled else members[0]
+        first, _, trajectories = group.runs[0]
+        agent = str((first.eval.task_args or {}).get("agent", "coggpt"))
+        rows.append(
+            CogBenchRun(
+                check_run(run),
+                f"{AGENT_LABELS.get(agent, agent)}: {label}",
+                first,
+                trajectories,
+                group.pooling_note(),
+            )
+        )
+    return rows
+
+
+def judge_label(log: EvalLog) -> str:
+    """Who judged Rationality: the ``judge`` role's model, ``self`` or ``none``."""
+    args = log.eval.task_args or {}
+    if not args.get("judge", True):
+        return "none"
+    roles = log.eval.model_roles or {}
+    if "judge" in roles:
+        return roles["judge"].model
+    return f"self ({log.eval.model})"
 
 
 def reference_modes(log: EvalLog) -> list[str]:
@@ -115,13 +289,121 @@ def reference_modes(log: EvalLog) -> list[str]:
     return list(dict.fromkeys(modes))
 
 
+def _series(units: Sequence[UnitTallies], kappa: str) -> tuple[dict, dict]:
+    """Authenticity and Rationality per iteration, each with its interval over trajectories."""
+    ratings = sorted({t for unit in units for t, _ in unit.ratings})
+    judged = sorted({t for unit in units for t in unit.judged})
+    return (
+        {t: authenticity_interval(units, kappa, t) for t in ratings},
+        {t: rationality_interval(units, t) for t in judged},
+    )
+
+
+def _share(units: Mapping[str, UnitValue]) -> Interval:
+    return ratio_interval(list(units.values()), unit=UNIT, bounds=(0.0, 1.0))
+
+
+def _base(run: CogBenchRun) -> dict[str, Any]:
+    return {
+        "subset": str(run.args.get("subset", "a")),
+        "language": str(run.args.get("language", "english")),
+        "data": str((run.log.eval.metadata or {}).get("data", "")),
+    }
+
+
+def _fixture(run: CogBenchRun) -> tuple[str, ...]:
+    return (FIXTURE_NOTE,) if (run.log.eval.metadata or {}).get("fixture_ratings") else ()
+
+
+def agent_row(run: CogBenchRun) -> AgentCurves:
+    """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
+
+    Reply counts (``counts``) add up every record of every epoch; the
+    intervals are over the run's trajectories, each the mean of its epochs.
+    """
+    kappa = str(run.args.get("kappa", "pooled"))
+    tallies = {
+        unit: UnitTallies.from_value(values, run.weights)
+        for unit, values in run.checked.values.items()
+    }
+    units = list(tallies.values())
+    authenticity, rationality = _series(units, kappa)
+    judged = any(unit.judged for unit in units)
+    records = run.checked.run.records
+    ratings = [
+        tally
+        for record in records
+        for tally in pooled_tallies([record.values], run.weights)[0].values()
+    ]
+    counts = {
+        "pairs": float(sum(tally.pairs for tally in ratings)),
+        "invalid": float(sum(tally.invalid for tally in ratings)),
+        **{name: sum(record.values.get(name, 0.0) for record in records) for name in COUNTS},
+    }
+    invalid_units = invalid_share_units(tallies)
+    measures: dict[str, Mapping[str, UnitValue]] = {"invalid_rate": invalid_units}
+    readable = None
+    judge_invalid = None
+    if judged:
+        measures["rationality_avg"] = rationality_units(tallies)
+        measures["judge_invalid_rate"] = {
+            unit: (values["judge_invalid"], values["judge_asked"])
+            for unit, values in run.checked.values.items()
+        }
+        judge_invalid = _share(measures["judge_invalid_rate"])
+        _, pooled = pooled_tallies(run.checked.values.values())
+        readable = summarize_iterations({t: tally.readable_mean() for t, tally in pooled.items()})
+    return AgentCurves(
+        agent=str(run.args.get("agent", "coggpt")),
+        label=run.label,
+        **_base(run),
+        authenticity=authenticity,
+        rationality=rationality,
+        authenticity_avg=authenticity_interval(units, kappa),
+        rationality_avg=rationality_interval(units) if judged else None,
+        rationality_readable_avg=readable.average if readable else None,
+        invalid_rate=_share(invalid_units),
+        judge_invalid_rate=judge_invalid,
+        counts=counts,
+        coverage=run.checked.coverage,
+        units=measures,
+        judge=judge_label(run.log),
+        notes=tuple(note for note in (*_fixture(run), run.pooling) if note),
+    )
+
+
+def reference_rows(run: CogBenchRun, label: str) -> list[AgentCurves]:
+    """The model-free followers of the run's feedback, on the agent row's own trajectories."""
+    rows = []
+    for mode in reference_modes(run.log):
+        units = [
+            UnitTallies.from_iterations(follower_tallies(run.trajectories[unit], mode, run.weights))
+            for unit in run.checked.values
+        ]
+        authenticity, _ = _series(units, "pooled")
+        invalid = invalid_share_units(dict(zip(run.checked.values, units, strict=True)))
+        rows.append(
+            AgentCurves(
+                agent=FOLLOWER,
+                label=f"{REFERENCE_LABELS[mode]} (no model)",
+                **_base(run),
+                authenticity=authenticity,
+                rationality={},
+                authenticity_avg=authenticity_interval(units, "pooled"),
+                invalid_rate=_share(invalid),
+                notes=_fixture(run),
+                reference_for=label,
+            )
+        )
+    return rows
+
+
 def report_rows(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[AgentCurves]:
     """One row per run (or per identity with ``pool_seeds``), each followed by its references.
 
     Runs with different identities (task version, model, judge, feedback,
     any measurement-changing argument, seed) are never merged; a row that
-    pools seeds says so. The reference rows of a row are computed on that
-    row's own trajectories.
+    pools seeds says so.
 
     Args:
         logs: Successful CogBench logs.
@@ -129,57 +411,19 @@ def report_rows(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[Agent
 
     Returns:
         The rows, in log order.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    groups = group_runs(
-        logs, lambda log: run_identity(log, ignore=NOT_MEASUREMENT), pool_seeds=pool_seeds
-    )
-    labels = distinguishing_labels([group.identity for group in groups])
     rows: list[AgentCurves] = []
-    for group, label in zip(groups, labels, strict=True):
-        first = group.runs[0]
-        args = first.eval.task_args or {}
-        agent = str(args.get("agent", "coggpt"))
-        kappa = str(args.get("kappa", "pooled"))
-        weights = check_weights(args.get("weights"))
-        units = merge_units(
-            (unit_id, unit) for log in group.runs for unit_id, unit in log_units(log).items()
-        )
-        fixture = (FIXTURE_NOTE,) if (first.eval.metadata or {}).get("fixture_ratings") else ()
-        pooling = (group.pooling_note(),) if group.pooled else ()
-        row_label = f"{AGENT_LABELS.get(agent, agent)}: {label}"
-        rows.append(
-            _curves(
-                agent,
-                row_label,
-                first,
-                list(units.values()),
-                kappa,
-                fixture + pooling,
-                judge_label(first),
-            )
-        )
-        trajectories = _first_epoch_trajectories(group.runs)
-        for mode in reference_modes(first):
-            followed = [
-                UnitTallies.from_iterations(follower_tallies(trajectory, mode, weights))
-                for trajectory in trajectories.values()
-            ]
-            rows.append(
-                _curves(
-                    FOLLOWER,
-                    f"{REFERENCE_LABELS[mode]} (no model)",
-                    first,
-                    followed,
-                    "pooled",
-                    fixture,
-                    reference_for=row_label,
-                )
-            )
+    for run in checked_runs(logs, pool_seeds):
+        row = agent_row(run)
+        rows += [row, *reference_rows(run, row.label)]
     return rows
 
 
 def _export_item(
-    answer: dict[str, Any], judge_score: int | None, method: str, profile: str
+    answer: dict[str, Any], judge_score: int | str | None, method: str, profile: str
 ) -> dict[str, Any]:
     """One questionnaire item in the eval schema."""
     return {
@@ -197,24 +441,31 @@ def _export_item(
     }
 
 
-def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
-    """Write a log's answers in the authors' eval schema (one record per sample and iteration).
+def export_eval_records(log: EvalLog) -> tuple[list[dict[str, Any]], CheckedRun]:
+    """A log's answers in the authors' eval schema (one record per sample and iteration).
 
+    The log is read through the shared checks first (a sample twice is
+    refused; errored samples are counted, they have no answers to export).
     The method name is the agent's (``CogGPT``, ``CoT``...). ``rationality``
     is -1 (no human score); ``judge_rationality`` holds the judge's score,
     ``"unreadable"``, ``"no reasoning"``, or -1 when the run was not judged.
-    Epochs after the first are skipped.
+    The eval schema holds one answer per item, so only epoch 1 is written.
 
     Args:
         log: A full CogBench log.
 
     Returns:
-        JSON-ready records that :func:`cog_tasks.cogbench.loader.load_records` reads.
+        JSON-ready records that :func:`cog_tasks.cogbench.loader.load_records`
+        reads, and the checked run (for its coverage note).
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
     """
+    checked = check_run(log_results(log)[0])
     method = str((log.eval.metadata or {}).get("method", log.eval.task_args.get("agent")))
     records = []
     for sample in log.samples or []:
-        if sample.epoch != 1:
+        if sample.epoch != 1 or sample.error is not None:
             continue
         trajectory = Trajectory.from_metadata(sample.metadata)
         flows = {step.iteration: step.information_flow for step in trajectory.steps}
@@ -241,4 +492,4 @@ def export_eval_records(log: EvalLog) -> list[dict[str, Any]]:
                     ],
                 }
             )
-    return records
+    return records, checked
