@@ -196,7 +196,7 @@ def _count(value: float) -> str:
     return f"{value:g}"
 
 
-def flagged(coverage: Coverage | None, unit: str = "trajectory") -> str:
+def flagged(coverage: Coverage | None) -> str:
     """The run's coverage beside a number: trajectories, epochs, and every flagged count.
 
     Every flagged status is shown, zero included, so that a reader sees it was counted.
@@ -206,7 +206,7 @@ def flagged(coverage: Coverage | None, unit: str = "trajectory") -> str:
     counts = ", ".join(f"{status} {coverage.counts.get(status, 0)}" for status in FLAGGED)
     partial = f", {coverage.missing} of {coverage.declared} missing" if coverage.missing else ""
     return (
-        f"[{coverage.units} {unit}s{partial} x {coverage.epochs} epoch(s); "
+        f"[{coverage.units} trajectories{partial} x {coverage.epochs} epoch(s); "
         f"records flagged: {counts}]"
     )
 
@@ -215,11 +215,13 @@ def _rationality_line(curve: AgentCurves) -> str:
     counts = curve.counts
     readable = curve.rationality_readable_avg
     shown = "n/a (no readable judge score)" if readable is None else f"{readable:.3f}"
+    failed = curve.coverage.counts.get("error", 0) if curve.coverage else 0
+    errored = f", as every answer of {failed} errored record(s)" if failed else ""
     return (
         f"  Rationality avg {_cell(curve.rationality_avg)} counting "
         f"{_count(counts.get('judge_invalid', 0))} unreadable judge replies of "
         f"{_count(counts.get('judge_asked', 0))} asked and "
-        f"{_count(counts.get('no_reasoning', 0))} answers without reasoning as 1; "
+        f"{_count(counts.get('no_reasoning', 0))} answers without reasoning as 1{errored}; "
         f"readable-only avg {shown}; judge-invalid rate {_cell(curve.judge_invalid_rate)} "
         f"(judge: {curve.judge}) {flagged(curve.coverage)}"
     )

@@ -651,3 +651,140 @@ def test_egosocial_games_are_units_and_unread_grades_judge_invalid(
     (run,) = checked_runs([beliefs])
     assert run.checked.coverage.counts["judge_invalid"] == 2
     assert run.checked.coverage.missing == 48
+
+
+# --- CogBench's Inspect logs ---------------------------------------------------------------
+
+
+def _cogbench_log(tmp_path: Path, epochs: int = 3):  # noqa: ANN202
+    """The four sample trajectories of subset a, iterations 0-1, three epochs, self-judged.
+
+    Trajectory 0 errors in its first epoch, 1 gives a rating it hedges (``3 or
+    4``), 2 is cut at the token limit, and the judge's replies on 3 have no
+    readable score; every other reply is the chance rater's.
+    """
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from cog_tasks.cogbench.inspect import cogbench
+    from cog_tasks.cogbench.inspect.chance import _JUDGE_MARK, ChanceRater
+    from cog_tasks.cogbench.records import Trajectory
+    from cog_tasks.common.scripted import scripted_output
+
+    task = cogbench(agent="cot", source="sample", subset="a", iterations=1, self_judge=True)
+    trajectories = [Trajectory.from_metadata(sample.metadata) for sample in task.dataset]
+    chance = ChanceRater(seed=0)
+    failed: list[str] = []
+
+    def whose(text: str) -> int:
+        return next(
+            index
+            for index, trajectory in enumerate(trajectories)
+            if trajectory.profile_name in text
+            and any(question in text for question in trajectory.steps[0].questions)
+        )
+
+    def generate(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        text = messages[-1].text
+        index = whose(text)
+        if index == 0 and not failed:
+            failed.append(text)
+            raise RuntimeError("provider fault")
+        reply = chance.reply(text)
+        if index == 1 and not text.endswith(_JUDGE_MARK):
+            reply = "Thoughts: hard to say.\nRating: 3 or 4"
+        if index == 3 and text.endswith(_JUDGE_MARK):
+            reply = "Score: 3 or 4"
+        output = scripted_output(reply)
+        if index == 2:
+            output.choices[0].stop_reason = "max_tokens"
+        return output
+
+    (log,) = inspect_eval(
+        task,
+        model=get_model("mockllm/model", custom_outputs=generate, memoize=False),
+        log_dir=str(tmp_path),
+        epochs=epochs,
+        fail_on_error=False,
+        display="none",
+    )
+    return log, [trajectory.id for trajectory in trajectories]
+
+
+@pytest.mark.slow
+def test_cogbench_log_flags_each_case_over_trajectories_not_epochs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cog_tasks.cogbench.inspect.headlines import headlines
+    from cog_tasks.cogbench.inspect.logs import checked_runs, log_results, report_rows
+
+    log, ids = _cogbench_log(tmp_path)
+    (run,) = checked_runs([log])
+    coverage = run.checked.coverage
+    assert (coverage.units, coverage.epochs, coverage.missing) == (4, 3, 0)  # not 12 units
+    assert dict(coverage.counts) == {"invalid": 3, "error": 1, "truncated": 3, "judge_invalid": 3}
+    assert [coverage.named[status] for status in ("error", "invalid", "truncated")] == [
+        (ids[0],),
+        (ids[1],),
+        (ids[2],),
+    ]
+    assert coverage.named["judge_invalid"] == (ids[3],)
+    agent, *followers = report_rows([log])
+    # the errored epoch is scored as a failure, never dropped: its follower rests on the same four
+    assert agent.authenticity_avg.n == 4 and all(row.authenticity_avg.n == 4 for row in followers)
+    assert agent.counts["invalid"] == 2 * 5 * (
+        3 + 1
+    )  # the hedged trajectory's, the errored epoch's
+    assert agent.counts["judge_invalid"] == 2 * 5 * 3 and agent.counts["truncated_replies"] > 0
+    assert agent.rationality_readable_avg is not None
+    assert agent.rationality_readable_avg > agent.rationality_avg.value  # the floor pulls it down
+    found = {headline.measure: headline for headline in headlines(log)}
+    assert all(headline.coverage == coverage for headline in found.values())
+    assert found["authenticity_avg_a"].scale == "kappa" and found["invalid_rate_a"].scale == "raw"
+    assert "30 of" in found["rationality_avg_a"].note and "readable-only avg" in (
+        found["rationality_avg_a"].note
+    )
+    assert found["judge_invalid_rate_a"].interval.value > 0
+    # a missing trajectory makes the run partial; a trajectory twice is refused
+    fewer = log.model_copy(update={"samples": [s for s in log.samples if s.id != ids[3]]})
+    partial = check_run(log_results(fewer)[0])
+    assert partial.coverage.missing_named == (ids[3],) and "PARTIAL: 1 of 4" in (partial.note())
+    doubled = log.model_copy(update={"samples": [*log.samples, log.samples[0]]})
+    with pytest.raises(ResultsError, match=re.escape(f"recorded twice in one epoch: {ids[0]}")):
+        check_run(log_results(doubled)[0])
+    assert main(["cogbench", "report", str(tmp_path), "--out", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    assert "records flagged: invalid 3, error 1, truncated 3, judge_invalid 3" in printed
+    assert "counting 30 unreadable judge replies" in printed
+    curves = json.loads((tmp_path / "out" / "cogbench_curves.json").read_text())
+    assert curves[0]["coverage"]["error"] == 1 and curves[0]["counts"]["judge_invalid"] == 30
+
+
+@pytest.mark.slow
+def test_cogbench_refuses_a_log_twice_and_keeps_two_identities_apart(tmp_path: Path) -> None:
+    from cog_tasks.cogbench.inspect import cogbench
+    from cog_tasks.cogbench.inspect.chance import ChanceRater
+    from cog_tasks.cogbench.inspect.logs import checked_runs
+    from cog_tasks.common.scripted import run_chance_model
+
+    logs = [
+        run_chance_model(
+            cogbench(agent="cot", source="sample", iterations=1, judge=False, weights=weights),
+            ChanceRater(seed=0),
+            str(tmp_path / str(weights)),
+        )
+        for weights in (None, "linear")
+    ]
+    with pytest.raises(ResultsError, match="given twice"):
+        checked_runs([logs[0], logs[0]])
+    first, second = checked_runs(logs)
+    assert first.label != second.label  # two rows, never pooled
+    differences = identity_differences(first.checked.identity, second.checked.identity)
+    assert differences == ["weights: - vs linear"]
+    pairing = compare_units(
+        first.checked.unit_values("t1_disagreement"),
+        second.checked.unit_values("t1_disagreement"),
+        unit="trajectory",
+        differences=differences,
+    )
+    assert pairing.difference is None and "weights" in pairing.reason
