@@ -45,14 +45,13 @@ def _score(args: argparse.Namespace) -> int:
     path = Path(args.eval_file)
     records = load_records(path, require_profile=False)
     items = answered_items(records, args.method, str(path))
-    judge_scores = None
+    verdicts = None
     if args.judge_model:
         generator = _judge_generator(args.judge_model, args.model_arg)
         verdicts = asyncio.run(
             judge_answers(generator, judge_items(items), context_chars=args.judge_chars)  # type: ignore[arg-type]
         )
-        judge_scores = [verdict.score for verdict in verdicts]
-    scores = score_method(args.method, items, args.weights, judge_scores, args.kappa)
+    scores = score_method(args.method, items, args.weights, verdicts, args.kappa, str(path))
     print(format_scores(scores, path.name))
     return 0
 

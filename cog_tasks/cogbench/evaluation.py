@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from cog_tasks.cogbench.metrics import (
     IterationSummary,
     RatingTally,
+    RationalityTally,
     WeightScheme,
     check_kappa_form,
     fleiss_kappa,
@@ -25,15 +26,26 @@ from cog_tasks.cogbench.metrics import (
     mean_pairwise_spearman,
     polarity,
     polarity_rating,
+    pooled_tallies,
     summarize_iterations,
 )
-from cog_tasks.cogbench.rationality import JudgeAgreement, JudgeItem, judge_agreement
+from cog_tasks.cogbench.rationality import (
+    NO_REASONING,
+    UNREADABLE,
+    JudgeAgreement,
+    JudgeItem,
+    JudgeVerdict,
+    judge_agreement,
+)
 from cog_tasks.cogbench.records import (
     CogBenchRecord,
     MethodAnswer,
     QuestionnaireItem,
     Trajectory,
 )
+from cog_tasks.cogbench.report import flagged
+from cog_tasks.common.results import CheckedRun, RunResults, UnitRecord, check_run
+from cog_tasks.common.runs import RunIdentity
 
 
 @dataclass(frozen=True)
@@ -127,8 +139,16 @@ class MethodScores:
         polarity: κ on the 3-point polarity scale.
         rationality: Mean human Rationality per iteration (unset values left out).
         rationality_unset: Answers without a human Rationality score.
-        judge: Mean judge Rationality per iteration, when a judge ran.
+        judge: Mean judge Rationality per iteration, when a judge ran (every
+            unreadable judge reply and every answer without reasoning at 1).
         judge_vs_human: Judge agreement with human Rationality, when both exist.
+        checked: The file's answers as a checked run of the results model
+            (one unit per trajectory; its coverage counts the trajectories
+            with an invalid rating or an unreadable judge reply).
+        judge_readable: The judge's mean over its readable scores alone.
+        judge_asked: Answers the judge was asked about (all answers with reasoning).
+        judge_invalid: Judge replies without a readable score, over every judged answer.
+        no_reasoning: Answers without reasoning, given 1 without a judge call.
     """
 
     method: str
@@ -142,6 +162,11 @@ class MethodScores:
     rationality_unset: int
     judge: IterationSummary | None = None
     judge_vs_human: JudgeAgreement | None = None
+    checked: CheckedRun | None = None
+    judge_readable: IterationSummary | None = None
+    judge_asked: int = 0
+    judge_invalid: int = 0
+    no_reasoning: int = 0
 
 
 def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]]:
@@ -171,36 +196,108 @@ def _mean(values: Sequence[int | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
+def _trajectory_id(record: CogBenchRecord) -> str:
+    topic, name = _trajectory_key(record)
+    return f"{topic} / {name}"
+
+
+def file_results(
+    method: str,
+    items: Sequence[AnsweredItem],
+    source: str,
+    weights: WeightScheme = None,
+    verdicts: Sequence[JudgeVerdict] | None = None,
+) -> CheckedRun:
+    """One method's answers in an eval file as a checked run of the results model.
+
+    The unit is the trajectory (topic, profile name); its values are the
+    additive tallies of its iterations (ratings and, with ``verdicts``, the
+    judge's scores). Its status is ``judge_invalid`` where a judge reply had
+    no readable score, else ``invalid`` where a rating was missing or
+    unreadable. An eval file has one answer per item (epoch 1) and records no
+    truncation.
+
+    Args:
+        method: The method scored.
+        items: From :func:`answered_items`.
+        source: The file, for messages.
+        weights: κ weighting.
+        verdicts: The judge's verdict per item (same order), when a judge ran.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
+    """
+    verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
+    cells: dict[str, dict[int, list[AnsweredItem]]] = {}
+    for entry in items:
+        by_iteration = cells.setdefault(_trajectory_id(entry.record), {})
+        by_iteration.setdefault(entry.record.iteration, []).append(entry)
+    records = []
+    for unit, by_iteration in cells.items():
+        values: dict[str, float] = {}
+        status = "valid"
+        for iteration, group in by_iteration.items():
+            tally = RatingTally.from_ratings(
+                [e.item.human_rating for e in group],
+                [e.answer.rating if e.answer else None for e in group],
+                weights,
+            )
+            values.update(tally.to_value(iteration))
+            status = "invalid" if tally.invalid and status == "valid" else status
+            if verdicts is not None:
+                judged = [verdict_of[id(e)] for e in group]
+                skipped = sum(1 for v in judged if v.status == NO_REASONING)
+                values.update(
+                    RationalityTally.from_scores([v.score for v in judged], skipped).to_value(
+                        iteration
+                    )
+                )
+                if any(v.status == UNREADABLE for v in judged):
+                    status = "judge_invalid"
+        records.append(UnitRecord(unit, values, status=status))
+    arguments = {"weights": weights, "judged": verdicts is not None}
+    run = RunResults(
+        "cogbench",
+        RunIdentity.of(f"cogbench-file:{source}", method, arguments=arguments),
+        "trajectory",
+        tuple(records),
+        dict.fromkeys(cells, ""),
+        source,
+        "an eval-schema file: one answer per item",
+    )
+    return check_run(run)
+
+
 def score_method(
     method: str,
     items: Sequence[AnsweredItem],
     weights: WeightScheme = None,
-    judge_scores: Sequence[int | None] | None = None,
+    verdicts: Sequence[JudgeVerdict] | None = None,
     kappa: str = "pooled",
+    source: str = "the file",
 ) -> MethodScores:
     """Compute the paper's numbers for one method.
+
+    The answers are read into the results model first (:func:`file_results`),
+    whose checks and coverage travel with the scores.
 
     Args:
         method: Method name (for the report).
         items: From :func:`answered_items`.
         weights: κ weighting (``None`` as in the paper).
-        judge_scores: Optional judge score per item (same order), ``None``
-            where unreadable; an unreadable judge score counts as 1 in the mean.
+        verdicts: Optional judge verdict per item (same order); an unreadable
+            judge reply and an answer without reasoning count as 1 in the
+            mean, and are counted over every judged answer.
         kappa: ``pooled`` (one κ over all items of an iteration, the authors'
             script) or ``per_question`` (mean of per-question κ, Eq. 2).
+        source: The file, for messages.
 
     Returns:
         The scores.
     """
+    checked = file_results(method, items, source, weights, verdicts)
     groups = _by_iteration(items)
-    tallies = {
-        t: RatingTally.from_ratings(
-            [e.item.human_rating for e in group],
-            [e.answer.rating if e.answer else None for e in group],
-            weights,
-        )
-        for t, group in groups.items()
-    }
+    tallies, judged = pooled_tallies(checked.values.values(), weights)
     polarity = {
         t: RatingTally.from_ratings(
             [polarity_rating(e.item.human_rating) for e in group],
@@ -211,22 +308,20 @@ def score_method(
     }
     human_rationality = [e.answer.rationality if e.answer else None for e in items]
     judge = None
+    readable = None
     agreement = None
-    if judge_scores is not None:
-        scored = dict(zip(map(id, items), judge_scores, strict=True))
-        judge = summarize_iterations(
-            {
-                t: _mean([1 if scored[id(e)] is None else scored[id(e)] for e in group])
-                for t, group in groups.items()
-            }
-        )
-        agreement = judge_agreement(human_rationality, judge_scores)
+    total = RationalityTally()
+    if verdicts is not None:
+        judge = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
+        readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
+        total = sum(judged.values(), RationalityTally())
+        agreement = judge_agreement(human_rationality, [v.score for v in verdicts])
     return MethodScores(
         method=method,
         answers=len(items),
         missing=sum(1 for e in items if e.answer is None),
-        invalid=sum(t.invalid for t in tallies.values()),
-        unrated=sum(t.unrated for t in tallies.values()),
+        invalid=int(sum(t.invalid for t in tallies.values())),
+        unrated=int(sum(t.unrated for t in tallies.values())),
         authenticity=summarize_iterations(
             {t: tally.kappa() for t, tally in tallies.items()}
             if check_kappa_form(kappa) == "pooled"
@@ -242,6 +337,11 @@ def score_method(
         rationality_unset=sum(1 for value in human_rationality if value is None),
         judge=judge,
         judge_vs_human=agreement,
+        checked=checked,
+        judge_readable=readable,
+        judge_asked=int(total.asked),
+        judge_invalid=int(total.invalid),
+        no_reasoning=int(total.no_reasoning),
     )
 
 
@@ -459,17 +559,25 @@ def format_scores(scores: MethodScores, source: str) -> str:
     ]
     if scores.judge is not None:
         lines.append(_summary_line("Rationality (judge)", scores.judge))
+        if scores.judge_readable is not None:
+            lines.append(_summary_line("  readable scores only", scores.judge_readable))
+        lines.append(
+            f"  judge replies unreadable {scores.judge_invalid} of {scores.judge_asked} asked, "
+            f"answers without reasoning {scores.no_reasoning}: each counted as 1 above"
+        )
     if scores.judge_vs_human is not None:
         agreement = scores.judge_vs_human
         lines.append(
             f"Judge vs human Rationality: Spearman {format_number(agreement.spearman)}, "
             f"exact agreement {format_number(agreement.exact)}, kappa "
-            f"{format_number(agreement.kappa)} on {agreement.pairs} answers "
-            f"({agreement.judge_invalid} unreadable judge scores)"
+            f"{format_number(agreement.kappa)} on {agreement.pairs} answers with a human "
+            f"score ({agreement.judge_invalid} of them without a readable judge score)"
         )
     lines.append(
         f"answers {scores.answers}: invalid ratings {scores.invalid} (of which missing "
         f"{scores.missing}), no human rating {scores.unrated}, no human Rationality "
         f"{scores.rationality_unset}"
     )
+    if scores.checked is not None:
+        lines.append(f"coverage {flagged(scores.checked.coverage)}")
     return "\n".join(lines)

@@ -236,6 +236,37 @@ def test_evaluate_checks_the_judge_against_human_rationality(
     assert "Rationality (judge)" in out and "avg(1-3) 4.000" in out
 
 
+def test_score_counts_every_unreadable_judge_reply(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Unreadable judge replies are counted over every judged answer, with or without a human
+    score, beside the floor-counted mean; answers without reasoning are counted apart."""
+
+    class HedgingJudge:
+        async def __call__(self, prompt: str, max_tokens: int) -> str:
+            return "Score: 3 or 4"
+
+    raw = json.loads(EVAL_A.read_text())
+    for record in raw:
+        for item in record["questionnaire"]:
+            item["answer"]["Example"]["rationality"] = -1  # no human score anywhere
+    raw[0]["questionnaire"][0]["answer"]["Example"]["reason"] = ""
+    path = tmp_path / "unscored.json"
+    path.write_text(json.dumps(raw))
+    monkeypatch.setattr(cogbench_commands, "_judge_generator", lambda name, args: HedgingJudge())
+    command = ["cogbench", "score", str(path), "--method", "Example", "--judge-model", "x/y"]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    answers = sum(len(record["questionnaire"]) for record in raw)
+    assert f"judge replies unreadable {answers - 1} of {answers - 1} asked" in out
+    assert "answers without reasoning 1" in out
+    assert "Rationality (judge)      avg(1-3) 1.000" in out  # the floor, shown with its counts
+    readable = next(line for line in out.splitlines() if "readable scores only" in line)
+    assert "avg(-) n/a" in readable  # no readable score at all
+    trajectories = len({(r["topic"], r["profile"]["Name"]) for r in raw})
+    assert f"judge_invalid {trajectories}]" in out
+
+
 def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None:
     command = ["cogbench", "evaluate", str(EVAL_A), "--method", "Example", "--kappa"]
     assert main([*command, "per_question"]) == 0
