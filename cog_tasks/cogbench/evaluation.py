@@ -13,7 +13,7 @@ and have a value, so it is never NaN. A κ on the polarity scale (1-2 / 3 /
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cog_tasks.cogbench.metrics import (
     IterationSummary,
@@ -431,6 +431,9 @@ class RaterAgreement:
         fleiss_polarity: Fleiss' κ after grouping 1-2 / 3 / 4-5.
         spearman: Mean pairwise Spearman's ρ (``None`` if undefined).
         polarity_counts: Per rater, how many ratings were negative, neutral, positive.
+        coverage: Per rater, its scores as a checked run of the results model
+            (unit: the trajectory; its items the keys declared by every
+            rater together), so what a rater lacks or left unscored is named.
     """
 
     raters: tuple[str, ...]
@@ -441,6 +444,7 @@ class RaterAgreement:
     fleiss_polarity: float
     spearman: float | None
     polarity_counts: dict[str, tuple[int, int, int]]
+    coverage: dict[str, CheckedRun] = field(default_factory=dict)
 
 
 def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str]:
@@ -492,6 +496,31 @@ def rater_agreement(
                 column[_item_key(record, item.question)] = _score_of(item, method, rationality)
         columns.append(column)
     every_key = set().union(*columns)
+    declared_keys: dict[str, set[str]] = {}
+    for topic, iteration, name, question in every_key:
+        declared_keys.setdefault(f"{topic} / {name}", set()).add(f"t{iteration} {question}")
+    coverage = {
+        label: check_run(
+            RunResults(
+                "cogbench",
+                RunIdentity.of("cogbench-agreement", label, arguments={"method": method}),
+                "trajectory",
+                tuple(
+                    UnitRecord(
+                        f"{topic} / {name}",
+                        {"score": float(score or 0)},
+                        status="invalid" if score is None else "valid",
+                        key=f"t{iteration} {question}",
+                    )
+                    for (topic, iteration, name, question), score in column.items()
+                ),
+                dict.fromkeys(sorted(declared_keys), ""),
+                label,
+                declared_keys=declared_keys,
+            )
+        )
+        for (label, _, method), column in zip(raters, columns, strict=True)
+    }
     shared = sorted(k for k in every_key if all(column.get(k) is not None for column in columns))
     if not shared:
         raise ValueError("no questionnaire item is rated by every rater")
@@ -510,6 +539,7 @@ def rater_agreement(
         fleiss_polarity=fleiss_kappa(polar),  # type: ignore[arg-type]
         spearman=mean_pairwise_spearman(rows),  # type: ignore[arg-type]
         polarity_counts=counts,
+        coverage=coverage,
     )
 
 
@@ -527,6 +557,11 @@ def format_agreement(agreement: RaterAgreement) -> str:
     lines.extend(
         f"  {label}: {negative} / {neutral} / {positive}"
         for label, (negative, neutral, positive) in agreement.polarity_counts.items()
+    )
+    lines.append("coverage per rater (unscored items are invalid):")
+    lines.extend(
+        f"  {label}: {checked.note() or 'every item scored'}"
+        for label, checked in agreement.coverage.items()
     )
     return "\n".join(lines)
 

@@ -1,5 +1,6 @@
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -325,6 +326,14 @@ def test_rationality_agreement(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     rows = [[a, b] for a, b in zip(first, other, strict=True) if b is not None]
     assert "(rationality)" in out and f"Fleiss kappa: {fleiss_kappa(rows):.3f}" in out
     assert f"items scored by all: {len(rows)} (left out, unscored by some rater: 1)" in out
+    assert "annotator2.json:Example: replies 1 invalid" in out  # the rater that left it out
+    assert "eval_cogbench_a.json:Example: every item scored" in out
+    lacking = raw.pop()
+    second.write_text(json.dumps(raw))
+    assert main(["cogbench", "agreement", "--rationality", *specs]) == 0
+    items = len(lacking["questionnaire"])
+    partial = rf"annotator2\.json:Example: PARTIAL: 1 \w+ incomplete \({items} of their declared"
+    assert re.search(partial, capsys.readouterr().out)  # the record it lacks, named
     assert main(["cogbench", "agreement", "--rationality", str(EVAL_A), specs[1]]) == 2
     assert "needs FILE:METHOD raters" in capsys.readouterr().err
 
