@@ -185,9 +185,11 @@ def _profile_table(profile_md: Path) -> dict[tuple[str, str], tuple[str, str]]:
     """``profile.md``'s headline table: (benchmark, measure) -> (value [interval], n with unit)."""
     lines = profile_md.read_text(encoding="utf-8").splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("| benchmark | measure"))
+    names = [cell.strip() for cell in lines[header].strip("|").split("|")]
+    value, n = names.index("value [95 % CI]"), names.index("n")
     rows = itertools.takewhile(lambda line: line.startswith("|"), lines[header + 2 :])
     cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
-    return {(row[0], row[1]): (row[2], row[3]) for row in cells}
+    return {(row[0], row[1]): (row[value], row[n]) for row in cells}
 
 
 @pytest.mark.slow
@@ -200,7 +202,6 @@ def test_coglm_readme_lm_eval_run_and_report(tmp_path: Path) -> None:
     assert set(scores) >= {"coglm", *(f"coglm_{code}" for code in ABILITY_CODES)}
     assert 0.15 < scores["coglm"]["acc_authors,none"] < 0.45  # a random pick among 2-5 options
     assert re.search(rf"^\|coglm\s+\|.*\|acc_authors\s+\|\s*\|\s*{FLOAT}\|", output, re.M)
-    assert "no intervals: add --log_samples next time" in output
     report = _run_verbatim(
         _readme_command(readme, r"^cog-tasks coglm report benchmarks/results/coglm_lm_eval$"),
         tmp_path,
@@ -249,10 +250,12 @@ def test_cogbench_readme_chance_run_and_report(tmp_path: Path) -> None:
     )
     report = _run_verbatim(_readme_command(readme, r"^cog-tasks cogbench report logs/ "), tmp_path)
     assert "ReAct*: mockllm/chance [subset a, english]" in report
-    assert "invalid ratings 0/80; n = 4 trajectories" in report
-    assert re.search(rf"Authenticity avg {INTERVAL}", report), report
+    assert "n = 4 trajectories; invalid ratings 0/80" in report
+    assert re.search(rf"Authenticity avg {FLOAT} \[", report), report
     (curve, *_) = json.loads((tmp_path / "report/cogbench_curves.json").read_text())
-    assert (curve["agent"], curve["subset"], curve["pairs"]) == ("react", "a", 80)
+    assert (curve["agent"], curve["subset"], curve["counts"]["pairs"]) == ("react", "a", 80)
+    assert curve["coverage"]["units"] == 4 and curve["coverage"]["missing"] == 0
+    assert curve["invalid_rate"]["value"] == 0
     assert 1 <= curve["rationality_avg"]["value"] <= 5
     assert -1 <= curve["authenticity_avg"]["value"] <= 1
     assert sorted(curve["authenticity"]) == ["0", "1", "2", "3"]
