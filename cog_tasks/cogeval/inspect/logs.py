@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Sequence
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample
 
 from cog_tasks.cogeval.headlines import (
     CLUSTER,
@@ -34,12 +34,16 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
 
     An errored sample (no score) is scored 0 with status ``error``; a reply
     cut at the token limit keeps its score with status ``truncated`` (the
-    last call's stop reason: Inspect keeps no other).
+    last call's stop reason, or its tokens reaching the run's ``max_tokens``
+    where the provider gives none, as ``hf``: the log keeps no other call's).
 
     Raises:
         ResultsError: Naming the log when its arguments select no item.
     """
     arguments = log.eval.task_args or {}
+    limit = log.eval.model_generate_config.max_tokens or (
+        log.plan.config.max_tokens if log.plan else None
+    )
     try:
         temperatures = parse_temperatures(arguments.get("temperatures"))
         declared = Declared.of(
@@ -58,6 +62,8 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
         value = score.value if score is not None and isinstance(score.value, dict) else {}
         failure = (score.metadata or {}).get("failure_mode") if score is not None else None
         status = sample_status(sample, invalid=reply_status(failure) == "invalid")
+        if status != "error" and _at_limit(sample, limit):
+            status = "truncated"
         facts = declared.tasks.get(task)
         records.append(
             dialog_record(
@@ -72,6 +78,12 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
         )
     protocol = "Inspect, multi-turn, the reply the paper scored"
     return run_results(run_identity(log), records, declared, str(log.location), protocol), declared
+
+
+def _at_limit(sample: EvalSample, limit: int | None) -> bool:
+    """Whether the last reply used the whole token budget (``hf`` gives no stop reason)."""
+    usage = sample.output.usage if sample.output is not None else None
+    return limit is not None and usage is not None and usage.output_tokens >= limit
 
 
 def read_inspect_runs(
