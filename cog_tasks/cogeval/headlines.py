@@ -38,6 +38,7 @@ from cog_tasks.common.results import (
     UnitRecord,
     check_run,
     distinct_runs,
+    pool_runs,
 )
 from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
 from cog_tasks.common.stats import Interval, cluster_mean_interval
@@ -273,17 +274,6 @@ class CogEvalRun:
         return rows
 
 
-def _pooled(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:
-    """Runs of one identity but their seeds as one run, each run's epochs after the last's."""
-    records: list[UnitRecord] = []
-    for run in runs:
-        offset = max((record.epoch for record in records), default=0)
-        records += [replace(record, epoch=record.epoch + offset) for record in run.records]
-    first = runs[0]
-    sources = " + ".join(run.source for run in runs)
-    return replace(first, identity=identity, records=tuple(records), source=sources)
-
-
 def checked_runs(
     runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
 ) -> list[CogEvalRun]:
@@ -307,7 +297,7 @@ def checked_runs(
     rows = []
     for group, label in zip(groups, labels, strict=True):
         members = [run for run, _ in group.runs]
-        run = _pooled(members, group.identity) if group.pooled else members[0]
+        run = pool_runs(members, group.identity) if group.pooled else members[0]
         rows.append(CogEvalRun(check_run(run), label, group.runs[0][1], group.pooling_note()))
     return rows
 
