@@ -203,7 +203,7 @@ def test_coglm_readme_lm_eval_run_and_report(tmp_path: Path) -> None:
     assert 0.15 < scores["coglm"]["acc_authors,none"] < 0.45  # a random pick among 2-5 options
     assert re.search(rf"^\|coglm\s+\|.*\|acc_authors\s+\|\s*\|\s*{FLOAT}\|", output, re.M)
     report = _run_verbatim(
-        _readme_command(readme, r"^cog-tasks coglm report benchmarks/results/coglm_lm_eval$"),
+        _readme_command(readme, r"^cog-tasks coglm report benchmarks/results/coglm_lm_eval --out "),
         tmp_path,
     )
     counts = re.findall(r"^\d\s+(\w+)\s+.*?\s(\d+)\s+-?\d+\.\d", report, re.M)

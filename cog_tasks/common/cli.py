@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dis
 import functools
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -515,20 +516,36 @@ ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 
 
 def headline_scores(log: EvalLog) -> list[str]:
-    """One line per scorer of a finished log: its metrics as ``name=value``.
+    """One line per scorer of a finished log: each metric with its 95 % interval.
+
+    A metric ``<key>`` reported with ``<key>_ci_low`` and ``<key>_ci_high``
+    prints as ``key=0.5 [0.1, 0.9]``; where the bounds are NaN (too few units
+    for an interval, see :data:`cog_tasks.common.stats.SMALL_N`) it prints as
+    ``key=0.5 [no interval]``, never as ``nan``.
 
     Args:
         log: An Inspect log with results.
 
     Returns:
-        Lines such as ``choice: accuracy=0.512, stderr=0.014`` (empty without results).
+        Lines such as ``choice: accuracy=0.512 [0.48, 0.54]`` (empty without results).
     """
     if log.results is None:
         return []
     lines = []
     for score in log.results.scores:
-        metrics = ", ".join(f"{name}={metric.value:.4g}" for name, metric in score.metrics.items())
-        lines.append(f"{score.name}: {metrics}")
+        values = {name: metric.value for name, metric in score.metrics.items()}
+        shown = []
+        for name, value in values.items():
+            if name.endswith(("_ci_low", "_ci_high")) and name.rsplit("_ci_", 1)[0] in values:
+                continue
+            low, high = values.get(f"{name}_ci_low"), values.get(f"{name}_ci_high")
+            if low is None or high is None:
+                shown.append(f"{name}={value:.4g}")
+            elif math.isnan(low) or math.isnan(high):
+                shown.append(f"{name}={value:.4g} [no interval]")
+            else:
+                shown.append(f"{name}={value:.4g} [{low:.4g}, {high:.4g}]")
+        lines.append(f"{score.name}: {', '.join(shown)}")
     return lines
 
 
