@@ -43,7 +43,13 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.records import distinct_options
 from cog_tasks.coglm.reference import ReferenceRow, fit_rows
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
-from cog_tasks.common.stats import RESAMPLES, Interval, bootstrap_interval, ratio_interval
+from cog_tasks.common.stats import (
+    RESAMPLES,
+    Interval,
+    bootstrap_interval,
+    ratio_interval,
+    wilson_interval,
+)
 
 
 def chance_count(choices: Sequence[str], chance: str = DEFAULT_CHANCE) -> int:
@@ -115,7 +121,10 @@ def calibrated_interval(
     The pooled calibrated accuracy is the ratio of sums
     ``sum(correct - 1/n) / sum(1 - 1/n)``; its interval is
     :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap, or
-    a t interval below :data:`~cog_tasks.common.stats.SMALL_N` items).
+    a t interval below :data:`~cog_tasks.common.stats.SMALL_N` items). When
+    every item is wrong, or every one right, it is Wilson's interval of the
+    accuracy mapped through the calibration (method ``wilson``), never the
+    zero-width interval the resamples would give.
 
     Args:
         correct: Per-item outcome (1/0, or a mean over epochs).
@@ -128,6 +137,26 @@ def calibrated_interval(
     """
     _check_lengths(correct, num_choices)
     chances = 1.0 / np.asarray(num_choices, dtype=float)
+    outcomes = np.asarray(correct, dtype=float)
+    if len(outcomes) and (np.all(outcomes == 0) or np.all(outcomes == 1)):
+        # Every item wrong (or right): every resample and every residual agree, so
+        # a bootstrap or t interval would have zero width. The pooled calibrated
+        # accuracy is linear in the accuracy, (acc - mean chance) / (1 - mean
+        # chance), so Wilson's interval of the accuracy maps onto it exactly.
+        share = wilson_interval(float(outcomes.sum()), len(outcomes), unit="item")
+        chance = float(chances.mean())
+
+        def calibrate(accuracy: float) -> float:
+            return (accuracy - chance) / (1.0 - chance)
+
+        return Interval(
+            calibrate(share.value),
+            calibrate(share.low),
+            calibrate(share.high),
+            share.n,
+            "item",
+            "wilson",
+        )
     units = [
         (float(outcome) - chance, 1.0 - chance)
         for outcome, chance in zip(correct, chances, strict=True)

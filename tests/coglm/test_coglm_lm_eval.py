@@ -138,8 +138,11 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     assert last["arg_0"] == doc["context_head"] and last["arg_0"] + last["arg_1"] == context
 
     # The report reads the same folder.
-    assert main(["coglm", "report", str(tmp_path)]) == 0
+    chart = tmp_path / "coglm_report.png"
+    assert main(["coglm", "report", str(tmp_path), "--out", str(chart)]) == 0
     report = capsys.readouterr().out
-    assert "PARTIAL RUN (lm-eval --limit 2)" in report
+    # The coverage line of the results model: the declared 1,220 items against the 20 run.
+    assert "PARTIAL: 1200 of 1220 items missing" in report
+    assert "PARTIAL RUN: not the full benchmark" in report
     assert "cognitive age" in report
-    assert (tmp_path / "coglm_report.png").read_bytes()[:4] == b"\x89PNG"
+    assert chart.read_bytes()[:4] == b"\x89PNG"

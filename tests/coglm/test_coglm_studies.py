@@ -213,3 +213,17 @@ def test_lm_eval_picks_read_one_run_and_say_which(tmp_path: Path) -> None:
     _samples_file(tmp_path / "two" / "model_b", "2026-01-01T10", "const-0000", 1)
     with pytest.raises(CogLMDataError, match="2 runs' folders"):
         lm_eval_picks(tmp_path / "two")
+
+
+def test_calibrated_interval_of_unanimous_items_is_wilsons_mapped() -> None:
+    """All wrong (or all right): never the zero-width interval every resample gives."""
+    from cog_tasks.common.stats import wilson_interval
+
+    wrong = calibrated_interval([0, 0], [3, 3])
+    share = wilson_interval(0, 2, unit="item")
+    assert wrong.method == "wilson" and wrong.n == 2
+    assert wrong.value == pytest.approx(-0.5) and wrong.low == pytest.approx(-0.5)
+    assert wrong.high == pytest.approx((share.high - 1 / 3) / (2 / 3)) and wrong.high > 0
+    right = calibrated_interval([1] * 20, [4] * 20)
+    assert right.value == right.high == 1.0 and 0.7 < right.low < 0.8
+    assert calibrated_interval([1, 0, 1], [4, 4, 2]).method == "t"
