@@ -38,7 +38,7 @@ from pathlib import Path
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.stats import Interval, UnitValue, paired_difference
+from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status: scored as read, unparseable or hedged, errored, cut at the
@@ -156,17 +156,24 @@ class Coverage:
         """One line for every row this run touches: partial, missing groups, flagged counts."""
         parts = []
         if self.partial:
-            gaps = [f"{self.missing} of {self.declared} {unit}s missing"] if self.missing else []
+            gaps = (
+                [f"{self.missing} of {self.declared} {plural(unit, self.declared)} missing"]
+                if self.missing
+                else []
+            )
             if self.incomplete:
                 gaps.append(
-                    f"{self.incomplete} {unit}s incomplete ({self.missing_keys} of their "
+                    f"{self.incomplete} {plural(unit, self.incomplete)} incomplete "
+                    f"({self.missing_keys} of their "
                     "declared replies missing)"
                 )
             parts.append("PARTIAL: " + ", ".join(gaps))
         if self.missing_groups:
             parts.append("no record for " + ", ".join(self.missing_groups))
         if self.uneven:
-            parts.append(f"{self.uneven} {unit}s with fewer than {self.epochs} epochs")
+            parts.append(
+                f"{self.uneven} {plural(unit, self.uneven)} with fewer than {self.epochs} epochs"
+            )
         flagged = [f"{count} {status}" for status, count in self.counts.items() if count]
         if flagged:
             parts.append("replies " + ", ".join(flagged))
@@ -477,5 +484,7 @@ def compare_units(
     note = "PAIRED DESPITE " + "; ".join(differences) if differences else ""
     unshared = len(set(first) ^ set(second))
     if unshared:
-        note = "; ".join(part for part in (note, f"{unshared} {unit}s in one run only") if part)
+        note = "; ".join(
+            part for part in (note, f"{unshared} {plural(unit, unshared)} in one run only") if part
+        )
     return Pairing(paired_difference(first, second, unit=unit, seed=seed), note)

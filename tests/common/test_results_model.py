@@ -331,7 +331,7 @@ def _write_cogeval_lm_eval(
     ("case", "expected"),
     [
         ("duplicate", "document(s) 0 appear twice"),
-        ("missing", "PARTIAL: 28 of 29 tasks missing, 1 tasks incomplete (3 of their"),
+        ("missing", "PARTIAL: 28 of 29 tasks missing, 1 task incomplete (3 of their"),
         ("unparseable", "replies 1 invalid"),
         ("epochs", "replies 1 invalid"),
     ],
@@ -504,7 +504,7 @@ def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_r
     # six dialogs of two tasks, three epochs: tasks are the units, never the epochs
     assert (coverage["units"], coverage["epochs"], row["dialogs"]) == (2, 3, 18)
     assert (coverage["error"], coverage["truncated"], coverage["invalid"]) == (1, 3, 3)
-    assert row["note"].startswith("PARTIAL: 7 of 9 tasks missing, 1 tasks incomplete")
+    assert row["note"].startswith("PARTIAL: 7 of 9 tasks missing, 1 task incomplete")
     # the same log twice is refused, not doubled
     analyze = ["cogeval", "analyze", "--log", str(tmp_path / "0"), "--log", str(tmp_path / "0")]
     assert main(analyze) == 2 and "give each log folder once" in capsys.readouterr().err
