@@ -266,3 +266,34 @@ def test_dry_run_counts_requests_and_tokens_and_runs_nothing(tmp_path: Path, cap
     total = rows["total"].split()
     requests = sum(int(line.split()[3]) for line in lines[1:-1])
     assert int(total[3]) == requests and total[-1].startswith("$")
+
+
+def _stored_coglm_run(out: Path, spec: ModelSpec, weights: str) -> None:
+    """A finished CogLM lm-eval run of ``weights`` where ``profile run`` keeps ``spec``'s."""
+    from coglm_lm_eval_files import write_lm_eval_run
+
+    from cog_tasks.coglm.abilities import ABILITIES
+    from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION
+    from cog_tasks.commands.profile import _setting_digest
+    from cog_tasks.common.secrets import redact
+
+    digest = _setting_digest(spec.name, redact(spec.args), 20, spec.seed, FAMILY_VERSION)
+    outcomes = {ability.code: [True, False] * 10 for ability in ABILITIES}
+    write_lm_eval_run(out / f"coglm_lm_eval-{digest}" / "m", outcomes, model=weights, limit=20)
+
+
+def test_profile_reuses_a_stored_coglm_run_only_of_its_own_identity(tmp_path: Path) -> None:
+    """The CogLM step's folder is keyed by model, arguments, items, seed and task version,
+    and what it finds there is checked against them (no lm-eval is started here)."""
+    from cog_tasks.commands.profile import ProfileStepError, _run_coglm
+
+    model = ModelSpec("hf/tiny", {"model_path": "/m/tiny"})
+    _stored_coglm_run(tmp_path / "same", model, "/m/tiny")
+    headlines = _run_coglm(model, PRESETS["smoke"], tmp_path / "same")
+    overall = next(h for h in headlines if h.measure == "overall")
+    assert overall.interval.n == 200 and overall.run.task.startswith("coglm@")
+
+    _stored_coglm_run(tmp_path / "weights", model, "/m/other")
+    refused = r"stored CogLM run .*'/m/other'.* is not this step's"
+    with pytest.raises(ProfileStepError, match=refused):
+        _run_coglm(model, PRESETS["smoke"], tmp_path / "weights")

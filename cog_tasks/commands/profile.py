@@ -527,12 +527,15 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
     """Refuse a stored CogLM run whose identity is not the one this step asked for.
 
     Raises:
-        ProfileStepError: Naming both (weights, item limit and seed).
+        ProfileStepError: Naming both (weights, item limit, seed and task version).
     """
+    from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION
+
     wanted = (
         model.args.get("model_path") or model.name.split("/", 1)[1],
         None if limit is None else float(limit),
         str(model.seed),
+        f"coglm@{FAMILY_VERSION}",
     )
     for headline in headlines:
         arguments = dict(headline.run.arguments)
@@ -541,10 +544,11 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
             _stored_weights(arguments),
             None if stored is None else float(stored),
             headline.run.seed,
+            headline.run.task,
         )
         if found != wanted:
             raise ProfileStepError(
-                f"the stored CogLM run (weights, limit, seed: {found}) is not this step's "
+                f"the stored CogLM run (weights, limit, seed, task: {found}) is not this step's "
                 f"({wanted}); use another --out"
             )
 
@@ -553,8 +557,10 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     """CogLM: lm-eval log-likelihood for local weights, the chat protocol for API models.
 
     The lm-eval output goes to a folder named by a digest of the model, its
-    arguments, the item limit and the seed, so a stored run is reused only for
-    the same identity, and is checked against it when read. The chance
+    arguments, the item limit, the seed and the ``coglm`` task version, so a
+    stored run is reused only for the same identity, and is checked against it
+    when read. (The Inspect steps resume through ``eval_set``, whose task
+    identifier holds the task version, arguments, generate config and model.) The chance
     answerer guesses uniformly on the items lm-eval runs, so its rows pair
     with a local model's on the same item ids.
     """
@@ -564,9 +570,9 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
 
         return chance_headlines(seed=model.seed, limit=limit)
     if model.is_local:
-        from cog_tasks.coglm.lm_eval.results import headlines_from_lm_eval
+        from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION, headlines_from_lm_eval
 
-        digest = _setting_digest(model.name, redact(model.args), limit, model.seed)
+        digest = _setting_digest(model.name, redact(model.args), limit, model.seed, FAMILY_VERSION)
         folder = out / f"coglm_lm_eval-{digest}"
         if not list(folder.glob("**/results_*.json")):
             import subprocess
