@@ -24,7 +24,9 @@ What ``num_choices`` counts is the *chance* rule (:mod:`cog_tasks.coglm.rules`):
 
 Intervals (:func:`summary_intervals`): the unit is the item. Every headline,
 ability, stage, overall and cognitive age, is bootstrapped through its own
-formula over items drawn with replacement (seeded).
+formula over items drawn with replacement (seeded). The age's interval
+covers item sampling only, not the uncertainty of the map's fit, and its
+bounds are floored at 0 years.
 
 Stage score = unweighted mean of its abilities; overall = unweighted mean of
 the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
@@ -432,11 +434,16 @@ def summary_intervals(
         },
         overall=interval(lambda indices: float(per_ability(indices).mean())),
         cognitive_age=(
-            interval(lambda indices: AGE_MAPPING(stage_means(indices)))
+            _years(interval(lambda indices: AGE_MAPPING(stage_means(indices))))
             if present == list(STAGES)
             else None
         ),
     )
+
+
+def _years(age: Interval) -> Interval:
+    """An age interval with its bounds floored at 0 years (a negative age means nothing)."""
+    return replace(age, low=max(0.0, age.low), high=max(0.0, age.high))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:

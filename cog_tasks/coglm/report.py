@@ -8,9 +8,11 @@ or Inspect ``coglm_chat`` logs (each read by its framework's frontend into a
 (:func:`cog_tasks.coglm.metrics.summarize`). This module reads no framework
 output.
 
-A cognitive age outside the range the paper's fit spans (:data:`AGE_RANGE`,
-from the chance-level intercept to the human row) is shown flagged, never as
-a bare number; a partial run is marked in the text and on every chart.
+The age map was fitted on people aged 6 to 20 (:data:`FITTED_AGES`). An age
+outside that range, or whose interval reaches past either end of it, is
+flagged (:func:`age_flag`) in the text, the JSON and the chart, never shown
+as a bare number; the age's interval covers item sampling only, not the fit.
+A partial run is marked in the text and on every chart.
 """
 
 from __future__ import annotations
@@ -22,16 +24,22 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
 from cog_tasks.coglm.headlines import UNIT, checked_items
-from cog_tasks.coglm.metrics import AGE_MAPPING, summarize
+from cog_tasks.coglm.metrics import summarize
 from cog_tasks.coglm.reference import TABLE9, SettingRow
 from cog_tasks.common.files import pyplot, save_figure
 from cog_tasks.common.results import CheckedRun, Coverage
 
-AGE_RANGE: tuple[float, float] = (
-    AGE_MAPPING.intercept,
-    next(row.age for row in TABLE9 if row.model == "Human"),
-)
-"""Ages the paper's fit spans: chance level on every stage (3.7) to the human row (21.5)."""
+FITTED_AGES: tuple[float, float] = (6.0, 20.0)
+"""Ages of the people whose answers the paper's map was fitted on (Sec. 2.3, testers aged 6-20).
+
+At chance on every stage the map gives its intercept, 3.7 years: ages below
+6 are not ages the map was fitted to tell apart.
+"""
+
+BELOW = "below the fitted range"
+ABOVE = "above the fitted range"
+AGE_INTERVAL_COVERS = "item sampling only"
+"""What the cognitive age's interval accounts for (not the uncertainty of the map's fit)."""
 
 
 @dataclass(frozen=True)
@@ -65,13 +73,19 @@ class CogLMRun:
 
 
 def checked_run(checked: CheckedRun, label: str) -> CogLMRun:
-    """The report run of a checked run, summarised from its epoch-averaged items."""
+    """The report run of a checked run, summarised from its epoch-averaged items.
+
+    The summary gains ``cognitive_age_flag`` (:func:`age_flag`),
+    ``cognitive_age_fitted_range`` and ``cognitive_age_ci_covers``.
+    """
+    summary = summarize(checked_items(checked))
+    summary["cognitive_age_flag"] = age_flag(
+        summary["cognitive_age"], summary.get("cognitive_age_ci")
+    )
+    summary["cognitive_age_fitted_range"] = list(FITTED_AGES)
+    summary["cognitive_age_ci_covers"] = AGE_INTERVAL_COVERS
     return CogLMRun(
-        label,
-        Path(checked.run.source),
-        summarize(checked_items(checked)),
-        checked.coverage,
-        checked.run.protocol,
+        label, Path(checked.run.source), summary, checked.coverage, checked.run.protocol
     )
 
 
@@ -79,22 +93,53 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:6.1f}"
 
 
-def age_in_range(age: float) -> bool:
-    """Whether a cognitive age lies within :data:`AGE_RANGE` (rounded to 0.1 year)."""
-    low, high = AGE_RANGE
-    return round(low, 1) <= round(age, 1) <= round(high, 1)
+def age_flag(age: float | None, interval: Sequence[float | None] | None = None) -> str | None:
+    """Where a cognitive age, or its interval, leaves :data:`FITTED_AGES` (0.1 year rounding).
+
+    Args:
+        age: The age the map gives, or ``None``.
+        interval: Its 95 % interval ``[low, high]``, if any.
+
+    Returns:
+        :data:`BELOW` or :data:`ABOVE` for the age itself; for an age inside
+        the range, ``"interval reaches below|above|past both ends of the
+        fitted range"``; ``None`` when both lie inside (or without an age).
+    """
+    if age is None:
+        return None
+    low, high = FITTED_AGES
+    if round(age, 1) < low:
+        return BELOW
+    if round(age, 1) > high:
+        return ABOVE
+    if not interval or None in interval:
+        return None
+    below = round(interval[0], 1) < low  # type: ignore[arg-type]
+    above = round(interval[1], 1) > high  # type: ignore[arg-type]
+    if below and above:
+        return "interval reaches past both ends of the fitted range"
+    if below or above:
+        return f"interval reaches {'below' if below else 'above'} the fitted range"
+    return None
 
 
-def age_text(age: float | None) -> str:
-    """A cognitive age for display; one outside :data:`AGE_RANGE` is flagged, not bare."""
+def age_text(age: float | None, interval: Sequence[float | None] | None = None) -> str:
+    """A cognitive age for display, with its interval and its :func:`age_flag`.
+
+    An age outside :data:`FITTED_AGES` reads "below the fitted range (4.0)",
+    never as a bare number; the interval is labelled as item sampling only.
+    """
     if age is None:
         return "n/a (needs all four stages)"
-    low, high = AGE_RANGE
-    if round(age, 1) < round(low, 1):
-        return f"below {low:.1f} years (fit gives {age:.1f}; outside the paper's range)"
-    if round(age, 1) > round(high, 1):
-        return f"above {high:.1f} years (fit gives {age:.1f}; outside the paper's range)"
-    return f"{age:.1f} years"
+    flag = age_flag(age, interval)
+    ci = ""
+    if interval and None not in interval:
+        ci = f" [{interval[0]:.1f}, {interval[1]:.1f}] (95% CI, {AGE_INTERVAL_COVERS})"
+    if flag in (BELOW, ABOVE):
+        low, high = FITTED_AGES
+        return f"{flag} ({age:.1f}){ci}; the map was fitted on ages {low:g}-{high:g}"
+    text = f"{age:.1f} years{ci}"
+    return f"{text}; {flag} ({FITTED_AGES[0]:g}-{FITTED_AGES[1]:g})" if flag else text
 
 
 def _interval_text(interval: list[float | None] | None) -> str:
@@ -130,11 +175,8 @@ def format_report(summary: dict[str, Any], title: str) -> str:
         lines.append(f"{name:<53}{_percent(value):>17}{_interval_text(stage_ci.get(stage)):>16}")
     overall = f"{_percent(summary['overall']):>17}{_interval_text(summary.get('overall_ci')):>16}"
     lines.append(f"{'overall (mean of abilities)':<53}{overall}")
-    age = age_text(summary["cognitive_age"])
-    age_ci = summary.get("cognitive_age_ci")
-    if age_ci and None not in age_ci:
-        age += f"  95% CI [{age_ci[0]:.1f}, {age_ci[1]:.1f}] years"
-    lines.append(f"{'cognitive age':<53}{age:>17}")
+    age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
+    lines.append(f"{'cognitive age':<53}  {age}")
     if "overall_ci" not in summary:
         lines.append("no intervals: the per-item scores were not available")
     return "\n".join(lines)
@@ -169,8 +211,9 @@ def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
 def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     """Draw the abilities by stage and the cognitive ages beside Table 9.
 
-    A partial run is named in red at the top; an age outside :data:`AGE_RANGE`
-    is drawn hatched at the range's edge with its flag, never as a bare number.
+    A partial run is named in red at the top; the fitted range is shaded, a
+    run's age outside it is drawn hatched and labelled with its flag, and an
+    age whose interval reaches past it carries that flag too.
 
     Args:
         runs: The evaluated models.
@@ -222,24 +265,25 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     abilities_axis.legend(loc="lower right", fontsize=8)
 
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
-    low, high = AGE_RANGE
+    low, high = FITTED_AGES
     bars = [
-        (row.model, row.age, "dimgrey" if row is human else "lightgrey", row.age, (0.0, 0.0))
+        (row.model, row.age, "dimgrey" if row is human else "lightgrey", None, (0.0, 0.0))
         for row in TABLE9
         if row.duplicate_of is None
     ]
     for run_index, run in enumerate(runs):
         age = run.summary["cognitive_age"]
         if age is not None:
-            shown = min(max(age, low), high)
+            shown = max(0.0, age)
             interval = run.summary.get("cognitive_age_ci")
             error = (
                 (max(0.0, shown - interval[0]), max(0.0, interval[1] - shown))
-                if interval and age_in_range(age)
+                if interval and None not in interval
                 else (0.0, 0.0)
             )
-            bars.append((run.label, shown, colors[run_index % len(colors)], age, error))
+            bars.append((run.label, shown, colors[run_index % len(colors)], run, error))
     bars.sort(key=lambda bar: bar[1])
+    age_axis.axvspan(low, high, color="honeydew", zorder=0)
     drawn = age_axis.barh(
         range(len(bars)),
         [b[1] for b in bars],
@@ -248,24 +292,23 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
         capsize=2,
     )
     age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
-    for row, (bar, (_, shown, _, age, _)) in enumerate(zip(drawn, bars, strict=True)):
-        if age_in_range(age):
-            age_axis.text(shown + 0.2, row, f"{age:.1f}", va="center", fontsize=8)
-        else:
+    for row, (bar, (_, shown, _, run, error)) in enumerate(zip(drawn, bars, strict=True)):
+        age = shown if run is None else run.summary["cognitive_age"]
+        flag = None if run is None else run.summary["cognitive_age_flag"]
+        if flag in (BELOW, ABOVE):
             bar.set_hatch("//")
-            edge = "below" if age < low else "above"
-            age_axis.text(
-                shown + 0.2,
-                row,
-                f"{edge} range (fit {age:.1f})",
-                va="center",
-                fontsize=8,
-                color="darkred",
-            )
-    age_axis.axvline(low, color="grey", linewidth=0.8, linestyle=":")
-    age_axis.set_xlabel(f"cognitive age (years); the fit spans {low:.1f}-{high:.1f}")
+            label = f"{flag} ({age:.1f})"
+        else:
+            label = f"{age:.1f}" if flag is None else f"{age:.1f}; {flag}"
+        color = "black" if flag is None else "darkred"
+        age_axis.text(shown + error[1] + 0.2, row, label, va="center", fontsize=8, color=color)
+    age_axis.set_xlabel(
+        f"cognitive age (years); green: the fitted range, ages {low:g}-{high:g}; "
+        f"bars: 95% CI, {AGE_INTERVAL_COVERS}",
+        fontsize=8,
+    )
     age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
-    age_axis.set_xlim(0, high + 8)
+    age_axis.set_xlim(0, max(b[1] for b in bars) + 12)
 
     return _finish(figure, runs, path)
 

@@ -10,9 +10,13 @@ from coglm_chat_mock import scripted_model
 from inspect_ai import eval as inspect_eval
 
 from cog_tasks.cli import main
+from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.inspect import coglm_chat
-from cog_tasks.coglm.report import AGE_RANGE, age_text
+from cog_tasks.coglm.metrics import summary_intervals
+from cog_tasks.coglm.predictions import predictions_run, read_predictions
+from cog_tasks.coglm.report import FITTED_AGES, age_flag, age_text, checked_run, write_chart
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs
+from cog_tasks.common.results import check_run
 
 ALWAYS_A = "The answer is option A."
 
@@ -28,13 +32,72 @@ def _run(log_dir: Path, reply: str = ALWAYS_A, **task_args) -> str:
     return log.location
 
 
-def test_age_outside_the_paper_range_is_flagged_not_bare() -> None:
-    low, high = AGE_RANGE
-    assert (round(low, 1), high) == (3.7, 21.5)
+def test_ages_say_where_the_fitted_range_ends() -> None:
+    assert FITTED_AGES == (6.0, 20.0)
     assert age_text(10.04) == "10.0 years"
-    assert age_text(-2.26).startswith("below 3.7 years (fit gives -2.3")
-    assert age_text(23.0).startswith("above 21.5 years")
+    assert age_text(10.04, [8.0, 12.0]) == "10.0 years [8.0, 12.0] (95% CI, item sampling only)"
+    assert age_text(4.0, [3.1, 4.9]).startswith(
+        "below the fitted range (4.0) [3.1, 4.9] (95% CI, item sampling only)"
+    )
+    assert age_text(-2.26).startswith("below the fitted range (-2.3)")
+    assert age_text(23.0).startswith("above the fitted range (23.0)")
+    assert age_text(7.0, [5.2, 8.8]).endswith("; interval reaches below the fitted range (6-20)")
+    assert age_flag(19.0, [17.0, 21.0]) == "interval reaches above the fitted range"
+    assert age_flag(12.0, [5.0, 21.0]) == "interval reaches past both ends of the fitted range"
+    assert age_flag(5.96, [5.96, 5.96]) is None  # 6.0 at a tenth of a year
     assert age_text(None) == "n/a (needs all four stages)"
+
+
+def _guesses(tmp_path: Path, per_ability: int, right: int) -> Path:
+    """Predictions for the first items of every ability: the first ``right`` correct, then wrong."""
+    lines = []
+    for ability in ABILITIES:
+        for index in range(per_ability):
+            answer = 1 if index % 2 else 0
+            prediction = answer if index < right else 1 - answer
+            lines.append(
+                {
+                    "ability": ability.code,
+                    "choices": ["x", "y"],
+                    "answer": answer,
+                    "prediction": prediction,
+                }
+            )
+    path = tmp_path / "predictions.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines))
+    return path
+
+
+def test_age_below_the_fitted_range_in_text_json_and_chart(tmp_path: Path, capsys) -> None:
+    predictions = _guesses(tmp_path, per_ability=6, right=3)  # at chance everywhere
+    assert main(["coglm", "score", str(predictions), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["cognitive_age_flag"] == "below the fitted range"
+    assert summary["cognitive_age_fitted_range"] == [6.0, 20.0]
+    assert summary["cognitive_age_ci_covers"] == "item sampling only"
+    low, high = summary["cognitive_age_ci"]
+    assert 0.0 <= low <= high  # bounds never negative
+    assert main(["coglm", "score", str(predictions)]) == 0
+    assert f"below the fitted range ({summary['cognitive_age']:.1f})" in capsys.readouterr().out
+
+    run = checked_run(
+        check_run(
+            predictions_run(
+                read_predictions(predictions, "ours", "listed"), predictions, "ours", "listed"
+            )
+        ),
+        "chance",
+    )
+    chart = write_chart([run], tmp_path / "age.png")
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_age_intervals_are_floored_at_zero_years() -> None:
+    # all wrong on two-option items: every stage at -100, the map far below zero
+    codes = [a.code for a in ABILITIES for _ in range(3)]
+    intervals = summary_intervals(codes, [0.0] * len(codes), [2] * len(codes), resamples=50)
+    age = intervals.cognitive_age
+    assert age is not None and age.value < 0 and age.low == age.high == 0.0
 
 
 @pytest.mark.slow
@@ -45,14 +108,15 @@ def test_report_reads_inspect_logs_and_flags_partial_runs(tmp_path: Path, capsys
     text = capsys.readouterr().out
     assert "CogLM report: mockllm/model (Base)" in text
     assert "PARTIAL: 1210 of 1220 items missing" in text and "PARTIAL RUN" in text
-    assert "below 3.7 years (fit gives" in text  # never a bare negative age
+    assert "below the fitted range (" in text  # never a bare negative age
     assert chart.read_bytes()[:4] == b"\x89PNG"
 
     assert main(["coglm", "report", str(tmp_path / "logs"), "--json"]) == 0
     (summary,) = json.loads(capsys.readouterr().out).values()
     const = summary["abilities"]["const"]
-    # one item: no bootstrap interval can be drawn
-    assert const.pop("calibrated_accuracy_ci") == [None, None]
+    # one item, wrong: Wilson's interval mapped through the calibration, not zero-width
+    low, high = const.pop("calibrated_accuracy_ci")
+    assert low == pytest.approx(-1.0) and high > low
     assert const == {
         "n": 1,
         "accuracy": 0.0,
@@ -60,7 +124,8 @@ def test_report_reads_inspect_logs_and_flags_partial_runs(tmp_path: Path, capsys
         "calibrated_accuracy_per_item": pytest.approx(-1.0),
         "invalid": 1,
     }
-    assert summary["cognitive_age"] < AGE_RANGE[0]
+    assert summary["cognitive_age"] < FITTED_AGES[0]
+    assert summary["cognitive_age_flag"] == "below the fitted range"
 
     assert main(["coglm", "report", str(tmp_path / "empty")]) == 2
     assert "no lm-eval results_*.json" in capsys.readouterr().err

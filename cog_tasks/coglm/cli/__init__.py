@@ -374,8 +374,9 @@ def _add_report(commands: argparse._SubParsersAction) -> None:
         "run, with 95 %% intervals bootstrapped over items, and draw a chart beside the "
         "paper's Table 9. Every results file and log is its own row (none is merged or "
         "dropped); rows are labelled by what differs between them. Intervals and --rule "
-        "need lm-eval's --log_samples files. An age outside the paper's range is flagged; "
-        "a partial run is marked in the text and on the chart.",
+        "need lm-eval's --log_samples files. An age outside the ages the map was fitted on "
+        "(6-20), or whose interval reaches past them, is flagged; a partial run is marked in "
+        "the text and on the chart.",
     )
     report.add_argument("results", type=Path, nargs="+", metavar="PATH")
     _add_chance_option(report)

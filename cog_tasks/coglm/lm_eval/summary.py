@@ -3,7 +3,8 @@
 After a run naming a CogLM task, the researcher gets, in a few lines: the
 stage scores, the overall score and the cognitive age with their 95 %
 intervals (from the ``--log_samples`` files), a flag on an age outside the
-paper's range and on a partial run, and the command of the full report.
+range the map was fitted on (or whose interval reaches past it) and on a
+partial run, and the command of the full report.
 Without ``--output_path`` (or ``--log_samples``) it says what to add so that
 nothing must be run again next time.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.report import AGE_RANGE, CogLMRun, age_in_range, age_text, checked_run
+from cog_tasks.coglm.report import CogLMRun, age_text, checked_run
 from cog_tasks.common.lm_eval_samples import find_results_files
 
 TASK_PREFIXES = ("coglm",)
@@ -41,11 +42,11 @@ def names_coglm(arguments: Sequence[str]) -> bool:
     return any(task.strip().startswith(TASK_PREFIXES) for task in tasks.split(","))
 
 
-def _interval(values: list[float | None] | None, scale: float = 100.0, digits: int = 1) -> str:
+def _interval(values: list[float | None] | None) -> str:
     if not values or None in values:  # no items, or one (no interval)
         return ""
     low, high = values
-    return f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"  # type: ignore[operator]
+    return f" [{100 * low:.1f}, {100 * high:.1f}]"  # type: ignore[operator]
 
 
 def format_summary(run: CogLMRun) -> list[str]:
@@ -62,14 +63,9 @@ def format_summary(run: CogLMRun) -> list[str]:
         f"  overall {100 * summary['overall']:.1f}{_interval(summary.get('overall_ci'))}"
         "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
     )
-    age = summary["cognitive_age"]
-    age_line = f"  cognitive age {age_text(age)}"
-    if age is not None and age_in_range(age):
-        age_line += _interval(summary.get("cognitive_age_ci"), scale=1.0)
-    elif age is not None:
-        low, high = AGE_RANGE
-        age_line = f"  FLAG: cognitive age {age_text(age)}; the fit spans {low:.1f}-{high:.1f}"
-    lines.append(age_line)
+    age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
+    flagged = summary["cognitive_age_flag"] is not None
+    lines.append(f"  {'FLAG: ' if flagged else ''}cognitive age {age}")
     if run.note:
         lines.append(f"  FLAG: {run.note}")
     if run.partial:
