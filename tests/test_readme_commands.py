@@ -157,12 +157,16 @@ FLOAT = r"-?\d+\.\d+"
 INTERVAL = rf"{FLOAT} \[{FLOAT}, {FLOAT}\]"
 
 
-def _readme_table(readme: str, header: str) -> list[list[str]]:
-    """The rows of the Markdown table whose header line starts with ``header``, cells stripped."""
+def _readme_table(readme: str, header: str, with_header: bool = False) -> list[list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``, cells stripped.
+
+    With ``with_header``, the header's own cells come first.
+    """
     lines = (REPO_ROOT / readme).read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header)) + 2
-    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start:])
-    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start + 2 :])
+    table = [lines[start], *rows] if with_header else list(rows)
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in table]
 
 
 @pytest.mark.slow
@@ -170,10 +174,12 @@ def test_root_readme_chance_profile_reproduces_the_readme_column(tmp_path: Path)
     """The seeded chance profile prints, for every headline, the value the README shows."""
     _run_verbatim(_readme_command("README.md", r"^cog-tasks profile run --model chance "), tmp_path)
     written = _profile_table(tmp_path / "profiles/chance/profile.md")
-    header = "| benchmark | measure | unit | SmolLM2-135M-Instruct | Gemma 3 270M (base) | chance"
-    quoted = _readme_table("README.md", header)
+    header = "| benchmark | measure | unit | SmolLM2-135M-Instruct | Gemma 3 270M (base) |"
+    names, *quoted = _readme_table("README.md", header, with_header=True)
+    chance_column = names.index("chance (seed 0)")
     assert {row[0] for row in quoted} == {"coglm", "cogeval", "cogbench", "egosocial"}
-    for benchmark, measure, unit, *_, chance in quoted:
+    for benchmark, measure, unit, *cells in quoted:
+        chance = cells[chance_column - 3]
         assert written[benchmark, measure] == (chance, unit), (benchmark, measure)
     rows = json.loads((tmp_path / "profiles/chance/profile.json").read_text())["rows"]
     overall = next(r for r in rows if (r["benchmark"], r["measure"]) == ("coglm", "overall"))

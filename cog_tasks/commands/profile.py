@@ -858,6 +858,7 @@ def compare_profiles(
             differences=protocol_differences(row["run"], other["run"]),
             allow_different=allow_different,
             seed=seed,
+            scale=row.get("scale", "raw"),
         )
         comparisons.append(
             Comparison(

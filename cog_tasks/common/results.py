@@ -31,6 +31,7 @@ whose identities differ in the compared factor alone.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -457,6 +458,7 @@ def compare_units(
     differences: Sequence[str] = (),
     allow_different: bool = False,
     seed: int = 0,
+    scale: str = "raw",
 ) -> Pairing:
     """The statistics entry for two runs: a paired difference over shared units, or why not.
 
@@ -468,6 +470,8 @@ def compare_units(
             compared factor (:func:`identity_differences`).
         allow_different: Pair them anyway; the reason then says what differs.
         seed: Seed of the resampling.
+        scale: The headline's scale (:data:`cog_tasks.common.headlines.SCALES`),
+            which bounds the difference (:func:`difference_bounds`).
 
     Returns:
         The pairing: refused (with its reason) where identities differ and
@@ -487,4 +491,36 @@ def compare_units(
         note = "; ".join(
             part for part in (note, f"{unshared} {plural(unit, unshared)} in one run only") if part
         )
-    return Pairing(paired_difference(first, second, unit=unit, seed=seed), note)
+    bounds = difference_bounds(scale, first, second)
+    return Pairing(paired_difference(first, second, unit=unit, seed=seed, bounds=bounds), note)
+
+
+def difference_bounds(
+    scale: str, first: Mapping[str, UnitValue], second: Mapping[str, UnitValue]
+) -> tuple[float, float]:
+    """The range of the difference of two headlines on ``scale``.
+
+    Calibrated accuracies and kappas lie in [-1, 1], so they differ by at most
+    2; a raw measure whose every unit value in both runs is a share (a number
+    in [0, 1], or ``(events, trials)`` with ``0 <= events <= trials``) differs
+    by at most 1; anything else (a mean rating, an age) is left unbounded.
+
+    Args:
+        scale: ``calibrated``, ``kappa``, ``raw`` or ``years``.
+        first: Per-unit values of the first run.
+        second: Per-unit values of the second run.
+
+    Returns:
+        ``(low, high)`` of the difference.
+    """
+    if scale in ("calibrated", "kappa"):
+        return (-2.0, 2.0)
+
+    def share(value: UnitValue) -> bool:
+        top, bottom = value if isinstance(value, tuple) else (value, 1.0)
+        return 0.0 <= top <= bottom
+
+    values = [*first.values(), *second.values()]
+    if scale == "raw" and values and all(share(value) for value in values):
+        return (-1.0, 1.0)
+    return (-math.inf, math.inf)

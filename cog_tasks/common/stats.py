@@ -542,6 +542,7 @@ def paired_difference(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
 ) -> Interval:
     """Interval of ``headline(first) - headline(second)`` over the units both have.
 
@@ -559,6 +560,8 @@ def paired_difference(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
+        bounds: The difference's range, to which a t interval over few units
+            is cut (two shares differ by at most 1).
 
     Returns:
         The difference with its interval; ``n`` counts shared units (NaN on none).
@@ -571,7 +574,12 @@ def paired_difference(
         return unanimous
     if 0 < len(shared) < SMALL_N and bottom_a.sum() and bottom_b.sum():
         return _linearized_t(
-            top_a, bottom_a, unit=unit, confidence=confidence, minus=(top_b, bottom_b)
+            top_a,
+            bottom_a,
+            unit=unit,
+            confidence=confidence,
+            minus=(top_b, bottom_b),
+            bounds=bounds,
         )
 
     def difference(indices: np.ndarray) -> float:

@@ -11,6 +11,7 @@ their paths to these tables as they move onto the model.
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -788,3 +789,19 @@ def test_cogbench_refuses_a_log_twice_and_keeps_two_identities_apart(tmp_path: P
         differences=differences,
     )
     assert pairing.difference is None and "weights" in pairing.reason
+
+
+def test_a_paired_difference_over_few_units_stays_within_its_scale() -> None:
+    """Two shares differ by at most 1, two calibrated accuracies by at most 2."""
+    from cog_tasks.common.results import compare_units, difference_bounds
+
+    first, second = {"a": 0.8, "b": 1.0}, {"a": 1.0, "b": 0.0}
+    assert difference_bounds("raw", first, second) == (-1.0, 1.0)
+    difference = compare_units(first, second, unit="trajectory").difference
+    assert difference is not None and difference.method == "t"
+    assert difference.value == pytest.approx(0.4)
+    assert (difference.low, difference.high) == (-1.0, 1.0)  # the t interval, cut
+    assert difference_bounds("calibrated", first, second) == (-2.0, 2.0)
+    ratings = {"a": 3.5, "b": 1.0}
+    assert difference_bounds("raw", ratings, first) == (-math.inf, math.inf)
+    assert difference_bounds("raw", {"a": (2.0, 3.0)}, {"a": (0.0, 1.0)}) == (-1.0, 1.0)

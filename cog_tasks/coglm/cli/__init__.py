@@ -187,7 +187,10 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
             lines.append(f"  {run.label}: not paired ({found} of the same model and arguments)")
             continue
         pairing = compare_units(
-            overall[run.label].units, overall[matching[0].label].units, unit="item"
+            overall[run.label].units,
+            overall[matching[0].label].units,
+            unit="item",
+            scale="calibrated",
         )
         difference = pairing.difference
         if difference is None:
