@@ -94,11 +94,11 @@ def erasure_prompt(code: str) -> str:
 
 
 def lettered_options(choices: Sequence[str]) -> str:
-    """Render options as lines ``A. first``, ``B. second`` ..."""
+    """Render options as lines ``A. first``, ``B. second`` ... (each option stripped)."""
     if len(choices) > len(LETTERS):
         raise ValueError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
     return "\n".join(
-        f"{letter}. {choice}" for letter, choice in zip(LETTERS, choices, strict=False)
+        f"{letter}. {choice.strip()}" for letter, choice in zip(LETTERS, choices, strict=False)
     )
 
 

@@ -79,7 +79,9 @@ class CogLMRecord:
         ability: Ability code.
         stage: Piaget stage 1-4.
         question: Question text.
-        choices: Candidate answers, in upstream order.
+        choices: Candidate answers, in upstream order and as written upstream (not
+            stripped: the authors append each to "The answer is: " as it is, and
+            ``empat-0045`` has a leading space).
         answer: 0-based index of the correct choice.
     """
 
@@ -175,7 +177,7 @@ def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRec
         ability=ability.code,
         stage=ability.stage,
         question=question.strip(),
-        choices=tuple(c.strip() for c in candidates),
+        choices=tuple(candidates),
         answer=answer,
     )
 

@@ -348,9 +348,10 @@ def _ability_errors(summary: dict[str, Any]) -> list[list[float]] | None:
             continue
         low, high = row["calibrated_accuracy_ci"]
         value = row["calibrated_accuracy"]
-        # One item has no interval: a bare bar.
-        below.append(0.0 if low is None else 100 * (value - low))
-        above.append(0.0 if high is None else 100 * (high - value))
+        # One item has no interval: a bare bar. Float rounding can put a bound a
+        # hair past its value, which matplotlib refuses as a negative error.
+        below.append(0.0 if low is None else max(0.0, 100 * (value - low)))
+        above.append(0.0 if high is None else max(0.0, 100 * (high - value)))
     return [below, above]
 
 

@@ -124,6 +124,9 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
         "stages_ci",
         "overall_ci",
         "cognitive_age_ci",
+        "cognitive_age_flag",
+        "cognitive_age_fitted_range",
+        "cognitive_age_ci_covers",
         "coverage",
     }
     # Rows without ids: the file's own six items, none missing, two unreadable.

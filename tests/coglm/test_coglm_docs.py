@@ -36,3 +36,14 @@ def test_scale_out_commands_run_the_log_likelihood_family_on_hf_and_vllm() -> No
         assert set(call.args.tasks) <= family
         assert call.args.include_path == str(tasks_path())
         assert call.args.output_path == "results/coglm"
+
+
+def test_llama2_log_likelihood_commands_encode_without_bos() -> None:
+    llama = [
+        c
+        for c in ALL_COMMANDS
+        if c.readme == README and "meta-llama/Llama-2-" in c.text and "--tasks coglm " in c.text
+    ]
+    assert len(llama) >= 3
+    for command in llama:
+        assert "add_bos_token=False" in command.text, command.text

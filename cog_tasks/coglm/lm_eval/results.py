@@ -150,10 +150,25 @@ def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> Sc
     return ScoredItem(doc["ability"], chance_count(choices, chance), correct, valid, str(doc["id"]))
 
 
-def _protocol(family: TaskFamily, rule: str, chance: str) -> str:
-    if family.name == "coglm":
-        return f"log-likelihood, choice rule {rule}, chance {chance}"
-    return f"generation ({family.filter} answer reader), chance {chance}"
+def _protocol(family: TaskFamily, rule: str, chance: str, length_units: set[str]) -> str:
+    """One line on how a run was scored.
+
+    Args:
+        family: The task family.
+        rule: Choice rule of the ``coglm`` family.
+        chance: Chance rule.
+        length_units: The documents' ``length_unit`` values (empty for samples
+            older than the key). ``word`` means lm-eval had no tokenizer: the
+            rules that divide by token counts divided by word counts.
+    """
+    if family.name != "coglm":
+        return f"generation ({family.filter} answer reader), chance {chance}"
+    if "word" in length_units and rule in ("authors", "per-token"):
+        return (
+            f"log-likelihood, choice rule {rule} counting words, not tokens (no tokenizer "
+            f"in --model_args), chance {chance}"
+        )
+    return f"log-likelihood, choice rule {rule}, chance {chance}"
 
 
 def results_of_file(
@@ -191,8 +206,10 @@ def results_of_file(
                 "(run lm-eval with --log_samples: every CogLM report is computed per item)"
             )
         records = []
+        length_units: set[str] = set()
         for task in run.samples.values():
             for number, row in task.rows:
+                length_units.add(row.get("doc", {}).get("length_unit", ""))
                 try:
                     records.append(item_record(_item(row, family, rule, chance)))
                 except (KeyError, TypeError, ValueError, IndexError) as error:
@@ -209,7 +226,7 @@ def results_of_file(
                     tuple(records),
                     declared,
                     str(results_file),
-                    _protocol(family, rule, chance),
+                    _protocol(family, rule, chance, length_units - {""}),
                 ),
                 family,
             )
