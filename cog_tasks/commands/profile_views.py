@@ -86,13 +86,18 @@ def _failures_text(row: Mapping[str, Any]) -> str:
     return "n/a" if share is None else f"{share:.3f}"
 
 
-def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
-    """The published values of the row's measure: how many models, and their range."""
-    values = [
+def _paper_values(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> list[float]:
+    """The published values of the row's measure, one per model of the papers."""
+    return [
         entry["value"]
         for entry in paper
         if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
     ]
+
+
+def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
+    """The published values of the row's measure: how many models, and their range."""
+    values = _paper_values(row, paper)
     if not values:
         return "none"
     if len(values) == 1:
@@ -148,8 +153,11 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals.
 
-    Chance on the same units is a hollow grey diamond; a calibrated panel
-    marks 0 (chance) with a line; the cognitive age has a panel of its own.
+    Chance on the same units is a hollow grey diamond; the papers' values
+    (models and humans) span a light band, lowest to highest; a calibrated
+    panel marks 0 (chance) with a line; the cognitive age has a panel of its
+    own; κ panels and panels of shares show their whole range, so a small
+    difference is not magnified.
     """
     plt = pyplot()
     panels = _panels(list(profile["rows"]))
@@ -181,16 +189,38 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
                 color="grey",
                 label="chance",
             )
+        for position, row in enumerate(rows):
+            published = _paper_values(row, list(profile.get("paper", [])))
+            if published:
+                axis.fill_betweenx(
+                    [position - 0.3, position + 0.3],
+                    min(published),
+                    max(published),
+                    color="tab:green",
+                    alpha=0.15,
+                    linewidth=0,
+                    label="published values",
+                )
         if title.endswith("(calibrated)"):
             axis.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
+        if title.endswith("(kappa)"):
+            axis.set_xlim(-1.05, 1.05)
+        elif title.endswith("(raw)") and all(
+            0.0 <= _bound(row, name) <= 1.0 for row in rows for name in ("ci_low", "ci_high")
+        ):
+            axis.set_xlim(-0.05, 1.05)
         axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
         axis.set_ylim(len(rows) - 0.5, -0.5)
         axis.set_title(title, loc="left", fontsize=9)
         axis.grid(axis="x", alpha=0.3)
-    axes[0, 0].legend(loc="best", fontsize=7)
+    handles: dict[str, Any] = {}
+    for axis in axes[:, 0]:
+        for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
     figure.suptitle(
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
-        "hollow diamonds: chance on the same units",
+        "hollow diamonds: chance on the same units; bands: the papers' published values",
         fontsize=9,
     )
     figure.tight_layout()
