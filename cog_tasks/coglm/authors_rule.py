@@ -22,6 +22,10 @@ Consequences: a reply that starts with " C" or "(B" reads as that letter
 through step 1; "is: because ..." reads ``B``; only ``A``-``D`` are accepted
 in steps 1-2. Where the authors' script would crash (nothing after
 ``boxed``, or nothing after a phrase), the answer is taken as unreadable.
+Hedges get one letter, the first after the phrase: "The answer is A or B"
+and "Answer: A is wrong, B is right" read ``A``, and so does a reply that
+only repeats the options ("A. x B. y ..."); the ``ours`` reader
+(:mod:`cog_tasks.coglm.extract`) counts these invalid.
 
 ``authors-gpt`` (``chatgpt_result.py``, used for GPT-3.5 and GPT-4): the
 first ``\boxed{...}`` (shortest content, one line) is read; content other than

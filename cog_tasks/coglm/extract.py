@@ -17,6 +17,11 @@ Rules worth knowing:
   line the statement is considered unfinished.
 - Mentions of "Option X" that reject it ("Option A is incorrect") are ignored;
   the remaining mentions must name one option.
+- Hedges are invalid: an answer that names more than one option ("The answer
+  is A or B", "option A, B, C, or D", "Answer: A is wrong, B is right"), a
+  reply that only repeats the lettered options, and an option's text negated
+  ("not red") name no single option. (The authors' rule reads such replies
+  by its first letter: see :mod:`cog_tasks.coglm.authors_rule`.)
 
 :data:`EXTRACTORS` names this rule ``ours`` (the default) beside the rules the
 CogLM authors used (``authors``, ``authors-gpt``, see
@@ -82,6 +87,21 @@ _APPROVAL_AFTER = re.compile(
     re.IGNORECASE,
 )
 _ARITHMETIC_AFTER = re.compile(r"^[ \t]*([=+\-−×÷<>])")
+# Right after an answer's letter: another letter in a list ("A or B", "A, B, C, or D").
+_MORE_LETTERS = re.compile(
+    r"^[\)\]\}\*]*[ \t]*(?:,|/|&|\bor\b|\band\b)[ \t]*(?:or[ \t]+|and[ \t]+)?"
+    r"(?:(?i:option|choice)[ \t]+)?\(?([A-Z])(?![A-Za-z])"
+)
+# Right after an answer's letter: it is rejected ("A is wrong").
+_REJECTED_LETTER = re.compile(
+    r"^[ \t]*(?:is|was|would\s+be|seems)[ \t]+(?:also[ \t]+)?"
+    r"(?:not\b|incorrect|wrong|false|ruled\s+out)",
+    re.IGNORECASE,
+)
+# A lettered option in running text ("B. a zebra"), as an echo of the option list shows it.
+_LISTED_LETTER = re.compile(r"(?<![A-Za-z])([A-Z])[\.\)][ \t]*")
+HEDGE = -1
+"""What a rule returns for an answer naming several options: the reply is invalid."""
 _LEADING_LETTER_LINE = re.compile(r"^\s*\(?([A-Z])\s*[\.\):]\s*(.*)$")
 _BARE_LETTER = re.compile(r"^\s*[\(\[\*]*([A-Z])[\)\]\*]*\s*[\.\!]?\s*$")
 _PAREN_LETTER = re.compile(r"\(([A-Z])\)")
@@ -116,7 +136,8 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     """Match the answer against the choices' own text.
 
     An exact (normalized) match wins. Otherwise the choices mentioned as whole
-    phrases are collected, dropping any that only appear inside another
+    phrases, and not only after "not", "rather than", "instead of" or
+    "unlike", are collected, dropping any that only appear inside another
     mentioned choice ("True" inside "Not true"); exactly one must remain.
     """
     answer = _normalize(text)
@@ -129,7 +150,13 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     mentioned = [
         i
         for i, choice in enumerate(normalized)
-        if choice and re.search(rf"(?<![\w+\-=<>×÷%/]){re.escape(choice)}(?![\w+=<>×÷%/])", answer)
+        if choice
+        and any(
+            not _REJECTION_BEFORE.search(answer[: found.start()])
+            for found in re.finditer(
+                rf"(?<![\w+\-=<>×÷%/]){re.escape(choice)}(?![\w+=<>×÷%/])", answer
+            )
+        )
     ]
     maximal = [
         i
@@ -137,6 +164,32 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
         if not any(j != i and normalized[i] in normalized[j] for j in mentioned)
     ]
     return maximal[0] if len(maximal) == 1 else None
+
+
+def _lists_options(text: str, choices: Sequence[str]) -> bool:
+    """Whether ``text`` shows an option as its letter followed by its text ("B. a zebra")."""
+    for match in _LISTED_LETTER.finditer(text):
+        index = _letter_index(match.group(1), len(choices))
+        option = "" if index is None else _normalize(choices[index])
+        if option and _normalize(text[match.end() :]).startswith(option):
+            return True
+    return False
+
+
+def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
+    """Whether the answer letter ending at ``letter_end`` is hedged.
+
+    It is when another option's letter follows in a list ("A or B", "A, B, C,
+    or D"), when the letter is rejected ("A is wrong"), or when the rest of its
+    line lists another option with its text (an echo of the options).
+    """
+    after = text[letter_end:]
+    more = _MORE_LETTERS.match(after)
+    if more and _letter_index(more.group(1), len(choices)) is not None:
+        return True
+    return bool(_REJECTED_LETTER.match(after)) or _lists_options(
+        _line_tail(text, letter_end), choices
+    )
 
 
 def _rest_supports(rest: str, index: int, choices: Sequence[str]) -> bool:
@@ -148,7 +201,7 @@ def _rest_supports(rest: str, index: int, choices: Sequence[str]) -> bool:
     named = _from_choice_text(rest, choices)
     if named is not None:
         return named == index
-    return _OTHER_LETTER.search(rest) is None
+    return _OTHER_LETTER.search(rest) is None and not _lists_options(rest, choices)
 
 
 def _line_tail(text: str, start: int) -> str:
@@ -157,7 +210,7 @@ def _line_tail(text: str, start: int) -> str:
 
 
 def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
-    """The option an explicit statement names, or ``None`` if its letter is not an option.
+    """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option).
 
     The letter and the rest of its line may spell an option's text ("D - 5"),
     which then wins; a letter followed by an arithmetic sign is otherwise a
@@ -168,6 +221,8 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
     spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
     if spelled is not None:
         return spelled
+    if _hedged(text, letter_end, choices):
+        return HEDGE
     index = _letter_index(letter, len(choices))
     sign = _ARITHMETIC_AFTER.match(text[letter_end:])
     if sign:
@@ -210,8 +265,16 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _is_letter_pick(text: str, num_choices: int) -> int | None:
-    """The option of every "is B." statement, if they all name the same one."""
-    picks = {_letter_index(m.group(1), num_choices) for m in _IS_LETTER.finditer(text)}
+    """The option of every "is B." statement, if they all name the same one.
+
+    A statement followed by more letters ("is option A, B, C, or D") is :data:`HEDGE`.
+    """
+    picks = set()
+    for match in _IS_LETTER.finditer(text):
+        more = _MORE_LETTERS.match(text[match.end(1) :])
+        if more and _letter_index(more.group(1), num_choices) is not None:
+            return HEDGE
+        picks.add(_letter_index(match.group(1), num_choices))
     picks.discard(None)
     return picks.pop() if len(picks) == 1 else None
 
@@ -241,13 +304,19 @@ def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _mentioned_pick(text: str, num_choices: int) -> int | None:
-    """The one option named as "Option X"/"Choice X" and not rejected, if exactly one."""
+    """The one option named as "Option X"/"Choice X" and not rejected, if exactly one.
+
+    A mention followed by more letters ("option A, B, C, or D") is :data:`HEDGE`.
+    """
     kept: dict[int, bool] = {}
     for match in _OPTION_MENTION.finditer(text):
         index = _letter_index(match.group(1), num_choices)
         after, before = text[match.end() :], text[: match.start()]
         if index is None or _REJECTION_AFTER.match(after) or _REJECTION_BEFORE.search(before):
             continue
+        more = _MORE_LETTERS.match(after)
+        if more and _letter_index(more.group(1), num_choices) is not None:
+            return HEDGE
         kept[index] = kept.get(index, False) or bool(_APPROVAL_AFTER.match(after))
     if len(kept) == 1:
         return next(iter(kept))
@@ -330,7 +399,7 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
         for rule in (_boxed_pick, _explicit_pick):
             found = rule(candidate, choices)
             if found is not None:
-                return found
+                return None if found == HEDGE else found
     for found in (
         _is_letter_pick(body, num_choices),
         _first_line_pick(body, choices),
@@ -338,19 +407,26 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
         _mentioned_pick(body, num_choices),
     ):
         if found is not None:
-            return found
+            return None if found == HEDGE else found
 
     bare = _BARE_LETTER.match(body)
     if bare:
         return _letter_index(bare.group(1), num_choices)
 
+    # The first line that leads with an option, unless lines only restate several
+    # options (an echo of the option list: invalid).
+    led, restated = [], set()
     for line in body.splitlines():
         leading = _LEADING_LETTER_LINE.match(line)
         if leading and not _ARITHMETIC_AFTER.match(line[leading.end(1) :]):
             index = _letter_index(leading.group(1), num_choices)
             rest = leading.group(2).strip()
             if index is not None and _rest_supports(rest, index, choices):
-                return index
+                led.append(index)
+                if not _normalize(rest) or _exact_choice(rest, choices) == index:
+                    restated.add(index)
+    if led:
+        return led[0] if len(restated) < 2 else None
 
     by_text = _from_choice_text(body, choices)
     if by_text is not None:

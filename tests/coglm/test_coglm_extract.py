@@ -104,3 +104,39 @@ def test_extractors_by_name() -> None:
     assert coerce_prediction("Option D is correct.", ANIMALS) == 3
     with pytest.raises(ValueError, match="unknown CogLM extractor 'theirs'"):
         get_extractor("theirs")
+
+
+COLOURS = ["red", "blue", "green", "yellow"]
+
+# (reply, choices, what the authors' Llama-2-chat rule reads): ours reads none of them, the
+# authors' rule reads its first letter (their rule, kept)
+HEDGES = [
+    ("The answer is A or B.", ANIMALS, 0),
+    ("Answer: A is wrong, B is right", ANIMALS, 0),
+    ("The answer is option A, B, C, or D.", ANIMALS, 0),
+    ("It is option A, B, C, or D.", ANIMALS, 0),
+    ("not red", COLOURS, None),
+    ("A. a lion\nB. a zebra\nC. an eagle\nD. a tiger", ANIMALS, 0),
+    ("A. a lion B. a zebra C. an eagle D. a tiger", ANIMALS, 0),
+    ("The answer is: A. a lion B. a zebra C. an eagle D. a tiger", ANIMALS, 0),
+]
+
+
+@pytest.mark.parametrize(("reply", "choices", "authors"), HEDGES)
+def test_hedges_are_invalid_for_ours(reply: str, choices: list[str], authors: int | None) -> None:
+    assert extract_choice(reply, choices) is None
+    assert authors_llama_choice(reply, choices) == authors
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("The answer is A, because lions roar.", 0),
+        ("The answer is A, I think.", 0),  # "I" is no option of four
+        ("The answer is A or B. Final answer: B", 1),  # the last statement stands
+        ("It is not a lion but a zebra.", 1),
+        ("A. a lion\nB. a zebra - no, zebras do not roar.", 0),
+    ],
+)
+def test_one_answer_beside_other_letters_is_still_read(reply: str, expected: int) -> None:
+    assert extract_choice(reply, ANIMALS) == expected
