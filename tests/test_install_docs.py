@@ -42,7 +42,8 @@ def test_every_environment_variable_is_documented() -> None:
     for path in (ROOT / "cog_tasks").rglob("*.py"):
         used |= set(re.findall(r"COG_TASKS_[A-Z_]+[A-Z]", path.read_text(encoding="utf-8")))
     settings = (ROOT / "cog_tasks" / "common" / "settings.py").read_text(encoding="utf-8")
-    table = README.split("## Settings", 1)[1].split("\n## ", 1)[0]
+    data_docs = (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
+    table = data_docs.split("## Settings", 1)[1].split("\n## ", 1)[0]
     assert {"COG_TASKS_DATA", "COG_TASKS_CACHE", "COG_TASKS_COGLM_HUB"} <= used
     for variable in sorted(used | {"HF_HUB_OFFLINE"}):
         assert f"| `{variable}` |" in table, variable
