@@ -17,8 +17,8 @@ the task's protocol:
 Input tokens are estimated as characters / 4 of what each request sends,
 history included for multi-turn tasks (each turn resends the conversation,
 earlier replies counted at the token cap); output tokens are the cap times
-the requests (an upper bound). :func:`estimate_step` is checked against the
-token counts of a real smoke run in ``benchmarks/``.
+the requests (an upper bound). ``benchmarks/results/profile_dry_run.md``
+sets the estimate beside the token counts of a real smoke run.
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ def estimate_step(
     cap = output_cap or DEFAULT_OUTPUT_CAP
     requests = input_chars = 0
     for sample in chosen:
-        history = _text_length(sample.input)
+        # Options are sent too (the solver lists them under the question).
+        history = _text_length(sample.input) + sum(len(str(c)) + 4 for c in sample.choices or [])
         for added in _turns(task_name, task_args, sample.metadata or {}):
             history += added
             input_chars += history
