@@ -64,23 +64,52 @@ def _rater_spec(spec: str) -> tuple[Path, str | None]:
     return Path(path), method
 
 
+def _file_labels(paths: list[Path]) -> dict[Path, str]:
+    """A short label per distinct file: the fewest trailing path parts that no other file shares.
+
+    ``a/eval.json`` and ``b/eval.json`` read ``a/eval.json`` and ``b/eval.json``;
+    a file whose name is its own reads by its name alone.
+
+    Args:
+        paths: Resolved paths (repeats allowed).
+
+    Returns:
+        ``{path: label}``, one label per distinct path, no two alike.
+    """
+    distinct = list(dict.fromkeys(paths))
+    labels = {}
+    for path in distinct:
+        others = [other.parts for other in distinct if other != path]
+        depth = next(
+            k
+            for k in range(1, len(path.parts) + 1)
+            if all(other[-k:] != path.parts[-k:] for other in others)
+        )
+        labels[path] = str(Path(*path.parts[-depth:]))
+    return labels
+
+
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
     from cog_tasks.cogbench.loader import load_records
 
-    raters = []
-    seen: dict[tuple[Path, str], str] = {}
+    specs: dict[tuple[Path, str], tuple[str, Path]] = {}
     for spec in args.raters:
         path, method = _rater_spec(spec)
-        column = method or HUMAN_RATER
-        key = (path.resolve(), column)
-        if key in seen:
+        key = (path.resolve(), method or HUMAN_RATER)
+        if key in specs:
             raise UsageError(
-                f"{spec}: the same ratings as {seen[key]}; a rater against itself agrees by "
+                f"{spec}: the same ratings as {specs[key][0]}; a rater against itself agrees by "
                 "construction, so give each rater once"
             )
-        seen[key] = spec
-        raters.append((f"{path.name}:{column}", load_records(path), column))
+        specs[key] = (spec, path)
+    names = _file_labels([resolved for resolved, _ in specs])
+    # A column never holds a colon (FILE:METHOD splits at the last one), so a label's
+    # last colon always parts the file from the column.
+    raters = [
+        (f"{names[resolved]}:{column}", load_records(path), column)
+        for (resolved, column), (_, path) in specs.items()
+    ]
     print(format_agreement(rater_agreement(raters, rationality=args.rationality)))
     return 0
 

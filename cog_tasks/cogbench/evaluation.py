@@ -484,10 +484,14 @@ def rater_agreement(
         The statistics.
 
     Raises:
-        ValueError: With fewer than two raters, or no item rated by all.
+        ValueError: With fewer than two raters, two alike labels, or no item
+            rated by all.
     """
     if len(raters) < 2:
         raise ValueError(f"agreement needs at least two raters, got {len(raters)}")
+    labels = [label for label, _, _ in raters]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"rater labels must differ, got {labels}")
     columns: list[dict[tuple[str, int, str, str], int | None]] = []
     for _, records, method in raters:
         column = {}

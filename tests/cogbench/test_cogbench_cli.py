@@ -305,6 +305,29 @@ def test_agreement_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert "none.json" in capsys.readouterr().err
 
 
+def test_agreement_labels_every_rater_apart(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Files of one name in two folders get labels that differ, each with its own counts."""
+    raw = json.loads(EVAL_A.read_text())
+    raw[0]["questionnaire"][0]["answer"]["Example"]["rating"] = "no idea"
+    for folder in ("first", "second"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "eval.json").write_text(json.dumps(raw))
+    first, second = (tmp_path / folder / "eval.json" for folder in ("first", "second"))
+    specs = [f"{first}:Example", f"{second}:Example", str(first)]
+    assert main(["cogbench", "agreement", *specs]) == 0
+    out = capsys.readouterr().out
+    labels = ["first/eval.json:Example", "second/eval.json:Example", "first/eval.json:human_rating"]
+    assert f"raters: {', '.join(labels)} (ratings)" in out
+    for label in labels:  # each rater keeps its own tallies and coverage line
+        assert sum(line.startswith(f"  {label}: ") for line in out.splitlines()) == 2
+    assert "second/eval.json:Example: replies 1 invalid" in out
+    # FILE:human_rating names the same ratings as FILE: refused, not shown twice.
+    assert main(["cogbench", "agreement", str(first), f"{first}:human_rating"]) == 2
+    assert "the same ratings as" in capsys.readouterr().err
+
+
 def test_rationality_agreement(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Fleiss kappa of two annotators' Rationality scores; an unscored item is left out."""
     raw = json.loads(EVAL_A.read_text())
