@@ -57,6 +57,7 @@ from cog_tasks.cogeval.parsing import extract_answer, split_route
 from cog_tasks.cogeval.published_graph import question_start, scoring_context
 from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
 from cog_tasks.common.files import DataFileError
+from cog_tasks.common.provenance import cache_reads
 from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
 from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 
@@ -302,9 +303,12 @@ def route_start(expected: Sequence[str]) -> str | None:
     return starts.pop()[0] if len(starts) == 1 and () not in starts else None
 
 
-@cache
+@cache_reads
 def _variants(local_path: str) -> dict[str, Conversation]:
-    """The prompts of one local (or Hub) task file by run, read once per process."""
+    """The prompts of one local (or Hub) task file by run, read once per process.
+
+    Every call records the file's provenance (:func:`~cog_tasks.common.provenance.cache_reads`).
+    """
     return fetch(SOURCE, local_path, check_variants).value
 
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.provenance import Provenance, record_read
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -141,7 +143,10 @@ def pyplot() -> Any:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file.
+    """Read a UTF-8 text file (newlines universal, as :meth:`Path.read_text`).
+
+    The SHA-256 of the bytes read goes to
+    :func:`~cog_tasks.common.provenance.record_read`, as a local file without a pin.
 
     Raises:
         FileNotFoundError: Naming the file when it does not exist.
@@ -150,8 +155,13 @@ def read_text(path: str | os.PathLike[str]) -> str:
     source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(f"{source}: no such file")
+    data = source.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    record_read(
+        Provenance(source.name, "local", str(source), digest, "unverified", str(source.parent))
+    )
     try:
-        return source.read_text(encoding="utf-8")
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     except UnicodeDecodeError as error:
         raise DataFileError(
             f"{source}: not UTF-8 text (byte {error.start}: {error.reason})"

@@ -19,9 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cog_tasks.common.provenance import DATA_PROVENANCE
 from cog_tasks.common.runs import RunIdentity
 
 CHANCE_SEED = "chance_seed"
+DATA_ARGUMENT = "data_sha256"
+"""The identity argument of the data a run read: the first 12 hex digits of its combined hash."""
 """Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
 
 if TYPE_CHECKING:
@@ -196,7 +199,10 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     ``generate.<name>``), and the seed: a chance answerer's seed (kept in the
     log's metadata by :func:`cog_tasks.common.scripted.run_chance_model`; the
     task's own ``seed`` argument is then an argument), else the task's
-    ``seed`` argument, else the generation seed.
+    ``seed`` argument, else the generation seed. A run whose task recorded the
+    data it read (:data:`~cog_tasks.common.provenance.DATA_PROVENANCE`) has
+    its combined SHA-256, shortened, as the argument :data:`DATA_ARGUMENT`, so
+    runs on different data are never one row.
 
     Args:
         log: The log (its header is enough).
@@ -214,6 +220,9 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
         for name, value in task_args.items()
         if name not in ignore and (name != "seed" or chance_seed is not None)
     }
+    data = (spec.metadata or {}).get(DATA_PROVENANCE)
+    if isinstance(data, dict) and isinstance(data.get("sha256"), str):
+        arguments[DATA_ARGUMENT] = data["sha256"][:12]
     generate = spec.model_generate_config.model_dump(exclude_none=True)
     generate_seed = generate.pop("seed", None)
     arguments.update({f"generate.{name}": value for name, value in generate.items()})

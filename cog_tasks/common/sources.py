@@ -30,7 +30,8 @@ is checked against it, a cached download's included: a download or a cached
 file that differs fails; a local copy that differs, or a Hub copy whose
 content (its JSON, whatever the formatting: a Hub copy is rebuilt from rows)
 differs, gives a :class:`DataHashWarning` naming the file. What was read, from
-where, and how it compares is :attr:`Fetched.provenance`, for the run to record.
+where, and how it compares is :attr:`Fetched.provenance`, which :func:`fetch`
+also hands to :func:`cog_tasks.common.provenance.record_read` for the run to record.
 
 A download is written to the cache, atomically, only after it passed; a
 cached file that fails names itself to delete. Every failure of a source is a
@@ -52,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from cog_tasks.common.files import DataFileError, parse_json, parse_jsonl, write_atomically
+from cog_tasks.common.provenance import Check, Provenance, record_read
 from cog_tasks.common.settings import (
     DATA_ENV,
     OFFLINE_ENV,
@@ -72,8 +74,6 @@ T = TypeVar("T")
 GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 """``DataSource.url_template`` of a file in a GitHub repository at a commit."""
 Origin = Literal["local", "hub", "upstream"]
-Check = Literal["pinned", "same content", "differs", "unverified"]
-"""How a file compares with its pin: the same bytes, the same JSON, neither, or no pin."""
 
 
 class DataSourceError(DataFileError):
@@ -106,37 +106,6 @@ class Pin:
 
     sha256: str
     content: str
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """Where one data file came from and how it compares with its pin.
-
-    Attributes:
-        path: The file, as laid out upstream.
-        origin: ``local``, ``hub``, ``cache`` (a checked download read again) or
-            ``upstream`` (downloaded now).
-        source: The file, cached file or Hub config (with its revision) read.
-        sha256: SHA-256 of the bytes read.
-        check: ``pinned``, ``same content`` (a Hub copy), ``differs`` or
-            ``unverified`` (no pin: a derived file, or CogBench until one exists).
-    """
-
-    path: str
-    origin: str
-    source: str
-    sha256: str
-    check: Check
-
-    def as_dict(self) -> dict[str, str]:
-        """The provenance as JSON, for a log's metadata."""
-        return {
-            "path": self.path,
-            "origin": self.origin,
-            "source": self.source,
-            "sha256": self.sha256,
-            "check": self.check,
-        }
 
 
 def content_sha256(content: Content, path: str) -> str:
@@ -418,7 +387,7 @@ def fetch(
             file = root / benchmark.benchmark / path
             if file.is_file():
                 content = Content(file.read_bytes(), str(file), "local", file)
-                return check(content, "local")
+                return check(content, "local", str(root / benchmark.benchmark))
             if data_dir is not None:
                 raise MissingDataFile(f"{benchmark.label(path)} not found: {file}")
     source = hub_source(benchmark.benchmark, hub)
@@ -428,8 +397,9 @@ def fetch(
 
 
 #: Checks one file's content read from an origin (``local``, ``hub``, ``cache``,
-#: ``upstream``) and returns what :func:`fetch` returns.
-Checker = Callable[[Content, str], Fetched[T]]
+#: ``upstream``) at a location (:attr:`Provenance.location`) and returns what
+#: :func:`fetch` returns.
+Checker = Callable[[Content, str, str], Fetched[T]]
 
 
 def _checked(
@@ -438,7 +408,7 @@ def _checked(
     """``validate`` with the generic checks every file goes through (module docstring)."""
     expected = benchmark.item_counts.get(path)
 
-    def checked(content: Content, origin: str) -> Fetched[T]:
+    def checked(content: Content, origin: str, location: str) -> Fetched[T]:
         check_not_empty(content)
         value = validate(content)
         if expected is not None and isinstance(value, Sized) and len(value) != expected:
@@ -448,13 +418,16 @@ def _checked(
             if content.origin == "upstream":
                 raise DataFileError(message)
             warnings.warn(message, ItemCountWarning, stacklevel=2)
-        provenance = _provenance(content, path, origin, pin)
+        provenance = _provenance(content, path, origin, location, pin)
+        record_read(provenance)
         return Fetched(value, content.source, content.origin, content.path, provenance)
 
     return checked
 
 
-def _provenance(content: Content, path: str, origin: str, pin: Pin | None) -> Provenance:
+def _provenance(
+    content: Content, path: str, origin: str, location: str, pin: Pin | None
+) -> Provenance:
     """How ``content`` compares with ``pin``; refuses a download or cache that differs.
 
     Raises:
@@ -478,7 +451,7 @@ def _provenance(content: Content, path: str, origin: str, pin: Pin | None) -> Pr
         warnings.warn(
             f"{message}; scores may differ from the benchmark's", DataHashWarning, stacklevel=3
         )
-    return Provenance(path, origin, content.source, digest, check)
+    return Provenance(path, origin, content.source, digest, check, location)
 
 
 def _from_hub(benchmark: DataSource, source: HubSource, path: str, check: Checker[T]) -> Fetched[T]:
@@ -493,7 +466,7 @@ def _from_hub(benchmark: DataSource, source: HubSource, path: str, check: Checke
             f"folder holding {benchmark.benchmark}/{path}."
         ) from error
     try:
-        return check(content, "hub")
+        return check(content, "hub", str(source))
     except ValueError as error:
         cached = (
             f", or delete the cached {content.path} to fetch it anew"
@@ -510,9 +483,11 @@ def _from_upstream(
     benchmark: DataSource, path: str, check: Checker[T], commit: str | None
 ) -> Fetched[T]:
     cached = benchmark.cached(path, commit)
+    location = f"{benchmark.repo}@{benchmark.pinned(commit)}"
     if cached.is_file():
         try:
-            return check(Content(cached.read_bytes(), str(cached), "upstream", cached), "cache")
+            content = Content(cached.read_bytes(), str(cached), "upstream", cached)
+            return check(content, "cache", location)
         except ValueError as error:
             raise DataSourceError(
                 f"{error}. The cached download is damaged: delete {cached} and run again "
@@ -528,7 +503,7 @@ def _from_upstream(
         reason = f"{type(error).__name__}: {error}"
         raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
     try:
-        fetched = check(Content(payload, url, "upstream"), "upstream")
+        fetched = check(Content(payload, url, "upstream"), "upstream", location)
     except ValueError as error:
         reason = f"the download is not the expected file, so it was not cached ({error})"
         raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error

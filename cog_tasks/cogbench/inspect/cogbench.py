@@ -42,6 +42,7 @@ from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
 from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.params import choice, flag, fraction, integer, split_names
+from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 
 def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
@@ -186,9 +187,10 @@ def cogbench(
     fraction("forgetting_rate", forgetting_rate)
     if judge_chars is not None:
         integer("judge_chars", judge_chars, 1)
-    trajectories, location = load_trajectories(
-        subset, language, source, revision, _topic_names(topics), iterations
-    )
+    with recording_reads() as reads:
+        trajectories, location = load_trajectories(
+            subset, language, source, revision, _topic_names(topics), iterations
+        )
     settings = AgentSettings(
         answer_tokens=max_tokens,
         reflection_tokens=max_tokens,
@@ -229,5 +231,6 @@ def cogbench(
             "data": location.description,
             "fixture_ratings": location.fixture,
             "judge": ("self" if self_judge else "role") if judge else "none",
+            DATA_PROVENANCE: reads.metadata(),
         },
     )

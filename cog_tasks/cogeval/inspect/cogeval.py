@@ -36,6 +36,7 @@ from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
 #: The paper's nucleus sampling, sent with every call where the provider takes it.
@@ -303,11 +304,12 @@ def cogeval(
         "design": design,
         "experiment": experiment,
     }
-    if source == "published":
-        records = [task.to_record() for task in select_published(**names)]
-    else:
-        names["cot"] = cot or "none"
-        records = [item.to_record() for item in generate_items(seed=seed, **names)]
+    with recording_reads() as reads:
+        if source == "published":
+            records = [task.to_record() for task in select_published(**names)]
+        else:
+            names["cot"] = cot or "none"
+            records = [item.to_record() for item in generate_items(seed=seed, **names)]
     samples = [
         record_to_sample(record, temperature)
         for record in records
@@ -319,4 +321,5 @@ def cogeval(
         scorer=cogeval_scorer(),
         config=GenerateConfig(max_tokens=max_tokens or PAPER_MAX_TOKENS),
         version=TASK_VERSION,
+        metadata={DATA_PROVENANCE: reads.metadata()},
     )

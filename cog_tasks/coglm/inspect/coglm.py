@@ -25,6 +25,7 @@ from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
+from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 
 def _is_int(value: object) -> bool:
@@ -155,20 +156,22 @@ def coglm_chat(
         solvers.append(self_consistency(sc_samples, sc_temperature, sc_seed, reader))
     else:
         solvers.append(generate())
-    dataset = coglm_dataset(
-        abilities,
-        per_ability=per_ability,
-        prompt=prompt,
-        cot=cot,
-        rationales=rationales,
-        rationale_form=coc_rationale,
-        chance=chance,
-    )
+    with recording_reads() as reads:
+        dataset = coglm_dataset(
+            abilities,
+            per_ability=per_ability,
+            prompt=prompt,
+            cot=cot,
+            rationales=rationales,
+            rationale_form=coc_rationale,
+            chance=chance,
+        )
     return Task(
         dataset=dataset,
         solver=solvers,
         scorer=coglm_scorer(reader),
         version=TASK_VERSION,
+        metadata={DATA_PROVENANCE: reads.metadata()},
     )
 
 

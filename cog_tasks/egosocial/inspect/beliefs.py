@@ -9,6 +9,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
 from cog_tasks.egosocial.beliefs import (
     BELIEF_TYPES,
@@ -123,12 +124,14 @@ def egosocial_blackjack_beliefs() -> Task:
     ``--model-role judge=openai/gpt-4o`` (the former role name ``grader`` is
     still read when ``judge`` is not bound).
     """
+    with recording_reads() as reads:
+        prompts = load_blackjack_prompts()
     return Task(
         dataset=MemoryDataset(
-            [prompt_to_sample(prompt) for prompt in load_blackjack_prompts()],
-            name="egosocial_blackjack_beliefs",
+            [prompt_to_sample(prompt) for prompt in prompts], name="egosocial_blackjack_beliefs"
         ),
         solver=generate(),
         scorer=belief_judge(),
         version=TASK_VERSIONS["egosocial_blackjack_beliefs"],
+        metadata={DATA_PROVENANCE: reads.metadata()},
     )

@@ -16,6 +16,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import flag, integer, names
+from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 from cog_tasks.egosocial.inspect.metrics import grouped_key_intervals
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.records import LETTERS, EgoItem, parse_choice_letter
@@ -171,14 +172,15 @@ def egosocial_static(
     flag("circular", circular)
     flag("exclude_errata", exclude_errata)
     scenarios = names("scenarios", scenarios)
-    items = build_static_items(
-        source=source,
-        scenarios=scenarios,
-        seed=seed,
-        size=size,
-        data_file=data_file,
-        exclude_errata=exclude_errata,
-    )
+    with recording_reads() as reads:
+        items = build_static_items(
+            source=source,
+            scenarios=scenarios,
+            seed=seed,
+            size=size,
+            data_file=data_file,
+            exclude_errata=exclude_errata,
+        )
     return Task(
         dataset=MemoryDataset(
             [record_to_sample(item) for item in items], name=f"egosocial_static_{source}"
@@ -186,4 +188,5 @@ def egosocial_static(
         solver=rotated_choice(circular),
         scorer=option_letter(),
         version=TASK_VERSIONS["egosocial_static"],
+        metadata={DATA_PROVENANCE: reads.metadata()},
     )
