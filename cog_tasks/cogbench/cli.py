@@ -37,21 +37,29 @@ def _score(args: argparse.Namespace) -> int:
         answered_items,
         format_scores,
         judge_items,
+        recorded_verdicts,
         score_method,
     )
     from cog_tasks.cogbench.loader import load_records
-    from cog_tasks.cogbench.rationality import judge_answers
+    from cog_tasks.cogbench.rationality import JudgeVerdict, judge_answers
 
     path = Path(args.eval_file)
     records = load_records(path, require_profile=False)
     items = answered_items(records, args.method, str(path))
-    verdicts = None
+    verdicts: list[JudgeVerdict | None] | None = recorded_verdicts(items)
+    judge = f"the verdicts in {path.name} (judge_rationality)"
     if args.judge_model:
+        unused = " (the file's judge_rationality left unused)" if verdicts else ""
+        judge = f"{args.judge_model}, asked now{unused}"
         generator = _judge_generator(args.judge_model, args.model_arg)
-        verdicts = asyncio.run(
-            judge_answers(generator, judge_items(items), context_chars=args.judge_chars)  # type: ignore[arg-type]
+        verdicts = list(
+            asyncio.run(
+                judge_answers(generator, judge_items(items), context_chars=args.judge_chars)  # type: ignore[arg-type]
+            )
         )
-    scores = score_method(args.method, items, args.weights, verdicts, args.kappa, str(path))
+    scores = score_method(
+        args.method, items, args.weights, verdicts, args.kappa, str(path), judge_source=judge
+    )
     print(format_scores(scores, path.name))
     return 0
 
@@ -184,7 +192,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pooled over an iteration (authors' code, default) or per_question (paper's Eq. 2)",
     )
     evaluate.add_argument(
-        "--judge-model", help="also judge the reasoning with this Inspect model (e.g. hf/...)"
+        "--judge-model",
+        help="judge the reasoning with this Inspect model (e.g. hf/...); without it, the "
+        "verdicts the file keeps in judge_rationality (as export writes them) are read",
     )
     evaluate.add_argument(
         "--judge-chars",

@@ -125,6 +125,21 @@ def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
     return judged
 
 
+def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
+    """The judge's verdicts the file keeps (``judge_rationality``, as ``export`` writes it).
+
+    Args:
+        items: From :func:`answered_items`.
+
+    Returns:
+        One verdict per item, ``None`` where the item has no judge value (not
+        judged, or no answer of the method); ``None`` instead of the list when
+        no answer of the method has one (the file was not judged).
+    """
+    verdicts = [entry.answer.judge if entry.answer else None for entry in items]
+    return verdicts if any(verdict is not None for verdict in verdicts) else None
+
+
 @dataclass(frozen=True)
 class MethodScores:
     """Authenticity and Rationality of one method in one file.
@@ -149,6 +164,10 @@ class MethodScores:
         judge_asked: Answers the judge was asked about (all answers with reasoning).
         judge_invalid: Judge replies without a readable score, over every judged answer.
         no_reasoning: Answers without reasoning, given 1 without a judge call.
+        judge_missing: Answers without a judge verdict where the others have
+            one (left out of the judge's means).
+        judge_source: Who judged: the model asked now, or the file's
+            recorded verdicts ('' without a judge).
     """
 
     method: str
@@ -167,6 +186,8 @@ class MethodScores:
     judge_asked: int = 0
     judge_invalid: int = 0
     no_reasoning: int = 0
+    judge_missing: int = 0
+    judge_source: str = ""
 
 
 def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]]:
@@ -206,7 +227,7 @@ def file_results(
     items: Sequence[AnsweredItem],
     source: str,
     weights: WeightScheme = None,
-    verdicts: Sequence[JudgeVerdict] | None = None,
+    verdicts: Sequence[JudgeVerdict | None] | None = None,
 ) -> CheckedRun:
     """One method's answers in an eval file as a checked run of the results model.
 
@@ -222,7 +243,8 @@ def file_results(
         items: From :func:`answered_items`.
         source: The file, for messages.
         weights: κ weighting.
-        verdicts: The judge's verdict per item (same order), when a judge ran.
+        verdicts: The judge's verdict per item (same order), when a judge ran;
+            ``None`` for an item without one (left out of the judge's tallies).
 
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
@@ -245,7 +267,7 @@ def file_results(
             values.update(tally.to_value(iteration))
             status = "invalid" if tally.invalid and status == "valid" else status
             if verdicts is not None:
-                judged = [verdict_of[id(e)] for e in group]
+                judged = [v for e in group if (v := verdict_of[id(e)]) is not None]
                 skipped = sum(1 for v in judged if v.status == NO_REASONING)
                 values.update(
                     RationalityTally.from_scores([v.score for v in judged], skipped).to_value(
@@ -272,9 +294,10 @@ def score_method(
     method: str,
     items: Sequence[AnsweredItem],
     weights: WeightScheme = None,
-    verdicts: Sequence[JudgeVerdict] | None = None,
+    verdicts: Sequence[JudgeVerdict | None] | None = None,
     kappa: str = "pooled",
     source: str = "the file",
+    judge_source: str = "",
 ) -> MethodScores:
     """Compute the paper's numbers for one method.
 
@@ -287,10 +310,12 @@ def score_method(
         weights: κ weighting (``None`` as in the paper).
         verdicts: Optional judge verdict per item (same order); an unreadable
             judge reply and an answer without reasoning count as 1 in the
-            mean, and are counted over every judged answer.
+            mean, and are counted over every judged answer; an item without
+            a verdict (``None``) is left out of the judge's numbers and counted.
         kappa: ``pooled`` (one κ over all items of an iteration, the authors'
             script) or ``per_question`` (mean of per-question κ, Eq. 2).
         source: The file, for messages.
+        judge_source: Who judged, for the report.
 
     Returns:
         The scores.
@@ -315,7 +340,14 @@ def score_method(
         judge = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
         readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
         total = sum(judged.values(), RationalityTally())
-        agreement = judge_agreement(human_rationality, [v.score for v in verdicts])
+        judged_pairs = [
+            (human, verdict.score)
+            for human, verdict in zip(human_rationality, verdicts, strict=True)
+            if verdict is not None
+        ]
+        agreement = judge_agreement(
+            [human for human, _ in judged_pairs], [score for _, score in judged_pairs]
+        )
     return MethodScores(
         method=method,
         answers=len(items),
@@ -342,6 +374,8 @@ def score_method(
         judge_asked=int(total.asked),
         judge_invalid=int(total.invalid),
         no_reasoning=int(total.no_reasoning),
+        judge_missing=0 if verdicts is None else sum(v is None for v in verdicts),
+        judge_source=judge_source if verdicts is not None else "",
     )
 
 
@@ -600,10 +634,15 @@ def format_scores(scores: MethodScores, source: str) -> str:
         lines.append(_summary_line("Rationality (judge)", scores.judge))
         if scores.judge_readable is not None:
             lines.append(_summary_line("  readable scores only", scores.judge_readable))
+        lines.append(f"  judge: {scores.judge_source or 'unnamed'}")
         lines.append(
             f"  judge replies unreadable {scores.judge_invalid} of {scores.judge_asked} asked, "
             f"answers without reasoning {scores.no_reasoning}: each counted as 1 above"
         )
+        if scores.judge_missing:
+            lines.append(
+                f"  answers without a judge verdict {scores.judge_missing}: left out above"
+            )
     if scores.judge_vs_human is not None:
         agreement = scores.judge_vs_human
         lines.append(

@@ -94,6 +94,26 @@ class JudgeVerdict:
         """
         return self.score if self.status == JUDGED and self.score is not None else self.status
 
+    @classmethod
+    def from_recorded(cls, value: int | str) -> JudgeVerdict:
+        """Read back a value :meth:`recorded` kept (the reply text is not kept: ``raw`` is '').
+
+        Args:
+            value: A score 1-5, :data:`UNREADABLE` or :data:`NO_REASONING`.
+
+        Raises:
+            ValueError: For any other value.
+        """
+        if value == NO_REASONING:
+            return cls(LIKERT[0], "", NO_REASONING)
+        if value == UNREADABLE:
+            return cls(None, "", UNREADABLE)
+        if isinstance(value, bool) or value not in LIKERT:
+            raise ValueError(
+                f"a judge verdict is a score 1-5, {UNREADABLE!r} or {NO_REASONING!r}, got {value!r}"
+            )
+        return cls(int(value), "")
+
 
 def bounded_information(flows: Sequence[str], budget: int | None = None) -> str:
     """The flows read so far, newest first, whole or within ``budget`` characters.

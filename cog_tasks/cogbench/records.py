@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
+from cog_tasks.cogbench.rationality import NO_REASONING, UNREADABLE, JudgeVerdict
 from cog_tasks.common.errors import UserError
 
 PROFILE_KEYS: tuple[str, ...] = (
@@ -66,15 +67,17 @@ class MethodAnswer:
         rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
         profile: The method's profile when it answered ('' when not stored;
             CogGPT's updated profile in the authors' files).
-        judge_rationality: A judge model's score 1-5 (``cog-tasks cogbench
-            export`` writes it), or ``None``.
+        judge: The judge's verdict the file keeps in ``judge_rationality``
+            (``cog-tasks cogbench export`` writes a score 1-5,
+            ``"unreadable"`` or ``"no reasoning"``), or ``None`` where the
+            answer was not judged (-1 or no value).
     """
 
     rating: int | None
     reason: str = ""
     rationality: int | None = None
     profile: str = ""
-    judge_rationality: int | None = None
+    judge: JudgeVerdict | None = None
 
 
 @dataclass(frozen=True)
@@ -155,8 +158,22 @@ def _method_answer(raw: object, where: str) -> MethodAnswer:
         reason=str(raw.get("reason") or "").strip(),
         rationality=coerce_rating(raw.get("rationality")),
         profile=str(raw.get("profile") or "").strip(),
-        judge_rationality=coerce_rating(raw.get("judge_rationality")),
+        judge=_judge_verdict(raw.get("judge_rationality"), where),
     )
+
+
+def _judge_verdict(raw: object, where: str) -> JudgeVerdict | None:
+    """A stored ``judge_rationality``: ``None`` (-1 or absent: not judged) or the verdict."""
+    if raw is None or raw == -1 or raw == "-1":
+        return None
+    value = int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw
+    try:
+        return JudgeVerdict.from_recorded(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise RecordError(
+            f"{where}: judge_rationality must be a score 1-5, {UNREADABLE!r}, "
+            f"{NO_REASONING!r} or -1 (not judged), got {raw!r}"
+        ) from None
 
 
 def _human_rating(raw: object, where: str) -> int | None:

@@ -12,6 +12,7 @@ from cog_tasks.cogbench.evaluation import (
     answered_items,
     copy_previous_tallies,
     judge_items,
+    recorded_verdicts,
     score_method,
 )
 from cog_tasks.cogbench.loader import load_records, load_trajectories, sample_dir
@@ -156,11 +157,14 @@ def test_chance_report_and_export_round_trip(
     assert main(["cogbench", "export", log.location, "--out", str(exported)]) == 0
     records = load_records(exported, require_profile=True)
     assert len(records) == 4 * 3
-    judged = [item.answers["CoT"].judge_rationality for r in records for item in r.questionnaire]
-    assert all(score in {1, 2, 3, 4, 5} for score in judged)  # export keeps the judge's scores
-    scores = score_method("CoT", answered_items(records, "CoT"))
+    judged = [item.answers["CoT"].judge for r in records for item in r.questionnaire]
+    assert all(verdict and verdict.score in {1, 2, 3, 4, 5} for verdict in judged)
+    items = answered_items(records, "CoT")
+    scores = score_method("CoT", items, verdicts=recorded_verdicts(items))
     assert scores.authenticity.average == pytest.approx(metrics["authenticity_avg"])
     assert scores.authenticity.at(0) == pytest.approx(metrics["authenticity_t0"])
+    assert scores.judge is not None  # the export's judge verdicts give the log's Rationality
+    assert scores.judge.average == pytest.approx(metrics["rationality_avg"])
 
 
 @pytest.mark.slow
@@ -266,6 +270,47 @@ def test_score_counts_every_unreadable_judge_reply(
     assert "avg(-) n/a" in readable  # no readable score at all
     trajectories = len({(r["topic"], r["profile"]["Name"]) for r in raw})
     assert f"judge_invalid {trajectories}]" in out
+
+
+def test_score_reads_the_judge_verdicts_an_export_keeps(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without --judge-model, score reads judge_rationality: labelled, failures at the floor and
+    counted, an answer without a verdict left out and counted; a foreign value is refused."""
+    raw = json.loads(EVAL_A.read_text())
+    for record in raw:
+        for item in record["questionnaire"]:
+            item["answer"]["Example"]["judge_rationality"] = 4
+    # Iterations 1, 2, 3 of the first trajectory: unreadable, no reasoning, not judged.
+    for record, value in zip(raw[1:4], ("unreadable", "no reasoning", -1), strict=True):
+        record["questionnaire"][0]["answer"]["Example"]["judge_rationality"] = value
+    path = tmp_path / "exported.json"
+    path.write_text(json.dumps(raw))
+    assert main(["cogbench", "score", str(path), "--method", "Example"]) == 0
+    out = capsys.readouterr().out
+    # Iterations 1 and 2: 19 fours and a 1 of 20; iteration 3: 19 fours.
+    average = (3.85 + 3.85 + 4.0) / 3
+    assert f"Rationality (judge)      avg(1-3) {average:.3f}  5th n/a  10th n/a  0th 4.000" in out
+    assert "  readable scores only   avg(1-3) 4.000" in out
+    assert "  judge: the verdicts in exported.json (judge_rationality)" in out
+    answers = sum(len(record["questionnaire"]) for record in raw)
+    assert f"judge replies unreadable 1 of {answers - 2} asked" in out
+    assert "answers without reasoning 1: each counted as 1 above" in out
+    assert "answers without a judge verdict 1: left out above" in out
+    assert f"on {answers - 2} answers with a human score (1 of them without a readable" in out
+
+    for record in raw:  # a file not judged (export of a run without a judge): no judge lines
+        for item in record["questionnaire"]:
+            item["answer"]["Example"]["judge_rationality"] = -1
+    path.write_text(json.dumps(raw))
+    assert main(["cogbench", "score", str(path), "--method", "Example"]) == 0
+    assert "Rationality (judge)" not in capsys.readouterr().out
+
+    raw[0]["questionnaire"][0]["answer"]["Example"]["judge_rationality"] = "4/5"
+    path.write_text(json.dumps(raw))
+    assert main(["cogbench", "score", str(path), "--method", "Example"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "exported.json" in line and "judge_rationality" in line and "'4/5'" in line
 
 
 def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None:
