@@ -159,7 +159,8 @@ def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 
     Yields:
         (where, prediction): the file and item, and the item as a prediction
-        row (``ability``, ``choices``, ``answer`` index, ``prediction``, ``id``).
+        row (``ability``, ``choices``, ``answer`` index, ``prediction``, ``id``,
+        ``question``).
 
     Raises:
         CogLMDataError: Naming the file and item of anything malformed, or a
@@ -187,6 +188,7 @@ def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
                         "answer": LETTERS.index(row["answer"]),
                         "prediction": row.get("predict"),
                         "id": f"{by_stem[stem]}-{number:04d}",
+                        "question": str(row.get("question") or ""),
                     },
                 )
     if not count:

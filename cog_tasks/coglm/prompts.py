@@ -177,7 +177,7 @@ def _user_message(
 ) -> str:
     parts = [question.strip(), "Options:\n" + lettered_options(choices)]
     if rationale is not None:
-        reasoning = shown_rationale(rationale, choices, rationale_form) or NO_REASONING
+        reasoning = shown_rationale(rationale, choices, rationale_form, question) or NO_REASONING
         parts.append(f"{RATIONALE_HEADER}\n{reasoning}")
     parts.append(instruction)
     return "\n\n".join(parts)

@@ -4,12 +4,17 @@ Two forms (:data:`RATIONALE_FORMS`):
 
 - ``hidden`` (default): :func:`hide_options` removes every pointer to an
   option, so the weaker model sees the reasoning and not which option was
-  chosen (or rejected).
+  chosen (or rejected): answer statements, option letters and labels,
+  ordinals ("the fourth option", "option 2"), copies and near copies of an
+  option's text, fragments of three or more of its content words, and
+  inflected forms of a one-word option ("cats" for "Cat"). Letters that
+  stand as entities in the question ("If A leads to B") are left as they are.
 - ``raw``: the reply as written, answer included. The paper does not say
   whether its rationales contained the answer; this form is the other reading.
 
 :func:`leak_counts` measures how often a hidden rationale still reads as the
-option the full reply chose.
+option the full reply chose, how often it still holds an ordinal or an
+option's fragment, and how much of the reply it keeps.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from cog_tasks.coglm.extract import LETTERS, Extractor, extract_choice, strip_answer_statements
-from cog_tasks.common.stats import Interval, wilson_interval
+from cog_tasks.common.stats import Interval, ratio_interval, wilson_interval
 
 RATIONALE_FORMS = ("hidden", "raw")
 DEFAULT_RATIONALE_FORM = "hidden"
@@ -30,6 +35,24 @@ HIDDEN_TEXT = "[…]"
 # Option texts are compared word by word; a span this similar to an option is its copy.
 NEAR_COPY_RATIO = 0.8
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[+\-=<>×÷%/]")
+# A fragment of an option's text is this many of its content words in a row.
+FRAGMENT_WORDS = 3
+_FUNCTION_WORDS = frozenset(
+    "a an the and or but nor so of to in on at by for from with as into onto than then "
+    "is are was were be been being am do does did has have had will would can could "
+    "should may might must shall it its it's this that these those there here he she "
+    "they them his her their we you your i me my our us not no all any each some very "
+    "if when which who whom what while because also only just more most less about".split()
+)
+_ORDINAL = r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th|former|latter"
+_POINTER_NOUN = r"option|choice|answer|candidate|alternative"
+_ORDINAL_POINTER = re.compile(
+    rf"\b(?:the[ \t]+)?(?:very[ \t]+)?(?:{_ORDINAL})[ \t]+(?:{_POINTER_NOUN})s?\b"
+    rf"|\b(?:{_POINTER_NOUN})[ \t]+(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?"
+    r"(?:one|two|three|four|five|six|[1-6])\b",
+    re.IGNORECASE,
+)
+_STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
 
 
 @dataclass(frozen=True)
@@ -42,12 +65,18 @@ class LeakCounts:
         same_option: Readable replies whose hidden form reads as the same option.
         verbatim: Readable replies whose hidden form still contains the chosen
             option's text (normalized: case and punctuation ignored).
+        pointers: Readable replies whose shown form still holds an ordinal
+            pointer or a fragment of an option's text (:func:`points_at_options`).
+        kept_chars: Per readable reply, ``(characters shown, characters of
+            the reply)``.
     """
 
     replies: int
     readable: int
     same_option: int
     verbatim: int
+    pointers: int = 0
+    kept_chars: tuple[tuple[int, int], ...] = ()
 
     def same_option_interval(self) -> Interval:
         """The share of readable replies that still read as the same option, 95 % Wilson."""
@@ -56,6 +85,14 @@ class LeakCounts:
     def verbatim_interval(self) -> Interval:
         """The share of readable replies whose rationale holds the option's text, 95 % Wilson."""
         return wilson_interval(self.verbatim, self.readable, unit="reply")
+
+    def pointer_interval(self) -> Interval:
+        """The share of readable replies whose rationale holds an ordinal or fragment, Wilson."""
+        return wilson_interval(self.pointers, self.readable, unit="reply")
+
+    def kept_interval(self) -> Interval:
+        """Characters shown over characters replied, pooled over replies (bootstrap)."""
+        return ratio_interval(self.kept_chars, unit="reply", bounds=(0.0, 1.0))
 
 
 def _words(text: str) -> list[re.Match[str]]:
@@ -108,6 +145,116 @@ def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     return text
 
 
+def _stem(word: str) -> str:
+    """A crude English stem: "cats", "faulty", "dividing" and "divided" lose their endings."""
+    word = word.lower()
+    for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    for suffix in ("ly", "y", "er", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: len(word) - len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]  # "runn" of "running"
+    return word
+
+
+def _content_words(text: str) -> list[tuple[str, int, int]]:
+    """``(stem, start, end)`` of every word of ``text`` that is not a function word."""
+    return [
+        (_stem(match.group()), match.start(), match.end())
+        for match in _words(text)
+        if match.group()[0].isalnum() and match.group().lower() not in _FUNCTION_WORDS
+    ]
+
+
+def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
+    """Whether ``run`` occurs in ``option`` as consecutive content words, in order."""
+    size = len(run)
+    return any(list(option[i : i + size]) == list(run) for i in range(len(option) - size + 1))
+
+
+def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
+    """Spans of ``text`` that point at one option by its words (see :func:`hide_fragments`)."""
+    options = [[stem for stem, _, _ in _content_words(choice)] for choice in choices]
+    words = _content_words(text)
+    spans: list[tuple[int, int]] = []
+    for option in options:
+        if len(option) == 1:  # a one-word option: its inflected forms
+            spans += [(start, end) for stem, start, end in words if stem == option[0]]
+            continue
+        if len(option) < FRAGMENT_WORDS:
+            continue
+        vocabulary, run = set(option), []
+        for word in [*words, ("", len(text), len(text))]:
+            gap = text[run[-1][2] : word[1]] if run else ""
+            if word[0] in vocabulary and not re.search(r"[\n.!?;…]", gap):
+                run.append(word)
+                continue
+            stems = [stem for stem, _, _ in run]
+            shared = all(set(stems) <= set(other) for other in options)
+            points = not shared or (
+                _in_order(stems, option) and not all(_in_order(stems, o) for o in options)
+            )
+            if len(set(stems)) >= FRAGMENT_WORDS and points:
+                spans.append((run[0][1], run[-1][2]))
+            run = [word] if word[0] in vocabulary else []
+    return spans
+
+
+def hide_fragments(text: str, choices: Sequence[str]) -> str:
+    """Replace the fragments of options' texts by :data:`HIDDEN_TEXT`.
+
+    A fragment is a run of content words of ``text``, :data:`FRAGMENT_WORDS`
+    or more of them distinct (function words may stand between them, no
+    sentence break or hidden text), that all belong to one option, compared
+    by crude stems ("dividing 12 by 4" for "12 divided by 4 = 3"). A run
+    whose words every option holds points at one only by its order ("buying
+    flour, baking bread" among permutations of those steps). A one-word
+    option is hidden in its inflected forms too ("cats" for "Cat", "faulty"
+    for "Fault").
+    """
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(_fragment_spans(text, choices)):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    for start, end in reversed(merged):
+        text = text[:start] + HIDDEN_TEXT + text[end:]
+    return text
+
+
+def _sentence_start(match: re.Match[str]) -> bool:
+    return bool(re.search(r"(?:^|[.!?][ \t]+)$", match.string[: match.start()], re.M))
+
+
+def hide_ordinals(text: str) -> str:
+    """Replace "the fourth option", "the last choice", "option 2" ... by "one option"."""
+    return _ORDINAL_POINTER.sub(
+        lambda match: "One option" if _sentence_start(match) else "one option", text
+    )
+
+
+def points_at_options(text: str, choices: Sequence[str]) -> bool:
+    """Whether ``text`` holds an ordinal pointer or a fragment of an option's text."""
+    return bool(_ORDINAL_POINTER.search(text) or _fragment_spans(text, choices))
+
+
+def question_letters(question: str) -> frozenset[str]:
+    """Capital letters that stand alone in a question as entities ("If A leads to B").
+
+    "A" counts only away from a sentence start, where it is the article.
+    """
+    letters = set()
+    for match in _STANDING_LETTER.finditer(question):
+        if match.group(1) != "A" or not _sentence_start(match):
+            letters.add(match.group(1))
+    return frozenset(letters)
+
+
 def _letter_class(num_choices: int) -> str:
     return f"[{LETTERS[0]}-{LETTERS[max(num_choices, 1) - 1]}]"
 
@@ -115,17 +262,17 @@ def _letter_class(num_choices: int) -> str:
 def _option_phrase(match: re.Match[str]) -> str:
     """The phrase for a lettered mention ("an option"), capitalised at a sentence start."""
     phrase = "some options" if match.group(2) else "an option"
-    starts_sentence = re.search(r"(?:^|[.!?][ \t]+)$", match.string[: match.start()], re.M)
-    return phrase.capitalize() if starts_sentence else phrase
+    return phrase.capitalize() if _sentence_start(match) else phrase
 
 
-def hide_letters(text: str, num_choices: int) -> str:
+def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
     """Remove the letters that name options: "option B", "(B)", "B." labels, "is B.", "than B".
 
     "Option B" and "options A and C" become "an option" and "some options";
     labels at the start of a line are dropped; other letters that stand for an
     option (followed by punctuation or by "is", "was", "or" ...), and every
-    other capital letter but "A" standing alone, become "one option".
+    other capital letter but "A" standing alone, become "one option", except
+    ``entities``, letters the question itself uses (:func:`question_letters`).
     """
     letter = _letter_class(num_choices)
     label = rf"[\(\[]?{letter}[\)\]]?"
@@ -138,39 +285,48 @@ def hide_letters(text: str, num_choices: int) -> str:
     text = re.sub(
         rf"(?m)^(\s*(?:[-*•]|\d+[\.\)])?\s*\**){label}\**(?:[\.\):]|\s+-\s)\s*", r"\1", text
     )
+    free = "".join(c for c in LETTERS[:num_choices] if c not in entities)
+    if not free:
+        return text
     verbs = r"is|was|are|were|would|seems|and|or|vs|nor|but"
     text = re.sub(
-        rf"(?<![\w'’]){letter}(?![\w'’])(?=\s*(?:[\.\),;:!?]|$)|\s+(?:{verbs})\b)",
+        rf"(?<![\w'’])[{free}](?![\w'’])(?=\s*(?:[\.\),;:!?]|$)|\s+(?:{verbs})\b)",
         "one option",
         text,
     )
     # Other capital letters than "A" (an article) standing alone name an option.
-    if num_choices > 1:
-        others = f"[{LETTERS[1]}-{LETTERS[num_choices - 1]}]"
-        text = re.sub(rf"(?<![\w'’\-.]){others}(?![\w'’\-])", "one option", text)
+    others = free.replace("A", "")
+    if others:
+        text = re.sub(rf"(?<![\w'’\-.])[{others}](?![\w'’\-])", "one option", text)
     return text
 
 
-def hide_options(text: str, choices: Sequence[str]) -> str:
-    """A reply without its answer statements, option letters and option texts.
+def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
+    """A reply without its answer statements, option letters, ordinals and option texts.
 
     Args:
         text: A model's reply.
         choices: The options of the question.
+        question: The question, whose own standing letters are kept.
 
     Returns:
-        The reply's reasoning, with every option's text (near copies
-        included) replaced by :data:`HIDDEN_TEXT` and the letters naming
-        options removed. Lines left with no words are dropped.
+        The reply's reasoning, with every option's text (near copies,
+        fragments and a one-word option's inflected forms included) replaced
+        by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
+        letters naming options removed. Lines left with no words are dropped.
     """
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
-    text = hide_letters(text, len(choices))
+    text = hide_fragments(text, choices)
+    text = hide_ordinals(text)
+    text = hide_letters(text, len(choices), question_letters(question))
     lines = [line.strip() for line in text.splitlines()]
     return "\n".join(line[:1].upper() + line[1:] for line in lines if re.search(r"[^\W_]", line))
 
 
-def shown_rationale(text: str, choices: Sequence[str], form: str = DEFAULT_RATIONALE_FORM) -> str:
+def shown_rationale(
+    text: str, choices: Sequence[str], form: str = DEFAULT_RATIONALE_FORM, question: str = ""
+) -> str:
     """The rationale as shown to the weaker model in the given form.
 
     Raises:
@@ -178,7 +334,7 @@ def shown_rationale(text: str, choices: Sequence[str], form: str = DEFAULT_RATIO
     """
     if form not in RATIONALE_FORMS:
         raise ValueError(f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}")
-    return hide_options(text, choices) if form == "hidden" else text.strip()
+    return hide_options(text, choices, question) if form == "hidden" else text.strip()
 
 
 def _normalized(text: str) -> str:
@@ -186,29 +342,32 @@ def _normalized(text: str) -> str:
 
 
 def leak_counts(
-    replies: Iterable[tuple[str, Sequence[str]]],
+    replies: Iterable[tuple[str, Sequence[str], str]],
     extractor: Extractor = extract_choice,
     form: str = DEFAULT_RATIONALE_FORM,
 ) -> LeakCounts:
     """Count the rationales that still point at the option their full reply chose.
 
     Args:
-        replies: (reply, options) pairs.
+        replies: (reply, options, question) triples.
         extractor: The answer reader (the default one unless told).
         form: The rationale form to check (:data:`RATIONALE_FORMS`).
 
     Returns:
         The counts.
     """
-    total = readable = same = verbatim = 0
-    for reply, choices in replies:
+    total = readable = same = verbatim = pointers = 0
+    kept: list[tuple[int, int]] = []
+    for reply, choices, question in replies:
         total += 1
         chosen = extractor(reply, choices)
         if chosen is None:
             continue
         readable += 1
-        shown = shown_rationale(reply, choices, form)
+        shown = shown_rationale(reply, choices, form, question)
         same += extractor(shown, choices) == chosen
         copy = _normalized(choices[chosen])
         verbatim += bool(copy) and f" {copy} " in f" {_normalized(shown)} "
-    return LeakCounts(total, readable, same, verbatim)
+        pointers += points_at_options(shown, choices)
+        kept.append((len(shown), len(reply.strip())))
+    return LeakCounts(total, readable, same, verbatim, pointers, tuple(kept))

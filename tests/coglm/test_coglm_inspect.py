@@ -265,11 +265,12 @@ def test_rationale_loses_every_form_of_answer_statement() -> None:
     )
     prompt = chat_prompt("Which animal has stripes?", choices, rationale=reply)
     shown = prompt.split(RATIONALE_HEADER, 1)[1].split("\n\nReply with", 1)[0]
+    # "lions" and "tigers" are inflected forms of one-word options: hidden too
     assert shown == (
-        "\nStripes point to two animals.\nLions are plain.\nSince tigers have stripes.\n"
-        "An option is wrong because lions have manes."
+        "\nStripes point to two animals.\n[…] are plain.\nSince […] have stripes.\n"
+        "An option is wrong because […] have manes."
     )
-    assert "tiger" not in shown.replace("tigers", "")
+    assert "tiger" not in shown
     answer_only = chat_prompt("Q?", choices, rationale="The answer is option B.")
     assert "no reasoning beyond its choice" in answer_only
     raw = chat_prompt("Q?", choices, rationale=reply, rationale_form="raw")

@@ -13,7 +13,14 @@ from inspect_ai import eval as inspect_eval
 from cog_tasks.cli import main
 from cog_tasks.coglm.extract import extract_choice
 from cog_tasks.coglm.inspect import coglm_chat
-from cog_tasks.coglm.rationale import HIDDEN_TEXT, hide_options, leak_counts, shown_rationale
+from cog_tasks.coglm.rationale import (
+    HIDDEN_TEXT,
+    hide_options,
+    leak_counts,
+    points_at_options,
+    question_letters,
+    shown_rationale,
+)
 
 INFER = [
     "Sam forgot his umbrella at home",
@@ -81,11 +88,61 @@ def test_raw_form_keeps_the_reply_and_unknown_forms_fail() -> None:
 
 
 def test_leak_counts_hidden_and_raw() -> None:
-    replies = [*REPLIES, ("I cannot tell.", INFER)]
+    replies = [(reply, choices, "q") for reply, choices in [*REPLIES, ("I cannot tell.", INFER)]]
     hidden = leak_counts(replies)
     assert (hidden.replies, hidden.readable, hidden.same_option, hidden.verbatim) == (7, 6, 0, 0)
+    assert hidden.pointers == 0 and len(hidden.kept_chars) == 6
+    kept = hidden.kept_interval()
+    assert 0.0 < kept.low <= kept.value <= kept.high < 1.0
     raw = leak_counts(replies, form="raw")
     assert (raw.readable, raw.same_option) == (6, 6)
+    assert raw.kept_interval().value == 1.0 and raw.pointers > 0
+
+
+SPACE = ["New York", "Tokyo", "Paris", "Moon"]
+EXECUTE = ["Execute E", "Execute D", "Execute F", "Execute A"]
+ARITHMETIC = ["12 divided by 4 = 3", "12 times 4 = 48", "12 plus 4 = 16", "12 minus 4 = 8"]
+ANIMALS = ["Dog", "Cat", "Fault", "Horse"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "choices", "gone", "kept"),
+    [
+        (
+            "The first three are cities; the fourth option is a celestial body.",
+            SPACE,
+            "fourth option",
+            "are cities; one option is a celestial body",
+        ),
+        (
+            "The first option is correct, the second choice is not.",
+            SPACE,
+            "first option",
+            "One option is correct, one option is not",
+        ),
+        ("Option 2 fits; option three does not.", SPACE, "2", "One option fits; one option"),
+        ("Dividing 12 by 4 gives you 3, so that is it.", ARITHMETIC, "Dividing", "gives you"),
+        ("A faulty formula explains it.", ANIMALS, "faulty", "formula explains it"),
+        ("Cats purr when they are content.", ANIMALS, "Cats", "purr when they are content"),
+    ],
+)
+def test_ordinals_fragments_and_inflections_are_hidden(
+    reply: str, choices: list[str], gone: str, kept: str
+) -> None:
+    hidden = hide_options(reply, choices)
+    assert gone not in hidden and kept in hidden
+    assert points_at_options(reply, choices) and not points_at_options(hidden, choices)
+
+
+def test_letters_that_are_entities_in_the_question_stay() -> None:
+    question = "If A leads to B, B leads to C, E leads to D, and now you want C to happen?"
+    assert question_letters(question) == {"A", "B", "C", "D", "E"}
+    assert question_letters("A group of people met.") == frozenset()
+    reply = "If A leads to B and B leads to C, doing A starts it. Option D is wrong."
+    hidden = hide_options(reply, EXECUTE, question)
+    assert hidden == "If A leads to B and B leads to C, doing A starts it. An option is wrong."
+    # without the question, B and C would read as options
+    assert "one option leads to one option" in hide_options(reply, EXECUTE)
 
 
 def test_coc_leak_command_reads_the_authors_layout(
@@ -100,6 +157,8 @@ def test_coc_leak_command_reads_the_authors_layout(
     assert main(["coglm", "coc-leak", str(path), "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["replies"], row["readable"], row["same_option"], row["form"]) == (3, 3, 0, "hidden")
+    assert row["pointers"] == 0 and row["pointer_share"]["method"] == "wilson"
+    assert 0.0 < row["kept_share"]["value"] < 1.0 and "kept_chars" not in row
     path.write_text(json.dumps({"third_stage": {"nope": rows}}), encoding="utf-8")
     assert main(["coglm", "coc-leak", str(path)]) == 2
     assert "third_stage/nope is not a CogLM ability file" in capsys.readouterr().err

@@ -249,7 +249,7 @@ LEAK_SOURCES = {"authors": "authors' result file", "inspect": "coglm_chat log"}
 """What ``coc-leak`` reads, by the name its JSON output gives them."""
 
 
-def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str]]]]:
+def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]]:
     """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`).
 
     Raises:
@@ -274,7 +274,8 @@ def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str]]]]:
         if is_authors_layout(data):
             items = iter_authors_outputs(path)
             return "authors", [
-                (str(item["prediction"] or ""), item["choices"]) for _, item in items
+                (str(item["prediction"] or ""), item["choices"], item["question"])
+                for _, item in items
             ]
     if path.suffix == ".eval" or (isinstance(data, dict) and "eval" in data):
         try:
@@ -304,9 +305,11 @@ def _coc_leak(args: argparse.Namespace) -> int:
                 "file": str(path),
                 "source": source,
                 "form": args.form,
-                **vars(counts),
+                **{key: value for key, value in vars(counts).items() if key != "kept_chars"},
                 "same_option_share": counts.same_option_interval().as_dict(),
                 "verbatim_share": counts.verbatim_interval().as_dict(),
+                "pointer_share": counts.pointer_interval().as_dict(),
+                "kept_share": counts.kept_interval().as_dict(),
             }
             for path, source, counts in rows
         ]
@@ -320,7 +323,9 @@ def _coc_leak(args: argparse.Namespace) -> int:
             f"{path} ({LEAK_SOURCES[source]}): {counts.readable} of {counts.replies} replies "
             f"readable; {args.form} rationale reads as the same option: {counts.same_option} "
             f"({_percent(counts.same_option_interval())}), holds its text: {counts.verbatim} "
-            f"({_percent(counts.verbatim_interval())})"
+            f"({_percent(counts.verbatim_interval())}), holds an ordinal or an option's "
+            f"fragment: {counts.pointers} ({_percent(counts.pointer_interval())}); characters "
+            f"of the replies kept: {_percent(counts.kept_interval())}"
         )
     return 0
 
@@ -335,8 +340,10 @@ def _add_coc_leak(commands: argparse._SubParsersAction) -> None:
         "result/llama-2-*-chat/result.json) and Inspect coglm_chat logs (.eval or .json; "
         "the first epoch's reply to each sample, the rationale a chain-of-cognition run "
         "would show): of the replies the default extractor reads, how many still read as "
-        "the same option, and how many still hold its text, once shown as a rationale, "
-        "with 95 %% Wilson intervals over the readable replies.",
+        "the same option, how many still hold its text, and how many an ordinal or an "
+        "option's fragment, once shown as a rationale, with 95 %% Wilson intervals over the "
+        "readable replies; and the share of the replies' characters kept (bootstrap over "
+        "replies).",
     )
     leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json|LOG")
     leak.add_argument(

@@ -32,8 +32,18 @@ def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
     return {str(sample.id): sample.output.completion for sample in _first_epoch(log)}
 
 
-def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[str]]]:
-    """Every sample's reply (first epoch) with the item's options, in log order.
+def _question(sample: EvalSample) -> str:
+    """The question of a sample: its last user turn up to the options."""
+    turns = (
+        [sample.input]
+        if isinstance(sample.input, str)
+        else [message.text for message in sample.input if message.role == "user"]
+    )
+    return turns[-1].split("\n\nOptions:\n", 1)[0].strip() if turns else ""
+
+
+def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[str], str]]:
+    """Every sample's reply (first epoch) with the item's options and question, in log order.
 
     These are the replies :func:`rationales_from_log` would show as
     rationales; :func:`cog_tasks.coglm.rationale.leak_counts` reads them.
@@ -42,11 +52,14 @@ def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[s
         log_path: A successful Inspect log of a ``coglm_chat`` run, with samples.
 
     Returns:
-        (reply, options) per sample.
+        (reply, options, question) per sample.
 
     Raises:
         FileNotFoundError: If the file does not exist.
         ValueError: If it is not a successful ``coglm_chat`` log with samples.
     """
     log = read_chat_log(log_path)
-    return [(sample.output.completion, list(sample.choices or [])) for sample in _first_epoch(log)]
+    return [
+        (sample.output.completion, list(sample.choices or []), _question(sample))
+        for sample in _first_epoch(log)
+    ]
