@@ -1399,3 +1399,16 @@ def test_jsonl_keeps_line_separators_inside_strings(
     assert code == 0, lines
     [scored] = (probe_env / "o.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
     assert json.loads(scored)["response"] == row["response"]
+
+
+def test_common_bad_arguments_are_user_errors(tmp_path: Path) -> None:
+    """Bad arguments the shared code refuses are UserErrors where raised, not plain ValueErrors."""
+    from cog_tasks.common.errors import UserError
+    from cog_tasks.common.logs import InspectLogError, read_logs
+    from cog_tasks.common.models import embedded_model_path
+
+    with pytest.raises(UserError, match="unknown embedded model 'nope'"):
+        embedded_model_path("nope")
+    with pytest.raises(UserError, match="unknown log status"):
+        read_logs(tmp_path, tasks={"cogeval"}, statuses={"finished"})
+    assert issubclass(InspectLogError, UserError)

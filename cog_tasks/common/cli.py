@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY, InspectLogError
+from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -43,14 +43,14 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
-USER_ERRORS: tuple[type[Exception], ...] = (UserError, InspectLogError, OSError)
+USER_ERRORS: tuple[type[Exception], ...] = (UserError, OSError)
 """Errors that mean bad input or an unusable environment, not a bug.
 
 :class:`~cog_tasks.common.errors.UserError` is the base of the package's own:
 bad data files (:class:`cog_tasks.common.files.DataFileError`, and so every
 data source error), task parameters, settings, command lines
-(:class:`UsageError`). :class:`~cog_tasks.common.logs.InspectLogError` names a
-file that is not the log it should be. ``OSError`` is a missing file, a file
+(:class:`UsageError`), files that are not the log they should be
+(:class:`~cog_tasks.common.logs.InspectLogError`). ``OSError`` is a missing file, a file
 where a folder is expected and the reverse, and a network failure (``urllib``'s
 ``URLError`` and Hugging Face Hub errors, offline mode included, derive from
 it). The transport errors of ``httpx`` (the Hub's HTTP client) count too: see

@@ -7,7 +7,8 @@ its traceback. Its subclasses name what was wrong: a data file
 (:class:`cog_tasks.common.files.DataFileError`, and so every data source
 error), a task parameter (:class:`cog_tasks.common.params.ParameterError`), a
 setting (:class:`SettingError`), a command line
-(:class:`cog_tasks.common.cli.UsageError`). Each derives from ``ValueError``
+(:class:`cog_tasks.common.cli.UsageError`), a file that is not the Inspect log
+it should be (:class:`cog_tasks.common.logs.InspectLogError`). Each derives from ``ValueError``
 too, so callers that catch ``ValueError`` (Inspect's ``-T`` users, the tests)
 still do.
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.provenance import DATA_PROVENANCE
 from cog_tasks.common.runs import RunIdentity
 
@@ -37,7 +38,7 @@ SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
 EVERY_STATUS: frozenset[str] = frozenset(LOG_STATUSES)
 
 
-class InspectLogError(ValueError):
+class InspectLogError(UserError):
     """A file that is not an Inspect log, or a log of the wrong task or status."""
 
 
@@ -89,7 +90,7 @@ def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 def _check_statuses(statuses: Collection[str]) -> None:
     unknown = set(statuses) - EVERY_STATUS
     if unknown:
-        raise ValueError(f"unknown log status(es) {sorted(unknown)}; use {sorted(EVERY_STATUS)}")
+        raise UserError(f"unknown log status(es) {sorted(unknown)}; use {sorted(EVERY_STATUS)}")
 
 
 def _read(path: str, header_only: bool) -> EvalLog:
@@ -134,7 +135,7 @@ def read_logs(
     Raises:
         FileNotFoundError: If a named file or folder does not exist.
         InspectLogError: Naming a file that is not an Inspect log.
-        ValueError: If a status is not one Inspect writes.
+        UserError: If a status is not one Inspect writes.
     """
     _check_statuses(statuses)
     logs: list[EvalLog] = []
@@ -172,7 +173,7 @@ def read_log(
         FileNotFoundError: If the file does not exist.
         InspectLogError: Naming the file when it is not an Inspect log, or a
             log of another task or status.
-        ValueError: If a status is not one Inspect writes.
+        UserError: If a status is not one Inspect writes.
     """
     _check_statuses(statuses)
     header = _read(str(path), header_only=True)

@@ -336,12 +336,12 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
         Path of a directory that ``from_pretrained`` loads.
 
     Raises:
-        ValueError: For an unknown model name.
+        UserError: For an unknown model name.
         EmbeddedModelMissing: When a package carrying the GGUF is missing.
         EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
     """
     if name not in EMBEDDED_MODELS:
-        raise ValueError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
+        raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
     spec = EMBEDDED_MODELS[name]
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):
