@@ -234,6 +234,13 @@ def test_score_reads_the_authors_raw_output_layout(tmp_path: Path, capsys) -> No
         assert main([*arguments, "--extractor", extractor]) == 0
         accuracy[extractor] = json.loads(capsys.readouterr().out)["abilities"]["induc"]["accuracy"]
     assert accuracy == {"ours": 1.0, "authors": pytest.approx(2 / 3)}
+    # the authors' replies are read by the authors' rule unless told otherwise
+    assert main(["coglm", "score", str(path), "--format", "authors"]) == 0
+    assert "(extractor: authors, chance: listed)" in capsys.readouterr().out
+    assert main(["coglm", "score", str(path), "--format", "authors", "--json"]) == 0
+    assert (
+        json.loads(capsys.readouterr().out)["abilities"]["induc"]["accuracy"] == accuracy["authors"]
+    )
 
     path.write_text(json.dumps({"third_stage": {"recall": items}}))
     assert main(["coglm", "score", str(path), "--format", "authors"]) == 2

@@ -218,6 +218,10 @@ def _table7(args: argparse.Namespace) -> int:
     return _settings_table(args, 7)
 
 
+SCORE_EXTRACTORS = {"jsonl": DEFAULT_EXTRACTOR, "authors": "authors"}
+"""``score``'s reader by ``--format``: the authors' released Llama-2-chat replies get their rule."""
+
+
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.predictions import (
         predictions_run,
@@ -227,18 +231,17 @@ def _score(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.report import checked_run, format_report
     from cog_tasks.common.results import check_run
 
+    extractor = args.extractor or SCORE_EXTRACTORS[args.format]
     if args.format == "authors":
-        items = read_authors_outputs(args.predictions, args.extractor, args.chance)
+        items = read_authors_outputs(args.predictions, extractor, args.chance)
     else:
-        items = read_predictions(args.predictions, args.extractor, args.chance)
-    run = predictions_run(items, args.predictions, args.extractor, args.chance)
+        items = read_predictions(args.predictions, extractor, args.chance)
+    run = predictions_run(items, args.predictions, extractor, args.chance)
     report = checked_run(check_run(run), str(args.predictions))
     if args.json:
         print(json.dumps({**report.summary, "coverage": report.coverage.as_dict()}, indent=2))
     else:
-        title = (
-            f"CogLM scores: {args.predictions} (extractor: {args.extractor}, chance: {args.chance})"
-        )
+        title = f"CogLM scores: {args.predictions} (extractor: {extractor}, chance: {args.chance})"
         if report.note:
             title += f"\n{report.note}"
         print(format_report(report.summary, title))
@@ -434,9 +437,10 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
     score.add_argument(
         "--extractor",
         choices=list(EXTRACTORS),
-        default=DEFAULT_EXTRACTOR,
-        help="how free text is read: ours (default), authors (the CogLM authors' "
-        "Llama-2-chat rule) or authors-gpt (their GPT rule, boxed answers only)",
+        default=None,
+        help="how free text is read: ours (the default for --format jsonl), authors (the "
+        "CogLM authors' Llama-2-chat rule, the default for --format authors, whose replies "
+        "it was written for) or authors-gpt (their GPT rule, boxed answers only)",
     )
     score.add_argument(
         "--format",
