@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,26 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge_counts(records: list[dict[str, Any]]) -> str:
+    """The judge verdicts an export wrote (``judge_rationality``), counted over every answer."""
+    from cog_tasks.cogbench.rationality import JUDGED, NO_REASONING, UNREADABLE, JudgeVerdict
+
+    statuses = Counter(
+        JudgeVerdict.from_recorded(answer["judge_rationality"]).status
+        for record in records
+        for item in record["questionnaire"]
+        for answer in item["answer"].values()
+        if isinstance(answer, dict) and answer["judge_rationality"] != -1
+    )
+    if not statuses:
+        return "judge: none (judge_rationality -1 throughout)"
+    return (
+        f"judge (judge_rationality): {statuses[UNREADABLE]} of "
+        f"{statuses[JUDGED] + statuses[UNREADABLE]} replies unreadable, "
+        f"{statuses[NO_REASONING]} answers without reasoning"
+    )
+
+
 def _export(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
@@ -154,6 +175,7 @@ def _export(args: argparse.Namespace) -> int:
             f"note: epoch 1 of {checked.coverage.epochs} written "
             "(the eval schema holds one answer per item)"
         )
+    print(_judge_counts(records))
     errored = checked.coverage.counts.get("error", 0)
     if errored:
         print(f"note: {errored} errored trajectory-epoch(s) have no answers to write")

@@ -157,6 +157,9 @@ def test_chance_report_and_export_round_trip(
     assert main(["cogbench", "export", log.location, "--out", str(exported)]) == 0
     records = load_records(exported, require_profile=True)
     assert len(records) == 4 * 3
+    answers = sum(len(record.questionnaire) for record in records)
+    printed = capsys.readouterr().out
+    assert f"judge (judge_rationality): 0 of {answers} replies unreadable, 0 answers" in printed
     judged = [item.answers["CoT"].judge for r in records for item in r.questionnaire]
     assert all(verdict and verdict.score in {1, 2, 3, 4, 5} for verdict in judged)
     items = answered_items(records, "CoT")
@@ -311,6 +314,21 @@ def test_score_reads_the_judge_verdicts_an_export_keeps(
     assert main(["cogbench", "score", str(path), "--method", "Example"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert "exported.json" in line and "judge_rationality" in line and "'4/5'" in line
+
+
+def test_export_counts_the_judge_verdicts_it_writes() -> None:
+    raw = json.loads(EVAL_A.read_text())
+    answers = [item["answer"]["Example"] for record in raw for item in record["questionnaire"]]
+    for answer in answers:
+        answer["judge_rationality"] = -1
+    assert cogbench_commands._judge_counts(raw) == "judge: none (judge_rationality -1 throughout)"
+    for answer, value in zip(
+        answers, [3, "unreadable", "no reasoning", "unreadable"], strict=False
+    ):
+        answer["judge_rationality"] = value  # the first four answers; the rest stay -1
+    assert cogbench_commands._judge_counts(raw) == (
+        "judge (judge_rationality): 2 of 3 replies unreadable, 1 answers without reasoning"
+    )
 
 
 def test_evaluate_per_question_kappa(capsys: pytest.CaptureFixture[str]) -> None:
