@@ -55,6 +55,8 @@ def test_headlines_of_a_chance_run(chance_log) -> None:
     assert "readable-only avg" in judged.note
     assert found["judge_invalid_rate_a"].interval.value == 0.0
     assert found["invalid_rate_a"].interval.value == 0.0
+    replies = "0 replies cut at the token limit and 0 failed distillations (all epochs)"
+    assert replies in found["authenticity_avg_a"].note and replies in found["invalid_rate_a"].note
     assert dict(judged.run.arguments)["agent"] == "cot"
 
 

@@ -10,6 +10,8 @@ ratings that stayed unreadable and, when the run was judged, Rationality
 averaged likewise (Table 3 "avg.", every unreadable judge reply and every
 answer without reasoning at the floor, 1; the note gives their counts and the
 mean over readable scores alone) and the share of unreadable judge replies.
+The Authenticity and invalid-rate notes count the replies cut at their token
+limit and CogGPT's failed distillations.
 Every headline carries the run's coverage; unit ids are the trajectory ids
 (``<subset>-<topic>-<profile>``), the same for every model.
 """
@@ -32,6 +34,15 @@ def _rationality_note(row: AgentCurves) -> str:
         f"{counts['judge_invalid']:g} of {counts['judge_asked']:g} judge replies unreadable and "
         f"{counts['no_reasoning']:g} answers without reasoning, each counted as 1; "
         "readable-only avg " + ("n/a" if readable is None else f"{readable:.3f}")
+    )
+
+
+def _replies_note(row: AgentCurves) -> str:
+    """The replies cut at their token limit and the failed distillations, over every epoch."""
+    counts = row.counts
+    return (
+        f"{counts.get('truncated_replies', 0):g} replies cut at the token limit and "
+        f"{counts.get('distill_failed', 0):g} failed distillations (all epochs)"
     )
 
 
@@ -66,9 +77,10 @@ def headlines(log: EvalLog) -> list[Headline]:
             scale=scale,
         )
 
+    replies = _replies_note(row)
     found = [
-        headline("authenticity_avg", row.authenticity_avg, "kappa"),
-        headline("invalid_rate", row.invalid_rate),
+        headline("authenticity_avg", row.authenticity_avg, "kappa", replies),
+        headline("invalid_rate", row.invalid_rate, extra=replies),
     ]
     if row.rationality_avg is not None and row.judge_invalid_rate is not None:
         found.append(headline("rationality_avg", row.rationality_avg, extra=_rationality_note(row)))
