@@ -14,6 +14,17 @@ The reports read a run's trajectories through the shared results model
 (:mod:`cog_tasks.cogbench.inspect.logs`), which averages a trajectory's
 epochs into one unit before it comes here; the Inspect metrics receive
 scores already reduced over epochs.
+
+Why these are not :mod:`cog_tasks.common.stats` or
+:mod:`cog_tasks.common.inspect_metrics` calls: the resampling is the common
+:func:`~cog_tasks.common.stats.bootstrap_interval`; what is CogBench's own is
+the statistic. κ is no mean and no ratio of per-trajectory sums (the mean of
+per-trajectory κ is not the pooled κ, and ``key_intervals`` averages
+per-sample values), and the Rationality average is a mean of per-iteration
+means, which :func:`~cog_tasks.common.stats.ratio_interval` matches only
+where every trajectory is judged at every iteration. Shares and per-unit
+sums for the shared comparisons (:func:`invalid_share_units`,
+:func:`rationality_units`) go to the common functions as they are.
 """
 
 from __future__ import annotations
