@@ -176,6 +176,19 @@ def _lists_options(text: str, choices: Sequence[str]) -> bool:
     return False
 
 
+def _more_letters(after: str, num_choices: int) -> bool:
+    """Whether another option's letter follows in a list ("A or B", "A, B, C, or D").
+
+    A letter rejected there ("A, and B is wrong") does not count.
+    """
+    more = _MORE_LETTERS.match(after)
+    return (
+        more is not None
+        and _letter_index(more.group(1), num_choices) is not None
+        and not _REJECTED_LETTER.match(after[more.end() :])
+    )
+
+
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged.
 
@@ -184,8 +197,7 @@ def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     line lists another option with its text (an echo of the options).
     """
     after = text[letter_end:]
-    more = _MORE_LETTERS.match(after)
-    if more and _letter_index(more.group(1), len(choices)) is not None:
+    if _more_letters(after, len(choices)):
         return True
     return bool(_REJECTED_LETTER.match(after)) or _lists_options(
         _line_tail(text, letter_end), choices
@@ -271,8 +283,7 @@ def _is_letter_pick(text: str, num_choices: int) -> int | None:
     """
     picks = set()
     for match in _IS_LETTER.finditer(text):
-        more = _MORE_LETTERS.match(text[match.end(1) :])
-        if more and _letter_index(more.group(1), num_choices) is not None:
+        if _more_letters(text[match.end(1) :], num_choices):
             return HEDGE
         picks.add(_letter_index(match.group(1), num_choices))
     picks.discard(None)
@@ -314,8 +325,7 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
         after, before = text[match.end() :], text[: match.start()]
         if index is None or _REJECTION_AFTER.match(after) or _REJECTION_BEFORE.search(before):
             continue
-        more = _MORE_LETTERS.match(after)
-        if more and _letter_index(more.group(1), num_choices) is not None:
+        if _more_letters(after, num_choices):
             return HEDGE
         kept[index] = kept.get(index, False) or bool(_APPROVAL_AFTER.match(after))
     if len(kept) == 1:
