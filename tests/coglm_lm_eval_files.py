@@ -39,6 +39,7 @@ def write_lm_eval_run(
     date: float = 1.0,
     without_samples: Sequence[str] = (),
     config: Mapping[str, Any] | None = None,
+    version: float = 2.1,
 ) -> Path:
     """Write one ``coglm`` run as lm-eval does: a results file and a samples file per task.
 
@@ -52,6 +53,7 @@ def write_lm_eval_run(
         without_samples: Ability codes whose samples file is left out (as an
             interrupted copy would).
         config: Replaces the results file's ``config``.
+        version: The ``coglm`` task version recorded (the current one by default).
 
     Returns:
         The results file.
@@ -59,7 +61,7 @@ def write_lm_eval_run(
     tasks = [f"coglm_{code}" for code in outcomes]
     data = {
         "results": {task: {"acc_authors,none": 0.5} for task in tasks},
-        "versions": {"coglm": 2.0, **{task: 2.0 for task in tasks}},
+        "versions": {"coglm": version, **{task: version for task in tasks}},
         "n-shot": {task: 0 for task in tasks},
         "n-samples": {
             f"coglm_{code}": {"original": 120, "effective": len(values)}

@@ -90,7 +90,7 @@ def test_coglm_speed_stamps_the_declared_coglm_version() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     family = PACKAGE / "coglm" / "lm_eval" / "coglm"
-    assert module.coglm_task_version() == str(declared_version(family)) == "2.0"
+    assert module.coglm_task_version() == str(declared_version(family)) == "2.1"
 
 
 def _version_argument(call: ast.Call) -> ast.expr | None:

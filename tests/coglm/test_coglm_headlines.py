@@ -96,7 +96,7 @@ def test_headlines_from_lm_eval_read_the_samples(tmp_path: Path) -> None:
     (pooled, overall, stage1) = headlines_from_lm_eval(tmp_path / "a")
     assert pooled.measure == "calibrated_acc_authors" and pooled.interval.value == 1.0
     assert pooled.units == {"const-0000": (0.5, 0.5), "const-0001": (0.5, 0.5)}
-    assert pooled.run.task == "coglm@2.0" and pooled.run.model == "tiny"
+    assert pooled.run.task == "coglm@2.1" and pooled.run.model == "tiny"
     assert dict(pooled.run.arguments)["limit"] == "2" and pooled.run.seed == "0"
     # Partial against the declared 1,220 items, on every row, in text and as counts.
     assert stage1.measure == "stage1" and stage1.coverage is not None
