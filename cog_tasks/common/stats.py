@@ -292,7 +292,8 @@ def _linearized_t(
             0/1 values lies in [0, 1], whatever ``t`` over 2 units says).
 
     Returns:
-        The ratio (or difference) with its t interval; no bounds below 2 units.
+        The ratio (or difference) with its t interval; no bounds below 2 units,
+        nor where every unit's residual is 0 (the units agree exactly).
     """
     from scipy.stats import t as student
 
@@ -305,12 +306,13 @@ def _linearized_t(
         other, other_residuals = parts(*minus)
         value, residuals = value - other, residuals - other_residuals
     n = len(tops)
-    if n < 2:
+    deviation = float(residuals.std(ddof=1)) if n >= 2 else 0.0
+    if n < 2 or deviation == 0.0:
+        # One unit, or a few that agree exactly (two runs alike on every shared
+        # unit): a t interval would have zero width, a certainty few units never give.
         nan = float("nan")
         return Interval(value, nan, nan, n, unit, "none")
-    spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * float(
-        residuals.std(ddof=1) / math.sqrt(n)
-    )
+    spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * deviation / math.sqrt(n)
     low, high = max(bounds[0], value - spread), min(bounds[1], value + spread)
     return Interval(value, low, high, n, unit, "t")
 

@@ -805,3 +805,14 @@ def test_a_paired_difference_over_few_units_stays_within_its_scale() -> None:
     ratings = {"a": 3.5, "b": 1.0}
     assert difference_bounds("raw", ratings, first) == (-math.inf, math.inf)
     assert difference_bounds("raw", {"a": (2.0, 3.0)}, {"a": (0.0, 1.0)}) == (-1.0, 1.0)
+
+
+def test_two_runs_alike_on_every_shared_unit_get_no_zero_width_interval() -> None:
+    """Few non-binary units that agree exactly: no interval, never [0, 0]."""
+    from cog_tasks.common.results import compare_units
+
+    first = {"a": 0.8, "b": 1.0}
+    difference = compare_units(first, dict(first), unit="trajectory").difference
+    assert difference is not None and difference.value == 0.0
+    assert difference.method == "none" and math.isnan(difference.low)
+    assert difference.format() == "0.000 [no interval: 2 trajectories]"
