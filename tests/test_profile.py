@@ -297,3 +297,14 @@ def test_profile_reuses_a_stored_coglm_run_only_of_its_own_identity(tmp_path: Pa
     refused = r"stored CogLM run .*'/m/other'.* is not this step's"
     with pytest.raises(ProfileStepError, match=refused):
         _run_coglm(model, PRESETS["smoke"], tmp_path / "weights")
+
+
+def test_a_local_model_that_will_sample_is_named_before_the_run() -> None:
+    """Inspect's hf provider samples unless told: the profile says so, once, up front."""
+    from cog_tasks.commands.profile import sampling_note
+
+    note = sampling_note(ModelSpec("hf/smollm2", {"model_path": "/m"}))
+    assert note is not None and "-M do_sample=false" in note
+    assert sampling_note(ModelSpec("hf/smollm2", {"do_sample": "false"})) is None
+    assert sampling_note(ModelSpec("openai/gpt-4o")) is None
+    assert sampling_note(ModelSpec("chance")) is None

@@ -917,6 +917,22 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
     return coglm + estimate_steps(list(preset.steps), _task, model.max_tokens)
 
 
+def sampling_note(model: ModelSpec) -> str | None:
+    """A warning for a local ``hf/`` model that will sample, or ``None``.
+
+    Inspect's ``hf`` provider samples (``do_sample=True``, no seed) unless
+    told otherwise, so such a profile's chat rows differ from run to run;
+    ``-M do_sample=false`` gives greedy replies (the papers' temperature-0
+    protocols). A task that sets its own temperature (CogEval) still does.
+    """
+    if not model.name.startswith("hf/") or "do_sample" in model.args:
+        return None
+    return (
+        f"note: {model.name} will sample (Inspect's hf default do_sample=True, unseeded), so "
+        "its chat rows vary from run to run; pass -M do_sample=false for greedy replies"
+    )
+
+
 def _profile_run(args: argparse.Namespace) -> int:
     model = ModelSpec(
         name=args.model,
@@ -931,6 +947,9 @@ def _profile_run(args: argparse.Namespace) -> int:
         print(f"profile run --preset {preset.name} would send (nothing is run):")
         print("\n".join(format_estimates(dry_run(model, preset), args.price_in, args.price_out)))
         return 0
+    note = sampling_note(model)
+    if note:
+        print(note, file=sys.stderr)
     profile = run_profile(model, PRESETS[args.preset], args.out)
     print(render_markdown(profile))
     print(f"wrote {args.out / 'profile.json'}, profile.md, profile.png and profile.html")
