@@ -308,3 +308,13 @@ def test_a_local_model_that_will_sample_is_named_before_the_run() -> None:
     assert sampling_note(ModelSpec("hf/smollm2", {"do_sample": "false"})) is None
     assert sampling_note(ModelSpec("openai/gpt-4o")) is None
     assert sampling_note(ModelSpec("chance")) is None
+
+
+def test_the_coglm_step_gets_only_the_model_arguments_lm_eval_takes() -> None:
+    """Inspect's generation arguments (do_sample...) and secrets never reach lm-eval's
+    model constructor (Qwen2ForCausalLM refused do_sample with a TypeError)."""
+    from cog_tasks.commands.profile import _lm_eval_model_args
+
+    arguments = {"model_path": "/m", "dtype": "bfloat16", "do_sample": "false"}
+    arguments |= {"batch_size": "4", "hf_token": "secret"}
+    assert _lm_eval_model_args(ModelSpec("hf/q", arguments)) == "pretrained=/m,dtype=bfloat16"

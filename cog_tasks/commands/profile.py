@@ -444,6 +444,23 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
 
 
+INSPECT_ONLY_ARGS = frozenset(
+    {
+        "do_sample",
+        "batch_size",
+        "chat_template",
+        "use_chat_template",
+        "tokenizer_call_args",
+        "enable_thinking",
+        "hidden_states",
+        "auto_model_class",
+        "tokenizer_path",
+    }
+)
+"""Inspect ``hf`` provider arguments about generation, batching or chat turns: the
+CogLM log-likelihood step (lm-eval) neither needs nor accepts them."""
+
+
 def _lm_eval_model_args(model: ModelSpec) -> str:
     """lm-eval ``--model_args`` for the same weights as the Inspect model, secrets left out.
 
@@ -455,7 +472,7 @@ def _lm_eval_model_args(model: ModelSpec) -> str:
     extra = {
         key: value
         for key, value in model.args.items()
-        if key != "model_path" and not is_secret(key)
+        if key != "model_path" and key not in INSPECT_ONLY_ARGS and not is_secret(key)
     }
     return ",".join([f"pretrained={pretrained}", *(f"{k}={v}" for k, v in extra.items())])
 
