@@ -292,8 +292,7 @@ def _linearized_t(
             0/1 values lies in [0, 1], whatever ``t`` over 2 units says).
 
     Returns:
-        The ratio (or difference) with its t interval; no bounds below 2 units,
-        nor where every unit's residual is 0 (the units agree exactly).
+        The ratio (or difference) with its t interval; no bounds below 2 units.
     """
     from scipy.stats import t as student
 
@@ -306,12 +305,10 @@ def _linearized_t(
         other, other_residuals = parts(*minus)
         value, residuals = value - other, residuals - other_residuals
     n = len(tops)
-    deviation = float(residuals.std(ddof=1)) if n >= 2 else 0.0
-    if n < 2 or deviation == 0.0:
-        # One unit, or a few that agree exactly (two runs alike on every shared
-        # unit): a t interval would have zero width, a certainty few units never give.
+    if n < 2:
         nan = float("nan")
         return Interval(value, nan, nan, n, unit, "none")
+    deviation = float(residuals.std(ddof=1))
     spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * deviation / math.sqrt(n)
     low, high = max(bounds[0], value - spread), min(bounds[1], value + spread)
     return Interval(value, low, high, n, unit, "t")
@@ -575,7 +572,7 @@ def paired_difference(
     if unanimous is not None:
         return unanimous
     if 0 < len(shared) < SMALL_N and bottom_a.sum() and bottom_b.sum():
-        return _linearized_t(
+        interval = _linearized_t(
             top_a,
             bottom_a,
             unit=unit,
@@ -583,6 +580,12 @@ def paired_difference(
             minus=(top_b, bottom_b),
             bounds=bounds,
         )
+        if interval.low == interval.high:
+            # Two runs alike (or differing by the same amount) on every one of a
+            # few units: zero width would claim a certainty few units never give.
+            nan = float("nan")
+            return Interval(interval.value, nan, nan, interval.n, unit, "none")
+        return interval
 
     def difference(indices: np.ndarray) -> float:
         return float(
