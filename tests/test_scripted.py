@@ -42,7 +42,7 @@ def test_each_epoch_draws_anew_and_each_sample_reports_progress(
     task = Task(
         name="toy",
         dataset=[Sample(input=f"question {n}", target="0", id=f"q{n}") for n in range(2)],
-        solver=with_progress([generate()], unit="game"),
+        solver=with_progress([generate()], task="toy", unit="game"),
         scorer=match(),
     )
     model = get_model("mockllm/model", custom_outputs=RandomDigits())

@@ -22,24 +22,18 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 PREFIX = "cog-tasks progress:"
 
 
-def _task_name() -> str:
-    """The name of the task whose sample is running, as Inspect records it."""
-    from inspect_ai.log._samples import sample_active  # Inspect exports no public reader
-
-    active = sample_active()
-    return active.task.rpartition("/")[2] if active is not None else "task"
-
-
 def _say(line: str) -> None:
     print(f"{PREFIX} {line}", file=sys.stderr, flush=True)
 
 
 @solver
-def with_progress(inner: Solver | list[Solver], unit: str = "sample") -> Solver:
+def with_progress(inner: Solver | list[Solver], task: str, unit: str = "sample") -> Solver:
     """Run ``inner`` and, when standard error is not a terminal, report each sample on it.
 
     Args:
         inner: The task's solver, or its list of solvers (run as a chain).
+        task: The task's name, for the lines (Inspect exports no public
+            reader of the running sample's task).
         unit: What a sample is, in the lines (``sample``, ``game``).
 
     Returns:
@@ -53,7 +47,7 @@ def with_progress(inner: Solver | list[Solver], unit: str = "sample") -> Solver:
         nonlocal ended
         if sys.stderr.isatty():
             return await solve_inner(state, generate)
-        what = f"{_task_name()} {unit} {state.sample_id} (epoch {state.epoch})"
+        what = f"{task} {unit} {state.sample_id} (epoch {state.epoch})"
         _say(f"{what} started")
         started = time.monotonic()
         try:

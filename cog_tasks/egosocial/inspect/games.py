@@ -139,7 +139,7 @@ def egosocial_number_guessing(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="egosocial_number_guessing"),
-        solver=with_progress(number_guessing_game(), unit="game"),
+        solver=with_progress(number_guessing_game(), task="egosocial_number_guessing", unit="game"),
         scorer=number_guessing_scorer(),
         version=TASK_VERSIONS["egosocial_number_guessing"],
     )
@@ -230,7 +230,7 @@ def egosocial_holdem(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="egosocial_holdem"),
-        solver=with_progress(holdem_match(), unit="match"),
+        solver=with_progress(holdem_match(), task="egosocial_holdem", unit="match"),
         scorer=holdem_scorer(),
         version=TASK_VERSIONS["egosocial_holdem"],
     )
