@@ -14,7 +14,7 @@ from inspect_ai.scorer import match
 from inspect_ai.solver import generate
 
 from cog_tasks.common.progress import with_progress
-from cog_tasks.common.scripted import ScriptedReplies, seeded_rng
+from cog_tasks.common.scripted import ScriptedReplies, mark_epoch, seeded_rng
 
 
 def test_seeded_rng_depends_on_seed_prompt_and_epoch_only() -> None:
@@ -42,7 +42,7 @@ def test_each_epoch_draws_anew_and_each_sample_reports_progress(
     task = Task(
         name="toy",
         dataset=[Sample(input=f"question {n}", target="0", id=f"q{n}") for n in range(2)],
-        solver=with_progress([generate()], task="toy", unit="game"),
+        solver=with_progress([mark_epoch(), generate()], task="toy", unit="game"),
         scorer=match(),
     )
     model = get_model("mockllm/model", custom_outputs=RandomDigits())

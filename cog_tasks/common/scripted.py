@@ -17,11 +17,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai import Task
+from inspect_ai import Task, task_with
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.util import store
 
 from cog_tasks.common.logs import CHANCE_SEED
 
@@ -53,12 +55,29 @@ def scripted_output(
     return output
 
 
-def current_epoch() -> int:
-    """The epoch (from 1) of the Inspect sample being run; 1 outside a sample."""
-    from inspect_ai.log._samples import sample_active  # Inspect exports no public reader
+EPOCH_KEY = "cog_tasks_epoch"
+"""The sample store's key under which :func:`mark_epoch` records the sample's epoch."""
 
-    active = sample_active()
-    return active.epoch if active is not None else 1
+
+@solver
+def mark_epoch() -> Solver:
+    """Record the sample's epoch in its store, where a scripted model can read it.
+
+    Inspect exports no public reader of the running sample's epoch inside a
+    model call; the sample's store (``inspect_ai.util.store``) is public.
+    :func:`run_chance_model` puts this solver first.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.store.set(EPOCH_KEY, state.epoch)
+        return state
+
+    return solve
+
+
+def current_epoch() -> int:
+    """The epoch (from 1) of the sample being run, as :func:`mark_epoch` recorded it; else 1."""
+    return int(store().get(EPOCH_KEY, 1))
 
 
 def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Random:
@@ -139,7 +158,7 @@ def run_chance_model(
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
     seed = getattr(outputs, "seed", None)
     logs = inspect_eval(
-        task,
+        task_with(task, solver=chain(mark_epoch(), task.solver)),
         model=model,
         log_dir=log_dir,
         epochs=epochs,

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -189,11 +189,11 @@ def dialog_solver() -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        # Inspect exports no public reader of the eval's generation settings.
-        from inspect_ai.model._generate_config import active_generate_config
-
+        # The active model's config holds the eval's generation settings
+        # (``--temperature``, ``--top-p``): Inspect resolves a model named on the
+        # command line with them.
         temperature = float(state.metadata["temperature"])
-        settings = turn_settings(temperature, state.model.api, active_generate_config())
+        settings = turn_settings(temperature, state.model.api, get_model().config)
         state = await generate(state, **settings)
         for text in state.metadata["followups"]:
             state.messages.append(ChatMessageUser(content=text))
