@@ -161,6 +161,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """
     plt = pyplot()
     panels = _panels(list(profile["rows"]))
+    paper = list(profile.get("paper", []))
     heights = [0.6 + 0.32 * len(rows) for _, rows in panels]
     figure, axes = plt.subplots(
         len(panels),
@@ -190,7 +191,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
                 label="chance",
             )
         for position, row in enumerate(rows):
-            published = _paper_values(row, list(profile.get("paper", [])))
+            published = _paper_values(row, paper)
             if published:
                 axis.fill_betweenx(
                     [position - 0.3, position + 0.3],

@@ -15,6 +15,7 @@ import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from copy import copy
 from typing import Any
 
 from inspect_ai import Task, task_with
@@ -158,7 +159,8 @@ def run_chance_model(
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
     seed = getattr(outputs, "seed", None)
     logs = inspect_eval(
-        task_with(task, solver=chain(mark_epoch(), task.solver)),
+        # task_with changes the task it is given: the caller's task is left as it was.
+        task_with(copy(task), solver=chain(mark_epoch(), task.solver)),
         model=model,
         log_dir=log_dir,
         epochs=epochs,
