@@ -36,6 +36,7 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.metrics import (
     ScoredItem,
     calibrated_interval,
+    calibrated_unit,
     chance_count,
     summary_intervals,
 )
@@ -149,7 +150,7 @@ def item_headlines(
     outcomes = [_outcome(item) for item in items]
     counts = [item.num_choices for item in items]
     pooled_units: dict[str, UnitValue] = {
-        item.id: (outcome - 1.0 / item.num_choices, 1.0 - 1.0 / item.num_choices)
+        item.id: calibrated_unit(outcome, item.num_choices)
         for item, outcome in zip(items, outcomes, strict=True)
     }
     ability_weight: dict[str, float] = {}

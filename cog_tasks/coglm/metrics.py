@@ -48,6 +48,7 @@ from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
 from cog_tasks.common.stats import (
     RESAMPLES,
     Interval,
+    UnitValue,
     bootstrap_interval,
     ratio_interval,
     wilson_interval,
@@ -111,6 +112,21 @@ def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[i
     return (accuracy - chance) / (1.0 - chance)
 
 
+def calibrated_unit(correct: float, num_choices: int) -> UnitValue:
+    """One item's share of the pooled calibrated accuracy: ``(correct - 1/n, 1 - 1/n)``.
+
+    The ratio of the sums of these over items is the pooled calibrated
+    accuracy, so a paired difference of two runs' pooled accuracies is taken
+    over them (:func:`cog_tasks.common.results.compare_units`).
+
+    Args:
+        correct: The item's outcome (1/0, or a mean over epochs).
+        num_choices: Its number of options.
+    """
+    chance = 1.0 / num_choices
+    return (float(correct) - chance, 1.0 - chance)
+
+
 def calibrated_interval(
     correct: Sequence[bool | float],
     num_choices: Sequence[int],
@@ -160,8 +176,7 @@ def calibrated_interval(
             "wilson",
         )
     units = [
-        (float(outcome) - chance, 1.0 - chance)
-        for outcome, chance in zip(correct, chances, strict=True)
+        calibrated_unit(outcome, count) for outcome, count in zip(correct, num_choices, strict=True)
     ]
     # A calibrated accuracy lies in [-1, 1] (-1: every two-option item wrong).
     return ratio_interval(units, unit="item", seed=seed, resamples=resamples, bounds=(-1.0, 1.0))

@@ -28,6 +28,7 @@ from cog_tasks.coglm.metrics import summarize
 from cog_tasks.coglm.reference import TABLE9, SettingRow
 from cog_tasks.common.files import pyplot, save_figure
 from cog_tasks.common.results import CheckedRun, Coverage
+from cog_tasks.common.stats import Interval, plural
 
 FITTED_AGES: tuple[float, float] = (6.0, 20.0)
 """Ages of the people whose answers the paper's map was fitted on (Sec. 2.3, testers aged 6-20).
@@ -456,3 +457,19 @@ def write_settings_chart(
     axis.set_title(title, fontsize=10)
     axis.legend(loc="lower left", fontsize=8, ncol=2)
     return _finish(figure, runs, path)
+
+
+def difference_text(difference: Interval) -> str:
+    """A paired difference of calibrated accuracies in points, with its interval and ``n``.
+
+    ``+18.0 [+9.1, +26.3] bootstrap, n=50 items``, with ``  (interval excludes 0)``
+    where it may be marked (:meth:`~cog_tasks.common.stats.Interval.significant`).
+    """
+    shown = (
+        difference.format()
+        if difference.method == "none"
+        else f"{100 * difference.value:+.1f} "
+        f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}] {difference.method}"
+    )
+    flag = "  (interval excludes 0)" if difference.significant(0.0) else ""
+    return f"{shown}, n={difference.n} {plural(difference.unit, difference.n)}{flag}"

@@ -12,8 +12,18 @@ percentile bootstrap interval over items. A run writes, in its output folder:
   condition finishes, so an interrupted run resumes where it stopped;
 - ``study.json``: the settings, checked on resume;
 - ``interdependence.csv``: one line per cell (``erased, ability, n, acc,
-  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task);
-- ``interdependence.png``: the heatmap.
+  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task),
+  and for an erased row the cell minus the baseline cell of its ability,
+  paired over their shared items (``difference, difference_low,
+  difference_high, difference_method, difference_n``; empty, and
+  ``difference_n`` 0, on the baseline row);
+- ``interdependence.png``: the heatmap (``*``: a difference from the
+  baseline whose interval excludes 0 over at least 10 items).
+
+A study folder holds one model and one set of task arguments (its
+``study.json`` is checked on every resume), so every paired difference is
+within one model; it is taken by the results model's statistics entry,
+:func:`cog_tasks.common.results.compare_units`.
 
 Agreement: the fraction of items on which two protocols (the Inspect chat
 run and lm-eval's log-likelihood run) pick the same option, from the picks
@@ -24,15 +34,17 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
-from cog_tasks.coglm.metrics import calibrated_interval
+from cog_tasks.coglm.metrics import calibrated_interval, calibrated_unit
 from cog_tasks.coglm.records import CogLMDataError
+from cog_tasks.coglm.report import difference_text
 from cog_tasks.common.files import (
     iter_jsonl,
     pyplot,
@@ -42,6 +54,8 @@ from cog_tasks.common.files import (
     write_jsonl_atomically,
     write_text_atomically,
 )
+from cog_tasks.common.results import compare_units
+from cog_tasks.common.stats import Interval, UnitValue
 
 BASELINE = "none"
 OUTCOMES_FILE = "outcomes.jsonl"
@@ -84,6 +98,14 @@ class Cell:
         ci_low: Lower bound of the bootstrap interval.
         ci_high: Upper bound of the bootstrap interval.
         invalid: Fraction of answers with no extractable option.
+        difference: The calibrated accuracy minus the baseline cell's of the
+            same ability, paired over their shared items (NaN on the
+            baseline row, or without a baseline cell).
+        difference_low: Lower bound of its 95 % interval (NaN: none).
+        difference_high: Upper bound of its 95 % interval (NaN: none).
+        difference_method: How the interval was made (``bootstrap``, ``t``,
+            ``wilson``, ``newcombe``, ``none``); ``""`` where not paired.
+        difference_n: The items both cells hold (0 where not paired).
     """
 
     erased: str
@@ -94,12 +116,34 @@ class Cell:
     ci_low: float
     ci_high: float
     invalid: float
+    difference: float = math.nan
+    difference_low: float = math.nan
+    difference_high: float = math.nan
+    difference_method: str = ""
+    difference_n: int = 0
+
+    def paired(self) -> Interval | None:
+        """The paired difference from the baseline as an interval, or ``None`` if not paired."""
+        if not self.difference_method:
+            return None
+        return Interval(
+            self.difference,
+            self.difference_low,
+            self.difference_high,
+            self.difference_n,
+            "item",
+            self.difference_method,
+        )
 
 
 def matrix_cells(
     outcomes: Sequence[ItemOutcome], *, resamples: int = 1000, seed: int = 0
 ) -> list[Cell]:
     """Aggregate item outcomes into matrix cells (rows: baseline, then erased abilities).
+
+    Each erased cell carries its paired difference from the baseline cell of
+    the same ability, over the items both hold
+    (:func:`cog_tasks.common.results.compare_units` on the calibrated scale).
 
     Args:
         outcomes: Item outcomes of every condition.
@@ -119,19 +163,66 @@ def matrix_cells(
             correct = [item.correct for item in items]
             counts = [item.num_choices for item in items]
             interval = calibrated_interval(correct, counts, resamples=resamples, seed=seed)
-            cells.append(
-                Cell(
-                    erased=erased,
-                    ability=ability,
-                    n=len(items),
-                    acc=fmean(correct),
-                    calibrated_acc=interval.value,
-                    ci_low=interval.low,
-                    ci_high=interval.high,
-                    invalid=fmean(item.invalid for item in items),
-                )
+            cell = Cell(
+                erased=erased,
+                ability=ability,
+                n=len(items),
+                acc=fmean(correct),
+                calibrated_acc=interval.value,
+                ci_low=interval.low,
+                ci_high=interval.high,
+                invalid=fmean(item.invalid for item in items),
             )
+            baseline = grouped.get((BASELINE, ability))
+            if erased != BASELINE and baseline:
+                cell = _with_difference(cell, items, baseline, seed)
+            cells.append(cell)
     return cells
+
+
+def _units(items: Sequence[ItemOutcome]) -> dict[str, UnitValue]:
+    return {item.sample_id: calibrated_unit(item.correct, item.num_choices) for item in items}
+
+
+def _with_difference(
+    cell: Cell, items: Sequence[ItemOutcome], baseline: Sequence[ItemOutcome], seed: int
+) -> Cell:
+    """The cell with its paired difference from the baseline's items (unchanged if none shared)."""
+    pairing = compare_units(
+        _units(items), _units(baseline), unit="item", seed=seed, scale="calibrated"
+    )
+    difference = pairing.difference
+    if difference is None:
+        return cell
+    return replace(
+        cell,
+        difference=difference.value,
+        difference_low=difference.low,
+        difference_high=difference.high,
+        difference_method=difference.method,
+        difference_n=difference.n,
+    )
+
+
+def difference_lines(cells: Sequence[Cell]) -> list[str]:
+    """Each erased cell minus its ability's baseline, one line each, for the terminal.
+
+    Returns:
+        A heading and one line per erased cell (``not paired`` where its
+        ability has no baseline cell or no shared item); none without erased cells.
+    """
+    erased = [cell for cell in cells if cell.erased != BASELINE]
+    if not erased:
+        return []
+    lines = ["erased minus (none), calibrated accuracy (points; paired over shared items):"]
+    for cell in erased:
+        paired = cell.paired()
+        where = f"  erase {cell.erased}, {cell.ability}: "
+        if paired is None:
+            lines.append(where + "not paired (no baseline cell with shared items)")
+            continue
+        lines.append(where + difference_text(paired))
+    return lines
 
 
 def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
@@ -141,7 +232,12 @@ def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
     writer.writeheader()
     for cell in cells:
         writer.writerow(
-            {k: f"{v:.4f}" if isinstance(v, float) else v for k, v in asdict(cell).items()}
+            {
+                key: ("" if math.isnan(value) else f"{value:.4f}")
+                if isinstance(value, float)
+                else value
+                for key, value in asdict(cell).items()
+            }
         )
     write_text_atomically(path, buffer.getvalue())
     return path
@@ -150,7 +246,9 @@ def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
 def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     """Draw the Fig. 3-style heatmap: erased ability (rows) by tested ability (columns).
 
-    Colour and number give the calibrated accuracy in percent (0 = chance).
+    Colour and number give the calibrated accuracy in percent (0 = chance);
+    ``*`` marks an erased cell whose paired difference from the baseline
+    excludes 0 over at least 10 items.
     """
     import numpy as np
 
@@ -159,15 +257,21 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     rows = [r for r in [BASELINE, *ABILITY_BY_CODE] if any(c.erased == r for c in cells)]
     columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]
     grid = np.full((len(rows), len(columns)), np.nan)
+    marked: set[tuple[int, int]] = set()
     for cell in cells:
-        grid[rows.index(cell.erased), columns.index(cell.ability)] = 100 * cell.calibrated_acc
+        place = (rows.index(cell.erased), columns.index(cell.ability))
+        grid[place] = 100 * cell.calibrated_acc
+        paired = cell.paired()
+        if paired is not None and paired.significant(0.0):
+            marked.add(place)
     width = max(6.0, 1.0 + 0.75 * len(columns))
     figure, axis = plt.subplots(figsize=(width, 1.6 + 0.55 * len(rows)))
     image = axis.imshow(grid, cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
     for (row, column), value in np.ndenumerate(grid):
         if not np.isnan(value):
             shade = "white" if abs(value) > 60 else "black"
-            axis.text(column, row, f"{value:.0f}", ha="center", va="center", color=shade)
+            mark = "*" if (row, column) in marked else ""
+            axis.text(column, row, f"{value:.0f}{mark}", ha="center", va="center", color=shade)
     axis.set_xticks(range(len(columns)), columns)
     axis.set_yticks(range(len(rows)), ["(none)" if r == BASELINE else r for r in rows])
     axis.set_xlabel("tested ability")

@@ -18,7 +18,13 @@ from cog_tasks.coglm.lm_eval.results import lm_eval_picks
 from cog_tasks.coglm.metrics import calibrated_accuracy, calibrated_interval
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS
 from cog_tasks.coglm.records import CogLMDataError, load_records
-from cog_tasks.coglm.studies import agreement_by_ability
+from cog_tasks.coglm.studies import (
+    ItemOutcome,
+    agreement_by_ability,
+    difference_lines,
+    matrix_cells,
+    write_cells_csv,
+)
 
 ERASED_BY_PROMPT = {prompt: code for code, prompt in ERASURE_PROMPTS.items()}
 
@@ -46,6 +52,51 @@ def test_calibrated_interval_brackets_the_estimate_and_is_reproducible() -> None
 
 
 # --- interdependence -------------------------------------------------------------------
+
+
+def test_interdependence_cells_pair_with_their_baseline_over_shared_items(tmp_path: Path) -> None:
+    def outcomes(erased: str, ability: str, right: int, first: int = 0) -> list[ItemOutcome]:
+        """12 items of 4 options, ``right`` of them answered rightly from item ``first`` on."""
+        return [
+            ItemOutcome(erased, f"{ability}-{i:04d}", ability, 4, float(0 <= i - first < right), 0)
+            for i in range(12)
+        ]
+
+    cells = matrix_cells(
+        outcomes("none", "plan", 10)
+        + outcomes("none", "const", 6)
+        + outcomes("empat", "plan", 3)
+        + outcomes("empat", "const", 6, first=3)  # as many right, other items
+        + outcomes("empat", "deduc", 5),  # no baseline cell for deduc
+        resamples=300,
+    )
+    by_place = {(cell.erased, cell.ability): cell for cell in cells}
+    assert by_place[("none", "plan")].paired() is None
+    erased_plan = by_place[("empat", "plan")]
+    difference = erased_plan.paired()
+    assert difference is not None and difference.n == 12
+    expected = erased_plan.calibrated_acc - by_place[("none", "plan")].calibrated_acc
+    assert difference.value == pytest.approx(expected)  # (3 - 10) / 12 / (3/4)
+    assert difference.value == pytest.approx(-7 / 9)
+    assert difference.high < 0 and difference.significant(0.0)
+    same = by_place[("empat", "const")].paired()
+    assert same is not None and same.value == 0.0 and same.low < 0 < same.high
+    assert by_place[("empat", "deduc")].paired() is None
+
+    lines = difference_lines(cells)
+    assert lines[0].startswith("erased minus (none)")
+    assert lines[1].startswith("  erase empat, const: +0.0 [") and lines[1].endswith("n=12 items")
+    assert lines[2] == "  erase empat, deduc: not paired (no baseline cell with shared items)"
+    assert lines[3].startswith("  erase empat, plan: -77.8 [") and lines[3].endswith(
+        "n=12 items  (interval excludes 0)"
+    )
+
+    with write_cells_csv(cells, tmp_path / "cells.csv").open() as handle:
+        rows = {(row["erased"], row["ability"]): row for row in csv.DictReader(handle)}
+    baseline = rows[("none", "plan")]
+    assert baseline["difference"] == "" and baseline["difference_n"] == "0"
+    assert float(rows[("empat", "plan")]["difference"]) == pytest.approx(-7 / 9, abs=1e-4)
+    assert rows[("empat", "plan")]["difference_method"] == "bootstrap"
 
 
 @pytest.mark.slow
@@ -86,6 +137,9 @@ def test_interdependence_matrix_csv_heatmap_and_resume(tmp_path: Path, records) 
         assert float(row["calibrated_acc"]) == pytest.approx(expected), (erased, ability)
         assert float(row["ci_low"]) <= float(row["calibrated_acc"]) <= float(row["ci_high"])
         assert int(row["n"]) == 3 and float(row["invalid"]) == 0.0
+        if erased != "none":  # paired with the baseline cell over its 3 items
+            assert float(row["difference"]) == pytest.approx(expected - 1.0), (erased, ability)
+            assert int(row["difference_n"]) == 3
     assert result.png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # A rerun with the same settings resumes: nothing is asked again.

@@ -174,6 +174,33 @@ def test_table7_with_and_without_chain_of_cognition(tmp_path: Path, capsys) -> N
 
 
 @pytest.mark.slow
+def test_table5_pairs_within_each_model_of_a_folder(tmp_path: Path, capsys) -> None:
+    """One folder, two models: each setting pairs with its own model's Base, never another's."""
+    _run(tmp_path)  # mockllm/model: Base
+    _run(tmp_path, cot=True)  # mockllm/model: w/ COT
+    chance = ["coglm", "chance", "-T", "per_ability=1", "--log-dir", str(tmp_path)]
+    assert main([*chance, "-T", "cot=true"]) == 0  # mockllm/chance: w/ COT, no Base yet
+    capsys.readouterr()
+    chart = ["--out", str(tmp_path / "t.png")]
+    assert main(["coglm", "table5", str(tmp_path), *chart]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    paired = [line for line in lines if " vs " in line]
+    assert len(paired) == 1
+    assert paired[0].startswith("  w/ COT - mockllm/model vs Base - mockllm/model: ")
+    unpaired = "  w/ COT - mockllm/chance: not paired (no Base run of the same model and arguments)"
+    assert unpaired in lines
+    # given its own Base, the chance model's COT run pairs with it, still never across models
+    assert main(chance) == 0
+    capsys.readouterr()
+    assert main(["coglm", "table5", str(tmp_path), *chart]) == 0
+    paired = [line for line in capsys.readouterr().out.splitlines() if " vs " in line]
+    assert sorted(line.split(": ")[0].strip() for line in paired) == [
+        "w/ COT - mockllm/chance vs Base - mockllm/chance",
+        "w/ COT - mockllm/model vs Base - mockllm/model",
+    ]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("table", "setting"), [("table5", "Base"), ("table7", "w/o COC")])
 def test_tables_keep_two_seeds_apart(tmp_path: Path, capsys, table: str, setting: str) -> None:
     """Two runs labelled alike by setting and model get their seed: two rows, never paired.

@@ -160,6 +160,7 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
     several, is listed with the reason.
     """
     from cog_tasks.coglm.inspect.headlines import headlines
+    from cog_tasks.coglm.report import difference_text
     from cog_tasks.common.results import compare_units, identity_differences
 
     by_location = {Path(log.location): log for log in logs}
@@ -196,17 +197,8 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
         if difference is None:
             lines.append(f"  {run.label}: not paired ({pairing.reason})")
             continue
-        shown = (
-            difference.format()
-            if difference.method == "none"
-            else f"{100 * difference.value:+.1f} "
-            f"[{100 * difference.low:+.1f}, {100 * difference.high:+.1f}] {difference.method}"
-        )
-        flag = "  (interval excludes 0)" if difference.significant(0.0) else ""
         note = f"  ({pairing.reason})" if pairing.reason else ""
-        lines.append(
-            f"  {run.label} vs {matching[0].label}: {shown}, n={difference.n} items{flag}{note}"
-        )
+        lines.append(f"  {run.label} vs {matching[0].label}: {difference_text(difference)}{note}")
     return lines if len(lines) > 1 else []
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
+from cog_tasks.coglm.studies import difference_lines
 from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
 
 
@@ -39,6 +40,8 @@ def _interdependence(args: argparse.Namespace) -> int:
     )
     resumed = "" if result.conditions_run else " (all conditions resumed from earlier runs)"
     print(f"{len(result.cells)} cells{resumed}")
+    for line in difference_lines(result.cells):
+        print(line)
     print(f"matrix: {result.csv_path}")
     print(f"heatmap: {result.png_path}")
     return 0

@@ -172,6 +172,7 @@ def run_interdependence(
     title = f"CogLM ability interdependence\n{settings['model']}"
     if per_ability is not None:
         title += f", first {per_ability} items per ability"
+    title += "; *: paired difference from (none) excludes 0"
     png_path = plot_heatmap(cells, output_dir / PNG_FILE, title)
     return InterdependenceResult(cells, csv_path, png_path, conditions_run)
 
