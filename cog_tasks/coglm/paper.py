@@ -1,4 +1,4 @@
-"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
+r"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
 
 From Table 9 of Wang et al. (:data:`cog_tasks.coglm.reference.TABLE9`), for
 every distinct row: ``overall`` (the table's Acc column), ``stage1`` ...
@@ -9,10 +9,14 @@ of :mod:`cog_tasks.coglm.headlines`.
 
 Protocols: OPT and Llama-2 (text) were scored as text completion, the option
 with the lowest mean loss over question and option (our lm-eval ``coglm``
-family's default, ``acc_authors`` with the listed-option chance); Llama-2-chat,
-GPT-3.5-Turbo and GPT-4 were asked in chat with "The answer is option" as the
-required format, greedy decoding (our Inspect ``coglm_chat`` and lm-eval
-``coglm_gen``, whose prompt and answer reader are our own).
+family's default, ``acc_authors`` with the listed-option chance). Llama-2-chat
+was sent plain text with no chat template by the authors' ``test_llama.py``
+(question, a sentence asking for one option, the options in one line, an
+answer cue) and read by their Llama rule (our Inspect ``coglm_chat -T
+prompt=llama-text``, whose wording is read from that script, with the
+``authors`` extractor). GPT-3.5-Turbo and GPT-4 were asked in chat, greedy,
+after worked examples, for the answer inside ``\boxed{}``, read by their GPT
+rule (our ``-T prompt=boxed``, in our words, with ``authors-gpt``).
 """
 
 from __future__ import annotations
@@ -25,13 +29,23 @@ LOG_LIKELIHOOD = (
     "text completion: each option appended to the question, lowest mean loss over the "
     "whole string (question included) wins; chance 1/len(candidates); zero-shot"
 )
-CHAT = (
-    "chat completion, greedy, the instruction asks for 'The answer is option X'; "
-    "free text read by the authors' rule; chance 1/len(candidates)"
+LLAMA_TEXT = (
+    "plain text completion, no chat template (the authors' test_llama.py): question, a "
+    "sentence asking for one option, the options in one line, an answer cue; free text read "
+    "by the authors' Llama rule; chance 1/len(candidates)"
+)
+GPT_BOXED = (
+    "chat completion, greedy, worked examples as earlier turns, the answer asked for inside "
+    "\\boxed{}; the first box read by the authors' GPT rule; chance 1/len(candidates)"
 )
 HUMAN = "human participants (the paper's human row)"
-CHAT_DIFFERS = (
-    "our chat prompt and answer reader (extractor 'ours') are our own, not the authors' scripts"
+LLAMA_TEXT_DIFFERS = (
+    "coglm_chat -T prompt=llama-text sends this text (wording read from their script); the "
+    "default prompt answer-is and the ours reader are our own"
+)
+GPT_BOXED_DIFFERS = (
+    "coglm_chat -T prompt=boxed is this protocol in our words (worked examples of our own); "
+    "the default prompt answer-is and the ours reader are our own"
 )
 STAGE_NOTE = "stage = mean of the stage's ability columns, computed from the table"
 
@@ -41,7 +55,9 @@ def _protocol(row: ReferenceRow) -> tuple[str, str]:
         return HUMAN, "not a model: a reference level"
     if row.model.startswith(("OPT", "LLaMA2-text")):
         return LOG_LIKELIHOOD, ""
-    return CHAT, CHAT_DIFFERS
+    if row.model.startswith("LLaMA2-chat"):
+        return LLAMA_TEXT, LLAMA_TEXT_DIFFERS
+    return GPT_BOXED, GPT_BOXED_DIFFERS
 
 
 def _rows(row: ReferenceRow) -> list[PaperRow]:

@@ -12,8 +12,14 @@ The question is shown with lettered options. Two prompts (:data:`PROMPTS`):
   were; the matching reader is the ``authors-gpt`` extractor
   (:data:`PROMPT_EXTRACTORS`).
 
-Variants add step-by-step reasoning (chain of thought) or a stronger model's
-rationale (chain of cognition).
+- ``llama-text``: the protocol of the authors' Llama-2-chat runs: one plain
+  text prompt with no chat template, built as their ``test_llama.py`` builds
+  it, its wording read from that script at run time
+  (:mod:`cog_tasks.coglm.llama_text`); read with their Llama rule, the
+  ``authors`` extractor. It has no variants.
+
+Variants of ``answer-is`` and ``boxed`` add step-by-step reasoning (chain of
+thought) or a stronger model's rationale (chain of cognition).
 
 :data:`ERASURE_PROMPTS` are system prompts that tell the model it has not yet
 developed one ability. They carry the content of the paper's Table 10 (an
@@ -27,6 +33,7 @@ from dataclasses import dataclass
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.llama_text import llama_text_request
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, shown_rationale
 
 ANSWER_PHRASE = "The answer is option"
@@ -152,10 +159,16 @@ PROMPTS: dict[str, str] = {
     "answer-is": '"The answer is option X" and a short explanation (the paper\'s answer format)',
     "boxed": "four worked examples, then the answer as The answer is \\boxed{X} "
     "(the authors' GPT protocol)",
+    "llama-text": "plain text, no chat template: question, options sentence, options in one "
+    "line, answer cue, worded as the authors' test_llama.py (their Llama-2-chat protocol)",
 }
 """The prompts of the chat protocol by name, with what each asks for."""
 DEFAULT_PROMPT = "answer-is"
-PROMPT_EXTRACTORS: dict[str, str] = {"answer-is": "ours", "boxed": "authors-gpt"}
+PROMPT_EXTRACTORS: dict[str, str] = {
+    "answer-is": "ours",
+    "boxed": "authors-gpt",
+    "llama-text": "authors",
+}
 """The extractor each prompt is read with unless another is named."""
 
 Turn = tuple[str, str]
@@ -200,6 +213,9 @@ def chat_turns(
 ) -> list[Turn]:
     """The conversation sent for one item: worked examples (``boxed``), then the item.
 
+    ``llama-text`` is one user turn holding the authors' plain text prompt,
+    options as written upstream (the others strip each option).
+
     Args:
         question: The question text.
         choices: The options, lettered A, B, C ... in order.
@@ -214,9 +230,16 @@ def chat_turns(
         The turns, the last being the item's user message.
 
     Raises:
-        ValueError: If the prompt is unknown.
+        ValueError: If the prompt is unknown, or ``llama-text`` is asked for
+            reasoning or a rationale.
     """
     check_prompt(prompt)
+    if prompt == "llama-text":
+        if cot or rationale is not None:
+            raise ValueError(
+                "the llama-text prompt (the authors' Llama-2 protocol) has no variants"
+            )
+        return [("user", llama_text_request(question, choices))]
     if prompt == "answer-is":
         instruction = COT_INSTRUCTION if cot else DIRECT_INSTRUCTION
         return [("user", _user_message(question, choices, instruction, rationale, rationale_form))]

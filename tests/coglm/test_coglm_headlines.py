@@ -115,7 +115,11 @@ def test_paper_rows_are_table9() -> None:
     assert gpt4["overall"].value == pytest.approx(0.847)
     assert gpt4["cognitive_age"].value == 20.0
     assert gpt4["stage1"].value == pytest.approx((0.96 + 0.973) / 2)
-    assert gpt4["overall"].differs  # chat protocol: our prompt and reader
+    assert "prompt=boxed" in gpt4["overall"].differs  # their GPT protocol, in our words
+    assert "boxed" in gpt4["overall"].protocol
+    chat7 = {row.measure: row for row in PAPER_ROWS if row.model == "LLaMA2-chat 7B"}
+    assert "no chat template" in chat7["overall"].protocol  # their test_llama.py text
+    assert "prompt=llama-text" in chat7["overall"].differs
     opt = {row.measure: row for row in PAPER_ROWS if row.model == "OPT 125M"}
     assert opt["overall"].differs == "" and opt["cognitive_age"].value == 4.8
     assert len(PAPER_ROWS) == 12 * 6

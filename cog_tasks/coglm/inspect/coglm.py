@@ -20,7 +20,7 @@ from cog_tasks.coglm.extract import EXTRACTORS
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
-from cog_tasks.coglm.inspect.solvers import self_consistency
+from cog_tasks.coglm.inspect.solvers import plain_text, self_consistency
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
@@ -56,6 +56,10 @@ def check_parameters(
         problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")
     if prompt not in PROMPTS:
         problems.append(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
+    if prompt == "llama-text" and (cot is True or erase is not None or coc_log is not None):
+        problems.append(
+            "prompt llama-text (the authors' Llama-2 plain text) takes no cot, erase or coc_log"
+        )
     if not isinstance(cot, bool):
         problems.append(f"cot must be true or false, got {cot!r}")
     if not (_is_int(sc_samples) and sc_samples >= 1):
@@ -107,8 +111,11 @@ def coglm_chat(
         abilities: Ability codes to run (comma-separated or a list); all 10 by default.
         per_ability: Keep only the first N items of each ability (a stratified subset).
         prompt: ``answer-is`` (default; "The answer is option X" and a short
-            explanation) or ``boxed`` (the authors' GPT protocol: four worked
-            examples, then ``The answer is \boxed{X}``).
+            explanation), ``boxed`` (the authors' GPT protocol: four worked
+            examples, then ``The answer is \boxed{X}``) or ``llama-text`` (the
+            authors' Llama-2-chat protocol: their plain text prompt, worded
+            from their ``test_llama.py``, no chat template; ``hf/`` models
+            need ``-M "chat_template='{{ messages[0].content }}'"``).
         cot: Ask for step-by-step reasoning before the answer.
         sc_samples: Self-consistency: completions per question, majority vote
             (1 = a single completion at the eval's own temperature).
@@ -122,7 +129,8 @@ def coglm_chat(
         extractor: Answer reader: ``ours``, ``authors`` (the authors'
             Llama-2-chat rule) or ``authors-gpt`` (their GPT rule); unset, the
             prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`):
-            ``ours`` for ``answer-is``, ``authors-gpt`` for ``boxed``.
+            ``ours`` for ``answer-is``, ``authors-gpt`` for ``boxed``,
+            ``authors`` for ``llama-text``.
         chance: Chance level of the calibration: ``listed`` (default, the
             paper's Eq. 1) or ``distinct`` option texts.
 
@@ -149,7 +157,7 @@ def coglm_chat(
     resolve_codes(abilities)
     reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
-    solvers: list[Solver] = []
+    solvers: list[Solver] = [plain_text()] if prompt == "llama-text" else []
     if erase:
         solvers.append(system_message(erasure_prompt(erase)))
     if sc_samples > 1:

@@ -1,4 +1,4 @@
-"""Solvers of the CogLM chat protocol: self-consistency sampling."""
+"""Solvers of the CogLM chat protocol: self-consistency sampling, the plain text check."""
 
 from __future__ import annotations
 
@@ -8,9 +8,51 @@ from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.coglm.extract import Extractor, extract_choice, get_extractor
+from cog_tasks.coglm.llama_text import RAW_TEXT_TEMPLATE
 from cog_tasks.coglm.voting import Vote, majority_vote
 
 SAMPLES_STORE_KEY = "coglm_sc_completions"
+
+
+class PlainTextError(ValueError):
+    """A ``llama-text`` run on an ``hf/`` model that would wrap the text in a chat template."""
+
+
+def check_plain_text(model: str, model_args: dict[str, object]) -> None:
+    """Refuse an ``hf/`` model that would not send the ``llama-text`` prompt as plain text.
+
+    Inspect's ``hf`` provider applies the tokenizer's chat template, or, with
+    ``use_chat_template=false``, writes ``user: `` before the text; only a
+    ``chat_template`` model argument that renders the message alone
+    (:data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE`) sends the text
+    as the authors' script did. Other providers are not checked (API chat
+    models always wrap a message; see the README).
+
+    Args:
+        model: The model's name, ``provider/model``.
+        model_args: Its model arguments.
+
+    Raises:
+        PlainTextError: One line naming the model argument to pass.
+    """
+    if model.startswith("hf/") and model_args.get("chat_template") != RAW_TEXT_TEMPLATE:
+        raise PlainTextError(
+            f"prompt=llama-text sends plain text: run {model} with "
+            f"-M \"chat_template='{RAW_TEXT_TEMPLATE}'\" (without it Inspect's hf provider "
+            "wraps the prompt in a chat template or a 'user: ' line)"
+        )
+
+
+@solver
+def plain_text() -> Solver:
+    """Check, before the first generation, that the model gets the prompt as plain text."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        model = get_model()
+        check_plain_text(str(model), model.model_args)
+        return state
+
+    return solve
 
 
 def vote_on(

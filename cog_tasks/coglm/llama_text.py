@@ -1,0 +1,189 @@
+"""The authors' Llama-2-chat protocol: plain text completion, wording read from their script.
+
+The CogLM authors ran Llama-2-chat (Table 9's Llama rows) through their
+``test_llama.py``: one plain text prompt per item, with no chat template, made
+of the question (stripped), a sentence asking for one of the options, the
+options lettered in one line, and an answer cue; the reply was read with their
+Llama rule (the ``authors`` extractor, :mod:`cog_tasks.coglm.authors_rule`).
+
+The two wording pieces, the options sentence and the answer cue, are not
+copied into this package: they are parsed at run time out of the script at the
+pinned commit (:func:`load_wording`), which comes from, in order,
+
+1. the file named by :data:`SCRIPT_ENV`, when set;
+2. ``$COG_TASKS_DATA/coglm/test_llama.py``;
+3. the cached download of the pinned file (``cog-tasks`` cache folder,
+   ``coglm/<commit>/test_llama.py``), or the download itself
+   (:func:`cog_tasks.common.sources.fetch`, so ``HF_HUB_OFFLINE`` is honoured).
+
+The layout of the options is the script's, as it behaves: each option is its
+letter, a full stop, the option's text up to its first full stop, then a full
+stop and a space; the line is stripped and one space added. So an option
+holding a full stop (``12.5``) is cut there, as it was for the paper's rows.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.records import UPSTREAM_REPO, CogLMDataError
+from cog_tasks.common.settings import DATA_ENV
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, HubSource, fetch
+
+SCRIPT = "test_llama.py"
+"""The authors' Llama-2 script, at the root of their repository."""
+SCRIPT_COMMIT = "c8165d0587ee9de052a459b44dead5e086a9792e"
+"""The commit of the script read (the one whose result files the package reads too)."""
+SCRIPT_ENV = "COG_TASKS_COGLM_TEST_LLAMA"
+"""A setting naming a local copy of the script, read before any other source."""
+RAW_TEXT_TEMPLATE = "{{ messages[0].content }}"
+"""A chat template sending the first message's text unchanged (Inspect hf's ``chat_template``)."""
+
+
+def _no_hub_copy(hub: HubSource, path: str) -> Content:
+    raise CogLMDataError(f"a CogLM Hub copy ({hub}) holds the items only, not the authors' {path}")
+
+
+SCRIPT_SOURCE = DataSource(
+    benchmark="coglm",
+    title="CogLM",
+    repo=UPSTREAM_REPO,
+    commit=SCRIPT_COMMIT,
+    url_template=GITHUB_RAW,
+    read_hub=_no_hub_copy,
+    hub_copy="a folder holding coglm/test_llama.py (a Hub copy holds the items only)",
+    more_ways_out=(f"set {SCRIPT_ENV} to a copy of the authors' {SCRIPT}",),
+    describe=lambda path: f"CogLM authors' script {path}",
+)
+
+
+@dataclass(frozen=True)
+class LlamaTextWording:
+    """The wording of the authors' Llama-2 prompt, as read from their script.
+
+    Attributes:
+        options_sentence: The text between the stripped question and the options.
+        answer_cue: The text after the options, where the model continues.
+        source: Where the script was read from.
+    """
+
+    options_sentence: str
+    answer_cue: str
+    source: str
+
+
+def _strings(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of ``+``, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return [*_strings(node.left), *_strings(node.right)]
+    return [node]
+
+
+def parse_wording(text: str, source: str) -> LlamaTextWording:
+    """Read the options sentence and the answer cue out of the script's ``main``.
+
+    The cue is the last string assigned to ``hint`` in ``main``; the sentence
+    is the one string literal in the ``+`` chain of the prompt assigned to
+    ``input`` there (question, sentence, options, cue).
+
+    Args:
+        text: The script's source.
+        source: Where it was read from, for messages.
+
+    Raises:
+        CogLMDataError: One line naming the source when it does not parse or
+            lacks either piece.
+    """
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        where = f"{error.msg}, line {error.lineno}"
+        raise CogLMDataError(f"{source}: not Python source ({where})") from error
+    main = next(
+        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"),
+        None,
+    )
+    if main is None:
+        raise CogLMDataError(f"{source}: no function main (not the authors' {SCRIPT}?)")
+    cue = sentence = None
+    for node in ast.walk(main):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        if target.id == "hint" and isinstance(node.value, ast.Constant):
+            cue = node.value.value
+        if target.id == "input" and isinstance(node.value, ast.List) and node.value.elts:
+            literals = [
+                part.value
+                for part in _strings(node.value.elts[0])
+                if isinstance(part, ast.Constant) and isinstance(part.value, str)
+            ]
+            if len(literals) == 1:
+                sentence = literals[0]
+    if not isinstance(cue, str) or not isinstance(sentence, str):
+        raise CogLMDataError(
+            f"{source}: main() assigns no string hint or no prompt input with one string "
+            f"literal (not the authors' {SCRIPT}?)"
+        )
+    return LlamaTextWording(sentence, cue, source)
+
+
+def _validated(content: Content) -> LlamaTextWording:
+    return parse_wording(content.text(), content.source)
+
+
+@lru_cache(maxsize=4)
+def _load(explicit: str | None, data_root: str | None) -> LlamaTextWording:
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise CogLMDataError(f"{SCRIPT_ENV}={explicit}: no such file")
+        return parse_wording(path.read_text(encoding="utf-8"), str(path))
+    return fetch(SCRIPT_SOURCE, SCRIPT, _validated).value
+
+
+def load_wording() -> LlamaTextWording:
+    """The wording of the authors' Llama-2 prompt, from the first source that has the script.
+
+    Read once per setting (see the module docstring for the order).
+
+    Raises:
+        CogLMDataError: Naming :data:`SCRIPT_ENV` when it names no file, or the
+            script when it lacks the wording.
+        cog_tasks.common.sources.DataSourceError: When no source has it: one
+            line saying where to put it.
+    """
+    return _load(os.environ.get(SCRIPT_ENV) or None, os.environ.get(DATA_ENV) or None)
+
+
+def options_line(choices: Sequence[str]) -> str:
+    """The options as the authors' script lays them out (module docstring)."""
+    if len(choices) > len(LETTERS):
+        raise CogLMDataError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
+    line = "".join(
+        f"{letter}.{choice.split('.')[0]}. "
+        for letter, choice in zip(LETTERS, choices, strict=False)
+    )
+    return line.strip() + " "
+
+
+def llama_text_request(
+    question: str, choices: Sequence[str], wording: LlamaTextWording | None = None
+) -> str:
+    """The plain text the authors' script sends for one item.
+
+    Args:
+        question: The question as written upstream.
+        choices: The options as written upstream.
+        wording: The wording; read by :func:`load_wording` when not given.
+    """
+    wording = wording or load_wording()
+    return question.strip() + wording.options_sentence + options_line(choices) + wording.answer_cue
