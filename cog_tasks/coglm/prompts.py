@@ -1,6 +1,6 @@
 r"""Prompts of the CogLM chat protocol, shared by Inspect, lm-eval and the studies.
 
-The question is shown with lettered options. Two prompts (:data:`PROMPTS`):
+The question is shown with lettered options. Three prompts (:data:`PROMPTS`):
 
 - ``answer-is`` (default): the model is asked to state its choice as "The
   answer is option X" (the format the paper asks for), with a short

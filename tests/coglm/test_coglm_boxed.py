@@ -82,5 +82,5 @@ def test_boxed_replies_score_through_the_task_under_authors_gpt(
 
 
 def test_boxed_prompt_is_a_checked_parameter() -> None:
-    with pytest.raises(ValueError, match="prompt must be one of answer-is, boxed, got 'box'"):
+    with pytest.raises(ValueError, match="prompt must be one of answer-is, boxed, llama-text, got 'box'"):
         coglm_chat(prompt="box")

@@ -23,7 +23,9 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessage
 
 from cog_tasks.cli import main
+from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.inspect import coglm_chat
+from cog_tasks.coglm.inspect.chance import _inline_letters
 from cog_tasks.coglm.inspect.dataset import record_to_sample
 from cog_tasks.coglm.inspect.solvers import PlainTextError, check_plain_text
 from cog_tasks.coglm.llama_text import (
@@ -108,6 +110,10 @@ def test_requests_are_what_the_scripts_code_builds(script: Path, shared_data: Pa
     assert " Which of these fits best, tell me: A." in expected[0]
     assert load_wording().source == str(script)
     assert PROMPT_EXTRACTORS["llama-text"] == "authors"
+    # the chance answerer finds every item's letters in the one-line options
+    assert [_inline_letters(text) for text in expected] == [
+        list(LETTERS[: len(r.choices)]) for r in records
+    ]
 
 
 def _real_script() -> Path | None:
@@ -127,6 +133,7 @@ def test_requests_match_the_authors_script_when_present(shared_data: Path) -> No
     records = load_records(data_dir=shared_data)
     expected = [script_request(text, r.question, list(r.choices)) for r in records]
     assert _sent(records) == expected
+    assert [len(_inline_letters(sent)) for sent in expected] == [len(r.choices) for r in records]
     _load.cache_clear()
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 
 from inspect_ai.model import ChatMessage, GenerateConfig
 
+from cog_tasks.coglm.llama_text import load_wording
 from cog_tasks.coglm.prompts import ANSWER_PHRASE, boxed_answer
 from cog_tasks.common.scripted import ScriptedReplies
 
@@ -18,7 +19,9 @@ class ChanceAnswerer(ScriptedReplies):
     r"""Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
 
     A prompt that asks for a boxed answer (``-T prompt=boxed``) is answered
-    ``The answer is \boxed{X}.``, the form its extractor reads. The letter is
+    ``The answer is \boxed{X}.``, the form its extractor reads. The plain
+    text of ``-T prompt=llama-text`` lists its options in one line, between
+    the authors' options sentence and answer cue. The letter is
     drawn uniformly from the options listed in the prompt, from a generator
     seeded by the seed, the prompt and the call's count for that prompt, so a
     run is reproducible and epochs differ.
@@ -31,10 +34,28 @@ class ChanceAnswerer(ScriptedReplies):
     def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
         """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
         prompt = next(m.text for m in reversed(messages) if m.role == "user")
-        letters = _OPTION_LINE.findall(prompt.split("Options:\n", 1)[-1])
+        if "Options:\n" in prompt:
+            letters = _OPTION_LINE.findall(prompt.split("Options:\n", 1)[-1])
+        else:
+            letters = _inline_letters(prompt)
         if not letters:
             raise ValueError(f"no lettered options in the prompt: {prompt[:200]!r}")
         self.calls[prompt] += 1
         rng = random.Random(f"{self.seed}|{config.seed}|{self.calls[prompt]}|{prompt}")
         letter = rng.choice(letters)
         return boxed_answer(letter) if "\\boxed{" in prompt else f"{ANSWER_PHRASE} {letter}."
+
+
+def _inline_letters(prompt: str) -> list[str]:
+    """The letters of the one-line options of a ``llama-text`` prompt.
+
+    Each option there is its letter, a full stop, its text up to its first
+    full stop, and a full stop (:func:`~cog_tasks.coglm.llama_text.options_line`),
+    so the pieces between full stops alternate letter and text.
+    """
+    wording = load_wording()
+    if wording.options_sentence not in prompt:
+        return []
+    line = prompt.rsplit(wording.options_sentence, 1)[-1].removesuffix(wording.answer_cue)
+    pieces = [piece.strip() for piece in line.split(".")[0::2]]
+    return [piece for piece in pieces if len(piece) == 1 and piece.isupper()]
