@@ -82,5 +82,6 @@ def test_boxed_replies_score_through_the_task_under_authors_gpt(
 
 
 def test_boxed_prompt_is_a_checked_parameter() -> None:
-    with pytest.raises(ValueError, match="prompt must be one of answer-is, boxed, llama-text, got 'box'"):
+    known = "answer-is, boxed, llama-text"
+    with pytest.raises(ValueError, match=f"prompt must be one of {known}, got 'box'"):
         coglm_chat(prompt="box")
