@@ -40,25 +40,24 @@ from cog_tasks.coglm.prompts import PROMPT_EXTRACTORS, chat_turns
 from cog_tasks.coglm.records import CogLMDataError, load_records
 from cog_tasks.common.sources import DataSourceError
 
-# The shape of the authors' script (as much as the prompt needs), with invented wording.
+# A script of the same shape as the authors' (an options function of that name; in ``main``
+# a ``hint`` and a one-element ``input`` list built with ``+``), written anew with invented
+# wording: the layout of the options behaves as theirs, the code and the words are not theirs.
 FAKE_SCRIPT = """
-import fire
+def candidates_to_choices(options):
+    letters = "ABCDEF"
+    line = ""
+    for place, option in enumerate(options):
+        line += letters[place] + "." + option.split(".")[0] + ". "
+    return line.strip() + " "
 
-def candidates_to_choices(choices):
-    answer_map = {0: "A", 1: "B", 2: "C", 3: "D", 4: "E", 5: "F"}
-    out_str = ""
-    for i in range(len(choices)):
-        out_str += answer_map[i] + "." + choices[i].split(".")[0] + ". "
-    return  out_str.strip()+" "
-
-def main(ckpt_dir: str, max_gen_len: int = 64):
-    for i in range(3):
-        question = sub_data[i]["question"]
-        candidates = sub_data[i]["candidates"]
-        choices = candidates_to_choices(candidates)
+def main(model_dir: str, new_tokens: int = 64):
+    for row in rows:
+        question = row["question"]
+        choices = candidates_to_choices(row["candidates"])
         hint = "Pick here -> "
-        input = [question.strip()  + " Which of these fits best, tell me: " + choices + hint]
-        predict = generator.text_completion(input, max_gen_len=max_gen_len)
+        input = [question.strip() + " Which of these fits best, tell me: " + choices + hint]
+        reply = model.complete(input, new_tokens)
 """
 
 
