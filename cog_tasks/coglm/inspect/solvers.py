@@ -10,11 +10,12 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cog_tasks.coglm.extract import Extractor, extract_choice, get_extractor
 from cog_tasks.coglm.llama_text import RAW_TEXT_TEMPLATE
 from cog_tasks.coglm.voting import Vote, majority_vote
+from cog_tasks.common.errors import UserError
 
 SAMPLES_STORE_KEY = "coglm_sc_completions"
 
 
-class PlainTextError(ValueError):
+class PlainTextError(UserError):
     """A ``llama-text`` run on an ``hf/`` model that would wrap the text in a chat template."""
 
 
