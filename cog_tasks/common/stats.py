@@ -533,6 +533,47 @@ def _unanimous_paired(
     return Interval(value, max(-1.0, value - lower), min(1.0, value + upper), n, unit, "newcombe")
 
 
+def _identical_paired(
+    top_a: np.ndarray,
+    bottom_a: np.ndarray,
+    top_b: np.ndarray,
+    bottom_b: np.ndarray,
+    unit: str,
+    confidence: float,
+    bounds: tuple[float, float],
+) -> Interval | None:
+    """The interval of two runs that score every shared unit exactly alike (not 0/1 units).
+
+    Every bootstrap resample of such runs differs by exactly 0, a certainty
+    that ``n`` units never give. As for 0/1 units (:func:`_unanimous_paired`),
+    the share of units on which the runs could differ is at most Wilson's upper
+    bound ``u`` for 0 discordant units of ``n``; a discordant unit moves the
+    difference by at most half the difference's range (``bounds``), so the
+    difference lies in ``[-u * h, u * h]``, ``h`` that half-range (2 for
+    calibrated accuracies: conservative). Unbounded measures (a mean rating)
+    get no interval rather than a width that would be made up. Fewer than
+    :data:`SMALL_N` units are left to the small-sample rule of
+    :func:`paired_difference` (no interval).
+
+    Returns:
+        The interval, or None when the runs differ on some unit, or share
+        fewer than :data:`SMALL_N`.
+    """
+    if len(top_a) < SMALL_N or not (
+        np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b)
+    ):
+        return None
+    if not bottom_a.sum():
+        return None
+    n = len(top_a)
+    half_range = (bounds[1] - bounds[0]) / 2
+    if not math.isfinite(half_range):
+        nan = float("nan")
+        return Interval(0.0, nan, nan, n, unit, "none")
+    bound = wilson_interval(0, n, unit=unit, confidence=confidence).high * half_range
+    return Interval(0.0, max(bounds[0], -bound), min(bounds[1], bound), n, unit, "wilson")
+
+
 def paired_difference(
     first: Mapping[Hashable, UnitValue],
     second: Mapping[Hashable, UnitValue],
@@ -571,6 +612,9 @@ def paired_difference(
     unanimous = _unanimous_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence)
     if unanimous is not None:
         return unanimous
+    identical = _identical_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence, bounds)
+    if identical is not None:
+        return identical
     if 0 < len(shared) < SMALL_N and bottom_a.sum() and bottom_b.sum():
         interval = _linearized_t(
             top_a,

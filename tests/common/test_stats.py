@@ -176,3 +176,20 @@ def test_paired_all_or_nothing_units_get_a_score_interval_not_a_zero_width_one()
     assert (
         paired_difference(mixed, dict.fromkeys(range(30), 0.0), unit="item").method == "bootstrap"
     )
+
+
+def test_identical_calibrated_runs_get_a_discordance_bound_not_zero_width() -> None:
+    # Pooled calibrated accuracy units, alike in both runs on all 45 items.
+    run = {i: ((i % 2) - 0.25, 0.75) for i in range(45)}
+    alike = paired_difference(run, dict(run), unit="item", bounds=(-2.0, 2.0))
+    bound = 2 * wilson_interval(0, 45, unit="item").high
+    assert (alike.value, alike.method, alike.n) == (0.0, "wilson", 45)
+    assert alike.as_list() == [pytest.approx(-bound), pytest.approx(bound)]
+    assert not alike.significant()
+    # An unbounded measure (a mean rating) claims no width at all.
+    ratings = {i: float(1 + i % 5) for i in range(20)}
+    unbounded = paired_difference(ratings, dict(ratings), unit="trajectory")
+    assert unbounded.method == "none" and math.isnan(unbounded.low)
+    # One unit apart: the paired bootstrap as before.
+    other = dict(run) | {0: (1 - 0.25, 0.75)}
+    assert paired_difference(run, other, unit="item", bounds=(-2.0, 2.0)).method == "bootstrap"
