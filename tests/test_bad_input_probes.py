@@ -1369,24 +1369,62 @@ def test_interrupt_says_how_to_resume(
     assert lines == ["cog-tasks cogeval chance: interrupted; run the same command again to resume"]
 
 
-def test_internal_error_keeps_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ValueError Python raises (a bug) is not turned into one line; one the package raises is."""
-    from cog_tasks.common.cli import guarded, is_user_error
+def unpack_bug(source: Path) -> Any:
+    """A bug in our code: Python's own ``ValueError``."""
+    first, second = [source, source, source]  # too many values to unpack
+    return first, second
 
-    def buggy(args: Any) -> int:
-        first, second = [1, 2, 3]  # too many values to unpack
-        return first + second
 
-    with pytest.raises(ValueError, match="too many values to unpack"):
-        guarded(buggy, "cog-tasks test")(None)
-    try:
-        from cog_tasks.cogeval.results import rescore_record
+def internal_check_fails(source: Path) -> Any:
+    """A bug caught by one of the package's own checks: a ``raise ValueError`` of the package."""
+    from cog_tasks.common.stats import cluster_mean_interval
 
+    return cluster_mean_interval([1.0, 2.0], ["only one label"], unit="task")
+
+
+def refuse_input(source: Path) -> Any:
+    """Bad input, reported the package's way."""
+    from cog_tasks.common.files import DataFileError
+
+    raise DataFileError(f"{source}:1: an invented fault")
+
+
+@pytest.mark.parametrize(
+    ("bug", "message"),
+    [(unpack_bug, "too many values to unpack"), (internal_check_fails, "2 values but 1 cluster")],
+    ids=["python", "package-check"],
+)
+def test_internal_value_error_keeps_its_traceback(
+    bug: Callable[[Path], Any], message: str, probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain ValueError inside a command is a bug: it propagates, not one line with exit 2."""
+    from cog_tasks.cogeval import results
+
+    write(probe_env / "r.jsonl", jsonl([COGEVAL_ROW]))
+    monkeypatch.setattr(results, "rescore_file", bug)
+    with pytest.raises(ValueError, match=message):
+        run_main("cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl", probe_env)
+    monkeypatch.setattr(results, "rescore_file", refuse_input)
+    code, lines = run_main("cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl", probe_env)
+    assert (code, lines) == (
+        2,
+        [f"cog-tasks cogeval score: error: {probe_env}/r.jsonl:1: an invented fault"],
+    )
+
+
+def test_package_refusals_are_user_errors() -> None:
+    """What the package raises for bad input is a UserError; its own checks stay plain bugs."""
+    from cog_tasks.cogeval.results import rescore_record
+    from cog_tasks.common.cli import is_user_error
+    from cog_tasks.common.errors import UserError
+    from cog_tasks.common.stats import cluster_mean_interval
+
+    with pytest.raises(UserError, match="missing field 'expected'") as refused:
         rescore_record({"condition": "x"})
-    except ValueError as error:
-        assert is_user_error(error)
-    else:
-        pytest.fail("rescore_record accepted a record without fields")
+    assert is_user_error(refused.value)
+    with pytest.raises(ValueError, match="2 values but 1 cluster labels") as bug:
+        cluster_mean_interval([1.0, 2.0], ["a"], unit="task")
+    assert not isinstance(bug.value, UserError) and not is_user_error(bug.value)
 
 
 def test_jsonl_keeps_line_separators_inside_strings(

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, shown_rationale
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.params import ParameterError
 
 ANSWER_PHRASE = "The answer is option"
 
@@ -86,17 +88,17 @@ def erasure_prompt(code: str) -> str:
         code: Ability code (``const`` ... ``plan``).
 
     Raises:
-        ValueError: If the code is unknown.
+        ParameterError: If the code is unknown.
     """
     if code not in ABILITY_BY_CODE:
-        raise ValueError(f"unknown CogLM ability code {code!r}; known: {list(ABILITY_BY_CODE)}")
+        raise ParameterError(f"unknown CogLM ability code {code!r}; known: {list(ABILITY_BY_CODE)}")
     return ERASURE_PROMPTS[code]
 
 
 def lettered_options(choices: Sequence[str]) -> str:
     """Render options as lines ``A. first``, ``B. second`` ... (each option stripped)."""
     if len(choices) > len(LETTERS):
-        raise ValueError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
+        raise UserError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
     return "\n".join(
         f"{letter}. {choice.strip()}" for letter, choice in zip(LETTERS, choices, strict=False)
     )
@@ -186,7 +188,7 @@ def _user_message(
 def check_prompt(prompt: str) -> None:
     """Raise ``ValueError`` naming the known prompts when ``prompt`` is not one."""
     if prompt not in PROMPTS:
-        raise ValueError(f"unknown CogLM prompt {prompt!r}; known: {', '.join(PROMPTS)}")
+        raise ParameterError(f"unknown CogLM prompt {prompt!r}; known: {', '.join(PROMPTS)}")
 
 
 def chat_turns(

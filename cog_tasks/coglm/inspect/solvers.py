@@ -9,6 +9,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.coglm.extract import Extractor, extract_choice, get_extractor
 from cog_tasks.coglm.voting import Vote, majority_vote
+from cog_tasks.common.params import ParameterError
 
 SAMPLES_STORE_KEY = "coglm_sc_completions"
 
@@ -50,7 +51,7 @@ def self_consistency(
         extractor: The answer reader that picks the representative completion.
     """
     if samples < 2:
-        raise ValueError(f"self-consistency needs at least 2 samples, got {samples}")
+        raise ParameterError(f"self-consistency needs at least 2 samples, got {samples}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
