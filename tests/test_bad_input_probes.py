@@ -140,6 +140,24 @@ SCORES_HEADER = "model,graph,domain,condition,temperature,score,max_score\n"
 SCORES_ROW = "m,n7line,ordRooms,valuePath,0,1,1\n"
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 """JSON that ``json`` reads with a ``RecursionError``."""
+PROFILE_ROW = {
+    "benchmark": "b",
+    "measure": "m",
+    "value": 0.5,
+    "n": 1,
+    "unit": "item",
+    "units": {"u1": [1.0, 1.0]},
+    "run": {"task": "t@1", "model": "m", "roles": {}, "arguments": {}},
+}
+"""A ``profile.json`` row that ``profile compare`` reads."""
+
+
+def profile_row(**change: Any) -> Callable[[Path], None]:
+    """A setup that writes ``tmp/a.json``: a profile of one :data:`PROFILE_ROW` changed."""
+    row = PROFILE_ROW | change
+    return file_setup("a.json", json.dumps({"model": "m", "preset": "smoke", "rows": [row]}))
+
+
 LINE_GRAPH = {"kind": "path", "directed": False, "states": ["1", "2"], "edges": [["1", "2"]]}
 """A CogEval graph context of two rooms, 1 and 2."""
 
@@ -854,6 +872,51 @@ PROBES = [
         setup=file_setup("r.jsonl", jsonl([{**COGEVAL_ROW, "response": "\ud800"}])),
     ),
     probe(
+        "deep-json-cogeval-score",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "too deep",
+        setup=file_setup("r.jsonl", DEEP_JSON + "\n"),
+    ),
+    probe(
+        "deep-json-profile-compare",
+        "profile compare {tmp}/a.json {tmp}/b.json",
+        "a.json",
+        "too deep",
+        setup=lambda tmp: (write(tmp / "a.json", DEEP_JSON), write(tmp / "b.json", "{}"), None)[2],
+    ),
+    probe(
+        "profile-compare-value-text",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "value 'high'",
+        setup=profile_row(value="high"),
+    ),
+    probe(
+        "profile-compare-unit-value-short",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "units",
+        setup=profile_row(units={"u1": [1.0]}),
+    ),
+    probe(
+        "profile-compare-arguments-list",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "arguments",
+        setup=profile_row(run={**PROFILE_ROW["run"], "arguments": [1]}),
+    ),
+    probe(
+        "profile-compare-scale-unknown",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "scale 'weird'",
+        setup=profile_row(scale="weird"),
+    ),
+    probe(
         "cogbench-report-no-logs",
         "cogbench report {tmp}/logs",
         "{tmp}/logs",
@@ -1145,6 +1208,25 @@ EVAL_PROBES = [
     pytest.param(
         "cog_tasks.cogeval.inspect.cogeval:cogeval", {"cot": "maybe"}, "cot", id="cogeval"
     ),
+    # the review's three: each was a clear line only after Inspect's traceback
+    pytest.param(
+        "cog_tasks.cogeval.inspect.cogeval:cogeval",
+        {"graphs": "n8line"},
+        "n8line",
+        id="cogeval-graph-unknown",
+    ),
+    pytest.param(
+        "cog_tasks.coglm.inspect:coglm_chat",
+        {"per_ability": -3},
+        "per_ability",
+        id="coglm-chat-per-ability-negative",
+    ),
+    pytest.param(
+        "cog_tasks.egosocial.inspect:egosocial_number_guessing",
+        {"level": 7},
+        "level",
+        id="egosocial-guessing-level-7",
+    ),
 ]
 
 
@@ -1367,6 +1449,41 @@ def test_interrupt_says_how_to_resume(
     code, lines = run_main("cogeval chance -T graphs=n7line --limit 1", probe_env)
     assert code == 130
     assert lines == ["cog-tasks cogeval chance: interrupted; run the same command again to resume"]
+
+
+def test_profile_interrupt_says_how_to_resume(
+    probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during a profile step: one line saying to run it again, exit 130, no traceback."""
+    from cog_tasks.common import scripted
+
+    monkeypatch.setattr(scripted, "inspect_eval", no_logs)
+    code, lines = run_main(
+        "profile run --model chance --preset smoke --out {tmp}/profile", probe_env
+    )
+    assert code == 130
+    assert lines[-1] == "cog-tasks profile run: interrupted; run the same command again to resume"
+    assert not any(": error:" in line for line in lines)
+
+
+def test_report_writes_no_chart_beside_its_input(probe_env: Path) -> None:
+    """``coglm report DIR`` draws its chart only where --out names it, never into DIR."""
+    from coglm_lm_eval_files import write_lm_eval_run
+
+    write_lm_eval_run(probe_env / "runs" / "m", {"const": [True, False]})
+    before = sorted(path.name for path in (probe_env / "runs").rglob("*"))
+    code, _ = run_main("coglm report {tmp}/runs", probe_env)
+    assert code == 0
+    assert sorted(path.name for path in (probe_env / "runs").rglob("*")) == before
+    code, _ = run_main("coglm report {tmp}/runs --out {tmp}/chart.png", probe_env)
+    assert code == 0 and (probe_env / "chart.png").is_file()
+
+
+def test_profile_row_probes_start_from_a_readable_row(probe_env: Path) -> None:
+    """The profile-compare probes break one field of a row that compare reads."""
+    profile_row()(probe_env)
+    code, lines = run_main("profile compare {tmp}/a.json {tmp}/a.json", probe_env)
+    assert code == 0, lines
 
 
 def unpack_bug(source: Path) -> Any:
