@@ -902,6 +902,13 @@ PROBES = [
         setup=profile_row(units={"u1": [1.0]}),
     ),
     probe(
+        "profile-compare-unit-value-nan",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "units",
+        setup=profile_row(units={"u1": [float("nan"), 1.0]}),
+    ),
+    probe(
         "profile-compare-arguments-list",
         "profile compare {tmp}/a.json {tmp}/a.json",
         "a.json",
@@ -1527,6 +1534,24 @@ def test_internal_value_error_keeps_its_traceback(
         2,
         [f"cog-tasks cogeval score: error: {probe_env}/r.jsonl:1: an invented fault"],
     )
+
+
+def test_lm_eval_shows_our_user_errors_as_one_line(
+    probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cog-tasks lm-eval``: a UserError raised inside lm-eval is one line; a bug is not."""
+    from cog_tasks import cli
+    from cog_tasks.common.params import ParameterError
+
+    def refused(arguments: Any) -> None:
+        raise ParameterError("CogEval graphs: 'n8line' is not valid")
+
+    monkeypatch.setattr(cli, "run_lm_eval", refused)
+    code, lines = run_main("lm-eval run --tasks cogeval_n7line", probe_env)
+    assert (code, lines) == (2, ["cog-tasks lm-eval: error: CogEval graphs: 'n8line' is not valid"])
+    monkeypatch.setattr(cli, "run_lm_eval", unpack_bug)
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        run_main("lm-eval run --tasks cogeval_n7line", probe_env)
 
 
 def test_package_refusals_are_user_errors() -> None:
