@@ -1421,6 +1421,35 @@ def test_damaged_opponent_weights_are_one_line(
 
 
 @pytest.mark.slow
+def test_opponent_weights_are_hashed_from_the_bytes_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_opponent reads its file once: torch loads the very bytes whose SHA-256 it checked."""
+    import hashlib
+    import io
+
+    import torch
+
+    from cog_tasks.egosocial.opponents.holdem_dqn import (
+        expected_sha256,
+        load_opponent,
+        shipped_weights_dir,
+    )
+
+    loaded: list[object] = []
+    real_load = torch.load
+
+    def spy(source: Any, *args: Any, **kwargs: Any) -> Any:
+        loaded.append(source.getvalue() if isinstance(source, io.BytesIO) else source)
+        return real_load(source, *args, **kwargs)
+
+    monkeypatch.setattr(torch, "load", spy)
+    opponent = load_opponent("aggressive")
+    [data] = loaded
+    assert isinstance(data, bytes)
+    digest = hashlib.sha256(data).hexdigest()
+    assert digest == opponent.sha256 == expected_sha256(shipped_weights_dir() / "dqn_aggressive.pt")
+
+
+@pytest.mark.slow
 def test_missing_extra_is_one_line(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CogGPT without chromadb: one line naming the extra, through the chance command."""
     import sys
