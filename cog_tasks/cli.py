@@ -16,7 +16,7 @@ from typing import Any
 import cog_tasks
 from cog_tasks.commands import COMMAND_GROUPS
 from cog_tasks.common.cli import comma_list, guard_commands, print_error
-from cog_tasks.common.files import DataFileError
+from cog_tasks.common.errors import UserError
 
 LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
 
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = now()
             run_lm_eval(arguments[1:])
             print_summary(arguments[1:], started)
-        except DataFileError as error:  # our data, read by lm-eval: the rest is lm-eval's own
+        except UserError as error:  # ours, raised inside lm-eval: the rest is lm-eval's own
             return print_error("cog-tasks lm-eval", error)
         return 0
     args = build_parser().parse_args(arguments)

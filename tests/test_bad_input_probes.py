@@ -140,6 +140,24 @@ SCORES_HEADER = "model,graph,domain,condition,temperature,score,max_score\n"
 SCORES_ROW = "m,n7line,ordRooms,valuePath,0,1,1\n"
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 """JSON that ``json`` reads with a ``RecursionError``."""
+PROFILE_ROW = {
+    "benchmark": "b",
+    "measure": "m",
+    "value": 0.5,
+    "n": 1,
+    "unit": "item",
+    "units": {"u1": [1.0, 1.0]},
+    "run": {"task": "t@1", "model": "m", "roles": {}, "arguments": {}},
+}
+"""A ``profile.json`` row that ``profile compare`` reads."""
+
+
+def profile_row(**change: Any) -> Callable[[Path], None]:
+    """A setup that writes ``tmp/a.json``: a profile of one :data:`PROFILE_ROW` changed."""
+    row = PROFILE_ROW | change
+    return file_setup("a.json", json.dumps({"model": "m", "preset": "smoke", "rows": [row]}))
+
+
 LINE_GRAPH = {"kind": "path", "directed": False, "states": ["1", "2"], "edges": [["1", "2"]]}
 """A CogEval graph context of two rooms, 1 and 2."""
 
@@ -854,6 +872,58 @@ PROBES = [
         setup=file_setup("r.jsonl", jsonl([{**COGEVAL_ROW, "response": "\ud800"}])),
     ),
     probe(
+        "deep-json-cogeval-score",
+        "cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl",
+        "r.jsonl:1",
+        "too deep",
+        setup=file_setup("r.jsonl", DEEP_JSON + "\n"),
+    ),
+    probe(
+        "deep-json-profile-compare",
+        "profile compare {tmp}/a.json {tmp}/b.json",
+        "a.json",
+        "too deep",
+        setup=lambda tmp: (write(tmp / "a.json", DEEP_JSON), write(tmp / "b.json", "{}"), None)[2],
+    ),
+    probe(
+        "profile-compare-value-text",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "value 'high'",
+        setup=profile_row(value="high"),
+    ),
+    probe(
+        "profile-compare-unit-value-short",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "units",
+        setup=profile_row(units={"u1": [1.0]}),
+    ),
+    probe(
+        "profile-compare-unit-value-nan",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "units",
+        setup=profile_row(units={"u1": [float("nan"), 1.0]}),
+    ),
+    probe(
+        "profile-compare-arguments-list",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "arguments",
+        setup=profile_row(run={**PROFILE_ROW["run"], "arguments": [1]}),
+    ),
+    probe(
+        "profile-compare-scale-unknown",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "scale 'weird'",
+        setup=profile_row(scale="weird"),
+    ),
+    probe(
         "cogbench-report-no-logs",
         "cogbench report {tmp}/logs",
         "{tmp}/logs",
@@ -1145,6 +1215,25 @@ EVAL_PROBES = [
     pytest.param(
         "cog_tasks.cogeval.inspect.cogeval:cogeval", {"cot": "maybe"}, "cot", id="cogeval"
     ),
+    # the review's three: each was a clear line only after Inspect's traceback
+    pytest.param(
+        "cog_tasks.cogeval.inspect.cogeval:cogeval",
+        {"graphs": "n8line"},
+        "n8line",
+        id="cogeval-graph-unknown",
+    ),
+    pytest.param(
+        "cog_tasks.coglm.inspect:coglm_chat",
+        {"per_ability": -3},
+        "per_ability",
+        id="coglm-chat-per-ability-negative",
+    ),
+    pytest.param(
+        "cog_tasks.egosocial.inspect:egosocial_number_guessing",
+        {"level": 7},
+        "level",
+        id="egosocial-guessing-level-7",
+    ),
 ]
 
 
@@ -1332,6 +1421,35 @@ def test_damaged_opponent_weights_are_one_line(
 
 
 @pytest.mark.slow
+def test_opponent_weights_are_hashed_from_the_bytes_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_opponent reads its file once: torch loads the very bytes whose SHA-256 it checked."""
+    import hashlib
+    import io
+
+    import torch
+
+    from cog_tasks.egosocial.opponents.holdem_dqn import (
+        expected_sha256,
+        load_opponent,
+        shipped_weights_dir,
+    )
+
+    loaded: list[object] = []
+    real_load = torch.load
+
+    def spy(source: Any, *args: Any, **kwargs: Any) -> Any:
+        loaded.append(source.getvalue() if isinstance(source, io.BytesIO) else source)
+        return real_load(source, *args, **kwargs)
+
+    monkeypatch.setattr(torch, "load", spy)
+    opponent = load_opponent("aggressive")
+    [data] = loaded
+    assert isinstance(data, bytes)
+    digest = hashlib.sha256(data).hexdigest()
+    assert digest == opponent.sha256 == expected_sha256(shipped_weights_dir() / "dqn_aggressive.pt")
+
+
+@pytest.mark.slow
 def test_missing_extra_is_one_line(probe_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CogGPT without chromadb: one line naming the extra, through the chance command."""
     import sys
@@ -1369,24 +1487,115 @@ def test_interrupt_says_how_to_resume(
     assert lines == ["cog-tasks cogeval chance: interrupted; run the same command again to resume"]
 
 
-def test_internal_error_keeps_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ValueError Python raises (a bug) is not turned into one line; one the package raises is."""
-    from cog_tasks.common.cli import guarded, is_user_error
+def test_profile_interrupt_says_how_to_resume(
+    probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during a profile step: one line saying to run it again, exit 130, no traceback."""
+    from cog_tasks.common import scripted
 
-    def buggy(args: Any) -> int:
-        first, second = [1, 2, 3]  # too many values to unpack
-        return first + second
+    monkeypatch.setattr(scripted, "inspect_eval", no_logs)
+    code, lines = run_main(
+        "profile run --model chance --preset smoke --out {tmp}/profile", probe_env
+    )
+    assert code == 130
+    assert lines[-1] == "cog-tasks profile run: interrupted; run the same command again to resume"
+    assert not any(": error:" in line for line in lines)
 
+
+def test_report_writes_no_chart_beside_its_input(probe_env: Path) -> None:
+    """``coglm report DIR`` draws its chart only where --out names it, never into DIR."""
+    from coglm_lm_eval_files import write_lm_eval_run
+
+    write_lm_eval_run(probe_env / "runs" / "m", {"const": [True, False]})
+    before = sorted(path.name for path in (probe_env / "runs").rglob("*"))
+    code, _ = run_main("coglm report {tmp}/runs", probe_env)
+    assert code == 0
+    assert sorted(path.name for path in (probe_env / "runs").rglob("*")) == before
+    code, _ = run_main("coglm report {tmp}/runs --out {tmp}/chart.png", probe_env)
+    assert code == 0 and (probe_env / "chart.png").is_file()
+
+
+def test_profile_row_probes_start_from_a_readable_row(probe_env: Path) -> None:
+    """The profile-compare probes break one field of a row that compare reads."""
+    profile_row()(probe_env)
+    code, lines = run_main("profile compare {tmp}/a.json {tmp}/a.json", probe_env)
+    assert code == 0, lines
+
+
+def unpack_bug(source: Path) -> Any:
+    """A bug in our code: Python's own ``ValueError``."""
+    first, second = [source, source, source]  # too many values to unpack
+    return first, second
+
+
+def internal_check_fails(source: Path) -> Any:
+    """A bug caught by one of the package's own checks: a ``raise ValueError`` of the package."""
+    from cog_tasks.common.stats import cluster_mean_interval
+
+    return cluster_mean_interval([1.0, 2.0], ["only one label"], unit="task")
+
+
+def refuse_input(source: Path) -> Any:
+    """Bad input, reported the package's way."""
+    from cog_tasks.common.files import DataFileError
+
+    raise DataFileError(f"{source}:1: an invented fault")
+
+
+@pytest.mark.parametrize(
+    ("bug", "message"),
+    [(unpack_bug, "too many values to unpack"), (internal_check_fails, "2 values but 1 cluster")],
+    ids=["python", "package-check"],
+)
+def test_internal_value_error_keeps_its_traceback(
+    bug: Callable[[Path], Any], message: str, probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain ValueError inside a command is a bug: it propagates, not one line with exit 2."""
+    from cog_tasks.cogeval import results
+
+    write(probe_env / "r.jsonl", jsonl([COGEVAL_ROW]))
+    monkeypatch.setattr(results, "rescore_file", bug)
+    with pytest.raises(ValueError, match=message):
+        run_main("cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl", probe_env)
+    monkeypatch.setattr(results, "rescore_file", refuse_input)
+    code, lines = run_main("cogeval score {tmp}/r.jsonl --out {tmp}/o.jsonl", probe_env)
+    assert (code, lines) == (
+        2,
+        [f"cog-tasks cogeval score: error: {probe_env}/r.jsonl:1: an invented fault"],
+    )
+
+
+def test_lm_eval_shows_our_user_errors_as_one_line(
+    probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cog-tasks lm-eval``: a UserError raised inside lm-eval is one line; a bug is not."""
+    from cog_tasks import cli
+    from cog_tasks.common.params import ParameterError
+
+    def refused(arguments: Any) -> None:
+        raise ParameterError("CogEval graphs: 'n8line' is not valid")
+
+    monkeypatch.setattr(cli, "run_lm_eval", refused)
+    code, lines = run_main("lm-eval run --tasks cogeval_n7line", probe_env)
+    assert (code, lines) == (2, ["cog-tasks lm-eval: error: CogEval graphs: 'n8line' is not valid"])
+    monkeypatch.setattr(cli, "run_lm_eval", unpack_bug)
     with pytest.raises(ValueError, match="too many values to unpack"):
-        guarded(buggy, "cog-tasks test")(None)
-    try:
-        from cog_tasks.cogeval.results import rescore_record
+        run_main("lm-eval run --tasks cogeval_n7line", probe_env)
 
+
+def test_package_refusals_are_user_errors() -> None:
+    """What the package raises for bad input is a UserError; its own checks stay plain bugs."""
+    from cog_tasks.cogeval.results import rescore_record
+    from cog_tasks.common.cli import is_user_error
+    from cog_tasks.common.errors import UserError
+    from cog_tasks.common.stats import cluster_mean_interval
+
+    with pytest.raises(UserError, match="missing field 'expected'") as refused:
         rescore_record({"condition": "x"})
-    except ValueError as error:
-        assert is_user_error(error)
-    else:
-        pytest.fail("rescore_record accepted a record without fields")
+    assert is_user_error(refused.value)
+    with pytest.raises(ValueError, match="2 values but 1 cluster labels") as bug:
+        cluster_mean_interval([1.0, 2.0], ["a"], unit="task")
+    assert not isinstance(bug.value, UserError) and not is_user_error(bug.value)
 
 
 def test_jsonl_keeps_line_separators_inside_strings(

@@ -309,7 +309,7 @@ def test_help_and_tasks_path_import_no_heavy_framework(arguments: list[str]) -> 
 
 
 def test_a_library_value_error_keeps_its_traceback() -> None:
-    """``int("x")`` in a command is a bug; ``raise ValueError(...)`` of the package is not."""
+    """``int("x")`` in a command is a bug, and so any plain ``ValueError``; a UserError is not."""
 
     def buggy(args: argparse.Namespace) -> int:
         return int("x")

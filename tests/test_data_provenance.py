@@ -113,6 +113,18 @@ def test_egosocial_data_file_and_authors_files_are_recorded(
     assert mine["files"][0]["check"] == "unverified"
 
 
+def test_holdem_records_the_opponents_weights_it_plays() -> None:
+    """Each DQN opponent's weights with the hash load_opponent checks; one opponent, other data."""
+    from cog_tasks.egosocial.inspect.games import egosocial_holdem
+    from cog_tasks.egosocial.opponents.holdem_dqn import sha256_of, shipped_weights_dir
+
+    both = data_of(egosocial_holdem())
+    assert [file["path"] for file in both["files"]] == ["dqn_aggressive.pt", "dqn_conservative.pt"]
+    for file in both["files"]:
+        assert file["sha256"] == sha256_of(shipped_weights_dir() / file["path"])
+    assert data_of(egosocial_holdem(opponent="aggressive"))["sha256"] != both["sha256"]
+
+
 def test_a_task_without_data_files_records_none() -> None:
     assert data_of(egosocial_static(source="generated", scenarios="new_world", size=2)) == {
         "sha256": None,

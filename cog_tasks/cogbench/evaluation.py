@@ -41,9 +41,12 @@ from cog_tasks.cogbench.records import (
     CogBenchRecord,
     MethodAnswer,
     QuestionnaireItem,
+    RecordError,
     Trajectory,
 )
 from cog_tasks.cogbench.report import flagged
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.results import CheckedRun, RunResults, UnitRecord, check_run
 from cog_tasks.common.runs import RunIdentity
 
@@ -79,10 +82,10 @@ def answered_items(
         source: The file the records come from, named in the error.
 
     Raises:
-        ValueError: If no record holds an answer of ``method`` at all.
+        RecordError: If no record holds an answer of ``method`` at all.
     """
     if method not in available_methods(records):
-        raise ValueError(
+        raise RecordError(
             f"no answers of method {method!r} in {source}; methods found: "
             f"{available_methods(records) or 'none'}"
         )
@@ -407,10 +410,12 @@ def follower_tallies(
         Tallies per iteration that has a previous iteration.
 
     Raises:
-        ValueError: For a feedback mode without anything to follow.
+        ParameterError: For a feedback mode without anything to follow.
     """
     if feedback not in FOLLOWED_FEEDBACK:
-        raise ValueError(f"no follower of feedback {feedback!r}; use one of {FOLLOWED_FEEDBACK}")
+        raise ParameterError(
+            f"no follower of feedback {feedback!r}; use one of {FOLLOWED_FEEDBACK}"
+        )
     tallies: dict[int, RatingTally] = {}
     own = {question: NEUTRAL for question in trajectory.steps[0].questions}
     for previous, step in zip(trajectory.steps, trajectory.steps[1:], strict=False):
@@ -489,7 +494,7 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
     """A rater's rating of an item, or its Rationality score of ``method``'s reasoning."""
     if method == HUMAN_RATER:
         if rationality:
-            raise ValueError("Rationality agreement needs FILE:METHOD raters (whose reasoning)")
+            raise UserError("Rationality agreement needs FILE:METHOD raters (whose reasoning)")
         return item.human_rating
     answer = item.answers.get(method)
     if answer is None:
@@ -518,14 +523,14 @@ def rater_agreement(
         The statistics.
 
     Raises:
-        ValueError: With fewer than two raters, two alike labels, or no item
+        UserError: With fewer than two raters, two alike labels, or no item
             rated by all.
     """
     if len(raters) < 2:
-        raise ValueError(f"agreement needs at least two raters, got {len(raters)}")
+        raise UserError(f"agreement needs at least two raters, got {len(raters)}")
     labels = [label for label, _, _ in raters]
     if len(set(labels)) < len(labels):
-        raise ValueError(f"rater labels must differ, got {labels}")
+        raise UserError(f"rater labels must differ, got {labels}")
     columns: list[dict[tuple[str, int, str, str], int | None]] = []
     for _, records, method in raters:
         column = {}
@@ -561,7 +566,7 @@ def rater_agreement(
     }
     shared = sorted(k for k in every_key if all(column.get(k) is not None for column in columns))
     if not shared:
-        raise ValueError("no questionnaire item is rated by every rater")
+        raise UserError("no questionnaire item is rated by every rater")
     rows = [[column[key] for column in columns] for key in shared]
     polar = [[polarity_rating(value) for value in row] for row in rows]
     counts = {}

@@ -34,6 +34,7 @@ from cog_tasks.cogbench.records import (
 )
 from cog_tasks.common.files import DataFileError, expand_user
 from cog_tasks.common.files import read_json as read_json_file
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.settings import HubSource
 from cog_tasks.common.sources import Content, DataSource, check_unique, fetch
 
@@ -59,14 +60,14 @@ def eval_file(subset: str) -> str:
 def check_subset(subset: str) -> str:
     """Validate a subset name (``a`` or ``v``)."""
     if subset not in SUBSETS:
-        raise ValueError(f"unknown CogBench subset {subset!r}; use one of {SUBSETS}")
+        raise ParameterError(f"unknown CogBench subset {subset!r}; use one of {SUBSETS}")
     return subset
 
 
 def check_language(language: str) -> str:
     """Validate a language name (``english`` or ``chinese``)."""
     if language not in LANGUAGES:
-        raise ValueError(f"unknown CogBench language {language!r}; use one of {LANGUAGES}")
+        raise ParameterError(f"unknown CogBench language {language!r}; use one of {LANGUAGES}")
     return language
 
 
@@ -329,7 +330,7 @@ def load_trajectories(
         The trajectories and where they came from.
 
     Raises:
-        ValueError: For an unknown topic or a negative ``max_iteration``.
+        ParameterError: For an unknown topic or a negative ``max_iteration``.
     """
     names = (eval_file(subset), bench_file(subset))
     if source in (None, "auto", "hub"):
@@ -348,11 +349,11 @@ def load_trajectories(
         known = sorted({t.topic for t in trajectories})
         unknown = sorted(set(topics) - set(known))
         if unknown:
-            raise ValueError(f"unknown CogBench topics {unknown}; known topics: {known}")
+            raise ParameterError(f"unknown CogBench topics {unknown}; known topics: {known}")
         trajectories = [t for t in trajectories if t.topic in topics]
     if max_iteration is not None:
         if max_iteration < 0:
-            raise ValueError(f"iterations must be >= 0, got {max_iteration}")
+            raise ParameterError(f"iterations must be >= 0, got {max_iteration}")
         trajectories = [
             replace(t, steps=tuple(s for s in t.steps if s.iteration <= max_iteration))
             for t in trajectories

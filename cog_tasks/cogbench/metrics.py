@@ -35,6 +35,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.params import ParameterError
+
 LIKERT: tuple[int, ...] = (1, 2, 3, 4, 5)
 WeightScheme = Literal["linear", "quadratic"] | None
 WEIGHT_SCHEMES: tuple[str, ...] = ("linear", "quadratic")
@@ -53,10 +56,10 @@ def check_kappa_form(form: str) -> str:
     averaged over questions.
 
     Raises:
-        ValueError: For any other name.
+        ParameterError: For any other name.
     """
     if form not in KAPPA_FORMS:
-        raise ValueError(f"unknown kappa form {form!r}; use one of {KAPPA_FORMS}")
+        raise ParameterError(f"unknown kappa form {form!r}; use one of {KAPPA_FORMS}")
     return form
 
 
@@ -75,10 +78,12 @@ def check_weights(weights: str | None) -> WeightScheme:
         The same value, typed.
 
     Raises:
-        ValueError: For any other name.
+        ParameterError: For any other name.
     """
     if weights not in (None, *WEIGHT_SCHEMES):
-        raise ValueError(f"unknown kappa weights {weights!r}; use one of {WEIGHT_SCHEMES} or None")
+        raise ParameterError(
+            f"unknown kappa weights {weights!r}; use one of {WEIGHT_SCHEMES} or None"
+        )
     return weights  # type: ignore[return-value]
 
 
@@ -112,7 +117,7 @@ def _likert_counts(ratings: Iterable[int]) -> tuple[int, ...]:
 
 def _check_likert(rating: int, what: str) -> None:
     if rating not in LIKERT:
-        raise ValueError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
+        raise UserError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
 
 
 def _prefix(iteration: int, question: str | None) -> str:

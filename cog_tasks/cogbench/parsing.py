@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.metrics import LIKERT
+from cog_tasks.common.params import ParameterError
 
 LIKERT_WORDS: dict[str, int] = {
     "one": 1,
@@ -272,10 +273,10 @@ def read_knowledge(text: str, form: str) -> list[KnowledgeItem] | None:
         The statements in order of appearance, or ``None``.
 
     Raises:
-        ValueError: For an unknown form.
+        ParameterError: For an unknown form.
     """
     if form not in KNOWLEDGE_FORMS:
-        raise ValueError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")
+        raise ParameterError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")
     items = _knowledge_from_json(text) if form == "json" else _knowledge_from_lines(text)
     if items is None:
         return None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from cog_tasks.cogbench.generation import TextGenerator
 from cog_tasks.cogbench.metrics import LIKERT, cohen_kappa, spearman
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
+from cog_tasks.common.errors import UserError
 
 JUDGE_TOKENS = 96
 
@@ -102,14 +103,14 @@ class JudgeVerdict:
             value: A score 1-5, :data:`UNREADABLE` or :data:`NO_REASONING`.
 
         Raises:
-            ValueError: For any other value.
+            UserError: For any other value.
         """
         if value == NO_REASONING:
             return cls(LIKERT[0], "", NO_REASONING)
         if value == UNREADABLE:
             return cls(None, "", UNREADABLE)
         if isinstance(value, bool) or value not in LIKERT:
-            raise ValueError(
+            raise UserError(
                 f"a judge verdict is a score 1-5, {UNREADABLE!r} or {NO_REASONING!r}, got {value!r}"
             )
         return cls(int(value), "")

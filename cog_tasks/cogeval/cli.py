@@ -23,6 +23,7 @@ from cog_tasks.common.cli import (
     comma_list,
     task_arguments,
 )
+from cog_tasks.common.results import ResultsError
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -276,7 +277,7 @@ def _analyze(args: argparse.Namespace) -> int:
     has_exp2 = EXPERIMENT2_FAMILY in families
     has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
     if not has_exp1 and not has_exp2:
-        raise ValueError(
+        raise ResultsError(
             f"{_table_source(args)}: no rows in the five condition families of Table 1 "
             "nor in Experiment 2"
         )

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, replace
 
 from cog_tasks.cogeval.graphs import GraphSpec
+from cog_tasks.common.params import ParameterError
 
 PLACES: tuple[str, ...] = (
     "Oslo", "Lima", "Nairobi", "Hanoi", "Quito", "Tbilisi", "Dakar", "Lisbon", "Osaka",
@@ -157,10 +158,10 @@ def get_domain(name: str) -> Domain:
     """Return the domain called ``name``.
 
     Raises:
-        ValueError: For an unknown domain, listing the valid ones.
+        ParameterError: For an unknown domain, listing the valid ones.
     """
     if name not in DOMAINS:
-        raise ValueError(f"unknown CogEval domain {name!r}; valid: {sorted(DOMAINS)}")
+        raise ParameterError(f"unknown CogEval domain {name!r}; valid: {sorted(DOMAINS)}")
     return DOMAINS[name]
 
 
@@ -177,11 +178,11 @@ def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
         entry state reads ``the lobby``), containers ``the oak chest``.
 
     Raises:
-        ValueError: If the domain does not apply to the graph.
+        ParameterError: If the domain does not apply to the graph.
     """
     get_domain(domain)
     if domain not in spec.domains:
-        raise ValueError(
+        raise ParameterError(
             f"domain {domain!r} is not defined for graph {spec.name!r}; valid: {list(spec.domains)}"
         )
     states = spec.all_states()

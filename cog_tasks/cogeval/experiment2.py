@@ -46,6 +46,7 @@ from cog_tasks.cogeval.report import (
     rate_text,
 )
 from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval
 
 #: The three questions in the paper's order.
@@ -61,7 +62,7 @@ def experiment2_runs(runs: Sequence[CogEvalRun]) -> list[tuple[CogEvalRun, pd.Da
     """Each run with Experiment 2 dialogs, and those dialogs (one row per reply).
 
     Raises:
-        ValueError: If no run has an Experiment 2 dialog.
+        ResultsError: If no run has an Experiment 2 dialog.
     """
     chosen = []
     for run in runs:
@@ -70,7 +71,7 @@ def experiment2_runs(runs: Sequence[CogEvalRun]) -> list[tuple[CogEvalRun, pd.Da
         if not rows.empty:
             chosen.append((run, rows))
     if not chosen:
-        raise ValueError(
+        raise ResultsError(
             "no Experiment 2 rows: run the cogeval task with -T experiment=2 "
             "(conditions exp2ClusterCount, exp2WithinCluster, exp2OneClusterAway)"
         )

@@ -42,6 +42,7 @@ from cog_tasks.cogeval.planning import (
     optimal_plan,
 )
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
+from cog_tasks.common.params import ParameterError
 
 CotMode = Literal["none", "bfs", "dfs"]
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
@@ -385,11 +386,11 @@ def make_item(
         The item with its optimal answers.
 
     Raises:
-        ValueError: For an unknown graph, domain, condition or ``cot``, or a
+        ParameterError: For an unknown graph, domain, condition or ``cot``, or a
             domain the graph lacks, listing the valid names.
     """
     if cot not in COT_MODES:
-        raise ValueError(f"unknown cot mode {cot!r}; known: {list(COT_MODES)}")
+        raise ParameterError(f"unknown cot mode {cot!r}; known: {list(COT_MODES)}")
     spec = get_graph(graph)
     condition_spec = spec.condition(condition)
     labels = state_labels(spec, domain, seed)
@@ -465,18 +466,18 @@ def generate_items(
         Items in a stable order.
 
     Raises:
-        ValueError: For a name that no graph knows, or an unknown design,
+        ParameterError: For a name that no graph knows, or an unknown design,
             listing the valid ones.
     """
     if design not in DESIGNS:
-        raise ValueError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")
+        raise ParameterError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")
     specs = [get_graph(name) for name in (graphs or list(GRAPHS))]
     for name in domains or ():
         get_domain(name)
     known_conditions = {c.name for spec in GRAPHS.values() for c in spec.conditions}
     for name in conditions or ():
         if name not in known_conditions:
-            raise ValueError(
+            raise ParameterError(
                 f"unknown CogEval condition {name!r}; valid: {sorted(known_conditions)}"
             )
     variants = cot_variants(experiment, cot)

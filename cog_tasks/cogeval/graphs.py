@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cog_tasks.common.params import ParameterError
+
 Edge = tuple[int, int]
 
 #: Condition families of Table 1 of the paper, plus the two extra families.
@@ -78,15 +80,17 @@ def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
     """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``.
 
     Raises:
-        ValueError: For an unknown experiment, or a ``cot`` other than ``none``
+        ParameterError: For an unknown experiment, or a ``cot`` other than ``none``
             with experiment 2 (which runs every variant).
     """
     if experiment is not None and experiment not in EXPERIMENTS:
-        raise ValueError(f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset")
+        raise ParameterError(
+            f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset"
+        )
     if experiment != 2:
         return COT_MODES if cot is None else (cot,)
     if cot not in (None, "none"):
-        raise ValueError(
+        raise ParameterError(
             f"CogEval cot: {cot!r} with experiment=2, which runs every variant "
             "(none, bfs, dfs); leave cot unset"
         )
@@ -184,13 +188,13 @@ class GraphSpec:
         """Return the spec of condition ``name`` on this graph.
 
         Raises:
-            ValueError: If the graph has no such condition, listing the valid ones.
+            ParameterError: If the graph has no such condition, listing the valid ones.
         """
         for spec in self.conditions:
             if spec.name == name:
                 return spec
         known = [spec.name for spec in self.conditions]
-        raise ValueError(f"graph {self.name!r} has no condition {name!r}; valid: {known}")
+        raise ParameterError(f"graph {self.name!r} has no condition {name!r}; valid: {known}")
 
     def all_states(self) -> tuple[int, ...]:
         """States of the base graph plus every state a condition adds, sorted."""
@@ -559,8 +563,8 @@ def get_graph(name: str) -> GraphSpec:
     """Return the graph called ``name``.
 
     Raises:
-        ValueError: For an unknown graph, listing the valid ones.
+        ParameterError: For an unknown graph, listing the valid ones.
     """
     if name not in GRAPHS:
-        raise ValueError(f"unknown CogEval graph {name!r}; valid: {sorted(GRAPHS)}")
+        raise ParameterError(f"unknown CogEval graph {name!r}; valid: {sorted(GRAPHS)}")
     return GRAPHS[name]

@@ -19,6 +19,8 @@ import pandas as pd
 
 from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES
 from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES
+from cog_tasks.common.files import DataFileError
+from cog_tasks.common.results import ResultsError
 
 SCORE_COLUMNS: tuple[str, ...] = (
     "model",
@@ -90,15 +92,15 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
         A copy with typed columns and a ``family`` column.
 
     Raises:
-        ValueError: Naming the input of a missing column or of a table without
+        DataFileError: Naming the input of a missing column or of a table without
             rows, and the input and row of an unknown condition, a
             ``max_score`` that is not positive or a score outside ``[0, max_score]``.
     """
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
-        raise ValueError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
+        raise DataFileError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
     if frame.empty:
-        raise ValueError(f"{source}: the score table has no rows")
+        raise DataFileError(f"{source}: the score table has no rows")
     table = frame.copy()
     for column in ("model", "graph", "domain", "condition"):
         table[column] = table[column].astype(str)
@@ -107,22 +109,22 @@ def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame
         bad = values.isna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise ValueError(f"{source}: row {row + 1}: {column} is not a number")
+            raise DataFileError(f"{source}: row {row + 1}: {column} is not a number")
         table[column] = values.astype(float)
     unknown = ~table["condition"].isin(list(SCORED_CONDITION_FAMILIES))
     if unknown.any():
         row = int(np.flatnonzero(unknown.to_numpy())[0])
-        raise ValueError(
+        raise DataFileError(
             f"{source}: row {row + 1}: unknown condition {table['condition'].iloc[row]!r}"
         )
     not_positive = table["max_score"] <= 0
     if not_positive.any():
         row = int(np.flatnonzero(not_positive.to_numpy())[0])
-        raise ValueError(f"{source}: row {row + 1}: max_score must be positive")
+        raise DataFileError(f"{source}: row {row + 1}: max_score must be positive")
     out_of_range = (table["score"] < 0) | (table["score"] > table["max_score"])
     if out_of_range.any():
         row = int(np.flatnonzero(out_of_range.to_numpy())[0])
-        raise ValueError(f"{source}: row {row + 1}: score is outside [0, max_score]")
+        raise DataFileError(f"{source}: row {row + 1}: score is outside [0, max_score]")
     table["family"] = table["condition"].map(SCORED_CONDITION_FAMILIES)
     return table
 
@@ -162,11 +164,11 @@ def analysis_of_deviance(
         One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
 
     Raises:
-        ValueError: If no row belongs to the five families.
+        ResultsError: If no row belongs to the five families.
     """
     rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
     if rows.empty:
-        raise ValueError("no rows in the five condition families of Table 1")
+        raise ResultsError("no rows in the five condition families of Table 1")
     factors = ["model", "graph", "domain", "temperature", "family"]
     return _sequential_deviance(rows, factors, ANALYSIS_TERMS, on_warning)
 
@@ -182,11 +184,11 @@ def experiment2_deviance(
     :func:`analysis_of_deviance`.
 
     Raises:
-        ValueError: If the table has no Experiment 2 row.
+        ResultsError: If the table has no Experiment 2 row.
     """
     rows = table[table["family"] == EXPERIMENT2_FAMILY].copy()
     if rows.empty:
-        raise ValueError("no Experiment 2 rows (conditions exp2ClusterCount, ...)")
+        raise ResultsError("no Experiment 2 rows (conditions exp2ClusterCount, ...)")
     rows["cot"] = rows["cot"].astype(str) if "cot" in rows else "none"
     factors = ["model", "cot", "condition", "temperature"]
     return _sequential_deviance(rows, factors, EXPERIMENT2_TERMS, on_warning)

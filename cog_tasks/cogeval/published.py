@@ -57,6 +57,7 @@ from cog_tasks.cogeval.parsing import extract_answer, split_route
 from cog_tasks.cogeval.published_graph import question_start, scoring_context
 from cog_tasks.cogeval.scoring import AnswerKind, infer_kind
 from cog_tasks.common.files import DataFileError
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import cache_reads
 from cog_tasks.common.settings import HubSource, hub_source, local_data_dir
 from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
@@ -365,7 +366,7 @@ def select_published(
     must then be unset or ``none``).
 
     Raises:
-        ValueError: For a graph, domain or condition no published task has,
+        ParameterError: For a graph, domain or condition no published task has,
             listing the valid ones, or an experiment and ``cot`` that do not go
             together (see :func:`~cog_tasks.cogeval.graphs.cot_variants`).
     """
@@ -378,7 +379,7 @@ def select_published(
     ):
         unknown = sorted(set(chosen or ()) - known)
         if unknown:
-            raise ValueError(
+            raise ParameterError(
                 f"CogEval published tasks: unknown {name} {unknown[0]!r}; valid: {sorted(known)}"
             )
     return [

@@ -25,6 +25,7 @@ from dataclasses import replace
 from cog_tasks.cogeval.parsing import extract_answer, normalize_state, split_route
 from cog_tasks.cogeval.planning import optimal_plan
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
+from cog_tasks.common.files import DataFileError
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
 _CONNECTED = re.compile(r"^(?P<head>.+?) is (?:also )?connected to (?P<tail>.+?)\.?$")
@@ -114,7 +115,7 @@ def _mentions(sentence: str) -> list[tuple[int, int, str]]:
     """(start, end, name) of every state the sentence names, in order (see the patterns above).
 
     Raises:
-        ValueError: For names of several words ("New Delhi"), which are not read.
+        DataFileError: For names of several words ("New Delhi"), which are not read.
     """
     found = [(m.start(), m.end(), m[1].lower()) for m in _DOOR_MENTION.finditer(sentence)]
     named = [(m.start(), m.end(), m[1]) for m in _ROOM_MENTION.finditer(sentence)]
@@ -127,7 +128,7 @@ def _mentions(sentence: str) -> list[tuple[int, int, str]]:
     if not named and " field" not in sentence:
         names = [m for m in _NAME_MENTION.finditer(sentence) if m[1] not in _NOT_NAMES]
         if any(b.start() - a.end() == 1 for a, b in zip(names, names[1:], strict=False)):
-            raise ValueError(f"a name of several words is not read: {sentence!r}")
+            raise DataFileError(f"a name of several words is not read: {sentence!r}")
         named = [(m.start(), m.end(), m[1]) for m in names]
     return sorted(found + [(start, end, normalize_state(name)) for start, end, name in named])
 

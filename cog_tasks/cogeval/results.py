@@ -33,7 +33,7 @@ from cog_tasks.cogeval.parsing import (
     split_route,
 )
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext, infer_kind, score_response
-from cog_tasks.common.files import iter_jsonl
+from cog_tasks.common.files import DataFileError, iter_jsonl
 from cog_tasks.common.results import RunResults
 from cog_tasks.common.runs import RunIdentity
 
@@ -57,12 +57,12 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
         correct).
 
     Raises:
-        ValueError: Naming ``where`` when a field is missing or malformed, or an
+        DataFileError: Naming ``where`` when a field is missing or malformed, or an
             expected answer is unreadable (:func:`check_expected`).
     """
     for key in ("condition", "expected", "response"):
         if key not in record:
-            raise ValueError(f"{where}: missing field {key!r}")
+            raise DataFileError(f"{where}: missing field {key!r}")
     expected = record["expected"]
     if isinstance(expected, str):
         expected = [expected]
@@ -71,15 +71,15 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
         or not expected
         or not all(isinstance(e, str) for e in expected)
     ):
-        raise ValueError(f"{where}: 'expected' must be a non-empty list of strings")
+        raise DataFileError(f"{where}: 'expected' must be a non-empty list of strings")
     if not isinstance(record["response"], str):
-        raise ValueError(f"{where}: 'response' must be a string")
+        raise DataFileError(f"{where}: 'response' must be a string")
     context = None
     if record.get("graph_context") is not None:
         try:
             context = GraphContext.from_dict(record["graph_context"])
         except ValueError as error:
-            raise ValueError(f"{where}: {error}") from error
+            raise DataFileError(f"{where}: {error}") from error
     kind = context.kind if context else infer_kind(str(record["condition"]), expected)
     check_expected(expected, kind, context, where)
     start = normalize_state(str(record["start"])) if record.get("start") is not None else None
@@ -96,7 +96,7 @@ def check_expected(
     graph context a route may name only the graph's rooms.
 
     Raises:
-        ValueError: Naming ``where`` and the answer.
+        DataFileError: Naming ``where`` and the answer.
     """
     for text in expected:
         answer = extract_answer(text) or text
@@ -109,12 +109,14 @@ def check_expected(
             readable = bool(route)
             unknown = [s for s in route if s not in context.states] if context else []
             if context and unknown:
-                raise ValueError(
+                raise DataFileError(
                     f"{where}: expected answer {text!r} names room(s) {', '.join(unknown)} "
                     f"that the graph lacks (rooms: {', '.join(context.states)})"
                 )
         if not readable:
-            raise ValueError(f"{where}: expected answer {text!r} does not read as a {kind} answer")
+            raise DataFileError(
+                f"{where}: expected answer {text!r} does not read as a {kind} answer"
+            )
 
 
 def rescore_file(source: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -125,14 +127,14 @@ def rescore_file(source: Path) -> tuple[list[dict[str, Any]], list[str]]:
         unknown condition are still scored, from their expected answers.
 
     Raises:
-        ValueError: Naming the file when it holds no reply, or the file and
+        DataFileError: Naming the file when it holds no reply, or the file and
             line of a bad record.
     """
     scored = [
         rescore_record(record, where=f"{source}:{number}") for number, record in iter_jsonl(source)
     ]
     if not scored:
-        raise ValueError(f"{source}: no replies to score (the file is empty)")
+        raise DataFileError(f"{source}: no replies to score (the file is empty)")
     return scored, unknown_conditions(scored)
 
 
@@ -220,7 +222,7 @@ def read_score_table(path: Path) -> pd.DataFrame:
     """Read a score table from CSV, or from JSONL with the same fields.
 
     Raises:
-        ValueError: Naming the file for an unsupported extension, a CSV file that
+        DataFileError: Naming the file for an unsupported extension, a CSV file that
             cannot be parsed (empty, an unclosed quote, not text) or bad lines.
     """
     if path.suffix == ".csv":
@@ -228,10 +230,10 @@ def read_score_table(path: Path) -> pd.DataFrame:
             return pd.read_csv(path)
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
             reason = str(error).strip().splitlines()[0] if str(error).strip() else "no text"
-            raise ValueError(f"{path}: not a readable CSV score table ({reason})") from error
+            raise DataFileError(f"{path}: not a readable CSV score table ({reason})") from error
     if path.suffix in (".jsonl", ".json"):
         return pd.DataFrame([record for _, record in iter_jsonl(path)])
-    raise ValueError(f"{path}: expected a .csv or .jsonl score table")
+    raise DataFileError(f"{path}: expected a .csv or .jsonl score table")
 
 
 def _cell(row: Mapping[str, Any], column: str) -> Any:

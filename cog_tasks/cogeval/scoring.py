@@ -46,6 +46,7 @@ from cog_tasks.cogeval.planning import (
     follow_walk,
     optimal_plan,
 )
+from cog_tasks.common.files import DataFileError
 
 AnswerKind = Literal["path", "first_step", "count", "map"]
 FAILURE_MODES: tuple[str, ...] = (
@@ -99,7 +100,7 @@ class GraphContext:
         """Rebuild a context written by :meth:`to_dict`.
 
         Raises:
-            ValueError: If a required field is missing or malformed.
+            DataFileError: If a required field is missing or malformed.
         """
         try:
             return cls(
@@ -118,7 +119,7 @@ class GraphContext:
                 best_length=int(data.get("best_length", 0)),
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"malformed graph context: {error!r}") from error
+            raise DataFileError(f"malformed graph context: {error!r}") from error
 
     def environment(self) -> tuple[Environment, dict[str, int]]:
         """The context as a planning :class:`Environment` over integer states."""

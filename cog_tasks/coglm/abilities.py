@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cog_tasks.common.params import split_names
+from cog_tasks.common.params import ParameterError, split_names
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,14 @@ def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
         The selected abilities in canonical order.
 
     Raises:
-        ValueError: If a code is unknown.
+        ParameterError: If a code is unknown.
     """
     if codes is None:
         return ABILITIES
     wanted = split_names(codes)
     unknown = sorted(set(wanted) - set(ABILITY_BY_CODE))
     if unknown:
-        raise ValueError(f"unknown CogLM ability code(s) {unknown}; known: {list(ABILITY_BY_CODE)}")
+        raise ParameterError(
+            f"unknown CogLM ability code(s) {unknown}; known: {list(ABILITY_BY_CODE)}"
+        )
     return tuple(ability for ability in ABILITIES if ability.code in wanted)

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from cog_tasks.common.errors import UserError
+
 ANSWER_CUE = "The answer is:"
 CONTINUATION_DELIMITER = " "
 # The lm-eval metric whose choice rule the calibrated accuracies are computed from.
@@ -109,7 +111,7 @@ def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]
         number of context tokens after it.
 
     Raises:
-        ValueError: If the first token does not encode back to itself, so that
+        UserError: If the first token does not encode back to itself, so that
             lm-eval would split the context elsewhere.
     """
     context = completion_context(question)
@@ -124,7 +126,10 @@ def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]
         or head != head.rstrip()
         or tokenizer.encode(head, add_special_tokens=False) != ids[:1]
     ):
-        raise ValueError(f"the first token of {context[:40]!r}... does not encode back to itself")
+        raise UserError(
+            f"the first token of {context[:40]!r}... does not encode back to itself in this "
+            "model's tokenizer, which the coglm family's authors' rule needs; use coglm_gen"
+        )
     return head, len(ids) - 1
 
 

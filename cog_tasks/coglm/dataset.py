@@ -19,6 +19,7 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, S
 from cog_tasks.coglm.records import (
     UPSTREAM_COMMIT,
     UPSTREAM_REPO,
+    CogLMDataError,
     CogLMRecord,
     load_records,
 )
@@ -105,8 +106,8 @@ def check_complete(configs: dict[str, datasets.DatasetDict]) -> None:
     """Refuse to publish a partial CogLM (a subset from an odd ``COG_TASKS_DATA``).
 
     Raises:
-        ValueError: When a config is missing or ``all`` is not the 1,220 items.
+        CogLMDataError: When a config is missing or ``all`` is not the 1,220 items.
     """
     expected = [ALL_CONFIG, *(a.code for a in ABILITIES), *(stage_config(s) for s in STAGES)]
     if list(configs) != expected or configs[ALL_CONFIG][SPLIT].num_rows != 1220:
-        raise ValueError(f"refusing to publish a partial CogLM: configs {list(configs)}")
+        raise CogLMDataError(f"refusing to publish a partial CogLM: configs {list(configs)}")

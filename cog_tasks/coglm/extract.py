@@ -35,6 +35,7 @@ import string
 from collections.abc import Callable, Sequence
 
 from cog_tasks.coglm.authors_rule import authors_gpt_choice, authors_llama_choice
+from cog_tasks.common.params import ParameterError
 
 LETTERS = string.ascii_uppercase
 
@@ -461,10 +462,10 @@ def get_extractor(name: str) -> Extractor:
     """Return the answer reader called ``name`` (see :data:`EXTRACTORS`).
 
     Raises:
-        ValueError: If the name is unknown.
+        ParameterError: If the name is unknown.
     """
     if name not in EXTRACTORS:
-        raise ValueError(f"unknown CogLM extractor {name!r}; known: {', '.join(EXTRACTORS)}")
+        raise ParameterError(f"unknown CogLM extractor {name!r}; known: {', '.join(EXTRACTORS)}")
     return EXTRACTORS[name]
 
 

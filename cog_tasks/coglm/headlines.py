@@ -43,7 +43,7 @@ from cog_tasks.coglm.metrics import (
 from cog_tasks.coglm.records import CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.results import CheckedRun, Coverage, UnitRecord
+from cog_tasks.common.results import CheckedRun, Coverage, ResultsError, UnitRecord
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import UnitValue
 
@@ -142,11 +142,11 @@ def item_headlines(
         stages, ``cognitive_age``.
 
     Raises:
-        ValueError: If there are no items, or an item has no id or a repeated one.
+        ResultsError: If there are no items, or an item has no id or a repeated one.
     """
     ids = [item.id for item in items]
     if not all(ids) or len(set(ids)) != len(ids):
-        raise ValueError("every scored CogLM item needs its own record id")
+        raise ResultsError("every scored CogLM item needs its own record id")
     outcomes = [_outcome(item) for item in items]
     counts = [item.num_choices for item in items]
     pooled_units: dict[str, UnitValue] = {

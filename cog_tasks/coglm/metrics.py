@@ -45,6 +45,8 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
 from cog_tasks.coglm.records import distinct_options
 from cog_tasks.coglm.reference import ReferenceRow, fit_rows
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
+from cog_tasks.common.params import ParameterError
+from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import (
     RESAMPLES,
     Interval,
@@ -59,13 +61,13 @@ def chance_count(choices: Sequence[str], chance: str = DEFAULT_CHANCE) -> int:
     """The option count of an item under a chance rule (:data:`CHANCE_RULES`).
 
     Raises:
-        ValueError: Naming the valid rules when ``chance`` is not one.
+        ParameterError: Naming the valid rules when ``chance`` is not one.
     """
     if chance == "listed":
         return len(choices)
     if chance == "distinct":
         return distinct_options(choices)
-    raise ValueError(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
+    raise ParameterError(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,9 @@ def _check_lengths(correct: Sequence[Any], num_choices: Sequence[int]) -> None:
     if len(correct) != len(num_choices):
         raise ValueError(f"{len(correct)} outcomes but {len(num_choices)} choice counts")
     if not correct:
-        raise ValueError("calibrated accuracy of an empty set is undefined")
+        raise ResultsError("calibrated accuracy of an empty set is undefined")
     if min(num_choices) < 2:
-        raise ValueError("every item needs at least 2 choices")
+        raise ResultsError("every item needs at least 2 choices")
 
 
 def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[int]) -> float:
@@ -211,7 +213,7 @@ def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
     """
     unknown = set(ability_scores) - set(ABILITY_BY_CODE)
     if unknown:
-        raise ValueError(f"unknown ability code(s) {sorted(unknown)}")
+        raise ResultsError(f"unknown ability code(s) {sorted(unknown)}")
     by_stage: dict[int, list[float]] = {}
     for ability in ABILITIES:
         if ability.code in ability_scores:
@@ -222,7 +224,7 @@ def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
 def overall_score(ability_scores: Mapping[str, float]) -> float:
     """Macro average over the abilities given."""
     if not ability_scores:
-        raise ValueError("no ability scores to average")
+        raise ResultsError("no ability scores to average")
     return fmean(ability_scores.values())
 
 
@@ -290,10 +292,10 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
     grouped: dict[str, list[ScoredItem]] = {}
     for item in items:
         if item.ability not in ABILITY_BY_CODE:
-            raise ValueError(f"unknown ability code {item.ability!r}")
+            raise ResultsError(f"unknown ability code {item.ability!r}")
         grouped.setdefault(item.ability, []).append(item)
     if not grouped:
-        raise ValueError("no scored items to summarize")
+        raise ResultsError("no scored items to summarize")
     abilities: dict[str, dict[str, Any]] = {}
     for ability in ABILITIES:
         scored = grouped.get(ability.code)
@@ -329,10 +331,10 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
         The report dict described in :func:`summarize`, abilities in canonical order.
     """
     if not abilities:
-        raise ValueError("no ability scores to summarize")
+        raise ResultsError("no ability scores to summarize")
     unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
     if unknown:
-        raise ValueError(f"unknown ability code(s) {unknown}")
+        raise ResultsError(f"unknown ability code(s) {unknown}")
     ordered = {a.code: dict(abilities[a.code]) for a in ABILITIES if a.code in abilities}
     calibrated = {code: row["calibrated_accuracy"] for code, row in ordered.items()}
     stages = stage_scores(calibrated)
@@ -397,7 +399,7 @@ def summary_intervals(
         raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")
     unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
     if unknown:
-        raise ValueError(f"unknown ability code(s) {unknown}")
+        raise ResultsError(f"unknown ability code(s) {unknown}")
     codes = [ability.code for ability in ABILITIES if ability.code in set(abilities)]
     position = np.array([codes.index(code) for code in abilities])
     outcomes = np.asarray(correct, dtype=float)

@@ -35,6 +35,8 @@ from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.llama_text import llama_text_request
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, shown_rationale
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.params import ParameterError
 
 ANSWER_PHRASE = "The answer is option"
 
@@ -93,17 +95,17 @@ def erasure_prompt(code: str) -> str:
         code: Ability code (``const`` ... ``plan``).
 
     Raises:
-        ValueError: If the code is unknown.
+        ParameterError: If the code is unknown.
     """
     if code not in ABILITY_BY_CODE:
-        raise ValueError(f"unknown CogLM ability code {code!r}; known: {list(ABILITY_BY_CODE)}")
+        raise ParameterError(f"unknown CogLM ability code {code!r}; known: {list(ABILITY_BY_CODE)}")
     return ERASURE_PROMPTS[code]
 
 
 def lettered_options(choices: Sequence[str]) -> str:
     """Render options as lines ``A. first``, ``B. second`` ... (each option stripped)."""
     if len(choices) > len(LETTERS):
-        raise ValueError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
+        raise UserError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
     return "\n".join(
         f"{letter}. {choice.strip()}" for letter, choice in zip(LETTERS, choices, strict=False)
     )
@@ -199,7 +201,7 @@ def _user_message(
 def check_prompt(prompt: str) -> None:
     """Raise ``ValueError`` naming the known prompts when ``prompt`` is not one."""
     if prompt not in PROMPTS:
-        raise ValueError(f"unknown CogLM prompt {prompt!r}; known: {', '.join(PROMPTS)}")
+        raise ParameterError(f"unknown CogLM prompt {prompt!r}; known: {', '.join(PROMPTS)}")
 
 
 def chat_turns(
@@ -230,13 +232,13 @@ def chat_turns(
         The turns, the last being the item's user message.
 
     Raises:
-        ValueError: If the prompt is unknown, or ``llama-text`` is asked for
+        ParameterError: If the prompt is unknown, or ``llama-text`` is asked for
             reasoning or a rationale.
     """
     check_prompt(prompt)
     if prompt == "llama-text":
         if cot or rationale is not None:
-            raise ValueError(
+            raise ParameterError(
                 "the llama-text prompt (the authors' Llama-2 protocol) has no variants"
             )
         return [("user", llama_text_request(question, choices))]

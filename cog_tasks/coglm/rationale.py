@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from cog_tasks.coglm.extract import LETTERS, Extractor, extract_choice, strip_answer_statements
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.stats import Interval, ratio_interval, wilson_interval
 
 RATIONALE_FORMS = ("hidden", "raw")
@@ -330,10 +331,12 @@ def shown_rationale(
     """The rationale as shown to the weaker model in the given form.
 
     Raises:
-        ValueError: If ``form`` is not one of :data:`RATIONALE_FORMS`.
+        ParameterError: If ``form`` is not one of :data:`RATIONALE_FORMS`.
     """
     if form not in RATIONALE_FORMS:
-        raise ValueError(f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}")
+        raise ParameterError(
+            f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}"
+        )
     return hide_options(text, choices, question) if form == "hidden" else text.strip()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -48,6 +49,7 @@ from cog_tasks.common.files import (
     write_json_atomically,
     write_text_atomically,
 )
+from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.secrets import is_secret, redact
@@ -904,19 +906,43 @@ def _read_profile(folder: Path) -> dict[str, Any]:
     if not isinstance(profile, dict) or not isinstance(profile.get("rows"), list):
         raise ResultsError(f"{path}: not a profile.json (no 'rows' list)")
     for number, row in enumerate(profile["rows"], start=1):
-        run = row.get("run") if isinstance(row, dict) else None
-        if (
-            not isinstance(row, dict)
-            or any(name not in row for name in PROFILE_ROW_FIELDS)
-            or not isinstance(run, dict)
-            or any(name not in run for name in RUN_FIELDS)
-            or not isinstance(row["units"], dict)
-        ):
-            raise ResultsError(
-                f"{path}: row {number} is not a profile row (needs {', '.join(PROFILE_ROW_FIELDS)}"
-                f", and run with {', '.join(RUN_FIELDS)})"
-            )
+        problem = _row_problem(row)
+        if problem is not None:
+            raise ResultsError(f"{path}: row {number} is not a profile row ({problem})")
     return profile
+
+
+def _is_number(value: object) -> bool:
+    """Whether ``value`` is a finite JSON number (not a bool, NaN or infinity)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _row_problem(row: object) -> str | None:
+    """What keeps ``compare`` from reading a ``profile.json`` row, or ``None`` for a good row."""
+    if not isinstance(row, dict) or any(name not in row for name in PROFILE_ROW_FIELDS):
+        return f"needs {', '.join(PROFILE_ROW_FIELDS)}"
+    run = row["run"]
+    if not isinstance(run, dict) or any(name not in run for name in RUN_FIELDS):
+        return f"needs run with {', '.join(RUN_FIELDS)}"
+    texts = [row["benchmark"], row["measure"], row["unit"], run["task"], run["model"]]
+    if not all(isinstance(text, str) for text in texts):
+        return "benchmark, measure, unit and run task and model are text"
+    if not isinstance(run["roles"], dict) or not isinstance(run["arguments"], dict):
+        return "run roles and arguments are objects"
+    if not (row["value"] is None or _is_number(row["value"])):
+        return f"value {row['value']!r} is not a number"
+    if isinstance(row["n"], bool) or not isinstance(row["n"], int):
+        return f"n {row['n']!r} is not an integer"
+    units = row["units"]
+    if not isinstance(units, dict) or not all(
+        _is_number(value)
+        or (isinstance(value, list) and len(value) == 2 and all(map(_is_number, value)))
+        for value in units.values()
+    ):
+        return "units map each unit to a number or a [numerator, denominator] pair"
+    if row.get("scale", "raw") not in SCALES:
+        return f"scale {row['scale']!r} is not one of {', '.join(SCALES)}"
+    return None
 
 
 def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:

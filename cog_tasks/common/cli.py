@@ -23,7 +23,6 @@ This module is imported when ``cog-tasks`` starts: it imports no framework.
 from __future__ import annotations
 
 import argparse
-import dis
 import functools
 import math
 import sys
@@ -54,13 +53,10 @@ data source error), task parameters, settings, command lines
 where a folder is expected and the reverse, and a network failure (``urllib``'s
 ``URLError`` and Hugging Face Hub errors, offline mode included, derive from
 it). The transport errors of ``httpx`` (the Hub's HTTP client) count too: see
-:func:`_network_errors`. A plain ``ValueError`` counts only when a ``raise``
-statement of the package raised it (see :func:`is_user_error`); anything else
-is a bug and keeps its traceback.
+:func:`_network_errors`. Anything else, a plain ``ValueError`` included (``too
+many values to unpack``, a failed ``int()``, an internal check of the
+package), is a bug and keeps its traceback.
 """
-
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-"""The ``cog_tasks`` folder: where a deliberate ``raise ValueError(...)`` comes from."""
 
 INTERRUPTED = "interrupted; run the same command again to resume"
 """What a command prints when it is interrupted (Ctrl-C, SIGINT)."""
@@ -288,27 +284,14 @@ def _one_line(error: BaseException) -> str:
 def is_user_error(error: BaseException) -> bool:
     """Whether ``error`` means bad input (one line) rather than a bug (a traceback).
 
-    :data:`USER_ERRORS` and network errors are. So, until every module raises a
-    :class:`~cog_tasks.common.errors.UserError`, is a plain ``ValueError`` raised
-    by a ``raise`` statement of the package (its message written for the user:
-    the instruction that raised it is a ``raise``); one raised by Python or a
-    library (``too many values to unpack``, a failed ``int()``) is a bug.
+    :data:`USER_ERRORS` and network errors (:func:`_network_errors`) are; every
+    other exception is a bug, a plain ``ValueError`` too: the package reports
+    bad input only as a :class:`~cog_tasks.common.errors.UserError`.
 
     Args:
         error: The exception a command raised.
     """
-    if isinstance(error, (*USER_ERRORS, *_network_errors())):
-        return True
-    if type(error) is not ValueError or error.__traceback__ is None:
-        return False
-    innermost = error.__traceback__
-    while innermost.tb_next is not None:
-        innermost = innermost.tb_next
-    code = innermost.tb_frame.f_code
-    if not Path(code.co_filename).resolve().is_relative_to(PACKAGE_ROOT):
-        return False
-    raised_at = (i.opname for i in dis.get_instructions(code) if i.offset == innermost.tb_lasti)
-    return next(raised_at, None) == "RAISE_VARARGS"
+    return isinstance(error, (*USER_ERRORS, *_network_errors()))
 
 
 def guarded(command: Command, program: str) -> Command:

@@ -10,11 +10,18 @@ checks, for every task a benchmark asks for that the results file lists:
 - it holds as many documents as the results file's ``n-samples`` says;
 - no document appears twice in it.
 
+:func:`data_argument` hashes the documents a run scored, so that a reader can
+put the data in the run's identity (as Inspect runs carry
+:data:`~cog_tasks.common.logs.DATA_ARGUMENT`): runs on different data are
+never one row, paired or pooled.
+
 It imports no framework: lm-eval's files are plain JSON.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -22,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.common.files import iter_jsonl, read_json
+from cog_tasks.common.logs import DATA_ARGUMENT, DATA_DIGITS
 from cog_tasks.common.results import ResultsError
 
 
@@ -131,3 +139,41 @@ def read_lm_eval_run(
             )
         samples[task] = TaskSamples(task, path, rows)
     return LmEvalRun(results_file, data, samples, tuple(missing))
+
+
+def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
+    """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents.
+
+    Each document lm-eval logged (its ``doc``, only ``fields`` where given) is
+    hashed as canonical JSON; the value is the SHA-256 over the sorted
+    document hashes, one per line, shortened to :data:`~cog_tasks.common.logs.DATA_DIGITS`. It
+    depends on the data alone: the same documents give the same value in any
+    order or folder, and one changed answer or option gives another. It is the
+    hash of what was scored, not of the data files: a run of fewer documents
+    (``--limit``, fewer tasks) has its own, as its other arguments already say.
+
+    Args:
+        run: The run, its samples read.
+        fields: The document keys that are data (``None``: every key). Keys
+            that depend on the model, such as token counts of its tokenizer,
+            must be left out, or the same data would differ between models.
+
+    Returns:
+        ``{DATA_ARGUMENT: hash}``, or ``{}`` when no samples row holds a document.
+    """
+    digests = sorted(
+        hashlib.sha256(
+            json.dumps(
+                {k: v for k, v in row["doc"].items() if fields is None or k in fields},
+                sort_keys=True,
+                ensure_ascii=False,
+            ).encode("utf-8")
+        ).hexdigest()
+        for samples in run.samples.values()
+        for _, row in samples.rows
+        if isinstance(row.get("doc"), dict)
+    )
+    if not digests:
+        return {}
+    combined = hashlib.sha256("".join(f"{digest}\n" for digest in digests).encode("ascii"))
+    return {DATA_ARGUMENT: combined.hexdigest()[:DATA_DIGITS]}

@@ -24,9 +24,12 @@ from cog_tasks.common.provenance import DATA_PROVENANCE
 from cog_tasks.common.runs import RunIdentity
 
 CHANCE_SEED = "chance_seed"
-DATA_ARGUMENT = "data_sha256"
-"""The identity argument of the data a run read: the first 12 hex digits of its combined hash."""
 """Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
+DATA_ARGUMENT = "data_sha256"
+"""The identity argument of the data a run read: the first :data:`DATA_DIGITS` hex digits of its
+combined hash (Inspect runs: the files read; lm-eval runs: the documents scored)."""
+DATA_DIGITS = 12
+"""How many hex digits of the data's SHA-256 a run identity keeps."""
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -223,7 +226,7 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     }
     data = (spec.metadata or {}).get(DATA_PROVENANCE)
     if isinstance(data, dict) and isinstance(data.get("sha256"), str):
-        arguments[DATA_ARGUMENT] = data["sha256"][:12]
+        arguments[DATA_ARGUMENT] = data["sha256"][:DATA_DIGITS]
     generate = spec.model_generate_config.model_dump(exclude_none=True)
     generate_seed = generate.pop("seed", None)
     arguments.update({f"generate.{name}": value for name, value in generate.items()})

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.common.files import DataFileError, iter_jsonl
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.settings import HubSource
 from cog_tasks.common.sources import (
     Content,
@@ -297,7 +298,7 @@ def load_choice_items(
         for ``data_file``).
 
     Raises:
-        ValueError: When the authors released no multiple-choice file for ``scenario``.
+        ParameterError: When the authors released no multiple-choice file for ``scenario``.
         DataFileError: Naming the file and line of a malformed record.
     """
     if data_file is not None:
@@ -310,7 +311,7 @@ def load_choice_items(
         found = read_authors_file(CHOICE_FILES[scenario], data_dir, hub)
         rows, source, prefix = found.rows, found.source, f"{scenario}-authors"
     else:
-        raise ValueError(
+        raise ParameterError(
             f"the authors released no multiple-choice items for {scenario!r} (they have "
             f"{', '.join(CHOICE_FILES)}); use source=generated or pass data_file"
         )

@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cog_tasks.common.files import DataFileError
+
 Scenario = Literal["daily_life", "counterfactual", "new_world", "blackjack"]
 Perspective = Literal["tom", "socialization", "control"]
 SCENARIOS: tuple[Scenario, ...] = ("daily_life", "counterfactual", "new_world", "blackjack")
@@ -87,17 +89,17 @@ class EgoItem:
 
     def __post_init__(self) -> None:
         if self.scenario not in SCENARIOS:
-            raise ValueError(f"item {self.id}: unknown scenario {self.scenario!r}")
+            raise DataFileError(f"item {self.id}: unknown scenario {self.scenario!r}")
         if not self.label.strip():
-            raise ValueError(f"item {self.id}: empty ability label")
+            raise DataFileError(f"item {self.id}: empty ability label")
         if self.perspective is not None and self.perspective not in PERSPECTIVES:
-            raise ValueError(f"item {self.id}: unknown perspective {self.perspective!r}")
+            raise DataFileError(f"item {self.id}: unknown perspective {self.perspective!r}")
         if not 2 <= len(self.options) <= len(LETTERS):
-            raise ValueError(f"item {self.id}: needs 2 to {len(LETTERS)} options")
+            raise DataFileError(f"item {self.id}: needs 2 to {len(LETTERS)} options")
         if len(set(self.options)) != len(self.options):
-            raise ValueError(f"item {self.id}: options repeat: {self.options}")
+            raise DataFileError(f"item {self.id}: options repeat: {self.options}")
         if not 0 <= self.answer < len(self.options):
-            raise ValueError(f"item {self.id}: answer {self.answer} is not an option index")
+            raise DataFileError(f"item {self.id}: answer {self.answer} is not an option index")
 
     @property
     def answer_letter(self) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from cog_tasks.common.params import split_names
+from cog_tasks.common.params import ParameterError, split_names
 from cog_tasks.egosocial.authors import CHOICE_FILES, ERRATA, load_choice_items
 from cog_tasks.egosocial.blackjack import generate_blackjack
 from cog_tasks.egosocial.counterfactual import generate_counterfactual
@@ -49,16 +49,16 @@ def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple
         source: ``authors``, ``generated`` or ``both``.
 
     Raises:
-        ValueError: For an unknown source or scenario.
+        ParameterError: For an unknown source or scenario.
     """
     if source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}; expected one of {SOURCES}")
+        raise ParameterError(f"unknown source {source!r}; expected one of {SOURCES}")
     names = [name for name in split_names(scenarios or []) if name]
     if not names or names == ["all"]:
         return tuple(CHOICE_FILES) if source == "authors" else SCENARIOS  # type: ignore[return-value]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
-        raise ValueError(
+        raise ParameterError(
             f"scenarios: unknown scenario(s) {unknown}; expected 'all' or some of {SCENARIOS}"
         )
     return tuple(name for name in SCENARIOS if name in names)
@@ -88,7 +88,7 @@ def build_static_items(
         The items, scenario by scenario (the authors' first under ``both``).
 
     Raises:
-        ValueError: For an unknown source or scenario, a ``size`` below 1, a
+        ParameterError: For an unknown source or scenario, a ``size`` below 1, a
             ``data_file`` with ``source=generated`` or with several scenarios,
             or ``source=authors`` on a scenario the authors have no items for.
         cog_tasks.common.sources.DataSourceError: When the authors'
@@ -96,12 +96,14 @@ def build_static_items(
     """
     selected = parse_scenarios(scenarios, source)
     if size is not None and size < 1:
-        raise ValueError(f"size must be at least 1, got {size}")
+        raise ParameterError(f"size must be at least 1, got {size}")
     if data_file is not None:
         if source == "generated":
-            raise ValueError("data_file holds records in the authors' format; use source=authors")
+            raise ParameterError(
+                "data_file holds records in the authors' format; use source=authors"
+            )
         if len(selected) != 1:
-            raise ValueError(
+            raise ParameterError(
                 f"data_file replaces the items of one scenario; name it with scenarios=..., "
                 f"not {','.join(selected)}"
             )

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from cog_tasks.common.files import read_text
+from cog_tasks.common.files import DataFileError, read_text
 from cog_tasks.egosocial.records import EgoItem, Perspective
 
 QuestionType = Literal["first_order", "second_order", "memory", "reality"]
@@ -108,7 +108,7 @@ def parse_question(question: str) -> ParsedQuestion:
     """Recognise one of ToMi's four question forms.
 
     Raises:
-        ValueError: If the question has none of the four forms.
+        DataFileError: If the question has none of the four forms.
     """
     for question_type, pattern in QUESTION_PATTERNS.items():
         match = pattern.match(question.strip())
@@ -120,7 +120,7 @@ def parse_question(question: str) -> ParsedQuestion:
                 agent=groups.get("agent"),
                 other=groups.get("other"),
             )
-    raise ValueError(f"not a ToMi question: {question!r}")
+    raise DataFileError(f"not a ToMi question: {question!r}")
 
 
 def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
@@ -133,7 +133,7 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
         One record per question line, with the story lines before it.
 
     Raises:
-        ValueError: Naming the file and line of a malformed line.
+        DataFileError: Naming the file and line of a malformed line.
     """
     path = Path(path)
     records: list[ToMiRecord] = []
@@ -143,13 +143,13 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
             continue
         number, _, text = raw.partition(" ")
         if not number.isdigit() or not text:
-            raise ValueError(f"{path}:{line_number}: expected '<number> <text>', got {raw!r}")
+            raise DataFileError(f"{path}:{line_number}: expected '<number> <text>', got {raw!r}")
         if number == "1":
             story = []
         if "\t" in text:
             fields = text.split("\t")
             if len(fields) < 2 or not fields[1].strip():
-                raise ValueError(f"{path}:{line_number}: question line without an answer")
+                raise DataFileError(f"{path}:{line_number}: question line without an answer")
             records.append(ToMiRecord(tuple(story), fields[0].strip(), fields[1].strip()))
         else:
             story.append(text.strip())
@@ -267,17 +267,17 @@ def convert_record(
         fixed by the record's text.
 
     Raises:
-        ValueError: If the question is not a ToMi form, no character can be
+        DataFileError: If the question is not a ToMi form, no character can be
             found, or the answer is not a container named in the story.
     """
     question = parse_question(record.question)
     agents = _story_agents(record.story)
     you = you or question.agent or (agents[0] if agents else None)
     if you is None:
-        raise ValueError(f"{item_id}: no character in the story to become 'you'")
+        raise DataFileError(f"{item_id}: no character in the story to become 'you'")
     containers = story_containers(record.story)
     if record.answer not in containers:
-        raise ValueError(f"{item_id}: answer {record.answer!r} is not a container in the story")
+        raise DataFileError(f"{item_id}: answer {record.answer!r} is not a container in the story")
     options = _stable_shuffle(containers, "\n".join((*record.story, record.question)))
     return EgoItem(
         id=item_id,

@@ -139,6 +139,49 @@ def test_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> None:
     assert [checked.coverage.units for checked, _, _ in runs] == [1, 1]
 
 
+def _edit_first_doc(folder: Path, change: dict) -> None:
+    """Change the first document of every samples file in ``folder`` (as other data would)."""
+    for samples in folder.glob("samples_*.jsonl"):
+        rows = [json.loads(line) for line in samples.read_text().splitlines()]
+        rows[0]["doc"] |= change
+        samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_lm_eval_runs_on_other_data_are_never_one_row(tmp_path: Path) -> None:
+    """Runs alike but for one item's answer differ in data_sha256; a tokenizer's counts do not."""
+    from cog_tasks.common.logs import DATA_ARGUMENT
+    from cog_tasks.common.runs import group_runs
+
+    outcomes = {"const": [True, False], "early": [True]}
+    write_lm_eval_run(tmp_path / "clean", outcomes)
+    write_lm_eval_run(tmp_path / "flipped", outcomes, date=2.0, stamp="2026-01-02T00-00-00.0")
+    write_lm_eval_run(tmp_path / "tokens", outcomes, date=3.0, stamp="2026-01-03T00-00-00.0")
+    _edit_first_doc(tmp_path / "flipped", {"answer": 1})
+    _edit_first_doc(tmp_path / "tokens", {"choice_lengths": [4, 7], "context_tokens": 12})
+    runs = load_lm_eval_runs(tmp_path)
+    hashes = [dict(checked.run.identity.arguments)[DATA_ARGUMENT] for checked, _, _ in runs]
+    assert len(hashes[0]) == 12 and hashes[0] != hashes[1] and hashes[0] == hashes[2]
+    identities = [checked.run.identity for checked, _, _ in runs]
+    rows = group_runs(identities, lambda identity: identity, pool_seeds=True)
+    assert [len(row.runs) for row in rows] == [2, 1]  # clean and tokens pool; flipped stays apart
+    assert f"{DATA_ARGUMENT}={hashes[1]}" in runs[1][2]
+
+
+def test_cogeval_lm_eval_runs_on_other_data_are_never_one_row(tmp_path: Path) -> None:
+    from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
+    from cog_tasks.common.logs import DATA_ARGUMENT
+
+    right = _cogeval_docs(1)[0]["expected"][0]
+    _write_cogeval_lm_eval(tmp_path / "a", [[right]])
+    _write_cogeval_lm_eval(tmp_path / "b", [[right]])
+    first, same = read_lm_eval_runs([tmp_path / "a", tmp_path / "b"])
+    assert first[0].identity == same[0].identity
+    _edit_first_doc(tmp_path / "b", {"expected": ["Answer: 7"]})
+    first, other = read_lm_eval_runs([tmp_path / "a", tmp_path / "b"])
+    assert first[0].identity.without_seed() != other[0].identity.without_seed()
+    assert DATA_ARGUMENT in dict(first[0].identity.arguments)
+
+
 # --- predictions files (coglm score) ---------------------------------------------------
 
 ROW = {"ability": "const", "choices": ["yes", "no"], "answer": 0}

@@ -23,6 +23,7 @@ from cog_tasks.cogbench.agents.base import (
 from cog_tasks.cogbench.agents.baselines import CoTAgent, ReActAgent, ReflexionAgent
 from cog_tasks.cogbench.agents.coggpt import CogGPTAgent
 from cog_tasks.cogbench.generation import TextGenerator
+from cog_tasks.common.params import ParameterError
 
 AGENTS: dict[str, type[CogBenchAgent]] = {
     agent.name: agent for agent in (CoTAgent, ReActAgent, ReflexionAgent, CogGPTAgent)
@@ -49,10 +50,10 @@ def make_agent(
         The agent.
 
     Raises:
-        ValueError: For an unknown name.
+        ParameterError: For an unknown name.
     """
     if name not in AGENTS:
-        raise ValueError(f"unknown CogBench agent {name!r}; use one of {sorted(AGENTS)}")
+        raise ParameterError(f"unknown CogBench agent {name!r}; use one of {sorted(AGENTS)}")
     return AGENTS[name](generate, profile, settings, memory_name)
 
 

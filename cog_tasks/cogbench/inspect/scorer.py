@@ -48,6 +48,7 @@ from cog_tasks.cogbench.rationality import (
     judge_answers,
 )
 from cog_tasks.cogbench.records import Trajectory
+from cog_tasks.common.errors import UserError
 
 
 def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
@@ -228,7 +229,7 @@ def cogbench_scorer(
         if judge:
             bound = JUDGE_ROLE in model_roles()
             if bound == self_judge:
-                raise ValueError(
+                raise UserError(
                     "-T self_judge=true and --model-role judge both name a judge; give one"
                     if bound
                     else MISSING_JUDGE

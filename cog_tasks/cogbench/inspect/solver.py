@@ -24,6 +24,7 @@ from cog_tasks.cogbench.agents import (
 )
 from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.records import Trajectory
+from cog_tasks.common.errors import UserError
 
 STORE_KEY = "cogbench_iterations"
 JUDGE_ROLE = "judge"
@@ -102,7 +103,7 @@ def cogbench_agent(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if judge and JUDGE_ROLE not in model_roles():
-            raise ValueError(MISSING_JUDGE)
+            raise UserError(MISSING_JUDGE)
         trajectory = Trajectory.from_metadata(state.metadata)
         if state.epoch == 1:
             warn_missing_flows(trajectory)

@@ -34,8 +34,10 @@ from cog_tasks.cogeval.headlines import CLUSTER
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 DEFAULT_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -55,7 +57,7 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
     """The ``temperatures`` parameter as a list of numbers from 0 to 2.
 
     Raises:
-        ValueError: Naming the bad value and the valid ones.
+        ParameterError: Naming the bad value and the valid ones.
     """
     if value is None:
         return list(DEFAULT_TEMPERATURES)
@@ -72,16 +74,16 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
         try:
             temperature = float(part)
         except (TypeError, ValueError):
-            raise ValueError(
+            raise ParameterError(
                 f"CogEval temperatures: {part!r} is not a number; valid: {valid}"
             ) from None
         if not 0 <= temperature <= MAX_TEMPERATURE:
-            raise ValueError(
+            raise ParameterError(
                 f"CogEval temperatures: {temperature:g} is out of range; valid: {valid}"
             )
         temperatures.append(temperature)
     if not temperatures or len(set(temperatures)) != len(temperatures):
-        raise ValueError(f"CogEval temperatures: {value!r} is empty or repeats; valid: {valid}")
+        raise ParameterError(f"CogEval temperatures: {value!r} is empty or repeats; valid: {valid}")
     return temperatures
 
 
@@ -91,27 +93,31 @@ def _check_parameters(
     """Type and range checks of the scalar task parameters (names and valid values in the message).
 
     Raises:
-        ValueError: On the first bad parameter.
+        ParameterError: On the first bad parameter.
     """
     if source not in SOURCES:
-        raise ValueError(f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}")
+        raise ParameterError(
+            f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}"
+        )
     if cot is not None and cot not in COT_MODES:
-        raise ValueError(
+        raise ParameterError(
             f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}, or unset"
         )
     if design not in DESIGNS:
-        raise ValueError(f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}")
+        raise ParameterError(
+            f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
+        raise ParameterError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
     if source == "published" and seed != 0:
-        raise ValueError(
+        raise ParameterError(
             f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published "
             "(the default): 0, or pass -T source=generated"
         )
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
     ):
-        raise ValueError(
+        raise ParameterError(
             f"CogEval max_tokens: {max_tokens!r} is not valid; valid: an integer >= 1, or unset"
         )
 
@@ -167,11 +173,11 @@ def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[st
         user: The eval's generation settings (``--temperature``, ``--top-p`` ...).
 
     Raises:
-        ValueError: When the user set a temperature: each sample has its own
+        UserError: When the user set a temperature: each sample has its own
             (``-T temperatures``), and one per call would override it.
     """
     if user.temperature is not None:
-        raise ValueError(
+        raise UserError(
             f"CogEval: --temperature {user.temperature:g} would be overridden by each sample's "
             f"own temperature; pass -T temperatures={user.temperature:g} instead"
         )

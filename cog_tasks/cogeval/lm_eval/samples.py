@@ -8,7 +8,7 @@ line holds the document (its item ``id`` and ``task``, graph, domain,
 condition), every reply (several with ``repeats``) and the scores
 ``process_results`` gave it. A run is one results file; its identity is the
 task group, the model with its arguments, the generation settings, the
-repeats and the seed, so runs with different settings stay apart in
+repeats, the hash of the documents and the seed, so runs with different settings stay apart in
 ``report`` (seeds pooled only on request). Its declared set is every dialog
 its tasks' ``dataset_kwargs`` select. No lm-eval import is needed: the files
 are JSON.
@@ -32,20 +32,26 @@ from cog_tasks.cogeval.headlines import (
 )
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, ScoreResult, score_response
 from cog_tasks.common.files import read_json
-from cog_tasks.common.lm_eval_samples import find_results_files, read_lm_eval_run
+from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
 from cog_tasks.common.results import ResultsError, RunResults
 from cog_tasks.common.runs import RunIdentity
 
 
-def _identity(results: dict[str, Any], tasks: list[str]) -> RunIdentity:
-    """The identity of one lm-eval run (see :mod:`cog_tasks.common.runs`)."""
+def _identity(results: dict[str, Any], tasks: list[str], data: dict[str, str]) -> RunIdentity:
+    """The identity of one lm-eval run (see :mod:`cog_tasks.common.runs`).
+
+    Args:
+        results: The results file's content.
+        tasks: The run's CogEval tasks.
+        data: The documents' hash (:func:`~cog_tasks.common.lm_eval_samples.data_argument`).
+    """
     config = results.get("config") or {}
     model_args = config.get("model_args") or {}
     if isinstance(model_args, dict):
         model_args = ",".join(f"{key}={value}" for key, value in sorted(model_args.items()))
     model = str(config.get("model", "unknown")) + (f"[{model_args}]" if model_args else "")
     configs = results.get("configs") or {}
-    arguments: dict[str, object] = {"tasks": ",".join(tasks)}
+    arguments: dict[str, object] = {"tasks": ",".join(tasks), **data}
     for task in tasks:
         generation = (configs.get(task) or {}).get("generation_kwargs") or {}
         arguments.update({f"generate.{k}": v for k, v in generation.items() if k != "until"})
@@ -168,7 +174,7 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
                         status=reply_status(failure),
                     )
                 )
-    identity = _identity(run.data, list(run.samples))
+    identity = _identity(run.data, list(run.samples), data_argument(run))
     protocol = "lm-eval, the dialog flattened into one prompt"
     return run_results(identity, records, declared, str(results_file), protocol), declared
 

@@ -11,6 +11,7 @@ from cog_tasks.cogeval.generator import generate_items, split_names
 from cog_tasks.cogeval.lm_eval.samples import score_doc_reply
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
+from cog_tasks.common.params import ParameterError
 
 #: lm-eval's default task source, as Inspect's: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
@@ -27,7 +28,7 @@ def _records(
     """The records of every task of ``source`` that the other arguments select."""
     if source == "published":
         if seed != 0:
-            raise ValueError(f"CogEval seed: {seed!r} relabels generated tasks only")
+            raise ParameterError(f"CogEval seed: {seed!r} relabels generated tasks only")
         tasks = select_published(graphs=graphs, cot=cot, design=design, experiment=experiment)
         return [task.to_record() for task in tasks]
     if source == "generated":
@@ -35,7 +36,7 @@ def _records(
             graphs=graphs, seed=seed, cot=cot or "none", design=design, experiment=experiment
         )
         return [item.to_record() for item in items]
-    raise ValueError(f"CogEval source: {source!r} is not valid; valid: published, generated")
+    raise ParameterError(f"CogEval source: {source!r} is not valid; valid: published, generated")
 
 
 def load_cogeval(

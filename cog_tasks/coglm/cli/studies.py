@@ -97,7 +97,9 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
     study.add_argument("--temperature", type=float)
     study.add_argument("--max-connections", dest="max_connections", type=positive_int)
     study.add_argument("--seed", type=int, help="generation seed")
-    study.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per cell")
+    study.add_argument(
+        "--resamples", type=positive_int, default=1000, help="bootstrap resamples per cell"
+    )
     add_out_option(
         study,
         "output folder (default coglm_interdependence)",

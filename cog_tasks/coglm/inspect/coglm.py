@@ -25,6 +25,7 @@ from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
+from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 
@@ -49,7 +50,7 @@ def check_parameters(
     """Check the types and ranges of ``coglm_chat``'s parameters when the task is built.
 
     Raises:
-        ValueError: Naming the parameter, the value given and the valid values.
+        ParameterError: Naming the parameter, the value given and the valid values.
     """
     problems = []
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
@@ -87,7 +88,7 @@ def check_parameters(
     if chance not in CHANCE_RULES:
         problems.append(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
     if problems:
-        raise ValueError("coglm_chat: " + "; ".join(problems))
+        raise ParameterError("coglm_chat: " + "; ".join(problems))
 
 
 @task

@@ -13,6 +13,7 @@ from cog_tasks.coglm.prompts import DEFAULT_PROMPT, Turn, chat_turns
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM
 from cog_tasks.coglm.records import CogLMRecord, load_records, records_by_ability
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
+from cog_tasks.common.params import ParameterError
 
 
 def chat_input(turns: Sequence[Turn]) -> str | list[ChatMessage]:
@@ -78,7 +79,7 @@ def record_to_sample(
 def first_per_ability(records: Sequence[CogLMRecord], per_ability: int) -> list[CogLMRecord]:
     """Keep the first ``per_ability`` records of every ability (a stratified subset)."""
     if per_ability < 1:
-        raise ValueError(f"per_ability must be at least 1, got {per_ability}")
+        raise ParameterError(f"per_ability must be at least 1, got {per_ability}")
     return [
         record for group in records_by_ability(records).values() for record in group[:per_ability]
     ]
@@ -107,7 +108,7 @@ def coglm_dataset(
         chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
 
     Raises:
-        ValueError: If ``rationales`` lacks some of the selected sample ids.
+        ParameterError: If ``rationales`` lacks some of the selected sample ids.
     """
     records = load_records(abilities)
     if per_ability is not None:
@@ -115,7 +116,7 @@ def coglm_dataset(
     if rationales is not None:
         missing = [record.id for record in records if record.id not in rationales]
         if missing:
-            raise ValueError(
+            raise ParameterError(
                 f"no rationale for {len(missing)} of {len(records)} samples "
                 f"(first: {missing[:5]}); run the stronger model on the same items "
                 "(same abilities and per_ability)"

@@ -11,6 +11,7 @@ from cog_tasks.coglm.extract import Extractor, extract_choice, get_extractor
 from cog_tasks.coglm.llama_text import RAW_TEXT_TEMPLATE
 from cog_tasks.coglm.voting import Vote, majority_vote
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.params import ParameterError
 
 SAMPLES_STORE_KEY = "coglm_sc_completions"
 
@@ -93,7 +94,7 @@ def self_consistency(
         extractor: The answer reader that picks the representative completion.
     """
     if samples < 2:
-        raise ValueError(f"self-consistency needs at least 2 samples, got {samples}")
+        raise ParameterError(f"self-consistency needs at least 2 samples, got {samples}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()

@@ -8,7 +8,8 @@ this module turns each results file and family into a
 :class:`~cog_tasks.common.results.RunResults` over CogLM's declared items
 (every item of the ten abilities: a run of fewer is partial, whatever
 ``--limit`` said) and :func:`cog_tasks.common.results.check_run` applies the
-shared checks. Every results file is its own run: none is merged or dropped.
+shared checks. Every results file is its own run: none is merged or dropped,
+and the hash of the documents it scored is part of its identity.
 It imports neither lm-eval nor any other framework.
 
 A run needs its samples files: the items are the unit of every interval and of
@@ -21,7 +22,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,11 @@ from cog_tasks.coglm.headlines import (
     run_headlines,
 )
 from cog_tasks.coglm.metrics import ScoredItem, chance_count
-from cog_tasks.coglm.records import CogLMDataError, load_records
+from cog_tasks.coglm.records import CogLMDataError, CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.lm_eval_samples import find_results_files, read_lm_eval_run
+from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
 from cog_tasks.common.results import (
     CheckedRun,
     RunResults,
@@ -60,6 +61,10 @@ def _family_version() -> str:
 
 FAMILY_VERSION = _family_version()
 """The ``coglm`` family's task version (from ``_coglm_version.yaml``)."""
+
+DOCUMENT_DATA = frozenset(field.name for field in fields(CogLMRecord))
+"""The keys of a logged document that are the item's data; the others (token counts of
+the model's tokenizer) are left out of its hash, so models on the same items pair."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,8 @@ def run_identity(data: dict[str, Any], family: TaskFamily, **settings: object) -
     Task (family ``@`` its version), model (the weights' name), and as
     arguments the backend and its ``model_args``, the abilities run where not
     all ten, ``num_fewshot``, ``limit`` and ``settings`` (the report's rule and
-    chance); the seed is lm-eval's ``random_seed``.
+    chance, and the documents' hash, :func:`~cog_tasks.common.lm_eval_samples.data_argument`);
+    the seed is lm-eval's ``random_seed``.
     """
     config = data.get("config", {})
     versions = data.get("versions", {})
@@ -217,6 +223,7 @@ def results_of_file(
                         f"{task.path}:{number}: unexpected sample ({error})"
                     ) from error
         settings = {"chance": chance} | ({"rule": rule} if family.name == "coglm" else {})
+        settings |= data_argument(run, DOCUMENT_DATA)
         found.append(
             (
                 RunResults(

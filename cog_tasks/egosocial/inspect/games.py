@@ -9,6 +9,8 @@ code (rule-based or DQN), the model is the only model role.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -18,6 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import choice, flag, integer
 from cog_tasks.common.progress import with_progress
+from cog_tasks.common.provenance import DATA_PROVENANCE, DataReads, Provenance
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
@@ -33,7 +36,12 @@ from cog_tasks.egosocial.number_guessing import (
     NumberGuessingGame,
     play_number_guessing,
 )
-from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
+from cog_tasks.egosocial.opponents.holdem_dqn import (
+    STYLES,
+    expected_sha256,
+    load_opponent,
+    shipped_weights_dir,
+)
 from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
 
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
@@ -194,6 +202,31 @@ def holdem_scorer() -> Scorer:
     return score
 
 
+def opponent_weights(styles: Sequence[str]) -> dict[str, object]:
+    """The data provenance of the opponents' weights, for the hold'em task's metadata.
+
+    Each weights file is recorded with the SHA-256 of its ``.sha256`` file:
+    :func:`~cog_tasks.egosocial.opponents.holdem_dqn.load_opponent` plays only
+    bytes of that hash, so runs against other weights have another
+    ``data_sha256`` in their identity.
+
+    Args:
+        styles: The opponents the task plays.
+
+    Raises:
+        OpponentWeightsError: If a weights file's ``.sha256`` is missing or malformed.
+    """
+    folder = shipped_weights_dir()
+    paths = [folder / f"dqn_{style}.pt" for style in styles]
+    reads = DataReads(
+        [
+            Provenance(path.name, "local", str(path), expected_sha256(path), "pinned", str(folder))
+            for path in paths
+        ]
+    )
+    return reads.metadata()
+
+
 @task
 def egosocial_holdem(
     opponent: str | None = None, hands: int = 5, matches: int = 1, seed: int = 0
@@ -233,4 +266,5 @@ def egosocial_holdem(
         solver=with_progress(holdem_match(), task="egosocial_holdem", unit="match"),
         scorer=holdem_scorer(),
         version=TASK_VERSIONS["egosocial_holdem"],
+        metadata={DATA_PROVENANCE: opponent_weights(styles)},
     )

@@ -37,6 +37,7 @@ from typing import Any, Literal
 import numpy as np
 
 from cog_tasks.common.files import DataFileError, write_atomically
+from cog_tasks.common.params import ParameterError
 from cog_tasks.egosocial.holdem import ACTIONS, make_env
 
 Style = Literal["aggressive", "conservative"]
@@ -341,7 +342,7 @@ def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
         The opponent, network in eval mode, with the weights' SHA-256.
 
     Raises:
-        ValueError: For an unknown style.
+        ParameterError: For an unknown style.
         OpponentWeightsError: For a hash mismatch, a missing or malformed digest
             file, or a file that is not a format-:data:`WEIGHTS_FORMAT` opponent of ``style``.
         FileNotFoundError: If the weights file is missing.
@@ -350,7 +351,7 @@ def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
     from rlcard.agents.dqn_agent import EstimatorNetwork
 
     if style not in STYLES:
-        raise ValueError(f"unknown opponent style {style!r}; expected one of {STYLES}")
+        raise ParameterError(f"unknown opponent style {style!r}; expected one of {STYLES}")
     path = (directory or shipped_weights_dir()) / f"dqn_{style}.pt"
     if not path.is_file():
         raise FileNotFoundError(

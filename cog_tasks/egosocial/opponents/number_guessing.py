@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from cog_tasks.common.params import ParameterError
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
     LOWEST_NUMBER,
@@ -55,7 +56,7 @@ class NumberGuessingOpponent:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(f"unknown opponent level {self.level!r}; expected one of {LEVELS}")
+            raise ParameterError(f"unknown opponent level {self.level!r}; expected one of {LEVELS}")
 
     def choose(self, view: OpponentView) -> Number:
         """Pick this round's number.
