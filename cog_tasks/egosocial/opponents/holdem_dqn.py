@@ -199,14 +199,6 @@ class DQNOpponent:
     network: Any
     sha256: str = ""
 
-    def q_values(self, observation: np.ndarray) -> np.ndarray:
-        """Q-values of the four actions for one 72-dimensional observation."""
-        import torch
-
-        with torch.no_grad():
-            batch = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
-            return self.network(batch)[0].numpy()
-
     def act(self, state: Mapping[str, Any]) -> str:
         """Choose the legal action with the highest Q-value, never folding when checking is free.
 
@@ -220,12 +212,29 @@ class DQNOpponent:
         Returns:
             The action name (``call``, ``raise``, ``fold`` or ``check``).
         """
-        values = self.q_values(state["obs"])
-        legal = list(state["legal_actions"])
-        action = ACTIONS[max(legal, key=lambda action_id: values[action_id])]
-        if action == "fold" and ACTIONS.index("check") in legal:
-            return "check"
-        return action
+        legal = tuple(ACTIONS[action_id] for action_id in state["legal_actions"])
+        return self.act_batch(np.asarray(state["obs"]).reshape(1, -1), legal)[0]
+
+    def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
+        """:meth:`act` for many observations that share their legal actions.
+
+        Args:
+            observations: Rows of 72-dimensional observations.
+            legal: The legal action names.
+
+        Returns:
+            The action name chosen for each row.
+        """
+        import torch
+
+        with torch.no_grad():
+            values = self.network(torch.as_tensor(observations, dtype=torch.float32)).numpy()
+        masked = np.full_like(values, -np.inf)
+        ids = [ACTIONS.index(name) for name in legal]
+        masked[:, ids] = values[:, ids]
+        chosen = [ACTIONS[action_id] for action_id in masked.argmax(axis=1)]
+        free = "check" in legal
+        return ["check" if free and action == "fold" else action for action in chosen]
 
     def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
         """Rlcard's agent interface, so the opponent can sit in ``env.run``."""
