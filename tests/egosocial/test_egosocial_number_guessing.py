@@ -20,9 +20,11 @@ from cog_tasks.egosocial.number_guessing import (
 )
 from cog_tasks.egosocial.opponents.number_guessing import (
     LEVELS,
+    OPENING_RANGE,
     REFERENCE_REPLIES,
     NumberGuessingOpponent,
     constant_reply_game,
+    opening_number,
 )
 
 
@@ -253,6 +255,34 @@ def test_games_make_separate_samples_with_their_own_prompts() -> None:
     )
     with pytest.raises(ValueError, match="games"):
         egosocial_number_guessing(games=0)
+
+
+def test_each_game_after_the_first_has_its_own_seeded_opening(run, scripted_ask) -> None:
+    task = egosocial_number_guessing(rounds=3, games=6)
+    openings = {
+        (s.metadata["level"], s.metadata["game"]): s.metadata["opening"] for s in task.dataset
+    }
+    assert all(openings[(level, 0)] == 50 for level in LEVELS)  # the paper's opponents
+    assert openings == {key: opening_number(*key) for key in openings}  # the same every run
+    low, high = OPENING_RANGE
+    assert all(low <= number <= high for number in openings.values())
+    for level in LEVELS:
+        # a deterministic player (the same reply every round) now plays different games
+        games = {
+            tuple(
+                r.opponent_number
+                for r in run(
+                    play_number_guessing(
+                        scripted_ask(["Prediction: 40; Choice: 30"]),
+                        NumberGuessingOpponent(level, opening=openings[(level, game)]).choose,
+                        level,
+                        3,
+                    )
+                ).completed
+            )
+            for game in range(6)
+        }
+        assert len(games) == len({openings[(level, game)] for game in range(6)}) >= 4
 
 
 @pytest.mark.slow

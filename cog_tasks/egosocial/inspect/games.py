@@ -34,7 +34,11 @@ from cog_tasks.egosocial.number_guessing import (
     play_number_guessing,
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
-from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
+from cog_tasks.egosocial.opponents.number_guessing import (
+    LEVELS,
+    NumberGuessingOpponent,
+    opening_number,
+)
 
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
@@ -58,7 +62,9 @@ def number_guessing_game() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         level, rounds = state.metadata["level"], state.metadata["rounds"]
-        opponent = NumberGuessingOpponent(level, rounded=state.metadata["rounded"])
+        opponent = NumberGuessingOpponent(
+            level, rounded=state.metadata["rounded"], opening=state.metadata["opening"]
+        )
         game = await play_number_guessing(_asker(state, generate), opponent.choose, level, rounds)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
@@ -109,7 +115,9 @@ def egosocial_number_guessing(
         games: Games per level, 1 to 1000, each a sample of its own (as
             Hold'em's ``matches``), so that the log's intervals are over
             games; with more than one, the rules name the game ("This is
-            game 2 of 3.") so that the games' prompts differ.
+            game 2 of 3."), and each game after the first has its own
+            opponent opening number (:func:`opening_number`, seeded by level
+            and game), so that a greedy model does not play one game N times.
     """
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
@@ -132,6 +140,7 @@ def egosocial_number_guessing(
                 "rounds": rounds,
                 "rounded": rounded,
                 "game": game,
+                "opening": opening_number(value, game),
             },
         )
         for value in levels

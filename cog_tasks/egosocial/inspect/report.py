@@ -55,7 +55,11 @@ from cog_tasks.egosocial.opponents.holdem_observer import (
     ideal_match,
     shipped_opponents,
 )
-from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
+from cog_tasks.egosocial.opponents.number_guessing import (
+    OPENING_NUMBER,
+    REFERENCE_REPLIES,
+    constant_reply_game,
+)
 from cog_tasks.egosocial.records import LETTERS
 from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
 
@@ -239,11 +243,13 @@ def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dic
     """The game's rates and those of the reference replies against the same opponent.
 
     The opponents are deterministic, so a constant reply plays the same game
-    whatever the model did (:func:`constant_reply_game`).
+    whatever the model did (:func:`constant_reply_game`), against the game's
+    own opening number (50 in logs made before games had their own).
     """
     values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
+    opening = int(game.get("opening", OPENING_NUMBER))
     for name, reply in REFERENCE_REPLIES.items():
-        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"])
+        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"], opening)
         values[f"{name} accuracy"] = played.accuracy()
         values[f"{name} win_rate"] = played.win_rate()
     return values
