@@ -8,7 +8,8 @@ action with a bootstrap interval over deals; it also plays every one of the
 1,326 holdings as the first to act (exact). The issue's targets are checked
 on the simulated table: at least 0.1 bits for each style, the conservative
 opponent folding at most a quarter of its class-0 hands, the aggressive one
-raising class 0 more often than class 2.
+raising class 0 more often than class 2 (their Wilson intervals apart, so
+that noise does not meet it).
 
 Usage::
 
@@ -35,13 +36,7 @@ CONSERVATIVE_FOLD_LIMIT = 0.25
 
 def targets(profiles: dict[str, dict[str, Any]]) -> dict[str, bool]:
     """The issue's three targets, on the simulated first actions."""
-    share = {
-        style: {
-            cls: {name: row[name]["value"] for name in FIRST_ACTIONS}
-            for cls, row in profile["vs_random"]["by_class"].items()
-        }
-        for style, profile in profiles.items()
-    }
+    share = {style: profile["vs_random"]["by_class"] for style, profile in profiles.items()}
     found = {
         f"{style}: mutual information >= {MI_TARGET} bits": profile["vs_random"][
             "mutual_information_bits"
@@ -50,14 +45,14 @@ def targets(profiles: dict[str, dict[str, Any]]) -> dict[str, bool]:
         for style, profile in profiles.items()
     }
     if "conservative" in share:
-        fold = share["conservative"]["0"]["fold"]
+        fold = share["conservative"]["0"]["fold"]["value"]
         found[f"conservative: folds <= {CONSERVATIVE_FOLD_LIMIT} of class 0"] = (
             fold <= CONSERVATIVE_FOLD_LIMIT
         )
     if "aggressive" in share:
-        raises = share["aggressive"]
-        found["aggressive: raises class 0 more often than class 2"] = (
-            raises["0"]["raise"] > raises["2"]["raise"]
+        high, low = share["aggressive"]["0"]["raise"], share["aggressive"]["2"]["raise"]
+        found["aggressive: raises class 0 more often than class 2 (intervals apart)"] = (
+            high["ci_low"] > low["ci_high"]
         )
     return found
 

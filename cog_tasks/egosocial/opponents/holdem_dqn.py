@@ -133,7 +133,7 @@ def _quiet() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _single_thread() -> Iterator[None]:
+def single_thread() -> Iterator[None]:
     """Run torch on one thread so that results do not depend on the core count."""
     import torch
 
@@ -160,7 +160,7 @@ def train_agent(style: Style, config: TrainingConfig) -> Any:
     from rlcard.utils import reorganize
 
     shaping = SHAPED_REWARDS[style]
-    with _single_thread(), _quiet():
+    with single_thread(), _quiet():
         _seed_everything(config.seed)
         env = make_env(config.seed)
         agent = DQNAgent(
@@ -227,7 +227,8 @@ class DQNOpponent:
         """
         import torch
 
-        with torch.no_grad():
+        # One thread: a small network on a shared machine is many times faster so.
+        with single_thread(), torch.no_grad():
             values = self.network(torch.as_tensor(observations, dtype=torch.float32)).numpy()
         masked = np.full_like(values, -np.inf)
         ids = [ACTIONS.index(name) for name in legal]

@@ -28,7 +28,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -145,34 +145,46 @@ def observations(holdings: Sequence[tuple[str, str]], decision: Decision) -> np.
     """The 72-dimensional rlcard observation of each holding at ``decision``."""
     index = card_index()
     rows = np.zeros((len(holdings), 72), dtype=np.float32)
-    for row, holding in enumerate(holdings):
-        rows[row, [index[card] for card in holding]] = 1
+    cards = np.array([[index[card] for card in holding] for holding in holdings], dtype=int)
+    rows[np.arange(len(holdings))[:, None], cards.reshape(len(holdings), 2)] = 1
     rows[:, [index[card] for card in decision.board]] = 1
     for stage, count in enumerate(decision.raise_nums):
         rows[:, 52 + stage * 5 + count] = 1
     return rows
 
 
+@lru_cache(maxsize=4096)
+def policy_on_every_holding(
+    opponent: DQNOpponent, board: tuple[str, ...], raise_nums: tuple[int, ...], legal: tuple
+) -> np.ndarray:
+    """The opponent's action with each of :func:`all_holdings` in one public state (cached)."""
+    decision = Decision(board, raise_nums, legal, "")
+    return np.array(opponent.act_batch(observations(all_holdings(), decision), legal))
+
+
+def holdings_without(seen: Sequence[str]) -> np.ndarray:
+    """Which of :func:`all_holdings` use none of the ``seen`` cards (a mask)."""
+    taken = set(seen)
+    return np.array([h[0] not in taken and h[1] not in taken for h in all_holdings()])
+
+
 def consistent_holdings(
-    opponent: DQNOpponent,
-    decisions: Sequence[Decision],
-    unseen: Sequence[tuple[str, str]],
-) -> list[tuple[str, str]]:
-    """The holdings among ``unseen`` with which the opponent's policy plays every decision."""
-    kept = list(unseen)
+    opponent: DQNOpponent, decisions: Sequence[Decision], allowed: np.ndarray
+) -> np.ndarray:
+    """Which ``allowed`` holdings (a mask) the opponent's policy plays every decision with."""
+    kept = allowed.copy()
     for decision in decisions:
-        if not kept:
-            break
-        chosen = opponent.act_batch(observations(kept, decision), decision.legal)
-        pairs = zip(kept, chosen, strict=True)
-        kept = [holding for holding, action in pairs if action == decision.action]
+        played = policy_on_every_holding(
+            opponent, decision.board, decision.raise_nums, decision.legal
+        )
+        kept &= played == decision.action
     return kept
 
 
-def unseen_holdings(seen: Sequence[str]) -> list[tuple[str, str]]:
-    """The holdings that use none of the ``seen`` cards."""
-    taken = set(seen)
-    return [h for h in all_holdings() if h[0] not in taken and h[1] not in taken]
+@cache
+def holding_classes() -> np.ndarray:
+    """The holding class of each of :func:`all_holdings`."""
+    return np.array([holding_class(holding) for holding in all_holdings()])
 
 
 def holding_posterior(
@@ -183,10 +195,10 @@ def holding_posterior(
     Raises:
         ValueError: When no holding plays as the opponent did (not this policy's play).
     """
-    kept = consistent_holdings(opponent, decisions, unseen_holdings(model_cards))
-    if not kept:
+    kept = consistent_holdings(opponent, decisions, holdings_without(model_cards))
+    if not kept.any():
         raise ValueError(f"no holding plays {[d.action for d in decisions]} as {opponent.style}")
-    counts = np.bincount([holding_class(h) for h in kept], minlength=len(HOLDING_OPTIONS))
+    counts = np.bincount(holding_classes()[kept], minlength=len(HOLDING_OPTIONS))
     return counts / counts.sum()
 
 
@@ -197,13 +209,11 @@ def hand_likelihood(opponent: DQNOpponent, hand: HandResult) -> float:
     without the model's or the board's cards is equally likely.
     """
     decisions = opponent_decisions(hand.actions, hand.board)
-    showdown = hand.actions[-1].action != "fold"
-    unseen = (
-        [tuple(hand.opponent_cards)]
-        if showdown
-        else unseen_holdings((*hand.model_cards, *hand.board))
-    )
-    return len(consistent_holdings(opponent, decisions, unseen)) / len(unseen)  # type: ignore[arg-type]
+    if hand.actions[-1].action != "fold":
+        allowed = np.array([set(h) == set(hand.opponent_cards) for h in all_holdings()])
+    else:
+        allowed = holdings_without((*hand.model_cards, *hand.board))
+    return consistent_holdings(opponent, decisions, allowed).sum() / allowed.sum()
 
 
 @dataclass(frozen=True)
