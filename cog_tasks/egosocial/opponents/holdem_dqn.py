@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import DataFileError, write_atomically
 from cog_tasks.egosocial.holdem import ACTIONS, make_env
 
@@ -72,6 +73,36 @@ SHAPED_REWARDS: dict[Style, ShapedReward] = {
 
 
 @dataclass(frozen=True)
+class FixedPlayer:
+    """A training partner that plays the first legal action of its preference list.
+
+    Attributes:
+        preference: Action names, most preferred first.
+    """
+
+    preference: tuple[str, ...]
+    use_raw = False
+
+    def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Rlcard's agent interface: the preferred legal action's id."""
+        legal = [ACTIONS[action_id] for action_id in state["legal_actions"]]
+        return ACTIONS.index(next(a for a in self.preference if a in legal)), {}
+
+    def step(self, state: Mapping[str, Any]) -> int:
+        """Rlcard's training interface: the same as :meth:`eval_step`."""
+        return self.eval_step(state)[0]
+
+
+#: Training partners by name: rlcard's random agent, one that always calls (or
+#: checks) and one that always raises when it may.
+PARTNERS = ("random", "caller", "raiser")
+_FIXED_PARTNERS = {
+    "caller": FixedPlayer(("check", "call")),
+    "raiser": FixedPlayer(("raise", "call", "check")),
+}
+
+
+@dataclass(frozen=True)
 class TrainingConfig:
     """Settings of one training run (recorded next to the weights).
 
@@ -86,6 +117,9 @@ class TrainingConfig:
         epsilon_decay_steps: Steps over which exploration decays from 1 to 0.1.
         batch_size: Replay minibatch size.
         evaluation_hands: Hands played greedily afterwards to measure action rates.
+        partners: Who the agent trains against (:data:`PARTNERS`); with more
+            than one, each hand's partner is drawn uniformly from a generator
+            seeded with ``seed``.
     """
 
     seed: int = 0
@@ -98,6 +132,12 @@ class TrainingConfig:
     epsilon_decay_steps: int = 10000
     batch_size: int = 32
     evaluation_hands: int = 1000
+    partners: tuple[str, ...] = ("random",)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.partners) - set(PARTNERS))
+        if unknown or not self.partners:
+            raise UserError(f"training partners {unknown or '(none)'}: expected some of {PARTNERS}")
 
 
 @dataclass(frozen=True)
@@ -145,12 +185,13 @@ def single_thread() -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def train_agent(style: Style, config: TrainingConfig) -> Any:
+def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | None = None) -> Any:
     """Train one DQN opponent and return rlcard's ``DQNAgent``.
 
     Args:
         style: Which shaped reward to use.
         config: Training settings.
+        shaping: A bonus to try instead of the style's (``SHAPED_REWARDS``).
 
     Returns:
         The trained agent (greedy actions through ``eval_step``).
@@ -159,7 +200,7 @@ def train_agent(style: Style, config: TrainingConfig) -> Any:
     from rlcard.agents import DQNAgent, RandomAgent
     from rlcard.utils import reorganize
 
-    shaping = SHAPED_REWARDS[style]
+    shaping = shaping or SHAPED_REWARDS[style]
     with single_thread(), _quiet():
         _seed_everything(config.seed)
         env = make_env(config.seed)
@@ -175,8 +216,13 @@ def train_agent(style: Style, config: TrainingConfig) -> Any:
             batch_size=config.batch_size,
             device=torch.device("cpu"),
         )
-        env.set_agents([agent, RandomAgent(num_actions=env.num_actions)])
+        partners = {"random": RandomAgent(num_actions=env.num_actions), **_FIXED_PARTNERS}
+        draw = np.random.default_rng(config.seed)
+        env.set_agents([agent, partners[config.partners[0]]])
         for _ in range(config.episodes):
+            if len(config.partners) > 1:
+                chosen = config.partners[draw.integers(len(config.partners))]
+                env.set_agents([agent, partners[chosen]])
             trajectories, payoffs = env.run(is_training=True)
             for state, action, reward, next_state, done in reorganize(trajectories, payoffs)[0]:
                 shaped = reward + shaping(ACTIONS[action])
