@@ -1,7 +1,7 @@
 """Number Guessing: rules, game state and answer parsing.
 
 EgoSocialArena's paper names the opponents' rules but leaves the game itself to
-an appendix we do not have. The rules below are inferred from the game it builds
+an appendix we do not have. Our rules below are inferred from the game it builds
 on (the "guess 2/3 of the average" beauty contest) and are stated to the model:
 
 - each round both players secretly pick a number from 1 to 100 (decimals allowed);
