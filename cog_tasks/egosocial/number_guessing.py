@@ -1,7 +1,7 @@
 """Number Guessing: rules, game state and answer parsing.
 
 EgoSocialArena's paper names the opponents' rules but leaves the game itself to
-an appendix we do not have. The rules below are inferred from the game it builds
+an appendix we do not have. Our rules below are inferred from the game it builds
 on (the "guess 2/3 of the average" beauty contest) and are stated to the model:
 
 - each round both players secretly pick a number from 1 to 100 (decimals allowed);
@@ -12,6 +12,15 @@ Before each pick the model also states which number it expects the opponent to
 choose; that prediction is the theory-of-mind answer. It hits when it is within
 :data:`HIT_TOLERANCE` (0.05) of the opponent's number, so whole numbers must
 match exactly and decimals must be right to one decimal place.
+
+These are our rules (:data:`OUR_RULES`, the ``rules=ours`` default). The
+authors' own game (``rules=authors``, :func:`authors_rules`) is read at run
+time from their repository (:mod:`cog_tasks.egosocial.authors_game`): their
+rules text and per-round question, whole numbers only, and health points
+(10 each; whoever does not win a round loses one, both on equal numbers),
+told to the model after every round; the reply format is ours in both, so
+that the reply can be read. Health does not change who wins a round or the
+scores.
 
 The game is a frozen dataclass: every round returns a new state, and
 :meth:`NumberGuessingGame.view_as` gives each player only what it may see (the
@@ -65,6 +74,63 @@ _VERDICTS: dict[Outcome, str] = {
     "opponent": "Your opponent won this round.",
     "tie": "This round is a tie.",
 }
+
+HEALTH_TEXT = "Health points after this round: you {model}, your opponent {opponent}."
+REPLY_FORMAT = "Reply in exactly this form:\nPrediction: <number>; Choice: <number>"
+RULES_NAMES = ("ours", "authors")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game is told to the model.
+
+    Attributes:
+        name: ``ours`` or ``authors`` (:data:`RULES_NAMES`).
+        system: The system message.
+        round_prompt: Each round's question, with ``{round}``, ``{rounds}`` and ``{hp}``.
+        integers: Only whole numbers are legal picks.
+        health: Each player's starting health points, or 0 for none.
+    """
+
+    name: str
+    system: str
+    round_prompt: str
+    integers: bool = False
+    health: int = 0
+
+
+def our_rules(rounds: int) -> Rules:
+    """Our rules, for a game of ``rounds`` rounds."""
+    return Rules("ours", RULES_TEXT.format(rounds=rounds), ROUND_PROMPT)
+
+
+def authors_rules() -> Rules:
+    """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`).
+
+    Raises:
+        cog_tasks.common.sources.DataSourceError: When no source has their file.
+    """
+    from cog_tasks.egosocial.authors_game import (
+        INITIAL_HEALTH,
+        PLAYER_NAME,
+        read_authors_game,
+    )
+
+    game = read_authors_game()
+    question = game.inquiry.replace("{name}", PLAYER_NAME)
+    return Rules(
+        "authors",
+        f"{game.setting}\n{game.example}",
+        f"{question}\n{REPLY_FORMAT}",
+        integers=True,
+        health=INITIAL_HEALTH,
+    )
+
+
+def rules_named(name: str, rounds: int) -> Rules:
+    """The rules called ``name`` (:data:`RULES_NAMES`) for a game of ``rounds`` rounds."""
+    return authors_rules() if name == "authors" else our_rules(rounds)
+
 
 _NUMBER_TEXT = r"-?\d+(?:\.\d+)?"
 # A labelled number stands alone: not a range or a hedge ("40-45", "40 to 45", "40 or 45", "40, 45")
@@ -241,11 +307,13 @@ class NumberGuessingGame:
         level: Opponent level (1, 2 or 3).
         rounds: Number of rounds to play.
         completed: Rounds played so far.
+        integers: Only whole numbers are legal picks (the authors' game).
     """
 
     level: int
     rounds: int = DEFAULT_ROUNDS
     completed: tuple[CompletedRound, ...] = ()
+    integers: bool = False
 
     @property
     def current_round(self) -> int:
@@ -283,6 +351,20 @@ class NumberGuessingGame:
             )
         raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
 
+    def legal(self, number: Number | None) -> bool:
+        """Whether ``number`` is a legal pick: from 1 to 100, whole where :attr:`integers`."""
+        return in_range(number) and not (self.integers and not isinstance(number, int))
+
+    def health(self) -> tuple[int, int]:
+        """Health points lost so far by the model and by the opponent.
+
+        Whoever does not win a round loses one point (both, on a tie).
+        """
+        return (
+            sum(r.outcome != "model" for r in self.completed),
+            sum(r.outcome != "opponent" for r in self.completed),
+        )
+
     def play_round(self, reply: RoundReply, opponent_number: Number) -> NumberGuessingGame:
         """Record one round and return the new state.
 
@@ -300,14 +382,14 @@ class NumberGuessingGame:
             raise ValueError(f"the game already had its {self.rounds} rounds")
         if not in_range(opponent_number):
             raise ValueError(f"opponent number {opponent_number} is outside 1..100")
-        model_number = reply.choice if in_range(reply.choice) else FALLBACK_NUMBER
-        prediction = reply.prediction if reply.valid else None
+        valid = self.legal(reply.prediction) and self.legal(reply.choice)
+        model_number = reply.choice if self.legal(reply.choice) else FALLBACK_NUMBER
         played = CompletedRound(
             round=self.current_round,
             opponent_number=opponent_number,
-            prediction=prediction,
+            prediction=reply.prediction if valid else None,
             model_number=model_number,
-            invalid=not reply.valid,
+            invalid=not valid,
             outcome=round_outcome(model_number, opponent_number),
         )
         return replace(self, completed=(*self.completed, played))
@@ -320,7 +402,8 @@ class NumberGuessingGame:
     def from_dict(cls, data: dict[str, Any]) -> NumberGuessingGame:
         """Rebuild a game from :meth:`to_dict` output."""
         completed = tuple(CompletedRound(**played) for played in data["completed"])
-        return cls(level=data["level"], rounds=data["rounds"], completed=completed)
+        integers = bool(data.get("integers", False))
+        return cls(data["level"], data["rounds"], completed, integers)
 
     def accuracy(self) -> float:
         """Exact-match predictions divided by the number of rounds in the game."""
@@ -348,29 +431,45 @@ def round_result_text(played: CompletedRound) -> str:
 
 
 async def play_number_guessing(
-    ask: Ask, choose: Callable[[OpponentView], Number], level: int, rounds: int = DEFAULT_ROUNDS
+    ask: Ask,
+    choose: Callable[[OpponentView], Number],
+    level: int,
+    rounds: int = DEFAULT_ROUNDS,
+    rules: Rules | None = None,
 ) -> NumberGuessingGame:
     """Play a whole game against a rule-based opponent.
 
     Each round the opponent picks from its view (which holds no predictions),
     the model is asked for its prediction and its number, and the round's
-    result is told to the model in front of the next question.
+    result (with both players' health, where the rules have it) is told to
+    the model in front of the next question.
 
     Args:
         ask: Sends one user message, returns the model's reply.
         choose: The opponent's rule.
         level: Opponent level, recorded in the game.
         rounds: Rounds to play.
+        rules: How the game is told (default: ours).
 
     Returns:
         The finished game.
     """
-    game = NumberGuessingGame(level=level, rounds=rounds)
+    rules = rules or our_rules(rounds)
+    game = NumberGuessingGame(level=level, rounds=rounds, integers=rules.integers)
     conversation = Conversation(ask)
     while not game.is_over:
         view = game.view_as("model")
         opponent_number = choose(game.view_as("opponent"))
-        reply = await conversation.ask(ROUND_PROMPT.format(round=view.round, rounds=view.rounds))
+        health = rules.health - game.health()[0]
+        prompt = rules.round_prompt.format(round=view.round, rounds=view.rounds, hp=health)
+        reply = await conversation.ask(prompt)
         game = game.play_round(parse_round_reply(reply), opponent_number)
-        conversation.tell(round_result_text(game.completed[-1]))
+        result = round_result_text(game.completed[-1])
+        if rules.health:
+            lost = game.health()
+            health_text = HEALTH_TEXT.format(
+                model=rules.health - lost[0], opponent=rules.health - lost[1]
+            )
+            result = f"{result} {health_text}"
+        conversation.tell(result)
     return game

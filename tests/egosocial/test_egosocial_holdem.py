@@ -6,6 +6,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from cog_tasks.egosocial.holdem import (
+    ACTIONS,
     BeliefReply,
     HoldemTable,
     MatchRecord,
@@ -20,6 +21,8 @@ from cog_tasks.egosocial.holdem import (
 from cog_tasks.egosocial.inspect import egosocial_holdem
 from cog_tasks.egosocial.opponents.holdem_dqn import (
     STYLES,
+    FixedPlayer,
+    ShapedReward,
     TrainingConfig,
     expected_sha256,
     load_opponent,
@@ -72,6 +75,21 @@ def test_shaped_rewards_give_different_raise_rates_after_short_training() -> Non
     }
     assert rates["aggressive"].rate("raise") > rates["conservative"].rate("raise") + 0.2
     assert rates["conservative"].rate("fold") > rates["aggressive"].rate("fold") + 0.2
+
+
+def test_training_partners_are_drawn_per_hand_and_checked() -> None:
+    caller, raiser = FixedPlayer(("check", "call")), FixedPlayer(("raise", "call", "check"))
+    env = make_env(1)
+    state, _ = env.reset()
+    assert caller.eval_step(state)[0] == ACTIONS.index("call")  # nothing to check: it calls
+    assert raiser.step(state) == ACTIONS.index("raise")
+    config = TrainingConfig(
+        seed=1, episodes=60, replay_memory_init_size=50, partners=("caller", "raiser")
+    )
+    shaped = ShapedReward({"fold": 0.5})
+    assert opponent_from_agent("conservative", train_agent("conservative", config, shaped))
+    with pytest.raises(ValueError, match="training partners \\['shark'\\]"):
+        TrainingConfig(partners=("random", "shark"))
 
 
 def test_shipped_opponents_play_their_styles() -> None:

@@ -117,14 +117,27 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     with pytest.raises(ResultsError, match="given twice"):
         build_report([first, first])
     references = {c.row.split(" · ")[-1] for c in report.cells if c.reference}
-    assert {"always yes", "always no", "always A"} <= references
-    # the reference games on the same games: 50 hits every Level 1 round, 1 wins every round
+    assert {"always yes", "always no", "always A", "ideal observer"} <= references
+    # the ideal observer and chance sit on the model row's matches and hands
+    cells = {(c.row.split(" · ")[-1], c.column): c for c in report.cells if "Hold" in c.table}
+    model = next(c for c in report.cells if c.column == "holding" and not c.reference)
+    for name in ("ideal observer", "chance (expected)"):
+        assert cells[(name, "holding")].values.keys() == model.values.keys()
+        assert [v[1] for v in cells[(name, "holding")].values.values()] == [
+            v[1] for v in model.values.values()
+        ]
+    assert cells[("chance (expected)", "holding")].interval().value == pytest.approx(1 / 3)
+    assert cells[("chance (expected)", "style")].interval().value == 0.5
+    assert cells[("ideal observer", "style")].interval().value >= 0.5
+    # the reference games on the same games: 50 hits every round of the Level 1 game that
+    # opens with 50 (game 0; games 1-3 open with 70, 67 and 53), 1 wins every round
     found = {(c.row, c.column): c.interval() for c in pooled.cells}
     (row,) = {c.row for c in pooled.cells if not c.reference}
     hits = found[(f"{row} · constant prediction 50", "L1 hit rate")]
     wins = found[(f"{row} · constant lowest choice", "win rate")]
-    assert (hits.value, hits.n, wins.value, wins.n) == (1.0, 4, 1.0, 4)
-    assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.0
+    assert (hits.value, hits.n, wins.value, wins.n) == (0.25, 4, 1.0, 4)
+    # choosing 50 ties the 50 of game 0 and wins against the three higher openings
+    assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.75
 
 
 @pytest.mark.slow

@@ -14,15 +14,18 @@ from cog_tasks.egosocial.number_guessing import (
     NumberGuessingGame,
     OpponentView,
     RoundReply,
+    authors_rules,
     parse_round_reply,
     play_number_guessing,
     round_outcome,
 )
 from cog_tasks.egosocial.opponents.number_guessing import (
     LEVELS,
+    OPENING_RANGE,
     REFERENCE_REPLIES,
     NumberGuessingOpponent,
     constant_reply_game,
+    opening_number,
 )
 
 
@@ -255,6 +258,34 @@ def test_games_make_separate_samples_with_their_own_prompts() -> None:
         egosocial_number_guessing(games=0)
 
 
+def test_each_game_after_the_first_has_its_own_seeded_opening(run, scripted_ask) -> None:
+    task = egosocial_number_guessing(rounds=3, games=6)
+    openings = {
+        (s.metadata["level"], s.metadata["game"]): s.metadata["opening"] for s in task.dataset
+    }
+    assert all(openings[(level, 0)] == 50 for level in LEVELS)  # the paper's opponents
+    assert openings == {key: opening_number(*key) for key in openings}  # the same every run
+    low, high = OPENING_RANGE
+    assert all(low <= number <= high for number in openings.values())
+    for level in LEVELS:
+        # a deterministic player (the same reply every round) now plays different games
+        games = {
+            tuple(
+                r.opponent_number
+                for r in run(
+                    play_number_guessing(
+                        scripted_ask(["Prediction: 40; Choice: 30"]),
+                        NumberGuessingOpponent(level, opening=openings[(level, game)]).choose,
+                        level,
+                        3,
+                    )
+                ).completed
+            )
+            for game in range(6)
+        }
+        assert len(games) == len({openings[(level, game)] for game in range(6)}) >= 4
+
+
 @pytest.mark.slow
 def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
     log = run_chance_model(
@@ -266,3 +297,96 @@ def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
     assert metrics["win_rate level:3"].value == pytest.approx(sum(values) / 5)
     low, high = metrics["win_rate_ci_low"].value, metrics["win_rate_ci_high"].value
     assert not math.isnan(low) and low <= metrics["win_rate"].value <= high
+
+
+# An invented stand-in for the authors' interactive/reasoning_player.py (their text is
+# never committed): the same class and attributes, other words.
+FAKE_GAME_FILE = """
+class Player:
+    GAME_SETTING = "not this class"
+
+
+class AgentPlayer(Player):
+    GAME_SETTING = "An old rule text."
+    GAME_SETTING = ("Invented rules: two of you, Jack and you, pick whole numbers. "
+                    "The one nearer 0.8 of the mean keeps health.")
+    GAME_EXAMPLE = "Invented example: everyone starts with 10 health."
+    INQUIRY = "Hello {name}, round {round}, health {hp}. Say Jack's number and yours."
+"""
+
+
+@pytest.fixture
+def authors_game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data root holding the invented game file; downloads are switched off."""
+    folder = tmp_path / "egosocial" / "interactive"
+    folder.mkdir(parents=True)
+    (folder / "reasoning_player.py").write_text(FAKE_GAME_FILE, encoding="utf-8")
+    monkeypatch.setenv("COG_TASKS_DATA", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return folder / "reasoning_player.py"
+
+
+def test_the_authors_game_is_read_from_their_file(authors_game_file: Path) -> None:
+    task = egosocial_number_guessing(level=1, rules="authors")
+    system = task.dataset[0].input[0].text
+    assert system.startswith("Invented rules: two of you") and "10 health" in system
+    assert "An old rule text" not in system and "not this class" not in system
+    assert task.dataset[0].metadata["rules"] == "authors"
+    assert egosocial_number_guessing(level=1).dataset[0].input[0].text == RULES_TEXT.format(
+        rounds=10
+    )  # ours stays the default
+
+
+def test_the_authors_game_asks_with_health_and_takes_whole_numbers(
+    run, scripted_ask, authors_game_file: Path
+) -> None:
+    ask = scripted_ask([f"Prediction: 50; Choice: {choice}" for choice in ("60", "20.5", "1")])
+    game = run(play_number_guessing(ask, NumberGuessingOpponent(1).choose, 1, 3, authors_rules()))
+    questions = ask.questions
+    assert questions[0].startswith("Hello John, round 1, health 10.")
+    assert questions[0].endswith("Prediction: <number>; Choice: <number>")
+    # round 1: 60 loses to 50, so the model has 9 points and the opponent 10
+    assert "Health points after this round: you 9, your opponent 10." in questions[1]
+    assert "Hello John, round 2, health 9." in questions[1]
+    # a decimal is not a legal pick here: invalid, played as 50 (a tie: both lose a point)
+    assert [r.invalid for r in game.completed] == [False, True, False]
+    assert game.completed[1].model_number == 50 and game.completed[1].prediction is None
+    assert "you 8, your opponent 9" in questions[2]
+    assert game.health() == (2, 2) and game.to_dict()["integers"]
+    assert NumberGuessingGame.from_dict(game.to_dict()) == game
+
+
+def test_a_missing_or_foreign_authors_game_file_is_one_clear_error(
+    authors_game_file: Path,
+) -> None:
+    authors_game_file.write_text("class AgentPlayer:\n    INQUIRY = 'round {round}'\n")
+    with pytest.raises(ValueError, match="reasoning_player.py: AgentPlayer has no string"):
+        egosocial_number_guessing(rules="authors")
+    authors_game_file.unlink()
+    with pytest.raises(ValueError, match="could not fetch .*interactive/reasoning_player.py"):
+        egosocial_number_guessing(rules="authors")
+    with pytest.raises(ValueError, match="rules"):
+        egosocial_number_guessing(rules="theirs")
+
+
+@pytest.mark.slow
+def test_the_authors_game_runs_in_inspect_and_reports(
+    tmp_path: Path, scripted_model, authors_game_file: Path
+) -> None:
+    from cog_tasks.egosocial.inspect.report import build_report
+
+    [log] = inspect_eval(
+        egosocial_number_guessing(level=1, rounds=2, rules="authors"),
+        model=scripted_model(["Prediction: 50; Choice: 49.5", "Prediction: 50; Choice: 1"]),
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples
+    user_turns = [m.text for m in sample.messages if m.role == "user"]
+    assert user_turns[0].startswith("Hello John, round 1, health 10.")
+    assert "you 9, your opponent 9" in user_turns[1]  # 49.5 is no whole number: 50, a tie
+    value = sample.scores["number_guessing_scorer"].value
+    assert (value["invalid_rate"], value["win_rate"], value["accuracy"]) == (0.5, 0.5, 0.5)
+    cells = {(c.row.split(" · ")[-1], c.column): c for c in build_report([log]).cells}
+    assert cells[("constant lowest choice", "win rate")].interval().value == 1.0

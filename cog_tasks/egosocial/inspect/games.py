@@ -32,9 +32,10 @@ from cog_tasks.egosocial.inspect.metrics import (
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
-    RULES_TEXT,
+    RULES_NAMES,
     NumberGuessingGame,
     play_number_guessing,
+    rules_named,
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import (
     STYLES,
@@ -42,7 +43,11 @@ from cog_tasks.egosocial.opponents.holdem_dqn import (
     load_opponent,
     shipped_weights_dir,
 )
-from cog_tasks.egosocial.opponents.number_guessing import LEVELS, NumberGuessingOpponent
+from cog_tasks.egosocial.opponents.number_guessing import (
+    LEVELS,
+    NumberGuessingOpponent,
+    opening_number,
+)
 
 NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
@@ -62,12 +67,16 @@ def _asker(state: TaskState, generate: Generate) -> Ask:
 
 @solver
 def number_guessing_game() -> Solver:
-    """Play the sample's Number Guessing game against its rule-based opponent."""
+    """Play the sample's Number Guessing game against its rule-based opponent, under its rules."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         level, rounds = state.metadata["level"], state.metadata["rounds"]
-        opponent = NumberGuessingOpponent(level, rounded=state.metadata["rounded"])
-        game = await play_number_guessing(_asker(state, generate), opponent.choose, level, rounds)
+        opponent = NumberGuessingOpponent(
+            level, rounded=state.metadata["rounded"], opening=state.metadata["opening"]
+        )
+        rules = rules_named(state.metadata["rules"], rounds)
+        ask = _asker(state, generate)
+        game = await play_number_guessing(ask, opponent.choose, level, rounds, rules)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
 
@@ -105,7 +114,11 @@ def number_guessing_scorer() -> Scorer:
 
 @task
 def egosocial_number_guessing(
-    level: int | None = None, rounds: int = DEFAULT_ROUNDS, rounded: bool = False, games: int = 1
+    level: int | None = None,
+    rounds: int = DEFAULT_ROUNDS,
+    rounded: bool = False,
+    games: int = 1,
+    rules: str = "ours",
 ) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents.
 
@@ -117,19 +130,26 @@ def egosocial_number_guessing(
         games: Games per level, 1 to 1000, each a sample of its own (as
             Hold'em's ``matches``), so that the log's intervals are over
             games; with more than one, the rules name the game ("This is
-            game 2 of 3.") so that the games' prompts differ.
+            game 2 of 3."), and each game after the first has its own
+            opponent opening number (:func:`opening_number`, seeded by level
+            and game), so that a greedy model does not play one game N times.
+        rules: ``ours`` (the default: decimals allowed, no health points) or
+            ``authors``: the authors' game text, whole numbers and health
+            points, read when the task is built from
+            ``$COG_TASKS_DATA/egosocial/interactive/reasoning_player.py`` or
+            the authors' pinned repository (:mod:`cog_tasks.egosocial.authors_game`).
     """
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
     flag("rounded", rounded)
     levels = LEVELS if level is None else (choice("level", level, LEVELS),)
-    rules = RULES_TEXT.format(rounds=rounds)
+    told = rules_named(str(choice("rules", rules, RULES_NAMES)), rounds).system
     samples = [
         Sample(
             id=f"number_guessing-L{value}-g{game}",
             input=[
                 ChatMessageSystem(
-                    content=rules if games == 1 else f"{rules} This is game {game + 1} of {games}."
+                    content=told if games == 1 else f"{told} This is game {game + 1} of {games}."
                 )
             ],
             target=f"level {value}",
@@ -140,6 +160,8 @@ def egosocial_number_guessing(
                 "rounds": rounds,
                 "rounded": rounded,
                 "game": game,
+                "opening": opening_number(value, game),
+                "rules": rules,
             },
         )
         for value in levels

@@ -18,8 +18,9 @@ A record's status is
   belief not stated, a Number Guessing round, a Hold'em action, belief or style answer.
 
 Reference rows (always the same letter, the majority letter or class,
-chance) are measures of the same records, so they sit on the same units and
-epochs as the row they follow. :func:`build_report` turns the checked runs
+chance, and Hold'em's ideal observer, the ceiling of its holding and style
+questions) are measures of the same records, so they sit on the same units
+and epochs as the row they follow. :func:`build_report` turns the checked runs
 into :class:`~cog_tasks.egosocial.report.Cell` rows, each model row carrying
 its run's coverage; cells with a ``measure`` are the profile's headlines
 (:mod:`cog_tasks.egosocial.inspect.headlines`).
@@ -48,8 +49,17 @@ from cog_tasks.common.results import (
 )
 from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
-from cog_tasks.egosocial.holdem import YES_NO
-from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
+from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
+from cog_tasks.egosocial.opponents.holdem_observer import (
+    IdealMatch,
+    ideal_match,
+    shipped_opponents,
+)
+from cog_tasks.egosocial.opponents.number_guessing import (
+    OPENING_NUMBER,
+    REFERENCE_REPLIES,
+    constant_reply_game,
+)
 from cog_tasks.egosocial.records import LETTERS
 from cog_tasks.egosocial.report import Cell, GuessCurve, Report, write_report
 
@@ -166,8 +176,22 @@ def _static_values(sample: EvalSample, value: Mapping[str, float], circular: boo
 
 
 def _holdem_values(value: Mapping[str, float], match: Mapping[str, Any]) -> dict:
-    """The match's counts and, for the reference rows, its questions' golds by letter and class."""
+    """The match's counts and, for the reference rows, its questions' golds and the ideal observer.
+
+    The ideal observer (:func:`~cog_tasks.egosocial.opponents.holdem_observer.ideal_match`)
+    replays the shipped opponents on the match's own hands; ``ideal consistent``
+    is 0 where they do not play the recorded actions (other weights made the log).
+    """
     values = {key: float(value.get(key, 0.0)) for key in HOLDEM_KEYS}
+    ideal = (
+        ideal_match(MatchRecord.from_dict(dict(match)), shipped_opponents())
+        if match.get("hands")
+        else IdealMatch(0, 0, 0.0, True)
+    )
+    values["ideal holding correct"] = float(ideal.holding_correct)
+    values["ideal holding asked"] = float(ideal.holding_asked)
+    values["ideal style"] = ideal.style_correct
+    values["ideal consistent"] = float(ideal.consistent)
     beliefs = [belief for hand in match.get("hands", []) for belief in hand["beliefs"]]
     for question, (answers, classes) in QUESTIONS.items():
         asked = [belief for belief in beliefs if belief["question"] == question]
@@ -219,11 +243,13 @@ def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dic
     """The game's rates and those of the reference replies against the same opponent.
 
     The opponents are deterministic, so a constant reply plays the same game
-    whatever the model did (:func:`constant_reply_game`).
+    whatever the model did (:func:`constant_reply_game`), against the game's
+    own opening number (50 in logs made before games had their own).
     """
     values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
+    opening = int(game.get("opening", OPENING_NUMBER))
     for name, reply in REFERENCE_REPLIES.items():
-        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"])
+        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"], opening)
         values[f"{name} accuracy"] = played.accuracy()
         values[f"{name} win_rate"] = played.win_rate()
     return values
@@ -366,9 +392,14 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
         style: [unit for unit in units if run.metadata[unit]["opponent"] == style]
         for style in styles
     }
-    for style, matches in scopes.items():
-        yield _cell(run, table, f"style ({style})", _means(run, "style_correct", matches))
-    yield _cell(run, table, "style", _means(run, "style_correct", units), "holdem_style_accuracy")
+    ideal = _ideal_observer_name(run, units)
+    for suffix, members in [(f" ({s})", m) for s, m in scopes.items()] + [("", units)]:
+        column = "style" + suffix
+        shown = "holdem_style_accuracy" if not suffix else ""
+        yield _cell(run, table, column, _means(run, "style_correct", members), shown)
+        chance = {unit: 1 / len(STYLE_OPTIONS) for unit in members}
+        yield _reference(run, "chance (expected)", table, column, chance)
+        yield _reference(run, ideal, table, column, _means(run, "ideal style", members))
     beliefs = _pairs(run, "belief_correct", "belief_asked", units)
     yield _cell(run, table, "beliefs", beliefs, "holdem_belief_accuracy")
     for question, (answers, classes) in QUESTIONS.items():
@@ -386,8 +417,21 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
             rules.append((f"majority class ({classes[majority]})", f"{question} class {majority}"))
             for name, key in rules:
                 yield _reference(run, name, table, column, _pairs(run, key, asked, members))
+            if question == "holding":
+                chance = {u: (values[u][asked] / len(classes), values[u][asked]) for u in members}
+                yield _reference(run, "chance (expected)", table, column, chance)
+                best = _pairs(run, "ideal holding correct", "ideal holding asked", members)
+                yield _reference(run, ideal, table, column, best)
     actions = _pairs(run, "invalid_actions", "model_actions", units)
     yield _cell(run, table, "invalid actions", actions)
+
+
+def _ideal_observer_name(run: EgoRun, units: Collection[str]) -> str:
+    """The ideal observer's row name; it says so where the shipped weights did not play the log."""
+    foreign = sum(not run.checked.values[unit]["ideal consistent"] for unit in units)
+    if not foreign:
+        return "ideal observer"
+    return f"ideal observer (not this log's opponent in {foreign} of {len(units)} matches)"
 
 
 def _beliefs_cells(run: EgoRun) -> Iterator[Cell]:

@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import DataFileError, write_atomically
 from cog_tasks.common.params import ParameterError
 from cog_tasks.egosocial.holdem import ACTIONS, make_env
@@ -73,6 +74,36 @@ SHAPED_REWARDS: dict[Style, ShapedReward] = {
 
 
 @dataclass(frozen=True)
+class FixedPlayer:
+    """A training partner that plays the first legal action of its preference list.
+
+    Attributes:
+        preference: Action names, most preferred first.
+    """
+
+    preference: tuple[str, ...]
+    use_raw = False
+
+    def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Rlcard's agent interface: the preferred legal action's id."""
+        legal = [ACTIONS[action_id] for action_id in state["legal_actions"]]
+        return ACTIONS.index(next(a for a in self.preference if a in legal)), {}
+
+    def step(self, state: Mapping[str, Any]) -> int:
+        """Rlcard's training interface: the same as :meth:`eval_step`."""
+        return self.eval_step(state)[0]
+
+
+#: Training partners by name: rlcard's random agent, one that always calls (or
+#: checks) and one that always raises when it may.
+PARTNERS = ("random", "caller", "raiser")
+_FIXED_PARTNERS = {
+    "caller": FixedPlayer(("check", "call")),
+    "raiser": FixedPlayer(("raise", "call", "check")),
+}
+
+
+@dataclass(frozen=True)
 class TrainingConfig:
     """Settings of one training run (recorded next to the weights).
 
@@ -87,6 +118,9 @@ class TrainingConfig:
         epsilon_decay_steps: Steps over which exploration decays from 1 to 0.1.
         batch_size: Replay minibatch size.
         evaluation_hands: Hands played greedily afterwards to measure action rates.
+        partners: Who the agent trains against (:data:`PARTNERS`); with more
+            than one, each hand's partner is drawn uniformly from a generator
+            seeded with ``seed``.
     """
 
     seed: int = 0
@@ -99,6 +133,12 @@ class TrainingConfig:
     epsilon_decay_steps: int = 10000
     batch_size: int = 32
     evaluation_hands: int = 1000
+    partners: tuple[str, ...] = ("random",)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.partners) - set(PARTNERS))
+        if unknown or not self.partners:
+            raise UserError(f"training partners {unknown or '(none)'}: expected some of {PARTNERS}")
 
 
 @dataclass(frozen=True)
@@ -134,7 +174,7 @@ def _quiet() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _single_thread() -> Iterator[None]:
+def single_thread() -> Iterator[None]:
     """Run torch on one thread so that results do not depend on the core count."""
     import torch
 
@@ -146,12 +186,13 @@ def _single_thread() -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def train_agent(style: Style, config: TrainingConfig) -> Any:
+def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | None = None) -> Any:
     """Train one DQN opponent and return rlcard's ``DQNAgent``.
 
     Args:
         style: Which shaped reward to use.
         config: Training settings.
+        shaping: A bonus to try instead of the style's (``SHAPED_REWARDS``).
 
     Returns:
         The trained agent (greedy actions through ``eval_step``).
@@ -160,8 +201,8 @@ def train_agent(style: Style, config: TrainingConfig) -> Any:
     from rlcard.agents import DQNAgent, RandomAgent
     from rlcard.utils import reorganize
 
-    shaping = SHAPED_REWARDS[style]
-    with _single_thread(), _quiet():
+    shaping = shaping or SHAPED_REWARDS[style]
+    with single_thread(), _quiet():
         _seed_everything(config.seed)
         env = make_env(config.seed)
         agent = DQNAgent(
@@ -176,8 +217,13 @@ def train_agent(style: Style, config: TrainingConfig) -> Any:
             batch_size=config.batch_size,
             device=torch.device("cpu"),
         )
-        env.set_agents([agent, RandomAgent(num_actions=env.num_actions)])
+        partners = {"random": RandomAgent(num_actions=env.num_actions), **_FIXED_PARTNERS}
+        draw = np.random.default_rng(config.seed)
+        env.set_agents([agent, partners[config.partners[0]]])
         for _ in range(config.episodes):
+            if len(config.partners) > 1:
+                chosen = config.partners[draw.integers(len(config.partners))]
+                env.set_agents([agent, partners[chosen]])
             trajectories, payoffs = env.run(is_training=True)
             for state, action, reward, next_state, done in reorganize(trajectories, payoffs)[0]:
                 shaped = reward + shaping(ACTIONS[action])
@@ -200,14 +246,6 @@ class DQNOpponent:
     network: Any
     sha256: str = ""
 
-    def q_values(self, observation: np.ndarray) -> np.ndarray:
-        """Q-values of the four actions for one 72-dimensional observation."""
-        import torch
-
-        with torch.no_grad():
-            batch = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
-            return self.network(batch)[0].numpy()
-
     def act(self, state: Mapping[str, Any]) -> str:
         """Choose the legal action with the highest Q-value, never folding when checking is free.
 
@@ -221,12 +259,30 @@ class DQNOpponent:
         Returns:
             The action name (``call``, ``raise``, ``fold`` or ``check``).
         """
-        values = self.q_values(state["obs"])
-        legal = list(state["legal_actions"])
-        action = ACTIONS[max(legal, key=lambda action_id: values[action_id])]
-        if action == "fold" and ACTIONS.index("check") in legal:
-            return "check"
-        return action
+        legal = tuple(ACTIONS[action_id] for action_id in state["legal_actions"])
+        return self.act_batch(np.asarray(state["obs"]).reshape(1, -1), legal)[0]
+
+    def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
+        """:meth:`act` for many observations that share their legal actions.
+
+        Args:
+            observations: Rows of 72-dimensional observations.
+            legal: The legal action names.
+
+        Returns:
+            The action name chosen for each row.
+        """
+        import torch
+
+        # One thread: a small network on a shared machine is many times faster so.
+        with single_thread(), torch.no_grad():
+            values = self.network(torch.as_tensor(observations, dtype=torch.float32)).numpy()
+        masked = np.full_like(values, -np.inf)
+        ids = [ACTIONS.index(name) for name in legal]
+        masked[:, ids] = values[:, ids]
+        chosen = [ACTIONS[action_id] for action_id in masked.argmax(axis=1)]
+        free = "check" in legal
+        return ["check" if free and action == "fold" else action for action in chosen]
 
     def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
         """Rlcard's agent interface, so the opponent can sit in ``env.run``."""

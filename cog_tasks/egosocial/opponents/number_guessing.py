@@ -1,5 +1,7 @@
 """Rule-based Number Guessing opponents at three cognitive levels.
 
+With the paper's opening number 50:
+
 - Level 1 always plays 50.
 - Level 2 plays the arithmetic sequence 50, 45, ..., 5 (``50 - 5 * (round - 1)``).
 - Level 3 plays 50 first, then the previous round's target,
@@ -7,17 +9,25 @@
   default (the paper's formula), or rounded down to a whole number with
   ``rounded=True`` (this project's earlier default).
 
+The opponents are deterministic, so against a deterministic (greedy) model
+every game would be the same game. Game 0 of each level opens with the
+paper's 50; each later game opens with its own number from
+:data:`OPENING_RANGE`, drawn by :func:`opening_number` from a generator
+seeded with the level and the game's index (the same for every run), and
+plays the same level's rule from it (Level 1 plays it every round, Level 2
+counts down from it by 5, Level 3 plays it first).
+
 Each opponent sees only :class:`~cog_tasks.egosocial.number_guessing.OpponentView`,
 never the model's predictions. :func:`constant_reply_game` plays one against a
 player that gives the same reply every round: the reference rows "constant
-prediction 50" and "constant lowest choice" (:data:`REFERENCE_REPLIES`). The
-opponents are deterministic, so each row is one game per level, the same
-game however often it is played.
+prediction 50" and "constant lowest choice" (:data:`REFERENCE_REPLIES`),
+each on the same opening as the model's game.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 
 from cog_tasks.common.params import ParameterError
@@ -32,6 +42,8 @@ from cog_tasks.egosocial.number_guessing import (
 )
 
 OPENING_NUMBER = 50
+#: The opening numbers of games after the first (integers, both ends included).
+OPENING_RANGE = (30, 70)
 LEVELS = (1, 2, 3)
 #: Reference players that reply the same every round: a constant prediction of 50 (and
 #: choice 50), and the lowest choice (with prediction 50), which never loses a round.
@@ -39,6 +51,22 @@ REFERENCE_REPLIES: dict[str, RoundReply] = {
     "constant prediction 50": RoundReply(prediction=OPENING_NUMBER, choice=OPENING_NUMBER),
     "constant lowest choice": RoundReply(prediction=OPENING_NUMBER, choice=LOWEST_NUMBER),
 }
+
+
+def opening_number(level: int, game: int) -> int:
+    """The opening number of a level's game: the paper's 50 in game 0, a seeded draw after.
+
+    Args:
+        level: The opponent's level.
+        game: The game's 0-based index within its level.
+
+    Returns:
+        50 for game 0; otherwise an integer in :data:`OPENING_RANGE`, the same
+        for the same level and game in every run.
+    """
+    if game == 0:
+        return OPENING_NUMBER
+    return random.Random(f"number-guessing-opening-L{level}-g{game}").randint(*OPENING_RANGE)
 
 
 @dataclass(frozen=True)
@@ -49,10 +77,12 @@ class NumberGuessingOpponent:
         level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target).
         rounded: Level 3 rounds the previous target down to a whole number
             instead of keeping its decimals.
+        opening: Its first number (Level 1's every number; 50 in the paper).
     """
 
     level: int
     rounded: bool = False
+    opening: int = OPENING_NUMBER
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -68,11 +98,11 @@ class NumberGuessingOpponent:
             A number from 1 to 100.
         """
         if self.level == 1:
-            return OPENING_NUMBER
+            return self.opening
         if self.level == 2:
-            return max(LOWEST_NUMBER, OPENING_NUMBER - 5 * (view.round - 1))
+            return max(LOWEST_NUMBER, self.opening - 5 * (view.round - 1))
         if not view.model_numbers:
-            return OPENING_NUMBER
+            return self.opening
         target = round_target(view.model_numbers[-1], view.own_numbers[-1])
         if self.rounded:
             return max(LOWEST_NUMBER, math.floor(target))
@@ -81,7 +111,11 @@ class NumberGuessingOpponent:
 
 
 def constant_reply_game(
-    reply: RoundReply, level: int, rounds: int = DEFAULT_ROUNDS, rounded: bool = False
+    reply: RoundReply,
+    level: int,
+    rounds: int = DEFAULT_ROUNDS,
+    rounded: bool = False,
+    opening: int = OPENING_NUMBER,
 ) -> NumberGuessingGame:
     """Play one game in which the player gives ``reply`` every round.
 
@@ -90,11 +124,12 @@ def constant_reply_game(
         level: The opponent's level.
         rounds: Rounds to play.
         rounded: The Level 3 opponent rounds down (see :class:`NumberGuessingOpponent`).
+        opening: The opponent's opening number.
 
     Returns:
         The finished game.
     """
-    opponent = NumberGuessingOpponent(level, rounded=rounded)
+    opponent = NumberGuessingOpponent(level, rounded=rounded, opening=opening)
     game = NumberGuessingGame(level=level, rounds=rounds)
     while not game.is_over:
         game = game.play_round(reply, opponent.choose(game.view_as("opponent")))

@@ -1,0 +1,432 @@
+"""How much a hold'em opponent's play reveals about its cards, and the best possible guess.
+
+Two measures, both on the opponent's own (deterministic, greedy) policy:
+
+- :func:`measure_first_actions` plays deals against rlcard's random agent
+  (the opponent in seat 1, as in the task) and records, per deal, the
+  opponent's holding class and its first action. :func:`first_action_table`
+  gives the action shares per class with Wilson intervals, and
+  :func:`mutual_information` the mutual information (bits) between class and
+  action, with a bootstrap interval over deals. :func:`first_to_act_shares`
+  gives the exact shares over all 1,326 holdings when the opponent is first
+  to act (the small blind before the flop: its state is then its cards alone).
+- :func:`ideal_match` is the ideal observer of one played match: it knows the
+  opponent's policy, sees what the model saw (its own cards, the board, every
+  action, the opponent's cards at a showdown) and replays the policy on every
+  holding the opponent could have (:func:`opponent_decisions` rebuilds the
+  opponent's observation and legal actions at each of its decisions from the
+  record). Its holding guess, made where the model was asked, is the class
+  with the most holdings that would have played as the opponent did so far
+  (each holding is equally likely to be dealt); its style guess, after the
+  match, is the style under which the observed play is the more likely (a
+  tie earns half). These are exact, not sampled: every holding is replayed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from cog_tasks.common.stats import Interval, bootstrap_interval, wilson_interval
+from cog_tasks.egosocial.holdem import (
+    ACTIONS,
+    HOLDING_OPTIONS,
+    MODEL_SEAT,
+    OPPONENT_SEAT,
+    STAGES,
+    HandResult,
+    MatchRecord,
+    TableAction,
+    holding_class,
+    make_env,
+)
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, DQNOpponent
+
+#: rlcard limit hold'em's limit of raises per betting round.
+MAX_RAISES = 4
+#: Public cards seen in each betting round.
+BOARD_SIZES = (0, 3, 4, 5)
+#: The actions a player may take first (a check is never the first action before the flop).
+FIRST_ACTIONS = ("call", "raise", "fold", "check")
+
+
+@cache
+def card_index() -> dict[str, int]:
+    """The index (0-51) rlcard gives of each card in its observation vector."""
+    return dict(make_env(0).card2index)
+
+
+@cache
+def all_holdings() -> tuple[tuple[str, str], ...]:
+    """Every two-card holding (1,326), in card-index order."""
+    cards = sorted(card_index(), key=card_index().__getitem__)
+    return tuple(combinations(cards, 2))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the opponent knew at one decision besides its cards, and what it did.
+
+    Attributes:
+        board: Public cards it saw.
+        raise_nums: Raises made in each betting round so far (rlcard's ``raise_nums``).
+        legal: Its legal actions, in rlcard's order.
+        action: What it did.
+    """
+
+    board: tuple[str, ...]
+    raise_nums: tuple[int, ...]
+    legal: tuple[str, ...]
+    action: str
+
+
+def _legal(raised: Mapping[int, int], seat: int, raises: int) -> tuple[str, ...]:
+    """Legal actions by rlcard's rules: no raise at the limit, no check facing a bet."""
+    facing = raised[seat] < max(raised.values())
+    return tuple(
+        action
+        for action in ACTIONS
+        if not (action == "raise" and raises >= MAX_RAISES)
+        and not (action == "check" and facing)
+        and not (action == "call" and not facing)
+    )
+
+
+def opponent_decisions(
+    actions: Sequence[TableAction], board: Sequence[str], seat: int = OPPONENT_SEAT
+) -> list[Decision]:
+    """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand.
+
+    The first action of a hand is the small blind's (it acts first before the
+    flop), which fixes the blinds (1 and 2 chips).
+
+    Args:
+        actions: The hand's actions, in order.
+        board: The public cards dealt in the hand.
+        seat: Whose decisions to rebuild.
+
+    Returns:
+        One :class:`Decision` per action of ``seat``, in order.
+    """
+    small_blind = actions[0].seat
+    raised = {small_blind: 1, 1 - small_blind: 2}
+    raise_nums = [0] * len(STAGES)
+    stage = 0
+    decisions = []
+    for action in actions:
+        now = STAGES.index(action.stage)
+        if now != stage:
+            stage, raised = now, {0: 0, 1: 0}
+        if action.seat == seat:
+            decisions.append(
+                Decision(
+                    board=tuple(board[: BOARD_SIZES[stage]]),
+                    raise_nums=tuple(raise_nums),
+                    legal=_legal(raised, seat, raise_nums[stage]),
+                    action=action.action,
+                )
+            )
+        if action.action == "call":
+            raised[action.seat] = max(raised.values())
+        elif action.action == "raise":
+            raised[action.seat] = max(raised.values()) + 1
+            raise_nums[stage] += 1
+    return decisions
+
+
+def observations(holdings: Sequence[tuple[str, str]], decision: Decision) -> np.ndarray:
+    """The 72-dimensional rlcard observation of each holding at ``decision``."""
+    index = card_index()
+    rows = np.zeros((len(holdings), 72), dtype=np.float32)
+    cards = np.array([[index[card] for card in holding] for holding in holdings], dtype=int)
+    rows[np.arange(len(holdings))[:, None], cards.reshape(len(holdings), 2)] = 1
+    rows[:, [index[card] for card in decision.board]] = 1
+    for stage, count in enumerate(decision.raise_nums):
+        rows[:, 52 + stage * 5 + count] = 1
+    return rows
+
+
+@lru_cache(maxsize=4096)
+def policy_on_every_holding(
+    opponent: DQNOpponent, board: tuple[str, ...], raise_nums: tuple[int, ...], legal: tuple
+) -> np.ndarray:
+    """The opponent's action with each of :func:`all_holdings` in one public state (cached)."""
+    decision = Decision(board, raise_nums, legal, "")
+    return np.array(opponent.act_batch(observations(all_holdings(), decision), legal))
+
+
+def holdings_without(seen: Sequence[str]) -> np.ndarray:
+    """Which of :func:`all_holdings` use none of the ``seen`` cards (a mask)."""
+    taken = set(seen)
+    return np.array([h[0] not in taken and h[1] not in taken for h in all_holdings()])
+
+
+def consistent_holdings(
+    opponent: DQNOpponent, decisions: Sequence[Decision], allowed: np.ndarray
+) -> np.ndarray:
+    """Which ``allowed`` holdings (a mask) the opponent's policy plays every decision with."""
+    kept = allowed.copy()
+    for decision in decisions:
+        played = policy_on_every_holding(
+            opponent, decision.board, decision.raise_nums, decision.legal
+        )
+        kept &= played == decision.action
+    return kept
+
+
+@cache
+def holding_classes() -> np.ndarray:
+    """The holding class of each of :func:`all_holdings`."""
+    return np.array([holding_class(holding) for holding in all_holdings()])
+
+
+def holding_posterior(
+    opponent: DQNOpponent, model_cards: Sequence[str], decisions: Sequence[Decision]
+) -> np.ndarray:
+    """Probability of each holding class given the model's cards and the opponent's play so far.
+
+    Raises:
+        ValueError: When no holding plays as the opponent did (not this policy's play).
+    """
+    kept = consistent_holdings(opponent, decisions, holdings_without(model_cards))
+    if not kept.any():
+        raise ValueError(f"no holding plays {[d.action for d in decisions]} as {opponent.style}")
+    counts = np.bincount(holding_classes()[kept], minlength=len(HOLDING_OPTIONS))
+    return counts / counts.sum()
+
+
+def hand_likelihood(opponent: DQNOpponent, hand: HandResult) -> float:
+    """Probability that the opponent's policy plays as it did in ``hand``, seen from the model.
+
+    At a showdown the opponent's cards are known; otherwise every holding
+    without the model's or the board's cards is equally likely.
+    """
+    decisions = opponent_decisions(hand.actions, hand.board)
+    if hand.actions[-1].action != "fold":
+        allowed = np.array([set(h) == set(hand.opponent_cards) for h in all_holdings()])
+    else:
+        allowed = holdings_without((*hand.model_cards, *hand.board))
+    return consistent_holdings(opponent, decisions, allowed).sum() / allowed.sum()
+
+
+@dataclass(frozen=True)
+class IdealMatch:
+    """The ideal observer's scores on one match.
+
+    Attributes:
+        holding_correct: Hands whose holding class it guessed right, among
+            those where the model was asked.
+        holding_asked: Hands where the model was asked the holding question.
+        style_correct: 1 for a right style guess, 0.5 for a tie, 0 otherwise.
+        consistent: Whether the given policy plays every recorded action of
+            the opponent (otherwise the match was played by other weights).
+    """
+
+    holding_correct: int
+    holding_asked: int
+    style_correct: float
+    consistent: bool
+
+
+def _asked_at(hand: HandResult) -> int:
+    """Index of the model's first action: where its belief questions were asked."""
+    return next(i for i, action in enumerate(hand.actions) if action.seat == MODEL_SEAT)
+
+
+def ideal_match(record: MatchRecord, opponents: Mapping[str, DQNOpponent]) -> IdealMatch:
+    """Score the ideal observer on a played match.
+
+    Args:
+        record: The match.
+        opponents: The policy of each style (the true style's among them).
+
+    Returns:
+        Its holding and style scores on the match's own hands.
+    """
+    truth = opponents[record.opponent_style]
+    correct = asked = 0
+    log_likelihood = dict.fromkeys(opponents, 0.0)
+    consistent = True
+    for hand in record.hands:
+        if any(b.question == "holding" for b in hand.beliefs):
+            before = hand.actions[: _asked_at(hand)]
+            decisions = opponent_decisions(before, ()) if before else []
+            try:
+                posterior = holding_posterior(truth, hand.model_cards, decisions)
+            except ValueError:
+                consistent = False
+                continue
+            asked += 1
+            correct += int(np.argmax(posterior)) == holding_class(hand.opponent_cards)
+        for style, opponent in opponents.items():
+            likelihood = hand_likelihood(opponent, hand)
+            log_likelihood[style] += math.log(likelihood) if likelihood else -math.inf
+    if log_likelihood[record.opponent_style] == -math.inf:
+        consistent = False
+    best = max(log_likelihood.values())
+    winners = [style for style, value in log_likelihood.items() if value == best]
+    style_correct = 1 / len(winners) if record.opponent_style in winners else 0.0
+    return IdealMatch(correct, asked, style_correct, consistent)
+
+
+@cache
+def shipped_opponents() -> dict[str, DQNOpponent]:
+    """The shipped opponent of each style, loaded once."""
+    from cog_tasks.egosocial.opponents.holdem_dqn import load_opponent
+
+    return {style: load_opponent(style) for style in STYLES}
+
+
+@dataclass(frozen=True)
+class FirstAction:
+    """The opponent's first action in one deal.
+
+    Attributes:
+        holding: Its holding class (index into :data:`HOLDING_OPTIONS`).
+        position: ``small blind`` (first to act before the flop) or ``big blind``.
+        action: Its first action.
+    """
+
+    holding: int
+    position: str
+    action: str
+
+
+def measure_first_actions(opponent: Any, deals: int, seed: int) -> list[FirstAction]:
+    """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action.
+
+    The opponent sits in seat 1, as in the task; the random agent picks
+    uniformly among its legal actions. A deal the random agent ends before
+    the opponent acts (it folds first) has no first action and is skipped.
+
+    Args:
+        opponent: Anything with :meth:`DQNOpponent.act`.
+        deals: Hands to deal.
+        seed: Seed of the deal and of the random agent.
+
+    Returns:
+        One record per deal in which the opponent acted.
+    """
+    env = make_env(seed)
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(deals):
+        env.reset()
+        game = env.game
+        position = "small blind" if game.players[OPPONENT_SEAT].in_chips == 1 else "big blind"
+        cards = tuple(card.get_index() for card in game.players[OPPONENT_SEAT].hand)
+        while not env.is_over():
+            player = env.get_player_id()
+            legal = game.get_legal_actions()
+            if player == OPPONENT_SEAT:
+                action = opponent.act(env.get_state(OPPONENT_SEAT))
+                found.append(FirstAction(holding_class(cards), position, action))
+                break
+            env.step(legal[rng.integers(len(legal))], raw_action=True)
+    return found
+
+
+def first_to_act_shares(opponent: DQNOpponent) -> dict[int, dict[str, float]]:
+    """Exact first-action shares per holding class when the opponent acts first (small blind).
+
+    Its state then holds only its cards, so each of the 1,326 holdings is
+    played once and weighted equally, as it is dealt.
+    """
+    decision = Decision((), (0, 0, 0, 0), ("call", "raise", "fold"), "")
+    holdings = all_holdings()
+    chosen = opponent.act_batch(observations(holdings, decision), decision.legal)
+    counts: dict[int, Counter[str]] = {}
+    for holding, action in zip(holdings, chosen, strict=True):
+        counts.setdefault(holding_class(holding), Counter())[action] += 1
+    return {
+        cls: {action: counts[cls][action] / sum(counts[cls].values()) for action in FIRST_ACTIONS}
+        for cls in sorted(counts)
+    }
+
+
+def _mi_bits(holding: np.ndarray, action: np.ndarray) -> float:
+    """Plug-in mutual information (bits) between two label arrays."""
+    joint = np.zeros((holding.max(initial=0) + 1, action.max(initial=0) + 1))
+    np.add.at(joint, (holding, action), 1)
+    joint /= joint.sum()
+    outer = joint.sum(axis=1, keepdims=True) @ joint.sum(axis=0, keepdims=True)
+    nonzero = joint > 0
+    return float((joint[nonzero] * np.log2(joint[nonzero] / outer[nonzero])).sum())
+
+
+def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
+    """Mutual information (bits) between holding class and first action, bootstrapped over deals."""
+    holding = np.array([r.holding for r in records])
+    action = np.array([FIRST_ACTIONS.index(r.action) for r in records])
+    return bootstrap_interval(
+        lambda rows: _mi_bits(holding[rows], action[rows]), len(records), unit="deal", seed=seed
+    )
+
+
+def first_action_table(records: Sequence[FirstAction]) -> dict[int, dict[str, Interval]]:
+    """Each holding class's first-action shares, with Wilson intervals over its deals."""
+    table = {}
+    for cls in range(len(HOLDING_OPTIONS)):
+        actions = [r.action for r in records if r.holding == cls]
+        table[cls] = {
+            name: wilson_interval(actions.count(name), len(actions), unit="deal")
+            for name in FIRST_ACTIONS
+        }
+    return table
+
+
+def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
+    """Mutual information (bits) of the first-to-act table, each holding weighted as dealt."""
+    dealt = Counter(holding_class(h) for h in all_holdings())
+    holding, action = [], []
+    for cls, row in shares.items():
+        for name, share in row.items():
+            count = round(share * dealt[cls])
+            holding += [cls] * count
+            action += [FIRST_ACTIONS.index(name)] * count
+    return _mi_bits(np.array(holding), np.array(action))
+
+
+def opponent_profile(opponent: DQNOpponent, deals: int, seed: int) -> dict[str, Any]:
+    """What one opponent's first action reveals of its holding class, in plain data.
+
+    Args:
+        opponent: The opponent.
+        deals: Hands dealt against rlcard's random agent (:func:`measure_first_actions`).
+        seed: Seed of the deals and of the bootstrap.
+
+    Returns:
+        ``vs_random`` (deals, first-action shares per class with Wilson
+        intervals, mutual information with its bootstrap interval over deals)
+        and ``first_to_act`` (exact shares per class over all holdings, and
+        their mutual information).
+    """
+    records = measure_first_actions(opponent, deals, seed)
+    table = first_action_table(records)
+    exact = first_to_act_shares(opponent)
+    return {
+        "style": opponent.style,
+        "sha256": opponent.sha256,
+        "vs_random": {
+            "deals": deals,
+            "seed": seed,
+            "first_actions": len(records),
+            "by_class": {
+                str(cls): {name: share.as_dict() for name, share in row.items()}
+                for cls, row in table.items()
+            },
+            "mutual_information_bits": mutual_information(records, seed).as_dict(),
+        },
+        "first_to_act": {
+            "holdings": len(all_holdings()),
+            "by_class": {str(cls): row for cls, row in exact.items()},
+            "mutual_information_bits": _exact_mi_bits(exact),
+        },
+    }
