@@ -11,9 +11,14 @@ opponent folding at most a quarter of its class-0 hands, the aggressive one
 raising class 0 more often than class 2 (their Wilson intervals apart, so
 that noise does not meet it).
 
+``--opponents rules`` measures the rule-based styles
+(:mod:`cog_tasks.egosocial.opponents.holdem_rules`, ``-T opponents=rules``)
+instead of the DQN weights, into ``egosocial_opponents_rules.json``.
+
 Usage::
 
     python benchmarks/egosocial_opponents.py                  # shipped weights, 5,000 deals
+    python benchmarks/egosocial_opponents.py --opponents rules
     python benchmarks/egosocial_opponents.py --weights DIR --deals 2000 --output /tmp/o.json
 """
 
@@ -27,9 +32,18 @@ from typing import Any
 from cog_tasks.common.files import write_json_atomically
 from cog_tasks.egosocial.holdem import HOLDING_OPTIONS
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
-from cog_tasks.egosocial.opponents.holdem_observer import FIRST_ACTIONS, opponent_profile
+from cog_tasks.egosocial.opponents.holdem_observer import (
+    FIRST_ACTIONS,
+    OPPONENT_KINDS,
+    opponent_profile,
+    shipped_opponents,
+)
 
-OUTPUT = Path(__file__).parent / "results" / "egosocial_opponents.json"
+RESULTS = Path(__file__).parent / "results"
+OUTPUTS = {
+    "dqn": RESULTS / "egosocial_opponents.json",
+    "rules": RESULTS / "egosocial_opponents_rules.json",
+}
 MI_TARGET = 0.1
 CONSERVATIVE_FOLD_LIMIT = 0.25
 
@@ -85,19 +99,33 @@ def markdown(profiles: dict[str, dict[str, Any]]) -> str:
 def main() -> None:
     """Measure every style and write the results file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
+    parser.add_argument(
+        "--opponents", choices=OPPONENT_KINDS, default="dqn", help="which opponents (default dqn)"
+    )
+    parser.add_argument(
+        "--weights", type=Path, help="DQN weights folder (default: the shipped one)"
+    )
     parser.add_argument("--deals", type=int, default=5000, help="hands dealt per style")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--output", type=Path, help="results file (default: by --opponents)")
     args = parser.parse_args()
+    if args.weights and args.opponents != "dqn":
+        parser.error("--weights names DQN weights; it needs --opponents dqn")
+    output = args.output or OUTPUTS[args.opponents]
     started = time.time()
+    players = (
+        {style: load_opponent(style, args.weights) for style in STYLES}
+        if args.weights
+        else shipped_opponents(args.opponents)
+    )
     profiles = {
-        style: opponent_profile(load_opponent(style, args.weights), args.deals, args.seed)
-        for style in STYLES
+        style: opponent_profile(player, args.deals, args.seed) for style, player in players.items()
     }
     result = {
-        "command": f"python benchmarks/egosocial_opponents.py --deals {args.deals} "
-        f"--seed {args.seed}" + (f" --weights {args.weights}" if args.weights else ""),
+        "command": f"python benchmarks/egosocial_opponents.py --opponents {args.opponents} "
+        f"--deals {args.deals} --seed {args.seed}"
+        + (f" --weights {args.weights}" if args.weights else ""),
+        "opponents_kind": args.opponents,
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "seconds": round(time.time() - started, 1),
         "holding_classes": list(HOLDING_OPTIONS),
@@ -105,11 +133,11 @@ def main() -> None:
         "targets": targets(profiles),
         "markdown": markdown(profiles),
     }
-    write_json_atomically(args.output, result)
+    write_json_atomically(output, result)
     print(result["markdown"])
     for target, met in result["targets"].items():
         print(f"{'met' if met else 'NOT met'}: {target}")
-    print(f"written: {args.output}")
+    print(f"written: {output}")
 
 
 if __name__ == "__main__":

@@ -37,12 +37,8 @@ from cog_tasks.egosocial.number_guessing import (
     play_number_guessing,
     rules_named,
 )
-from cog_tasks.egosocial.opponents.holdem_dqn import (
-    STYLES,
-    expected_sha256,
-    load_opponent,
-    shipped_weights_dir,
-)
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, expected_sha256, shipped_weights_dir
+from cog_tasks.egosocial.opponents.holdem_observer import OPPONENT_KINDS, shipped_opponents
 from cog_tasks.egosocial.opponents.number_guessing import (
     LEVELS,
     NumberGuessingOpponent,
@@ -177,10 +173,11 @@ def egosocial_number_guessing(
 
 @solver
 def holdem_match() -> Solver:
-    """Play the sample's hold'em match against its DQN opponent, then ask for its style."""
+    """Play the sample's hold'em match against its opponent (DQN or rules), then ask its style."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        opponent = load_opponent(state.metadata["opponent"])
+        kind = state.metadata.get("opponents", "dqn")
+        opponent = shipped_opponents(kind)[state.metadata["opponent"]]
         record = await play_match(
             _asker(state, generate),
             opponent,
@@ -251,9 +248,13 @@ def opponent_weights(styles: Sequence[str]) -> dict[str, object]:
 
 @task
 def egosocial_holdem(
-    opponent: str | None = None, hands: int = 5, matches: int = 1, seed: int = 0
+    opponent: str | None = None,
+    hands: int = 5,
+    matches: int = 1,
+    seed: int = 0,
+    opponents: str = "dqn",
 ) -> Task:
-    """EgoSocialArena Limit Texas Hold'em against the DQN opponents.
+    """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents.
 
     Args:
         opponent: ``aggressive``, ``conservative`` or ``None`` for both.
@@ -262,7 +263,13 @@ def egosocial_holdem(
             ``seed + k``, so both opponents face the same cards.
         seed: Base seed of the deals (at least 0); it also shuffles the
             letters of the style and holding options.
+        opponents: ``dqn`` (the default, the paper's protocol: the shipped
+            DQN weights, whose play barely depends on their cards) or
+            ``rules``: the card-conditioned rule-based styles
+            (:mod:`~cog_tasks.egosocial.opponents.holdem_rules`), whose play
+            reveals their holding class.
     """
+    kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)
     integer("matches", matches, 1, 1000)
     integer("seed", seed, 0)
@@ -276,6 +283,7 @@ def egosocial_holdem(
                 "scenario": "holdem",
                 "ability": "tom",
                 "opponent": style,
+                "opponents": kind,
                 "hands": hands,
                 "deal_seed": seed + match,
             },
@@ -288,5 +296,5 @@ def egosocial_holdem(
         solver=with_progress(holdem_match(), task="egosocial_holdem", unit="match"),
         scorer=holdem_scorer(),
         version=TASK_VERSIONS["egosocial_holdem"],
-        metadata={DATA_PROVENANCE: opponent_weights(styles)},
+        metadata={DATA_PROVENANCE: opponent_weights(styles)} if kind == "dqn" else {},
     )

@@ -175,16 +175,21 @@ def _static_values(sample: EvalSample, value: Mapping[str, float], circular: boo
     return values
 
 
-def _holdem_values(value: Mapping[str, float], match: Mapping[str, Any]) -> dict:
+def _holdem_values(
+    value: Mapping[str, float], match: Mapping[str, Any], sample: Mapping[str, Any]
+) -> dict:
     """The match's counts and, for the reference rows, its questions' golds and the ideal observer.
 
     The ideal observer (:func:`~cog_tasks.egosocial.opponents.holdem_observer.ideal_match`)
-    replays the shipped opponents on the match's own hands; ``ideal consistent``
-    is 0 where they do not play the recorded actions (other weights made the log).
+    replays the sample's kind of opponents (its metadata's ``opponents``;
+    ``dqn`` in logs made before the option) on the match's own hands;
+    ``ideal consistent`` is 0 where they do not play the recorded actions
+    (other weights made the log).
     """
     values = {key: float(value.get(key, 0.0)) for key in HOLDEM_KEYS}
+    opponents = shipped_opponents(str(sample.get("opponents", "dqn")))
     ideal = (
-        ideal_match(MatchRecord.from_dict(dict(match)), shipped_opponents())
+        ideal_match(MatchRecord.from_dict(dict(match)), opponents)
         if match.get("hands")
         else IdealMatch(0, 0, 0.0, True)
     )
@@ -233,7 +238,7 @@ def _values(
     if task == STATIC_TASK:
         return _static_values(sample, value, circular)
     if task == HOLDEM_TASK:
-        return _holdem_values(value, details)
+        return _holdem_values(value, details, sample.metadata or {})
     if task == NUMBER_GUESSING_TASK:
         return _guessing_values(sample.metadata, value)
     return {key: float(value.get(key, 0.0)) for key in (*BELIEF_KEYS, "not_stated")}

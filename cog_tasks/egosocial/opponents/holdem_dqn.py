@@ -27,6 +27,7 @@ import io
 import json
 import random
 import sys
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
@@ -231,9 +232,45 @@ def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | No
     return agent
 
 
+class PolicyOpponent(ABC):
+    """The opponent interface shared by the task, the chance runner and the ideal observer.
+
+    A subclass defines ``style``, ``sha256`` (of the weights it plays, ``""``
+    for none) and :meth:`act_batch`, its policy on rlcard's observation rows;
+    :meth:`act` and rlcard's :meth:`eval_step` play it on one state. The ideal
+    observer calls :meth:`act_batch` on every possible holding at once.
+    """
+
+    style: str
+    sha256: str
+    use_raw = False
+
+    @abstractmethod
+    def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
+        """The action name chosen for each row of 72-dimensional observations.
+
+        Args:
+            observations: Rows of rlcard's observation, sharing their legal actions.
+            legal: The legal action names.
+        """
+
+    def act(self, state: Mapping[str, Any]) -> str:
+        """The action name for rlcard's extracted state (``obs`` and ``legal_actions``)."""
+        legal = tuple(ACTIONS[action_id] for action_id in state["legal_actions"])
+        return self.act_batch(np.asarray(state["obs"]).reshape(1, -1), legal)[0]
+
+    def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Rlcard's agent interface, so the opponent can sit in ``env.run``."""
+        return ACTIONS.index(self.act(state)), {}
+
+
 @dataclass(frozen=True)
-class DQNOpponent:
-    """A trained hold'em opponent that acts greedily on its Q-values.
+class DQNOpponent(PolicyOpponent):
+    """A trained hold'em opponent that acts greedily on its Q-values, never folding when free.
+
+    rlcard lists ``fold`` as legal even when there is nothing to call; no
+    player folds then (checking costs nothing and keeps the hand), so a fold
+    chosen there is played as a check.
 
     Attributes:
         style: ``"aggressive"`` or ``"conservative"``.
@@ -246,24 +283,8 @@ class DQNOpponent:
     network: Any
     sha256: str = ""
 
-    def act(self, state: Mapping[str, Any]) -> str:
-        """Choose the legal action with the highest Q-value, never folding when checking is free.
-
-        rlcard lists ``fold`` as legal even when there is nothing to call; no
-        player folds then (checking costs nothing and keeps the hand), so a
-        fold chosen there is played as a check.
-
-        Args:
-            state: rlcard's extracted state (``obs`` and ``legal_actions``).
-
-        Returns:
-            The action name (``call``, ``raise``, ``fold`` or ``check``).
-        """
-        legal = tuple(ACTIONS[action_id] for action_id in state["legal_actions"])
-        return self.act_batch(np.asarray(state["obs"]).reshape(1, -1), legal)[0]
-
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """:meth:`act` for many observations that share their legal actions.
+        """The legal action with the highest Q-value for each observation, a free fold checked.
 
         Args:
             observations: Rows of 72-dimensional observations.
@@ -283,12 +304,6 @@ class DQNOpponent:
         chosen = [ACTIONS[action_id] for action_id in masked.argmax(axis=1)]
         free = "check" in legal
         return ["check" if free and action == "fold" else action for action in chosen]
-
-    def eval_step(self, state: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Rlcard's agent interface, so the opponent can sit in ``env.run``."""
-        return ACTIONS.index(self.act(state)), {}
-
-    use_raw = False
 
 
 def opponent_from_agent(style: Style, agent: Any) -> DQNOpponent:

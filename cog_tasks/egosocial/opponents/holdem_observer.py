@@ -1,6 +1,7 @@
 """How much a hold'em opponent's play reveals about its cards, and the best possible guess.
 
-Two measures, both on the opponent's own (deterministic, greedy) policy:
+Two measures, both on the opponent's own deterministic policy (the greedy DQN or
+the rules, :data:`OPPONENT_KINDS`), through :meth:`PolicyOpponent.act_batch`:
 
 - :func:`measure_first_actions` plays deals against rlcard's random agent
   (the opponent in seat 1, as in the task) and records, per deal, the
@@ -34,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cog_tasks.common.params import choice
 from cog_tasks.common.stats import Interval, bootstrap_interval, wilson_interval
 from cog_tasks.egosocial.holdem import (
     ACTIONS,
@@ -47,7 +49,8 @@ from cog_tasks.egosocial.holdem import (
     holding_class,
     make_env,
 )
-from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, DQNOpponent
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, PolicyOpponent, load_opponent
+from cog_tasks.egosocial.opponents.holdem_rules import RuleOpponent
 
 #: rlcard limit hold'em's limit of raises per betting round.
 MAX_RAISES = 4
@@ -155,7 +158,7 @@ def observations(holdings: Sequence[tuple[str, str]], decision: Decision) -> np.
 
 @lru_cache(maxsize=4096)
 def policy_on_every_holding(
-    opponent: DQNOpponent, board: tuple[str, ...], raise_nums: tuple[int, ...], legal: tuple
+    opponent: PolicyOpponent, board: tuple[str, ...], raise_nums: tuple[int, ...], legal: tuple
 ) -> np.ndarray:
     """The opponent's action with each of :func:`all_holdings` in one public state (cached)."""
     decision = Decision(board, raise_nums, legal, "")
@@ -169,7 +172,7 @@ def holdings_without(seen: Sequence[str]) -> np.ndarray:
 
 
 def consistent_holdings(
-    opponent: DQNOpponent, decisions: Sequence[Decision], allowed: np.ndarray
+    opponent: PolicyOpponent, decisions: Sequence[Decision], allowed: np.ndarray
 ) -> np.ndarray:
     """Which ``allowed`` holdings (a mask) the opponent's policy plays every decision with."""
     kept = allowed.copy()
@@ -188,7 +191,7 @@ def holding_classes() -> np.ndarray:
 
 
 def holding_posterior(
-    opponent: DQNOpponent, model_cards: Sequence[str], decisions: Sequence[Decision]
+    opponent: PolicyOpponent, model_cards: Sequence[str], decisions: Sequence[Decision]
 ) -> np.ndarray:
     """Probability of each holding class given the model's cards and the opponent's play so far.
 
@@ -202,7 +205,7 @@ def holding_posterior(
     return counts / counts.sum()
 
 
-def hand_likelihood(opponent: DQNOpponent, hand: HandResult) -> float:
+def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
     """Probability that the opponent's policy plays as it did in ``hand``, seen from the model.
 
     At a showdown the opponent's cards are known; otherwise every holding
@@ -240,7 +243,7 @@ def _asked_at(hand: HandResult) -> int:
     return next(i for i, action in enumerate(hand.actions) if action.seat == MODEL_SEAT)
 
 
-def ideal_match(record: MatchRecord, opponents: Mapping[str, DQNOpponent]) -> IdealMatch:
+def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) -> IdealMatch:
     """Score the ideal observer on a played match.
 
     Args:
@@ -276,11 +279,21 @@ def ideal_match(record: MatchRecord, opponents: Mapping[str, DQNOpponent]) -> Id
     return IdealMatch(correct, asked, style_correct, consistent)
 
 
-@cache
-def shipped_opponents() -> dict[str, DQNOpponent]:
-    """The shipped opponent of each style, loaded once."""
-    from cog_tasks.egosocial.opponents.holdem_dqn import load_opponent
+#: The opponents ``egosocial_holdem`` can play (``-T opponents=...``): the shipped
+#: DQN weights (the default, as in the paper) or the card-conditioned rules.
+OPPONENT_KINDS = ("dqn", "rules")
 
+
+@cache
+def shipped_opponents(kind: str = "dqn") -> dict[str, PolicyOpponent]:
+    """The opponent of each style of one kind (:data:`OPPONENT_KINDS`), made once.
+
+    Raises:
+        ParameterError: For an unknown kind.
+    """
+    choice("opponents", kind, OPPONENT_KINDS)
+    if kind == "rules":
+        return {style: RuleOpponent(style) for style in STYLES}
     return {style: load_opponent(style) for style in STYLES}
 
 
@@ -299,7 +312,7 @@ class FirstAction:
     action: str
 
 
-def measure_first_actions(opponent: Any, deals: int, seed: int) -> list[FirstAction]:
+def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> list[FirstAction]:
     """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action.
 
     The opponent sits in seat 1, as in the task; the random agent picks
@@ -307,7 +320,7 @@ def measure_first_actions(opponent: Any, deals: int, seed: int) -> list[FirstAct
     the opponent acts (it folds first) has no first action and is skipped.
 
     Args:
-        opponent: Anything with :meth:`DQNOpponent.act`.
+        opponent: Anything with :meth:`PolicyOpponent.act`.
         deals: Hands to deal.
         seed: Seed of the deal and of the random agent.
 
@@ -333,7 +346,7 @@ def measure_first_actions(opponent: Any, deals: int, seed: int) -> list[FirstAct
     return found
 
 
-def first_to_act_shares(opponent: DQNOpponent) -> dict[int, dict[str, float]]:
+def first_to_act_shares(opponent: PolicyOpponent) -> dict[int, dict[str, float]]:
     """Exact first-action shares per holding class when the opponent acts first (small blind).
 
     Its state then holds only its cards, so each of the 1,326 holdings is
@@ -394,7 +407,7 @@ def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
     return _mi_bits(np.array(holding), np.array(action))
 
 
-def opponent_profile(opponent: DQNOpponent, deals: int, seed: int) -> dict[str, Any]:
+def opponent_profile(opponent: PolicyOpponent, deals: int, seed: int) -> dict[str, Any]:
     """What one opponent's first action reveals of its holding class, in plain data.
 
     Args:
