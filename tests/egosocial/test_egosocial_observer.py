@@ -18,6 +18,7 @@ from cog_tasks.egosocial.holdem import (
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
 from cog_tasks.egosocial.opponents.holdem_observer import (
+    OPPONENT_KINDS,
     FirstAction,
     all_holdings,
     first_action_table,
@@ -104,15 +105,19 @@ def _caller(question: str) -> str:
     return "check" if "check" in question.rsplit("Legal actions:", 1)[-1] else "call"
 
 
+@pytest.mark.parametrize("kind", OPPONENT_KINDS)
 @pytest.mark.parametrize("style", STYLES)
-def test_the_ideal_observer_scores_the_matchs_own_hands(run, style: str) -> None:
+def test_the_ideal_observer_scores_the_matchs_own_hands(run, style: str, kind: str) -> None:
     async def ask(question: str) -> str:
         return _caller(question)
 
-    opponents = shipped_opponents()
+    opponents = shipped_opponents(kind)
     record = run(play_match(ask, opponents[style], hands=8, seed=3))
     ideal = ideal_match(record, opponents)
     assert ideal.consistent
+    # the other kind's policies did not play this match
+    other_kind = next(k for k in OPPONENT_KINDS if k != kind)
+    assert not ideal_match(record, shipped_opponents(other_kind)).consistent
     assert ideal.holding_asked == record.scores()["holding_asked"]
     assert 0 <= ideal.holding_correct <= ideal.holding_asked
     # the two policies play the same hands differently: the observer names the style
