@@ -761,6 +761,12 @@ PROBES = [
         "egosocial chance egosocial_holdem -T opponent=nope",
         "opponent",
     ),
+    probe(
+        "ego-holdem-opponents-unknown",
+        "egosocial chance egosocial_holdem -T opponents=nope",
+        "opponents",
+        "dqn, rules",
+    ),
     probe("ego-chance-unknown-task", "egosocial chance egosocial_nope", "egosocial_nope"),
     probe("coglm-abilities-unknown", "coglm chance -T abilities=nope", "nope"),
     probe("coglm-per-ability-zero", "coglm chance -T per_ability=0", "per_ability"),
