@@ -176,8 +176,7 @@ def holdem_match() -> Solver:
     """Play the sample's hold'em match against its opponent (DQN or rules), then ask its style."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        kind = state.metadata.get("opponents", "dqn")
-        opponent = shipped_opponents(kind)[state.metadata["opponent"]]
+        opponent = shipped_opponents(state.metadata["opponents"])[state.metadata["opponent"]]
         record = await play_match(
             _asker(state, generate),
             opponent,

@@ -432,7 +432,7 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
 
 
 def _ideal_observer_name(run: EgoRun, units: Collection[str]) -> str:
-    """The ideal observer's row name; it says so where the shipped weights did not play the log."""
+    """The ideal observer's row name; it says where the replayed opponents did not play the log."""
     foreign = sum(not run.checked.values[unit]["ideal consistent"] for unit in units)
     if not foreign:
         return "ideal observer"
