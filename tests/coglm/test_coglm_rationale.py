@@ -186,8 +186,8 @@ def test_an_order_of_steps_that_singles_out_an_option_is_hidden(reply: str, hidd
 @pytest.mark.parametrize(
     "reply",
     [
-        # fishing, museum, letters: the order of the first and the third option
-        "Going fishing can open the day. Visiting the museum needs an afternoon. "
+        # fishing, bread, letters: the order of the first and the third option
+        "Going fishing can open the day. Baking bread needs an afternoon. "
         "Writing letters is best left for the evening.",
         # two steps only
         "Going fishing must come before baking bread.",
