@@ -154,10 +154,12 @@ def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
 def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`.
 
-    Longer options are hidden first, so "Not true" goes before "True". A copy
-    may run over several lines (a numbered list of an option's steps).
+    Longer options are hidden first, so "Not true" goes before "True", and
+    options of one length in their listed order (the same on every run). A
+    copy may run over several lines (a numbered list of an option's steps).
     """
-    for choice in sorted({c.strip() for c in choices if c.strip()}, key=len, reverse=True):
+    listed = dict.fromkeys(c.strip() for c in choices if c.strip())
+    for choice in sorted(listed, key=len, reverse=True):
         for start, end in reversed(_near_copies(text, choice)):
             text = text[:start] + HIDDEN_TEXT + text[end:]
     return text
@@ -334,15 +336,11 @@ def _clause_leads(text: str, mentions: list[tuple[int, int, int]]) -> list[tuple
     with step ``-1``, which fits no order.
     """
     ends = [match.end() for match in _CLAUSE_BREAK.finditer(text)]
-    hidden = [(-1, at, at + len(HIDDEN_TEXT)) for at in _positions(text, HIDDEN_TEXT)]
+    hidden = [(-1, m.start(), m.end()) for m in re.finditer(re.escape(HIDDEN_TEXT), text)]
     leads: dict[int, tuple[int, int, int]] = {}
     for mention in sorted([*mentions, *hidden], key=lambda mention: mention[1]):
         leads.setdefault(bisect_right(ends, mention[1]), mention)
     return list(leads.values())
-
-
-def _positions(text: str, part: str) -> list[int]:
-    return [match.start() for match in re.finditer(re.escape(part), text)]
 
 
 def _in_sequence(steps: Sequence[int], sequence: Sequence[int]) -> bool:
@@ -367,10 +365,12 @@ def _order_spans(text: str, choices: Sequence[str], question: str = "") -> list[
                 if named and step == named[-1]:  # the same step again ("yoga (rule: yoga ...)")
                     last = at
                     continue
+                if step in named:
+                    break
                 fitting = tuple(
                     o for o in orders if not named or o.index(step) > o.index(named[-1])
                 )
-                if step in named or not fitting:
+                if not fitting:
                     break
                 named.append(step)
                 orders, last = fitting, at
@@ -387,11 +387,12 @@ def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
     at line and sentence ends, commas, semicolons, colons, arrows, "and",
     "then", "next", "finally"; a step named again in a row counts once).
     :data:`ORDER_STEPS` or more distinct steps named in a row that fit one
-    option's order and no other's point at it ("1. Going shopping before
-    reading books 2. Listening to music ..." for "going shopping, listening
-    to music, ..."), unless the question itself names them in that order
-    (restating its rules). Those step names are hidden, the rest of their
-    clauses stays, until no such order is left.
+    option's order and no other's point at it ("1. Going fishing comes
+    early. 2. Visiting the museum (rule: ...) 3. Baking bread ..." for
+    "going fishing, visiting the museum, baking bread, ..."), unless the
+    question itself names them in that order (restating its rules). Those
+    step names are hidden, the rest of their clauses stays, until no such
+    order is left.
     """
     while spans := _order_spans(text, choices, question):
         text = _hide_spans(text, spans)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,6 +136,22 @@ def test_ordinals_fragments_and_inflections_are_hidden(
     hidden = hide_options(reply, choices)
     assert gone not in hidden and kept in hidden
     assert points_at_options(reply, choices) and not points_at_options(hidden, choices)
+
+
+@pytest.mark.parametrize("seed", ["0", "2"])
+def test_options_of_one_length_are_hidden_alike_on_every_run(seed: str) -> None:
+    # string hashing differs by seed; a set of the options once ordered them by it
+    code = (
+        "from cog_tasks.coglm.rationale import hide_options\n"
+        "print(hide_options('Mia might have lost the key, since the door was open.', "
+        "['Mia might have lost the key.', 'Ned might have lost the key.', "
+        "'Mia is glad the door was open.', 'Ned is glad the door was open.']))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "[…], since the door was open.\n"
 
 
 def test_letters_that_are_entities_in_the_question_stay() -> None:
