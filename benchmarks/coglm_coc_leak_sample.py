@@ -10,13 +10,15 @@ the same layout) and prints, per file, with 95 % intervals over replies:
   reader, and by both (over the replies both read);
 - the share of replies that mention ``boxed`` and that start with the
   speaker tag ``A:`` (facts about the replies, not about the hiding);
-- the share whose hidden rationale still holds an ordinal or a fragment of
-  an option (:func:`cog_tasks.coglm.rationale.points_at_options`);
+- the share whose hidden rationale still holds an ordinal, a fragment of
+  an option or an order of steps that singles out an option
+  (:func:`cog_tasks.coglm.rationale.points_at_options`);
 - the share of the replies' characters the hidden rationale keeps;
 - for options that are sequences of steps (three or more comma-separated
   parts, as in ``plan``), the share whose hidden rationale still lists the
-  chosen option's steps in its order (a check independent of the hiding
-  code's own detector, which looks for ordinals and fragments only);
+  chosen option's steps in its order (every step's text, word for word; a
+  check independent of the hiding code's own detector, which counts the
+  first step of each clause);
 
 and, over the items, ``ours`` minus ``authors``: the pooled calibrated
 accuracy (chance one over the listed options) and the accuracy, paired
@@ -145,9 +147,9 @@ def report(results: Sequence[dict[str, Any]]) -> str:
             shares = result[name]
             lines.append(
                 f"  hidden rationale, {name} reader ({shares['readable']} readable): same option "
-                f"{_shown(Interval.from_dict(shares['same_option_share']))} %, ordinal or "
-                f"fragment {_shown(Interval.from_dict(shares['pointer_share']))} %, characters "
-                f"kept {_shown(Interval.from_dict(shares['kept_share']))} %"
+                f"{_shown(Interval.from_dict(shares['same_option_share']))} %, ordinal, "
+                f"fragment or order {_shown(Interval.from_dict(shares['pointer_share']))} %, "
+                f"characters kept {_shown(Interval.from_dict(shares['kept_share']))} %"
             )
         lines.append(
             "  same option by both readers: "

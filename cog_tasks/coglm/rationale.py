@@ -7,19 +7,24 @@ Two forms (:data:`RATIONALE_FORMS`):
   chosen (or rejected): answer statements, option letters and labels,
   ordinals ("the fourth option", "option 2"), copies and near copies of an
   option's text, fragments of three or more of its content words, and
-  inflected forms of a one-word option ("cats" for "Cat"). Letters that
-  stand as entities in the question ("If A leads to B") are left as they are.
+  inflected forms of a one-word option ("cats" for "Cat"), and, where the
+  options order the same steps (``plan``), the names of steps whose order
+  singles out one option ("first go fishing, then visit the museum ...").
+  Letters that stand as entities in the question ("If A leads to B") are
+  left as they are.
 - ``raw``: the reply as written, answer included. The paper does not say
   whether its rationales contained the answer; this form is the other reading.
 
 :func:`leak_counts` measures how often a hidden rationale still reads as the
-option the full reply chose, how often it still holds an ordinal or an
-option's fragment, and how much of the reply it keeps.
+option the full reply chose, how often it still holds an ordinal, an
+option's fragment or an order of steps that singles out an option, and how
+much of the reply it keeps.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -54,6 +59,17 @@ _ORDINAL_POINTER = re.compile(
     re.IGNORECASE,
 )
 _STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
+# An order of this many steps or more that fits one option's order points at it.
+ORDER_STEPS = 3
+_STEP_BREAK = re.compile(r"[,;]|->|→|=>|\bthen\b", re.IGNORECASE)
+# Where a rationale's clause ends: each clause's first step is its place in an order.
+_CLAUSE_BREAK = re.compile(
+    r"(?:\n|[.!?](?=\s|$)|[,;:→]|->|=>"
+    r"|\b(?:and|then|next|finally|followed[ \t]+by|after[ \t]+that)\b)"
+    r"(?![ \t]*(?:before|after)\b)",
+    re.IGNORECASE,
+)
+_IN_STEP_GAP = re.compile(r"[ \t\-\w'’]*")
 
 
 @dataclass(frozen=True)
@@ -67,7 +83,8 @@ class LeakCounts:
         verbatim: Readable replies whose hidden form still contains the chosen
             option's text (normalized: case and punctuation ignored).
         pointers: Readable replies whose shown form still holds an ordinal
-            pointer or a fragment of an option's text (:func:`points_at_options`).
+            pointer, a fragment of an option's text or an order of steps that
+            singles out an option (:func:`points_at_options`).
         kept_chars: Per readable reply, ``(characters shown, characters of
             the reply)``.
     """
@@ -88,7 +105,7 @@ class LeakCounts:
         return wilson_interval(self.verbatim, self.readable, unit="reply")
 
     def pointer_interval(self) -> Interval:
-        """The share of readable replies whose rationale holds an ordinal or fragment, Wilson."""
+        """The share of readable replies whose rationale holds a pointer, 95 % Wilson."""
         return wilson_interval(self.pointers, self.readable, unit="reply")
 
     def kept_interval(self) -> Interval:
@@ -137,10 +154,12 @@ def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
 def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`.
 
-    Longer options are hidden first, so "Not true" goes before "True". A copy
-    may run over several lines (a numbered list of an option's steps).
+    Longer options are hidden first, so "Not true" goes before "True", and
+    options of one length in their listed order (the same on every run). A
+    copy may run over several lines (a numbered list of an option's steps).
     """
-    for choice in sorted({c.strip() for c in choices if c.strip()}, key=len, reverse=True):
+    listed = dict.fromkeys(c.strip() for c in choices if c.strip())
+    for choice in sorted(listed, key=len, reverse=True):
         for start, end in reversed(_near_copies(text, choice)):
             text = text[:start] + HIDDEN_TEXT + text[end:]
     return text
@@ -217,14 +236,166 @@ def hide_fragments(text: str, choices: Sequence[str]) -> str:
     option is hidden in its inflected forms too ("cats" for "Cat", "faulty"
     for "Fault").
     """
+    return _hide_spans(text, _fragment_spans(text, choices))
+
+
+def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the spans (overlapping ones merged) replaced by :data:`HIDDEN_TEXT`."""
     merged: list[tuple[int, int]] = []
-    for start, end in sorted(_fragment_spans(text, choices)):
+    for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
     for start, end in reversed(merged):
         text = text[:start] + HIDDEN_TEXT + text[end:]
+    return text
+
+
+@dataclass(frozen=True)
+class _StepOrders:
+    """Options that order the same steps differently (``plan``).
+
+    Attributes:
+        stems: Per step, the stems of its content words.
+        own: Per step, the stems no other step holds (how a mention is recognised).
+        orders: The options' distinct orders, as tuples of step indices.
+    """
+
+    stems: tuple[frozenset[str], ...]
+    own: tuple[frozenset[str], ...]
+    orders: tuple[tuple[int, ...], ...]
+
+
+def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
+    """The groups of options that order the same :data:`ORDER_STEPS` or more steps.
+
+    A step is a part of an option's text between commas, semicolons, arrows or
+    "then", known by the stems of its content words ("and play golf" is
+    "play golf"). A group needs two or more distinct orders.
+    """
+    groups: dict[frozenset[tuple[str, ...]], set[tuple[tuple[str, ...], ...]]] = {}
+    for choice in choices:
+        parts = (
+            tuple(stem for stem, _, _ in _content_words(part)) for part in _STEP_BREAK.split(choice)
+        )
+        steps = tuple(part for part in parts if part)
+        if len(set(steps)) == len(steps) >= ORDER_STEPS:
+            groups.setdefault(frozenset(steps), set()).add(steps)
+    found = []
+    for members, orders in groups.items():
+        if len(orders) < 2:
+            continue
+        steps = sorted(members)
+        stems = tuple(frozenset(step) for step in steps)
+        own = tuple(
+            mine - frozenset().union(*(other for other in stems if other is not mine))
+            for mine in stems
+        )
+        index = {step: at for at, step in enumerate(steps)}
+        found.append(
+            _StepOrders(stems, own, tuple(sorted(tuple(index[s] for s in o) for o in orders)))
+        )
+    return found
+
+
+def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
+    """``(step, start, end)`` of every mention of a step in ``text``, in order.
+
+    A mention is a word of the step's own (``fishing`` of "going fishing"),
+    widened over the step's other words next to it ("going fishing"), with
+    only function words, spaces or hyphens between them.
+    """
+    words = _content_words(text)
+    owner = {stem: step for step, stems in enumerate(group.own) for stem in stems}
+
+    def joined(left: int, right: int) -> bool:
+        return bool(_IN_STEP_GAP.fullmatch(text[words[left][2] : words[right][1]]))
+
+    mentions: list[list[int]] = []  # step, first word, last word
+    for at, (stem, _, _) in enumerate(words):
+        step = owner.get(stem)
+        if step is None:
+            continue
+        if mentions and mentions[-1][0] == step and joined(mentions[-1][2], at):
+            mentions[-1][2] = at
+            continue
+        first, before = at, mentions[-1][2] if mentions else -1
+        while first - 1 > before and words[first - 1][0] in group.stems[step]:
+            if not joined(first - 1, first):
+                break
+            first -= 1
+        mentions.append([step, first, at])
+    return [(step, words[first][1], words[last][2]) for step, first, last in mentions]
+
+
+def _clause_leads(text: str, mentions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The first mention of each clause (:data:`_CLAUSE_BREAK`): the order ``text`` names.
+
+    A clause whose first step is hidden already (:data:`HIDDEN_TEXT`) leads
+    with step ``-1``, which fits no order.
+    """
+    ends = [match.end() for match in _CLAUSE_BREAK.finditer(text)]
+    hidden = [(-1, m.start(), m.end()) for m in re.finditer(re.escape(HIDDEN_TEXT), text)]
+    leads: dict[int, tuple[int, int, int]] = {}
+    for mention in sorted([*mentions, *hidden], key=lambda mention: mention[1]):
+        leads.setdefault(bisect_right(ends, mention[1]), mention)
+    return list(leads.values())
+
+
+def _in_sequence(steps: Sequence[int], sequence: Sequence[int]) -> bool:
+    """Whether ``steps`` occur in ``sequence`` in their order, gaps allowed."""
+    remaining = iter(sequence)
+    return all(step in remaining for step in steps)
+
+
+def _order_spans(text: str, choices: Sequence[str], question: str = "") -> list[tuple[int, int]]:
+    """Spans of the step mentions whose order points at one option (see :func:`hide_orders`)."""
+    spans: list[tuple[int, int]] = []
+    for group in _step_orders(choices):
+        asked = [step for step, _, _ in _step_mentions(question, group)]
+        leads = _clause_leads(text, _step_mentions(text, group))
+        for first in range(len(leads)):
+            named: list[int] = []
+            orders, last = group.orders, first
+            for at in range(first, len(leads)):
+                step = leads[at][0]
+                if step < 0:
+                    break
+                if named and step == named[-1]:  # the same step again ("yoga (rule: yoga ...)")
+                    last = at
+                    continue
+                if step in named:
+                    break
+                fitting = tuple(
+                    o for o in orders if not named or o.index(step) > o.index(named[-1])
+                )
+                if not fitting:
+                    break
+                named.append(step)
+                orders, last = fitting, at
+            if len(named) >= ORDER_STEPS and len(orders) == 1 and not _in_sequence(named, asked):
+                spans += [(start, end) for _, start, end in leads[first : last + 1]]
+    return spans
+
+
+def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
+    """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`.
+
+    Where options order the same steps (:func:`_step_orders`), the order a
+    rationale names is the first step mentioned in each clause (clauses end
+    at line and sentence ends, commas, semicolons, colons, arrows, "and",
+    "then", "next", "finally"; a step named again in a row counts once).
+    :data:`ORDER_STEPS` or more distinct steps named in a row that fit one
+    option's order and no other's point at it ("1. Going fishing comes
+    early. 2. Visiting the museum (rule: ...) 3. Baking bread ..." for
+    "going fishing, visiting the museum, baking bread, ..."), unless the
+    question itself names them in that order (restating its rules). Those
+    step names are hidden, the rest of their clauses stays, until no such
+    order is left.
+    """
+    while spans := _order_spans(text, choices, question):
+        text = _hide_spans(text, spans)
     return text
 
 
@@ -239,9 +410,17 @@ def hide_ordinals(text: str) -> str:
     )
 
 
-def points_at_options(text: str, choices: Sequence[str]) -> bool:
-    """Whether ``text`` holds an ordinal pointer or a fragment of an option's text."""
-    return bool(_ORDINAL_POINTER.search(text) or _fragment_spans(text, choices))
+def points_at_options(text: str, choices: Sequence[str], question: str = "") -> bool:
+    """Whether ``text`` holds an ordinal pointer, a fragment of an option's text or an order.
+
+    The order is one of steps that singles out an option (:func:`hide_orders`);
+    ``question`` is the question whose own orders do not count.
+    """
+    return bool(
+        _ORDINAL_POINTER.search(text)
+        or _fragment_spans(text, choices)
+        or _order_spans(text, choices, question)
+    )
 
 
 def question_letters(question: str) -> frozenset[str]:
@@ -303,22 +482,25 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
 
 
 def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
-    """A reply without its answer statements, option letters, ordinals and option texts.
+    """A reply without its answer statements, option letters, ordinals, option texts and orders.
 
     Args:
         text: A model's reply.
         choices: The options of the question.
-        question: The question, whose own standing letters are kept.
+        question: The question, whose own standing letters and orders of
+            steps are kept.
 
     Returns:
         The reply's reasoning, with every option's text (near copies,
-        fragments and a one-word option's inflected forms included) replaced
-        by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
+        fragments and a one-word option's inflected forms included) and the
+        step names whose order points at an option (:func:`hide_orders`)
+        replaced by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
         letters naming options removed. Lines left with no words are dropped.
     """
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
     text = hide_fragments(text, choices)
+    text = hide_orders(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
     lines = [line.strip() for line in text.splitlines()]
@@ -371,6 +553,6 @@ def leak_counts(
         same += extractor(shown, choices) == chosen
         copy = _normalized(choices[chosen])
         verbatim += bool(copy) and f" {copy} " in f" {_normalized(shown)} "
-        pointers += points_at_options(shown, choices)
+        pointers += points_at_options(shown, choices, question)
         kept.append((len(shown), len(reply.strip())))
     return LeakCounts(total, readable, same, verbatim, pointers, tuple(kept))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.rationale import (
     HIDDEN_TEXT,
     hide_options,
+    hide_orders,
     leak_counts,
     points_at_options,
     question_letters,
@@ -134,6 +138,22 @@ def test_ordinals_fragments_and_inflections_are_hidden(
     assert points_at_options(reply, choices) and not points_at_options(hidden, choices)
 
 
+@pytest.mark.parametrize("seed", ["0", "2"])
+def test_options_of_one_length_are_hidden_alike_on_every_run(seed: str) -> None:
+    # string hashing differs by seed; a set of the options once ordered them by it
+    code = (
+        "from cog_tasks.coglm.rationale import hide_options\n"
+        "print(hide_options('Mia might have lost the key, since the door was open.', "
+        "['Mia might have lost the key.', 'Ned might have lost the key.', "
+        "'Mia is glad the door was open.', 'Ned is glad the door was open.']))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "[…], since the door was open.\n"
+
+
 def test_letters_that_are_entities_in_the_question_stay() -> None:
     question = "If A leads to B, B leads to C, E leads to D, and now you want C to happen?"
     assert question_letters(question) == {"A", "B", "C", "D", "E"}
@@ -143,6 +163,82 @@ def test_letters_that_are_entities_in_the_question_stay() -> None:
     assert hidden == "If A leads to B and B leads to C, doing A starts it. An option is wrong."
     # without the question, B and C would read as options
     assert "one option leads to one option" in hide_options(reply, EXECUTE)
+
+
+# Invented plan-style options: four orders of the same four steps.
+DAY = [
+    "going fishing, visiting the museum, baking bread, writing letters",
+    "visiting the museum, going fishing, writing letters, baking bread",
+    "going fishing, baking bread, visiting the museum, writing letters",
+    "baking bread, going fishing, visiting the museum, writing letters",
+]
+DAY_QUESTION = (
+    "Plan the day by the rules: baking bread before writing letters, going fishing before "
+    "writing letters, visiting the museum before writing letters. End with: writing letters"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "hidden"),
+    [
+        (
+            "A plan that keeps the rules:\n1. Going fishing comes early, as the rules want.\n"
+            "2. Visiting the museum (rule: visiting the museum before writing letters)\n"
+            "3. Baking bread is next.\n4. Writing letters ends the day.",
+            "A plan that keeps the rules:\n1. […] comes early, as the rules want.\n"
+            "2. […] (rule: […] before writing letters)\n"
+            "3. […] is next.\n4. […] ends the day.",
+        ),
+        (
+            "Go fishing at dawn, then visit the museum, then bake some bread.",
+            "Go […] at dawn, then […], then […].",
+        ),
+    ],
+)
+def test_an_order_of_steps_that_singles_out_an_option_is_hidden(reply: str, hidden: str) -> None:
+    assert points_at_options(reply, DAY, DAY_QUESTION)
+    assert hide_orders(reply, DAY, DAY_QUESTION) == hidden
+    assert not points_at_options(hidden, DAY, DAY_QUESTION)
+    assert not points_at_options(hide_options(reply, DAY, DAY_QUESTION), DAY, DAY_QUESTION)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # fishing, bread, letters: the order of the first and the third option
+        "Going fishing can open the day. Baking bread needs an afternoon. "
+        "Writing letters is best left for the evening.",
+        # two steps only
+        "Going fishing must come before baking bread.",
+        # fits no option's order
+        "Writing letters, then going fishing, then baking bread.",
+        # the question's own order (its rules restated)
+        "Baking bread is before writing letters. Going fishing is before writing letters. "
+        "Visiting the museum is before writing letters.",
+    ],
+)
+def test_an_order_that_fits_several_options_or_the_question_stays(reply: str) -> None:
+    assert hide_orders(reply, DAY, DAY_QUESTION) == reply
+    assert not points_at_options(reply, DAY, DAY_QUESTION)
+
+
+def test_an_order_is_measured_against_the_question_it_answers() -> None:
+    restated = "Baking bread is first. Going fishing is then. Visiting the museum is third."
+    # the rules name bread, fishing, museum in this order (the fourth option's); "" does not
+    assert hide_orders(restated, DAY, DAY_QUESTION) == restated
+    assert hide_orders(restated, DAY) == "[…] is first. […] is then. […] is third."
+    assert leak_counts([(restated + " The answer is A.", DAY, "")]).pointers == 0
+    raw = leak_counts([(restated + " The answer is A.", DAY, "")], form="raw")
+    assert raw.pointers == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "choices"),
+    [*(pair for pair in REPLIES if pair[1] is not PLAN), ("Go fishing, bake, write.", PLAN)],
+)
+def test_orders_leave_other_rationales_alone(reply: str, choices: list[str]) -> None:
+    # options that are no orders of shared steps have none to hide; one step is no order
+    assert hide_orders(reply, choices) == reply
 
 
 def test_coc_leak_command_reads_the_authors_layout(
