@@ -1,7 +1,9 @@
 """Strict parsing of CogBench model outputs, and tolerant parsing of profiles.
 
 A rating or a judge score is read only from the format the prompt states, a
-line that starts with its label, or from a reply that is just the number;
+line that starts with its label, or from a reply that is just the number (a
+rating also from a reply whose only ``Rating:`` label closes it, after a
+finished sentence);
 markup such as ``**Rating:**`` is tolerated. The labelled value counts only
 when it is, on the label's own line, one digit 1-5 (``4``, ``4/5``, ``4 out
 of 5``), one Likert phrase (``agree``), one number word (``four``) or a digit
@@ -103,6 +105,27 @@ def _labelled_likert(text: str, labels: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
+_CLOSING_RATING = re.compile(
+    r"[.!?][ \t]+rating[ \t]*[:=][ \t]*(?P<value>[^\n]*?)[ \t]*\Z", re.IGNORECASE
+)
+_RATING_LABEL = re.compile(r"\brating[ \t]*[:=]", re.IGNORECASE)
+
+
+def _closing_rating(text: str) -> int | None:
+    """The value of a ``Rating:`` label that closes the reply after a finished sentence.
+
+    ``... before making investment decisions. Rating: 4`` (the label at the
+    end of the last paragraph rather than on a line of its own) is read when
+    it is the reply's only ``Rating:`` label and its value is the reply's
+    last text; a label after anything but a sentence's end (``Thoughts: 1 |
+    Rating: 3``) is not.
+    """
+    if len(_RATING_LABEL.findall(text)) != 1:
+        return None
+    match = _CLOSING_RATING.search(text)
+    return read_value(match.group("value")) if match else None
+
+
 def _bare_number(text: str) -> int | None:
     """The rating of a reply that is nothing but one 1-5 number (``4``, ``(4)``, ``4.``)."""
     match = _BARE_NUMBER.match(text)
@@ -127,7 +150,9 @@ def parse_rating_answer(text: str) -> RatingAnswer:
 
     Accepted: a line that starts with ``Rating:`` and holds one value (also
     ``**Rating:** 4``, ``Rating: 4/5``, ``Rating: agree``; see
-    :func:`read_value`), or a reply that is just the number. Nothing else is
+    :func:`read_value`), a reply that is just the number, or a reply whose
+    only ``Rating:`` label closes it after a finished sentence
+    (:func:`_closing_rating`, seen in Qwen2.5-Coder's replies). Nothing else is
     read: a digit elsewhere in the text is not a rating, and a labelled line
     without one clear value, or lines that disagree, make the answer invalid.
     The reasoning is the text after ``Thoughts:``/``Reason:`` up to the
@@ -143,6 +168,8 @@ def parse_rating_answer(text: str) -> RatingAnswer:
     rating = _labelled_likert(cleaned, "rating")
     if rating is None:
         rating = _bare_number(cleaned)
+    if rating is None:
+        rating = _closing_rating(cleaned)
     reason_match = re.search(
         rf"\b{_REASON_LABELS}\b\s*:\s*(?P<reason>.*?)(?=\brating\b\s*:|\Z)",
         cleaned,

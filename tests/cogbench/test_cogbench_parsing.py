@@ -47,6 +47,30 @@ def test_rating_parsing(text: str, rating: int | None) -> None:
     assert parse_rating_answer(text).rating == rating
 
 
+QWEN_CLOSING_REPLIES = [
+    # Real endings of Qwen2.5-Coder-1.5B-Instruct's CoT answers (greedy, CogBench
+    # sample set, 2026-11-27): the label closes the last paragraph.
+    (
+        "Thoughts: I agree with the statement that social media sentiment is now a useful "
+        "signal for market trends. Additionally, it's important to consider other "
+        "indicators, such as financial news and economic data, when making investment "
+        "decisions. Rating: 4",
+        4,
+    ),
+    ("Thoughts: use market analysis as a tool. Rating: **4**", 4),
+    # Still not read: a rating in prose, a label after a non-sentence end, two labels.
+    ("Thoughts: Therefore, I would rate this statement as 3 = neutral.", None),
+    ("Thoughts: it depends, Rating: 4", None),
+    ("Thoughts: once. Rating: 4. On reflection. Rating: 2", None),
+    ("Thoughts: unsure. Rating: 3 or 4", None),
+]
+
+
+@pytest.mark.parametrize(("text", "rating"), QWEN_CLOSING_REPLIES)
+def test_a_rating_label_closing_the_reply_is_read(text: str, rating: int | None) -> None:
+    assert parse_rating_answer(text).rating == rating
+
+
 ISSUE_37_REPLIES = [
     "Rating: one of the hardest calls; I'd say 4",
     "Rating: five-point scale, I pick 2",
