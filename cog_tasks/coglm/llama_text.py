@@ -34,7 +34,7 @@ from pathlib import Path
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.records import UPSTREAM_REPO, CogLMDataError
 from cog_tasks.common.settings import DATA_ENV
-from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, HubSource, fetch
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 
 SCRIPT = "test_llama.py"
 """The authors' Llama-2 script, at the root of their repository."""
@@ -46,18 +46,13 @@ RAW_TEXT_TEMPLATE = "{{ messages[0].content }}"
 """A chat template sending the first message's text unchanged (Inspect hf's ``chat_template``)."""
 
 
-def _no_hub_copy(hub: HubSource, path: str) -> Content:
-    raise CogLMDataError(f"a CogLM Hub copy ({hub}) holds the items only, not the authors' {path}")
-
-
 SCRIPT_SOURCE = DataSource(
     benchmark="coglm",
     title="CogLM",
     repo=UPSTREAM_REPO,
     commit=SCRIPT_COMMIT,
     url_template=GITHUB_RAW,
-    read_hub=_no_hub_copy,
-    hub_copy="a folder holding coglm/test_llama.py (a Hub copy holds the items only)",
+    hub_copy="the CogLM items only, not the authors' scripts",
     more_ways_out=(f"set {SCRIPT_ENV} to a copy of the authors' {SCRIPT}",),
     describe=lambda path: f"CogLM authors' script {path}",
 )

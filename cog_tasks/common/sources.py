@@ -246,8 +246,10 @@ class DataSource:
         repo: The upstream repository (GitHub ``ORG/NAME`` or Hub dataset).
         commit: The pinned upstream commit.
         url_template: Upstream URL of a file, with ``{repo}``, ``{commit}`` and ``{path}``.
-        read_hub: Reads one file from a Hub copy (see :data:`HubReader`).
         hub_copy: What a Hub copy is, for the ways out.
+        read_hub: Reads one file from a Hub copy (see :data:`HubReader`); None
+            where a Hub copy never holds the benchmark's files of this source
+            (the authors' scripts and prompts), which a Hub setting then refuses.
         commit_env: A setting that overrides :attr:`commit`, if any.
         more_ways_out: Ways out specific to the benchmark, appended to the others.
         describe: Names a file in messages (default ``<title> file <path>``).
@@ -262,8 +264,8 @@ class DataSource:
     repo: str
     commit: str
     url_template: str
-    read_hub: HubReader
     hub_copy: str
+    read_hub: HubReader | None = None
     commit_env: str | None = None
     more_ways_out: tuple[str, ...] = ()
     describe: Callable[[str], str] | None = None
@@ -307,7 +309,11 @@ class DataSource:
         ways = [
             f"put the file at ${DATA_ENV}/{local} ({DATA_ENV}: a folder laid out as "
             f"<benchmark>/<upstream path>{missing})",
-            f"set {self.hub_env}=ORG/NAME[@REVISION] to a Hub copy, or to {self.hub_copy}",
+            *(
+                [f"set {self.hub_env}=ORG/NAME[@REVISION] to a Hub copy, or to {self.hub_copy}"]
+                if self.read_hub is not None
+                else []
+            ),
             f"allow network access ({OFFLINE_ENV} unset)",
             *self.more_ways_out,
         ]
@@ -455,6 +461,13 @@ def _provenance(
 
 
 def _from_hub(benchmark: DataSource, source: HubSource, path: str, check: Checker[T]) -> Fetched[T]:
+    if benchmark.read_hub is None:
+        raise DataSourceError(
+            f"the Hub copy {source} (from {source.setting}) cannot hold the "
+            f"{benchmark.label(path)}: a Hub copy holds {benchmark.hub_copy}. Ways out: unset "
+            f"{benchmark.hub_env}, or set {DATA_ENV} to a folder holding "
+            f"{benchmark.benchmark}/{path}."
+        )
     try:
         content = benchmark.read_hub(source, path)
     except Exception as error:  # any Hub or cache failure gets the same advice

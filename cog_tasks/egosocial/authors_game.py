@@ -25,8 +25,7 @@ import ast
 from dataclasses import dataclass
 
 from cog_tasks.common.files import DataFileError
-from cog_tasks.common.settings import HubSource
-from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, DataSourceError, fetch
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 from cog_tasks.egosocial.authors import UPSTREAM_REPO
 
 GAME_FILE = "interactive/reasoning_player.py"
@@ -42,21 +41,13 @@ OPPONENT_NAME = "Jack"
 INITIAL_HEALTH = 10
 
 
-def _no_hub(hub: HubSource, path: str) -> Content:
-    raise DataSourceError(
-        f"{hub}: a Hub copy holds the authors' data files, not their game code ({path}); "
-        f"unset the Hub setting or put the file at $COG_TASKS_DATA/egosocial/{path}"
-    )
-
-
 GAME_SOURCE = DataSource(
     benchmark="egosocial",
     title="EgoSocialArena",
     repo=UPSTREAM_REPO,
     commit=GAME_COMMIT,
     url_template=GITHUB_RAW,
-    read_hub=_no_hub,
-    hub_copy="(no Hub copy holds this file)",
+    hub_copy="the authors' data files, not their game code",
     describe=lambda file: f"EgoSocialArena authors' game file {file!r}",
 )
 

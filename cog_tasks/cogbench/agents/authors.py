@@ -15,8 +15,7 @@ import functools
 from dataclasses import dataclass
 
 from cog_tasks.common.files import DataFileError
-from cog_tasks.common.settings import HubSource
-from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, DataSourceError, fetch
+from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 
 UPSTREAM_REPO = "KwaiKEG/CogGPT"
 UPSTREAM_COMMIT = "0af5cdd08cd866f08818b718d164bf370828e478"
@@ -27,19 +26,13 @@ TEMPLATE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _no_hub_copy(hub: HubSource, path: str) -> Content:
-    """The prompts have no Hub copy."""
-    raise DataSourceError(f"the CogGPT authors' prompt {path} has no Hub copy ({hub.location})")
-
-
 SOURCE = DataSource(
     benchmark="coggpt",
     title="CogGPT",
     repo=UPSTREAM_REPO,
     commit=UPSTREAM_COMMIT,
     url_template=GITHUB_RAW,
-    read_hub=_no_hub_copy,
-    hub_copy="nothing (the prompts have no Hub copy)",
+    hub_copy="the CogBench data, not the CogGPT authors' prompts",
     more_ways_out=("pass -T prompts=ours for cog-tasks' own prompts",),
     describe=lambda path: f"CogGPT authors' prompt {path!r}",
 )
