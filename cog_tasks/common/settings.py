@@ -17,6 +17,9 @@ reads is listed here (and in the root README, *Settings*):
   See :func:`hub_source`. The data sources of CogLM, CogBench and
   EgoSocialArena read theirs (after ``COG_TASKS_DATA``); the CogEval one is
   parsed here but the CogEval tasks generate their items and do not read it yet.
+- ``COG_TASKS_COGLM_TEST_LLAMA``: a copy of the CogLM authors' ``test_llama.py``
+  (the wording of ``coglm_chat -T prompt=llama-text``; read by
+  :mod:`cog_tasks.coglm.llama_text`).
 - ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
   ``kwaikeg/CogBench`` to read instead of the pinned one: a commit (7 to 40
   hex digits, see :func:`commit_like`), since it names a cache folder and only
