@@ -14,9 +14,10 @@ reads is listed here (and in the root README, *Settings*):
 - ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
   ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
   ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
-  See :func:`hub_source`. The data sources of CogLM, CogBench and
-  EgoSocialArena read theirs (after ``COG_TASKS_DATA``); the CogEval one is
-  parsed here but the CogEval tasks generate their items and do not read it yet.
+  See :func:`hub_source`. The data sources of CogLM, CogBench, CogEval's
+  published tasks and EgoSocialArena read theirs (after ``COG_TASKS_DATA``);
+  the authors' scripts and prompts have no Hub copy, so a Hub setting is
+  refused for them.
 - ``COG_TASKS_COGLM_TEST_LLAMA``: a copy of the CogLM authors' ``test_llama.py``
   (the wording of ``coglm_chat -T prompt=llama-text``; read by
   :mod:`cog_tasks.coglm.llama_text`).
