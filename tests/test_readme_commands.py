@@ -280,7 +280,7 @@ def test_egosocial_readme_inspect_run_and_report(tmp_path: Path, smollm2_path: P
     _run_verbatim(_readme_command(readme, r"^cog-tasks egosocial report ./logs$"), tmp_path)
     summary = (tmp_path / "logs/summary.md").read_text()
     assert re.search(rf"^\| hf/smollm2\[[^|]*\] \| {INTERVAL} n=4 \|", summary, re.M), summary
-    assert "· chance (expected) | 0.250 [0.250, 0.250] n=4 |" in summary
+    assert "· chance (expected) | 0.250 [no interval: 4 items] n=4 |" in summary
 
 
 # ----------------------------------------------------------------------------- every command

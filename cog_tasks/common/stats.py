@@ -265,6 +265,30 @@ def _unanimous_wilson(
     return wilson_interval(units if all_events else 0, units, unit=unit, confidence=confidence)
 
 
+def _all_alike(tops: np.ndarray, bottoms: np.ndarray, unit: str) -> Interval | None:
+    """No interval for units whose values (``top / bottom``) are all the same.
+
+    Every resample of such units gives the same value, and a t interval has
+    no spread to work with, so either would claim a zero-width certainty
+    that the units cannot give (10 games each won 6 rounds of 10 say nothing
+    of how another game would go). 0/1 shares alike everywhere get Wilson's
+    interval before this is asked (:func:`_unanimous_wilson`).
+
+    Returns:
+        A ``none`` interval around the common value, or None when the units differ
+        (or have no trials).
+    """
+    counted = bottoms > 0
+    if counted.sum() < 2:
+        return None
+    shares = tops[counted] / bottoms[counted]
+    if not np.all(shares == shares[0]):
+        return None
+    value = float(tops.sum() / bottoms.sum())
+    nan = float("nan")
+    return Interval(value, nan, nan, int(counted.sum()), unit, "none")
+
+
 def _linearized_t(
     tops: np.ndarray,
     bottoms: np.ndarray,
@@ -356,6 +380,9 @@ def mean_interval(
         unanimous = _unanimous_wilson(array, np.ones(len(array)), unit=unit, confidence=confidence)
         if unanimous is not None:
             return unanimous
+    alike = _all_alike(array, np.ones(len(array)), unit)
+    if alike is not None:
+        return alike
     if 0 < len(array) < SMALL_N:
         return _linearized_t(
             array, np.ones(len(array)), unit=unit, confidence=confidence, bounds=bounds
@@ -473,6 +500,9 @@ def ratio_interval(
     unanimous = _unanimous_wilson(tops, bottoms, unit=unit, confidence=confidence)
     if unanimous is not None:
         return unanimous
+    alike = _all_alike(tops, bottoms, unit)
+    if alike is not None:
+        return alike
     if 0 < len(tops) < SMALL_N and bottoms.sum():
         return _linearized_t(tops, bottoms, unit=unit, confidence=confidence, bounds=bounds)
 

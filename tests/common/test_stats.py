@@ -60,12 +60,22 @@ def test_bootstrap_of_a_mean_agrees_with_the_normal_interval() -> None:
     assert interval.high == pytest.approx(values.mean() + half_width, abs=0.03)
 
 
-def test_bootstrap_is_seeded_and_constant_data_gives_a_point() -> None:
+def test_bootstrap_is_seeded_and_constant_data_gives_no_interval() -> None:
     values = np.random.default_rng(3).integers(0, 2, size=100)
     assert mean_interval(values, unit="item", seed=5) == mean_interval(values, unit="item", seed=5)
     assert mean_interval(values, unit="item", seed=5) != mean_interval(values, unit="item", seed=6)
-    # Constant scores that are not 0/1 outcomes (e.g. a rating) bootstrap to a point.
-    assert mean_interval([0.5] * 40, unit="item").as_list() == [0.5, 0.5]
+    # Constant scores that are not 0/1 outcomes (a rating, a per-game win share)
+    # would bootstrap to a point: no interval instead, at any count.
+    for count in (4, 40):
+        constant = mean_interval([0.5] * count, unit="item")
+        assert (constant.value, constant.method, constant.n) == (0.5, "none", count)
+        assert math.isnan(constant.low) and not constant.significant(0.0)
+    # A ratio of sums whose every unit has the same share: 10 games each won 6 of 10.
+    games = ratio_interval([(6.0, 10.0)] * 10, unit="game")
+    assert games.value == pytest.approx(0.6) and games.method == "none"
+    assert games.format() == "0.600 [no interval: 10 games]"
+    # One unit apart: an interval again.
+    assert ratio_interval([(6.0, 10.0)] * 9 + [(5.0, 10.0)], unit="game").method != "none"
 
 
 def test_statistic_is_bootstrapped_through_its_formula() -> None:
