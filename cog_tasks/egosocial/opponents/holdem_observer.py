@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ from cog_tasks.egosocial.holdem import (
     holding_class,
     make_env,
 )
+from cog_tasks.egosocial.opponents import holdem_dqn
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, PolicyOpponent, load_opponent
 from cog_tasks.egosocial.opponents.holdem_rules import RuleOpponent
 
@@ -284,17 +286,25 @@ def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) ->
 OPPONENT_KINDS = ("dqn", "rules")
 
 
-@cache
 def shipped_opponents(kind: str = "dqn") -> dict[str, PolicyOpponent]:
-    """The opponent of each style of one kind (:data:`OPPONENT_KINDS`), made once.
+    """The opponent of each style of one kind (:data:`OPPONENT_KINDS`).
+
+    Made once per kind and weights folder (the DQN weights are read, and their
+    SHA-256 checked, once per folder: a process that plays from another folder
+    loads and checks that one).
 
     Raises:
         ParameterError: For an unknown kind.
     """
     choice("opponents", kind, OPPONENT_KINDS)
+    return _opponents(kind, None if kind == "rules" else holdem_dqn.shipped_weights_dir())
+
+
+@cache
+def _opponents(kind: str, weights: Path | None) -> dict[str, PolicyOpponent]:
     if kind == "rules":
         return {style: RuleOpponent(style) for style in STYLES}
-    return {style: load_opponent(style) for style in STYLES}
+    return {style: load_opponent(style, weights) for style in STYLES}
 
 
 @dataclass(frozen=True)
