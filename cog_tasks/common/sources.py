@@ -308,15 +308,13 @@ class DataSource:
         missing = f"; {DATA_ENV}={root} has no such file" if root else ""
         ways = [
             f"put the file at ${DATA_ENV}/{local} ({DATA_ENV}: a folder laid out as "
-            f"<benchmark>/<upstream path>{missing})",
-            *(
-                [f"set {self.hub_env}=ORG/NAME[@REVISION] to a Hub copy, or to {self.hub_copy}"]
-                if self.read_hub is not None
-                else []
-            ),
-            f"allow network access ({OFFLINE_ENV} unset)",
-            *self.more_ways_out,
+            f"<benchmark>/<upstream path>{missing})"
         ]
+        if self.read_hub is not None:
+            ways.append(
+                f"set {self.hub_env}=ORG/NAME[@REVISION] to a Hub copy, or to {self.hub_copy}"
+            )
+        ways += [f"allow network access ({OFFLINE_ENV} unset)", *self.more_ways_out]
         numbered = "; ".join(f"({number}) {way}" for number, way in enumerate(ways, start=1))
         return (
             f"could not fetch the {self.label(path)} from {self.url(path, commit)} ({self.repo} at "
