@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.metrics import LIKERT
+from cog_tasks.common import reading
 from cog_tasks.common.params import ParameterError
 
 LIKERT_WORDS: dict[str, int] = {
@@ -57,8 +57,12 @@ _ENCLOSING = "[]()\"'“”‘’<>"
 
 
 def _clean(text: str) -> str:
-    """NFKC-normalised text (full-width forms as ASCII) without markdown markup."""
-    return _MARKUP.sub("", unicodedata.normalize("NFKC", text or ""))
+    """The reply in the shared reading spelling (:func:`cog_tasks.common.reading.normalize`).
+
+    Full-width forms are ASCII, markdown is gone, and superscript or circled
+    digits (``⁴``, ``④``) are no digits.
+    """
+    return _MARKUP.sub("", reading.normalize(text))
 
 
 def _phrase_value(phrase: str) -> int | None:
@@ -94,15 +98,26 @@ def read_value(value: str) -> int | None:
 def _labelled_likert(text: str, labels: str) -> int | None:
     """The 1-5 value of the lines that start with one of ``labels``.
 
-    Only a line that begins with the label counts (``Thoughts: 1 | Rating: 3``
-    does not). Every labelled line must hold one readable value
-    (:func:`read_value`) and all must agree; otherwise the result is ``None``.
+    Only a line that begins with the label gives the answer (``Thoughts: 1 |
+    Rating: 3`` does not), but every label counts against it, wherever it
+    stands and whatever it is prefixed with (``Updated rating: 2``,
+    ``Actually, Rating: 2``, ``Rating (revised): 2``): all must hold the same
+    readable value (:func:`read_value`), and nothing after the first label
+    may correct it (``Correction: I meant 2``); otherwise the result is
+    ``None``. A label in prose whose value is unreadable ("a high rating
+    because ...") is no answer and does not count.
     """
-    pattern = re.compile(
-        rf"^[ \t>\-]*{labels}[ \t]*[:=][ \t]*(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE
-    )
-    found = {read_value(match.group("value")) for match in pattern.finditer(text)}
-    return found.pop() if len(found) == 1 else None
+    label = reading.label(labels)
+    opening = re.compile(rf"^[ \t>\-]*{label}(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
+    anywhere = re.compile(rf"{label}(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
+    opened = list(opening.finditer(text))
+    if not opened:
+        return None
+    stated = [read_value(match.group("value")) for match in opened]
+    elsewhere = [read_value(match.group("value")) for match in anywhere.finditer(text)]
+    if None in stated or reading.retracted(text[opened[0].end() :]):
+        return None
+    return reading.one_answer(stated + elsewhere).value
 
 
 _CLOSING_RATING = re.compile(

@@ -8,8 +8,10 @@ accepts every form a grader would accept without guessing, and nothing more:
   one; "the answer is: Answer: 1, 10" reads ``1, 10``. A marker that ends its
   line takes the next non-empty line, unless that line has its own marker
   ("Therefore, the answer is:" then "Answer: 7" reads ``7``);
-- markdown, quotes, remarks in parentheses, trailing punctuation, arrows or
-  "then" between states, and any case;
+- the reply in :func:`cog_tasks.common.reading.normalize`'s spelling
+  (fullwidth digits, any arrow ``→ ⇒ ➔``), markdown, quotes, remarks in
+  parentheses, trailing punctuation, arrows or "then" between states, and
+  any case;
 - a state written with its domain's prefix or suffix ("room 5", "city Oslo",
   "Sunflower field", "the oak chest");
 - the first state(s) before trailing prose ("Room 2 from the lobby leads to
@@ -23,8 +25,12 @@ answer, never dropped):
 
 - hedges: "2 or 1", "either Oslo or Lima", "maybe 3", "2/1", and counts given
   as a range or a bound ("3-4 clusters", "at least 3 clusters");
-- contradictions: two different final answers with no retraction between them
-  (two ``Answer:`` lines in a row that disagree);
+- contradictions (the policy of :mod:`cog_tasks.common.reading`): two
+  ``Answer:`` markers with different answers anywhere in the reply, an answer
+  that retracts or corrects itself ("Room 2 is wrong; room 1"), "but ...
+  also", and "and" between answers ("2 and 1", two routes joined by "and";
+  "1, 3 and 5" is one route);
+- counts with more than one number ("15 rooms form 3 clusters");
 - states run together without a separator ("Zagreb Tallinn": one state
   and prose, or a route?);
 - maps written as tuples ``(A, B)``, and answers with no state, number or
@@ -42,6 +48,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from cog_tasks.common import reading
+
 NO_ANSWER = "no_answer"
 UNPARSEABLE = "unparseable"
 
@@ -53,7 +61,9 @@ _HEDGE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|probably|unsure|not sure)\b|\w\s*/\s*\w|\?",
     re.IGNORECASE,
 )
-_ROUTE_SEPARATORS = re.compile(r"\s*(?:,|;|->|=>|→|⟶|\bthen\b)\s*", re.IGNORECASE)
+_ROUTE_SEPARATORS = re.compile(
+    r"\s*(?:,|;|->|=>|→|⟶|\band\s+then\b|\bthen\b|\band\b)\s*", re.IGNORECASE
+)
 _PAIR_SEPARATORS = re.compile(r"\s*(?:<->|->|→|↔|—|–|-|\bto\b)\s*", re.IGNORECASE)
 _LEADING_WORDS = re.compile(
     r"^(?:and|then|finally|go to|go|move to|to|the|via|from|start at|start|at|"
@@ -147,7 +157,7 @@ def read_final_answer(response: str, questions: int = 1, scored: int | None = No
         question's answer is read (no contradiction between them); any other
         reply is read by its last marker.
     """
-    found = _answer_lines(response)
+    found = _answer_lines(reading.normalize(response))
     if not found:
         return Reading(None, NO_ANSWER)
     per_question = questions > 1 and len(found) == questions
@@ -155,15 +165,29 @@ def read_final_answer(response: str, questions: int = 1, scored: int | None = No
     text = _clean(raw)
     if not text:
         return Reading(None, NO_ANSWER)
-    if _HEDGE.search(raw):
+    if _HEDGE.search(raw) or reading.hedged(raw) or reading.retracted(raw) or _two_by_and(raw):
         return Reading(text, UNPARSEABLE, raw)
-    if len(found) > 1 and not per_question:
-        previous_index, previous_raw = found[-2]
-        lines = response.splitlines()
-        between = [line for line in lines[previous_index + 1 : index] if line.strip()]
-        if not between and _clean(previous_raw).lower() != text.lower():
-            return Reading(text, UNPARSEABLE, raw)
+    if not per_question and reading.one_answer(
+        _clean(other).lower() or None for _, other in found
+    ).outcome == reading.AMBIGUOUS:
+        return Reading(text, UNPARSEABLE, raw)
     return Reading(text, None, raw)
+
+
+_AND = re.compile(r"\band\b(?!\s+then\b)", re.IGNORECASE)
+
+
+def _two_by_and(raw: str) -> bool:
+    """Whether "and" joins two answers ("2 and 1", "1, 2 and 1, 3"), not a route's last state.
+
+    "1, 3 and 5" and "1, 3, and then 5" are one route: a list before "and"
+    and one state after it.
+    """
+    for match in _AND.finditer(raw):
+        before, after = raw[: match.start()], raw[match.end() :]
+        if not _ROUTE_SEPARATORS.search(before) or _ROUTE_SEPARATORS.search(after.strip()):
+            return True
+    return False
 
 
 def extract_answer(response: str) -> str | None:
@@ -289,14 +313,17 @@ def split_map(answer: str) -> list[tuple[str, str]]:
 
 
 def parse_count(answer: str) -> int | None:
-    """The first whole number (digits or a word up to twelve) in ``answer``.
+    """The one whole number (digits or a word up to twelve) in ``answer``.
 
-    A hedged count has none: a range ("3-4 clusters", "3 to 4") or a bound
-    ("at least 3", "about 4") gives ``None``.
+    A hedged count has none: a range ("3-4 clusters", "3 to 4"), a bound
+    ("at least 3", "about 4") or two numbers ("15 rooms form 3 clusters")
+    gives ``None``.
     """
+    counts = {found.group(1).lower() for found in _COUNT.finditer(answer)}
     match = _COUNT.search(answer)
     if (
-        not match
+        len(counts) > 1
+        or not match
         or _COUNT_BOUND.search(answer[: match.start()])
         or _COUNT_RANGE.match(answer[match.end() :])
     ):

@@ -17,6 +17,11 @@ Rules worth knowing:
   line the statement is considered unfinished.
 - Mentions of "Option X" that reject it ("Option A is incorrect") are ignored;
   the remaining mentions must name one option.
+- Replies are read in :func:`cog_tasks.common.reading.normalize`'s spelling
+  (fullwidth letters, markdown), and by its policy: explicit statements
+  ("The answer is B", ``\boxed{B}``) must all name the same option, and an
+  answer followed by a hedge or self-correction naming another letter ("The
+  answer is A. Or maybe B.", "A (or possibly B)", "A. No wait, B.") is invalid.
 - Hedges are invalid: an answer that names more than one option ("The answer
   is A or B", "option A, B, C, or D", "Answer: A is wrong, B is right"), a
   reply that only repeats the lettered options, and an option's text negated
@@ -35,6 +40,7 @@ import string
 from collections.abc import Callable, Sequence
 
 from cog_tasks.coglm.authors_rule import authors_gpt_choice, authors_llama_choice
+from cog_tasks.common import reading
 from cog_tasks.common.params import ParameterError
 
 LETTERS = string.ascii_uppercase
@@ -190,15 +196,24 @@ def _more_letters(after: str, num_choices: int) -> bool:
     )
 
 
+def _afterthought(after: str, letter: str, num_choices: int) -> bool:
+    """Whether a hedge or self-correction after an answer names another option."""
+    return reading.afterthought(after, letter, LETTERS[:num_choices])
+
+
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged.
 
     It is when another option's letter follows in a list ("A or B", "A, B, C,
-    or D"), when the letter is rejected ("A is wrong"), or when the rest of its
-    line lists another option with its text (an echo of the options).
+    or D"), when a hedge or self-correction later names another letter ("A.
+    Or maybe B."), when the letter is rejected ("A is wrong"), or when the
+    rest of its line lists another option with its text (an echo of the options).
     """
+    letter = text[letter_end - 1]
     after = text[letter_end:]
     if _more_letters(after, len(choices)):
+        return True
+    if _afterthought(after, letter, len(choices)):
         return True
     return bool(_REJECTED_LETTER.match(after)) or _lists_options(
         _line_tail(text, letter_end), choices
@@ -251,13 +266,17 @@ def _explicit_pick(text: str, choices: Sequence[str]) -> int | None:
         picks = [_stated_pick(text, m, choices) for m in pattern.finditer(text)]
         found = [pick for pick in picks if pick is not None]
         if found:
-            # Several explicit statements: the last one is the model's final word.
-            return found[-1]
+            # Several explicit statements must agree (the policy of cog_tasks.common.reading).
+            agreed = reading.one_answer(found)
+            return HEDGE if agreed.outcome == reading.AMBIGUOUS or HEDGE in found else agreed.value
     return None
 
 
 def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
-    r"""The option of the last ``\boxed{...}`` that names one (letter, letter + text, or text)."""
+    r"""The option every ``\boxed{...}`` that names one names (letter, letter + text, or text).
+
+    Boxes naming different options (``\boxed{A} or \boxed{B}``) are :data:`HEDGE`.
+    """
     picks = []
     for match in _BOXED.finditer(text):
         content = _LATEX_TEXT.sub(r"\1", match.group(1)).strip()
@@ -274,7 +293,8 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
             pick = _exact_choice(content, choices)
         if pick is not None:
             picks.append(pick)
-    return picks[-1] if picks else None
+    agreed = reading.one_answer(picks)
+    return HEDGE if agreed.outcome == reading.AMBIGUOUS else agreed.value
 
 
 def _is_letter_pick(text: str, num_choices: int) -> int | None:
@@ -402,15 +422,17 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     Returns:
         The chosen index, or ``None`` when no single option can be identified.
     """
-    if not text or not text.strip():
+    text = reading.normalize(text)
+    if not text.strip():
         return None
     num_choices = len(choices)
     body = _SPEAKER_TAG.sub("", text.strip(), count=1)
-    for candidate in (body, text):
-        for rule in (_boxed_pick, _explicit_pick):
-            found = rule(candidate, choices)
-            if found is not None:
-                return None if found == HEDGE else found
+    for rule in (_boxed_pick, _explicit_pick):
+        # Read with and without a leading speaker tag: "Answer: A. On reflection the
+        # answer is B." names A only with its tag, and both readings must agree.
+        picks = [found for found in (rule(body, choices), rule(text, choices)) if found is not None]
+        if picks:
+            return None if HEDGE in picks or len(set(picks)) > 1 else picks[0]
     for found in (
         _is_letter_pick(body, num_choices),
         _first_line_pick(body, choices),
@@ -432,6 +454,10 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
         if leading and not _ARITHMETIC_AFTER.match(line[leading.end(1) :]):
             index = _letter_index(leading.group(1), num_choices)
             rest = leading.group(2).strip()
+            if _REJECTED_LETTER.match(f" {rest}") or _afterthought(
+                rest, leading.group(1), num_choices
+            ):
+                return None
             if index is not None and _rest_supports(rest, index, choices):
                 led.append(index)
                 if not _normalize(rest) or _exact_choice(rest, choices) == index:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
 
+from cog_tasks.common import reading
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
 from cog_tasks.egosocial.records import normalised_words
 
@@ -39,7 +40,7 @@ _HEADING_PREFIX = re.compile(r"[#>*_\-\d.\s]*")
 #: One grade: ``GRADE: C``, ``**GRADE:** c``, ``Grade: *Incorrect*``, ... followed by the end of
 #: its line or punctuation, so that ``GRADE: I think`` and a quoted ``'GRADE: C' if ...`` are none.
 _GRADE = re.compile(
-    r"\bgrade[*_]*[ \t]*:[ \t]*[*_`\[(]*[ \t]*(?P<grade>correct|incorrect|c|i)"
+    reading.label("grade") + r"[`\[(]*[ \t]*(?P<grade>correct|incorrect|c|i)"
     r"[*_`\])]*(?=[ \t]*(?:$|[.,;!(\u2013\u2014-]))",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -133,11 +134,22 @@ def _unbraced_end(reply: str, start: int, next_label: int) -> int:
     return next_label
 
 
-def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str]]:
-    """Every labelled belief of a reply, in order, as (kind, text).
+def _closing_brace(reply: str, start: int) -> int:
+    """The index of the brace that closes the one at ``start`` (nested braces kept), or -1."""
+    depth = 0
+    for index in range(start, len(reply)):
+        depth += {"{": 1, "}": -1}.get(reply[index], 0)
+        if depth == 0:
+            return index
+    return -1
+
+
+def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
+    """Every labelled belief of a reply, in order, as (kind, text, braced).
 
     A belief is the text in braces after its label (``Self-Belief is {...}``,
-    the authors' format) or, without braces, the text up to the next label.
+    the authors' format; braces inside it are part of it) or, without braces,
+    the text up to the next label.
     Labels are read in any case, with or without bold, ``is`` or a colon, or
     as a heading alone on its line; a label inside a sentence is not one.
     Labels inside a braced belief are part of that belief.
@@ -149,7 +161,7 @@ def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str]]:
         if label.start() < consumed:
             continue
         start = label.end()
-        close = reply.find("}", start) if reply.startswith("{", start) else -1
+        close = _closing_brace(reply, start) if reply.startswith("{", start) else -1
         if close >= 0:
             text, consumed = reply[start + 1 : close], close + 1
         else:
@@ -157,7 +169,7 @@ def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str]]:
             consumed = _unbraced_end(reply, start, later[0]) if later else len(reply)
             text = reply[start:consumed]
         kind: BeliefType = f"{label.group('kind').lower()}_belief"  # type: ignore[assignment]
-        found.append((kind, text.strip(" \n\t.,;{}*_#`\"'")))
+        found.append((kind, text.strip(" \n\t.,;{}*_#`\"'"), close >= 0))
     return found
 
 
@@ -165,7 +177,8 @@ def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading
     """The Self-Belief and External-Belief of a reply, read from its labelled beliefs.
 
     Labelled beliefs that only repeat ``prompt`` (an echoed ``{belief about
-    yourself}`` template) are left out; a kind stated twice in the same words
+    yourself}`` template) are left out, and so are unbraced ones of a kind
+    that also has a braced one (the asked form); a kind stated twice in the same words
     is one belief; two different beliefs of one kind are neither (``two
     different``), since picking one would be a guess.
 
@@ -176,7 +189,10 @@ def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading
     readings: dict[BeliefType, BeliefReading] = {}
     labelled = labelled_beliefs(reply)
     for belief_type in BELIEF_TYPES:
-        texts = [text for kind, text in labelled if kind == belief_type]
+        mine = [(text, braced) for kind, text, braced in labelled if kind == belief_type]
+        # The asked form is braced: where a kind has a braced belief, unbraced ones
+        # (an instruction paraphrased before the answer) are not read.
+        texts = [text for text, braced in mine if braced or not any(b for _, b in mine)]
         stated = [text for text in texts if not is_echo(text, prompt)]
         distinct = {normalised_words(text) for text in stated}
         if len(distinct) == 1:
@@ -228,8 +244,10 @@ def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, be
 def parse_grade(judge_reply: str) -> bool | None:
     """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``.
 
-    A grade is ``GRADE:`` and a letter or word, in any case and with or
-    without markdown emphasis (``**GRADE:** c``, ``Grade: *Incorrect*``),
+    A grade is the label ``GRADE`` (:func:`cog_tasks.common.reading.label`:
+    ``GRADE: C``, ``Grade - C``, ``Grade — C``, ``GRADE C``, ``Grade = C``)
+    and a letter or word, in any case and with or without markdown emphasis
+    (``**GRADE:** c``, ``Grade: *Incorrect*``),
     ending its line or followed by punctuation. A reply holding two different
     grades is ``None``, whatever their order: "GRADE: C (if the total were
     wrong it would be GRADE: I.)" too, as telling a conditional grade from a
@@ -238,6 +256,7 @@ def parse_grade(judge_reply: str) -> bool | None:
     if ... or 'GRADE: I' if it is not") is no grade, and neither is the
     pronoun of "GRADE: I think".
     """
+    judge_reply = reading.normalize(judge_reply)
     grades = {match.group("grade")[0].upper() for match in _GRADE.finditer(judge_reply)}
     return grades == {"C"} if len(grades) == 1 else None
 

@@ -32,6 +32,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Protocol
 
+from cog_tasks.common import reading
 from cog_tasks.egosocial.cards import cards_words
 from cog_tasks.egosocial.conversation import Ask, Conversation
 
@@ -98,13 +99,17 @@ _ACTION_WORDS = {
     "checks": "check",
     "checking": "check",
 }
-_LABELLED_ACTION = re.compile(r"action\s*[:=]\s*([a-z]+)")
-# An unlabelled reply that negates ("I will not fold", "don't call") names no action.
-_NEGATION = re.compile(r"\b(?:not|never|no|don't|won't|wouldn't|shouldn't|can't|cannot)\b")
+_LABELLED_ACTION = re.compile(reading.label("action") + r"([a-z]+)")
+# An unlabelled reply that negates an action ("I will not fold", "don't call") names no
+# action; a negation elsewhere ("I call because I have no pair") does not matter.
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|don't|won't|wouldn't|shouldn't|can't|cannot)\s+(?:[a-z']+\s+){0,2}?"
+    r"(?:" + "|".join(_ACTION_WORDS) + r")\b"
+)
 # "Cards: B", "cards = (c)"; the letter must end its answer: "Cards: a pair", "discard a few"
 # and "Cards: A, B or C" (the template without its brackets) name no class.
 _CARDS_LABEL = re.compile(
-    r"\bcards?[*_]*\s*(?:[:=]|is\b)\s*[*_]*\s*[(\[]?([abc])\b[*_)\]]*"
+    r"\bcards?[*_]*\s*(?:[:=]|is\b)\s*[*_]*\s*[(\[]?([abc])\b[*_)\]]*(?:[ \t]*\([^()\n]*\))?"
     r"(?!\s*(?:,|/|\bor\b|\band\b)\s*\(?[abc]\b)(?=\s*(?:$|[;,.\n]|raise\b))",
     re.IGNORECASE,
 )
@@ -296,10 +301,13 @@ def read_table(
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The action a reply names, if it is legal.
 
-    ``Action: <word>`` wins. Otherwise the reply must name exactly one action
+    ``Action: <word>`` wins (every such label must name the same action; the
+    label in the spellings of :func:`cog_tasks.common.reading.label`).
+    Otherwise the reply must name exactly one action
     (``bet`` means raise; the -s and -ing forms count: "Calling.", "I'm
     raising") and negate nothing: "I will call." is a call, while a reply
-    naming several ("call, raise, fold"), negating ("I will not fold") or
+    naming several ("call, raise, fold"), negating an action ("I will not
+    fold"; "I call because I have no pair" is a call) or
     repeating the prompt names none. An action that is not legal makes the
     reply invalid.
 
@@ -308,11 +316,11 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """
     if _echoed(text):
         return None
-    lower = text.lower()
-    labelled = _LABELLED_ACTION.search(lower)
+    lower = reading.normalize(text).lower()
+    labelled = [word for word in _LABELLED_ACTION.findall(lower) if word in _ACTION_WORDS]
     if not labelled and _NEGATION.search(lower.replace("\u2019", "'")):
         return None
-    words = [labelled.group(1)] if labelled else re.findall(r"[a-z]+", lower)
+    words = labelled or re.findall(r"[a-z]+", lower)
     named = {_ACTION_WORDS[word] for word in words if word in _ACTION_WORDS}
     if len(named) != 1:
         return None
@@ -360,6 +368,7 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """
     if _echoed(text):
         return BeliefReply(None, None)
+    text = reading.normalize(text)
     bare = _BARE_BELIEFS.match(text)
     cards = _CARDS_LABEL.search(text)
     raised = _RAISE_LABEL.search(text)

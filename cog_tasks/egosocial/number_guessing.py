@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from cog_tasks.common import reading
 from cog_tasks.egosocial.conversation import Ask, Conversation
 
 LOWEST_NUMBER = 1
@@ -209,11 +210,20 @@ class RoundReply:
         return in_range(self.prediction) and in_range(self.choice)
 
 
+def _hedged_after(text: str, end: int) -> bool:
+    """Whether the rest of a labelled number's clause hedges or corrects it ("40 (or maybe 41)")."""
+    clause = re.split(r"[;\n]|\b(?=prediction|choice)", text[end:], maxsplit=1, flags=re.I)[0]
+    return reading.hedged(clause) or reading.retracted(clause)
+
+
 def parse_round_reply(text: str) -> RoundReply:
     """Read ``Prediction: <n>; Choice: <n>`` from a reply.
 
-    Labelled numbers win. A label must be followed by one number standing
-    alone: a range or a hedge ("Prediction: 40 or 45", "40-45") or other
+    The reply is read in :func:`cog_tasks.common.reading.normalize`'s
+    spelling (``**Prediction:** 50``). Labelled numbers win. A label must be
+    followed by one number standing alone, with no hedge or correction in
+    the rest of its clause ("Choice: 40 (or maybe 41)" is none): a range or a
+    hedge ("Prediction: 40 or 45", "40-45") or other
     notation ("1e2") gives none, and a label given two different numbers
     gives none. A reply without labels is read only when it is nothing but
     two numbers ("45; 36", "45, 36", "45 and 36"), prediction first. Numbers
@@ -228,11 +238,14 @@ def parse_round_reply(text: str) -> RoundReply:
     Returns:
         The parsed reply; missing numbers are ``None``.
     """
+    text = reading.normalize(text)
     if _LABELS.search(text):
         values: dict[str, Number | None] = {}
         for key, pattern in _LABELLED.items():
-            numbers = {parse_number(number) for number in pattern.findall(text)}
-            values[key] = numbers.pop() if len(numbers) == 1 else None
+            found = list(pattern.finditer(text))
+            hedged = any(_hedged_after(text, match.end()) for match in found)
+            agreed = reading.one_answer(parse_number(match.group(1)) for match in found)
+            values[key] = None if hedged else agreed.value
         return RoundReply(prediction=values["prediction"], choice=values["choice"])
     pair = _BARE_PAIR.match(text)
     if pair is None:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cog_tasks.common import reading
 from cog_tasks.common.files import DataFileError
 
 Scenario = Literal["daily_life", "counterfactual", "new_world", "blackjack"]
@@ -45,7 +46,7 @@ FIRST_PERSON_SYSTEM = (
 #: case, and ``rest``, what follows it on its line.
 _ANSWER_LINE = re.compile(
     r"\banswer[*_]*[ \t]*(?:is\b[ \t]*:?|[:=])[ \t]*[*_]*[ \t]*[(\[]?[ \t]*"
-    r"(?P<letter>[A-Ja-j])\b(?P<rest>[^\n]*)",
+    r"(?P<letter>[A-Ja-j])\b(?=(?P<rest>[^\n]*))",
     re.IGNORECASE,
 )
 #: A reply that opens with a letter: ``B``, ``B)``, ``(B)``, ``B.``, ``B:``, ``**B**``.
@@ -55,6 +56,10 @@ _LETTER_CLOSE = re.compile(r"[ \t]*[*_)\].:]*[*_]*")
 #: A second letter after the first: ``A or B``, ``B) or C)``, ``A, B``, ``A/B``, ``A and C``.
 _HEDGE = re.compile(r"[ \t]*(?:or|and|,|/|&|\+)[ \t]*[*_(\[]*[A-J]\b(?!'|[ \t]+[a-z])")
 #: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
+#: A second option in the options' own format on an answer's line: "A) Carrot or B) Coat".
+_OTHER_OPTION = re.compile(r"(?<![A-Za-z])\(?([A-J])\)")
+#: An answer's letter retracted right after it: "A) is wrong".
+_RETRACTED = re.compile(r"[ \t*_)\].:]*(?:is|was|seems)[ \t]+(?:wrong|incorrect|not)\b", re.I)
 _OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][).:][ \t]+\S", re.MULTILINE)
 
 
@@ -124,7 +129,7 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     rest = match.group("rest")
     closed = _LETTER_CLOSE.match(rest)
     assert closed is not None  # every part of the pattern is optional
-    if _HEDGE.match(rest, closed.end()):
+    if _HEDGE.match(rest, closed.end()) or _second_answer(letter, rest, options):
         return None
     after = rest[closed.end() :]
     text = normalised_words(after)
@@ -134,6 +139,21 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     if after[:1].isalnum() and not closed.group().strip():
         return ""
     return letter if LETTERS.index(letter) < len(options) else None
+
+
+def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
+    """Whether what follows an answer's letter offers or puts another answer (the reading policy).
+
+    A hedge or self-correction naming another letter ("A. No wait, B.", "A. On
+    reflection the answer is B"), a retraction of the letter ("A) is wrong"),
+    or another option written as ``B)`` on its line ("A) Carrot or B) Coat").
+    """
+    letters = LETTERS[: len(options)]
+    return (
+        reading.afterthought(rest, letter, letters)
+        or bool(_RETRACTED.match(rest))
+        or any(other.upper() != letter for other in _OTHER_OPTION.findall(rest))
+    )
 
 
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
@@ -148,6 +168,14 @@ def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
       ``B.``, ``B:``, the letter alone on the first line), unless the reply
       echoes the option list (two option lines).
 
+    The reply is read in :func:`cog_tasks.common.reading.normalize`'s
+    spelling, and by its policy: every formal answer counts, also several on
+    one line ("The answer is A, but the final answer is B" is invalid), and
+    an answer followed by a hedge or self-correction naming another letter
+    ("A. No wait, B.", "ANSWER: A. On reflection the answer is B."), by its
+    own retraction ("A) is wrong; B) is right.") or by another option written
+    as ``B)`` ("Answer: A) Carrot or B) Coat") is invalid.
+
     Never read: a letter inside prose ("A good question", "Answer: I think
     ..."); a reply naming two options ("Answer: A or B", "B) or C)"), a letter
     beyond the options, or a letter whose option text on the same line is
@@ -157,6 +185,7 @@ def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
         text: The model's reply.
         options: The options in the order they were shown.
     """
+    text = reading.normalize(text)
     answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}
     if answers:
         return answers.pop() if len(answers) == 1 else None

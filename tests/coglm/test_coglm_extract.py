@@ -134,7 +134,7 @@ def test_hedges_are_invalid_for_ours(reply: str, choices: list[str], authors: in
         ("The answer is A, because lions roar.", 0),
         ("The answer is A, I think.", 0),  # "I" is no option of four
         ("The answer is A, and B is wrong.", 0),  # a rejected letter is no hedge
-        ("The answer is A or B. Final answer: B", 1),  # the last statement stands
+        ("The answer is A or B. Final answer: B", None),  # a hedge, then a different answer
         ("It is not a lion but a zebra.", 1),
         ("A. a lion\nB. a zebra - no, zebras do not roar.", 0),
     ],

@@ -1,0 +1,151 @@
+"""One reading policy for every reply a cog-tasks reader (``ours``) reads.
+
+Every benchmark's own reader (CogLM ``ours``, CogEval, CogBench ratings and
+judge scores, EgoSocialArena static answers, blackjack beliefs and grades,
+Hold'em actions and holdings, Number Guessing) follows these rules; the
+``authors`` readers keep the authors' rules and are documented where they live.
+
+1. **One answer.** A reply yields an answer only when it gives exactly one
+   answer in the asked form. The same answer repeated is one answer
+   (:func:`one_answer`).
+2. **Different answers are ambiguous**, never the first or the last:
+   two labels with different values, a self-correction or retraction after
+   an answer ("Actually, ...", "No wait", "On reflection", "Correction:",
+   "I meant", "Updated rating:", "... is wrong"), or a hedge ("or", "maybe",
+   "but ... also"; "and" where the reader's form is one value)
+   (:data:`RETRACTION`, :data:`HEDGE`).
+3. **One spelling.** Text is normalised the same way everywhere
+   (:func:`normalize`): Unicode compatibility forms (fullwidth ``４`` and
+   ``：``) as ASCII, markdown emphasis and code marks dropped, arrows
+   (``→ ⇒ ➔ ⟶``) as ``->``. Superscript and circled digits (``⁴``, ``④``)
+   are not digits: they never become a value.
+   A label is its word(s) in any case, perhaps with a remark in parentheses,
+   then ``:``, ``=``, a dash or only a space (``Grade: C``, ``**Grade:** C``,
+   ``Grade - C``, ``Grade — C``, ``GRADE C``, ``Grade = C``) (:func:`label`).
+4. **Fixed places.** A reader looks at the asked label first, then at the
+   closing line (:func:`closing_line`); it never guesses from prose.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
+
+T = TypeVar("T", bound=Hashable)
+Outcome = Literal["answer", "ambiguous", "none"]
+ANSWER: Outcome = "answer"
+AMBIGUOUS: Outcome = "ambiguous"
+NONE: Outcome = "none"
+
+#: Digits that are not digits of an answer: superscript, subscript, circled, parenthesised.
+_NOT_DIGITS = re.compile(
+    "[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u2080-\u2089\u2460-\u24ff\u2776-\u2793\u3251-\u325f]"
+)
+#: Stand-in for a digit that is not one: not a digit, not a word character after NFKC.
+NOT_A_DIGIT = "\u00a4"
+_ARROWS = re.compile("[\u2192\u21d2\u21e8\u2794\u279c\u279d\u279e\u27f6\u27f9\u21a6]")
+_MARKDOWN = re.compile(r"\*+|`+|(?<!\w)_{1,2}|_{1,2}(?!\w)|^#+[ \t]*", re.MULTILINE)
+
+#: A self-correction or retraction: what follows it replaces or withdraws an answer.
+RETRACTION = re.compile(
+    r"\b(?:actually|on (?:second thought|reflection|further (?:thought|reflection))|no,? wait"
+    r"|wait,|correction|i meant|i mean,|revised|updated?|changed? my mind|scratch that"
+    r"|let me (?:correct|reconsider|revise)|alternatively|rather,|instead,"
+    r"|(?:is|was|seems) (?:wrong|incorrect|not (?:right|correct)))\b",
+    re.IGNORECASE,
+)
+#: A hedge: a second answer offered beside the first.
+HEDGE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|probably)\b|\bbut\b[^\n]*\balso\b", re.IGNORECASE
+)
+
+#: After a lettered answer: a hedge or self-correction naming a letter ("A. Or maybe B.",
+#: "A (or possibly B)", "A. No wait, B.", "A. On reflection the answer is B."). It opens
+#: a clause ("medication A and/or B" is none); the letter follows within four words.
+AFTERTHOUGHT = re.compile(
+    r"(?:^|[.;,:!?(\n\u2014-])[ \t]*(?i:or|maybe|possibly|perhaps|alternatively|actually"
+    r"|no,?[ \t]+wait|wait|correction|on[ \t]+(?:second[ \t]+thought|reflection)|i[ \t]+meant)\b"
+    r"\W+(?:[a-z]+\W+){0,4}?(?:(?i:option|choice)\W+)?\(?([A-Z])(?![A-Za-z])"
+)
+
+
+@dataclass(frozen=True)
+class Reading(Generic[T]):
+    """What a reader took from a reply.
+
+    Attributes:
+        value: The one answer, or ``None``.
+        outcome: ``answer`` (exactly one), ``ambiguous`` (different answers)
+            or ``none`` (no answer in the asked form).
+    """
+
+    value: T | None
+    outcome: Outcome
+
+
+def one_answer(values: Iterable[T | None]) -> Reading[T]:
+    """The one answer among ``values`` (``None`` entries are not answers).
+
+    The same answer repeated is one; different answers are ambiguous.
+    """
+    distinct = list(dict.fromkeys(value for value in values if value is not None))
+    if len(distinct) == 1:
+        return Reading(distinct[0], ANSWER)
+    return Reading(None, AMBIGUOUS if distinct else NONE)
+
+
+def normalize(text: str | None) -> str:
+    """``text`` in the one spelling every reader reads (see the module docstring).
+
+    Superscript and circled digits become :data:`NOT_A_DIGIT`, then NFKC
+    turns compatibility forms (fullwidth digits and colons) into ASCII, arrows
+    become ``->`` and markdown emphasis, code marks and heading marks go.
+    """
+    text = _NOT_DIGITS.sub(NOT_A_DIGIT, text or "")
+    text = unicodedata.normalize("NFKC", text)
+    text = _ARROWS.sub("->", text)
+    return _MARKDOWN.sub("", text)
+
+
+def label(words: str) -> str:
+    """A regex source for the label ``words`` and what separates it from its value.
+
+    ``words`` is a regex source (``"grade"``, ``"(?:score|rationality)"``). The
+    label may carry a remark in parentheses (``Rating (revised):``); then
+    comes ``:``, ``=``, a dash, or only spaces or tabs. Compile with
+    ``re.IGNORECASE``.
+    """
+    return (
+        rf"(?<![\w-]){words}(?![\w-])(?:[ \t]*\([^()\n]*\))?[ \t]*"
+        r"(?:[:=\-\u2013\u2014][ \t]*|(?<=[\w)])[ \t]+)"
+    )
+
+
+def closing_line(text: str) -> str:
+    """The last line of ``text`` that holds a word or a digit."""
+    lines = [line for line in text.splitlines() if re.search(r"\w", line)]
+    return lines[-1].strip() if lines else ""
+
+
+def retracted(after: str) -> bool:
+    """Whether the text after an answer retracts or corrects it (:data:`RETRACTION`)."""
+    return bool(RETRACTION.search(after))
+
+
+def hedged(text: str) -> bool:
+    """Whether ``text`` offers a second answer beside the first (:data:`HEDGE`)."""
+    return bool(HEDGE.search(text))
+
+
+def afterthought(after: str, letter: str, letters: str) -> bool:
+    """Whether the text ``after`` a lettered answer offers another of ``letters``.
+
+    See :data:`AFTERTHOUGHT`.
+    """
+    return any(
+        match.group(1) != letter.upper() and match.group(1) in letters
+        for match in AFTERTHOUGHT.finditer(after)
+    )
