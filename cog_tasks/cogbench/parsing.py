@@ -297,7 +297,13 @@ def _knowledge_from_lines(text: str) -> list[KnowledgeItem] | None:
     return items or None
 
 
-def read_knowledge(text: str, form: str) -> list[KnowledgeItem] | None:
+def _echoes(statement: str, source: str) -> bool:
+    """Whether ``statement`` only repeats ``source`` (its words, in order, are all in it)."""
+    words = " ".join(re.findall(r"\w+", statement.lower()))
+    return not words or f" {words} " in " " + " ".join(re.findall(r"\w+", source.lower())) + " "
+
+
+def read_knowledge(text: str, form: str, source: str = "") -> list[KnowledgeItem] | None:
     """Read distilled knowledge in the form the prompt asked for, or nothing.
 
     ``json`` (the authors' distillation prompt): the reply is a JSON list of
@@ -305,11 +311,14 @@ def read_knowledge(text: str, form: str) -> list[KnowledgeItem] | None:
     prompt): ``4 | statement`` or ``statement (score: 4)`` lines. A reply
     in neither form, cut short or empty, is ``None``: the caller asks again
     or counts a failed step, and no line of it ever reaches memory.
-    Repeated statements are kept once.
+    Repeated statements are kept once, and a statement that only echoes
+    ``source`` (a line of the article copied as a statement) is dropped; a
+    reply of echoes alone is ``None``.
 
     Args:
         text: Raw model output.
         form: ``json`` or ``lines``.
+        source: The text distilled, to recognise echoes.
 
     Returns:
         The statements in order of appearance, or ``None``.
@@ -324,8 +333,9 @@ def read_knowledge(text: str, form: str) -> list[KnowledgeItem] | None:
         return None
     unique: dict[str, KnowledgeItem] = {}
     for item in items:
-        unique.setdefault(item.statement.lower(), item)
-    return list(unique.values())
+        if not (source and _echoes(item.statement, source)):
+            unique.setdefault(item.statement.lower(), item)
+    return list(unique.values()) or None
 
 
 def profile_to_text(profile: Mapping[str, str]) -> str:

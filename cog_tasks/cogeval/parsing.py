@@ -97,6 +97,12 @@ _COUNT_BOUND = re.compile(
     r"roughly|between)\b",
     re.IGNORECASE,
 )
+#: A count named as what was asked: "3 clusters", "four groups".
+_NAMED_COUNT = re.compile(
+    _COUNT.pattern
+    + r"\s+(?:distinct\s+|separate\s+)?(?:clusters?|groups?|communit(?:y|ies)|circles?)\b",
+    re.IGNORECASE,
+)
 #: A count followed by the other end of a range ("3-4 clusters", "3 to 4").
 _COUNT_RANGE = re.compile(r"^\s*(?:-|–|—|\bto\b)\s*" + _COUNT.pattern, re.IGNORECASE)
 #: The longest unknown name read as a state (in words); longer text is prose.
@@ -165,7 +171,7 @@ def read_final_answer(response: str, questions: int = 1, scored: int | None = No
     text = _clean(raw)
     if not text:
         return Reading(None, NO_ANSWER)
-    if _HEDGE.search(raw) or reading.hedged(raw) or reading.retracted(raw) or _two_by_and(raw):
+    if _HEDGE.search(raw) or reading.hedged(raw) or reading.retracted(raw):
         return Reading(text, UNPARSEABLE, raw)
     if not per_question and reading.one_answer(
         _clean(other).lower() or None for _, other in found
@@ -269,9 +275,11 @@ def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
 
     Returns:
         The normalised states in order (the first states before any trailing
-        prose), or ``None`` when no state can be read or two states run on
-        without a separator.
+        prose), or ``None`` when no state can be read, two states run on
+        without a separator, or "and" joins two answers ("2 and 1").
     """
+    if _two_by_and(text):
+        return None
     route: list[str] = []
     segments = [part for part in _ROUTE_SEPARATORS.split(text) if part.strip()]
     if len(segments) == 1:
@@ -315,17 +323,20 @@ def split_map(answer: str) -> list[tuple[str, str]]:
 def parse_count(answer: str) -> int | None:
     """The one whole number (digits or a word up to twelve) in ``answer``.
 
-    A hedged count has none: a range ("3-4 clusters", "3 to 4"), a bound
-    ("at least 3", "about 4") or two numbers ("15 rooms form 3 clusters")
-    gives ``None``.
+    A number named as a count ("3 clusters", "four groups") is read first;
+    ``answer`` must name one ("15 rooms form 3 clusters" is 3). A hedged
+    count has none: a range ("3-4 clusters", "3 to 4"), a bound ("at least
+    3", "about 4") or two different numbers with no count named gives ``None``.
     """
-    counts = {found.group(1).lower() for found in _COUNT.finditer(answer)}
-    match = _COUNT.search(answer)
+    named = list(_NAMED_COUNT.finditer(answer))
+    counts = {found.group(1).lower() for found in named or _COUNT.finditer(answer)}
+    match = named[0] if named else _COUNT.search(answer)
     if (
         len(counts) > 1
         or not match
-        or _COUNT_BOUND.search(answer[: match.start()])
-        or _COUNT_RANGE.match(answer[match.end() :])
+        or _COUNT_BOUND.search(answer[: match.start(1)])
+        or _COUNT_RANGE.match(answer[match.end(1) :])
+        or re.search(r"\d\s*(?:-|–|—|\bto\b)\s*$", answer[: match.start(1)])
     ):
         return None
     word = match.group(1).lower()

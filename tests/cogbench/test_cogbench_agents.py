@@ -37,7 +37,7 @@ class ScriptedModel:
                 "5 | Rescue teams say most accidents come from poor planning.\n"
                 "4 | Hikers who walk twice a month report less stress.\n"
                 "3 | A psychologist says effort and fresh air rest the mind.\n"
-                "2 | Thousands of city workers drive to the hills.\n"
+                "2 | Many city workers head for the hills at weekends.\n"
                 "1 | The article was published on a weekend.\n"
             )
         if "Updated Profile:" in prompt:
@@ -341,3 +341,45 @@ def test_baselines_ask_for_the_explanation_named(explanation: str, asked: str) -
 def test_the_default_explanation_is_the_authors_and_brief_is_task_v3s() -> None:
     assert AgentSettings().explanation == "authors"
     assert "Thoughts: <your reasons in one or two sentences>" in EXPLANATIONS["brief"]
+
+
+class OursDistillModel(ScriptedModel):
+    """Replies to the ``prompts=ours`` distillation with ``replies`` in turn (``Reply`` objects)."""
+
+    def __init__(self, replies: list[Reply]) -> None:
+        super().__init__()
+        self.replies = list(replies)
+        self.distill_asks = 0
+
+    async def __call__(self, prompt: str, max_tokens: int) -> str:
+        if "<score> | <statement>" not in prompt:
+            return await super().__call__(prompt, max_tokens)
+        self.distill_asks += 1
+        return self.replies.pop(0) if self.replies else Reply("Sorry.")
+
+
+def _perceive_ours(model: OursDistillModel) -> tuple[dict, list[str]]:
+    settings = AgentSettings(retries=2, prompts="ours")
+    agent = make_agent("coggpt", model, {"Name": "Ada"}, settings, "ours")
+    try:
+        notes = asyncio.run(agent.perceive(1, "Trails close at dusk.\nRangers patrol at night."))
+        return notes, notes["stored"]
+    finally:
+        agent.close()
+
+
+def test_ours_distillation_asks_again_for_a_cut_reply_and_drops_echoed_lines() -> None:
+    cut = Reply("5 | Rangers keep hikers safe.\n4 | Statement number 8 says the trail", True)
+    whole = Reply("5 | Rangers keep hikers safe.\n4 | Trails close at dusk.\n3 | Night is risky.")
+    model = OursDistillModel([cut, whole])
+    notes, stored = _perceive_ours(model)
+    assert model.distill_asks == 2 and notes["distill_failed"] == 0
+    assert notes["distilled"] == 2  # the echoed article line is no statement
+    assert not any("dusk" in line or "Statement" in line for line in stored)
+
+
+def test_ours_distillation_always_cut_is_a_failed_step_that_stores_nothing() -> None:
+    cut = Reply("5 | Rangers keep hikers safe.\n4 | Statement number 8 says the market", True)
+    model = OursDistillModel([cut] * 5)
+    notes, stored = _perceive_ours(model)
+    assert model.distill_asks == 3 and notes["distill_failed"] == 1 and stored == []

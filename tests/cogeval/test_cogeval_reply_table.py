@@ -74,7 +74,7 @@ REPLIES: list[tuple[str, str, str, str, str, int, str | None]] = [
      "Answer: 1, 11, 2, 8\nAnswer: 1, 11, 5, 8", 0, "unparseable"),
     ("claude", "n15star", "ordRooms", "valuePath",
      "Answer: 1, 7, 4\nOn reflection that misses the reward; the better plan goes through 11.\n"
-     "Answer: 1, 11, 14, 8", 1, None),
+     "Answer: 1, 11, 14, 8", 0, "unparseable"),  # a self-correction: two answers
     ("claude", "n15star", "unordSpatial", "valuePath",
      "I believe the best trip is Osaka to Durban, then Perth, then Tallinn.\n\n"
      "**Answer:** Osaka → Durban → Perth → Tallinn", 1, None),

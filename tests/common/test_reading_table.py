@@ -159,7 +159,9 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("not digits", "guess", "Prediction: \u2075\u2070; Choice: \u2074\u2070", NO),
     # --- the places read are fixed: never a guess from prose
     ("prose", "rating", "I would say 4 fits me.", NO),
-    ("prose", "cogeval-count", "Answer: 15 rooms form 3 clusters", NO),
+    ("named count", "cogeval-count", "Answer: 15 rooms form 3 clusters", 3),
+    ("or", "cogeval-count", "Answer: 15 rooms in 3 or 4 groups", NO),
+    ("prose", "cogeval-count", "Answer: rooms 1 to 5 and 6 to 9", NO),
     ("prose", "static", "A good question; I think so.", NO),
     ("prose", "guess", "Round 2 of 5: 50 and 40 were played.", NO),
     ("prose", "grade", "GRADE: I think it is right", NO),

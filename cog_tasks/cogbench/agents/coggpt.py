@@ -92,7 +92,11 @@ class CogGPTAgent(CogBenchAgent):
         The authors' client re-asks until the reply parses as JSON (20 tries,
         then again while the list is empty); here ``settings.retries`` extra
         asks, each with a one-line format reminder when decoding is greedy
-        (an identical ask would get the identical reply).
+        (an identical ask would get the identical reply). A reply cut at its
+        token limit is asked again under ``prompts=ours`` (it would end in half
+        a statement; under the authors' prompts a cut JSON fails to parse and
+        is asked again), and there statements that only echo a line of
+        ``chunk`` are not read.
 
         Returns:
             The statements, or ``None`` for a failed step: nothing is stored.
@@ -106,9 +110,10 @@ class CogGPTAgent(CogBenchAgent):
         remind = decodes_greedily(self.generate)
         for attempt in range(self.settings.retries + 1):
             asked = f"{prompt}\n\n{FORMAT_REMINDERS[form]}" if attempt and remind else prompt
-            items = read_knowledge(
-                await self.ask(asked, self.settings.distill_tokens, "distill"), form
-            )
+            reply = await self.ask(asked, self.settings.distill_tokens, "distill")
+            if stopped_at_limit(reply) and not authors:
+                continue  # it ends in half a statement: asked again, as a cut JSON is
+            items = read_knowledge(reply, form, source="" if authors else chunk)
             if items is not None:
                 return items
         return None
