@@ -415,6 +415,11 @@ def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
 def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     """Return the 0-based option a free-text answer chose, or ``None``.
 
+    The rules above find the answer; then the closing line is read (the
+    policy's second fixed place): when it spells another option's text
+    exactly (after its last colon), the reply gives two different answers
+    and is invalid.
+
     Args:
         text: The model's answer.
         choices: The options as shown to the model, lettered A, B, C ... in order.
@@ -423,6 +428,14 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
         The chosen index, or ``None`` when no single option can be identified.
     """
     text = reading.normalize(text)
+    found = _extract(text, choices)
+    closing = reading.closing_line(text).rpartition(":")[2]
+    spelled = _exact_choice(closing, choices) if found is not None else None
+    return None if spelled is not None and spelled != found else found
+
+
+def _extract(text: str, choices: Sequence[str]) -> int | None:
+    """The option the rules above read from a normalised reply (before the closing line)."""
     if not text.strip():
         return None
     num_choices = len(choices)
