@@ -10,7 +10,12 @@ of 5``), one Likert phrase (``agree``), one number word (``four``) or a digit
 with its matching phrase (``4 (agree)``). Several values (``3 or 4``,
 ``3/4``, ``3-4``), another scale (``5/10``), a number inside prose
 (``I'd say 4``) and a value on the next line are ``None``, never a guess, and
-callers count a ``None`` rating as an invalid answer. Full-width forms
+callers count a ``None`` rating as an invalid answer. The reply is read by
+the shared policy (:mod:`cog_tasks.common.reading`): every rating label
+counts, wherever it stands (``Updated rating: 2`` after ``Rating: 4`` makes
+both ``None``), a correction after it voids it, label spellings (``Rating -
+4``, ``RATING 4``) are read, superscript and circled digits (``⁴``, ``④``)
+are no values. Full-width forms
 (``Rating：４``) are read as their ASCII forms (NFKC), and a lone Chinese
 numeral 一 to 五 is a value; Chinese labels (评分) are not read, since every
 prompt asks for the English label.
