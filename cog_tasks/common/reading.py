@@ -11,7 +11,7 @@ Hold'em actions and holdings, Number Guessing) follows these rules; the
 2. **Different answers are ambiguous**, never the first or the last:
    two labels with different values, a self-correction or retraction after
    an answer ("Actually, ...", "No wait", "On reflection", "Correction:",
-   "I meant", "Updated rating:", "... is wrong"), or a hedge ("or", "maybe",
+   "I meant", "... is wrong"), or a hedge ("or", "maybe",
    "but ... also"; "and" where the reader's form is one value)
    (:data:`RETRACTION`, :data:`HEDGE`).
 3. **One spelling.** Text is normalised the same way everywhere
@@ -52,14 +52,14 @@ _MARKDOWN = re.compile(r"\*+|`+|(?<!\w)_{1,2}|_{1,2}(?!\w)|^#+[ \t]*", re.MULTIL
 #: A self-correction or retraction: what follows it replaces or withdraws an answer.
 RETRACTION = re.compile(
     r"\b(?:actually|on (?:second thought|reflection|further (?:thought|reflection))|no,? wait"
-    r"|wait,|correction|i meant|i mean,|revised|updated?|changed? my mind|scratch that"
-    r"|let me (?:correct|reconsider|revise)|alternatively|rather,|instead,"
-    r"|(?:is|was|seems) (?:wrong|incorrect|not (?:right|correct)))\b",
+    r"|correction|i meant|changed? my mind|scratch that|let me (?:correct|reconsider|revise)"
+    r"|alternatively|(?:is|was|seems) (?:wrong|incorrect|not (?:right|correct)))\b"
+    r"|\b(?:wait|i mean|rather|instead),",
     re.IGNORECASE,
 )
 #: A hedge: a second answer offered beside the first.
 HEDGE = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly|probably)\b|\bbut\b[^\n]*\balso\b", re.IGNORECASE
+    r"\b(?:or|either|maybe|perhaps|possibly)\b|\bbut\b[^\n]*\balso\b", re.IGNORECASE
 )
 
 #: After a lettered answer: a hedge or self-correction naming a letter ("A. Or maybe B.",
