@@ -131,7 +131,7 @@ def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
     factory = getattr(tasks, task_name(log))
     try:
         task = factory(**(log.eval.task_args or {}))
-    except (OSError, ValueError) as error:
+    except (OSError, TypeError, ValueError) as error:  # TypeError: a since removed argument
         raise ResultsError(
             f"{log.location}: cannot rebuild its declared samples ({error})"
         ) from error
@@ -254,7 +254,7 @@ def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dic
     values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
     opening = int(game.get("opening", OPENING_NUMBER))
     for name, reply in REFERENCE_REPLIES.items():
-        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"], opening)
+        played = constant_reply_game(reply, game["level"], game["rounds"], opening)
         values[f"{name} accuracy"] = played.accuracy()
         values[f"{name} win_rate"] = played.win_rate()
     return values
@@ -362,24 +362,40 @@ def _static_cells(run: EgoRun) -> Iterator[Cell]:
 
 
 def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
-    """Hit rate per level, the win and invalid rates over every game, then the reference games."""
+    """Hit rate over every game and per level (the headlines), win and invalid rates, references.
+
+    The win rate is secondary: the lower number always wins a two-player
+    round, so the ``constant lowest choice`` row beside it (a constant
+    ``Choice: 1``) wins most rounds without predicting anything
+    (:func:`guessing_note`).
+    """
     table = "Number Guessing (per game)"
     units = list(run.checked.values)
     levels = sorted({int(run.metadata[unit]["level"]) for unit in units})
-    by_level = {
-        level: [unit for unit in units if int(run.metadata[unit]["level"]) == level]
+    scopes = {"": units} | {
+        f"L{level} ": [unit for unit in units if int(run.metadata[unit]["level"]) == level]
         for level in levels
     }
-    for level, games in by_level.items():
-        measure = f"number_guessing_hit_rate_L{level}"
-        yield _cell(run, table, f"L{level} hit rate", _means(run, "accuracy", games), measure)
-    yield _cell(run, table, "win rate", _means(run, "win_rate", units), "number_guessing_win_rate")
+    for scope, games in scopes.items():
+        measure = f"number_guessing_hit_rate{'_' + scope.strip() if scope else ''}"
+        yield _cell(run, table, f"{scope}hit rate", _means(run, "accuracy", games), measure)
+    yield _cell(run, table, "win rate", _means(run, "win_rate", units))
     yield _cell(run, table, "invalid rate", _means(run, "invalid_rate", units))
     for name in REFERENCE_REPLIES:
-        for level, games in by_level.items():
+        for scope, games in scopes.items():
             hits = _means(run, f"{name} accuracy", games)
-            yield _reference(run, name, table, f"L{level} hit rate", hits)
+            yield _reference(run, name, table, f"{scope}hit rate", hits)
         yield _reference(run, name, table, "win rate", _means(run, f"{name} win_rate", units))
+
+
+def guessing_note(run: EgoRun) -> str:
+    """The flag on a Number Guessing row's win rate: what a constant ``Choice: 1`` wins there."""
+    values = run.checked.values
+    lowest = sum(values[u]["constant lowest choice win_rate"] for u in values) / len(values)
+    return (
+        f"win rate is secondary: a constant 'Prediction: 50; Choice: 1' wins {lowest:.3f} "
+        "of the rounds on the same games (the lower number always wins)"
+    )
 
 
 def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
@@ -529,6 +545,8 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
         report.curves += run.curves
         if run.note():
             report.notes.append(f"{run.label}: {run.note()}")
+        if run.task == NUMBER_GUESSING_TASK and run.checked.values:
+            report.notes.append(f"{run.label}: {guessing_note(run)}")
     return report
 
 
