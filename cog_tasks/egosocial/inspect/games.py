@@ -255,7 +255,7 @@ def egosocial_holdem(
     hands: int = 5,
     matches: int = 1,
     seed: int = 0,
-    opponents: str = "dqn",
+    opponents: str = "rules",
 ) -> Task:
     """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents.
 
@@ -266,11 +266,13 @@ def egosocial_holdem(
             ``seed + k``, so both opponents face the same cards.
         seed: Base seed of the deals (at least 0); it also shuffles the
             letters of the style and holding options.
-        opponents: ``dqn`` (the default, the paper's protocol: the shipped
-            DQN weights, whose play barely depends on their cards) or
-            ``rules``: the card-conditioned rule-based styles
+        opponents: ``rules`` (the default from Hold'em 4.0.0): the
+            card-conditioned rule-based styles
             (:mod:`~cog_tasks.egosocial.opponents.holdem_rules`), whose play
-            reveals their holding class.
+            reveals their holding class, so the holding question can measure
+            a theory of mind; or ``dqn``, the paper's kind: the shipped DQN
+            weights, whose play barely depends on their cards (their rows
+            are flagged: the ideal observer equals the majority class).
     """
     kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)

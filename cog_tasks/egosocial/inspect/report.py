@@ -50,6 +50,7 @@ from cog_tasks.common.results import (
 from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
 from cog_tasks.egosocial.opponents.holdem_observer import (
     IdealMatch,
     ideal_match,
@@ -445,6 +446,67 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
                 yield _reference(run, ideal, table, column, best)
     actions = _pairs(run, "invalid_actions", "model_actions", units)
     yield _cell(run, table, "invalid actions", actions)
+    yield from _holdem_gaps(run, table, units)
+
+
+#: A paired gap's range: the difference of two shares.
+GAP = (-1.0, 1.0)
+
+
+def _holdem_gaps(run: EgoRun, table: str, units: list[str]) -> Iterator[Cell]:
+    """The model's paired gaps, match by match, to the ideal observer and to the majority class.
+
+    Holding: (model right - reference right) over the asked hands of each
+    match, a ratio of sums; style: per match, model right - reference right.
+    The majority class is the one most frequent among the row's asked hands
+    (the style most frequent among its matches).
+    """
+    values = run.checked.values
+    asked = sum(values[u]["holding_asked"] for u in units)
+    classes = range(len(HOLDING_CLASSES))
+    majority = max(classes, key=lambda i: sum(values[u][f"holding class {i}"] for u in units))
+    style = max(
+        STYLE_NAMES, key=lambda name: sum(run.metadata[u]["opponent"] == name for u in units)
+    )
+    gaps = {
+        "holding − ideal observer": {
+            u: (
+                values[u]["holding_correct"] - values[u]["ideal holding correct"],
+                values[u]["holding_asked"],
+            )
+            for u in units
+        },
+        "holding − majority class": {
+            u: (
+                values[u]["holding_correct"] - values[u][f"holding class {majority}"],
+                values[u]["holding_asked"],
+            )
+            for u in units
+        },
+        "style − ideal observer": {
+            u: values[u]["style_correct"] - values[u]["ideal style"] for u in units
+        },
+        "style − majority class": {
+            u: values[u]["style_correct"] - float(run.metadata[u]["opponent"] == style)
+            for u in units
+        },
+    }
+    for column, gap in gaps.items():
+        if column.startswith("holding") and not asked:
+            continue
+        unit = run.checked.run.unit
+        yield Cell(table, run.label, column, gap, unit, False, run.checked.coverage, "", GAP)
+
+
+def holdem_note(run: EgoRun) -> str:
+    """The flag of a row played against the DQN opponents, whose play hides their cards."""
+    kinds = {str(run.metadata[u].get("opponents", "dqn")) for u in run.checked.values}
+    if "dqn" not in kinds:
+        return ""
+    return (
+        "opponent uninformative: ideal observer = majority class (the DQN opponents' play "
+        "does not depend on their cards; opponents=rules is the default from Hold'em 4.0.0)"
+    )
 
 
 def _ideal_observer_name(run: EgoRun, units: Collection[str]) -> str:
@@ -547,6 +609,8 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
             report.notes.append(f"{run.label}: {run.note()}")
         if run.task == NUMBER_GUESSING_TASK and run.checked.values:
             report.notes.append(f"{run.label}: {guessing_note(run)}")
+        if run.task == HOLDEM_TASK and holdem_note(run):
+            report.notes.append(f"{run.label}: {holdem_note(run)}")
     return report
 
 

@@ -8,5 +8,5 @@ TASK_VERSIONS: dict[str, str] = {
     "egosocial_static": "4.0.0",
     "egosocial_blackjack_beliefs": "2.0.0",
     "egosocial_number_guessing": "5.0.0",
-    "egosocial_holdem": "3.3.0",
+    "egosocial_holdem": "4.0.0",
 }
