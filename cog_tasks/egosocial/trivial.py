@@ -115,7 +115,7 @@ def _static(letter: str | None, units: Collection[str], run: RunIdentity) -> Sco
     return scores
 
 
-def _beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
+def beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
     """The most common situation of the units, stated for every prompt."""
     from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
 
@@ -209,19 +209,12 @@ def _holdem(action: str, units: Collection[str], run: RunIdentity) -> Scores:
     return scores
 
 
-def _reference(function: Callable[..., Scores], *arguments: object) -> Callable[..., Scores]:
-    return partial(function, *arguments)
-
-
-always_A, always_B, always_C, always_D = (
-    _reference(_static, letter) for letter in CONSTANT_LETTERS
-)
-majority_letter = _reference(_static, None)
-beliefs_majority = _beliefs_majority
-guess_constant_50 = _reference(_guessing, _constant_reply(50, 50))
-guess_lowest_choice = _reference(_guessing, _constant_reply(50, 1))
-guess_copy_previous = _reference(_guessing, _copy_previous)
-always_call, always_fold, always_raise = (_reference(_holdem, a) for a in HOLDEM_ACTIONS)
+always_A, always_B, always_C, always_D = (partial(_static, letter) for letter in CONSTANT_LETTERS)
+majority_letter = partial(_static, None)
+guess_constant_50 = partial(_guessing, _constant_reply(50, 50))
+guess_lowest_choice = partial(_guessing, _constant_reply(50, 1))
+guess_copy_previous = partial(_guessing, _copy_previous)
+always_call, always_fold, always_raise = (partial(_holdem, a) for a in HOLDEM_ACTIONS)
 
 _MODULE = __name__
 STRATEGIES: tuple[TrivialStrategy, ...] = (
