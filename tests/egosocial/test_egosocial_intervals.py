@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog
 
+from cog_tasks.common.logs import run_identity
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.scripted import ScriptedReplies, run_chance_model
+from cog_tasks.egosocial import trivial
 from cog_tasks.egosocial.inspect import (
     egosocial_holdem,
     egosocial_number_guessing,
@@ -149,6 +151,15 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert (hits.value, hits.n, wins.value, wins.n) == (0.25, 4, 1.0, 4)
     # choosing 50 ties the 50 of game 0 and wins against the three higher openings
     assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.75
+    # the registry's trivial strategies score exactly the model row's units, with the values
+    # of the report's reference rows
+    name = f"{row} · constant prediction 50"
+    reference = next(c for c in pooled.cells if c.row == name and c.column == "hit rate")
+    mine = trivial.guess_constant_50(list(hit.units), run_identity(first))
+    assert mine["number_guessing_hit_rate"] == dict(reference.values)
+    played = trivial.always_call(list(style.units), run_identity(holdem))
+    assert played["holdem_style_accuracy"].keys() == style.units.keys()
+    assert played["holdem_belief_accuracy"].keys() == style.units.keys()
 
 
 @pytest.mark.slow

@@ -385,8 +385,8 @@ def test_the_authors_game_sends_questions_and_results_as_system_messages(
     )
     assert log.status == "success", log.error
     roles = [m.role for m in log.samples[0].messages]
-    # persona and rules, question 1, reply, result, question 2, reply: no user turn
-    assert roles == ["system", "system", "assistant", "system", "system", "assistant"]
+    # persona and rules, question 1, reply, result, question 2, reply, result: no user turn
+    assert roles == ["system", "system", "assistant", "system", "system", "assistant", "system"]
     texts = [m.text for m in log.samples[0].messages]
     assert texts[1].startswith("Hello John, round 1, health 10.")
     assert texts[3].startswith("Round 1 result: your opponent chose 50, you chose 30")
@@ -422,9 +422,9 @@ def test_the_authors_game_runs_in_inspect_and_reports(
     )
     assert log.status == "success", log.error
     [sample] = log.samples
-    user_turns = [m.text for m in sample.messages if m.role == "user"]
-    assert user_turns[0].startswith("Hello John, round 1, health 10.")
-    assert "you 9, your opponent 9" in user_turns[1]  # 49.5 is no whole number: 50, a tie
+    system_turns = [m.text for m in sample.messages if m.role == "system"]
+    assert system_turns[1].startswith("Hello John, round 1, health 10.")
+    assert "you 9, your opponent 9" in system_turns[2]  # 49.5 is no whole number: 50, a tie
     value = sample.scores["number_guessing_scorer"].value
     assert (value["invalid_rate"], value["win_rate"], value["accuracy"]) == (0.5, 0.5, 0.5)
     cells = {(c.row.split(" · ")[-1], c.column): c for c in build_report([log]).cells}
