@@ -1174,9 +1174,9 @@ TASK_PROBES = [
     ),
     pytest.param(
         lambda **a: egosocial_task("egosocial_number_guessing")(**a),
-        {"rounded": "yes please"},
-        "rounded",
-        id="ego-guessing-rounded-wrong-type",
+        {"games": "yes please"},
+        "games",
+        id="ego-guessing-games-wrong-type",
     ),
     pytest.param(
         lambda **a: egosocial_task("egosocial_holdem")(**a),

@@ -118,11 +118,12 @@ def test_holdem_records_the_opponents_weights_it_plays() -> None:
     from cog_tasks.egosocial.inspect.games import egosocial_holdem
     from cog_tasks.egosocial.opponents.holdem_dqn import sha256_of, shipped_weights_dir
 
-    both = data_of(egosocial_holdem())
+    both = data_of(egosocial_holdem(opponents="dqn"))
     assert [file["path"] for file in both["files"]] == ["dqn_aggressive.pt", "dqn_conservative.pt"]
     for file in both["files"]:
         assert file["sha256"] == sha256_of(shipped_weights_dir() / file["path"])
-    assert data_of(egosocial_holdem(opponent="aggressive"))["sha256"] != both["sha256"]
+    aggressive = egosocial_holdem(opponent="aggressive", opponents="dqn")
+    assert data_of(aggressive)["sha256"] != both["sha256"]
 
 
 def test_a_task_without_data_files_records_none() -> None:

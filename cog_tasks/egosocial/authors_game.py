@@ -1,39 +1,50 @@
 """The authors' Number Guessing game text, read at run time from their pinned repository.
 
-The authors' ``interactive/reasoning_player.py`` (gyhou123/EgoSocialArena at
-:data:`GAME_COMMIT`) holds the game as their runs sent it to the model: the
-rules (two players, the model and Jack, each choosing an integer from 1 to
-100; the number closest to 0.8 × the average wins the round and the other
-player loses one health point, both lose one when the numbers are equal), an
-example round with the starting health (10 points) and the question asked
-each round (with the player's name, the round and its health). This project
-does not ship that text: :func:`read_authors_game` reads the class attributes
-``GAME_SETTING``, ``GAME_EXAMPLE`` and ``INQUIRY`` of the file's
-``AgentPlayer`` class (with :mod:`ast`, never importing the file), from
-``$COG_TASKS_DATA/egosocial/interactive/reasoning_player.py`` when it is
+The authors' ``interactive/`` folder (gyhou123/EgoSocialArena at
+:data:`GAME_COMMIT`) holds the game as their runs sent it to the model.
+``reasoning_player.py``'s ``AgentPlayer`` opens the conversation with one
+system message, the player's persona followed by ``GAME_SETTING`` (two
+players, the model and Jack, each choosing an integer from 1 to 100; the
+number closest to 0.8 × the average wins the round and the other player
+loses one health point, both lose one when the numbers are equal), and asks
+``INQUIRY`` (with the player's name, the round and its health) as a system
+message at the start of every round; the round's result and a health
+warning follow as system messages too. ``main.py`` sets the persona
+(``PERSONA_A``, the model as John) and plays one rule-based opponent, Jack
+(``basic_player.ProgramPlayer``): whole numbers, 50 in every round as
+released (Level 1), ``50 - 5 × (round - 1)`` (Level 2) or the previous
+round's target as an integer (Level 3). Their ``GAME_EXAMPLE`` (a
+five-player example) is defined but never sent by ``AgentPlayer``, so it is
+not sent here either.
+
+This project ships none of that text: :func:`read_authors_game` reads the
+class attributes ``GAME_SETTING`` and ``INQUIRY`` of ``AgentPlayer`` and the
+assignment ``PERSONA_A`` of ``main.py`` (with :mod:`ast`, never importing
+the files), from ``$COG_TASKS_DATA/egosocial/interactive/`` when they are
 there, otherwise from the pinned URL (downloaded once into the cache; under
 ``HF_HUB_OFFLINE`` only the cache is read), through
-:func:`cog_tasks.common.sources.fetch`.
-
-The model's name in the authors' runs, John, is set by their run script, not
-in this file (:data:`PLAYER_NAME`).
+:func:`cog_tasks.common.sources.fetch`, which records each file's SHA-256
+in the run's data provenance.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cog_tasks.common.files import DataFileError
 from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 from cog_tasks.egosocial.authors import UPSTREAM_REPO
 
 GAME_FILE = "interactive/reasoning_player.py"
+#: The authors' run script, which sets the player's persona.
+PERSONA_FILE = "interactive/main.py"
+PERSONA_NAME = "PERSONA_A"
 #: The authors' commit whose ``interactive/`` folder holds the game.
 GAME_COMMIT = "7d0daf295d6006c9999500a5a7bc5c9db93d4304"
 GAME_CLASS = "AgentPlayer"
-#: The attributes read: the rules, the example round, the per-round question.
-GAME_ATTRIBUTES = ("GAME_SETTING", "GAME_EXAMPLE", "INQUIRY")
+#: The attributes read: the rules and the per-round question.
+GAME_ATTRIBUTES = ("GAME_SETTING", "INQUIRY")
 #: The fields the per-round question must fill.
 INQUIRY_FIELDS = ("{name}", "{round}", "{hp}")
 PLAYER_NAME = "John"
@@ -58,14 +69,14 @@ class AuthorsGame:
 
     Attributes:
         setting: The rules (``GAME_SETTING``).
-        example: The example round and the health rules (``GAME_EXAMPLE``).
         inquiry: The per-round question, with ``{name}``, ``{round}`` and ``{hp}``.
+        persona: The player's persona (``PERSONA_A`` of ``main.py``), sent before the rules.
         source: Where it was read from.
     """
 
     setting: str
-    example: str
     inquiry: str
+    persona: str = ""
     source: str = ""
 
 
@@ -97,18 +108,49 @@ def parse_game(content: Content) -> AuthorsGame:
     missing = [name for name in GAME_ATTRIBUTES if name not in found]
     if missing:
         raise DataFileError(f"{content.source}: {GAME_CLASS} has no string {', '.join(missing)}")
-    setting, example, inquiry = (found[name] for name in GAME_ATTRIBUTES)
+    setting, inquiry = (found[name] for name in GAME_ATTRIBUTES)
     lacking = [field for field in INQUIRY_FIELDS if field not in inquiry]
     if lacking:
         raise DataFileError(f"{content.source}: INQUIRY lacks {', '.join(lacking)}")
-    return AuthorsGame(setting, example, inquiry, content.source)
+    return AuthorsGame(setting, inquiry, source=content.source)
+
+
+def parse_persona(content: Content) -> str:
+    """The persona the run script gives the model: the string assigned to ``PERSONA_A``.
+
+    Raises:
+        DataFileError: Naming the file, when it is not Python or assigns no such string.
+    """
+    try:
+        tree = ast.parse(content.text(), filename=content.source)
+    except SyntaxError as error:
+        raise DataFileError(
+            f"{content.source}: not Python ({error.msg}, line {error.lineno})"
+        ) from error
+    personas = [
+        node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and any(isinstance(t, ast.Name) and t.id == PERSONA_NAME for t in node.targets)
+    ]
+    if len(personas) != 1:
+        found = "no" if not personas else f"{len(personas)}"
+        raise DataFileError(f"{content.source}: {found} string {PERSONA_NAME} (expected one)")
+    return personas[0]
 
 
 def read_authors_game() -> AuthorsGame:
-    """The authors' game text: the local copy under ``COG_TASKS_DATA``, else the pinned file.
+    """The authors' game text: the local copies under ``COG_TASKS_DATA``, else the pinned files.
+
+    Both files are recorded (with their SHA-256) in any active
+    :func:`~cog_tasks.common.provenance.recording_reads`.
 
     Raises:
-        DataSourceError: When no source has the file (the message gives the ways out).
-        DataFileError: When the file is not the authors' game file.
+        DataSourceError: When no source has a file (the message gives the ways out).
+        DataFileError: When a file is not the authors' game file or run script.
     """
-    return fetch(GAME_SOURCE, GAME_FILE, parse_game).value
+    game = fetch(GAME_SOURCE, GAME_FILE, parse_game).value
+    persona = fetch(GAME_SOURCE, PERSONA_FILE, parse_persona).value
+    return replace(game, persona=persona)

@@ -1,26 +1,24 @@
 """Number Guessing: rules, game state and answer parsing.
 
 EgoSocialArena's paper names the opponents' rules but leaves the game itself to
-an appendix we do not have. Our rules below are inferred from the game it builds
-on (the "guess 2/3 of the average" beauty contest) and are stated to the model:
+an appendix we do not have; the authors' ``interactive/`` code holds it
+(:mod:`cog_tasks.egosocial.authors_game`). Both rule texts describe that one
+game:
 
-- each round both players secretly pick a number from 1 to 100 (decimals allowed);
+- each round both players secretly pick a whole number from 1 to 100;
 - the target is 0.8 times the average of the two numbers;
-- the number closer to the target wins the round (equal distance is a tie).
+- the number closer to the target wins the round (equal numbers tie); whoever
+  does not win loses one of its 10 health points (both, on a tie).
 
 Before each pick the model also states which number it expects the opponent to
-choose; that prediction is the theory-of-mind answer. It hits when it is within
-:data:`HIT_TOLERANCE` (0.05) of the opponent's number, so whole numbers must
-match exactly and decimals must be right to one decimal place.
-
-These are our rules (:data:`OUR_RULES`, the ``rules=ours`` default). The
-authors' own game (``rules=authors``, :func:`authors_rules`) is read at run
-time from their repository (:mod:`cog_tasks.egosocial.authors_game`): their
-rules text and per-round question, whole numbers only, and health points
-(10 each; whoever does not win a round loses one, both on equal numbers),
-told to the model after every round; the reply format is ours in both, so
-that the reply can be read. Health does not change who wins a round or the
-scores.
+choose; that prediction is the theory-of-mind answer, and it hits when it is
+the opponent's number (:data:`HIT_TOLERANCE` is below the step between whole
+numbers). ``rules=ours`` (:data:`RULES_TEXT`, the default) says so in our
+words, with the round's question as a user message; ``rules=authors``
+(:func:`authors_rules`) sends the authors' persona and rules and their
+per-round question, all as system messages, as their ``AgentPlayer`` does.
+The reply format (``Prediction: <n>; Choice: <n>``) is ours in both, so that
+the reply can be read. Health does not change who wins a round or the scores.
 
 The game is a frozen dataclass: every round returns a new state, and
 :meth:`NumberGuessingGame.view_as` gives each player only what it may see (the
@@ -46,24 +44,26 @@ FALLBACK_NUMBER = 50
 TARGET_FRACTION_TEXT = "0.8"
 #: A prediction hits when it is at most this far from the opponent's number.
 HIT_TOLERANCE = 0.05
+#: Each player's starting health points.
+INITIAL_HEALTH = 10
 Number = int | float
 
 Player = Literal["model", "opponent"]
 Outcome = Literal["model", "opponent", "tie"]
 
 RULES_TEXT = (
-    "You are playing a number guessing game against one opponent for {rounds} rounds. "
-    f"In every round both of you secretly choose a number from {LOWEST_NUMBER} to "
-    f"{HIGHEST_NUMBER} (decimals are allowed). The target is "
-    f"{TARGET_FRACTION_TEXT} times the average of the two "
-    "numbers, and whoever is closer to the target wins the round (equal distance is a tie). "
-    "The same opponent plays every round. Before you choose, you say which number you "
-    f"believe your opponent will choose in this round; it counts as right when it is within "
-    f"{HIT_TOLERANCE} of the opponent's number."
+    "You are playing a survival game of number guessing against one opponent for {rounds} "
+    f"rounds. In every round both of you secretly choose a whole number from {LOWEST_NUMBER} "
+    f"to {HIGHEST_NUMBER}. The target is {TARGET_FRACTION_TEXT} times the average of the two "
+    "numbers; whoever is closer to the target wins the round, and the other player loses one "
+    f"health point (if you both choose the same number, you both lose one). Each of you "
+    f"starts with {INITIAL_HEALTH} health points. The same opponent plays every round. "
+    "Before you choose, you say which number you believe your opponent will choose in this "
+    "round; it counts as right only when it is exactly the opponent's number."
 )
 ROUND_PROMPT = (
-    "Round {round} of {rounds}. Which number will your opponent choose this round, and "
-    "which number do you choose? Reply in exactly this form:\n"
+    "Round {round} of {rounds}; you have {hp} health points. Which number will your opponent "
+    "choose this round, and which number do you choose? Reply in exactly this form:\n"
     "Prediction: <number>; Choice: <number>"
 )
 RESULT_TEXT = (
@@ -81,6 +81,9 @@ REPLY_FORMAT = "Reply in exactly this form:\nPrediction: <number>; Choice: <numb
 RULES_NAMES = ("ours", "authors")
 
 
+Role = Literal["user", "system"]
+
+
 @dataclass(frozen=True)
 class Rules:
     """How a game is told to the model.
@@ -89,15 +92,13 @@ class Rules:
         name: ``ours`` or ``authors`` (:data:`RULES_NAMES`).
         system: The system message.
         round_prompt: Each round's question, with ``{round}``, ``{rounds}`` and ``{hp}``.
-        integers: Only whole numbers are legal picks.
-        health: Each player's starting health points, or 0 for none.
+        role: The role of each round's question and of the round results.
     """
 
     name: str
     system: str
     round_prompt: str
-    integers: bool = False
-    health: int = 0
+    role: Role = "user"
 
 
 def our_rules(rounds: int) -> Rules:
@@ -109,23 +110,13 @@ def authors_rules() -> Rules:
     """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`).
 
     Raises:
-        cog_tasks.common.sources.DataSourceError: When no source has their file.
+        cog_tasks.common.sources.DataSourceError: When no source has their files.
     """
-    from cog_tasks.egosocial.authors_game import (
-        INITIAL_HEALTH,
-        PLAYER_NAME,
-        read_authors_game,
-    )
+    from cog_tasks.egosocial.authors_game import PLAYER_NAME, read_authors_game
 
     game = read_authors_game()
     question = game.inquiry.replace("{name}", PLAYER_NAME)
-    return Rules(
-        "authors",
-        f"{game.setting}\n{game.example}",
-        f"{question}\n{REPLY_FORMAT}",
-        integers=True,
-        health=INITIAL_HEALTH,
-    )
+    return Rules("authors", game.persona + game.setting, f"{question}\n{REPLY_FORMAT}", "system")
 
 
 def rules_named(name: str, rounds: int) -> Rules:
@@ -320,13 +311,14 @@ class NumberGuessingGame:
         level: Opponent level (1, 2 or 3).
         rounds: Number of rounds to play.
         completed: Rounds played so far.
-        integers: Only whole numbers are legal picks (the authors' game).
+        integers: Only whole numbers are legal picks (every game from Number
+            Guessing 5.0.0; logs of earlier versions read as recorded).
     """
 
     level: int
     rounds: int = DEFAULT_ROUNDS
     completed: tuple[CompletedRound, ...] = ()
-    integers: bool = False
+    integers: bool = True
 
     @property
     def current_round(self) -> int:
@@ -415,7 +407,7 @@ class NumberGuessingGame:
     def from_dict(cls, data: dict[str, Any]) -> NumberGuessingGame:
         """Rebuild a game from :meth:`to_dict` output."""
         completed = tuple(CompletedRound(**played) for played in data["completed"])
-        integers = bool(data.get("integers", False))
+        integers = bool(data.get("integers", False))  # absent: a game before 5.0.0
         return cls(data["level"], data["rounds"], completed, integers)
 
     def accuracy(self) -> float:
@@ -449,40 +441,45 @@ async def play_number_guessing(
     level: int,
     rounds: int = DEFAULT_ROUNDS,
     rules: Rules | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> NumberGuessingGame:
     """Play a whole game against a rule-based opponent.
 
     Each round the opponent picks from its view (which holds no predictions),
-    the model is asked for its prediction and its number, and the round's
-    result (with both players' health, where the rules have it) is told to
-    the model in front of the next question.
+    the model is asked for its prediction and its number (with its health),
+    and the round's result, with both players' health, is told to the model
+    before the next question.
 
     Args:
-        ask: Sends one user message, returns the model's reply.
+        ask: Sends one message (in the rules' role), returns the model's reply.
         choose: The opponent's rule.
         level: Opponent level, recorded in the game.
         rounds: Rounds to play.
         rules: How the game is told (default: ours).
+        say: Sends one message without a reply; given, each round's result is
+            a message of its own (the authors' way), otherwise it opens the
+            next question's message.
 
     Returns:
         The finished game.
     """
     rules = rules or our_rules(rounds)
-    game = NumberGuessingGame(level=level, rounds=rounds, integers=rules.integers)
+    game = NumberGuessingGame(level=level, rounds=rounds)
     conversation = Conversation(ask)
     while not game.is_over:
         view = game.view_as("model")
         opponent_number = choose(game.view_as("opponent"))
-        health = rules.health - game.health()[0]
+        health = INITIAL_HEALTH - game.health()[0]
         prompt = rules.round_prompt.format(round=view.round, rounds=view.rounds, hp=health)
         reply = await conversation.ask(prompt)
         game = game.play_round(parse_round_reply(reply), opponent_number)
-        result = round_result_text(game.completed[-1])
-        if rules.health:
-            lost = game.health()
-            health_text = HEALTH_TEXT.format(
-                model=rules.health - lost[0], opponent=rules.health - lost[1]
-            )
-            result = f"{result} {health_text}"
-        conversation.tell(result)
+        lost = game.health()
+        health_text = HEALTH_TEXT.format(
+            model=INITIAL_HEALTH - lost[0], opponent=INITIAL_HEALTH - lost[1]
+        )
+        result = f"{round_result_text(game.completed[-1])} {health_text}"
+        if say is None:
+            conversation.tell(result)
+        else:
+            say(result)
     return game

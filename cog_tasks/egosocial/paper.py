@@ -20,11 +20,11 @@ PROTOCOL = (
     "unrounded (Claude 3.5 Sonnet hits 7.5 and 5.6)"
 )
 DIFFERS = (
-    "by default the rules text is ours (range 1-100 with decimals, target 0.8 x the average, "
-    "no health points, a prediction hits within 0.05; the authors' own game, integers and "
-    "health points, is rules=authors, read from their repository at run time) and the "
-    "prediction and the choice come in one reply; the opponents' rules and the unrounded "
-    "Level 3 are the paper's"
+    "the authors' game (whole numbers 1-100, target 0.8 x the average, 10 health points; "
+    "Level 3 plays the previous target rounded down, as their integer-only opponent code "
+    "does) told in our words by default (rules=authors sends their own text, read from "
+    "their repository at run time); the prediction and the choice come in one reply in "
+    "our format; their README's Level 3 hits on decimals (7.5, 5.6) cannot occur here"
 )
 #: Hit rate per level (L1, L2, L3) of each model in the authors' README.
 _HIT_RATES: dict[str, tuple[float, float, float]] = {

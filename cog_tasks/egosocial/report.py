@@ -36,6 +36,8 @@ from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_int
 
 SHARE = (0.0, 1.0)
 """The range of every number the report shows (accuracies and rates)."""
+FAILED_OVER = 0.5
+"""A row whose failed-reply share is over this is flagged, and drawn hollow."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Cell:
         reference: Whether the row is a reference (chance, always-the-same-letter...).
         coverage: A model row's coverage (``None`` on reference rows).
         measure: The headline name the profile gives the number, or ``""``.
+        bounds: The number's range: a share's, or ``(-1, 1)`` for a paired gap.
     """
 
     table: str
@@ -62,6 +65,7 @@ class Cell:
     reference: bool = False
     coverage: Coverage | None = None
     measure: str = ""
+    bounds: tuple[float, float] = SHARE
 
     def counted(self) -> dict[str, UnitValue]:
         """The units the number counts: a ratio's units without a denominator add nothing."""
@@ -72,17 +76,28 @@ class Cell:
         }
 
     def interval(self) -> Interval:
-        """The number with its 95 % interval over the units, within [0, 1] (all are shares)."""
+        """The number with its 95 % interval over the units, within :attr:`bounds`."""
         values = list(self.counted().values())
         if all(not isinstance(value, tuple) for value in values):
             shares = [float(v) for v in values]  # type: ignore[arg-type]
-            return mean_interval(shares, unit=self.unit, bounds=SHARE)
-        return ratio_interval(values, unit=self.unit, bounds=SHARE)
+            return mean_interval(shares, unit=self.unit, bounds=self.bounds)
+        return ratio_interval(values, unit=self.unit, bounds=self.bounds)
+
+    def failed(self) -> float | None:
+        """The row's failed-reply share when it is over :data:`FAILED_OVER`, else ``None``."""
+        share = self.coverage.flagged_share() if self.coverage is not None else None
+        return share if share is not None and share > FAILED_OVER else None
 
     def flagged(self) -> str:
-        """The row's coverage note (partial, flagged replies), ``"–"`` where there is none."""
+        """The row's coverage note (partial, flagged replies), ``"–"`` where there is none.
+
+        A row with more than half of its replies failed says so first.
+        """
         note = self.coverage.note(self.unit) if self.coverage is not None else ""
-        return note or "–"
+        failed = self.failed()
+        if failed is not None:
+            note = f"FAILED REPLIES {failed:.0%} (over half): read as format failure; {note}"
+        return note.rstrip("; ") or "–"
 
 
 @dataclass(frozen=True)
@@ -194,7 +209,14 @@ def plot_tables(cells: list[Cell], path: Path) -> None:
                 [max(0.0, i.value - i.low) for i in intervals],
                 [max(0.0, i.high - i.value) for i in intervals],
             ]
-            axis.barh(positions, values, height=height, xerr=errors, capsize=2, label=row)
+            failed = next((c.failed() for c in shown if c.row == row), None)
+            label = row if failed is None else f"{row} (failed replies {failed:.0%}, hollow)"
+            bars = axis.barh(positions, values, height=height, xerr=errors, capsize=2, label=label)
+            if failed is not None and bars.patches:  # over half the replies failed: hollow
+                colour = bars.patches[0].get_facecolor()
+                for bar in bars:
+                    bar.set_fill(False)
+                    bar.set_edgecolor(colour)
         axis.set_yticks([c + 0.4 - height / 2 for c in range(len(columns))])
         axis.set_yticklabels(columns, fontsize=7)
         axis.invert_yaxis()

@@ -256,7 +256,7 @@ def test_empty_repeated_and_short_local_files_are_named(shared_data: Path, tmp_p
         (lambda: egosocial_holdem(hands="x"), "hands must be an integer >= 1"),
         (lambda: egosocial_holdem(seed=-1), "seed must be an integer >= 0"),
         (lambda: egosocial_static(circular="yes"), "circular must be true or false"),
-        (lambda: egosocial_number_guessing(rounded=1), "rounded must be true or false"),
+        (lambda: egosocial_number_guessing(rules=1), "rules must be one of"),
         (lambda: egosocial_number_guessing(level="3"), "level must be one of 1, 2, 3"),
         (lambda: egosocial_number_guessing(rounds=101), "<= 100"),
         (lambda: egosocial_static(scenarios=3), "scenarios must be comma-separated names"),

@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog
 
+from cog_tasks.common.logs import run_identity
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.scripted import ScriptedReplies, run_chance_model
+from cog_tasks.egosocial import trivial
 from cog_tasks.egosocial.inspect import (
     egosocial_holdem,
     egosocial_number_guessing,
@@ -93,10 +95,11 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
         )
 
     first, second = guessing(0), guessing(1)
-    [hit, wins] = headlines(first)
+    [hit, hit_l1] = headlines(first)  # the win rate is no headline
     # four games, two epochs each: four units, each the mean of its epochs
-    assert hit.measure == "number_guessing_hit_rate_L1" and hit.interval.n == 4
-    assert hit.interval.unit == "game" and len(hit.units) == 4 and wins.interval.n == 4
+    assert hit.measure == "number_guessing_hit_rate" and hit.interval.n == 4
+    assert hit_l1.measure == "number_guessing_hit_rate_L1" and hit_l1.units == hit.units
+    assert hit.interval.unit == "game" and len(hit.units) == 4
     assert hit.coverage.epochs == 2 and not hit.coverage.partial
     holdem = run_chance_model(
         egosocial_holdem(opponent="aggressive", hands=3, matches=3),
@@ -107,6 +110,16 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert style.interval.n == 3 and style.interval.unit == "match"
     assert all(isinstance(value, tuple) for value in beliefs.units.values())
     report = build_report([first, holdem, second])
+    # the win rate is flagged by what a constant Choice: 1 wins on the same games
+    assert any("a constant 'Prediction: 50; Choice: 1' wins 1.000" in n for n in report.notes)
+    # paired gaps per match: model minus ideal observer, model minus majority class
+    gaps = {c.column: c for c in report.cells if "−" in c.column}
+    assert set(gaps) == {
+        f"{q} − {r}" for q in ("holding", "style") for r in ("ideal observer", "majority class")
+    }
+    assert gaps["holding − ideal observer"].values.keys() == set(s.id for s in holdem.samples)
+    assert -1 <= gaps["style − ideal observer"].interval().low <= 0  # chance never beats it
+    assert not any("uninformative" in note for note in report.notes)  # rules: the default
     rows = {c.row for c in report.cells if c.table.startswith("Number") and not c.reference}
     assert len(rows) == 2  # two seeds: two rows, labelled apart
     pooled = build_report([first, second], pool_seeds=True)
@@ -138,6 +151,15 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert (hits.value, hits.n, wins.value, wins.n) == (0.25, 4, 1.0, 4)
     # choosing 50 ties the 50 of game 0 and wins against the three higher openings
     assert found[(f"{row} · constant prediction 50", "win rate")].value == 0.75
+    # the registry's trivial strategies score exactly the model row's units, with the values
+    # of the report's reference rows
+    name = f"{row} · constant prediction 50"
+    reference = next(c for c in pooled.cells if c.row == name and c.column == "hit rate")
+    mine = trivial.guess_constant_50(list(hit.units), run_identity(first))
+    assert mine["number_guessing_hit_rate"] == dict(reference.values)
+    played = trivial.always_call(list(style.units), run_identity(holdem))
+    assert played["holdem_style_accuracy"].keys() == style.units.keys()
+    assert played["holdem_belief_accuracy"].keys() == style.units.keys()
 
 
 @pytest.mark.slow
@@ -149,7 +171,7 @@ def test_an_errored_match_is_scored_as_a_failure_and_counted(tmp_path: Path) -> 
         raise RuntimeError("provider fault")
 
     (log,) = inspect_eval(
-        egosocial_holdem(opponent="aggressive", hands=1),
+        egosocial_holdem(opponent="aggressive", hands=1, opponents="dqn"),
         model=get_model("mockllm/model", custom_outputs=fault, memoize=False),
         log_dir=str(tmp_path),
         fail_on_error=False,
@@ -159,3 +181,8 @@ def test_an_errored_match_is_scored_as_a_failure_and_counted(tmp_path: Path) -> 
     assert style.interval.value == 0.0 and style.interval.n == 1
     assert style.coverage.counts["error"] == 1
     assert beliefs.units == {}  # a match asked nothing adds nothing to a ratio
+    report = build_report([log])
+    # every reply failed: the row says so first, and the DQN row is flagged uninformative
+    model = next(c for c in report.cells if c.column == "style" and not c.reference)
+    assert model.failed() == 1.0 and model.flagged().startswith("FAILED REPLIES 100% (over half)")
+    assert any("opponent uninformative: ideal observer = majority class" in n for n in report.notes)

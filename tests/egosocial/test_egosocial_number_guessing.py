@@ -1,9 +1,11 @@
+import hashlib
 import math
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from cog_tasks.common.provenance import DATA_PROVENANCE
 from cog_tasks.common.scripted import run_chance_model
 from cog_tasks.egosocial.inspect import egosocial_number_guessing
 from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
@@ -48,11 +50,12 @@ def test_level_2_is_the_arithmetic_sequence(run, scripted_ask):
 
 
 def test_level_3_follows_the_previous_target_of_a_scripted_model(run, scripted_ask):
-    # Model numbers 30, 60, 10, 99; hand-worked (the paper's unrounded rule): r1 50,
-    # r2 0.4*(30+50) = 32, r3 0.4*(60+32) = 36.8, r4 0.4*(10+36.8) = 18.72.
+    # Model numbers 30, 60, 10, 99; hand-worked (the target rounded down, as the authors'
+    # integer-only opponent): r1 50, r2 0.4*(30+50) = 32, r3 0.4*(60+32) = 36.8 -> 36,
+    # r4 0.4*(10+36) = 18.4 -> 18.
     replies = [f"Prediction: 50; Choice: {n}" for n in (30, 60, 10, 99)]
     game, _ = play_scripted(3, replies, run, scripted_ask, rounds=4)
-    assert [r.opponent_number for r in game.completed] == [50, 32, 36.8, pytest.approx(18.72)]
+    assert [r.opponent_number for r in game.completed] == [50, 32, 36, 18]
     assert [r.model_number for r in game.completed] == [30, 60, 10, 99]
 
 
@@ -64,14 +67,12 @@ def test_accuracy_on_scripted_guesses_matches_hand_worked_values(run, scripted_a
     level2 = [f"Prediction: {p}; Choice: 10" for p in (50, 45, 41, 35, 50, 25, 20, 15, 12, 5)]
     assert play_scripted(2, level2, run, scripted_ask)[0].accuracy() == pytest.approx(0.7)
 
-    # Level 3 with a model that always plays 20 and predicts the previous target to one
-    # decimal: opponent 50, 28, 19.2, 15.68, 14.272 (0.4 * (20 + previous)).
-    predictions = (50, 28, 19.2, 15.7, 14.3)
+    # Level 3 with a model that always plays 20 and predicts the previous target rounded
+    # down: opponent 50, 28, 19 (19.2), 15 (15.6), 14 (0.4 * (20 + previous)).
+    predictions = (50, 28, 19, 15, 14)
     level3 = [f"Prediction: {p}; Choice: 20" for p in predictions]
     game, _ = play_scripted(3, level3, run, scripted_ask, rounds=5)
-    assert [r.opponent_number for r in game.completed] == pytest.approx(
-        [50, 28, 19.2, 15.68, 14.272]
-    )
+    assert [r.opponent_number for r in game.completed] == [50, 28, 19, 15, 14]
     assert game.accuracy() == 1.0
 
 
@@ -146,8 +147,8 @@ def test_game_round_trips_through_plain_data(run, scripted_ask):
 
 @pytest.mark.slow
 def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) -> None:
-    # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36.8 (unrounded).
-    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36.8, 10))]
+    # Level 3 over 3 rounds; model plays 30, 60, 10 -> opponent 50, 32, 36 (36.8 rounded down).
+    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 30), (40, 60), (36, 10))]
     [log] = inspect_eval(
         egosocial_number_guessing(level=3, rounds=3),
         model=scripted_model(replies),
@@ -158,7 +159,7 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     [sample] = log.samples
     score = sample.scores["number_guessing_scorer"]
     assert score.value["accuracy"] == pytest.approx(2 / 3)
-    assert score.explanation == "opponent: 50 32 36.8"
+    assert score.explanation == "opponent: 50 32 36"
     metrics = log.results.scores[0].metrics
     assert metrics["accuracy level:3"].value == pytest.approx(2 / 3)
     assert metrics["accuracy"].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
@@ -193,21 +194,24 @@ def test_unknown_level_is_refused_when_the_task_is_built():
         egosocial_number_guessing(level=4)
 
 
-def test_level_3_keeps_the_decimals_of_the_previous_target_unless_rounded(run, scripted_ask):
-    # Model plays 2, 9.6, 30: opponent 50, 0.4*(2+50) = 20.8, 0.4*(9.6+20.8) = 12.16.
-    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 2), (20.8, 9.6), (12.2, 30))]
-    opponent = NumberGuessingOpponent(3)
-    game = run(play_number_guessing(scripted_ask(replies), opponent.choose, 3, 3))
-    assert [r.opponent_number for r in game.completed] == [50, pytest.approx(20.8), 12.16]
-    # 12.2 is 0.04 from 12.16, inside the 0.05 hit tolerance
-    assert [r.correct for r in game.completed] == [True, True, True]
-    floor_opponent = NumberGuessingOpponent(3, rounded=True)
-    rounded = run(play_number_guessing(scripted_ask(replies), floor_opponent.choose, 3, 3))
-    assert [r.opponent_number for r in rounded.completed] == [50, 20, 11]
+def test_level_3_plays_whole_numbers_so_a_perfect_predictor_hits_every_round(run, scripted_ask):
+    # Model plays 2, 9, 30: opponent 50, 0.4*(2+50) = 20.8 -> 20, 0.4*(9+20) = 11.6 -> 11.
+    replies = [f"Prediction: {p}; Choice: {c}" for p, c in ((50, 2), (20, 9), (11, 30))]
+    game = run(play_number_guessing(scripted_ask(replies), NumberGuessingOpponent(3).choose, 3, 3))
+    assert [r.opponent_number for r in game.completed] == [50, 20, 11]
+    assert all(isinstance(r.opponent_number, int) for r in game.completed)
+    assert game.accuracy() == 1.0 and game.invalid_rate() == 0.0
+    # a decimal is no legal pick: the reply is invalid and never hits
+    decimal = run(
+        play_number_guessing(
+            scripted_ask(["Prediction: 50.0; Choice: 2.5"]), NumberGuessingOpponent(1).choose, 1, 1
+        )
+    )
+    assert decimal.completed[0].invalid and decimal.accuracy() == 0.0
 
 
-def test_hit_tolerance_is_five_hundredths():
-    assert HIT_TOLERANCE == 0.05 and f"within {HIT_TOLERANCE}" in RULES_TEXT
+def test_hit_tolerance_is_below_one_step_of_whole_numbers():
+    assert HIT_TOLERANCE < 1 and "exactly the opponent's number" in RULES_TEXT
 
     def played(prediction):
         return CompletedRound(1, 20.8, prediction, 10, False, "model")
@@ -232,17 +236,16 @@ def test_in_two_player_play_the_lower_number_always_wins() -> None:
 
 
 def test_constant_reply_reference_games() -> None:
-    def rows(name: str, rounded: bool = False) -> list[tuple[float, float]]:
+    def rows(name: str) -> list[tuple[float, float]]:
         reply = REFERENCE_REPLIES[name]
-        games = [constant_reply_game(reply, level, rounded=rounded) for level in LEVELS]
+        games = [constant_reply_game(reply, level) for level in LEVELS]
         return [(game.accuracy(), game.win_rate()) for game in games]
 
     # a constant prediction of 50 hits every Level 1 round and the first of Levels 2 and 3
     assert rows("constant prediction 50") == [(1.0, 0.0), (0.1, 0.0), (0.1, 0.0)]
     # the lowest choice wins every round on Levels 1 and 2; on Level 3 it ties once the
-    # opponent reaches 1 (50, 20.4, 8.56, 3.824, 1.7696, then 1)
-    assert rows("constant lowest choice") == [(1.0, 1.0), (0.1, 1.0), (0.1, 0.6)]
-    assert rows("constant lowest choice", rounded=True)[2] == (0.1, 0.4)
+    # opponent reaches 1 (50, 20, 8, 3, then 1)
+    assert rows("constant lowest choice") == [(1.0, 1.0), (0.1, 1.0), (0.1, 0.4)]
 
 
 def test_games_make_separate_samples_with_their_own_prompts() -> None:
@@ -299,8 +302,8 @@ def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
     assert not math.isnan(low) and low <= metrics["win_rate"].value <= high
 
 
-# An invented stand-in for the authors' interactive/reasoning_player.py (their text is
-# never committed): the same class and attributes, other words.
+# Invented stand-ins for the authors' interactive/reasoning_player.py and main.py (their
+# text is never committed): the same classes, attributes and assignments, other words.
 FAKE_GAME_FILE = """
 class Player:
     GAME_SETTING = "not this class"
@@ -313,28 +316,42 @@ class AgentPlayer(Player):
     GAME_EXAMPLE = "Invented example: everyone starts with 10 health."
     INQUIRY = "Hello {name}, round {round}, health {hp}. Say Jack's number and yours."
 """
+FAKE_MAIN_FILE = """
+def main(args):
+    PERSONA_A = "Invented persona: you are John. "
+    PERSONA_B = "Invented persona: you are Jack. "
+"""
 
 
 @pytest.fixture
 def authors_game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A data root holding the invented game file; downloads are switched off."""
+    """A data root holding the invented game files; downloads are switched off."""
     folder = tmp_path / "egosocial" / "interactive"
     folder.mkdir(parents=True)
     (folder / "reasoning_player.py").write_text(FAKE_GAME_FILE, encoding="utf-8")
+    (folder / "main.py").write_text(FAKE_MAIN_FILE, encoding="utf-8")
     monkeypatch.setenv("COG_TASKS_DATA", str(tmp_path))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return folder / "reasoning_player.py"
 
 
-def test_the_authors_game_is_read_from_their_file(authors_game_file: Path) -> None:
+def test_the_authors_game_is_read_from_their_files(authors_game_file: Path) -> None:
     task = egosocial_number_guessing(level=1, rules="authors")
     system = task.dataset[0].input[0].text
-    assert system.startswith("Invented rules: two of you") and "10 health" in system
+    # their persona, then their rules; their unsent example is not sent either
+    assert system.startswith("Invented persona: you are John. Invented rules: two of you")
+    assert "example" not in system and "Jack. " not in system
     assert "An old rule text" not in system and "not this class" not in system
     assert task.dataset[0].metadata["rules"] == "authors"
+    # both files' SHA-256 are in the run's data provenance
+    files = task.metadata[DATA_PROVENANCE]["files"]
+    assert {f["path"] for f in files} == {"interactive/main.py", "interactive/reasoning_player.py"}
+    main = authors_game_file.with_name("main.py").read_bytes()
+    assert hashlib.sha256(main).hexdigest() in {f["sha256"] for f in files}
     assert egosocial_number_guessing(level=1).dataset[0].input[0].text == RULES_TEXT.format(
         rounds=10
-    )  # ours stays the default
+    )  # ours stays the default, with no data file read
+    assert DATA_PROVENANCE not in egosocial_number_guessing(level=1).metadata
 
 
 def test_the_authors_game_asks_with_health_and_takes_whole_numbers(
@@ -354,6 +371,28 @@ def test_the_authors_game_asks_with_health_and_takes_whole_numbers(
     assert "you 8, your opponent 9" in questions[2]
     assert game.health() == (2, 2) and game.to_dict()["integers"]
     assert NumberGuessingGame.from_dict(game.to_dict()) == game
+
+
+@pytest.mark.slow
+def test_the_authors_game_sends_questions_and_results_as_system_messages(
+    tmp_path: Path, scripted_model, authors_game_file: Path
+) -> None:
+    [log] = inspect_eval(
+        egosocial_number_guessing(level=3, rounds=2, rules="authors"),
+        model=scripted_model(["Prediction: 50; Choice: 30"] * 2),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    roles = [m.role for m in log.samples[0].messages]
+    # persona and rules, question 1, reply, result, question 2, reply, result: no user turn
+    assert roles == ["system", "system", "assistant", "system", "system", "assistant", "system"]
+    texts = [m.text for m in log.samples[0].messages]
+    assert texts[1].startswith("Hello John, round 1, health 10.")
+    assert texts[3].startswith("Round 1 result: your opponent chose 50, you chose 30")
+    assert texts[4].startswith("Hello John, round 2, health 10.")
+    # the Level 3 opponent plays whole numbers: 0.4 * (30 + 50) = 32
+    assert log.samples[0].scores["number_guessing_scorer"].explanation == "opponent: 50 32"
 
 
 def test_a_missing_or_foreign_authors_game_file_is_one_clear_error(
@@ -383,9 +422,9 @@ def test_the_authors_game_runs_in_inspect_and_reports(
     )
     assert log.status == "success", log.error
     [sample] = log.samples
-    user_turns = [m.text for m in sample.messages if m.role == "user"]
-    assert user_turns[0].startswith("Hello John, round 1, health 10.")
-    assert "you 9, your opponent 9" in user_turns[1]  # 49.5 is no whole number: 50, a tie
+    system_turns = [m.text for m in sample.messages if m.role == "system"]
+    assert system_turns[1].startswith("Hello John, round 1, health 10.")
+    assert "you 9, your opponent 9" in system_turns[2]  # 49.5 is no whole number: 50, a tie
     value = sample.scores["number_guessing_scorer"].value
     assert (value["invalid_rate"], value["win_rate"], value["accuracy"]) == (0.5, 0.5, 0.5)
     cells = {(c.row.split(" · ")[-1], c.column): c for c in build_report([log]).cells}

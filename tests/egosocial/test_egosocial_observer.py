@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -18,17 +19,21 @@ from cog_tasks.egosocial.holdem import (
 )
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES, load_opponent
 from cog_tasks.egosocial.opponents.holdem_observer import (
+    FIRST_ACTIONS,
     OPPONENT_KINDS,
     FirstAction,
     all_holdings,
+    first_action_counts,
     first_action_table,
     first_to_act_shares,
     holding_posterior,
     ideal_match,
     measure_first_actions,
+    miller_madow_mi_bits,
     mutual_information,
     observations,
     opponent_decisions,
+    plugin_mi_bits,
     shipped_opponents,
 )
 
@@ -68,8 +73,10 @@ def test_decisions_rebuild_the_opponents_observation_and_legal_actions() -> None
 def test_mutual_information_in_bits() -> None:
     dependent = [FirstAction(c, "small blind", a) for c, a in [(0, "raise"), (2, "fold")] * 10]
     independent = [FirstAction(c, "small blind", a) for c in (0, 2) for a in ("raise", "fold")] * 5
-    assert mutual_information(dependent).value == pytest.approx(1.0)
-    assert mutual_information(independent).value == pytest.approx(0.0)
+    # Miller-Madow: 1 bit plus (1 + 1 - 1) / (2 * 20 * ln 2) for two classes and two actions
+    assert mutual_information(dependent).value == pytest.approx(1 + 1 / (40 * math.log(2)))
+    # 0 bits less (1 + 1 - 3) / (2 * 20 * ln 2): below 0, kept at 0
+    assert mutual_information(independent).value == 0.0
     interval = mutual_information(dependent + independent)
     assert interval.unit == "deal" and interval.low <= interval.value <= interval.high
     table = first_action_table(dependent)
@@ -133,3 +140,46 @@ def test_the_ideal_observer_scores_the_matchs_own_hands(run, style: str, kind: s
     actions = (*shown.actions[:index], flipped, *shown.actions[index + 1 :])
     hands = tuple(replace(h, actions=actions) if h is shown else h for h in record.hands)
     assert not ideal_match(replace(record, hands=hands), opponents).consistent
+
+
+def _sampled(joint: np.ndarray, deals: int, rng: np.random.Generator) -> list[FirstAction]:
+    cells = rng.choice(joint.size, size=deals, p=joint.ravel())
+    columns = joint.shape[1]
+    return [
+        FirstAction(int(c // columns), "small blind", FIRST_ACTIONS[c % columns]) for c in cells
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # nearly independent, as the DQN opponents (exact 0.0014 bits)
+        [[0.17, 0.80, 0.01, 0.02], [0.16, 0.80, 0.01, 0.03], [0.15, 0.80, 0.01, 0.04]],
+        # revealing, as the rule-based aggressive opponent
+        [[0.0, 1.0, 0.0, 0.0], [0.21, 0.79, 0.0, 0.0], [0.81, 0.0, 0.0, 0.19]],
+    ],
+    ids=["uninformative", "revealing"],
+)
+def test_mutual_information_is_bias_corrected_and_its_interval_covers_the_exact_value(
+    rows: list[list[float]],
+) -> None:
+    joint = np.array([0.18, 0.48, 0.34])[:, None] * np.array(rows)
+    exact = plugin_mi_bits(joint)
+    rng = np.random.default_rng(7)
+    samples = [_sampled(joint, 600, rng) for _ in range(100)]
+    tables = [
+        first_action_counts(
+            np.array([r.holding for r in s]), np.array([FIRST_ACTIONS.index(r.action) for r in s])
+        )
+        for s in samples
+    ]
+    plugin = np.mean([plugin_mi_bits(t) for t in tables])
+    corrected = np.mean([miller_madow_mi_bits(t) for t in tables])
+    # the plug-in estimate is biased upward by about (3 - 1)(4 - 1) / (2 * 600 * ln 2) bits
+    # where every cell occurs; Miller-Madow takes most of that off
+    assert abs(corrected - exact) < 0.5 * abs(plugin - exact) or abs(plugin - exact) < 0.002
+    intervals = [mutual_information(s, seed=i) for i, s in enumerate(samples)]
+    covered = sum(i.low <= exact <= i.high for i in intervals) / len(intervals)
+    assert covered >= 0.9, covered
+    assert all(0 <= i.low <= i.value <= i.high and i.low < i.high for i in intervals)

@@ -18,9 +18,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.common.inspect_metrics import key_intervals
-from cog_tasks.common.params import choice, flag, integer
+from cog_tasks.common.params import choice, integer
 from cog_tasks.common.progress import with_progress
-from cog_tasks.common.provenance import DATA_PROVENANCE, DataReads, Provenance
+from cog_tasks.common.provenance import DATA_PROVENANCE, DataReads, Provenance, recording_reads
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
@@ -34,6 +34,7 @@ from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
     RULES_NAMES,
     NumberGuessingGame,
+    Role,
     play_number_guessing,
     rules_named,
 )
@@ -49,12 +50,16 @@ NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
 
 
-def _asker(state: TaskState, generate: Generate) -> Ask:
-    """An ``ask`` coroutine that keeps every turn in ``state.messages``."""
+def _message(text: str, role: Role) -> ChatMessageSystem | ChatMessageUser:
+    return ChatMessageSystem(content=text) if role == "system" else ChatMessageUser(content=text)
+
+
+def _asker(state: TaskState, generate: Generate, role: Role = "user") -> Ask:
+    """An ``ask`` coroutine that keeps every turn in ``state.messages``, sent in ``role``."""
 
     async def ask(text: str) -> str:
         nonlocal state
-        state.messages.append(ChatMessageUser(content=text))
+        state.messages.append(_message(text, role))
         state = await generate(state)
         return state.output.completion
 
@@ -67,12 +72,13 @@ def number_guessing_game() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         level, rounds = state.metadata["level"], state.metadata["rounds"]
-        opponent = NumberGuessingOpponent(
-            level, rounded=state.metadata["rounded"], opening=state.metadata["opening"]
-        )
+        opponent = NumberGuessingOpponent(level, opening=state.metadata["opening"])
         rules = rules_named(state.metadata["rules"], rounds)
-        ask = _asker(state, generate)
-        game = await play_number_guessing(ask, opponent.choose, level, rounds, rules)
+        ask = _asker(state, generate, rules.role)
+        say = None
+        if rules.role == "system":
+            say = lambda text: state.messages.append(_message(text, "system"))  # noqa: E731
+        game = await play_number_guessing(ask, opponent.choose, level, rounds, rules, say)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
 
@@ -112,34 +118,32 @@ def number_guessing_scorer() -> Scorer:
 def egosocial_number_guessing(
     level: int | None = None,
     rounds: int = DEFAULT_ROUNDS,
-    rounded: bool = False,
     games: int = 1,
     rules: str = "ours",
 ) -> Task:
-    """EgoSocialArena Number Guessing against rule-based opponents.
+    """EgoSocialArena Number Guessing against rule-based opponents (the authors' game).
 
     Args:
         level: Opponent level 1, 2 or 3; ``None`` plays all three.
         rounds: Rounds per game (10 in the paper), 1 to 100.
-        rounded: The Level 3 opponent rounds the previous target down to a
-            whole number; by default it keeps the decimals (the paper's formula).
         games: Games per level, 1 to 1000, each a sample of its own (as
             Hold'em's ``matches``), so that the log's intervals are over
             games; with more than one, the rules name the game ("This is
             game 2 of 3."), and each game after the first has its own
             opponent opening number (:func:`opening_number`, seeded by level
             and game), so that a greedy model does not play one game N times.
-        rules: ``ours`` (the default: decimals allowed, no health points) or
-            ``authors``: the authors' game text, whole numbers and health
-            points, read when the task is built from
-            ``$COG_TASKS_DATA/egosocial/interactive/reasoning_player.py`` or
-            the authors' pinned repository (:mod:`cog_tasks.egosocial.authors_game`).
+        rules: ``ours`` (the default: the game in our words, questions as
+            user messages) or ``authors``: the authors' persona, rules and
+            per-round question, as system messages, read when the task is
+            built from ``$COG_TASKS_DATA/egosocial/interactive/`` or the
+            authors' pinned repository (:mod:`cog_tasks.egosocial.authors_game`;
+            the files' SHA-256 go into the run's data provenance).
     """
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
-    flag("rounded", rounded)
     levels = LEVELS if level is None else (choice("level", level, LEVELS),)
-    told = rules_named(str(choice("rules", rules, RULES_NAMES)), rounds).system
+    with recording_reads() as reads:
+        told = rules_named(str(choice("rules", rules, RULES_NAMES)), rounds).system
     samples = [
         Sample(
             id=f"number_guessing-L{value}-g{game}",
@@ -154,7 +158,6 @@ def egosocial_number_guessing(
                 "ability": "tom",
                 "level": value,
                 "rounds": rounds,
-                "rounded": rounded,
                 "game": game,
                 "opening": opening_number(value, game),
                 "rules": rules,
@@ -168,6 +171,7 @@ def egosocial_number_guessing(
         solver=with_progress(number_guessing_game(), task="egosocial_number_guessing", unit="game"),
         scorer=number_guessing_scorer(),
         version=TASK_VERSIONS["egosocial_number_guessing"],
+        metadata={DATA_PROVENANCE: reads.metadata()} if reads.files else {},
     )
 
 
@@ -251,7 +255,7 @@ def egosocial_holdem(
     hands: int = 5,
     matches: int = 1,
     seed: int = 0,
-    opponents: str = "dqn",
+    opponents: str = "rules",
 ) -> Task:
     """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents.
 
@@ -262,11 +266,13 @@ def egosocial_holdem(
             ``seed + k``, so both opponents face the same cards.
         seed: Base seed of the deals (at least 0); it also shuffles the
             letters of the style and holding options.
-        opponents: ``dqn`` (the default, the paper's protocol: the shipped
-            DQN weights, whose play barely depends on their cards) or
-            ``rules``: the card-conditioned rule-based styles
+        opponents: ``rules`` (the default from Hold'em 4.0.0): the
+            card-conditioned rule-based styles
             (:mod:`~cog_tasks.egosocial.opponents.holdem_rules`), whose play
-            reveals their holding class.
+            reveals their holding class, so the holding question can measure
+            a theory of mind; or ``dqn``, the paper's kind: the shipped DQN
+            weights, whose play barely depends on their cards (their rows
+            are flagged: the ideal observer equals the majority class).
     """
     kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)

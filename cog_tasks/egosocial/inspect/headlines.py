@@ -27,9 +27,10 @@ def headlines(log: EvalLog) -> list[Headline]:
       rotation of its options is right);
     - ``egosocial_blackjack_beliefs``: ``blackjack_self_belief``,
       ``blackjack_external_belief`` and ``blackjack_judge_unparsed_rate``;
-    - ``egosocial_number_guessing``: ``number_guessing_hit_rate_L<level>``
-      (per game, the share of its rounds whose prediction hit) and
-      ``number_guessing_win_rate``;
+    - ``egosocial_number_guessing``: ``number_guessing_hit_rate`` over every
+      game and ``number_guessing_hit_rate_L<level>`` (per game, the share of
+      its rounds whose prediction hit); the win rate is a secondary column
+      of the report, not a headline (a constant ``Choice: 1`` wins most rounds);
     - ``egosocial_holdem``: ``holdem_style_accuracy`` and
       ``holdem_belief_accuracy`` (correct over asked, a ratio of sums over matches).
 

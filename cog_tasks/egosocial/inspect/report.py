@@ -50,6 +50,7 @@ from cog_tasks.common.results import (
 from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
+from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
 from cog_tasks.egosocial.opponents.holdem_observer import (
     IdealMatch,
     ideal_match,
@@ -131,7 +132,7 @@ def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
     factory = getattr(tasks, task_name(log))
     try:
         task = factory(**(log.eval.task_args or {}))
-    except (OSError, ValueError) as error:
+    except (OSError, TypeError, ValueError) as error:  # TypeError: a since removed argument
         raise ResultsError(
             f"{log.location}: cannot rebuild its declared samples ({error})"
         ) from error
@@ -254,7 +255,7 @@ def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dic
     values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
     opening = int(game.get("opening", OPENING_NUMBER))
     for name, reply in REFERENCE_REPLIES.items():
-        played = constant_reply_game(reply, game["level"], game["rounds"], game["rounded"], opening)
+        played = constant_reply_game(reply, game["level"], game["rounds"], opening)
         values[f"{name} accuracy"] = played.accuracy()
         values[f"{name} win_rate"] = played.win_rate()
     return values
@@ -362,24 +363,40 @@ def _static_cells(run: EgoRun) -> Iterator[Cell]:
 
 
 def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
-    """Hit rate per level, the win and invalid rates over every game, then the reference games."""
+    """Hit rate over every game and per level (the headlines), win and invalid rates, references.
+
+    The win rate is secondary: the lower number always wins a two-player
+    round, so the ``constant lowest choice`` row beside it (a constant
+    ``Choice: 1``) wins most rounds without predicting anything
+    (:func:`guessing_note`).
+    """
     table = "Number Guessing (per game)"
     units = list(run.checked.values)
     levels = sorted({int(run.metadata[unit]["level"]) for unit in units})
-    by_level = {
-        level: [unit for unit in units if int(run.metadata[unit]["level"]) == level]
+    scopes = {"": units} | {
+        f"L{level} ": [unit for unit in units if int(run.metadata[unit]["level"]) == level]
         for level in levels
     }
-    for level, games in by_level.items():
-        measure = f"number_guessing_hit_rate_L{level}"
-        yield _cell(run, table, f"L{level} hit rate", _means(run, "accuracy", games), measure)
-    yield _cell(run, table, "win rate", _means(run, "win_rate", units), "number_guessing_win_rate")
+    for scope, games in scopes.items():
+        measure = f"number_guessing_hit_rate{'_' + scope.strip() if scope else ''}"
+        yield _cell(run, table, f"{scope}hit rate", _means(run, "accuracy", games), measure)
+    yield _cell(run, table, "win rate", _means(run, "win_rate", units))
     yield _cell(run, table, "invalid rate", _means(run, "invalid_rate", units))
     for name in REFERENCE_REPLIES:
-        for level, games in by_level.items():
+        for scope, games in scopes.items():
             hits = _means(run, f"{name} accuracy", games)
-            yield _reference(run, name, table, f"L{level} hit rate", hits)
+            yield _reference(run, name, table, f"{scope}hit rate", hits)
         yield _reference(run, name, table, "win rate", _means(run, f"{name} win_rate", units))
+
+
+def guessing_note(run: EgoRun) -> str:
+    """The flag on a Number Guessing row's win rate: what a constant ``Choice: 1`` wins there."""
+    values = run.checked.values
+    lowest = sum(values[u]["constant lowest choice win_rate"] for u in values) / len(values)
+    return (
+        f"win rate is secondary: a constant 'Prediction: 50; Choice: 1' wins {lowest:.3f} "
+        "of the rounds on the same games (the lower number always wins)"
+    )
 
 
 def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
@@ -429,6 +446,67 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
                 yield _reference(run, ideal, table, column, best)
     actions = _pairs(run, "invalid_actions", "model_actions", units)
     yield _cell(run, table, "invalid actions", actions)
+    yield from _holdem_gaps(run, table, units)
+
+
+#: A paired gap's range: the difference of two shares.
+GAP = (-1.0, 1.0)
+
+
+def _holdem_gaps(run: EgoRun, table: str, units: list[str]) -> Iterator[Cell]:
+    """The model's paired gaps, match by match, to the ideal observer and to the majority class.
+
+    Holding: (model right - reference right) over the asked hands of each
+    match, a ratio of sums; style: per match, model right - reference right.
+    The majority class is the one most frequent among the row's asked hands
+    (the style most frequent among its matches).
+    """
+    values = run.checked.values
+    asked = sum(values[u]["holding_asked"] for u in units)
+    classes = range(len(HOLDING_CLASSES))
+    majority = max(classes, key=lambda i: sum(values[u][f"holding class {i}"] for u in units))
+    style = max(
+        STYLE_NAMES, key=lambda name: sum(run.metadata[u]["opponent"] == name for u in units)
+    )
+    gaps = {
+        "holding − ideal observer": {
+            u: (
+                values[u]["holding_correct"] - values[u]["ideal holding correct"],
+                values[u]["holding_asked"],
+            )
+            for u in units
+        },
+        "holding − majority class": {
+            u: (
+                values[u]["holding_correct"] - values[u][f"holding class {majority}"],
+                values[u]["holding_asked"],
+            )
+            for u in units
+        },
+        "style − ideal observer": {
+            u: values[u]["style_correct"] - values[u]["ideal style"] for u in units
+        },
+        "style − majority class": {
+            u: values[u]["style_correct"] - float(run.metadata[u]["opponent"] == style)
+            for u in units
+        },
+    }
+    for column, gap in gaps.items():
+        if column.startswith("holding") and not asked:
+            continue
+        unit = run.checked.run.unit
+        yield Cell(table, run.label, column, gap, unit, False, run.checked.coverage, "", GAP)
+
+
+def holdem_note(run: EgoRun) -> str:
+    """The flag of a row played against the DQN opponents, whose play hides their cards."""
+    kinds = {str(run.metadata[u].get("opponents", "dqn")) for u in run.checked.values}
+    if "dqn" not in kinds:
+        return ""
+    return (
+        "opponent uninformative: ideal observer = majority class (the DQN opponents' play "
+        "does not depend on their cards; opponents=rules is the default from Hold'em 4.0.0)"
+    )
 
 
 def _ideal_observer_name(run: EgoRun, units: Collection[str]) -> str:
@@ -529,6 +607,10 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
         report.curves += run.curves
         if run.note():
             report.notes.append(f"{run.label}: {run.note()}")
+        if run.task == NUMBER_GUESSING_TASK and run.checked.values:
+            report.notes.append(f"{run.label}: {guessing_note(run)}")
+        if run.task == HOLDEM_TASK and holdem_note(run):
+            report.notes.append(f"{run.label}: {holdem_note(run)}")
     return report
 
 

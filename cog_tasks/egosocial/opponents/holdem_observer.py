@@ -8,7 +8,8 @@ the rules, :data:`OPPONENT_KINDS`), through :meth:`PolicyOpponent.act_batch`:
   opponent's holding class and its first action. :func:`first_action_table`
   gives the action shares per class with Wilson intervals, and
   :func:`mutual_information` the mutual information (bits) between class and
-  action, with a bootstrap interval over deals. :func:`first_to_act_shares`
+  action, Miller-Madow bias-corrected, with a bias-shifted bootstrap interval
+  over deals. :func:`first_to_act_shares`
   gives the exact shares over all 1,326 holdings when the opponent is first
   to act (the small blind before the flop: its state is then its cards alone).
 - :func:`ideal_match` is the ideal observer of one played match: it knows the
@@ -35,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.stats import entropy
 
 from cog_tasks.common.params import choice
-from cog_tasks.common.stats import Interval, bootstrap_interval, wilson_interval
+from cog_tasks.common.stats import SMALL_N, Interval, wilson_interval
 from cog_tasks.egosocial.holdem import (
     ACTIONS,
     HOLDING_OPTIONS,
@@ -374,23 +376,78 @@ def first_to_act_shares(opponent: PolicyOpponent) -> dict[int, dict[str, float]]
     }
 
 
-def _mi_bits(holding: np.ndarray, action: np.ndarray) -> float:
-    """Plug-in mutual information (bits) between two label arrays."""
-    joint = np.zeros((holding.max(initial=0) + 1, action.max(initial=0) + 1))
-    np.add.at(joint, (holding, action), 1)
-    joint /= joint.sum()
-    outer = joint.sum(axis=1, keepdims=True) @ joint.sum(axis=0, keepdims=True)
-    nonzero = joint > 0
-    return float((joint[nonzero] * np.log2(joint[nonzero] / outer[nonzero])).sum())
+def first_action_counts(holding: np.ndarray, action: np.ndarray) -> np.ndarray:
+    """The holding-class by first-action table of counts (one per row of index arrays)."""
+    shape = (len(HOLDING_OPTIONS), len(FIRST_ACTIONS))
+    cells = np.ravel_multi_index((holding, action), shape)
+    rows = np.atleast_2d(cells)
+    offsets = np.arange(len(rows))[:, None] * (shape[0] * shape[1])
+    flat = np.bincount((rows + offsets).ravel(), minlength=len(rows) * shape[0] * shape[1])
+    return flat.reshape((len(rows), *shape)) if cells.ndim > 1 else flat.reshape(shape)
+
+
+def plugin_mi_bits(table: np.ndarray) -> np.ndarray | float:
+    """Mutual information (bits) of joint tables of counts or shares (the last two axes)."""
+    cells = table.reshape((*table.shape[:-2], -1))
+    mi = (
+        entropy(table.sum(axis=-1), base=2, axis=-1)
+        + entropy(table.sum(axis=-2), base=2, axis=-1)
+        - entropy(cells, base=2, axis=-1)
+    )
+    return float(mi) if np.ndim(mi) == 0 else mi
+
+
+def miller_madow_mi_bits(table: np.ndarray) -> np.ndarray | float:
+    """Mutual information (bits) from a sample's table of counts, Miller-Madow bias-corrected.
+
+    Each entropy gains ``(nonzero cells - 1) / 2N`` nats, which takes off the
+    plug-in estimate's first-order upward bias, about ``(rows - 1)(columns - 1) / 2N``
+    (0.007 bits for 3 classes by 4 actions at 600 deals). It may fall below 0.
+    Tables may be stacked along leading axes.
+    """
+    n = table.sum(axis=(-2, -1))
+
+    def correction(counts: np.ndarray) -> np.ndarray:
+        return (np.count_nonzero(counts, axis=-1) - 1) / (2 * n * math.log(2))
+
+    cells = table.reshape((*table.shape[:-2], -1))
+    margins = correction(table.sum(axis=-1)) + correction(table.sum(axis=-2))
+    mi = plugin_mi_bits(table) + margins - correction(cells)
+    return float(mi) if np.ndim(mi) == 0 else mi
+
+
+#: Bootstrap resamples of :func:`mutual_information`.
+MI_RESAMPLES = 2000
 
 
 def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
-    """Mutual information (bits) between holding class and first action, bootstrapped over deals."""
-    holding = np.array([r.holding for r in records])
-    action = np.array([FIRST_ACTIONS.index(r.action) for r in records])
-    return bootstrap_interval(
-        lambda rows: _mi_bits(holding[rows], action[rows]), len(records), unit="deal", seed=seed
-    )
+    """Mutual information (bits) between holding class and first action, with a 95 % interval.
+
+    The point is the Miller-Madow estimate (:func:`miller_madow_mi_bits`),
+    kept at 0 or above. The interval is the bootstrap's 2.5 and 97.5
+    percentiles over deals, shifted by the bootstrap's own bias (the mean
+    resample minus the estimate, which the correction leaves near zero
+    information) and kept at 0 or above; a simulation test checks that it
+    covers the exact value. Below :data:`~cog_tasks.common.stats.SMALL_N`
+    deals, or when every deal is alike, there is no interval.
+    """
+    holding = np.array([r.holding for r in records], dtype=int)
+    action = np.array([FIRST_ACTIONS.index(r.action) for r in records], dtype=int)
+    n = len(records)
+    estimate = miller_madow_mi_bits(first_action_counts(holding, action)) if n else math.nan
+    if n < SMALL_N:
+        point = max(estimate, 0.0) if n else estimate
+        return Interval(point, math.nan, math.nan, n, "deal", "none")
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n, size=(MI_RESAMPLES, n))
+    replicates = np.asarray(miller_madow_mi_bits(first_action_counts(holding[rows], action[rows])))
+    shift = replicates.mean() - estimate
+    low, high = np.quantile(replicates, [0.025, 0.975]) - shift
+    value = max(estimate, 0.0)
+    low, high = max(min(float(low), value), 0.0), max(float(high), value)
+    if high <= low:
+        high = low + 1 / (2 * n * math.log(2))  # never zero-width: one count's worth
+    return Interval(value, low, high, n, "deal", "bootstrap")
 
 
 def first_action_table(records: Sequence[FirstAction]) -> dict[int, dict[str, Interval]]:
@@ -408,13 +465,10 @@ def first_action_table(records: Sequence[FirstAction]) -> dict[int, dict[str, In
 def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
     """Mutual information (bits) of the first-to-act table, each holding weighted as dealt."""
     dealt = Counter(holding_class(h) for h in all_holdings())
-    holding, action = [], []
-    for cls, row in shares.items():
-        for name, share in row.items():
-            count = round(share * dealt[cls])
-            holding += [cls] * count
-            action += [FIRST_ACTIONS.index(name)] * count
-    return _mi_bits(np.array(holding), np.array(action))
+    table = np.array(
+        [[shares[cls].get(name, 0.0) * dealt[cls] for name in FIRST_ACTIONS] for cls in shares]
+    )
+    return plugin_mi_bits(table)
 
 
 def opponent_profile(opponent: PolicyOpponent, deals: int, seed: int) -> dict[str, Any]:

@@ -5,9 +5,11 @@ With the paper's opening number 50:
 - Level 1 always plays 50.
 - Level 2 plays the arithmetic sequence 50, 45, ..., 5 (``50 - 5 * (round - 1)``).
 - Level 3 plays 50 first, then the previous round's target,
-  ``0.8 * mean(model's last number, own last number)``, with its decimals by
-  default (the paper's formula), or rounded down to a whole number with
-  ``rounded=True`` (this project's earlier default).
+  ``0.8 * mean(model's last number, own last number)``, as a whole number
+  (rounded down, at least 1), as the authors' opponent plays integers only
+  (their ``basic_player.ProgramPlayer``). Before Number Guessing 5.0.0 it kept
+  the decimals by default, which a prediction under whole-number rules could
+  not hit.
 
 The opponents are deterministic, so against a deterministic (greedy) model
 every game would be the same game. Game 0 of each level opens with the
@@ -74,14 +76,11 @@ class NumberGuessingOpponent:
     """An opponent that follows one of the three level rules.
 
     Attributes:
-        level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target).
-        rounded: Level 3 rounds the previous target down to a whole number
-            instead of keeping its decimals.
+        level: 1 (constant), 2 (arithmetic sequence) or 3 (previous target, rounded down).
         opening: Its first number (Level 1's every number; 50 in the paper).
     """
 
     level: int
-    rounded: bool = False
     opening: int = OPENING_NUMBER
 
     def __post_init__(self) -> None:
@@ -104,17 +103,13 @@ class NumberGuessingOpponent:
         if not view.model_numbers:
             return self.opening
         target = round_target(view.model_numbers[-1], view.own_numbers[-1])
-        if self.rounded:
-            return max(LOWEST_NUMBER, math.floor(target))
-        exact = float(target)
-        return max(LOWEST_NUMBER, int(exact) if exact.is_integer() else exact)
+        return max(LOWEST_NUMBER, math.floor(target))
 
 
 def constant_reply_game(
     reply: RoundReply,
     level: int,
     rounds: int = DEFAULT_ROUNDS,
-    rounded: bool = False,
     opening: int = OPENING_NUMBER,
 ) -> NumberGuessingGame:
     """Play one game in which the player gives ``reply`` every round.
@@ -123,13 +118,12 @@ def constant_reply_game(
         reply: The player's prediction and choice, the same each round.
         level: The opponent's level.
         rounds: Rounds to play.
-        rounded: The Level 3 opponent rounds down (see :class:`NumberGuessingOpponent`).
         opening: The opponent's opening number.
 
     Returns:
         The finished game.
     """
-    opponent = NumberGuessingOpponent(level, rounded=rounded, opening=opening)
+    opponent = NumberGuessingOpponent(level, opening=opening)
     game = NumberGuessingGame(level=level, rounds=rounds)
     while not game.is_over:
         game = game.play_round(reply, opponent.choose(game.view_as("opponent")))
