@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, plural
 
-BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
-"""The benchmarks in the order every view lists them."""
+BENCHMARKS = tuple(REGISTRY)
+"""The benchmarks in the order every view lists them (the registry's)."""
 
 
 def format_row(row: Mapping[str, Any]) -> str:
