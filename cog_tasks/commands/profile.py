@@ -49,6 +49,7 @@ from cog_tasks.common.files import (
     write_text_atomically,
 )
 from cog_tasks.common.headlines import SCALES
+from cog_tasks.common.pipeline import with_trivial
 from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.secrets import is_secret, redact
@@ -531,11 +532,16 @@ def _on_lm_eval(step: Step, model: ModelSpec) -> bool:
 
 
 def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[Headline]:
-    """One step's headlines: through lm-eval where ``lm_eval``, else through Inspect."""
+    """One step's headlines, each with its benchmark's best trivial strategy beside it.
+
+    The step runs through lm-eval where ``lm_eval``, else through Inspect.
+    """
     if lm_eval:
-        return _run_lm_eval(model, step, out)
-    log = _run_inspect(step, model, _step_log_dir(out, step, model))
-    return _inspect_headlines(step.benchmark, log)
+        headlines = _run_lm_eval(model, step, out)
+    else:
+        log = _run_inspect(step, model, _step_log_dir(out, step, model))
+        headlines = _inspect_headlines(step.benchmark, log)
+    return with_trivial(headlines, REGISTRY[step.benchmark].trivial, seed=model.seed)
 
 
 def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:

@@ -23,9 +23,6 @@ from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, plural
 
-BENCHMARKS = tuple(REGISTRY)
-"""The benchmarks in the order every view lists them (the registry's)."""
-
 
 def format_row(row: Mapping[str, Any]) -> str:
     """A row's ``value [low, high]`` (or why it has no interval)."""
@@ -35,7 +32,7 @@ def format_row(row: Mapping[str, Any]) -> str:
 def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
     """Per benchmark: published values (models × the measures this profile has), then protocols."""
     lines: list[str] = []
-    for benchmark in BENCHMARKS:
+    for benchmark in REGISTRY:  # the registry's order
         measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
         rows = [
             r for r in profile["paper"] if r["benchmark"] == benchmark and r["measure"] in measured
@@ -143,7 +140,7 @@ def _bound(row: Mapping[str, Any], name: str) -> float:
 def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """Chart panels: one per benchmark and scale, so years never share an axis with shares."""
     panels: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-    for benchmark in BENCHMARKS:
+    for benchmark in REGISTRY:  # the registry's order
         for row in rows:
             if row["benchmark"] == benchmark:
                 scale = row.get("scale", "raw")

@@ -66,16 +66,14 @@ from cog_tasks.common.logs import (
     run_identity,
     sample_status,
 )
+from cog_tasks.common.pipeline import checked_rows
 from cog_tasks.common.results import (
     CheckedRun,
     ResultsError,
     RunResults,
     UnitRecord,
     check_run,
-    distinct_runs,
-    pool_runs,
 )
-from cog_tasks.common.runs import distinguishing_labels, group_runs
 from cog_tasks.common.stats import Interval, UnitValue, ratio_interval
 
 TASK = "cogbench"
@@ -232,6 +230,12 @@ class CogBenchRun:
         return check_weights(self.args.get("weights"))
 
 
+def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajectory]]]:
+    """A log's run, with the log and its trajectories beside it."""
+    run, trajectories = log_results(log)
+    return run, (log, trajectories)
+
+
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
     """Check every log and label it; a log given twice is refused, none is merged silently.
 
@@ -246,25 +250,12 @@ def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogB
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
-    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
-    labels = distinguishing_labels([group.identity for group in groups])
     rows = []
-    for group, label in zip(groups, labels, strict=True):
-        members = [run for _, run, _ in group.runs]
-        run = pool_runs(members, group.identity) if group.pooled else members[0]
-        first, _, trajectories = group.runs[0]
+    for row in checked_rows([_with_log(log) for log in logs], pool_seeds=pool_seeds):
+        first, trajectories = row.extra
         agent = str((first.eval.task_args or {}).get("agent", "coggpt"))
-        rows.append(
-            CogBenchRun(
-                check_run(run),
-                f"{AGENT_LABELS.get(agent, agent)}: {label}",
-                first,
-                trajectories,
-                group.pooling_note(),
-            )
-        )
+        label = f"{AGENT_LABELS.get(agent, agent)}: {row.label}"
+        rows.append(CogBenchRun(row.checked, label, first, trajectories, row.pooling))
     return rows
 
 

@@ -38,16 +38,13 @@ from inspect_ai.log import EvalLog, EvalSample
 
 import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
+from cog_tasks.common.pipeline import checked_rows
 from cog_tasks.common.results import (
     CheckedRun,
     ResultsError,
     RunResults,
     UnitRecord,
-    check_run,
-    distinct_runs,
-    pool_runs,
 )
-from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
 from cog_tasks.egosocial.opponents.holdem_observer import (
@@ -490,26 +487,17 @@ def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
-    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
-    shared = labels_of_shared_keys(
-        [group.identity for group in groups], [task_name(group.runs[0][0]) for group in groups]
-    )
+    read = [(run, (log, metadata)) for log in logs for run, metadata in [log_results(log)]]
     rows = []
-    for position, group in enumerate(groups):
-        label = shared.get(position, group.identity.model)
-        members = [run for _, run, _ in group.runs]
-        run = pool_runs(members, group.identity) if group.pooled else members[0]
-        first = group.runs[0][0]
+    for row in checked_rows(read, pool_seeds=pool_seeds, key=lambda _, e: task_name(e[0])):
+        first, metadata = row.extra
         task = task_name(first)
         curves = (
-            tuple(curve for log, _, _ in group.runs for curve in _curves(label, log))
+            tuple(curve for log, _ in row.extras for curve in _curves(row.label, log))
             if task == NUMBER_GUESSING_TASK
             else ()
         )
-        metadata = group.runs[0][2]
-        rows.append(EgoRun(check_run(run), label, task, metadata, curves, group.pooling_note()))
+        rows.append(EgoRun(row.checked, row.label, task, metadata, curves, row.pooling))
     return rows
 
 
