@@ -14,7 +14,6 @@ import pytest
 from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.cli import main
 from cog_tasks.commands.profile import (
-    JUDGED_TASKS,
     PRESETS,
     ModelSpec,
     check_roles,
@@ -219,7 +218,9 @@ def test_every_preset_step_fits_its_task_and_roles(name: str) -> None:
         factory = getattr(import_module(spec.task_module), step.task)
         introspection.signature(factory).bind(**step.task_args)
         assert step.epochs >= 1 and (step.limit is None or step.limit >= 1)
-    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
+    judged = [
+        step.task for step in preset.steps if step.task in REGISTRY[step.benchmark].judged_tasks
+    ]
     plain = ModelSpec("openai/gpt-4o")
     if judged:
         with pytest.raises(ValueError, match=f"preset {name} needs a judge for {judged[0]}"):

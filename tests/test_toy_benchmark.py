@@ -43,7 +43,9 @@ def test_a_toy_fifth_benchmark_runs_its_profile_report_and_compare(
     assert trivial["difference"]["value"] == pytest.approx(row["value"] - 8 / 12)
     assert trivial["beaten"] is False  # a chance answerer never beats it
     assert [paper["benchmark"] for paper in profile["paper"]][-1] == "toy"
-    assert "| toy |" in (folders[0] / "profile.md").read_text()
+    markdown = (folders[0] / "profile.md").read_text()
+    assert "| toy | accuracy |" in markdown and "constant A: 0.667; model minus it" in markdown
+    assert "NOT BEATEN" in markdown
 
     capsys.readouterr()
     assert main(["toy", "report", str(folders[0] / "logs")]) == 0

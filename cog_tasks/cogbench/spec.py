@@ -55,6 +55,7 @@ SPEC = BenchmarkSpec(
         ),
     },
     request_turns="cog_tasks.cogbench.spec:request_turns",
+    self_judges=True,
     data=DataSource(
         "CogBench sample set (fixtures, not human data)",
         write="cog_tasks.cogbench.dataset:write_sample_folder",

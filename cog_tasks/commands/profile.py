@@ -236,8 +236,10 @@ JUDGE_ROLE = "judge"
 ROLE_ALIASES = {"grader": JUDGE_ROLE}
 """Other names tasks give the judge (EgoSocialArena's beliefs task asks for ``grader``)."""
 
-JUDGED_TASKS = frozenset({"egosocial_blackjack_beliefs"})
-"""Tasks that cannot run without a judge (CogBench falls back to the model judging itself)."""
+
+def judged(step: Step) -> bool:
+    """Whether a step cannot run without a judge (its spec's ``judged_tasks``)."""
+    return step.task in REGISTRY[step.benchmark].judged_tasks
 
 
 def step_roles(model: ModelSpec) -> dict[str, str]:
@@ -262,24 +264,26 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
     """
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
-    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
-    if judged:
+    judged_steps = [step.task for step in preset.steps if judged(step)]
+    if judged_steps:
         raise ProfileStepError(
-            f"preset {preset.name} needs a judge for {', '.join(judged)}: pass "
+            f"preset {preset.name} needs a judge for {', '.join(judged_steps)}: pass "
             f"--model-role {JUDGE_ROLE}=MODEL (the same judge grades every benchmark)"
         )
 
 
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
-    """CogBench's Rationality needs a judge: without a judge role the model judges itself.
+    """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself.
 
     The run identity then carries ``self_judge=true``, and the line says so. A
-    step that skips Rationality (``judge=False``) is left as it is.
+    step that skips its judge (``judge=False``) is left as it is.
     """
-    skips_rationality = step.task_args.get("judge") is False
-    if step.benchmark != "cogbench" or JUDGE_ROLE in step_roles(model) or skips_rationality:
+    skips_judge = step.task_args.get("judge") is False
+    if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
         return step
-    progress("cogbench: no --model-role judge, so the model judges itself (self_judge=true)")
+    progress(
+        f"{step.benchmark}: no --model-role judge, so the model judges itself (self_judge=true)"
+    )
     return replace(step, task_args={**step.task_args, "self_judge": True})
 
 

@@ -119,6 +119,10 @@ class BenchmarkSpec:
         request_turns: ``"module:function"``: ``(task, task_args, metadata) ->
             list[int]``, the characters each model request of one sample adds
             (the cost estimate); ``""``: one request a sample.
+        judged_tasks: Tasks that cannot run without a judge role.
+        self_judges: Whether, without a judge role, its judged steps fall back
+            to the model judging itself (the step then gets ``self_judge=True``
+            and its identity says so); a step with ``judge=False`` is left as it is.
         data: Its ``cog-tasks data`` source (``None``: no Hub dataset).
         hub: Whether ``COG_TASKS_<NAME>_HUB`` can name a Hub copy of its data.
         cli: ``"module"`` whose ``register(subparsers)`` adds its command group.
@@ -139,6 +143,8 @@ class BenchmarkSpec:
     presets: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
     lm_eval_task: str = ""
     request_turns: str = ""
+    judged_tasks: tuple[str, ...] = ()
+    self_judges: bool = False
     data: DataSource | None = None
     hub: bool = True
     cli: str = ""

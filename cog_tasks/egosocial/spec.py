@@ -61,6 +61,7 @@ SPEC = BenchmarkSpec(
         ),
     },
     request_turns="cog_tasks.egosocial.spec:request_turns",
+    judged_tasks=("egosocial_blackjack_beliefs",),
     data=DataSource(
         "EgoSocialArena static items: authors' and generated",
         build="cog_tasks.egosocial.dataset:build_dataset_dict",
