@@ -31,8 +31,8 @@ from cog_tasks.cogeval.paper import BENCHMARK, condition_measure
 from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES, select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.pipeline import checked_rows, row_labels
-from cog_tasks.common.results import CheckedRun, Coverage, RunResults, UnitRecord
+from cog_tasks.common.pipeline import Row, checked_rows, row_labels
+from cog_tasks.common.results import RunResults, UnitRecord
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, cluster_mean_interval
 
@@ -178,39 +178,18 @@ def run_results(
 
 
 @dataclass(frozen=True)
-class CogEvalRun:
-    """One report row: a checked run, its label and its declared set.
-
-    Attributes:
-        checked: The run after the shared checks.
-        label: The row's label (the model and what tells it from the other rows).
-        declared: Its tasks' facts and its dialogs' temperatures.
-        pooling: What the row pools (seeds, on request), or ``""``.
-    """
-
-    checked: CheckedRun
-    label: str
-    declared: Declared
-    pooling: str = ""
+class CogEvalRun(Row[Declared]):
+    """One report row (:class:`~cog_tasks.common.pipeline.Row`); its extra is its declared set."""
 
     @property
-    def identity(self) -> RunIdentity:
-        """The run's identity."""
-        return self.checked.identity
-
-    @property
-    def coverage(self) -> Coverage:
-        """What is missing or flagged."""
-        return self.checked.coverage
+    def declared(self) -> Declared:
+        """Its tasks' facts and its dialogs' temperatures."""
+        return self.extra
 
     @property
     def tasks(self) -> list[str]:
         """The tasks with a record, in declared order."""
         return list(self.checked.values)
-
-    def note(self) -> str:
-        """What a reader must know beside every number of the row: pooling and coverage."""
-        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
 
     def rate(
         self,
@@ -284,10 +263,7 @@ def checked_runs(
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    return [
-        CogEvalRun(row.checked, row.label, row.extra, row.pooling)
-        for row in checked_rows(runs, pool_seeds=pool_seeds)
-    ]
+    return checked_rows(runs, pool_seeds=pool_seeds, row=CogEvalRun)
 
 
 def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from cog_tasks.common.headlines import Headline, TrivialResult
 from cog_tasks.common.results import (
     CheckedRun,
+    Coverage,
     RunResults,
     check_run,
     compare_units,
@@ -53,6 +54,20 @@ class Row(Generic[Extra]):
     def extra(self) -> Extra:
         """What the row's first run came with."""
         return self.extras[0]
+
+    @property
+    def identity(self) -> RunIdentity:
+        """The row's identity (without seed where seeds were pooled)."""
+        return self.checked.identity
+
+    @property
+    def coverage(self) -> Coverage:
+        """What is missing or flagged."""
+        return self.checked.coverage
+
+    def note(self) -> str:
+        """What a reader must know beside every number of the row: pooling and coverage."""
+        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
 
 
 def row_labels(
@@ -97,6 +112,7 @@ def checked_rows(
     pool_seeds: bool = False,
     key: Callable[[RunResults, Extra], Hashable] | None = None,
     model: Callable[[RunResults, Extra], str] | None = None,
+    row: type[Row[Extra]] = Row,
 ) -> list[Row[Extra]]:
     """Check every run and label it; a source given twice is refused, none merged silently.
 
@@ -106,6 +122,7 @@ def checked_rows(
             row (their epochs follow each other); the row then says so.
         key: A row's labelling key (:func:`row_labels`); ``None``: one for all.
         model: How a row with a key of its own shows its model (:func:`row_labels`).
+        row: The row class (a benchmark's :class:`Row` with its own methods).
 
     Returns:
         One row per run (or pooled group), in the order read.
@@ -123,7 +140,7 @@ def checked_rows(
         members = [run for run, _ in group.runs]
         run = pool_runs(members, group.identity) if group.pooled else members[0]
         extras = tuple(extra for _, extra in group.runs)
-        rows.append(Row(check_run(run), label, extras, group.pooling_note()))
+        rows.append(row(check_run(run), label, extras, group.pooling_note()))
     return rows
 
 
