@@ -87,6 +87,7 @@ def constant_a(units: Sequence[str], run: RunIdentity) -> dict[str, dict[str, fl
     return {MEASURE: {unit: float(answer(int(unit[1:])) == "A") for unit in units}}
 
 
+STRATEGIES = (TrivialStrategy("constant A", "toy_benchmark:constant_a"),)
 PAPER_ROWS = (PaperRow(NAME, MEASURE, "toy-model", 0.9, "Toy Table 1", "zero-shot"),)
 
 
@@ -121,9 +122,8 @@ SPEC = BenchmarkSpec(
     headlines="toy_benchmark:headlines",
     paper="toy_benchmark:PAPER_ROWS",
     chance="toy_benchmark:ChanceAnswerer",
-    trivial=(TrivialStrategy("constant A", "toy_benchmark:constant_a"),),
+    trivial="toy_benchmark:STRATEGIES",
     presets={"toy": (Step(NAME, "toy_task", {"items": ITEMS}),)},
     request_turns="toy_benchmark:request_turns",
-    hub=False,
     cli="toy_benchmark",
 )

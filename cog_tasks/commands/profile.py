@@ -545,7 +545,7 @@ def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[He
     else:
         log = _run_inspect(step, model, _step_log_dir(out, step, model))
         headlines = _inspect_headlines(step.benchmark, log)
-    return with_trivial(headlines, REGISTRY[step.benchmark].trivial, seed=model.seed)
+    return with_trivial(headlines, REGISTRY[step.benchmark].strategies(), seed=model.seed)
 
 
 def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:

@@ -11,10 +11,10 @@ reads is listed here (and in the root README, *Settings*):
   never touches the network; the tests also read ``cogeval/task_templates/`` from it.
 - ``COG_TASKS_CACHE``: where converted models and checked downloads are cached
   (default ``~/.cache/cog-tasks``; downloads under ``<benchmark>/<commit>/``).
-- ``COG_TASKS_<BENCH>_HUB`` for each registered benchmark whose spec says
-  ``hub`` (``COGLM``, ``COGEVAL``, ``COGBENCH``, ``EGOSOCIAL``): a Hugging
-  Face Hub dataset ``ORG/NAME`` or ``ORG/NAME@REVISION``, or a local folder
-  written by ``cog-tasks data build``.
+- ``COG_TASKS_<BENCH>_HUB`` for each registered benchmark (``COGLM``,
+  ``COGEVAL``, ``COGBENCH``, ``EGOSOCIAL``): a Hugging Face Hub dataset
+  ``ORG/NAME`` or ``ORG/NAME@REVISION``, or a local folder written by
+  ``cog-tasks data build``.
   See :func:`hub_source`. The data sources of CogLM, CogBench, CogEval's
   published tasks and EgoSocialArena read theirs (after ``COG_TASKS_DATA``);
   the authors' scripts and prompts have no Hub copy, so a Hub setting is

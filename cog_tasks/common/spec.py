@@ -112,7 +112,9 @@ class BenchmarkSpec:
             ``(seed) -> ScriptedReplies``, or ``(task_args, seed)`` where
             ``chance_reads_args``.
         chance_reads_args: Whether the chance factory takes the task arguments.
-        trivial: Trivial strategies shown beside every headline.
+        trivial: Trivial strategies shown beside every headline: the tuple,
+            or a ``"module:attribute"`` reference to it (``"<package>.trivial:STRATEGIES"``,
+            imported only when a profile scores them).
         presets: Per profile preset (``smoke``, ``standard``, ``full``), its steps.
         lm_eval_task: The lm-eval task a profile of local weights runs instead
             of the Inspect steps (CogLM's log-likelihood protocol); ``""``: none.
@@ -124,10 +126,8 @@ class BenchmarkSpec:
             to the model judging itself (the step then gets ``self_judge=True``
             and its identity says so); a step with ``judge=False`` is left as it is.
         data: Its ``cog-tasks data`` source (``None``: no Hub dataset).
-        hub: Whether ``COG_TASKS_<NAME>_HUB`` can name a Hub copy of its data.
-        cli: ``"module"`` whose ``register(subparsers)`` adds its command group.
-        renderers: Report renderers by format (``"text"``, ``"html"``...), as
-            ``"module:function"`` references.
+        cli: ``"module"`` whose ``register(subparsers)`` adds its command
+            group (its ``report``, which renders its own tables and figures).
     """
 
     name: str
@@ -139,16 +139,14 @@ class BenchmarkSpec:
     paper: str = ""
     chance: str = ""
     chance_reads_args: bool = False
-    trivial: tuple[TrivialStrategy, ...] = ()
+    trivial: tuple[TrivialStrategy, ...] | str = ()
     presets: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
     lm_eval_task: str = ""
     request_turns: str = ""
     judged_tasks: tuple[str, ...] = ()
     self_judges: bool = False
     data: DataSource | None = None
-    hub: bool = True
     cli: str = ""
-    renderers: Mapping[str, str] = field(default_factory=dict)
 
     def task(self, name: str, **task_args: Any) -> Any:
         """Build one of its Inspect tasks (imports the framework)."""
@@ -158,6 +156,10 @@ class BenchmarkSpec:
         """Its seeded chance answerer for a task run with ``task_args``."""
         factory = load(self.chance)
         return factory(dict(task_args), seed) if self.chance_reads_args else factory(seed)
+
+    def strategies(self) -> tuple[TrivialStrategy, ...]:
+        """Its trivial strategies (imported where ``trivial`` is a reference)."""
+        return tuple(load(self.trivial)) if isinstance(self.trivial, str) else self.trivial
 
     def paper_rows(self) -> tuple[Any, ...]:
         """Its published rows."""
