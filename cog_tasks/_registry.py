@@ -1,11 +1,13 @@
-"""Inspect entry point: importing this module registers every cog-tasks ``@task``.
+"""Inspect entry point: importing this module registers every registered benchmark's ``@task``.
 
 Inspect finds it through the ``inspect_ai`` entry point in ``pyproject.toml``,
 so ``inspect eval cog_tasks/<task>`` works once the package is installed.
+Each benchmark's spec names the module holding its tasks (``task_module``).
 """
 
-# ruff: noqa: F401
-import cog_tasks.egosocial.inspect
-from cog_tasks.cogbench.inspect import cogbench
-from cog_tasks.cogeval.inspect import cogeval
-from cog_tasks.coglm.inspect import coglm, coglm_chat
+from importlib import import_module
+
+from cog_tasks.benchmarks import specs
+
+for _spec in specs():
+    import_module(_spec.task_module)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from cog_tasks.benchmarks import specs
 from cog_tasks.cogbench import loader as cogbench_loader
 from cog_tasks.coglm import records as coglm_records
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
@@ -105,8 +106,8 @@ def no_local_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """
     for variable in ("COG_TASKS_DATA", "COG_TASKS_COGBENCH_REVISION"):
         monkeypatch.delenv(variable, raising=False)
-    for benchmark in ("coglm", "cogeval", "cogbench", "egosocial"):
-        monkeypatch.delenv(hub_env(benchmark), raising=False)
+    for spec in specs():
+        monkeypatch.delenv(hub_env(spec.name), raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "0")
     monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache"

@@ -25,12 +25,14 @@ from pathlib import Path
 
 import pytest
 
+from cog_tasks.benchmarks import REGISTRY
+
 PACKAGE = Path(__file__).resolve().parents[1] / "cog_tasks"
 
-BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+BENCHMARKS = tuple(REGISTRY)
 FRONTEND_PARTS = ("inspect", "lm_eval", "cli", "dataset")
 COMMON = ("cog_tasks.common",)
-TOP = ("cog_tasks.cli", "cog_tasks._registry", "cog_tasks.commands")
+TOP = ("cog_tasks.cli", "cog_tasks._registry", "cog_tasks.benchmarks", "cog_tasks.commands")
 FRAMEWORKS = ("inspect_ai", "lm_eval")
 
 

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.cli import main
 from cog_tasks.commands.profile import (
-    BENCHMARKS,
-    JUDGED_TASKS,
     PRESETS,
     ModelSpec,
     check_roles,
@@ -53,14 +52,14 @@ def chance_profiles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
 @pytest.mark.slow
 def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> None:
     profile = json.loads((chance_profiles[0] / "profile.json").read_text())
-    assert {row["benchmark"] for row in profile["rows"]} == set(BENCHMARKS)
+    assert {row["benchmark"] for row in profile["rows"]} == set(REGISTRY)
     for row in profile["rows"]:
         if row["method"] == "none":  # too few units for this statistic: no interval, said so
             assert row["n"] < SMALL_N and row["ci_low"] is None and row["ci_high"] is None
             continue
         assert row["ci_low"] <= row["value"] <= row["ci_high"], row
         assert row["n"] > 0 and row["unit"] and row["run"]["model"]
-    assert {row["benchmark"] for row in profile["paper"]} == set(BENCHMARKS)
+    assert {row["benchmark"] for row in profile["paper"]} == set(REGISTRY)
     # CogLM reads through the results model: 20 of each ability's items is partial.
     coglm = [row for row in profile["rows"] if row["benchmark"] == "coglm"]
     assert all(row["coverage"]["missing"] == 1020 for row in coglm)
@@ -210,16 +209,18 @@ def test_profile_page_renders_its_rows_in_headless_chromium(chance_profiles) -> 
 def test_every_preset_step_fits_its_task_and_roles(name: str) -> None:
     """Each step's arguments bind to its task's signature; a judged step needs the judge."""
     import inspect as introspection
-
-    from cog_tasks import _registry
-    from cog_tasks.egosocial import inspect as egosocial_tasks
+    from importlib import import_module
 
     preset = PRESETS[name]
     for step in preset.steps:
-        factory = getattr(_registry, step.task, None) or getattr(egosocial_tasks, step.task)
+        spec = REGISTRY[step.benchmark]
+        assert step.task in spec.tasks
+        factory = getattr(import_module(spec.task_module), step.task)
         introspection.signature(factory).bind(**step.task_args)
         assert step.epochs >= 1 and (step.limit is None or step.limit >= 1)
-    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
+    judged = [
+        step.task for step in preset.steps if step.task in REGISTRY[step.benchmark].judged_tasks
+    ]
     plain = ModelSpec("openai/gpt-4o")
     if judged:
         with pytest.raises(ValueError, match=f"preset {name} needs a judge for {judged[0]}"):
@@ -285,18 +286,20 @@ def _stored_coglm_run(out: Path, spec: ModelSpec, weights: str) -> None:
 def test_profile_reuses_a_stored_coglm_run_only_of_its_own_identity(tmp_path: Path) -> None:
     """The CogLM step's folder is keyed by model, arguments, items, seed and task version,
     and what it finds there is checked against them (no lm-eval is started here)."""
-    from cog_tasks.commands.profile import ProfileStepError, _run_coglm
+    from cog_tasks.commands.profile import ProfileStepError, _run_lm_eval
+
+    (step,) = REGISTRY["coglm"].presets["smoke"]
 
     model = ModelSpec("hf/tiny", {"model_path": "/m/tiny"})
     _stored_coglm_run(tmp_path / "same", model, "/m/tiny")
-    headlines = _run_coglm(model, PRESETS["smoke"], tmp_path / "same")
+    headlines = _run_lm_eval(model, step, tmp_path / "same")
     overall = next(h for h in headlines if h.measure == "overall")
     assert overall.interval.n == 200 and overall.run.task.startswith("coglm@")
 
     _stored_coglm_run(tmp_path / "weights", model, "/m/other")
     refused = r"stored CogLM run .*'/m/other'.* is not this step's"
     with pytest.raises(ProfileStepError, match=refused):
-        _run_coglm(model, PRESETS["smoke"], tmp_path / "weights")
+        _run_lm_eval(model, step, tmp_path / "weights")
 
 
 def test_a_local_model_that_will_sample_is_named_before_the_run() -> None:

@@ -44,6 +44,7 @@ from readme_commands import (
     split_parts,
 )
 
+from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.cli import only_our_tasks
 from cog_tasks.coglm.abilities import ABILITIES
 
@@ -177,7 +178,7 @@ def test_root_readme_chance_profile_reproduces_the_readme_column(tmp_path: Path)
     header = "| benchmark | measure | unit | SmolLM2-135M-Instruct | Gemma 3 270M (base) |"
     names, *quoted = _readme_table("README.md", header, with_header=True)
     chance_column = names.index("chance (seed 0)")
-    assert {row[0] for row in quoted} == {"coglm", "cogeval", "cogbench", "egosocial"}
+    assert {row[0] for row in quoted} == set(REGISTRY)
     for benchmark, measure, unit, *cells in quoted:
         chance = cells[chance_column - 3]
         assert written[benchmark, measure] == (chance, unit), (benchmark, measure)

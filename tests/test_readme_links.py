@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from cog_tasks.benchmarks import REGISTRY
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # [text](target) and ![alt](target), the target up to a space (a title may follow) or ")".
@@ -68,7 +70,7 @@ def test_broken_link_is_reported(tmp_path: Path) -> None:
 
 
 def test_every_benchmark_has_one_readme() -> None:
-    for benchmark in ("coglm", "cogeval", "cogbench", "egosocial"):
+    for benchmark in REGISTRY:
         folder = ROOT / "cog_tasks" / benchmark
         # A bundled sample data set (cogbench/sample/) describes its files in a README of its own.
         readmes = [

@@ -31,16 +31,9 @@ from cog_tasks.cogeval.paper import BENCHMARK, condition_measure
 from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES, select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.results import (
-    CheckedRun,
-    Coverage,
-    RunResults,
-    UnitRecord,
-    check_run,
-    distinct_runs,
-    pool_runs,
-)
-from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+from cog_tasks.common.pipeline import Row, checked_rows, row_labels
+from cog_tasks.common.results import RunResults, UnitRecord
+from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, cluster_mean_interval
 
 UNIT = "task"
@@ -185,39 +178,18 @@ def run_results(
 
 
 @dataclass(frozen=True)
-class CogEvalRun:
-    """One report row: a checked run, its label and its declared set.
-
-    Attributes:
-        checked: The run after the shared checks.
-        label: The row's label (the model and what tells it from the other rows).
-        declared: Its tasks' facts and its dialogs' temperatures.
-        pooling: What the row pools (seeds, on request), or ``""``.
-    """
-
-    checked: CheckedRun
-    label: str
-    declared: Declared
-    pooling: str = ""
+class CogEvalRun(Row[Declared]):
+    """One report row (:class:`~cog_tasks.common.pipeline.Row`); its extra is its declared set."""
 
     @property
-    def identity(self) -> RunIdentity:
-        """The run's identity."""
-        return self.checked.identity
-
-    @property
-    def coverage(self) -> Coverage:
-        """What is missing or flagged."""
-        return self.checked.coverage
+    def declared(self) -> Declared:
+        """Its tasks' facts and its dialogs' temperatures."""
+        return self.extra
 
     @property
     def tasks(self) -> list[str]:
         """The tasks with a record, in declared order."""
         return list(self.checked.values)
-
-    def note(self) -> str:
-        """What a reader must know beside every number of the row: pooling and coverage."""
-        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
 
     def rate(
         self,
@@ -291,15 +263,7 @@ def checked_runs(
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    distinct_runs([run for run, _ in runs])
-    groups = group_runs(runs, lambda pair: pair[0].identity, pool_seeds=pool_seeds)
-    labels = distinguishing_labels([group.identity for group in groups])
-    rows = []
-    for group, label in zip(groups, labels, strict=True):
-        members = [run for run, _ in group.runs]
-        run = pool_runs(members, group.identity) if group.pooled else members[0]
-        rows.append(CogEvalRun(check_run(run), label, group.runs[0][1], group.pooling_note()))
-    return rows
+    return checked_rows(runs, pool_seeds=pool_seeds, row=CogEvalRun)
 
 
 def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> list[str]:
@@ -318,7 +282,7 @@ def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> lis
         for run in runs
     ]
     unique = list(dict.fromkeys(reduced))
-    names = dict(zip(unique, distinguishing_labels(unique), strict=True))
+    names = dict(zip(unique, row_labels(unique), strict=True))
     return [names[identity] for identity in reduced]
 
 

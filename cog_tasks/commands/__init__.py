@@ -1,4 +1,4 @@
-"""The ``cog-tasks`` command groups, one module each, registered by an explicit list.
+"""The ``cog-tasks`` command groups: the shared ones, then each registered benchmark's.
 
 Each module defines ``register(subparsers: argparse._SubParsersAction) -> None``;
 the subparsers it adds set ``func`` to a callable that takes the parsed
@@ -17,20 +17,15 @@ They import benchmark modules and frameworks inside the command functions, so
 
 from __future__ import annotations
 
+from importlib import import_module
 from types import ModuleType
 
-from cog_tasks.cogbench import cli as cogbench
-from cog_tasks.cogeval import cli as cogeval
-from cog_tasks.coglm import cli as coglm
+from cog_tasks.benchmarks import specs
 from cog_tasks.commands import catalog, data, profile
-from cog_tasks.egosocial import cli as egosocial
 
 COMMAND_GROUPS: tuple[ModuleType, ...] = (
     catalog,
-    cogbench,
-    cogeval,
-    coglm,
     data,
-    egosocial,
     profile,
+    *(import_module(spec.cli) for spec in specs() if spec.cli),
 )

@@ -29,8 +29,10 @@ from typing import Any
 
 import yaml
 
+from cog_tasks.benchmarks import REGISTRY
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = ("cogbench", "cogeval", "coglm", "egosocial")  # the order of 0.3.0's listing
+BENCHMARKS = tuple(sorted(REGISTRY))  # alphabetical: the order of 0.3.0's listing
 PROTOCOLS = {
     "multiple_choice": "lm-eval, log-likelihood of each option",
     "generate_until": "lm-eval, generation",

@@ -9,8 +9,9 @@
   are created private unless ``--public`` is given: the upstream licenses of
   CogLM and EgoSocialArena are unknown.
 
-Datasets are listed in :data:`BUILDERS`; add a benchmark there (a module with
-``build_dataset_dict()`` and ``dataset_card(built)`` fits :func:`parquet_builder`).
+Datasets are the registered benchmarks' ``data`` sources
+(:class:`~cog_tasks.common.spec.DataSource`): a module with
+``build_dataset_dict()`` and ``dataset_card(built)`` fits :func:`parquet_builder`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cog_tasks.benchmarks import specs
 from cog_tasks.common.cli import add_out_option, required_out
+from cog_tasks.common.spec import DataSource, load
 
 Writer = Callable[[Path], str]
 
@@ -70,36 +73,22 @@ def parquet_builder(
     return write
 
 
-def _coglm(folder: Path) -> str:
-    from cog_tasks.coglm import dataset as coglm
+def _writer(source: DataSource) -> Writer:
+    """The folder writer a spec's data source declares."""
+    if source.write:
+        return load(source.write)
 
-    writer = parquet_builder(coglm.build_dataset_dict, coglm.dataset_card, coglm.check_complete)
-    return writer(folder)
+    def write(folder: Path) -> str:
+        check = load(source.check) if source.check else None
+        return parquet_builder(load(source.build), load(source.card), check)(folder)
 
-
-def _cogeval(folder: Path) -> str:
-    from cog_tasks.cogeval import dataset as cogeval
-
-    return parquet_builder(cogeval.build_dataset_dict, cogeval.dataset_card)(folder)
-
-
-def _egosocial(folder: Path) -> str:
-    from cog_tasks.egosocial import dataset as egosocial
-
-    return parquet_builder(egosocial.build_dataset_dict, egosocial.dataset_card)(folder)
-
-
-def _cogbench(folder: Path) -> str:
-    from cog_tasks.cogbench.dataset import write_sample_folder
-
-    return write_sample_folder(folder)
+    return write
 
 
 BUILDERS: dict[str, Builder] = {
-    "coglm": Builder(_coglm, "CogLM: configs all, one per ability and one per stage"),
-    "cogeval": Builder(_cogeval, "CogEval reference items (seed 0)"),
-    "cogbench": Builder(_cogbench, "CogBench sample set (fixtures, not human data)"),
-    "egosocial": Builder(_egosocial, "EgoSocialArena static items: authors' and generated"),
+    spec.name: Builder(_writer(spec.data), spec.data.description)
+    for spec in specs()
+    if spec.data is not None
 }
 
 

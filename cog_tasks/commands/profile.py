@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cog_tasks.benchmarks import REGISTRY, specs
 from cog_tasks.commands.profile_cost import (
     Estimate,
     estimate_lm_eval,
@@ -35,7 +35,6 @@ from cog_tasks.commands.profile_cost import (
     format_estimates,
 )
 from cog_tasks.commands.profile_views import (
-    BENCHMARKS,
     format_row,
     render_compare_html,
     render_markdown,
@@ -50,9 +49,11 @@ from cog_tasks.common.files import (
     write_text_atomically,
 )
 from cog_tasks.common.headlines import SCALES
+from cog_tasks.common.pipeline import with_trivial
 from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.secrets import is_secret, redact
+from cog_tasks.common.spec import Step, load
 from cog_tasks.common.stats import SMALL_N
 
 if TYPE_CHECKING:
@@ -72,103 +73,36 @@ LOCK_NAME = ".profile.lock"
 
 
 @dataclass(frozen=True)
-class Step:
-    """One task of a preset.
-
-    Attributes:
-        benchmark: The benchmark it measures.
-        task: Inspect task name (CogLM on local models runs lm-eval instead).
-        task_args: Task arguments.
-        limit: Samples to evaluate (``None``: all).
-        epochs: Repeats of every sample.
-    """
-
-    benchmark: str
-    task: str
-    task_args: Mapping[str, Any] = field(default_factory=dict)
-    limit: int | None = None
-    epochs: int = 1
-
-
-@dataclass(frozen=True)
 class Preset:
-    """A named set of steps, and what it costs.
+    """A named set of steps, gathered from every registered benchmark, and what it costs.
 
     Attributes:
         name: ``smoke``, ``standard`` or ``full``.
-        steps: The tasks, in order.
-        coglm_per_ability: CogLM items per ability (``None``: all 1,220).
         cost: What a run costs, in words (time on a small CPU, requests, tokens).
     """
 
     name: str
-    steps: tuple[Step, ...]
-    coglm_per_ability: int | None
     cost: str
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every registered benchmark's steps for this preset, in registry order."""
+        return tuple(step for spec in specs() for step in spec.presets.get(self.name, ()))
 
 
 PRESETS: dict[str, Preset] = {
-    "smoke": Preset(
-        "smoke",
-        (
-            Step(
-                "cogeval",
-                "cogeval",
-                {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0", "max_tokens": 64},
-            ),
-            Step(
-                "cogbench",
-                "cogbench",
-                {
-                    "agent": "cot",
-                    "subset": "a",
-                    "source": "sample",
-                    "iterations": 1,
-                    "max_tokens": 32,
-                    "retries": 0,
-                    "judge": False,
-                },
-                limit=2,
-            ),
-            Step("egosocial", "egosocial_static", {}, limit=30),
-            Step("egosocial", "egosocial_number_guessing", {"rounds": 3}),
-        ),
-        coglm_per_ability=20,
-        cost="about 5 minutes of SmolLM2-135M on 2 idle CPU cores; no API requests",
-    ),
-    "standard": Preset(
-        "standard",
-        (
-            Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0"}),
-            Step("cogbench", "cogbench", {"agent": "coggpt", "judge_chars": 12000}, limit=2),
-            Step("egosocial", "egosocial_static", {"circular": True}),
-            Step("egosocial", "egosocial_number_guessing", {"games": 5}),
-            Step("egosocial", "egosocial_holdem", {"matches": 5}),
-        ),
-        coglm_per_ability=30,
-        cost=(
+    preset.name: preset
+    for preset in (
+        Preset("smoke", "about 5 minutes of SmolLM2-135M on 2 idle CPU cores; no API requests"),
+        Preset(
+            "standard",
             "for an API model, about 1,700 requests and 1.6M input tokens, estimated per "
             "benchmark: CogLM chat 300 requests / 29k tokens, CogEval 450 / 260k, "
             "CogBench 480 / 1M (two CogGPT trajectories with their judge), "
-            "EgoSocialArena 500 / 270k"
+            "EgoSocialArena 500 / 270k",
         ),
-    ),
-    "full": Preset(
-        "full",
-        (
-            Step("cogeval", "cogeval", {"design": "paper"}, epochs=3),
-            Step("cogbench", "cogbench", {"agent": "coggpt"}),
-            Step("cogbench", "cogbench", {"agent": "cot"}),
-            Step("cogbench", "cogbench", {"agent": "react"}),
-            Step("cogbench", "cogbench", {"agent": "reflexion"}),
-            Step("egosocial", "egosocial_static", {"source": "both"}),
-            Step("egosocial", "egosocial_blackjack_beliefs", {}),
-            Step("egosocial", "egosocial_number_guessing", {}),
-            Step("egosocial", "egosocial_holdem", {"hands": 10, "matches": 3}),
-        ),
-        coglm_per_ability=None,
-        cost="each paper's whole protocol: hours of GPU or a large API budget",
-    ),
+        Preset("full", "each paper's whole protocol: hours of GPU or a large API budget"),
+    )
 }
 
 
@@ -277,49 +211,23 @@ def _progress(message: str) -> None:
 
 
 def _task(step: Step) -> Task:
-    """Build a step's Inspect task from its ``@task`` function.
+    """Build a step's Inspect task from its benchmark's ``@task`` function.
 
-    The functions are imported, not looked up by registry name, so the
-    profile does not depend on how the package's entry point is installed.
+    The functions are imported through the registry, not looked up by
+    Inspect's registry name, so the profile does not depend on how the
+    package's entry point is installed.
     """
-    import cog_tasks.egosocial.inspect as egosocial_tasks
-    from cog_tasks import _registry
-
-    factory = getattr(_registry, step.task, None) or getattr(egosocial_tasks, step.task)
-    return factory(**dict(step.task_args))
-
-
-def _chance_answerer(benchmark: str, step: Step, seed: int) -> Any:
-    """The seeded chance answerer of a benchmark, for ``mockllm/chance``."""
-    if benchmark == "coglm":
-        from cog_tasks.coglm.inspect.chance import ChanceAnswerer as CogLMChance
-
-        return CogLMChance(seed)
-    if benchmark == "cogeval":
-        from cog_tasks.cogeval.inspect.chance import chance_answerer
-
-        return chance_answerer(dict(step.task_args), seed)
-    if benchmark == "cogbench":
-        from cog_tasks.cogbench.inspect.chance import ChanceRater
-
-        return ChanceRater(seed)
-    from cog_tasks.egosocial.inspect.chance import ChanceAnswerer as EgoChance
-
-    return EgoChance(seed)
+    return REGISTRY[step.benchmark].task(step.task, **dict(step.task_args))
 
 
 def _inspect_headlines(benchmark: str, log: EvalLog) -> list[Headline]:
-    """A benchmark's headlines of one log (``cog_tasks.<benchmark>.inspect.headlines``)."""
-    return import_module(f"cog_tasks.{benchmark}.inspect.headlines").headlines(log)
+    """A benchmark's headlines of one log (its spec's ``headlines``)."""
+    return load(REGISTRY[benchmark].headlines)(log)
 
 
 def paper_rows() -> list[PaperRow]:
-    """Every benchmark's published reference rows (``cog_tasks.<benchmark>.paper``)."""
-    return [
-        row
-        for benchmark in BENCHMARKS
-        for row in import_module(f"cog_tasks.{benchmark}.paper").PAPER_ROWS
-    ]
+    """Every registered benchmark's published reference rows."""
+    return [row for spec in specs() for row in spec.paper_rows()]
 
 
 JUDGE_ROLE = "judge"
@@ -328,8 +236,10 @@ JUDGE_ROLE = "judge"
 ROLE_ALIASES = {"grader": JUDGE_ROLE}
 """Other names tasks give the judge (EgoSocialArena's beliefs task asks for ``grader``)."""
 
-JUDGED_TASKS = frozenset({"egosocial_blackjack_beliefs"})
-"""Tasks that cannot run without a judge (CogBench falls back to the model judging itself)."""
+
+def judged(step: Step) -> bool:
+    """Whether a step cannot run without a judge (its spec's ``judged_tasks``)."""
+    return step.task in REGISTRY[step.benchmark].judged_tasks
 
 
 def step_roles(model: ModelSpec) -> dict[str, str]:
@@ -354,24 +264,26 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
     """
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
-    judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
-    if judged:
+    judged_steps = [step.task for step in preset.steps if judged(step)]
+    if judged_steps:
         raise ProfileStepError(
-            f"preset {preset.name} needs a judge for {', '.join(judged)}: pass "
+            f"preset {preset.name} needs a judge for {', '.join(judged_steps)}: pass "
             f"--model-role {JUDGE_ROLE}=MODEL (the same judge grades every benchmark)"
         )
 
 
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
-    """CogBench's Rationality needs a judge: without a judge role the model judges itself.
+    """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself.
 
     The run identity then carries ``self_judge=true``, and the line says so. A
-    step that skips Rationality (``judge=False``) is left as it is.
+    step that skips its judge (``judge=False``) is left as it is.
     """
-    skips_rationality = step.task_args.get("judge") is False
-    if step.benchmark != "cogbench" or JUDGE_ROLE in step_roles(model) or skips_rationality:
+    skips_judge = step.task_args.get("judge") is False
+    if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
         return step
-    progress("cogbench: no --model-role judge, so the model judges itself (self_judge=true)")
+    progress(
+        f"{step.benchmark}: no --model-role judge, so the model judges itself (self_judge=true)"
+    )
     return replace(step, task_args={**step.task_args, "self_judge": True})
 
 
@@ -415,7 +327,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     task = _task(step)
     if model.is_chance:
-        answerer = _chance_answerer(step.benchmark, step, model.seed)
+        answerer = REGISTRY[step.benchmark].chance_answerer(step.task_args, model.seed)
         try:
             return run_chance_model(task, answerer, str(log_dir), step.epochs, step.limit)
         except RuntimeError as error:
@@ -572,8 +484,10 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
             )
 
 
-def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
-    """CogLM: lm-eval log-likelihood for local weights, the chat protocol for API models.
+def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
+    """CogLM's step on local weights (or chance): lm-eval log-likelihood on the same items.
+
+    ``step`` is its chat step; its ``per_ability`` is the lm-eval item limit.
 
     The lm-eval output goes to a folder named by a digest of the model, its
     arguments, the item limit, the seed and the ``coglm`` task version, so a
@@ -583,62 +497,70 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     answerer guesses uniformly on the items lm-eval runs, so its rows pair
     with a local model's on the same item ids.
     """
-    limit = preset.coglm_per_ability
+    limit = step.task_args.get("per_ability")
     if model.is_chance:
         from cog_tasks.coglm.lm_eval.results import chance_headlines
 
         return chance_headlines(seed=model.seed, limit=limit)
-    if model.is_local:
-        from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION, headlines_from_lm_eval
+    from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION, headlines_from_lm_eval
 
-        digest = _setting_digest(model.name, redact(model.args), limit, model.seed, FAMILY_VERSION)
-        folder = out / f"coglm_lm_eval-{digest}"
-        if not list(folder.glob("**/results_*.json")):
-            import subprocess
+    digest = _setting_digest(model.name, redact(model.args), limit, model.seed, FAMILY_VERSION)
+    folder = out / f"coglm_lm_eval-{digest}"
+    if not list(folder.glob("**/results_*.json")):
+        import subprocess
 
-            log_path = out / f"coglm_lm_eval-{digest}.log"
-            # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
-            errors = None if _display() == "full" else subprocess.STDOUT
-            with log_path.open("w", encoding="utf-8") as log:
-                finished = subprocess.run(
-                    _coglm_command(model, limit, folder),
-                    stdout=log,
-                    stderr=errors,
-                    env=_lm_eval_environment(model),
-                )
-            if finished.returncode != 0:
-                lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
-                raise ProfileStepError(
-                    f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
-                    f"(whole output: {log_path})"
-                )
-        headlines = headlines_from_lm_eval(folder)
-        _check_coglm_run(headlines, model, limit)
-        return headlines
-    step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
-    return _inspect_headlines("coglm", _run_inspect(step, model, _step_log_dir(out, step, model)))
+        log_path = out / f"coglm_lm_eval-{digest}.log"
+        # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
+        errors = None if _display() == "full" else subprocess.STDOUT
+        with log_path.open("w", encoding="utf-8") as log:
+            finished = subprocess.run(
+                _coglm_command(model, limit, folder),
+                stdout=log,
+                stderr=errors,
+                env=_lm_eval_environment(model),
+            )
+        if finished.returncode != 0:
+            lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
+            raise ProfileStepError(
+                f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
+                f"(whole output: {log_path})"
+            )
+    headlines = headlines_from_lm_eval(folder)
+    _check_coglm_run(headlines, model, limit)
+    return headlines
+
+
+def _on_lm_eval(step: Step, model: ModelSpec) -> bool:
+    """Whether the step runs lm-eval's task of its benchmark (local weights, or chance for them)."""
+    return bool(REGISTRY[step.benchmark].lm_eval_task) and (model.is_local or model.is_chance)
+
+
+def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[Headline]:
+    """One step's headlines, each with its benchmark's best trivial strategy beside it.
+
+    The step runs through lm-eval where ``lm_eval``, else through Inspect.
+    """
+    if lm_eval:
+        headlines = _run_lm_eval(model, step, out)
+    else:
+        log = _run_inspect(step, model, _step_log_dir(out, step, model))
+        headlines = _inspect_headlines(step.benchmark, log)
+    return with_trivial(headlines, REGISTRY[step.benchmark].strategies(), seed=model.seed)
 
 
 def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
     """The seeded chance answerer on the units the model's steps ran (seconds for ``smoke``).
 
-    CogLM's chance is a uniform guess on lm-eval's items for a local model,
-    and the ``coglm_chat`` chance answerer for a chat model, so each row's
-    chance sits on its own items.
+    A step that runs lm-eval for the model (CogLM on local weights) gets
+    lm-eval's chance on the same items; every other step its benchmark's
+    chance answerer through Inspect, so each row's chance sits on its own units.
     """
     chance = ModelSpec(CHANCE, seed=model.seed)
-    folder = out / "chance"
-    if model.is_local:
-        headlines = _run_coglm(chance, preset, folder)
-    else:
-        limit = preset.coglm_per_ability
-        step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
-        log = _run_inspect(step, chance, _step_log_dir(folder, step, chance))
-        headlines = _inspect_headlines("coglm", log)
-    for step in preset.steps:
-        log = _run_inspect(step, chance, _step_log_dir(folder, step, chance))
-        headlines += _inspect_headlines(step.benchmark, log)
-    return headlines
+    return [
+        headline
+        for step in preset.steps
+        for headline in _run_step(step, chance, out / "chance", _on_lm_eval(step, model))
+    ]
 
 
 def with_chance(
@@ -699,18 +621,15 @@ def _run_steps(
         os.environ["HF_HUB_OFFLINE"] = "1"
         progress("local weights (model_path): HF_HUB_OFFLINE=1 for this run")
     headlines: list[Headline] = []
-    total = 1 + len(preset.steps)
+    total = len(preset.steps)
     started = time.monotonic()
-    protocol = "lm-eval items" if model.is_local or model.is_chance else "chat"
-    progress(f"[1/{total}] coglm ({protocol}) ...")
-    headlines += _run_coglm(model, preset, out)
-    progress(f"[1/{total}] coglm done ({time.monotonic() - started:.0f} s)")
-    for number, planned in enumerate(preset.steps, start=2):
+    for number, planned in enumerate(preset.steps, start=1):
         step = _with_judge(planned, model, progress)
-        progress(f"[{number}/{total}] {step.task} ...")
-        log = _run_inspect(step, model, _step_log_dir(out, step, model))
-        headlines += _inspect_headlines(step.benchmark, log)
-        progress(f"[{number}/{total}] {step.task} done ({time.monotonic() - started:.0f} s)")
+        lm_eval = _on_lm_eval(step, model)
+        name = f"{step.benchmark} (lm-eval items)" if lm_eval else step.task
+        progress(f"[{number}/{total}] {name} ...")
+        headlines += _run_step(step, model, out, lm_eval)
+        progress(f"[{number}/{total}] {name} done ({time.monotonic() - started:.0f} s)")
     rows = [headline.as_row() for headline in headlines]
     if model.is_chance:
         chance_rows = rows
@@ -947,17 +866,18 @@ def _row_problem(row: object) -> str | None:
 
 def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
     """What ``profile run`` would send, step by step, without calling a model."""
-    limit = preset.coglm_per_ability
-    if model.is_local or model.is_chance:
-        from cog_tasks.coglm.abilities import ABILITIES
-        from cog_tasks.coglm.records import load_records
+    estimates = []
+    for step in preset.steps:
+        if _on_lm_eval(step, model):
+            from cog_tasks.coglm.abilities import ABILITIES
+            from cog_tasks.coglm.records import load_records
 
-        items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
-        coglm = [estimate_lm_eval(items)]
-    else:
-        step = Step("coglm", "coglm_chat", {"per_ability": limit} if limit else {})
-        coglm = estimate_steps([step], _task, model.max_tokens)
-    return coglm + estimate_steps(list(preset.steps), _task, model.max_tokens)
+            limit = step.task_args.get("per_ability")
+            items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
+            estimates.append(estimate_lm_eval(items))
+        else:
+            estimates += estimate_steps([step], _task, model.max_tokens)
+    return estimates
 
 
 def sampling_note(model: ModelSpec) -> str | None:

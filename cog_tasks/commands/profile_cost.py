@@ -2,17 +2,8 @@
 
 Each step's task is built (its dataset loaded, no model called) and every
 sample it would run is counted with its epochs. Requests per sample follow
-the task's protocol:
-
-- CogEval: the first prompt and each follow-up turn (``followups``);
-- CogBench: one rating request a questionnaire item and iteration
-  (``steps``), one more a judged item, and CogGPT's distillation and update
-  (two a round);
-- EgoSocialArena: one per static item (four rotations when ``circular``), one
-  a round of Number Guessing (``rounds``), two per beliefs item (the answer
-  and its grade), and the declared hands of Hold'em;
-- CogLM: one per item (chat, times ``sc_samples``), or one log-likelihood
-  request per option and item on lm-eval's path.
+the task's protocol, as its benchmark's spec declares (``request_turns``);
+CogLM on lm-eval's path sends one log-likelihood request per option and item.
 
 Input tokens are estimated as characters / 4 of what each request sends,
 history included for multi-turn tasks (each turn resends the conversation,
@@ -26,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from cog_tasks.benchmarks import specs
+from cog_tasks.common.spec import load
 
 CHARS_PER_TOKEN = 4
 """The rough rule of English text for GPT-style tokenizers."""
@@ -64,27 +58,11 @@ def _text_length(value: Any) -> int:
 
 
 def _turns(task: str, args: Mapping[str, Any], metadata: Mapping[str, Any]) -> list[int]:
-    """Characters each request of one sample adds beyond the first prompt (one entry a request)."""
-    if task == "cogeval":
-        return [0] + [len(str(turn)) for turn in metadata.get("followups") or []]
-    if task == "cogbench":
-        per_round = 2 if args.get("agent", "coggpt") == "coggpt" else 0
-        judged = 0 if args.get("judge") is False else 1
-        turns = []
-        for step in metadata.get("steps") or []:
-            questions = step.get("questions") or []
-            flow = len(step.get("information_flow") or "")
-            turns += [flow] * per_round + [len(q) for q in questions] * (1 + judged)
-        return turns or [0]
-    if task == "egosocial_number_guessing":
-        return [0] * int(metadata.get("rounds") or args.get("rounds") or 10)
-    if task == "egosocial_blackjack_beliefs":
-        return [0, 0]
-    if task == "egosocial_static":
-        return [0] * (4 if args.get("circular") else 1)
-    if task == "egosocial_holdem":
-        return [0] * int(args.get("hands") or 10) * 4
-    return [0] * int(args.get("sc_samples") or 1)
+    """Characters each request of one sample adds beyond the first prompt (its spec's rule)."""
+    spec = next(spec for spec in specs() if task in spec.tasks)
+    if not spec.request_turns:
+        return [0]
+    return load(spec.request_turns)(task, args, metadata)
 
 
 def estimate_step(

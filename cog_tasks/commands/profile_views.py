@@ -2,10 +2,11 @@
 
 Every view carries the same things per row (:func:`render_markdown` lists
 them): the value with its 95 % interval, the seeded chance answerer's value on
-the same units, the scale, the share of flagged replies, the papers' values
-and what is missing from the declared units. ``profile.html`` is one file with
-no external requests: the table, the chart embedded as an image, the papers'
-values with their protocols, and every run's identity.
+the same units, the best trivial strategy on them, the scale, the share of
+flagged replies, the papers' values and what is missing from the declared units.
+``profile.html`` is one file with no external requests: the table, the chart
+embedded as an image, the papers' values with their protocols, and every run's
+identity.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, plural
-
-BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
-"""The benchmarks in the order every view lists them."""
 
 
 def format_row(row: Mapping[str, Any]) -> str:
@@ -34,7 +33,7 @@ def format_row(row: Mapping[str, Any]) -> str:
 def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
     """Per benchmark: published values (models × the measures this profile has), then protocols."""
     lines: list[str] = []
-    for benchmark in BENCHMARKS:
+    for benchmark in REGISTRY:  # the registry's order
         measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
         rows = [
             r for r in profile["paper"] if r["benchmark"] == benchmark and r["measure"] in measured
@@ -77,6 +76,17 @@ def _chance_text(row: Mapping[str, Any]) -> str:
     return format_row({**chance, "unit": row["unit"], "method": ""})
 
 
+def _trivial_text(row: Mapping[str, Any]) -> str:
+    """The best trivial strategy on the row's units, and the model minus it (or NOT BEATEN)."""
+    trivial = row.get("trivial")
+    if not trivial:
+        return "none declared"
+    text = f"{trivial['name']}: {trivial['value']:.3f}"
+    if trivial["difference"] is not None:
+        text += f"; model minus it {Interval.from_dict(trivial['difference']).format()}"
+    return text + ("" if trivial["beaten"] else "; NOT BEATEN")
+
+
 def _failures_text(row: Mapping[str, Any]) -> str:
     """The share of the model's replies that were flagged (invalid, errored, truncated...)."""
     coverage = row.get("coverage")
@@ -111,21 +121,24 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
         f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
         "",
         "Each row: the model's value with its 95 % interval over the row's units; the seeded "
-        "chance answerer's value on the same units; the scale ("
+        "chance answerer's value on the same units; the best trivial strategy on the same "
+        "units, with the model's paired difference (NOT BEATEN unless it excludes 0 above); "
+        "the scale ("
         + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
         + "); the share of the model's replies that were invalid, errored, truncated or "
         "judged unreadably; the papers' values for the measure (below, with their "
         "protocols); and what is missing from the benchmark's declared units.",
         "",
-        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | scale | n | "
+        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | best trivial | scale | n | "
         "failed replies | paper | coverage, flagged replies | note |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in profile["rows"]:
         coverage = row.get("coverage")
         flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
         lines.append(
             f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
+            f"{_trivial_text(row)} | "
             f"{row.get('scale', 'raw')} | {row['n']} {plural(row['unit'], row['n'])} | "
             f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
             f"{flags or 'complete, none flagged'} | {row['note']} |"
@@ -142,7 +155,7 @@ def _bound(row: Mapping[str, Any], name: str) -> float:
 def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """Chart panels: one per benchmark and scale, so years never share an axis with shares."""
     panels: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-    for benchmark in BENCHMARKS:
+    for benchmark in REGISTRY:  # the registry's order
         for row in rows:
             if row["benchmark"] == benchmark:
                 scale = row.get("scale", "raw")

@@ -28,6 +28,40 @@ SCALES = {
 
 
 @dataclass(frozen=True)
+class TrivialResult:
+    """The best trivial strategy on a headline's own units.
+
+    Attributes:
+        name: The strategy (``"constant A"``).
+        value: Its headline value on the model row's units.
+        difference: The model minus the strategy, paired over those units
+            (``None`` where it could not be paired).
+    """
+
+    name: str
+    value: float
+    difference: Interval | None
+
+    @property
+    def beaten(self) -> bool:
+        """Whether the model beats it: the paired difference is above 0 over enough units."""
+        return (
+            self.difference is not None
+            and self.difference.low > 0
+            and (self.difference.significant(0.0))
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON fields: ``name``, ``value``, ``difference`` (interval fields) and ``beaten``."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "difference": None if self.difference is None else self.difference.as_dict(),
+            "beaten": self.beaten,
+        }
+
+
+@dataclass(frozen=True)
 class Headline:
     """One headline number of one run.
 
@@ -43,6 +77,8 @@ class Headline:
         coverage: The run's coverage (missing units, invalid, errored,
             truncated and judge-invalid replies), from the results model.
         scale: How to read the value (:data:`SCALES`).
+        trivial: The best trivial strategy on the same units, with the
+            model's paired difference (``None``: none declared or none applies).
     """
 
     benchmark: str
@@ -53,13 +89,16 @@ class Headline:
     note: str = ""
     coverage: Coverage | None = None
     scale: str = "raw"
+    trivial: TrivialResult | None = None
 
     def as_row(self) -> dict[str, object]:
         """The row of ``profile.json``.
 
         Returns:
             ``{"benchmark", "measure", "value", "ci_low", "ci_high", "n",
-            "unit", "method", "note", "coverage", "run", "units"}`` (``coverage``
+            "unit", "method", "note", "coverage", "scale", "trivial", "run",
+            "units"}`` (``trivial`` flags, with ``beaten`` false, a model that
+            does not beat the best trivial strategy) (``coverage``
             ``None`` where the benchmark does not read through the results model yet).
         """
         return {
@@ -69,6 +108,7 @@ class Headline:
             "note": self.note,
             "coverage": None if self.coverage is None else self.coverage.as_dict(),
             "scale": self.scale,
+            "trivial": None if self.trivial is None else self.trivial.as_dict(),
             "run": self.run.as_dict(),
             "units": {
                 key: list(value) if isinstance(value, tuple) else value

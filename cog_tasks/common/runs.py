@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
@@ -143,39 +143,6 @@ def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
             label = f"{label} #{seen[label]}"
         numbered.append(label)
     return numbered
-
-
-def labels_of_shared_keys(
-    identities: Sequence[RunIdentity], keys: Sequence[Hashable]
-) -> dict[int, str]:
-    """Labels for the runs whose key another run shares, told apart by their identities.
-
-    Reports label a run by a key of their own (its setting, its task, its
-    model); runs that share a key get :func:`distinguishing_labels` computed
-    among themselves, so no two runs of a report read alike.
-
-    Args:
-        identities: The runs' identities.
-        keys: Each run's key, in the same order.
-
-    Returns:
-        ``{position: label}`` for every run whose key is shared; runs with a
-        key of their own are left out.
-
-    Raises:
-        ValueError: If ``identities`` and ``keys`` differ in length.
-    """
-    if len(identities) != len(keys):
-        raise ValueError(f"{len(identities)} identities but {len(keys)} keys")
-    positions: dict[Hashable, list[int]] = {}
-    for position, key in enumerate(keys):
-        positions.setdefault(key, []).append(position)
-    labels: dict[int, str] = {}
-    for shared in positions.values():
-        if len(shared) > 1:
-            shown = distinguishing_labels([identities[position] for position in shared])
-            labels.update(zip(shared, shown, strict=True))
-    return labels
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ reads is listed here (and in the root README, *Settings*):
   never touches the network; the tests also read ``cogeval/task_templates/`` from it.
 - ``COG_TASKS_CACHE``: where converted models and checked downloads are cached
   (default ``~/.cache/cog-tasks``; downloads under ``<benchmark>/<commit>/``).
-- ``COG_TASKS_<BENCH>_HUB`` for ``BENCH`` in ``COGLM``, ``COGEVAL``,
-  ``COGBENCH``, ``EGOSOCIAL``: a Hugging Face Hub dataset ``ORG/NAME`` or
-  ``ORG/NAME@REVISION``, or a local folder written by ``cog-tasks data build``.
+- ``COG_TASKS_<BENCH>_HUB`` for each registered benchmark (``COGLM``,
+  ``COGEVAL``, ``COGBENCH``, ``EGOSOCIAL``): a Hugging Face Hub dataset
+  ``ORG/NAME`` or ``ORG/NAME@REVISION``, or a local folder written by
+  ``cog-tasks data build``.
   See :func:`hub_source`. The data sources of CogLM, CogBench, CogEval's
   published tasks and EgoSocialArena read theirs (after ``COG_TASKS_DATA``);
   the authors' scripts and prompts have no Hub copy, so a Hub setting is
@@ -47,7 +48,8 @@ from cog_tasks.common.files import expand_user
 DATA_ENV = "COG_TASKS_DATA"
 CACHE_ENV = "COG_TASKS_CACHE"
 OFFLINE_ENV = "HF_HUB_OFFLINE"
-HUB_BENCHMARKS: tuple[str, ...] = ("coglm", "cogeval", "cogbench", "egosocial")
+BENCHMARK_NAME = re.compile(r"[a-z][a-z0-9_]*")
+"""A registered benchmark's name (``cog_tasks.benchmarks``), its package folder."""
 TRUE_VALUES = frozenset({"1", "true", "yes", "on"})
 COMMIT = re.compile(r"[0-9a-f]{7,40}")
 """An abbreviated or full Git commit hash (lower-case hex)."""
@@ -76,11 +78,14 @@ def commit_like(value: str, setting: str) -> str:
 def hub_env(benchmark: str) -> str:
     """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``).
 
+    The registry (``cog_tasks.benchmarks``, above this layer) says which
+    benchmarks read one; here the name only has to be a benchmark's name.
+
     Raises:
-        ValueError: For a benchmark without a Hub setting.
+        ValueError: For a name no benchmark could have.
     """
-    if benchmark not in HUB_BENCHMARKS:
-        raise ValueError(f"no Hub setting for {benchmark!r}; known: {list(HUB_BENCHMARKS)}")
+    if not BENCHMARK_NAME.fullmatch(benchmark):
+        raise ValueError(f"no Hub setting for {benchmark!r}: not a benchmark name")
     return f"COG_TASKS_{benchmark.upper()}_HUB"
 
 

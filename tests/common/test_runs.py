@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from cog_tasks.common.pipeline import row_labels
 from cog_tasks.common.runs import (
     RunIdentity,
     distinguishing_labels,
     group_runs,
-    labels_of_shared_keys,
 )
 
 
@@ -64,11 +64,14 @@ def test_identity_as_json() -> None:
 def test_only_runs_sharing_a_key_are_relabelled_and_only_among_themselves() -> None:
     runs = [identity("none", seed=1), identity("direction"), identity("none", seed=2)]
     keys = ["react", "react", "cot"]
-    # The two "react" runs differ in feedback and seed; the "cot" run keeps its own label.
-    assert labels_of_shared_keys(runs, keys) == {
-        0: "hf/smollm2 feedback=none seed=1",
-        1: "hf/smollm2 feedback=direction seed=0",
-    }
-    assert labels_of_shared_keys(runs, ["a", "b", "c"]) == {}
-    twins = labels_of_shared_keys([identity("none")] * 2, ["x", "x"])
-    assert twins == {0: "hf/smollm2 #1", 1: "hf/smollm2 #2"}
+    # The two "react" runs differ in feedback and seed; the "cot" run keeps its model.
+    assert row_labels(runs, keys) == [
+        "hf/smollm2 feedback=none seed=1",
+        "hf/smollm2 feedback=direction seed=0",
+        "hf/smollm2",
+    ]
+    assert row_labels(runs, ["a", "b", "c"]) == ["hf/smollm2"] * 3
+    assert row_labels(runs, ["a", "b", "c"], models=["x", "y", "z"]) == ["x", "y", "z"]
+    assert row_labels([identity("none")] * 2, ["x", "x"]) == ["hf/smollm2 #1", "hf/smollm2 #2"]
+    # One key for all: the labels of every row told apart.
+    assert row_labels(runs) == distinguishing_labels(runs)

@@ -25,7 +25,7 @@ same trajectories.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -66,16 +66,14 @@ from cog_tasks.common.logs import (
     run_identity,
     sample_status,
 )
+from cog_tasks.common.pipeline import Row, checked_rows
 from cog_tasks.common.results import (
     CheckedRun,
     ResultsError,
     RunResults,
     UnitRecord,
     check_run,
-    distinct_runs,
-    pool_runs,
 )
-from cog_tasks.common.runs import distinguishing_labels, group_runs
 from cog_tasks.common.stats import Interval, UnitValue, ratio_interval
 
 TASK = "cogbench"
@@ -203,23 +201,21 @@ def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Trajectory]]:
     return run, declared
 
 
-@dataclass(frozen=True)
-class CogBenchRun:
-    """One report row's run: checked, labelled, with what its rows need besides the values.
+class CogBenchRun(Row[tuple[EvalLog, Mapping[str, Trajectory]]]):
+    """One report row (:class:`~cog_tasks.common.pipeline.Row`), labelled with its agent.
 
-    Attributes:
-        checked: The run after the shared checks.
-        label: The row's label.
-        log: The run's (first) log, for its task arguments and metadata.
-        trajectories: The declared trajectories, by unit id (for the followers).
-        pooling: What the row pools (seeds, on request), or ``""``.
+    Each run's extra is its log and its declared trajectories, by unit id.
     """
 
-    checked: CheckedRun
-    label: str
-    log: EvalLog
-    trajectories: Mapping[str, Trajectory]
-    pooling: str = ""
+    @property
+    def log(self) -> EvalLog:
+        """The run's (first) log, for its task arguments and metadata."""
+        return self.extra[0]
+
+    @property
+    def trajectories(self) -> Mapping[str, Trajectory]:
+        """The declared trajectories, by unit id (for the followers)."""
+        return self.extra[1]
 
     @property
     def args(self) -> Mapping[str, Any]:
@@ -230,6 +226,12 @@ class CogBenchRun:
     def weights(self) -> WeightScheme:
         """The κ weighting the run was tallied with."""
         return check_weights(self.args.get("weights"))
+
+
+def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajectory]]]:
+    """A log's run, with the log and its trajectories beside it."""
+    run, trajectories = log_results(log)
+    return run, (log, trajectories)
 
 
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
@@ -246,26 +248,13 @@ def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogB
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
-    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
-    labels = distinguishing_labels([group.identity for group in groups])
-    rows = []
-    for group, label in zip(groups, labels, strict=True):
-        members = [run for _, run, _ in group.runs]
-        run = pool_runs(members, group.identity) if group.pooled else members[0]
-        first, _, trajectories = group.runs[0]
-        agent = str((first.eval.task_args or {}).get("agent", "coggpt"))
-        rows.append(
-            CogBenchRun(
-                check_run(run),
-                f"{AGENT_LABELS.get(agent, agent)}: {label}",
-                first,
-                trajectories,
-                group.pooling_note(),
-            )
-        )
-    return rows
+    rows = checked_rows([_with_log(log) for log in logs], pool_seeds=pool_seeds, row=CogBenchRun)
+    return [replace(row, label=f"{_agent_label(row)}: {row.label}") for row in rows]
+
+
+def _agent_label(run: CogBenchRun) -> str:
+    agent = str(run.args.get("agent", "coggpt"))
+    return AGENT_LABELS.get(agent, agent)
 
 
 def judge_label(log: EvalLog) -> str:

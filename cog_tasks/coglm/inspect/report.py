@@ -27,8 +27,8 @@ from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import CogLMRun, checked_run
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.logs import SUCCESS_ONLY, LogSet, read_logs, run_identity, sample_status
-from cog_tasks.common.results import RunResults, check_run, distinct_runs
-from cog_tasks.common.runs import labels_of_shared_keys
+from cog_tasks.common.pipeline import checked_rows
+from cog_tasks.common.results import RunResults
 
 
 def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -141,7 +141,7 @@ def load_inspect_runs(
 
     Every log is its own run, and no two runs share a label: where logs would
     be labelled alike, their model is shown with what differs between their
-    identities (:func:`cog_tasks.common.runs.distinguishing_labels`: the seed
+    identities (:func:`cog_tasks.common.pipeline.row_labels`: the seed
     of two chance runs, ``#1``, ``#2`` for repeats of one identity).
 
     Args:
@@ -159,13 +159,12 @@ def load_inspect_runs(
         return [], LogSet([])
     logs = read_logs(files, tasks=TASK_NAMES, statuses=statuses)
     name = label or (lambda log, model: f"{model} ({setting_label(log)})")
-    models = [log.eval.model for log in logs.logs]
-    labels = [name(log, model) for log, model in zip(logs.logs, models, strict=True)]
-    identities = [run_identity(log, ignore=IGNORED_ARGUMENTS) for log in logs.logs]
-    for index, shown in labels_of_shared_keys(identities, labels).items():
-        labels[index] = name(logs.logs[index], shown)
-    runs = distinct_runs([log_results(log, chance) for log in logs.logs])
-    return [checked_run(check_run(run), text) for run, text in zip(runs, labels, strict=True)], logs
+    rows = checked_rows(
+        [(log_results(log, chance), log) for log in logs.logs],
+        key=lambda _, log: name(log, log.eval.model),
+        model=lambda _, log: log.eval.model,
+    )
+    return [checked_run(row.checked, name(row.extra, row.label)) for row in rows], logs
 
 
 def _model_and_setting(log: EvalLog, model: str) -> str:

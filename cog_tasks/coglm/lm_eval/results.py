@@ -42,13 +42,13 @@ from cog_tasks.coglm.rules import DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
+from cog_tasks.common.pipeline import checked_rows
 from cog_tasks.common.results import (
     CheckedRun,
     RunResults,
     check_run,
-    distinct_runs,
 )
-from cog_tasks.common.runs import RunIdentity, labels_of_shared_keys
+from cog_tasks.common.runs import RunIdentity
 
 
 def _family_version() -> str:
@@ -247,7 +247,7 @@ def load_lm_eval_runs(
     """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
     A run is labelled by its model; runs of one model and family add what
-    differs between them (:func:`cog_tasks.common.runs.distinguishing_labels`).
+    differs between them (:func:`cog_tasks.common.pipeline.row_labels`).
 
     Args:
         path: An lm-eval ``--output_path`` directory or one results file.
@@ -270,16 +270,8 @@ def load_lm_eval_runs(
     if not dated:
         raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
     runs = [found for _, found in sorted(dated, key=lambda pair: pair[0])]
-    distinct_runs([run for run, _ in runs])
-    labels = [run.identity.model + family.label_suffix for run, family in runs]
-    shared = labels_of_shared_keys(
-        [run.identity for run, _ in runs], [(family, run.identity.model) for run, family in runs]
-    )
-    for index, shown in shared.items():
-        labels[index] = shown + runs[index][1].label_suffix
-    return [
-        (check_run(run), family, label) for (run, family), label in zip(runs, labels, strict=True)
-    ]
+    rows = checked_rows(runs, key=lambda run, family: (family, run.identity.model))
+    return [(row.checked, row.extra, row.label + row.extra.label_suffix) for row in rows]
 
 
 def headlines_from_lm_eval(

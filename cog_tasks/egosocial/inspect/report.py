@@ -29,7 +29,7 @@ its run's coverage; cells with a ``measure`` are the profile's headlines
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +38,12 @@ from inspect_ai.log import EvalLog, EvalSample
 
 import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
+from cog_tasks.common.pipeline import Row, checked_rows
 from cog_tasks.common.results import (
-    CheckedRun,
     ResultsError,
     RunResults,
     UnitRecord,
-    check_run,
-    distinct_runs,
-    pool_runs,
 )
-from cog_tasks.common.runs import group_runs, labels_of_shared_keys
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
@@ -94,29 +90,32 @@ HOLDEM_KEYS = (
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
 
-@dataclass(frozen=True)
-class EgoRun:
-    """One report row: a checked run with what its cells need besides the values.
+Metadata = Mapping[str, Mapping[str, Any]]
+"""Each unit's sample metadata (label, scenario, level, opponent...)."""
 
-    Attributes:
-        checked: The run after the shared checks.
-        label: The row's label.
-        task: The Inspect task.
-        metadata: Each unit's sample metadata (label, scenario, level, opponent...).
-        curves: Every Number Guessing game played (each epoch).
-        pooling: What the row pools (seeds, on request), or ``""``.
+
+class EgoRun(Row[tuple[EvalLog, Metadata]]):
+    """One report row (:class:`~cog_tasks.common.pipeline.Row`) of one task.
+
+    Each run's extra is its log and its units' sample metadata.
     """
 
-    checked: CheckedRun
-    label: str
-    task: str
-    metadata: Mapping[str, Mapping[str, Any]]
-    curves: tuple[GuessCurve, ...] = ()
-    pooling: str = ""
+    @property
+    def task(self) -> str:
+        """The Inspect task."""
+        return task_name(self.extra[0])
 
-    def note(self) -> str:
-        """What a reader must know beside every number of the row: pooling and coverage."""
-        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
+    @property
+    def metadata(self) -> Metadata:
+        """Each unit's sample metadata."""
+        return self.extra[1]
+
+    @cached_property
+    def curves(self) -> tuple[GuessCurve, ...]:
+        """Every Number Guessing game played (each epoch and run); none for another task."""
+        if self.task != NUMBER_GUESSING_TASK:
+            return ()
+        return tuple(curve for log, _ in self.extras for curve in _curves(self.label, log))
 
 
 def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
@@ -568,27 +567,10 @@ def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
-    groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
-    shared = labels_of_shared_keys(
-        [group.identity for group in groups], [task_name(group.runs[0][0]) for group in groups]
+    read = [(run, (log, metadata)) for log in logs for run, metadata in [log_results(log)]]
+    return checked_rows(
+        read, pool_seeds=pool_seeds, key=lambda _, extra: task_name(extra[0]), row=EgoRun
     )
-    rows = []
-    for position, group in enumerate(groups):
-        label = shared.get(position, group.identity.model)
-        members = [run for _, run, _ in group.runs]
-        run = pool_runs(members, group.identity) if group.pooled else members[0]
-        first = group.runs[0][0]
-        task = task_name(first)
-        curves = (
-            tuple(curve for log, _, _ in group.runs for curve in _curves(label, log))
-            if task == NUMBER_GUESSING_TASK
-            else ()
-        )
-        metadata = group.runs[0][2]
-        rows.append(EgoRun(check_run(run), label, task, metadata, curves, group.pooling_note()))
-    return rows
 
 
 def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:

@@ -1,0 +1,186 @@
+"""The one path from runs to report rows, for every benchmark and every source.
+
+A benchmark's reader turns its source (Inspect logs, lm-eval folders, score
+files) into :class:`~cog_tasks.common.results.RunResults`, each with what its
+rows need besides (a log, a declared set). :func:`checked_rows` then does the
+rest, the same way for all: a source given twice is refused
+(:func:`~cog_tasks.common.results.distinct_runs`), runs become rows (pooled
+only on request, :func:`~cog_tasks.common.runs.group_runs`), every row gets
+its label (:func:`row_labels`, the one labelling function) and its checks
+(:func:`~cog_tasks.common.results.check_run`). :func:`with_trivial` sets the
+best trivial strategy of the benchmark's spec beside each headline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from cog_tasks.common.headlines import Headline, TrivialResult
+from cog_tasks.common.results import (
+    CheckedRun,
+    Coverage,
+    RunResults,
+    check_run,
+    compare_units,
+    distinct_runs,
+    pool_runs,
+)
+from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
+from cog_tasks.common.spec import TrivialStrategy, load
+from cog_tasks.common.stats import UnitValue
+
+Extra = TypeVar("Extra")
+
+
+@dataclass(frozen=True)
+class Row(Generic[Extra]):
+    """One report row: a checked run (or runs pooled on request) and its label.
+
+    Attributes:
+        checked: The run after the shared checks.
+        label: The row's label (:func:`row_labels`).
+        extras: What each run of the row came with, in order (the first run's first).
+        pooling: What the row pools (seeds, on request), or ``""``.
+    """
+
+    checked: CheckedRun
+    label: str
+    extras: tuple[Extra, ...]
+    pooling: str = ""
+
+    @property
+    def extra(self) -> Extra:
+        """What the row's first run came with."""
+        return self.extras[0]
+
+    @property
+    def identity(self) -> RunIdentity:
+        """The row's identity (without seed where seeds were pooled)."""
+        return self.checked.identity
+
+    @property
+    def coverage(self) -> Coverage:
+        """What is missing or flagged."""
+        return self.checked.coverage
+
+    def note(self) -> str:
+        """What a reader must know beside every number of the row: pooling and coverage."""
+        return "; ".join(part for part in (self.pooling, self.checked.note()) if part)
+
+
+def row_labels(
+    identities: Sequence[RunIdentity],
+    keys: Sequence[Hashable] | None = None,
+    models: Sequence[str] | None = None,
+) -> list[str]:
+    """Row labels: the model, told apart by identity among rows of one key.
+
+    A row whose key no other row shares is labelled by its model; rows that
+    share a key get the model plus every identity field in which they differ
+    (:func:`~cog_tasks.common.runs.distinguishing_labels`), so no two rows of
+    one key read alike.
+
+    Args:
+        identities: The rows' identities.
+        keys: Each row's key (its task, its setting); ``None``: one key for all.
+        models: How a row with a key of its own shows its model (``None``:
+            the identity's model, weights included).
+
+    Raises:
+        ValueError: If ``identities`` and ``keys`` differ in length.
+    """
+    keys = [None] * len(identities) if keys is None else list(keys)
+    if len(identities) != len(keys):
+        raise ValueError(f"{len(identities)} identities but {len(keys)} keys")
+    positions: dict[Hashable, list[int]] = {}
+    for position, key in enumerate(keys):
+        positions.setdefault(key, []).append(position)
+    labels = list(models) if models is not None else [i.model for i in identities]
+    for shared in positions.values():
+        if len(shared) > 1:
+            shown = distinguishing_labels([identities[position] for position in shared])
+            for position, label in zip(shared, shown, strict=True):
+                labels[position] = label
+    return labels
+
+
+def checked_rows(
+    read: Sequence[tuple[RunResults, Extra]],
+    *,
+    pool_seeds: bool = False,
+    key: Callable[[RunResults, Extra], Hashable] | None = None,
+    model: Callable[[RunResults, Extra], str] | None = None,
+    row: type[Row[Extra]] = Row,
+) -> list[Row[Extra]]:
+    """Check every run and label it; a source given twice is refused, none merged silently.
+
+    Args:
+        read: The runs as read, each with what its row needs besides.
+        pool_seeds: Pool runs whose identities differ only by seed into one
+            row (their epochs follow each other); the row then says so.
+        key: A row's labelling key (:func:`row_labels`); ``None``: one for all.
+        model: How a row with a key of its own shows its model (:func:`row_labels`).
+        row: The row class (a benchmark's :class:`Row` with its own methods).
+
+    Returns:
+        One row per run (or pooled group), in the order read.
+
+    Raises:
+        cog_tasks.common.results.ResultsError: From the shared checks.
+    """
+    distinct_runs([run for run, _ in read])
+    groups = group_runs(read, lambda entry: entry[0].identity, pool_seeds=pool_seeds)
+    keys = None if key is None else [key(*group.runs[0]) for group in groups]
+    models = None if model is None else [model(*group.runs[0]) for group in groups]
+    labels = row_labels([group.identity for group in groups], keys, models)
+    rows = []
+    for group, label in zip(groups, labels, strict=True):
+        members = [run for run, _ in group.runs]
+        run = pool_runs(members, group.identity) if group.pooled else members[0]
+        extras = tuple(extra for _, extra in group.runs)
+        rows.append(row(check_run(run), label, extras, group.pooling_note()))
+    return rows
+
+
+def _ratio(values: Sequence[UnitValue]) -> float:
+    """The ratio of the sums (a headline of per-unit values)."""
+    pairs = [value if isinstance(value, tuple) else (float(value), 1.0) for value in values]
+    bottom = sum(b for _, b in pairs)
+    return sum(t for t, _ in pairs) / bottom if bottom else float("nan")
+
+
+def best_trivial(
+    headline: Headline, strategies: Sequence[TrivialStrategy], seed: int = 0
+) -> TrivialResult | None:
+    """The best trivial strategy on the headline's own units, and the model's paired difference.
+
+    Each strategy is scored on exactly the headline's units; its value is the
+    headline statistic (the ratio of the sums) over them, and the best is the
+    highest. ``None`` where the headline has no per-unit values or no
+    strategy applies to its measure.
+    """
+    if not headline.units:
+        return None
+    scored: list[tuple[float, str, Mapping[str, UnitValue]]] = []
+    for strategy in strategies:
+        values = load(strategy.score)(list(headline.units), headline.run).get(headline.measure)
+        if values:
+            scored.append((_ratio([values[unit] for unit in values]), strategy.name, values))
+    if not scored:
+        return None
+    value, name, values = max(scored, key=lambda entry: entry[0])
+    pairing = compare_units(
+        headline.units, values, unit=headline.interval.unit, seed=seed, scale=headline.scale
+    )
+    return TrivialResult(name, value, pairing.difference)
+
+
+def with_trivial(
+    headlines: Sequence[Headline], strategies: Sequence[TrivialStrategy], seed: int = 0
+) -> list[Headline]:
+    """Each headline with its best trivial strategy (:func:`best_trivial`) beside it."""
+    if not strategies:
+        return list(headlines)
+    return [replace(h, trivial=best_trivial(h, strategies, seed)) for h in headlines]

@@ -1,0 +1,74 @@
+"""The one orchestration: runs -> distinct, grouped, labelled, pooled on request, checked rows;
+and the best trivial strategy beside each headline."""
+
+from __future__ import annotations
+
+import pytest
+
+from cog_tasks.common.headlines import Headline
+from cog_tasks.common.pipeline import best_trivial, checked_rows, with_trivial
+from cog_tasks.common.results import ResultsError, RunResults, UnitRecord
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.spec import TrivialStrategy
+from cog_tasks.common.stats import ratio_interval
+
+UNITS = [f"u{n}" for n in range(12)]
+
+
+def run(seed: int, source: str, wrong: int = 0, model: str = "m") -> RunResults:
+    identity = RunIdentity.of("t@1", model, arguments={"a": 1}, seed=seed)
+    records = tuple(UnitRecord(u, {"acc": float(n >= wrong)}) for n, u in enumerate(UNITS))
+    return RunResults("toy", identity, "item", records, dict.fromkeys(UNITS, ""), source)
+
+
+def test_rows_are_checked_labelled_and_pooled_only_when_asked() -> None:
+    read = [(run(0, "a"), "first"), (run(1, "b", wrong=6), "second")]
+    rows = checked_rows(read)
+    assert [row.label for row in rows] == ["m seed=0", "m seed=1"]
+    assert [row.extra for row in rows] == ["first", "second"]
+    assert rows[1].checked.unit_values("acc")["u0"] == 0.0 and not rows[1].pooling
+    (pooled,) = checked_rows(read, pool_seeds=True)
+    assert pooled.label == "m" and pooled.extras == ("first", "second")
+    assert pooled.checked.coverage.epochs == 2 and "pooled 2 runs" in pooled.pooling
+    assert pooled.checked.unit_values("acc")["u0"] == 0.5  # epochs averaged within a unit
+    # A row whose key is its own is labelled by its model alone.
+    keyed = checked_rows(read, key=lambda _, extra: extra)
+    assert [row.label for row in keyed] == ["m", "m"]
+    with pytest.raises(ResultsError, match="given twice"):
+        checked_rows([read[0], read[0]])
+
+
+def right_on_all_but_the_first_three(units: list[str], run: RunIdentity) -> dict:
+    return {"acc": {unit: float(n >= 3) for n, unit in enumerate(units)}}
+
+
+def always_wrong(units: list[str], run: RunIdentity) -> dict:
+    return {"acc": dict.fromkeys(units, 0.0), "other": dict.fromkeys(units, 1.0)}
+
+
+STRATEGIES = (
+    TrivialStrategy("all but three", f"{__name__}:right_on_all_but_the_first_three"),
+    TrivialStrategy("always wrong", f"{__name__}:always_wrong"),
+)
+
+
+def headline(wrong: int, measure: str = "acc") -> Headline:
+    units = {unit: float(n >= wrong) for n, unit in enumerate(UNITS)}
+    interval = ratio_interval(list(units.values()), unit="item")
+    return Headline("toy", measure, interval, run(0, "a").identity, units)
+
+
+def test_the_best_trivial_strategy_is_scored_on_the_rows_own_units() -> None:
+    result = best_trivial(headline(wrong=6), STRATEGIES)
+    assert result.name == "all but three" and result.value == pytest.approx(9 / 12)
+    assert result.difference.value == pytest.approx(6 / 12 - 9 / 12)
+    assert not result.beaten and result.as_dict()["beaten"] is False
+    perfect = best_trivial(headline(wrong=0), STRATEGIES)
+    assert perfect.difference.value == pytest.approx(3 / 12)
+    # No strategy for the measure, no per-unit values, or none declared: nothing beside it.
+    assert best_trivial(headline(wrong=0, measure="kappa"), STRATEGIES) is None
+    no_units = Headline("toy", "acc", headline(0).interval, headline(0).run)
+    assert best_trivial(no_units, STRATEGIES) is None
+    assert with_trivial([headline(0)], ()) == [headline(0)]
+    (shown,) = with_trivial([headline(0)], STRATEGIES)
+    assert shown.as_row()["trivial"]["name"] == "all but three"
