@@ -34,6 +34,7 @@ the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from statistics import fmean
@@ -52,6 +53,7 @@ from cog_tasks.common.stats import (
     Interval,
     UnitValue,
     bootstrap_interval,
+    on_scale,
     ratio_interval,
     wilson_interval,
 )
@@ -459,8 +461,8 @@ def summary_intervals(
 
 
 def _years(age: Interval) -> Interval:
-    """An age interval with its bounds floored at 0 years (a negative age means nothing)."""
-    return replace(age, low=max(0.0, age.low), high=max(0.0, age.high))
+    """An age interval on the age scale, from 0 years (below it: no interval, and why)."""
+    return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:

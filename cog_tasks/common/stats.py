@@ -82,7 +82,7 @@ class Interval:
         n: Number of independent units behind it.
         unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
         method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired
-            difference of 0/1 units) or ``"none"``.
+            difference of 0/1 units), ``"logged"`` (read back from a log) or ``"none"``.
         reason: Why there is no interval (``"5 items"``, ``"12 games, all alike"``).
     """
 
@@ -222,19 +222,32 @@ def on_scale(interval: Interval, scale: tuple[float, float]) -> Interval:
 def metric_values(name: str, interval: Interval) -> dict[str, float]:
     """An interval as an Inspect metric's values, never a NaN.
 
-    ``<name>`` (left out where undefined), ``<name>_stderr`` (the spread of
-    the resampled statistic, or the half width over 1.96 for a Wilson
-    interval), ``<name>_ci_low`` and ``<name>_ci_high`` where there is an
-    interval. A missing interval is a missing key, as a missing number is.
+    ``<name>`` (left out where undefined), ``<name>_n`` (its units) and,
+    where there is an interval, ``<name>_stderr`` (the half width over the
+    normal quantile), ``<name>_ci_low`` and ``<name>_ci_high``. A missing
+    interval is a missing key, as a missing number is
+    (:func:`interval_from_metrics` reads them back).
     """
     if math.isnan(interval.value):
         return {}
-    values = {name: interval.value}
+    values = {name: interval.value, f"{name}_n": float(interval.n)}
     if interval.defined:
         values[f"{name}_stderr"] = (interval.high - interval.low) / (2 * _z(CONFIDENCE))
         values[f"{name}_ci_low"] = interval.low
         values[f"{name}_ci_high"] = interval.high
     return values
+
+
+def interval_from_metrics(name: str, values: Mapping[str, float], unit: str = "unit") -> Interval:
+    """The interval :func:`metric_values` wrote under ``name`` (NaN value where absent)."""
+    return Interval(
+        values.get(name, math.nan),
+        values.get(f"{name}_ci_low", math.nan),
+        values.get(f"{name}_ci_high", math.nan),
+        int(values.get(f"{name}_n", 0)),
+        unit,
+        "logged",
+    )
 
 
 def _z(confidence: float) -> float:

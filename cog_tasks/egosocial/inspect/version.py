@@ -5,8 +5,8 @@ task's entry when a change alters its scores.
 """
 
 TASK_VERSIONS: dict[str, str] = {
-    "egosocial_static": "4.0.0",
-    "egosocial_blackjack_beliefs": "2.0.0",
-    "egosocial_number_guessing": "4.0.0",
-    "egosocial_holdem": "3.3.0",
+    "egosocial_static": "4.1.0",
+    "egosocial_blackjack_beliefs": "2.1.0",
+    "egosocial_number_guessing": "4.1.0",
+    "egosocial_holdem": "3.4.0",
 }
