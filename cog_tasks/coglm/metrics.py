@@ -54,6 +54,7 @@ from cog_tasks.common.stats import (
     UnitValue,
     bootstrap_interval,
     on_scale,
+    paired_sums,
     ratio_interval,
     wilson_interval,
 )
@@ -482,3 +483,55 @@ def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[
     age = intervals.cognitive_age
     summary["cognitive_age_ci"] = None if age is None else age.as_list()
     return summary
+
+
+def age_vector(item: ScoredItem) -> list[float]:
+    """An item's calibrated ``(numerator, denominator)`` in its ability's slots.
+
+    The cognitive age depends on items only through the sum of these vectors
+    (per-ability pooled calibrated accuracies, then stage means), so two runs'
+    ages pair over items (:func:`age_difference`).
+    """
+    vector = [0.0] * (2 * len(ABILITIES))
+    slot = 2 * [ability.code for ability in ABILITIES].index(item.ability)
+    vector[slot : slot + 2] = calibrated_unit(float(item.correct), item.num_choices)  # type: ignore[assignment]
+    return vector
+
+
+def age_of_sum(summed: Sequence[float]) -> float:
+    """The cognitive age of summed :func:`age_vector` values (NaN unless all four stages)."""
+    abilities = {
+        ability.code: summed[2 * k] / summed[2 * k + 1]
+        for k, ability in enumerate(ABILITIES)
+        if summed[2 * k + 1] > 0
+    }
+    age = cognitive_age(stage_scores(abilities)) if abilities else None
+    return math.nan if age is None else age
+
+
+def age_difference(
+    first: Mapping[str, ScoredItem],
+    second: Mapping[str, ScoredItem],
+    *,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+) -> Interval:
+    """Cognitive age of ``first`` minus that of ``second`` over the items both scored, paired.
+
+    Args:
+        first: Scored item per item id of the first run.
+        second: Scored item per item id of the second run.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+
+    Returns:
+        The paired difference in years (:func:`~cog_tasks.common.stats.paired_sums`).
+    """
+    return paired_sums(
+        {key: age_vector(item) for key, item in first.items()},
+        {key: age_vector(item) for key, item in second.items()},
+        age_of_sum,
+        unit="item",
+        seed=seed,
+        resamples=resamples,
+    )

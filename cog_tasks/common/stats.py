@@ -663,3 +663,52 @@ def paired_bootstrap(
         confidence=confidence,
         scale=scale,
     )
+
+
+def paired_sums(
+    first: Mapping[Hashable, Sequence[float]],
+    second: Mapping[Hashable, Sequence[float]],
+    statistic: Callable[[np.ndarray], float],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> Interval:
+    """Paired interval of a headline computed from the sum of per-unit vectors.
+
+    Any headline whose value depends on its units only through their sum
+    pairs this way: a ratio of sums (``(top, bottom)``), CogBench's κ (each
+    trajectory's rating tallies), CogLM's cognitive age (each item's
+    calibrated numerator and denominator in its ability's slots). The units
+    both runs have are drawn alike in each resample (:func:`paired_bootstrap`).
+
+    Args:
+        first: Vector per unit id of the first run.
+        second: Vector per unit id of the second run (same length).
+        statistic: The headline of a summed vector.
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+
+    Returns:
+        ``statistic(sum of first) - statistic(sum of second)`` over the shared
+        units, with its interval.
+    """
+    import numpy as np
+
+    shared = [key for key in first if key in second]
+    if not shared:
+        return no_interval(math.nan, 0, unit)
+    table_a = np.array([first[key] for key in shared], dtype=float)
+    table_b = np.array([second[key] for key in shared], dtype=float)
+    return paired_bootstrap(
+        lambda indices: statistic(table_a[indices].sum(axis=0)),
+        lambda indices: statistic(table_b[indices].sum(axis=0)),
+        len(shared),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )

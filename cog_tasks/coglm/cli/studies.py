@@ -16,12 +16,12 @@ from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.prompts import erasure_prompt
-from cog_tasks.coglm.studies import difference_lines
 from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
 
 
 def _interdependence(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.inspect.studies import run_interdependence
+    from cog_tasks.coglm.studies import difference_lines
 
     eval_options: dict[str, Any] = {}
     for name in ("max_tokens", "temperature", "max_connections", "seed"):
