@@ -143,8 +143,8 @@ def calibrated_interval(
 
     The pooled calibrated accuracy is the ratio of sums
     ``sum(correct - 1/n) / sum(1 - 1/n)``; its interval is
-    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap, or
-    a t interval below :data:`~cog_tasks.common.stats.SMALL_N` items). When
+    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap;
+    none below :data:`~cog_tasks.common.stats.SMALL_N` items). When
     every item is wrong, or every one right, it is Wilson's interval of the
     accuracy mapped through the calibration (method ``wilson``), never the
     zero-width interval the resamples would give.
