@@ -33,10 +33,13 @@ class AlwaysLetter(ScriptedReplies):
         return f"ANSWER: {self.letter}"
 
 
-def test_a_proportion_cell_over_few_items_gets_a_wilson_interval() -> None:
+def test_a_proportion_cell_gets_wilson_over_enough_items_and_none_over_few() -> None:
     cell = Cell("t", "row", "all", dict(zip("abcd", (1.0, 0.0, 0.0, 0.0), strict=True)), "item")
-    interval = cell.interval()
-    assert interval.method == "wilson" and interval.n == 4 and interval.value == 0.25
+    few = cell.interval()
+    assert few.format() == "0.250 [no interval: 4 items]"
+    values = {f"i{k}": float(k % 4 == 0) for k in range(12)}
+    interval = Cell("t", "row", "all", values, "item").interval()
+    assert interval.method == "wilson" and interval.n == 12 and interval.value == 0.25
     assert interval.low < 0.25 < interval.high
 
 
@@ -47,7 +50,7 @@ def test_a_ratio_cell_resamples_matches_not_hands() -> None:
     assert interval.n == 2 and interval.value == pytest.approx(0.5)
     assert set(cell.counted()) == {"m0", "m1"}  # a match asked nothing adds nothing
     text = summary_markdown(Report(cells=[cell]))
-    assert "0.500 [" in text and "n=2" in text and "unit: match" in text
+    assert "0.500 [no interval: 2 matches]" in text and "unit: match" in text
 
 
 def test_paper_rows_use_headline_names() -> None:
