@@ -39,7 +39,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -251,6 +250,8 @@ def interval_from_metrics(name: str, values: Mapping[str, float], unit: str = "u
 
 
 def _z(confidence: float) -> float:
+    from statistics import NormalDist
+
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 

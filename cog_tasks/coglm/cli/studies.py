@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.prompts import erasure_prompt
 from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
 
 
@@ -63,6 +62,8 @@ def _agreement(args: argparse.Namespace) -> int:
 
 
 def _erasure_prompt(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.prompts import erasure_prompt
+
     print(erasure_prompt(args.ability))
     return 0
 
