@@ -117,13 +117,11 @@ def _run(case: Case, condition: str, log_dir: Path) -> Any:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("condition", CONDITIONS)
-@pytest.mark.parametrize("benchmark", ["coglm", "cogeval", "cogbench", "egosocial"])
-def test_the_log_metric_is_the_report_number(
-    benchmark: str, condition: str, tmp_path: Path
-) -> None:
+@pytest.mark.parametrize("bench", ["coglm", "cogeval", "cogbench", "egosocial"])
+def test_the_log_metric_is_the_report_number(bench: str, condition: str, tmp_path: Path) -> None:
     from importlib import import_module
 
-    case = _cases()[benchmark]
+    case = _cases()[bench]
     log = _run(case, condition, tmp_path)
     if condition == "errored":
         assert any(sample.error for sample in log.samples)
@@ -132,7 +130,7 @@ def test_the_log_metric_is_the_report_number(
     }
     assert not any(math.isnan(value) for value in metrics.values())
     assert next(iter(log.results.scores[0].metrics)) == case.metric  # the headline comes first
-    headlines = import_module(f"cog_tasks.{benchmark}.inspect.headlines").headlines(log)
+    headlines = import_module(f"cog_tasks.{bench}.inspect.headlines").headlines(log)
     (headline,) = [h for h in headlines if h.measure == case.measure]
     reported = headline.interval
     assert metrics[case.metric] == pytest.approx(reported.value, abs=1e-9)
