@@ -125,8 +125,8 @@ def coglm_summary() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
-        if not scores:
-            return {"calibrated_acc": float("nan")}
+        if not scores:  # every sample errored: no number, and never a NaN in the log
+            return {}
         abilities = _metadata(scores, "ability")
         by_ability: dict[str, list[SampleScore]] = {}
         for score, ability in zip(scores, abilities, strict=True):
