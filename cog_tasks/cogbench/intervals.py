@@ -24,7 +24,10 @@ per-sample values), and the Rationality average is a mean of per-iteration
 means, which :func:`~cog_tasks.common.stats.ratio_interval` matches only
 where every trajectory is judged at every iteration. Shares and per-unit
 sums for the shared comparisons (:func:`invalid_share_units`,
-:func:`rationality_units`) go to the common functions as they are.
+:func:`rationality_units`) go to the common functions as they are; κ
+depends on trajectories only through the sum of their tallies, so two runs'
+κ pair per trajectory (:func:`authenticity_difference`, through
+:func:`~cog_tasks.common.stats.paired_sums`).
 """
 
 from __future__ import annotations
