@@ -367,10 +367,14 @@ def _unanimous_wilson(
     return wilson_interval(units if all_events else 0, units, unit=unit, confidence=confidence)
 
 
+def _pair(value: UnitValue) -> tuple[float, float]:
+    return value if isinstance(value, tuple) else (float(value), 1.0)
+
+
 def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    pairs = [value if isinstance(value, tuple) else (float(value), 1.0) for value in values]
+    pairs = [_pair(value) for value in values]
     return (
         np.array([top for top, _ in pairs], dtype=float),
         np.array([bottom for _, bottom in pairs], dtype=float),
@@ -610,13 +614,10 @@ def paired_difference(
         if np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b):
             return _identical_paired(len(shared), unit, confidence, bounds)
 
-    def ratio(tops: np.ndarray, bottoms: np.ndarray) -> Statistic:
-        return lambda indices: float(tops[indices].sum() / bottoms[indices].sum())
-
-    return paired_bootstrap(
-        ratio(top_a, bottom_a),
-        ratio(top_b, bottom_b),
-        len(shared),
+    return paired_sums(
+        {key: _pair(first[key]) for key in shared},
+        {key: _pair(second[key]) for key in shared},
+        lambda summed: float(summed[0] / summed[1]),
         unit=unit,
         seed=seed,
         resamples=resamples,
@@ -675,6 +676,7 @@ def paired_sums(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
+    scale: tuple[float, float] = ANY,
 ) -> Interval:
     """Paired interval of a headline computed from the sum of per-unit vectors.
 
@@ -692,6 +694,7 @@ def paired_sums(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
+        scale: The difference's range.
 
     Returns:
         ``statistic(sum of first) - statistic(sum of second)`` over the shared
@@ -712,4 +715,5 @@ def paired_sums(
         seed=seed,
         resamples=resamples,
         confidence=confidence,
+        scale=scale,
     )
