@@ -427,7 +427,12 @@ _SCORED = {"condition": "valuePath", "expected": ["Answer: 2"], "task": "t1", "i
     ("lines", "field", "expected"),
     [
         ([{"response": "Answer: 2"}] * 2, None, "recorded twice in one epoch: t1 i1.t0"),
-        ([{"response": "Answer: 2", "error": "provider fault"}], "error", 1),
+        (  # an errored epoch is counted, and out of the number
+            [{"response": "Answer: 2", "error": "provider fault", "epoch": 1}]
+            + [{"response": "Answer: 2", "epoch": 2}],
+            "error",
+            1,
+        ),
         ([{"response": "Answer: 2", "epoch": epoch} for epoch in (1, 2, 3)], "epochs", 3),
         ([{"response": "I cannot tell."}], "invalid", 1),
         ([{"response": "Answer: 2", "stop_reason": "max_tokens"}], "truncated", 1),
@@ -461,7 +466,12 @@ def _score_table(path: Path, rows: list[dict]) -> Path:
     ("rows", "field", "expected"),
     [
         ([{"model": "m", "score": 1, "epoch": 1}] * 2, None, "recorded twice in one epoch"),
-        ([{"model": "m", "score": 0, "status": "error"}], "error", 1),
+        (  # an errored epoch is counted, and out of the number
+            [{"model": "m", "score": 0, "status": "error", "epoch": 1}]
+            + [{"model": "m", "score": 1, "epoch": 2}],
+            "error",
+            1,
+        ),
         (
             [{"model": "m", "score": s, "epoch": e} for e, s in ((1, 1), (2, 0), (3, 1))],
             "epochs",
@@ -485,6 +495,8 @@ def test_cogeval_score_table_reader(
     assert code == 0 and row["coverage"][field] == expected and row["tasks"] == 1
     if field == "epochs":
         assert row["success"] == pytest.approx(2 / 3) and row["dialogs"] == 3
+    if field == "error":  # the errored epoch is out of the number, counted beside it
+        assert row["success"] == 1.0
 
 
 def test_cogeval_score_table_keeps_two_identities_apart(tmp_path: Path, capsys) -> None:
