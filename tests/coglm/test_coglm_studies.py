@@ -278,7 +278,7 @@ def test_calibrated_interval_of_unanimous_items_is_wilsons_mapped() -> None:
     share = wilson_interval(0, 12, unit="item")
     assert wrong.method == "wilson" and wrong.n == 12
     assert wrong.value == pytest.approx(-0.5) and wrong.low == pytest.approx(-0.5)
-    assert wrong.high == pytest.approx((share.high - 1 / 3) / (2 / 3)) and wrong.high > 0
+    assert wrong.high == pytest.approx((share.high - 1 / 3) / (2 / 3)) and wrong.high > wrong.low
     right = calibrated_interval([1] * 20, [4] * 20)
     assert right.value == right.high == 1.0 and 0.7 < right.low < 0.8
     assert calibrated_interval([1, 0, 1], [4, 4, 2]).format() == "0.500 [no interval: 3 items]"
