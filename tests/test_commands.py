@@ -16,6 +16,7 @@ def listing_rows(output: str) -> dict[str, list[str]]:
     return rows
 
 
+@pytest.mark.slow  # 31.0 s CPU: lm-eval indexes every task (issue 46)
 def test_list_shows_every_lm_eval_task_with_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--framework", "lm-eval"]) == 0
     rows = listing_rows(capsys.readouterr().out)
