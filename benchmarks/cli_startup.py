@@ -3,9 +3,9 @@
 Each command runs ``--runs`` times in a fresh process (the console script next
 to this Python, as the ``cog-tasks`` command runs it); the median, fastest and
 slowest wall-clock times are written to ``--output``, with the heavy modules
-(pandas, torch, lm_eval, inspect_ai, transformers, datasets, matplotlib)
-that starting the command imports, which should be none. Target (issue 21):
-a median of at most 0.5 s on 2 CPU cores. Each run records the load average:
+(:data:`HEAVY`: numpy and the frameworks) that starting the command imports,
+which should be none (issue 46). Target (issue 21): a median of at most 0.5 s
+on 2 CPU cores. Each run records the load average:
 time on an otherwise idle machine.
 
 Usage::
@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -32,7 +33,18 @@ from cog_tasks.common.files import write_json_atomically
 
 RESULTS = Path(__file__).resolve().parent / "results" / "cli_startup.json"
 COMMANDS = (("--help",), ("tasks-path",))
-HEAVY = ("pandas", "torch", "lm_eval", "inspect_ai", "transformers", "datasets", "matplotlib")
+HEAVY = (
+    "numpy",
+    "scipy",
+    "statsmodels",
+    "pandas",
+    "torch",
+    "lm_eval",
+    "inspect_ai",
+    "transformers",
+    "datasets",
+    "matplotlib",
+)
 TARGET_S = 0.5
 
 
@@ -45,14 +57,20 @@ def console_script() -> str:
     return found
 
 
-def time_command(command: list[str], runs: int) -> list[float]:
-    """Wall-clock seconds of ``runs`` fresh processes of ``command`` (output discarded)."""
-    times = []
+def time_command(command: list[str], runs: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU (user + system) seconds of ``runs`` fresh processes of ``command``.
+
+    CPU time does not grow with other people's load the way wall time does.
+    """
+    times, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
-    return times
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return times, cpu
 
 
 def heavy_imports(arguments: tuple[str, ...]) -> list[str]:
@@ -78,10 +96,11 @@ def main() -> None:
     subprocess.run([script, "--help"], check=True, stdout=subprocess.DEVNULL)  # warm the disk
     results = {}
     for arguments in COMMANDS:
-        times = time_command([script, *arguments], args.runs)
+        times, cpu = time_command([script, *arguments], args.runs)
         label = " ".join(("cog-tasks", *arguments))
         results[label] = {
             "median_s": round(statistics.median(times), 3),
+            "median_cpu_s": round(statistics.median(cpu), 3),
             "min_s": round(min(times), 3),
             "max_s": round(max(times), 3),
             "heavy_modules_imported": heavy_imports(arguments),

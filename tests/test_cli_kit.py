@@ -30,7 +30,18 @@ from cog_tasks.common.cli import (
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import OutputExistsError, expand_user, new_output
 
-HEAVY = ("pandas", "torch", "lm_eval", "inspect_ai", "transformers", "datasets", "matplotlib")
+HEAVY = (
+    "numpy",
+    "scipy",
+    "statsmodels",
+    "pandas",
+    "torch",
+    "lm_eval",
+    "inspect_ai",
+    "transformers",
+    "datasets",
+    "matplotlib",
+)
 PASSED_THROUGH = {"cog-tasks lm-eval"}  # handed to lm-eval's own command line by main()
 
 

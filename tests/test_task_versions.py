@@ -68,6 +68,7 @@ def test_lm_eval_index_gives_every_task_and_group_its_family_version() -> None:
         assert entry.cfg["metadata"] == {"version": declared_version(entry.yaml_path.parent)}, name
 
 
+@pytest.mark.slow  # 35.8 s CPU: lm-eval indexes every task (issue 46)
 def test_lm_eval_reports_the_declared_version_of_every_task_and_group(shared_data: Path) -> None:
     manager = TaskManager(include_path=str(PACKAGE), include_defaults=False)
     members = {m for entry in manager.task_index.values() for m in entry.cfg.get("task", [])}

@@ -24,13 +24,16 @@ per-sample values), and the Rationality average is a mean of per-iteration
 means, which :func:`~cog_tasks.common.stats.ratio_interval` matches only
 where every trajectory is judged at every iteration. Shares and per-unit
 sums for the shared comparisons (:func:`invalid_share_units`,
-:func:`rationality_units`) go to the common functions as they are.
+:func:`rationality_units`) go to the common functions as they are; κ
+depends on trajectories only through the sum of their tallies, so two runs'
+κ pair per trajectory (:func:`authenticity_difference`, through
+:func:`~cog_tasks.common.stats.paired_sums`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,7 +46,7 @@ from cog_tasks.cogbench.metrics import (
     check_kappa_form,
     pooled_tallies,
 )
-from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval
+from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, paired_sums
 
 UNIT = "trajectory"
 """CogBench's resampling unit."""
@@ -137,6 +140,44 @@ def _average_later(by_iteration: Mapping[int, float], iteration: int | None) -> 
     return float(np.mean(later)) if later else float("nan")
 
 
+def _kappa_cells(units: Iterable[UnitTallies], kappa: str, iteration: int | None) -> list[Cell]:
+    per_question = check_kappa_form(kappa) == "per_question"
+    cells = sorted(
+        {cell for unit in units for cell in unit.ratings if (cell[1] is not None) == per_question},
+        key=lambda cell: (cell[0], cell[1] or ""),
+    )
+    return [cell for cell in cells if iteration is None or cell[0] == iteration]
+
+
+def _kappa_vector(unit: UnitTallies, cells: Sequence[Cell]) -> list[float]:
+    """A trajectory's rating tallies in ``cells``, flat (κ depends only on their sum)."""
+    zero = [0.0] * _COLUMNS
+    return [
+        x
+        for cell in cells
+        for x in (_tally_row(unit.ratings[cell]) if cell in unit.ratings else zero)
+    ]
+
+
+def _kappa_statistic(
+    cells: Sequence[Cell], weights: WeightScheme, iteration: int | None
+) -> Callable[[np.ndarray], float]:
+    """κ (averaged over iterations 1 and above, or one iteration's) of summed tally vectors."""
+
+    def statistic(summed: np.ndarray) -> float:
+        found: dict[int, list[float]] = {}
+        for (cell_iteration, _), row in zip(
+            cells, summed.reshape(len(cells), _COLUMNS), strict=True
+        ):
+            value = _row_tally(row, weights).kappa()
+            if value is not None:
+                found.setdefault(cell_iteration, []).append(value)
+        by_iteration = {t: float(np.mean(values)) for t, values in found.items()}
+        return _average_later(by_iteration, iteration)
+
+    return statistic
+
+
 def authenticity_interval(
     units: Sequence[UnitTallies],
     kappa: str = "pooled",
@@ -155,31 +196,42 @@ def authenticity_interval(
     Returns:
         The interval (NaN value where no iteration has a κ).
     """
-    per_question = check_kappa_form(kappa) == "per_question"
-    weights = _weights_of(units)
-    cells = sorted(
-        {cell for unit in units for cell in unit.ratings if (cell[1] is not None) == per_question},
-        key=lambda cell: (cell[0], cell[1] or ""),
+    cells = _kappa_cells(units, kappa, iteration)
+    statistic = _kappa_statistic(cells, _weights_of(units), iteration)
+    table = np.array([_kappa_vector(unit, cells) for unit in units]).reshape(len(units), -1)
+    return bootstrap_interval(
+        lambda indices: statistic(table[indices].sum(axis=0)), len(units), unit=UNIT, seed=seed
     )
-    if iteration is not None:
-        cells = [cell for cell in cells if cell[0] == iteration]
-    table = np.zeros((len(units), len(cells), _COLUMNS))
-    for row, unit in enumerate(units):
-        for column, cell in enumerate(cells):
-            if cell in unit.ratings:
-                table[row, column] = _tally_row(unit.ratings[cell])
 
-    def statistic(indices: np.ndarray) -> float:
-        summed = table[indices].sum(axis=0)
-        found: dict[int, list[float]] = {}
-        for (cell_iteration, _), row in zip(cells, summed, strict=True):
-            value = _row_tally(row, weights).kappa()
-            if value is not None:
-                found.setdefault(cell_iteration, []).append(value)
-        by_iteration = {t: float(np.mean(values)) for t, values in found.items()}
-        return _average_later(by_iteration, iteration)
 
-    return bootstrap_interval(statistic, len(units), unit=UNIT, seed=seed)
+def authenticity_difference(
+    first: Mapping[str, UnitTallies],
+    second: Mapping[str, UnitTallies],
+    kappa: str = "pooled",
+    iteration: int | None = None,
+    seed: int = 0,
+) -> Interval:
+    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired.
+
+    Args:
+        first: Tallies per trajectory id of the first run.
+        second: Tallies per trajectory id of the second run.
+        kappa: ``pooled`` or ``per_question``, as :func:`authenticity_interval`.
+        iteration: One iteration's κ; ``None`` for the average over 1 and above.
+        seed: Seed of the resampling.
+
+    Returns:
+        The paired difference (:func:`~cog_tasks.common.stats.paired_sums`).
+    """
+    both = [*first.values(), *second.values()]
+    cells = _kappa_cells(both, kappa, iteration)
+    return paired_sums(
+        {key: _kappa_vector(unit, cells) for key, unit in first.items()},
+        {key: _kappa_vector(unit, cells) for key, unit in second.items()},
+        _kappa_statistic(cells, _weights_of(both), iteration),
+        unit=UNIT,
+        seed=seed,
+    )
 
 
 def rationality_interval(

@@ -206,7 +206,7 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.headlines import checked_runs
-    from cog_tasks.cogeval.report import flag_counts, interval_bounds, rate_text
+    from cog_tasks.cogeval.report import flag_counts
     from cog_tasks.cogeval.results import rescore_file, score_file_run
     from cog_tasks.common.files import new_output, write_jsonl_atomically
 
@@ -228,7 +228,7 @@ def _score(args: argparse.Namespace) -> int:
             "correct": correct,
             "tasks": len(run.tasks),
             "success": success.value,
-            "success_ci": interval_bounds(success),
+            "success_ci": success.as_list(),
             "coverage": run.coverage.as_dict(),
             "note": run.note(),
             "out": str(args.out),
@@ -238,7 +238,7 @@ def _score(args: argparse.Namespace) -> int:
         return 0
     print(
         f"scored {len(scored)} replies, {correct} correct; success "
-        f"{rate_text(success.value, interval_bounds(success))} over {len(run.tasks)} tasks; "
+        f"{success.format()} over {len(run.tasks)} tasks; "
         f"invalid/error/truncated {flag_counts(run.coverage.as_dict())}; wrote {args.out}"
     )
     if run.note():

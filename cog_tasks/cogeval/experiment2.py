@@ -42,7 +42,6 @@ from cog_tasks.cogeval.report import (
     error_bar,
     flag_counts,
     in_order,
-    interval_bounds,
     rate_text,
 )
 from cog_tasks.common.files import pyplot, save_figure
@@ -97,7 +96,7 @@ def _row(
         "tasks": int(cell["task"].nunique()),
         "replies": len(cell),
         "success": interval.value,
-        "success_ci": interval_bounds(interval),
+        "success_ci": interval.as_list(),
         "unit": interval.unit,
         "method": interval.method,
         **{status: int(statuses.get(status, 0)) for status in SHOWN_FLAGS},
@@ -167,6 +166,12 @@ def run_deviance(
     return experiment2_deviance(table, on_warning=on_warning)
 
 
+def _rate(row: dict[str, Any]) -> str:
+    """A summary row's success with its interval (over replies or tasks, as the row's unit)."""
+    count = row["replies"] if row["unit"] == "reply" else row["tasks"]
+    return rate_text(row["success"], row["success_ci"], count, row["unit"])
+
+
 def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm]) -> str:
     """The summary as text, the paper's statements beside each question, then the deviance."""
     statements = {finding.measure: finding.finding for finding in EXPERIMENT2_FINDINGS}
@@ -184,8 +189,7 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
             notes[row["run"]] = row["note"]
         lines.append(
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
-            f"{row['replies']} | {flag_counts(row)} | "
-            f"{rate_text(row['success'], row['success_ci'])} | {paper}"
+            f"{row['replies']} | {flag_counts(row)} | {_rate(row)} | {paper}"
         )
     lines += [f"{run}: {note}" for run, note in notes.items()]
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")

@@ -32,11 +32,6 @@ from cog_tasks.common.stats import Interval
 SHOWN_FLAGS: tuple[str, ...] = ("invalid", "error", "truncated")
 
 
-def interval_bounds(interval: Interval) -> list[float | None]:
-    """``[low, high]`` for JSON: ``None`` where one task gives no interval (NaN)."""
-    return [None if math.isnan(bound) else bound for bound in (interval.low, interval.high)]
-
-
 def error_bar(value: float, bounds: list[float | None]) -> list[float]:
     """Error-bar lengths below and above ``value``; none drawn where there is no interval."""
     low, high = bounds
@@ -48,9 +43,10 @@ def number_text(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def rate_text(value: float, bounds: list[float | None]) -> str:
-    """``0.123 [0.100, 0.150]``."""
-    return f"{value:.3f} [{number_text(bounds[0])}, {number_text(bounds[1])}]"
+def rate_text(value: float, bounds: list[float | None], n: int, unit: str = "task") -> str:
+    """``0.123 [0.100, 0.150]``, or the statistics entry's ``0.123 [no interval: 4 tasks]``."""
+    low, high = (math.nan if bound is None else bound for bound in bounds)
+    return Interval(value, low, high, n, unit, "logged").format()
 
 
 def flag_counts(counts: dict[str, int]) -> str:
@@ -71,7 +67,7 @@ def _reference(run: CogEvalRun, chance: Sequence[CogEvalRun]) -> dict[str, Any] 
         "tasks": count,
         "of_tasks": len(tasks),
         "success": interval.value,
-        "success_ci": interval_bounds(interval),
+        "success_ci": interval.as_list(),
     }
 
 
@@ -103,12 +99,12 @@ def run_summary(
             "tasks": len(run.tasks),
             "dialogs": len(run.checked.run.records),
             "success": success.value,
-            "success_ci": interval_bounds(success),
+            "success_ci": success.as_list(),
         }
         for mode in FAILURE_MODES:
             rate = run.rate(mode)
             row[mode] = rate.value
-            row[f"{mode}_ci"] = interval_bounds(rate)
+            row[f"{mode}_ci"] = rate.as_list()
         row["coverage"] = run.coverage.as_dict()
         row["note"] = run.note()
         is_reference = reference_model is None or run.identity.model == reference_model
@@ -129,13 +125,14 @@ def format_summary(summary: list[dict[str, Any]]) -> str:
         chance_text = (
             "-"
             if chance is None
-            else f"{rate_text(chance['success'], chance['success_ci'])} "
+            else f"{rate_text(chance['success'], chance['success_ci'], chance['tasks'])} "
             f"({chance['tasks']}/{chance['of_tasks']} tasks)"
         )
         rates = " | ".join(f"{row[mode]:.3f}" for mode in FAILURE_MODES)
+        success = rate_text(row["success"], row["success_ci"], row["tasks"])
         lines.append(
             f"{row['run']} | {row['tasks']} | {row['dialogs']} | {flag_counts(row['coverage'])} | "
-            f"{rate_text(row['success'], row['success_ci'])} | {chance_text} | {rates}"
+            f"{success} | {chance_text} | {rates}"
         )
         if row["note"]:
             notes.append(f"{row['run']}: {row['note']}")
@@ -228,7 +225,7 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
                 bound = cells[(graphs[row], conditions[column])]
-                low, high = (number_text(end) for end in interval_bounds(bound))
+                low, high = (number_text(end) for end in bound.as_list())
                 text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {run.label}")
@@ -279,7 +276,7 @@ def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
         axis.errorbar(
             [t for t, _ in shown],
             [i.value for _, i in shown],
-            yerr=np.array([error_bar(i.value, interval_bounds(i)) for _, i in shown]).T,
+            yerr=np.array([error_bar(i.value, i.as_list()) for _, i in shown]).T,
             marker="o",
             capsize=3,
             label=run.label,

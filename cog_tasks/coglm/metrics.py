@@ -34,6 +34,7 @@ the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from statistics import fmean
@@ -52,6 +53,8 @@ from cog_tasks.common.stats import (
     Interval,
     UnitValue,
     bootstrap_interval,
+    on_scale,
+    paired_sums,
     ratio_interval,
     wilson_interval,
 )
@@ -140,8 +143,8 @@ def calibrated_interval(
 
     The pooled calibrated accuracy is the ratio of sums
     ``sum(correct - 1/n) / sum(1 - 1/n)``; its interval is
-    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap, or
-    a t interval below :data:`~cog_tasks.common.stats.SMALL_N` items). When
+    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap;
+    none below :data:`~cog_tasks.common.stats.SMALL_N` items). When
     every item is wrong, or every one right, it is Wilson's interval of the
     accuracy mapped through the calibration (method ``wilson``), never the
     zero-width interval the resamples would give.
@@ -459,8 +462,8 @@ def summary_intervals(
 
 
 def _years(age: Interval) -> Interval:
-    """An age interval with its bounds floored at 0 years (a negative age means nothing)."""
-    return replace(age, low=max(0.0, age.low), high=max(0.0, age.high))
+    """An age interval on the age scale, from 0 years (below it: no interval, and why)."""
+    return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:
@@ -480,3 +483,55 @@ def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[
     age = intervals.cognitive_age
     summary["cognitive_age_ci"] = None if age is None else age.as_list()
     return summary
+
+
+def age_vector(item: ScoredItem) -> list[float]:
+    """An item's calibrated ``(numerator, denominator)`` in its ability's slots.
+
+    The cognitive age depends on items only through the sum of these vectors
+    (per-ability pooled calibrated accuracies, then stage means), so two runs'
+    ages pair over items (:func:`age_difference`).
+    """
+    vector = [0.0] * (2 * len(ABILITIES))
+    slot = 2 * [ability.code for ability in ABILITIES].index(item.ability)
+    vector[slot : slot + 2] = calibrated_unit(float(item.correct), item.num_choices)  # type: ignore[assignment]
+    return vector
+
+
+def age_of_sum(summed: Sequence[float]) -> float:
+    """The cognitive age of summed :func:`age_vector` values (NaN unless all four stages)."""
+    abilities = {
+        ability.code: summed[2 * k] / summed[2 * k + 1]
+        for k, ability in enumerate(ABILITIES)
+        if summed[2 * k + 1] > 0
+    }
+    age = cognitive_age(stage_scores(abilities)) if abilities else None
+    return math.nan if age is None else age
+
+
+def age_difference(
+    first: Mapping[str, ScoredItem],
+    second: Mapping[str, ScoredItem],
+    *,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+) -> Interval:
+    """Cognitive age of ``first`` minus that of ``second`` over the items both scored, paired.
+
+    Args:
+        first: Scored item per item id of the first run.
+        second: Scored item per item id of the second run.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+
+    Returns:
+        The paired difference in years (:func:`~cog_tasks.common.stats.paired_sums`).
+    """
+    return paired_sums(
+        {key: age_vector(item) for key, item in first.items()},
+        {key: age_vector(item) for key, item in second.items()},
+        age_of_sum,
+        unit="item",
+        seed=seed,
+        resamples=resamples,
+    )

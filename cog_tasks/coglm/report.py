@@ -17,6 +17,7 @@ A partial run is marked in the text and on every chart.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,13 +144,15 @@ def age_text(age: float | None, interval: Sequence[float | None] | None = None) 
     return f"{text}; {flag} ({FITTED_AGES[0]:g}-{FITTED_AGES[1]:g})" if flag else text
 
 
-def _interval_text(interval: list[float | None] | None) -> str:
+CI = "calibrated_accuracy_ci"
+
+
+def _interval_text(value: float, interval: list[float | None] | None, n: int) -> str:
+    """``[48.0, 54.4]`` in percent, or the statistics entry's ``[no interval: 5 items]``."""
     if not interval:
         return ""
-    low, high = interval
-    if low is None or high is None:  # one item: no interval
-        return "[no interval]"
-    return f"[{100 * low:5.1f}, {100 * high:5.1f}]"
+    low, high = (math.nan if bound is None else bound for bound in interval)
+    return Interval(value, low, high, n, "item", "logged").bounds_text(1, scale=100.0)
 
 
 def format_report(summary: dict[str, Any], title: str) -> str:
@@ -166,15 +169,21 @@ def format_report(summary: dict[str, Any], title: str) -> str:
         lines.append(
             f"{ability.stage:<6}{code:<8}{ability.name:<34}{row['n']:>5}"
             f"{_percent(row['accuracy']):>8}{_percent(row['calibrated_accuracy']):>9}"
-            f"{_interval_text(row.get('calibrated_accuracy_ci')):>16}"
+            f"{_interval_text(row['calibrated_accuracy'], row.get(CI), row['n']):>16}"
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
     stage_ci = summary.get("stages_ci") or {}
+    items: dict[int, int] = {}
+    for code, row in summary["abilities"].items():
+        stage_of = ABILITY_BY_CODE[code].stage
+        items[stage_of] = items.get(stage_of, 0) + row["n"]
     for stage, value in summary["stages"].items():
         name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
-        lines.append(f"{name:<53}{_percent(value):>17}{_interval_text(stage_ci.get(stage)):>16}")
-    overall = f"{_percent(summary['overall']):>17}{_interval_text(summary.get('overall_ci')):>16}"
+        ci = _interval_text(value, stage_ci.get(stage), items.get(int(stage), 0))
+        lines.append(f"{name:<53}{_percent(value):>17}{ci:>16}")
+    ci = _interval_text(summary["overall"], summary.get("overall_ci"), sum(items.values()))
+    overall = f"{_percent(summary['overall']):>17}{ci:>16}"
     lines.append(f"{'overall (mean of abilities)':<53}{overall}")
     age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
     lines.append(f"{'cognitive age':<53}  {age}")

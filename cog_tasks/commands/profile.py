@@ -951,7 +951,7 @@ def _difference_lines(
     )
     lines = [
         f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
-        f"a t interval below {SMALL_N} units; wilson or newcombe where every unit is "
+        f"no interval below {SMALL_N} units; wilson or newcombe where every unit is "
         "all-or-nothing alike)" + (f"; PROFILES DIFFER IN {preset}" if preset else "")
     ]
     paired = [c for c in comparisons if c.difference is not None]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -501,10 +500,9 @@ ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 def headline_scores(log: EvalLog) -> list[str]:
     """One line per scorer of a finished log: each metric with its 95 % interval.
 
-    A metric ``<key>`` reported with ``<key>_ci_low`` and ``<key>_ci_high``
-    prints as ``key=0.5 [0.1, 0.9]``; where the bounds are NaN (too few units
-    for an interval, see :data:`cog_tasks.common.stats.SMALL_N`) it prints as
-    ``key=0.5 [no interval]``, never as ``nan``.
+    A metric ``<key>`` logged with its interval (:func:`cog_tasks.common.stats.metric_values`)
+    prints as ``key=0.5 [0.1, 0.9]``; without one, in the statistics entry's
+    one wording, ``key=0.5 [no interval: 5 units]``.
 
     Args:
         log: An Inspect log with results.
@@ -512,6 +510,8 @@ def headline_scores(log: EvalLog) -> list[str]:
     Returns:
         Lines such as ``choice: accuracy=0.512 [0.48, 0.54]`` (empty without results).
     """
+    from cog_tasks.common.stats import interval_from_metrics
+
     if log.results is None:
         return []
     lines = []
@@ -519,15 +519,15 @@ def headline_scores(log: EvalLog) -> list[str]:
         values = {name: metric.value for name, metric in score.metrics.items()}
         shown = []
         for name, value in values.items():
+            if name.rsplit("_", 1)[0] in values and name.endswith(("_n", "_stderr")):
+                continue
             if name.endswith(("_ci_low", "_ci_high")) and name.rsplit("_ci_", 1)[0] in values:
                 continue
-            low, high = values.get(f"{name}_ci_low"), values.get(f"{name}_ci_high")
-            if low is None or high is None:
+            if f"{name}_n" not in values:
                 shown.append(f"{name}={value:.4g}")
-            elif math.isnan(low) or math.isnan(high):
-                shown.append(f"{name}={value:.4g} [no interval]")
-            else:
-                shown.append(f"{name}={value:.4g} [{low:.4g}, {high:.4g}]")
+                continue
+            interval = interval_from_metrics(name, values)
+            shown.append(f"{name}={value:.4g} {interval.bounds_text()}")
         lines.append(f"{score.name}: {', '.join(shown)}")
     return lines
 

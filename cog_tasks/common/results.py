@@ -274,6 +274,9 @@ def _listing(units: Sequence[str], limit: int = 5) -> str:
 def check_run(run: RunResults) -> CheckedRun:
     """Apply every check to one run and average its epochs within units.
 
+    Errored records are counted (``coverage.counts["error"]``) and left out of
+    the values, as Inspect's metrics leave errored samples out.
+
     Args:
         run: The run as read.
 
@@ -317,9 +320,14 @@ def check_run(run: RunResults) -> CheckedRun:
             f"{where}: {len(outside)} {run.unit}(s) not in the run's declared set: "
             f"{_listing(outside)}"
         )
+    # An errored record is out of every number and counted beside it, as Inspect's
+    # metrics never see errored samples: the log's metrics are the report's numbers.
     by_key: dict[str, dict[str, list[UnitRecord]]] = {}
     for record in run.records:
-        by_key.setdefault(record.unit, {}).setdefault(record.key, []).append(record)
+        if record.status != "error":
+            by_key.setdefault(record.unit, {}).setdefault(record.key, []).append(record)
+    if not by_key:
+        raise ResultsError(f"{where}: every {run.unit} errored; nothing to score")
     order = [unit for unit in run.declared if unit in by_key]
     keys = {
         unit: {
@@ -338,7 +346,8 @@ def check_run(run: RunResults) -> CheckedRun:
         }
         for unit in order
     }
-    missing = [unit for unit in run.declared if unit not in by_key]
+    recorded = {record.unit for record in run.records}
+    missing = [unit for unit in run.declared if unit not in recorded]
     present_groups = {run.declared[unit] for unit in order}
     missing_groups = [
         group for group in dict.fromkeys(run.declared.values()) if group not in present_groups

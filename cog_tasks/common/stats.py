@@ -1,8 +1,8 @@
-"""The one statistics module: 95 % intervals over each benchmark's independent unit.
+"""The one statistics entry: 95 % intervals over each benchmark's independent unit.
 
 Every headline number of cog-tasks carries an :class:`Interval`. Intervals are
-seeded percentile bootstraps computed with :func:`scipy.stats.bootstrap`,
-resampling the benchmark's *independent unit* with replacement:
+seeded percentile bootstraps (:func:`scipy.stats.bootstrap`) resampling the
+benchmark's *independent unit* with replacement:
 
 ================================  =====================================
 benchmark                         unit resampled
@@ -10,21 +10,28 @@ benchmark                         unit resampled
 CogLM                             items (question, with its option count)
 EgoSocialArena, static tasks      items
 CogEval                           tasks (a task's dialogs move together:
-                                  its temperatures and repeats form a
-                                  cluster, :func:`cluster_mean_interval`)
+                                  :func:`cluster_mean_interval`)
 CogBench                          trajectories (one profile's 10 rounds)
 Number Guessing, Hold'em          games or matches
 ================================  =====================================
 
-A plain proportion (0/1 outcomes) over fewer than :data:`WILSON_BELOW` units
-gets a Wilson score interval instead: a bootstrap of a handful of 0/1 values
-collapses to a point or to a few values. :func:`paired_difference` gives the
-interval of a difference between two runs over the units they share.
+A 0/1 proportion over fewer than :data:`WILSON_BELOW` units, or one whose
+units are all 0 (or all 1), gets Wilson's score interval
+(:func:`statsmodels.stats.proportion.proportion_confint`) instead.
+:func:`paired_difference` (ratios of sums) and :func:`paired_bootstrap` (any
+statistic: κ per trajectory, the cognitive age per item) give the interval of
+a difference between two runs over the units they share.
 
-The statistic of a bootstrap receives an integer index array (units drawn with
-replacement) and returns one number, so any headline, pooled ratios and
-formulas such as CogLM's cognitive age included, is bootstrapped through its
-own formula.
+The invariants hold by construction, in :meth:`Interval.__post_init__`, for
+every interval built anywhere: below :data:`SMALL_N` units there is none; no
+interval has zero width or excludes its point; a missing one carries its
+reason, written one way (:meth:`Interval.bounds_text`,
+``[no interval: 5 items]``). The builders here also keep a measure on its
+scale (a share within [0, 1]), and :func:`metric_values` writes an interval
+into an Inspect log without a NaN.
+
+numpy and scipy are imported inside the functions: the CLI's start-up imports
+this module for :class:`Interval` alone.
 """
 
 from __future__ import annotations
@@ -32,8 +39,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 CONFIDENCE = 0.95
 """Coverage of every interval cog-tasks reports."""
@@ -42,17 +51,18 @@ RESAMPLES = 2000
 """Bootstrap resamples by default."""
 
 WILSON_BELOW = 30
-"""A proportion over fewer units than this gets a Wilson interval."""
+"""A 0/1 proportion over fewer units than this gets a Wilson interval."""
 
 SMALL_N = 10
-"""Below this many units no percentile bootstrap is run and no difference is marked significant.
+"""Below this many units there is no interval, and no difference is marked significant."""
 
-A mean or a ratio of sums then gets a t interval (the ratio linearised by the
-delta method, method ``"t"``), a 0/1 proportion Wilson's, and any other
-statistic (a cognitive age) no interval at all.
-"""
+ANY = (-math.inf, math.inf)
+"""The scale of an unbounded measure."""
 
-Statistic = Callable[[np.ndarray], float]
+SHARE = (0.0, 1.0)
+"""The scale of a share (a proportion, a rate of events per trial)."""
+
+Statistic = Callable[["np.ndarray"], float]
 """A headline computed from an index array of units (drawn with replacement)."""
 
 
@@ -60,16 +70,19 @@ Statistic = Callable[[np.ndarray], float]
 class Interval:
     """A headline number with its 95 % interval.
 
+    Built anywhere, it keeps the invariants: fewer than :data:`SMALL_N` units,
+    an undefined or zero-width interval give no interval (bounds NaN, method
+    ``"none"``, a ``reason``); a point outside its bounds widens them to it.
+
     Attributes:
         value: The number itself, on all units.
-        low: Lower bound of the interval.
-        high: Upper bound of the interval.
+        low: Lower bound of the interval (NaN: none).
+        high: Upper bound of the interval (NaN: none).
         n: Number of independent units behind it.
         unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
-        method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired difference of
-            0/1 units), ``"t"`` (a mean or ratio over fewer than :data:`SMALL_N`
-            units) or ``"none"`` (no interval: no units, one unit, or a
-            statistic other than a mean over fewer than :data:`SMALL_N`).
+        method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired
+            difference of 0/1 units), ``"logged"`` (read back from a log) or ``"none"``.
+        reason: Why there is no interval (``"5 items"``, ``"12 games, all alike"``).
     """
 
     value: float
@@ -78,13 +91,43 @@ class Interval:
     n: int
     unit: str
     method: str
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        reason = self._missing()
+        if reason:
+            for name, value in (("low", math.nan), ("high", math.nan), ("method", "none")):
+                object.__setattr__(self, name, value)
+            object.__setattr__(self, "reason", self.reason or reason)
+            return
+        object.__setattr__(self, "reason", "")
+        object.__setattr__(self, "low", min(self.low, self.value))
+        object.__setattr__(self, "high", max(self.high, self.value))
+
+    def _missing(self) -> str:
+        """Why this interval cannot stand (empty when it can)."""
+        units = f"{self.n} {plural(self.unit, self.n)}"
+        if math.isnan(self.value):
+            return "no units" if self.n == 0 else "undefined"
+        if self.n < SMALL_N:
+            return units
+        if math.isnan(self.low) or math.isnan(self.high) or self.method == "none":
+            return units
+        if self.low == self.high:
+            return f"{units}, all alike"
+        return ""
+
+    @property
+    def defined(self) -> bool:
+        """Whether the interval has bounds."""
+        return not math.isnan(self.low)
 
     def as_list(self) -> list[float | None]:
-        """``[low, high]``, as the reports' JSON carries it (``None`` where undefined)."""
+        """``[low, high]``, as the reports' JSON carries it (``None`` where there is none)."""
         return [_json_number(self.low), _json_number(self.high)]
 
     def as_dict(self) -> dict[str, float | int | str | None]:
-        """JSON-ready fields: ``value``, ``ci_low``, ``ci_high``, ``n``, ``unit``, ``method``.
+        """JSON-ready fields: value, ci_low, ci_high, n, unit, method and reason.
 
         An undefined number (NaN) is ``None``, so the JSON stays valid.
         """
@@ -95,28 +138,33 @@ class Interval:
             "n": self.n,
             "unit": self.unit,
             "method": self.method,
+            "reason": self.reason,
         }
 
     def excludes(self, point: float = 0.0) -> bool:
         """Whether ``point`` lies outside the interval (never, where there is none)."""
-        if math.isnan(self.low) or math.isnan(self.high):
-            return False
-        return not self.low <= point <= self.high
+        return self.defined and not self.low <= point <= self.high
 
     def significant(self, point: float = 0.0) -> bool:
-        """Whether a difference may be marked: the interval excludes ``point`` over enough units.
+        """Whether a difference may be marked: its interval excludes ``point``."""
+        return self.excludes(point)
 
-        Below :data:`SMALL_N` units nothing is marked, whatever the interval.
+    def bounds_text(self, digits: int = 3, scale: float = 1.0) -> str:
+        """``[0.480, 0.544]``, or the one wording of a missing interval: ``[no interval: 5 items]``.
+
+        Args:
+            digits: Decimals of the bounds.
+            scale: Factor of the bounds (100 for percent).
         """
-        return self.n >= SMALL_N and self.excludes(point)
+        if not self.defined:
+            return f"[no interval: {self.reason}]"
+        return f"[{scale * self.low:.{digits}f}, {scale * self.high:.{digits}f}]"
 
     def format(self, digits: int = 3) -> str:
         """``"0.512 [0.480, 0.544]"``; ``"0.512 [no interval: 1 unit]"``; ``"n/a"`` on no units."""
         if math.isnan(self.value):
             return "n/a"
-        if math.isnan(self.low) or math.isnan(self.high):
-            return f"{self.value:.{digits}f} [no interval: {self.n} {plural(self.unit, self.n)}]"
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+        return f"{self.value:.{digits}f} {self.bounds_text(digits)}"
 
     @classmethod
     def from_dict(cls, fields: Mapping[str, object]) -> Interval:
@@ -133,6 +181,7 @@ class Interval:
             int(fields.get("n") or 0),  # type: ignore[call-overload]
             str(fields.get("unit", "")),
             str(fields.get("method", "none")),
+            str(fields.get("reason") or ""),
         )
 
 
@@ -140,16 +189,74 @@ def plural(unit: str, n: int) -> str:
     """``unit`` for one, its plural otherwise (``trajectory`` -> ``trajectories``)."""
     if n == 1:
         return unit
-    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
+    if unit.endswith("y") and unit[-2:] != "ay":
+        return unit[:-1] + "ies"
+    return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def no_interval(value: float, n: int, unit: str, reason: str = "") -> Interval:
+    """A number without an interval, and why (default: its count of units)."""
+    return Interval(value, math.nan, math.nan, n, unit, "none", reason)
+
+
+def on_scale(interval: Interval, scale: tuple[float, float]) -> Interval:
+    """The interval cut to its measure's ``(low, high)`` scale; none for a point off the scale.
+
+    Args:
+        interval: The interval.
+        scale: The measure's range (:data:`SHARE` for a share).
+
+    Returns:
+        The interval within the scale (a cognitive age below 0 years has no
+        interval on the age scale: it says so).
+    """
+    if math.isnan(interval.value) or not interval.defined:
+        return interval
+    if not scale[0] <= interval.value <= scale[1]:
+        return no_interval(interval.value, interval.n, interval.unit, "off the scale")
+    low, high = max(scale[0], interval.low), min(scale[1], interval.high)
+    return Interval(interval.value, low, high, interval.n, interval.unit, interval.method)
+
+
+def metric_values(name: str, interval: Interval) -> dict[str, float]:
+    """An interval as an Inspect metric's values, never a NaN.
+
+    ``<name>`` (left out where undefined), ``<name>_n`` (its units) and,
+    where there is an interval, ``<name>_stderr`` (the half width over the
+    normal quantile), ``<name>_ci_low`` and ``<name>_ci_high``. A missing
+    interval is a missing key, as a missing number is
+    (:func:`interval_from_metrics` reads them back).
+    """
+    if math.isnan(interval.value):
+        return {}
+    values = {name: interval.value, f"{name}_n": float(interval.n)}
+    if interval.defined:
+        values[f"{name}_stderr"] = (interval.high - interval.low) / (2 * _z(CONFIDENCE))
+        values[f"{name}_ci_low"] = interval.low
+        values[f"{name}_ci_high"] = interval.high
+    return values
+
+
+def interval_from_metrics(name: str, values: Mapping[str, float], unit: str = "unit") -> Interval:
+    """The interval :func:`metric_values` wrote under ``name`` (NaN value where absent)."""
+    return Interval(
+        values.get(name, math.nan),
+        values.get(f"{name}_ci_low", math.nan),
+        values.get(f"{name}_ci_high", math.nan),
+        int(values.get(f"{name}_n", 0)),
+        unit,
+        "logged",
+    )
+
+
+def _z(confidence: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def _json_number(value: float) -> float | None:
     return None if math.isnan(value) else value
-
-
-def _undefined(unit: str) -> Interval:
-    nan = float("nan")
-    return Interval(nan, nan, nan, 0, unit, "none")
 
 
 def bootstrap_interval(
@@ -160,6 +267,7 @@ def bootstrap_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
+    scale: tuple[float, float] = ANY,
 ) -> Interval:
     """Seeded percentile bootstrap of ``statistic`` over ``n_units`` independent units.
 
@@ -170,25 +278,25 @@ def bootstrap_interval(
         seed: Seed of the resampling: the same seed gives the same interval.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
+        scale: The measure's range (:func:`on_scale`).
 
     Returns:
-        The statistic on every unit, with its interval. Fewer than
-        :data:`SMALL_N` units get no percentile interval: bounds NaN (method
-        ``"none"``; means and ratios get a t interval before they come here);
-        on no units, every field is NaN.
+        The statistic on every unit, with its interval (none below
+        :data:`SMALL_N` units; every field NaN on no units).
 
     Raises:
         ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
     """
+    import numpy as np
+
     if resamples < 1 or not 0 < confidence < 1:
         raise ValueError("resamples must be positive and confidence within (0, 1)")
     if n_units == 0:
-        return _undefined(unit)
+        return no_interval(math.nan, 0, unit)
     everything = np.arange(n_units)
     value = float(statistic(everything))
-    if n_units < SMALL_N:
-        nan = float("nan")
-        return Interval(value, nan, nan, n_units, unit, "none")
+    if n_units < SMALL_N or math.isnan(value):
+        return no_interval(value, n_units, unit)
     from scipy.stats import bootstrap
 
     result = bootstrap(
@@ -201,13 +309,14 @@ def bootstrap_interval(
         rng=np.random.default_rng(seed),
     )
     low, high = result.confidence_interval
-    return Interval(value, float(low), float(high), n_units, unit, "bootstrap")
+    interval = Interval(value, float(low), float(high), n_units, unit, "bootstrap")
+    return on_scale(interval, scale)
 
 
 def wilson_interval(
     successes: float, n: int, *, unit: str, confidence: float = CONFIDENCE
 ) -> Interval:
-    """Wilson score interval of a proportion.
+    """Wilson score interval of a proportion (statsmodels' ``proportion_confint``).
 
     Args:
         successes: Number of successes (may be fractional, e.g. a mean over epochs times n).
@@ -216,24 +325,22 @@ def wilson_interval(
         confidence: Coverage of the interval.
 
     Returns:
-        The proportion with its Wilson interval (NaN fields when ``n`` is 0).
+        The proportion with its Wilson interval (none below :data:`SMALL_N` units).
     """
     if n == 0:
-        return _undefined(unit)
-    from scipy.stats import norm
+        return no_interval(math.nan, 0, unit)
+    from statsmodels.stats.proportion import proportion_confint
 
-    z = float(norm.ppf(0.5 + confidence / 2))
-    share = successes / n
-    denominator = 1 + z * z / n
-    centre = (share + z * z / (2 * n)) / denominator
-    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
     # No successes (or no failures) put a bound exactly at 0 (or 1), free of rounding.
-    low = 0.0 if successes == 0 else max(0.0, centre - spread)
-    high = 1.0 if successes == n else min(1.0, centre + spread)
-    return Interval(share, low, high, n, unit, "wilson")
+    low = 0.0 if successes == 0 else float(low)
+    high = 1.0 if successes == n else float(high)
+    return on_scale(Interval(successes / n, low, high, n, unit, "wilson"), SHARE)
 
 
 def _is_binary(values: np.ndarray) -> bool:
+    import numpy as np
+
     return bool(np.all((values == 0) | (values == 1)))
 
 
@@ -242,19 +349,14 @@ def _unanimous_wilson(
 ) -> Interval | None:
     """Wilson's interval when every unit's share ``top / bottom`` is 0, or every one's is 1.
 
-    Every bootstrap resample of such units gives the same share, so the
-    bootstrap would claim a zero-width interval; Wilson's, over the units
-    with a non-zero ``bottom``, does not.
-
-    Args:
-        tops: Each unit's events (0/1 values, or counts of events).
-        bottoms: Each unit's trials (1 for a 0/1 value).
-        unit: What a unit is.
-        confidence: Coverage of the interval.
+    Every bootstrap resample of such units gives the same share (zero
+    width); Wilson's, over the units with a non-zero ``bottom``, does not.
 
     Returns:
         The interval, or None when the units are not unanimous (or none has trials).
     """
+    import numpy as np
+
     counted = bottoms > 0
     if not counted.any():
         return None
@@ -265,77 +367,83 @@ def _unanimous_wilson(
     return wilson_interval(units if all_events else 0, units, unit=unit, confidence=confidence)
 
 
-def _all_alike(tops: np.ndarray, bottoms: np.ndarray, unit: str) -> Interval | None:
-    """No interval for units whose values (``top / bottom``) are all the same.
-
-    Every resample of such units gives the same value, and a t interval has
-    no spread to work with, so either would claim a zero-width certainty
-    that the units cannot give (10 games each won 6 rounds of 10 say nothing
-    of how another game would go). 0/1 shares alike everywhere get Wilson's
-    interval before this is asked (:func:`_unanimous_wilson`).
-
-    Returns:
-        A ``none`` interval around the common value, or None when the units differ
-        (or have no trials).
-    """
-    counted = bottoms > 0
-    if counted.sum() < 2:
-        return None
-    shares = tops[counted] / bottoms[counted]
-    if not np.all(shares == shares[0]):
-        return None
-    value = float(tops.sum() / bottoms.sum())
-    nan = float("nan")
-    return Interval(value, nan, nan, int(counted.sum()), unit, "none")
+def _pair(value: UnitValue) -> tuple[float, float]:
+    return value if isinstance(value, tuple) else (float(value), 1.0)
 
 
-def _linearized_t(
-    tops: np.ndarray,
-    bottoms: np.ndarray,
+def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    pairs = [_pair(value) for value in values]
+    return (
+        np.array([top for top, _ in pairs], dtype=float),
+        np.array([bottom for _, bottom in pairs], dtype=float),
+    )
+
+
+def _share_scale(tops: np.ndarray, bottoms: np.ndarray) -> tuple[float, float]:
+    """:data:`SHARE` where every unit's ``top`` lies within ``[0, bottom]``, else unbounded."""
+    import numpy as np
+
+    return SHARE if bool(np.all((tops >= 0) & (tops <= bottoms))) else ANY
+
+
+UnitValue = float | tuple[float, float]
+"""A unit's contribution: a value, or ``(numerator, denominator)`` of a ratio of sums."""
+
+
+def ratio_interval(
+    values: Sequence[UnitValue],
     *,
     unit: str,
-    confidence: float,
-    minus: tuple[np.ndarray, np.ndarray] | None = None,
-    bounds: tuple[float, float] = (-math.inf, math.inf),
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] | None = None,
 ) -> Interval:
-    """A t interval of a ratio of sums over few units (a mean where every bottom is 1).
+    """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
 
-    The ratio ``R = sum(top) / sum(bottom)`` is linearised (delta method):
-    unit ``i`` contributes ``(top_i - R * bottom_i) / mean(bottom)``, whose
-    standard error over the ``n`` units gives ``R ± t(n-1) * se``. With
-    ``minus``, the interval is that of the paired difference of two such
-    ratios over the same units.
+    A rate is never an average of per-unit ratios; a resample whose
+    denominators sum to 0 gives NaN. 0/1 shares (every unit all events or
+    none) get Wilson's interval: over fewer than :data:`WILSON_BELOW` units,
+    or when every unit agrees (every bootstrap resample would too).
 
     Args:
-        tops: Each unit's numerator.
-        bottoms: Each unit's denominator.
+        values: One value (denominator 1) or ``(numerator, denominator)`` per unit.
         unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
-        minus: The second run's ``(tops, bottoms)`` on the same units.
-        bounds: The measure's range; the interval is cut to it (a share of
-            0/1 values lies in [0, 1], whatever ``t`` over 2 units says).
+        bounds: The ratio's scale; ``None``: :data:`SHARE` where every
+            numerator lies within ``[0, denominator]``, else unbounded.
 
     Returns:
-        The ratio (or difference) with its t interval; no bounds below 2 units.
+        The ratio of the sums with its interval.
     """
-    from scipy.stats import t as student
+    tops, bottoms = _ratio_parts(values)
+    counted = bottoms > 0
+    shares = tops[counted] / bottoms[counted]
+    if len(shares) and _is_binary(shares):
+        if len(shares) < WILSON_BELOW and len(set(bottoms[counted].tolist())) == 1:
+            successes = float(shares.sum())
+            return wilson_interval(successes, len(shares), unit=unit, confidence=confidence)
+        unanimous = _unanimous_wilson(tops, bottoms, unit=unit, confidence=confidence)
+        if unanimous is not None:
+            return unanimous
 
-    def parts(top: np.ndarray, bottom: np.ndarray) -> tuple[float, np.ndarray]:
-        ratio = float(top.sum() / bottom.sum())
-        return ratio, (top - ratio * bottom) / bottom.mean()
+    def ratio(indices: np.ndarray) -> float:
+        bottom = bottoms[indices].sum()
+        return float(tops[indices].sum() / bottom) if bottom else math.nan
 
-    value, residuals = parts(tops, bottoms)
-    if minus is not None:
-        other, other_residuals = parts(*minus)
-        value, residuals = value - other, residuals - other_residuals
-    n = len(tops)
-    if n < 2:
-        nan = float("nan")
-        return Interval(value, nan, nan, n, unit, "none")
-    deviation = float(residuals.std(ddof=1))
-    spread = float(student.ppf(0.5 + confidence / 2, n - 1)) * deviation / math.sqrt(n)
-    low, high = max(bounds[0], value - spread), min(bounds[1], value + spread)
-    return Interval(value, low, high, n, unit, "t")
+    return bootstrap_interval(
+        ratio,
+        len(tops),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+        scale=bounds or _share_scale(tops, bottoms),
+    )
 
 
 def mean_interval(
@@ -345,15 +453,9 @@ def mean_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
-    bounds: tuple[float, float] = (-math.inf, math.inf),
+    bounds: tuple[float, float] | None = None,
 ) -> Interval:
-    """Interval of a mean over independent units.
-
-    0/1 values over fewer than :data:`WILSON_BELOW` units get a Wilson interval,
-    and so do 0/1 values that are all equal, at any count: every bootstrap
-    resample of them is the same, and a zero-width interval would claim
-    certainty that 35 unanimous statements do not give. Everything else gets
-    a seeded bootstrap.
+    """Interval of a mean over independent units (:func:`ratio_interval` with denominators 1).
 
     Args:
         values: One value per unit (NaN is not allowed: an invalid reply is a
@@ -362,8 +464,7 @@ def mean_interval(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
-        bounds: The measure's range, to which a t interval over few units is
-            cut (a share averaged over epochs lies in [0, 1]).
+        bounds: The measure's scale (``None``: [0, 1] when every value is).
 
     Returns:
         The mean with its interval.
@@ -371,29 +472,15 @@ def mean_interval(
     Raises:
         ValueError: If a value is NaN.
     """
-    array = np.asarray(values, dtype=float)
-    if np.isnan(array).any():
+    if any(math.isnan(float(value)) for value in values):
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
-    if len(array) and _is_binary(array):
-        if len(array) < WILSON_BELOW:
-            return wilson_interval(float(array.sum()), len(array), unit=unit, confidence=confidence)
-        unanimous = _unanimous_wilson(array, np.ones(len(array)), unit=unit, confidence=confidence)
-        if unanimous is not None:
-            return unanimous
-    alike = _all_alike(array, np.ones(len(array)), unit)
-    if alike is not None:
-        return alike
-    if 0 < len(array) < SMALL_N:
-        return _linearized_t(
-            array, np.ones(len(array)), unit=unit, confidence=confidence, bounds=bounds
-        )
-    return bootstrap_interval(
-        lambda indices: float(array[indices].mean()),
-        len(array),
+    return ratio_interval(
+        [float(value) for value in values],
         unit=unit,
         seed=seed,
         resamples=resamples,
         confidence=confidence,
+        bounds=bounds,
     )
 
 
@@ -409,143 +496,49 @@ def cluster_mean_interval(
     """Interval of a mean over rows that are not independent: whole clusters are resampled.
 
     CogEval's rows are dialogs, and the dialogs of one task (its temperatures
-    and repeats) share the task: the cluster is the task, and the mean is taken
-    over every row of the clusters drawn. When every row is the same 0 or 1,
-    each resample is too; the interval is then Wilson's over the clusters
-    (the smallest count of independent units the rows can stand for), not a
-    zero-width one.
-
-    Args:
-        values: One value per row.
-        clusters: The cluster of each row.
-        unit: What a cluster is (e.g. ``"task"``).
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-
-    Returns:
-        The mean over all rows with its interval; ``n`` counts clusters.
+    and repeats) share the task: the mean over rows is the ratio
+    ``sum / count`` over clusters (:func:`ratio_interval`), and ``n`` counts
+    clusters.
 
     Raises:
         ValueError: If ``values`` and ``clusters`` differ in length.
     """
     if len(values) != len(clusters):
         raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
-    names = list(dict.fromkeys(clusters))
-    index = {name: position for position, name in enumerate(names)}
-    sums = np.zeros(len(names))
-    counts = np.zeros(len(names))
+    sums: dict[Hashable, list[float]] = {}
     for value, cluster in zip(values, clusters, strict=True):
-        sums[index[cluster]] += value
-        counts[index[cluster]] += 1
-    if len(names) and _is_binary(np.asarray(values, dtype=float)):
-        unanimous = _unanimous_wilson(sums, counts, unit=unit, confidence=confidence)
-        if unanimous is not None:
-            return unanimous
-    if 0 < len(names) < SMALL_N:
-        binary = _is_binary(np.asarray(values, dtype=float))
-        limits = (0.0, 1.0) if binary else (-math.inf, math.inf)
-        return _linearized_t(sums, counts, unit=unit, confidence=confidence, bounds=limits)
-    return bootstrap_interval(
-        lambda indices: float(sums[indices].sum() / counts[indices].sum()),
-        len(names),
-        unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
-    )
-
-
-UnitValue = float | tuple[float, float]
-"""A unit's contribution: a value, or ``(numerator, denominator)`` of a ratio of sums."""
-
-
-def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
-    pairs = [value if isinstance(value, tuple) else (float(value), 1.0) for value in values]
-    return (
-        np.array([top for top, _ in pairs], dtype=float),
-        np.array([bottom for _, bottom in pairs], dtype=float),
-    )
-
-
-def ratio_interval(
-    values: Sequence[UnitValue],
-    *,
-    unit: str,
-    seed: int = 0,
-    resamples: int = RESAMPLES,
-    confidence: float = CONFIDENCE,
-    bounds: tuple[float, float] = (-math.inf, math.inf),
-) -> Interval:
-    """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
-
-    A rate is never an average of per-unit ratios; a resample whose
-    denominators sum to 0 gives NaN. A share of events that is 0 (or 1) in
-    every unit gets Wilson's interval over the units with events, as in
-    :func:`cluster_mean_interval`, not the zero-width interval every resample
-    would give.
-
-    Args:
-        values: One value (denominator 1) or ``(numerator, denominator)`` per unit.
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        bounds: The ratio's range, to which a t interval over few units is cut.
-
-    Returns:
-        The ratio of the sums with its interval.
-    """
-    tops, bottoms = _ratio_parts(values)
-    unanimous = _unanimous_wilson(tops, bottoms, unit=unit, confidence=confidence)
-    if unanimous is not None:
-        return unanimous
-    alike = _all_alike(tops, bottoms, unit)
-    if alike is not None:
-        return alike
-    if 0 < len(tops) < SMALL_N and bottoms.sum():
-        return _linearized_t(tops, bottoms, unit=unit, confidence=confidence, bounds=bounds)
+        total = sums.setdefault(cluster, [0.0, 0.0])
+        total[0] += float(value)
+        total[1] += 1.0
+    units: list[UnitValue] = [(top, bottom) for top, bottom in sums.values()]
+    if all(float(value) in (0.0, 1.0) for value in values):
+        return ratio_interval(
+            units, unit=unit, seed=seed, resamples=resamples, confidence=confidence
+        )
+    tops, bottoms = _ratio_parts(units)  # not 0/1 rows: no Wilson, whatever the cluster sums
 
     def ratio(indices: np.ndarray) -> float:
-        bottom = bottoms[indices].sum()
-        return float(tops[indices].sum() / bottom) if bottom else float("nan")
+        return float(tops[indices].sum() / bottoms[indices].sum())
 
     return bootstrap_interval(
-        ratio, len(tops), unit=unit, seed=seed, resamples=resamples, confidence=confidence
+        ratio, len(units), unit=unit, seed=seed, resamples=resamples, confidence=confidence
     )
 
 
 def _unanimous_paired(
-    top_a: np.ndarray,
-    bottom_a: np.ndarray,
-    top_b: np.ndarray,
-    bottom_b: np.ndarray,
-    unit: str,
-    confidence: float,
+    share_a: np.ndarray, share_b: np.ndarray, unit: str, confidence: float
 ) -> Interval | None:
     """Wilson's or Newcombe's interval for paired 0/1 units whose differences are all the same.
 
-    When every shared unit is all-or-nothing in both runs (a share of 0 or 1)
-    and every unit differs by the same amount, every bootstrap resample gives
-    the same difference and the bootstrap would claim a zero-width interval.
-    The difference is ``(b - c) / n``, ``b`` and ``c`` the two kinds of
-    discordant pair:
-
-    - no discordant pair (every unit scored alike by both runs): the
-      difference lies within the share of discordant pairs, whose Wilson
-      upper bound ``u`` (0 of ``n`` seen) gives ``[-u, u]``; two runs failing
-      the same 9 tasks differ by 0.000 [-0.299, 0.299]. (Newcombe's method 10
-      collapses to zero width here when both runs have 0s and 1s.)
-    - every pair discordant one way (one run all 1, the other all 0):
-      Newcombe's hybrid score interval for paired proportions (method 10,
-      from the two Wilson intervals; their correlation is 0).
+    Every bootstrap resample would give the same difference (zero width).
+    With no discordant pair, the difference lies within the share of
+    discordant pairs, whose Wilson upper bound ``u`` (0 of ``n``) gives
+    ``[-u, u]``; with every pair discordant one way, Newcombe's hybrid score
+    interval for paired proportions (method 10, correlation 0).
 
     Returns:
         The interval, or None when the units are not such a case.
     """
-    if not len(top_a) or not ((bottom_a > 0) & (bottom_b > 0)).all():
-        return None
-    share_a, share_b = top_a / bottom_a, top_b / bottom_b
     if not (_is_binary(share_a) and _is_binary(share_b)):
         return None
     differences = set((share_a - share_b).tolist())
@@ -564,44 +557,20 @@ def _unanimous_paired(
 
 
 def _identical_paired(
-    top_a: np.ndarray,
-    bottom_a: np.ndarray,
-    top_b: np.ndarray,
-    bottom_b: np.ndarray,
-    unit: str,
-    confidence: float,
-    bounds: tuple[float, float],
-) -> Interval | None:
-    """The interval of two runs that score every shared unit exactly alike (not 0/1 units).
+    n: int, unit: str, confidence: float, bounds: tuple[float, float]
+) -> Interval:
+    """Two runs that score every shared unit alike (not 0/1 units).
 
-    Every bootstrap resample of such runs differs by exactly 0, a certainty
-    that ``n`` units never give. As for 0/1 units (:func:`_unanimous_paired`),
-    the share of units on which the runs could differ is at most Wilson's upper
-    bound ``u`` for 0 discordant units of ``n``; a discordant unit moves the
-    difference by at most half the difference's range (``bounds``), so the
-    difference lies in ``[-u * h, u * h]``, ``h`` that half-range (2 for
-    calibrated accuracies: conservative). Unbounded measures (a mean rating)
-    get no interval rather than a width that would be made up. Fewer than
-    :data:`SMALL_N` units are left to the small-sample rule of
-    :func:`paired_difference` (no interval).
-
-    Returns:
-        The interval, or None when the runs differ on some unit, or share
-        fewer than :data:`SMALL_N`.
+    A discordant unit moves the difference by at most half the difference's
+    range, and the share of discordant units is at most Wilson's upper bound
+    ``u`` for 0 of ``n``: ``[-u * h, u * h]``. An unbounded measure (a mean
+    rating) gets no interval rather than a made-up width.
     """
-    if len(top_a) < SMALL_N or not (
-        np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b)
-    ):
-        return None
-    if not bottom_a.sum():
-        return None
-    n = len(top_a)
     half_range = (bounds[1] - bounds[0]) / 2
     if not math.isfinite(half_range):
-        nan = float("nan")
-        return Interval(0.0, nan, nan, n, unit, "none")
+        return no_interval(0.0, n, unit, f"{n} {plural(unit, n)}, scored alike by both runs")
     bound = wilson_interval(0, n, unit=unit, confidence=confidence).high * half_range
-    return Interval(0.0, max(bounds[0], -bound), min(bounds[1], bound), n, unit, "wilson")
+    return on_scale(Interval(0.0, -bound, bound, n, unit, "wilson"), bounds)
 
 
 def paired_difference(
@@ -612,16 +581,14 @@ def paired_difference(
     seed: int = 0,
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
-    bounds: tuple[float, float] = (-math.inf, math.inf),
+    bounds: tuple[float, float] = ANY,
 ) -> Interval:
-    """Interval of ``headline(first) - headline(second)`` over the units both have.
+    """Interval of ``ratio(first) - ratio(second)`` over the units both have (paired bootstrap).
 
-    A headline is a ratio of sums over units: a unit's value is either a
-    number (the headline is then the mean) or ``(numerator, denominator)``
-    (CogLM's pooled calibrated accuracy is
-    ``sum(correct - 1/n) / sum(1 - 1/n)``; a CogEval task is ``(successes,
-    dialogs)``). The same units are drawn for both runs in each resample (a
-    paired bootstrap), so what the two runs share does not count as noise.
+    A unit's value is a number (the headline is then the mean) or
+    ``(numerator, denominator)`` (CogLM's pooled calibrated accuracy, a
+    CogEval task's ``(successes, dialogs)``). The same units are drawn for
+    both runs in each resample, so what the two runs share is not noise.
 
     Args:
         first: Value per unit id of the first run.
@@ -630,43 +597,123 @@ def paired_difference(
         seed: Seed of the resampling.
         resamples: Number of bootstrap resamples.
         confidence: Coverage of the interval.
-        bounds: The difference's range, to which a t interval over few units
-            is cut (two shares differ by at most 1).
+        bounds: The difference's range (two shares differ by at most 1).
 
     Returns:
-        The difference with its interval; ``n`` counts shared units (NaN on none).
+        The difference with its interval; ``n`` counts shared units.
     """
+    import numpy as np
+
     shared = [key for key in first if key in second]
     top_a, bottom_a = _ratio_parts([first[key] for key in shared])
     top_b, bottom_b = _ratio_parts([second[key] for key in shared])
-    unanimous = _unanimous_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence)
-    if unanimous is not None:
-        return unanimous
-    identical = _identical_paired(top_a, bottom_a, top_b, bottom_b, unit, confidence, bounds)
-    if identical is not None:
-        return identical
-    if 0 < len(shared) < SMALL_N and bottom_a.sum() and bottom_b.sum():
-        interval = _linearized_t(
-            top_a,
-            bottom_a,
-            unit=unit,
-            confidence=confidence,
-            minus=(top_b, bottom_b),
-            bounds=bounds,
-        )
-        if interval.low == interval.high:
-            # Two runs alike (or differing by the same amount) on every one of a
-            # few units: zero width would claim a certainty few units never give.
-            nan = float("nan")
-            return Interval(interval.value, nan, nan, interval.n, unit, "none")
-        return interval
+    if len(shared) >= SMALL_N and bool(((bottom_a > 0) & (bottom_b > 0)).all()):
+        unanimous = _unanimous_paired(top_a / bottom_a, top_b / bottom_b, unit, confidence)
+        if unanimous is not None:
+            return unanimous
+        if np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b):
+            return _identical_paired(len(shared), unit, confidence, bounds)
 
-    def difference(indices: np.ndarray) -> float:
-        return float(
-            top_a[indices].sum() / bottom_a[indices].sum()
-            - top_b[indices].sum() / bottom_b[indices].sum()
-        )
+    return paired_sums(
+        {key: _pair(first[key]) for key in shared},
+        {key: _pair(second[key]) for key in shared},
+        lambda summed: float(summed[0] / summed[1]),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+        scale=bounds,
+    )
 
+
+def paired_bootstrap(
+    first: Statistic,
+    second: Statistic,
+    n_units: int,
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    scale: tuple[float, float] = ANY,
+) -> Interval:
+    """Interval of ``first - second``, two statistics over the same ``n_units`` shared units.
+
+    Both statistics receive the same index array in each resample (the
+    shared units in one order), so any headline pairs: CogBench's κ over
+    trajectories, CogLM's cognitive age over items.
+
+    Args:
+        first: The first run's statistic over the shared units.
+        second: The second run's statistic over the same units, in the same order.
+        n_units: How many units the runs share.
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+        scale: The difference's range.
+
+    Returns:
+        The difference with its interval (none below :data:`SMALL_N` shared units).
+    """
     return bootstrap_interval(
-        difference, len(shared), unit=unit, seed=seed, resamples=resamples, confidence=confidence
+        lambda indices: first(indices) - second(indices),
+        n_units,
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+        scale=scale,
+    )
+
+
+def paired_sums(
+    first: Mapping[Hashable, Sequence[float]],
+    second: Mapping[Hashable, Sequence[float]],
+    statistic: Callable[[np.ndarray], float],
+    *,
+    unit: str,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    scale: tuple[float, float] = ANY,
+) -> Interval:
+    """Paired interval of a headline computed from the sum of per-unit vectors.
+
+    Any headline whose value depends on its units only through their sum
+    pairs this way: a ratio of sums (``(top, bottom)``), CogBench's κ (each
+    trajectory's rating tallies), CogLM's cognitive age (each item's
+    calibrated numerator and denominator in its ability's slots). The units
+    both runs have are drawn alike in each resample (:func:`paired_bootstrap`).
+
+    Args:
+        first: Vector per unit id of the first run.
+        second: Vector per unit id of the second run (same length).
+        statistic: The headline of a summed vector.
+        unit: What a unit is.
+        seed: Seed of the resampling.
+        resamples: Number of bootstrap resamples.
+        confidence: Coverage of the interval.
+        scale: The difference's range.
+
+    Returns:
+        ``statistic(sum of first) - statistic(sum of second)`` over the shared
+        units, with its interval.
+    """
+    import numpy as np
+
+    shared = [key for key in first if key in second]
+    if not shared:
+        return no_interval(math.nan, 0, unit)
+    table_a = np.array([first[key] for key in shared], dtype=float)
+    table_b = np.array([second[key] for key in shared], dtype=float)
+    return paired_bootstrap(
+        lambda indices: statistic(table_a[indices].sum(axis=0)),
+        lambda indices: statistic(table_b[indices].sum(axis=0)),
+        len(shared),
+        unit=unit,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+        scale=scale,
     )

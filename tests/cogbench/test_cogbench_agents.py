@@ -122,6 +122,7 @@ def test_reflexion_reflects_once_per_iteration_with_feedback() -> None:
 OURS = AgentSettings(prompts="ours", recall="nearest")
 
 
+@pytest.mark.slow  # 14.9 s CPU (issue 46: over 10 s on idle cores)
 def test_coggpt_distills_forgets_stores_updates_and_recalls() -> None:
     model, results = _run("coggpt", settings=OURS)
     perception = results[1].perception

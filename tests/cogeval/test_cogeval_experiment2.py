@@ -62,7 +62,7 @@ def test_summary_cells_are_over_replies_and_pooled_rows_over_tasks(tmp_path: Pat
     summary = experiment2_summary(_runs(tmp_path, cells))
     first = summary[0]
     assert (first["question"], first["cot"], first["replies"]) == (QUESTIONS[0], "none", 4)
-    assert first["success"] == 0.5 and first["unit"] == "reply" and first["method"] == "wilson"
+    assert first["success"] == 0.5 and first["unit"] == "reply" and first["method"] == "none"
     pooled = [row for row in summary if row["question"] == "all"]
     assert [row["cot"] for row in pooled] == ["none", "bfs"]
     assert all(row["unit"] == "task" and row["tasks"] == 3 for row in pooled)

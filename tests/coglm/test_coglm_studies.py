@@ -46,7 +46,8 @@ def test_calibrated_interval_brackets_the_estimate_and_is_reproducible() -> None
     assert interval == calibrated_interval(correct, counts, resamples=400, seed=3)
     assert interval != calibrated_interval(correct, counts, resamples=400, seed=4)
     # Every item right: Wilson's interval over the items, not a zero-width point.
-    assert calibrated_interval([1, 1, 1], [3, 3, 3], resamples=50).method == "wilson"
+    assert calibrated_interval([1] * 12, [3] * 12, resamples=50).method == "wilson"
+    assert calibrated_interval([1, 1, 1], [3, 3, 3], resamples=50).method == "none"
     with pytest.raises(ValueError, match="empty"):
         calibrated_interval([], [])
 
@@ -273,11 +274,11 @@ def test_calibrated_interval_of_unanimous_items_is_wilsons_mapped() -> None:
     """All wrong (or all right): never the zero-width interval every resample gives."""
     from cog_tasks.common.stats import wilson_interval
 
-    wrong = calibrated_interval([0, 0], [3, 3])
-    share = wilson_interval(0, 2, unit="item")
-    assert wrong.method == "wilson" and wrong.n == 2
+    wrong = calibrated_interval([0] * 12, [3] * 12)
+    share = wilson_interval(0, 12, unit="item")
+    assert wrong.method == "wilson" and wrong.n == 12
     assert wrong.value == pytest.approx(-0.5) and wrong.low == pytest.approx(-0.5)
-    assert wrong.high == pytest.approx((share.high - 1 / 3) / (2 / 3)) and wrong.high > 0
+    assert wrong.high == pytest.approx((share.high - 1 / 3) / (2 / 3)) and wrong.high > wrong.low
     right = calibrated_interval([1] * 20, [4] * 20)
     assert right.value == right.high == 1.0 and 0.7 < right.low < 0.8
-    assert calibrated_interval([1, 0, 1], [4, 4, 2]).method == "t"
+    assert calibrated_interval([1, 0, 1], [4, 4, 2]).format() == "0.500 [no interval: 3 items]"

@@ -427,7 +427,12 @@ _SCORED = {"condition": "valuePath", "expected": ["Answer: 2"], "task": "t1", "i
     ("lines", "field", "expected"),
     [
         ([{"response": "Answer: 2"}] * 2, None, "recorded twice in one epoch: t1 i1.t0"),
-        ([{"response": "Answer: 2", "error": "provider fault"}], "error", 1),
+        (  # an errored epoch is counted, and out of the number
+            [{"response": "Answer: 2", "error": "provider fault", "epoch": 1}]
+            + [{"response": "Answer: 2", "epoch": 2}],
+            "error",
+            1,
+        ),
         ([{"response": "Answer: 2", "epoch": epoch} for epoch in (1, 2, 3)], "epochs", 3),
         ([{"response": "I cannot tell."}], "invalid", 1),
         ([{"response": "Answer: 2", "stop_reason": "max_tokens"}], "truncated", 1),
@@ -461,7 +466,12 @@ def _score_table(path: Path, rows: list[dict]) -> Path:
     ("rows", "field", "expected"),
     [
         ([{"model": "m", "score": 1, "epoch": 1}] * 2, None, "recorded twice in one epoch"),
-        ([{"model": "m", "score": 0, "status": "error"}], "error", 1),
+        (  # an errored epoch is counted, and out of the number
+            [{"model": "m", "score": 0, "status": "error", "epoch": 1}]
+            + [{"model": "m", "score": 1, "epoch": 2}],
+            "error",
+            1,
+        ),
         (
             [{"model": "m", "score": s, "epoch": e} for e, s in ((1, 1), (2, 0), (3, 1))],
             "epochs",
@@ -485,6 +495,8 @@ def test_cogeval_score_table_reader(
     assert code == 0 and row["coverage"][field] == expected and row["tasks"] == 1
     if field == "epochs":
         assert row["success"] == pytest.approx(2 / 3) and row["dialogs"] == 3
+    if field == "error":  # the errored epoch is out of the number, counted beside it
+        assert row["success"] == 1.0
 
 
 def test_cogeval_score_table_keeps_two_identities_apart(tmp_path: Path, capsys) -> None:
@@ -834,16 +846,21 @@ def test_cogbench_refuses_a_log_twice_and_keeps_two_identities_apart(tmp_path: P
     assert pairing.difference is None and "weights" in pairing.reason
 
 
-def test_a_paired_difference_over_few_units_stays_within_its_scale() -> None:
+def test_a_paired_difference_over_few_units_has_no_interval_and_stays_within_its_scale() -> None:
     """Two shares differ by at most 1, two calibrated accuracies by at most 2."""
     from cog_tasks.common.results import compare_units, difference_bounds
 
     first, second = {"a": 0.8, "b": 1.0}, {"a": 1.0, "b": 0.0}
     assert difference_bounds("raw", first, second) == (-1.0, 1.0)
     difference = compare_units(first, second, unit="trajectory").difference
-    assert difference is not None and difference.method == "t"
-    assert difference.value == pytest.approx(0.4)
-    assert (difference.low, difference.high) == (-1.0, 1.0)  # the t interval, cut
+    assert difference is not None
+    assert difference.format() == "0.400 [no interval: 2 trajectories]"
+    wide = compare_units(
+        first | dict.fromkeys("cdefghijkl", 1.0),
+        second | dict.fromkeys("cdefghijkl", 0.0),
+        unit="trajectory",
+    ).difference
+    assert wide is not None and -1.0 <= wide.low < wide.high <= 1.0
     assert difference_bounds("calibrated", first, second) == (-2.0, 2.0)
     ratings = {"a": 3.5, "b": 1.0}
     assert difference_bounds("raw", ratings, first) == (-math.inf, math.inf)

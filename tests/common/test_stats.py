@@ -10,9 +10,14 @@ import pytest
 from cog_tasks.common.stats import (
     SMALL_N,
     WILSON_BELOW,
+    Interval,
     bootstrap_interval,
     cluster_mean_interval,
     mean_interval,
+    metric_values,
+    no_interval,
+    on_scale,
+    paired_bootstrap,
     paired_difference,
     ratio_interval,
     wilson_interval,
@@ -34,21 +39,24 @@ def test_small_proportions_get_wilson_and_large_ones_a_bootstrap() -> None:
     assert mean_interval([0.5, 0.25, 1.0] * 4, unit="trajectory").method == "bootstrap"
 
 
-def test_below_small_n_no_percentile_bootstrap_and_no_significance() -> None:
-    # Three trajectories: a t interval (t(2) = 4.303), never a percentile bootstrap.
-    values = [0.5, 0.25, 1.0]
-    interval = mean_interval(values, unit="trajectory")
-    half = 4.302652729911275 * np.std(values, ddof=1) / math.sqrt(3)
-    assert interval.method == "t" and interval.n == 3
-    assert (interval.low, interval.high) == pytest.approx(
-        (np.mean(values) - half, np.mean(values) + half)
-    )
-    # Far from 0, yet below SMALL_N units nothing is marked significant.
-    strong = mean_interval([5.0, 5.1, 4.9], unit="game")
-    assert strong.excludes(0.0) and not strong.significant(0.0)
+def test_below_small_n_there_is_no_interval_anywhere() -> None:
+    few = [
+        mean_interval([0.5, 0.25, 1.0], unit="trajectory"),
+        mean_interval([1.0, 0.0], unit="item"),
+        wilson_interval(2, 2, unit="trajectory"),
+        ratio_interval([(1.0, 2.0)] * 9, unit="game"),
+        cluster_mean_interval([1.0, 0.0] * 4, [0, 0, 1, 1, 2, 2, 3, 3], unit="task"),
+        paired_difference({0: 1.0}, {0: 1.0}, unit="item"),
+        paired_bootstrap(lambda i: float(len(i)), lambda i: 0.0, SMALL_N - 1, unit="item"),
+        bootstrap_interval(lambda i: float(len(i)), SMALL_N - 1, unit="item"),
+    ]
+    for interval in few:
+        assert interval.method == "none" and not interval.defined, interval
+        assert not interval.significant(-100.0)
+        assert interval.bounds_text() == f"[no interval: {interval.reason}]"
+    assert few[0].format() == "0.583 [no interval: 3 trajectories]"
+    assert few[2].format() == "1.000 [no interval: 2 trajectories]"
     assert mean_interval([5.0, 5.1, 4.9] * 4, unit="game").significant(0.0)
-    # A generic statistic over few units gets no interval at all.
-    assert bootstrap_interval(lambda i: float(len(i)), SMALL_N - 1, unit="item").method == "none"
 
 
 def test_bootstrap_of_a_mean_agrees_with_the_normal_interval() -> None:
@@ -73,7 +81,7 @@ def test_bootstrap_is_seeded_and_constant_data_gives_no_interval() -> None:
     # A ratio of sums whose every unit has the same share: 10 games each won 6 of 10.
     games = ratio_interval([(6.0, 10.0)] * 10, unit="game")
     assert games.value == pytest.approx(0.6) and games.method == "none"
-    assert games.format() == "0.600 [no interval: 10 games]"
+    assert games.format() == "0.600 [no interval: 10 games, all alike]"
     # One unit apart: an interval again.
     assert ratio_interval([(6.0, 10.0)] * 9 + [(5.0, 10.0)], unit="game").method != "none"
 
@@ -105,10 +113,10 @@ def test_cluster_bootstrap_resamples_whole_tasks() -> None:
     clustered = cluster_mean_interval(values, clusters, unit="task", resamples=500)
     naive = mean_interval(values, unit="dialog", resamples=500)
     assert clustered.n == 2 and naive.n == 100
-    # Two units: a t interval (t(1) = 12.7), cut to a share's range [0, 1].
-    assert clustered.method == "t"
-    assert clustered.low == 0.0 and clustered.high == 1.0
+    assert clustered.format() == "0.500 [no interval: 2 tasks]"
     assert naive.high - naive.low < 0.3
+    twelve = cluster_mean_interval(values * 6, [i // 50 for i in range(600)], unit="task")
+    assert twelve.n == 12 and twelve.high - twelve.low > naive.high - naive.low
 
 
 def test_paired_difference_uses_shared_units_only() -> None:
@@ -133,9 +141,12 @@ def test_paired_difference_of_ratios_of_sums() -> None:
 
 
 def test_ratio_interval_is_a_ratio_of_sums() -> None:
-    interval = ratio_interval([(1.0, 2.0), (3.0, 2.0), (0.0, 4.0)], unit="match", resamples=300)
+    units = [(1.0, 2.0), (3.0, 2.0), (0.0, 4.0)]
+    interval = ratio_interval(units, unit="match", resamples=300)
     assert interval.value == pytest.approx(0.5)  # 4 / 8, not the mean of 0.5, 1.5 and 0
-    assert interval.low <= 0.5 <= interval.high
+    assert interval.format() == "0.500 [no interval: 3 matches]"
+    interval = ratio_interval(units * 4, unit="match", resamples=300)
+    assert interval.low <= 0.5 <= interval.high and interval.n == 12
     assert math.isnan(ratio_interval([(0.0, 0.0)], unit="match").value)
 
 
@@ -145,14 +156,14 @@ def test_unanimous_binary_values_get_wilson_not_a_zero_width_interval() -> None:
     assert none_right.method == "wilson" and none_right.high > 0.09
     all_right = mean_interval([1.0] * 40, unit="item")
     assert all_right.low < 1.0 == all_right.high
-    tasks = cluster_mean_interval([0.0] * 27, [i // 3 for i in range(27)], unit="task")
-    assert tasks.n == 9 and tasks.method == "wilson" and tasks.high > 0.25
+    tasks = cluster_mean_interval([0.0] * 36, [i // 3 for i in range(36)], unit="task")
+    assert tasks.n == 12 and tasks.method == "wilson" and tasks.high > 0.2
     # No invalid action in any match: Wilson over the matches that had actions.
     matches = ratio_interval([(0.0, 4.0)] * 59 + [(0.0, 0.0)], unit="match")
     assert (matches.value, matches.low, matches.n, matches.method) == (0.0, 0.0, 59, "wilson")
     assert matches.high > 0.05
-    solved = cluster_mean_interval([1.0] * 6, [0, 0, 1, 1, 2, 2], unit="task")
-    assert (solved.value, solved.high, solved.n, solved.method) == (1.0, 1.0, 3, "wilson")
+    solved = cluster_mean_interval([1.0] * 24, [i // 2 for i in range(24)], unit="task")
+    assert (solved.value, solved.high, solved.n, solved.method) == (1.0, 1.0, 12, "wilson")
     every_event = ratio_interval([(2.0, 2.0), (3.0, 3.0)] * 20, unit="match")
     assert (every_event.value, every_event.n, every_event.method) == (1.0, 40, "wilson")
 
@@ -162,16 +173,16 @@ def test_mixed_or_non_binary_values_are_bootstrapped() -> None:
     assert mixed.method == "bootstrap"
     # Each cluster sums to its count, but the values are not 0/1: not unanimous.
     halves = cluster_mean_interval([0.5, 1.5] * 20, [i // 2 for i in range(40)], unit="task")
-    assert halves.method == "bootstrap"
+    assert halves.format() == "1.000 [no interval: 20 tasks, all alike]"
     assert ratio_interval([(1.0, 2.0), (2.0, 2.0)] * 20, unit="match").method == "bootstrap"
 
 
 def test_paired_all_or_nothing_units_get_a_score_interval_not_a_zero_width_one() -> None:
-    failed = {task: (0.0, 3.0) for task in range(9)}
+    failed = {task: (0.0, 3.0) for task in range(12)}
     same = paired_difference(failed, dict(failed), unit="task")
-    assert (same.value, same.method, same.n) == (0.0, "wilson", 9)
+    assert (same.value, same.method, same.n) == (0.0, "wilson", 12)
     assert same.low == -same.high and same.high == pytest.approx(
-        wilson_interval(0, 9, unit="task").high
+        wilson_interval(0, 12, unit="task").high
     )
     # Identical mixed outcomes: the bound on discordant pairs, not zero width.
     mixed = {item: float(item % 2) for item in range(30)}
@@ -203,3 +214,78 @@ def test_identical_calibrated_runs_get_a_discordance_bound_not_zero_width() -> N
     # One unit apart: the paired bootstrap as before.
     other = dict(run) | {0: (1 - 0.25, 0.75)}
     assert paired_difference(run, other, unit="item", bounds=(-2.0, 2.0)).method == "bootstrap"
+
+
+NAN = math.nan
+
+
+@pytest.mark.parametrize(
+    ("built", "shown"),
+    [
+        # Below SMALL_N units: compare's 0.000 [-0.793, 0.793] n=1, an invalid rate n=2.
+        (Interval(0.0, -0.793, 0.793, 1, "item", "t"), "0.000 [no interval: 1 item]"),
+        (
+            Interval(1.0, 0.342, 1.0, 2, "trajectory", "wilson"),
+            "1.000 [no interval: 2 trajectories]",
+        ),
+        (Interval(0.5, 0.2, 0.8, 6, "deal", "bootstrap"), "0.500 [no interval: 6 deals]"),
+        # Zero width: CogLM's -66.7 [-66.7, -66.7], the expected chance 0.333 [0.333, 0.333].
+        (
+            Interval(-0.667, -0.667, -0.667, 40, "item", "bootstrap"),
+            "-0.667 [no interval: 40 items, all alike]",
+        ),
+        (
+            Interval(1 / 3, 1 / 3, 1 / 3, 60, "item", "bootstrap"),
+            "0.333 [no interval: 60 items, all alike]",
+        ),
+        # A point outside its interval widens it to the point.
+        (Interval(-1.1, 0.0, 2.8, 40, "item", "bootstrap"), "-1.100 [-1.100, 2.800]"),
+        # Off the scale: the all-wrong age (-5.1) [0.0, 0.0] on an age scale from 0.
+        (
+            on_scale(Interval(-5.1, -6.0, -4.0, 40, "item", "bootstrap"), (0.0, math.inf)),
+            "-5.100 [no interval: off the scale]",
+        ),
+        # A share stays within [0, 1]: raise_accuracy [-0.022, 0.689].
+        (
+            on_scale(Interval(0.33, -0.022, 0.689, 12, "match", "bootstrap"), (0.0, 1.0)),
+            "0.330 [0.000, 0.689]",
+        ),
+        # NaN bounds and no units: one wording, with its reason.
+        (Interval(0.4, NAN, NAN, 12, "game", "bootstrap"), "0.400 [no interval: 12 games]"),
+        (no_interval(0.4, 12, "game", "the runs agree"), "0.400 [no interval: the runs agree]"),
+        (no_interval(NAN, 0, "item"), "n/a"),
+    ],
+)
+def test_every_interval_keeps_the_invariants(built: Interval, shown: str) -> None:
+    assert built.format() == shown
+    if built.defined:
+        assert built.n >= SMALL_N and built.low < built.high
+        assert built.low <= built.value <= built.high
+    else:
+        assert built.method == "none" and built.reason
+        assert not built.significant(1e9) and built.as_list() == [None, None]
+    assert Interval.from_dict(built.as_dict()).as_dict() == built.as_dict()
+    logged = metric_values("headline", built)
+    assert all(math.isfinite(value) for value in logged.values())
+    assert ("headline_ci_low" in logged) == built.defined == ("headline_stderr" in logged)
+
+
+def test_shares_stay_on_their_scale_from_every_builder() -> None:
+    shares = [0.0] * 5 + [0.1] * 5 + [1.0]
+    assert mean_interval(shares, unit="item").low >= 0.0
+    assert ratio_interval([(0.0, 3.0)] * 11 + [(3.0, 3.0)], unit="match").low >= 0.0
+    assert wilson_interval(10, 10, unit="game").as_list()[1] == 1.0
+
+
+def test_paired_bootstrap_pairs_any_statistic() -> None:
+    rng = np.random.default_rng(2)
+    first, second = rng.normal(1.0, 1.0, 40), rng.normal(0.0, 1.0, 40)
+    medians = paired_bootstrap(
+        lambda i: float(np.median(first[i])), lambda i: float(np.median(second[i])), 40, unit="item"
+    )
+    assert medians.value == pytest.approx(float(np.median(first) - np.median(second)))
+    assert medians.method == "bootstrap" and medians.excludes(0.0)
+    alike = paired_bootstrap(
+        lambda i: float(first[i].mean()), lambda i: float(first[i].mean()), 40, unit="item"
+    )
+    assert alike.format() == "0.000 [no interval: 40 items, all alike]"

@@ -35,10 +35,13 @@ class AlwaysLetter(ScriptedReplies):
         return f"ANSWER: {self.letter}"
 
 
-def test_a_proportion_cell_over_few_items_gets_a_wilson_interval() -> None:
+def test_a_proportion_cell_gets_wilson_over_enough_items_and_none_over_few() -> None:
     cell = Cell("t", "row", "all", dict(zip("abcd", (1.0, 0.0, 0.0, 0.0), strict=True)), "item")
-    interval = cell.interval()
-    assert interval.method == "wilson" and interval.n == 4 and interval.value == 0.25
+    few = cell.interval()
+    assert few.format() == "0.250 [no interval: 4 items]"
+    values = {f"i{k}": float(k % 4 == 0) for k in range(12)}
+    interval = Cell("t", "row", "all", values, "item").interval()
+    assert interval.method == "wilson" and interval.n == 12 and interval.value == 0.25
     assert interval.low < 0.25 < interval.high
 
 
@@ -49,7 +52,7 @@ def test_a_ratio_cell_resamples_matches_not_hands() -> None:
     assert interval.n == 2 and interval.value == pytest.approx(0.5)
     assert set(cell.counted()) == {"m0", "m1"}  # a match asked nothing adds nothing
     text = summary_markdown(Report(cells=[cell]))
-    assert "0.500 [" in text and "n=2" in text and "unit: match" in text
+    assert "0.500 [no interval: 2 matches]" in text and "unit: match" in text
 
 
 def test_paper_rows_use_headline_names() -> None:
@@ -163,7 +166,7 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-def test_an_errored_match_is_scored_as_a_failure_and_counted(tmp_path: Path) -> None:
+def test_an_errored_match_is_out_of_every_number(tmp_path: Path) -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
@@ -177,12 +180,6 @@ def test_an_errored_match_is_scored_as_a_failure_and_counted(tmp_path: Path) -> 
         fail_on_error=False,
         display="none",
     )
-    [style, beliefs] = headlines(log)
-    assert style.interval.value == 0.0 and style.interval.n == 1
-    assert style.coverage.counts["error"] == 1
-    assert beliefs.units == {}  # a match asked nothing adds nothing to a ratio
-    report = build_report([log])
-    # every reply failed: the row says so first, and the DQN row is flagged uninformative
-    model = next(c for c in report.cells if c.column == "style" and not c.reference)
-    assert model.failed() == 1.0 and model.flagged().startswith("FAILED REPLIES 100% (over half)")
-    assert any("opponent uninformative: ideal observer = majority class" in n for n in report.notes)
+    # Errored samples are out of every number, as in the log's metrics: nothing is left.
+    with pytest.raises(ResultsError, match="every match errored; nothing to score"):
+        headlines(log)

@@ -164,8 +164,9 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert metrics["accuracy level:3"].value == pytest.approx(2 / 3)
     assert metrics["accuracy"].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
     # One game says nothing about sampling variation: no interval, not a point.
-    assert math.isnan(metrics["accuracy_ci_low"].value)
-    assert math.isnan(metrics["accuracy_ci_high"].value)
+    assert "accuracy_ci_low" not in metrics and "accuracy_ci_high" not in metrics
+    assert metrics["accuracy_n"].value == 1
+    assert not any(math.isnan(metric.value) for metric in metrics.values())
     user_turns = [m.text for m in sample.messages if m.role == "user"]
     assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
 

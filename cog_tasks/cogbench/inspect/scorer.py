@@ -49,6 +49,7 @@ from cog_tasks.cogbench.rationality import (
 )
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.stats import metric_values
 
 
 def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
@@ -78,8 +79,8 @@ def authenticity_by_iteration(
 def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
     """Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
 
-    The average carries its 95 % interval over trajectories
-    (``authenticity_avg_ci_low``, ``authenticity_avg_ci_high``).
+    The average comes first, with its 95 % interval over trajectories
+    (:func:`~cog_tasks.common.stats.metric_values`: no NaN in the log).
 
     Args:
         weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
@@ -96,8 +97,7 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
         result = summary.headline("authenticity")
         if "authenticity_avg" in result:
             interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
-            result["authenticity_avg_ci_low"] = interval.low
-            result["authenticity_avg_ci_high"] = interval.high
+            result = metric_values("authenticity_avg", interval) | result
         pairs = sum(tally.pairs for tally in ratings.values())
         invalid = sum(tally.invalid for tally in ratings.values())
         result["invalid_rate"] = invalid / pairs if pairs else 0.0
@@ -112,7 +112,7 @@ def rationality() -> Metric:
 
     The average counts every unreadable judge reply and every answer without
     reasoning as 1 (the floor) and carries its 95 % interval over
-    trajectories (``rationality_avg_ci_low``, ``rationality_avg_ci_high``);
+    trajectories (:func:`~cog_tasks.common.stats.metric_values`);
     ``rationality_readable_avg`` (and ``_t0``, ``_t5``, ``_t10``) is the same
     mean over the judge's readable scores alone. ``judge_invalid_rate`` is
     the share of unreadable replies among the answers the judge was asked
@@ -127,8 +127,7 @@ def rationality() -> Metric:
         result = summary.headline("rationality")
         if "rationality_avg" in result:
             interval = rationality_interval(list(_units(scores, None).values()))
-            result["rationality_avg_ci_low"] = interval.low
-            result["rationality_avg_ci_high"] = interval.high
+            result = metric_values("rationality_avg", interval) | result
         readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
         result.update(readable.headline("rationality_readable"))
         total = sum(judged.values(), RationalityTally())

@@ -216,7 +216,7 @@ def scored_reply(state: TaskState) -> str:
     return replies[number - 1] if 0 < number <= len(replies) else state.output.completion
 
 
-@scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER)])
+@scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER, headline="acc")])
 def cogeval_scorer() -> Scorer:
     """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode.
 

@@ -281,9 +281,8 @@ def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]
 
 
 def _percent(interval: Interval) -> str:
-    return (
-        f"{100 * interval.value:.1f} %, 95 % CI {100 * interval.low:.1f}-{100 * interval.high:.1f}"
-    )
+    """``51.0 %, 95 % CI [40.1, 61.2]``, or the statistics entry's ``[no interval: 4 replies]``."""
+    return f"{100 * interval.value:.1f} %, 95 % CI {interval.bounds_text(1, scale=100.0)}"
 
 
 def _coc_leak(args: argparse.Namespace) -> int:

@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.coglm.prompts import erasure_prompt
-from cog_tasks.coglm.studies import difference_lines
 from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
 
 
 def _interdependence(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.inspect.studies import run_interdependence
+    from cog_tasks.coglm.studies import difference_lines
 
     eval_options: dict[str, Any] = {}
     for name in ("max_tokens", "temperature", "max_connections", "seed"):
@@ -63,6 +62,8 @@ def _agreement(args: argparse.Namespace) -> int:
 
 
 def _erasure_prompt(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.prompts import erasure_prompt
+
     print(erasure_prompt(args.ability))
     return 0
 

@@ -42,7 +42,7 @@ from cog_tasks.coglm.metrics import (
     summary_intervals,
 )
 from cog_tasks.coglm.records import UPSTREAM_ITEM_COUNTS
-from cog_tasks.common.stats import Interval
+from cog_tasks.common.stats import Interval, metric_values
 
 SCORER = "coglm_scorer"
 """The name ``coglm_chat``'s scores are logged under."""
@@ -125,8 +125,8 @@ def coglm_summary() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
-        if not scores:
-            return {"calibrated_acc": float("nan")}
+        if not scores:  # every sample errored: no number, and never a NaN in the log
+            return {}
         abilities = _metadata(scores, "ability")
         by_ability: dict[str, list[SampleScore]] = {}
         for score, ability in zip(scores, abilities, strict=True):
@@ -134,15 +134,14 @@ def coglm_summary() -> Metric:
         per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
         stages = stage_scores(per_ability)
         intervals = summary_intervals(abilities, _key(scores, "acc"), _chance_counts(scores))
-        summary: dict[str, float] = {}
+        summary: dict[str, float] = {"calibrated_acc": fmean(per_ability.values())}
+        _add_interval(summary, "calibrated_acc", intervals.overall)
         for stage, value in stages.items():
             summary[f"stage{stage}_calibrated_acc"] = value
             _add_interval(summary, f"stage{stage}_calibrated_acc", intervals.stages[stage])
         for code, interval in intervals.abilities.items():
             _add_interval(summary, f"{code}_calibrated_acc", interval)
         summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
-        summary["calibrated_acc"] = fmean(per_ability.values())
-        _add_interval(summary, "calibrated_acc", intervals.overall)
         summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
         age = cognitive_age(stages)
         if age is not None and intervals.cognitive_age is not None:
@@ -159,18 +158,18 @@ def coglm_summary() -> Metric:
 
 
 def _add_interval(summary: dict[str, float], key: str, interval: Interval) -> None:
-    summary[f"{key}_ci_low"] = interval.low
-    summary[f"{key}_ci_high"] = interval.high
+    """The interval's keys beside ``summary[key]`` (never a NaN: :func:`metric_values`)."""
+    summary.update({k: v for k, v in metric_values(key, interval).items() if k != key})
 
 
 @scorer(
     metrics=[
+        coglm_summary(),
         grouped(acc(), "ability", all=False, name_template="{group_name}_acc"),
         grouped(
             calibrated_acc(), "ability", all=False, name_template="{group_name}_calibrated_acc"
         ),
         grouped(invalid(), "ability", all=False, name_template="{group_name}_invalid"),
-        coglm_summary(),
     ]
 )
 def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:

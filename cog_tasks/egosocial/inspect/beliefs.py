@@ -72,7 +72,7 @@ def judge_model() -> Model:
     return get_model(role=role, required=True)
 
 
-@scorer(metrics=[key_intervals(unit="item")])
+@scorer(metrics=[key_intervals(unit="item", headline="all")])
 def belief_judge() -> Scorer:
     """Grade each belief with the model in the ``judge`` role against the card facts.
 

@@ -1,10 +1,10 @@
 """Inspect metrics for EgoSocialArena: every number with its 95 % interval.
 
-The intervals come from :mod:`cog_tasks.common.stats` through
-:func:`cog_tasks.common.inspect_metrics.key_intervals`: Wilson for a
-proportion over fewer than 30 units, a seeded bootstrap otherwise. A sample
-is one unit: an item for the static tasks, a game for Number Guessing, a
-match for Hold'em.
+The intervals come from the statistics entry (:mod:`cog_tasks.common.stats`)
+through :func:`cog_tasks.common.inspect_metrics.key_intervals` and
+:func:`~cog_tasks.common.stats.metric_values` (no NaN in a log). A sample is
+one unit: an item for the static tasks, a game for Number Guessing, a match
+for Hold'em.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
 from cog_tasks.common.inspect_metrics import key_intervals
-from cog_tasks.common.stats import ratio_interval
+from cog_tasks.common.stats import metric_values, ratio_interval
 
 
 @metric
@@ -32,7 +32,7 @@ def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str)
         unit: What a sample is.
 
     Returns:
-        ``<group key>``, ``<group key>_ci_low`` and ``<group key>_ci_high``.
+        ``<group key>`` with its interval (:func:`~cog_tasks.common.stats.metric_values`).
     """
     intervals = key_intervals(unit=unit)
 
@@ -66,14 +66,14 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
     """``sum(numerator) / sum(denominator)`` over samples, with a bootstrap interval over samples.
 
     Samples with a zero denominator add nothing, so a rate is never averaged
-    over undefined per-sample ratios; NaN when every denominator is 0.
+    over undefined per-sample ratios; no key when every denominator is 0.
 
     Args:
         pairs: ``(numerator key, denominator key, reported name)`` triples.
         unit: What a sample is (``match``).
 
     Returns:
-        ``<name>``, ``<name>_ci_low`` and ``<name>_ci_high`` per triple.
+        ``<name>`` per triple, with its interval (:func:`~cog_tasks.common.stats.metric_values`).
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -86,9 +86,7 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
                     tops.append(float(value[numerator]))  # type: ignore[index]
                     bottoms.append(float(value[denominator]))  # type: ignore[index]
             interval = ratio_interval(list(zip(tops, bottoms, strict=True)), unit=unit)
-            reported[name] = interval.value
-            reported[f"{name}_ci_low"] = interval.low
-            reported[f"{name}_ci_high"] = interval.high
+            reported.update(metric_values(name, interval))
         return reported
 
     return compute

@@ -99,8 +99,8 @@ def rotated_choice(circular: bool) -> Solver:
 
 @scorer(
     metrics=[
+        key_intervals(unit="item", headline="all"),
         grouped_key_intervals(("all", "circular"), GROUPS, unit="item"),
-        key_intervals(unit="item"),
     ]
 )
 def option_letter() -> Scorer:
