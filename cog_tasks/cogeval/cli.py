@@ -77,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _add_table_source(report)
     add_out_option(
-        report, "folder for the PNG files (default: the --log folder or the SCORES file's)"
+        report, "folder for the PNG files (default: a new ./cogeval-report)"
     )
     report.add_argument(
         "--json", action="store_true", help='print {"rows": [...]} as JSON instead of text'
@@ -199,9 +199,10 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
 
 
 def _default_out(args: argparse.Namespace) -> Path:
-    """Where a command writes without --out: the first --log folder, or the SCORES file's."""
-    first = args.log[0] if args.log is not None else args.scores
-    return first if first.is_dir() else first.parent
+    """Where a command writes without --out: a new ``./cogeval-report`` folder, never the logs'."""
+    from cog_tasks.common.files import report_folder
+
+    return report_folder(args.out, "cogeval-report")
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -328,7 +329,7 @@ def _report(args: argparse.Namespace) -> int:
     from cog_tasks.common.scripted import CHANCE_MODEL
 
     runs = _load_runs(args, pool_seeds=args.pool_seeds)
-    folder = args.out or _default_out(args)
+    folder = _default_out(args)
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
         json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
@@ -359,7 +360,7 @@ def _exp2(args: argparse.Namespace) -> int:
         "deviance": [term.to_dict() for term in terms],
         "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
     }
-    out = args.out or _default_out(args)
+    out = _default_out(args)
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)

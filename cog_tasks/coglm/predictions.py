@@ -30,7 +30,7 @@ from cog_tasks.coglm.records import CogLMDataError, check_options
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.results import RunResults
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, refuse_repeated_rows
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
 RECORD_ID = re.compile(r"[a-z]{4,5}-\d{4}")
@@ -116,11 +116,20 @@ def read_predictions(
         cog_tasks.common.files.DataFileError: Naming the file and line of bad JSON.
         CogLMDataError: Naming the file and line of a malformed row, or when
             the file holds no predictions.
+        cog_tasks.common.runs.SameContentError: Naming both lines of an item
+            (its ``id``, else its ``question``) given twice.
     """
-    items = [
-        score_prediction(row, f"{path}:{number}", extractor, chance)
-        for number, row in iter_jsonl(path, require_object=False)
-    ]
+    rows = list(iter_jsonl(path, require_object=False))
+    items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
+    refuse_repeated_rows(
+        (
+            (f"{path}:{number}", ("id", row["id"]) if row.get("id") else ("question", row["question"]))
+            for number, row in rows
+            if row.get("id") or isinstance(row.get("question"), str)
+        ),
+        str(path),
+        "item",
+    )
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
     return items

@@ -45,13 +45,14 @@ from cog_tasks.common.cli import add_force_option, add_name_value_option, add_ou
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import (
     new_output,
+    own_folder,
     read_json,
     write_json_atomically,
     write_text_atomically,
 )
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import ResultsError, compare_units
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, refuse_same_content
 from cog_tasks.common.secrets import is_secret, redact
 from cog_tasks.common.stats import SMALL_N
 
@@ -682,6 +683,7 @@ def run_profile(
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
     with _claimed(out, identity):
+        own_folder(out)  # a claimed run folder is resumed: its files are this run's
         return _run_steps(model, preset, out, identity, progress)
 
 
@@ -1050,6 +1052,9 @@ def _difference_lines(
 
 
 def _profile_compare(args: argparse.Namespace) -> int:
+    refuse_same_content(
+        [path / "profile.json" if path.is_dir() else path for path in args.profiles], "profile"
+    )
     profiles = [_read_profile(path) for path in args.profiles]
     if len(profiles) < 2:
         raise ResultsError("profile compare needs two profiles or more")

@@ -278,7 +278,9 @@ def _one_line(error: BaseException) -> str:
         message = f"{error.filename}: {error.strerror}"
     else:
         message = str(error) or type(error).__name__
-    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+    from cog_tasks.common.secrets import redact_text
+
+    return redact_text(" ".join(line.strip() for line in message.splitlines() if line.strip()))
 
 
 def is_user_error(error: BaseException) -> bool:
@@ -298,8 +300,11 @@ def guarded(command: Command, program: str) -> Command:
     """Wrap a command: user errors (:func:`is_user_error`) print one line, exit code 2.
 
     The line is ``<program>: error: <message>``, on standard error. An
-    interrupt prints ``<program>:`` and :data:`INTERRUPTED`, exit code
-    :data:`INTERRUPT_EXIT`: what was written is kept (every write is atomic).
+    interrupt (SIGINT, and SIGTERM alike) prints ``<program>:`` and
+    :data:`INTERRUPTED`, exit code :data:`INTERRUPT_EXIT`: what was written is
+    kept (every write is atomic), scratch folders are removed. The command's
+    ``--force`` (if it has one) is the output rule's
+    (:func:`cog_tasks.common.files.begin_command`).
 
     Args:
         command: Takes the parsed arguments, returns an exit code.
@@ -311,8 +316,12 @@ def guarded(command: Command, program: str) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
+        from cog_tasks.common.files import begin_command, terminate_as_interrupt
+
+        begin_command(force=bool(getattr(args, "force", False)))
         try:
-            return command(args)
+            with terminate_as_interrupt():
+                return command(args)
         except KeyboardInterrupt:
             print(f"{program}: {INTERRUPTED}", file=sys.stderr)
             return INTERRUPT_EXIT
@@ -349,6 +358,9 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 def guard_commands(parser: argparse.ArgumentParser) -> None:
     """Wrap the ``func`` of every command under ``parser`` with :func:`guarded`.
 
+    Every command gets ``--force`` (:func:`add_force_option`): every write
+    goes through one output rule (:mod:`cog_tasks.common.files`).
+
     Messages name the command by its parser's ``prog`` (``cog-tasks egosocial
     report``). A command already wrapped is left as it is.
 
@@ -356,6 +368,8 @@ def guard_commands(parser: argparse.ArgumentParser) -> None:
         parser: The root parser, every command group added.
     """
     for command in command_parsers(parser):
+        if "--force" not in command._option_string_actions:
+            add_force_option(command)
         function = command.get_default("func")
         if function is not None and not hasattr(function, "guarded_program"):
             command.set_defaults(func=guarded(function, command.prog))

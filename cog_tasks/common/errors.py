@@ -12,7 +12,8 @@ it should be (:class:`cog_tasks.common.logs.InspectLogError`). Each derives from
 too, so callers that catch ``ValueError`` (Inspect's ``-T`` users, the tests)
 still do.
 
-This module imports nothing: every layer may raise these errors.
+This module imports nothing at import time: every layer may raise these errors
+(and print :func:`warn` lines).
 """
 
 from __future__ import annotations
@@ -24,3 +25,13 @@ class UserError(ValueError):
 
 class SettingError(UserError):
     """An environment setting (``COG_TASKS_*``) whose value cannot be used; the message names it."""
+
+
+def warn(message: str) -> None:
+    """Print ``cog-tasks: warning: <message>`` on one line to standard error."""
+    import sys
+
+    from cog_tasks.common.secrets import redact_text
+
+    text = redact_text(" ".join(line.strip() for line in message.splitlines() if line.strip()))
+    print(f"cog-tasks: warning: {text}", file=sys.stderr)

@@ -131,9 +131,11 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
         print(line)
     if logs.skipped:
         print(logs.skipped_note())
-    chart = args.out or Path(f"coglm_table{table}.png")
-    write_settings_chart(runs, paper, chart, f"{title}\nhollow markers: the paper ({model})")
-    print(f"chart written to {chart}")
+    if args.out is None:  # never a file the user did not name
+        print(f"no chart written: pass --out coglm_table{table}.png to draw one")
+        return 0
+    write_settings_chart(runs, paper, args.out, f"{title}\nhollow markers: the paper ({model})")
+    print(f"chart written to {args.out}")
     return 0
 
 
@@ -412,7 +414,7 @@ def _add_tables(commands: argparse._SubParsersAction) -> None:
             "model, with the paper's rows below, and draw it as a PNG.",
         )
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
-        add_out_option(parser, f"chart PNG (default coglm_table{table}.png)", old=("--chart",))
+        add_out_option(parser, f"chart PNG (default: no chart)", old=("--chart",))
         add_status_option(parser)
         parser.set_defaults(func=_table5 if table == 5 else _table7)
 

@@ -234,6 +234,7 @@ def results_of_file(
                     declared,
                     str(results_file),
                     _protocol(family, rule, chance, length_units - {""}),
+                    content=f"{family.name}:{run.content}" if run.content else "",
                 ),
                 family,
             )
@@ -270,7 +271,8 @@ def load_lm_eval_runs(
     if not dated:
         raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
     runs = [found for _, found in sorted(dated, key=lambda pair: pair[0])]
-    distinct_runs([run for run, _ in runs])
+    kept = {id(run) for run in distinct_runs([run for run, _ in runs])}
+    runs = [(run, family) for run, family in runs if id(run) in kept]
     labels = [run.identity.model + family.label_suffix for run, family in runs]
     shared = labels_of_shared_keys(
         [run.identity for run, _ in runs], [(family, run.identity.model) for run, family in runs]

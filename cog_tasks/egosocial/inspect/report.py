@@ -37,6 +37,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample
 
 import cog_tasks.egosocial.inspect as tasks
+from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.results import (
     CheckedRun,
@@ -552,4 +553,4 @@ def report_logs(
         note = f" ({found.skipped_note()})" if found.skipped else ""
         raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}{note}")
     report = build_report(logs, pool_seeds)
-    return write_report(report, out_dir or log_dir), found.skipped_note()
+    return write_report(report, report_folder(out_dir, "egosocial-report")), found.skipped_note()
