@@ -14,9 +14,10 @@ from cog_tasks.common.cli import (
     add_name_value_option,
     add_out_option,
     add_status_option,
+    positive_int,
     task_arguments,
 )
-from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.files import new_output, write_json_atomically
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -42,7 +43,6 @@ def _score(args: argparse.Namespace) -> int:
         score_method,
     )
     from cog_tasks.cogbench.loader import load_records
-    from cog_tasks.common.runs import file_sha256
     from cog_tasks.cogbench.rationality import JudgeVerdict, judge_answers
 
     path = Path(args.eval_file)
@@ -102,6 +102,7 @@ def _file_labels(paths: list[Path]) -> dict[Path, str]:
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
     from cog_tasks.cogbench.loader import load_records
+    from cog_tasks.common.runs import file_sha256
 
     specs: dict[tuple[str, str], tuple[str, Path]] = {}
     for spec in args.raters:
@@ -167,9 +168,9 @@ def _judge_counts(records: list[dict[str, Any]]) -> str:
 def _export(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
+    target = new_output(args.out, args.force, args.log_file)  # before any reading
     log = read_cogbench_log(args.log_file)
     records, checked = export_eval_records(log)
-    target = args.out
     target.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
@@ -223,7 +224,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument(
         "--judge-chars",
-        type=int,
+        type=positive_int,
         help="show the judge at most this many characters of flows (default: all, whole)",
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
@@ -250,7 +251,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
-    add_out_option(report, "folder for the PNGs and cogbench_curves.json (default: a new ./cogbench-report)")
+    add_out_option(
+        report, "folder for the PNGs and cogbench_curves.json (default: a new ./cogbench-report)"
+    )
     add_status_option(report)
     report.add_argument(
         "--pool-seeds",

@@ -17,6 +17,7 @@ CogLM record id, names the items missing from the benchmark. A row without
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -101,6 +102,15 @@ def predictions_run(
     )
 
 
+def _row_key(row: dict[str, Any]) -> tuple[str, str]:
+    """What makes a predictions row one item: its ``id``, else its ``question``, else all of it."""
+    if row.get("id"):
+        return ("id", str(row["id"]))
+    if isinstance(row.get("question"), str):
+        return ("question", row["question"])
+    return ("row", json.dumps(row, sort_keys=True))
+
+
 def read_predictions(
     path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
@@ -122,13 +132,7 @@ def read_predictions(
     rows = list(iter_jsonl(path, require_object=False))
     items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
     refuse_repeated_rows(
-        (
-            (f"{path}:{number}", ("id", row["id"]) if row.get("id") else ("question", row["question"]))
-            for number, row in rows
-            if row.get("id") or isinstance(row.get("question"), str)
-        ),
-        str(path),
-        "item",
+        ((f"{path}:{number}", _row_key(row)) for number, row in rows), str(path), "item"
     )
     if not items:
         raise CogLMDataError(f"{path}: no predictions")

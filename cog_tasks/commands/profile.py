@@ -41,7 +41,13 @@ from cog_tasks.commands.profile_views import (
     render_markdown,
     write_views,
 )
-from cog_tasks.common.cli import add_force_option, add_name_value_option, add_out_option
+from cog_tasks.common.cli import (
+    add_force_option,
+    add_name_value_option,
+    add_out_option,
+    number_at_least,
+    positive_int,
+)
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import (
     new_output,
@@ -353,6 +359,12 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
     Raises:
         ProfileStepError: Naming the steps and the option that gives the judge.
     """
+    unknown = sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES})
+    if unknown:
+        raise ProfileStepError(
+            f"--model-role {unknown[0]}: no benchmark of the profile has that role; "
+            f"use {JUDGE_ROLE} (or {', '.join(ROLE_ALIASES)})"
+        )
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
     judged = [step.task for step in preset.steps if step.task in JUDGED_TASKS]
@@ -1052,10 +1064,10 @@ def _difference_lines(
 
 
 def _profile_compare(args: argparse.Namespace) -> int:
+    profiles = [_read_profile(path) for path in args.profiles]
     refuse_same_content(
         [path / "profile.json" if path.is_dir() else path for path in args.profiles], "profile"
     )
-    profiles = [_read_profile(path) for path in args.profiles]
     if len(profiles) < 2:
         raise ResultsError("profile compare needs two profiles or more")
     base_index = len(profiles) - 1 if args.base is None else args.base - 1
@@ -1111,7 +1123,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
-        type=int,
+        type=positive_int,
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
     )
     add_out_option(run, "output folder", required=True)
@@ -1120,8 +1132,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print each step's samples, requests and estimated tokens, and run nothing",
     )
-    run.add_argument("--price-in", type=float, help="with --dry-run: $ per million input tokens")
-    run.add_argument("--price-out", type=float, help="with --dry-run: $ per million output tokens")
+    run.add_argument(
+        "--price-in", type=number_at_least(0), help="with --dry-run: $ per million input tokens"
+    )
+    run.add_argument(
+        "--price-out", type=number_at_least(0), help="with --dry-run: $ per million output tokens"
+    )
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
         "compare",

@@ -83,12 +83,18 @@ def comma_list(text: str) -> list[str]:
         The items, in order.
 
     Raises:
-        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``).
+        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``)
+            or given twice (``a,a``: its rows would be counted twice).
     """
     items = [item.strip() for item in text.split(",")]
     if not all(items):
         raise argparse.ArgumentTypeError(
             f"empty item in {text!r}: give names separated by single commas, such as a,b"
+        )
+    repeated = sorted({item for item in items if items.count(item) > 1})
+    if repeated:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(repeated)} given twice in {text!r}; give each once"
         )
     return items
 
@@ -463,6 +469,28 @@ def count_at_least(minimum: int) -> Callable[[str], int]:
             value = None
         if value is None or value < minimum:
             raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
+def number_at_least(minimum: float) -> Callable[[str], float]:
+    """An argparse ``type`` reading a finite number (no ``nan``, ``inf``) of at least ``minimum``.
+
+    Args:
+        minimum: The smallest value allowed.
+
+    Returns:
+        The parser; it raises ``argparse.ArgumentTypeError`` naming the value.
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value >= minimum):
+            raise argparse.ArgumentTypeError(f"expected a number >= {minimum:g}, got {text!r}")
         return value
 
     return parse

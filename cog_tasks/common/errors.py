@@ -23,6 +23,26 @@ class UserError(ValueError):
     """Bad input or an unusable setting; the message names the file, row, option or setting."""
 
 
+class RunFailedError(UserError):
+    """An evaluation a command started that did not finish; the message names its log."""
+
+    @classmethod
+    def of(cls, what: str, log: object) -> RunFailedError:
+        """One line for a failed Inspect log: its status, the error's last line, the log's path.
+
+        Args:
+            what: What the run was (``condition 'plan'``).
+            log: The ``EvalLog``.
+        """
+        error = getattr(log, "error", None)
+        message = str(getattr(error, "message", "") or "").strip().splitlines()
+        reason = message[-1][:300] if message else "no error recorded"
+        return cls(
+            f"{what} did not finish (status {getattr(log, 'status', '?')}: {reason}); "
+            f"the whole traceback is in {getattr(log, 'location', 'its log')}"
+        )
+
+
 class SettingError(UserError):
     """An environment setting (``COG_TASKS_*``) whose value cannot be used; the message names it."""
 

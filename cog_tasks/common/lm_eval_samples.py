@@ -44,9 +44,12 @@ def find_results_files(path: Path) -> list[Path]:
     """The lm-eval results files at ``path`` (a results file or an output folder), sorted.
 
     Raises:
-        FileNotFoundError: If ``path`` does not exist or holds no ``results_*.json``.
+        FileNotFoundError: If ``path`` does not exist, is a file but not JSON
+            (an Inspect ``.eval`` log), or holds no ``results_*.json``.
     """
     if path.is_file():
+        if path.suffix != ".json":
+            raise FileNotFoundError(f"{path}: not an lm-eval results_*.json file")
         return [path]
     if not path.is_dir():
         raise FileNotFoundError(f"{path}: no such file or directory")

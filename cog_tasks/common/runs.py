@@ -114,8 +114,10 @@ def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "in
             continue  # the reader names a missing file
         key = file_sha256(path)
         if key in seen:
-            same = "the same file" if Path(path).resolve() == Path(seen[key]).resolve() else (
-                "the same content"
+            same = (
+                "the same file"
+                if Path(path).resolve() == Path(seen[key]).resolve()
+                else ("the same content")
             )
             raise SameContentError(
                 f"{path}: {same} as {seen[key]} (one {what} given twice would be counted "

@@ -40,7 +40,7 @@ NAME = re.compile(
 """The start of a ``name=value`` pair in text, or of a ``'name': value`` entry (JSON, a repr)."""
 
 NEXT_PAIR = re.compile(r"[,\s]+(?:[A-Za-z_][\w.-]*=|-)|\s*[\]\)}]\s*(?:$|[\s,])|\s*$")
-"""Where an unquoted secret value ends: before another pair, an option, a closing bracket or the end."""
+"""Where an unquoted secret value ends: before a pair, an option, a closing bracket, the end."""
 
 CLOSING = {"'": "'", '"': '"', "[": "]", "(": ")", "{": "}"}
 
@@ -88,7 +88,9 @@ def _redacted(name: str, value: object) -> object:
     return redact_text(value) if isinstance(value, str) else value
 
 
-def model_arguments(pairs: Iterable[tuple[str, object]] | Mapping[str, object]) -> dict[str, object]:
+def model_arguments(
+    pairs: Iterable[tuple[str, object]] | Mapping[str, object],
+) -> dict[str, object]:
     """Model or role arguments (``-M``, ``--model-role``, ``--model_args``) as one redacted mapping.
 
     Every name is kept; a secret's value is :data:`REDACTED`. Build labels,

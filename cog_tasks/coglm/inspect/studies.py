@@ -38,8 +38,9 @@ from cog_tasks.coglm.studies import (
     write_cells_csv,
     write_outcomes,
 )
-from cog_tasks.common.results import check_run
+from cog_tasks.common.errors import RunFailedError
 from cog_tasks.common.files import own_folder
+from cog_tasks.common.results import check_run
 from cog_tasks.common.secrets import redact
 
 
@@ -160,7 +161,7 @@ def run_interdependence(
             **eval_options,
         )
         if log.status != "success":
-            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
+            raise RunFailedError.of(f"condition {condition!r}", log)
         condition_outcomes = outcomes_from_log(log, condition)
         outcomes.extend(condition_outcomes)
         write_outcomes(outcomes_path, outcomes)

@@ -243,7 +243,7 @@ def results_of_file(
 
 
 def load_lm_eval_runs(
-    path: Path, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
+    path: Path | Sequence[Path], rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
 ) -> list[tuple[CheckedRun, TaskFamily, str]]:
     """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
@@ -251,7 +251,8 @@ def load_lm_eval_runs(
     differs between them (:func:`cog_tasks.common.runs.distinguishing_labels`).
 
     Args:
-        path: An lm-eval ``--output_path`` directory or one results file.
+        path: An lm-eval ``--output_path`` directory or one results file, or
+            several: a run found twice (a copied folder) is read once, with a warning.
         rule: Choice rule of the ``coglm`` family (:data:`RULES`).
         chance: Chance rule.
 
@@ -265,11 +266,14 @@ def load_lm_eval_runs(
     """
     declared = declared_benchmark()
     dated = []
-    for file in find_results_files(path):
+    paths = [path] if isinstance(path, Path) else list(path)
+    for file in (found for folder in paths for found in find_results_files(folder)):
         stamp = float(read_json(file).get("date") or 0.0), str(file)
         dated.extend((stamp, found) for found in results_of_file(file, declared, rule, chance))
     if not dated:
-        raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
+        raise CogLMDataError(
+            f"{', '.join(map(str, paths))}: no results file contains coglm or coglm_gen tasks"
+        )
     runs = [found for _, found in sorted(dated, key=lambda pair: pair[0])]
     kept = {id(run) for run in distinct_runs([run for run, _ in runs])}
     runs = [(run, family) for run, family in runs if id(run) in kept]
