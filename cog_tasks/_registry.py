@@ -9,3 +9,6 @@ import cog_tasks.egosocial.inspect
 from cog_tasks.cogbench.inspect import cogbench
 from cog_tasks.cogeval.inspect import cogeval
 from cog_tasks.coglm.inspect import coglm, coglm_chat
+from cog_tasks.common.errors import one_line_under_inspect
+
+one_line_under_inspect()  # a bad -T value: our one line, last, exit code 2

@@ -346,7 +346,7 @@ ISSUE_47 = [
     ),
     case(
         "cogbench-chance-a-billion-iterations",
-        "cogbench chance -T iterations=1000000000 --log-dir {tmp}/logs",
+        "cogbench chance -T source=sample -T iterations=1000000000 --log-dir {tmp}/logs",
         "clear",
         "iterations must be at most",
     ),
@@ -540,3 +540,96 @@ def test_a_secret_value_is_redacted_whole(label: str) -> None:
     identity = RunIdentity.of("t@1", label, arguments={"model_args": label, "client_secret": FAKE})
     shown = identity.label() + json.dumps(identity.as_dict())
     assert FAKE not in shown and "B2" not in shown
+
+
+CANARY_ARGS = {"token": f"{FAKE},B2 x", "bearer_token": FAKE, "client_secret": f"[{FAKE}]"}
+"""Model arguments whose values must never be written (commas, spaces and brackets included)."""
+
+CHANCE_RUNS = [
+    "coglm chance --limit 2 --log-dir {tmp}/coglm",
+    "cogeval chance -T graphs=n7line --limit 2 --log-dir {tmp}/cogeval",
+    "cogbench chance -T source=sample -T agent=cot -T iterations=1 -T judge=false --limit 1 "
+    "--log-dir {tmp}/cogbench",
+    "egosocial chance egosocial_static --limit 2 --log-dir {tmp}/egosocial",
+]
+WRITING_COMMANDS = [
+    "coglm report {tmp}/coglm --out {tmp}/out/coglm.png",
+    "coglm report {tmp}/coglm --json",
+    "cogeval report --log {tmp}/cogeval --out {tmp}/out/cogeval",
+    "cogeval analyze --log {tmp}/cogeval --json",
+    "cogbench report {tmp}/cogbench --out {tmp}/out/cogbench",
+    "cogbench export {log:cogbench} --out {tmp}/out/cogbench.json",
+    "egosocial report {tmp}/egosocial --out {tmp}/out/egosocial",
+]
+"""Every command that writes (or prints) what it read from a log."""
+
+
+@pytest.mark.slow
+def test_no_written_file_holds_a_canary_secret(row_env: Path) -> None:
+    """Logs whose model arguments hold secrets: nothing any command writes or prints holds one."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    tmp = row_env
+    for command in CHANCE_RUNS:
+        code, _, err = run(command.format(tmp=tmp).split())
+        assert code == 0, err
+    logs = {}
+    for folder in ("coglm", "cogeval", "cogbench", "egosocial"):
+        [path] = (tmp / folder).glob("*.eval")
+        log = read_eval_log(str(path))
+        log.eval.model_args = {**(log.eval.model_args or {}), **CANARY_ARGS}
+        write_eval_log(log, str(path))
+        logs[folder] = path
+    (tmp / "out").mkdir()
+    printed = []
+    for command in WRITING_COMMANDS:
+        argv = command.replace("{log:cogbench}", str(logs["cogbench"])).format(tmp=tmp)
+        code, out, err = run(argv.split())
+        assert code == 0, (command, err)
+        printed += [out, err]
+    files = [path for path in (tmp / "out").rglob("*") if path.is_file()]
+    assert len(files) >= 7
+    texts = printed + [path.read_bytes().decode("utf-8", "replace") for path in files]
+    leaks = [text[:200] for text in texts if FAKE in text or "B2" in text]
+    assert not leaks
+
+
+INSPECT_CASES = [
+    pytest.param("cog_tasks/egosocial_static", "-T size=abc", "size", id="inspect-size-abc"),
+    pytest.param(
+        "cog_tasks/egosocial_number_guessing", "-T games=0", "games", id="inspect-games-0"
+    ),
+    pytest.param(
+        "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", id="inspect-source"
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("task", "argument", "name"), INSPECT_CASES)
+def test_inspect_eval_ends_on_our_line(task: str, argument: str, name: str, row_env: Path) -> None:
+    """``inspect eval`` with a bad ``-T`` value: our one line last, exit code 2, no traceback."""
+    import subprocess
+
+    finished = subprocess.run(
+        [
+            "inspect",
+            "eval",
+            task,
+            *argument.split(),
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "1",
+            "--log-dir",
+            str(row_env / "logs"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=row_env,
+    )
+    lines = [line for line in finished.stderr.splitlines() if line.strip()]
+    assert finished.returncode == 2, finished.stderr[-2000:]
+    assert "Traceback" not in finished.stderr
+    assert lines[-1].startswith("inspect: error: ") and name in lines[-1], lines[-3:]
