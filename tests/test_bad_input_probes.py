@@ -1509,20 +1509,20 @@ def test_profile_row_probes_start_from_a_readable_row(probe_env: Path) -> None:
     assert code == 2 and len(lines) == 1 and "same file" in lines[0], lines
 
 
-def unpack_bug(source: Path) -> Any:
+def unpack_bug(source: Path, strict: bool = False) -> Any:
     """A bug in our code: Python's own ``ValueError``."""
     first, second = [source, source, source]  # too many values to unpack
     return first, second
 
 
-def internal_check_fails(source: Path) -> Any:
+def internal_check_fails(source: Path, strict: bool = False) -> Any:
     """A bug caught by one of the package's own checks: a ``raise ValueError`` of the package."""
     from cog_tasks.common.stats import cluster_mean_interval
 
     return cluster_mean_interval([1.0, 2.0], ["only one label"], unit="task")
 
 
-def refuse_input(source: Path) -> Any:
+def refuse_input(source: Path, strict: bool = False) -> Any:
     """Bad input, reported the package's way."""
     from cog_tasks.common.files import DataFileError
 

@@ -338,7 +338,7 @@ def test_counts_and_force(tmp_path: Path) -> None:
         new_output(target, False, source)
     assert new_output(target, True, source) == target
     for force in (False, True):
-        with pytest.raises(UserError, match="overwrite an input"):
+        with pytest.raises(UserError, match="overwrite its own input"):
             new_output(source, force, source)
 
 

@@ -215,7 +215,7 @@ ISSUE_47 = [
         "clear",
         "{tmp}/p.jsonl:2",
         "repeats",
-        setup=predictions([COGLM_ROW, COGLM_ROW]),
+        setup=predictions([{**COGLM_ROW, "id": "const-0001"}] * 2),
     ),
     case(
         "coglm-score-one-question-two-golds",
@@ -542,7 +542,9 @@ def test_a_secret_value_is_redacted_whole(label: str) -> None:
     assert FAKE not in shown and "B2" not in shown
 
 
-CANARY_ARGS = {"token": f"{FAKE},B2 x", "bearer_token": FAKE, "client_secret": f"[{FAKE}]"}
+TAIL = "TAILCANARY9"
+"""What follows a comma in a secret: no output may hold it either."""
+CANARY_ARGS = {"token": f"{FAKE},{TAIL} x", "bearer_token": FAKE, "client_secret": f"[{FAKE}]"}
 """Model arguments whose values must never be written (commas, spaces and brackets included)."""
 
 CHANCE_RUNS = [
@@ -590,7 +592,7 @@ def test_no_written_file_holds_a_canary_secret(row_env: Path) -> None:
     files = [path for path in (tmp / "out").rglob("*") if path.is_file()]
     assert len(files) >= 7
     texts = printed + [path.read_bytes().decode("utf-8", "replace") for path in files]
-    leaks = [text[:200] for text in texts if FAKE in text or "B2" in text]
+    leaks = [text[:200] for text in texts if FAKE in text or TAIL in text]
     assert not leaks
 
 

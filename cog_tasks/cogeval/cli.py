@@ -218,6 +218,8 @@ def _score(args: argparse.Namespace) -> int:
     target = new_output(args.out, args.force, args.input)
     scored, unknown = rescore_file(args.input, strict=args.strict)
     marked = [number for number, row in enumerate(scored, start=1) if row.get(GOLD_UNREADABLE)]
+    if len(marked) == len(scored):  # nothing to score: refuse, naming the first line
+        rescore_file(args.input, strict=True)
     if marked:
         shown = ", ".join(map(str, marked[:10])) + (", ..." if len(marked) > 10 else "")
         _warn(

@@ -277,7 +277,7 @@ class CogEvalRun:
 def checked_runs(
     runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
 ) -> list[CogEvalRun]:
-    """Check every run and label it; a run given twice is refused, none is merged silently.
+    """Check every run and label it; a copy of a run counts once; nothing is merged silently.
 
     Args:
         runs: The runs as read, each with its declared set.
@@ -291,7 +291,8 @@ def checked_runs(
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    distinct_runs([run for run, _ in runs])
+    kept = {id(run) for run in distinct_runs([run for run, _ in runs])}  # a copy counts once
+    runs = [(run, declared) for run, declared in runs if id(run) in kept]
     groups = group_runs(runs, lambda pair: pair[0].identity, pool_seeds=pool_seeds)
     labels = distinguishing_labels([group.identity for group in groups])
     rows = []

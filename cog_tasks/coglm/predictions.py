@@ -17,7 +17,6 @@ CogLM record id, names the items missing from the benchmark. A row without
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -102,13 +101,13 @@ def predictions_run(
     )
 
 
-def _row_key(row: dict[str, Any]) -> tuple[str, str]:
-    """What makes a predictions row one item: its ``id``, else its ``question``, else all of it."""
+def _row_key(row: dict[str, Any]) -> tuple[str, str] | None:
+    """What makes a predictions row one item: its ``id``, else its ``question`` (else unknown)."""
     if row.get("id"):
         return ("id", str(row["id"]))
     if isinstance(row.get("question"), str):
         return ("question", row["question"])
-    return ("row", json.dumps(row, sort_keys=True))
+    return None
 
 
 def read_predictions(
@@ -131,9 +130,8 @@ def read_predictions(
     """
     rows = list(iter_jsonl(path, require_object=False))
     items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
-    refuse_repeated_rows(
-        ((f"{path}:{number}", _row_key(row)) for number, row in rows), str(path), "item"
-    )
+    keys = ((f"{path}:{number}", _row_key(row)) for number, row in rows)
+    refuse_repeated_rows(((where, key) for where, key in keys if key), str(path), "item")
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
     return items

@@ -135,7 +135,7 @@ def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path
     if any(resolved.is_relative_to(folder) for folder in _OWNED):
         return target  # the state of a claimed run folder, read back to resume
     if _is_input(target):
-        raise UserError(f"{target}: the output would overwrite an input; give another --out")
+        raise UserError(f"{target}: the output would overwrite its own input; give another --out")
     if target.exists() and not (replace or _OVERWRITE[0]) and resolved not in _WRITTEN:
         raise OutputExistsError(f"{target}: already exists; pass --force to overwrite it")
     return target

@@ -10,6 +10,7 @@ their paths to these tables as they move onto the model.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -145,10 +146,17 @@ def test_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> None:
 
 
 def _edit_first_doc(folder: Path, change: dict) -> None:
-    """Change the first document of every samples file in ``folder`` (as other data would)."""
+    """Change the first document of every samples file in ``folder`` (as other data would).
+
+    Its ``doc_hash``, where it has one, is lm-eval's hash of the changed document:
+    a run on other data, not an edited file.
+    """
     for samples in folder.glob("samples_*.jsonl"):
         rows = [json.loads(line) for line in samples.read_text().splitlines()]
         rows[0]["doc"] |= change
+        if "doc_hash" in rows[0]:
+            text = json.dumps(rows[0]["doc"], indent=2, ensure_ascii=False)
+            rows[0]["doc_hash"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
         samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
 
 

@@ -233,7 +233,7 @@ class CogBenchRun:
 
 
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
-    """Check every log and label it; a log given twice is refused, none is merged silently.
+    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
 
     Args:
         logs: CogBench logs with samples.
@@ -247,7 +247,8 @@ def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogB
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
     read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
+    kept = {id(run) for run in distinct_runs([run for _, run, _ in read])}  # a copy counts once
+    read = [entry for entry in read if id(entry[1]) in kept]
     groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
     labels = distinguishing_labels([group.identity for group in groups])
     rows = []

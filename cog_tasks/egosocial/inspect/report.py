@@ -477,7 +477,7 @@ def _curves(label: str, log: EvalLog) -> Iterator[GuessCurve]:
 
 
 def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
-    """Check every log and label it; a log given twice is refused, none is merged silently.
+    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
 
     Args:
         logs: EgoSocialArena logs with samples.
@@ -492,7 +492,8 @@ def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
     read = [(log, *log_results(log)) for log in logs]
-    distinct_runs([run for _, run, _ in read])
+    kept = {id(run) for run in distinct_runs([run for _, run, _ in read])}  # a copy counts once
+    read = [entry for entry in read if id(entry[1]) in kept]
     groups = group_runs(read, lambda entry: entry[1].identity, pool_seeds=pool_seeds)
     shared = labels_of_shared_keys(
         [group.identity for group in groups], [task_name(group.runs[0][0]) for group in groups]
