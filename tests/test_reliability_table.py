@@ -557,6 +557,7 @@ CHANCE_RUNS = [
 WRITING_COMMANDS = [
     "coglm report {tmp}/coglm --out {tmp}/out/coglm.png",
     "coglm report {tmp}/coglm --json",
+    "coglm report {log:coglm} --json",  # one .eval file, not only a folder
     "cogeval report --log {tmp}/cogeval --out {tmp}/out/cogeval",
     "cogeval analyze --log {tmp}/cogeval --json",
     "cogbench report {tmp}/cogbench --out {tmp}/out/cogbench",
@@ -585,7 +586,9 @@ def test_no_written_file_holds_a_canary_secret(row_env: Path) -> None:
     (tmp / "out").mkdir()
     printed = []
     for command in WRITING_COMMANDS:
-        argv = command.replace("{log:cogbench}", str(logs["cogbench"])).format(tmp=tmp)
+        for name, path in logs.items():
+            command = command.replace(f"{{log:{name}}}", str(path))
+        argv = command.format(tmp=tmp)
         code, out, err = run(argv.split())
         assert code == 0, (command, err)
         printed += [out, err]
