@@ -158,7 +158,9 @@ def read_logs(
             continue
         logs.append(_read(path, header_only=False))
     logs.sort(key=lambda log: log.eval.created)
-    logs = distinct_by_content(logs, inspect_content, lambda log: log.location)
+    logs = distinct_by_content(
+        logs, inspect_content, lambda log: log.location.removeprefix("file://")
+    )
     return LogSet(logs, skipped)
 
 
