@@ -8,6 +8,9 @@ Each benchmark's spec names the module holding its tasks (``task_module``).
 from importlib import import_module
 
 from cog_tasks.benchmarks import specs
+from cog_tasks.common.errors import one_line_under_inspect
 
 for _spec in specs():
     import_module(_spec.task_module)
+
+one_line_under_inspect()  # a bad -T value: our one line, last, exit code 2

@@ -8,6 +8,7 @@ benchmark's command group (``cog-tasks coglm ...``) is a module of
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,6 +41,44 @@ def _model_path(args: argparse.Namespace) -> int:
 def _tasks_path(_: argparse.Namespace) -> int:
     print(tasks_path())
     return 0
+
+
+OUR_PREFIXES = ("coglm", "cogeval", "cogbench", "egosocial")
+"""Task names of this package start so: one that does not exist is a typo, refused up front."""
+
+
+def check_lm_eval_arguments(arguments: Sequence[str]) -> None:
+    """Refuse, before lm-eval loads a model, a ``--limit`` not above 0 and unknown tasks of ours.
+
+    Raises:
+        UserError: Naming the option or the task.
+    """
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--tasks", "-t", action="append", type=comma_list, default=[])
+    parser.add_argument("--limit", "-L")
+    known = parser.parse_known_args(arguments)[0]
+    if known.limit is not None:
+        try:
+            limit = float(known.limit)
+        except ValueError:
+            limit = math.nan
+        if not limit > 0 or math.isinf(limit):
+            raise UserError(
+                "--limit must be a positive number (a count, or a share below 1), "
+                f"got {known.limit!r}"
+            )
+    names = [name for value in known.tasks for name in value if name.startswith(OUR_PREFIXES)]
+    if names:
+        from lm_eval.tasks import TaskManager
+
+        ours = TaskManager(include_path=str(tasks_path()), include_defaults=False).all_tasks
+        unknown = [name for name in names if name not in ours]
+        if unknown:
+            close = sorted(name for name in ours if name.startswith(unknown[0].split("_")[0]))
+            raise UserError(
+                f"--tasks: no task {unknown[0]!r}; tasks of this package: "
+                f"{', '.join(close[:12])}..."
+            )
 
 
 def only_our_tasks(arguments: Sequence[str]) -> bool:
@@ -142,13 +181,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "lm-eval":
         from cog_tasks.coglm.lm_eval.summary import now, print_summary
+        from cog_tasks.common.cli import INTERRUPT_EXIT, INTERRUPTED
+        from cog_tasks.common.files import terminate_as_interrupt
 
         try:
-            started = now()
-            run_lm_eval(arguments[1:])
-            print_summary(arguments[1:], started)
+            with terminate_as_interrupt():  # SIGTERM says what SIGINT says
+                rest = arguments[1:]
+                if not rest or rest[0] not in LM_EVAL_SUBCOMMANDS[1:]:
+                    check_lm_eval_arguments(rest)
+                started = now()
+                run_lm_eval(rest)
+                print_summary(rest, started)
         except UserError as error:  # ours, raised inside lm-eval: the rest is lm-eval's own
             return print_error("cog-tasks lm-eval", error)
+        except KeyboardInterrupt:
+            print(f"cog-tasks lm-eval: {INTERRUPTED}", file=sys.stderr)
+            return INTERRUPT_EXIT
         return 0
     args = build_parser().parse_args(arguments)
     return int(args.func(args) or 0)

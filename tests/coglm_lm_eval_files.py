@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,8 +26,16 @@ def _sample(code: str, number: int, right: bool) -> dict[str, Any]:
     return {
         "doc_id": number,
         "doc": doc,
+        "target": doc["answer"],
         "filtered_resps": [[str(answer), "False"], [str(other), "False"], ["-20.0", "False"]],
+        # lm-eval's own hashes of the document and the target
+        "doc_hash": _sha256(json.dumps(doc, indent=2, ensure_ascii=False)),
+        "target_hash": _sha256(str(doc["answer"])),
     }
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def write_lm_eval_run(

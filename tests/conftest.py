@@ -155,3 +155,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         raise pytest.UsageError(
             "tests that load SmolLM2 must be marked @pytest.mark.slow: " + ", ".join(unmarked)
         )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_output_rule() -> None:
+    """Each test starts the output rule afresh, as each command does (no inputs, no --force)."""
+    from cog_tasks.common.files import begin_command
+
+    begin_command(force=False)

@@ -1,5 +1,8 @@
 """Issue 27's bad-input probes, as one table run through the real entry points.
 
+:data:`PROBES` are rows of issue 47's reliability table
+(``tests/test_reliability_table.py``), which runs them; the other probes stay here.
+
 Each probe breaks one input: a data file under a temporary ``COG_TASKS_DATA``
 copy, a predictions or score file, a task parameter (``-T`` of a ``chance``
 command, which builds the task as ``inspect eval`` does), a log folder, or a
@@ -1086,32 +1089,6 @@ def probe_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("case", PROBES)
-def test_bad_input_is_one_line_and_exit_2(
-    case: Probe, probe_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    tmp = probe_env
-    if case.setup:
-        case.setup(tmp)
-    if case.data:
-        (tmp / "data").mkdir(exist_ok=True)
-        monkeypatch.setenv("COG_TASKS_DATA", str(tmp / "data"))
-    for name, value in case.env.items():
-        monkeypatch.setenv(name, value.format(tmp=tmp))
-    argv = [part.format(tmp=tmp) for part in case.argv]
-    try:
-        code = main(argv)
-    except SystemExit as stop:  # argparse's own refusals
-        code = stop.code
-    stderr = capsys.readouterr().err
-    assert "Traceback" not in stderr
-    lines = error_lines(stderr)
-    assert code == 2, f"exit {code}, stderr: {stderr!r}"
-    assert len(lines) == 1, f"expected one error line, got {lines}"
-    for name in case.names:
-        assert name.format(tmp=tmp) in lines[0]
-
-
 def test_list_keeps_the_whole_advice(
     probe_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
@@ -1524,24 +1501,28 @@ def test_report_writes_no_chart_beside_its_input(probe_env: Path) -> None:
 def test_profile_row_probes_start_from_a_readable_row(probe_env: Path) -> None:
     """The profile-compare probes break one field of a row that compare reads."""
     profile_row()(probe_env)
-    code, lines = run_main("profile compare {tmp}/a.json {tmp}/a.json", probe_env)
+    write(probe_env / "b.json", (probe_env / "a.json").read_text().replace('"m"', '"m2"', 1))
+    code, lines = run_main("profile compare {tmp}/a.json {tmp}/b.json", probe_env)
     assert code == 0, lines
+    # The same profile twice (one path, or a copy) is refused: its rows would pair with themselves.
+    code, lines = run_main("profile compare {tmp}/a.json {tmp}/a.json", probe_env)
+    assert code == 2 and len(lines) == 1 and "same file" in lines[0], lines
 
 
-def unpack_bug(source: Path) -> Any:
+def unpack_bug(source: Path, strict: bool = False) -> Any:
     """A bug in our code: Python's own ``ValueError``."""
     first, second = [source, source, source]  # too many values to unpack
     return first, second
 
 
-def internal_check_fails(source: Path) -> Any:
+def internal_check_fails(source: Path, strict: bool = False) -> Any:
     """A bug caught by one of the package's own checks: a ``raise ValueError`` of the package."""
     from cog_tasks.common.stats import cluster_mean_interval
 
     return cluster_mean_interval([1.0, 2.0], ["only one label"], unit="task")
 
 
-def refuse_input(source: Path) -> Any:
+def refuse_input(source: Path, strict: bool = False) -> Any:
     """Bad input, reported the package's way."""
     from cog_tasks.common.files import DataFileError
 

@@ -100,9 +100,14 @@ def test_no_report_output_holds_the_token(
     assert log.status == "success" and log.eval.model_args["hf_token"] == FAKE  # Inspect's own
     report = tmp_path / "report"
     assert main(["cogeval", "report", "--log", str(tmp_path / "logs"), "--out", str(report)]) == 0
+    monkeypatch.chdir(tmp_path)  # the default report folder is made in the working folder
     assert main(["cogeval", "report", "--log", str(tmp_path / "logs"), "--json"]) == 0
     printed = capsys.readouterr()
     outputs = [printed.out, printed.err]
-    outputs += [path.read_bytes().decode("utf-8", "replace") for path in report.rglob("*")]
+    outputs += [
+        path.read_bytes().decode("utf-8", "replace")
+        for folder in (report, tmp_path / "cogeval-report")
+        for path in folder.rglob("*")
+    ]
     assert len(outputs) > 2 and "max_tokens_hint=7" in printed.out
     assert not [text[:200] for text in outputs if FAKE in text]

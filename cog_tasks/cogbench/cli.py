@@ -14,9 +14,10 @@ from cog_tasks.common.cli import (
     add_name_value_option,
     add_out_option,
     add_status_option,
+    positive_int,
     task_arguments,
 )
-from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.files import new_output, write_json_atomically
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -101,23 +102,25 @@ def _file_labels(paths: list[Path]) -> dict[Path, str]:
 def _agreement(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.evaluation import HUMAN_RATER, format_agreement, rater_agreement
     from cog_tasks.cogbench.loader import load_records
+    from cog_tasks.common.runs import file_sha256
 
-    specs: dict[tuple[Path, str], tuple[str, Path]] = {}
+    specs: dict[tuple[str, str], tuple[str, Path]] = {}
     for spec in args.raters:
         path, method = _rater_spec(spec)
-        key = (path.resolve(), method or HUMAN_RATER)
+        # A rater is its file's content and column: a copy of a file is the same rater.
+        key = (file_sha256(path) if path.is_file() else str(path), method or HUMAN_RATER)
         if key in specs:
             raise UsageError(
-                f"{spec}: the same ratings as {specs[key][0]}; a rater against itself agrees by "
-                "construction, so give each rater once"
+                f"{spec}: the same ratings as {specs[key][0]} (same file content and column); "
+                "a rater against itself agrees by construction, so give each rater once"
             )
         specs[key] = (spec, path)
-    names = _file_labels([resolved for resolved, _ in specs])
+    names = _file_labels([path.resolve() for _, path in specs.values()])
     # A column never holds a colon (FILE:METHOD splits at the last one), so a label's
     # last colon always parts the file from the column.
     raters = [
-        (f"{names[resolved]}:{column}", load_records(path), column)
-        for (resolved, column), (_, path) in specs.items()
+        (f"{names[path.resolve()]}:{column}", load_records(path), column)
+        for (_, column), (_, path) in specs.items()
     ]
     print(format_agreement(rater_agreement(raters, rationality=args.rationality)))
     return 0
@@ -126,6 +129,7 @@ def _agreement(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import read_cogbench_logs, report_rows
     from cog_tasks.cogbench.report import curves_table, write_report
+    from cog_tasks.common.files import report_folder
 
     log_dir = Path(args.log_dir)
     found = read_cogbench_logs(log_dir, statuses=args.status)
@@ -136,7 +140,7 @@ def _report(args: argparse.Namespace) -> int:
         note = f"; {found.skipped_note()}" if found.skipped_note() else ""
         raise UsageError(f"{log_dir}: no CogBench logs to report{note}")
     print(curves_table(curves))
-    for path in write_report(curves, args.out or log_dir):
+    for path in write_report(curves, report_folder(args.out, "cogbench-report")):
         print(path)
     return 0
 
@@ -164,9 +168,9 @@ def _judge_counts(records: list[dict[str, Any]]) -> str:
 def _export(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
+    target = new_output(args.out, args.force, args.log_file)  # before any reading
     log = read_cogbench_log(args.log_file)
     records, checked = export_eval_records(log)
-    target = args.out
     target.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
@@ -220,7 +224,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument(
         "--judge-chars",
-        type=int,
+        type=positive_int,
         help="show the judge at most this many characters of flows (default: all, whole)",
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
@@ -247,7 +251,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
-    add_out_option(report, "folder for the PNGs and cogbench_curves.json (default: LOG_DIR)")
+    add_out_option(
+        report, "folder for the PNGs and cogbench_curves.json (default: a new ./cogbench-report)"
+    )
     add_status_option(report)
     report.add_argument(
         "--pool-seeds",

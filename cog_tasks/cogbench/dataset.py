@@ -8,7 +8,6 @@ through ``COG_TASKS_COGBENCH_HUB`` exactly as it reads the original.
 
 from __future__ import annotations
 
-import shutil
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -23,7 +22,7 @@ from cog_tasks.cogbench.loader import (
     load_records,
     sample_dir,
 )
-from cog_tasks.common.files import write_text_atomically
+from cog_tasks.common.files import write_atomically, write_text_atomically
 
 LANGUAGE = "english"
 CARD_TEMPLATE = "dataset_card.md"
@@ -51,7 +50,7 @@ def write_sample_folder(folder: Path) -> str:
         counts[subset] = len(load_records(source / eval_file(subset), require_profile=True))
         load_records(source / bench_file(subset))
     for name in sample_files():
-        shutil.copyfile(source / name, target / name)
+        write_atomically(target / name, (source / name).read_bytes())
     write_text_atomically(folder / "README.md", dataset_card(counts))
     sizes = ", ".join(f"eval_cogbench_{subset}={count}" for subset, count in counts.items())
     return f"cogbench (sample set): {sizes}; wrote {len(sample_files()) + 1} files under {folder}"

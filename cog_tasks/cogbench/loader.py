@@ -354,6 +354,12 @@ def load_trajectories(
     if max_iteration is not None:
         if max_iteration < 0:
             raise ParameterError(f"iterations must be >= 0, got {max_iteration}")
+        last = max((s.iteration for t in trajectories for s in t.steps), default=0)
+        if max_iteration > last:
+            raise ParameterError(
+                f"iterations must be at most {last} (the trajectories' last iteration), "
+                f"got {max_iteration}"
+            )
         trajectories = [
             replace(t, steps=tuple(s for s in t.steps if s.iteration <= max_iteration))
             for t in trajectories

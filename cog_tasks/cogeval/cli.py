@@ -55,6 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_force_option(score)
     score.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse the file if an expected answer cannot be read (default: mark it "
+        "gold_unreadable, score the rest)",
+    )
+    score.add_argument(
         "--json",
         action="store_true",
         help="print replies, correct, success with its interval over tasks, and the coverage",
@@ -76,9 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="success per run with 95%% intervals over tasks (text or --json), and figures",
     )
     _add_table_source(report)
-    add_out_option(
-        report, "folder for the PNG files (default: the --log folder or the SCORES file's)"
-    )
+    add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
     report.add_argument(
         "--json", action="store_true", help='print {"rows": [...]} as JSON instead of text'
     )
@@ -199,19 +203,29 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
 
 
 def _default_out(args: argparse.Namespace) -> Path:
-    """Where a command writes without --out: the first --log folder, or the SCORES file's."""
-    first = args.log[0] if args.log is not None else args.scores
-    return first if first.is_dir() else first.parent
+    """Where a command writes without --out: a new ``./cogeval-report`` folder, never the logs'."""
+    from cog_tasks.common.files import report_folder
+
+    return report_folder(args.out, "cogeval-report")
 
 
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.headlines import checked_runs
     from cog_tasks.cogeval.report import flag_counts
-    from cog_tasks.cogeval.results import rescore_file, score_file_run
+    from cog_tasks.cogeval.results import GOLD_UNREADABLE, rescore_file, score_file_run
     from cog_tasks.common.files import new_output, write_jsonl_atomically
 
     target = new_output(args.out, args.force, args.input)
-    scored, unknown = rescore_file(args.input)
+    scored, unknown = rescore_file(args.input, strict=args.strict)
+    marked = [number for number, row in enumerate(scored, start=1) if row.get(GOLD_UNREADABLE)]
+    if len(marked) == len(scored):  # nothing to score: refuse, naming the first line
+        rescore_file(args.input, strict=True)
+    if marked:
+        shown = ", ".join(map(str, marked[:10])) + (", ..." if len(marked) > 10 else "")
+        _warn(
+            f"{args.input}: {len(marked)} line(s) whose expected answer cannot be read are "
+            f"marked {GOLD_UNREADABLE} and not scored (lines {shown}); --strict refuses them"
+        )
     (run,) = checked_runs([score_file_run(args.input, scored)])
     if unknown:
         _warn(
@@ -221,7 +235,7 @@ def _score(args: argparse.Namespace) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl_atomically(target, scored)
     success = run.rate()
-    correct = sum(record["score"] for record in scored)
+    correct = sum(record["score"] or 0 for record in scored)
     if args.json:
         result = {
             "replies": len(scored),
@@ -328,7 +342,7 @@ def _report(args: argparse.Namespace) -> int:
     from cog_tasks.common.scripted import CHANCE_MODEL
 
     runs = _load_runs(args, pool_seeds=args.pool_seeds)
-    folder = args.out or _default_out(args)
+    folder = _default_out(args)
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
         json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
@@ -359,7 +373,7 @@ def _exp2(args: argparse.Namespace) -> int:
         "deviance": [term.to_dict() for term in terms],
         "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
     }
-    out = args.out or _default_out(args)
+    out = _default_out(args)
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)

@@ -249,7 +249,7 @@ class CogEvalRun(Row[Declared]):
 def checked_runs(
     runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
 ) -> list[CogEvalRun]:
-    """Check every run and label it; a run given twice is refused, none is merged silently.
+    """Check every run and label it; a copy of a run counts once; nothing is merged silently.
 
     Args:
         runs: The runs as read, each with its declared set.

@@ -109,18 +109,30 @@ def check_expected(
             readable = bool(route)
             unknown = [s for s in route if s not in context.states] if context else []
             if context and unknown:
-                raise DataFileError(
+                raise GoldUnreadableError(
                     f"{where}: expected answer {text!r} names room(s) {', '.join(unknown)} "
                     f"that the graph lacks (rooms: {', '.join(context.states)})"
                 )
         if not readable:
-            raise DataFileError(
+            raise GoldUnreadableError(
                 f"{where}: expected answer {text!r} does not read as a {kind} answer"
             )
 
 
-def rescore_file(source: Path) -> tuple[list[dict[str, Any]], list[str]]:
+GOLD_UNREADABLE = "gold_unreadable"
+"""The mark of a line whose expected answer cannot be read: it has no score."""
+
+
+class GoldUnreadableError(DataFileError):
+    """An expected answer that no reply could match."""
+
+
+def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
     """Rescore every line of ``source``.
+
+    A line whose expected answer cannot be read (:func:`check_expected`) is
+    kept with ``gold_unreadable: true``, ``score: null`` and that failure
+    mode, unless ``strict``.
 
     Returns:
         The scored lines, and the unknown condition names; rows of an
@@ -128,11 +140,18 @@ def rescore_file(source: Path) -> tuple[list[dict[str, Any]], list[str]]:
 
     Raises:
         DataFileError: Naming the file when it holds no reply, or the file and
-            line of a bad record.
+            line of a bad record (with ``strict``, of an unreadable expected answer too).
     """
-    scored = [
-        rescore_record(record, where=f"{source}:{number}") for number, record in iter_jsonl(source)
-    ]
+    scored = []
+    for number, record in iter_jsonl(source):
+        try:
+            scored.append(rescore_record(record, where=f"{source}:{number}"))
+        except GoldUnreadableError:
+            if strict:
+                raise
+            scored.append(
+                {**record, "score": None, "failure_mode": GOLD_UNREADABLE, GOLD_UNREADABLE: True}
+            )
     if not scored:
         raise DataFileError(f"{source}: no replies to score (the file is empty)")
     return scored, unknown_conditions(scored)
@@ -201,7 +220,8 @@ def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResul
     (default 0), its epoch its ``epoch`` field (default 1). So a line given
     twice with its ``id`` is found; lines without one cannot be told apart.
     A line with a truthy ``error`` is ``error``, one whose ``stop_reason`` is
-    ``max_tokens`` or ``length`` ``truncated``.
+    ``max_tokens`` or ``length`` ``truncated``. A line marked
+    :data:`GOLD_UNREADABLE` has no score and is left out.
     """
     rows: list[Row] = [
         (
@@ -212,6 +232,7 @@ def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResul
             int(record.get("epoch") or 1),
         )
         for number, record in enumerate(scored, start=1)
+        if not record.get(GOLD_UNREADABLE)
     ]
     models = {str(record["model"]) for record in scored if record.get("model")}
     model = models.pop() if len(models) == 1 else "replies"

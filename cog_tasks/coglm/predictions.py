@@ -30,7 +30,7 @@ from cog_tasks.coglm.records import CogLMDataError, check_options
 from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.results import RunResults
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, refuse_repeated_rows
 
 REQUIRED_FIELDS = ("ability", "choices", "answer", "prediction")
 RECORD_ID = re.compile(r"[a-z]{4,5}-\d{4}")
@@ -101,6 +101,15 @@ def predictions_run(
     )
 
 
+def _row_key(row: dict[str, Any]) -> tuple[str, str] | None:
+    """What makes a predictions row one item: its ``id``, else its ``question`` (else unknown)."""
+    if row.get("id"):
+        return ("id", str(row["id"]))
+    if isinstance(row.get("question"), str):
+        return ("question", row["question"])
+    return None
+
+
 def read_predictions(
     path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
@@ -116,11 +125,13 @@ def read_predictions(
         cog_tasks.common.files.DataFileError: Naming the file and line of bad JSON.
         CogLMDataError: Naming the file and line of a malformed row, or when
             the file holds no predictions.
+        cog_tasks.common.runs.SameContentError: Naming both lines of an item
+            (its ``id``, else its ``question``) given twice.
     """
-    items = [
-        score_prediction(row, f"{path}:{number}", extractor, chance)
-        for number, row in iter_jsonl(path, require_object=False)
-    ]
+    rows = list(iter_jsonl(path, require_object=False))
+    items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
+    keys = ((f"{path}:{number}", _row_key(row)) for number, row in rows)
+    refuse_repeated_rows(((where, key) for where, key in keys if key), str(path), "item")
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
     return items

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.benchmarks import specs
-from cog_tasks.common.cli import add_out_option, required_out
+from cog_tasks.common.cli import UsageError, add_out_option, required_out
 from cog_tasks.common.spec import DataSource, load
 
 Writer = Callable[[Path], str]
@@ -101,8 +101,19 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
     from cog_tasks.common.hub_folder import push_folder
 
+    try:  # before anything is built
+        validate_repo_id(args.repo_id)
+        if "/" not in args.repo_id:
+            raise HFValidationError("give it as ORG/NAME")
+    except HFValidationError as error:
+        raise UsageError(
+            f"--repo-id {args.repo_id!r}: not a Hub repository id ({error})"
+        ) from error
     url = push_folder(BUILDERS[args.dataset].write, args.repo_id, public=args.public)
     visibility = "public" if args.public else "private"
     print(f"pushed {args.dataset} to {url} ({visibility})")

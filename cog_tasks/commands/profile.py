@@ -40,10 +40,17 @@ from cog_tasks.commands.profile_views import (
     render_markdown,
     write_views,
 )
-from cog_tasks.common.cli import add_force_option, add_name_value_option, add_out_option
+from cog_tasks.common.cli import (
+    add_force_option,
+    add_name_value_option,
+    add_out_option,
+    number_at_least,
+    positive_int,
+)
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import (
     new_output,
+    own_folder,
     read_json,
     write_json_atomically,
     write_text_atomically,
@@ -51,7 +58,7 @@ from cog_tasks.common.files import (
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.pipeline import with_trivial
 from cog_tasks.common.results import ResultsError, compare_units
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, refuse_same_content
 from cog_tasks.common.secrets import is_secret, redact
 from cog_tasks.common.spec import Step, load
 from cog_tasks.common.stats import SMALL_N
@@ -262,6 +269,12 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
     Raises:
         ProfileStepError: Naming the steps and the option that gives the judge.
     """
+    unknown = sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES})
+    if unknown:
+        raise ProfileStepError(
+            f"--model-role {unknown[0]}: no benchmark of the profile has that role; "
+            f"use {JUDGE_ROLE} (or {', '.join(ROLE_ALIASES)})"
+        )
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
     judged_steps = [step.task for step in preset.steps if judged(step)]
@@ -604,6 +617,7 @@ def run_profile(
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
     with _claimed(out, identity):
+        own_folder(out)  # a claimed run folder is resumed: its files are this run's
         return _run_steps(model, preset, out, identity, progress)
 
 
@@ -971,6 +985,9 @@ def _difference_lines(
 
 def _profile_compare(args: argparse.Namespace) -> int:
     profiles = [_read_profile(path) for path in args.profiles]
+    refuse_same_content(
+        [path / "profile.json" if path.is_dir() else path for path in args.profiles], "profile"
+    )
     if len(profiles) < 2:
         raise ResultsError("profile compare needs two profiles or more")
     base_index = len(profiles) - 1 if args.base is None else args.base - 1
@@ -1026,7 +1043,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
-        type=int,
+        type=positive_int,
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
     )
     add_out_option(run, "output folder", required=True)
@@ -1035,8 +1052,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print each step's samples, requests and estimated tokens, and run nothing",
     )
-    run.add_argument("--price-in", type=float, help="with --dry-run: $ per million input tokens")
-    run.add_argument("--price-out", type=float, help="with --dry-run: $ per million output tokens")
+    run.add_argument(
+        "--price-in", type=number_at_least(0), help="with --dry-run: $ per million input tokens"
+    )
+    run.add_argument(
+        "--price-out", type=number_at_least(0), help="with --dry-run: $ per million output tokens"
+    )
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
         "compare",

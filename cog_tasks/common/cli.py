@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -82,12 +83,18 @@ def comma_list(text: str) -> list[str]:
         The items, in order.
 
     Raises:
-        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``).
+        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``)
+            or given twice (``a,a``: its rows would be counted twice).
     """
     items = [item.strip() for item in text.split(",")]
     if not all(items):
         raise argparse.ArgumentTypeError(
             f"empty item in {text!r}: give names separated by single commas, such as a,b"
+        )
+    repeated = sorted({item for item in items if items.count(item) > 1})
+    if repeated:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(repeated)} given twice in {text!r}; give each once"
         )
     return items
 
@@ -277,7 +284,9 @@ def _one_line(error: BaseException) -> str:
         message = f"{error.filename}: {error.strerror}"
     else:
         message = str(error) or type(error).__name__
-    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+    from cog_tasks.common.secrets import redact_text
+
+    return redact_text(" ".join(line.strip() for line in message.splitlines() if line.strip()))
 
 
 def is_user_error(error: BaseException) -> bool:
@@ -297,8 +306,11 @@ def guarded(command: Command, program: str) -> Command:
     """Wrap a command: user errors (:func:`is_user_error`) print one line, exit code 2.
 
     The line is ``<program>: error: <message>``, on standard error. An
-    interrupt prints ``<program>:`` and :data:`INTERRUPTED`, exit code
-    :data:`INTERRUPT_EXIT`: what was written is kept (every write is atomic).
+    interrupt (SIGINT, and SIGTERM alike) prints ``<program>:`` and
+    :data:`INTERRUPTED`, exit code :data:`INTERRUPT_EXIT`: what was written is
+    kept (every write is atomic), scratch folders are removed. The command's
+    ``--force`` (if it has one) is the output rule's
+    (:func:`cog_tasks.common.files.begin_command`).
 
     Args:
         command: Takes the parsed arguments, returns an exit code.
@@ -310,8 +322,12 @@ def guarded(command: Command, program: str) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
+        from cog_tasks.common.files import begin_command, terminate_as_interrupt
+
+        begin_command(force=bool(getattr(args, "force", False)))
         try:
-            return command(args)
+            with terminate_as_interrupt():
+                return command(args)
         except KeyboardInterrupt:
             print(f"{program}: {INTERRUPTED}", file=sys.stderr)
             return INTERRUPT_EXIT
@@ -348,6 +364,9 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 def guard_commands(parser: argparse.ArgumentParser) -> None:
     """Wrap the ``func`` of every command under ``parser`` with :func:`guarded`.
 
+    Every command gets ``--force`` (:func:`add_force_option`): every write
+    goes through one output rule (:mod:`cog_tasks.common.files`).
+
     Messages name the command by its parser's ``prog`` (``cog-tasks egosocial
     report``). A command already wrapped is left as it is.
 
@@ -355,6 +374,8 @@ def guard_commands(parser: argparse.ArgumentParser) -> None:
         parser: The root parser, every command group added.
     """
     for command in command_parsers(parser):
+        if "--force" not in command._option_string_actions:
+            add_force_option(command)
         function = command.get_default("func")
         if function is not None and not hasattr(function, "guarded_program"):
             command.set_defaults(func=guarded(function, command.prog))
@@ -448,6 +469,28 @@ def count_at_least(minimum: int) -> Callable[[str], int]:
             value = None
         if value is None or value < minimum:
             raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
+def number_at_least(minimum: float) -> Callable[[str], float]:
+    """An argparse ``type`` reading a finite number (no ``nan``, ``inf``) of at least ``minimum``.
+
+    Args:
+        minimum: The smallest value allowed.
+
+    Returns:
+        The parser; it raises ``argparse.ArgumentTypeError`` naming the value.
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value >= minimum):
+            raise argparse.ArgumentTypeError(f"expected a number >= {minimum:g}, got {text!r}")
         return value
 
     return parse

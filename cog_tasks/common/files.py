@@ -7,8 +7,19 @@
   included. JSON nested too deep to read, and a lone UTF-16 surrogate
   (a JSON escape of half a pair, which no UTF-8 file can hold), are refused alike.
 - :func:`expand_user` expands ``~`` in a path the user gave, naming it when
-  the user does not exist; :func:`new_output` refuses to write over an
-  existing output unless ``--force`` was given.
+  the user does not exist.
+
+Every write goes through :func:`write_atomically`, which applies the one
+output rule of the package: a file is never written over an input of the
+process (every file :func:`read_text` read, and those given to
+:func:`mark_input`; resolved, links followed), ``--force`` or not, and an
+existing file is written over only with ``--force`` (:func:`allow_overwrite`,
+set for every command by :func:`cog_tasks.common.cli.guarded`) or when this
+process wrote it itself. Caches and training records that a command owns pass
+``replace=True``. :func:`new_output` applies the same rule before any work;
+:func:`report_folder` is where a report goes by default (a new folder, never
+the log folder). :func:`scratch_folder` is a temporary folder removed on
+SIGINT and SIGTERM too.
 """
 
 from __future__ import annotations
@@ -18,8 +29,12 @@ import io
 import json
 import os
 import re
+import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,8 +72,77 @@ def expand_user(path: str | os.PathLike[str], what: str) -> Path:
         raise UserError(f"{path} (from {what}): no such user's home folder") from error
 
 
+_INPUTS: set[Path] = set()
+"""Every file this process read as input, resolved."""
+_WRITTEN: set[Path] = set()
+"""Every file this process wrote, resolved: it may write them again."""
+_OVERWRITE = [False]
+"""Whether the running command was given ``--force``."""
+_OWNED: set[Path] = set()
+"""Folders the running command owns (a resumable run folder), resolved."""
+
+
+def mark_input(path: str | os.PathLike[str]) -> None:
+    """Record ``path`` as an input: no write of this process may replace it."""
+    _INPUTS.add(Path(path).resolve())
+
+
+def own_folder(folder: str | os.PathLike[str]) -> None:
+    """Let the running command replace files in ``folder`` (a run folder it resumes, claimed)."""
+    _OWNED.add(Path(folder).resolve())
+
+
+def allow_overwrite(allowed: bool) -> None:
+    """Set whether existing outputs may be written over (the command's ``--force``)."""
+    _OVERWRITE[0] = allowed
+
+
+def begin_command(force: bool) -> None:
+    """Start a command's output rule afresh: no inputs or outputs yet, ``--force`` as given."""
+    _INPUTS.clear()
+    _WRITTEN.clear()
+    _OWNED.clear()
+    allow_overwrite(force)
+
+
+def _is_input(target: Path) -> bool:
+    resolved = target.resolve()
+    if resolved in _INPUTS:
+        return True
+    return target.exists() and any(
+        source.exists() and os.path.samefile(source, target) for source in _INPUTS
+    )
+
+
+def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path:
+    """Apply the output rule to one file about to be written (see the module docstring).
+
+    Args:
+        path: The file.
+        replace: The caller owns the file (a cache, a training record) and may
+            replace it without ``--force``.
+
+    Returns:
+        ``path``.
+
+    Raises:
+        UserError: When ``path`` is an input of the process, ``--force`` or not.
+        OutputExistsError: When ``path`` exists, was not written by this
+            process, and neither ``--force`` nor ``replace`` was given.
+    """
+    target = Path(path)
+    resolved = target.resolve()
+    if any(resolved.is_relative_to(folder) for folder in _OWNED):
+        return target  # the state of a claimed run folder, read back to resume
+    if _is_input(target):
+        raise UserError(f"{target}: the output would overwrite its own input; give another --out")
+    if target.exists() and not (replace or _OVERWRITE[0]) and resolved not in _WRITTEN:
+        raise OutputExistsError(f"{target}: already exists; pass --force to overwrite it")
+    return target
+
+
 def new_output(path: str | os.PathLike[str], force: bool, *inputs: str | os.PathLike[str]) -> Path:
-    """Check an output file before anything is written to it.
+    """Check an output file before any work: the output rule, with these inputs and ``force``.
 
     Args:
         path: The output file.
@@ -72,23 +156,43 @@ def new_output(path: str | os.PathLike[str], force: bool, *inputs: str | os.Path
         OutputExistsError: When ``path`` exists and ``force`` is false.
         UserError: When ``path`` is one of ``inputs`` (``--force`` or not).
     """
-    target = Path(path)
     for source in inputs:
-        if target.exists() and Path(source).exists() and target.samefile(source):
-            raise UserError(f"{target}: the output would overwrite its own input; give another")
-    if target.exists() and not force:
-        raise OutputExistsError(f"{target}: already exists; pass --force to overwrite it")
-    return target
+        if Path(source).exists():
+            mark_input(source)
+    if force:
+        allow_overwrite(True)
+    return check_output(path)
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+def report_folder(out: str | os.PathLike[str] | None, name: str) -> Path:
+    """The folder a report writes into: ``out``, or a new ``./<name>`` (``-2``, ``-3``... if taken).
+
+    A report never writes into its log folder unless ``--out`` names it.
+
+    Args:
+        out: The ``--out`` the user gave, or ``None``.
+        name: The default folder's name (``egosocial-report``).
+    """
+    if out is not None:
+        return Path(out)
+    folder, number = Path(name), 1
+    while folder.exists():
+        number += 1
+        folder = Path(f"{name}-{number}")
+    return folder
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes, *, replace: bool = False) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    The output rule (:func:`check_output`) is applied first.
 
     Args:
         path: The target file; its folder must exist.
         data: The whole content.
+        replace: The caller owns the file and may replace it without ``--force``.
     """
-    target = Path(path)
+    target = check_output(path, replace=replace)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -98,6 +202,39 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _WRITTEN.add(target.resolve())
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM raises :class:`KeyboardInterrupt` as SIGINT does.
+
+    So ``finally`` blocks (scratch folders, locks) run and the command says
+    what an interrupt says. Outside the main thread nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def scratch_folder(parent: str | os.PathLike[str], prefix: str) -> Iterator[Path]:
+    """A new temporary folder in ``parent``, removed when the block ends, on SIGTERM too."""
+    with terminate_as_interrupt():
+        folder = Path(tempfile.mkdtemp(dir=parent, prefix=prefix))
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
@@ -116,7 +253,7 @@ def write_jsonl_atomically(path: str | os.PathLike[str], rows: list[Any]) -> Non
 
 
 def save_figure(figure: Figure, path: str | os.PathLike[str], dpi: int = 120) -> Path:
-    """Render a matplotlib figure to PNG and write it atomically.
+    """Render a matplotlib figure to PNG and write it atomically (the output rule first).
 
     Args:
         figure: The figure; it is not closed here.
@@ -126,6 +263,7 @@ def save_figure(figure: Figure, path: str | os.PathLike[str], dpi: int = 120) ->
     Returns:
         The path written.
     """
+    check_output(path)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
     write_atomically(path, buffer.getvalue())
@@ -155,6 +293,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
     source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(f"{source}: no such file")
+    mark_input(source)
     data = source.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     record_read(

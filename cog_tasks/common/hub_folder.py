@@ -13,13 +13,14 @@ dataset``) publishes it unchanged.
 
 from __future__ import annotations
 
+import io
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import datasets
 
-from cog_tasks.common.files import write_text_atomically
+from cog_tasks.common.files import write_atomically, write_text_atomically
 
 Configs = Mapping[str, datasets.DatasetDict]
 DEFAULT_CONFIG = "default"
@@ -66,7 +67,9 @@ def save_hub_folder(dataset: datasets.DatasetDict | Configs, card: str, folder: 
         for split, rows in splits.items():
             path = folder / split_path(configs, config, split)
             path.parent.mkdir(parents=True, exist_ok=True)
-            rows.to_parquet(str(path))
+            buffer = io.BytesIO()
+            rows.to_parquet(buffer)
+            write_atomically(path, buffer.getvalue())
             written.append(path)
     readme = folder / "README.md"
     write_text_atomically(readme, card)

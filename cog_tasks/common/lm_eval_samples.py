@@ -8,7 +8,13 @@ checks, for every task a benchmark asks for that the results file lists:
 
 - its samples file exists (a missing one is reported, never skipped silently);
 - it holds as many documents as the results file's ``n-samples`` says;
-- no document appears twice in it.
+- no document appears twice in it;
+- each row's ``doc_hash`` and ``target_hash`` (lm-eval's SHA-256 of the
+  document as indented JSON, and of the target as text) match its ``doc`` and
+  ``target``: an edited document or target is refused, naming file and line.
+
+A run's content key (:attr:`LmEvalRun.content`) is the hash of its samples
+files, so a copied output folder is one run (see :mod:`cog_tasks.common.runs`).
 
 :func:`data_argument` hashes the documents a run scored, so that a reader can
 put the data in the run's identity (as Inspect runs carry
@@ -31,15 +37,19 @@ from typing import Any
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.logs import DATA_ARGUMENT, DATA_DIGITS
 from cog_tasks.common.results import ResultsError
+from cog_tasks.common.runs import file_sha256, text_sha256
 
 
 def find_results_files(path: Path) -> list[Path]:
     """The lm-eval results files at ``path`` (a results file or an output folder), sorted.
 
     Raises:
-        FileNotFoundError: If ``path`` does not exist or holds no ``results_*.json``.
+        FileNotFoundError: If ``path`` does not exist, is a file but not JSON
+            (an Inspect ``.eval`` log), or holds no ``results_*.json``.
     """
     if path.is_file():
+        if path.suffix != ".json":
+            raise FileNotFoundError(f"{path}: not an lm-eval results_*.json file")
         return [path]
     if not path.is_dir():
         raise FileNotFoundError(f"{path}: no such file or directory")
@@ -76,12 +86,41 @@ class LmEvalRun:
         data: Its parsed content.
         samples: The samples of each asked-for task that has its file.
         missing: Asked-for tasks the results file lists but whose samples file is missing.
+        content: The hash of its samples files' bytes, in task order.
     """
 
     results_file: Path
     data: dict[str, Any]
     samples: dict[str, TaskSamples]
     missing: tuple[str, ...]
+    content: str = ""
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_sample_hashes(path: Path, number: int, row: dict[str, Any]) -> None:
+    """Refuse a samples row whose ``doc`` or ``target`` no longer matches lm-eval's hash of it.
+
+    lm-eval writes ``doc_hash`` (of the document as ``json.dumps(doc, indent=2,
+    ensure_ascii=False)``) and ``target_hash`` (of ``str(target)``); a row
+    without them (an older lm-eval) is not checked.
+
+    Raises:
+        ResultsError: Naming the file, line and field.
+    """
+    checks = (
+        ("doc", "doc_hash", lambda: json.dumps(row.get("doc"), indent=2, ensure_ascii=False)),
+        ("target", "target_hash", lambda: str(row.get("target"))),
+    )
+    for name, field, text in checks:
+        recorded = row.get(field)
+        if isinstance(recorded, str) and name in row and _sha256(text()) != recorded:
+            raise ResultsError(
+                f"{path}:{number}: {name} does not match its {field} (doc_id "
+                f"{row.get('doc_id')}): the file was edited after lm-eval wrote it"
+            )
 
 
 def _expected(data: dict[str, Any], task: str) -> int | None:
@@ -106,7 +145,8 @@ def read_lm_eval_run(
 
     Raises:
         ResultsError: Naming the file when a samples file holds another
-            number of documents than ``n-samples`` says, or a document twice.
+            number of documents than ``n-samples`` says, or a document twice,
+            or naming the line of a document or target that fails its hash.
     """
     data = read_json(results_file)
     if not isinstance(data, dict):
@@ -115,16 +155,20 @@ def read_lm_eval_run(
     stamp = results_file.stem.removeprefix("results_")
     samples: dict[str, TaskSamples] = {}
     missing = []
+    digests = []
     for task in listed:
         path = results_file.parent / f"samples_{task}_{stamp}.jsonl"
         if not path.is_file():
             missing.append(task)
             continue
+        digests.append(f"{task}:{file_sha256(path)}")
         rows = [
             (number, row)
             for number, row in iter_jsonl(path)
             if filter_name is None or row.get("filter") == filter_name
         ]
+        for number, row in rows:
+            check_sample_hashes(path, number, row)
         counts = Counter(row.get("doc_id") for _, row in rows)
         repeated = sorted((doc for doc, count in counts.items() if count > 1), key=str)
         if repeated:
@@ -138,7 +182,8 @@ def read_lm_eval_run(
                 "(an interrupted or mixed folder? rerun the task)"
             )
         samples[task] = TaskSamples(task, path, rows)
-    return LmEvalRun(results_file, data, samples, tuple(missing))
+    content = text_sha256("lm-eval", *digests) if digests else ""
+    return LmEvalRun(results_file, data, samples, tuple(missing), content)
 
 
 def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.files import mark_input
 from cog_tasks.common.provenance import DATA_PROVENANCE
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, distinct_by_content, inspect_content
 
 CHANCE_SEED = "chance_seed"
 """Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
@@ -105,6 +106,8 @@ def _read(path: str, header_only: bool) -> EvalLog:
     """
     from inspect_ai.log import read_eval_log
 
+    if Path(path).is_file():
+        mark_input(path)  # no output of this process may replace it
     try:
         if header_only:
             return read_eval_log(path, header_only=True)
@@ -125,7 +128,10 @@ def read_logs(
 
     Headers are read first; only matching logs are then read in full (without
     events and attachments, which no report needs). Logs of other tasks are
-    left out silently: a log folder may hold any task's logs.
+    left out silently: a log folder may hold any task's logs. A log whose
+    content (:func:`~cog_tasks.common.runs.inspect_content`: eval id and
+    sample records) another log already has, a copy in any folder, is read
+    once, with one warning line naming both files.
 
     Args:
         source: A log folder (searched recursively), a log file, or several.
@@ -152,6 +158,9 @@ def read_logs(
             continue
         logs.append(_read(path, header_only=False))
     logs.sort(key=lambda log: log.eval.created)
+    logs = distinct_by_content(
+        logs, inspect_content, lambda log: log.location.removeprefix("file://")
+    )
     return LogSet(logs, skipped)
 
 

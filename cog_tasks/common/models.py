@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 from filelock import FileLock
 
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.files import scratch_folder
 from cog_tasks.common.settings import cache_dir
 
 if TYPE_CHECKING:
@@ -350,11 +351,9 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.with_name(target.name + ".lock"))):
         if not model_complete(target):  # another process may have finished meanwhile
-            scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.gguf-"))
-            try:
+            # Removed on SIGINT and SIGTERM too (so is _convert's partial folder).
+            with scratch_folder(target.parent, f".{target.name}.gguf-") as scratch:
                 _convert(_gguf_file(spec, scratch), target)
-            finally:
-                shutil.rmtree(scratch, ignore_errors=True)
     return target
 
 

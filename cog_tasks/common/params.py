@@ -66,9 +66,19 @@ def choice(name: str, value: object, allowed: Collection[object]) -> object:
 
 
 def split_names(value: str | Sequence[str]) -> list[str]:
-    """``"a, b"`` or ``["a", "b"]`` as ``["a", "b"]``: split at commas, each name stripped."""
+    """``"a, b"`` or ``["a", "b"]`` as ``["a", "b"]``: split at commas, each name stripped.
+
+    Raises:
+        ParameterError: For an empty name (``a,,b``, ``""``) or a name given twice.
+    """
     parts = value.split(",") if isinstance(value, str) else value
-    return [part.strip() for part in parts]
+    names = [str(part).strip() for part in parts]
+    if not all(names):
+        raise ParameterError(f"empty name in {value!r}: give names separated by single commas")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ParameterError(f"{', '.join(repeated)} given twice in {value!r}; give each once")
+    return names
 
 
 def names(name: str, value: object) -> list[str]:

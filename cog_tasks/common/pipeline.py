@@ -130,7 +130,8 @@ def checked_rows(
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    distinct_runs([run for run, _ in read])
+    kept = {id(run) for run in distinct_runs([run for run, _ in read])}  # a copy counts once
+    read = [entry for entry in read if id(entry[0]) in kept]
     groups = group_runs(read, lambda entry: entry[0].identity, pool_seeds=pool_seeds)
     keys = None if key is None else [key(*group.runs[0]) for group in groups]
     models = None if model is None else [model(*group.runs[0]) for group in groups]

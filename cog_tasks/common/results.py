@@ -24,7 +24,7 @@ The result, a :class:`CheckedRun`, carries the per-unit values the
 benchmark's headlines are computed from and a :class:`Coverage` that travels
 with every headline (text, JSON, ``profile.json``, ``profile.md``).
 
-:func:`distinct_runs` refuses one run given twice; :func:`compare_units` is
+:func:`distinct_runs` counts one run given twice (by content) once; :func:`compare_units` is
 the statistics entry for two runs: a paired difference only between runs
 whose identities differ in the compared factor alone.
 """
@@ -35,10 +35,9 @@ import math
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.runs import RunIdentity, distinct_by_content, text_sha256
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
@@ -93,6 +92,9 @@ class RunResults:
         declared_keys: Per unit, the keys it was meant to cover, where units
             hold several replies per epoch (units left out are not checked
             for keys).
+        content: The run's content key (:mod:`cog_tasks.common.runs`): an
+            Inspect run's eval id and sample hash, an lm-eval run's samples
+            hash, an input file's hash; ``""``: its records and identity.
     """
 
     benchmark: str
@@ -103,6 +105,11 @@ class RunResults:
     source: str
     protocol: str = ""
     declared_keys: Mapping[str, Collection[str]] = field(default_factory=dict)
+    content: str = ""
+
+    def content_key(self) -> str:
+        """:attr:`content`, or a hash of the identity and records where none was given."""
+        return self.content or text_sha256(repr(self.identity), *map(repr, self.records))
 
 
 @dataclass(frozen=True)
@@ -384,26 +391,18 @@ def check_run(run: RunResults) -> CheckedRun:
 
 
 def distinct_runs(runs: Sequence[RunResults]) -> list[RunResults]:
-    """Refuse one source given twice; every other run stays its own row.
+    """The runs with each content counted once (:meth:`RunResults.content_key`).
+
+    A run given twice (the same path, or a copy elsewhere) is kept once, and
+    one warning line names both sources; every other run stays its own row.
 
     Args:
         runs: The runs a command read.
 
     Returns:
-        The runs, unchanged.
-
-    Raises:
-        ResultsError: Naming the source read twice.
+        The runs, repeats of one content left out, in order.
     """
-    seen: dict[tuple[str, RunIdentity], str] = {}
-    for run in runs:
-        key = (str(Path(run.source).resolve()), run.identity)
-        if key in seen:
-            raise ResultsError(
-                f"{run.source}: given twice (the same run would be counted twice); name it once"
-            )
-        seen[key] = run.source
-    return list(runs)
+    return distinct_by_content(runs, RunResults.content_key, lambda run: run.source)
 
 
 def pool_runs(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:

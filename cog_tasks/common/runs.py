@@ -7,22 +7,143 @@ its seed. Runs with different identities are always separate rows. Runs that
 differ only by seed (or repeat a whole identity) are pooled only when the
 caller asks, and the group then says what it pooled.
 
-Nothing here reads a framework's files: the Inspect side is
+Two inputs are one run when their *content* is the same, wherever they lie
+(:func:`distinct_by_content`): an Inspect run is keyed by its eval id and a
+hash of its sample records (:func:`inspect_content`), an lm-eval run by a hash
+of its samples files, a score, rater or profile input by its file's hash
+(:func:`file_sha256`). Readers of runs keep the first copy and print one
+warning line naming both paths; score, rater and profile inputs refuse a copy
+(:func:`refuse_same_content`), and rows repeated inside one input are refused
+(:func:`refuse_repeated_rows`).
+
+Nothing here imports a framework: the Inspect side is
 :func:`cog_tasks.common.logs.run_identity`, and lm-eval runs build their
 identity from their results file in their benchmark's frontend.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from pathlib import Path
+from typing import Any, Generic, TypeVar
 
+from cog_tasks.common.errors import UserError, warn
 from cog_tasks.common.secrets import redact, redact_text
 
 Run = TypeVar("Run")
+Item = TypeVar("Item")
+
+
+class SameContentError(UserError):
+    """One input given twice (same content), or a row repeated inside one input."""
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 (hex) of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def text_sha256(*parts: str) -> str:
+    """The SHA-256 (hex) of ``parts``, each followed by a newline."""
+    return hashlib.sha256("".join(f"{part}\n" for part in parts).encode("utf-8")).hexdigest()
+
+
+def inspect_content(log: Any) -> str:
+    """An Inspect run's content key: its eval id and a hash of its sample records.
+
+    A copy of a log (another folder, another name) has the same key; two runs,
+    even of one identity and seed, have different eval ids.
+
+    Args:
+        log: An ``EvalLog`` read with its samples (events and attachments may be left out).
+    """
+    records = [
+        sample.model_dump_json(exclude={"events", "attachments"}) for sample in log.samples or []
+    ]
+    return text_sha256(f"inspect:{log.eval.eval_id}", *records)
+
+
+def distinct_by_content(
+    items: Iterable[Item],
+    content: Callable[[Item], str],
+    source: Callable[[Item], str],
+) -> list[Item]:
+    """The items with every repeat of one content left out, each repeat warned once.
+
+    Args:
+        items: Runs (logs, results files...) in reading order.
+        content: An item's content key (:func:`inspect_content`, a samples hash).
+        source: Where an item was read from, named in the warning.
+
+    Returns:
+        The first item of each content, in order.
+    """
+    first: dict[str, Item] = {}
+    kept = []
+    for item in items:
+        key = content(item)
+        if key in first:
+            warn(
+                f"{source(item)} holds the same run as {source(first[key])} "
+                f"(content {key[:12]}); counted once"
+            )
+            continue
+        first[key] = item
+        kept.append(item)
+    return kept
+
+
+def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "input") -> None:
+    """Refuse a score, rater or profile input given twice: the same file or the same bytes.
+
+    Raises:
+        SameContentError: Naming both paths.
+    """
+    seen: dict[str, str | os.PathLike[str]] = {}
+    for path in paths:
+        if not Path(path).is_file():
+            continue  # the reader names a missing file
+        key = file_sha256(path)
+        if key in seen:
+            same = (
+                "the same file"
+                if Path(path).resolve() == Path(seen[key]).resolve()
+                else ("the same content")
+            )
+            raise SameContentError(
+                f"{path}: {same} as {seen[key]} (one {what} given twice would be counted "
+                "twice); give it once"
+            )
+        seen[key] = path
+
+
+def refuse_repeated_rows(rows: Iterable[tuple[str, Hashable]], source: str, what: str) -> None:
+    """Refuse a row key that appears twice in one input.
+
+    Args:
+        rows: ``(where, key)`` per row: ``where`` names the row (``file:line``).
+        source: The input, for the message.
+        what: What the key is (``question``, ``item id``).
+
+    Raises:
+        SameContentError: Naming both rows and the key.
+    """
+    seen: dict[Hashable, str] = {}
+    for where, key in rows:
+        if key in seen:
+            raise SameContentError(
+                f"{where}: {what} {key!r} repeats {seen[key]} in {source}; give each row once"
+            )
+        seen[key] = where
 
 
 def _text(value: object) -> str:

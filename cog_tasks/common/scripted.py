@@ -26,6 +26,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver
 from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
+from cog_tasks.common.errors import RunFailedError
 from cog_tasks.common.logs import CHANCE_SEED
 
 # Model name of every seeded chance baseline, as it appears in the logs.
@@ -154,7 +155,7 @@ def run_chance_model(
     Raises:
         KeyboardInterrupt: If the run was interrupted (Inspect keeps the
             cancelled log and returns none).
-        RuntimeError: If the run did not finish successfully.
+        RunFailedError: If the run did not finish successfully (one line naming its log).
     """
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
     seed = getattr(outputs, "seed", None)
@@ -173,6 +174,5 @@ def run_chance_model(
         raise KeyboardInterrupt
     [log] = logs
     if log.status != "success":
-        reason = log.error.message if log.error else log.status
-        raise RuntimeError(f"chance baseline run failed: {reason}")
+        raise RunFailedError.of("the chance baseline run", log)
     return log

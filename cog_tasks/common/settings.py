@@ -180,7 +180,10 @@ def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | Non
     if not value:
         return None
     source = "argument" if explicit is not None else f"${DATA_ENV}"
-    path = expand_user(value, source).resolve()
+    try:
+        path = expand_user(value, source).resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop (RuntimeError before Python 3.13)
+        raise SettingError(f"{value} (from {source}): cannot be resolved ({error})") from error
     if not path.is_dir():
         raise FileNotFoundError(f"data directory {path} (from {source}) does not exist")
     return path

@@ -519,5 +519,5 @@ def _from_upstream(
         reason = f"the download is not the expected file, so it was not cached ({error})"
         raise DataSourceError(benchmark.ways_out(path, reason, commit)) from error
     cached.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(cached, payload)
+    write_atomically(cached, payload, replace=True)  # the cache is the package's own
     return replace(fetched, source=str(cached), path=cached)

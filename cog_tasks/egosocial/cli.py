@@ -105,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "reference rows on the same items",
     )
     report.add_argument("log_dir", help="folder with Inspect .eval/.json logs")
-    add_out_option(report, "folder for the PNGs and summary (default: LOG_DIR)")
+    add_out_option(report, "folder for the PNGs and summary (default: a new ./egosocial-report)")
     add_status_option(report)
     report.add_argument(
         "--pool-seeds",

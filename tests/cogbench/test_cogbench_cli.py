@@ -376,7 +376,8 @@ def test_agreement_labels_every_rater_apart(
     raw[0]["questionnaire"][0]["answer"]["Example"]["rating"] = "no idea"
     for folder in ("first", "second"):
         (tmp_path / folder).mkdir()
-        (tmp_path / folder / "eval.json").write_text(json.dumps(raw))
+        # Not byte-identical: a copy of a rater's file is the same rater, refused.
+        (tmp_path / folder / "eval.json").write_text(json.dumps(raw, indent=len(folder)))
     first, second = (tmp_path / folder / "eval.json" for folder in ("first", "second"))
     specs = [f"{first}:Example", f"{second}:Example", str(first)]
     assert main(["cogbench", "agreement", *specs]) == 0
@@ -389,6 +390,12 @@ def test_agreement_labels_every_rater_apart(
     # FILE:human_rating names the same ratings as FILE: refused, not shown twice.
     assert main(["cogbench", "agreement", str(first), f"{first}:human_rating"]) == 2
     assert "the same ratings as" in capsys.readouterr().err
+    # A byte copy of a rater's file is that rater: refused, naming both.
+    copy = tmp_path / "copy_of_first.json"
+    copy.write_bytes(first.read_bytes())
+    assert main(["cogbench", "agreement", str(first), str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "same file content" in err and str(first) in err
 
 
 def test_rationality_agreement(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -95,7 +95,8 @@ def test_report_reads_lm_eval_samples_and_keeps_settings_apart(
         )
         assert code == 0
     capsys.readouterr()
-    assert main(["cogeval", "report", "--log", str(tmp_path / "out"), "--json"]) == 0
+    report = ["--out", str(tmp_path / "report")]  # never the log folder, nor the working one
+    assert main(["cogeval", "report", "--log", str(tmp_path / "out"), "--json", *report]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert len(rows) == 2  # one row per generation setting, never pooled
     assert {row["run"].split("generate.temperature=")[1] for row in rows} == {"0.0", "0.7"}

@@ -44,7 +44,12 @@ def test_report_prints_abilities_stages_overall_and_age(tmp_path: Path, capsys) 
     assert low < 0.5 < high
     assert reports["dummy"]["overall"] == pytest.approx(0.0)
 
-    assert main(["coglm", "report", str(tmp_path), "--out", str(tmp_path / "c.png")]) == 0
+    # The chart exists now: written over only with --force.
+    assert main(["coglm", "report", str(tmp_path), "--out", str(tmp_path / "c.png")]) == 2
+    assert "c.png: already exists; pass --force" in capsys.readouterr().err
+    assert (
+        main(["coglm", "report", str(tmp_path), "--out", str(tmp_path / "c.png"), "--force"]) == 0
+    )
     text = capsys.readouterr().out
     assert "CogLM report: tiny" in text
     # 4 of each ability's items: partial against the 1,220 declared, said on the run.

@@ -10,9 +10,11 @@ their paths to these tables as they move onto the model.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -81,10 +83,14 @@ def test_check_run_flags_missing_statuses_and_averages_epochs() -> None:
     )
 
 
-def test_one_source_twice_is_refused_and_two_identities_stay_apart() -> None:
+def test_one_content_twice_counts_once_and_two_identities_stay_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     run = _run(_record("a"))
-    with pytest.raises(ResultsError, match="src: given twice"):
-        distinct_runs([run, run])
+    copy = replace(run, source="elsewhere/src")
+    assert distinct_runs([run, copy]) == [run]
+    warning = capsys.readouterr().err.strip().splitlines()
+    assert len(warning) == 1 and "elsewhere/src" in warning[0] and " src " in warning[0]
     other = RunResults("b", RunIdentity.of("t@1", "m", arguments={"k": 2}), "item", (), {}, "src")
     assert distinct_runs([run, other]) == [run, other]
     differences = identity_differences(run.identity, other.identity, ignore=("model",))
@@ -140,10 +146,17 @@ def test_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> None:
 
 
 def _edit_first_doc(folder: Path, change: dict) -> None:
-    """Change the first document of every samples file in ``folder`` (as other data would)."""
+    """Change the first document of every samples file in ``folder`` (as other data would).
+
+    Its ``doc_hash``, where it has one, is lm-eval's hash of the changed document:
+    a run on other data, not an edited file.
+    """
     for samples in folder.glob("samples_*.jsonl"):
         rows = [json.loads(line) for line in samples.read_text().splitlines()]
         rows[0]["doc"] |= change
+        if "doc_hash" in rows[0]:
+            text = json.dumps(rows[0]["doc"], indent=2, ensure_ascii=False)
+            rows[0]["doc_hash"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
         samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
 
 
@@ -190,7 +203,7 @@ ROW = {"ability": "const", "choices": ["yes", "no"], "answer": 0}
 @pytest.mark.parametrize(
     ("predictions", "field", "expected"),
     [
-        (["A", "A"], None, "recorded twice in one epoch: const-0000"),
+        (["A", "A"], None, "item ('id', 'const-0000') repeats"),
         (["A", "maybe"], "invalid", 1),
         (["A", "B"], "missing", 1218),
     ],
@@ -406,7 +419,9 @@ def test_cogeval_lm_eval_reader(tmp_path: Path, case: str, expected: str) -> Non
         assert run.rate().value == pytest.approx((2 / 3 + 1) / 2)
 
 
-def test_cogeval_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> None:
+def test_cogeval_lm_eval_reader_keeps_two_identities_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from cog_tasks.cogeval.headlines import checked_runs
     from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
 
@@ -416,8 +431,12 @@ def test_cogeval_lm_eval_reader_keeps_two_identities_apart(tmp_path: Path) -> No
     runs = checked_runs(read_lm_eval_runs([tmp_path / "a", tmp_path / "b"]))
     assert [run.rate().value for run in runs] == [1.0, 0.0]
     assert runs[0].label != runs[1].label
-    with pytest.raises(ResultsError, match="given twice"):
-        checked_runs(read_lm_eval_runs([tmp_path / "a", tmp_path]))
+    capsys.readouterr()
+    # Folder a, and a again below tmp_path: one run, counted once, with one warning line.
+    again = checked_runs(read_lm_eval_runs([tmp_path / "a", tmp_path]))
+    assert [run.rate().value for run in again] == [1.0, 0.0]
+    [warning] = capsys.readouterr().err.splitlines()
+    assert "counted once" in warning and str(tmp_path / "a") in warning
 
 
 _SCORED = {"condition": "valuePath", "expected": ["Answer: 2"], "task": "t1", "id": "i1"}

@@ -235,7 +235,7 @@ def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajec
 
 
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
-    """Check every log and label it; a log given twice is refused, none is merged silently.
+    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
 
     Args:
         logs: CogBench logs with samples.

@@ -36,6 +36,7 @@ from cog_tasks.common.cli import (
     add_status_option,
     task_arguments,
 )
+from cog_tasks.common.files import new_output
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -51,17 +52,18 @@ def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
     from cog_tasks.coglm.report import checked_run
     from cog_tasks.common.lm_eval_samples import find_results_files
 
-    runs = []
+    found = []
     for path in paths:
         try:
             find_results_files(path)
         except FileNotFoundError:
             continue
-        runs.extend(
-            checked_run(checked, label)
-            for checked, _, label in load_lm_eval_runs(path, rule, chance)
-        )
-    return runs
+        found.append(path)
+    if not found:
+        return []
+    return [
+        checked_run(checked, label) for checked, _, label in load_lm_eval_runs(found, rule, chance)
+    ]
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -69,6 +71,8 @@ def _report(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.records import CogLMDataError
     from cog_tasks.coglm.report import format_report, write_chart
 
+    if args.out is not None:
+        new_output(args.out, args.force, *args.results)  # before any reading
     runs = _lm_eval_runs(args.results, args.rule, args.chance)
     inspect_runs, logs = load_inspect_runs(args.results, statuses=args.status, chance=args.chance)
     runs += inspect_runs
@@ -123,6 +127,8 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
     else:
         order, paper, model = TABLE7_ORDER, TABLE7, TABLE7_MODEL
         title = "CogLM Table 7: with and without chain of cognition (COC)"
+    if args.out is not None:
+        new_output(args.out, args.force, *args.logs)  # before any reading
     runs, logs = comparison_runs(args.logs, order, statuses=args.status)
     if table == 7:
         runs = [replace(run, label=run.label.replace("Base", "w/o COC", 1)) for run in runs]
@@ -131,9 +137,11 @@ def _settings_table(args: argparse.Namespace, table: int) -> int:
         print(line)
     if logs.skipped:
         print(logs.skipped_note())
-    chart = args.out or Path(f"coglm_table{table}.png")
-    write_settings_chart(runs, paper, chart, f"{title}\nhollow markers: the paper ({model})")
-    print(f"chart written to {chart}")
+    if args.out is None:  # never a file the user did not name
+        print(f"no chart written: pass --out coglm_table{table}.png to draw one")
+        return 0
+    write_settings_chart(runs, paper, args.out, f"{title}\nhollow markers: the paper ({model})")
+    print(f"chart written to {args.out}")
     return 0
 
 
@@ -411,7 +419,7 @@ def _add_tables(commands: argparse._SubParsersAction) -> None:
             "model, with the paper's rows below, and draw it as a PNG.",
         )
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
-        add_out_option(parser, f"chart PNG (default coglm_table{table}.png)", old=("--chart",))
+        add_out_option(parser, "chart PNG (default: no chart)", old=("--chart",))
         add_status_option(parser)
         parser.set_defaults(func=_table5 if table == 5 else _table7)
 

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.common.cli import add_name_value_option, add_out_option, comma_list, positive_int
+from cog_tasks.common.cli import (
+    add_name_value_option,
+    add_out_option,
+    comma_list,
+    number_at_least,
+    positive_int,
+)
 
 
 def _interdependence(args: argparse.Namespace) -> int:
@@ -47,14 +53,26 @@ def _interdependence(args: argparse.Namespace) -> int:
 
 
 def _agreement(args: argparse.Namespace) -> int:
+    from cog_tasks.coglm.inspect.logs import read_chat_log
     from cog_tasks.coglm.inspect.studies import inspect_picks
     from cog_tasks.coglm.lm_eval.results import lm_eval_picks
     from cog_tasks.coglm.studies import agreement_by_ability
+    from cog_tasks.common.errors import warn
+    from cog_tasks.common.files import read_json
+    from cog_tasks.common.lm_eval_samples import find_results_files
+    from cog_tasks.common.secrets import redact_text
 
     table = agreement_by_ability(inspect_picks(args.inspect_log), lm_eval_picks(args.lm_eval))
+    chat_model = read_chat_log(args.inspect_log).eval.model
+    results = read_json(find_results_files(args.lm_eval)[-1])
+    lm_model = str(results.get("model_name") or (results.get("config") or {}).get("model_args"))
+    models = {"inspect": redact_text(chat_model), "lm_eval": redact_text(lm_model)}
+    if chat_model.rsplit("/", 1)[-1] != lm_model.rsplit("/", 1)[-1]:
+        warn(f"the runs are of different models: {models['inspect']} and {models['lm_eval']}")
     if args.json:
-        print(json.dumps(table, indent=2))
+        print(json.dumps({"models": models, "abilities": table}, indent=2))
         return 0
+    print(f"Inspect run: {models['inspect']}; lm-eval run: {models['lm_eval']}")
     print(f"{'ability':<8}{'n':>6}{'agreement':>11}")
     for code, row in table.items():
         print(f"{code:<8}{row['n']:>6}{100 * row['agreement']:>10.1f}%")
@@ -95,7 +113,7 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
     )
     study.add_argument("--limit", type=positive_int, help="first N items of each ability")
     study.add_argument("--max-tokens", dest="max_tokens", type=positive_int)
-    study.add_argument("--temperature", type=float)
+    study.add_argument("--temperature", type=number_at_least(0))
     study.add_argument("--max-connections", dest="max_connections", type=positive_int)
     study.add_argument("--seed", type=int, help="generation seed")
     study.add_argument(

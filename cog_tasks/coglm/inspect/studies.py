@@ -38,7 +38,10 @@ from cog_tasks.coglm.studies import (
     write_cells_csv,
     write_outcomes,
 )
+from cog_tasks.common.errors import RunFailedError
+from cog_tasks.common.files import own_folder
 from cog_tasks.common.results import check_run
+from cog_tasks.common.secrets import redact
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
@@ -126,10 +129,11 @@ def run_interdependence(
         "model": model if isinstance(model, str) else str(model),
         "abilities": tested,
         "per_ability": per_ability,
-        "model_args": {key: str(value) for key, value in (model_args or {}).items()},
+        "model_args": {key: str(value) for key, value in redact(model_args or {}).items()},
         "eval_options": {key: str(value) for key, value in eval_options.items()},
     }
     check_settings(output_dir / SETTINGS_FILE, settings)
+    own_folder(output_dir)  # the study's folder, claimed by its settings: a rerun resumes it
     outcomes_path = output_dir / OUTCOMES_FILE
     outcomes = read_outcomes(outcomes_path)
     done = {outcome.erased for outcome in outcomes}
@@ -157,7 +161,7 @@ def run_interdependence(
             **eval_options,
         )
         if log.status != "success":
-            raise RuntimeError(f"condition {condition!r} did not finish: {log.error}")
+            raise RunFailedError.of(f"condition {condition!r}", log)
         condition_outcomes = outcomes_from_log(log, condition)
         outcomes.extend(condition_outcomes)
         write_outcomes(outcomes_path, outcomes)

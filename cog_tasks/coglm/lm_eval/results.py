@@ -234,6 +234,7 @@ def results_of_file(
                     declared,
                     str(results_file),
                     _protocol(family, rule, chance, length_units - {""}),
+                    content=f"{family.name}:{run.content}" if run.content else "",
                 ),
                 family,
             )
@@ -242,7 +243,7 @@ def results_of_file(
 
 
 def load_lm_eval_runs(
-    path: Path, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
+    path: Path | Sequence[Path], rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
 ) -> list[tuple[CheckedRun, TaskFamily, str]]:
     """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
@@ -250,7 +251,8 @@ def load_lm_eval_runs(
     differs between them (:func:`cog_tasks.common.pipeline.row_labels`).
 
     Args:
-        path: An lm-eval ``--output_path`` directory or one results file.
+        path: An lm-eval ``--output_path`` directory or one results file, or
+            several: a run found twice (a copied folder) is read once, with a warning.
         rule: Choice rule of the ``coglm`` family (:data:`RULES`).
         chance: Chance rule.
 
@@ -264,11 +266,14 @@ def load_lm_eval_runs(
     """
     declared = declared_benchmark()
     dated = []
-    for file in find_results_files(path):
+    paths = [path] if isinstance(path, Path) else list(path)
+    for file in (found for folder in paths for found in find_results_files(folder)):
         stamp = float(read_json(file).get("date") or 0.0), str(file)
         dated.extend((stamp, found) for found in results_of_file(file, declared, rule, chance))
     if not dated:
-        raise CogLMDataError(f"{path}: no results file contains coglm or coglm_gen tasks")
+        raise CogLMDataError(
+            f"{', '.join(map(str, paths))}: no results file contains coglm or coglm_gen tasks"
+        )
     runs = [found for _, found in sorted(dated, key=lambda pair: pair[0])]
     rows = checked_rows(runs, key=lambda run, family: (family, run.identity.model))
     return [(row.checked, row.extra, row.label + row.extra.label_suffix) for row in rows]

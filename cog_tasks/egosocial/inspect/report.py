@@ -37,6 +37,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample
 
 import cog_tasks.egosocial.inspect as tasks
+from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.pipeline import Row, checked_rows
 from cog_tasks.common.results import (
@@ -553,7 +554,7 @@ def _curves(label: str, log: EvalLog) -> Iterator[GuessCurve]:
 
 
 def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
-    """Check every log and label it; a log given twice is refused, none is merged silently.
+    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
 
     Args:
         logs: EgoSocialArena logs with samples.
@@ -616,4 +617,4 @@ def report_logs(
         note = f" ({found.skipped_note()})" if found.skipped else ""
         raise FileNotFoundError(f"no EgoSocialArena logs with samples in {log_dir}{note}")
     report = build_report(logs, pool_seeds)
-    return write_report(report, out_dir or log_dir), found.skipped_note()
+    return write_report(report, report_folder(out_dir, "egosocial-report")), found.skipped_note()

@@ -5,8 +5,6 @@ task's entry when a change alters its scores.
 """
 
 TASK_VERSIONS: dict[str, str] = {
-    "egosocial_static": "4.1.0",
-    "egosocial_blackjack_beliefs": "2.1.0",
     "egosocial_static": "4.2.0",
     "egosocial_blackjack_beliefs": "2.2.0",
     "egosocial_number_guessing": "5.1.0",
