@@ -23,6 +23,7 @@ much of the reply it keeps.
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
@@ -43,6 +44,10 @@ NEAR_COPY_RATIO = 0.8
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[+\-=<>×÷%/]")
 # A fragment of an option's text is this many of its content words in a row.
 FRAGMENT_WORDS = 3
+# A word and a one-word option that begin alike over this many letters share a root.
+ROOT_LETTERS = 6
+# An article before hidden text tells its first sound ("an […]" for "Umbrella").
+_ARTICLE_BEFORE_HIDDEN = re.compile(r"\b(?:[Aa]n?)[ \t]+(?=" + re.escape(HIDDEN_TEXT) + ")")
 _FUNCTION_WORDS = frozenset(
     "a an the and or but nor so of to in on at by for from with as into onto than then "
     "is are was were be been being am do does did has have had will would can could "
@@ -203,6 +208,18 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
+def _same_root(word: str, option: str) -> bool:
+    """Whether two stems share a root: equal, or one of :data:`ROOT_LETTERS` letters or more.
+
+    The shared beginning must cover most of the shorter stem ("entails" and
+    "entailment", "contradictory" and "contradiction").
+    """
+    if word == option:
+        return True
+    shared = len(os.path.commonprefix([word, option]))
+    return shared >= ROOT_LETTERS and shared >= 0.8 * min(len(word), len(option))
+
+
 def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
     """Whether ``run`` occurs in ``option`` as consecutive content words, in order."""
     size = len(run)
@@ -215,8 +232,8 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
     words = _content_words(text)
     spans: list[tuple[int, int]] = []
     for option in options:
-        if len(option) == 1:  # a one-word option: its inflected forms
-            spans += [(start, end) for stem, start, end in words if stem == option[0]]
+        if len(option) == 1:  # a one-word option: its inflected and derived forms
+            spans += [(start, end) for stem, start, end in words if _same_root(stem, option[0])]
             continue
         if len(option) < FRAGMENT_WORDS:
             continue
@@ -586,6 +603,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = hide_numbers(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
+    text = _ARTICLE_BEFORE_HIDDEN.sub("", text)
     if _balanced(reply) == reply:
         text = _balanced(text)
     lines = [line.strip() for line in text.splitlines()]

@@ -60,3 +60,11 @@ def test_brackets_unbalanced_by_hiding_are_a_leak_and_the_hider_balances_them() 
     hidden = hide_options(reply, NLI)
     assert hidden.count("(") == hidden.count(")")
     assert find_leaks(hidden, reply, NLI) == []
+
+
+def test_derived_forms_of_one_word_options_and_telling_articles_are_hidden() -> None:
+    hidden = hide_options("The two are contradictory: sentence2 entails sentence1.", NLI)
+    assert "contradict" not in hidden and "entail" not in hidden
+    choices = ["Coffee cup", "Umbrella", "Toy airplane", "Laptop"]
+    hidden = hide_options("Rainy weather is best shown by an Umbrella.", choices)
+    assert hidden == "Rainy weather is best shown by […]."
