@@ -60,6 +60,15 @@ def test_degenerate_inputs() -> None:
     assert cohen_kappa([], []) is None
 
 
+def test_an_agent_without_a_valid_rating_has_no_kappa_not_chance() -> None:
+    tally = RatingTally.from_ratings([1, 3, 5, 2], [None, None, None, None])
+    assert tally.pairs == 4 and tally.invalid == 4
+    assert tally.kappa() is None
+    one_valid = RatingTally.from_ratings([1, 3, 5, 2], [None, None, None, 2])
+    assert one_valid.kappa() is not None
+    assert summarize_iterations({1: tally.kappa()}).average is None
+
+
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_kappa_matches_sklearn_on_random_ratings(weights: str | None) -> None:
     rng = random.Random(7)

@@ -10,7 +10,7 @@ from cog_tasks.cogbench.trivial import STRATEGIES
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import load
 
-RUN = RunIdentity.of("cogbench@4.1.0", "chance", arguments={"subset": "a", "source": "sample"})
+RUN = RunIdentity.of("cogbench@4.2.0", "chance", arguments={"subset": "a", "source": "sample"})
 
 
 def test_constant_raters_score_the_rows_trajectories_at_kappa_zero_or_one() -> None:
