@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cog_tasks.cogeval.audit import audit
 from cog_tasks.cogeval.headlines import declared_items
 from cog_tasks.cogeval.published import UNSCORABLE, published_index, select_published
@@ -44,4 +46,4 @@ def test_the_balanced_rate_weighs_every_condition_alike() -> None:
     scaled = balanced_units(units, tasks)
     top = sum(value[0] for value in scaled.values())
     bottom = sum(value[1] for value in scaled.values())
-    assert top / bottom == (17 / 20 + 0 / 2) / 2
+    assert top / bottom == pytest.approx((17 / 20 + 0 / 2) / 2)
