@@ -203,3 +203,26 @@ def test_verdicts_keep_not_judged_unreadable_and_no_reasoning_apart() -> None:
     }
     unjudged = score_metadata(Counter(), None)
     assert "rationality" not in unjudged and "judge_invalid" not in unjudged
+
+
+def test_a_row_without_a_valid_rating_reads_undefined_not_a_number() -> None:
+    import math
+
+    from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
+    from cog_tasks.cogbench.report import AgentCurves, curves_table
+    from cog_tasks.common.stats import Interval
+
+    nothing = Interval(math.nan, math.nan, math.nan, 4, "trajectory", "none")
+    row = AgentCurves(
+        "cot",
+        "m",
+        "a",
+        "english",
+        "sample",
+        {},
+        {},
+        nothing,
+        Interval(1.0, 1.0, 1.0, 4, "trajectory", "none"),
+        counts={"pairs": 40, "invalid": 40},
+    )
+    assert f"Authenticity avg {KAPPA_UNDEFINED}" in curves_table([row])

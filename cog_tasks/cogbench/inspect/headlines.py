@@ -39,7 +39,7 @@ def _rationality_note(row: AgentCurves) -> str:
     readable = row.rationality_readable_avg
     return "; ".join(
         [
-            *([SELF_JUDGED] if row.judge == "self" else []),
+            *([SELF_JUDGED] if row.judge.startswith("self") else []),
             NO_HUMAN_AGREEMENT,
             f"{counts['judge_invalid']:g} of {counts['judge_asked']:g} judge replies unreadable "
             f"and {counts['no_reasoning']:g} answers without reasoning, each counted as 1; "
