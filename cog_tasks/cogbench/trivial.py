@@ -25,13 +25,14 @@ MEASURE = "authenticity_avg"
 
 
 def _trajectories(units: Collection[str], run: RunIdentity) -> list[Trajectory]:
-    """The run's trajectories of ``units``, from the run's own data arguments."""
+    """The run's trajectories of ``units``, from its own data arguments, to its last iteration."""
     arguments = dict(run.arguments)
     found, _ = load_trajectories(
         arguments.get("subset", "a"),
         arguments.get("language", "english"),
         arguments.get("source") or None,
         arguments.get("revision") or None,
+        max_iteration=int(arguments["iterations"]) if arguments.get("iterations") else None,
     )
     wanted = set(units)
     kept = [trajectory for trajectory in found if trajectory.id in wanted]

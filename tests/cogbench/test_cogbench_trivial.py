@@ -31,6 +31,17 @@ def test_constant_raters_score_the_rows_trajectories_at_kappa_zero_or_one() -> N
         assert all(kappa in (pytest.approx(0.0), pytest.approx(1.0)) for kappa in kappas)
 
 
+def test_only_the_runs_iterations_count() -> None:
+    trajectories, _ = load_trajectories("a", source="sample", max_iteration=1)
+    units = [trajectory.id for trajectory in trajectories][:1]
+    run = RunIdentity.of("cogbench@4.2.0", "m", arguments={"source": "sample", "iterations": "1"})
+    [step] = [s for s in trajectories[0].steps if s.iteration == 1]
+    expected = RatingTally.from_ratings(step.human_ratings, [2] * len(step.questions)).kappa()
+    assert load(STRATEGIES[1].score)(units, run)["authenticity_avg_a"][units[0]] == pytest.approx(
+        expected
+    )
+
+
 def test_a_trajectory_the_data_lacks_is_refused() -> None:
     with pytest.raises(ValueError, match="no trajectories"):
         load(STRATEGIES[0].score)(["a-nowhere-nobody"], RUN)
