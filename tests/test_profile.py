@@ -222,7 +222,17 @@ def test_every_preset_step_fits_its_task_and_roles(name: str) -> None:
     judged = [
         step.task for step in preset.steps if step.task in REGISTRY[step.benchmark].judged_tasks
     ]
-    plain = ModelSpec("openai/gpt-4o")
+    rated = [
+        s.task
+        for s in preset.steps
+        if REGISTRY[s.benchmark].self_judges and s.task_args.get("judge") is not False
+    ]
+    if rated:  # a judged measure needs a judge, or the model judging itself only when asked
+        with pytest.raises(
+            ValueError, match="need a judge: pass --model-role judge=MODEL, or --self-judge"
+        ):
+            check_roles(ModelSpec("openai/gpt-4o"), preset)
+    plain = ModelSpec("openai/gpt-4o", self_judge=True)
     if judged:
         with pytest.raises(ValueError, match=f"preset {name} needs a judge for {judged[0]}"):
             check_roles(plain, preset)

@@ -20,8 +20,10 @@ Conventions:
   (and the authors' script would then average a NaN); here κ is defined as
   1.0, because the agreement is perfect. When only one rater is constant, κ is
   0.0, which is also what ``sklearn`` returns. An iteration without any rated
-  pair has no κ (``None``) and is skipped by averages; no NaN ever reaches an
-  average.
+  pair, or whose agent gave no valid rating at all, has no κ (``None``,
+  shown as :data:`KAPPA_UNDEFINED`) and is skipped by averages: an agent
+  that never rated is not a constant rater at chance. No NaN ever reaches
+  an average.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ WeightScheme = Literal["linear", "quadratic"] | None
 WEIGHT_SCHEMES: tuple[str, ...] = ("linear", "quadratic")
 HEADLINE_ITERATIONS: tuple[int, ...] = (0, 5, 10)
 KAPPA_FORMS: tuple[str, ...] = ("pooled", "per_question")
+KAPPA_UNDEFINED = "undefined (no valid ratings)"
+"""How a κ reads where the agent gave no valid rating."""
 MIN_QUESTION_PAIRS = 10
 """Rated pairs below which a question's own κ is too coarse to average (a warning says so)."""
 
@@ -202,10 +206,11 @@ class RatingTally:
         """Cohen's κ of the tallied pairs (weighted as tallied).
 
         Returns:
-            κ, or ``None`` when there is no rated pair. See the module
-            docstring for the degenerate single-category case (κ = 1.0).
+            κ, or ``None`` when there is no rated pair or no valid agent
+            rating among them. See the module docstring for the degenerate
+            single-category case (κ = 1.0).
         """
-        if self.pairs == 0:
+        if self.pairs == 0 or not any(self.agent):
             return None
         n = float(self.pairs)
         human_share = [count / n for count in self.human]

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
 from cog_tasks.common.files import pyplot, save_figure, write_json_atomically
 from cog_tasks.common.results import FLAGGED, Coverage
 from cog_tasks.common.stats import Interval, UnitValue
@@ -191,6 +192,18 @@ def _cell(interval: Interval | None) -> str:
     return "–" if interval is None else interval.format()
 
 
+def no_valid_rating(curve: AgentCurves) -> bool:
+    """Whether the row's agent gave no valid rating at all (its κ is undefined, not 0)."""
+    pairs = curve.counts.get("pairs", 0)
+    return bool(pairs) and curve.counts.get("invalid", 0) >= pairs
+
+
+def _kappa_cell(interval: Interval | None, curve: AgentCurves) -> str:
+    if interval is not None and math.isnan(interval.value) and no_valid_rating(curve):
+        return KAPPA_UNDEFINED
+    return _cell(interval)
+
+
 def _count(value: float) -> str:
     """A count over records; an epoch mean of counts may be fractional."""
     return f"{value:g}"
@@ -239,7 +252,7 @@ def curves_table(curves: Sequence[AgentCurves]) -> str:
         )
         beside = flagged(curve.coverage)
         lines.append(f"{curve.label} [subset {curve.subset}, {curve.language}]{head}")
-        cells = [f"avg {_cell(curve.authenticity_avg)}"]
+        cells = [f"avg {_kappa_cell(curve.authenticity_avg, curve)}"]
         cells += [f"t{t} {_cell(kappa[t])}" for t in (0, 5, 10) if t in kappa]
         lines.append("  Authenticity " + " | ".join(cells) + (f" {beside}" if beside else ""))
         if curve.rationality_avg is not None:

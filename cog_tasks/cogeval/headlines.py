@@ -34,12 +34,15 @@ from cog_tasks.common.headlines import Headline
 from cog_tasks.common.pipeline import Row, checked_rows, row_labels
 from cog_tasks.common.results import RunResults, UnitRecord
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.stats import Interval, cluster_mean_interval
+from cog_tasks.common.stats import Interval, UnitValue, cluster_mean_interval, ratio_interval
 
 UNIT = "task"
 #: The sample metadata field holding a dialog's task (the cluster of every interval).
 CLUSTER = "task"
 SUCCESS = "success"
+#: The condition-balanced success rate: the mean over conditions of each one's rate.
+BALANCED = "success_balanced"
+BALANCED_NOTE = "mean over conditions, each weighed alike (success weighs conditions by items)"
 MEASURES: tuple[str, ...] = (SUCCESS, *FAILURE_MODES)
 #: Failure modes meaning that no answer could be read: the reply's status is ``invalid``.
 UNREAD_MODES: frozenset[str] = frozenset({"no_answer", "unparseable"})
@@ -122,7 +125,9 @@ def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFac
     if (arguments.get("source") or "published") == "published":
         found = [
             (task.id, task.task, TaskFacts(task.graph, task.domain, task.condition, task.cot))
-            for task in select_published(cot=cot, **names)
+            for task in select_published(
+                cot=cot, unscorable=str(arguments.get("unscorable")).lower() == "true", **names
+            )
         ]
     else:
         items = generate_items(seed=int(arguments.get("seed") or 0), cot=cot or "none", **names)
@@ -290,7 +295,8 @@ def run_headlines(run: CogEvalRun) -> list[Headline]:
     """The headline numbers of one checked run, each carrying its coverage.
 
     Returns:
-        ``success`` over every dialog, then ``success_<condition>`` per
+        ``success`` over every dialog, ``success_balanced`` (the mean over
+        conditions of their rates), then ``success_<condition>`` per
         condition with a record, each with its 95 % interval over tasks and
         each task's ``(successes, dialogs)`` (epoch means summed), so that the
         ratio of the sums is the headline.
@@ -315,4 +321,36 @@ def run_headlines(run: CogEvalRun) -> list[Headline]:
         headlines.append(
             Headline(BENCHMARK, measure, interval, run.identity, units, note, run.coverage)
         )
+    balanced = balanced_units(headlines[0].units, run.declared.tasks)
+    headlines.insert(
+        1,
+        Headline(
+            BENCHMARK,
+            BALANCED,
+            ratio_interval(list(balanced.values()), unit=UNIT, bounds=(0.0, 1.0)),
+            run.identity,
+            balanced,
+            "; ".join(part for part in (BALANCED_NOTE, note) if part),
+            run.coverage,
+        ),
+    )
     return headlines
+
+
+def balanced_units(
+    units: Mapping[str, UnitValue], tasks: Mapping[str, TaskFacts]
+) -> dict[str, UnitValue]:
+    """Each task's ``(successes, dialogs)`` scaled by its condition's dialogs.
+
+    The ratio of the sums of the scaled values is the mean over conditions of
+    each condition's success rate: every condition weighs alike, however
+    many items it has.
+    """
+    totals: dict[str, float] = {}
+    for task, (_, dialogs) in units.items():  # type: ignore[misc]
+        condition = tasks[task].condition
+        totals[condition] = totals.get(condition, 0.0) + dialogs
+    return {
+        task: (hits / totals[tasks[task].condition], dialogs / totals[tasks[task].condition])
+        for task, (hits, dialogs) in units.items()  # type: ignore[misc]
+    }

@@ -29,7 +29,7 @@ items' option counts only, so it is the same for every model on the same items.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
@@ -118,6 +118,38 @@ def _outcome(item: ScoredItem) -> float:
     return float(item.correct) if item.valid else 0.0
 
 
+def headline_units(
+    items: Sequence[ScoredItem], pooled_measure: str
+) -> dict[str, dict[str, UnitValue]]:
+    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value.
+
+    The pooled measure's value of an item is ``(correct - 1/n, 1 - 1/n)``;
+    ``overall``'s and a stage's are those scaled by ``1 / B_a`` (see the module docstring).
+    """
+    pooled: dict[str, UnitValue] = {
+        item.id: calibrated_unit(_outcome(item), item.num_choices) for item in items
+    }
+    weight: dict[str, float] = {}
+    for item in items:
+        weight[item.ability] = weight.get(item.ability, 0.0) + (1.0 - 1.0 / item.num_choices)
+
+    def scaled(keep: Iterable[str]) -> dict[str, UnitValue]:
+        kept = set(keep)
+        return {
+            item.id: (
+                pooled[item.id][0] / weight[item.ability],  # type: ignore[index]
+                pooled[item.id][1] / weight[item.ability],  # type: ignore[index]
+            )
+            for item in items
+            if item.ability in kept
+        }
+
+    units = {pooled_measure: pooled, "overall": scaled(weight)}
+    for stage in sorted({ABILITY_BY_CODE[code].stage for code in weight}):
+        units[f"stage{stage}"] = scaled(c for c in weight if ABILITY_BY_CODE[c].stage == stage)
+    return units
+
+
 def item_headlines(
     items: Sequence[ScoredItem],
     run: RunIdentity,
@@ -149,26 +181,7 @@ def item_headlines(
         raise ResultsError("every scored CogLM item needs its own record id")
     outcomes = [_outcome(item) for item in items]
     counts = [item.num_choices for item in items]
-    pooled_units: dict[str, UnitValue] = {
-        item.id: calibrated_unit(outcome, item.num_choices)
-        for item, outcome in zip(items, outcomes, strict=True)
-    }
-    ability_weight: dict[str, float] = {}
-    for item in items:
-        ability_weight[item.ability] = ability_weight.get(item.ability, 0.0) + (
-            1.0 - 1.0 / item.num_choices
-        )
-
-    def scaled(keep: set[str]) -> dict[str, UnitValue]:
-        return {
-            item.id: (
-                pooled_units[item.id][0] / ability_weight[item.ability],  # type: ignore[index]
-                pooled_units[item.id][1] / ability_weight[item.ability],  # type: ignore[index]
-            )
-            for item in items
-            if item.ability in keep
-        }
-
+    units = headline_units(items, pooled_measure)
     intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)
     pooled_note = "pooled over items (Table 9's Acc and lm-eval's group row: overall)"
     headlines = [
@@ -177,7 +190,7 @@ def item_headlines(
             pooled_measure,
             calibrated_interval(outcomes, counts, seed=seed),
             run,
-            pooled_units,
+            units[pooled_measure],
             "; ".join(part for part in (pooled_note, note) if part),
             coverage,
         ),
@@ -186,15 +199,15 @@ def item_headlines(
             "overall",
             intervals.overall,
             run,
-            scaled(set(ability_weight)),
+            units["overall"],
             note,
             coverage,
         ),
     ]
     for stage, interval in intervals.stages.items():
-        members = {code for code in ability_weight if ABILITY_BY_CODE[code].stage == stage}
+        measure = f"stage{stage}"
         headlines.append(
-            Headline(BENCHMARK, f"stage{stage}", interval, run, scaled(members), note, coverage)
+            Headline(BENCHMARK, measure, interval, run, units[measure], note, coverage)
         )
     if intervals.cognitive_age is not None:
         headlines.append(

@@ -23,6 +23,7 @@ much of the reply it keeps.
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
@@ -43,6 +44,10 @@ NEAR_COPY_RATIO = 0.8
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[+\-=<>×÷%/]")
 # A fragment of an option's text is this many of its content words in a row.
 FRAGMENT_WORDS = 3
+# A word and a one-word option that begin alike over this many letters share a root.
+ROOT_LETTERS = 6
+# An article before hidden text tells its first sound ("an […]" for "Umbrella").
+_ARTICLE_BEFORE_HIDDEN = re.compile(r"\b(?:[Aa]n?)[ \t]+(?=" + re.escape(HIDDEN_TEXT) + ")")
 _FUNCTION_WORDS = frozenset(
     "a an the and or but nor so of to in on at by for from with as into onto than then "
     "is are was were be been being am do does did has have had will would can could "
@@ -50,12 +55,25 @@ _FUNCTION_WORDS = frozenset(
     "they them his her their we you your i me my our us not no all any each some very "
     "if when which who whom what while because also only just more most less about".split()
 )
-_ORDINAL = r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th|former|latter"
-_POINTER_NOUN = r"option|choice|answer|candidate|alternative"
+_ORDINAL = (
+    r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th|former|latter|final|"
+    r"penultimate|initial|(?:second|next)[- ]to[- ]last|last[- ]but[- ]one"
+)
+_POINTER_NOUN = r"option|choice|answer|candidate|alternative|possibility|selection"
 _ORDINAL_POINTER = re.compile(
     rf"\b(?:the[ \t]+)?(?:very[ \t]+)?(?:{_ORDINAL})[ \t]+(?:{_POINTER_NOUN})s?\b"
+    rf"|\b(?:the[ \t]+)?(?:very[ \t]+)?(?:last|final|penultimate|(?:second|next)[- ]to[- ]last)"
+    r"[ \t]+one\b"
+    rf"|\b(?:{_POINTER_NOUN}|one)[ \t]+(?:(?:that|which)[ \t]+is[ \t]+)?(?:listed|mentioned|given|"
+    rf"presented|shown|provided|placed)[ \t]+(?:as[ \t]+)?(?:the[ \t]+)?(?:{_ORDINAL}|at[ \t]+"
+    r"the[ \t]+(?:top|end|bottom))\b"
     rf"|\b(?:{_POINTER_NOUN})[ \t]+(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?"
     r"(?:one|two|three|four|five|six|[1-6])\b",
+    re.IGNORECASE,
+)
+# A number, time or amount in an option's text ("9:30 am", "50%", "3.5").
+_NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])",
     re.IGNORECASE,
 )
 _STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
@@ -190,6 +208,18 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
+def _same_root(word: str, option: str) -> bool:
+    """Whether two stems share a root: equal, or one of :data:`ROOT_LETTERS` letters or more.
+
+    The shared beginning must cover most of the shorter stem ("entails" and
+    "entailment", "contradictory" and "contradiction").
+    """
+    if word == option:
+        return True
+    shared = len(os.path.commonprefix([word, option]))
+    return shared >= ROOT_LETTERS and shared >= 0.8 * min(len(word), len(option))
+
+
 def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
     """Whether ``run`` occurs in ``option`` as consecutive content words, in order."""
     size = len(run)
@@ -202,8 +232,8 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
     words = _content_words(text)
     spans: list[tuple[int, int]] = []
     for option in options:
-        if len(option) == 1:  # a one-word option: its inflected forms
-            spans += [(start, end) for stem, start, end in words if stem == option[0]]
+        if len(option) == 1:  # a one-word option: its inflected and derived forms
+            spans += [(start, end) for stem, start, end in words if _same_root(stem, option[0])]
             continue
         if len(option) < FRAGMENT_WORDS:
             continue
@@ -399,6 +429,73 @@ def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
     return text
 
 
+def hide_steps(text: str, choices: Sequence[str]) -> str:
+    """Replace every mention of a step of options that order the same steps by :data:`HIDDEN_TEXT`.
+
+    Where options order the same steps (:func:`_step_orders`, ``plan``), any
+    step a rationale names, in any place, tells of the order it chose ("1. Go
+    for a jog ... 4. Go fishing"; "(before going fishing)" one line after
+    another); the question states the steps and their rules itself.
+    """
+    spans = [
+        (start, end)
+        for group in _step_orders(choices)
+        for _, start, end in _step_mentions(text, group)
+    ]
+    return _hide_spans(text, spans)
+
+
+def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
+    """Spans of each number, time or amount of ``text``, by its digits ("9:30" of "9:30 am")."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for match in _NUMBER.finditer(text):
+        digits = re.match(r"[\d:.,]+", match.group())
+        assert digits is not None
+        found.setdefault(digits.group(), []).append(match.span())
+    return found
+
+
+def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
+    """Replace the numbers, times and amounts only one option holds by :data:`HIDDEN_TEXT`.
+
+    A number of one option's text that no other option and not the question
+    holds ("9:30 am", "50%", "80") points at that option wherever it stands,
+    with or without its unit ("9:30" for "9:30 am").
+    """
+    per_option = [set(_numbers(choice)) for choice in choices]
+    own = {
+        number
+        for at, numbers in enumerate(per_option)
+        for number in numbers
+        if not any(number in other for i, other in enumerate(per_option) if i != at)
+    } - set(_numbers(question))
+    found = _numbers(text)
+    return _hide_spans(text, [span for number in own for span in found.get(number, [])])
+
+
+def _balanced(text: str) -> str:
+    """``text`` without the brackets that close nothing or are never closed.
+
+    :data:`HIDDEN_TEXT` counts as a word, not as brackets.
+    """
+    marker = "\x00"
+    text = text.replace(HIDDEN_TEXT, marker)
+    drop: set[int] = set()
+    for opening, closing in ("()", "[]"):
+        opened: list[int] = []
+        for at, character in enumerate(text):
+            if character == opening:
+                opened.append(at)
+            elif character == closing:
+                if opened:
+                    opened.pop()
+                else:
+                    drop.add(at)
+        drop.update(opened)
+    kept = "".join(c for at, c in enumerate(text) if at not in drop)
+    return kept.replace(marker, HIDDEN_TEXT)
+
+
 def _sentence_start(match: re.Match[str]) -> bool:
     return bool(re.search(r"(?:^|[.!?][ \t]+)$", match.string[: match.start()], re.M))
 
@@ -455,7 +552,7 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
     ``entities``, letters the question itself uses (:func:`question_letters`).
     """
     letter = _letter_class(num_choices)
-    label = rf"[\(\[]?{letter}[\)\]]?"
+    label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
     grouped = re.compile(
         rf"\b((?i:option|choice|answer|letter|candidate)(s?))\s*{label}"
         rf"(?:\s*(?:,|\band\b|\bor\b|&|/)\s*{label})*(?![\w'])"
@@ -497,12 +594,18 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
         replaced by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
         letters naming options removed. Lines left with no words are dropped.
     """
+    reply = text
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
     text = hide_fragments(text, choices)
     text = hide_orders(text, choices, question)
+    text = hide_steps(text, choices)
+    text = hide_numbers(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
+    text = _ARTICLE_BEFORE_HIDDEN.sub("", text)
+    if _balanced(reply) == reply:
+        text = _balanced(text)
     lines = [line.strip() for line in text.splitlines()]
     return "\n".join(line[:1].upper() + line[1:] for line in lines if re.search(r"[^\W_]", line))
 

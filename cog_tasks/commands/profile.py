@@ -125,6 +125,8 @@ class ModelSpec:
         max_tokens: Cap on generated tokens for the Inspect tasks (a base
             model without a stop token otherwise writes to the provider's
             limit); part of each run's identity.
+        self_judge: Without a judge role, the model judges its own CogBench
+            Rationality (``--self-judge``); never turned on silently.
     """
 
     name: str
@@ -132,6 +134,7 @@ class ModelSpec:
     roles: Mapping[str, str] = field(default_factory=dict)
     seed: int = 0
     max_tokens: int | None = None
+    self_judge: bool = False
 
     @property
     def is_chance(self) -> bool:
@@ -277,6 +280,17 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
         )
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
+    rated = [
+        step.task
+        for step in preset.steps
+        if REGISTRY[step.benchmark].self_judges and step.task_args.get("judge") is not False
+    ]
+    if rated and not model.self_judge:
+        raise ProfileStepError(
+            f"preset {preset.name} has judged measures ({', '.join(rated)}), which need a "
+            f"judge: pass --model-role {JUDGE_ROLE}=MODEL, or --self-judge to let the model judge "
+            "its own answers (its rows then say self-judged)"
+        )
     judged_steps = [step.task for step in preset.steps if judged(step)]
     if judged_steps:
         raise ProfileStepError(
@@ -288,8 +302,10 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
     """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself.
 
-    The run identity then carries ``self_judge=true``, and the line says so. A
-    step that skips its judge (``judge=False``) is left as it is.
+    Only with ``--self-judge`` (or the chance answerer; :func:`check_roles`
+    refuses otherwise). The run identity then carries ``self_judge=true``, and
+    the line says so. A step that skips Rationality (``judge=False``) is left
+    as it is.
     """
     skips_judge = step.task_args.get("judge") is False
     if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
@@ -917,6 +933,7 @@ def _profile_run(args: argparse.Namespace) -> int:
         roles=dict(args.model_roles),
         seed=args.seed,
         max_tokens=args.max_tokens,
+        self_judge=args.self_judge,
     )
     if args.dry_run:
         preset = PRESETS[args.preset]
@@ -1038,6 +1055,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
     add_name_value_option(
         run, "--model-role", "model_roles", "model role, e.g. judge=openai/gpt-4o"
+    )
+    run.add_argument(
+        "--self-judge",
+        action="store_true",
+        help="without --model-role judge=..., the model judges its own CogBench Rationality",
     )
     run.add_argument("--preset", choices=sorted(PRESETS), default="smoke")
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")

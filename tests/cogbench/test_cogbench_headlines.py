@@ -9,7 +9,7 @@ import pytest
 from cog_tasks.cogbench.evaluation import copy_previous_tallies, follower_tallies
 from cog_tasks.cogbench.inspect import cogbench
 from cog_tasks.cogbench.inspect.chance import ChanceRater
-from cog_tasks.cogbench.inspect.headlines import headlines
+from cog_tasks.cogbench.inspect.headlines import NO_HUMAN_AGREEMENT, SELF_JUDGED, headlines
 from cog_tasks.cogbench.inspect.logs import FIXTURE_NOTE, checked_runs
 from cog_tasks.cogbench.inspect.solver import STORE_KEY
 from cog_tasks.cogbench.intervals import UnitTallies, authenticity_interval
@@ -53,6 +53,7 @@ def test_headlines_of_a_chance_run(chance_log) -> None:
     asked = sum(len(it["answers"]) for s in chance_log.samples for it in s.store[STORE_KEY])
     assert f"0 of {asked} judge replies unreadable" in judged.note
     assert "readable-only avg" in judged.note
+    assert SELF_JUDGED in judged.note and NO_HUMAN_AGREEMENT in judged.note
     assert found["judge_invalid_rate_a"].interval.value == 0.0
     assert found["invalid_rate_a"].interval.value == 0.0
     replies = "0 replies cut at the token limit and 0 failed distillations (all epochs)"

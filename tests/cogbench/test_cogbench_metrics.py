@@ -60,6 +60,15 @@ def test_degenerate_inputs() -> None:
     assert cohen_kappa([], []) is None
 
 
+def test_an_agent_without_a_valid_rating_has_no_kappa_not_chance() -> None:
+    tally = RatingTally.from_ratings([1, 3, 5, 2], [None, None, None, None])
+    assert tally.pairs == 4 and tally.invalid == 4
+    assert tally.kappa() is None
+    one_valid = RatingTally.from_ratings([1, 3, 5, 2], [None, None, None, 2])
+    assert one_valid.kappa() is not None
+    assert summarize_iterations({1: tally.kappa()}).average is None
+
+
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_kappa_matches_sklearn_on_random_ratings(weights: str | None) -> None:
     rng = random.Random(7)
@@ -194,3 +203,26 @@ def test_verdicts_keep_not_judged_unreadable_and_no_reasoning_apart() -> None:
     }
     unjudged = score_metadata(Counter(), None)
     assert "rationality" not in unjudged and "judge_invalid" not in unjudged
+
+
+def test_a_row_without_a_valid_rating_reads_undefined_not_a_number() -> None:
+    import math
+
+    from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
+    from cog_tasks.cogbench.report import AgentCurves, curves_table
+    from cog_tasks.common.stats import Interval
+
+    nothing = Interval(math.nan, math.nan, math.nan, 4, "trajectory", "none")
+    row = AgentCurves(
+        "cot",
+        "m",
+        "a",
+        "english",
+        "sample",
+        {},
+        {},
+        nothing,
+        Interval(1.0, 1.0, 1.0, 4, "trajectory", "none"),
+        counts={"pairs": 40, "invalid": 40},
+    )
+    assert f"Authenticity avg {KAPPA_UNDEFINED}" in curves_table([row])

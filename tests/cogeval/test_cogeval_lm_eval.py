@@ -30,8 +30,8 @@ def test_dataset_hook_filters_by_graph_and_family() -> None:
 
 
 def test_the_default_dataset_is_the_published_tasks_flattened() -> None:
-    split = load_cogeval(version=4.0)["test"]
-    assert len(split) == len(select_published()) == 1494
+    split = load_cogeval(version=4.1)["test"]
+    assert len(split) == len(select_published()) == 1476
     assert set(split["source"]) == {"published"}
     task = select_published(graphs=["n21star"], domains=["ordRooms"], conditions=["valuePath"])[0]
     conversation = task.load()

@@ -28,8 +28,9 @@ def test_the_index_names_every_scored_prompt_of_the_paper() -> None:
     assert all(task.upstream_path.startswith("conversations/") for task in every)
     assert {task.cot for task in every if task.family == "Experiment2"} == {"none", "bfs", "dfs"}
     assert len(select_published(cot="bfs")) == 3
-    assert len(select_published(cot="none")) == 1488
-    assert len(select_published()) == 1494  # the default covers every prompt
+    assert len(select_published(cot="none", unscorable=True)) == 1488
+    assert len(select_published(unscorable=True)) == 1494  # every prompt, audited ones kept
+    assert len(select_published()) == 1476  # the default leaves out the 18 the audit flags
     items = Counter(task.condition for task in every)
     assert [items[f"{n}stepPath"] for n in "123n"] == [339, 321, 293, 281]
     [valuepath, other] = select_published(

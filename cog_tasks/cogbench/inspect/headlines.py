@@ -21,19 +21,30 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 
 from cog_tasks.cogbench.inspect.logs import BENCHMARK, agent_row, checked_runs
-from cog_tasks.cogbench.report import AgentCurves
+from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
+from cog_tasks.cogbench.report import AgentCurves, no_valid_rating
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.stats import Interval
 
+SELF_JUDGED = "self-judged: the model scored its own answers, not comparable with a judge's rows"
+NO_HUMAN_AGREEMENT = (
+    "judge-human agreement: not measured: no human scores (the authors' human Rationality "
+    "scores are on the Hub only; cogbench score --judge-model measures it where they are)"
+)
+
 
 def _rationality_note(row: AgentCurves) -> str:
-    """The judge's failures beside the floor-counted mean, and the readable-only mean."""
+    """Who judged, how far the judge agrees with humans, its failures and the readable-only mean."""
     counts = row.counts
     readable = row.rationality_readable_avg
-    return (
-        f"{counts['judge_invalid']:g} of {counts['judge_asked']:g} judge replies unreadable and "
-        f"{counts['no_reasoning']:g} answers without reasoning, each counted as 1; "
-        "readable-only avg " + ("n/a" if readable is None else f"{readable:.3f}")
+    return "; ".join(
+        [
+            *([SELF_JUDGED] if row.judge.startswith("self") else []),
+            NO_HUMAN_AGREEMENT,
+            f"{counts['judge_invalid']:g} of {counts['judge_asked']:g} judge replies unreadable "
+            f"and {counts['no_reasoning']:g} answers without reasoning, each counted as 1; "
+            "readable-only avg " + ("n/a" if readable is None else f"{readable:.3f}"),
+        ]
     )
 
 
@@ -78,8 +89,9 @@ def headlines(log: EvalLog) -> list[Headline]:
         )
 
     replies = _replies_note(row)
+    kappa_note = f"κ {KAPPA_UNDEFINED}; {replies}" if no_valid_rating(row) else replies
     found = [
-        headline("authenticity_avg", row.authenticity_avg, "kappa", replies),
+        headline("authenticity_avg", row.authenticity_avg, "kappa", kappa_note),
         headline("invalid_rate", row.invalid_rate, extra=replies),
     ]
     if row.rationality_avg is not None and row.judge_invalid_rate is not None:

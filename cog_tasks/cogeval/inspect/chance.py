@@ -83,6 +83,7 @@ def published_contexts(
         cot=task_args.get("cot"),
         design=task_args.get("design", "all"),
         experiment=task_args.get("experiment"),
+        unscorable=str(task_args.get("unscorable")).lower() == "true",
     )
     contexts: dict[tuple[str, ...], GraphContext | None] = {}
     unread: list[str] = []

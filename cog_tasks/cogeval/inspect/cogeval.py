@@ -262,6 +262,7 @@ def cogeval(
     design: str = "all",
     source: str = DEFAULT_SOURCE,
     experiment: int | None = None,
+    unscorable: bool = False,
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
@@ -295,6 +296,10 @@ def cogeval(
             questions) under all three instructions, ``cot`` left unset: the
             nine published items, or 36 generated ones (four domains), read
             by ``cog-tasks cogeval exp2``.
+        unscorable: Keep the published items that cannot be scored as
+            published (:data:`cog_tasks.cogeval.published.UNSCORABLE`: a route
+            question whose routes start elsewhere, single states where the
+            task expects routes, one prompt with two answers); left out by default.
 
     Raises:
         ValueError: For a parameter of the wrong type or out of range, naming
@@ -312,7 +317,8 @@ def cogeval(
     }
     with recording_reads() as reads:
         if source == "published":
-            records = [task.to_record() for task in select_published(**names)]
+            chosen = select_published(**names, unscorable=unscorable)
+            records = [task.to_record() for task in chosen]
         else:
             names["cot"] = cot or "none"
             records = [item.to_record() for item in generate_items(seed=seed, **names)]

@@ -1,0 +1,100 @@
+"""Leaks of hidden chain-of-cognition rationales on the authors' full released replies.
+
+Reads the CogLM authors' raw outputs (``result/llama-2-{7b,13b,70b}-chat/result.json``,
+all 1,220 replies each; at run time, never copied into the project), hides
+each reply as ``-T coc_rationale=hidden`` shows it
+(:func:`cog_tasks.coglm.rationale.shown_rationale`) and counts, per file
+and per rule of the independent detector (:mod:`cog_tasks.coglm.leaks`:
+``order``, ``ordinal``, ``token``, ``brackets``), the replies whose hidden
+rationale still leaks, with 95 % Wilson intervals over replies, the share
+of the replies' characters kept (pooled, bootstrap over replies), overall
+and for ``plan``, and the same-option share of the hider's own count
+(:func:`cog_tasks.coglm.rationale.leak_counts`, ``ours`` reader).
+
+Usage::
+
+    python benchmarks/coglm_coc_leaks.py RESULT_DIR [--out JSON]
+
+``RESULT_DIR`` holds ``llama-2-*-chat/result.json`` (``$COG_TASKS_DATA/coglm/result``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.coglm.inspect.version import TASK_VERSION
+from cog_tasks.coglm.leaks import RULES, find_leaks
+from cog_tasks.coglm.predictions import iter_authors_outputs
+from cog_tasks.coglm.rationale import leak_counts, shown_rationale
+from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.stats import ratio_interval, wilson_interval
+
+MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
+
+
+def measure(path: Path) -> dict[str, Any]:
+    """The counts of one released file (see the module docstring)."""
+    items = [item for _, item in iter_authors_outputs(path)]
+    leaking: Counter[str] = Counter()
+    kept: list[tuple[int, int]] = []
+    kept_plan: list[tuple[int, int]] = []
+    examples: dict[str, list[str]] = {}
+    for item in items:
+        reply = str(item["prediction"] or "")
+        hidden = shown_rationale(reply, item["choices"], "hidden", item["question"])
+        leaks = find_leaks(hidden, reply, item["choices"], item["question"])
+        for rule in {leak.rule for leak in leaks}:
+            leaking[rule] += 1
+            examples.setdefault(rule, []).append(item["id"])
+        leaking["any"] += bool(leaks)
+        pair = (len(hidden), len(reply.strip()))
+        kept.append(pair)
+        if item["ability"] == "plan":
+            kept_plan.append(pair)
+    own = leak_counts((str(i["prediction"] or ""), i["choices"], i["question"]) for i in items)
+    replies = len(items)
+    return {
+        "file": path.parent.name,
+        "replies": replies,
+        "leaks": {
+            rule: wilson_interval(leaking[rule], replies, unit="reply").as_dict()
+            for rule in (*RULES, "any")
+        },
+        "leak_ids": examples,
+        "kept_share": ratio_interval(kept, unit="reply", bounds=(0.0, 1.0)).as_dict(),
+        "kept_share_plan": ratio_interval(kept_plan, unit="reply", bounds=(0.0, 1.0)).as_dict(),
+        "hider_same_option": {"readable": own.readable, "same_option": own.same_option},
+    }
+
+
+def main() -> None:
+    """Measure the three files and print (and optionally write) the numbers."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("result_dir", type=Path)
+    parser.add_argument("--out", type=Path, help="write the numbers as JSON here")
+    args = parser.parse_args()
+    results = [measure(args.result_dir / model / "result.json") for model in MODELS]
+    for result in results:
+        own = result["hider_same_option"]
+        leaks = ", ".join(
+            f"{rule} {round(value['value'] * value['n'])}"
+            for rule, value in result["leaks"].items()
+        )
+        print(
+            f"{result['file']}: {result['replies']} replies; replies leaking: {leaks}; "
+            f"characters kept {100 * result['kept_share']['value']:.1f} % "
+            f"(plan {100 * result['kept_share_plan']['value']:.1f} %); hider's own same-option "
+            f"{own['same_option']} of {own['readable']}"
+        )
+    if args.out:
+        write_json_atomically(
+            args.out, {"coglm_chat": TASK_VERSION, "detector_rules": list(RULES), "files": results}
+        )
+        print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

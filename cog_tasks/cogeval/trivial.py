@@ -1,0 +1,113 @@
+"""CogEval's trivial strategies: one fixed reply form, on the model row's own tasks.
+
+Each strategy answers every scored question alike, without reading the
+question past its start, and is scored by the task's scorer
+(:func:`cog_tasks.cogeval.scoring.score_response`) against the item's
+expected answers:
+
+- ``start``: the question's start state alone ("Answer: lobby"): a first
+  move where one is asked, a route that never leaves otherwise;
+- ``first state``: the first state the story lists, alone.
+
+The blind random walker (:mod:`cog_tasks.cogeval.baseline`) is the row's
+chance. Per task, the values are ``(successes, dialogs)`` over its items at
+each of the run's temperatures, as the model's are
+(:func:`cog_tasks.cogeval.headlines.run_headlines`), for ``success``, each
+``success_<condition>`` and ``success_balanced``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from cog_tasks.cogeval.headlines import (
+    BALANCED,
+    SUCCESS,
+    TaskFacts,
+    balanced_units,
+    declared_items,
+)
+from cog_tasks.cogeval.paper import condition_measure
+from cog_tasks.cogeval.published import select_published
+from cog_tasks.cogeval.scoring import GraphContext, score_response
+from cog_tasks.common.runs import RunIdentity
+from cog_tasks.common.spec import TrivialStrategy
+from cog_tasks.common.stats import UnitValue
+
+_FROM = re.compile(r"\b[Ff]rom the\s+([\w'’ -]+?)\s*[,?.]")
+Reply = Callable[[dict[str, Any], GraphContext | None], str]
+#: Temperatures a run asks when its identity names none (the task's default: 0, 0.5, 1).
+DEFAULT_REPEATS = 3
+
+
+def _repeats(temperatures: str | None) -> float:
+    """How many temperatures a run's ``temperatures`` argument (as text) asks."""
+    if not temperatures:
+        return float(DEFAULT_REPEATS)
+    return float(len([part for part in temperatures.strip("[]()").split(",") if part.strip()]))
+
+
+def _scored(
+    units: Collection[str], run: RunIdentity, reply: Reply
+) -> dict[str, dict[str, UnitValue]]:
+    """The headline measures' per-task values of answering ``reply(record, context)``."""
+    arguments = dict(run.arguments)
+    wanted = set(units)
+    declared = {item: (task, facts) for item, task, facts in declared_items(arguments)}
+    missing = wanted - {task for task, _ in declared.values()}
+    if missing:
+        raise ValueError(f"CogEval's run declares no tasks {', '.join(sorted(missing)[:5])}")
+    if (arguments.get("source") or "published") != "published":
+        raise ValueError("CogEval's trivial strategies are scored on the published items")
+    repeats = _repeats(arguments.get("temperatures"))
+    keep = str(arguments.get("unscorable")).lower() == "true"
+    hits: dict[str, UnitValue] = {}
+    facts: dict[str, TaskFacts] = {}
+    for published in select_published(unscorable=keep):
+        if published.id not in declared or declared[published.id][0] not in wanted:
+            continue
+        task, task_facts = declared[published.id]
+        facts[task] = task_facts
+        record = published.to_record()
+        found = record["graph_context"]
+        context = GraphContext.from_dict(found) if found is not None else None
+        result = score_response(
+            reply(record, context), record["expected"], record["kind"], context, record["start"]
+        )
+        successes, dialogs = hits.get(task, (0.0, 0.0))  # type: ignore[misc]
+        hits[task] = (successes + result.score * repeats, dialogs + repeats)
+    values: dict[str, dict[str, UnitValue]] = {SUCCESS: dict(hits)}
+    values[BALANCED] = balanced_units(hits, facts)
+    for task, value in hits.items():
+        values.setdefault(condition_measure(facts[task].condition), {})[task] = value
+    return values
+
+
+def _start(record: dict[str, Any], context: GraphContext | None) -> str:
+    start = record.get("start") or (context.start if context else None)
+    if not start:  # the question's own words: "From the entrance, where should you go"
+        found = _FROM.findall(record["turns"][-1])
+        start = found[-1] if found else ""
+    return f"Answer: {start}"
+
+
+def _first_state(record: dict[str, Any], context: GraphContext | None) -> str:
+    return f"Answer: {context.states[0] if context and context.states else ''}"
+
+
+def start_alone(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
+    """The question's start state alone, on every question."""
+    return _scored(units, run, _start)
+
+
+def first_state(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
+    """The story's first listed state alone, on every question."""
+    return _scored(units, run, _first_state)
+
+
+STRATEGIES: tuple[TrivialStrategy, ...] = (
+    TrivialStrategy("the start state alone", "cog_tasks.cogeval.trivial:start_alone"),
+    TrivialStrategy("the first listed state alone", "cog_tasks.cogeval.trivial:first_state"),
+)

@@ -1,0 +1,218 @@
+"""A leak detector for hidden chain-of-cognition rationales, written apart from the hider.
+
+:mod:`cog_tasks.coglm.rationale` hides the options a reply points at; its own
+check (:func:`~cog_tasks.coglm.rationale.points_at_options`) shares its rules,
+so it cannot find what they miss. This module looks at a hidden rationale with
+rules of its own (:data:`RULES`), each counting only what the question does not
+state itself:
+
+- ``order``: three or more steps of an option that lists steps (``plan``:
+  "visiting a zoo, visiting friends, going to a spa"), named in the text
+  (by a word only that step holds, its first four letters) in an order that
+  fits one option's order and no other's (the first mention of each step
+  counts);
+- ``ordinal``: an ordinal or positional pointer at an option ("the last one",
+  "the penultimate option", "the option listed third", "the final
+  alternative", "option 2", "the latter");
+- ``token``: a distinctive token of an option: a number, a time or an
+  amount ("9:30 am", "12", "3.5") that one option holds and no other
+  option nor the question does;
+- ``brackets``: parentheses or square brackets that hiding left unbalanced
+  (the reply's own were balanced), "(an option"; :data:`HIDDEN_TEXT` itself
+  is not counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cog_tasks.coglm.rationale import HIDDEN_TEXT
+
+RULES = ("order", "ordinal", "token", "brackets")
+MIN_ORDER_STEPS = 3
+"""Steps named in one option's order that make an ``order`` leak."""
+_KEY_LETTERS = 4
+_STOP = frozenset(
+    "the and for with from into then that this some going visit visiting take taking "
+    "make making have having doing does before after".split()
+)
+_STEP_SPLIT = re.compile(r",|;|->|→|\bthen\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z'’]+")
+_NUMBER_WORDS = "one|two|three|four|five|six"
+_PLACE = (
+    r"first|second|third|fourth|fifth|sixth|last|final|penultimate|initial|latter|former|"
+    r"1st|2nd|3rd|4th|5th|6th|second[- ]to[- ]last|next[- ]to[- ]last|last[- ]but[- ]one|"
+    r"top|bottom|middle"
+)
+_NOUN = r"option|choice|answer|alternative|candidate|possibility|selection"
+_ORDINALS = re.compile(
+    rf"\b(?:the|this|that)\s+(?:very\s+)?(?:{_PLACE})\s+(?:listed\s+|given\s+|mentioned\s+)?"
+    rf"(?:{_NOUN})s?\b(?<!final answer)(?<!final choice)(?<!final selection)"
+    r"|\bthe\s+(?:very\s+)?(?:last|final|penultimate|second[- ]to[- ]last|next[- ]to[- ]last)"
+    r"\s+one\b"
+    rf"|\b(?:{_NOUN}|one)\s+(?:that\s+is\s+|which\s+is\s+)?(?:listed|mentioned|given|"
+    rf"presented|shown|provided|placed)\s+(?:as\s+)?(?:the\s+)?(?:{_PLACE}|at\s+the\s+"
+    r"(?:top|end|bottom))\b"
+    rf"|\b(?:option|choice|answer|alternative)[ \t]*(?:#|no\.?|number)?[ \t]*"
+    rf"(?:[1-6]|{_NUMBER_WORDS})\b",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Leak:
+    """One thing a hidden rationale still shows.
+
+    Attributes:
+        rule: Which rule found it (:data:`RULES`).
+        text: What it found, as written.
+    """
+
+    rule: str
+    text: str
+
+
+def _key(word: str) -> str:
+    return word.lower()[:_KEY_LETTERS]
+
+
+def _steps(choice: str) -> tuple[frozenset[str], ...]:
+    """Per step of an option, the keys of its words (:data:`_STOP` words left out)."""
+    return tuple(
+        frozenset(_key(w) for w in _WORD.findall(part.lower()) if w not in _STOP and len(w) > 2)
+        for part in _STEP_SPLIT.split(choice)
+        if part.strip()
+    )
+
+
+def _first_mentions(text: str, own: dict[str, int]) -> list[int]:
+    """Steps in the order of their first mention in ``text``."""
+    seen: list[int] = []
+    for word in _WORD.findall(text.lower()):
+        step = own.get(_key(word))
+        if step is not None and step not in seen:
+            seen.append(step)
+    return seen
+
+
+def _fits(named: Sequence[int], order: Sequence[int]) -> bool:
+    """Whether ``named`` steps occur in ``order`` in the same order."""
+    where = {step: at for at, step in enumerate(order)}
+    places = [where[step] for step in named if step in where]
+    return len(places) == len(named) and places == sorted(places)
+
+
+def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """The ``order`` leaks of ``text`` (see the module docstring)."""
+    options = [_steps(choice) for choice in choices]
+    steps = sorted(
+        {step for option in options if len(option) >= MIN_ORDER_STEPS for step in option},
+        key=sorted,
+    )
+    if not steps:
+        return []
+    index = {step: at for at, step in enumerate(steps)}
+    orders = {
+        tuple(index[s] for s in option)
+        for option in options
+        if option and all(s in index for s in option)
+    }
+    if len(orders) < 2:
+        return []
+    counts: dict[str, int] = {}
+    for step in steps:
+        for key in step:
+            counts[key] = counts.get(key, 0) + 1
+    own = {key: index[step] for step in steps for key in step if counts[key] == 1}
+    named = _first_mentions(text, own)
+    asked = _first_mentions(question, own)
+    # The longest run of named steps, in their order, that fits exactly one option's order.
+    best: list[int] = []
+    for start in range(len(named)):
+        for end in range(len(named), start + MIN_ORDER_STEPS - 1, -1):
+            run = named[start:end]
+            fitting = [order for order in orders if _fits(run, order)]
+            if len(fitting) == 1 and len(run) > len(best) and not _fits(run, asked):
+                best = run
+    if not best:
+        return []
+    return [Leak("order", " < ".join("/".join(sorted(steps[s])) for s in best))]
+
+
+def ordinal_leaks(text: str, question: str = "") -> list[Leak]:
+    """The ``ordinal`` leaks of ``text`` that the question does not hold itself."""
+    asked = question.lower()
+    return [
+        Leak("ordinal", match.group())
+        for match in _ORDINALS.finditer(text)
+        if " ".join(match.group().lower().split()) not in " ".join(asked.split())
+    ]
+
+
+def _tokens(text: str) -> set[str]:
+    return {
+        re.sub(r"([ap])\.?m\.?$", r"\1m", re.sub(r"\s+", "", match.group().lower()))
+        for match in _TOKEN.finditer(text)
+    }
+
+
+def token_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """The ``token`` leaks of ``text``: numbers or times only one option holds."""
+    per_option = [_tokens(choice) for choice in choices]
+    asked = _tokens(question)
+    found = _tokens(text)
+    leaks = []
+    for at, tokens in enumerate(per_option):
+        others = set().union(*(t for i, t in enumerate(per_option) if i != at))
+        for token in sorted(tokens - others - asked):
+            # A bare number also counts when the option has it with a unit ("9:30" of "9:30am").
+            bare = re.sub(r"(am|pm|%|percent)$", "", token)
+            if token in found or (bare != token and bare in found and bare not in others):
+                leaks.append(Leak("token", token))
+    return leaks
+
+
+def _unbalanced(text: str) -> bool:
+    text = text.replace(HIDDEN_TEXT, "")
+    for opening, closing in ("()", "[]"):
+        depth = 0
+        for character in text:
+            depth += (character == opening) - (character == closing)
+            if depth < 0:
+                return True
+        if depth:
+            return True
+    return False
+
+
+def bracket_leaks(hidden: str, reply: str) -> list[Leak]:
+    """A ``brackets`` leak when hiding unbalanced the brackets of a balanced reply."""
+    if _unbalanced(hidden) and not _unbalanced(reply):
+        return [Leak("brackets", "unbalanced")]
+    return []
+
+
+def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """Every leak of a hidden rationale by every rule (:data:`RULES`).
+
+    Args:
+        hidden: The rationale as shown.
+        reply: The reply it was made from.
+        choices: The question's options.
+        question: The question (what it states itself is no leak).
+
+    Returns:
+        The leaks found, by rule in :data:`RULES` order.
+    """
+    return [
+        *order_leaks(hidden, choices, question),
+        *ordinal_leaks(hidden, question),
+        *token_leaks(hidden, choices, question),
+        *bracket_leaks(hidden, reply),
+    ]

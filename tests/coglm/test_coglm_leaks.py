@@ -1,0 +1,70 @@
+"""The leak detector, apart from the hider: each rule finds its case, and the hider leaves none."""
+
+from __future__ import annotations
+
+import pytest
+
+from cog_tasks.coglm.leaks import find_leaks
+from cog_tasks.coglm.rationale import hide_options
+
+DAY = [
+    "going fishing, visiting the museum, baking bread, writing letters",
+    "visiting the museum, going fishing, writing letters, baking bread",
+    "baking bread, writing letters, going fishing, visiting the museum",
+]
+DAY_QUESTION = (
+    "Rules: going fishing before baking bread. Plan the day: fishing, museum, bread, letters."
+)
+TIMES = ["At 8 am as you are very close here.", "At 9:30 am as friends may need a long drive"]
+NLI = ["entailment", "neutral", "contradiction"]
+
+CASES = [
+    (
+        "order",
+        "1. Go fishing first.\n2. Then the museum.\n3. Bake bread.\n4. Write letters.",
+        DAY,
+        "",
+    ),
+    ("ordinal", "So I pick the penultimate option here.", NLI, ""),
+    ("ordinal", "It is the option listed third.", NLI, ""),
+    ("ordinal", "The last one fits best.", NLI, ""),
+    ("ordinal", "Only the final alternative holds.", NLI, ""),
+    ("token", "I would choose 9:30, since friends drive far.", TIMES, ""),
+]
+
+
+@pytest.mark.parametrize(("rule", "text", "choices", "question"), CASES)
+def test_each_rule_finds_its_case(rule: str, text: str, choices: list[str], question: str) -> None:
+    assert rule in {leak.rule for leak in find_leaks(text, text, choices, question)}
+
+
+@pytest.mark.parametrize(("rule", "text", "choices", "question"), CASES)
+def test_the_hider_leaves_no_leak_of_these(
+    rule: str, text: str, choices: list[str], question: str
+) -> None:
+    hidden = hide_options(text, choices, question)
+    assert find_leaks(hidden, text, choices, question) == []
+
+
+def test_what_the_question_states_is_no_leak() -> None:
+    stated = "Plan the day: fishing, museum, bread, letters."
+    assert not [leak for leak in find_leaks(stated, stated, DAY, stated) if leak.rule == "order"]
+    assert find_leaks("It takes 8 steps.", "", ["8 steps", "9 steps"], "Is it 8 steps?") == []
+
+
+def test_brackets_unbalanced_by_hiding_are_a_leak_and_the_hider_balances_them() -> None:
+    reply = "It is not the case (option B) that he left."
+    assert [
+        leak.rule for leak in find_leaks("It is not the case (an option that he left.", reply, NLI)
+    ] == ["brackets"]
+    hidden = hide_options(reply, NLI)
+    assert hidden.count("(") == hidden.count(")")
+    assert find_leaks(hidden, reply, NLI) == []
+
+
+def test_derived_forms_of_one_word_options_and_telling_articles_are_hidden() -> None:
+    hidden = hide_options("The two are contradictory: sentence2 entails sentence1.", NLI)
+    assert "contradict" not in hidden and "entail" not in hidden
+    choices = ["Coffee cup", "Umbrella", "Toy airplane", "Laptop"]
+    hidden = hide_options("Rainy weather is best shown by an Umbrella.", choices)
+    assert hidden == "Rainy weather is best shown by […]."
