@@ -36,9 +36,10 @@ from cog_tasks.commands.profile_cost import (
 )
 from cog_tasks.commands.profile_views import (
     BENCHMARKS,
-    format_row,
+    compare_table,
     render_compare_html,
     render_markdown,
+    row_keys,
     write_views,
 )
 from cog_tasks.common.cli import add_force_option, add_name_value_option, add_out_option
@@ -708,6 +709,7 @@ def _run_steps(
     for number, planned in enumerate(preset.steps, start=2):
         step = _with_judge(planned, model, progress)
         progress(f"[{number}/{total}] {step.task} ...")
+        started = time.monotonic()
         log = _run_inspect(step, model, _step_log_dir(out, step, model))
         headlines += _inspect_headlines(step.benchmark, log)
         progress(f"[{number}/{total}] {step.task} done ({time.monotonic() - started:.0f} s)")
@@ -716,6 +718,7 @@ def _run_steps(
         chance_rows = rows
     else:
         progress("chance: the seeded chance answerer on the same units ...")
+        started = time.monotonic()
         chance_rows = [headline.as_row() for headline in _chance_headlines(model, preset, out)]
         progress(f"chance done ({time.monotonic() - started:.0f} s)")
     profile = {
@@ -750,19 +753,7 @@ def _row_label(row: Mapping[str, Any]) -> str:
     return f"{row['benchmark']} {row['measure']}"
 
 
-def _row_keys(rows: list[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
-    """What pairs two profiles' rows: benchmark, measure, task, and which occurrence.
-
-    A preset runs its steps in a fixed order, so the k-th row of a measure of
-    a task in one profile pairs with the k-th in the other.
-    """
-    seen: dict[tuple[str, str, str], int] = {}
-    keys = []
-    for row in rows:
-        base = (row["benchmark"], row["measure"], row["run"]["task"])
-        seen[base] = seen.get(base, 0) + 1
-        keys.append((*base, seen[base]))
-    return keys
+_row_keys = row_keys
 
 
 def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
@@ -811,10 +802,23 @@ def protocol_differences(first: Mapping[str, Any], second: Mapping[str, Any]) ->
             ignored |= {"rule"} | {name for name in {*one, *other} if name not in fields}
     names = [name for name in dict.fromkeys([*one, *other]) if name not in ignored]
     return [
-        f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
+        _version_difference(one[name], other[name])
+        if name == "task"
+        else f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
         for name in names
         if not _same(one.get(name), other.get(name))
     ]
+
+
+def _version_difference(first: str, second: str) -> str:
+    """Two ``task@version`` names of one task as a protocol difference in the task version."""
+    name, _, version = first.partition("@")
+    other_name, _, other_version = second.partition("@")
+    if name != other_name:
+        return f"task: {first} vs {second}"
+    return (
+        f"task version (a protocol difference): {name} {version or '-'} vs {other_version or '-'}"
+    )
 
 
 @dataclass(frozen=True)
@@ -1010,17 +1014,6 @@ def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> s
     return "; ".join(differing)
 
 
-def _values_table(names: list[str], profiles: list[Mapping[str, Any]]) -> list[str]:
-    """One line a headline, one column a profile: value [95 % CI], rows in first-seen order."""
-    columns = [dict(zip(_row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
-    keys = list(dict.fromkeys(key for column in columns for key in column))
-    lines = ["| benchmark measure | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for key in keys:
-        cells = [format_row(column[key]) if key in column else "-" for column in columns]
-        lines.append(f"| {key[0]} {key[1]} | " + " | ".join(cells) + " |")
-    return lines
-
-
 def _difference_lines(
     first: Mapping[str, Any], base: Mapping[str, Any], args: argparse.Namespace
 ) -> list[str]:
@@ -1066,12 +1059,10 @@ def _profile_compare(args: argparse.Namespace) -> int:
             )
     page = None if args.html is None else new_output(args.html, args.force, *args.profiles)
     names = [
-        f"{profile['model']} ({path})"
+        f"{profile['model']} ({(path if path.is_dir() else path.parent).name})"
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
-    table = _values_table(names, profiles)
-    if len(profiles) > 2:
-        print("\n".join(table), end="\n\n")
+    print("\n".join(compare_table(names, profiles)), end="\n\n")
     differences = [
         line
         for index, profile in enumerate(profiles)
@@ -1084,7 +1075,7 @@ def _profile_compare(args: argparse.Namespace) -> int:
     print("\n".join(differences))
     if page is not None:
         title = "Profiles compared: " + ", ".join(names)
-        write_text_atomically(page, render_compare_html(title, table, differences))
+        write_text_atomically(page, render_compare_html(title, names, profiles, differences))
         print(f"wrote {page}")
     return 0
 
@@ -1102,7 +1093,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_name_value_option(
         run, "--model-role", "model_roles", "model role, e.g. judge=openai/gpt-4o"
     )
-    run.add_argument("--preset", choices=sorted(PRESETS), default="smoke")
+    run.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="smoke",
+        help="how much to run: smoke (minutes on a CPU), standard (an API budget) or full "
+        "(each paper's whole protocol); --dry-run prints what a preset sends",
+    )
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
@@ -1139,3 +1136,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pair rows whose presets, token caps or task arguments differ (each row says how)",
     )
     compare.set_defaults(func=_profile_compare)
+    from cog_tasks.commands.profile_board import add_board_parser
+
+    add_board_parser(commands)
