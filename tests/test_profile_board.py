@@ -126,3 +126,15 @@ def test_board_opens_sorts_and_links_each_cell_to_its_samples(tmp_path: Path) ->
     # Following a link opens the bundled Inspect viewer.
     viewer = _dom(browser, urlsplit((page.parent / links[0].partition("#")[0]).as_uri()).geturl())
     assert '<div id="app">' in viewer
+
+
+def test_unit_plurals_read_as_english() -> None:
+    from cog_tasks.common.stats import plural
+
+    assert [plural(unit, 4) for unit in ("match", "game", "trajectory", "item")] == [
+        "matches",
+        "games",
+        "trajectories",
+        "items",
+    ]
+    assert plural("match", 1) == "match"

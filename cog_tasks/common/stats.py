@@ -137,10 +137,12 @@ class Interval:
 
 
 def plural(unit: str, n: int) -> str:
-    """``unit`` for one, its plural otherwise (``trajectory`` -> ``trajectories``)."""
+    """``unit`` for one, its plural otherwise (``trajectories``, ``matches``, ``games``)."""
     if n == 1:
         return unit
-    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:] != "ay" else unit + "s"
+    if unit.endswith("y") and unit[-2:] != "ay":
+        return unit[:-1] + "ies"
+    return unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def _json_number(value: float) -> float | None:
