@@ -165,3 +165,15 @@ def test_a_stored_profile_carries_the_code_paper_rows(name: str) -> None:
 
     profile = json.loads((PROFILES / name / "profile.json").read_text())
     assert profile["paper"] == [row.as_row() for row in paper_rows()], name
+
+
+def test_every_hf_command_of_the_root_readme_is_greedy() -> None:
+    """Inspect's ``hf`` provider samples unseeded unless told ``do_sample=false``."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    commands = [
+        line
+        for line in lines
+        if re.match(r"^(inspect eval|cog-tasks profile run) .*--model hf/", line)
+    ]
+    assert len(commands) >= 7
+    assert [line for line in commands if "-M do_sample=false" not in line] == []
