@@ -177,3 +177,60 @@ def test_every_hf_command_of_the_root_readme_is_greedy() -> None:
     ]
     assert len(commands) >= 7
     assert [line for line in commands if "-M do_sample=false" not in line] == []
+
+
+CITATION = re.compile(r"benchmarks/results/([\w./-]+\.(?:md|txt|json))")
+INTERVAL = re.compile(r"−?-?\d+\.\d{3} \[−?-?\d+\.\d{3}, −?-?\d+\.\d{3}\]")
+DOCS = [
+    *sorted((ROOT / "cog_tasks").glob("*/README.md")),
+    *sorted((ROOT / "cog_tasks").glob("*/docs/*.md")),
+    *sorted((ROOT / "docs").glob("*.md")),
+]
+
+
+def _cited_blocks(path: Path) -> list[tuple[str, str]]:
+    """(cited file, text) per paragraph citing a stored file, with the table right after it.
+
+    A paragraph is the lines between blank lines; a code block after it is
+    skipped, and the next table (if the next block is one) belongs to it.
+    """
+    blocks = re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
+    found = []
+    for index, block in enumerate(blocks):
+        for cited in CITATION.findall(block):
+            text = block
+            following = blocks[index + 1 : index + 3]
+            for extra in following:
+                if extra.lstrip().startswith("```"):
+                    continue
+                if extra.lstrip().startswith("|"):
+                    text += "\n" + extra
+                break
+            found.append((cited, text))
+    return found
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_interval_a_doc_quotes_beside_a_stored_file_is_in_that_file(doc: Path) -> None:
+    for cited, text in _cited_blocks(doc):
+        stored = (RESULTS / cited).read_text(encoding="utf-8")
+        if cited.endswith(".json"):  # intervals stored as value, ci_low, ci_high
+            stored += "\n".join(_json_intervals(json.loads(stored)))
+        for interval in INTERVAL.findall(text):
+            assert interval.replace("−", "-") in stored.replace("−", "-"), (
+                doc.name,
+                cited,
+                interval,
+            )
+
+
+def _json_intervals(value: object) -> list[str]:
+    """Every ``{value, ci_low, ci_high}`` of a JSON value, written ``v [low, high]``."""
+    if isinstance(value, list):
+        return [text for item in value for text in _json_intervals(item)]
+    if not isinstance(value, dict):
+        return []
+    found = [text for item in value.values() for text in _json_intervals(item)]
+    if all(isinstance(value.get(name), (int, float)) for name in ("value", "ci_low", "ci_high")):
+        found.append(f"{value['value']:.3f} [{value['ci_low']:.3f}, {value['ci_high']:.3f}]")
+    return found
