@@ -96,7 +96,7 @@ def test_two_chance_profiles_pair_on_shared_units(chance_profiles, capsys) -> No
     out = capsys.readouterr().out
     assert f"{len(paired)} rows tested; {len(comparisons) - len(paired)} not paired" in out
     # Below 10 units a difference is never starred (3 Number Guessing games).
-    win = next(line for line in out.splitlines() if "number_guessing_win_rate" in line)
+    win = next(line for line in out.splitlines() if "number_guessing_win_rate:" in line)
     assert "n=3" in win and not win.rstrip().endswith("*")
     # Three profiles: one table with a column each, then each minus the base (--base 1).
     three = [str(chance_profiles[0]), str(chance_profiles[1]), str(chance_profiles[0])]

@@ -118,8 +118,8 @@ def test_board_opens_sorts_and_links_each_cell_to_its_samples(tmp_path: Path) ->
     measures = [r["measure"] for r in profile["rows"]]
     dom = _dom(browser, page.as_uri())
     assert re.findall(r"<tr><td>\w+</td><td>(\w+)</td>", dom)[: len(measures)] == measures
-    # Sorted by the chance column (6th, counted from 0: 5), descending, on load.
-    dom = _dom(browser, page.as_uri() + "#sort=-5")
+    # Sorted by the chance profile's column (counted from 0: 6), descending, on load.
+    dom = _dom(browser, page.as_uri() + "#sort=-6")
     shown = re.findall(r'<td data-sort="([^"]*)"', dom)[::2]
     values = [float(value) for value in shown if value]
     assert values == sorted(values, reverse=True) and 'aria-sort="descending"' in dom

@@ -21,16 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.commands.profile_views import (
-    _chance_text,
+    CompareLine,
     _failures_text,
+    compare_lines,
     format_row,
     render_template,
     row_keys,
-    trivial_text,
 )
 from cog_tasks.common.cli import add_force_option
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import new_output, read_json, write_text_atomically
+from cog_tasks.common.stats import plural
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,9 @@ class Cell:
 
 @dataclass(frozen=True)
 class BoardRow:
-    """One measure: its fixed columns and a cell per model (``None`` where it has no such row)."""
+    """One measure: the columns every comparison shows, and a cell per model (``None``: absent)."""
 
-    benchmark: str
-    measure: str
-    unit: str
-    chance: str
-    trivial: str
+    line: CompareLine
     cells: tuple[Cell | None, ...]
 
 
@@ -132,38 +129,32 @@ def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
 
 
 def board_rows(
-    profiles: Sequence[Mapping[str, Any]], links: Sequence[Mapping[str, str]]
+    names: Sequence[str],
+    profiles: Sequence[Mapping[str, Any]],
+    links: Sequence[Mapping[str, str]],
 ) -> list[BoardRow]:
     """One :class:`BoardRow` per measure of any profile, in first-seen order."""
     columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
-    board = []
-    for key in dict.fromkeys(key for column in columns for key in column):
-        present = [column[key] for column in columns if key in column]
-        first = present[0]
-        cells = tuple(
-            None
-            if key not in column
-            else Cell(
-                text=format_row(column[key]),
-                sort=column[key]["value"],
-                failed=_failures_text(column[key]),
-                href=link.get(key[2]),
-                title=f"{column[key]['run']['task']}, {column[key]['n']} {column[key]['unit']}(s)",
-            )
-            for column, link in zip(columns, links, strict=True)
+    keys = list(dict.fromkeys(key for column in columns for key in column))
+    return [
+        BoardRow(
+            line=line,
+            cells=tuple(
+                None
+                if key not in column
+                else Cell(
+                    text=format_row(column[key]),
+                    sort=column[key]["value"],
+                    failed=_failures_text(column[key]),
+                    href=link.get(key[2]),
+                    title=f"{column[key]['run']['task']}, {column[key]['n']} "
+                    f"{plural(column[key]['unit'], column[key]['n'])}",
+                )
+                for column, link in zip(columns, links, strict=True)
+            ),
         )
-        chance = next((row for row in present if row.get("chance")), first)
-        board.append(
-            BoardRow(
-                benchmark=key[0],
-                measure=key[1],
-                unit=first["unit"],
-                chance=_chance_text(chance),
-                trivial=next((trivial_text(r) for r in present if r.get("trivial")), "-"),
-                cells=cells,
-            )
-        )
-    return board
+        for key, line in zip(keys, compare_lines(names, profiles), strict=True)
+    ]
 
 
 def write_board(folders: Sequence[Path], page: Path) -> Path:
@@ -180,7 +171,7 @@ def write_board(folders: Sequence[Path], page: Path) -> Path:
         "board.html.j2",
         title=f"Cognitive profiles: {len(profiles)} models",
         names=names,
-        rows=board_rows(profiles, links),
+        rows=board_rows(names, profiles, links),
         identities=[
             (name, json.dumps(p.get("identity", {}), sort_keys=True))
             for name, p in zip(names, profiles, strict=True)
