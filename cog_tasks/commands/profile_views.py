@@ -354,8 +354,12 @@ def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str, int
 
 
 def trivial_text(row: Mapping[str, Any]) -> str:
-    """The best trivial strategy on the row's units (its name and value), or ``-`` if none."""
-    trivial = row.get("trivial")
+    """The best trivial strategy on the row's units (its name and value), or ``-`` if none.
+
+    Read from the row's ``trivial`` (or ``best_trivial``) field: ``name``,
+    ``value`` and, where it has one, its interval (``ci_low``, ``ci_high``).
+    """
+    trivial = row.get("trivial") or row.get("best_trivial")
     if not isinstance(trivial, Mapping) or trivial.get("value") is None:
         return "-"
     value = format_row({"unit": row["unit"], "method": "", "n": row["n"], **trivial})
@@ -425,7 +429,7 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
                 measure=key[1],
                 unit=unit,
                 chance=_chance_text(chance),
-                trivial=next((trivial_text(r) for r in present if r.get("trivial")), "-"),
+                trivial=next((text for r in present if (text := trivial_text(r)) != "-"), "-"),
                 paper=_paper_text(first, paper),
                 values=tuple(format_row(row) if row else "-" for row in rows),
                 sort_values=tuple(row["value"] if row else None for row in rows),
