@@ -650,7 +650,7 @@ def with_chance(
     A row's chance is the chance row of the same benchmark, measure and task;
     ``None`` where chance has no such row.
     """
-    chance = dict(zip(_row_keys(chance_rows), chance_rows, strict=True))
+    chance = dict(zip(row_keys(chance_rows), chance_rows, strict=True))
     return [
         {
             **row,
@@ -658,7 +658,7 @@ def with_chance(
             if key not in chance
             else {name: chance[key][name] for name in ("value", "ci_low", "ci_high", "n")},
         }
-        for key, row in zip(_row_keys(rows), rows, strict=True)
+        for key, row in zip(row_keys(rows), rows, strict=True)
     ]
 
 
@@ -751,9 +751,6 @@ def _versions() -> dict[str, str]:
 
 def _row_label(row: Mapping[str, Any]) -> str:
     return f"{row['benchmark']} {row['measure']}"
-
-
-_row_keys = row_keys
 
 
 def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
@@ -865,9 +862,9 @@ def compare_profiles(
         One comparison per row of either profile (the first profile's order,
         then rows only the second has).
     """
-    others = dict(zip(_row_keys(second["rows"]), second["rows"], strict=True))
+    others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
-    for key, row in zip(_row_keys(first["rows"]), first["rows"], strict=True):
+    for key, row in zip(row_keys(first["rows"]), first["rows"], strict=True):
         other = others.pop(key, None)
         if other is None:
             comparisons.append(
