@@ -60,6 +60,14 @@ def test_citation_names_this_version_and_the_four_papers() -> None:
 
     citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
     assert citation["version"] == cog_tasks.__version__
+    # A release date only once the changelog gives this version one (not "unreleased").
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    heading = re.search(rf"^## {re.escape(cog_tasks.__version__)} \((.+)\)$", changelog, re.M)
+    assert heading, "CHANGELOG.md has no heading for this version"
+    if heading[1] == "unreleased":
+        assert "date-released" not in citation
+    else:
+        assert str(citation["date-released"]) == heading[1]
     titles = [reference["title"] for reference in citation["references"]]
     assert [title.split(":")[0].split()[0] for title in titles] == [
         "CogLM",

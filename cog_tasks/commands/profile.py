@@ -35,9 +35,10 @@ from cog_tasks.commands.profile_cost import (
     format_estimates,
 )
 from cog_tasks.commands.profile_views import (
-    format_row,
+    compare_table,
     render_compare_html,
     render_markdown,
+    row_keys,
     write_views,
 )
 from cog_tasks.common.cli import (
@@ -600,7 +601,7 @@ def with_chance(
     A row's chance is the chance row of the same benchmark, measure and task;
     ``None`` where chance has no such row.
     """
-    chance = dict(zip(_row_keys(chance_rows), chance_rows, strict=True))
+    chance = dict(zip(row_keys(chance_rows), chance_rows, strict=True))
     return [
         {
             **row,
@@ -608,7 +609,7 @@ def with_chance(
             if key not in chance
             else {name: chance[key][name] for name in ("value", "ci_low", "ci_high", "n")},
         }
-        for key, row in zip(_row_keys(rows), rows, strict=True)
+        for key, row in zip(row_keys(rows), rows, strict=True)
     ]
 
 
@@ -658,6 +659,7 @@ def _run_steps(
         lm_eval = _on_lm_eval(step, model)
         name = f"{step.benchmark} (lm-eval items)" if lm_eval else step.task
         progress(f"[{number}/{total}] {name} ...")
+        started = time.monotonic()
         headlines += _run_step(step, model, out, lm_eval)
         progress(f"[{number}/{total}] {name} done ({time.monotonic() - started:.0f} s)")
     rows = [headline.as_row() for headline in headlines]
@@ -665,6 +667,7 @@ def _run_steps(
         chance_rows = rows
     else:
         progress("chance: the seeded chance answerer on the same units ...")
+        started = time.monotonic()
         chance_rows = [headline.as_row() for headline in _chance_headlines(model, preset, out)]
         progress(f"chance done ({time.monotonic() - started:.0f} s)")
     profile = {
@@ -697,21 +700,6 @@ def _versions() -> dict[str, str]:
 
 def _row_label(row: Mapping[str, Any]) -> str:
     return f"{row['benchmark']} {row['measure']}"
-
-
-def _row_keys(rows: list[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
-    """What pairs two profiles' rows: benchmark, measure, task, and which occurrence.
-
-    A preset runs its steps in a fixed order, so the k-th row of a measure of
-    a task in one profile pairs with the k-th in the other.
-    """
-    seen: dict[tuple[str, str, str], int] = {}
-    keys = []
-    for row in rows:
-        base = (row["benchmark"], row["measure"], row["run"]["task"])
-        seen[base] = seen.get(base, 0) + 1
-        keys.append((*base, seen[base]))
-    return keys
 
 
 def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
@@ -760,10 +748,23 @@ def protocol_differences(first: Mapping[str, Any], second: Mapping[str, Any]) ->
             ignored |= {"rule"} | {name for name in {*one, *other} if name not in fields}
     names = [name for name in dict.fromkeys([*one, *other]) if name not in ignored]
     return [
-        f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
+        _version_difference(one[name], other[name])
+        if name == "task"
+        else f"{name}: {one.get(name, '-')} vs {other.get(name, '-')}"
         for name in names
         if not _same(one.get(name), other.get(name))
     ]
+
+
+def _version_difference(first: str, second: str) -> str:
+    """Two ``task@version`` names of one task as a protocol difference in the task version."""
+    name, _, version = first.partition("@")
+    other_name, _, other_version = second.partition("@")
+    if name != other_name:
+        return f"task: {first} vs {second}"
+    return (
+        f"task version (a protocol difference): {name} {version or '-'} vs {other_version or '-'}"
+    )
 
 
 @dataclass(frozen=True)
@@ -810,9 +811,9 @@ def compare_profiles(
         One comparison per row of either profile (the first profile's order,
         then rows only the second has).
     """
-    others = dict(zip(_row_keys(second["rows"]), second["rows"], strict=True))
+    others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
-    for key, row in zip(_row_keys(first["rows"]), first["rows"], strict=True):
+    for key, row in zip(row_keys(first["rows"]), first["rows"], strict=True):
         other = others.pop(key, None)
         if other is None:
             comparisons.append(
@@ -961,17 +962,6 @@ def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> s
     return "; ".join(differing)
 
 
-def _values_table(names: list[str], profiles: list[Mapping[str, Any]]) -> list[str]:
-    """One line a headline, one column a profile: value [95 % CI], rows in first-seen order."""
-    columns = [dict(zip(_row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
-    keys = list(dict.fromkeys(key for column in columns for key in column))
-    lines = ["| benchmark measure | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for key in keys:
-        cells = [format_row(column[key]) if key in column else "-" for column in columns]
-        lines.append(f"| {key[0]} {key[1]} | " + " | ".join(cells) + " |")
-    return lines
-
-
 def _difference_lines(
     first: Mapping[str, Any], base: Mapping[str, Any], args: argparse.Namespace
 ) -> list[str]:
@@ -1020,12 +1010,10 @@ def _profile_compare(args: argparse.Namespace) -> int:
             )
     page = None if args.html is None else new_output(args.html, args.force, *args.profiles)
     names = [
-        f"{profile['model']} ({path})"
+        f"{profile['model']} ({(path if path.is_dir() else path.parent).name})"
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
-    table = _values_table(names, profiles)
-    if len(profiles) > 2:
-        print("\n".join(table), end="\n\n")
+    print("\n".join(compare_table(names, profiles)), end="\n\n")
     differences = [
         line
         for index, profile in enumerate(profiles)
@@ -1038,7 +1026,7 @@ def _profile_compare(args: argparse.Namespace) -> int:
     print("\n".join(differences))
     if page is not None:
         title = "Profiles compared: " + ", ".join(names)
-        write_text_atomically(page, render_compare_html(title, table, differences))
+        write_text_atomically(page, render_compare_html(title, names, profiles, differences))
         print(f"wrote {page}")
     return 0
 
@@ -1061,7 +1049,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="without --model-role judge=..., the model judges its own CogBench Rationality",
     )
-    run.add_argument("--preset", choices=sorted(PRESETS), default="smoke")
+    run.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="smoke",
+        help="how much to run: smoke (minutes on a CPU), standard (an API budget) or full "
+        "(each paper's whole protocol); --dry-run prints what a preset sends",
+    )
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
@@ -1102,3 +1096,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pair rows whose presets, token caps or task arguments differ (each row says how)",
     )
     compare.set_defaults(func=_profile_compare)
+    from cog_tasks.commands.profile_board import add_board_parser
+
+    add_board_parser(commands)

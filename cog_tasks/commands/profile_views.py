@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,9 @@ from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, plural
+
+HUMAN = "Human"
+"""How a paper row of people (not a model) names itself."""
 
 
 def format_row(row: Mapping[str, Any]) -> str:
@@ -76,11 +81,11 @@ def _chance_text(row: Mapping[str, Any]) -> str:
     return format_row({**chance, "unit": row["unit"], "method": ""})
 
 
-def _trivial_text(row: Mapping[str, Any]) -> str:
+def trivial_text(row: Mapping[str, Any]) -> str:
     """The best trivial strategy on the row's units, and the model minus it (or NOT BEATEN)."""
     trivial = row.get("trivial")
     if not trivial:
-        return "none declared"
+        return "-"
     text = f"{trivial['name']}: {trivial['value']:.3f}"
     if trivial["difference"] is not None:
         text += f"; model minus it {Interval.from_dict(trivial['difference']).format()}"
@@ -107,12 +112,20 @@ def _paper_values(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> lis
 
 def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
     """The published values of the row's measure: how many models, and their range."""
-    values = _paper_values(row, paper)
-    if not values:
-        return "none"
+    entries = [
+        entry
+        for entry in paper
+        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
+    ]
+    humans = [e["value"] for e in entries if e["model"].startswith(HUMAN)]
+    values = [e["value"] for e in entries if not e["model"].startswith(HUMAN)]
+    parts = []
     if len(values) == 1:
-        return f"{values[0]:.3f}"
-    return f"{len(values)} models, {min(values):.3f} to {max(values):.3f}"
+        parts.append(f"{values[0]:.3f}")
+    elif values:
+        parts.append(f"{len(values)} models, {min(values):.3f} to {max(values):.3f}")
+    parts += [f"humans {value:.3f}" for value in humans]
+    return "; ".join(parts) or "none"
 
 
 def render_markdown(profile: Mapping[str, Any]) -> str:
@@ -138,7 +151,7 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
         flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
         lines.append(
             f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
-            f"{_trivial_text(row)} | "
+            f"{trivial_text(row)} | "
             f"{row.get('scale', 'raw')} | {row['n']} {plural(row['unit'], row['n'])} | "
             f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
             f"{flags or 'complete, none flagged'} | {row['note']} |"
@@ -335,12 +348,220 @@ def write_views(profile: Mapping[str, Any], out: Path) -> None:
     write_text_atomically(out / "profile.html", render_html(profile, chart))
 
 
-def render_compare_html(title: str, table: list[str], differences: list[str]) -> str:
-    """The page of ``profile compare --html``: the values table, then the differences as text."""
-    body = [
-        f"<h1>{html.escape(title)}</h1>",
-        '<div id="rows">' + _markdown_table_html(table) + "</div>",
-        "<h2>Paired differences</h2>",
-        "<pre>" + html.escape("\n".join(differences)) + "</pre>",
+def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
+    """What pairs profiles' rows: benchmark, measure, task name, and which occurrence.
+
+    The task's version is left out of the key, so rows of two task versions
+    meet (and :func:`cog_tasks.commands.profile.protocol_differences` names the
+    version as a protocol difference) instead of each standing alone. A preset
+    runs its steps in a fixed order, so the k-th row of a measure of a task in
+    one profile pairs with the k-th in the other.
+    """
+    seen: dict[tuple[str, str, str], int] = {}
+    keys = []
+    for row in rows:
+        base = (row["benchmark"], row["measure"], row["run"]["task"].partition("@")[0])
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+@dataclass(frozen=True)
+class CompareLine:
+    """One headline across profiles: the columns every view of a comparison shows.
+
+    Attributes:
+        benchmark: Its benchmark.
+        measure: Its measure.
+        unit: ``n units`` (each profile's n where they differ).
+        chance: The seeded chance answerer on the same units (the first profile's).
+        trivial: The best trivial strategy on the same units, or ``-``.
+        paper: The papers' values for the measure.
+        values: One cell per profile (``-`` where it lacks the row).
+        sort_values: The point value per profile, ``None`` where absent.
+        failed: The failed-reply share per profile (``-`` where absent).
+        protocol: How the profiles' task versions differ, or ``""``.
+    """
+
+    benchmark: str
+    measure: str
+    unit: str
+    chance: str
+    trivial: str
+    paper: str
+    values: tuple[str, ...]
+    sort_values: tuple[float | None, ...]
+    failed: tuple[str, ...]
+    protocol: str
+
+
+def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> list[CompareLine]:
+    """One :class:`CompareLine` per headline of any profile, in first-seen order."""
+    columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
+    paper = next((list(p["paper"]) for p in profiles if p.get("paper")), [])
+    lines = []
+    for key in dict.fromkeys(key for column in columns for key in column):
+        rows = [column.get(key) for column in columns]
+        present = [row for row in rows if row is not None]
+        first = present[0]
+        counts = list(dict.fromkeys(row["n"] for row in present))
+        unit = (
+            f"{counts[0]} {plural(first['unit'], counts[0])}"
+            if len(counts) == 1
+            else " / ".join(str(row["n"]) if row else "-" for row in rows)
+            + f" {plural(first['unit'], 2)}"
+        )
+        tasks = [row["run"]["task"] for row in present]
+        protocol = (
+            "task versions differ: "
+            + ", ".join(
+                f"{row['run']['task']} ({name})"
+                for name, row in zip(names, rows, strict=True)
+                if row is not None
+            )
+            if len(set(tasks)) > 1
+            else ""
+        )
+        chance = next((row for row in present if row.get("chance")), first)
+        lines.append(
+            CompareLine(
+                benchmark=key[0],
+                measure=key[1],
+                unit=unit,
+                chance=_chance_text(chance),
+                trivial=next((text for r in present if (text := trivial_text(r)) != "-"), "-"),
+                paper=_paper_text(first, paper),
+                values=tuple(format_row(row) if row else "-" for row in rows),
+                sort_values=tuple(row["value"] if row else None for row in rows),
+                failed=tuple(_failures_text(row) if row else "-" for row in rows),
+                protocol=protocol,
+            )
+        )
+    return lines
+
+
+def compare_table(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The N-way Markdown table: a line per headline, a value column per profile.
+
+    Beside the values: the unit, chance and the best trivial strategy on the
+    same units, the papers' values, every profile's failed-reply share, and
+    where the profiles ran different task versions.
+    """
+    header = ["benchmark", "measure", "unit", "chance", "best trivial", "paper", *names]
+    header += ["failed replies (each profile, in column order)", "protocol"]
+    table = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    for line in compare_lines(names, profiles):
+        cells = [line.benchmark, line.measure, line.unit, line.chance, line.trivial, line.paper]
+        cells += [*line.values, " / ".join(line.failed), line.protocol or "same"]
+        table.append("| " + " | ".join(cells) + " |")
+    return table
+
+
+def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> bytes:
+    """A PNG of the profiles side by side: a panel per benchmark and scale, a marker per profile.
+
+    Each headline is a line of the panel; each profile's value sits on it,
+    slightly offset, with its 95 % interval; chance is a hollow grey diamond.
+    """
+    plt = pyplot()
+    columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
+    keys = list(dict.fromkeys(key for column in columns for key in column))
+    scale = {key: next(c[key] for c in columns if key in c).get("scale", "raw") for key in keys}
+    panels = [
+        ((benchmark, name), [k for k in keys if k[0] == benchmark and scale[k] == name])
+        for benchmark in REGISTRY
+        for name in dict.fromkeys(scale[k] for k in keys if k[0] == benchmark)
     ]
-    return _html_page(title, body)
+    panels += [((k[0], scale[k]), [k]) for k in keys if k[0] not in REGISTRY]
+    heights = [0.6 + 0.32 * len(members) for _, members in panels]
+    figure, axes = plt.subplots(
+        len(panels),
+        1,
+        figsize=(7.5, 0.8 + sum(heights)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    step = 0.6 / max(1, len(profiles))
+    for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
+        for index, (label, column) in enumerate(zip(names, columns, strict=True)):
+            points = [(p, column[k]) for p, k in enumerate(members) if k in column]
+            if not points:
+                continue
+            offset = -0.3 + step * (index + 0.5)
+            axis.errorbar(
+                [row["value"] for _, row in points],
+                [p + offset for p, _ in points],
+                xerr=[
+                    [max(0.0, row["value"] - _bound(row, "ci_low")) for _, row in points],
+                    [max(0.0, _bound(row, "ci_high") - row["value"]) for _, row in points],
+                ],
+                fmt="o",
+                capsize=2,
+                markersize=4,
+                label=label,
+                color=f"C{index}",
+            )
+        chance = [
+            (p, next(c[k] for c in columns if k in c).get("chance")) for p, k in enumerate(members)
+        ]
+        chance = [(p, c["value"]) for p, c in chance if c]
+        if chance:
+            axis.plot(
+                [v for _, v in chance],
+                [p for p, _ in chance],
+                "D",
+                markerfacecolor="none",
+                color="grey",
+                label="chance",
+            )
+        if name == "kappa":
+            axis.set_xlim(-1.05, 1.05)
+        axis.set_yticks(range(len(members)), [k[1] for k in members], fontsize=8)
+        axis.set_ylim(len(members) - 0.5, -0.5)
+        axis.set_title(f"{benchmark} ({name})", loc="left", fontsize=9)
+        axis.grid(axis="x", alpha=0.3)
+    handles: dict[str, Any] = {}
+    for axis in axes[:, 0]:
+        for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+    figure.suptitle("values with 95 % intervals; hollow diamonds: chance", fontsize=9)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def render_template(name: str, **context: Any) -> str:
+    """A page from ``cog_tasks/commands/templates/<name>`` (jinja2, HTML autoescaped)."""
+    import jinja2
+
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("cog_tasks.commands", "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+    return environment.get_template(name).render(style=STYLE, **context)
+
+
+def render_compare_html(
+    title: str,
+    names: Sequence[str],
+    profiles: Sequence[Mapping[str, Any]],
+    differences: Sequence[str],
+) -> str:
+    """The page of ``profile compare --html``: the N-way table, the chart, the differences."""
+    chart = base64.b64encode(draw_compare(names, profiles)).decode("ascii")
+    return render_template(
+        "compare.html.j2",
+        title=title,
+        names=list(names),
+        lines=compare_lines(names, profiles),
+        chart=chart,
+        differences="\n".join(differences),
+        identities=[
+            (name, json.dumps(p.get("identity", {}), sort_keys=True), p.get("versions", {}))
+            for name, p in zip(names, profiles, strict=True)
+        ],
+    )

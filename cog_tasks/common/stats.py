@@ -186,7 +186,7 @@ class Interval:
 
 
 def plural(unit: str, n: int) -> str:
-    """``unit`` for one, its plural otherwise (``trajectory`` -> ``trajectories``)."""
+    """``unit`` for one, its plural otherwise (``trajectories``, ``matches``, ``games``)."""
     if n == 1:
         return unit
     if unit.endswith("y") and unit[-2:] != "ay":

@@ -143,6 +143,6 @@ def test_smollm2_run_carries_calibrated_metrics_at_every_level(
     report = capsys.readouterr().out
     # The coverage line of the results model: the declared 1,220 items against the 20 run.
     assert "PARTIAL: 1200 of 1220 items missing" in report
-    assert "PARTIAL RUN: not the full benchmark" in report
+    assert report.count("PARTIAL") == 1  # flagged once
     assert "cognitive age" in report
     assert chart.read_bytes()[:4] == b"\x89PNG"

@@ -100,8 +100,6 @@ def _report(args: argparse.Namespace) -> int:
                 title += f"\n{run.protocol}"
             if run.note:
                 title += f"\n{run.note}"
-            if run.partial:
-                title += "\nPARTIAL RUN: not the full benchmark"
             print(format_report(run.summary, title), end="\n\n")
     if logs.skipped:
         print(logs.skipped_note(), file=output)

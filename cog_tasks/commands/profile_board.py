@@ -1,0 +1,207 @@
+"""``cog-tasks profile board``: one page over any number of stored profiles.
+
+Measures are rows and models columns; each cell is the value with its 95 %
+interval and the model's failed-reply share, and links to the run's samples:
+the Inspect logs of a profile folder are bundled beside the page
+(``inspect view bundle``, opened at the row's log), and CogLM's lm-eval rows
+link to the folder of its ``samples_*.jsonl`` files. A column header sorts the
+rows (a small inline script); the page makes no request outside its folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cog_tasks.commands.profile_views import (
+    CompareLine,
+    _failures_text,
+    compare_lines,
+    format_row,
+    render_template,
+    row_keys,
+)
+from cog_tasks.common.cli import add_force_option
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.files import new_output, read_json, write_text_atomically
+from cog_tasks.common.stats import plural
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One model's value of one measure on the board.
+
+    Attributes:
+        text: ``value [low, high]`` (or why it has no interval).
+        sort: The point value (``None`` sorts last).
+        failed: The failed-reply share, as text.
+        href: The run's samples, relative to the page (``None``: none stored).
+        title: The run's task and version, shown on hover.
+    """
+
+    text: str
+    sort: float | None
+    failed: str
+    href: str | None
+    title: str
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One measure: the columns every comparison shows, and a cell per model (``None``: absent)."""
+
+    line: CompareLine
+    cells: tuple[Cell | None, ...]
+
+
+def _slug(index: int, folder: Path) -> str:
+    return f"{index + 1}-{folder.resolve().name}"
+
+
+def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
+    """Bundle a profile folder's Inspect logs with ``inspect view bundle``.
+
+    Args:
+        folder: A ``profile run`` output folder.
+        bundle: Where the viewer goes (created or overwritten).
+
+    Returns:
+        Task name (without ``cog_tasks/`` and version) -> the log's path inside
+        the bundle's ``logs/``; empty where the folder holds no logs.
+
+    Raises:
+        UserError: If ``inspect view bundle`` fails.
+    """
+    logs = folder / "logs"
+    if not any(logs.glob("**/*.eval")) and not any(logs.glob("**/*.json")):
+        return {}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "view",
+            "bundle",
+            "--log-dir",
+            str(logs),
+            "--output-dir",
+            str(bundle),
+            "--overwrite",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
+        raise UserError(f"inspect view bundle of {logs} failed: {lines[-1]}")
+    listing = read_json(bundle / "logs" / "listing.json")
+    found: dict[str, str] = {}
+    for path, header in sorted(listing.items(), key=lambda item: item[1].get("started_at", "")):
+        task = str(header.get("task", "")).rpartition("/")[2]
+        found[task] = path  # the latest log of a task wins (a resumed step)
+    return found
+
+
+def lm_eval_samples(folder: Path) -> Path | None:
+    """The folder of the CogLM step's ``samples_*.jsonl`` files in a profile folder, or ``None``."""
+    samples = sorted(folder.glob("coglm_lm_eval-*/**/samples_*.jsonl"))
+    return samples[-1].parent if samples else None
+
+
+def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
+    """Task name -> the href (relative to the page) of that task's samples in ``folder``."""
+    bundle = page.parent / f"{page.stem}-logs" / _slug(index, folder)
+    links = {
+        task: os.path.relpath(bundle / "index.html", page.parent) + "#/logs/" + path
+        for task, path in bundle_logs(folder, bundle).items()
+    }
+    samples = lm_eval_samples(folder)
+    if samples is not None:
+        links.setdefault("coglm", os.path.relpath(samples, page.parent) + "/")
+    return links
+
+
+def board_rows(
+    names: Sequence[str],
+    profiles: Sequence[Mapping[str, Any]],
+    links: Sequence[Mapping[str, str]],
+) -> list[BoardRow]:
+    """One :class:`BoardRow` per measure of any profile, in first-seen order."""
+    columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
+    keys = list(dict.fromkeys(key for column in columns for key in column))
+    return [
+        BoardRow(
+            line=line,
+            cells=tuple(
+                None
+                if key not in column
+                else Cell(
+                    text=format_row(column[key]),
+                    sort=column[key]["value"],
+                    failed=_failures_text(column[key]),
+                    href=link.get(key[2]),
+                    title=f"{column[key]['run']['task']}, {column[key]['n']} "
+                    f"{plural(column[key]['unit'], column[key]['n'])}",
+                )
+                for column, link in zip(columns, links, strict=True)
+            ),
+        )
+        for key, line in zip(keys, compare_lines(names, profiles), strict=True)
+    ]
+
+
+def write_board(folders: Sequence[Path], page: Path) -> Path:
+    """Write the board of ``folders``' profiles to ``page`` (and its log bundles beside it)."""
+    from cog_tasks.commands.profile import _read_profile
+
+    profiles = [_read_profile(folder) for folder in folders]
+    names = [
+        f"{profile['model']} ({folder.resolve().name})"
+        for folder, profile in zip(folders, profiles, strict=True)
+    ]
+    links = [_links(folder, page, index) for index, folder in enumerate(folders)]
+    text = render_template(
+        "board.html.j2",
+        title=f"Cognitive profiles: {len(profiles)} models",
+        names=names,
+        rows=board_rows(names, profiles, links),
+        identities=[
+            (name, json.dumps(p.get("identity", {}), sort_keys=True))
+            for name, p in zip(names, profiles, strict=True)
+        ],
+    )
+    write_text_atomically(page, text)
+    return page
+
+
+def _board(args: argparse.Namespace) -> int:
+    for folder in args.folders:
+        if not (folder / "profile.json").is_file():
+            raise UserError(f"{folder}: no profile.json (give profile run output folders)")
+    if len({folder.resolve() for folder in args.folders}) < len(args.folders):
+        raise UserError("profile board: a folder is given twice")
+    page = new_output(args.out, args.force, *(f / "profile.json" for f in args.folders))
+    write_board(args.folders, page)
+    print(f"wrote {page}")
+    return 0
+
+
+def add_board_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``profile board`` to the ``profile`` command group."""
+    board = commands.add_parser(
+        "board",
+        help="one sortable page over stored profiles, each cell linked to its run's samples",
+    )
+    board.add_argument(
+        "folders", type=Path, nargs="+", metavar="DIR", help="profile run output folder"
+    )
+    board.add_argument("--out", type=Path, required=True, help="the page to write (.html)")
+    add_force_option(board)
+    board.set_defaults(func=_board)
