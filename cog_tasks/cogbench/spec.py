@@ -43,6 +43,7 @@ SPEC = BenchmarkSpec(
     task_module="cog_tasks.cogbench.inspect",
     headlines="cog_tasks.cogbench.inspect.headlines:headlines",
     paper="cog_tasks.cogbench.paper:PAPER_ROWS",
+    trivial="cog_tasks.cogbench.trivial:STRATEGIES",
     chance="cog_tasks.cogbench.inspect.chance:ChanceRater",
     presets={
         "smoke": (Step("cogbench", "cogbench", SMOKE, limit=2),),

@@ -23,6 +23,7 @@ SPEC = BenchmarkSpec(
     task_module="cog_tasks.cogeval.inspect",
     headlines="cog_tasks.cogeval.inspect.headlines:headlines",
     paper="cog_tasks.cogeval.paper:PAPER_ROWS",
+    trivial="cog_tasks.cogeval.trivial:STRATEGIES",
     chance="cog_tasks.cogeval.inspect.chance:chance_answerer",
     chance_reads_args=True,
     presets={

@@ -28,6 +28,7 @@ SPEC = BenchmarkSpec(
     task_module="cog_tasks.coglm.inspect",
     headlines="cog_tasks.coglm.inspect.headlines:headlines",
     paper="cog_tasks.coglm.paper:PAPER_ROWS",
+    trivial="cog_tasks.coglm.trivial:STRATEGIES",
     chance="cog_tasks.coglm.inspect.chance:ChanceAnswerer",
     presets={"smoke": _chat(20), "standard": _chat(30), "full": _chat(None)},
     lm_eval_task="coglm",
