@@ -9,3 +9,4 @@ import cog_tasks.egosocial.inspect
 from cog_tasks.cogbench.inspect import cogbench
 from cog_tasks.cogeval.inspect import cogeval
 from cog_tasks.coglm.inspect import coglm, coglm_chat
+from cog_tasks.common.llamacpp_inspect import llamacpp

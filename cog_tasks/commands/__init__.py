@@ -22,7 +22,7 @@ from types import ModuleType
 from cog_tasks.cogbench import cli as cogbench
 from cog_tasks.cogeval import cli as cogeval
 from cog_tasks.coglm import cli as coglm
-from cog_tasks.commands import catalog, data, profile
+from cog_tasks.commands import catalog, data, llamacpp, profile
 from cog_tasks.egosocial import cli as egosocial
 
 COMMAND_GROUPS: tuple[ModuleType, ...] = (
@@ -32,5 +32,6 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     coglm,
     data,
     egosocial,
+    llamacpp,
     profile,
 )

@@ -67,6 +67,8 @@ LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
 COGLM_BATCH_SIZE = 16
 """lm-eval batch size of the CogLM step: the README main job's."""
+REPORT_EVERY = 60.0
+"""Seconds between progress lines of a long step off a terminal."""
 LOCK_NAME = ".profile.lock"
 """The file that marks an output folder in use by a running ``profile run``."""
 
@@ -151,6 +153,27 @@ PRESETS: dict[str, Preset] = {
             "benchmark: CogLM chat 300 requests / 29k tokens, CogEval 450 / 260k, "
             "CogBench 480 / 1M (two CogGPT trajectories with their judge), "
             "EgoSocialArena 500 / 270k"
+        ),
+    ),
+    "cpu": Preset(
+        "cpu",
+        (
+            Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0", "max_tokens": 256}),
+            Step(
+                "cogbench",
+                "cogbench",
+                {"agent": "cot", "source": "sample", "max_tokens": 64, "judge": False},
+            ),
+            Step("egosocial", "egosocial_static", {}, limit=60),
+            Step("egosocial", "egosocial_number_guessing", {"games": 2}),
+            Step("egosocial", "egosocial_holdem", {"matches": 2}),
+        ),
+        coglm_per_ability=10,
+        cost=(
+            "an embedded model through llama.cpp (--model llamacpp/NAME) on 2 CPU cores: "
+            "sized with --dry-run to at most 3 hours for Qwen2.5-Coder-1.5B "
+            "(benchmarks/README.md, 'llama.cpp'); CogBench on the bundled sample set "
+            "(a fixture, not human data), no judge"
         ),
     ),
     "full": Preset(
@@ -405,6 +428,30 @@ def _display() -> str:
     return "full" if sys.stderr.isatty() else "none"
 
 
+@contextmanager
+def _heartbeat(task: str, log_dir: Path) -> Iterator[None]:
+    """Off a terminal, say every :data:`REPORT_EVERY` s that ``task`` runs, and where it logs."""
+    import threading
+
+    if _display() == "full":
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+
+    def beat() -> None:
+        while not done.wait(REPORT_EVERY):
+            _progress(f"{task}: running for {time.monotonic() - started:.0f} s, logs in {log_dir}")
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     """Run one step through Inspect (``eval_set`` for models, so reruns resume).
 
@@ -424,17 +471,18 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
-    finished, logs = eval_set(
-        [task],
-        log_dir=str(log_dir),
-        model=model.name,
-        model_args=dict(model.args),
-        model_roles=step_roles(model) or None,
-        limit=step.limit,
-        epochs=step.epochs,
-        max_tokens=model.max_tokens,
-        display=_display(),
-    )
+    with _heartbeat(step.task, log_dir):
+        finished, logs = eval_set(
+            [task],
+            log_dir=str(log_dir),
+            model=model.name,
+            model_args=dict(model.args),
+            model_roles=step_roles(model) or None,
+            limit=step.limit,
+            epochs=step.epochs,
+            max_tokens=model.max_tokens,
+            display=_display(),
+        )
     if not logs:  # Inspect returns no log when the run was interrupted
         raise KeyboardInterrupt
     if not finished or logs[0].status != "success":
@@ -528,6 +576,10 @@ def _coglm_command(model: ModelSpec, limit: int | None, folder: Path) -> list[st
         "--log_samples",
         "--seed",
         str(model.seed),
+        # lm-eval's request cache (SQLite, written per request): a rerun of the
+        # same identity (the folder's digest) resumes inside the step.
+        "--use_cache",
+        str(folder.with_name(folder.name + "-cache")),
     ]
     return command + (["--limit", str(limit)] if limit is not None else [])
 
@@ -572,7 +624,32 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
             )
 
 
-def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
+def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None] | None) -> int:
+    """Wait for ``process``; every :data:`REPORT_EVERY` s, pass its log path and last line on.
+
+    Args:
+        process: A ``subprocess.Popen``.
+        log_path: The file its output goes to.
+        progress: Receives the lines (``None``: wait silently, as on a terminal).
+
+    Returns:
+        The process's exit status.
+    """
+    import subprocess
+
+    while True:
+        try:
+            return process.wait(REPORT_EVERY)
+        except subprocess.TimeoutExpired:
+            if progress is not None:
+                text = log_path.read_text(encoding="utf-8", errors="replace")
+                last = text.replace("\r", "\n").strip().splitlines()[-1:] or ["no output yet"]
+                progress(f"coglm: running, log {log_path}: {last[0][-160:]}")
+
+
+def _run_coglm(
+    model: ModelSpec, preset: Preset, out: Path, progress: Callable[[str], None] = _progress
+) -> list[Headline]:
     """CogLM: lm-eval log-likelihood for local weights, the chat protocol for API models.
 
     The lm-eval output goes to a folder named by a digest of the model, its
@@ -598,18 +675,19 @@ def _run_coglm(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
 
             log_path = out / f"coglm_lm_eval-{digest}.log"
             # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
-            errors = None if _display() == "full" else subprocess.STDOUT
-            with log_path.open("w", encoding="utf-8") as log:
-                finished = subprocess.run(
+            terminal = _display() == "full"
+            with log_path.open("a", encoding="utf-8") as log:  # a rerun appends
+                running = subprocess.Popen(
                     _coglm_command(model, limit, folder),
                     stdout=log,
-                    stderr=errors,
+                    stderr=None if terminal else subprocess.STDOUT,
                     env=_lm_eval_environment(model),
                 )
-            if finished.returncode != 0:
+                returncode = _wait_reporting(running, log_path, None if terminal else progress)
+            if returncode != 0:
                 lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
                 raise ProfileStepError(
-                    f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
+                    f"CogLM's lm-eval run failed (exit {returncode}): {lines[-1]} "
                     f"(whole output: {log_path})"
                 )
         headlines = headlines_from_lm_eval(folder)
@@ -703,7 +781,7 @@ def _run_steps(
     started = time.monotonic()
     protocol = "lm-eval items" if model.is_local or model.is_chance else "chat"
     progress(f"[1/{total}] coglm ({protocol}) ...")
-    headlines += _run_coglm(model, preset, out)
+    headlines += _run_coglm(model, preset, out, progress)
     progress(f"[1/{total}] coglm done ({time.monotonic() - started:.0f} s)")
     for number, planned in enumerate(preset.steps, start=2):
         step = _with_judge(planned, model, progress)
