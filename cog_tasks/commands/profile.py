@@ -158,22 +158,27 @@ PRESETS: dict[str, Preset] = {
     "cpu": Preset(
         "cpu",
         (
-            Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0", "max_tokens": 256}),
+            Step(
+                "cogeval",
+                "cogeval",
+                {"design": "paper", "source": "generated", "temperatures": "0", "max_tokens": 128},
+            ),
             Step(
                 "cogbench",
                 "cogbench",
                 {"agent": "cot", "source": "sample", "max_tokens": 64, "judge": False},
             ),
-            Step("egosocial", "egosocial_static", {}, limit=60),
-            Step("egosocial", "egosocial_number_guessing", {"games": 2}),
-            Step("egosocial", "egosocial_holdem", {"matches": 2}),
+            Step("egosocial", "egosocial_static", {}, limit=40),
+            Step("egosocial", "egosocial_number_guessing", {"games": 1}),
+            Step("egosocial", "egosocial_holdem", {"hands": 2, "matches": 1}),
         ),
-        coglm_per_ability=10,
+        coglm_per_ability=3,
         cost=(
-            "an embedded model through llama.cpp (--model llamacpp/NAME) on 2 CPU cores: "
-            "sized with --dry-run to at most 3 hours for Qwen2.5-Coder-1.5B "
-            "(benchmarks/README.md, 'llama.cpp'); CogBench on the bundled sample set "
-            "(a fixture, not human data), no judge"
+            "an embedded model through llama.cpp (--model llamacpp/NAME --max-tokens 128) on "
+            "2 CPU cores, sized with --dry-run and the measured speed to at most 3 hours for "
+            "Qwen2.5-Coder-1.5B (benchmarks/README.md, 'llama.cpp'): every CogEval task once "
+            "(generated wording, one item each, temperature 0), CogBench on the bundled "
+            "sample set (a fixture, not human data) without a judge"
         ),
     ),
     "full": Preset(
