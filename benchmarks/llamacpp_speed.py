@@ -21,6 +21,7 @@ import argparse
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,17 +42,17 @@ def model_arguments(backend: str, name: str, folder: str) -> list[str]:
     if backend == "llamacpp":
         return ["--model", f"llamacpp/{name}"]
     dtype = backend.split("-", 1)[1]
-    return ["--model", "hf/local", "-M", f"model_path={folder}", "-M", f"dtype={dtype}"]
+    return ["--model", "hf/local", "-M", f"model_path={folder}", "-M", f"dtype={dtype}",
+            "-M", "do_sample=false"]  # fmt: skip
 
 
 def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) -> dict:
     log_dir = logs / f"{backend}-{int(time.time())}"
     command = [
-        sys.executable, "-m", "inspect_ai", "eval", f"cog_tasks/{args.task}",
+        shutil.which("inspect") or "inspect", "eval", f"cog_tasks/{args.task}",
         *model_arguments(backend, args.model, folder),
         "--limit", str(args.limit), "--max-tokens", str(args.max_tokens),
         "--temperature", "0", "--log-dir", str(log_dir), "--display", "none",
-        "--no-log-realtime",
     ]  # fmt: skip
     before = load()
     start = time.monotonic()

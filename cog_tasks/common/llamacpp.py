@@ -105,7 +105,7 @@ class LlamaServer:
         port: Port on 127.0.0.1 (``0``: a free one).
         threads: CPU threads (``0``: every core this process may use; llama-cpp-python's
             own default is half of them).
-        log: File for the server's output (``None``: inherit this process's).
+        log: File for the server's output (``None``: this process's stderr).
         gguf: The GGUF file, set by :meth:`start`.
         sha256: Its SHA-256, set by :meth:`start`.
     """
@@ -163,10 +163,9 @@ class LlamaServer:
         self.gguf = embedded_gguf_path(self.name)
         self.sha256 = gguf_sha256(self.gguf)
         self.port = self.port or free_port()
-        output = self.log.open("ab") if self.log else None
-        self._process = subprocess.Popen(
-            self.command(), stdout=output, stderr=subprocess.STDOUT if output else None
-        )
+        # Without a log file the server's output goes to stderr: stdout stays the caller's.
+        output = self.log.open("ab") if self.log else sys.stderr
+        self._process = subprocess.Popen(self.command(), stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
