@@ -84,7 +84,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     requests = coglm_requests(args.limit)
-    hf = SharedPrefixHFLM(pretrained=str(embedded_model_path(args.model)), dtype="float32")
+    hf = SharedPrefixHFLM(
+        pretrained=str(embedded_model_path(args.model)), dtype="float32", device="cpu"
+    )
     from lm_eval.api.instance import Instance
 
     instances = [
