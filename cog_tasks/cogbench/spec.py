@@ -50,6 +50,13 @@ SPEC = BenchmarkSpec(
         "standard": (
             Step("cogbench", "cogbench", {"agent": "coggpt", "judge_chars": 12000}, limit=2),
         ),
+        "cpu": (
+            Step(
+                "cogbench",
+                "cogbench",
+                {"agent": "cot", "source": "sample", "max_tokens": 64, "judge": False},
+            ),
+        ),
         "full": tuple(
             Step("cogbench", "cogbench", {"agent": agent})
             for agent in ("coggpt", "cot", "react", "reflexion")

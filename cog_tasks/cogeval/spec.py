@@ -35,6 +35,13 @@ SPEC = BenchmarkSpec(
             ),
         ),
         "standard": (Step("cogeval", "cogeval", {"design": "paper", "temperatures": "0"}),),
+        "cpu": (
+            Step(
+                "cogeval",
+                "cogeval",
+                {"design": "paper", "source": "generated", "temperatures": "0", "max_tokens": 128},
+            ),
+        ),
         "full": (Step("cogeval", "cogeval", {"design": "paper"}, epochs=3),),
     },
     request_turns="cog_tasks.cogeval.spec:request_turns",

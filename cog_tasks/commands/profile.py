@@ -76,6 +76,8 @@ LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
 COGLM_BATCH_SIZE = 16
 """lm-eval batch size of the CogLM step: the README main job's."""
+REPORT_EVERY = 60.0
+"""Seconds between progress lines of a long step off a terminal."""
 LOCK_NAME = ".profile.lock"
 """The file that marks an output folder in use by a running ``profile run``."""
 
@@ -108,6 +110,14 @@ PRESETS: dict[str, Preset] = {
             "benchmark: CogLM chat 300 requests / 29k tokens, CogEval 450 / 260k, "
             "CogBench 480 / 1M (two CogGPT trajectories with their judge), "
             "EgoSocialArena 500 / 270k",
+        ),
+        Preset(
+            "cpu",
+            "an embedded model through llama.cpp (--model llamacpp/NAME --max-tokens 128) on "
+            "2 CPU cores, sized with --dry-run to at most 3 hours for Qwen2.5-Coder-1.5B "
+            "(estimated from the measured speed, not yet run): every CogEval task once "
+            "(generated wording, one item each, temperature 0), CogBench on the bundled "
+            "sample set (a fixture, not human data) without a judge",
         ),
         Preset("full", "each paper's whole protocol: hours of GPU or a large API budget"),
     )
@@ -347,6 +357,30 @@ def _display() -> str:
     return "full" if sys.stderr.isatty() else "none"
 
 
+@contextmanager
+def _heartbeat(task: str, log_dir: Path) -> Iterator[None]:
+    """Off a terminal, say every :data:`REPORT_EVERY` s that ``task`` runs, and where it logs."""
+    import threading
+
+    if _display() == "full":
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+
+    def beat() -> None:
+        while not done.wait(REPORT_EVERY):
+            _progress(f"{task}: running for {time.monotonic() - started:.0f} s, logs in {log_dir}")
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     """Run one step through Inspect (``eval_set`` for models, so reruns resume).
 
@@ -366,17 +400,18 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
-    finished, logs = eval_set(
-        [task],
-        log_dir=str(log_dir),
-        model=model.name,
-        model_args=dict(model.args),
-        model_roles=step_roles(model) or None,
-        limit=step.limit,
-        epochs=step.epochs,
-        max_tokens=model.max_tokens,
-        display=_display(),
-    )
+    with _heartbeat(step.task, log_dir):
+        finished, logs = eval_set(
+            [task],
+            log_dir=str(log_dir),
+            model=model.name,
+            model_args=dict(model.args),
+            model_roles=step_roles(model) or None,
+            limit=step.limit,
+            epochs=step.epochs,
+            max_tokens=model.max_tokens,
+            display=_display(),
+        )
     if not logs:  # Inspect returns no log when the run was interrupted
         raise KeyboardInterrupt
     if not finished or logs[0].status != "success":
@@ -470,6 +505,10 @@ def _coglm_command(model: ModelSpec, limit: int | None, folder: Path) -> list[st
         "--log_samples",
         "--seed",
         str(model.seed),
+        # lm-eval's request cache (SQLite, written per request): a rerun of the
+        # same identity (the folder's digest) resumes inside the step.
+        "--use_cache",
+        str(folder.with_name(folder.name + "-cache")),
     ]
     return command + (["--limit", str(limit)] if limit is not None else [])
 
@@ -514,6 +553,29 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
             )
 
 
+def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None] | None) -> int:
+    """Wait for ``process``; every :data:`REPORT_EVERY` s, pass its log path and last line on.
+
+    Args:
+        process: A ``subprocess.Popen``.
+        log_path: The file its output goes to.
+        progress: Receives the lines (``None``: wait silently, as on a terminal).
+
+    Returns:
+        The process's exit status.
+    """
+    import subprocess
+
+    while True:
+        try:
+            return process.wait(REPORT_EVERY)
+        except subprocess.TimeoutExpired:
+            if progress is not None:
+                text = log_path.read_text(encoding="utf-8", errors="replace")
+                last = text.replace("\r", "\n").strip().splitlines()[-1:] or ["no output yet"]
+                progress(f"coglm: running, log {log_path}: {last[0][-160:]}")
+
+
 def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
     """CogLM's step on local weights (or chance): lm-eval log-likelihood on the same items.
 
@@ -541,18 +603,19 @@ def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
 
         log_path = out / f"coglm_lm_eval-{digest}.log"
         # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
-        errors = None if _display() == "full" else subprocess.STDOUT
-        with log_path.open("w", encoding="utf-8") as log:
-            finished = subprocess.run(
+        terminal = _display() == "full"
+        with log_path.open("a", encoding="utf-8") as log:  # a rerun appends
+            running = subprocess.Popen(
                 _coglm_command(model, limit, folder),
                 stdout=log,
-                stderr=errors,
+                stderr=None if terminal else subprocess.STDOUT,
                 env=_lm_eval_environment(model),
             )
-        if finished.returncode != 0:
+            returncode = _wait_reporting(running, log_path, None if terminal else _progress)
+        if returncode != 0:
             lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]
             raise ProfileStepError(
-                f"CogLM's lm-eval run failed (exit {finished.returncode}): {lines[-1]} "
+                f"CogLM's lm-eval run failed (exit {returncode}): {lines[-1]} "
                 f"(whole output: {log_path})"
             )
     headlines = headlines_from_lm_eval(folder)

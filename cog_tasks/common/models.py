@@ -357,6 +357,47 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
     return target
 
 
+GGUF_FOLDER = "gguf"
+"""Folder under ``<cache_dir()>/models`` holding the GGUFs that are joined or assembled."""
+
+
+def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
+    """Return the embedded model's GGUF file as shipped, never converted.
+
+    A GGUF lying whole in its package is returned in place; one joined from
+    part packages (checked: size and SHA-256) or written by a package's
+    ``assemble()`` is made once under ``<root>/gguf/``, under a file lock, and
+    renamed into place when complete.
+
+    Args:
+        name: Key in :data:`EMBEDDED_MODELS`.
+        root: Cache root; defaults to ``<cache_dir()>/models``.
+
+    Raises:
+        UserError: For an unknown model name.
+        EmbeddedModelMissing: When a package carrying the GGUF is missing.
+        EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
+    """
+    if name not in EMBEDDED_MODELS:
+        raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
+    spec = EMBEDDED_MODELS[name]
+    folders = _package_folders(spec)
+    if spec.parts is None and not spec.assembled:
+        return _gguf_file(spec, folders[0])
+    target = (root or cache_dir() / "models") / GGUF_FOLDER / spec.gguf_pattern
+    if target.is_file() and (spec.parts is None or target.stat().st_size == spec.parts.size):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(target.with_name(target.name + ".lock"))):
+        if not target.is_file():
+            scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
+            try:
+                _gguf_file(spec, scratch).rename(target)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+    return target
+
+
 def _convert(gguf_path: Path, target: Path) -> None:
     """Dequantize ``gguf_path`` and save it as an HF directory at ``target``.
 

@@ -52,7 +52,12 @@ SPEC = BenchmarkSpec(
         "standard": _steps(
             ("egosocial_static", {"circular": True}, None),
             ("egosocial_number_guessing", {"games": 5}, None),
-            ("egosocial_holdem", {"matches": 5}, None),
+            ("egosocial_holdem", {"matches": 15}, None),
+        ),
+        "cpu": _steps(
+            ("egosocial_static", {}, 40),
+            ("egosocial_number_guessing", {"games": 1}, None),
+            ("egosocial_holdem", {"hands": 2, "matches": 1}, None),
         ),
         "full": _steps(
             ("egosocial_static", {"source": "both"}, None),

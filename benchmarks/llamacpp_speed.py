@@ -1,0 +1,133 @@
+"""llama.cpp against transformers on an embedded model: whole process, alternating.
+
+Each run is one whole ``inspect eval`` process (imports, model load, server
+start, generation) on the same short chat task at temperature 0. Backends
+take turns (``--rounds`` times through the list), so a change in the shared
+machine's load falls on all of them. For each run: wall time, output tokens
+and output tokens per second of wall time, peak resident memory of the
+process tree (polled every 0.25 s, server included), and ``uptime``'s
+one-minute load before and after. Then, per pair of backends, the share of
+samples with identical greedy replies (faithfulness of the GGUF against its
+dequantized folder).
+
+    nice -n 10 python benchmarks/llamacpp_speed.py --model qwen2.5-coder-1.5b \\
+        --task egosocial_static --limit 5 --max-tokens 48 \\
+        --out benchmarks/results/llamacpp_speed_qwen.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+from inspect_ai.log import read_eval_log
+
+BACKENDS = ("llamacpp", "hf-bfloat16", "hf-float32")
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def model_arguments(backend: str, name: str, folder: str) -> list[str]:
+    if backend == "llamacpp":
+        return ["--model", f"llamacpp/{name}"]
+    dtype = backend.split("-", 1)[1]
+    return ["--model", "hf/local", "-M", f"model_path={folder}", "-M", f"dtype={dtype}",
+            "-M", "do_sample=false"]  # fmt: skip
+
+
+def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) -> dict:
+    log_dir = logs / f"{backend}-{int(time.time())}"
+    command = [
+        shutil.which("inspect") or "inspect", "eval", f"cog_tasks/{args.task}",
+        *model_arguments(backend, args.model, folder),
+        "--limit", str(args.limit), "--max-tokens", str(args.max_tokens),
+        "--temperature", "0", "--log-dir", str(log_dir), "--display", "none",
+    ]  # fmt: skip
+    before = load()
+    start = time.monotonic()
+    process = psutil.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    while process.poll() is None:
+        try:
+            tree = [process, *process.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+        except psutil.Error:
+            pass
+        time.sleep(0.25)
+    wall = time.monotonic() - start
+    if process.returncode != 0:
+        raise SystemExit(f"{backend}: exit {process.returncode}\n{process.stderr.read().decode()}")
+    [path] = sorted(log_dir.glob("*.eval"))
+    log = read_eval_log(str(path))
+    output_tokens = sum(usage.output_tokens for usage in log.stats.model_usage.values())
+    return {
+        "backend": backend,
+        "model": log.eval.model,
+        "wall_s": round(wall, 1),
+        "output_tokens": output_tokens,
+        "tokens_per_s": round(output_tokens / wall, 2),
+        "peak_rss_gib": round(peak / 2**30, 2),
+        "load_before": before,
+        "load_after": load(),
+        "replies": {str(s.id): s.output.completion for s in log.samples or []},
+    }
+
+
+def agreement(runs: list[dict]) -> list[dict]:
+    first = {run["backend"]: run["replies"] for run in reversed(runs)}
+    rows = []
+    for left, right in itertools.combinations(sorted(first), 2):
+        shared = sorted(set(first[left]) & set(first[right]))
+        same = sum(first[left][key] == first[right][key] for key in shared)
+        rows.append({"pair": f"{left} vs {right}", "prompts": len(shared), "identical": same})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument("--task", default="egosocial_static")
+    parser.add_argument("--limit", type=int, default=5)
+    parser.add_argument("--max-tokens", type=int, default=48)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    folder = subprocess.run(
+        [sys.executable, "-m", "cog_tasks.cli", "model-path", args.model],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    runs: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="llamacpp-speed-") as logs:
+        for _ in range(args.rounds):
+            for backend in args.backends.split(","):
+                runs.append(run_once(backend, args, folder, Path(logs)))
+                print(json.dumps({k: v for k, v in runs[-1].items() if k != "replies"}), flush=True)
+                args.out.write_text(json.dumps(result(args, runs), indent=2) + "\n")
+
+
+def result(args: argparse.Namespace, runs: list[dict]) -> dict:
+    return {
+        "command": " ".join(sys.argv),
+        "machine": f"{os.cpu_count()} CPU cores, shared; load = uptime's 1-minute average",
+        "task": args.task,
+        "limit": args.limit,
+        "max_tokens": args.max_tokens,
+        "runs": runs,
+        "identical_greedy_replies": agreement(runs),
+    }
+
+
+if __name__ == "__main__":
+    main()

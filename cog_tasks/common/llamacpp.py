@@ -1,0 +1,210 @@
+"""The embedded models' GGUFs served natively by llama.cpp (extra ``llamacpp``).
+
+:class:`LlamaServer` starts llama-cpp-python's OpenAI-compatible server
+(``python -m llama_cpp.server``) on an embedded model's GGUF as shipped
+(:func:`cog_tasks.common.models.embedded_gguf_path`; never converted, never
+loaded through transformers), with the GGUF's own chat template, waits until
+it answers, and stops it on exit. ``cog-tasks serve NAME`` runs one in the
+foreground; the Inspect provider ``llamacpp/NAME``
+(:mod:`cog_tasks.common.llamacpp_inspect`) starts and stops one itself; lm-eval
+reaches one through its ``local-chat-completions`` model.
+
+Every run names its model :func:`served_name`: the embedded model's name, the
+backend and the first :data:`SHA_DIGITS` hex digits of the GGUF's SHA-256
+(``qwen2.5-coder-1.5b@llamacpp:cc324af070c2ecbf``), so a run's identity holds
+the backend and the file it ran.
+
+llama-cpp-python's server holds one slot: a lock in its ``app.py`` serves one
+request at a time, so "parallel" requests queue (llama.cpp's own
+``llama-server``, which batches slots, is not part of the Python package).
+Clients should send one request at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.extras import MissingExtra
+
+EXTRA = "llamacpp"
+"""The cog-tasks extra that installs llama-cpp-python with its server."""
+BACKEND = "llamacpp"
+"""The backend's name in a run's model name."""
+SHA_DIGITS = 16
+"""Hex digits of the GGUF's SHA-256 kept in the served model name."""
+DEFAULT_CONTEXT = 8192
+"""Context size in tokens: CogEval's 2,048-token replies after its longest prompts."""
+START_TIMEOUT = 300.0
+"""Seconds to wait for the server to answer (a 1 GB GGUF on two loaded cores)."""
+
+
+def require_llama_cpp() -> None:
+    """Refuse, in one line naming the extra, when llama-cpp-python's server is not installed.
+
+    Raises:
+        MissingExtra: Naming ``pip install "cog-tasks[llamacpp]"``.
+    """
+    import importlib.util
+
+    for module in ("llama_cpp", "uvicorn", "fastapi", "sse_starlette"):
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtra(
+                f"{module} is not installed; llama.cpp serving comes with the {EXTRA!r} extra: "
+                f'pip install "cog-tasks[{EXTRA}]" (builds llama-cpp-python from source, ~10 min)'
+            )
+
+
+@cache
+def _sha256(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 24):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def gguf_sha256(path: Path) -> str:
+    """SHA-256 of a GGUF file, computed once per process for each size and modification time."""
+    status = path.stat()
+    return _sha256(str(path), status.st_size, status.st_mtime_ns)
+
+
+def served_name(name: str, sha256: str) -> str:
+    """The model name a run records: embedded name, backend and shortened GGUF SHA-256."""
+    return f"{name}@{BACKEND}:{sha256[:SHA_DIGITS]}"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class LlamaServer:
+    """llama-cpp-python's OpenAI-compatible server on one embedded model's GGUF.
+
+    Use it as a context manager, or call :meth:`start` and :meth:`stop`.
+
+    Attributes:
+        name: Embedded model name (:data:`cog_tasks.common.models.EMBEDDED_MODELS`).
+        context: Context size in tokens.
+        port: Port on 127.0.0.1 (``0``: a free one).
+        threads: CPU threads (``0``: every core this process may use; llama-cpp-python's
+            own default is half of them).
+        log: File for the server's output (``None``: this process's stderr).
+        gguf: The GGUF file, set by :meth:`start`.
+        sha256: Its SHA-256, set by :meth:`start`.
+    """
+
+    name: str
+    context: int = DEFAULT_CONTEXT
+    port: int = 0
+    threads: int = 0
+    log: Path | None = None
+    gguf: Path | None = None
+    sha256: str = ""
+    _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def model(self) -> str:
+        """The served model name (:func:`served_name`)."""
+        return served_name(self.name, self.sha256)
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL (``http://127.0.0.1:PORT/v1``)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def command(self) -> list[str]:
+        """The server's command line (after :meth:`start` has found the GGUF)."""
+        command = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.gguf),
+            "--model_alias",
+            self.model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.context),
+            "--interrupt_requests",
+            "False",
+        ]
+        return command + ["--n_threads", str(self.threads or _usable_cores())]
+
+    def start(self, timeout: float = START_TIMEOUT) -> LlamaServer:
+        """Start the server and wait until it lists its model.
+
+        Raises:
+            MissingExtra: Without llama-cpp-python's server.
+            UserError: When the server exits or does not answer within ``timeout``.
+        """
+        from cog_tasks.common.models import embedded_gguf_path
+
+        require_llama_cpp()
+        self.gguf = embedded_gguf_path(self.name)
+        self.sha256 = gguf_sha256(self.gguf)
+        self.port = self.port or free_port()
+        # Without a log file the server's output goes to stderr: stdout stays the caller's.
+        output = self.log.open("ab") if self.log else sys.stderr
+        self._process = subprocess.Popen(self.command(), stdout=output, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise UserError(
+                    f"llama.cpp server on {self.gguf} exited with {self._process.returncode}"
+                    + (f"; its output is in {self.log}" if self.log else "")
+                )
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/models", timeout=5):
+                    return self
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.5)
+        self.stop()
+        raise UserError(f"llama.cpp server on {self.gguf} did not answer within {timeout:.0f} s")
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop the server: SIGINT, then SIGKILL after ``timeout`` seconds."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def wait(self) -> int:
+        """Block until the server exits; return its exit status."""
+        assert self._process is not None, "start() first"
+        return self._process.wait()
+
+    def __enter__(self) -> LlamaServer:
+        return self.start() if self._process is None else self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+def _usable_cores() -> int:
+    """The CPU cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -1,0 +1,104 @@
+"""Inspect provider ``llamacpp/NAME``: an embedded model's GGUF through llama.cpp.
+
+``inspect eval cog_tasks/<task> --model llamacpp/qwen2.5-coder-1.5b`` starts
+llama-cpp-python's server on the model's GGUF (:class:`LlamaServer`), sends it
+Inspect's OpenAI-compatible requests (the client Inspect's public
+:func:`inspect_ai.model.openai_api` makes) one at a time, and stops it when
+the model is closed or the process exits. Model arguments: ``-M context=N``
+(tokens, default 8192), ``-M threads=N`` (default: every usable core). The log's
+model is ``llamacpp/NAME@llamacpp:<GGUF SHA-256, 16 digits>``
+(:func:`~cog_tasks.common.llamacpp.served_name`), so its identity holds the
+backend and the file. The server's output goes to
+``<cache_dir()>/llamacpp/NAME-<pid>.log``.
+
+Registered by :mod:`cog_tasks._registry` (the package's ``inspect_ai`` entry point).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    RetryDecision,
+    modelapi,
+    openai_api,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from cog_tasks.common.llamacpp import BACKEND, DEFAULT_CONTEXT, LlamaServer, require_llama_cpp
+from cog_tasks.common.settings import cache_dir
+
+
+class LlamaCppAPI(ModelAPI):
+    """A llama.cpp server this provider owns, spoken to by Inspect's OpenAI-compatible client.
+
+    The client is the one Inspect's public :func:`inspect_ai.model.openai_api`
+    makes; generation, retries and connection pooling are its.
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        context: int = DEFAULT_CONTEXT,
+        threads: int = 0,
+        **model_args: Any,
+    ) -> None:
+        folder = cache_dir() / BACKEND
+        folder.mkdir(parents=True, exist_ok=True)
+        self.server = LlamaServer(
+            model_name,
+            context=int(context),
+            threads=int(threads),
+            log=folder / f"{model_name}-{os.getpid()}.log",
+        ).start()
+        atexit.register(self.server.stop)
+        config = config or GenerateConfig()
+        super().__init__(self.server.model, self.server.base_url, BACKEND, config=config)
+        self.client = openai_api(
+            model_name=self.server.model,
+            base_url=self.server.base_url,
+            api_key=BACKEND,
+            config=config,
+            service=BACKEND,
+            **model_args,
+        )
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
+        """Generate through the server (Inspect's OpenAI-compatible client)."""
+        return await self.client.generate(input, tools, tool_choice, config)
+
+    def max_connections(self) -> int:
+        """One: the server answers one request at a time."""
+        return 1
+
+    def should_retry(self, ex: BaseException) -> bool | RetryDecision:
+        """The client's retry rule."""
+        return self.client.should_retry(ex)
+
+    async def aclose(self) -> None:
+        """Close the client, then stop the server."""
+        await self.client.aclose()
+        self.server.stop()
+
+
+@modelapi(name=BACKEND)
+def llamacpp() -> type[ModelAPI]:
+    """The ``llamacpp`` provider class (refuses, naming the extra, without llama-cpp-python)."""
+    require_llama_cpp()
+    return LlamaCppAPI
