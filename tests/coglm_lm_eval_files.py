@@ -29,9 +29,14 @@ def _sample(code: str, number: int, right: bool) -> dict[str, Any]:
         "target": doc["answer"],
         "filtered_resps": [[str(answer), "False"], [str(other), "False"], ["-20.0", "False"]],
         # lm-eval's own hashes of the document and the target
-        "doc_hash": _sha256(json.dumps(doc, indent=2, ensure_ascii=False)),
+        "doc_hash": lm_eval_hash(doc),
         "target_hash": _sha256(str(doc["answer"])),
     }
+
+
+def lm_eval_hash(doc: dict[str, Any]) -> str:
+    """The ``doc_hash`` lm-eval writes beside a document."""
+    return _sha256(json.dumps(doc, indent=2, ensure_ascii=False))
 
 
 def _sha256(text: str) -> str:

@@ -87,9 +87,13 @@ def trivial_text(row: Mapping[str, Any]) -> str:
     if not trivial:
         return "-"
     text = f"{trivial['name']}: {trivial['value']:.3f}"
-    if trivial["difference"] is not None:
-        text += f"; model minus it {Interval.from_dict(trivial['difference']).format()}"
-    return text + ("" if trivial["beaten"] else "; NOT BEATEN")
+    if trivial["difference"] is None:
+        return text + "; not paired"
+    difference = Interval.from_dict(trivial["difference"])
+    text += f"; model minus it {difference.format()}"
+    if trivial["beaten"]:
+        return text
+    return text + ("; NOT BEATEN" if difference.defined else "; not tested")
 
 
 def _failures_text(row: Mapping[str, Any]) -> str:
