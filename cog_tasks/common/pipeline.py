@@ -130,8 +130,8 @@ def checked_rows(
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
     """
-    kept = {id(run) for run in distinct_runs([run for run, _ in read])}  # a copy counts once
-    read = [entry for entry in read if id(entry[0]) in kept]
+    kept = distinct_runs([run for run, _ in read])  # a copy counts once, the first kept
+    read = [entry for entry in read if kept and entry[0] is kept[0] and kept.pop(0)]
     groups = group_runs(read, lambda entry: entry[0].identity, pool_seeds=pool_seeds)
     keys = None if key is None else [key(*group.runs[0]) for group in groups]
     models = None if model is None else [model(*group.runs[0]) for group in groups]

@@ -43,7 +43,7 @@ SPEC = BenchmarkSpec(
     task_module="cog_tasks.egosocial.inspect",
     headlines="cog_tasks.egosocial.inspect.headlines:headlines",
     paper="cog_tasks.egosocial.paper:PAPER_ROWS",
-    trivial="cog_tasks.egosocial.trivial:STRATEGIES",
+    trivial="cog_tasks.egosocial.inspect.trivial:STRATEGIES",
     chance="cog_tasks.egosocial.inspect.chance:ChanceAnswerer",
     presets={
         "smoke": _steps(

@@ -24,7 +24,8 @@ def test_experiment_2_selects_the_nine_items_under_every_instruction() -> None:
     assert {(task.condition, task.cot) for task in tasks} == {
         (question, cot) for question in QUESTIONS for cot in ("none", "bfs", "dfs")
     }
-    assert len(select_published(experiment=1)) == 1485  # the prompts of 240 tasks
+    assert len(select_published(experiment=1, unscorable=True)) == 1485  # the prompts of 240 tasks
+    assert len(select_published(experiment=1)) == 1467  # less the audit's 18 unscorable items
     assert not any(task.family == "Experiment2" for task in select_published(experiment=1))
     generated = generate_items(graphs=["n15star"], domains=["ordRooms"], experiment=2)
     assert len(generated) == 9 and {item.cot for item in generated} == {"none", "bfs", "dfs"}

@@ -79,7 +79,8 @@ def test_check_run_flags_missing_statuses_and_averages_epochs() -> None:
     assert dict(coverage.counts) == {"invalid": 1, "error": 1, "truncated": 1, "judge_invalid": 0}
     assert coverage.named["error"] == ("b",)
     assert checked.note() == (
-        "PARTIAL: 1 of 3 items missing; no record for g2; replies 1 invalid, 1 error, 1 truncated"
+        "PARTIAL: 1 of 3 items missing; no record for g2; 1 item with fewer than 3 epochs; "
+        "replies 1 invalid, 1 error, 1 truncated"
     )
 
 
@@ -572,7 +573,7 @@ def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_r
             fail_on_error=False,
             display="none",
         )
-    report = ["cogeval", "report", "--out", str(tmp_path / "png"), "--json"]
+    report = ["cogeval", "report", "--out", str(tmp_path / "png"), "--json", "--force"]
     assert main([*report, "--log", str(tmp_path / "0")]) == 0
     (row,) = json.loads(capsys.readouterr().out)["rows"]
     coverage = row["coverage"]

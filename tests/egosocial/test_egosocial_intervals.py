@@ -10,11 +10,11 @@ from inspect_ai.log import EvalLog
 from cog_tasks.common.logs import run_identity
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.scripted import ScriptedReplies, run_chance_model
-from cog_tasks.egosocial import trivial
 from cog_tasks.egosocial.inspect import (
     egosocial_holdem,
     egosocial_number_guessing,
     egosocial_static,
+    trivial,
 )
 from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
 from cog_tasks.egosocial.inspect.headlines import headlines

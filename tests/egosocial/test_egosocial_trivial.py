@@ -6,7 +6,7 @@ import pytest
 
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import load
-from cog_tasks.egosocial import trivial
+from cog_tasks.egosocial.inspect import trivial
 from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
 
 
