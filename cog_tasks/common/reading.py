@@ -54,7 +54,7 @@ RETRACTION = re.compile(
     r"\b(?:actually|on (?:second thought|reflection|further (?:thought|reflection))|no,? wait"
     r"|correction|i meant|changed? my mind|scratch that|let me (?:correct|reconsider|revise)"
     r"|alternatively|(?:is|was|seems) (?:wrong|incorrect|not (?:right|correct)))\b"
-    r"|\b(?:wait|i mean|rather|instead),",
+    r"|\b(?:wait|i mean|rather|instead),|\bno,[ \t]*(?=\d)",
     re.IGNORECASE,
 )
 #: A hedge: a second answer offered beside the first.

@@ -111,6 +111,8 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("self-correction", "action", "I call. Actually, I raise.", NO),
     ("self-correction", "action", "Action: call\nAction: raise", NO),
     ("self-correction", "guess", "Prediction: 50, Choice: 40. Actually, Choice: 30", (50, None)),
+    ("self-correction", "guess", "Prediction: 50 -- no, 60; Choice: 40", (None, 40)),
+    ("self-correction", "rating", "Rating: 3 -- no, 4", NO),
     ("self-correction", "static", "A. Wait, B.", NO),
     ("retraction", "coglm", "A) is wrong; B) is right.", NO),
     ("retraction", "cogeval", "Answer: Room 2 is wrong; room 1", NO),
