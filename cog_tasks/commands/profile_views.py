@@ -96,13 +96,22 @@ def trivial_text(row: Mapping[str, Any]) -> str:
     return text + ("; NOT BEATEN" if difference.defined else "; not tested")
 
 
-def _failures_text(row: Mapping[str, Any]) -> str:
+def _failed_share(row: Mapping[str, Any]) -> float | None:
     """The share of the model's replies that were flagged (invalid, errored, truncated...)."""
     coverage = row.get("coverage")
-    if not coverage:
-        return "not counted"
-    share = Coverage.from_dict(coverage).flagged_share()
-    return "n/a" if share is None else f"{share:.3f}"
+    return Coverage.from_dict(coverage).flagged_share() if coverage else None
+
+
+def _failures_text(row: Mapping[str, Any]) -> str:
+    """:func:`_failed_share` as text (``not counted`` where the row has no coverage)."""
+    share = _failed_share(row)
+    if share is None:
+        return "not counted" if not row.get("coverage") else "n/a"
+    return f"{share:.3f}"
+
+
+MOSTLY_FAILED = 0.5
+"""Over this share of failed replies a row is drawn hollow, its share printed beside it."""
 
 
 def _paper_values(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> list[float]:
@@ -202,15 +211,36 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     )
     for axis, (title, rows) in zip(axes[:, 0], panels, strict=True):
         positions = list(range(len(rows)))
-        values = [row["value"] for row in rows]
-        # A row without an interval is drawn as a bare point; a percentile
-        # interval may sit beside its point (a kappa): no bar below 0.
-        errors = [
-            [max(0.0, row["value"] - _bound(row, "ci_low")) for row in rows],
-            [max(0.0, _bound(row, "ci_high") - row["value"]) for row in rows],
+        # A row without an interval is drawn as a bare point; an undefined value
+        # (a kappa without valid ratings) is not drawn; a row whose replies mostly
+        # failed is hollow, with its failed share beside it.
+        for position, row in enumerate(rows):
+            if row["value"] is None:
+                axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")
+                continue
+            failed = _failed_share(row) or 0.0
+            axis.errorbar(
+                [row["value"]],
+                [position],
+                xerr=[
+                    [max(0.0, row["value"] - _bound(row, "ci_low"))],
+                    [max(0.0, _bound(row, "ci_high") - row["value"])],
+                ],
+                fmt="o",
+                capsize=3,
+                color="tab:blue",
+                markerfacecolor="none" if failed > MOSTLY_FAILED else "tab:blue",
+                label="model (hollow: over half its replies failed)",
+            )
+            if failed > MOSTLY_FAILED:
+                axis.annotate(
+                    f"failed {failed:.0%}", (row["value"], position + 0.25), fontsize=7
+                )
+        chance = [
+            (p, row["chance"]["value"])
+            for p, row in enumerate(rows)
+            if row.get("chance") and row["chance"]["value"] is not None
         ]
-        axis.errorbar(values, positions, xerr=errors, fmt="o", capsize=3, label="model")
-        chance = [(p, row["chance"]["value"]) for p, row in enumerate(rows) if row.get("chance")]
         if chance:
             axis.plot(
                 [value for _, value in chance],
@@ -237,7 +267,10 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         if title.endswith("(kappa)"):
             axis.set_xlim(-1.05, 1.05)
         elif title.endswith("(raw)") and all(
-            0.0 <= _bound(row, name) <= 1.0 for row in rows for name in ("ci_low", "ci_high")
+            0.0 <= _bound(row, name) <= 1.0
+            for row in rows
+            if row["value"] is not None
+            for name in ("ci_low", "ci_high")
         ):
             axis.set_xlim(-0.05, 1.05)
         axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
