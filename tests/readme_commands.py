@@ -87,6 +87,7 @@ INSPECT_PROVIDER_ARGS: dict[str, frozenset[str]] = {
     "openai": frozenset(),
     "anthropic": frozenset(),
     "mockllm": frozenset(),
+    "llamacpp": frozenset({"context", "threads"}),
 }
 """The Inspect providers the READMEs use, each with the ``-M`` keys a README may give it."""
 

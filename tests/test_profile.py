@@ -75,7 +75,9 @@ def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> N
 
 
 @pytest.mark.slow
-def test_two_chance_profiles_pair_on_shared_units(chance_profiles, capsys) -> None:
+def test_two_chance_profiles_pair_on_shared_units(
+    chance_profiles, tmp_path: Path, capsys
+) -> None:
     first, second = (json.loads((f / "profile.json").read_text()) for f in chance_profiles)
     comparisons = compare_profiles(first, second)
     paired = [c for c in comparisons if c.difference is not None]
@@ -98,8 +100,16 @@ def test_two_chance_profiles_pair_on_shared_units(chance_profiles, capsys) -> No
     # Below 10 units a difference is never starred (3 Number Guessing games).
     hits = next(line for line in out.splitlines() if "number_guessing_hit_rate:" in line)
     assert "n=3" in hits and not hits.rstrip().endswith("*")
+    # One profile given twice is refused by content, a copy included.
+    copy = tmp_path / "copy"
+    shutil.copytree(chance_profiles[0], copy)
+    assert main(["profile", "compare", str(chance_profiles[0]), str(copy)]) == 2
+    assert "the same content as" in capsys.readouterr().err
     # Three profiles: one table with a column each, then each minus the base (--base 1).
-    three = [str(chance_profiles[0]), str(chance_profiles[1]), str(chance_profiles[0])]
+    relabelled = json.loads((copy / "profile.json").read_text())
+    relabelled["identity"]["seed"] = 2
+    (copy / "profile.json").write_text(json.dumps(relabelled))
+    three = [str(chance_profiles[0]), str(chance_profiles[1]), str(copy)]
     assert main(["profile", "compare", *three, "--base", "1"]) == 0
     out = capsys.readouterr().out
     header = out.splitlines()[0]

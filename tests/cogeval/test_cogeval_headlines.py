@@ -63,21 +63,24 @@ def test_temperature_zero_is_greedy_on_every_provider() -> None:
 def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path) -> None:
     from cog_tasks.cogeval.inspect.headlines import headlines
 
-    arguments = {"graphs": "n7line", "domains": "ordRooms", "temperatures": "0,1"}
+    arguments = {"graphs": "n7line", "domains": "ordRooms,socialTies", "temperatures": "0,1"}
     answerer = chance_answerer(arguments, seed=3)
     assert isinstance(answerer, ChanceAnswerer) and answerer.seed == 3
     log = run_chance_model(cogeval(**arguments), answerer, str(tmp_path))
     rows = {headline.measure: headline for headline in headlines(log)}
     overall = rows["success"]
-    tasks = {sample.metadata["task"] for sample in log.samples}  # the paper's, 9
-    assert len(tasks) == 9 and len(log.samples) == 2 * 24  # 24 items, two temperatures
-    assert overall.interval.unit == "task" and overall.interval.n == 9 == len(overall.units)
-    assert overall.interval.low <= overall.interval.value <= overall.interval.high
+    tasks = {sample.metadata["task"] for sample in log.samples}  # the paper's 9 per domain
+    assert len(tasks) == 18 and len(log.samples) == 2 * 38  # 38 items, two temperatures
+    assert overall.interval.unit == "task" and overall.interval.n == 18 == len(overall.units)
+    assert overall.interval.low < overall.interval.value < overall.interval.high
     assert sum(dialogs for _, dialogs in overall.units.values()) == len(log.samples)
     successes = sum(num for num, _ in overall.units.values())
     assert successes / len(log.samples) == pytest.approx(overall.interval.value)
     assert "n7line.ordRooms.valuePath" in overall.units  # a published task (the default)
-    assert "success_valuepath" in rows and rows["success_valuepath"].interval.n == 1
+    # one condition has two tasks here: below 10 units there is no interval, and it says why
+    by_condition = rows["success_valuepath"].interval
+    assert by_condition.n == 2 and by_condition.method == "none"
+    assert by_condition.bounds_text() == "[no interval: 2 tasks]"
     assert dict(overall.run.arguments)["temperatures"] == "0,1"
     metrics = log.results.scores[0].metrics
     assert {"acc", "acc_ci_low", "acc_ci_high", "no_answer_ci_high"} <= set(metrics)
