@@ -245,7 +245,9 @@ def test_cogeval_readme_inspect_run(tmp_path: Path, smollm2_path: Path) -> None:
     log = _only_log(tmp_path / "logs")
     assert log["task"] == "cog_tasks/cogeval" and log["samples"] == 1
     # one sample: solved (acc) or exactly one failure mode, each a fraction of one
-    shares = {name: v for name, v in log["metrics"].items() if "_ci_" not in name}
+    metrics = log["metrics"]
+    assert metrics["acc_n"] == 1 and "acc_ci_low" not in metrics  # one unit: no interval
+    shares = {name: v for name, v in metrics.items() if not re.search(r"_(n|stderr|ci_\w+)$", name)}
     assert set(shares) >= {"acc", "no_answer", "unparseable", "invalid_edge", "wrong_goal"}
     assert sorted(shares.values())[-2:] == [0.0, 1.0] and sum(shares.values()) == 1.0
 
@@ -279,7 +281,8 @@ def test_egosocial_readme_inspect_run_and_report(tmp_path: Path, smollm2_path: P
     log = _only_log(tmp_path / "logs")
     assert log["task"] == "cog_tasks/egosocial_static" and log["samples"] == 4
     _run_verbatim(_readme_command(readme, r"^cog-tasks egosocial report ./logs$"), tmp_path)
-    summary = (tmp_path / "logs/summary.md").read_text()
+    assert not (tmp_path / "logs/summary.md").exists()  # never written into an input
+    summary = (tmp_path / "egosocial-report/summary.md").read_text()
     assert re.search(rf"^\| hf/smollm2\[[^|]*\] \| {INTERVAL} n=4 \|", summary, re.M), summary
     assert "· chance (expected) | 0.250 [no interval: 4 items] n=4 |" in summary
 
