@@ -145,6 +145,8 @@ def age_text(age: float | None, interval: Sequence[float | None] | None = None) 
 
 
 CI = "calibrated_accuracy_ci"
+CI_WIDTH = 26
+"""The interval column, wide enough for ``[no interval: 10 items, all alike]`` to stay apart."""
 
 
 def _interval_text(value: float, interval: list[float | None] | None, n: int) -> str:
@@ -162,14 +164,14 @@ def format_report(summary: dict[str, Any], title: str) -> str:
     beside their numbers; a run without them says so on its last line.
     """
     header = f"{'stage':<6}{'ability':<8}{'name':<34}{'n':>5}{'acc':>8}{'cal.acc':>9}"
-    header += f"{'95% CI':>16}{'per-item':>10}{'invalid':>9}"
+    header += f"{'95% CI':>{CI_WIDTH}}{'per-item':>10}{'invalid':>9}"
     lines = [title, header, "-" * len(header)]
     for code, row in summary["abilities"].items():
         ability = ABILITY_BY_CODE[code]
         lines.append(
             f"{ability.stage:<6}{code:<8}{ability.name:<34}{row['n']:>5}"
             f"{_percent(row['accuracy']):>8}{_percent(row['calibrated_accuracy']):>9}"
-            f"{_interval_text(row['calibrated_accuracy'], row.get(CI), row['n']):>16}"
+            f" {_interval_text(row['calibrated_accuracy'], row.get(CI), row['n']):>{CI_WIDTH - 1}}"
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
@@ -181,9 +183,9 @@ def format_report(summary: dict[str, Any], title: str) -> str:
     for stage, value in summary["stages"].items():
         name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
         ci = _interval_text(value, stage_ci.get(stage), items.get(int(stage), 0))
-        lines.append(f"{name:<53}{_percent(value):>17}{ci:>16}")
+        lines.append(f"{name:<53}{_percent(value):>17} {ci:>{CI_WIDTH - 1}}")
     ci = _interval_text(summary["overall"], summary.get("overall_ci"), sum(items.values()))
-    overall = f"{_percent(summary['overall']):>17}{ci:>16}"
+    overall = f"{_percent(summary['overall']):>17} {ci:>{CI_WIDTH - 1}}"
     lines.append(f"{'overall (mean of abilities)':<53}{overall}")
     age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
     lines.append(f"{'cognitive age':<53}  {age}")

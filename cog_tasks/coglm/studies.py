@@ -12,7 +12,8 @@ percentile bootstrap interval over items. A run writes, in its output folder:
   condition finishes, so an interrupted run resumes where it stopped;
 - ``study.json``: the settings, checked on resume;
 - ``interdependence.csv``: one line per cell (``erased, ability, n, acc,
-  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task),
+  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task;
+  the bounds empty where there is no interval, under 10 items),
   and for an erased row the cell minus the baseline cell of its ability,
   paired over their shared items (``difference, difference_low,
   difference_high, difference_method, difference_n``; empty, and
@@ -95,8 +96,8 @@ class Cell:
         n: Number of items.
         acc: Mean correctness.
         calibrated_acc: Pooled calibrated accuracy.
-        ci_low: Lower bound of the bootstrap interval.
-        ci_high: Upper bound of the bootstrap interval.
+        ci_low: Lower bound of the bootstrap interval (NaN: none, under 10 items).
+        ci_high: Upper bound of the bootstrap interval (NaN: none).
         invalid: Fraction of answers with no extractable option.
         difference: The calibrated accuracy minus the baseline cell's of the
             same ability, paired over their shared items (NaN on the

@@ -113,8 +113,8 @@ class Interval:
             return units
         if math.isnan(self.low) or math.isnan(self.high) or self.method == "none":
             return units
-        if self.low == self.high:
-            return f"{units}, all alike"
+        if math.isclose(self.low, self.high, rel_tol=1e-9, abs_tol=1e-12):
+            return f"{units}, all alike"  # zero width, up to rounding
         return ""
 
     @property

@@ -161,11 +161,22 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
     assert [log.status for log in logs] == ["success", "success"]
     for log in logs:
         metrics = log.results.scores[0].metrics
-        assert {"authenticity_avg", "authenticity_t0", "invalid_rate"} <= set(metrics)
         value = log.samples[0].scores["cogbench_scorer"].value
         assert [value[f"t{t}_pairs"] for t in (0, 1, 2)] == [5, 5, 5]
         ratings, _ = pooled_tallies([value])
-        assert all(-1.0 <= ratings[t].kappa() <= 1.0 for t in (0, 1, 2))
+        kappas = {t: ratings[t].kappa() for t in (0, 1, 2)}
+        # κ is undefined (None) exactly where no rating of the iteration was valid
+        assert all((kappas[t] is None) == (ratings[t].invalid == 5) for t in kappas)
+        # the log holds a κ metric exactly where κ is defined (never a NaN)
+        assert ("authenticity_t0" in metrics) == (kappas[0] is not None)
+        later = [kappa for t, kappa in kappas.items() if t >= 1 and kappa is not None]
+        assert ("authenticity_avg" in metrics) == bool(later)
+        if later:
+            assert metrics["authenticity_avg"].value == pytest.approx(sum(later) / len(later))
+        kappa_metrics = [m for name, m in metrics.items() if name.startswith("authenticity")]
+        assert all(-1.0 <= metric.value <= 1.0 for metric in kappa_metrics)
+        invalid = sum(ratings[t].invalid for t in kappas) / 15
+        assert metrics["invalid_rate"].value == pytest.approx(invalid)
         iterations = log.samples[0].store["cogbench_iterations"]
         assert [len(entry["answers"]) for entry in iterations] == [5, 5, 5]
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]

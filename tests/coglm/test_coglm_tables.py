@@ -193,7 +193,8 @@ def test_table5_pairs_within_each_model_of_a_folder(tmp_path: Path, capsys) -> N
     # given its own Base, the chance model's COT run pairs with it, still never across models
     assert main(chance) == 0
     capsys.readouterr()
-    assert main(["coglm", "table5", str(tmp_path), *chart]) == 0
+    # a second chart goes to a new file: an existing one is never written over unasked
+    assert main(["coglm", "table5", str(tmp_path), "--out", str(tmp_path / "t2.png")]) == 0
     paired = [line for line in capsys.readouterr().out.splitlines() if " vs " in line]
     assert sorted(line.split(": ")[0].strip() for line in paired) == [
         "w/ COT - mockllm/chance vs Base - mockllm/chance",

@@ -837,7 +837,9 @@ def test_cogbench_log_flags_each_case_over_trajectories_not_epochs(
 
 
 @pytest.mark.slow
-def test_cogbench_refuses_a_log_twice_and_keeps_two_identities_apart(tmp_path: Path) -> None:
+def test_cogbench_reads_a_log_twice_once_and_keeps_two_identities_apart(
+    tmp_path: Path, capsys
+) -> None:
     from cog_tasks.cogbench.inspect import cogbench
     from cog_tasks.cogbench.inspect.chance import ChanceRater
     from cog_tasks.cogbench.inspect.logs import checked_runs
@@ -851,8 +853,16 @@ def test_cogbench_refuses_a_log_twice_and_keeps_two_identities_apart(tmp_path: P
         )
         for weights in (None, "linear")
     ]
-    with pytest.raises(ResultsError, match="given twice"):
-        checked_runs([logs[0], logs[0]])
+    capsys.readouterr()
+    # one run given twice is read once (never counted twice), with one warning line
+    [once] = checked_runs([logs[0], logs[0]])
+    [warning] = capsys.readouterr().err.splitlines()
+    assert "holds the same run as" in warning and "counted once" in warning
+    [single] = checked_runs([logs[0]])
+    assert once.label == single.label
+    assert once.checked.unit_values("t1_disagreement") == single.checked.unit_values(
+        "t1_disagreement"
+    )
     first, second = checked_runs(logs)
     assert first.label != second.label  # two rows, never pooled
     differences = identity_differences(first.checked.identity, second.checked.identity)

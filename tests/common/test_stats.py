@@ -238,6 +238,18 @@ NAN = math.nan
             Interval(1 / 3, 1 / 3, 1 / 3, 60, "item", "bootstrap"),
             "0.333 [no interval: 60 items, all alike]",
         ),
+        # Zero width up to rounding: CogLM's overall -1.7 [-1.7, -1.7] of one item per ability.
+        (
+            Interval(
+                -1 / 60,
+                math.nextafter(-1 / 60, -1),
+                math.nextafter(-1 / 60, 0),
+                10,
+                "item",
+                "bootstrap",
+            ),
+            "-0.017 [no interval: 10 items, all alike]",
+        ),
         # A point outside its interval widens it to the point.
         (Interval(-1.1, 0.0, 2.8, 40, "item", "bootstrap"), "-1.100 [-1.100, 2.800]"),
         # Off the scale: the all-wrong age (-5.1) [0.0, 0.0] on an age scale from 0.

@@ -234,7 +234,8 @@ def results_of_file(
                     declared,
                     str(results_file),
                     _protocol(family, rule, chance, length_units - {""}),
-                    content=f"{family.name}:{run.content}" if run.content else "",
+                    # one run's filters are two readings of it, never copies of each other
+                    content=f"{family.name},{family.filter}:{run.content}" if run.content else "",
                 ),
                 family,
             )
