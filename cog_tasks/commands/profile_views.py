@@ -189,6 +189,19 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
     return [(f"{benchmark} ({scale})", members) for (benchmark, scale), members in panels.items()]
 
 
+def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
+    """Grey hollow diamonds at (value, row position): the chance answerer's values."""
+    if points:
+        axis.plot(
+            [value for _, value in points],
+            [position for position, _ in points],
+            "D",
+            markerfacecolor="none",
+            color="grey",
+            label="chance",
+        )
+
+
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals.
 
@@ -241,15 +254,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
             for p, row in enumerate(rows)
             if row.get("chance") and row["chance"]["value"] is not None
         ]
-        if chance:
-            axis.plot(
-                [value for _, value in chance],
-                [p for p, _ in chance],
-                "D",
-                markerfacecolor="none",
-                color="grey",
-                label="chance",
-            )
+        _plot_chance(axis, chance)
         for position, row in enumerate(rows):
             published = _paper_values(row, paper)
             if published:
@@ -542,15 +547,7 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
             (p, next(c[k] for c in columns if k in c).get("chance")) for p, k in enumerate(members)
         ]
         chance = [(p, c["value"]) for p, c in chance if c]
-        if chance:
-            axis.plot(
-                [v for _, v in chance],
-                [p for p, _ in chance],
-                "D",
-                markerfacecolor="none",
-                color="grey",
-                label="chance",
-            )
+        _plot_chance(axis, chance)
         if name == "kappa":
             axis.set_xlim(-1.05, 1.05)
         axis.set_yticks(range(len(members)), [k[1] for k in members], fontsize=8)

@@ -3,7 +3,8 @@
 A benchmark's reader turns its source (Inspect logs, lm-eval folders, score
 files) into :class:`~cog_tasks.common.results.RunResults`, each with what its
 rows need besides (a log, a declared set). :func:`checked_rows` then does the
-rest, the same way for all: a source given twice is refused
+rest, the same way for all: a run given twice (a path or a copy: one
+content) is read once, with a warning naming both
 (:func:`~cog_tasks.common.results.distinct_runs`), runs become rows (pooled
 only on request, :func:`~cog_tasks.common.runs.group_runs`), every row gets
 its label (:func:`row_labels`, the one labelling function) and its checks
@@ -114,7 +115,7 @@ def checked_rows(
     model: Callable[[RunResults, Extra], str] | None = None,
     row: type[Row[Extra]] = Row,
 ) -> list[Row[Extra]]:
-    """Check every run and label it; a source given twice is refused, none merged silently.
+    """Check every run and label it; one content given twice is read once, never merged silently.
 
     Args:
         read: The runs as read, each with what its row needs besides.
