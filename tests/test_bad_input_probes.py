@@ -1395,8 +1395,9 @@ def test_damaged_opponent_weights_are_one_line(
     damage(weights)
     monkeypatch.setattr(holdem_dqn, "shipped_weights_dir", lambda: weights)
     chance = (
-        "egosocial chance egosocial_holdem -T opponent=aggressive -T hands=1 --log-dir {tmp}/logs"
-    )
+        "egosocial chance egosocial_holdem -T opponent=aggressive -T opponents=dqn -T hands=1 "
+        "--log-dir {tmp}/logs"
+    )  # the DQN opponents are asked for: the default (rules) loads no weights
     code, lines = run_main(chance, probe_env)
     errors = [line for line in lines if not line.startswith("cog-tasks progress:")]
     assert code == 2 and len(errors) == 1, lines

@@ -647,8 +647,10 @@ def test_egosocial_static_log_flags_each_case_over_items_not_epochs(
     assert coverage.named["error"] == (items[0],) and coverage.named["invalid"] == (items[1],)
     # the --limit run is partial against the 59 items its arguments declare
     assert coverage.missing == 54 and "PARTIAL: 54 of 59 items missing" in run.note()
-    # the errored epoch is scored as wrong, never dropped
-    assert run.checked.values[items[0]]["all"] < run.checked.values[items[3]]["all"]
+    # the errored epoch is out of the numbers (as Inspect's metrics leave it out) and
+    # counted beside them: item 0 is the mean of its two answered epochs, never 2/3
+    assert run.checked.values[items[0]]["all"] == run.checked.values[items[3]]["all"] == 1.0
+    assert "1 item with fewer than 3 epochs" in run.note()
     (headline,) = headlines(log)
     assert headline.interval.n == 5 and headline.coverage == coverage
     cells = {(c.row, c.column): c for c in build_report([log]).cells}
@@ -664,13 +666,16 @@ def test_egosocial_static_log_flags_each_case_over_items_not_epochs(
 
 @pytest.mark.slow
 def test_egosocial_refuses_a_unit_twice_and_keeps_two_identities_apart(
-    tmp_path: Path, shared_data: Path
+    tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from cog_tasks.egosocial.inspect.report import build_report, checked_runs, log_results
 
     log, items = _egosocial_static_log(tmp_path / "single")
-    with pytest.raises(ResultsError, match="given twice"):
-        build_report([log, log])
+    # one content given twice is read once, with one warning line, never doubled
+    capsys.readouterr()
+    assert build_report([log, log]) == build_report([log])
+    (warning,) = capsys.readouterr().err.strip().splitlines()
+    assert "holds the same run as" in warning and warning.endswith("counted once")
     doubled = log.model_copy(update={"samples": [*log.samples, log.samples[0]]})
     with pytest.raises(ResultsError, match=re.escape(f"recorded twice in one epoch: {items[0]}")):
         check_run(log_results(doubled)[0])

@@ -104,13 +104,16 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert hit_l1.measure == "number_guessing_hit_rate_L1" and hit_l1.units == hit.units
     assert hit.interval.unit == "game" and len(hit.units) == 4
     assert hit.coverage.epochs == 2 and not hit.coverage.partial
+    # four games are below SMALL_N: no interval, and it says why
+    assert not hit.interval.defined and hit.interval.reason == "4 games"
     holdem = run_chance_model(
-        egosocial_holdem(opponent="aggressive", hands=3, matches=3),
+        egosocial_holdem(opponent="aggressive", hands=3, matches=10),
         ChanceAnswerer(seed=0),
         str(tmp_path),
     )
     style, beliefs = headlines(holdem)
-    assert style.interval.n == 3 and style.interval.unit == "match"
+    assert style.interval.n == 10 and style.interval.unit == "match"
+    assert style.interval.defined  # ten matches: an interval
     assert all(isinstance(value, tuple) for value in beliefs.units.values())
     report = build_report([first, holdem, second])
     # the win rate is flagged by what a constant Choice: 1 wins on the same games
@@ -121,7 +124,8 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
         f"{q} − {r}" for q in ("holding", "style") for r in ("ideal observer", "majority class")
     }
     assert gaps["holding − ideal observer"].values.keys() == set(s.id for s in holdem.samples)
-    assert -1 <= gaps["style − ideal observer"].interval().low <= 0  # chance never beats it
+    gap = gaps["style − ideal observer"].interval()
+    assert gap.n == 10 and -1 <= gap.low <= gap.value <= 0  # chance never beats it
     assert not any("uninformative" in note for note in report.notes)  # rules: the default
     rows = {c.row for c in report.cells if c.table.startswith("Number") and not c.reference}
     assert len(rows) == 2  # two seeds: two rows, labelled apart
@@ -130,8 +134,7 @@ def test_games_are_the_unit_of_number_guessing_and_holdem(tmp_path: Path) -> Non
     assert "pooled 2 runs" in pooled.notes[0]
     [pooled_hit] = [c for c in pooled.cells if c.column == "L1 hit rate" and not c.reference]
     assert pooled_hit.interval().n == 4 and pooled_hit.coverage.epochs == 4
-    with pytest.raises(ResultsError, match="given twice"):
-        build_report([first, first])
+    assert build_report([first, first]) == build_report([first])  # a copy is read once
     references = {c.row.split(" · ")[-1] for c in report.cells if c.reference}
     assert {"always yes", "always no", "always A", "ideal observer"} <= references
     # the ideal observer and chance sit on the model row's matches and hands

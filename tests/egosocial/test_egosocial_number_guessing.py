@@ -293,14 +293,19 @@ def test_each_game_after_the_first_has_its_own_seeded_opening(run, scripted_ask)
 @pytest.mark.slow
 def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
     log = run_chance_model(
-        egosocial_number_guessing(level=3, rounds=3, games=5), ChanceAnswerer(seed=0), str(tmp_path)
+        egosocial_number_guessing(level=3, rounds=3, games=10),
+        ChanceAnswerer(seed=0),
+        str(tmp_path),
     )
     metrics = log.results.scores[0].metrics
     values = [s.scores["number_guessing_scorer"].value["win_rate"] for s in log.samples]
-    assert len(values) == 5 and len({s.id for s in log.samples}) == 5
-    assert metrics["win_rate level:3"].value == pytest.approx(sum(values) / 5)
-    low, high = metrics["win_rate_ci_low"].value, metrics["win_rate_ci_high"].value
-    assert not math.isnan(low) and low <= metrics["win_rate"].value <= high
+    assert len(values) == 10 and len({s.id for s in log.samples}) == 10
+    assert metrics["win_rate level:3"].value == pytest.approx(sum(values) / 10)
+    # ten games (SMALL_N): the hit rate (the headline) and the win rate have intervals over games
+    for name in ("accuracy", "win_rate"):
+        assert metrics[f"{name}_n"].value == 10
+        low, high = metrics[f"{name}_ci_low"].value, metrics[f"{name}_ci_high"].value
+        assert not math.isnan(low) and low <= metrics[name].value <= high and low < high
 
 
 # Invented stand-ins for the authors' interactive/reasoning_player.py and main.py (their
