@@ -163,3 +163,17 @@ def _fresh_output_rule() -> None:
     from cog_tasks.common.files import begin_command
 
     begin_command(force=False)
+
+
+CACHES = frozenset({".pytest_cache", "__pycache__", ".ruff_cache", ".benchmarks"})
+"""Entries of the checkout's top folder that tools, not tests, make."""
+
+
+@pytest.fixture(autouse=True)
+def _nothing_written_into_the_checkout() -> Generator[None, None, None]:
+    """A test writes under its own folders, never into the checkout (a default output folder)."""
+    before = set(os.listdir(REPO_ROOT))
+    yield
+    added = sorted(set(os.listdir(REPO_ROOT)) - before - CACHES)
+    if added:
+        pytest.fail(f"the test wrote into the checkout {REPO_ROOT}: {', '.join(added)}")

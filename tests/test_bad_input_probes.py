@@ -1281,7 +1281,7 @@ MERGE_PROBES = [
     ),
     pytest.param(
         "cogeval chance -T graphs=n7line --limit 2",
-        "cogeval report --log {tmp}/logs --json",
+        "cogeval report --log {tmp}/logs --out {tmp}/report --json",
         printed_json_rows("run"),
         id="cogeval-report-two-seeds",
     ),
