@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cog_tasks.commands.profile_views import _failures_text, format_row
+from cog_tasks.commands.profile_views import _failures_text, _paper_text, format_row
 from cog_tasks.common.stats import plural
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,7 @@ def code_version(benchmark: str, task: str) -> str:
     return versions[task] if versions else module.TASK_VERSION
 
 
-STALE = {"gemma3-270m", "qwen2.5-coder-1.5b"}
+STALE = {"qwen2.5-coder-1.5b"}
 """Stored profiles run at earlier task versions (re-run each with its command in INDEX)."""
 
 
@@ -111,7 +111,6 @@ def _table(path: Path, header: str) -> tuple[list[str], list[list[str]]]:
 ROOT_COLUMNS = {
     "SmolLM2-135M-Instruct": "smollm2",
     "Gemma 3 270M (base)": "gemma3-270m",
-    "Qwen2.5-Coder-1.5B-Instruct": "qwen2.5-coder-1.5b",
     "chance (seed 0)": "chance",
 }
 
@@ -121,21 +120,58 @@ def _stored_rows(name: str) -> dict[tuple[str, str], dict]:
     return {(row["benchmark"], row["measure"]): row for row in profile["rows"]}
 
 
+ROOT_HEADER = [
+    "benchmark",
+    "measure",
+    "unit",
+    *ROOT_COLUMNS,
+    "best trivial strategy (same units): value; beaten by SmolLM2 / Gemma",
+    "papers",
+    "failed replies (SmolLM2 / Gemma)",
+]
+"""The root README's profile table: a column per stored profile, then what stands beside it."""
+
+
+def _beaten(row: dict) -> str:
+    trivial = row["trivial"]
+    if trivial["beaten"]:
+        return "beaten"
+    return "NOT BEATEN" if trivial["difference"]["reason"] == "" else "not tested"
+
+
+def root_row(stored: dict[str, dict[tuple[str, str], dict]], key: tuple[str, str]) -> list[str]:
+    """The README table's cells for one (benchmark, measure), from the stored profiles."""
+    models = [stored[column][key] for column in list(ROOT_COLUMNS)[:2]]
+    smollm2 = models[0]
+    trivial = smollm2.get("trivial")
+    if trivial:
+        assert all(row["trivial"]["value"] == trivial["value"] for row in models), key
+        trivial_cell = f"{trivial['name']}: {trivial['value']:.3f}; "
+        trivial_cell += " / ".join(_beaten(row) for row in models)
+    else:
+        trivial_cell = "-"
+    profile = json.loads(
+        (PROFILES / ROOT_COLUMNS["SmolLM2-135M-Instruct"] / "profile.json").read_text()
+    )
+    return [
+        *key,
+        f"{smollm2['n']} {plural(smollm2['unit'], smollm2['n'])}",
+        *(format_row(stored[column][key]) for column in ROOT_COLUMNS),
+        trivial_cell,
+        _paper_text(smollm2, profile["paper"]),
+        " / ".join(_failures_text(row) for row in models),
+    ]
+
+
 def test_root_readme_profile_table_quotes_the_stored_profiles() -> None:
-    """Every value, interval, unit count and failed-reply share of the README's table."""
+    """Every cell of the README's table: values, intervals, units, the best trivial strategy,
+    the papers' values and the failed-reply shares, as the stored profiles hold them."""
     header, rows = _table(ROOT / "README.md", "| benchmark | measure | unit | SmolLM2")
+    assert header == ROOT_HEADER
     stored = {column: _stored_rows(name) for column, name in ROOT_COLUMNS.items()}
-    failed = header.index("failed replies (SmolLM2 / Gemma / Qwen)")
     assert rows
     for cells in rows:
-        key = (cells[0], cells[1])
-        for column, rows_of in stored.items():
-            row = rows_of[key]
-            assert cells[header.index(column)] == format_row(row), (key, column)
-        smollm2 = stored["SmolLM2-135M-Instruct"][key]
-        assert cells[2] == f"{smollm2['n']} {plural(smollm2['unit'], smollm2['n'])}", key
-        shares = [_failures_text(stored[c][key]) for c in list(ROOT_COLUMNS)[:3]]
-        assert cells[failed] == " / ".join(shares), key
+        assert cells == root_row(stored, (cells[0], cells[1])), cells[:2]
 
 
 def _mutual_information(name: str) -> dict[str, str]:
