@@ -32,6 +32,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # One BLAS thread for numpy and scipy (torch keeps its own): on 2 busy cores, OpenBLAS
 # threads spinning against each other made a GLM of the paper's design 10x slower.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # ``pytest -n 2``: a process per core, so one torch thread each (children inherit it)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 if "COG_TASKS_DATA" not in os.environ and SHARED_DATA.is_dir():
     os.environ["COG_TASKS_DATA"] = str(SHARED_DATA)
 

@@ -17,7 +17,7 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     setup, tests = bash_blocks()[:2]  # the two newcomer commands come first
     assert setup.startswith("pip install torch==2.13.0 && pip install -e . && ")
     assert "cog-tasks lm-eval" in setup
-    assert 'pip install -e ".[dev,all]"' in tests and tests.endswith("pytest")
+    assert 'pip install -e ".[dev,all]"' in tests and tests.endswith("pytest -n 2")
     ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci_lines
 

@@ -283,7 +283,9 @@ def test_egosocial_readme_inspect_run_and_report(tmp_path: Path, smollm2_path: P
     _run_verbatim(_readme_command(readme, r"^cog-tasks egosocial report ./logs$"), tmp_path)
     assert not (tmp_path / "logs/summary.md").exists()  # never written into an input
     summary = (tmp_path / "egosocial-report/summary.md").read_text()
-    assert re.search(rf"^\| hf/smollm2\[[^|]*\] \| {INTERVAL} n=4 \|", summary, re.M), summary
+    # four items: a value, and no interval below 10 units
+    row = rf"^\| hf/smollm2\[[^|]*\] \| {FLOAT} \[no interval: 4 items\] n=4 \|"
+    assert re.search(row, summary, re.M), summary
     assert "· chance (expected) | 0.250 [no interval: 4 items] n=4 |" in summary
 
 

@@ -526,7 +526,11 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
     step = 0.6 / max(1, len(profiles))
     for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
         for index, (label, column) in enumerate(zip(names, columns, strict=True)):
-            points = [(p, column[k]) for p, k in enumerate(members) if k in column]
+            points = [
+                (p, column[k])
+                for p, k in enumerate(members)
+                if k in column and column[k]["value"] is not None  # undefined: in the table
+            ]
             if not points:
                 continue
             offset = -0.3 + step * (index + 0.5)

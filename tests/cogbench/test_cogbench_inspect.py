@@ -149,7 +149,7 @@ def test_a_run_without_a_judge_is_refused(tmp_path) -> None:
 def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -> None:
     model = get_model("hf/smollm2", model_path=str(smollm2_path), do_sample=False)
     # the judge is covered exactly with scripted replies above; here it would double the cost
-    settings = dict(source="sample", iterations=2, judge=False, max_tokens=16, memory_tokens=32)
+    settings = dict(source="sample", iterations=1, judge=False, max_tokens=16, memory_tokens=32)
     logs = inspect_eval(
         [cogbench(agent="cot", **settings), cogbench(agent="coggpt", **settings)],
         model=model,
@@ -162,9 +162,9 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
     for log in logs:
         metrics = log.results.scores[0].metrics
         value = log.samples[0].scores["cogbench_scorer"].value
-        assert [value[f"t{t}_pairs"] for t in (0, 1, 2)] == [5, 5, 5]
+        assert [value[f"t{t}_pairs"] for t in (0, 1)] == [5, 5]
         ratings, _ = pooled_tallies([value])
-        kappas = {t: ratings[t].kappa() for t in (0, 1, 2)}
+        kappas = {t: ratings[t].kappa() for t in (0, 1)}
         # κ is undefined (None) exactly where no rating of the iteration was valid
         assert all((kappas[t] is None) == (ratings[t].invalid == 5) for t in kappas)
         # the log holds a κ metric exactly where κ is defined (never a NaN)
@@ -175,10 +175,10 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
             assert metrics["authenticity_avg"].value == pytest.approx(sum(later) / len(later))
         kappa_metrics = [m for name, m in metrics.items() if name.startswith("authenticity")]
         assert all(-1.0 <= metric.value <= 1.0 for metric in kappa_metrics)
-        invalid = sum(ratings[t].invalid for t in kappas) / 15
+        invalid = sum(ratings[t].invalid for t in kappas) / 10
         assert metrics["invalid_rate"].value == pytest.approx(invalid)
         iterations = log.samples[0].store["cogbench_iterations"]
-        assert [len(entry["answers"]) for entry in iterations] == [5, 5, 5]
+        assert [len(entry["answers"]) for entry in iterations] == [5, 5]
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]
     assert perception["stm_chunks"] == 1
     assert perception["ltm_size"] == len(perception["stored"])
