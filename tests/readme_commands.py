@@ -102,6 +102,10 @@ USER_FILES = {
         "cog_tasks/coglm/README.md",
         "result.json",
     ): "the authors' raw outputs (result/<model>/result.json)",
+    (
+        "cog_tasks/coglm/README.md",
+        "../shared/data/coglm/result",
+    ): "the authors' released replies, in the offline copy beside the checkout",
 }
 """Inputs a README reads without a stand-in's form, each the user's (the README could say so)."""
 
