@@ -189,6 +189,18 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
     return [(f"{benchmark} ({scale})", members) for (benchmark, scale), members in panels.items()]
 
 
+def _panel_figure(plt: Any, lines: list[int]) -> tuple[Any, Any]:
+    """A figure of one panel per entry of ``lines``, each as tall as its number of lines."""
+    heights = [0.6 + 0.32 * count for count in lines]
+    return plt.subplots(
+        len(lines),
+        1,
+        figsize=(7.5, 0.8 + sum(heights)),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+
+
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
     """Grey hollow diamonds at (value, row position): the chance answerer's values."""
     if points:
@@ -214,14 +226,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     plt = pyplot()
     panels = _panels(list(profile["rows"]))
     paper = list(profile.get("paper", []))
-    heights = [0.6 + 0.32 * len(rows) for _, rows in panels]
-    figure, axes = plt.subplots(
-        len(panels),
-        1,
-        figsize=(7.5, 0.8 + sum(heights)),
-        squeeze=False,
-        gridspec_kw={"height_ratios": heights},
-    )
+    figure, axes = _panel_figure(plt, [len(rows) for _, rows in panels])
     for axis, (title, rows) in zip(axes[:, 0], panels, strict=True):
         positions = list(range(len(rows)))
         # A row without an interval is drawn as a bare point; an undefined value
@@ -246,9 +251,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
                 label="model (hollow: over half its replies failed)",
             )
             if failed > MOSTLY_FAILED:
-                axis.annotate(
-                    f"failed {failed:.0%}", (row["value"], position + 0.25), fontsize=7
-                )
+                axis.annotate(f"failed {failed:.0%}", (row["value"], position + 0.25), fontsize=7)
         chance = [
             (p, row["chance"]["value"])
             for p, row in enumerate(rows)
@@ -515,14 +518,7 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         for name in dict.fromkeys(scale[k] for k in keys if k[0] == benchmark)
     ]
     panels += [((k[0], scale[k]), [k]) for k in keys if k[0] not in REGISTRY]
-    heights = [0.6 + 0.32 * len(members) for _, members in panels]
-    figure, axes = plt.subplots(
-        len(panels),
-        1,
-        figsize=(7.5, 0.8 + sum(heights)),
-        squeeze=False,
-        gridspec_kw={"height_ratios": heights},
-    )
+    figure, axes = _panel_figure(plt, [len(members) for _, members in panels])
     step = 0.6 / max(1, len(profiles))
     for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
         for index, (label, column) in enumerate(zip(names, columns, strict=True)):

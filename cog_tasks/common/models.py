@@ -323,6 +323,17 @@ def model_complete(folder: Path) -> bool:
     return (folder / "config.json").is_file() and safetensors_readable(folder / "model.safetensors")
 
 
+def _embedded(name: str) -> EmbeddedModel:
+    """The :data:`EMBEDDED_MODELS` entry of ``name``.
+
+    Raises:
+        UserError: For an unknown model name.
+    """
+    if name not in EMBEDDED_MODELS:
+        raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
+    return EMBEDDED_MODELS[name]
+
+
 def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path:
     """Return a local HF model directory for an embedded model, creating it once.
 
@@ -341,9 +352,7 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
         EmbeddedModelMissing: When a package carrying the GGUF is missing.
         EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
     """
-    if name not in EMBEDDED_MODELS:
-        raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
-    spec = EMBEDDED_MODELS[name]
+    spec = _embedded(name)
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):
         return target
@@ -378,9 +387,7 @@ def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
         EmbeddedModelMissing: When a package carrying the GGUF is missing.
         EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
     """
-    if name not in EMBEDDED_MODELS:
-        raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
-    spec = EMBEDDED_MODELS[name]
+    spec = _embedded(name)
     folders = _package_folders(spec)
     if spec.parts is None and not spec.assembled:
         return _gguf_file(spec, folders[0])
