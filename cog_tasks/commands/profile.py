@@ -1,16 +1,8 @@
 """``cog-tasks profile``: one model's cognitive profile across the four benchmarks.
 
-``profile run`` evaluates a model on every benchmark with one preset and
-writes ``profile.json`` (one row per headline number, with its 95 % interval,
-its unit and its run identity), ``profile.md`` and ``profile.png``. CogLM runs
-through lm-eval's log-likelihood path for ``hf/`` and ``vllm/`` models (the
-paper's protocol for open models, with the same weights) and through the chat
-protocol for API models; the other benchmarks run through Inspect's
-``eval_set``, so the same command resumes an interrupted profile.
-``--model chance`` runs each benchmark's seeded chance answerer instead.
-
-``profile compare`` prints, for each headline both profiles have, the
-difference with a paired bootstrap interval over the units they share.
+``profile run`` evaluates a model on every benchmark with one preset (CogLM through lm-eval
+for local weights, the rest through Inspect's resumable ``eval_set``) and writes
+``profile.json``, ``.md`` and ``.png``; ``profile compare`` pairs two profiles' headlines.
 """
 
 from __future__ import annotations
@@ -84,12 +76,7 @@ LOCK_NAME = ".profile.lock"
 
 @dataclass(frozen=True)
 class Preset:
-    """A named set of steps, gathered from every registered benchmark, and what it costs.
-
-    Attributes:
-        name: ``smoke``, ``standard`` or ``full``.
-        cost: What a run costs, in words (time on a small CPU, requests, tokens).
-    """
+    """A named set of steps, gathered from every registered benchmark, and its cost in words."""
 
     name: str
     cost: str
@@ -126,18 +113,10 @@ PRESETS: dict[str, Preset] = {
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """The model a profile evaluates.
+    """The model a profile evaluates (``name``: an Inspect model, or ``chance``).
 
-    Attributes:
-        name: Inspect model name, or ``chance``.
-        args: Model arguments (``-M``).
-        roles: Model roles (``--model-role judge=...``).
-        seed: Seed of the chance answerers and of sampling.
-        max_tokens: Cap on generated tokens for the Inspect tasks (a base
-            model without a stop token otherwise writes to the provider's
-            limit); part of each run's identity.
-        self_judge: Without a judge role, the model judges its own CogBench
-            Rationality (``--self-judge``); never turned on silently.
+    ``max_tokens`` caps generated tokens (part of each run's identity); ``self_judge`` lets the
+    model judge its own CogBench Rationality without a judge role (never turned on silently).
     """
 
     name: str
@@ -178,12 +157,7 @@ def profile_identity(model: ModelSpec, preset: Preset) -> dict[str, Any]:
 def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
     """Hold ``out`` for one profile: refuse a folder in use or holding another profile.
 
-    The lock file holds the process id; a lock left by a process that is gone
-    is taken over.
-
-    Raises:
-        ProfileStepError: When another running profile holds ``out``, or
-            ``out`` holds a ``profile.json`` of another identity (both named).
+    The lock file holds the process id; a lock left by a process that is gone is taken over.
     """
     stored = out / "profile.json"
     if stored.is_file():
@@ -232,12 +206,7 @@ def _progress(message: str) -> None:
 
 
 def _task(step: Step) -> Task:
-    """Build a step's Inspect task from its benchmark's ``@task`` function.
-
-    The functions are imported through the registry, not looked up by
-    Inspect's registry name, so the profile does not depend on how the
-    package's entry point is installed.
-    """
+    """Build a step's Inspect task from its benchmark's ``@task`` function, via the registry."""
     return REGISTRY[step.benchmark].task(step.task, **dict(step.task_args))
 
 
@@ -264,10 +233,7 @@ def judged(step: Step) -> bool:
 
 
 def step_roles(model: ModelSpec) -> dict[str, str]:
-    """The model roles every step gets: the judge under its name and under each alias.
-
-    ``--model-role grader=...`` is read as the judge too, so either name works.
-    """
+    """The model roles every step gets: the judge under its name and under each alias."""
     roles = dict(model.roles)
     for alias, name in ROLE_ALIASES.items():
         if alias in roles:
@@ -278,11 +244,7 @@ def step_roles(model: ModelSpec) -> dict[str, str]:
 
 
 def check_roles(model: ModelSpec, preset: Preset) -> None:
-    """Refuse, before anything runs, a preset whose steps need a judge the model spec lacks.
-
-    Raises:
-        ProfileStepError: Naming the steps and the option that gives the judge.
-    """
+    """Refuse, before anything runs, a preset whose steps need a judge the model spec lacks."""
     unknown = sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES})
     if unknown:
         raise ProfileStepError(
@@ -313,10 +275,8 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
     """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself.
 
-    Only with ``--self-judge`` (or the chance answerer; :func:`check_roles`
-    refuses otherwise). The run identity then carries ``self_judge=true``, and
-    the line says so. A step that skips Rationality (``judge=False``) is left
-    as it is.
+    Only with ``--self-judge`` (or chance: :func:`check_roles` refuses otherwise); a step that
+    skips Rationality (``judge=False``) is left as it is.
     """
     skips_judge = step.task_args.get("judge") is False
     if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
@@ -328,12 +288,7 @@ def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -
 
 
 def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
-    """A log folder of its own for each step and model setting.
-
-    ``eval_set`` resumes from a folder holding only its own tasks' logs, so a
-    step whose arguments change (another preset, another model) gets a new
-    folder, and the same command finds its old one.
-    """
+    """A log folder of its own for each step and model setting (``eval_set`` resumes from it)."""
     digest = _setting_digest(
         step.task,
         dict(step.task_args),
@@ -349,11 +304,7 @@ def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
 
 
 def _display() -> str:
-    """Inspect's display for a step: its progress view on a terminal, none off one.
-
-    Off a terminal the profile's own line per step is the progress (a log
-    file gets no redrawn bars).
-    """
+    """Inspect's display for a step: its progress view on a terminal, none off one."""
     return "full" if sys.stderr.isatty() else "none"
 
 
@@ -441,12 +392,7 @@ CogLM log-likelihood step (lm-eval) neither needs nor accepts them."""
 
 
 def _lm_eval_model_args(model: ModelSpec) -> str:
-    """lm-eval ``--model_args`` for the same weights as the Inspect model, secrets left out.
-
-    A secret (:func:`cog_tasks.common.secrets.is_secret`) never reaches a
-    command line: :func:`_lm_eval_environment` passes a Hugging Face token
-    through the environment instead.
-    """
+    """lm-eval ``--model_args`` for the same weights as the Inspect model, secrets left out."""
     pretrained = model.args.get("model_path") or model.name.split("/", 1)[1]
     extra = {
         key: value
@@ -460,8 +406,7 @@ def _lm_eval_environment(model: ModelSpec) -> dict[str, str]:
     """The lm-eval subprocess's environment: this one, with a token argument as ``HF_TOKEN``.
 
     Raises:
-        ProfileStepError: For a secret argument other than a token, which
-            lm-eval's local backends could only take on the command line.
+        ProfileStepError: For any other secret argument (it would go on the command line).
     """
     environment = dict(os.environ)
     for key, value in model.args.items():
@@ -524,11 +469,7 @@ def _stored_weights(arguments: Mapping[str, str]) -> str | None:
 
 
 def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | None) -> None:
-    """Refuse a stored CogLM run whose identity is not the one this step asked for.
-
-    Raises:
-        ProfileStepError: Naming both (weights, item limit, seed and task version).
-    """
+    """Refuse a stored CogLM run whose identity (weights, limit, seed, task) is not this step's."""
     from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION
 
     wanted = (
@@ -554,16 +495,7 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
 
 
 def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None] | None) -> int:
-    """Wait for ``process``; every :data:`REPORT_EVERY` s, pass its log path and last line on.
-
-    Args:
-        process: A ``subprocess.Popen``.
-        log_path: The file its output goes to.
-        progress: Receives the lines (``None``: wait silently, as on a terminal).
-
-    Returns:
-        The process's exit status.
-    """
+    """Wait for ``process``; every :data:`REPORT_EVERY` s, pass its log path and last line on."""
     import subprocess
 
     while True:
@@ -579,15 +511,8 @@ def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None
 def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
     """CogLM's step on local weights (or chance): lm-eval log-likelihood on the same items.
 
-    ``step`` is its chat step; its ``per_ability`` is the lm-eval item limit.
-
-    The lm-eval output goes to a folder named by a digest of the model, its
-    arguments, the item limit, the seed and the ``coglm`` task version, so a
-    stored run is reused only for the same identity, and is checked against it
-    when read. (The Inspect steps resume through ``eval_set``, whose task
-    identifier holds the task version, arguments, generate config and model.) The chance
-    answerer guesses uniformly on the items lm-eval runs, so its rows pair
-    with a local model's on the same item ids.
+    ``step`` is its chat step (``per_ability``: the item limit). The output folder is named by a
+    digest of the run's identity, so a stored run is reused only for that identity.
     """
     limit = step.task_args.get("per_ability")
     if model.is_chance:
@@ -629,10 +554,7 @@ def _on_lm_eval(step: Step, model: ModelSpec) -> bool:
 
 
 def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[Headline]:
-    """One step's headlines, each with its benchmark's best trivial strategy beside it.
-
-    The step runs through lm-eval where ``lm_eval``, else through Inspect.
-    """
+    """One step's headlines (lm-eval or Inspect), each with its best trivial strategy beside it."""
     if lm_eval:
         headlines = _run_lm_eval(model, step, out)
     else:
@@ -642,12 +564,7 @@ def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[He
 
 
 def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
-    """The seeded chance answerer on the units the model's steps ran (seconds for ``smoke``).
-
-    A step that runs lm-eval for the model (CogLM on local weights) gets
-    lm-eval's chance on the same items; every other step its benchmark's
-    chance answerer through Inspect, so each row's chance sits on its own units.
-    """
+    """The seeded chance answerer on the units the model's steps ran (lm-eval or Inspect)."""
     chance = ModelSpec(CHANCE, seed=model.seed)
     return [
         headline
@@ -659,11 +576,7 @@ def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headl
 def with_chance(
     rows: list[dict[str, Any]], chance_rows: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """Each row with the chance answerer's value on its units (``chance``: value and interval).
-
-    A row's chance is the chance row of the same benchmark, measure and task;
-    ``None`` where chance has no such row.
-    """
+    """Each row with the chance row of its benchmark, measure and task (``chance``; or ``None``)."""
     chance = dict(zip(row_keys(chance_rows), chance_rows, strict=True))
     return [
         {
@@ -682,17 +595,7 @@ def run_profile(
     out: Path,
     progress: Callable[[str], None] = _progress,
 ) -> dict[str, Any]:
-    """Evaluate ``model`` on every benchmark of ``preset`` and write the profile.
-
-    Args:
-        model: The model (or ``chance``).
-        preset: What to run.
-        out: Output folder (logs, lm-eval output, ``profile.*``).
-        progress: Receives one line as each benchmark starts and ends.
-
-    Returns:
-        The profile as written to ``profile.json``.
-    """
+    """Evaluate ``model`` on every benchmark of ``preset``, write the profile and return it."""
     check_roles(model, preset)
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
@@ -792,12 +695,7 @@ def _same(first: str | None, second: str | None) -> bool:
 def protocol_differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[str]:
     """How two rows' runs differ besides the model: ``name: a vs b`` per field.
 
-    A chance answerer has no generation settings and no choice rule: fields
-    its run lacks (and ``rule``) are not counted against it.
-
-    Args:
-        first: A ``profile.json`` row's ``run``.
-        second: Another's.
+    A chance answerer's missing fields (and ``rule``) are not counted against it.
     """
     one, other = (
         RunIdentity.of(
@@ -832,17 +730,7 @@ def _version_difference(first: str, second: str) -> str:
 
 @dataclass(frozen=True)
 class Comparison:
-    """One headline of two profiles.
-
-    Attributes:
-        label: ``benchmark measure``.
-        difference: First minus second, with its paired interval (``None``
-            where the rows were not paired).
-        first: The first profile's value (``None`` where it lacks the row).
-        second: The second profile's value (``None`` where it lacks the row).
-        reason: Why the rows were not paired, or what a reader must know
-            about the pairing; ``""`` otherwise.
-    """
+    """One headline of two profiles: first minus second with its paired interval, or why not."""
 
     label: str
     difference: Interval | None
@@ -857,22 +745,10 @@ def compare_profiles(
     seed: int = 0,
     allow_different: bool = False,
 ) -> list[Comparison]:
-    """Pair the headlines of two profiles through the results model's statistics entry.
+    """Pair the headlines of two profiles (first's order, then rows only the second has).
 
-    Rows pair when their benchmark, measure and task match and their runs'
-    identities differ only in the model (:func:`protocol_differences`);
-    otherwise, or where either row has no per-unit values, the comparison
-    says why it was not paired. Rows found in one profile only are listed too.
-
-    Args:
-        first: A ``profile.json``.
-        second: Another.
-        seed: Seed of the paired bootstrap.
-        allow_different: Pair rows whose protocols differ; their reason then says how.
-
-    Returns:
-        One comparison per row of either profile (the first profile's order,
-        then rows only the second has).
+    Rows pair when benchmark, measure and task match and their runs differ only in the model
+    (:func:`protocol_differences`) unless ``allow_different``; otherwise the reason says why not.
     """
     others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
@@ -975,13 +851,7 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
 
 
 def sampling_note(model: ModelSpec) -> str | None:
-    """A warning for a local ``hf/`` model that will sample, or ``None``.
-
-    Inspect's ``hf`` provider samples (``do_sample=True``, no seed) unless
-    told otherwise, so such a profile's chat rows differ from run to run;
-    ``-M do_sample=false`` gives greedy replies (the papers' temperature-0
-    protocols). A task that sets its own temperature (CogEval) still does.
-    """
+    """A warning for a local ``hf/`` model that will sample (no ``-M do_sample``), or ``None``."""
     if not model.name.startswith("hf/") or "do_sample" in model.args:
         return None
     return (

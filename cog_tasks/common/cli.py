@@ -1,23 +1,8 @@
 """The CLI kit: what every ``cog-tasks`` command group shares.
 
-- :func:`comma_list` (and :func:`comma_list_of`): the one parser of ``a,b,c``
-  arguments, refusing empty items;
-- :func:`add_out_option`: ``--out``, the one name of a command's output file or
-  folder, with the old names kept as deprecated aliases for one release;
-- :func:`add_status_option`: ``--status``, which Inspect log statuses to read
-  (default: success only);
-- :func:`guard_commands`: applied once to the whole parser by
-  :func:`cog_tasks.cli.build_parser`, it makes every command print bad-input
-  errors as one line, ``<prog>: error: <message>``, and exit with code 2, and
-  an interrupt (Ctrl-C) one line too, with code 130;
-- :func:`name_value` / :func:`add_name_value_option`: ``-T``/``-M``
-  ``NAME=VALUE`` arguments read as Inspect reads them (each name once);
-- :func:`add_force_option`: ``--force``, the permission to write over an
-  existing output (checked by :func:`cog_tasks.common.files.new_output`);
-- :func:`positive_int` / :func:`count_at_least`: argparse types of counts;
-- :func:`add_chance_command`: a benchmark's seeded ``chance`` command.
-
-This module is imported when ``cog-tasks`` starts: it imports no framework.
+Comma lists, ``--out``, ``--status``, ``--force``, ``-T``/``-M NAME=VALUE``, count types,
+one-line user errors (:func:`guard_commands`) and the seeded ``chance`` command.
+Imported when ``cog-tasks`` starts: it imports no framework.
 """
 
 from __future__ import annotations
@@ -72,19 +57,10 @@ DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)
 
 
 def comma_list(text: str) -> list[str]:
-    """Read ``a,b,c`` as ``["a", "b", "c"]`` (spaces around items ignored).
-
-    Use it as an argparse ``type``; it is the one comma-list parser of the CLI.
-
-    Args:
-        text: The argument as given.
-
-    Returns:
-        The items, in order.
+    """Read ``a,b,c`` as ``["a", "b", "c"]``: the one comma-list argparse ``type`` of the CLI.
 
     Raises:
-        argparse.ArgumentTypeError: If an item is empty (``a,,b``, ``a,``, ``""``)
-            or given twice (``a,a``: its rows would be counted twice).
+        argparse.ArgumentTypeError: If an item is empty (``a,,b``) or given twice (``a,a``).
     """
     items = [item.strip() for item in text.split(",")]
     if not all(items):
@@ -100,14 +76,7 @@ def comma_list(text: str) -> list[str]:
 
 
 def comma_list_of(choices: Sequence[str]) -> Callable[[str], list[str]]:
-    """A :func:`comma_list` argparse ``type`` that accepts only ``choices``.
-
-    Args:
-        choices: The allowed items.
-
-    Returns:
-        The parser; it raises ``argparse.ArgumentTypeError`` naming an unknown item.
-    """
+    """A :func:`comma_list` argparse ``type`` that accepts only ``choices``."""
 
     def parse(text: str) -> list[str]:
         items = comma_list(text)
@@ -137,14 +106,9 @@ class _StatusAction(argparse.Action):
 
 
 def add_status_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--status STATUS[,STATUS...]``: the Inspect log statuses to read.
+    """Add ``--status STATUS[,STATUS...]`` (repeatable): the Inspect log statuses to read.
 
-    The option is repeatable and takes comma lists; the parsed value is a
-    tuple in :data:`LOG_STATUSES` order, :data:`DEFAULT_STATUSES` when the
-    option is not given.
-
-    Args:
-        parser: The command's parser.
+    The value is a tuple in :data:`LOG_STATUSES` order, :data:`DEFAULT_STATUSES` when not given.
     """
     parser.add_argument(
         "--status",
@@ -158,11 +122,7 @@ def add_status_option(parser: argparse.ArgumentParser) -> None:
 
 
 class _OutAction(argparse.Action):
-    """Stores the output path in ``out``, whichever name or form gave it.
-
-    Old names stay silent, so that a command's errors stay one line; the help
-    marks them deprecated. Giving the output twice is an error.
-    """
+    """Stores the output path in ``out``, whichever name gave it; twice is an error."""
 
     def __call__(
         self,
@@ -188,21 +148,10 @@ def add_out_option(
     default: Any = None,
     convert: Callable[[str], Any] = Path,
 ) -> None:
-    """Add ``--out PATH``, the one name of a command's output file or folder.
+    """Add ``--out PATH`` (``args.out``), the one name of a command's output file or folder.
 
-    The parsed value is ``args.out``. Old names stay accepted for one release:
-    old options (``-o``, ``--output``, ``--chart``) are listed after ``--out``
-    and marked deprecated in the help; an old positional form is hidden.
-
-    Args:
-        parser: The command's parser.
-        help_text: What the output is.
-        old: Old option names of the same output.
-        old_positional: Metavar of an old positional output. ``--out`` is then
-            not argparse-required: read it with :func:`required_out`.
-        required: Whether the output must be given.
-        default: The output when none is given.
-        convert: Converts the argument (default :class:`pathlib.Path`).
+    Old option names stay accepted (marked deprecated in the help); with ``old_positional``,
+    an old positional form is hidden and ``--out`` is read with :func:`required_out`.
     """
     plural = "s" if len(old) > 1 else ""
     note = f" ({', '.join(old)}: deprecated name{plural} of --out)" if old else ""
@@ -236,12 +185,6 @@ class UsageError(UserError):
 def required_out(args: argparse.Namespace) -> Any:
     """``args.out`` of a command whose output may still come positionally.
 
-    Args:
-        args: The parsed arguments.
-
-    Returns:
-        The output given with ``--out`` or the old positional form.
-
     Raises:
         UsageError: If no output was given.
     """
@@ -251,25 +194,13 @@ def required_out(args: argparse.Namespace) -> Any:
 
 
 def _network_errors() -> tuple[type[Exception], ...]:
-    """The transport errors of the HTTP clients imported so far.
-
-    An error can only be of a module's type once that module is imported, so
-    start-up imports no HTTP client to build this list.
-    """
+    """The transport errors of the HTTP clients imported so far (start-up imports none)."""
     loaded = (sys.modules[name] for name in HTTP_CLIENTS if name in sys.modules)
     return tuple(module.TransportError for module in loaded if hasattr(module, "TransportError"))
 
 
 def print_error(program: str, error: BaseException) -> int:
-    """Print ``<program>: error: <message>`` on one line to standard error.
-
-    Args:
-        program: The command as messages name it (``cog-tasks coglm report``).
-        error: The user error.
-
-    Returns:
-        2, the exit code of a user error.
-    """
+    """Print ``<program>: error: <message>`` on one line to standard error; return 2."""
     print(f"{program}: error: {_one_line(error)}", file=sys.stderr)
     return 2
 
@@ -290,34 +221,15 @@ def _one_line(error: BaseException) -> str:
 
 
 def is_user_error(error: BaseException) -> bool:
-    """Whether ``error`` means bad input (one line) rather than a bug (a traceback).
-
-    :data:`USER_ERRORS` and network errors (:func:`_network_errors`) are; every
-    other exception is a bug, a plain ``ValueError`` too: the package reports
-    bad input only as a :class:`~cog_tasks.common.errors.UserError`.
-
-    Args:
-        error: The exception a command raised.
-    """
+    """Whether ``error`` means bad input (one line) rather than a bug (a traceback)."""
     return isinstance(error, (*USER_ERRORS, *_network_errors()))
 
 
 def guarded(command: Command, program: str) -> Command:
     """Wrap a command: user errors (:func:`is_user_error`) print one line, exit code 2.
 
-    The line is ``<program>: error: <message>``, on standard error. An
-    interrupt (SIGINT, and SIGTERM alike) prints ``<program>:`` and
-    :data:`INTERRUPTED`, exit code :data:`INTERRUPT_EXIT`: what was written is
-    kept (every write is atomic), scratch folders are removed. The command's
-    ``--force`` (if it has one) is the output rule's
-    (:func:`cog_tasks.common.files.begin_command`).
-
-    Args:
-        command: Takes the parsed arguments, returns an exit code.
-        program: The command as messages name it (``cog-tasks coglm report``).
-
-    Returns:
-        The wrapped command; its ``guarded_program`` attribute is ``program``.
+    An interrupt (SIGINT, SIGTERM) prints :data:`INTERRUPTED`, exit code :data:`INTERRUPT_EXIT`.
+    The wrapped command's ``guarded_program`` attribute is ``program``.
     """
 
     @functools.wraps(command)
@@ -341,14 +253,7 @@ def guarded(command: Command, program: str) -> Command:
 
 
 def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
-    """Every parser of the tree that has no subcommands: one per command.
-
-    Args:
-        parser: The root parser.
-
-    Yields:
-        The commands' parsers, each once (aliases share a parser), in the order added.
-    """
+    """Every parser of the tree that has no subcommands, each once, in the order added."""
     groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     if not groups:
         yield parser
@@ -362,17 +267,7 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 
 
 def guard_commands(parser: argparse.ArgumentParser) -> None:
-    """Wrap the ``func`` of every command under ``parser`` with :func:`guarded`.
-
-    Every command gets ``--force`` (:func:`add_force_option`): every write
-    goes through one output rule (:mod:`cog_tasks.common.files`).
-
-    Messages name the command by its parser's ``prog`` (``cog-tasks egosocial
-    report``). A command already wrapped is left as it is.
-
-    Args:
-        parser: The root parser, every command group added.
-    """
+    """Wrap every command's ``func`` under ``parser`` with :func:`guarded`, adding ``--force``."""
     for command in command_parsers(parser):
         if "--force" not in command._option_string_actions:
             add_force_option(command)
@@ -384,18 +279,8 @@ def guard_commands(parser: argparse.ArgumentParser) -> None:
 def name_value(entry: str) -> tuple[str, Any]:
     """Read one ``NAME=VALUE`` argument as Inspect reads ``-T``/``-M`` (the value as YAML).
 
-    Use it as an argparse ``type``: ``false`` becomes False, ``3`` becomes 3,
-    ``a,b`` stays a string. Only plain YAML values are read (no tags).
-
-    Args:
-        entry: The text after ``-T`` or ``-M``.
-
-    Returns:
-        The name and the parsed value.
-
     Raises:
-        argparse.ArgumentTypeError: If the entry has no ``=`` or no value, or
-            the value is not YAML.
+        argparse.ArgumentTypeError: If there is no ``=`` or no value, or the value is not YAML.
     """
     name, separator, value = entry.partition("=")
     if not separator or not name.strip():
@@ -431,16 +316,7 @@ class _NameValueAction(argparse.Action):
 def add_name_value_option(
     parser: argparse.ArgumentParser, flag: str, dest: str, help_text: str
 ) -> None:
-    """Add a repeatable ``FLAG NAME=VALUE`` option read by :func:`name_value`.
-
-    The parsed value is a list of ``(name, value)`` pairs, each name once; ``dict()`` it.
-
-    Args:
-        parser: The parser to extend.
-        flag: The option, such as ``-T`` or ``-M``.
-        dest: The attribute name on the parsed namespace.
-        help_text: What one entry is.
-    """
+    """Add a repeatable ``FLAG NAME=VALUE`` option: a list of ``(name, value)`` pairs."""
     parser.add_argument(
         flag,
         dest=dest,
@@ -453,44 +329,23 @@ def add_name_value_option(
 
 
 def count_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type`` reading an integer of at least ``minimum``.
-
-    Args:
-        minimum: The smallest value allowed.
-
-    Returns:
-        The parser; it raises ``argparse.ArgumentTypeError`` naming the value.
-    """
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < minimum:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
-        return value
-
-    return parse
+    """An argparse ``type`` reading an integer of at least ``minimum``."""
+    return _at_least(int, minimum, f"an integer >= {minimum}")
 
 
 def number_at_least(minimum: float) -> Callable[[str], float]:
-    """An argparse ``type`` reading a finite number (no ``nan``, ``inf``) of at least ``minimum``.
+    """An argparse ``type`` reading a finite number (no ``nan``, ``inf``) >= ``minimum``."""
+    return _at_least(float, minimum, f"a number >= {minimum:g}")
 
-    Args:
-        minimum: The smallest value allowed.
 
-    Returns:
-        The parser; it raises ``argparse.ArgumentTypeError`` naming the value.
-    """
-
-    def parse(text: str) -> float:
+def _at_least(read: Callable[[str], Any], minimum: float, expected: str) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
         try:
-            value = float(text)
+            value = read(text)
         except ValueError:
             value = math.nan
-        if not (math.isfinite(value) and value >= minimum):
-            raise argparse.ArgumentTypeError(f"expected a number >= {minimum:g}, got {text!r}")
+        if not minimum <= value < math.inf:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
         return value
 
     return parse
@@ -501,11 +356,7 @@ positive_int = count_at_least(1)
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--force``: write over an existing output (checked by ``files.new_output``).
-
-    Args:
-        parser: The command's parser.
-    """
+    """Add ``--force``: write over an existing output (checked by ``files.new_output``)."""
     parser.add_argument(
         "--force", action="store_true", help="write over the output file if it exists"
     )
@@ -513,13 +364,6 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
 
 def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -> dict[str, Any]:
     """``-T`` pairs as keyword arguments of ``task``, every name checked against its signature.
-
-    Args:
-        task: The ``@task`` function the arguments are for.
-        pairs: ``(name, value)`` pairs, as :func:`add_name_value_option` parses them.
-
-    Returns:
-        The pairs as a dictionary.
 
     Raises:
         UsageError: Naming an unknown parameter and the task's parameters.
@@ -543,15 +387,7 @@ ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 def headline_scores(log: EvalLog) -> list[str]:
     """One line per scorer of a finished log: each metric with its 95 % interval.
 
-    A metric ``<key>`` logged with its interval (:func:`cog_tasks.common.stats.metric_values`)
-    prints as ``key=0.5 [0.1, 0.9]``; without one, in the statistics entry's
-    one wording, ``key=0.5 [no interval: 5 units]``.
-
-    Args:
-        log: An Inspect log with results.
-
-    Returns:
-        Lines such as ``choice: accuracy=0.512 [0.48, 0.54]`` (empty without results).
+    Such as ``choice: accuracy=0.512 [0.48, 0.54]`` or ``key=0.5 [no interval: 5 units]``.
     """
     from cog_tasks.common.stats import interval_from_metrics
 
@@ -591,21 +427,9 @@ def _run_chance(args: argparse.Namespace) -> int:
 def add_chance_command(
     commands: argparse._SubParsersAction, help_text: str, setup: ChanceSetup
 ) -> argparse.ArgumentParser:
-    """Add a benchmark's ``chance`` command with the options every benchmark shares.
+    """Add a benchmark's ``chance`` command (``-T``, ``--seed``, ``--epochs``, ``--limit``, ...).
 
-    The options are ``-T NAME=VALUE`` (repeatable; parsed into ``task_args``
-    as a list of pairs), ``--seed``, ``--epochs``, ``--limit`` and
-    ``--log-dir``; the caller may add more. The command evaluates the task
-    that ``setup`` builds with ``mockllm/chance`` answering through the
-    ``custom_outputs`` it builds.
-
-    Args:
-        commands: The benchmark group's subparsers.
-        help_text: One line on what the chance model answers.
-        setup: Takes the parsed arguments, returns ``(Inspect task, seeded answerer)``.
-
-    Returns:
-        The new parser.
+    It evaluates the task ``setup`` builds with ``mockllm/chance`` and the seeded answerer.
     """
     chance = commands.add_parser("chance", help=help_text)
     add_name_value_option(chance, "-T", "task_args", "task argument, as in inspect eval -T")

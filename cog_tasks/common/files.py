@@ -1,25 +1,8 @@
 """The one place that reads and writes the project's files.
 
-- Writes are atomic: data goes to a temporary file beside the target, which is
-  then renamed over it, so an interrupted run never leaves a half-written file.
-  Files end up with mode 0644 whatever the process umask of ``mkstemp`` (0600).
-- Reads name the file (and line, for JSONL) in every error, decode errors
-  included. JSON nested too deep to read, and a lone UTF-16 surrogate
-  (a JSON escape of half a pair, which no UTF-8 file can hold), are refused alike.
-- :func:`expand_user` expands ``~`` in a path the user gave, naming it when
-  the user does not exist.
-
-Every write goes through :func:`write_atomically`, which applies the one
-output rule of the package: a file is never written over an input of the
-process (every file :func:`read_text` read, and those given to
-:func:`mark_input`; resolved, links followed), ``--force`` or not, and an
-existing file is written over only with ``--force`` (:func:`allow_overwrite`,
-set for every command by :func:`cog_tasks.common.cli.guarded`) or when this
-process wrote it itself. Caches and training records that a command owns pass
-``replace=True``. :func:`new_output` applies the same rule before any work;
-:func:`report_folder` is where a report goes by default (a new folder, never
-the log folder). :func:`scratch_folder` is a temporary folder removed on
-SIGINT and SIGTERM too.
+Writes are atomic (mode 0644) and follow one output rule: never over an input of the process,
+over an existing file only with ``--force``, when this process wrote it, or ``replace=True``.
+Reads name the file (and line) in every error.
 """
 
 from __future__ import annotations
@@ -58,10 +41,6 @@ class OutputExistsError(UserError, FileExistsError):
 
 def expand_user(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` with a leading ``~`` or ``~user`` expanded.
-
-    Args:
-        path: The path as the user gave it.
-        what: Where it came from (``$COG_TASKS_DATA``, ``-T source``), quoted in errors.
 
     Raises:
         UserError: Naming the path and ``what`` when the user does not exist.
@@ -117,18 +96,10 @@ def _is_input(target: Path) -> bool:
 def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path:
     """Apply the output rule to one file about to be written (see the module docstring).
 
-    Args:
-        path: The file.
-        replace: The caller owns the file (a cache, a training record) and may
-            replace it without ``--force``.
-
-    Returns:
-        ``path``.
-
     Raises:
         UserError: When ``path`` is an input of the process, ``--force`` or not.
-        OutputExistsError: When ``path`` exists, was not written by this
-            process, and neither ``--force`` nor ``replace`` was given.
+        OutputExistsError: When ``path`` exists, was not written by this process, and neither
+            ``--force`` nor ``replace`` was given.
     """
     target = Path(path)
     resolved = target.resolve()
@@ -144,14 +115,6 @@ def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path
 def new_output(path: str | os.PathLike[str], force: bool, *inputs: str | os.PathLike[str]) -> Path:
     """Check an output file before any work: the output rule, with these inputs and ``force``.
 
-    Args:
-        path: The output file.
-        force: Whether the user allowed writing over an existing file (``--force``).
-        inputs: Files the command reads; the output may never be one of them.
-
-    Returns:
-        ``path``.
-
     Raises:
         OutputExistsError: When ``path`` exists and ``force`` is false.
         UserError: When ``path`` is one of ``inputs`` (``--force`` or not).
@@ -165,14 +128,7 @@ def new_output(path: str | os.PathLike[str], force: bool, *inputs: str | os.Path
 
 
 def report_folder(out: str | os.PathLike[str] | None, name: str) -> Path:
-    """The folder a report writes into: ``out``, or a new ``./<name>`` (``-2``, ``-3``... if taken).
-
-    A report never writes into its log folder unless ``--out`` names it.
-
-    Args:
-        out: The ``--out`` the user gave, or ``None``.
-        name: The default folder's name (``egosocial-report``).
-    """
+    """The folder a report writes into: ``out``, or a new ``./<name>`` (``-2``, ``-3`` if taken)."""
     if out is not None:
         return Path(out)
     folder, number = Path(name), 1
@@ -183,15 +139,7 @@ def report_folder(out: str | os.PathLike[str] | None, name: str) -> Path:
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes, *, replace: bool = False) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
-
-    The output rule (:func:`check_output`) is applied first.
-
-    Args:
-        path: The target file; its folder must exist.
-        data: The whole content.
-        replace: The caller owns the file and may replace it without ``--force``.
-    """
+    """Write ``data`` to a temporary file beside ``path``, then rename it (output rule first)."""
     target = check_output(path, replace=replace)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
@@ -207,11 +155,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, replace: bool
 
 @contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """Inside the block, SIGTERM raises :class:`KeyboardInterrupt` as SIGINT does.
-
-    So ``finally`` blocks (scratch folders, locks) run and the command says
-    what an interrupt says. Outside the main thread nothing changes.
-    """
+    """Inside the block, SIGTERM raises :class:`KeyboardInterrupt` as SIGINT does (main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -253,16 +197,7 @@ def write_jsonl_atomically(path: str | os.PathLike[str], rows: list[Any]) -> Non
 
 
 def save_figure(figure: Figure, path: str | os.PathLike[str], dpi: int = 120) -> Path:
-    """Render a matplotlib figure to PNG and write it atomically (the output rule first).
-
-    Args:
-        figure: The figure; it is not closed here.
-        path: Target ``.png`` file.
-        dpi: Resolution.
-
-    Returns:
-        The path written.
-    """
+    """Render a matplotlib figure (not closed) to PNG, write it atomically and return the path."""
     check_output(path)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
@@ -281,10 +216,7 @@ def pyplot() -> Any:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file (newlines universal, as :meth:`Path.read_text`).
-
-    The SHA-256 of the bytes read goes to
-    :func:`~cog_tasks.common.provenance.record_read`, as a local file without a pin.
+    """Read a UTF-8 text file, recording its SHA-256 (:func:`record_read`).
 
     Raises:
         FileNotFoundError: Naming the file when it does not exist.
@@ -318,15 +250,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
 
 
 def parse_json(text: str, source: str) -> Any:
-    """Parse one JSON value.
-
-    Args:
-        text: The JSON text.
-        source: Where it came from (a file, a URL), quoted in errors.
-
-    Raises:
-        DataFileError: Naming the source and line of bad JSON.
-    """
+    """Parse one JSON value (:class:`DataFileError` naming ``source`` and line otherwise)."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
@@ -339,14 +263,7 @@ def parse_json(text: str, source: str) -> Any:
 
 
 def _check_encodable(value: Any, source: str) -> None:
-    r"""Refuse a string (value or key) of ``value`` holding a lone UTF-16 surrogate.
-
-    JSON may escape one (``\ud800``); Python reads it, but no UTF-8 file can
-    hold it, so a run would fail much later, writing its log.
-
-    Raises:
-        DataFileError: Naming ``source`` and where in the value the string is.
-    """
+    r"""Refuse a string (value or key) of ``value`` holding a lone UTF-16 surrogate (``\ud800``)."""
     stack: list[tuple[str, Any]] = [("", value)]
     while stack:
         where, item = stack.pop()
@@ -374,10 +291,6 @@ def iter_jsonl(
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(line number, value)`` for each non-blank line of a JSONL file.
 
-    Args:
-        path: The file.
-        require_object: Reject lines that are not JSON objects.
-
     Raises:
         FileNotFoundError: Naming the file when it does not exist.
         DataFileError: Naming the file and line of bad UTF-8, bad JSON or a non-object.
@@ -386,16 +299,7 @@ def iter_jsonl(
 
 
 def parse_jsonl(text: str, source: str, require_object: bool = True) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line number, value)`` for each non-blank line of JSON Lines text.
-
-    Lines end at LF only (CR LF too): U+2028, U+0085 and the other
-    characters :meth:`str.splitlines` also breaks at may stand inside a JSON
-    string, unescaped.
-
-    Args:
-        text: The JSON Lines text.
-        source: Where it came from (a file, a URL), quoted in errors.
-        require_object: Reject lines that are not JSON objects.
+    """Yield ``(line number, value)`` for each non-blank line of JSON Lines text (LF ends a line).
 
     Raises:
         DataFileError: Naming the source and line of bad JSON or a non-object.

@@ -1,27 +1,7 @@
 """The one reader of lm-eval output folders: results files checked against their samples files.
 
-lm-eval writes, below its ``--output_path``, one ``results_<stamp>.json`` per
-run and, with ``--log_samples``, one ``samples_<task>_<stamp>.jsonl`` per task
-beside it. It writes the results file first, so an interrupted or copied
-folder can hold a results file whose samples are incomplete. This reader
-checks, for every task a benchmark asks for that the results file lists:
-
-- its samples file exists (a missing one is reported, never skipped silently);
-- it holds as many documents as the results file's ``n-samples`` says;
-- no document appears twice in it;
-- each row's ``doc_hash`` and ``target_hash`` (lm-eval's SHA-256 of the
-  document as indented JSON, and of the target as text) match its ``doc`` and
-  ``target``: an edited document or target is refused, naming file and line.
-
-A run's content key (:attr:`LmEvalRun.content`) is the hash of its samples
-files, so a copied output folder is one run (see :mod:`cog_tasks.common.runs`).
-
-:func:`data_argument` hashes the documents a run scored, so that a reader can
-put the data in the run's identity (as Inspect runs carry
-:data:`~cog_tasks.common.logs.DATA_ARGUMENT`): runs on different data are
-never one row, paired or pooled.
-
-It imports no framework: lm-eval's files are plain JSON.
+Each asked-for task's samples file must exist, hold ``n-samples`` documents, none twice, each
+matching its ``doc_hash`` and ``target_hash``. It imports no framework.
 """
 
 from __future__ import annotations
@@ -44,8 +24,7 @@ def find_results_files(path: Path) -> list[Path]:
     """The lm-eval results files at ``path`` (a results file or an output folder), sorted.
 
     Raises:
-        FileNotFoundError: If ``path`` does not exist, is a file but not JSON
-            (an Inspect ``.eval`` log), or holds no ``results_*.json``.
+        FileNotFoundError: If ``path`` does not exist, is not JSON, or holds no ``results_*.json``.
     """
     if path.is_file():
         if path.suffix != ".json":
@@ -63,14 +42,7 @@ def find_results_files(path: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class TaskSamples:
-    """One task's samples file.
-
-    Attributes:
-        task: The task name.
-        path: The samples file.
-        rows: ``(line number, row)`` per document (one filter's rows where the
-            task has several filters, as lm-eval writes one line per filter).
-    """
+    """One task's samples file: ``(line number, row)`` per document (one filter's rows)."""
 
     task: str
     path: Path
@@ -79,15 +51,7 @@ class TaskSamples:
 
 @dataclass(frozen=True)
 class LmEvalRun:
-    """One results file with its checked samples.
-
-    Attributes:
-        results_file: The ``results_<stamp>.json``.
-        data: Its parsed content.
-        samples: The samples of each asked-for task that has its file.
-        missing: Asked-for tasks the results file lists but whose samples file is missing.
-        content: The hash of its samples files' bytes, in task order.
-    """
+    """One results file with its checked samples (``content``: hash of the samples files)."""
 
     results_file: Path
     data: dict[str, Any]
@@ -103,9 +67,7 @@ def _sha256(text: str) -> str:
 def check_sample_hashes(path: Path, number: int, row: dict[str, Any]) -> None:
     """Refuse a samples row whose ``doc`` or ``target`` no longer matches lm-eval's hash of it.
 
-    lm-eval writes ``doc_hash`` (of the document as ``json.dumps(doc, indent=2,
-    ensure_ascii=False)``) and ``target_hash`` (of ``str(target)``); a row
-    without them (an older lm-eval) is not checked.
+    A row without the hashes (an older lm-eval) is not checked.
 
     Raises:
         ResultsError: Naming the file, line and field.
@@ -134,19 +96,9 @@ def read_lm_eval_run(
 ) -> LmEvalRun:
     """Read one results file and the samples files of ``tasks`` beside it, checked.
 
-    Args:
-        results_file: The ``results_<stamp>.json``.
-        tasks: The task names the benchmark reads (others are ignored).
-        filter_name: Keep only samples rows of this lm-eval filter (``None``: all rows).
-
-    Returns:
-        The run; tasks the results file does not list are absent from both
-        ``samples`` and ``missing``.
-
     Raises:
-        ResultsError: Naming the file when a samples file holds another
-            number of documents than ``n-samples`` says, or a document twice,
-            or naming the line of a document or target that fails its hash.
+        ResultsError: Naming the file when a samples file holds another number of documents than
+            ``n-samples``, or a document twice, or the line of a document that fails its hash.
     """
     data = read_json(results_file)
     if not isinstance(data, dict):
@@ -189,22 +141,8 @@ def read_lm_eval_run(
 def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
     """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents.
 
-    Each document lm-eval logged (its ``doc``, only ``fields`` where given) is
-    hashed as canonical JSON; the value is the SHA-256 over the sorted
-    document hashes, one per line, shortened to :data:`~cog_tasks.common.logs.DATA_DIGITS`. It
-    depends on the data alone: the same documents give the same value in any
-    order or folder, and one changed answer or option gives another. It is the
-    hash of what was scored, not of the data files: a run of fewer documents
-    (``--limit``, fewer tasks) has its own, as its other arguments already say.
-
-    Args:
-        run: The run, its samples read.
-        fields: The document keys that are data (``None``: every key). Keys
-            that depend on the model, such as token counts of its tokenizer,
-            must be left out, or the same data would differ between models.
-
-    Returns:
-        ``{DATA_ARGUMENT: hash}``, or ``{}`` when no samples row holds a document.
+    The SHA-256 over the sorted hashes of each logged ``doc`` (only ``fields`` where given; leave
+    out model-dependent keys), shortened; ``{}`` when no samples row holds a document.
     """
     digests = sorted(
         hashlib.sha256(

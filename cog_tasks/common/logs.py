@@ -1,13 +1,7 @@
-"""The one Inspect log reader every report uses.
+"""The one Inspect log reader every report uses (no other module imports Inspect's readers).
 
-Logs are filtered by task name and by status, and every caller names both.
-:data:`SUCCESS_ONLY` keeps successful logs only, so a failed or cancelled run
-never reaches a report; what was skipped is returned too, so the report can
-say so. A file that is not an Inspect log, or a single log of another task or
-status, raises :class:`InspectLogError` naming the file.
-
-No other module of the package imports Inspect's log readers
-(``tests/test_log_reading.py`` checks it).
+Logs are filtered by task and by status (:data:`SUCCESS_ONLY` for reports), and what was
+skipped is returned too; a file that is not such a log raises :class:`InspectLogError`.
 """
 
 from __future__ import annotations
@@ -53,12 +47,7 @@ def task_name(log: EvalLog) -> str:
 
 @dataclass(frozen=True)
 class LogSet:
-    """The logs that were read, and those skipped for their status.
-
-    Attributes:
-        logs: Matching logs with their samples, oldest first.
-        skipped: ``(path, status)`` of matching logs left out for their status.
-    """
+    """The logs that were read, oldest first, and ``(path, status)`` of those skipped for status."""
 
     logs: list[EvalLog]
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -124,22 +113,10 @@ def read_logs(
     tasks: Collection[str],
     statuses: Collection[str],
 ) -> LogSet:
-    """Read the Inspect logs of the given tasks from folders or files.
+    """Read the Inspect logs of the given tasks from folders (recursively) or files.
 
-    Headers are read first; only matching logs are then read in full (without
-    events and attachments, which no report needs). Logs of other tasks are
-    left out silently: a log folder may hold any task's logs. A log whose
-    content (:func:`~cog_tasks.common.runs.inspect_content`: eval id and
-    sample records) another log already has, a copy in any folder, is read
-    once, with one warning line naming both files.
-
-    Args:
-        source: A log folder (searched recursively), a log file, or several.
-        tasks: Task names to keep (without registry prefix).
-        statuses: Log statuses to keep (:data:`SUCCESS_ONLY` for reports).
-
-    Returns:
-        The logs, oldest first, and the matching logs skipped for their status.
+    Logs of other tasks are left out silently; a log whose content another already has (a copy)
+    is read once, with one warning line naming both files.
 
     Raises:
         FileNotFoundError: If a named file or folder does not exist.
@@ -170,21 +147,11 @@ def read_log(
     tasks: Collection[str],
     statuses: Collection[str],
 ) -> EvalLog:
-    """Read one Inspect log file, which must be of one of ``tasks`` and of one of ``statuses``.
-
-    Args:
-        path: The log file (``.eval`` or ``.json``; a path or a ``file://`` URI,
-            as ``EvalLog.location`` gives it).
-        tasks: The task names it may have (without registry prefix).
-        statuses: The statuses it may have.
-
-    Returns:
-        The log, without events and attachments.
+    """Read one Inspect log file (path or ``file://`` URI) of one of ``tasks`` and ``statuses``.
 
     Raises:
         FileNotFoundError: If the file does not exist.
-        InspectLogError: Naming the file when it is not an Inspect log, or a
-            log of another task or status.
+        InspectLogError: Naming the file when it is not an Inspect log, or of another task, status.
         UserError: If a status is not one Inspect writes.
     """
     _check_statuses(statuses)
@@ -205,25 +172,9 @@ def read_log(
 def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     """The identity of an Inspect run (see :mod:`cog_tasks.common.runs`).
 
-    The identity holds the task name and version, the model with its scalar
-    model arguments (``model_path=...``; scripted outputs are left out), the
-    model roles, every task argument (defaults included, so a changed default
-    shows) but those in ``ignore``, the generation settings that were set (as
-    ``generate.<name>``), and the seed: a chance answerer's seed (kept in the
-    log's metadata by :func:`cog_tasks.common.scripted.run_chance_model`; the
-    task's own ``seed`` argument is then an argument), else the task's
-    ``seed`` argument, else the generation seed. A run whose task recorded the
-    data it read (:data:`~cog_tasks.common.provenance.DATA_PROVENANCE`) has
-    its combined SHA-256, shortened, as the argument :data:`DATA_ARGUMENT`, so
-    runs on different data are never one row.
-
-    Args:
-        log: The log (its header is enough).
-        ignore: Task arguments that do not change the measurement (paths,
-            limits), left out of the identity.
-
-    Returns:
-        The run's identity.
+    Task and version, model with its scalar arguments, roles, every task argument but ``ignore``,
+    the generation settings that were set (``generate.<name>``), the seed (the chance answerer's,
+    the task's, then the generation seed) and the hash of the data read (:data:`DATA_ARGUMENT`).
     """
     spec = log.eval
     task_args = spec.task_args or {}
@@ -254,17 +205,7 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
 
 
 def sample_status(sample: EvalSample, *, invalid: bool) -> str:
-    """A sample's status in the results model (:data:`cog_tasks.common.results.STATUSES`).
-
-    ``error`` where the sample errored (it then has no score, and is scored
-    as the benchmark scores a failure, never left out); ``truncated`` where
-    the model stopped at the token limit; else ``invalid`` when the
-    benchmark could not read the reply, or ``valid``.
-
-    Args:
-        sample: The sample.
-        invalid: Whether the benchmark's scorer found the reply unreadable.
-    """
+    """A sample's status in the results model: ``error``, ``truncated``, ``invalid``, ``valid``."""
     if sample.error is not None:
         return "error"
     if sample.output is not None and sample.output.stop_reason == "max_tokens":

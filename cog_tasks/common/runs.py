@@ -1,24 +1,8 @@
 """Run identity: which runs a report may put in one row, and which it must keep apart.
 
-A run is identified by its task (and task version), its model (with the model
-arguments that pick its weights), its model roles (judge, grader, opponent),
-the task arguments and generation settings that change the measurement, and
-its seed. Runs with different identities are always separate rows. Runs that
-differ only by seed (or repeat a whole identity) are pooled only when the
-caller asks, and the group then says what it pooled.
-
-Two inputs are one run when their *content* is the same, wherever they lie
-(:func:`distinct_by_content`): an Inspect run is keyed by its eval id and a
-hash of its sample records (:func:`inspect_content`), an lm-eval run by a hash
-of its samples files, a score, rater or profile input by its file's hash
-(:func:`file_sha256`). Readers of runs keep the first copy and print one
-warning line naming both paths; score, rater and profile inputs refuse a copy
-(:func:`refuse_same_content`), and rows repeated inside one input are refused
-(:func:`refuse_repeated_rows`).
-
-Nothing here imports a framework: the Inspect side is
-:func:`cog_tasks.common.logs.run_identity`, and lm-eval runs build their
-identity from their results file in their benchmark's frontend.
+Runs with different identities (task, model, roles, arguments, seed) are separate rows; runs
+differing only by seed are pooled on request. Inputs of the same *content* are one run: readers
+keep the first copy with a warning, score, rater and profile inputs refuse a copy.
 """
 
 from __future__ import annotations
@@ -58,14 +42,7 @@ def text_sha256(*parts: str) -> str:
 
 
 def inspect_content(log: Any) -> str:
-    """An Inspect run's content key: its eval id and a hash of its sample records.
-
-    A copy of a log (another folder, another name) has the same key; two runs,
-    even of one identity and seed, have different eval ids.
-
-    Args:
-        log: An ``EvalLog`` read with its samples (events and attachments may be left out).
-    """
+    """An Inspect run's content key: its eval id and a hash of its sample records."""
     records = [
         sample.model_dump_json(exclude={"events", "attachments"}) for sample in log.samples or []
     ]
@@ -77,16 +54,7 @@ def distinct_by_content(
     content: Callable[[Item], str],
     source: Callable[[Item], str],
 ) -> list[Item]:
-    """The items with every repeat of one content left out, each repeat warned once.
-
-    Args:
-        items: Runs (logs, results files...) in reading order.
-        content: An item's content key (:func:`inspect_content`, a samples hash).
-        source: Where an item was read from, named in the warning.
-
-    Returns:
-        The first item of each content, in order.
-    """
+    """The items with every repeat of one content left out, each repeat warned once."""
     first: dict[str, Item] = {}
     kept = []
     for item in items:
@@ -127,12 +95,7 @@ def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "in
 
 
 def refuse_repeated_rows(rows: Iterable[tuple[str, Hashable]], source: str, what: str) -> None:
-    """Refuse a row key that appears twice in one input.
-
-    Args:
-        rows: ``(where, key)`` per row: ``where`` names the row (``file:line``).
-        source: The input, for the message.
-        what: What the key is (``question``, ``item id``).
+    """Refuse a row key that appears twice in one input (``rows``: ``(where, key)``).
 
     Raises:
         SameContentError: Naming both rows and the key.
@@ -160,14 +123,8 @@ def _text(value: object) -> str:
 class RunIdentity:
     """What makes two runs the same measurement.
 
-    Attributes:
-        task: Task name, with ``@version`` where the run recorded one.
-        model: Model name (with its weight-picking arguments as ``name[k=v]``).
-        roles: ``(role, model)`` pairs, sorted (judge, grader, opponent...).
-        arguments: ``(name, value)`` pairs of every setting that changes the
-            measurement, sorted; values as text.
-        seed: The run's seed as text, or ``None`` where it had none or where
-            seeds were pooled.
+    ``model`` carries its weight-picking arguments as ``name[k=v]``; ``roles`` and ``arguments``
+    are sorted ``(name, value)`` pairs, values as text; ``seed`` is ``None`` where pooled or absent.
     """
 
     task: str
@@ -235,12 +192,7 @@ class RunIdentity:
 def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
     """Short row labels: the model, plus every field in which the identities differ.
 
-    Args:
-        identities: The identities of a report's rows.
-
-    Returns:
-        One label per identity, e.g. ``"hf/smollm2 feedback=none"``; rows that
-        share a whole identity get ``#1``, ``#2``... so no two labels coincide.
+    Rows sharing a whole identity get ``#1``, ``#2``... so no two labels coincide.
     """
     every = [identity.fields() for identity in identities]
     names = list(dict.fromkeys(name for fields in every for name in fields))
@@ -268,13 +220,7 @@ def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
 
 @dataclass(frozen=True)
 class RunGroup(Generic[Run]):
-    """One report row: a run, or runs pooled on request.
-
-    Attributes:
-        identity: The row's identity (without seed where seeds were pooled).
-        runs: The runs in the row, in the order given.
-        seeds: The seeds pooled (empty when one run).
-    """
+    """One report row: a run, or runs pooled on request (``seeds``: the seeds pooled)."""
 
     identity: RunIdentity
     runs: list[Run] = field(default_factory=list)
@@ -299,20 +245,9 @@ def group_runs(
     *,
     pool_seeds: bool = False,
 ) -> list[RunGroup[Run]]:
-    """Group runs into report rows without merging anything silently.
+    """Group runs into report rows, in order, without merging anything silently.
 
-    Without ``pool_seeds`` every run is its own row, even when two runs share a
-    whole identity (their labels from :func:`distinguishing_labels` then carry
-    ``#1``, ``#2``). With it, runs whose identities differ only by seed are
-    one row, whose :meth:`RunGroup.pooling_note` says so.
-
-    Args:
-        runs: The runs, in report order.
-        identity: Maps a run to its identity.
-        pool_seeds: Pool the seeds and repeats of one identity.
-
-    Returns:
-        The rows, in the order their first run came.
+    Every run is its own row unless ``pool_seeds``, which makes runs differing only by seed one row.
     """
     if not pool_seeds:
         return [RunGroup(identity(run), [run], ()) for run in runs]

@@ -1,12 +1,7 @@
 """Scripted model outputs for Inspect's ``mockllm`` provider that work offline.
 
-``mockllm`` counts tokens of an output without usage by downloading a tiktoken
-vocabulary, which fails without a network. Outputs made here carry usage
-counted in words instead. The chance baselines and the tests share this, and
-the chance baselines (``cog-tasks <benchmark> chance``) share
-:func:`run_chance_model`, and draw their answers from :func:`seeded_rng`:
-seeded on the seed, the prompt and the epoch, so that a run does not depend on
-the order in which Inspect runs samples and each epoch draws anew.
+Outputs carry usage counted in words (``mockllm`` would download a tiktoken vocabulary).
+Chance baselines run through :func:`run_chance_model` and draw from :func:`seeded_rng`.
 """
 
 from __future__ import annotations
@@ -36,16 +31,7 @@ CHANCE_MODEL = "mockllm/chance"
 def scripted_output(
     content: str, prompt: Sequence[ChatMessage] = (), model: str = "mockllm/model"
 ) -> ModelOutput:
-    """Return a model output with word counts standing in for token usage.
-
-    Args:
-        content: The reply text.
-        prompt: The messages the reply answers; their words are the input count.
-        model: Model name recorded in the output.
-
-    Returns:
-        The output, ready for ``mockllm``'s ``custom_outputs``.
-    """
+    """Return a model output for ``custom_outputs``, word counts standing in for token usage."""
     output = ModelOutput.from_content(model=model, content=content)
     input_words = sum(len(message.text.split()) for message in prompt)
     output_words = len(content.split())
@@ -63,12 +49,7 @@ EPOCH_KEY = "cog_tasks_epoch"
 
 @solver
 def mark_epoch() -> Solver:
-    """Record the sample's epoch in its store, where a scripted model can read it.
-
-    Inspect exports no public reader of the running sample's epoch inside a
-    model call; the sample's store (``inspect_ai.util.store``) is public.
-    :func:`run_chance_model` puts this solver first.
-    """
+    """Record the sample's epoch in its store, where a scripted model can read it."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state.store.set(EPOCH_KEY, state.epoch)
@@ -85,16 +66,8 @@ def current_epoch() -> int:
 def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Random:
     """A random generator for one model call, derived from the seed, the prompt and the epoch.
 
-    The same seed, prompt and epoch give the same draws whatever the order of
-    the calls; another epoch of the same sample gives other draws.
-
-    Args:
-        seed: The run's seed (``--seed``).
-        prompt: The prompt text the call answers.
-        epoch: The epoch; by default the epoch of the sample being run (:func:`current_epoch`).
-
-    Returns:
-        A generator of its own, for this call only.
+    The same seed, prompt and epoch give the same draws whatever the order of the calls;
+    ``epoch`` defaults to the running sample's (:func:`current_epoch`).
     """
     epoch = current_epoch() if epoch is None else epoch
     digest = hashlib.sha256(f"{seed}\n{epoch}\n{prompt}".encode()).digest()
@@ -102,23 +75,13 @@ def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Rando
 
 
 class ScriptedReplies(ABC):
-    """Inspect's ``custom_outputs`` protocol around one method that writes the reply text.
-
-    Subclasses (the seeded chance answerers, scripted test models) implement
-    :meth:`reply_to`; outputs carry word counts as usage (see
-    :func:`scripted_output`).
-    """
+    """Inspect's ``custom_outputs`` protocol around :meth:`reply_to`, which writes the reply."""
 
     model_name: str = CHANCE_MODEL
 
     @abstractmethod
     def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
-        """The reply to a conversation.
-
-        Args:
-            messages: The conversation so far; the last message is the prompt.
-            config: The generation settings of the call (seed, temperature ...).
-        """
+        """The reply to a conversation (its last message is the prompt)."""
 
     def __call__(
         self,
@@ -136,25 +99,11 @@ def run_chance_model(
 ) -> EvalLog:
     """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``.
 
-    The answerer's ``seed`` is kept in the log's metadata (:data:`CHANCE_SEED`),
-    so runs of two seeds have two identities
-    (:func:`cog_tasks.common.logs.run_identity`). An error inside a sample is
-    raised as it is (Inspect's ``debug_errors``), so that a user error there (a
-    missing extra, damaged opponent weights) reaches the CLI as one line.
-
-    Args:
-        task: The Inspect task.
-        outputs: ``mockllm``'s ``custom_outputs`` (a seeded chance answerer).
-        log_dir: Where Inspect writes the log.
-        epochs: Repeats of every sample.
-        limit: Evaluate only the first ``limit`` samples.
-
-    Returns:
-        The log of the run.
+    The answerer's ``seed`` goes into the log's metadata (:data:`CHANCE_SEED`); an error inside a
+    sample is raised as it is (``debug_errors``).
 
     Raises:
-        KeyboardInterrupt: If the run was interrupted (Inspect keeps the
-            cancelled log and returns none).
+        KeyboardInterrupt: If the run was interrupted.
         RunFailedError: If the run did not finish successfully (one line naming its log).
     """
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)

@@ -1,38 +1,8 @@
 """Run-time settings shared by every benchmark: where data, Hub copies and caches live.
 
-Settings come from environment variables so that lm-eval, Inspect and the
-``cog-tasks`` command all see the same values. Every variable the package
-reads is listed here (and in the root README, *Settings*):
-
-- ``COG_TASKS_DATA``: a local directory laid out like the upstream releases,
-  ``<benchmark>/<upstream path>`` (``coglm/<stage>/<file>.json``,
-  ``egosocial/<file>.jsonl``, ``cogbench/<language>/cogbench_a.json``...).
-  :func:`cog_tasks.common.sources.fetch` reads a file from it first, and then
-  never touches the network; the tests also read ``cogeval/task_templates/`` from it.
-- ``COG_TASKS_CACHE``: where converted models and checked downloads are cached
-  (default ``~/.cache/cog-tasks``; downloads under ``<benchmark>/<commit>/``).
-- ``COG_TASKS_<BENCH>_HUB`` for each registered benchmark (``COGLM``,
-  ``COGEVAL``, ``COGBENCH``, ``EGOSOCIAL``): a Hugging Face Hub dataset
-  ``ORG/NAME`` or ``ORG/NAME@REVISION``, or a local folder written by
-  ``cog-tasks data build``.
-  See :func:`hub_source`. The data sources of CogLM, CogBench, CogEval's
-  published tasks and EgoSocialArena read theirs (after ``COG_TASKS_DATA``);
-  the authors' scripts and prompts have no Hub copy, so a Hub setting is
-  refused for them.
-- ``COG_TASKS_COGLM_TEST_LLAMA``: a copy of the CogLM authors' ``test_llama.py``
-  (the wording of ``coglm_chat -T prompt=llama-text``; read by
-  :mod:`cog_tasks.coglm.llama_text`).
-- ``COG_TASKS_COGBENCH_REVISION``: the revision of the authors' Hub dataset
-  ``kwaikeg/CogBench`` to read instead of the pinned one: a commit (7 to 40
-  hex digits, see :func:`commit_like`), since it names a cache folder and only
-  a commit never changes.
-
-Every setting is checked when it is read, and a bad value raises
-:class:`~cog_tasks.common.errors.SettingError` naming the setting: a blank Hub
-value, a revision that is not a commit, a ``~user`` whose home does not exist.
-- ``HF_HUB_OFFLINE`` (Hugging Face's own): when true, a file that would be
-  downloaded fails at once with the ways out instead of trying the network
-  (checked downloads already cached are still read).
+Settings are environment variables (``COG_TASKS_DATA``, ``COG_TASKS_CACHE``,
+``COG_TASKS_<BENCH>_HUB``, ``COG_TASKS_COGBENCH_REVISION``...; docs/data.md), so lm-eval,
+Inspect and ``cog-tasks`` see the same values; a bad value raises :class:`SettingError`.
 """
 
 from __future__ import annotations
@@ -60,10 +30,6 @@ HUB_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
 def commit_like(value: str, setting: str) -> str:
     """``value`` if it is a commit hash (7 to 40 lower-case hex digits).
 
-    Args:
-        value: The revision as given.
-        setting: Where it came from (``COG_TASKS_COGBENCH_REVISION``, ``-T revision``).
-
     Raises:
         SettingError: Naming ``setting`` for anything else (a branch, ``../x``).
     """
@@ -78,9 +44,6 @@ def commit_like(value: str, setting: str) -> str:
 def hub_env(benchmark: str) -> str:
     """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``).
 
-    The registry (``cog_tasks.benchmarks``, above this layer) says which
-    benchmarks read one; here the name only has to be a benchmark's name.
-
     Raises:
         ValueError: For a name no benchmark could have.
     """
@@ -91,13 +54,7 @@ def hub_env(benchmark: str) -> str:
 
 @dataclass(frozen=True)
 class HubSource:
-    """Where a benchmark's Hub-shaped copy lives.
-
-    Attributes:
-        location: ``ORG/NAME`` on the Hub, or a local folder path.
-        revision: Branch, tag or commit on the Hub (``None``: the default branch).
-        setting: Where the value came from, quoted in errors.
-    """
+    """Where a benchmark's Hub-shaped copy lives: ``ORG/NAME`` (at ``revision``) or a folder."""
 
     location: str
     revision: str | None
@@ -115,13 +72,8 @@ class HubSource:
 def parse_hub(value: str, setting: str) -> HubSource:
     """Read ``ORG/NAME[@REVISION]`` or a local folder.
 
-    Args:
-        value: The text of the setting.
-        setting: Its name, quoted in errors.
-
     Raises:
-        SettingError: For a blank value, or one that is neither a folder nor
-            ``ORG/NAME[@REVISION]``.
+        SettingError: For a blank value, or neither a folder nor ``ORG/NAME[@REVISION]``.
     """
     text = value.strip()
     if not text:
@@ -141,15 +93,7 @@ def parse_hub(value: str, setting: str) -> HubSource:
 
 
 def hub_source(benchmark: str, explicit: str | None = None) -> HubSource | None:
-    """A benchmark's Hub copy: the explicit value, else ``COG_TASKS_<BENCH>_HUB``.
-
-    Args:
-        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
-        explicit: A value given by the caller; it wins over the environment.
-
-    Returns:
-        The source, or ``None`` when none is configured.
-    """
+    """A benchmark's Hub copy: the explicit value, else ``COG_TASKS_<BENCH>_HUB`` (or ``None``)."""
     setting = hub_env(benchmark)
     value = explicit if explicit else os.environ.get(setting)
     if value is None or (not explicit and value == ""):
@@ -163,14 +107,7 @@ def offline() -> bool:
 
 
 def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
-    """Return the local data directory, if one is configured.
-
-    Args:
-        explicit: A directory given directly by the caller; it wins over the
-            ``COG_TASKS_DATA`` environment variable.
-
-    Returns:
-        The directory, or ``None`` when neither source names one.
+    """Return the local data directory (``explicit``, else ``COG_TASKS_DATA``), if any.
 
     Raises:
         FileNotFoundError: If a directory is named but does not exist.

@@ -1,38 +1,9 @@
 """``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
 
-A multiple-choice task asks lm-eval for one log-likelihood per (context,
-candidate) pair, and the ``hf`` model runs the context again for every
-candidate. On CogLM the context is most of the text (55 tokens on average
-against 8 for a candidate), so about two thirds of that work repeats itself;
-lm-eval's own code marks the missing middleware as a TODO. On a GPU the
-repetition is cheap, and vLLM's automatic prefix caching removes it.
-On a CPU it is most of the run time.
-
-:class:`SharedPrefixHFLM` is :class:`lm_eval.models.huggingface.HFLM` with one
-change: requests that share a context are scored by :func:`score_groups`. It
-packs contexts, each followed by its candidates, into rows and runs batches
-of rows, with an attention mask that keeps every candidate to its own
-context, so a context is read once however many candidates it has. A request
-whose whole token sequence is such a shared context (CogLM asks for each
-question's own log-likelihood this way) is read from the same row. The token
-ids are lm-eval's own (``HFLM`` tokenizes the pairs), so the log-likelihoods
-are those of ``hf`` up to float rounding.
-
-The packed path is taken only where it provably gives ``hf``'s numbers: a
-causal model whose forward takes ``position_ids`` and whose attention takes a
-custom 4D mask (``sdpa`` or ``eager``), with no ALiBi (its bias depends on
-token distance in the row, not on the position ids) and no recurrent or
-hybrid layers (a state carries across the row), and rows shorter than any
-sliding window. Anything else goes to ``HFLM`` unchanged, and the first time
-that happens for a reason, a log line says why: generation, rolling
-log-likelihoods, seq2seq models, models failing the checks above, groups too
-long for the sliding window, requests that ``HFLM`` would truncate on the
-left, and contexts asked about only once. The test suite compares the two
-models on tiny Llama, Mistral (sliding window), MPT, BLOOM, GPT-2 and Mamba
-models and on SmolLM2.
-
-Importing this module registers the model with lm-eval; ``cog-tasks lm-eval``
-does so before handing over to lm-eval's CLI.
+Requests that share a context are packed into rows with a mask that keeps every candidate to
+its own context (:func:`score_groups`), giving ``hf``'s log-likelihoods up to float rounding.
+Models or requests where that cannot be proved go to ``HFLM`` unchanged, with a log line why.
+Importing this module registers the model with lm-eval.
 """
 
 from __future__ import annotations
@@ -78,12 +49,8 @@ GroupScores = list[list[tuple[float, bool]]]
 class Group:
     """A context, the continuations asked about it, and parts of itself asked about.
 
-    Attributes:
-        context: Token ids of the context (at least one).
-        continuations: Token ids of each continuation (each at least one).
-        context_splits: For each request that scores the context's own tail:
-            how many leading context tokens it conditions on (``1 <= k <
-            len(context)``); it scores ``context[k:]`` given ``context[:k]``.
+    ``context_splits``: per request scoring the context's own tail, how many leading tokens ``k``
+    it conditions on (``1 <= k < len(context)``): it scores ``context[k:]`` given ``context[:k]``.
     """
 
     context: Sequence[int]
@@ -105,23 +72,14 @@ def _config_values(config: Any) -> dict[str, Any]:
 
 
 def _attention_implementation(model: torch.nn.Module) -> str | None:
-    """The attention implementation the model runs with.
-
-    transformers 5.23 has no public getter; ``config._attn_implementation`` is
-    the property its own models read to pick the attention function.
-    """
+    """The attention implementation the model runs with (``config._attn_implementation``)."""
     return getattr(model.config, "_attn_implementation", None)
 
 
 def packing_blocker(model: torch.nn.Module) -> str | None:
     """Why the packed path could differ from ``hf`` for this model, or ``None`` if it cannot.
 
-    Args:
-        model: A Hugging Face causal LM.
-
-    Returns:
-        A reason for the log, or ``None`` when every check passes (the
-        sliding window, which depends on row lengths, is checked per batch).
+    The sliding window, which depends on row lengths, is checked per batch.
     """
     config = model.config
     values = _config_values(config)
@@ -165,14 +123,9 @@ def packed_size(group: Group) -> int:
 
 
 def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
-    """Split groups, in order, into packs of at most ``budget`` tokens.
+    """Split groups, in order, into packs of at most ``budget`` tokens (group indices per pack).
 
-    Args:
-        sizes: Tokens each group puts in a pack (:func:`packed_size`).
-        budget: Most tokens per pack; a group larger than this gets a pack of its own.
-
-    Returns:
-        Lists of group indices, one list per pack, covering every group once.
+    A group larger than ``budget`` gets a pack of its own.
     """
     packs: list[list[int]] = []
     used = budget
@@ -189,16 +142,9 @@ def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
 class PackedRow:
     """Several groups laid out in one row of model input.
 
-    Attributes:
-        tokens: Token ids of the row.
-        positions: Position id of each token (restarting per group and per continuation).
-        allowed: ``allowed[i, j]``: token ``i`` may attend to token ``j``.
-        needed: The last ``needed`` tokens are those whose logits predict a
-            scored token; every other token comes before them.
-        predictors: Per group, per continuation then per context split: the
-            indices, within those last ``needed`` tokens, of the logits that
-            predict its tokens in order.
-        targets: Per group, per continuation then per context split: its token ids.
+    ``allowed[i, j]``: token ``i`` may attend to token ``j``. The last ``needed`` tokens are those
+    whose logits predict a scored token; ``predictors`` and ``targets`` hold, per group, per
+    continuation then per context split, those logits' indices and the token ids.
     """
 
     tokens: list[int]
@@ -212,27 +158,12 @@ class PackedRow:
 def layout_row(groups: Sequence[Group]) -> PackedRow:
     """Lay out groups in one row so that each context is read once.
 
-    Each group contributes its context, then each continuation without its
-    last token (nothing reads the prediction that token would make). A
-    context token sees its context up to itself; a continuation token sees its
-    whole context and its own earlier tokens; position ids restart after the
-    context for every continuation. This gives every continuation exactly the
-    log-probabilities of running its (context, continuation) pair alone. The
-    tokens whose logits are needed (each context's last token and every
-    continuation token, and the context tokens a context split scores) are
-    then moved to the end of the row, which the mask and position ids make
-    harmless, so that the model's ``logits_to_keep`` can skip the rest.
-
-    Args:
-        groups: Contexts (at least one token) with their continuations (each
-            at least one token) and context splits.
-
-    Returns:
-        The row.
+    Each context is followed by its continuations (without their last token), position ids
+    restarting after the context, so each continuation gets exactly its pair's log-probabilities;
+    the tokens whose logits are needed move to the end of the row (for ``logits_to_keep``).
 
     Raises:
-        ValueError: If a context or a continuation is empty, or a split does
-            not leave tokens on both sides.
+        ValueError: If a context or a continuation is empty, or a split leaves no token on a side.
     """
     tokens: list[int] = []
     positions: list[int] = []
@@ -295,15 +226,8 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
 def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupScores]:
     """Score rows as one left-padded batch in a single forward pass.
 
-    Args:
-        model: A Hugging Face causal LM in eval mode whose attention takes a
-            custom 4D mask (``sdpa`` or ``eager``).
-        rows: Rows from :func:`layout_row`.
-
-    Returns:
-        Per row, per group, per continuation: the summed log-probability of
-        its tokens and whether each token is the model's greedy choice, as
-        lm-eval's ``loglikelihood`` returns them.
+    Returns per row, per group, per continuation the summed log-probability and whether each
+    token is the greedy choice, as lm-eval's ``loglikelihood`` does.
     """
     parameters = next(model.parameters())
     device, dtype = parameters.device, parameters.dtype
@@ -355,22 +279,8 @@ def score_groups(
 ) -> list[GroupScores]:
     """Log-likelihood of every continuation of every group, each context read once.
 
-    Groups are packed, in order, into rows of at most ``row_tokens`` tokens
-    (a larger group gets a row of its own); rows are sorted by length and run
-    in batches of at most ``batch_tokens`` tokens, padding included.
-
-    Args:
-        model: A Hugging Face causal LM in eval mode whose attention takes a
-            custom 4D mask (``sdpa`` or ``eager``).
-        groups: Contexts with their continuations, as token ids.
-        row_tokens: Most tokens per row.
-        batch_tokens: Most tokens per forward pass.
-        progress: Called with the number of groups each batch finished.
-
-    Returns:
-        Per group, per continuation in order and then per context split:
-        the summed log-probability of its tokens and whether each token is
-        the model's greedy choice.
+    Groups are packed into rows of at most ``row_tokens``, run in batches of at most
+    ``batch_tokens`` (padding included); ``progress`` gets the groups each batch finished.
     """
     packs = pack_groups([packed_size(group) for group in groups], row_tokens)
     rows = [layout_row([groups[g] for g in pack]) for pack in packs]
@@ -396,9 +306,7 @@ def score_groups(
 class SharedPrefixHFLM(HFLM):
     """lm-eval's ``hf`` model that reads each shared context once (see the module docs).
 
-    It takes the same ``--model_args`` as ``hf``, plus ``row_tokens`` and
-    ``batch_tokens`` (see :func:`score_groups` and the defaults' comment).
-    ``batch_size`` still applies to the requests that ``HFLM`` handles.
+    It takes ``hf``'s ``--model_args`` plus ``row_tokens`` and ``batch_tokens``.
     """
 
     def __init__(
@@ -427,12 +335,7 @@ class SharedPrefixHFLM(HFLM):
             logger.warning("%s: scoring through hf's own path: %s", MODEL_NAME, reason)
 
     def _plan(self, requests: list[TokenizedRequest]) -> tuple[list[list[int]], list[Group]]:
-        """Which requests to pack, as groups, and their request indices in group order.
-
-        Returns:
-            Per group, the request indices of its continuations then of its
-            context splits; and the groups themselves.
-        """
+        """The groups to pack and, per group, the request indices of its continuations, splits."""
         eligible = [
             index
             for index, (_, context, continuation) in enumerate(requests)

@@ -1,42 +1,8 @@
 """Where every benchmark's data comes from: one resolver, one error type.
 
-Each benchmark declares once, as a :class:`DataSource`, where its files come
-from. :func:`fetch` resolves one file (``path``, as laid out upstream) in order:
-
-1. ``$COG_TASKS_DATA/<benchmark>/<path>`` (or the ``data_dir`` argument, which
-   must then hold the file);
-2. the benchmark's Hub setting (:func:`cog_tasks.common.settings.hub_source`):
-   a Hub dataset or a folder written by ``cog-tasks data build``, read by the
-   benchmark's own :attr:`DataSource.read_hub`. CogLM and EgoSocialArena copies
-   are in the built-dataset layout; their readers write the rows back in the
-   upstream file's format, so one validator checks every origin;
-3. the pinned upstream file, downloaded once by :func:`download` (the only
-   network call) into ``cache_dir()/<benchmark>/<commit>/<path>``. Under
-   ``HF_HUB_OFFLINE`` a cached file is still read, and a missing one fails at
-   once with the ways out.
-
-Every file goes through the same generic checks, whatever its origin: an
-empty file (or whitespace only) is refused before the validator sees it, and
-where the source pins a file's item count (:attr:`DataSource.item_counts`) the
-validator's result must hold that many items: a download or its cached copy
-that differs fails, a local or Hub copy that differs gives an
-:class:`ItemCountWarning` naming the file. The validator (a hook per benchmark
-file) parses and checks the bytes and returns what the loader needs; it calls
-:func:`check_unique` (with :func:`record_key`) for duplicate records and ids.
-
-Where the source pins a file's SHA-256 (:attr:`DataSource.pins`: the files
-mirrored byte for byte from a pinned commit, which never changes), every read
-is checked against it, a cached download's included: a download or a cached
-file that differs fails; a local copy that differs, or a Hub copy whose
-content (its JSON, whatever the formatting: a Hub copy is rebuilt from rows)
-differs, gives a :class:`DataHashWarning` naming the file. What was read, from
-where, and how it compares is :attr:`Fetched.provenance`, which :func:`fetch`
-also hands to :func:`cog_tasks.common.provenance.record_read` for the run to record.
-
-A download is written to the cache, atomically, only after it passed; a
-cached file that fails names itself to delete. Every failure of a source is a
-:class:`DataSourceError`; a malformed file under ``COG_TASKS_DATA`` (the
-user's own) keeps the validator's error, which names the file and line.
+:func:`fetch` resolves a file from ``$COG_TASKS_DATA``, then the benchmark's Hub setting, then
+the pinned upstream commit (downloaded once into the cache), and applies the same checks to
+every origin: not empty, the pinned item count and SHA-256 (docs/data.md).
 """
 
 from __future__ import annotations
@@ -77,10 +43,7 @@ Origin = Literal["local", "hub", "upstream"]
 
 
 class DataSourceError(DataFileError):
-    """Benchmark data that cannot be fetched or fails its checks.
-
-    The message names the source (file, folder or URL) and the ways out.
-    """
+    """Benchmark data that cannot be fetched or fails its checks (the message says the ways out)."""
 
 
 class MissingDataFile(DataSourceError, FileNotFoundError):
@@ -97,21 +60,14 @@ class DataHashWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Pin:
-    """The SHA-256 digests of one pinned upstream file.
-
-    Attributes:
-        sha256: Of the file's bytes.
-        content: Of its JSON content (:func:`content_sha256`), for copies rebuilt from rows.
-    """
+    """The SHA-256 digests of one pinned upstream file: its bytes and its JSON ``content``."""
 
     sha256: str
     content: str
 
 
 def content_sha256(content: Content, path: str) -> str:
-    """SHA-256 of a file's JSON content, whatever its formatting and key order.
-
-    A ``.jsonl`` file counts as the list of its records.
+    """SHA-256 of a file's JSON content (a ``.jsonl`` as its list of records), formatting aside.
 
     Raises:
         DataFileError: Naming the source when it is not JSON (Lines).
@@ -122,13 +78,7 @@ def content_sha256(content: Content, path: str) -> str:
 
 
 def check_not_empty(content: Content) -> None:
-    """Refuse a file that is empty or holds only whitespace.
-
-    :func:`fetch` calls it on every file before the validator.
-
-    Raises:
-        DataFileError: Naming the file.
-    """
+    """Refuse a file that is empty or holds only whitespace (:class:`DataFileError`)."""
     if not content.data.strip():
         raise DataFileError(f"{content.source}: the file is empty")
 
@@ -141,15 +91,8 @@ def record_key(record: Any) -> str:
 def check_unique(keyed: Iterable[tuple[str, Hashable]], source: str, kind: str = "record") -> None:
     """Refuse a repeated record or id: the benchmark validators' duplicate check.
 
-    Call it with ``kind="record"`` and :func:`record_key` for repeated records,
-    and with ``kind="id"`` and each item's id for repeated ids, for example
-    ``check_unique(((f"line {n}", record_key(r)) for n, r in rows), content.source)``.
-
-    Args:
-        keyed: ``(where, key)`` pairs, ``where`` naming the record (``line 12``,
-            ``item 3``) in messages.
-        source: The file, quoted in messages.
-        kind: What the key is (``record``, ``id``); an id is quoted in the message.
+    ``keyed`` holds ``(where, key)`` pairs, ``where`` naming the record (``line 12``) in messages;
+    use ``kind="record"`` with :func:`record_key`, or ``kind="id"`` with each item's id.
 
     Raises:
         DataFileError: Naming the file, the repeat and the record it repeats.
@@ -168,11 +111,7 @@ def check_unique(keyed: Iterable[tuple[str, Hashable]], source: str, kind: str =
 class Content:
     """The bytes of one benchmark file, in its upstream format, and where they came from.
 
-    Attributes:
-        data: The file's bytes.
-        source: The file, URL or Hub config, quoted in errors.
-        origin: ``local`` (``COG_TASKS_DATA``), ``hub`` or ``upstream`` (pinned).
-        path: The file on disk, when there is one.
+    ``origin``: ``local`` (``COG_TASKS_DATA``), ``hub`` or ``upstream`` (pinned).
     """
 
     data: bytes
@@ -181,11 +120,7 @@ class Content:
     path: Path | None = None
 
     def text(self) -> str:
-        """The bytes as UTF-8 text.
-
-        Raises:
-            DataFileError: Naming the source when they are not UTF-8.
-        """
+        """The bytes as UTF-8 text (:class:`DataFileError` naming the source otherwise)."""
         try:
             return self.data.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -194,19 +129,11 @@ class Content:
             ) from error
 
     def json(self) -> Any:
-        """The text as one JSON value.
-
-        Raises:
-            DataFileError: Naming the source (and line) for bad UTF-8 or bad JSON.
-        """
+        """The text as one JSON value (:class:`DataFileError` naming source and line otherwise)."""
         return parse_json(self.text(), self.source)
 
     def jsonl(self) -> list[tuple[int, dict[str, Any]]]:
-        """The text as JSON Lines: ``(line number, object)`` for each non-blank line.
-
-        Raises:
-            DataFileError: Naming the source and line of bad JSON or a non-object.
-        """
+        """The text as JSON Lines: ``(line number, object)`` for each non-blank line."""
         return list(parse_jsonl(self.text(), self.source))
 
 
@@ -219,15 +146,7 @@ HubReader = Callable[[HubSource, str], Content]
 
 @dataclass(frozen=True)
 class Fetched(Generic[T]):
-    """What :func:`fetch` found.
-
-    Attributes:
-        value: What the validator returned.
-        source: The file, cached file or Hub config it came from.
-        origin: ``local``, ``hub`` or ``upstream``.
-        path: The file on disk, when there is one.
-        provenance: Where it came from and how it compares with its pin.
-    """
+    """What :func:`fetch` found: the validator's value, where it came from, its provenance."""
 
     value: T
     source: str
@@ -240,23 +159,9 @@ class Fetched(Generic[T]):
 class DataSource:
     """Where one benchmark's files come from, declared once in its loader module.
 
-    Attributes:
-        benchmark: Folder under ``COG_TASKS_DATA`` and the cache; names the Hub setting.
-        title: The benchmark's name in messages.
-        repo: The upstream repository (GitHub ``ORG/NAME`` or Hub dataset).
-        commit: The pinned upstream commit.
-        url_template: Upstream URL of a file, with ``{repo}``, ``{commit}`` and ``{path}``.
-        hub_copy: What a Hub copy is, for the ways out.
-        read_hub: Reads one file from a Hub copy (see :data:`HubReader`); None
-            where a Hub copy never holds the benchmark's files of this source
-            (the authors' scripts and prompts), which a Hub setting then refuses.
-        commit_env: A setting that overrides :attr:`commit`, if any.
-        more_ways_out: Ways out specific to the benchmark, appended to the others.
-        describe: Names a file in messages (default ``<title> file <path>``).
-        item_counts: Upstream path -> item count of the pinned file, where upstream
-            pins one; the validator's result (a sized value) is checked against it.
-        pins: Upstream path -> the pinned file's digests (:class:`Pin`), for the
-            files mirrored byte for byte from :attr:`commit`.
+    ``read_hub`` reads one file from a Hub copy (None: a Hub copy never holds this source's
+    files). ``item_counts`` and ``pins`` map upstream paths to the pinned file's item count and
+    digests (:class:`Pin`).
     """
 
     benchmark: str
@@ -285,8 +190,7 @@ class DataSource:
         """The upstream commit to read: the argument, :attr:`commit_env`, then the pin.
 
         Raises:
-            SettingError: Naming the argument or setting when it is not a commit
-                (:func:`~cog_tasks.common.settings.commit_like`).
+            SettingError: Naming the argument or setting when it is not a commit.
         """
         if commit:
             return commit_like(commit, "revision")
@@ -323,22 +227,13 @@ class DataSource:
 
 
 def download(url: str) -> bytes:
-    """Fetch a URL: the resolver's only network call (tests replace it).
-
-    Raises:
-        OSError: On a network or HTTP error.
-        http.client.HTTPException: On a broken response.
-    """
+    """Fetch a URL: the resolver's only network call (tests replace it)."""
     with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 (pinned https URL)
         return response.read()
 
 
 def load_hub_split(hub: HubSource, config: str) -> datasets.Dataset:
-    """The ``test`` split of one config of a Hub copy in the built-dataset layout.
-
-    A local folder is always read afresh: ``datasets`` caches a folder under its
-    name whatever its content, so a folder rebuilt in place would read stale rows.
-    """
+    """The ``test`` split of one config of a Hub copy (a local folder is always read afresh)."""
     import datasets
 
     return datasets.load_dataset(
@@ -362,22 +257,12 @@ def fetch(
 ) -> Fetched[T]:
     """Resolve, check and return one benchmark file (see the module docstring).
 
-    Args:
-        benchmark: The benchmark's declared source.
-        path: The file, as laid out upstream (``first_stage/exist.json``).
-        validate: Parses and checks the content; its result is :attr:`Fetched.value`.
-        data_dir: A local data root read instead of ``$COG_TASKS_DATA``; it must hold the file.
-        hub: A Hub copy used instead of the benchmark's Hub setting.
-        commit: An upstream commit read instead of the pinned one.
-        local: False to skip the local data root.
-
-    Returns:
-        The validated value and where it came from.
+    ``path`` is the file as laid out upstream; ``data_dir``, ``hub`` and ``commit`` replace the
+    local root, the Hub setting and the pinned commit; ``local=False`` skips the local root.
 
     Raises:
-        DataSourceError: When no source can provide the file, or a Hub copy, a
-            download or a cached download fails its checks; the message names
-            the source and the ways out (the cached file to delete, for a bad cache).
+        DataSourceError: When no source can provide the file, or a Hub copy, a download or a
+            cached download fails its checks, naming the source and the ways out.
         ValueError: The validator's own error, for a bad file under the local data root.
     """
     pin = benchmark.pins.get(path) if benchmark.pinned(commit) == benchmark.commit else None
@@ -432,11 +317,7 @@ def _checked(
 def _provenance(
     content: Content, path: str, origin: str, location: str, pin: Pin | None
 ) -> Provenance:
-    """How ``content`` compares with ``pin``; refuses a download or cache that differs.
-
-    Raises:
-        DataFileError: Naming the source, for an upstream file that is not the pinned one.
-    """
+    """How ``content`` compares with ``pin``; refuses a download or cache that differs."""
     digest = hashlib.sha256(content.data).hexdigest()
     check: Check = "unverified"
     if pin is not None and digest == pin.sha256:

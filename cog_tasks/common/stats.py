@@ -1,37 +1,8 @@
 """The one statistics entry: 95 % intervals over each benchmark's independent unit.
 
-Every headline number of cog-tasks carries an :class:`Interval`. Intervals are
-seeded percentile bootstraps (:func:`scipy.stats.bootstrap`) resampling the
-benchmark's *independent unit* with replacement:
-
-================================  =====================================
-benchmark                         unit resampled
-================================  =====================================
-CogLM                             items (question, with its option count)
-EgoSocialArena, static tasks      items
-CogEval                           tasks (a task's dialogs move together:
-                                  :func:`cluster_mean_interval`)
-CogBench                          trajectories (one profile's 10 rounds)
-Number Guessing, Hold'em          games or matches
-================================  =====================================
-
-A 0/1 proportion over fewer than :data:`WILSON_BELOW` units, or one whose
-units are all 0 (or all 1), gets Wilson's score interval
-(:func:`statsmodels.stats.proportion.proportion_confint`) instead.
-:func:`paired_difference` (ratios of sums) and :func:`paired_bootstrap` (any
-statistic: κ per trajectory, the cognitive age per item) give the interval of
-a difference between two runs over the units they share.
-
-The invariants hold by construction, in :meth:`Interval.__post_init__`, for
-every interval built anywhere: below :data:`SMALL_N` units there is none; no
-interval has zero width or excludes its point; a missing one carries its
-reason, written one way (:meth:`Interval.bounds_text`,
-``[no interval: 5 items]``). The builders here also keep a measure on its
-scale (a share within [0, 1]), and :func:`metric_values` writes an interval
-into an Inspect log without a NaN.
-
-numpy and scipy are imported inside the functions: the CLI's start-up imports
-this module for :class:`Interval` alone.
+Seeded percentile bootstraps resample the unit (item, task, trajectory, game); small or
+unanimous 0/1 shares get Wilson's interval. :class:`Interval` keeps the invariants for every
+interval built anywhere. numpy and scipy are imported lazily (the CLI imports this module).
 """
 
 from __future__ import annotations
@@ -70,19 +41,9 @@ Statistic = Callable[["np.ndarray"], float]
 class Interval:
     """A headline number with its 95 % interval.
 
-    Built anywhere, it keeps the invariants: fewer than :data:`SMALL_N` units,
-    an undefined or zero-width interval give no interval (bounds NaN, method
-    ``"none"``, a ``reason``); a point outside its bounds widens them to it.
-
-    Attributes:
-        value: The number itself, on all units.
-        low: Lower bound of the interval (NaN: none).
-        high: Upper bound of the interval (NaN: none).
-        n: Number of independent units behind it.
-        unit: What a unit is (``"item"``, ``"task"``, ``"trajectory"``, ``"game"``).
-        method: ``"bootstrap"``, ``"wilson"``, ``"newcombe"`` (a paired
-            difference of 0/1 units), ``"logged"`` (read back from a log) or ``"none"``.
-        reason: Why there is no interval (``"5 items"``, ``"12 games, all alike"``).
+    Fewer than :data:`SMALL_N` units, an undefined or zero-width interval give no interval
+    (bounds NaN, method ``"none"``, a ``reason``); a point outside its bounds widens them.
+    ``method``: ``"bootstrap"``, ``"wilson"``, ``"newcombe"``, ``"logged"`` or ``"none"``.
     """
 
     value: float
@@ -127,10 +88,7 @@ class Interval:
         return [_json_number(self.low), _json_number(self.high)]
 
     def as_dict(self) -> dict[str, float | int | str | None]:
-        """JSON-ready fields: value, ci_low, ci_high, n, unit, method and reason.
-
-        An undefined number (NaN) is ``None``, so the JSON stays valid.
-        """
+        """JSON-ready fields: value, ci_low, ci_high, n, unit, method, reason (NaN: ``None``)."""
         return {
             "value": _json_number(self.value),
             "ci_low": _json_number(self.low),
@@ -150,12 +108,7 @@ class Interval:
         return self.excludes(point)
 
     def bounds_text(self, digits: int = 3, scale: float = 1.0) -> str:
-        """``[0.480, 0.544]``, or the one wording of a missing interval: ``[no interval: 5 items]``.
-
-        Args:
-            digits: Decimals of the bounds.
-            scale: Factor of the bounds (100 for percent).
-        """
+        """``[0.480, 0.544]``, or the one wording of a missing one: ``[no interval: 5 items]``."""
         if not self.defined:
             return f"[no interval: {self.reason}]"
         return f"[{scale * self.low:.{digits}f}, {scale * self.high:.{digits}f}]"
@@ -200,16 +153,7 @@ def no_interval(value: float, n: int, unit: str, reason: str = "") -> Interval:
 
 
 def on_scale(interval: Interval, scale: tuple[float, float]) -> Interval:
-    """The interval cut to its measure's ``(low, high)`` scale; none for a point off the scale.
-
-    Args:
-        interval: The interval.
-        scale: The measure's range (:data:`SHARE` for a share).
-
-    Returns:
-        The interval within the scale (a cognitive age below 0 years has no
-        interval on the age scale: it says so).
-    """
+    """The interval cut to its measure's ``(low, high)`` scale; none for a point off the scale."""
     if math.isnan(interval.value) or not interval.defined:
         return interval
     if not scale[0] <= interval.value <= scale[1]:
@@ -221,11 +165,8 @@ def on_scale(interval: Interval, scale: tuple[float, float]) -> Interval:
 def metric_values(name: str, interval: Interval) -> dict[str, float]:
     """An interval as an Inspect metric's values, never a NaN.
 
-    ``<name>`` (left out where undefined), ``<name>_n`` (its units) and,
-    where there is an interval, ``<name>_stderr`` (the half width over the
-    normal quantile), ``<name>_ci_low`` and ``<name>_ci_high``. A missing
-    interval is a missing key, as a missing number is
-    (:func:`interval_from_metrics` reads them back).
+    ``<name>``, ``<name>_n`` and, where defined, ``<name>_stderr``, ``<name>_ci_low`` and
+    ``<name>_ci_high``; a missing number is a missing key (:func:`interval_from_metrics`).
     """
     if math.isnan(interval.value):
         return {}
@@ -271,19 +212,6 @@ def bootstrap_interval(
 ) -> Interval:
     """Seeded percentile bootstrap of ``statistic`` over ``n_units`` independent units.
 
-    Args:
-        statistic: Maps an index array of units (with repeats) to the headline.
-        n_units: How many units there are.
-        unit: What a unit is, for the report.
-        seed: Seed of the resampling: the same seed gives the same interval.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        scale: The measure's range (:func:`on_scale`).
-
-    Returns:
-        The statistic on every unit, with its interval (none below
-        :data:`SMALL_N` units; every field NaN on no units).
-
     Raises:
         ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
     """
@@ -316,17 +244,7 @@ def bootstrap_interval(
 def wilson_interval(
     successes: float, n: int, *, unit: str, confidence: float = CONFIDENCE
 ) -> Interval:
-    """Wilson score interval of a proportion (statsmodels' ``proportion_confint``).
-
-    Args:
-        successes: Number of successes (may be fractional, e.g. a mean over epochs times n).
-        n: Number of units.
-        unit: What a unit is.
-        confidence: Coverage of the interval.
-
-    Returns:
-        The proportion with its Wilson interval (none below :data:`SMALL_N` units).
-    """
+    """Wilson score interval of a proportion (``successes`` may be fractional)."""
     if n == 0:
         return no_interval(math.nan, 0, unit)
     from statsmodels.stats.proportion import proportion_confint
@@ -349,11 +267,7 @@ def _unanimous_wilson(
 ) -> Interval | None:
     """Wilson's interval when every unit's share ``top / bottom`` is 0, or every one's is 1.
 
-    Every bootstrap resample of such units gives the same share (zero
-    width); Wilson's, over the units with a non-zero ``bottom``, does not.
-
-    Returns:
-        The interval, or None when the units are not unanimous (or none has trials).
+    Every bootstrap resample of such units has zero width; None when they are not unanimous.
     """
     import numpy as np
 
@@ -403,22 +317,8 @@ def ratio_interval(
 ) -> Interval:
     """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
 
-    A rate is never an average of per-unit ratios; a resample whose
-    denominators sum to 0 gives NaN. 0/1 shares (every unit all events or
-    none) get Wilson's interval: over fewer than :data:`WILSON_BELOW` units,
-    or when every unit agrees (every bootstrap resample would too).
-
-    Args:
-        values: One value (denominator 1) or ``(numerator, denominator)`` per unit.
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        bounds: The ratio's scale; ``None``: :data:`SHARE` where every
-            numerator lies within ``[0, denominator]``, else unbounded.
-
-    Returns:
-        The ratio of the sums with its interval.
+    0/1 shares get Wilson's interval below :data:`WILSON_BELOW` units or when all units agree.
+    ``bounds=None``: :data:`SHARE` where every numerator lies within ``[0, denominator]``.
     """
     tops, bottoms = _ratio_parts(values)
     counted = bottoms > 0
@@ -457,20 +357,8 @@ def mean_interval(
 ) -> Interval:
     """Interval of a mean over independent units (:func:`ratio_interval` with denominators 1).
 
-    Args:
-        values: One value per unit (NaN is not allowed: an invalid reply is a
-            scored unit, never a missing one).
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        bounds: The measure's scale (``None``: [0, 1] when every value is).
-
-    Returns:
-        The mean with its interval.
-
     Raises:
-        ValueError: If a value is NaN.
+        ValueError: If a value is NaN (an invalid reply is a scored unit, never a missing one).
     """
     if any(math.isnan(float(value)) for value in values):
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
@@ -494,11 +382,6 @@ def cluster_mean_interval(
     confidence: float = CONFIDENCE,
 ) -> Interval:
     """Interval of a mean over rows that are not independent: whole clusters are resampled.
-
-    CogEval's rows are dialogs, and the dialogs of one task (its temperatures
-    and repeats) share the task: the mean over rows is the ratio
-    ``sum / count`` over clusters (:func:`ratio_interval`), and ``n`` counts
-    clusters.
 
     Raises:
         ValueError: If ``values`` and ``clusters`` differ in length.
@@ -530,14 +413,8 @@ def _unanimous_paired(
 ) -> Interval | None:
     """Wilson's or Newcombe's interval for paired 0/1 units whose differences are all the same.
 
-    Every bootstrap resample would give the same difference (zero width).
-    With no discordant pair, the difference lies within the share of
-    discordant pairs, whose Wilson upper bound ``u`` (0 of ``n``) gives
-    ``[-u, u]``; with every pair discordant one way, Newcombe's hybrid score
-    interval for paired proportions (method 10, correlation 0).
-
-    Returns:
-        The interval, or None when the units are not such a case.
+    No discordant pair: ``[-u, u]`` (``u`` Wilson's upper bound for 0 of ``n``); every pair
+    discordant one way: Newcombe's hybrid score interval (method 10). None otherwise.
     """
     if not (_is_binary(share_a) and _is_binary(share_b)):
         return None
@@ -559,12 +436,9 @@ def _unanimous_paired(
 def _identical_paired(
     n: int, unit: str, confidence: float, bounds: tuple[float, float]
 ) -> Interval:
-    """Two runs that score every shared unit alike (not 0/1 units).
+    """Two runs that score every shared unit alike (not 0/1 units): ``[-u * h, u * h]``.
 
-    A discordant unit moves the difference by at most half the difference's
-    range, and the share of discordant units is at most Wilson's upper bound
-    ``u`` for 0 of ``n``: ``[-u * h, u * h]``. An unbounded measure (a mean
-    rating) gets no interval rather than a made-up width.
+    ``h`` is half the difference's range; an unbounded measure gets no interval.
     """
     half_range = (bounds[1] - bounds[0]) / 2
     if not math.isfinite(half_range):
@@ -585,22 +459,7 @@ def paired_difference(
 ) -> Interval:
     """Interval of ``ratio(first) - ratio(second)`` over the units both have (paired bootstrap).
 
-    A unit's value is a number (the headline is then the mean) or
-    ``(numerator, denominator)`` (CogLM's pooled calibrated accuracy, a
-    CogEval task's ``(successes, dialogs)``). The same units are drawn for
-    both runs in each resample, so what the two runs share is not noise.
-
-    Args:
-        first: Value per unit id of the first run.
-        second: Value per unit id of the second run.
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        bounds: The difference's range (two shares differ by at most 1).
-
-    Returns:
-        The difference with its interval; ``n`` counts shared units.
+    A unit's value is a number or ``(numerator, denominator)``; ``n`` counts shared units.
     """
     import numpy as np
 
@@ -639,22 +498,7 @@ def paired_bootstrap(
 ) -> Interval:
     """Interval of ``first - second``, two statistics over the same ``n_units`` shared units.
 
-    Both statistics receive the same index array in each resample (the
-    shared units in one order), so any headline pairs: CogBench's κ over
-    trajectories, CogLM's cognitive age over items.
-
-    Args:
-        first: The first run's statistic over the shared units.
-        second: The second run's statistic over the same units, in the same order.
-        n_units: How many units the runs share.
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        scale: The difference's range.
-
-    Returns:
-        The difference with its interval (none below :data:`SMALL_N` shared units).
+    Both statistics receive the same index array in each resample.
     """
     return bootstrap_interval(
         lambda indices: first(indices) - second(indices),
@@ -680,25 +524,7 @@ def paired_sums(
 ) -> Interval:
     """Paired interval of a headline computed from the sum of per-unit vectors.
 
-    Any headline whose value depends on its units only through their sum
-    pairs this way: a ratio of sums (``(top, bottom)``), CogBench's κ (each
-    trajectory's rating tallies), CogLM's cognitive age (each item's
-    calibrated numerator and denominator in its ability's slots). The units
-    both runs have are drawn alike in each resample (:func:`paired_bootstrap`).
-
-    Args:
-        first: Vector per unit id of the first run.
-        second: Vector per unit id of the second run (same length).
-        statistic: The headline of a summed vector.
-        unit: What a unit is.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-        confidence: Coverage of the interval.
-        scale: The difference's range.
-
-    Returns:
-        ``statistic(sum of first) - statistic(sum of second)`` over the shared
-        units, with its interval.
+    Returns ``statistic(sum of first) - statistic(sum of second)`` over the shared units.
     """
     import numpy as np
 
