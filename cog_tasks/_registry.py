@@ -1,9 +1,4 @@
-"""Inspect entry point: importing this module registers every registered benchmark's ``@task``.
-
-Inspect finds it through the ``inspect_ai`` entry point in ``pyproject.toml``,
-so ``inspect eval cog_tasks/<task>`` works once the package is installed.
-Each benchmark's spec names the module holding its tasks (``task_module``).
-"""
+"""Inspect entry point: importing this module registers every registered benchmark's ``@task``."""
 
 from importlib import import_module
 

@@ -1,8 +1,6 @@
 """The registry: every benchmark's :class:`~cog_tasks.common.spec.BenchmarkSpec`, in order.
 
-Adding a benchmark is one folder with its ``spec.py`` and one line here
-(``docs/adding-a-benchmark.md``). Importing this module imports only the
-specs, which name their callables as ``"module:attribute"`` references.
+Adding a benchmark is one folder with its ``spec.py`` and one line here.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The ``cog-tasks`` command.
-
-Shared commands live here (``model-path``, ``tasks-path``, ``lm-eval``). Each
-benchmark's command group (``cog-tasks coglm ...``) is a module of
-:mod:`cog_tasks.commands`, listed in :data:`cog_tasks.commands.COMMAND_GROUPS`.
-"""
+"""The ``cog-tasks`` command: shared commands, then :data:`cog_tasks.commands.COMMAND_GROUPS`."""
 
 from __future__ import annotations
 
@@ -23,11 +18,7 @@ LM_EVAL_SUBCOMMANDS = ("run", "ls", "validate")
 
 
 def tasks_path() -> Path:
-    """Return the directory to pass to lm-eval's ``--include_path``.
-
-    It is the package root: lm-eval walks it and finds every benchmark's
-    ``<benchmark>/lm_eval/`` YAML files, and no other YAML lives in the package.
-    """
+    """Return the directory to pass to lm-eval's ``--include_path``: the package root."""
     return Path(__file__).resolve().parent
 
 
@@ -48,11 +39,7 @@ OUR_PREFIXES = ("coglm", "cogeval", "cogbench", "egosocial")
 
 
 def check_lm_eval_arguments(arguments: Sequence[str]) -> None:
-    """Refuse, before lm-eval loads a model, a ``--limit`` not above 0 and unknown tasks of ours.
-
-    Raises:
-        UserError: Naming the option or the task.
-    """
+    """Refuse, before lm-eval loads a model, a ``--limit`` not above 0 and unknown tasks of ours."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--tasks", "-t", action="append", type=comma_list, default=[])
     parser.add_argument("--limit", "-L")
@@ -95,16 +82,9 @@ def only_our_tasks(arguments: Sequence[str]) -> bool:
 
 
 def run_lm_eval(arguments: Sequence[str]) -> None:
-    """Run lm-eval's own CLI with this package's tasks and models available.
+    """Run lm-eval's own CLI with this package's tasks and ``hf-shared-prefix`` model available.
 
-    The task directory goes in as ``--include_path``; for ``run``, importing
-    :mod:`cog_tasks.common.shared_prefix` registers the
-    ``hf-shared-prefix`` model (lm-eval has no entry points for either). When
-    a run names only this package's tasks, lm-eval's task manager skips
-    indexing lm-eval's own built-in tasks (about 10 s on a small CPU).
-
-    Args:
-        arguments: lm-eval arguments, with or without a leading subcommand.
+    A run naming only this package's tasks skips indexing lm-eval's built-in ones.
     """
     from unittest import mock
 
@@ -131,11 +111,7 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the full argument parser, benchmark command groups included.
-
-    Every command is wrapped by :func:`cog_tasks.common.cli.guard_commands`:
-    bad input prints one line and exits with code 2.
-    """
+    """Build the full argument parser, every command guarded (:func:`guard_commands`)."""
     parser = argparse.ArgumentParser(
         prog="cog-tasks",
         description="Cognitive-science LLM benchmarks for lm-eval and Inspect.",
@@ -170,14 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cog-tasks`` console script.
-
-    Args:
-        argv: Arguments without the program name; defaults to ``sys.argv[1:]``.
-
-    Returns:
-        The process exit code.
-    """
+    """Entry point of the ``cog-tasks`` console script; returns the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "lm-eval":
         from cog_tasks.coglm.lm_eval.summary import now, print_summary

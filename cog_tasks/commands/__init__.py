@@ -1,18 +1,8 @@
 """The ``cog-tasks`` command groups: the shared ones, then each registered benchmark's.
 
-Each module defines ``register(subparsers: argparse._SubParsersAction) -> None``;
-the subparsers it adds set ``func`` to a callable that takes the parsed
-namespace and returns an exit code. :func:`cog_tasks.cli.build_parser` wraps
-every ``func`` with the CLI kit's error wrapper
-(:func:`cog_tasks.common.cli.guard_commands`): a command raises on bad input
-and never prints its own error line. Options shared by several commands
-(``--out``, ``--status``, comma lists) come from :mod:`cog_tasks.common.cli`.
-
-Command modules are the top layer: they may import cores, frontends and
-:mod:`cog_tasks.common.cli`, and nothing imports them but :mod:`cog_tasks.cli`.
-They import benchmark modules and frameworks inside the command functions, so
-``cog-tasks --help`` and ``cog-tasks tasks-path`` start fast
-(``benchmarks/cli_startup.py``).
+Each module defines ``register(subparsers)``, whose commands set ``func`` (namespace -> exit
+code), wrapped by :func:`cog_tasks.common.cli.guard_commands`. Nothing imports them but
+:mod:`cog_tasks.cli`; they import benchmarks and frameworks inside functions (fast start-up).
 """
 
 from __future__ import annotations

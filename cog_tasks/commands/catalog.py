@@ -1,18 +1,8 @@
 """``cog-tasks list``: every task of both frameworks, its protocol, item count and README.
 
-Nothing is listed by hand, so the table follows the code:
-
-- lm-eval: every ``task:`` and ``group:`` YAML under ``cog_tasks/<benchmark>/lm_eval``.
-  A task's items are counted by calling its ``custom_dataset`` hook with its
-  ``dataset_kwargs``; a group's count is the sum of its tasks'.
-- Inspect: every ``@task`` found by :func:`inspect_ai.list_tasks` under
-  ``cog_tasks/<benchmark>/inspect``, counted as the length of the dataset of the task
-  built with its default arguments.
-
-Counting reads the benchmark data the way a run would (``COG_TASKS_DATA``, the
-Hub settings, the cache); where that fails (offline, no data) the count says
-``n/a`` with the error's type and a note number, the listing goes on, and the
-notes under the table give each reason whole, advice included, one line each.
+Nothing is listed by hand: lm-eval ``task:``/``group:`` YAMLs (counted by their
+``custom_dataset`` hook) and Inspect ``@task``s (their default dataset's length). A count that
+fails says ``n/a`` with a note number, and the notes under the table give each reason whole.
 """
 
 from __future__ import annotations
@@ -41,16 +31,7 @@ PROTOCOLS = {
 
 @dataclass(frozen=True)
 class TaskEntry:
-    """One row of the listing.
-
-    Attributes:
-        framework: ``lm-eval`` or ``Inspect``.
-        name: What to pass to ``--tasks`` or ``inspect eval``.
-        protocol: How the model is asked.
-        items: Item count, or ``n/a (error type)``.
-        readme: README path relative to the repository root.
-        why: Why the items could not be counted: the whole error, on one line.
-    """
+    """One row of the listing (``why``: the whole error where the items could not be counted)."""
 
     framework: str
     name: str
@@ -76,11 +57,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 
 def _count(counter: Callable[[], int]) -> tuple[str, str]:
-    """Run a counter quietly.
-
-    Returns:
-        The count, and no reason; or ``n/a (error type)`` and the whole error on one line.
-    """
+    """Run a counter quietly: the count and ``""``, or ``n/a (error type)`` and the error."""
     quiet = io.StringIO()
     logging.disable(logging.WARNING)
     try:

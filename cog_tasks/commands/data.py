@@ -1,17 +1,8 @@
-"""``cog-tasks data ...``: build the benchmark datasets and push them to the Hub.
+"""``cog-tasks data build|push``: build the benchmark datasets and push them to the Hub.
 
-- ``cog-tasks data build NAME --out OUTPUT_DIR``: write the dataset and its card in
-  the layout of a Hub dataset repository; ``datasets.load_dataset(OUTPUT_DIR,
-  CONFIG, split="test")`` and ``COG_TASKS_<BENCH>_HUB=OUTPUT_DIR`` read it (the
-  positional ``OUTPUT_DIR`` of earlier releases still works, deprecated);
-- ``cog-tasks data push NAME --repo-id ORG/NAME [--public]``: write the same
-  folder and upload it (needs network access and a write token). Repositories
-  are created private unless ``--public`` is given: the upstream licenses of
-  CogLM and EgoSocialArena are unknown.
-
-Datasets are the registered benchmarks' ``data`` sources
-(:class:`~cog_tasks.common.spec.DataSource`): a module with
-``build_dataset_dict()`` and ``dataset_card(built)`` fits :func:`parquet_builder`.
+``build NAME --out DIR`` writes a Hub-shaped folder that ``load_dataset`` and
+``COG_TASKS_<BENCH>_HUB`` read; ``push NAME --repo-id ORG/NAME`` uploads it, private unless
+``--public`` (the upstream licenses of CogLM and EgoSocialArena are unknown).
 """
 
 from __future__ import annotations
@@ -31,13 +22,7 @@ Writer = Callable[[Path], str]
 
 @dataclass(frozen=True)
 class Builder:
-    """How to write one benchmark's Hub-shaped folder.
-
-    Attributes:
-        write: Writes the data files and ``README.md`` into the folder it is
-            given and returns one line on what it wrote.
-        description: What the dataset holds, for ``--help``.
-    """
+    """How to write one benchmark's Hub-shaped folder (``write`` returns one summary line)."""
 
     write: Writer
     description: str
@@ -48,13 +33,7 @@ def parquet_builder(
     card: Callable[[Any], str],
     check: Callable[[Any], None] | None = None,
 ) -> Writer:
-    """A writer for a module with ``build_dataset_dict()`` and ``dataset_card(built)``.
-
-    Args:
-        build: Returns a ``DatasetDict`` or a mapping of config name to ``DatasetDict``.
-        card: Returns the dataset card for what ``build`` returned.
-        check: Raises on a dataset that must not be written (a partial copy).
-    """
+    """A writer for ``build()`` and ``card(built)`` (``check(built)`` refuses a partial copy)."""
 
     def write(folder: Path) -> str:
         from cog_tasks.common.hub_folder import as_configs, save_hub_folder

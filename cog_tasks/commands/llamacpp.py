@@ -1,12 +1,7 @@
 """``cog-tasks serve NAME`` and ``cog-tasks gguf-path NAME``: the embedded GGUFs as shipped.
 
-``serve`` runs llama-cpp-python's OpenAI-compatible server on an embedded
-model's GGUF (:class:`cog_tasks.common.llamacpp.LlamaServer`) in the
-foreground, prints its base URL and model name, and stops it on SIGINT or
-SIGTERM. Point Inspect (``--model openai-api/llamacpp/MODEL
---model-base-url URL``) or lm-eval (``--model local-chat-completions
---model_args model=MODEL,base_url=URL/chat/completions``) at it, or let the
-``llamacpp/NAME`` Inspect provider start its own.
+``serve`` runs a :class:`~cog_tasks.common.llamacpp.LlamaServer` in the foreground, prints its
+base URL and model name for Inspect or lm-eval, and stops it on SIGINT or SIGTERM.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """``cog-tasks profile board``: one page over any number of stored profiles.
 
-Measures are rows and models columns; each cell is the value with its 95 %
-interval and the model's failed-reply share, and links to the run's samples:
-the Inspect logs of a profile folder are bundled beside the page
-(``inspect view bundle``, opened at the row's log), and CogLM's lm-eval rows
-link to the folder of its ``samples_*.jsonl`` files. A column header sorts the
-rows (a small inline script); the page makes no request outside its folder.
+Measures are rows, models columns; each cell links to the run's samples (bundled Inspect logs,
+CogLM's lm-eval samples folder). The page makes no request outside its folder.
 """
 
 from __future__ import annotations
@@ -36,15 +32,7 @@ from cog_tasks.common.stats import plural
 
 @dataclass(frozen=True)
 class Cell:
-    """One model's value of one measure on the board.
-
-    Attributes:
-        text: ``value [low, high]`` (or why it has no interval).
-        sort: The point value (``None`` sorts last).
-        failed: The failed-reply share, as text.
-        href: The run's samples, relative to the page (``None``: none stored).
-        title: The run's task and version, shown on hover.
-    """
+    """One model's value of one measure on the board (``href``: its samples, ``None``: none)."""
 
     text: str
     sort: float | None
@@ -68,13 +56,7 @@ def _slug(index: int, folder: Path) -> str:
 def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
     """Bundle a profile folder's Inspect logs with ``inspect view bundle``.
 
-    Args:
-        folder: A ``profile run`` output folder.
-        bundle: Where the viewer goes (created or overwritten).
-
-    Returns:
-        Task name (without ``cog_tasks/`` and version) -> the log's path inside
-        the bundle's ``logs/``; empty where the folder holds no logs.
+    Returns task name -> the log's path inside the bundle's ``logs/`` (empty without logs).
 
     Raises:
         UserError: If ``inspect view bundle`` fails.

@@ -1,15 +1,8 @@
 """What a profile would cost before it runs: requests and tokens per step (``--dry-run``).
 
-Each step's task is built (its dataset loaded, no model called) and every
-sample it would run is counted with its epochs. Requests per sample follow
-the task's protocol, as its benchmark's spec declares (``request_turns``);
-CogLM on lm-eval's path sends one log-likelihood request per option and item.
-
-Input tokens are estimated as characters / 4 of what each request sends,
-history included for multi-turn tasks (each turn resends the conversation,
-earlier replies counted at the token cap); output tokens are the cap times
-the requests (an upper bound). ``benchmarks/results/profile_dry_run.md``
-sets the estimate beside the token counts of a real smoke run.
+Each step's dataset is built (no model called); requests follow the spec's ``request_turns``,
+input tokens are characters / 4 of each request (history included), output tokens the cap
+times the requests (an upper bound). See ``benchmarks/results/profile_dry_run.md``.
 """
 
 from __future__ import annotations
@@ -30,15 +23,7 @@ DEFAULT_OUTPUT_CAP = 512
 
 @dataclass(frozen=True)
 class Estimate:
-    """One step's cost.
-
-    Attributes:
-        task: The task name.
-        samples: Samples it runs (epochs included).
-        requests: Model requests, estimated.
-        input_tokens: Input tokens, estimated.
-        output_tokens: Output tokens, at most.
-    """
+    """One step's cost: samples (epochs included), requests, input and (at most) output tokens."""
 
     task: str
     samples: int
@@ -74,16 +59,7 @@ def estimate_step(
     epochs: int,
     output_cap: int | None,
 ) -> Estimate:
-    """Requests and tokens of one step from the samples it would run.
-
-    Args:
-        task_name: The task.
-        task_args: Its arguments.
-        dataset: Its samples (``inspect_ai.dataset.Sample``).
-        limit: Samples run (``None``: all).
-        epochs: Repeats of every sample.
-        output_cap: Output tokens at most per request.
-    """
+    """Requests and tokens of one step from the samples it would run."""
     chosen = dataset[:limit] if limit is not None else dataset
     cap = output_cap or DEFAULT_OUTPUT_CAP
     requests = input_chars = 0
@@ -105,11 +81,7 @@ def estimate_step(
 
 
 def estimate_lm_eval(items: list[Any]) -> Estimate:
-    """CogLM on lm-eval's log-likelihood path: a request per option, and the question's own.
-
-    Args:
-        items: The CogLM records run (``question`` and ``choices``).
-    """
+    """CogLM on lm-eval's log-likelihood path: a request per option, and the question's own."""
     requests = sum(len(item.choices) + 1 for item in items)
     characters = sum(
         (len(item.choices) + 1) * len(item.question) + sum(map(len, item.choices)) for item in items

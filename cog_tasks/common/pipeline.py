@@ -1,15 +1,8 @@
 """The one path from runs to report rows, for every benchmark and every source.
 
-A benchmark's reader turns its source (Inspect logs, lm-eval folders, score
-files) into :class:`~cog_tasks.common.results.RunResults`, each with what its
-rows need besides (a log, a declared set). :func:`checked_rows` then does the
-rest, the same way for all: a run given twice (a path or a copy: one
-content) is read once, with a warning naming both
-(:func:`~cog_tasks.common.results.distinct_runs`), runs become rows (pooled
-only on request, :func:`~cog_tasks.common.runs.group_runs`), every row gets
-its label (:func:`row_labels`, the one labelling function) and its checks
-(:func:`~cog_tasks.common.results.check_run`). :func:`with_trivial` sets the
-best trivial strategy of the benchmark's spec beside each headline.
+:func:`checked_rows` reads each content once, groups runs into rows (pooled on request),
+labels them (:func:`row_labels`) and checks them; :func:`with_trivial` sets the best trivial
+strategy beside each headline.
 """
 
 from __future__ import annotations
@@ -37,14 +30,7 @@ Extra = TypeVar("Extra")
 
 @dataclass(frozen=True)
 class Row(Generic[Extra]):
-    """One report row: a checked run (or runs pooled on request) and its label.
-
-    Attributes:
-        checked: The run after the shared checks.
-        label: The row's label (:func:`row_labels`).
-        extras: What each run of the row came with, in order (the first run's first).
-        pooling: What the row pools (seeds, on request), or ``""``.
-    """
+    """One report row: a checked run (or runs pooled on request), its label and its runs' extras."""
 
     checked: CheckedRun
     label: str
@@ -78,16 +64,8 @@ def row_labels(
 ) -> list[str]:
     """Row labels: the model, told apart by identity among rows of one key.
 
-    A row whose key no other row shares is labelled by its model; rows that
-    share a key get the model plus every identity field in which they differ
-    (:func:`~cog_tasks.common.runs.distinguishing_labels`), so no two rows of
-    one key read alike.
-
-    Args:
-        identities: The rows' identities.
-        keys: Each row's key (its task, its setting); ``None``: one key for all.
-        models: How a row with a key of its own shows its model (``None``:
-            the identity's model, weights included).
+    ``keys``: each row's key (``None``: one key for all); ``models``: how a row with a key of its
+    own shows its model (``None``: the identity's model).
 
     Raises:
         ValueError: If ``identities`` and ``keys`` differ in length.
@@ -117,16 +95,7 @@ def checked_rows(
 ) -> list[Row[Extra]]:
     """Check every run and label it; one content given twice is read once, never merged silently.
 
-    Args:
-        read: The runs as read, each with what its row needs besides.
-        pool_seeds: Pool runs whose identities differ only by seed into one
-            row (their epochs follow each other); the row then says so.
-        key: A row's labelling key (:func:`row_labels`); ``None``: one for all.
-        model: How a row with a key of its own shows its model (:func:`row_labels`).
-        row: The row class (a benchmark's :class:`Row` with its own methods).
-
-    Returns:
-        One row per run (or pooled group), in the order read.
+    ``key`` and ``model`` are :func:`row_labels`'s; ``row`` is the row class to build.
 
     Raises:
         cog_tasks.common.results.ResultsError: From the shared checks.
@@ -158,10 +127,7 @@ def best_trivial(
 ) -> TrivialResult | None:
     """The best trivial strategy on the headline's own units, and the model's paired difference.
 
-    Each strategy is scored on exactly the headline's units; its value is the
-    headline statistic (the ratio of the sums) over them, and the best is the
-    highest. ``None`` where the headline has no per-unit values or no
-    strategy applies to its measure.
+    ``None`` where the headline has no per-unit values or no strategy applies to its measure.
     """
     if not headline.units:
         return None

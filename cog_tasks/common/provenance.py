@@ -1,14 +1,8 @@
 """What made a result: which cog-tasks (version and commit) and which data files.
 
-Every data file a benchmark reads goes through
-:func:`cog_tasks.common.sources.fetch` or :func:`cog_tasks.common.files.read_text`,
-and each reports what it read (a :class:`Provenance`) to :func:`record_read`.
-An Inspect task builds its dataset inside :func:`recording_reads` and puts
-:meth:`DataReads.metadata` in its ``Task(metadata=...)`` under
-:data:`DATA_PROVENANCE`; :func:`cog_tasks.common.logs.run_identity` reads the
-combined hash back, so runs on different data are never paired.
-
-This module imports nothing of the package's but its version: every layer may record.
+Every data file read is reported to :func:`record_read`; an Inspect task builds its dataset
+inside :func:`recording_reads` and stores :meth:`DataReads.metadata` under
+:data:`DATA_PROVENANCE`, so runs on different data are never paired. Any layer may record.
 """
 
 from __future__ import annotations
@@ -36,11 +30,7 @@ DATA_PROVENANCE = "data_provenance"
 
 @cache
 def package_commit() -> str | None:
-    """The git commit of the source tree cog-tasks runs from, or ``None`` outside a checkout.
-
-    A tree with uncommitted changes gets ``+dirty``, so a result is never
-    credited to a commit it does not match.
-    """
+    """The git commit of the source tree (``+dirty`` with uncommitted changes), or ``None``."""
     root = Path(cog_tasks.__file__).resolve().parent.parent
     if not (root / ".git").exists():
         return None
@@ -74,17 +64,9 @@ def cog_tasks_version() -> str:
 class Provenance:
     """Where one data file came from and how it compares with its pin.
 
-    Attributes:
-        path: The file, as laid out upstream (or as named, for a file read in place).
-        origin: ``local``, ``hub``, ``cache`` (a checked download read again) or
-            ``upstream`` (downloaded now).
-        source: The file, cached file or Hub config (with its revision) read.
-        sha256: SHA-256 of the bytes read.
-        check: ``pinned``, ``same content`` (a Hub copy), ``differs`` or
-            ``unverified`` (no pin: a derived file, a file read in place, or
-            CogBench until one exists).
-        location: Where the origin is: the local folder, the Hub copy with its
-            revision, or the upstream repository at its commit (``ORG/NAME@COMMIT``).
+    ``origin``: ``local``, ``hub``, ``cache`` or ``upstream``; ``check``: ``pinned``, ``same
+    content`` (a Hub copy), ``differs`` or ``unverified`` (no pin); ``location``: the local folder,
+    the Hub copy with its revision, or ``ORG/NAME@COMMIT``.
     """
 
     path: str
@@ -108,22 +90,12 @@ class Provenance:
 
 @dataclass
 class DataReads:
-    """The data files read while a recording was active, in the order read.
-
-    Attributes:
-        files: One :class:`Provenance` per read (a file read twice is kept once
-            by :meth:`metadata`).
-    """
+    """The data files read while a recording was active, in the order read."""
 
     files: list[Provenance] = field(default_factory=list)
 
     def sha256(self) -> str | None:
-        """One SHA-256 over the files read, or ``None`` when none was.
-
-        It hashes the sorted SHA-256 of each distinct file, one per line, and
-        so depends on the bytes read alone: the same files read from a local
-        folder, the cache or another folder give the same hash.
-        """
+        """One SHA-256 over the sorted SHA-256 of each distinct file read (``None``: none)."""
         distinct = {(file.path, file.sha256) for file in self.files}
         if not distinct:
             return None
@@ -131,13 +103,7 @@ class DataReads:
         return hashlib.sha256(lines.encode("ascii")).hexdigest()
 
     def metadata(self) -> dict[str, object]:
-        """The reads folded into one JSON value, for a task's metadata.
-
-        Returns:
-            ``sha256`` (:meth:`sha256`), ``origins`` (each distinct
-            ``origin location``, sorted) and ``files`` (each distinct file's
-            :meth:`Provenance.as_dict`, sorted by path).
-        """
+        """The reads as one JSON value: ``sha256``, sorted ``origins`` and distinct ``files``."""
         distinct = {(file.path, file.sha256): file for file in self.files}
         return {
             "sha256": self.sha256(),
@@ -159,11 +125,7 @@ def record_read(provenance: Provenance) -> None:
 def recording_reads() -> Iterator[DataReads]:
     """Record the data files read inside the ``with`` block (recordings may nest).
 
-    A loader that caches what it read must do so with :func:`cache_reads`,
-    or it records nothing when it answers from its cache.
-
-    Yields:
-        The reads, filled in as files are read.
+    A loader that caches what it read must do so with :func:`cache_reads`.
     """
     reads = DataReads()
     token = _RECORDINGS.set((*_RECORDINGS.get(), reads))
@@ -174,17 +136,7 @@ def recording_reads() -> Iterator[DataReads]:
 
 
 def cache_reads(loader: Callable[[K], T]) -> Callable[[K], T]:
-    """:func:`functools.cache` for a loader of one argument that records its reads.
-
-    A call answered from the cache records again the reads of the call that
-    filled it, so every recording holds every file its data came from.
-
-    Args:
-        loader: Reads data files for its argument (a hashable value).
-
-    Returns:
-        The cached loader.
-    """
+    """:func:`functools.cache` for a loader of one argument, recording its reads on every call."""
     done: dict[K, tuple[T, list[Provenance]]] = {}
 
     @functools.wraps(loader)

@@ -1,29 +1,12 @@
 """One reading policy for every reply a cog-tasks reader (``ours``) reads.
 
-Every benchmark's own reader (CogLM ``ours``, CogEval, CogBench ratings and
-judge scores, EgoSocialArena static answers, blackjack beliefs and grades,
-Hold'em actions and holdings, Number Guessing) follows these rules; the
-``authors`` readers keep the authors' rules and are documented where they live.
-
-1. **One answer.** A reply yields an answer only when it gives exactly one
-   answer in the asked form. The same answer repeated is one answer
-   (:func:`one_answer`).
-2. **Different answers are ambiguous**, never the first or the last:
-   two labels with different values, a self-correction or retraction after
-   an answer ("Actually, ...", "No wait", "On reflection", "Correction:",
-   "I meant", "... is wrong"), or a hedge ("or", "maybe",
-   "but ... also"; "and" where the reader's form is one value)
-   (:data:`RETRACTION`, :data:`HEDGE`).
-3. **One spelling.** Text is normalised the same way everywhere
-   (:func:`normalize`): Unicode compatibility forms (fullwidth ``４`` and
-   ``：``) as ASCII, markdown emphasis and code marks dropped, arrows
-   (``→ ⇒ ➔ ⟶``) as ``->``. Superscript and circled digits (``⁴``, ``④``)
-   are not digits: they never become a value.
-   A label is its word(s) in any case, perhaps with a remark in parentheses,
-   then ``:``, ``=``, a dash or only a space (``Grade: C``, ``**Grade:** C``,
-   ``Grade - C``, ``Grade — C``, ``GRADE C``, ``Grade = C``) (:func:`label`).
-4. **Fixed places.** A reader looks at the asked label first, then at the
-   closing line (:func:`closing_line`); it never guesses from prose.
+1. **One answer.** A reply yields an answer only when it gives exactly one in the asked form
+   (repeats count once, :func:`one_answer`).
+2. **Different answers are ambiguous**: two values, a retraction ("Actually", "No wait") or a
+   hedge ("or", "maybe") (:data:`RETRACTION`, :data:`HEDGE`).
+3. **One spelling** (:func:`normalize`, :func:`label`): compatibility forms as ASCII, markdown
+   marks dropped, arrows as ``->``; superscript and circled digits are never values.
+4. **Fixed places.** The asked label first, then the closing line; never a guess from prose.
 """
 
 from __future__ import annotations
@@ -74,23 +57,14 @@ AFTERTHOUGHT = re.compile(
 
 @dataclass(frozen=True)
 class Reading(Generic[T]):
-    """What a reader took from a reply.
-
-    Attributes:
-        value: The one answer, or ``None``.
-        outcome: ``answer`` (exactly one), ``ambiguous`` (different answers)
-            or ``none`` (no answer in the asked form).
-    """
+    """What a reader took from a reply: ``outcome`` ``answer``, ``ambiguous`` or ``none``."""
 
     value: T | None
     outcome: Outcome
 
 
 def one_answer(values: Iterable[T | None]) -> Reading[T]:
-    """The one answer among ``values`` (``None`` entries are not answers).
-
-    The same answer repeated is one; different answers are ambiguous.
-    """
+    """The one answer among ``values`` (``None`` is no answer; different ones are ambiguous)."""
     distinct = list(dict.fromkeys(value for value in values if value is not None))
     if len(distinct) == 1:
         return Reading(distinct[0], ANSWER)
@@ -98,12 +72,7 @@ def one_answer(values: Iterable[T | None]) -> Reading[T]:
 
 
 def normalize(text: str | None) -> str:
-    """``text`` in the one spelling every reader reads (see the module docstring).
-
-    Superscript and circled digits become :data:`NOT_A_DIGIT`, then NFKC
-    turns compatibility forms (fullwidth digits and colons) into ASCII, arrows
-    become ``->`` and markdown emphasis, code marks and heading marks go.
-    """
+    """``text`` in the one spelling every reader reads (see the module docstring)."""
     text = _NOT_DIGITS.sub(NOT_A_DIGIT, text or "")
     text = unicodedata.normalize("NFKC", text)
     text = _ARROWS.sub("->", text)
@@ -111,12 +80,9 @@ def normalize(text: str | None) -> str:
 
 
 def label(words: str) -> str:
-    """A regex source for the label ``words`` and what separates it from its value.
+    """A regex source (``re.IGNORECASE``) for the label ``words`` and what separates its value.
 
-    ``words`` is a regex source (``"grade"``, ``"(?:score|rationality)"``). The
-    label may carry a remark in parentheses (``Rating (revised):``); then
-    comes ``:``, ``=``, a dash, or only spaces or tabs. Compile with
-    ``re.IGNORECASE``.
+    The label may carry a remark in parentheses; then comes ``:``, ``=``, a dash, or spaces.
     """
     return (
         rf"(?<![\w-]){words}(?![\w-])(?:[ \t]*\([^()\n]*\))?[ \t]*"
@@ -141,10 +107,7 @@ def hedged(text: str) -> bool:
 
 
 def afterthought(after: str, letter: str, letters: str) -> bool:
-    """Whether the text ``after`` a lettered answer offers another of ``letters``.
-
-    See :data:`AFTERTHOUGHT`.
-    """
+    """Whether the text ``after`` a lettered answer offers another of ``letters``."""
     return any(
         match.group(1) != letter.upper() and match.group(1) in letters
         for match in AFTERTHOUGHT.finditer(after)

@@ -1,20 +1,8 @@
 """Secrets in model arguments: the one rule of what is redacted, and the redaction.
 
-An argument is a secret when its name (case and ``-``/``_`` aside, after any
-``prefix.``) ends in the word ``token``, ``key``, ``secret`` or ``password``
-(``hf_token``, ``api_key``, ``client_secret``, ``bearer_token``), or holds the
-word ``authorization`` or ``bearer``. A tokenizer's special-token settings
-(``bos_token``, ``add_eos_token``, ``pad_token``...) are settings, not secrets,
-and so are ``max_tokens``, ``memory_tokens`` and ``tokenizer``: they change
-the measurement and stay in every identity.
-
-Model and role arguments are parsed into one structure
-(:func:`model_arguments`) whose secrets are redacted before any label, file,
-log line or error is built from it; text that carries arguments inline is
-redacted by :func:`redact_text`, which takes a secret's value whole: quoted,
-bracketed, or running over commas and spaces up to the next ``name=``.
-Run identities redact their arguments and their model label where they are
-built (:meth:`cog_tasks.common.runs.RunIdentity.of`).
+A name (case and ``-``/``_`` aside, after any ``prefix.``) ending in the word ``token``,
+``key``, ``secret`` or ``password``, or holding ``authorization`` or ``bearer``, is a secret;
+tokenizer settings (``bos_token``, ``max_tokens``, ``tokenizer``...) are not.
 """
 
 from __future__ import annotations
@@ -46,11 +34,7 @@ CLOSING = {"'": "'", '"': '"', "[": "]", "(": ")", "{": "}"}
 
 
 def is_secret(name: str) -> bool:
-    """Whether an argument called ``name`` holds a secret (see the module docstring).
-
-    Args:
-        name: The argument's name (``hf_token``, ``generate.api_key``, ``HF-Token``).
-    """
+    """Whether an argument called ``name`` holds a secret (see the module docstring)."""
     key = name.strip().lower().replace("-", "_").rsplit(".", 1)[-1]
     words = [word for word in key.split("_") if word]
     if not words:
@@ -63,18 +47,7 @@ def is_secret(name: str) -> bool:
 
 
 def redact(arguments: Mapping[str, object]) -> dict[str, object]:
-    """``arguments`` with every secret's value replaced by :data:`REDACTED`.
-
-    Nested arguments are redacted too: a mapping value (lm-eval's
-    ``model_args`` as a dict) by its names, a list by its items, a text value
-    (``model_args`` as ``pretrained=m,token=...``) by :func:`redact_text`.
-
-    Args:
-        arguments: Argument name -> value.
-
-    Returns:
-        A new mapping, same names in the same order.
-    """
+    """``arguments`` with every secret's value replaced by :data:`REDACTED`, nested ones too."""
     return {name: _redacted(name, value) for name, value in arguments.items()}
 
 
@@ -91,14 +64,7 @@ def _redacted(name: str, value: object) -> object:
 def model_arguments(
     pairs: Iterable[tuple[str, object]] | Mapping[str, object],
 ) -> dict[str, object]:
-    """Model or role arguments (``-M``, ``--model-role``, ``--model_args``) as one redacted mapping.
-
-    Every name is kept; a secret's value is :data:`REDACTED`. Build labels,
-    files, log lines and errors from this, never from the raw pairs.
-
-    Args:
-        pairs: ``(name, value)`` pairs as parsed, or a mapping.
-    """
+    """Model or role arguments (``-M``, ``--model-role``...) as one redacted mapping."""
     items = pairs.items() if isinstance(pairs, Mapping) else pairs
     return redact(dict(items))
 
@@ -116,17 +82,7 @@ def _value_end(text: str, start: int) -> int:
 def redact_text(text: str) -> str:
     """``text`` with the value of every ``name=value`` pair of a secret replaced.
 
-    For text that carries arguments inline: a model label
-    (``hf/m[hf_token=...]``), an lm-eval ``--model_args`` list
-    (``pretrained=m,token=...``), a command line, an error message. A
-    secret's value is taken whole: ``token='hf_A,B'`` and ``token=hf_A,B``
-    lose ``hf_A,B``, not ``hf_A`` alone.
-
-    Args:
-        text: The text.
-
-    Returns:
-        The text, secrets' values replaced by :data:`REDACTED`.
+    A secret's value is taken whole: ``token=hf_A,B`` loses ``hf_A,B``, not ``hf_A`` alone.
     """
     pieces = []
     position = 0
