@@ -118,7 +118,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=cog_tasks.__version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
     model = commands.add_parser(
         "model-path", help="print (and create on first use) a local HF directory of a model"
     )
@@ -129,16 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="embedded model: smollm2, gemma3-270m, qwen2.5-coder-1.5b",
     )
     model.set_defaults(func=_model_path)
-
     tasks = commands.add_parser("tasks-path", help="print the directory for lm-eval --include_path")
     tasks.set_defaults(func=_tasks_path)
-
     commands.add_parser(
         "lm-eval",
         help="run lm-eval with --include_path set: cog-tasks lm-eval --model hf ... --tasks coglm",
         add_help=False,
     )
-
     for module in COMMAND_GROUPS:
         module.register(commands)
     guard_commands(parser)

@@ -104,7 +104,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     data = subparsers.add_parser("data", help="build benchmark datasets, push them to the Hub")
     commands = data.add_subparsers(dest="data_command", metavar="COMMAND", required=True)
     names = "; ".join(f"{name}: {builder.description}" for name, builder in BUILDERS.items())
-
     build = commands.add_parser(
         "build", help="save a dataset and its card to a folder laid out like a Hub repository"
     )
@@ -113,7 +112,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         build, "folder to write (required; created if missing)", old_positional="OUTPUT_DIR"
     )
     build.set_defaults(func=_build)
-
     push = commands.add_parser(
         "push", help="push a dataset and its card to the Hugging Face Hub (needs a token)"
     )

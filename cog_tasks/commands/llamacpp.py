@@ -48,7 +48,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     gguf.add_argument("name", nargs="?", default="smollm2", help=NAMES_HELP)
     gguf.set_defaults(func=_gguf_path)
-
     serve = commands.add_parser(
         "serve",
         help="serve an embedded model's GGUF through llama.cpp (extra llamacpp); prints its URL",

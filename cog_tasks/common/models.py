@@ -308,7 +308,6 @@ def _convert(gguf_path: Path, target: Path) -> None:
     model = AutoModelForCausalLM.from_config(config)
     model.load_state_dict(quantized.state_dict(), strict=True)
     model.generation_config = quantized.generation_config
-
     partial = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
     try:
         model.save_pretrained(partial)

@@ -41,9 +41,7 @@ RETRACTION = re.compile(
     re.IGNORECASE,
 )
 #: A hedge: a second answer offered beside the first.
-HEDGE = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly)\b|\bbut\b[^\n]*\balso\b", re.IGNORECASE
-)
+HEDGE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly)\b|\bbut\b[^\n]*\balso\b", re.IGNORECASE)
 
 #: After a lettered answer: a hedge or self-correction naming a letter ("A. Or maybe B.",
 #: "A (or possibly B)", "A. No wait, B.", "A. On reflection the answer is B."). It opens

@@ -196,7 +196,6 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
         for split in group.context_splits:
             group_predictors.append(list(range(start + split - 1, context_span[1] - 1)))
         natural_predictors.append(group_predictors)
-
     allowed = torch.zeros(len(tokens), len(tokens), dtype=torch.bool)
     for row, token_spans in enumerate(spans):
         for begin, end in token_spans:
@@ -252,7 +251,6 @@ def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupS
             **extra,
         ).logits[:, -keep:]
         logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
-
     scores = []
     for r, row in enumerate(rows):
         block = logprobs[r, keep - row.needed :]
@@ -291,7 +289,6 @@ def score_groups(
             batches[-1].append(r)
         else:
             batches.append([r])
-
     results: list[GroupScores] = [[] for _ in groups]
     for batch in batches:
         for r, row_scores in zip(batch, score_rows(model, [rows[r] for r in batch]), strict=True):
@@ -353,7 +350,6 @@ class SharedPrefixHFLM(HFLM):
             if whole in shared:
                 splits[whole].append(index)
         in_splits = {index for indices in splits.values() for index in indices}
-
         members, groups = [], []
         too_long = 0
         for context in shared:
@@ -392,7 +388,6 @@ class SharedPrefixHFLM(HFLM):
         members, groups = self._plan(requests)
         packed = {index for indices in members for index in indices}
         others = [index for index in range(len(requests)) if index not in packed]
-
         results: list[tuple[float, bool] | None] = [None] * len(requests)
         if others:
             answers = super()._loglikelihood_tokens(
@@ -400,7 +395,6 @@ class SharedPrefixHFLM(HFLM):
             )
             for index, answer in zip(others, answers, strict=True):
                 results[index] = answer
-
         progress = tqdm(
             total=len(groups),
             disable=disable_tqdm or self.rank != 0,

@@ -472,7 +472,6 @@ def paired_difference(
             return unanimous
         if np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b):
             return _identical_paired(len(shared), unit, confidence, bounds)
-
     return paired_sums(
         {key: _pair(first[key]) for key in shared},
         {key: _pair(second[key]) for key in shared},
