@@ -66,10 +66,8 @@ if TYPE_CHECKING:
 CHANCE = "chance"
 LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
-COGLM_BATCH_SIZE = 16
-"""lm-eval batch size of the CogLM step: the README main job's."""
-REPORT_EVERY = 60.0
-"""Seconds between progress lines of a long step off a terminal."""
+COGLM_BATCH_SIZE = 16  # lm-eval batch size of the CogLM step: the README main job's.
+REPORT_EVERY = 60.0  # Seconds between progress lines of a long step off a terminal.
 LOCK_NAME = ".profile.lock"
 """The file that marks an output folder in use by a running ``profile run``."""
 
@@ -220,8 +218,7 @@ def paper_rows() -> list[PaperRow]:
     return [row for spec in specs() for row in spec.paper_rows()]
 
 
-JUDGE_ROLE = "judge"
-"""The one role name of every judge and grader a profile passes on."""
+JUDGE_ROLE = "judge"  # The one role name of every judge and grader a profile passes on.
 
 ROLE_ALIASES = {"grader": JUDGE_ROLE}
 """Other names tasks give the judge (EgoSocialArena's beliefs task asks for ``grader``)."""
@@ -678,8 +675,7 @@ def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
 MODEL_FIELDS = ("model", "model_args", "backend", "seed", "num_fewshot")
 """Identity fields that belong to the compared model, not to the protocol."""
 
-CHANCE_MODELS = frozenset({CHANCE, "mockllm/chance"})
-"""Model names of the seeded chance answerers."""
+CHANCE_MODELS = frozenset({CHANCE, "mockllm/chance"})  # Model names of the seeded chance answerers.
 
 
 def _same(first: str | None, second: str | None) -> bool:

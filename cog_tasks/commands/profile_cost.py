@@ -14,8 +14,7 @@ from typing import Any
 from cog_tasks.benchmarks import specs
 from cog_tasks.common.spec import load
 
-CHARS_PER_TOKEN = 4
-"""The rough rule of English text for GPT-style tokenizers."""
+CHARS_PER_TOKEN = 4  # The rough rule of English text for GPT-style tokenizers.
 
 DEFAULT_OUTPUT_CAP = 512
 """Output tokens assumed per request where neither the step nor the model sets a cap."""

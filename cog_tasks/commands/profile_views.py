@@ -21,8 +21,7 @@ from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, plural
 
-HUMAN = "Human"
-"""How a paper row of people (not a model) names itself."""
+HUMAN = "Human"  # How a paper row of people (not a model) names itself.
 
 
 def format_row(row: Mapping[str, Any]) -> str:

@@ -46,8 +46,7 @@ package), is a bug and keeps its traceback.
 INTERRUPTED = "interrupted; run the same command again to resume"
 """What a command prints when it is interrupted (Ctrl-C, SIGINT)."""
 
-INTERRUPT_EXIT = 130
-"""The exit code of an interrupted command (128 + SIGINT), as a shell gives it."""
+INTERRUPT_EXIT = 130  # The exit code of an interrupted command (128 + SIGINT), as a shell gives it.
 
 HTTP_CLIENTS = ("httpx", "httpx2")
 """HTTP client modules whose ``TransportError`` (no connection, a timeout) is a user error."""

@@ -51,14 +51,10 @@ def expand_user(path: str | os.PathLike[str], what: str) -> Path:
         raise UserError(f"{path} (from {what}): no such user's home folder") from error
 
 
-_INPUTS: set[Path] = set()
-"""Every file this process read as input, resolved."""
-_WRITTEN: set[Path] = set()
-"""Every file this process wrote, resolved: it may write them again."""
-_OVERWRITE = [False]
-"""Whether the running command was given ``--force``."""
-_OWNED: set[Path] = set()
-"""Folders the running command owns (a resumable run folder), resolved."""
+_INPUTS: set[Path] = set()  # Every file this process read as input, resolved.
+_WRITTEN: set[Path] = set()  # Every file this process wrote, resolved: it may write them again.
+_OVERWRITE = [False]  # Whether the running command was given ``--force``.
+_OWNED: set[Path] = set()  # Folders the running command owns (a resumable run folder), resolved.
 
 
 def mark_input(path: str | os.PathLike[str]) -> None:

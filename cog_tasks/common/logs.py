@@ -23,8 +23,7 @@ CHANCE_SEED = "chance_seed"
 DATA_ARGUMENT = "data_sha256"
 """The identity argument of the data a run read: the first :data:`DATA_DIGITS` hex digits of its
 combined hash (Inspect runs: the files read; lm-eval runs: the documents scored)."""
-DATA_DIGITS = 12
-"""How many hex digits of the data's SHA-256 a run identity keeps."""
+DATA_DIGITS = 12  # How many hex digits of the data's SHA-256 a run identity keeps.
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample

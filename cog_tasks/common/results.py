@@ -21,8 +21,7 @@ STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status: scored as read, unparseable or hedged, errored, cut at the
 token limit, or with a judge reply that could not be read."""
 
-FLAGGED = STATUSES[1:]
-"""The statuses every headline row counts beside its number."""
+FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
 
 
 class ResultsError(UserError):

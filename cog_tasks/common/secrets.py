@@ -19,8 +19,7 @@ ANYWHERE_WORDS = frozenset({"authorization", "bearer", "credentials"})
 SPECIAL_TOKENS = frozenset({"bos", "eos", "pad", "unk", "sep", "cls", "mask"})
 """A tokenizer's special tokens: ``<word>_token`` names a setting, not a secret."""
 
-REDACTED = "***"
-"""What a secret's value becomes."""
+REDACTED = "***"  # What a secret's value becomes.
 
 NAME = re.compile(
     r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]*)=|(?P<quote>['\"])(?P<key>[A-Za-z_][\w.-]*)(?P=quote)\s*:\s*"

@@ -15,23 +15,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-CONFIDENCE = 0.95
-"""Coverage of every interval cog-tasks reports."""
+CONFIDENCE = 0.95  # Coverage of every interval cog-tasks reports.
 
-RESAMPLES = 2000
-"""Bootstrap resamples by default."""
+RESAMPLES = 2000  # Bootstrap resamples by default.
 
-WILSON_BELOW = 30
-"""A 0/1 proportion over fewer units than this gets a Wilson interval."""
+WILSON_BELOW = 30  # A 0/1 proportion over fewer units than this gets a Wilson interval.
 
-SMALL_N = 10
-"""Below this many units there is no interval, and no difference is marked significant."""
+SMALL_N = 10  # Below this many units there is no interval, and no difference is marked significant.
 
-ANY = (-math.inf, math.inf)
-"""The scale of an unbounded measure."""
+ANY = (-math.inf, math.inf)  # The scale of an unbounded measure.
 
-SHARE = (0.0, 1.0)
-"""The scale of a share (a proportion, a rate of events per trial)."""
+SHARE = (0.0, 1.0)  # The scale of a share (a proportion, a rate of events per trial).
 
 Statistic = Callable[["np.ndarray"], float]
 """A headline computed from an index array of units (drawn with replacement)."""
