@@ -1,9 +1,4 @@
-"""The CLI kit: what every ``cog-tasks`` command group shares.
-
-Comma lists, ``--out``, ``--status``, ``--force``, ``-T``/``-M NAME=VALUE``, count types,
-one-line user errors (:func:`guard_commands`) and the seeded ``chance`` command.
-Imported when ``cog-tasks`` starts: it imports no framework.
-"""
+"""The CLI kit every ``cog-tasks`` command group shares; it imports no framework."""
 
 from __future__ import annotations
 
@@ -56,11 +51,7 @@ DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)
 
 
 def comma_list(text: str) -> list[str]:
-    """Read ``a,b,c`` as ``["a", "b", "c"]``: the one comma-list argparse ``type`` of the CLI.
-
-    Raises:
-        argparse.ArgumentTypeError: If an item is empty (``a,,b``) or given twice (``a,a``).
-    """
+    """Read ``a,b,c`` as ``["a", "b", "c"]``, refusing an empty or repeated item."""
     items = [item.strip() for item in text.split(",")]
     if not all(items):
         raise argparse.ArgumentTypeError(
@@ -105,10 +96,7 @@ class _StatusAction(argparse.Action):
 
 
 def add_status_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--status STATUS[,STATUS...]`` (repeatable): the Inspect log statuses to read.
-
-    The value is a tuple in :data:`LOG_STATUSES` order, :data:`DEFAULT_STATUSES` when not given.
-    """
+    """Add ``--status STATUS[,STATUS...]`` (repeatable): a tuple of Inspect log statuses to read."""
     parser.add_argument(
         "--status",
         action=_StatusAction,
@@ -147,11 +135,7 @@ def add_out_option(
     default: Any = None,
     convert: Callable[[str], Any] = Path,
 ) -> None:
-    """Add ``--out PATH`` (``args.out``), the one name of a command's output file or folder.
-
-    Old option names stay accepted (marked deprecated in the help); with ``old_positional``,
-    an old positional form is hidden and ``--out`` is read with :func:`required_out`.
-    """
+    """Add ``--out PATH`` (``args.out``); old names stay as deprecated aliases."""
     plural = "s" if len(old) > 1 else ""
     note = f" ({', '.join(old)}: deprecated name{plural} of --out)" if old else ""
     parser.add_argument(
@@ -182,11 +166,7 @@ class UsageError(UserError):
 
 
 def required_out(args: argparse.Namespace) -> Any:
-    """``args.out`` of a command whose output may still come positionally.
-
-    Raises:
-        UsageError: If no output was given.
-    """
+    """``args.out`` of a command whose output may still come positionally (:class:`UsageError`)."""
     if args.out is None:
         raise UsageError("the following argument is required: --out")
     return args.out
@@ -225,11 +205,7 @@ def is_user_error(error: BaseException) -> bool:
 
 
 def guarded(command: Command, program: str) -> Command:
-    """Wrap a command: user errors (:func:`is_user_error`) print one line, exit code 2.
-
-    An interrupt (SIGINT, SIGTERM) prints :data:`INTERRUPTED`, exit code :data:`INTERRUPT_EXIT`.
-    The wrapped command's ``guarded_program`` attribute is ``program``.
-    """
+    """Wrap a command: user errors print one line (exit 2), an interrupt :data:`INTERRUPTED`."""
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
@@ -276,11 +252,7 @@ def guard_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def name_value(entry: str) -> tuple[str, Any]:
-    """Read one ``NAME=VALUE`` argument as Inspect reads ``-T``/``-M`` (the value as YAML).
-
-    Raises:
-        argparse.ArgumentTypeError: If there is no ``=`` or no value, or the value is not YAML.
-    """
+    """Read one ``NAME=VALUE`` argument as Inspect reads ``-T``/``-M`` (the value as YAML)."""
     name, separator, value = entry.partition("=")
     if not separator or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {entry!r}")
@@ -362,11 +334,7 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
 
 
 def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -> dict[str, Any]:
-    """``-T`` pairs as keyword arguments of ``task``, every name checked against its signature.
-
-    Raises:
-        UsageError: Naming an unknown parameter and the task's parameters.
-    """
+    """``-T`` pairs as keyword arguments of ``task``; an unknown name is a :class:`UsageError`."""
     import inspect
 
     known = list(inspect.signature(task).parameters)
@@ -384,10 +352,7 @@ ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
 
 
 def headline_scores(log: EvalLog) -> list[str]:
-    """One line per scorer of a finished log: each metric with its 95 % interval.
-
-    Such as ``choice: accuracy=0.512 [0.48, 0.54]`` or ``key=0.5 [no interval: 5 units]``.
-    """
+    """One line per scorer of a finished log: each metric with its 95 % interval."""
     from cog_tasks.common.stats import interval_from_metrics
 
     if log.results is None:
@@ -426,10 +391,7 @@ def _run_chance(args: argparse.Namespace) -> int:
 def add_chance_command(
     commands: argparse._SubParsersAction, help_text: str, setup: ChanceSetup
 ) -> argparse.ArgumentParser:
-    """Add a benchmark's ``chance`` command (``-T``, ``--seed``, ``--epochs``, ``--limit``, ...).
-
-    It evaluates the task ``setup`` builds with ``mockllm/chance`` and the seeded answerer.
-    """
+    """Add a benchmark's seeded ``chance`` command (``-T``, ``--seed``, ``--epochs``, ...)."""
     chance = commands.add_parser("chance", help=help_text)
     add_name_value_option(chance, "-T", "task_args", "task argument, as in inspect eval -T")
     chance.add_argument("--seed", type=int, default=0, help="seed of the random answers")

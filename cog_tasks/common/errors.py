@@ -1,8 +1,6 @@
-"""The base of every error that means bad input, not a bug.
+"""The base of every error that means bad input, not a bug (one line, exit code 2).
 
-A ``cog-tasks`` command prints a :class:`UserError` as one line and exits with code 2; any
-other exception keeps its traceback. Each derives from ``ValueError`` too. This module
-imports nothing at import time: every layer may raise these errors.
+Each derives from ``ValueError`` too. Nothing is imported at import time: every layer may raise.
 """
 
 from __future__ import annotations
@@ -56,10 +54,7 @@ def _user_error_in(error: BaseException | None) -> UserError | None:
 
 
 def one_line_under_inspect() -> None:
-    """Under the ``inspect`` command, end on our one line and exit code 2 for a :class:`UserError`.
-
-    It wraps ``sys.excepthook``; errors Inspect records in a log never reach it.
-    """
+    """Under the ``inspect`` command, end on one line and exit code 2 for a :class:`UserError`."""
     import os
     import sys
     from pathlib import Path

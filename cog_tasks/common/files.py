@@ -1,8 +1,7 @@
 """The one place that reads and writes the project's files.
 
-Writes are atomic (mode 0644) and follow one output rule: never over an input of the process,
-over an existing file only with ``--force``, when this process wrote it, or ``replace=True``.
-Reads name the file (and line) in every error.
+Writes are atomic and never go over an input of the process, nor over an existing file without
+``--force`` unless this process wrote it (or ``replace=True``); read errors name file and line.
 """
 
 from __future__ import annotations
@@ -40,11 +39,7 @@ class OutputExistsError(UserError, FileExistsError):
 
 
 def expand_user(path: str | os.PathLike[str], what: str) -> Path:
-    """``path`` with a leading ``~`` or ``~user`` expanded.
-
-    Raises:
-        UserError: Naming the path and ``what`` when the user does not exist.
-    """
+    """``path`` with a leading ``~`` or ``~user`` expanded (:class:`UserError` naming ``what``)."""
     try:
         return Path(path).expanduser()
     except RuntimeError as error:  # pathlib's "Could not determine home directory"
@@ -109,12 +104,7 @@ def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path
 
 
 def new_output(path: str | os.PathLike[str], force: bool, *inputs: str | os.PathLike[str]) -> Path:
-    """Check an output file before any work: the output rule, with these inputs and ``force``.
-
-    Raises:
-        OutputExistsError: When ``path`` exists and ``force`` is false.
-        UserError: When ``path`` is one of ``inputs`` (``--force`` or not).
-    """
+    """Check an output file before any work: the output rule, with these inputs and ``force``."""
     for source in inputs:
         if Path(source).exists():
             mark_input(source)
@@ -212,12 +202,7 @@ def pyplot() -> Any:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file, recording its SHA-256 (:func:`record_read`).
-
-    Raises:
-        FileNotFoundError: Naming the file when it does not exist.
-        DataFileError: Naming the file when it is not valid UTF-8.
-    """
+    """Read a UTF-8 text file, recording its SHA-256 (:func:`record_read`)."""
     source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(f"{source}: no such file")
@@ -236,12 +221,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file.
-
-    Raises:
-        FileNotFoundError: Naming the file when it does not exist.
-        DataFileError: Naming the file (and line) for bad UTF-8 or bad JSON.
-    """
+    """Read a JSON file; errors name the file (and line)."""
     return parse_json(read_text(path), str(path))
 
 
@@ -285,21 +265,12 @@ def _check_encodable(value: Any, source: str) -> None:
 def iter_jsonl(
     path: str | os.PathLike[str], require_object: bool = True
 ) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line number, value)`` for each non-blank line of a JSONL file.
-
-    Raises:
-        FileNotFoundError: Naming the file when it does not exist.
-        DataFileError: Naming the file and line of bad UTF-8, bad JSON or a non-object.
-    """
+    """Yield ``(line number, value)`` for each non-blank line of a JSONL file."""
     yield from parse_jsonl(read_text(path), str(path), require_object)
 
 
 def parse_jsonl(text: str, source: str, require_object: bool = True) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line number, value)`` for each non-blank line of JSON Lines text (LF ends a line).
-
-    Raises:
-        DataFileError: Naming the source and line of bad JSON or a non-object.
-    """
+    """Yield ``(line number, value)`` for each non-blank line of JSON Lines text (LF-ended)."""
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue

@@ -1,8 +1,4 @@
-"""Headline numbers as every report and the cross-benchmark profile carry them.
-
-A :class:`Headline` is one number about one run with its interval, identity and per-unit
-values (for paired comparisons); a :class:`PaperRow` is a number the authors published.
-"""
+"""Headline numbers as every report and the cross-benchmark profile carry them."""
 
 from __future__ import annotations
 
@@ -53,9 +49,8 @@ class TrivialResult:
 class Headline:
     """One headline number of one run.
 
-    ``units`` maps each unit to its value or ``(numerator, denominator)`` such that the headline
-    is the ratio of the sums (empty otherwise); ``trivial`` is the best trivial strategy on the
-    same units (``None``: none applies).
+    ``units``: each unit's value or ``(numerator, denominator)``, the headline being the ratio of
+    the sums (empty otherwise); ``trivial``: the best trivial strategy on the same units.
     """
 
     benchmark: str

@@ -1,8 +1,4 @@
-"""Write datasets as folders laid out like Hub dataset repositories, and push them.
-
-The folder holds ``README.md`` (the card with its YAML ``configs``) and one parquet file per
-split (``data/[<config>/]<split>-00000-of-00001.parquet``); ``load_dataset`` reads it back.
-"""
+"""Write datasets as folders laid out like Hub dataset repositories, and push them."""
 
 from __future__ import annotations
 
@@ -63,10 +59,7 @@ def save_hub_folder(dataset: datasets.DatasetDict | Configs, card: str, folder: 
 def push_folder(
     write: Callable[[Path], object], repo_id: str, public: bool = False, token: str | None = None
 ) -> str:
-    """Write a Hub-shaped folder to a temporary place and upload it as a dataset repository.
-
-    Needs network access and a token with write access; returns the dataset's URL.
-    """
+    """Write a Hub-shaped folder to a temporary place, upload it as a dataset; return its URL."""
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)

@@ -1,8 +1,4 @@
-"""Inspect metrics that give every key of a dict-valued score its 95 % interval.
-
-Written by :func:`~cog_tasks.common.stats.metric_values`, the headline key first; errored
-samples are out of every number, as in the reports.
-"""
+"""Inspect metrics that give every key of a dict-valued score its 95 % interval."""
 
 from __future__ import annotations
 
@@ -15,10 +11,7 @@ from cog_tasks.common.stats import cluster_mean_interval, mean_interval, metric_
 
 @metric
 def key_intervals(unit: str = "item", cluster: str | None = None, headline: str = "") -> Metric:
-    """Mean and 95 % interval of every key of dict-valued scores, ``headline`` first.
-
-    ``cluster``: a metadata field whose samples move together (resampled whole).
-    """
+    """Mean and 95 % interval of every key of dict-valued scores (``cluster``: resampled whole)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values: dict[str, list[float]] = defaultdict(list)

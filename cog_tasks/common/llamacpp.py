@@ -1,8 +1,6 @@
 """The embedded models' GGUFs served natively by llama.cpp (extra ``llamacpp``).
 
-:class:`LlamaServer` runs llama-cpp-python's OpenAI-compatible server on a GGUF as shipped,
-under the model name :func:`served_name` (name, backend and GGUF hash). Its server holds one
-slot: clients should send one request at a time.
+Its server holds one slot: clients should send one request at a time.
 """
 
 from __future__ import annotations
@@ -72,10 +70,9 @@ def free_port() -> int:
 
 @dataclass
 class LlamaServer:
-    """llama-cpp-python's OpenAI-compatible server on one embedded model's GGUF.
+    """llama-cpp-python's OpenAI-compatible server on one embedded model's GGUF (a context manager).
 
-    A context manager. ``port`` 0 picks a free one; ``threads`` 0 uses every core this process
-    may use; ``log`` ``None`` is this process's stderr; :meth:`start` sets ``gguf`` and ``sha256``.
+    ``port`` 0 picks a free one; ``threads`` 0 uses every usable core; ``log`` ``None``: stderr.
     """
 
     name: str
@@ -119,12 +116,7 @@ class LlamaServer:
         return command + ["--n_threads", str(self.threads or _usable_cores())]
 
     def start(self, timeout: float = START_TIMEOUT) -> LlamaServer:
-        """Start the server and wait until it lists its model.
-
-        Raises:
-            MissingExtra: Without llama-cpp-python's server.
-            UserError: When the server exits or does not answer within ``timeout``.
-        """
+        """Start the server and wait until it lists its model (or ``timeout`` passes)."""
         from cog_tasks.common.models import embedded_gguf_path
 
         require_llama_cpp()

@@ -1,8 +1,7 @@
 """Inspect provider ``llamacpp/NAME``: an embedded model's GGUF through llama.cpp.
 
-It starts a :class:`LlamaServer` (``-M context=N``, ``-M threads=N``), sends it Inspect's
-OpenAI-compatible requests one at a time and stops it on close; the log's model is
-:func:`~cog_tasks.common.llamacpp.served_name`. Registered by :mod:`cog_tasks._registry`.
+It owns a :class:`LlamaServer` (``-M context=N``, ``-M threads=N``) and sends it one request
+at a time; the log's model is :func:`~cog_tasks.common.llamacpp.served_name`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""The one reader of lm-eval output folders: results files checked against their samples files.
-
-Each asked-for task's samples file must exist, hold ``n-samples`` documents, none twice, each
-matching its ``doc_hash`` and ``target_hash``. It imports no framework.
-"""
+"""The one reader of lm-eval output folders: results files checked against their samples files."""
 
 from __future__ import annotations
 
@@ -21,11 +17,7 @@ from cog_tasks.common.runs import file_sha256, text_sha256
 
 
 def find_results_files(path: Path) -> list[Path]:
-    """The lm-eval results files at ``path`` (a results file or an output folder), sorted.
-
-    Raises:
-        FileNotFoundError: If ``path`` does not exist, is not JSON, or holds no ``results_*.json``.
-    """
+    """The lm-eval results files at ``path`` (a results file or an output folder), sorted."""
     if path.is_file():
         if path.suffix != ".json":
             raise FileNotFoundError(f"{path}: not an lm-eval results_*.json file")
@@ -65,13 +57,7 @@ def _sha256(text: str) -> str:
 
 
 def check_sample_hashes(path: Path, number: int, row: dict[str, Any]) -> None:
-    """Refuse a samples row whose ``doc`` or ``target`` no longer matches lm-eval's hash of it.
-
-    A row without the hashes (an older lm-eval) is not checked.
-
-    Raises:
-        ResultsError: Naming the file, line and field.
-    """
+    """Refuse a samples row whose ``doc`` or ``target`` no longer matches lm-eval's hash of it."""
     checks = (
         ("doc", "doc_hash", lambda: json.dumps(row.get("doc"), indent=2, ensure_ascii=False)),
         ("target", "target_hash", lambda: str(row.get("target"))),
@@ -97,8 +83,8 @@ def read_lm_eval_run(
     """Read one results file and the samples files of ``tasks`` beside it, checked.
 
     Raises:
-        ResultsError: Naming the file when a samples file holds another number of documents than
-            ``n-samples``, or a document twice, or the line of a document that fails its hash.
+        ResultsError: For a samples file with another count than ``n-samples``, a document twice,
+            or a document that fails its hash.
     """
     data = read_json(results_file)
     if not isinstance(data, dict):
@@ -141,8 +127,8 @@ def read_lm_eval_run(
 def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
     """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents.
 
-    The SHA-256 over the sorted hashes of each logged ``doc`` (only ``fields`` where given; leave
-    out model-dependent keys), shortened; ``{}`` when no samples row holds a document.
+    A SHA-256 over the sorted hashes of each logged ``doc`` (only ``fields``: leave out
+    model-dependent keys); ``{}`` when no samples row holds a document.
     """
     digests = sorted(
         hashlib.sha256(

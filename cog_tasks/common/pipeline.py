@@ -1,9 +1,4 @@
-"""The one path from runs to report rows, for every benchmark and every source.
-
-:func:`checked_rows` reads each content once, groups runs into rows (pooled on request),
-labels them (:func:`row_labels`) and checks them; :func:`with_trivial` sets the best trivial
-strategy beside each headline.
-"""
+"""The one path from runs to report rows, for every benchmark and every source."""
 
 from __future__ import annotations
 
@@ -62,14 +57,7 @@ def row_labels(
     keys: Sequence[Hashable] | None = None,
     models: Sequence[str] | None = None,
 ) -> list[str]:
-    """Row labels: the model, told apart by identity among rows of one key.
-
-    ``keys``: each row's key (``None``: one key for all); ``models``: how a row with a key of its
-    own shows its model (``None``: the identity's model).
-
-    Raises:
-        ValueError: If ``identities`` and ``keys`` differ in length.
-    """
+    """Row labels: the model, told apart by identity among rows of one key (``None``: one key)."""
     keys = [None] * len(identities) if keys is None else list(keys)
     if len(identities) != len(keys):
         raise ValueError(f"{len(identities)} identities but {len(keys)} keys")
@@ -93,13 +81,7 @@ def checked_rows(
     model: Callable[[RunResults, Extra], str] | None = None,
     row: type[Row[Extra]] = Row,
 ) -> list[Row[Extra]]:
-    """Check every run and label it; one content given twice is read once, never merged silently.
-
-    ``key`` and ``model`` are :func:`row_labels`'s; ``row`` is the row class to build.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """Check every run and label it; one content given twice is read once, never merged silently."""
     kept = distinct_runs([run for run, _ in read])  # a copy counts once, the first kept
     read = [entry for entry in read if kept and entry[0] is kept[0] and kept.pop(0)]
     groups = group_runs(read, lambda entry: entry[0].identity, pool_seeds=pool_seeds)
@@ -125,10 +107,7 @@ def _ratio(values: Sequence[UnitValue]) -> float:
 def best_trivial(
     headline: Headline, strategies: Sequence[TrivialStrategy], seed: int = 0
 ) -> TrivialResult | None:
-    """The best trivial strategy on the headline's own units, and the model's paired difference.
-
-    ``None`` where the headline has no per-unit values or no strategy applies to its measure.
-    """
+    """The best trivial strategy on the headline's own units and the model's paired difference."""
     if not headline.units:
         return None
     scored: list[tuple[float, str, Mapping[str, UnitValue]]] = []

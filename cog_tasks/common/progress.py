@@ -1,8 +1,4 @@
-"""Progress lines for long Inspect tasks when nobody watches a terminal.
-
-Off a terminal, :func:`with_progress` writes a line to standard error as each sample starts
-and ends; on a terminal Inspect's own display is there.
-"""
+"""Progress lines on standard error for long Inspect tasks when nobody watches a terminal."""
 
 from __future__ import annotations
 

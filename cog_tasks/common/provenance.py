@@ -1,8 +1,7 @@
 """What made a result: which cog-tasks (version and commit) and which data files.
 
-Every data file read is reported to :func:`record_read`; an Inspect task builds its dataset
-inside :func:`recording_reads` and stores :meth:`DataReads.metadata` under
-:data:`DATA_PROVENANCE`, so runs on different data are never paired. Any layer may record.
+Every data file read goes to :func:`record_read`; a task records its dataset's reads
+(:func:`recording_reads`) under :data:`DATA_PROVENANCE`, so runs on different data never pair.
 """
 
 from __future__ import annotations
@@ -62,12 +61,7 @@ def cog_tasks_version() -> str:
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where one data file came from and how it compares with its pin.
-
-    ``origin``: ``local``, ``hub``, ``cache`` or ``upstream``; ``check``: ``pinned``, ``same
-    content`` (a Hub copy), ``differs`` or ``unverified`` (no pin); ``location``: the local folder,
-    the Hub copy with its revision, or ``ORG/NAME@COMMIT``.
-    """
+    """Where one data file came from (``origin``, ``location``) and how it compares with its pin."""
 
     path: str
     origin: str
@@ -123,10 +117,7 @@ def record_read(provenance: Provenance) -> None:
 
 @contextmanager
 def recording_reads() -> Iterator[DataReads]:
-    """Record the data files read inside the ``with`` block (recordings may nest).
-
-    A loader that caches what it read must do so with :func:`cache_reads`.
-    """
+    """Record data files read in the ``with`` block (caching loaders: :func:`cache_reads`)."""
     reads = DataReads()
     token = _RECORDINGS.set((*_RECORDINGS.get(), reads))
     try:

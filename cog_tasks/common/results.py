@@ -1,9 +1,7 @@
 """The results model: the one place where a run becomes numbers.
 
-Every reader turns a run into :class:`RunResults` (per-unit :class:`UnitRecord` rows and the
-declared unit set); :func:`check_run` refuses duplicate or undeclared units, names missing and
-flagged ones, averages epochs within units and returns a :class:`CheckedRun` whose
-:class:`Coverage` travels with every headline. :func:`compare_units` pairs two runs.
+:func:`check_run` turns a :class:`RunResults` into a :class:`CheckedRun` (values averaged over
+epochs, a :class:`Coverage` of what is missing or flagged); :func:`compare_units` pairs runs.
 """
 
 from __future__ import annotations
@@ -30,11 +28,7 @@ class ResultsError(UserError):
 
 @dataclass(frozen=True)
 class UnitRecord:
-    """One reply of one run, scored (an invalid reply is scored, never left out).
-
-    ``key`` is the reply's place within its unit where a unit holds several replies per epoch
-    (a CogEval task's items at each temperature); ``""`` where it holds one.
-    """
+    """One reply of one run, scored (``key``: its place where a unit holds several replies)."""
 
     unit: str
     values: Mapping[str, float]
@@ -46,12 +40,7 @@ class UnitRecord:
 
 @dataclass(frozen=True)
 class RunResults:
-    """A run as read from its source, before any check.
-
-    ``declared`` lists the units it was meant to cover with their groups; ``declared_keys`` the
-    keys per unit where units hold several replies; ``content`` its content key (``""``: its
-    records and identity).
-    """
+    """A run as read from its source (records, declared units and keys), before any check."""
 
     benchmark: str
     identity: RunIdentity
@@ -70,11 +59,7 @@ class RunResults:
 
 @dataclass(frozen=True)
 class Coverage:
-    """What a reader must know beside every number of a run.
-
-    Missing units and groups, uneven epochs, counts and first units (up to 20) per flagged
-    status; ``incomplete`` and ``missing_keys`` only for a ``keyed`` run.
-    """
+    """What a reader must know beside every number of a run: missing, uneven and flagged units."""
 
     units: int
     declared: int
@@ -145,11 +130,7 @@ class Coverage:
 
     @classmethod
     def from_dict(cls, fields: Mapping[str, object]) -> Coverage:
-        """The coverage of :meth:`as_dict`'s fields.
-
-        Raises:
-            ResultsError: If a field is missing or of the wrong type.
-        """
+        """The coverage of :meth:`as_dict`'s fields (:class:`ResultsError` if malformed)."""
         try:
             return cls(
                 units=int(fields["units"]),  # type: ignore[call-overload]
@@ -210,8 +191,8 @@ def check_run(run: RunResults) -> CheckedRun:
     """Apply every check to one run and average its epochs within units (errors left out).
 
     Raises:
-        ResultsError: Naming the source and units, for an unknown status, a unit (or key) twice
-            in one epoch or outside the declared set, or a run with no record.
+        ResultsError: For an unknown status, a unit (or key) twice in one epoch or outside the
+            declared set, or a run with no record.
     """
     where = f"{run.source} ({run.identity.task}, {run.identity.model})"
     unknown = sorted({record.status for record in run.records} - set(STATUSES))
@@ -356,8 +337,7 @@ def compare_units(
 ) -> Pairing:
     """The statistics entry for two runs: a paired difference over shared units, or why not.
 
-    Refused where identities differ (``differences``) unless ``allow_different``, where either run
-    has no per-unit values, or where no unit is shared. ``scale`` bounds the difference.
+    Refused where ``differences`` are not allowed, a run lacks per-unit values or none is shared.
     """
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
@@ -379,11 +359,7 @@ def compare_units(
 def difference_bounds(
     scale: str, first: Mapping[str, UnitValue], second: Mapping[str, UnitValue]
 ) -> tuple[float, float]:
-    """The range of the difference of two headlines on ``scale``.
-
-    Calibrated accuracies and kappas differ by at most 2; raw shares (every unit value in [0, 1]
-    or ``(events, trials)``) by at most 1; anything else is unbounded.
-    """
+    """The range of the difference of two headlines on ``scale`` (shares: 1; kappas: 2)."""
     if scale in ("calibrated", "kappa"):
         return (-2.0, 2.0)
 

@@ -1,8 +1,7 @@
 """Run identity: which runs a report may put in one row, and which it must keep apart.
 
-Runs with different identities (task, model, roles, arguments, seed) are separate rows; runs
-differing only by seed are pooled on request. Inputs of the same *content* are one run: readers
-keep the first copy with a warning, score, rater and profile inputs refuse a copy.
+Different identities are separate rows; runs differing only by seed are pooled on request.
+Inputs of the same content are one run.
 """
 
 from __future__ import annotations
@@ -71,11 +70,7 @@ def distinct_by_content(
 
 
 def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "input") -> None:
-    """Refuse a score, rater or profile input given twice: the same file or the same bytes.
-
-    Raises:
-        SameContentError: Naming both paths.
-    """
+    """Refuse a score, rater or profile input given twice: the same file or the same bytes."""
     seen: dict[str, str | os.PathLike[str]] = {}
     for path in paths:
         if not Path(path).is_file():
@@ -95,11 +90,7 @@ def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "in
 
 
 def refuse_repeated_rows(rows: Iterable[tuple[str, Hashable]], source: str, what: str) -> None:
-    """Refuse a row key that appears twice in one input (``rows``: ``(where, key)``).
-
-    Raises:
-        SameContentError: Naming both rows and the key.
-    """
+    """Refuse a row key that appears twice in one input (``rows``: ``(where, key)``)."""
     seen: dict[Hashable, str] = {}
     for where, key in rows:
         if key in seen:
@@ -121,11 +112,7 @@ def _text(value: object) -> str:
 
 @dataclass(frozen=True, order=True)
 class RunIdentity:
-    """What makes two runs the same measurement.
-
-    ``model`` carries its weight-picking arguments as ``name[k=v]``; ``roles`` and ``arguments``
-    are sorted ``(name, value)`` pairs, values as text; ``seed`` is ``None`` where pooled or absent.
-    """
+    """What makes two runs the same measurement (``seed`` ``None``: pooled or absent)."""
 
     task: str
     model: str
@@ -190,10 +177,7 @@ class RunIdentity:
 
 
 def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
-    """Short row labels: the model, plus every field in which the identities differ.
-
-    Rows sharing a whole identity get ``#1``, ``#2``... so no two labels coincide.
-    """
+    """Short row labels: the model plus every differing field (``#1``, ``#2``... for twins)."""
     every = [identity.fields() for identity in identities]
     names = list(dict.fromkeys(name for fields in every for name in fields))
     differing = [
@@ -245,10 +229,7 @@ def group_runs(
     *,
     pool_seeds: bool = False,
 ) -> list[RunGroup[Run]]:
-    """Group runs into report rows, in order, without merging anything silently.
-
-    Every run is its own row unless ``pool_seeds``, which makes runs differing only by seed one row.
-    """
+    """Group runs into report rows, in order; only ``pool_seeds`` merges runs (by seed)."""
     if not pool_seeds:
         return [RunGroup(identity(run), [run], ()) for run in runs]
     pooled: dict[RunIdentity, list[tuple[Run, RunIdentity]]] = {}

@@ -1,8 +1,4 @@
-"""Scripted model outputs for Inspect's ``mockllm`` provider that work offline.
-
-Outputs carry usage counted in words (``mockllm`` would download a tiktoken vocabulary).
-Chance baselines run through :func:`run_chance_model` and draw from :func:`seeded_rng`.
-"""
+"""Scripted model outputs for Inspect's ``mockllm`` that work offline (usage counted in words)."""
 
 from __future__ import annotations
 
@@ -64,11 +60,7 @@ def current_epoch() -> int:
 
 
 def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Random:
-    """A random generator for one model call, derived from the seed, the prompt and the epoch.
-
-    The same seed, prompt and epoch give the same draws whatever the order of the calls;
-    ``epoch`` defaults to the running sample's (:func:`current_epoch`).
-    """
+    """A random generator for one model call, from the seed, the prompt and the epoch."""
     epoch = current_epoch() if epoch is None else epoch
     digest = hashlib.sha256(f"{seed}\n{epoch}\n{prompt}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
@@ -98,9 +90,6 @@ def run_chance_model(
     task: Task, outputs: Any, log_dir: str, epochs: int = 1, limit: int | None = None
 ) -> EvalLog:
     """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``.
-
-    The answerer's ``seed`` goes into the log's metadata (:data:`CHANCE_SEED`); an error inside a
-    sample is raised as it is (``debug_errors``).
 
     Raises:
         KeyboardInterrupt: If the run was interrupted.

@@ -1,8 +1,7 @@
 """Secrets in model arguments: the one rule of what is redacted, and the redaction.
 
-A name (case and ``-``/``_`` aside, after any ``prefix.``) ending in the word ``token``,
-``key``, ``secret`` or ``password``, or holding ``authorization`` or ``bearer``, is a secret;
-tokenizer settings (``bos_token``, ``max_tokens``, ``tokenizer``...) are not.
+A name ending in the word ``token``, ``key``, ``secret`` or ``password``, or holding
+``authorization`` or ``bearer``, is a secret; tokenizer settings (``bos_token``...) are not.
 """
 
 from __future__ import annotations
@@ -79,10 +78,7 @@ def _value_end(text: str, start: int) -> int:
 
 
 def redact_text(text: str) -> str:
-    """``text`` with the value of every ``name=value`` pair of a secret replaced.
-
-    A secret's value is taken whole: ``token=hf_A,B`` loses ``hf_A,B``, not ``hf_A`` alone.
-    """
+    """``text`` with the whole value of every ``name=value`` pair of a secret replaced."""
     pieces = []
     position = 0
     for match in NAME.finditer(text):

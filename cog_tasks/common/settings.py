@@ -1,9 +1,4 @@
-"""Run-time settings shared by every benchmark: where data, Hub copies and caches live.
-
-Settings are environment variables (``COG_TASKS_DATA``, ``COG_TASKS_CACHE``,
-``COG_TASKS_<BENCH>_HUB``, ``COG_TASKS_COGBENCH_REVISION``...; docs/data.md), so lm-eval,
-Inspect and ``cog-tasks`` see the same values; a bad value raises :class:`SettingError`.
-"""
+"""Run-time settings (environment variables, docs/data.md): where data, Hub copies, caches live."""
 
 from __future__ import annotations
 
@@ -27,11 +22,7 @@ HUB_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
 
 
 def commit_like(value: str, setting: str) -> str:
-    """``value`` if it is a commit hash (7 to 40 lower-case hex digits).
-
-    Raises:
-        SettingError: Naming ``setting`` for anything else (a branch, ``../x``).
-    """
+    """``value`` if it is a commit hash (7 to 40 lower-case hex digits), else a SettingError."""
     if not COMMIT.fullmatch(value):
         raise SettingError(
             f"{setting}={value!r}: expected a commit (7 to 40 lower-case hex digits); "
@@ -41,11 +32,7 @@ def commit_like(value: str, setting: str) -> str:
 
 
 def hub_env(benchmark: str) -> str:
-    """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``).
-
-    Raises:
-        ValueError: For a name no benchmark could have.
-    """
+    """Name of a benchmark's Hub setting (``coglm`` -> ``COG_TASKS_COGLM_HUB``)."""
     if not BENCHMARK_NAME.fullmatch(benchmark):
         raise ValueError(f"no Hub setting for {benchmark!r}: not a benchmark name")
     return f"COG_TASKS_{benchmark.upper()}_HUB"
@@ -69,11 +56,7 @@ class HubSource:
 
 
 def parse_hub(value: str, setting: str) -> HubSource:
-    """Read ``ORG/NAME[@REVISION]`` or a local folder.
-
-    Raises:
-        SettingError: For a blank value, or neither a folder nor ``ORG/NAME[@REVISION]``.
-    """
+    """Read ``ORG/NAME[@REVISION]`` or a local folder (:class:`SettingError` otherwise)."""
     text = value.strip()
     if not text:
         raise SettingError(f"{setting}={value!r} is blank; unset it or give ORG/NAME or a folder")
@@ -106,12 +89,7 @@ def offline() -> bool:
 
 
 def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
-    """Return the local data directory (``explicit``, else ``COG_TASKS_DATA``), if any.
-
-    Raises:
-        FileNotFoundError: If a directory is named but does not exist.
-        SettingError: If it names the home of a user that does not exist.
-    """
+    """Return the local data directory (``explicit``, else ``COG_TASKS_DATA``), if any."""
     value = explicit if explicit is not None else os.environ.get(DATA_ENV)
     if not value:
         return None
@@ -126,11 +104,7 @@ def local_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | Non
 
 
 def cache_dir() -> Path:
-    """Return the cache root, creating it if needed.
-
-    Raises:
-        SettingError: If ``COG_TASKS_CACHE`` names the home of a user that does not exist.
-    """
+    """Return the cache root, creating it if needed."""
     value = os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "cog-tasks"
     path = expand_user(value, f"${CACHE_ENV}")
     path.mkdir(parents=True, exist_ok=True)

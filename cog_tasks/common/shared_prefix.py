@@ -1,8 +1,7 @@
 """``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
 
-Requests that share a context are packed into rows with a mask that keeps every candidate to
-its own context (:func:`score_groups`), giving ``hf``'s log-likelihoods up to float rounding.
-Models or requests where that cannot be proved go to ``HFLM`` unchanged, with a log line why.
+Requests sharing a context are packed into rows whose mask keeps each candidate to its own
+context (``hf``'s numbers up to rounding); anything not provably alike goes to ``HFLM``.
 Importing this module registers the model with lm-eval.
 """
 
@@ -47,11 +46,7 @@ GroupScores = list[list[tuple[float, bool]]]
 
 @dataclass(frozen=True)
 class Group:
-    """A context, the continuations asked about it, and parts of itself asked about.
-
-    ``context_splits``: per request scoring the context's own tail, how many leading tokens ``k``
-    it conditions on (``1 <= k < len(context)``): it scores ``context[k:]`` given ``context[:k]``.
-    """
+    """A context, its continuations, and ``context_splits`` (``k``: score ``context[k:]``)."""
 
     context: Sequence[int]
     continuations: Sequence[Sequence[int]]
@@ -77,10 +72,7 @@ def _attention_implementation(model: torch.nn.Module) -> str | None:
 
 
 def packing_blocker(model: torch.nn.Module) -> str | None:
-    """Why the packed path could differ from ``hf`` for this model, or ``None`` if it cannot.
-
-    The sliding window, which depends on row lengths, is checked per batch.
-    """
+    """Why the packed path could differ from ``hf`` for this model, or ``None`` if it cannot."""
     config = model.config
     values = _config_values(config)
     kinds = {
@@ -123,10 +115,7 @@ def packed_size(group: Group) -> int:
 
 
 def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
-    """Split groups, in order, into packs of at most ``budget`` tokens (group indices per pack).
-
-    A group larger than ``budget`` gets a pack of its own.
-    """
+    """Split groups, in order, into packs of at most ``budget`` tokens (group indices per pack)."""
     packs: list[list[int]] = []
     used = budget
     for index, size in enumerate(sizes):
@@ -142,9 +131,8 @@ def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
 class PackedRow:
     """Several groups laid out in one row of model input.
 
-    ``allowed[i, j]``: token ``i`` may attend to token ``j``. The last ``needed`` tokens are those
-    whose logits predict a scored token; ``predictors`` and ``targets`` hold, per group, per
-    continuation then per context split, those logits' indices and the token ids.
+    ``allowed[i, j]``: token ``i`` may attend to token ``j``; the last ``needed`` tokens' logits
+    predict scored tokens, at ``predictors`` (per group, continuation, then split) of ``targets``.
     """
 
     tokens: list[int]
@@ -158,12 +146,8 @@ class PackedRow:
 def layout_row(groups: Sequence[Group]) -> PackedRow:
     """Lay out groups in one row so that each context is read once.
 
-    Each context is followed by its continuations (without their last token), position ids
-    restarting after the context, so each continuation gets exactly its pair's log-probabilities;
-    the tokens whose logits are needed move to the end of the row (for ``logits_to_keep``).
-
-    Raises:
-        ValueError: If a context or a continuation is empty, or a split leaves no token on a side.
+    Continuations follow their context with restarted position ids, so each gets exactly its pair's
+    log-probabilities; tokens whose logits are needed move to the end (``logits_to_keep``).
     """
     tokens: list[int] = []
     positions: list[int] = []
@@ -223,11 +207,7 @@ def layout_row(groups: Sequence[Group]) -> PackedRow:
 
 
 def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupScores]:
-    """Score rows as one left-padded batch in a single forward pass.
-
-    Returns per row, per group, per continuation the summed log-probability and whether each
-    token is the greedy choice, as lm-eval's ``loglikelihood`` does.
-    """
+    """Score rows as one left-padded batch: per group and continuation, lm-eval's loglikelihood."""
     parameters = next(model.parameters())
     device, dtype = parameters.device, parameters.dtype
     length = max(len(row.tokens) for row in rows)
@@ -277,8 +257,7 @@ def score_groups(
 ) -> list[GroupScores]:
     """Log-likelihood of every continuation of every group, each context read once.
 
-    Groups are packed into rows of at most ``row_tokens``, run in batches of at most
-    ``batch_tokens`` (padding included); ``progress`` gets the groups each batch finished.
+    Rows hold at most ``row_tokens`` tokens, batches ``batch_tokens`` (padding included).
     """
     packs = pack_groups([packed_size(group) for group in groups], row_tokens)
     rows = [layout_row([groups[g] for g in pack]) for pack in packs]
@@ -301,10 +280,7 @@ def score_groups(
 
 @register_model(MODEL_NAME)
 class SharedPrefixHFLM(HFLM):
-    """lm-eval's ``hf`` model that reads each shared context once (see the module docs).
-
-    It takes ``hf``'s ``--model_args`` plus ``row_tokens`` and ``batch_tokens``.
-    """
+    """lm-eval's ``hf`` model reading each shared context once (``row_tokens``, ...)."""
 
     def __init__(
         self,

@@ -1,8 +1,7 @@
 """Where every benchmark's data comes from: one resolver, one error type.
 
-:func:`fetch` resolves a file from ``$COG_TASKS_DATA``, then the benchmark's Hub setting, then
-the pinned upstream commit (downloaded once into the cache), and applies the same checks to
-every origin: not empty, the pinned item count and SHA-256 (docs/data.md).
+:func:`fetch` reads ``$COG_TASKS_DATA``, then the Hub setting, then the pinned upstream commit
+(cached), with the same checks for every origin (docs/data.md).
 """
 
 from __future__ import annotations
@@ -67,11 +66,7 @@ class Pin:
 
 
 def content_sha256(content: Content, path: str) -> str:
-    """SHA-256 of a file's JSON content (a ``.jsonl`` as its list of records), formatting aside.
-
-    Raises:
-        DataFileError: Naming the source when it is not JSON (Lines).
-    """
+    """SHA-256 of a file's JSON content (a ``.jsonl`` as its list of records), formatting aside."""
     value = [record for _, record in content.jsonl()] if path.endswith(".jsonl") else content.json()
     canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -89,14 +84,7 @@ def record_key(record: Any) -> str:
 
 
 def check_unique(keyed: Iterable[tuple[str, Hashable]], source: str, kind: str = "record") -> None:
-    """Refuse a repeated record or id: the benchmark validators' duplicate check.
-
-    ``keyed`` holds ``(where, key)`` pairs, ``where`` naming the record (``line 12``) in messages;
-    use ``kind="record"`` with :func:`record_key`, or ``kind="id"`` with each item's id.
-
-    Raises:
-        DataFileError: Naming the file, the repeat and the record it repeats.
-    """
+    """Refuse a repeated record or id: the validators' duplicate check of ``(where, key)``."""
     first_seen: dict[Hashable, str] = {}
     for where, key in keyed:
         if key in first_seen:
@@ -109,10 +97,7 @@ def check_unique(keyed: Iterable[tuple[str, Hashable]], source: str, kind: str =
 
 @dataclass(frozen=True)
 class Content:
-    """The bytes of one benchmark file, in its upstream format, and where they came from.
-
-    ``origin``: ``local`` (``COG_TASKS_DATA``), ``hub`` or ``upstream`` (pinned).
-    """
+    """The bytes of one benchmark file, in its upstream format, and where they came from."""
 
     data: bytes
     source: str
@@ -159,9 +144,8 @@ class Fetched(Generic[T]):
 class DataSource:
     """Where one benchmark's files come from, declared once in its loader module.
 
-    ``read_hub`` reads one file from a Hub copy (None: a Hub copy never holds this source's
-    files). ``item_counts`` and ``pins`` map upstream paths to the pinned file's item count and
-    digests (:class:`Pin`).
+    ``read_hub`` reads one file from a Hub copy (None: no Hub copy); ``item_counts`` and ``pins``
+    hold the pinned files' item counts and digests.
     """
 
     benchmark: str
@@ -187,11 +171,7 @@ class DataSource:
         return hub_env(self.benchmark)
 
     def pinned(self, commit: str | None = None) -> str:
-        """The upstream commit to read: the argument, :attr:`commit_env`, then the pin.
-
-        Raises:
-            SettingError: Naming the argument or setting when it is not a commit.
-        """
+        """The upstream commit to read: the argument, :attr:`commit_env`, then the pin."""
         if commit:
             return commit_like(commit, "revision")
         from_env = os.environ.get(self.commit_env) if self.commit_env else None
@@ -257,12 +237,10 @@ def fetch(
 ) -> Fetched[T]:
     """Resolve, check and return one benchmark file (see the module docstring).
 
-    ``path`` is the file as laid out upstream; ``data_dir``, ``hub`` and ``commit`` replace the
-    local root, the Hub setting and the pinned commit; ``local=False`` skips the local root.
+    ``data_dir``, ``hub`` and ``commit`` replace the local root, the Hub setting and the pin.
 
     Raises:
-        DataSourceError: When no source can provide the file, or a Hub copy, a download or a
-            cached download fails its checks, naming the source and the ways out.
+        DataSourceError: When no source provides the file, or a copy or download fails its checks.
         ValueError: The validator's own error, for a bad file under the local data root.
     """
     pin = benchmark.pins.get(path) if benchmark.pinned(commit) == benchmark.commit else None

@@ -1,8 +1,4 @@
-"""A benchmark's one declaration: what every command learns about it from the registry.
-
-Callables are ``"module:attribute"`` references imported only when used, so listing the
-registry (``cog-tasks --help``) imports no numpy or framework.
-"""
+"""A benchmark's one declaration; callables are ``"module:attribute"`` references (lazy)."""
 
 from __future__ import annotations
 
@@ -20,11 +16,7 @@ def load(reference: str) -> Any:
 
 @dataclass(frozen=True)
 class TrivialStrategy:
-    """A strategy without cognition, scored on the model row's own units.
-
-    ``score`` names a function ``(units, run) -> {measure: {unit: value}}``: the per-unit values
-    it earns on exactly those units, in the form the model's take.
-    """
+    """A strategy without cognition; ``score``: ``(units, run) -> {measure: {unit: value}}``."""
 
     name: str
     score: str
@@ -43,11 +35,7 @@ class Step:
 
 @dataclass(frozen=True)
 class DataSource:
-    """How ``cog-tasks data build|push`` writes a benchmark's Hub-shaped folder.
-
-    Either ``write`` (``(folder) -> summary line``), or ``build`` and ``card`` (a ``DatasetDict``
-    and its card), with an optional ``check(built)`` that refuses a partial copy.
-    """
+    """How ``cog-tasks data build|push`` writes a folder: ``write``, or ``build`` and ``card``."""
 
     description: str
     write: str = ""
@@ -61,17 +49,13 @@ class BenchmarkSpec:
     """Everything a benchmark declares once.
 
     Attributes:
-        name: Stable name: the CLI group, the package folder and the profile's column.
         unit: The independent unit its intervals resample (``item``, ``task``, ...).
-        headlines: ``(log) -> list[Headline]`` of one Inspect log.
-        chance: Its seeded chance answerer's factory, ``(seed) -> ScriptedReplies``, or
-            ``(task_args, seed)`` where ``chance_reads_args``.
-        trivial: Trivial strategies shown beside every headline, or a reference to them.
+        chance: Its seeded chance answerer's factory, ``(seed)``, or ``(task_args, seed)`` where
+            ``chance_reads_args``.
         lm_eval_task: The lm-eval task a profile of local weights runs instead; ``""``: none.
-        request_turns: ``(task, task_args, metadata) -> list[int]``, the characters each request
-            of one sample adds (the cost estimate); ``""``: one request a sample.
+        request_turns: ``(task, task_args, metadata) -> list[int]``, characters per request
+            (the cost estimate); ``""``: one request a sample.
         self_judges: Whether, without a judge role, its judged steps have the model judge itself.
-        cli: Module whose ``register(subparsers)`` adds its command group.
     """
 
     name: str

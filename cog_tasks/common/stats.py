@@ -1,8 +1,7 @@
 """The one statistics entry: 95 % intervals over each benchmark's independent unit.
 
-Seeded percentile bootstraps resample the unit (item, task, trajectory, game); small or
-unanimous 0/1 shares get Wilson's interval. :class:`Interval` keeps the invariants for every
-interval built anywhere. numpy and scipy are imported lazily (the CLI imports this module).
+Seeded percentile bootstraps, Wilson's interval for small or unanimous 0/1 shares; numpy and
+scipy are imported lazily.
 """
 
 from __future__ import annotations
@@ -33,11 +32,9 @@ Statistic = Callable[["np.ndarray"], float]
 
 @dataclass(frozen=True)
 class Interval:
-    """A headline number with its 95 % interval.
+    """A headline number with its 95 % interval, or none (bounds NaN) and a ``reason``.
 
-    Fewer than :data:`SMALL_N` units, an undefined or zero-width interval give no interval
-    (bounds NaN, method ``"none"``, a ``reason``); a point outside its bounds widens them.
-    ``method``: ``"bootstrap"``, ``"wilson"``, ``"newcombe"``, ``"logged"`` or ``"none"``.
+    Fewer than :data:`SMALL_N` units, undefined or zero-width bounds give no interval.
     """
 
     value: float
@@ -157,11 +154,7 @@ def on_scale(interval: Interval, scale: tuple[float, float]) -> Interval:
 
 
 def metric_values(name: str, interval: Interval) -> dict[str, float]:
-    """An interval as an Inspect metric's values, never a NaN.
-
-    ``<name>``, ``<name>_n`` and, where defined, ``<name>_stderr``, ``<name>_ci_low`` and
-    ``<name>_ci_high``; a missing number is a missing key (:func:`interval_from_metrics`).
-    """
+    """An interval as an Inspect metric's values (``<name>``, ``_n``, ``_ci_*``...), no NaN."""
     if math.isnan(interval.value):
         return {}
     values = {name: interval.value, f"{name}_n": float(interval.n)}
@@ -204,11 +197,7 @@ def bootstrap_interval(
     confidence: float = CONFIDENCE,
     scale: tuple[float, float] = ANY,
 ) -> Interval:
-    """Seeded percentile bootstrap of ``statistic`` over ``n_units`` independent units.
-
-    Raises:
-        ValueError: If ``resamples`` is not positive or ``confidence`` is not in (0, 1).
-    """
+    """Seeded percentile bootstrap of ``statistic`` over ``n_units`` independent units."""
     import numpy as np
 
     if resamples < 1 or not 0 < confidence < 1:
@@ -259,10 +248,7 @@ def _is_binary(values: np.ndarray) -> bool:
 def _unanimous_wilson(
     tops: np.ndarray, bottoms: np.ndarray, *, unit: str, confidence: float
 ) -> Interval | None:
-    """Wilson's interval when every unit's share ``top / bottom`` is 0, or every one's is 1.
-
-    Every bootstrap resample of such units has zero width; None when they are not unanimous.
-    """
+    """Wilson's interval when every unit's share ``top / bottom`` is 0, or every one's is 1."""
     import numpy as np
 
     counted = bottoms > 0
@@ -312,7 +298,6 @@ def ratio_interval(
     """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
 
     0/1 shares get Wilson's interval below :data:`WILSON_BELOW` units or when all units agree.
-    ``bounds=None``: :data:`SHARE` where every numerator lies within ``[0, denominator]``.
     """
     tops, bottoms = _ratio_parts(values)
     counted = bottoms > 0
@@ -349,11 +334,7 @@ def mean_interval(
     confidence: float = CONFIDENCE,
     bounds: tuple[float, float] | None = None,
 ) -> Interval:
-    """Interval of a mean over independent units (:func:`ratio_interval` with denominators 1).
-
-    Raises:
-        ValueError: If a value is NaN (an invalid reply is a scored unit, never a missing one).
-    """
+    """Interval of a mean over independent units (a NaN value is an error: score every unit)."""
     if any(math.isnan(float(value)) for value in values):
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
     return ratio_interval(
@@ -375,11 +356,7 @@ def cluster_mean_interval(
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
 ) -> Interval:
-    """Interval of a mean over rows that are not independent: whole clusters are resampled.
-
-    Raises:
-        ValueError: If ``values`` and ``clusters`` differ in length.
-    """
+    """Interval of a mean over rows that are not independent: whole clusters are resampled."""
     if len(values) != len(clusters):
         raise ValueError(f"{len(values)} values but {len(clusters)} cluster labels")
     sums: dict[Hashable, list[float]] = {}
@@ -405,11 +382,7 @@ def cluster_mean_interval(
 def _unanimous_paired(
     share_a: np.ndarray, share_b: np.ndarray, unit: str, confidence: float
 ) -> Interval | None:
-    """Wilson's or Newcombe's interval for paired 0/1 units whose differences are all the same.
-
-    No discordant pair: ``[-u, u]`` (``u`` Wilson's upper bound for 0 of ``n``); every pair
-    discordant one way: Newcombe's hybrid score interval (method 10). None otherwise.
-    """
+    """Wilson's or Newcombe's interval for paired 0/1 units whose differences are all the same."""
     if not (_is_binary(share_a) and _is_binary(share_b)):
         return None
     differences = set((share_a - share_b).tolist())
@@ -430,10 +403,7 @@ def _unanimous_paired(
 def _identical_paired(
     n: int, unit: str, confidence: float, bounds: tuple[float, float]
 ) -> Interval:
-    """Two runs that score every shared unit alike (not 0/1 units): ``[-u * h, u * h]``.
-
-    ``h`` is half the difference's range; an unbounded measure gets no interval.
-    """
+    """Two runs that score every shared unit alike (not 0/1 units): ``[-u * h, u * h]``."""
     half_range = (bounds[1] - bounds[0]) / 2
     if not math.isfinite(half_range):
         return no_interval(0.0, n, unit, f"{n} {plural(unit, n)}, scored alike by both runs")
@@ -451,10 +421,7 @@ def paired_difference(
     confidence: float = CONFIDENCE,
     bounds: tuple[float, float] = ANY,
 ) -> Interval:
-    """Interval of ``ratio(first) - ratio(second)`` over the units both have (paired bootstrap).
-
-    A unit's value is a number or ``(numerator, denominator)``; ``n`` counts shared units.
-    """
+    """Interval of ``ratio(first) - ratio(second)`` over the units both have (paired bootstrap)."""
     import numpy as np
 
     shared = [key for key in first if key in second]
@@ -489,10 +456,7 @@ def paired_bootstrap(
     confidence: float = CONFIDENCE,
     scale: tuple[float, float] = ANY,
 ) -> Interval:
-    """Interval of ``first - second``, two statistics over the same ``n_units`` shared units.
-
-    Both statistics receive the same index array in each resample.
-    """
+    """Interval of ``first - second``, two statistics over the same ``n_units`` shared units."""
     return bootstrap_interval(
         lambda indices: first(indices) - second(indices),
         n_units,
@@ -515,10 +479,7 @@ def paired_sums(
     confidence: float = CONFIDENCE,
     scale: tuple[float, float] = ANY,
 ) -> Interval:
-    """Paired interval of a headline computed from the sum of per-unit vectors.
-
-    Returns ``statistic(sum of first) - statistic(sum of second)`` over the shared units.
-    """
+    """Paired interval of ``statistic(sum of first) - statistic(sum of second)``."""
     import numpy as np
 
     shared = [key for key in first if key in second]
