@@ -1,7 +1,4 @@
-"""The registry: every benchmark's :class:`~cog_tasks.common.spec.BenchmarkSpec`, in order.
-
-Adding a benchmark is one folder with its ``spec.py`` and one line here.
-"""
+"""The registry: every benchmark's :class:`~cog_tasks.common.spec.BenchmarkSpec`, in order."""
 
 from __future__ import annotations
 

@@ -82,10 +82,7 @@ def only_our_tasks(arguments: Sequence[str]) -> bool:
 
 
 def run_lm_eval(arguments: Sequence[str]) -> None:
-    """Run lm-eval's own CLI with this package's tasks and ``hf-shared-prefix`` model available.
-
-    A run naming only this package's tasks skips indexing lm-eval's built-in ones.
-    """
+    """Run lm-eval's own CLI with this package's tasks and ``hf-shared-prefix`` model available."""
     from unittest import mock
 
     import lm_eval.tasks

@@ -1,8 +1,7 @@
 """The ``cog-tasks`` command groups: the shared ones, then each registered benchmark's.
 
-Each module defines ``register(subparsers)``, whose commands set ``func`` (namespace -> exit
-code), wrapped by :func:`cog_tasks.common.cli.guard_commands`. Nothing imports them but
-:mod:`cog_tasks.cli`; they import benchmarks and frameworks inside functions (fast start-up).
+Each module's ``register(subparsers)`` adds commands whose ``func`` returns an exit code; they
+import benchmarks and frameworks inside functions, so start-up stays fast.
 """
 
 from __future__ import annotations

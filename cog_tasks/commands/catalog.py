@@ -1,8 +1,6 @@
 """``cog-tasks list``: every task of both frameworks, its protocol, item count and README.
 
-Nothing is listed by hand: lm-eval ``task:``/``group:`` YAMLs (counted by their
-``custom_dataset`` hook) and Inspect ``@task``s (their default dataset's length). A count that
-fails says ``n/a`` with a note number, and the notes under the table give each reason whole.
+Nothing is listed by hand; a count that fails says ``n/a`` with a note giving the reason whole.
 """
 
 from __future__ import annotations

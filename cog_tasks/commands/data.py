@@ -1,8 +1,7 @@
 """``cog-tasks data build|push``: build the benchmark datasets and push them to the Hub.
 
-``build NAME --out DIR`` writes a Hub-shaped folder that ``load_dataset`` and
-``COG_TASKS_<BENCH>_HUB`` read; ``push NAME --repo-id ORG/NAME`` uploads it, private unless
-``--public`` (the upstream licenses of CogLM and EgoSocialArena are unknown).
+Pushed repositories are private unless ``--public``: the upstream licenses of CogLM and
+EgoSocialArena are unknown.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""``cog-tasks serve NAME`` and ``cog-tasks gguf-path NAME``: the embedded GGUFs as shipped.
-
-``serve`` runs a :class:`~cog_tasks.common.llamacpp.LlamaServer` in the foreground, prints its
-base URL and model name for Inspect or lm-eval, and stops it on SIGINT or SIGTERM.
-"""
+"""``cog-tasks serve NAME`` and ``cog-tasks gguf-path NAME``: the embedded GGUFs as shipped."""
 
 from __future__ import annotations
 

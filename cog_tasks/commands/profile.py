@@ -1,8 +1,7 @@
 """``cog-tasks profile``: one model's cognitive profile across the four benchmarks.
 
-``profile run`` evaluates a model on every benchmark with one preset (CogLM through lm-eval
-for local weights, the rest through Inspect's resumable ``eval_set``) and writes
-``profile.json``, ``.md`` and ``.png``; ``profile compare`` pairs two profiles' headlines.
+``profile run`` writes ``profile.json``, ``.md`` and ``.png`` (CogLM through lm-eval for local
+weights, the rest through Inspect's resumable ``eval_set``); ``profile compare`` pairs profiles.
 """
 
 from __future__ import annotations
@@ -113,8 +112,7 @@ PRESETS: dict[str, Preset] = {
 class ModelSpec:
     """The model a profile evaluates (``name``: an Inspect model, or ``chance``).
 
-    ``max_tokens`` caps generated tokens (part of each run's identity); ``self_judge`` lets the
-    model judge its own CogBench Rationality without a judge role (never turned on silently).
+    ``self_judge``: the model judges its own CogBench Rationality without a judge role.
     """
 
     name: str
@@ -153,10 +151,7 @@ def profile_identity(model: ModelSpec, preset: Preset) -> dict[str, Any]:
 
 @contextmanager
 def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
-    """Hold ``out`` for one profile: refuse a folder in use or holding another profile.
-
-    The lock file holds the process id; a lock left by a process that is gone is taken over.
-    """
+    """Hold ``out`` for one profile: refuse a folder in use (a live pid) or of another profile."""
     stored = out / "profile.json"
     if stored.is_file():
         previous = read_json(stored).get("identity")
@@ -270,11 +265,7 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
 
 
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
-    """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself.
-
-    Only with ``--self-judge`` (or chance: :func:`check_roles` refuses otherwise); a step that
-    skips Rationality (``judge=False``) is left as it is.
-    """
+    """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself."""
     skips_judge = step.task_args.get("judge") is False
     if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
         return step
@@ -330,11 +321,7 @@ def _heartbeat(task: str, log_dir: Path) -> Iterator[None]:
 
 
 def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
-    """Run one step through Inspect (``eval_set`` for models, so reruns resume).
-
-    Raises:
-        ProfileStepError: If the run did not finish, with Inspect's reason.
-    """
+    """Run one step through Inspect (``eval_set`` for models, so reruns resume)."""
     from cog_tasks.common.scripted import run_chance_model
 
     task = _task(step)
@@ -400,11 +387,7 @@ def _lm_eval_model_args(model: ModelSpec) -> str:
 
 
 def _lm_eval_environment(model: ModelSpec) -> dict[str, str]:
-    """The lm-eval subprocess's environment: this one, with a token argument as ``HF_TOKEN``.
-
-    Raises:
-        ProfileStepError: For any other secret argument (it would go on the command line).
-    """
+    """The lm-eval subprocess's environment, a token argument as ``HF_TOKEN``."""
     environment = dict(os.environ)
     for key, value in model.args.items():
         if not is_secret(key):
@@ -508,8 +491,7 @@ def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None
 def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
     """CogLM's step on local weights (or chance): lm-eval log-likelihood on the same items.
 
-    ``step`` is its chat step (``per_ability``: the item limit). The output folder is named by a
-    digest of the run's identity, so a stored run is reused only for that identity.
+    The output folder is named by a digest of the run's identity, so it is reused only for it.
     """
     limit = step.task_args.get("per_ability")
     if model.is_chance:
@@ -689,10 +671,7 @@ def _same(first: str | None, second: str | None) -> bool:
 
 
 def protocol_differences(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[str]:
-    """How two rows' runs differ besides the model: ``name: a vs b`` per field.
-
-    A chance answerer's missing fields (and ``rule``) are not counted against it.
-    """
+    """How two rows' runs differ besides the model (chance's gaps aside): ``name: a vs b``."""
     one, other = (
         RunIdentity.of(
             run["task"], run["model"], roles=run["roles"], arguments=run["arguments"], seed=None
@@ -743,8 +722,7 @@ def compare_profiles(
 ) -> list[Comparison]:
     """Pair the headlines of two profiles (first's order, then rows only the second has).
 
-    Rows pair when benchmark, measure and task match and their runs differ only in the model
-    (:func:`protocol_differences`) unless ``allow_different``; otherwise the reason says why not.
+    Rows pair when their runs differ only in the model (or ``allow_different``), else say why not.
     """
     others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
@@ -781,11 +759,7 @@ RUN_FIELDS = ("task", "model", "roles", "arguments")
 
 
 def _read_profile(folder: Path) -> dict[str, Any]:
-    """A ``profile.json`` (or the one in a folder), checked for what ``compare`` reads.
-
-    Raises:
-        ResultsError: Naming the file and the first malformed row.
-    """
+    """A ``profile.json`` (or the one in a folder), checked for what ``compare`` reads."""
     path = folder / "profile.json" if folder.is_dir() else folder
     profile = read_json(path)
     if not isinstance(profile, dict) or not isinstance(profile.get("rows"), list):

@@ -1,8 +1,4 @@
-"""``cog-tasks profile board``: one page over any number of stored profiles.
-
-Measures are rows, models columns; each cell links to the run's samples (bundled Inspect logs,
-CogLM's lm-eval samples folder). The page makes no request outside its folder.
-"""
+"""``cog-tasks profile board``: one page over any number of stored profiles."""
 
 from __future__ import annotations
 
@@ -54,13 +50,7 @@ def _slug(index: int, folder: Path) -> str:
 
 
 def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
-    """Bundle a profile folder's Inspect logs with ``inspect view bundle``.
-
-    Returns task name -> the log's path inside the bundle's ``logs/`` (empty without logs).
-
-    Raises:
-        UserError: If ``inspect view bundle`` fails.
-    """
+    """Bundle a profile folder's Inspect logs; return task name -> the log's path in ``logs/``."""
     logs = folder / "logs"
     if not any(logs.glob("**/*.eval")) and not any(logs.glob("**/*.json")):
         return {}

@@ -1,8 +1,7 @@
 """What a profile would cost before it runs: requests and tokens per step (``--dry-run``).
 
-Each step's dataset is built (no model called); requests follow the spec's ``request_turns``,
-input tokens are characters / 4 of each request (history included), output tokens the cap
-times the requests (an upper bound). See ``benchmarks/results/profile_dry_run.md``.
+Input tokens are characters / 4 of each request (history included); output tokens the cap times
+the requests (an upper bound). See ``benchmarks/results/profile_dry_run.md``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""How a cognitive profile is shown: ``profile.md``, ``profile.png`` and ``profile.html``.
-
-Every view carries per row the value with its interval, chance and the best trivial strategy
-on the same units, the scale, flagged replies, the papers' values and missing units.
-"""
+"""How a cognitive profile is shown: ``profile.md``, ``profile.png`` and ``profile.html``."""
 
 from __future__ import annotations
 
@@ -209,11 +205,7 @@ def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
 
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
-    """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals.
-
-    Chance is a hollow grey diamond, the papers' values a light band; κ and share panels show
-    their whole range.
-    """
+    """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals."""
     plt = pyplot()
     panels = _panels(list(profile["rows"]))
     paper = list(profile.get("paper", []))
