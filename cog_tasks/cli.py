@@ -35,7 +35,7 @@ def _tasks_path(_: argparse.Namespace) -> int:
 
 
 OUR_PREFIXES = ("coglm", "cogeval", "cogbench", "egosocial")
-"""Task names of this package start so: one that does not exist is a typo, refused up front."""
+"""Our task names start so: another is a typo, refused up front."""
 
 
 def check_lm_eval_arguments(arguments: Sequence[str]) -> None:

@@ -67,8 +67,7 @@ LOCAL_PROVIDERS = ("hf/", "vllm/")
 PACKAGES = ("cog-tasks", "inspect_ai", "lm_eval", "transformers", "torch")
 COGLM_BATCH_SIZE = 16  # lm-eval batch size of the CogLM step: the README main job's.
 REPORT_EVERY = 60.0  # Seconds between progress lines of a long step off a terminal.
-LOCK_NAME = ".profile.lock"
-"""The file that marks an output folder in use by a running ``profile run``."""
+LOCK_NAME = ".profile.lock"  # Marks an output folder in use by a running ``profile run``.
 
 
 @dataclass(frozen=True)
@@ -216,7 +215,7 @@ def paper_rows() -> list[PaperRow]:
 JUDGE_ROLE = "judge"  # The one role name of every judge and grader a profile passes on.
 
 ROLE_ALIASES = {"grader": JUDGE_ROLE}
-"""Other names tasks give the judge (EgoSocialArena's beliefs task asks for ``grader``)."""
+"""Other names tasks give the judge (EgoSocialArena's beliefs)."""
 
 
 def judged(step: Step) -> bool:
@@ -371,8 +370,7 @@ INSPECT_ONLY_ARGS = frozenset(
         "tokenizer_path",
     }
 )
-"""Inspect ``hf`` provider arguments about generation, batching or chat turns: the
-CogLM log-likelihood step (lm-eval) neither needs nor accepts them."""
+"""Inspect ``hf`` arguments the CogLM lm-eval step neither needs nor accepts."""
 
 
 def _lm_eval_model_args(model: ModelSpec) -> str:
@@ -655,7 +653,7 @@ def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
 
 
 MODEL_FIELDS = ("model", "model_args", "backend", "seed", "num_fewshot")
-"""Identity fields that belong to the compared model, not to the protocol."""
+"""Identity fields of the compared model, not of the protocol."""
 
 CHANCE_MODELS = frozenset({CHANCE, "mockllm/chance"})  # Model names of the seeded chance answerers.
 

@@ -15,8 +15,7 @@ from cog_tasks.common.spec import load
 
 CHARS_PER_TOKEN = 4  # The rough rule of English text for GPT-style tokenizers.
 
-DEFAULT_OUTPUT_CAP = 512
-"""Output tokens assumed per request where neither the step nor the model sets a cap."""
+DEFAULT_OUTPUT_CAP = 512  # Output tokens per request where no cap is set.
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,7 @@ def _failures_text(row: Mapping[str, Any]) -> str:
     return f"{share:.3f}"
 
 
-MOSTLY_FAILED = 0.5
-"""Over this share of failed replies a row is drawn hollow, its share printed beside it."""
+MOSTLY_FAILED = 0.5  # Over this failed share a row is drawn hollow.
 
 
 def _paper_values(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> list[float]:

@@ -23,31 +23,16 @@ if TYPE_CHECKING:
 Command = Callable[[argparse.Namespace], int]
 
 USER_ERRORS: tuple[type[Exception], ...] = (UserError, OSError)
-"""Errors that mean bad input or an unusable environment, not a bug.
-
-:class:`~cog_tasks.common.errors.UserError` is the base of the package's own:
-bad data files (:class:`cog_tasks.common.files.DataFileError`, and so every
-data source error), task parameters, settings, command lines
-(:class:`UsageError`), files that are not the log they should be
-(:class:`~cog_tasks.common.logs.InspectLogError`). ``OSError`` is a missing file, a file
-where a folder is expected and the reverse, and a network failure (``urllib``'s
-``URLError`` and Hugging Face Hub errors, offline mode included, derive from
-it). The transport errors of ``httpx`` (the Hub's HTTP client) count too: see
-:func:`_network_errors`. Anything else, a plain ``ValueError`` included (``too
-many values to unpack``, a failed ``int()``, an internal check of the
-package), is a bug and keeps its traceback.
-"""
+"""Errors that mean bad input or an unusable environment (one line), not a bug."""
 
 INTERRUPTED = "interrupted; run the same command again to resume"
-"""What a command prints when it is interrupted (Ctrl-C, SIGINT)."""
+"""What a command prints when it is interrupted."""
 
 INTERRUPT_EXIT = 130  # The exit code of an interrupted command (128 + SIGINT), as a shell gives it.
 
-HTTP_CLIENTS = ("httpx", "httpx2")
-"""HTTP client modules whose ``TransportError`` (no connection, a timeout) is a user error."""
+HTTP_CLIENTS = ("httpx", "httpx2")  # Modules whose ``TransportError`` is a user error.
 
-DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)
-"""What ``--status`` reads when it is not given: successful logs only."""
+DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)  # What ``--status`` reads by default.
 
 
 def comma_list(text: str) -> list[str]:
@@ -322,8 +307,7 @@ def _at_least(read: Callable[[str], Any], minimum: float, expected: str) -> Call
     return parse
 
 
-positive_int = count_at_least(1)
-"""An argparse ``type`` reading an integer >= 1 (``--limit``, ``--max-tokens``...)."""
+positive_int = count_at_least(1)  # An argparse ``type`` reading an integer >= 1.
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:

@@ -26,8 +26,7 @@ from cog_tasks.common.provenance import Provenance, record_read
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-"""A JSON escape of a UTF-16 surrogate: the only way JSON text can hold a lone one."""
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # A JSON escape of a UTF-16 surrogate.
 
 
 class DataFileError(UserError):

@@ -24,8 +24,7 @@ from cog_tasks.common.extras import MissingExtra
 EXTRA = "llamacpp"  # The cog-tasks extra that installs llama-cpp-python with its server.
 BACKEND = "llamacpp"  # The backend's name in a run's model name.
 SHA_DIGITS = 16  # Hex digits of the GGUF's SHA-256 kept in the served model name.
-DEFAULT_CONTEXT = 8192
-"""Context size in tokens: CogEval's 2,048-token replies after its longest prompts."""
+DEFAULT_CONTEXT = 8192  # Tokens: CogEval's 2,048-token replies after its longest prompts.
 START_TIMEOUT = 300.0  # Seconds to wait for the server to answer (a 1 GB GGUF on two loaded cores).
 
 

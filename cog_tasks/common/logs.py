@@ -14,18 +14,15 @@ from cog_tasks.common.files import mark_input
 from cog_tasks.common.provenance import DATA_PROVENANCE
 from cog_tasks.common.runs import RunIdentity, distinct_by_content, inspect_content
 
-CHANCE_SEED = "chance_seed"
-"""Log metadata key of a chance answerer's seed (written by :mod:`cog_tasks.common.scripted`)."""
-DATA_ARGUMENT = "data_sha256"
-"""The identity argument of the data a run read: the first :data:`DATA_DIGITS` hex digits of its
-combined hash (Inspect runs: the files read; lm-eval runs: the documents scored)."""
+CHANCE_SEED = "chance_seed"  # Log metadata key of a chance answerer's seed.
+DATA_ARGUMENT = "data_sha256"  # The identity argument holding the hash of the data a run read.
 DATA_DIGITS = 12  # How many hex digits of the data's SHA-256 a run identity keeps.
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
 
 LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
-"""The statuses of an Inspect log, in a fixed order (the CLI's ``--status`` choices)."""
+"""Inspect log statuses, in a fixed order."""
 
 SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
 EVERY_STATUS: frozenset[str] = frozenset(LOG_STATUSES)

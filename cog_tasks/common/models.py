@@ -116,10 +116,9 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
 }
 
 CHECK_PROMPT = "The capital of France is Paris. The capital of Italy is"
-"""Short prompt on which a converted model must reproduce the GGUF's logits."""
+"""A conversion must reproduce the GGUF's logits on this prompt."""
 
-CHECK_TOLERANCE = 1e-4
-"""Largest absolute logit difference allowed between the GGUF and its conversion."""
+CHECK_TOLERANCE = 1e-4  # Largest logit difference allowed between the GGUF and its conversion.
 
 
 def _package_folders(spec: EmbeddedModel) -> list[Path]:
@@ -243,8 +242,7 @@ def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path
     return target
 
 
-GGUF_FOLDER = "gguf"
-"""Folder under ``<cache_dir()>/models`` holding the GGUFs that are joined or assembled."""
+GGUF_FOLDER = "gguf"  # Under ``<cache_dir()>/models``: joined or assembled GGUFs.
 
 
 def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:

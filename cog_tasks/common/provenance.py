@@ -22,9 +22,8 @@ import cog_tasks
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 Check = Literal["pinned", "same content", "differs", "unverified"]
-"""How a file compares with its pin: the same bytes, the same JSON, neither, or no pin."""
-DATA_PROVENANCE = "data_provenance"
-"""The key of :meth:`DataReads.metadata` in an Inspect task's metadata."""
+"""How a file compares with its pin."""
+DATA_PROVENANCE = "data_provenance"  # The key of :meth:`DataReads.metadata` in a task's metadata.
 
 
 @cache

@@ -16,8 +16,7 @@ from cog_tasks.common.runs import RunIdentity, distinct_by_content, text_sha256
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
-"""A record's status: scored as read, unparseable or hedged, errored, cut at the
-token limit, or with a judge reply that could not be read."""
+"""A record's status (``judge_invalid``: an unreadable judge reply)."""
 
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
 

@@ -39,8 +39,7 @@ def scripted_output(
     return output
 
 
-EPOCH_KEY = "cog_tasks_epoch"
-"""The sample store's key under which :func:`mark_epoch` records the sample's epoch."""
+EPOCH_KEY = "cog_tasks_epoch"  # The store key of the sample's epoch (:func:`mark_epoch`).
 
 
 @solver

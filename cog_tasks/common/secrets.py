@@ -13,10 +13,10 @@ SECRET_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "apike
 """Last words of a name that make it a secret."""
 
 ANYWHERE_WORDS = frozenset({"authorization", "bearer", "credentials"})
-"""Words that make a name a secret wherever they stand in it."""
+"""Words that make a name a secret anywhere in it."""
 
 SPECIAL_TOKENS = frozenset({"bos", "eos", "pad", "unk", "sep", "cls", "mask"})
-"""A tokenizer's special tokens: ``<word>_token`` names a setting, not a secret."""
+"""``<word>_token`` names a tokenizer setting, not a secret."""
 
 REDACTED = "***"  # What a secret's value becomes.
 
@@ -26,7 +26,7 @@ NAME = re.compile(
 """The start of a ``name=value`` pair in text, or of a ``'name': value`` entry (JSON, a repr)."""
 
 NEXT_PAIR = re.compile(r"[,\s]+(?:[A-Za-z_][\w.-]*=|-)|\s*[\]\)}]\s*(?:$|[\s,])|\s*$")
-"""Where an unquoted secret value ends: before a pair, an option, a closing bracket, the end."""
+"""Where an unquoted secret value ends."""
 
 CLOSING = {"'": "'", '"': '"', "[": "]", "(": ")", "{": "}"}
 

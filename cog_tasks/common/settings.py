@@ -13,12 +13,10 @@ from cog_tasks.common.files import expand_user
 DATA_ENV = "COG_TASKS_DATA"
 CACHE_ENV = "COG_TASKS_CACHE"
 OFFLINE_ENV = "HF_HUB_OFFLINE"
-BENCHMARK_NAME = re.compile(r"[a-z][a-z0-9_]*")
-"""A registered benchmark's name (``cog_tasks.benchmarks``), its package folder."""
+BENCHMARK_NAME = re.compile(r"[a-z][a-z0-9_]*")  # A registered benchmark's name.
 TRUE_VALUES = frozenset({"1", "true", "yes", "on"})
 COMMIT = re.compile(r"[0-9a-f]{7,40}")  # An abbreviated or full Git commit hash (lower-case hex).
-HUB_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
-"""A Hub branch, tag or commit: no spaces, no leading ``-`` or ``.``."""
+HUB_REVISION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")  # A Hub branch, tag or commit.
 
 
 def commit_like(value: str, setting: str) -> str:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
-"""``DataSource.url_template`` of a file in a GitHub repository at a commit."""
+"""A GitHub file at a commit."""
 Origin = Literal["local", "hub", "upstream"]
 
 

@@ -27,7 +27,7 @@ ANY = (-math.inf, math.inf)  # The scale of an unbounded measure.
 SHARE = (0.0, 1.0)  # The scale of a share (a proportion, a rate of events per trial).
 
 Statistic = Callable[["np.ndarray"], float]
-"""A headline computed from an index array of units (drawn with replacement)."""
+"""A headline of an index array of units (drawn with replacement)."""
 
 
 @dataclass(frozen=True)
@@ -283,7 +283,7 @@ def _share_scale(tops: np.ndarray, bottoms: np.ndarray) -> tuple[float, float]:
 
 
 UnitValue = float | tuple[float, float]
-"""A unit's contribution: a value, or ``(numerator, denominator)`` of a ratio of sums."""
+"""A value, or ``(numerator, denominator)`` of a ratio of sums."""
 
 
 def ratio_interval(
