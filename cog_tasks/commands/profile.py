@@ -202,11 +202,6 @@ def _task(step: Step) -> Task:
     return REGISTRY[step.benchmark].task(step.task, **dict(step.task_args))
 
 
-def _inspect_headlines(benchmark: str, log: EvalLog) -> list[Headline]:
-    """A benchmark's headlines of one log (its spec's ``headlines``)."""
-    return load(REGISTRY[benchmark].headlines)(log)
-
-
 def paper_rows() -> list[PaperRow]:
     """Every registered benchmark's published reference rows."""
     return [row for spec in specs() for row in spec.paper_rows()]
@@ -536,7 +531,7 @@ def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[He
         headlines = _run_lm_eval(model, step, out)
     else:
         log = _run_inspect(step, model, _step_log_dir(out, step, model))
-        headlines = _inspect_headlines(step.benchmark, log)
+        headlines = load(REGISTRY[step.benchmark].headlines)(log)
     return with_trivial(headlines, REGISTRY[step.benchmark].strategies(), seed=model.seed)
 
 

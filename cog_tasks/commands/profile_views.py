@@ -103,22 +103,16 @@ def _failures_text(row: Mapping[str, Any]) -> str:
 MOSTLY_FAILED = 0.5  # Over this failed share a row is drawn hollow.
 
 
-def _paper_values(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> list[float]:
-    """The published values of the row's measure, one per model of the papers."""
+def _paper_entries(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> list[Any]:
+    """The papers' rows of the row's measure, one per model."""
     return [
-        entry["value"]
-        for entry in paper
-        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
+        e for e in paper if (e["benchmark"], e["measure"]) == (row["benchmark"], row["measure"])
     ]
 
 
 def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
     """The published values of the row's measure: how many models, and their range."""
-    entries = [
-        entry
-        for entry in paper
-        if entry["benchmark"] == row["benchmark"] and entry["measure"] == row["measure"]
-    ]
+    entries = _paper_entries(row, paper)
     humans = [e["value"] for e in entries if e["model"].startswith(HUMAN)]
     values = [e["value"] for e in entries if not e["model"].startswith(HUMAN)]
     parts = []
@@ -190,6 +184,15 @@ def _panel_figure(plt: Any, lines: list[int]) -> tuple[Any, Any]:
     )
 
 
+def _legend(axes: Any) -> None:
+    """One legend on the first panel, each label of every panel once."""
+    handles: dict[str, Any] = {}
+    for axis in axes[:, 0]:
+        for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+
+
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
     """Grey hollow diamonds at (value, row position): the chance answerer's values."""
     if points:
@@ -241,7 +244,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         ]
         _plot_chance(axis, chance)
         for position, row in enumerate(rows):
-            published = _paper_values(row, paper)
+            published = [entry["value"] for entry in _paper_entries(row, paper)]
             if published:
                 axis.fill_betweenx(
                     [position - 0.3, position + 0.3],
@@ -267,11 +270,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         axis.set_ylim(len(rows) - 0.5, -0.5)
         axis.set_title(title, loc="left", fontsize=9)
         axis.grid(axis="x", alpha=0.3)
-    handles: dict[str, Any] = {}
-    for axis in axes[:, 0]:
-        for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
-            handles.setdefault(label, handle)
-    axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+    _legend(axes)
     figure.suptitle(
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
         "hollow diamonds: chance on the same units; bands: the papers' published values",
@@ -507,11 +506,7 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         axis.set_ylim(len(members) - 0.5, -0.5)
         axis.set_title(f"{benchmark} ({name})", loc="left", fontsize=9)
         axis.grid(axis="x", alpha=0.3)
-    handles: dict[str, Any] = {}
-    for axis in axes[:, 0]:
-        for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
-            handles.setdefault(label, handle)
-    axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+    _legend(axes)
     figure.suptitle("values with 95 % intervals; hollow diamonds: chance", fontsize=9)
     figure.tight_layout()
     buffer = io.BytesIO()

@@ -71,12 +71,6 @@ def check_sample_hashes(path: Path, number: int, row: dict[str, Any]) -> None:
             )
 
 
-def _expected(data: dict[str, Any], task: str) -> int | None:
-    counts = (data.get("n-samples") or {}).get(task) or {}
-    value = counts.get("effective")
-    return int(value) if value is not None else None
-
-
 def read_lm_eval_run(
     results_file: Path, tasks: Collection[str], *, filter_name: str | None = None
 ) -> LmEvalRun:
@@ -113,7 +107,8 @@ def read_lm_eval_run(
             raise ResultsError(
                 f"{path}: document(s) {', '.join(map(str, repeated[:5]))} appear twice"
             )
-        expected = _expected(data, task)
+        expected = ((data.get("n-samples") or {}).get(task) or {}).get("effective")
+        expected = None if expected is None else int(expected)
         if expected is not None and expected != len(rows):
             raise ResultsError(
                 f"{path}: {len(rows)} documents, but {results_file.name} says {expected} "

@@ -66,11 +66,6 @@ def _config_values(config: Any) -> dict[str, Any]:
     return values
 
 
-def _attention_implementation(model: torch.nn.Module) -> str | None:
-    """The attention implementation the model runs with (``config._attn_implementation``)."""
-    return getattr(model.config, "_attn_implementation", None)
-
-
 def packing_blocker(model: torch.nn.Module) -> str | None:
     """Why the packed path could differ from ``hf`` for this model, or ``None`` if it cannot."""
     config = model.config
@@ -88,7 +83,7 @@ def packing_blocker(model: torch.nn.Module) -> str | None:
         isinstance(key, str) and "alibi" in key and value for key, value in values.items()
     ):
         return f"{config.model_type} uses ALiBi, a bias on token distance within the row"
-    attention = _attention_implementation(model)
+    attention = getattr(model.config, "_attn_implementation", None)
     if attention not in MASKABLE:
         return f"attention implementation {attention!r} takes no custom 4D mask"
     if "position_ids" not in inspect.signature(model.forward).parameters:
@@ -102,11 +97,6 @@ def attention_window(model: torch.nn.Module) -> int | None:
     windows = [values.get(attribute) for attribute in WINDOW_ATTRIBUTES]
     limits = [w for w in windows if isinstance(w, int) and not isinstance(w, bool) and w > 0]
     return min(limits, default=None)
-
-
-def _accepts_logits_to_keep(model: torch.nn.Module) -> bool:
-    """Whether the model's forward can compute logits for the last positions only."""
-    return "logits_to_keep" in inspect.signature(model.forward).parameters
 
 
 def packed_size(group: Group) -> int:
@@ -222,7 +212,8 @@ def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupS
         position_ids[r, pad:] = torch.tensor(row.positions)
         allowed[r, pad:, pad:] = row.allowed
     mask = torch.zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, torch.finfo(dtype).min)
-    extra = {"logits_to_keep": keep} if _accepts_logits_to_keep(model) else {}
+    accepts = "logits_to_keep" in inspect.signature(model.forward).parameters
+    extra = {"logits_to_keep": keep} if accepts else {}
     with torch.inference_mode():
         logits = model(
             input_ids=input_ids.to(device),

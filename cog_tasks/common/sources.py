@@ -72,12 +72,6 @@ def content_sha256(content: Content, path: str) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def check_not_empty(content: Content) -> None:
-    """Refuse a file that is empty or holds only whitespace (:class:`DataFileError`)."""
-    if not content.data.strip():
-        raise DataFileError(f"{content.source}: the file is empty")
-
-
 def record_key(record: Any) -> str:
     """A key equal for equal JSON records, whatever their key order; for :func:`check_unique`."""
     return json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
@@ -276,7 +270,8 @@ def _checked(
     expected = benchmark.item_counts.get(path)
 
     def checked(content: Content, origin: str, location: str) -> Fetched[T]:
-        check_not_empty(content)
+        if not content.data.strip():
+            raise DataFileError(f"{content.source}: the file is empty")
         value = validate(content)
         if expected is not None and isinstance(value, Sized) and len(value) != expected:
             message = (

@@ -159,7 +159,10 @@ def metric_values(name: str, interval: Interval) -> dict[str, float]:
         return {}
     values = {name: interval.value, f"{name}_n": float(interval.n)}
     if interval.defined:
-        values[f"{name}_stderr"] = (interval.high - interval.low) / (2 * _z(CONFIDENCE))
+        from statistics import NormalDist
+
+        z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+        values[f"{name}_stderr"] = (interval.high - interval.low) / (2 * z)
         values[f"{name}_ci_low"] = interval.low
         values[f"{name}_ci_high"] = interval.high
     return values
@@ -175,12 +178,6 @@ def interval_from_metrics(name: str, values: Mapping[str, float], unit: str = "u
         unit,
         "logged",
     )
-
-
-def _z(confidence: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def _json_number(value: float) -> float | None:
@@ -275,13 +272,6 @@ def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def _share_scale(tops: np.ndarray, bottoms: np.ndarray) -> tuple[float, float]:
-    """:data:`SHARE` where every unit's ``top`` lies within ``[0, bottom]``, else unbounded."""
-    import numpy as np
-
-    return SHARE if bool(np.all((tops >= 0) & (tops <= bottoms))) else ANY
-
-
 UnitValue = float | tuple[float, float]
 """A value, or ``(numerator, denominator)`` of a ratio of sums."""
 
@@ -321,7 +311,7 @@ def ratio_interval(
         seed=seed,
         resamples=resamples,
         confidence=confidence,
-        scale=bounds or _share_scale(tops, bottoms),
+        scale=bounds or (SHARE if bool(((tops >= 0) & (tops <= bottoms)).all()) else ANY),
     )
 
 
