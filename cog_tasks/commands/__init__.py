@@ -1,8 +1,4 @@
-"""The ``cog-tasks`` command groups: the shared ones, then each registered benchmark's.
-
-Each module's ``register(subparsers)`` adds commands whose ``func`` returns an exit code; they
-import benchmarks and frameworks inside functions, so start-up stays fast.
-"""
+"""The ``cog-tasks`` command groups: the shared ones, then each registered benchmark's."""
 
 from __future__ import annotations
 

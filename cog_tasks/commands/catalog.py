@@ -1,7 +1,4 @@
-"""``cog-tasks list``: every task of both frameworks, its protocol, item count and README.
-
-Nothing is listed by hand; a count that fails says ``n/a`` with a note giving the reason whole.
-"""
+"""``cog-tasks list``: every task of both frameworks, its protocol, item count and README."""
 
 from __future__ import annotations
 
@@ -69,12 +66,10 @@ def _count(counter: Callable[[], int]) -> tuple[str, str]:
 
 
 def _module_of(folder: Path) -> str:
-    """Dotted module name of a folder inside the package."""
     return ".".join(folder.relative_to(PACKAGE_ROOT.parent).parts)
 
 
 def _readme(benchmark_dir: Path) -> str:
-    """A benchmark's README, relative to the repository root."""
     return str((benchmark_dir / "README.md").relative_to(PACKAGE_ROOT.parent))
 
 

@@ -1,8 +1,4 @@
-"""``cog-tasks data build|push``: build the benchmark datasets and push them to the Hub.
-
-Pushed repositories are private unless ``--public``: the upstream licenses of CogLM and
-EgoSocialArena are unknown.
-"""
+"""``cog-tasks data build|push``: build the benchmark datasets, push them (private) to the Hub."""
 
 from __future__ import annotations
 
@@ -52,7 +48,6 @@ def parquet_builder(
 
 
 def _writer(source: DataSource) -> Writer:
-    """The folder writer a spec's data source declares."""
     if source.write:
         return load(source.write)
 

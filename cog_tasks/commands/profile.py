@@ -1,8 +1,4 @@
-"""``cog-tasks profile``: one model's cognitive profile across the four benchmarks.
-
-``profile run`` writes ``profile.json``, ``.md`` and ``.png`` (CogLM through lm-eval for local
-weights, the rest through Inspect's resumable ``eval_set``); ``profile compare`` pairs profiles.
-"""
+"""``cog-tasks profile``: one model's cognitive profile across the four benchmarks."""
 
 from __future__ import annotations
 
@@ -109,10 +105,7 @@ PRESETS: dict[str, Preset] = {
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """The model a profile evaluates (``name``: an Inspect model, or ``chance``).
-
-    ``self_judge``: the model judges its own CogBench Rationality without a judge role.
-    """
+    """The model a profile evaluates (``name``: an Inspect model, or ``chance``)."""
 
     name: str
     args: Mapping[str, str] = field(default_factory=dict)
@@ -183,7 +176,6 @@ def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
 
 
 def _running(pid: int) -> bool:
-    """Whether a process with this id exists."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -482,10 +474,7 @@ def _wait_reporting(process: Any, log_path: Path, progress: Callable[[str], None
 
 
 def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
-    """CogLM's step on local weights (or chance): lm-eval log-likelihood on the same items.
-
-    The output folder is named by a digest of the run's identity, so it is reused only for it.
-    """
+    """CogLM's step on local weights (or chance): lm-eval log-likelihood, reused per identity."""
     limit = step.task_args.get("per_ability")
     if model.is_chance:
         from cog_tasks.coglm.lm_eval.results import chance_headlines
@@ -713,10 +702,7 @@ def compare_profiles(
     seed: int = 0,
     allow_different: bool = False,
 ) -> list[Comparison]:
-    """Pair the headlines of two profiles (first's order, then rows only the second has).
-
-    Rows pair when their runs differ only in the model (or ``allow_different``), else say why not.
-    """
+    """Pair the headlines of two profiles (rows whose runs differ only in the model)."""
     others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
     for key, row in zip(row_keys(first["rows"]), first["rows"], strict=True):

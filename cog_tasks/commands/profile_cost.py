@@ -1,8 +1,4 @@
-"""What a profile would cost before it runs: requests and tokens per step (``--dry-run``).
-
-Input tokens are characters / 4 of each request (history included); output tokens the cap times
-the requests (an upper bound). See ``benchmarks/results/profile_dry_run.md``.
-"""
+"""What a profile would cost before it runs: requests and tokens per step (``--dry-run``)."""
 
 from __future__ import annotations
 

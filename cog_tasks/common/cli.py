@@ -170,7 +170,6 @@ def print_error(program: str, error: BaseException) -> int:
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's message on one line."""
     if isinstance(error, _network_errors()):
         request = getattr(error, "_request", None)  # ``error.request`` raises when unset
         where = f" {request.url}" if request is not None else ""

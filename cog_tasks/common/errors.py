@@ -1,7 +1,4 @@
-"""The base of every error that means bad input, not a bug (one line, exit code 2).
-
-Each derives from ``ValueError`` too. Nothing is imported at import time: every layer may raise.
-"""
+"""The base of every error that means bad input, not a bug; importing it imports nothing."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The one place that reads and writes the project's files.
-
-Writes are atomic and never go over an input of the process, nor over an existing file without
-``--force`` unless this process wrote it (or ``replace=True``); read errors name file and line.
-"""
+"""The one place that reads and writes the project's files (atomic writes, one output rule)."""
 
 from __future__ import annotations
 

@@ -47,11 +47,7 @@ class TrivialResult:
 
 @dataclass(frozen=True)
 class Headline:
-    """One headline number of one run.
-
-    ``units``: each unit's value or ``(numerator, denominator)``, the headline being the ratio of
-    the sums (empty otherwise); ``trivial``: the best trivial strategy on the same units.
-    """
+    """One headline number of one run, with its per-unit values (a ratio of sums) if any."""
 
     benchmark: str
     measure: str

@@ -1,7 +1,4 @@
-"""The embedded models' GGUFs served natively by llama.cpp (extra ``llamacpp``).
-
-Its server holds one slot: clients should send one request at a time.
-"""
+"""The embedded models' GGUFs served natively by llama.cpp (extra ``llamacpp``)."""
 
 from __future__ import annotations
 
@@ -69,10 +66,7 @@ def free_port() -> int:
 
 @dataclass
 class LlamaServer:
-    """llama-cpp-python's OpenAI-compatible server on one embedded model's GGUF (a context manager).
-
-    ``port`` 0 picks a free one; ``threads`` 0 uses every usable core; ``log`` ``None``: stderr.
-    """
+    """llama-cpp-python's OpenAI-compatible server on an embedded model's GGUF (context manager)."""
 
     name: str
     context: int = DEFAULT_CONTEXT
@@ -165,5 +159,4 @@ class LlamaServer:
 
 
 def _usable_cores() -> int:
-    """The CPU cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

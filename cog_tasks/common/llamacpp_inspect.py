@@ -1,8 +1,4 @@
-"""Inspect provider ``llamacpp/NAME``: an embedded model's GGUF through llama.cpp.
-
-It owns a :class:`LlamaServer` (``-M context=N``, ``-M threads=N``) and sends it one request
-at a time; the log's model is :func:`~cog_tasks.common.llamacpp.served_name`.
-"""
+"""Inspect provider ``llamacpp/NAME``: an embedded model's GGUF through llama.cpp."""
 
 from __future__ import annotations
 

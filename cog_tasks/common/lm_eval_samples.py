@@ -74,12 +74,7 @@ def check_sample_hashes(path: Path, number: int, row: dict[str, Any]) -> None:
 def read_lm_eval_run(
     results_file: Path, tasks: Collection[str], *, filter_name: str | None = None
 ) -> LmEvalRun:
-    """Read one results file and the samples files of ``tasks`` beside it, checked.
-
-    Raises:
-        ResultsError: For a samples file with another count than ``n-samples``, a document twice,
-            or a document that fails its hash.
-    """
+    """Read one results file and the samples files of ``tasks`` beside it, checked."""
     data = read_json(results_file)
     if not isinstance(data, dict):
         raise ResultsError(f"{results_file}: not an lm-eval results file (not a JSON object)")
@@ -120,11 +115,7 @@ def read_lm_eval_run(
 
 
 def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
-    """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents.
-
-    A SHA-256 over the sorted hashes of each logged ``doc`` (only ``fields``: leave out
-    model-dependent keys); ``{}`` when no samples row holds a document.
-    """
+    """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents."""
     digests = sorted(
         hashlib.sha256(
             json.dumps(

@@ -56,7 +56,6 @@ class LogSet:
 
 
 def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
-    """Every log file in a folder (recursively), or the given files."""
     sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     paths: list[str] = []
     for item in sources:
@@ -100,10 +99,7 @@ def read_logs(
     tasks: Collection[str],
     statuses: Collection[str],
 ) -> LogSet:
-    """Read the Inspect logs of the given tasks from folders (recursively) or files.
-
-    Logs of other tasks are left out silently; a copy of a log is read once, with a warning.
-    """
+    """Read the Inspect logs of ``tasks`` from folders or files (a copied log once, warned)."""
     _check_statuses(statuses)
     logs: list[EvalLog] = []
     skipped: list[tuple[str, str]] = []
@@ -145,11 +141,7 @@ def read_log(
 
 
 def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
-    """The identity of an Inspect run (see :mod:`cog_tasks.common.runs`).
-
-    Task and version, model, roles, task arguments but ``ignore``, generation settings that were
-    set, the seed and the hash of the data read (:data:`DATA_ARGUMENT`).
-    """
+    """The identity of an Inspect run: task, model, roles, arguments, settings, seed and data."""
     spec = log.eval
     task_args = spec.task_args or {}
     chance_seed = (spec.metadata or {}).get(CHANCE_SEED)

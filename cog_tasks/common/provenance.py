@@ -1,8 +1,4 @@
-"""What made a result: which cog-tasks (version and commit) and which data files.
-
-Every data file read goes to :func:`record_read`; a task records its dataset's reads
-(:func:`recording_reads`) under :data:`DATA_PROVENANCE`, so runs on different data never pair.
-"""
+"""What made a result: which cog-tasks (version and commit) and which data files."""
 
 from __future__ import annotations
 

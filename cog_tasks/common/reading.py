@@ -78,10 +78,7 @@ def normalize(text: str | None) -> str:
 
 
 def label(words: str) -> str:
-    """A regex source (``re.IGNORECASE``) for the label ``words`` and what separates its value.
-
-    The label may carry a remark in parentheses; then comes ``:``, ``=``, a dash, or spaces.
-    """
+    """A regex source (``re.IGNORECASE``) for the label ``words``, a remark, then ``:``, ``=``..."""
     return (
         rf"(?<![\w-]){words}(?![\w-])(?:[ \t]*\([^()\n]*\))?[ \t]*"
         r"(?:[:=\-\u2013\u2014][ \t]*|(?<=[\w)])[ \t]+)"

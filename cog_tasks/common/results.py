@@ -1,8 +1,4 @@
-"""The results model: the one place where a run becomes numbers.
-
-:func:`check_run` turns a :class:`RunResults` into a :class:`CheckedRun` (values averaged over
-epochs, a :class:`Coverage` of what is missing or flagged); :func:`compare_units` pairs runs.
-"""
+"""The results model: the one place where a run becomes numbers, checked the same way."""
 
 from __future__ import annotations
 
@@ -187,12 +183,7 @@ def _listing(units: Sequence[str], limit: int = 5) -> str:
 
 
 def check_run(run: RunResults) -> CheckedRun:
-    """Apply every check to one run and average its epochs within units (errors left out).
-
-    Raises:
-        ResultsError: For an unknown status, a unit (or key) twice in one epoch or outside the
-            declared set, or a run with no record.
-    """
+    """Apply every check to one run (:class:`ResultsError`) and average its epochs within units."""
     where = f"{run.source} ({run.identity.task}, {run.identity.model})"
     unknown = sorted({record.status for record in run.records} - set(STATUSES))
     if unknown:
@@ -334,10 +325,7 @@ def compare_units(
     seed: int = 0,
     scale: str = "raw",
 ) -> Pairing:
-    """The statistics entry for two runs: a paired difference over shared units, or why not.
-
-    Refused where ``differences`` are not allowed, a run lacks per-unit values or none is shared.
-    """
+    """The statistics entry for two runs: a paired difference over shared units, or why not."""
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
     if not first or not second:

@@ -1,8 +1,4 @@
-"""Run identity: which runs a report may put in one row, and which it must keep apart.
-
-Different identities are separate rows; runs differing only by seed are pooled on request.
-Inputs of the same content are one run.
-"""
+"""Run identity: which runs a report may put in one row, and which it must keep apart."""
 
 from __future__ import annotations
 

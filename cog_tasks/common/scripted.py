@@ -88,12 +88,7 @@ class ScriptedReplies(ABC):
 def run_chance_model(
     task: Task, outputs: Any, log_dir: str, epochs: int = 1, limit: int | None = None
 ) -> EvalLog:
-    """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``.
-
-    Raises:
-        KeyboardInterrupt: If the run was interrupted.
-        RunFailedError: If the run did not finish successfully (one line naming its log).
-    """
+    """Evaluate ``task`` with ``mockllm/chance`` answering through ``outputs``."""
     model = get_model(CHANCE_MODEL, custom_outputs=outputs)
     seed = getattr(outputs, "seed", None)
     logs = inspect_eval(

@@ -1,8 +1,4 @@
-"""Secrets in model arguments: the one rule of what is redacted, and the redaction.
-
-A name ending in the word ``token``, ``key``, ``secret`` or ``password``, or holding
-``authorization`` or ``bearer``, is a secret; tokenizer settings (``bos_token``...) are not.
-"""
+"""Secrets in model arguments (``*_token``, ``*_key``, ``authorization``...): rule and redaction."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
 
-Requests sharing a context are packed into rows whose mask keeps each candidate to its own
-context (``hf``'s numbers up to rounding); anything not provably alike goes to ``HFLM``.
-Importing this module registers the model with lm-eval.
+Contexts are packed into rows whose mask keeps each candidate to its own context; anything not
+provably alike goes to ``HFLM``. Importing this module registers the model with lm-eval.
 """
 
 from __future__ import annotations
@@ -119,11 +118,7 @@ def pack_groups(sizes: Sequence[int], budget: int) -> list[list[int]]:
 
 @dataclass(frozen=True)
 class PackedRow:
-    """Several groups laid out in one row of model input.
-
-    ``allowed[i, j]``: token ``i`` may attend to token ``j``; the last ``needed`` tokens' logits
-    predict scored tokens, at ``predictors`` (per group, continuation, then split) of ``targets``.
-    """
+    """Several groups in one row of model input, with the mask and where each score's logits lie."""
 
     tokens: list[int]
     positions: list[int]
@@ -134,11 +129,7 @@ class PackedRow:
 
 
 def layout_row(groups: Sequence[Group]) -> PackedRow:
-    """Lay out groups in one row so that each context is read once.
-
-    Continuations follow their context with restarted position ids, so each gets exactly its pair's
-    log-probabilities; tokens whose logits are needed move to the end (``logits_to_keep``).
-    """
+    """Lay out groups in one row, each context read once, needed logits at the end."""
     tokens: list[int] = []
     positions: list[int] = []
     spans: list[tuple[tuple[int, int], ...]] = []  # per token: the spans it may see
@@ -246,10 +237,7 @@ def score_groups(
     batch_tokens: int = DEFAULT_BATCH_TOKENS,
     progress: Callable[[int], None] | None = None,
 ) -> list[GroupScores]:
-    """Log-likelihood of every continuation of every group, each context read once.
-
-    Rows hold at most ``row_tokens`` tokens, batches ``batch_tokens`` (padding included).
-    """
+    """Log-likelihood of every continuation of every group, each context read once."""
     packs = pack_groups([packed_size(group) for group in groups], row_tokens)
     rows = [layout_row([groups[g] for g in pack]) for pack in packs]
     by_length = sorted(range(len(rows)), key=lambda r: -len(rows[r].tokens))

@@ -1,8 +1,4 @@
-"""Where every benchmark's data comes from: one resolver, one error type.
-
-:func:`fetch` reads ``$COG_TASKS_DATA``, then the Hub setting, then the pinned upstream commit
-(cached), with the same checks for every origin (docs/data.md).
-"""
+"""Where every benchmark's data comes from (local, Hub copy, pinned upstream): one resolver."""
 
 from __future__ import annotations
 
@@ -136,11 +132,7 @@ class Fetched(Generic[T]):
 
 @dataclass(frozen=True)
 class DataSource:
-    """Where one benchmark's files come from, declared once in its loader module.
-
-    ``read_hub`` reads one file from a Hub copy (None: no Hub copy); ``item_counts`` and ``pins``
-    hold the pinned files' item counts and digests.
-    """
+    """Where one benchmark's files come from, with the pinned files' item counts and digests."""
 
     benchmark: str
     title: str
@@ -229,13 +221,10 @@ def fetch(
     commit: str | None = None,
     local: bool = True,
 ) -> Fetched[T]:
-    """Resolve, check and return one benchmark file (see the module docstring).
-
-    ``data_dir``, ``hub`` and ``commit`` replace the local root, the Hub setting and the pin.
+    """Resolve, check and return one benchmark file: local root, Hub copy, then pinned upstream.
 
     Raises:
         DataSourceError: When no source provides the file, or a copy or download fails its checks.
-        ValueError: The validator's own error, for a bad file under the local data root.
     """
     pin = benchmark.pins.get(path) if benchmark.pinned(commit) == benchmark.commit else None
     check = _checked(benchmark, path, validate, pin)

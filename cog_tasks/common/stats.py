@@ -1,8 +1,4 @@
-"""The one statistics entry: 95 % intervals over each benchmark's independent unit.
-
-Seeded percentile bootstraps, Wilson's interval for small or unanimous 0/1 shares; numpy and
-scipy are imported lazily.
-"""
+"""The one statistics entry: 95 % intervals over each benchmark's independent unit."""
 
 from __future__ import annotations
 
@@ -32,10 +28,7 @@ Statistic = Callable[["np.ndarray"], float]
 
 @dataclass(frozen=True)
 class Interval:
-    """A headline number with its 95 % interval, or none (bounds NaN) and a ``reason``.
-
-    Fewer than :data:`SMALL_N` units, undefined or zero-width bounds give no interval.
-    """
+    """A headline number with its 95 % interval, or none (bounds NaN) and a ``reason``."""
 
     value: float
     low: float
@@ -285,10 +278,7 @@ def ratio_interval(
     confidence: float = CONFIDENCE,
     bounds: tuple[float, float] | None = None,
 ) -> Interval:
-    """Interval of a ratio of sums over units, ``(numerator, denominator)`` per unit.
-
-    0/1 shares get Wilson's interval below :data:`WILSON_BELOW` units or when all units agree.
-    """
+    """Interval of a ratio of sums of ``(numerator, denominator)`` units (0/1: Wilson)."""
     tops, bottoms = _ratio_parts(values)
     counted = bottoms > 0
     shares = tops[counted] / bottoms[counted]
