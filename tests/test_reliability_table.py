@@ -509,6 +509,52 @@ def test_sigterm_says_what_sigint_says(row_env: Path, monkeypatch: pytest.Monkey
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
+def test_sigterm_during_a_profile_step_leaves_no_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM to ``profile run`` during its lm-eval step: it stops, and so do the step's processes.
+
+    The step's command starts a process of its own, as a launcher would; neither may outlive it.
+    """
+    import sys
+    import threading
+    import time
+
+    import psutil
+
+    from cog_tasks.commands import profile
+    from cog_tasks.common.files import terminate_as_interrupt
+    from cog_tasks.common.spec import Step
+
+    pids = tmp_path / "pids"
+    script = (
+        "import os, subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+        f"open({str(pids)!r} + '.tmp', 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+        f"os.replace({str(pids)!r} + '.tmp', {str(pids)!r})\n"
+        "time.sleep(120)\n"
+    )
+    monkeypatch.setattr(profile, "_coglm_command", lambda *_: [sys.executable, "-c", script])
+
+    def terminate_when_started() -> None:
+        while not pids.exists():
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=terminate_when_started, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
+        profile._run_lm_eval(profile.ModelSpec("hf/local"), Step("coglm", "coglm_chat"), tmp_path)
+
+    def running(pid: int) -> bool:
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) == 2 and not [pid for pid in started if running(pid)]
+
+
 def test_a_failed_run_is_one_line() -> None:
     """A failed condition of a study: one line with the error's last line and the log, not 30 kB."""
     from types import SimpleNamespace

@@ -37,6 +37,7 @@ from cog_tasks.common.cli import (
 )
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import (
+    child_process,
     new_output,
     own_folder,
     read_json,
@@ -490,13 +491,15 @@ def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
         log_path = out / f"coglm_lm_eval-{digest}.log"
         # On a terminal lm-eval's progress bars (stderr) stay in view; the log keeps the rest.
         terminal = _display() == "full"
-        with log_path.open("a", encoding="utf-8") as log:  # a rerun appends
-            running = subprocess.Popen(
+        with (
+            log_path.open("a", encoding="utf-8") as log,  # a rerun appends
+            child_process(
                 _coglm_command(model, limit, folder),
                 stdout=log,
                 stderr=None if terminal else subprocess.STDOUT,
                 env=_lm_eval_environment(model),
-            )
+            ) as running,
+        ):
             returncode = _wait_reporting(running, log_path, None if terminal else _progress)
         if returncode != 0:
             lines = log_path.read_text(encoding="utf-8").strip().splitlines() or ["no output"]

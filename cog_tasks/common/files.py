@@ -9,10 +9,11 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +161,34 @@ def scratch_folder(parent: str | os.PathLike[str], prefix: str) -> Iterator[Path
             yield folder
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def child_process(
+    command: list[str], stop: signal.Signals = signal.SIGTERM, **popen: Any
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``command``; however the block ends (SIGTERM too), no child of it is left running.
+
+    The child leads its own process group, which gets ``stop`` and, 30 s later, SIGKILL.
+    """
+    with terminate_as_interrupt():
+        process = subprocess.Popen(command, start_new_session=True, **popen)
+        try:
+            yield process
+        finally:
+            stop_process_group(process, stop)
+
+
+def stop_process_group(
+    process: subprocess.Popen[bytes], stop: signal.Signals, timeout: float = 30.0
+) -> None:
+    """Send ``stop`` to the group of ``process``, then SIGKILL what is left after ``timeout`` s."""
+    with suppress(ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(process.pid, stop)
+        process.wait(timeout)
+    with suppress(ProcessLookupError):  # the leader if it ignored ``stop``, and what it left
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
