@@ -168,15 +168,22 @@ def _fresh_output_rule() -> None:
     begin_command(force=False)
 
 
-CACHES = frozenset({".pytest_cache", "__pycache__", ".ruff_cache", ".benchmarks"})
-"""Entries of the checkout's top folder that tools, not tests, make."""
+def _checkout_changes() -> set[str] | None:
+    """``git status`` of the checkout, ignored files aside (``None`` outside a git checkout)."""
+    done = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+    )
+    return set(done.stdout.splitlines()) if done.returncode == 0 else None
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=True, scope="module")
 def _nothing_written_into_the_checkout() -> Generator[None, None, None]:
-    """A test writes under its own folders, never into the checkout (a default output folder)."""
-    before = set(os.listdir(REPO_ROOT))
+    """A test module writes under its own folders, never into the checkout, at any depth."""
+    before = _checkout_changes()
     yield
-    added = sorted(set(os.listdir(REPO_ROOT)) - before - CACHES)
-    if added:
-        pytest.fail(f"the test wrote into the checkout {REPO_ROOT}: {', '.join(added)}")
+    after = _checkout_changes()
+    if before is not None and after is not None and after - before:
+        changed = ", ".join(sorted(after - before))
+        pytest.fail(f"a test of this module changed the checkout {REPO_ROOT}: {changed}")
