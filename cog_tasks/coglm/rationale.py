@@ -1,24 +1,8 @@
 """Chain of cognition: how a stronger model's reply is shown to the weaker model.
 
-Two forms (:data:`RATIONALE_FORMS`):
-
-- ``hidden`` (default): :func:`hide_options` removes every pointer to an
-  option, so the weaker model sees the reasoning and not which option was
-  chosen (or rejected): answer statements, option letters and labels,
-  ordinals ("the fourth option", "option 2"), copies and near copies of an
-  option's text, fragments of three or more of its content words, and
-  inflected forms of a one-word option ("cats" for "Cat"), and, where the
-  options order the same steps (``plan``), the names of steps whose order
-  singles out one option ("first go fishing, then visit the museum ...").
-  Letters that stand as entities in the question ("If A leads to B") are
-  left as they are.
-- ``raw``: the reply as written, answer included. The paper does not say
-  whether its rationales contained the answer; this form is the other reading.
-
-:func:`leak_counts` measures how often a hidden rationale still reads as the
-option the full reply chose, how often it still holds an ordinal, an
-option's fragment or an order of steps that singles out an option, and how
-much of the reply it keeps.
+Forms (:data:`RATIONALE_FORMS`): ``hidden`` (default) removes every pointer to an
+option (:func:`hide_options`); ``raw`` is the reply as written. :func:`leak_counts`
+measures what a hidden rationale still gives away (docs/studies.md).
 """
 
 from __future__ import annotations
@@ -98,13 +82,11 @@ class LeakCounts:
         replies: Replies looked at.
         readable: Replies from which the extractor reads an option.
         same_option: Readable replies whose hidden form reads as the same option.
-        verbatim: Readable replies whose hidden form still contains the chosen
-            option's text (normalized: case and punctuation ignored).
-        pointers: Readable replies whose shown form still holds an ordinal
-            pointer, a fragment of an option's text or an order of steps that
-            singles out an option (:func:`points_at_options`).
-        kept_chars: Per readable reply, ``(characters shown, characters of
-            the reply)``.
+        verbatim: Readable replies whose hidden form still holds the chosen option's
+            text (case and punctuation ignored).
+        pointers: Readable replies whose shown form still points at an option
+            (:func:`points_at_options`).
+        kept_chars: Per readable reply, ``(characters shown, characters of the reply)``.
     """
 
     replies: int
@@ -172,9 +154,7 @@ def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
 def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`.
 
-    Longer options are hidden first, so "Not true" goes before "True", and
-    options of one length in their listed order (the same on every run). A
-    copy may run over several lines (a numbered list of an option's steps).
+    Longer options first ("Not true" before "True"), ties in listed order.
     """
     listed = dict.fromkeys(c.strip() for c in choices if c.strip())
     for choice in sorted(listed, key=len, reverse=True):
@@ -209,10 +189,9 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
 
 
 def _same_root(word: str, option: str) -> bool:
-    """Whether two stems share a root: equal, or one of :data:`ROOT_LETTERS` letters or more.
+    """Whether two stems are equal or share :data:`ROOT_LETTERS` or more leading letters.
 
-    The shared beginning must cover most of the shorter stem ("entails" and
-    "entailment", "contradictory" and "contradiction").
+    The shared beginning must cover most of the shorter stem.
     """
     if word == option:
         return True
@@ -257,14 +236,9 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
 def hide_fragments(text: str, choices: Sequence[str]) -> str:
     """Replace the fragments of options' texts by :data:`HIDDEN_TEXT`.
 
-    A fragment is a run of content words of ``text``, :data:`FRAGMENT_WORDS`
-    or more of them distinct (function words may stand between them, no
-    sentence break or hidden text), that all belong to one option, compared
-    by crude stems ("dividing 12 by 4" for "12 divided by 4 = 3"). A run
-    whose words every option holds points at one only by its order ("buying
-    flour, baking bread" among permutations of those steps). A one-word
-    option is hidden in its inflected forms too ("cats" for "Cat", "faulty"
-    for "Fault").
+    A fragment is a run of :data:`FRAGMENT_WORDS` or more distinct content words
+    (crude stems) that belong to one option, or that point at one by their order;
+    a one-word option is hidden in its inflected forms too.
     """
     return _hide_spans(text, _fragment_spans(text, choices))
 
@@ -288,7 +262,7 @@ class _StepOrders:
 
     Attributes:
         stems: Per step, the stems of its content words.
-        own: Per step, the stems no other step holds (how a mention is recognised).
+        own: Per step, the stems no other step holds.
         orders: The options' distinct orders, as tuples of step indices.
     """
 
@@ -300,9 +274,8 @@ class _StepOrders:
 def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
     """The groups of options that order the same :data:`ORDER_STEPS` or more steps.
 
-    A step is a part of an option's text between commas, semicolons, arrows or
-    "then", known by the stems of its content words ("and play golf" is
-    "play golf"). A group needs two or more distinct orders.
+    A step is the part of an option's text between commas, semicolons, arrows or
+    "then"; a group needs two or more distinct orders.
     """
     groups: dict[frozenset[tuple[str, ...]], set[tuple[tuple[str, ...], ...]]] = {}
     for choice in choices:
@@ -332,9 +305,7 @@ def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
 def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
     """``(step, start, end)`` of every mention of a step in ``text``, in order.
 
-    A mention is a word of the step's own (``fishing`` of "going fishing"),
-    widened over the step's other words next to it ("going fishing"), with
-    only function words, spaces or hyphens between them.
+    A mention is a word of the step's own, widened over the step's adjacent words.
     """
     words = _content_words(text)
     owner = {stem: step for step, stems in enumerate(group.own) for stem in stems}
@@ -360,11 +331,7 @@ def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
 
 
 def _clause_leads(text: str, mentions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """The first mention of each clause (:data:`_CLAUSE_BREAK`): the order ``text`` names.
-
-    A clause whose first step is hidden already (:data:`HIDDEN_TEXT`) leads
-    with step ``-1``, which fits no order.
-    """
+    """The first mention of each clause (:data:`_CLAUSE_BREAK`); hidden text leads with step -1."""
     ends = [match.end() for match in _CLAUSE_BREAK.finditer(text)]
     hidden = [(-1, m.start(), m.end()) for m in re.finditer(re.escape(HIDDEN_TEXT), text)]
     leads: dict[int, tuple[int, int, int]] = {}
@@ -412,17 +379,9 @@ def _order_spans(text: str, choices: Sequence[str], question: str = "") -> list[
 def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
     """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`.
 
-    Where options order the same steps (:func:`_step_orders`), the order a
-    rationale names is the first step mentioned in each clause (clauses end
-    at line and sentence ends, commas, semicolons, colons, arrows, "and",
-    "then", "next", "finally"; a step named again in a row counts once).
-    :data:`ORDER_STEPS` or more distinct steps named in a row that fit one
-    option's order and no other's point at it ("1. Going fishing comes
-    early. 2. Visiting the museum (rule: ...) 3. Baking bread ..." for
-    "going fishing, visiting the museum, baking bread, ..."), unless the
-    question itself names them in that order (restating its rules). Those
-    step names are hidden, the rest of their clauses stays, until no such
-    order is left.
+    The order named is each clause's first step; :data:`ORDER_STEPS` or more steps
+    in a row that fit one option's order only (and not the question's) are hidden,
+    until no such order is left.
     """
     while spans := _order_spans(text, choices, question):
         text = _hide_spans(text, spans)
@@ -430,13 +389,7 @@ def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
 
 
 def hide_steps(text: str, choices: Sequence[str]) -> str:
-    """Replace every mention of a step of options that order the same steps by :data:`HIDDEN_TEXT`.
-
-    Where options order the same steps (:func:`_step_orders`, ``plan``), any
-    step a rationale names, in any place, tells of the order it chose ("1. Go
-    for a jog ... 4. Go fishing"; "(before going fishing)" one line after
-    another); the question states the steps and their rules itself.
-    """
+    """Replace every mention of a step of options that order the same steps (``plan``)."""
     spans = [
         (start, end)
         for group in _step_orders(choices)
@@ -458,9 +411,7 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
 def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
     """Replace the numbers, times and amounts only one option holds by :data:`HIDDEN_TEXT`.
 
-    A number of one option's text that no other option and not the question
-    holds ("9:30 am", "50%", "80") points at that option wherever it stands,
-    with or without its unit ("9:30" for "9:30 am").
+    The question's own numbers are kept; a unit may be missing ("9:30" for "9:30 am").
     """
     per_option = [set(_numbers(choice)) for choice in choices]
     own = {
@@ -474,10 +425,7 @@ def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
 
 
 def _balanced(text: str) -> str:
-    """``text`` without the brackets that close nothing or are never closed.
-
-    :data:`HIDDEN_TEXT` counts as a word, not as brackets.
-    """
+    """``text`` without unmatched brackets (:data:`HIDDEN_TEXT` counts as a word)."""
     marker = "\x00"
     text = text.replace(HIDDEN_TEXT, marker)
     drop: set[int] = set()
@@ -508,11 +456,7 @@ def hide_ordinals(text: str) -> str:
 
 
 def points_at_options(text: str, choices: Sequence[str], question: str = "") -> bool:
-    """Whether ``text`` holds an ordinal pointer, a fragment of an option's text or an order.
-
-    The order is one of steps that singles out an option (:func:`hide_orders`);
-    ``question`` is the question whose own orders do not count.
-    """
+    """Whether ``text`` holds an ordinal pointer, an option's fragment or an order of steps."""
     return bool(
         _ORDINAL_POINTER.search(text)
         or _fragment_spans(text, choices)
@@ -521,7 +465,7 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 
 
 def question_letters(question: str) -> frozenset[str]:
-    """Capital letters that stand alone in a question as entities ("If A leads to B").
+    """Capital letters standing alone in a question as entities ("If A leads to B").
 
     "A" counts only away from a sentence start, where it is the article.
     """
@@ -545,11 +489,7 @@ def _option_phrase(match: re.Match[str]) -> str:
 def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
     """Remove the letters that name options: "option B", "(B)", "B." labels, "is B.", "than B".
 
-    "Option B" and "options A and C" become "an option" and "some options";
-    labels at the start of a line are dropped; other letters that stand for an
-    option (followed by punctuation or by "is", "was", "or" ...), and every
-    other capital letter but "A" standing alone, become "one option", except
-    ``entities``, letters the question itself uses (:func:`question_letters`).
+    Letters in ``entities`` (:func:`question_letters`) are kept.
     """
     letter = _letter_class(num_choices)
     label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
@@ -581,18 +521,8 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
 def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     """A reply without its answer statements, option letters, ordinals, option texts and orders.
 
-    Args:
-        text: A model's reply.
-        choices: The options of the question.
-        question: The question, whose own standing letters and orders of
-            steps are kept.
-
-    Returns:
-        The reply's reasoning, with every option's text (near copies,
-        fragments and a one-word option's inflected forms included) and the
-        step names whose order points at an option (:func:`hide_orders`)
-        replaced by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
-        letters naming options removed. Lines left with no words are dropped.
+    Hidden text becomes :data:`HIDDEN_TEXT`, ordinals "one option"; lines left with no
+    words are dropped. ``question``'s own standing letters and step orders are kept.
     """
     reply = text
     text = strip_answer_statements(text, choices)
@@ -613,11 +543,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
 def shown_rationale(
     text: str, choices: Sequence[str], form: str = DEFAULT_RATIONALE_FORM, question: str = ""
 ) -> str:
-    """The rationale as shown to the weaker model in the given form.
-
-    Raises:
-        ParameterError: If ``form`` is not one of :data:`RATIONALE_FORMS`.
-    """
+    """The rationale as shown to the weaker model in ``form`` (:data:`RATIONALE_FORMS`)."""
     if form not in RATIONALE_FORMS:
         raise ParameterError(
             f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}"
@@ -638,11 +564,8 @@ def leak_counts(
 
     Args:
         replies: (reply, options, question) triples.
-        extractor: The answer reader (the default one unless told).
+        extractor: The answer reader.
         form: The rationale form to check (:data:`RATIONALE_FORMS`).
-
-    Returns:
-        The counts.
     """
     total = readable = same = verbatim = pointers = 0
     kept: list[tuple[int, int]] = []

@@ -1,20 +1,9 @@
 """Read lm-eval's CogLM output into the shared results model, and its headlines.
 
-lm-eval writes, below its ``--output_path``, one ``results_<date>.json`` per
-run and, with ``--log_samples``, one ``samples_<task>_<date>.jsonl`` per task
-beside it. :func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` reads and
-checks them (a samples file per task, as many documents as ``n-samples``);
-this module turns each results file and family into a
-:class:`~cog_tasks.common.results.RunResults` over CogLM's declared items
-(every item of the ten abilities: a run of fewer is partial, whatever
-``--limit`` said) and :func:`cog_tasks.common.results.check_run` applies the
-shared checks. Every results file is its own run: none is merged or dropped,
-and the hash of the documents it scored is part of its identity.
-It imports neither lm-eval nor any other framework.
-
-A run needs its samples files: the items are the unit of every interval and of
-every check, and any choice rule and chance rule is recomputed from them
-(:mod:`cog_tasks.coglm.rules`).
+Each results file and family becomes a :class:`~cog_tasks.common.results.RunResults`
+over CogLM's declared items, from its samples files (read by
+:mod:`cog_tasks.common.lm_eval_samples`); every results file is its own run.
+It imports no framework.
 """
 
 from __future__ import annotations
@@ -104,14 +93,7 @@ def _model_label(data: dict[str, Any]) -> str:
 
 
 def run_identity(data: dict[str, Any], family: TaskFamily, **settings: object) -> RunIdentity:
-    """A results file's run identity for one family.
-
-    Task (family ``@`` its version), model (the weights' name), and as
-    arguments the backend and its ``model_args``, the abilities run where not
-    all ten, ``num_fewshot``, ``limit`` and ``settings`` (the report's rule and
-    chance, and the documents' hash, :func:`~cog_tasks.common.lm_eval_samples.data_argument`);
-    the seed is lm-eval's ``random_seed``.
-    """
+    """A results file's run identity for one family (task, model, arguments, seed)."""
     config = data.get("config", {})
     versions = data.get("versions", {})
     codes = [
@@ -157,16 +139,7 @@ def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> Sc
 
 
 def _protocol(family: TaskFamily, rule: str, chance: str, length_units: set[str]) -> str:
-    """One line on how a run was scored.
-
-    Args:
-        family: The task family.
-        rule: Choice rule of the ``coglm`` family.
-        chance: Chance rule.
-        length_units: The documents' ``length_unit`` values (empty for samples
-            older than the key). ``word`` means lm-eval had no tokenizer: the
-            rules that divide by token counts divided by word counts.
-    """
+    """One line on how a run was scored (``length_units``: the documents')."""
     if family.name != "coglm":
         return f"generation ({family.filter} answer reader), chance {chance}"
     if "word" in length_units and rule in ("authors", "per-token"):
@@ -185,16 +158,9 @@ def results_of_file(
 ) -> list[tuple[RunResults, TaskFamily]]:
     """One unchecked run per CogLM family found in one results file.
 
-    Args:
-        results_file: The ``results_<date>.json``.
-        declared: The declared items (:func:`declared_benchmark`).
-        rule: Choice rule of the ``coglm`` family (:data:`RULES`).
-        chance: Chance rule.
-
     Raises:
-        CogLMDataError: Naming the file and line of a malformed sample, an
-            unknown rule, or a family none of whose samples files exists.
-        cog_tasks.common.results.ResultsError: From the shared samples checks.
+        CogLMDataError: Naming the file and line of a malformed sample, an unknown
+            rule, or a family none of whose samples files exists.
     """
     if rule not in RULES:
         raise CogLMDataError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
@@ -248,22 +214,14 @@ def load_lm_eval_runs(
 ) -> list[tuple[CheckedRun, TaskFamily, str]]:
     """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
-    A run is labelled by its model; runs of one model and family add what
-    differs between them (:func:`cog_tasks.common.pipeline.row_labels`).
-
     Args:
-        path: An lm-eval ``--output_path`` directory or one results file, or
-            several: a run found twice (a copied folder) is read once, with a warning.
+        path: lm-eval ``--output_path`` folders or results files; a run found twice
+            is read once, with a warning.
         rule: Choice rule of the ``coglm`` family (:data:`RULES`).
         chance: Chance rule.
 
     Returns:
         ``(checked run, family, label)`` per run, oldest first.
-
-    Raises:
-        FileNotFoundError: If there is no results file.
-        CogLMDataError: If no results file holds CogLM tasks, or one is malformed.
-        cog_tasks.common.results.ResultsError: From the shared checks.
     """
     declared = declared_benchmark()
     dated = []
@@ -285,21 +243,8 @@ def headlines_from_lm_eval(
 ) -> list[Headline]:
     """The headlines of every ``coglm`` (log-likelihood) run found at ``output_path``.
 
-    Per run: ``calibrated_acc_authors`` (pooled over items; each item's unit
-    value ``(correct - 1/n, 1 - 1/n)``), ``overall``, ``stage1`` ... ``stage4``
-    and ``cognitive_age`` (:func:`cog_tasks.coglm.headlines.run_headlines`),
-    each carrying the run's coverage.
-
-    Args:
-        output_path: lm-eval's ``--output_path`` (written with ``--log_samples``).
-        rule: Choice rule (:data:`RULES`); the pooled measure is named
-            ``calibrated_acc_<rule pick>`` (``calibrated_acc_authors`` by default).
-        chance: Chance rule.
-        seed: Seed of the bootstrap.
-
-    Raises:
-        FileNotFoundError: If there is no results file.
-        CogLMDataError: If a ``coglm`` run has no samples files, or a file is malformed.
+    The pooled measure is named ``calibrated_acc_<rule pick>``; see
+    :func:`cog_tasks.coglm.headlines.run_headlines`.
     """
     return [
         headline
@@ -319,16 +264,8 @@ def chance_headlines(
 ) -> list[Headline]:
     """Headlines of a seeded uniform guesser on the ``coglm`` items, no model needed.
 
-    The items are those lm-eval's ``coglm`` runs (``limit`` first items per
-    ability, as ``--limit``), so the rows pair with a model's on the same item
-    ids; the declared set is the whole benchmark, so a limited run is partial
-    as a model's is. Run identity: task ``coglm@<version>``, model ``chance``, the seed.
-
-    Args:
-        seed: The guesser's seed.
-        limit: First items per ability (lm-eval's ``--limit``); all by default.
-        abilities: Ability codes; all ten by default.
-        chance: Chance rule.
+    The items are those lm-eval's ``coglm`` runs (``limit`` first per ability), so
+    the rows pair with a model's; run identity: task ``coglm@<version>``, model ``chance``.
     """
     records = []
     for code in abilities or [ability.code for ability in ABILITIES]:
@@ -350,15 +287,7 @@ def chance_headlines(
 def lm_eval_picks(output_path: Path) -> dict[str, int]:
     """The option lm-eval's log-likelihood family chose per record id (the authors' rule).
 
-    Reads the ``samples_coglm_<code>_<timestamp>.jsonl`` files written with
-    ``--log_samples`` by one run: the folder must hold one model's runs, and of
-    several runs there (lm-eval names each by its timestamp) the newest is
-    read, with a warning naming the others.
-
-    Raises:
-        FileNotFoundError: If no CogLM samples file is found.
-        CogLMDataError: If the samples sit in several model folders, or naming
-            the file and line of a malformed sample.
+    Of one model's runs in the folder the newest is read, with a warning naming the others.
     """
     files = [
         file
