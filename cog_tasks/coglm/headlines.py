@@ -1,29 +1,9 @@
 """CogLM's unit, records and headline numbers of one run (no framework here).
 
-The frontends read their outputs (lm-eval samples files, Inspect logs,
-predictions files) into :class:`~cog_tasks.common.results.UnitRecord` rows
-(:func:`item_record`) over the declared items (:func:`declared_benchmark`); the
-results model checks them (:func:`cog_tasks.common.results.check_run`), and
-:func:`run_headlines` computes the headlines of the checked run.
-The unit is the item, identified by its record id (``plan-0007``), stable across
-models and runs on the same data. The measures:
-
-- ``<pooled>`` (``calibrated_acc_authors`` for the log-likelihood family,
-  ``calibrated_acc_pooled`` for the chat protocol): the calibrated accuracy
-  pooled over every item, ``sum(correct - 1/n) / sum(1 - 1/n)``; each item's
-  unit value is ``(correct - 1/n, 1 - 1/n)``, so the ratio of sums is the
-  number. It weighs abilities by their item counts, so it differs from the
-  ``coglm`` group row lm-eval prints and from Table 9's Acc, which are
-  ``overall``; its note says so;
-- ``overall``: the mean of the abilities' calibrated accuracies (Table 9's Acc);
-- ``stage1`` ... ``stage4``: the mean of each stage's abilities;
-- ``cognitive_age``: :data:`~cog_tasks.coglm.metrics.AGE_MAPPING` of the four
-  stages, bootstrapped through its formula (no unit values: it is not a ratio of sums).
-
-For ``overall`` and the stages, an item's unit value is scaled by ``1 / B_a``,
-where ``B_a`` is the sum of ``1 - 1/n`` over its ability's items: the ratio of
-the sums is then exactly the mean of the abilities. The scale depends on the
-items' option counts only, so it is the same for every model on the same items.
+The unit is the item (record id ``plan-0007``). Headlines: the pooled calibrated
+accuracy, ``overall`` and ``stage1`` ... ``stage4`` (ratios of sums: each item's
+``(correct - 1/n, 1 - 1/n)``, scaled by ``1 / B_a`` for the ability means, ``B_a``
+the sum of ``1 - 1/n`` over its ability), and ``cognitive_age`` (bootstrapped).
 """
 
 from __future__ import annotations
@@ -53,11 +33,7 @@ STAGE_MEASURES = tuple(f"stage{stage}" for stage in STAGES)
 
 
 def declared_benchmark() -> dict[str, str]:
-    """CogLM's declared unit set: every item of the ten abilities, record id -> ability code.
-
-    A run of fewer items (``--limit``, ``per_ability``, some abilities) is
-    partial against it, whatever its command line said.
-    """
+    """CogLM's declared unit set: every item of the ten abilities, record id -> ability code."""
     return {
         record.id: record.ability
         for record in load_records([ability.code for ability in ABILITIES])
@@ -65,14 +41,7 @@ def declared_benchmark() -> dict[str, str]:
 
 
 def item_record(item: ScoredItem, epoch: int = 1, status: str | None = None) -> UnitRecord:
-    """One scored reply as a results-model record (unit: the record id; group: the ability).
-
-    Args:
-        item: The scored reply.
-        epoch: Its epoch (1-based).
-        status: Its status; by default ``valid``, or ``invalid`` when no
-            option could be read.
-    """
+    """One scored reply as a results-model record (unit: the record id; group: the ability)."""
     return UnitRecord(
         unit=item.id,
         values={
@@ -101,10 +70,7 @@ def checked_items(checked: CheckedRun) -> list[ScoredItem]:
 
 
 def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) -> list[Headline]:
-    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`).
-
-    What is missing or flagged travels as the coverage, not repeated in the note.
-    """
+    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`)."""
     return item_headlines(
         checked_items(checked),
         checked.identity,
@@ -121,11 +87,7 @@ def _outcome(item: ScoredItem) -> float:
 def headline_units(
     items: Sequence[ScoredItem], pooled_measure: str
 ) -> dict[str, dict[str, UnitValue]]:
-    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value.
-
-    The pooled measure's value of an item is ``(correct - 1/n, 1 - 1/n)``;
-    ``overall``'s and a stage's are those scaled by ``1 / B_a`` (see the module docstring).
-    """
+    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value."""
     pooled: dict[str, UnitValue] = {
         item.id: calibrated_unit(_outcome(item), item.num_choices) for item in items
     }
@@ -168,10 +130,6 @@ def item_headlines(
         note: What a reader must know (a partial run...), on every headline.
         seed: Seed of the bootstrap.
         coverage: The run's coverage, on every headline.
-
-    Returns:
-        The pooled accuracy, ``overall``, the stages present and, with all four
-        stages, ``cognitive_age``.
 
     Raises:
         ResultsError: If there are no items, or an item has no id or a repeated one.
@@ -231,19 +189,7 @@ def item_headlines(
 def chance_items(
     records: Sequence[CogLMRecord], seed: int = 0, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
-    """A seeded uniform guess among each record's listed options, scored.
-
-    The draw of each item is seeded on ``seed`` and the record id, so the same
-    seed gives the same guesses on any subset of items.
-
-    Args:
-        records: The items.
-        seed: The guesser's seed.
-        chance: The chance rule of the scores (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Returns:
-        One scored item per record.
-    """
+    """A seeded uniform guess among each record's listed options, scored (seeded per record id)."""
     scored = []
     for record in records:
         guess = random.Random(f"{seed}|{record.id}").randrange(len(record.choices))

@@ -1,25 +1,8 @@
 """A leak detector for hidden chain-of-cognition rationales, written apart from the hider.
 
-:mod:`cog_tasks.coglm.rationale` hides the options a reply points at; its own
-check (:func:`~cog_tasks.coglm.rationale.points_at_options`) shares its rules,
-so it cannot find what they miss. This module looks at a hidden rationale with
-rules of its own (:data:`RULES`), each counting only what the question does not
-state itself:
-
-- ``order``: three or more steps of an option that lists steps (``plan``:
-  "visiting a zoo, visiting friends, going to a spa"), named in the text
-  (by a word only that step holds, its first four letters) in an order that
-  fits one option's order and no other's (the first mention of each step
-  counts);
-- ``ordinal``: an ordinal or positional pointer at an option ("the last one",
-  "the penultimate option", "the option listed third", "the final
-  alternative", "option 2", "the latter");
-- ``token``: a distinctive token of an option: a number, a time or an
-  amount ("9:30 am", "12", "3.5") that one option holds and no other
-  option nor the question does;
-- ``brackets``: parentheses or square brackets that hiding left unbalanced
-  (the reply's own were balanced), "(an option"; :data:`HIDDEN_TEXT` itself
-  is not counted.
+Its :data:`RULES` are its own, so it can find what :mod:`cog_tasks.coglm.rationale`
+misses: ``order`` (steps named in one option's order), ``ordinal`` ("the last one"),
+``token`` (a number only one option holds) and ``brackets`` (left unbalanced).
 """
 
 from __future__ import annotations
@@ -67,12 +50,7 @@ _TOKEN = re.compile(
 
 @dataclass(frozen=True)
 class Leak:
-    """One thing a hidden rationale still shows.
-
-    Attributes:
-        rule: Which rule found it (:data:`RULES`).
-        text: What it found, as written.
-    """
+    """What a hidden rationale still shows: the ``rule`` (:data:`RULES`) and the ``text``."""
 
     rule: str
     text: str
@@ -199,16 +177,13 @@ def bracket_leaks(hidden: str, reply: str) -> list[Leak]:
 
 
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """Every leak of a hidden rationale by every rule (:data:`RULES`).
+    """Every leak of a hidden rationale by every rule, in :data:`RULES` order.
 
     Args:
         hidden: The rationale as shown.
         reply: The reply it was made from.
         choices: The question's options.
         question: The question (what it states itself is no leak).
-
-    Returns:
-        The leaks found, by rule in :data:`RULES` order.
     """
     return [
         *order_leaks(hidden, choices, question),

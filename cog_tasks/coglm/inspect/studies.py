@@ -1,9 +1,4 @@
-"""Run the CogLM chat-protocol studies through Inspect and read their logs.
-
-The study logic (cells, CSV, heatmap, agreement) is in the core module
-:mod:`cog_tasks.coglm.studies`; this module runs the Inspect task, turns its
-logs into item outcomes and reports progress.
-"""
+"""Run the CogLM chat-protocol studies through Inspect and read their logs."""
 
 from __future__ import annotations
 
@@ -45,20 +40,9 @@ from cog_tasks.common.secrets import redact
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
-    """Per-item outcomes of a ``coglm_chat`` Inspect log, through the shared results model.
+    """Per-item outcomes of a ``coglm_chat`` log, read as every CogLM report reads it.
 
-    The log is read as every other CogLM report reads it
-    (:func:`cog_tasks.coglm.inspect.report.log_results`, then
-    :func:`cog_tasks.common.results.check_run`): epochs averaged within an
-    item, an errored sample scored as wrong and unreadable.
-
-    Args:
-        log: An ``inspect_ai.log.EvalLog`` with samples.
-        erased: The condition's label (ability code or ``"none"``).
-
-    Raises:
-        cog_tasks.common.results.ResultsError: If the log has no samples, or
-            one fails the shared checks.
+    ``erased`` is the condition's label (ability code or ``"none"``).
     """
     checked = check_run(log_results(log))
     return [
@@ -107,7 +91,7 @@ def run_interdependence(
     """Run the erasure x ability study and write the CSV and the heatmap.
 
     Args:
-        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
+        model: Inspect model name or a Model.
         output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
         abilities: Tested abilities (columns); all by default.
         erased: Erased abilities (rows, after the baseline); default: the tested ones.
@@ -115,12 +99,8 @@ def run_interdependence(
         model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
         resamples: Bootstrap resamples per cell.
         seed: Bootstrap seed.
-        progress: Called with one line as each condition starts and finishes
-            (e.g. ``print``); ``None`` for silence.
-        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
-
-    Returns:
-        The cells and the paths written.
+        progress: Called with one line as each condition starts and finishes.
+        **eval_options: Passed to ``inspect_ai.eval``.
     """
     tested = [a.code for a in resolve_codes(abilities)]
     rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested

@@ -1,8 +1,4 @@
-"""lm-eval glue for the CogLM tasks: documents, prompt, requests, per-document scores.
-
-Everything of substance lives in :mod:`cog_tasks.coglm` and
-:mod:`cog_tasks.coglm.metrics`; this module only adapts it to lm-eval's hooks.
-"""
+"""lm-eval glue for the CogLM tasks: documents, prompt, requests, per-document scores."""
 
 from __future__ import annotations
 
@@ -56,21 +52,10 @@ def _tokenizer_from_metadata(metadata: dict[str, Any]) -> Tokenizer | None:
 
 
 def load_ability(ability: str, **metadata: Any) -> datasets.DatasetDict:
-    """``custom_dataset`` hook: one ability's records, through the resolver.
+    """``custom_dataset`` hook: one ability's records, through the resolver, as a ``test`` split.
 
-    Each document gets ``choice_lengths``, the length of every candidate's
-    continuation in tokens of the evaluated model's tokenizer (found from the
-    ``--model_args``), used by ``acc_per_token``, and ``context_head`` and
-    ``context_tokens`` (:func:`~cog_tasks.coglm.completion.context_split`),
-    used by ``acc_authors``. Without a loadable tokenizer the lengths fall
-    back to whitespace-separated words and a warning says so.
-
-    Args:
-        ability: Ability code, from the task's ``dataset_kwargs``.
-        **metadata: lm-eval's task metadata (``version``, the model arguments ...).
-
-    Returns:
-        A ``DatasetDict`` with a single ``test`` split.
+    Each document gets ``choice_lengths`` in the model's tokens (words without a
+    loadable tokenizer, with a warning), ``context_head`` and ``context_tokens``.
     """
     tokenizer = _tokenizer_from_metadata(metadata)
     if tokenizer is None:
@@ -104,11 +89,8 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 class CogLMTask(ConfigurableTask):
     """The ``multiple_choice`` task plus one request per document for ``acc_authors``.
 
-    After the candidates, each document asks for the log-likelihood of its
-    own context after the first token: context ``context_head``,
-    continuation the rest of the context. The request is exact only for the
-    plain zero-shot context, so any other (few-shot examples, a system
-    instruction, a chat template) is refused with an error.
+    The extra request is the context's own log-likelihood after its first token;
+    it is exact only for the plain zero-shot context, so any other is refused.
     """
 
     def __init__(self, config: dict[str, Any]) -> None:
@@ -116,12 +98,11 @@ class CogLMTask(ConfigurableTask):
         super().__init__(config={k: v for k, v in config.items() if k != "class"})
 
     def construct_requests(self, doc: dict[str, Any], ctx: Any, **kwargs: Any) -> list[Instance]:
-        """The candidates' requests, then the context's own (see the class docs).
+        """The candidates' requests, then the context's own.
 
         Raises:
-            CogLMDataError: If lm-eval changed the context (few-shot examples, a
-                system instruction, a chat template); ``cog-tasks lm-eval``
-                prints it as one line.
+            CogLMDataError: If lm-eval changed the context (few-shot examples, a system
+                instruction, a chat template).
         """
         requests = super().construct_requests(doc, ctx, **kwargs)
         if ctx != doc_to_text(doc):
@@ -142,16 +123,9 @@ class CogLMTask(ConfigurableTask):
 
 
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
-    """Score one document from the candidates' and the context's log-likelihoods.
+    """Score a document: ``acc_authors``, ``calibrated_acc_authors``, ``calibrated_acc_per_item``.
 
-    The choice is the authors' rule (``acc_authors``) and the chance the listed
-    option count (``1/len(candidates)``, the paper's Eq. 1).
-
-    Returns:
-        ``acc_authors`` (0/1), ``calibrated_acc_authors`` as a ``(correct,
-        num_choices)`` pair for the pooled aggregation, and
-        ``calibrated_acc_per_item`` (the item's own chance-corrected score, the
-        per-item companion of the pooled headline).
+    The pooled metric gets a ``(correct, num_choices)`` pair; chance is ``1/len(candidates)``.
     """
     gold, num_choices = doc["answer"], doc["num_choices"]
     *candidates, (context_loglikelihood, _) = results
