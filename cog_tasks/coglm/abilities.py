@@ -55,17 +55,7 @@ STAGE_NAMES: dict[int, str] = {
 
 
 def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
-    """Turn a user's ability selection into abilities.
-
-    Args:
-        codes: ``None`` for all, a comma-separated string or a list of codes.
-
-    Returns:
-        The selected abilities in canonical order.
-
-    Raises:
-        ParameterError: If a code is unknown.
-    """
+    """Turn an ability selection (``None``, a comma-separated string or a list) into abilities."""
     if codes is None:
         return ABILITIES
     wanted = split_names(codes)

@@ -1,22 +1,8 @@
 r"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
 
-From Table 9 of Wang et al. (:data:`cog_tasks.coglm.reference.TABLE9`), for
-every distinct row: ``overall`` (the table's Acc column), ``stage1`` ...
-``stage4`` (the mean of each stage's ability columns, computed here from the
-table: the paper prints abilities, not stages) and ``cognitive_age`` (the Age
-column, years). Values are fractions, ages years. The measure names are those
-of :mod:`cog_tasks.coglm.headlines`.
-
-Protocols: OPT and Llama-2 (text) were scored as text completion, the option
-with the lowest mean loss over question and option (our lm-eval ``coglm``
-family's default, ``acc_authors`` with the listed-option chance). Llama-2-chat
-was sent plain text with no chat template by the authors' ``test_llama.py``
-(question, a sentence asking for one option, the options in one line, an
-answer cue) and read by their Llama rule (our Inspect ``coglm_chat -T
-prompt=llama-text``, whose wording is read from that script, with the
-``authors`` extractor). GPT-3.5-Turbo and GPT-4 were asked in chat, greedy,
-after worked examples, for the answer inside ``\boxed{}``, read by their GPT
-rule (our ``-T prompt=boxed``, in our words, with ``authors-gpt``).
+From every distinct row of Table 9: ``overall``, ``stage1`` ... ``stage4`` (means
+of the ability columns) and ``cognitive_age``, named as in
+:mod:`cog_tasks.coglm.headlines`; fractions, ages in years.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Published CogLM results (Wang et al., Table 9), used for the age fit and charts.
 
-Values are calibrated accuracies in percent, in this package's canonical
-ability order (const, early, semio, empat, rever, conse, induc, deduc, propo,
-plan). The paper prints stage 3 as conse, induc, rever; the values were
-re-ordered accordingly (Table 8 confirms the mapping for OPT-125M).
-
-The paper's "LLaMA2-text 70B" row repeats the "LLaMA2-chat 70B" row digit for
-digit, an evident copy error. It is kept for display with
-``duplicate_of`` set, and left out of the age fit: fitting the remaining 12
-rows (human row included) gives the published ratio of stage weights.
+Calibrated accuracies in percent, in canonical ability order (the paper's stage 3
+order re-sorted). "LLaMA2-text 70B" copies "LLaMA2-chat 70B": kept for display
+(``duplicate_of``), left out of the age fit.
 """
 
 from __future__ import annotations
@@ -79,13 +73,7 @@ def fit_rows() -> tuple[ReferenceRow, ...]:
 
 @dataclass(frozen=True)
 class SettingRow:
-    """One row of the paper's Table 5 or Table 7 (one model under one setting).
-
-    Attributes:
-        setting: The row's setting as printed ("Base", "w/ COT", "w/ COC" ...).
-        abilities: Calibrated accuracy (%) per ability code.
-        overall: The table's "Avg" column (%).
-    """
+    """One row of the paper's Table 5 or Table 7 (one model under one setting, "Avg" as overall)."""
 
     setting: str
     abilities: dict[str, float]

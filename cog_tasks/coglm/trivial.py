@@ -1,10 +1,7 @@
 """CogLM's trivial strategies: a constant letter or position, on the model row's own items.
 
-Each strategy answers every item alike (option A, B, C or D, or the last listed
-option); an item with fewer options than the letter scores wrong. Its items
-are scored as a run's are (:func:`cog_tasks.coglm.headlines.headline_units`,
-calibrated under the run's ``chance`` rule), so its per-item values are those
-of the same headline measures, on exactly the units given.
+Each answers every item alike and is scored as a run's items are
+(:func:`cog_tasks.coglm.headlines.headline_units`).
 """
 
 from __future__ import annotations

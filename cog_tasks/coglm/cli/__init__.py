@@ -1,20 +1,7 @@
 """``cog-tasks coglm ...``: CogLM reports and scoring.
 
-Subcommands:
-
-- ``report PATH...``: the CogLM report of lm-eval ``--output_path`` results and
-  Inspect ``coglm_chat`` logs (per-ability calibrated accuracy, stages, overall,
-  cognitive age) and a chart;
-- ``table5 LOG...`` / ``table7 LOG...``: the paper's CoT and self-consistency
-  comparison and its chain-of-cognition comparison, from Inspect logs;
-- ``score PREDICTIONS.jsonl``: score predictions made elsewhere;
-- ``coc-leak FILE...``: how many chain-of-cognition rationales still read as
-  the chosen option, on raw outputs in the authors' layout and on Inspect
-  ``coglm_chat`` logs;
-- ``chance``: the ``coglm_chat`` task answered by a seeded random letter.
-
-Each subcommand is added by its own ``_add_<name>`` function called from
-:func:`register`; add new ones the same way.
+Subcommands ``report``, ``table5``/``table7``, ``score``, ``coc-leak`` and
+``chance``, each added by its own ``_add_<name>`` from :func:`register`.
 """
 
 from __future__ import annotations
@@ -160,10 +147,7 @@ def _is_base(fields: dict[str, str]) -> bool:
 def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
     """Each setting minus the Base run of the same model and arguments, paired over items.
 
-    A run is paired only with a Base run whose identity differs in the
-    setting alone (:data:`SETTING_ARGUMENTS`): never another model's, nor
-    another prompt's or extractor's. A run without such a Base run, or with
-    several, is listed with the reason.
+    A run without exactly one such Base run is listed with the reason.
     """
     from cog_tasks.coglm.inspect.headlines import headlines
     from cog_tasks.coglm.report import difference_text
@@ -251,12 +235,7 @@ LEAK_SOURCES = {"authors": "authors' result file", "inspect": "coglm_chat log"}
 
 
 def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]]:
-    """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`).
-
-    Raises:
-        CogLMDataError: One line naming the file when it is neither an
-            authors' result file nor a successful ``coglm_chat`` log.
-    """
+    """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`)."""
     from cog_tasks.coglm.inspect.coc import replies_from_log
     from cog_tasks.coglm.predictions import is_authors_layout, iter_authors_outputs
     from cog_tasks.coglm.records import CogLMDataError

@@ -1,9 +1,7 @@
 """``cog-tasks coglm`` subcommands of the chat-protocol studies.
 
-- ``interdependence``: erasure of each ability x all abilities (Fig. 3), CSV + heatmap;
-- ``agreement``: per-ability agreement of an Inspect chat run and an lm-eval run;
-- ``erasure-prompt``: print an ability's erasure system prompt (for lm-eval's
-  ``--system_instruction`` in the downstream study).
+``interdependence`` (Fig. 3), ``agreement`` (Inspect chat run against lm-eval)
+and ``erasure-prompt`` (print an ability's erasure system prompt).
 """
 
 from __future__ import annotations
@@ -87,11 +85,7 @@ def _erasure_prompt(args: argparse.Namespace) -> int:
 
 
 def add_study_commands(commands: argparse._SubParsersAction) -> None:
-    """Add the study subcommands to the ``cog-tasks coglm`` group.
-
-    Args:
-        commands: The group's subparsers.
-    """
+    """Add the study subcommands to the ``cog-tasks coglm`` group's subparsers."""
     study = commands.add_parser(
         "interdependence",
         help="erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
