@@ -378,11 +378,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     ):
         if found is not None:
             return None if found == HEDGE else found
-
     bare = _BARE_LETTER.match(body)
     if bare:
         return _letter_index(bare.group(1), num_choices)
-
     # The first line that leads with an option, unless lines only restate several
     # options (an echo of the option list: invalid).
     led, restated = [], set()
@@ -401,11 +399,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
                     restated.add(index)
     if led:
         return led[0] if len(restated) < 2 else None
-
     by_text = _from_choice_text(body, choices)
     if by_text is not None:
         return by_text
-
     parenthesized = {_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body)} - {None}
     if len(parenthesized) == 1:
         return parenthesized.pop()

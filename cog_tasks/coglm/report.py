@@ -200,7 +200,6 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
         1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1.7, 1]}
     )
     colors = plt.get_cmap("tab10").colors
-
     # Left: calibrated accuracy per ability, abilities grouped by stage.
     positions = _ability_positions()
     width = 0.8 / max(1, len(runs))
@@ -235,7 +234,6 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     _decorate_abilities_axis(abilities_axis, positions)
     abilities_axis.set_title("CogLM abilities by Piaget stage (dashed: stage score)")
     abilities_axis.legend(loc="lower right", fontsize=8)
-
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
     low, high = FITTED_AGES
     bars = [
@@ -281,7 +279,6 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     )
     age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
     age_axis.set_xlim(0, max(b[1] for b in bars) + 12)
-
     return _finish(figure, runs, path)
 
 

@@ -210,7 +210,6 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     import numpy as np
 
     plt = pyplot()
-
     rows = [r for r in [BASELINE, *ABILITY_BY_CODE] if any(c.erased == r for c in cells)]
     columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]
     grid = np.full((len(rows), len(columns)), np.nan)

@@ -119,7 +119,6 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
         default=Path("coglm_interdependence"),
     )
     study.set_defaults(func=_interdependence)
-
     agreement = commands.add_parser(
         "agreement",
         help="per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
@@ -130,7 +129,6 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
     )
     agreement.add_argument("--json", action="store_true", help="print JSON")
     agreement.set_defaults(func=_agreement)
-
     prompt = commands.add_parser(
         "erasure-prompt", help="print the system prompt that erases one ability"
     )
