@@ -10,14 +10,9 @@ from cog_tasks.common.params import ParameterError, split_names
 
 @dataclass(frozen=True)
 class Ability:
-    """One CogLM ability.
+    """One CogLM ability (``code`` as in ``coglm_<code>``, Piaget ``stage`` 1-4).
 
-    Attributes:
-        code: Short code used in task names (``coglm_<code>``).
-        name: Human-readable name from the paper.
-        stage: Piaget stage, 1 (sensorimotor) to 4 (formal operational).
-        stage_folder: Upstream folder of the stage (``first_stage`` ...).
-        file_stem: Upstream file name without ``.json``.
+    ``stage_folder`` and ``file_stem`` name its upstream file.
     """
 
     code: str

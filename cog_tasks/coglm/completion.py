@@ -57,15 +57,9 @@ def continuation_token_counts(
 
 
 def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]:
-    """Split the context so that its own log-likelihood can be requested.
+    """Split the context as ``(head, scored)``: its first token and how many tokens follow.
 
-    Args:
-        tokenizer: The model's tokenizer, or ``None`` to split at the first space and
-            count words.
-        question: The question text.
-
-    Returns:
-        ``(head, scored)``: the context's first token and the number of tokens after it.
+    Without a tokenizer it splits at the first space and counts words.
 
     Raises:
         UserError: If the first token does not encode back to itself.
@@ -140,11 +134,8 @@ def choice_picks(
 ) -> dict[str, int]:
     """The option each choice rule picks: ``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``.
 
-    Options with the same text take the score of their first occurrence. Without
+    Options with the same text take the score of their first occurrence; without
     ``context_loglikelihood`` (tasks version 1.0) ``acc_authors`` is left out.
-
-    Raises:
-        ValueError: If the number of scores does not match the number of options.
     """
     choices, num_choices = doc["choices"], doc["num_choices"]
     if len(loglikelihoods) != num_choices:

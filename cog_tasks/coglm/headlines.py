@@ -121,15 +121,7 @@ def item_headlines(
     seed: int = 0,
     coverage: Coverage | None = None,
 ) -> list[Headline]:
-    """The headlines of one run (see the module docstring).
-
-    Args:
-        items: The run's scored items, each with its record id.
-        run: The run's identity.
-        pooled_measure: Name of the pooled calibrated accuracy.
-        note: What a reader must know (a partial run...), on every headline.
-        seed: Seed of the bootstrap.
-        coverage: The run's coverage, on every headline.
+    """The headlines of one run (see the module docstring), ``note`` and ``coverage`` on each.
 
     Raises:
         ResultsError: If there are no items, or an item has no id or a repeated one.

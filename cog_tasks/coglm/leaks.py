@@ -177,14 +177,7 @@ def bracket_leaks(hidden: str, reply: str) -> list[Leak]:
 
 
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """Every leak of a hidden rationale by every rule, in :data:`RULES` order.
-
-    Args:
-        hidden: The rationale as shown.
-        reply: The reply it was made from.
-        choices: The question's options.
-        question: The question (what it states itself is no leak).
-    """
+    """Every leak of a hidden rationale by every rule, in :data:`RULES` order."""
     return [
         *order_leaks(hidden, choices, question),
         *ordinal_leaks(hidden, question),

@@ -43,13 +43,7 @@ SCRIPT_SOURCE = DataSource(
 
 @dataclass(frozen=True)
 class LlamaTextWording:
-    """The wording of the authors' Llama-2 prompt, as read from their script.
-
-    Attributes:
-        options_sentence: The text between the stripped question and the options.
-        answer_cue: The text after the options, where the model continues.
-        source: Where the script was read from.
-    """
+    """The authors' Llama-2 prompt wording (options sentence, answer cue) and its ``source``."""
 
     options_sentence: str
     answer_cue: str

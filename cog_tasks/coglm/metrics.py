@@ -178,13 +178,8 @@ def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
 class ScoredItem:
     """One scored CogLM item.
 
-    Attributes:
-        ability: Ability code.
-        num_choices: Number of options under the chance rule.
-        correct: Whether the chosen option is the answer (False when invalid), or a
-            mean over epochs.
-        valid: Whether a choice could be identified (over epochs: the readable share).
-        id: The item's stable id (``plan-0007``), the unit of intervals; ``""`` if none.
+    ``correct`` and ``valid`` are booleans, or means over epochs; ``num_choices`` is
+    under the chance rule; ``id`` (``plan-0007``) is the unit of intervals.
     """
 
     ability: str

@@ -91,9 +91,7 @@ def read_predictions(
     """Read and score a predictions JSONL file (blank lines are skipped).
 
     Raises:
-        FileNotFoundError: If the file does not exist.
-        CogLMDataError: Naming the file and line of a malformed row, or when the
-            file holds no predictions.
+        CogLMDataError: Naming the file and line of a malformed row, or when none.
         cog_tasks.common.runs.SameContentError: Naming both lines of an item given twice.
     """
     rows = list(iter_jsonl(path, require_object=False))
@@ -126,12 +124,7 @@ def is_authors_layout(data: object) -> bool:
 
 
 def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Yield ``(where, prediction row)`` for each item of a raw-output file in the authors' layout.
-
-    Raises:
-        CogLMDataError: Naming the file and item of anything malformed, or a file
-            with no items.
-    """
+    """Yield ``(where, prediction row)`` per item of a raw-output file in the authors' layout."""
     by_stem = {ability.file_stem: ability.code for ability in ABILITY_BY_CODE.values()}
     data = read_json(path)
     if not isinstance(data, dict):

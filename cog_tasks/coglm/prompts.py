@@ -88,11 +88,7 @@ def lettered_options(choices: Sequence[str]) -> str:
 class WorkedExample:
     """A question answered in the ``boxed`` prompt before the item (not a CogLM item).
 
-    Attributes:
-        question: The question.
-        choices: Its options, lettered A, B, C ... in order.
-        answer: 0-based index of the right option.
-        reasoning: Shown before the answer when the prompt asks for reasoning.
+    ``reasoning`` is shown before the answer when the prompt asks for reasoning.
     """
 
     question: str
@@ -187,14 +183,8 @@ def chat_turns(
 ) -> list[Turn]:
     """The conversation sent for one item: worked examples (``boxed``), then the item.
 
-    Args:
-        question: The question text.
-        choices: The options, lettered A, B, C ... in order.
-        prompt: One of :data:`PROMPTS`.
-        cot: Ask for step-by-step reasoning before the answer.
-        rationale: Another model's reply shown before the instruction (chain of
-            cognition); ``None`` for none.
-        rationale_form: How the rationale is shown (see :func:`chat_prompt`).
+    ``rationale`` is another model's reply shown before the instruction (chain of
+    cognition), in ``rationale_form``.
 
     Raises:
         ParameterError: If the prompt is unknown, or ``llama-text`` is asked for
@@ -228,15 +218,6 @@ def chat_prompt(
     rationale: str | None = None,
     rationale_form: str = DEFAULT_RATIONALE_FORM,
 ) -> str:
-    """Build the user message of the default prompt (``answer-is``).
-
-    Args:
-        question: The question text.
-        choices: The options, lettered A, B, C ... in order.
-        cot: Ask for step-by-step reasoning before the answer.
-        rationale: Another model's reply to show before the instruction (chain of
-            cognition); ``None`` for none.
-        rationale_form: ``hidden`` (default, no option's letter or text) or ``raw``.
-    """
+    """Build the user message of the default prompt (``answer-is``); see :func:`chat_turns`."""
     instruction = COT_INSTRUCTION if cot else DIRECT_INSTRUCTION
     return _user_message(question, choices, instruction, rationale, rationale_form)

@@ -78,15 +78,9 @@ _IN_STEP_GAP = re.compile(r"[ \t\-\w'’]*")
 class LeakCounts:
     """How many hidden rationales still point at the chosen option.
 
-    Attributes:
-        replies: Replies looked at.
-        readable: Replies from which the extractor reads an option.
-        same_option: Readable replies whose hidden form reads as the same option.
-        verbatim: Readable replies whose hidden form still holds the chosen option's
-            text (case and punctuation ignored).
-        pointers: Readable replies whose shown form still points at an option
-            (:func:`points_at_options`).
-        kept_chars: Per readable reply, ``(characters shown, characters of the reply)``.
+    Counts are of replies: all, ``readable`` (an option read), and of those the ones
+    whose shown form reads as the ``same_option``, holds its text ``verbatim`` or
+    ``pointers`` (:func:`points_at_options`); ``kept_chars``: (shown, replied) per reply.
     """
 
     replies: int
@@ -260,10 +254,8 @@ def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 class _StepOrders:
     """Options that order the same steps differently (``plan``).
 
-    Attributes:
-        stems: Per step, the stems of its content words.
-        own: Per step, the stems no other step holds.
-        orders: The options' distinct orders, as tuples of step indices.
+    Per step its ``stems`` and the ``own`` stems no other step holds; ``orders``: the
+    options' distinct orders as step indices.
     """
 
     stems: tuple[frozenset[str], ...]
@@ -560,13 +552,7 @@ def leak_counts(
     extractor: Extractor = extract_choice,
     form: str = DEFAULT_RATIONALE_FORM,
 ) -> LeakCounts:
-    """Count the rationales that still point at the option their full reply chose.
-
-    Args:
-        replies: (reply, options, question) triples.
-        extractor: The answer reader.
-        form: The rationale form to check (:data:`RATIONALE_FORMS`).
-    """
+    """Count the rationales of ``(reply, options, question)`` still pointing at the choice."""
     total = readable = same = verbatim = pointers = 0
     kept: list[tuple[int, int]] = []
     for reply, choices, question in replies:

@@ -60,14 +60,8 @@ class CogLMDataError(DataFileError):
 class CogLMRecord:
     """One normalized CogLM question.
 
-    Attributes:
-        id: Stable id ``<ability>-<index>`` (0-based position in the upstream file).
-        ability: Ability code.
-        stage: Piaget stage 1-4.
-        question: Question text.
-        choices: Candidate answers, in upstream order and not stripped (the authors
-            append each to "The answer is: " as it is).
-        answer: 0-based index of the correct choice.
+    ``id`` is ``<ability>-<index>`` (the upstream position); ``choices`` are in
+    upstream order and not stripped; ``answer`` is 0-based.
     """
 
     id: str
@@ -102,14 +96,7 @@ def distinct_options(options: Sequence[str]) -> int:
 
 
 def check_options(options: Any, answer: Any, where: str, field: str) -> None:
-    """Check a list of option texts and a 0-based answer index into it.
-
-    Args:
-        options: The options (at least 2 strings, none blank).
-        answer: The index of the correct option.
-        where: File and item (or line) quoted in errors.
-        field: Name of the options' field, quoted in errors.
-    """
+    """Check option texts (at least 2, none blank) and a 0-based answer index, naming ``where``."""
     if not isinstance(options, list) or not all(isinstance(c, str) for c in options):
         raise CogLMDataError(f"{where}: '{field}' must be a list of strings")
     if len(options) < 2:
@@ -270,16 +257,9 @@ def load_records(
     data_dir: str | os.PathLike[str] | None = None,
     hub: str | None = None,
 ) -> list[CogLMRecord]:
-    """Load CogLM records through the resolver (local dir, Hub, pinned upstream).
+    """Load CogLM records (canonical ability order, then upstream order) through the resolver.
 
-    Args:
-        abilities: Ability codes to load (comma-separated or a list); all by default.
-        data_dir: Local data directory; defaults to ``$COG_TASKS_DATA``.
-        hub: Hub copy ``ORG/NAME[@REVISION]`` or a built folder; defaults to
-            ``$COG_TASKS_COGLM_HUB``.
-
-    Returns:
-        Records in canonical ability order, then upstream order.
+    ``hub`` is ``ORG/NAME[@REVISION]`` or a built folder (default ``$COG_TASKS_COGLM_HUB``).
     """
     return [
         record

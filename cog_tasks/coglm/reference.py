@@ -14,15 +14,7 @@ from cog_tasks.coglm.abilities import ABILITIES
 
 @dataclass(frozen=True)
 class ReferenceRow:
-    """One row of Table 9.
-
-    Attributes:
-        model: Model name as printed.
-        abilities: Calibrated accuracy (%) per ability code.
-        overall: The table's "Acc" column (%).
-        age: The table's "Age" column (years).
-        duplicate_of: Name of the row this one duplicates, if any.
-    """
+    """One row of Table 9 (percent; ``age`` in years; ``duplicate_of``: the row it copies)."""
 
     model: str
     abilities: dict[str, float]

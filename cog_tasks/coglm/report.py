@@ -38,12 +38,7 @@ AGE_INTERVAL_COVERS = "item sampling only"
 class CogLMRun:
     """One model's CogLM scores from one results file, log or predictions file.
 
-    Attributes:
-        label: Model name shown in tables and charts.
-        source: The results file or log the scores come from.
-        summary: The report dict.
-        coverage: What the results model found missing or flagged.
-        protocol: One line on how it was scored; ``""`` if not said.
+    ``summary`` is the report dict; ``protocol`` says how it was scored (``""``: not said).
     """
 
     label: str

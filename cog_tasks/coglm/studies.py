@@ -42,15 +42,9 @@ PNG_FILE = "interdependence.png"
 
 @dataclass(frozen=True)
 class ItemOutcome:
-    """One item's result under one condition.
+    """One item's result under one condition (``erased``: ability code or ``"none"``).
 
-    Attributes:
-        erased: Erased ability code, or ``"none"`` for the baseline.
-        sample_id: The record id (``<ability>-NNNN``).
-        ability: Tested ability code.
-        num_choices: Number of options.
-        correct: Fraction of epochs answered correctly.
-        invalid: Fraction of epochs with no extractable option.
+    ``correct`` and ``invalid`` are fractions of epochs.
     """
 
     erased: str
@@ -65,21 +59,10 @@ class ItemOutcome:
 class Cell:
     """One cell of the interdependence matrix (NaN bounds: no interval).
 
-    Attributes:
-        erased: Erased ability code, or ``"none"``.
-        ability: Tested ability code.
-        n: Number of items.
-        acc: Mean correctness.
-        calibrated_acc: Pooled calibrated accuracy.
-        ci_low: Lower bound of the bootstrap interval (none under 10 items).
-        ci_high: Upper bound of the bootstrap interval.
-        invalid: Fraction of answers with no extractable option.
-        difference: The calibrated accuracy minus the baseline cell's of the same
-            ability, paired over their shared items.
-        difference_low: Lower bound of its 95 % interval.
-        difference_high: Upper bound of its 95 % interval.
-        difference_method: How the interval was made; ``""`` where not paired.
-        difference_n: The items both cells hold (0 where not paired).
+    ``ci_low``/``ci_high`` bound the bootstrap interval (none under 10 items);
+    ``difference`` is the calibrated accuracy minus the baseline cell's of the same
+    ability, paired over shared items, with its interval, method (``""``: not paired)
+    and ``difference_n`` items.
     """
 
     erased: str

@@ -13,14 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Vote:
-    """Outcome of a majority vote.
-
-    Attributes:
-        choice: Winning option index, or ``None`` when no sample was read.
-        counts: Votes per option index.
-        invalid: Number of samples that could not be read.
-        tie: Whether the top count was shared by several options.
-    """
+    """A majority vote (``choice`` ``None``: no sample read; ``tie``: top count shared)."""
 
     choice: int | None
     counts: dict[int, int]

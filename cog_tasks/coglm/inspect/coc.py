@@ -14,12 +14,7 @@ def _first_epoch(log: EvalLog) -> list[EvalSample]:
 
 
 def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
-    """The final reply of every sample (first epoch) of a stronger model's log, by sample id.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: If it is not a successful ``coglm_chat`` log with samples.
-    """
+    """The final reply of every sample (first epoch) of a stronger model's log, by sample id."""
     log = read_chat_log(log_path)
     return {str(sample.id): sample.output.completion for sample in _first_epoch(log)}
 
@@ -35,12 +30,7 @@ def _question(sample: EvalSample) -> str:
 
 
 def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[str], str]]:
-    """Every sample's ``(reply, options, question)`` (first epoch), in log order.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: If it is not a successful ``coglm_chat`` log with samples.
-    """
+    """Every sample's ``(reply, options, question)`` (first epoch), in log order."""
     log = read_chat_log(log_path)
     return [
         (sample.output.completion, list(sample.choices or []), _question(sample))

@@ -85,15 +85,8 @@ def coglm_dataset(
 ) -> MemoryDataset:
     """Build the CogLM dataset through the record resolver.
 
-    Args:
-        abilities: Ability codes (comma-separated or a list); all by default.
-        per_ability: Keep only the first N items of each ability.
-        prompt: The prompt (:data:`~cog_tasks.coglm.prompts.PROMPTS`).
-        cot: Ask for step-by-step reasoning.
-        rationales: Rationale per sample id (chain of cognition); every selected
-            sample must have one.
-        rationale_form: How rationales are shown (``hidden`` or ``raw``).
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
+    ``rationales`` (chain of cognition) must hold every selected sample id; the other
+    arguments are those of ``coglm_chat``.
     """
     records = load_records(abilities)
     if per_ability is not None:

@@ -17,13 +17,7 @@ IGNORED_ARGUMENTS = ()
 
 
 def read_chat_log(path: str | os.PathLike[str]) -> EvalLog:
-    """A successful ``coglm_chat`` log with its samples.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: Naming the file when it is not a successful ``coglm_chat`` log
-            or holds no samples.
-    """
+    """A successful ``coglm_chat`` log with its samples (else ``ValueError`` naming the file)."""
     log = read_log(path, tasks=TASK_NAMES, statuses=SUCCESS_ONLY)
     if not log.samples:
         raise CogLMDataError(f"{path}: the log holds no samples (was it written without samples?)")

@@ -113,17 +113,10 @@ def load_inspect_runs(
     label: Callable[[EvalLog, str], str] | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> tuple[list[CogLMRun], LogSet]:
-    """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``.
+    """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``, oldest first.
 
-    Args:
-        paths: Log files or folders (searched for ``.eval`` files).
-        statuses: Log statuses to keep (default: successful only).
-        label: Names a run from its log and the model as shown; default
-            ``<model> (<setting>)``.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Returns:
-        The runs, oldest first (labels unique), and the log set.
+    ``label`` names a run from its log and model (default ``<model> (<setting>)``);
+    labels are unique. Returns the runs and the log set.
     """
     files = inspect_log_files(paths)
     if not files:

@@ -23,12 +23,8 @@ class PlainTextError(UserError):
 def check_plain_text(model: str, model_args: dict[str, object]) -> None:
     """Refuse an ``hf/`` model that would not send the ``llama-text`` prompt as plain text.
 
-    Only a ``chat_template`` model argument rendering the message alone
-    (:data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE`) does; other providers
-    are not checked.
-
-    Raises:
-        PlainTextError: One line naming the model argument to pass.
+    Only :data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE` as ``chat_template`` does;
+    other providers are not checked.
     """
     if model.startswith("hf/") and model_args.get("chat_template") != RAW_TEXT_TEMPLATE:
         raise PlainTextError(
@@ -64,15 +60,9 @@ def self_consistency(
 ) -> Solver:
     """Sample several answers and keep a majority one as the output.
 
-    All completions go to the sample store (``coglm_sc_completions``) for the scorer;
-    the output is the first completion agreeing with the vote (or the first).
-
-    Args:
-        samples: Number of completions to draw (at least 2).
-        temperature: Sampling temperature.
-        seed: Base seed; completion ``i`` uses ``seed + i``; ``None`` leaves it to
-            the provider.
-        extractor: The answer reader that picks the representative completion.
+    All completions go to the store (``coglm_sc_completions``) for the scorer; the
+    output is the first completion agreeing with the vote. Completion ``i`` uses
+    ``seed + i`` (``None``: the provider's seeding).
     """
     if samples < 2:
         raise ParameterError(f"self-consistency needs at least 2 samples, got {samples}")

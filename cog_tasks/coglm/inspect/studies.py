@@ -60,14 +60,7 @@ def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
 
 @dataclass(frozen=True)
 class InterdependenceResult:
-    """What an interdependence run produced.
-
-    Attributes:
-        cells: The matrix cells.
-        csv_path: The CSV file.
-        png_path: The heatmap.
-        conditions_run: Conditions evaluated by this call (others were resumed).
-    """
+    """What an interdependence run produced (``conditions_run``: evaluated now, not resumed)."""
 
     cells: list[Cell]
     csv_path: Path
@@ -90,17 +83,9 @@ def run_interdependence(
 ) -> InterdependenceResult:
     """Run the erasure x ability study and write the CSV and the heatmap.
 
-    Args:
-        model: Inspect model name or a Model.
-        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
-        abilities: Tested abilities (columns); all by default.
-        erased: Erased abilities (rows, after the baseline); default: the tested ones.
-        per_ability: First N items of each tested ability.
-        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
-        resamples: Bootstrap resamples per cell.
-        seed: Bootstrap seed.
-        progress: Called with one line as each condition starts and finishes.
-        **eval_options: Passed to ``inspect_ai.eval``.
+    ``output_dir`` holds logs, outcomes, CSV and PNG (a rerun resumes); ``erased``
+    defaults to the tested abilities; ``progress`` gets one line per condition start
+    and end; ``eval_options`` go to ``inspect_ai.eval``.
     """
     tested = [a.code for a in resolve_codes(abilities)]
     rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested

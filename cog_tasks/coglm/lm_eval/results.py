@@ -58,14 +58,7 @@ the model's tokenizer) are left out of its hash, so models on the same items pai
 
 @dataclass(frozen=True)
 class TaskFamily:
-    """Where one lm-eval CogLM family keeps its per-ability numbers.
-
-    Attributes:
-        name: The family's group name.
-        task_prefix: Ability tasks are named ``<task_prefix><code>``.
-        filter: lm-eval filter name in the metric keys (``metric,filter``).
-        label_suffix: Added to the model's name in tables ("" for none).
-    """
+    """Where one lm-eval CogLM family keeps its per-ability numbers (``filter``: in metric keys)."""
 
     name: str
     task_prefix: str
