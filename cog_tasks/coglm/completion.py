@@ -15,8 +15,6 @@ from cog_tasks.common.errors import UserError
 
 ANSWER_CUE = "The answer is:"
 CONTINUATION_DELIMITER = " "
-# The lm-eval metric whose choice rule the calibrated accuracies are computed from.
-CALIBRATED_PICK_METRIC = "acc_per_token"
 # The metric named for the authors' rule (its calibrated form is calibrated_acc_authors).
 AUTHORS_PICK_METRIC = "acc_authors"
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.metrics import (
     ScoredItem,
     calibrated_interval,
@@ -29,7 +29,6 @@ from cog_tasks.common.stats import UnitValue
 
 BENCHMARK = "coglm"
 UNIT = "item"
-STAGE_MEASURES = tuple(f"stage{stage}" for stage in STAGES)
 
 
 def declared_benchmark() -> dict[str, str]:

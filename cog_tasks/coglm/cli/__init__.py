@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -190,14 +191,6 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
         note = f"  ({pairing.reason})" if pairing.reason else ""
         lines.append(f"  {run.label} vs {matching[0].label}: {difference_text(difference)}{note}")
     return lines if len(lines) > 1 else []
-
-
-def _table5(args: argparse.Namespace) -> int:
-    return _settings_table(args, 5)
-
-
-def _table7(args: argparse.Namespace) -> int:
-    return _settings_table(args, 7)
 
 
 SCORE_EXTRACTORS = {"jsonl": DEFAULT_EXTRACTOR, "authors": "authors"}
@@ -398,7 +391,7 @@ def _add_tables(commands: argparse._SubParsersAction) -> None:
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
         add_out_option(parser, "chart PNG (default: no chart)", old=("--chart",))
         add_status_option(parser)
-        parser.set_defaults(func=_table5 if table == 5 else _table7)
+        parser.set_defaults(func=partial(_settings_table, table=table))
 
 
 def _add_score(commands: argparse._SubParsersAction) -> None:

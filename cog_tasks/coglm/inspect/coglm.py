@@ -32,6 +32,7 @@ def _is_int(value: object) -> bool:
 
 def check_parameters(
     *,
+    abilities: object,
     per_ability: object,
     prompt: object,
     cot: object,
@@ -82,6 +83,7 @@ def check_parameters(
         problems.append(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
     if problems:
         raise ParameterError("coglm_chat: " + "; ".join(problems))
+    resolve_codes(abilities)  # type: ignore[arg-type]
 
 
 @task
@@ -119,20 +121,7 @@ def coglm_chat(
             the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
         chance: Chance level of the calibration: ``listed`` (default) or ``distinct``.
     """
-    check_parameters(
-        per_ability=per_ability,
-        prompt=prompt,
-        cot=cot,
-        sc_samples=sc_samples,
-        sc_temperature=sc_temperature,
-        sc_seed=sc_seed,
-        erase=erase,
-        coc_log=coc_log,
-        coc_rationale=coc_rationale,
-        extractor=extractor,
-        chance=chance,
-    )
-    resolve_codes(abilities)
+    check_parameters(**locals())  # every argument: no other name is bound yet
     reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = [plain_text()] if prompt == "llama-text" else []
