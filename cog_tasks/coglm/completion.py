@@ -126,9 +126,7 @@ def pick_by_whole_mean_loss(
 
 
 def choice_picks(
-    doc: dict[str, Any],
-    loglikelihoods: Sequence[float],
-    context_loglikelihood: float | None = None,
+    doc: dict[str, Any], loglikelihoods: Sequence[float], context_loglikelihood: float | None = None
 ) -> dict[str, int]:
     """The option each choice rule picks: ``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``.
 

@@ -143,15 +143,7 @@ def item_headlines(
             "; ".join(part for part in (pooled_note, note) if part),
             coverage,
         ),
-        Headline(
-            BENCHMARK,
-            "overall",
-            intervals.overall,
-            run,
-            units["overall"],
-            note,
-            coverage,
-        ),
+        Headline(BENCHMARK, "overall", intervals.overall, run, units["overall"], note, coverage),
     ]
     for stage, interval in intervals.stages.items():
         measure = f"stage{stage}"

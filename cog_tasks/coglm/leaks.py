@@ -43,8 +43,7 @@ _ORDINALS = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(
-    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])",
-    re.IGNORECASE,
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
 )
 
 

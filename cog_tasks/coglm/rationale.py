@@ -57,8 +57,7 @@ _ORDINAL_POINTER = re.compile(
 )
 # A number, time or amount in an option's text ("9:30 am", "50%", "3.5").
 _NUMBER = re.compile(
-    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])",
-    re.IGNORECASE,
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])", re.IGNORECASE
 )
 _STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
 # An order of this many steps or more that fits one option's order points at it.

@@ -243,9 +243,7 @@ CogLMDownloadError = DataSourceError
 
 
 def fetch_ability(
-    ability: Ability,
-    data_dir: str | os.PathLike[str] | None = None,
-    hub: str | None = None,
+    ability: Ability, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> list[CogLMRecord]:
     """Load one ability through :func:`cog_tasks.common.sources.fetch`."""
     validate = partial(check_content, ability=ability)

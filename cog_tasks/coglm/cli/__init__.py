@@ -99,11 +99,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _settings_table(args: argparse.Namespace, table: int) -> int:
-    from cog_tasks.coglm.inspect.report import (
-        TABLE5_ORDER,
-        TABLE7_ORDER,
-        comparison_runs,
-    )
+    from cog_tasks.coglm.inspect.report import TABLE5_ORDER, TABLE7_ORDER, comparison_runs
     from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
     from cog_tasks.coglm.report import format_settings_table, write_settings_chart
 
@@ -198,11 +194,7 @@ SCORE_EXTRACTORS = {"jsonl": DEFAULT_EXTRACTOR, "authors": "authors"}
 
 
 def _score(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.predictions import (
-        predictions_run,
-        read_authors_outputs,
-        read_predictions,
-    )
+    from cog_tasks.coglm.predictions import predictions_run, read_authors_outputs, read_predictions
     from cog_tasks.coglm.report import checked_run, format_report
     from cog_tasks.common.results import check_run
 

@@ -32,11 +32,7 @@ from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
 from cog_tasks.common.pipeline import checked_rows
-from cog_tasks.common.results import (
-    CheckedRun,
-    RunResults,
-    check_run,
-)
+from cog_tasks.common.results import CheckedRun, RunResults, check_run
 from cog_tasks.common.runs import RunIdentity
 
 
