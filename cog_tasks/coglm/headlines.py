@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.metrics import (
@@ -25,7 +24,7 @@ from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.results import CheckedRun, Coverage, ResultsError, UnitRecord
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.stats import UnitValue
+from cog_tasks.common.stats import Interval, UnitValue
 
 BENCHMARK = "coglm"
 UNIT = "item"
@@ -133,56 +132,33 @@ def item_headlines(
     units = headline_units(items, pooled_measure)
     intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)
     pooled_note = "pooled over items (Table 9's Acc and lm-eval's group row: overall)"
+
+    def headline(
+        measure: str, interval: Interval, text: str = note, scale: str = "calibrated"
+    ) -> Headline:
+        values = units.get(measure, {})
+        return Headline(BENCHMARK, measure, interval, run, values, text, coverage, scale=scale)
+
+    pooled = calibrated_interval(outcomes, counts, seed=seed)
     headlines = [
-        Headline(
-            BENCHMARK,
-            pooled_measure,
-            calibrated_interval(outcomes, counts, seed=seed),
-            run,
-            units[pooled_measure],
-            "; ".join(part for part in (pooled_note, note) if part),
-            coverage,
-        ),
-        Headline(BENCHMARK, "overall", intervals.overall, run, units["overall"], note, coverage),
+        headline(pooled_measure, pooled, "; ".join(part for part in (pooled_note, note) if part)),
+        headline("overall", intervals.overall),
+        *(headline(f"stage{stage}", ci) for stage, ci in intervals.stages.items()),
     ]
-    for stage, interval in intervals.stages.items():
-        measure = f"stage{stage}"
-        headlines.append(
-            Headline(BENCHMARK, measure, interval, run, units[measure], note, coverage)
-        )
     if intervals.cognitive_age is not None:
-        headlines.append(
-            Headline(
-                BENCHMARK,
-                "cognitive_age",
-                intervals.cognitive_age,
-                run,
-                {},
-                note,
-                coverage,
-                scale="years",
-            )
-        )
-    return [
-        headline if headline.scale == "years" else replace(headline, scale="calibrated")
-        for headline in headlines
-    ]
+        headlines.append(headline("cognitive_age", intervals.cognitive_age, scale="years"))
+    return headlines
 
 
 def chance_items(
     records: Sequence[CogLMRecord], seed: int = 0, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
     """A seeded uniform guess among each record's listed options, scored (seeded per record id)."""
-    scored = []
-    for record in records:
-        guess = random.Random(f"{seed}|{record.id}").randrange(len(record.choices))
-        scored.append(
-            ScoredItem(
-                record.ability,
-                chance_count(record.choices, chance),
-                guess == record.answer,
-                True,
-                record.id,
-            )
-        )
-    return scored
+    guesses = [random.Random(f"{seed}|{r.id}").randrange(len(r.choices)) for r in records]
+    return [answered(record, guess, chance) for record, guess in zip(records, guesses, strict=True)]
+
+
+def answered(record: CogLMRecord, chosen: int, chance: str) -> ScoredItem:
+    """A record answered with option ``chosen``, scored under the chance rule."""
+    count = chance_count(record.choices, chance)
+    return ScoredItem(record.ability, count, chosen == record.answer, True, record.id)

@@ -48,42 +48,16 @@ def _protocol(row: ReferenceRow) -> tuple[str, str]:
 
 def _rows(row: ReferenceRow) -> list[PaperRow]:
     protocol, differs = _protocol(row)
-    rows = [
-        PaperRow(
-            "coglm",
-            "overall",
-            row.model,
-            row.overall / 100,
-            "CogLM Table 9 (Acc)",
-            protocol,
-            differs,
-        )
+    stages = [(f"stage{s}", round(v, 4), STAGE_NOTE) for s, v in stage_fractions(row).items()]
+    values = [
+        ("overall", row.overall / 100, "Acc"),
+        *stages,
+        ("cognitive_age", row.age, "Age, years"),
     ]
-    for stage, value in stage_fractions(row).items():
-        value = round(value, 4)
-        rows.append(
-            PaperRow(
-                "coglm",
-                f"stage{stage}",
-                row.model,
-                value,
-                f"CogLM Table 9 ({STAGE_NOTE})",
-                protocol,
-                differs,
-            )
-        )
-    rows.append(
-        PaperRow(
-            "coglm",
-            "cognitive_age",
-            row.model,
-            row.age,
-            "CogLM Table 9 (Age, years)",
-            protocol,
-            differs,
-        )
-    )
-    return rows
+    return [
+        PaperRow("coglm", measure, row.model, value, f"CogLM Table 9 ({source})", protocol, differs)
+        for measure, value, source in values
+    ]
 
 
 PAPER_ROWS: tuple[PaperRow, ...] = tuple(

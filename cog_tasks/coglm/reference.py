@@ -28,13 +28,8 @@ def _row(model: str, values: str, duplicate_of: str | None = None) -> ReferenceR
     numbers = [float(v) for v in values.split()]
     const, early, semio, empat, conse, induc, rever, deduc, propo, plan, overall, age = numbers
     ordered = (const, early, semio, empat, rever, conse, induc, deduc, propo, plan)
-    return ReferenceRow(
-        model=model,
-        abilities={a.code: v for a, v in zip(ABILITIES, ordered, strict=True)},
-        overall=overall,
-        age=age,
-        duplicate_of=duplicate_of,
-    )
+    abilities = {a.code: v for a, v in zip(ABILITIES, ordered, strict=True)}
+    return ReferenceRow(model, abilities, overall, age, duplicate_of)
 
 
 TABLE9: tuple[ReferenceRow, ...] = (
