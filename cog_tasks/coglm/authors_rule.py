@@ -1,9 +1,7 @@
 r"""The CogLM authors' rules for reading chat answers, reimplemented as they behave.
 
-``authors`` (their ``llama_chat_result.py``) reads the second character after the
-last "boxed", then the first after each of :data:`LLAMA_PHRASES`; ``authors-gpt``
-(``chatgpt_result.py``) reads the first ``\boxed{...}``. Mistakes are kept; what
-they cannot read is ``None`` (docs/chat_protocol.md).
+``authors`` (their Llama rule) and ``authors-gpt`` (their GPT rule), mistakes kept;
+what they cannot read is ``None`` (docs/chat_protocol.md).
 """
 
 from __future__ import annotations

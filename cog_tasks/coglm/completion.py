@@ -1,9 +1,7 @@
 r"""CogLM's text-completion protocol: score each candidate as a continuation.
 
-The scored string is ``question + "\\nThe answer is: " + candidate``; lm-eval's
-context ends at ``"The answer is:"``. :func:`choice_picks` applies the four choice
-rules (``acc``, ``acc_norm``, ``acc_per_token``, ``acc_authors``) for the lm-eval
-tasks and the benchmark scripts (docs/log_likelihood.md).
+The scored string is ``question + "\\nThe answer is: " + candidate``;
+:func:`choice_picks` applies the four choice rules (docs/log_likelihood.md).
 """
 
 from __future__ import annotations
@@ -108,11 +106,7 @@ def pick_by_whole_mean_loss(
     context_loglikelihood: float,
     context_tokens: int,
 ) -> int:
-    """The authors' rule: lowest mean loss over the context and the candidate.
-
-    The loss is ``-(context_loglikelihood + ll_i) / (context_tokens + lengths_i)``;
-    ties go to the first candidate.
-    """
+    """The authors' rule: lowest mean loss over context and candidate; ties go to the first."""
     if len(loglikelihoods) != len(lengths):
         raise ValueError(f"{len(loglikelihoods)} log-likelihoods but {len(lengths)} lengths")
     if context_tokens + min(lengths) <= 0:

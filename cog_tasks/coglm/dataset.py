@@ -1,8 +1,4 @@
-"""CogLM as Hugging Face dataset configs with a dataset card.
-
-Configs ``all``, one per ability and one per stage, each with a ``test`` split;
-columns: :class:`cog_tasks.coglm.records.CogLMRecord` plus the option counts.
-"""
+"""CogLM as Hugging Face dataset configs (``all``, per ability, per stage) with a dataset card."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-r"""Extract which option a free-text answer chose.
+r"""Extract which option a free-text answer chose (the ``ours`` reader of :data:`EXTRACTORS`).
 
-:func:`extract_choice` tries the unambiguous shapes first ("The answer is B",
-``\boxed{D}``, "Option C is correct.", an option's text) and returns ``None`` when
-no single option is named; hedges are invalid (docs/chat_protocol.md).
-:data:`EXTRACTORS` names this rule ``ours`` beside the authors' rules.
+:func:`extract_choice` returns ``None`` where no single option is named; hedges
+are invalid (docs/chat_protocol.md).
 """
 
 from __future__ import annotations
@@ -113,11 +111,7 @@ def _exact_choice(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
-    """Match the answer against the choices' own text.
-
-    An exact (normalized) match wins; otherwise exactly one choice must be mentioned
-    as a whole phrase, not negated and not only inside another mentioned choice.
-    """
+    """Match the answer against the choices' own text (exact, else one mentioned, not negated)."""
     answer = _normalize(text)
     if not answer:
         return None
@@ -196,10 +190,7 @@ def _line_tail(text: str, start: int) -> str:
 
 
 def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
-    """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option).
-
-    A letter followed by an arithmetic sign is a variable unless it spells an option ("D - 5").
-    """
+    """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option)."""
     letter = next(group for group in match.groups() if group)
     letter_end = max(match.end(i) for i in range(1, len(match.groups()) + 1) if match.group(i))
     spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
@@ -319,12 +310,7 @@ _ANSWER_STATEMENTS = (
 
 
 def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
-    """Remove the statements of a final choice from a reply, keeping its reasoning.
-
-    Boxed answers, "The answer is option B" and the like are cut with an option's
-    text right after them; lines that only restate one option and lines left with
-    no words are dropped.
-    """
+    """Remove the statements of a final choice (and lines only restating an option) from a reply."""
     texts = "|".join(re.escape(choice.strip()) for choice in choices if choice.strip())
     restated = re.compile(rf"[ \t]*[\.:\)\-]?[ \t]*(?:{texts})\b[ \t]*", re.IGNORECASE)
     for pattern in _ANSWER_STATEMENTS:
@@ -347,10 +333,7 @@ def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
 
 
 def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
-    """Return the 0-based option a free-text answer chose, or ``None``.
-
-    A closing line that spells another option's text exactly makes the reply invalid.
-    """
+    """The 0-based option a reply chose, or ``None`` (also when its closing line names another)."""
     text = reading.normalize(text)
     found = _extract(text, choices)
     closing = reading.closing_line(text).rpartition(":")[2]

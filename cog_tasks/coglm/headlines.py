@@ -1,9 +1,7 @@
 """CogLM's unit, records and headline numbers of one run (no framework here).
 
-The unit is the item (record id ``plan-0007``). Headlines: the pooled calibrated
-accuracy, ``overall`` and ``stage1`` ... ``stage4`` (ratios of sums: each item's
-``(correct - 1/n, 1 - 1/n)``, scaled by ``1 / B_a`` for the ability means, ``B_a``
-the sum of ``1 - 1/n`` over its ability), and ``cognitive_age`` (bootstrapped).
+Each item's pooled unit is ``(correct - 1/n, 1 - 1/n)``; ``overall`` and the stages
+scale it by ``1 / B_a`` (``B_a``: the sum of ``1 - 1/n`` over its ability).
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""A leak detector for hidden chain-of-cognition rationales, written apart from the hider.
-
-Its :data:`RULES` are its own, so it can find what :mod:`cog_tasks.coglm.rationale`
-misses: ``order`` (steps named in one option's order), ``ordinal`` ("the last one"),
-``token`` (a number only one option holds) and ``brackets`` (left unbalanced).
-"""
+"""A leak detector for hidden chain-of-cognition rationales, rules of its own (:data:`RULES`)."""
 
 from __future__ import annotations
 

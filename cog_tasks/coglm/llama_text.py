@@ -1,9 +1,4 @@
-"""The authors' Llama-2-chat protocol: plain text completion, wording read from their script.
-
-The options sentence and the answer cue are parsed at run time out of their
-``test_llama.py`` (:data:`SCRIPT_ENV`, ``$COG_TASKS_DATA/coglm/``, or the cached
-pinned download); options are laid out as the script does, cut at a full stop.
-"""
+"""The authors' Llama-2-chat protocol: plain text completion, wording read from their script."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age.
+"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age (fractions).
 
-Accuracies are fractions. Calibrated accuracy is pooled, ``(acc - c) / (1 - c)``
-with ``c`` the mean of ``1 / num_choices`` (Table 9), or per item (the paper's Eq. 1);
-``num_choices`` follows the chance rule (:mod:`cog_tasks.coglm.rules`). Intervals
-bootstrap every number through its own formula over items (see the README).
+Pooled calibrated accuracy is ``(acc - c) / (1 - c)``, ``c`` the mean of ``1 / n``.
 """
 
 from __future__ import annotations
@@ -92,11 +89,7 @@ def calibrated_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> Interval:
-    """Pooled calibrated accuracy with its 95 % interval over items.
-
-    A ratio bootstrap; where every item is wrong (or right), Wilson's interval of the
-    accuracy mapped through the calibration (method ``wilson``).
-    """
+    """Pooled calibrated accuracy with its 95 % interval over items (all alike: Wilson's)."""
     _check_lengths(correct, num_choices)
     chances = 1.0 / np.asarray(num_choices, dtype=float)
     outcomes = np.asarray(correct, dtype=float)
@@ -190,12 +183,7 @@ class ScoredItem:
 
 
 def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
-    """Aggregate scored items into the report every frontend prints.
-
-    Invalid items count as wrong and are reported in ``invalid``. Returns
-    ``{"abilities": {code: {"n", "accuracy", "calibrated_accuracy",
-    "calibrated_accuracy_per_item", "invalid"}}, "stages", "overall", "cognitive_age"}``.
-    """
+    """Aggregate scored items into the report every frontend prints (invalid items wrong)."""
     grouped: dict[str, list[ScoredItem]] = {}
     for item in items:
         if item.ability not in ABILITY_BY_CODE:
@@ -267,11 +255,7 @@ def summary_intervals(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> SummaryIntervals:
-    """Bootstrap every number of a report through its formula, resampling items.
-
-    An ability drawn no item in a resample keeps its value on all items; each
-    ability's own interval is :func:`calibrated_interval` over its items.
-    """
+    """Bootstrap every number of a report through its formula, resampling items."""
     _check_lengths(correct, num_choices)
     if len(abilities) != len(correct):
         raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")

@@ -1,9 +1,4 @@
-"""Score CogLM predictions made elsewhere (another harness, an API run).
-
-Each line is ``{"ability", "choices", "answer", "prediction"[, "id"]}``; a
-prediction is an index, a letter or free text read by an extractor. Without
-``id`` a row is its own item (``line N``).
-"""
+"""Score CogLM predictions made elsewhere: JSONL rows or the authors' raw outputs."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-r"""Prompts of the CogLM chat protocol, shared by Inspect, lm-eval and the studies.
-
-:data:`PROMPTS`: ``answer-is`` (default, "The answer is option X"), ``boxed`` (the
-authors' GPT protocol with four worked examples of our own) and ``llama-text``
-(the authors' Llama-2 plain text, :mod:`cog_tasks.coglm.llama_text`). Variants add
-chain of thought or chain of cognition; :data:`ERASURE_PROMPTS` restate Table 10.
-"""
+r"""Prompts of the CogLM chat protocol (:data:`PROMPTS`) and the erasure system prompts."""
 
 from __future__ import annotations
 

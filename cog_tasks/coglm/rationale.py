@@ -1,9 +1,4 @@
-"""Chain of cognition: how a stronger model's reply is shown to the weaker model.
-
-Forms (:data:`RATIONALE_FORMS`): ``hidden`` (default) removes every pointer to an
-option (:func:`hide_options`); ``raw`` is the reply as written. :func:`leak_counts`
-measures what a hidden rationale still gives away (docs/studies.md).
-"""
+"""Chain of cognition: how a stronger model's reply is shown (:data:`RATIONALE_FORMS`)."""
 
 from __future__ import annotations
 
@@ -145,10 +140,7 @@ def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
 
 
 def hide_option_texts(text: str, choices: Sequence[str]) -> str:
-    """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`.
-
-    Longer options first ("Not true" before "True"), ties in listed order.
-    """
+    """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`, longest first."""
     listed = dict.fromkeys(c.strip() for c in choices if c.strip())
     for choice in sorted(listed, key=len, reverse=True):
         for start, end in reversed(_near_copies(text, choice)):
@@ -182,10 +174,7 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
 
 
 def _same_root(word: str, option: str) -> bool:
-    """Whether two stems are equal or share :data:`ROOT_LETTERS` or more leading letters.
-
-    The shared beginning must cover most of the shorter stem.
-    """
+    """Whether two stems are equal or share most of the shorter's first :data:`ROOT_LETTERS`+."""
     if word == option:
         return True
     shared = len(os.path.commonprefix([word, option]))
@@ -227,12 +216,7 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def hide_fragments(text: str, choices: Sequence[str]) -> str:
-    """Replace the fragments of options' texts by :data:`HIDDEN_TEXT`.
-
-    A fragment is a run of :data:`FRAGMENT_WORDS` or more distinct content words
-    (crude stems) that belong to one option, or that point at one by their order;
-    a one-word option is hidden in its inflected forms too.
-    """
+    """Replace runs of :data:`FRAGMENT_WORDS`+ content words pointing at one option, by stems."""
     return _hide_spans(text, _fragment_spans(text, choices))
 
 
@@ -263,11 +247,7 @@ class _StepOrders:
 
 
 def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
-    """The groups of options that order the same :data:`ORDER_STEPS` or more steps.
-
-    A step is the part of an option's text between commas, semicolons, arrows or
-    "then"; a group needs two or more distinct orders.
-    """
+    """The groups of options that order the same :data:`ORDER_STEPS` or more steps differently."""
     groups: dict[frozenset[tuple[str, ...]], set[tuple[tuple[str, ...], ...]]] = {}
     for choice in choices:
         parts = (
@@ -294,10 +274,7 @@ def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
 
 
 def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
-    """``(step, start, end)`` of every mention of a step in ``text``, in order.
-
-    A mention is a word of the step's own, widened over the step's adjacent words.
-    """
+    """``(step, start, end)`` of every mention of a step in ``text``, in order."""
     words = _content_words(text)
     owner = {stem: step for step, stems in enumerate(group.own) for stem in stems}
 
@@ -368,12 +345,7 @@ def _order_spans(text: str, choices: Sequence[str], question: str = "") -> list[
 
 
 def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`.
-
-    The order named is each clause's first step; :data:`ORDER_STEPS` or more steps
-    in a row that fit one option's order only (and not the question's) are hidden,
-    until no such order is left.
-    """
+    """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`."""
     while spans := _order_spans(text, choices, question):
         text = _hide_spans(text, spans)
     return text
@@ -400,10 +372,7 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
 
 
 def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the numbers, times and amounts only one option holds by :data:`HIDDEN_TEXT`.
-
-    The question's own numbers are kept; a unit may be missing ("9:30" for "9:30 am").
-    """
+    """Replace the numbers only one option holds (not the question) by :data:`HIDDEN_TEXT`."""
     per_option = [set(_numbers(choice)) for choice in choices]
     own = {
         number
@@ -456,10 +425,7 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 
 
 def question_letters(question: str) -> frozenset[str]:
-    """Capital letters standing alone in a question as entities ("If A leads to B").
-
-    "A" counts only away from a sentence start, where it is the article.
-    """
+    """Capital letters standing alone in a question as entities ("If A leads to B")."""
     letters = set()
     for match in _STANDING_LETTER.finditer(question):
         if match.group(1) != "A" or not _sentence_start(match):
@@ -478,10 +444,7 @@ def _option_phrase(match: re.Match[str]) -> str:
 
 
 def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
-    """Remove the letters that name options: "option B", "(B)", "B." labels, "is B.", "than B".
-
-    Letters in ``entities`` (:func:`question_letters`) are kept.
-    """
+    """Remove the letters naming options ("option B", "(B)", "B." labels), but ``entities``."""
     letter = _letter_class(num_choices)
     label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
     grouped = re.compile(
@@ -510,11 +473,7 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
 
 
 def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
-    """A reply without its answer statements, option letters, ordinals, option texts and orders.
-
-    Hidden text becomes :data:`HIDDEN_TEXT`, ordinals "one option"; lines left with no
-    words are dropped. ``question``'s own standing letters and step orders are kept.
-    """
+    """A reply without answer statements, option letters, ordinals, option texts and orders."""
     reply = text
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)

@@ -1,9 +1,4 @@
-"""CogLM records and where they come from.
-
-Each ability file is resolved by :func:`cog_tasks.common.sources.fetch` with
-:data:`SOURCE`: the local data folder, then a Hub copy, then WangXinglin/CogLM at a
-pinned commit. 39 upstream items repeat a distractor; they are kept as published.
-"""
+"""CogLM records, from the local data folder, a Hub copy or the pinned upstream files."""
 
 from __future__ import annotations
 
@@ -144,11 +139,7 @@ def parse_file_content(content: Any, ability: Ability, source: str) -> list[CogL
 
 
 def check_content(content: Content, ability: Ability) -> list[CogLMRecord]:
-    """Parse and check one ability file: the validator of :func:`fetch_ability`.
-
-    No item may repeat another except the pinned files' :data:`UPSTREAM_REPEATS`;
-    the item counts of :data:`UPSTREAM_ITEM_COUNTS` must hold.
-    """
+    """Parse and check one ability file (no repeats but :data:`UPSTREAM_REPEATS`, pinned counts)."""
     try:
         data = content.json()
         records = parse_file_content(data, ability, content.source)

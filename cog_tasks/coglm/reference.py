@@ -1,9 +1,4 @@
-"""Published CogLM results (Wang et al., Table 9), used for the age fit and charts.
-
-Calibrated accuracies in percent, in canonical ability order (the paper's stage 3
-order re-sorted). "LLaMA2-text 70B" copies "LLaMA2-chat 70B": kept for display
-(``duplicate_of``), left out of the age fit.
-"""
+"""Published CogLM results (Tables 9, 5 and 7, percent), for the age fit and charts."""
 
 from __future__ import annotations
 

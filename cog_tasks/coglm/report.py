@@ -1,9 +1,4 @@
-"""The CogLM report, the paper's tables and charts, computed from plain runs.
-
-A report is the dict of :func:`cog_tasks.coglm.metrics.assemble_summary`,
-whatever produced the scores; this module reads no framework output. An age
-outside :data:`FITTED_AGES`, or whose interval leaves it, is flagged (:func:`age_flag`).
-"""
+"""The CogLM report, the paper's tables and charts, computed from plain runs."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The names of CogLM's scoring options, without the code that applies them (cheap to import).
-
-:data:`CHANCE_RULES`: ``listed`` (default) or ``distinct`` options count toward
-chance. :data:`RULES`: the log-likelihood family's choice rule, option name -> pick metric.
-"""
+"""The names of CogLM's chance and choice rules, without the code that applies them."""
 
 from __future__ import annotations
 

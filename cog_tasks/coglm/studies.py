@@ -1,10 +1,4 @@
-"""CogLM studies on the chat protocol: ability interdependence and protocol agreement.
-
-Interdependence (the paper's Fig. 3): the calibrated accuracy of each tested
-ability under each erasure prompt, with paired differences from the baseline;
-the files a study writes are listed in docs/studies.md. Agreement: how often two
-protocols pick the same option.
-"""
+"""CogLM chat-protocol studies: ability interdependence (Fig. 3) and protocol agreement."""
 
 from __future__ import annotations
 
@@ -96,10 +90,7 @@ class Cell:
 def matrix_cells(
     outcomes: Sequence[ItemOutcome], *, resamples: int = 1000, seed: int = 0
 ) -> list[Cell]:
-    """Aggregate item outcomes into matrix cells (rows: baseline, then erased abilities).
-
-    Each erased cell carries its paired difference from the baseline cell of its ability.
-    """
+    """Matrix cells (rows: baseline, then erased), each erased one paired with its baseline."""
     grouped: dict[tuple[str, str], list[ItemOutcome]] = {}
     for outcome in outcomes:
         grouped.setdefault((outcome.erased, outcome.ability), []).append(outcome)

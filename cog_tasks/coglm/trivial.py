@@ -1,8 +1,4 @@
-"""CogLM's trivial strategies: a constant letter or position, on the model row's own items.
-
-Each answers every item alike and is scored as a run's items are
-(:func:`cog_tasks.coglm.headlines.headline_units`).
-"""
+"""CogLM's trivial strategies (a constant letter or position), scored as a run's items are."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Majority vote over sampled answers (self-consistency).
-
-Unread samples (``None``) do not vote; a tie goes to the tied option voted for
-first in sampling order and is reported (``Vote.tie``).
-"""
+"""Majority vote over sampled answers (self-consistency); a tie goes to the first voted."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""``cog-tasks coglm ...``: CogLM reports and scoring.
-
-Subcommands ``report``, ``table5``/``table7``, ``score``, ``coc-leak`` and
-``chance``, each added by its own ``_add_<name>`` from :func:`register`.
-"""
+"""``cog-tasks coglm ...``: CogLM reports, the paper's tables, scoring, leak counts, chance."""
 
 from __future__ import annotations
 
@@ -142,10 +138,7 @@ def _is_base(fields: dict[str, str]) -> bool:
 
 
 def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
-    """Each setting minus the Base run of the same model and arguments, paired over items.
-
-    A run without exactly one such Base run is listed with the reason.
-    """
+    """Each setting minus its one Base run of the same model and arguments, paired over items."""
     from cog_tasks.coglm.inspect.headlines import headlines
     from cog_tasks.coglm.report import difference_text
     from cog_tasks.common.results import compare_units, identity_differences

@@ -1,8 +1,4 @@
-"""``cog-tasks coglm`` subcommands of the chat-protocol studies.
-
-``interdependence`` (Fig. 3), ``agreement`` (Inspect chat run against lm-eval)
-and ``erasure-prompt`` (print an ability's erasure system prompt).
-"""
+"""``cog-tasks coglm`` study subcommands: ``interdependence``, ``agreement``, ``erasure-prompt``."""
 
 from __future__ import annotations
 

@@ -16,11 +16,7 @@ _OPTION_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
 
 
 class ChanceAnswerer(ScriptedReplies):
-    r"""Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
-
-    It answers in each prompt's own form (boxed, or ``llama-text``'s one line); the
-    generator is seeded by the seed, the prompt and the call's count for it.
-    """
+    r"""Inspect ``custom_outputs`` answering in each prompt's form with a seeded random letter."""
 
     def __init__(self, seed: int = 0):
         self.seed = seed

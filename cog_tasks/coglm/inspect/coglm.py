@@ -1,7 +1,4 @@
-"""The ``coglm_chat`` Inspect task: the CogLM chat protocol and its studies.
-
-``coglm`` is its former name, a deprecated alias; parameters: the README.
-"""
+"""The ``coglm_chat`` Inspect task (``coglm``: its deprecated former name)."""
 
 from __future__ import annotations
 

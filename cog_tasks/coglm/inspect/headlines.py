@@ -1,8 +1,4 @@
-"""CogLM's headline numbers of one Inspect ``coglm_chat`` log, for the cross-benchmark profile.
-
-Those of :func:`cog_tasks.coglm.headlines.item_headlines`, pooled measure named
-``calibrated_acc_pooled``.
-"""
+"""CogLM's headline numbers of one ``coglm_chat`` log (pooled measure ``calibrated_acc_pooled``)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""CogLM reports from Inspect ``coglm_chat`` logs: the report table and the paper's Tables 5 and 7.
-
-Each log becomes a checked :class:`~cog_tasks.common.results.RunResults` over the
-whole benchmark (errored samples scored as wrong), then a
-:class:`cog_tasks.coglm.report.CogLMRun` labelled by model and setting.
-"""
+"""CogLM reports from Inspect ``coglm_chat`` logs: the report and the paper's Tables 5 and 7."""
 
 from __future__ import annotations
 
@@ -66,10 +61,7 @@ def log_results(log: EvalLog, chance: str = DEFAULT_CHANCE) -> RunResults:
 
 
 def setting_label(log: EvalLog) -> str:
-    """The paper's name for a log's setting: Base, w/ COT, w/ SC T=..., w/ COC, erased ...
-
-    A prompt or extractor other than the default is added in brackets.
-    """
+    """The paper's name for a log's setting (Base, w/ COT, w/ SC T=..., w/ COC, erased ...)."""
     arguments = log.eval.task_args or {}
     parts = []
     if arguments.get("cot"):

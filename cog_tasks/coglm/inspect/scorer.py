@@ -1,9 +1,4 @@
-"""Scorer and metrics of the CogLM chat protocol.
-
-A sample's value holds ``acc``, ``invalid`` and ``tie`` (averaged over epochs by
-Inspect). Metric names follow lm-eval's families: ``<ability>_<metric>``,
-``stage<k>_<metric>`` and a bare ``<metric>`` (unweighted means over abilities).
-"""
+"""Scorer and metrics of the CogLM chat protocol, named as lm-eval's CogLM metrics."""
 
 from __future__ import annotations
 
@@ -100,12 +95,7 @@ def invalid() -> Metric:
 
 @metric
 def coglm_summary() -> Metric:
-    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag.
-
-    Calibrated numbers get ``_ci_low``/``_ci_high`` over items
-    (:func:`cog_tasks.coglm.metrics.summary_intervals`); ``partial_run`` is 1 when
-    an ability has fewer items than the benchmark's.
-    """
+    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:  # every sample errored: no number, and never a NaN in the log

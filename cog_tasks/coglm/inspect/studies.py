@@ -40,10 +40,7 @@ from cog_tasks.common.secrets import redact
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
-    """Per-item outcomes of a ``coglm_chat`` log, read as every CogLM report reads it.
-
-    ``erased`` is the condition's label (ability code or ``"none"``).
-    """
+    """Per-item outcomes of a ``coglm_chat`` log under the condition ``erased``."""
     checked = check_run(log_results(log))
     return [
         ItemOutcome(

@@ -1,10 +1,4 @@
-"""Read lm-eval's CogLM output into the shared results model, and its headlines.
-
-Each results file and family becomes a :class:`~cog_tasks.common.results.RunResults`
-over CogLM's declared items, from its samples files (read by
-:mod:`cog_tasks.common.lm_eval_samples`); every results file is its own run.
-It imports no framework.
-"""
+"""Read lm-eval's CogLM samples into the shared results model (one run per results file)."""
 
 from __future__ import annotations
 
@@ -230,11 +224,7 @@ def load_lm_eval_runs(
 def headlines_from_lm_eval(
     output_path: Path, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE, seed: int = 0
 ) -> list[Headline]:
-    """The headlines of every ``coglm`` (log-likelihood) run found at ``output_path``.
-
-    The pooled measure is named ``calibrated_acc_<rule pick>``; see
-    :func:`cog_tasks.coglm.headlines.run_headlines`.
-    """
+    """The headlines of every ``coglm`` run at ``output_path`` (pooled: ``calibrated_<pick>``)."""
     return [
         headline
         for checked, family, _ in load_lm_eval_runs(output_path, rule, chance)
@@ -251,11 +241,7 @@ def chance_headlines(
     abilities: Sequence[str] | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> list[Headline]:
-    """Headlines of a seeded uniform guesser on the ``coglm`` items, no model needed.
-
-    The items are those lm-eval's ``coglm`` runs (``limit`` first per ability), so
-    the rows pair with a model's; run identity: task ``coglm@<version>``, model ``chance``.
-    """
+    """Headlines of a seeded uniform guesser on the items lm-eval's ``coglm`` runs (``limit``)."""
     records = []
     for code in abilities or [ability.code for ability in ABILITIES]:
         records += load_records([ABILITY_BY_CODE[code].code])[:limit]
@@ -274,10 +260,7 @@ def chance_headlines(
 
 
 def lm_eval_picks(output_path: Path) -> dict[str, int]:
-    """The option lm-eval's log-likelihood family chose per record id (the authors' rule).
-
-    Of one model's runs in the folder the newest is read, with a warning naming the others.
-    """
+    """The authors'-rule pick of the newest ``coglm`` run in ``output_path``, per record id."""
     files = [
         file
         for ability in ABILITIES

@@ -52,11 +52,7 @@ def _tokenizer_from_metadata(metadata: dict[str, Any]) -> Tokenizer | None:
 
 
 def load_ability(ability: str, **metadata: Any) -> datasets.DatasetDict:
-    """``custom_dataset`` hook: one ability's records, through the resolver, as a ``test`` split.
-
-    Each document gets ``choice_lengths`` in the model's tokens (words without a
-    loadable tokenizer, with a warning), ``context_head`` and ``context_tokens``.
-    """
+    """``custom_dataset`` hook: one ability's records as a ``test`` split, with token counts."""
     tokenizer = _tokenizer_from_metadata(metadata)
     if tokenizer is None:
         logger.warning(
@@ -87,11 +83,7 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 
 class CogLMTask(ConfigurableTask):
-    """The ``multiple_choice`` task plus one request per document for ``acc_authors``.
-
-    The extra request is the context's own log-likelihood after its first token;
-    it is exact only for the plain zero-shot context, so any other is refused.
-    """
+    """The ``multiple_choice`` task plus each context's own request (plain zero-shot only)."""
 
     def __init__(self, config: dict[str, Any]) -> None:
         """Build the task from its YAML (the ``class`` key is lm-eval's, not a task field)."""
@@ -123,10 +115,7 @@ class CogLMTask(ConfigurableTask):
 
 
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
-    """Score a document: ``acc_authors``, ``calibrated_acc_authors``, ``calibrated_acc_per_item``.
-
-    The pooled metric gets a ``(correct, num_choices)`` pair; chance is ``1/len(candidates)``.
-    """
+    """Score one document: ``acc_authors`` and its pooled and per-item calibrated accuracies."""
     gold, num_choices = doc["answer"], doc["num_choices"]
     *candidates, (context_loglikelihood, _) = results
     picks = choice_picks(doc, [ll for ll, _ in candidates], context_loglikelihood)
