@@ -97,18 +97,10 @@ def calibrated_interval(
         # A bootstrap would have zero width; the score is linear in the accuracy.
         share = wilson_interval(float(outcomes.sum()), len(outcomes), unit="item")
         chance = float(chances.mean())
-
-        def calibrate(accuracy: float) -> float:
-            return (accuracy - chance) / (1.0 - chance)
-
-        return Interval(
-            calibrate(share.value),
-            calibrate(share.low),
-            calibrate(share.high),
-            share.n,
-            "item",
-            "wilson",
+        value, low, high = (
+            (a - chance) / (1.0 - chance) for a in (share.value, share.low, share.high)
         )
+        return Interval(value, low, high, share.n, "item", "wilson")
     units = [
         calibrated_unit(outcome, count) for outcome, count in zip(correct, num_choices, strict=True)
     ]

@@ -192,19 +192,9 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     colors = plt.get_cmap("tab10").colors
     # Left: calibrated accuracy per ability, abilities grouped by stage.
     positions = _ability_positions()
-    width = 0.8 / max(1, len(runs))
+    _ability_bars(abilities_axis, runs, [run.label for run in runs], positions, colors)
     for run_index, run in enumerate(runs):
-        offset = (run_index - (len(runs) - 1) / 2) * width
         color = colors[run_index % len(colors)]
-        abilities_axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
-            width,
-            yerr=_ability_errors(run.summary),
-            capsize=2,
-            label=run.label,
-            color=color,
-        )
         for stage, score in run.summary["stages"].items():
             spanned = [
                 p for p, a in zip(positions, ABILITIES, strict=True) if a.stage == int(stage)
@@ -281,6 +271,28 @@ def _ability_positions() -> list[float]:
         positions.append(x)
         x += 1.0
     return positions
+
+
+def _ability_bars(
+    axis: Any,
+    runs: Sequence[CogLMRun],
+    labels: Sequence[str],
+    positions: Sequence[float],
+    colors: Sequence[Any],
+) -> None:
+    """One bar per run and ability, side by side, with the 95 % intervals as error bars."""
+    width = 0.8 / max(1, len(runs))
+    for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
+        offset = (index - (len(runs) - 1) / 2) * width
+        axis.bar(
+            [p + offset for p in positions],
+            _ability_values(run.summary),
+            width,
+            yerr=_ability_errors(run.summary),
+            capsize=2,
+            label=label,
+            color=colors[index % len(colors)],
+        )
 
 
 def _ability_values(summary: dict[str, Any]) -> list[float]:
@@ -368,21 +380,9 @@ def write_settings_chart(
     """Bars of calibrated accuracy per ability, one per run; the paper's rows as markers."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(12, 5.5))
-    colors = plt.get_cmap("tab10").colors
     positions = _ability_positions()
-    width = 0.8 / max(1, len(runs))
-    for index, run in enumerate(runs):
-        offset = (index - (len(runs) - 1) / 2) * width
-        label = f"{run.label} (mean {100 * run.summary['overall']:.1f})"
-        axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
-            width,
-            yerr=_ability_errors(run.summary),
-            capsize=2,
-            label=label,
-            color=colors[index % len(colors)],
-        )
+    labels = [f"{run.label} (mean {100 * run.summary['overall']:.1f})" for run in runs]
+    _ability_bars(axis, runs, labels, positions, plt.get_cmap("tab10").colors)
     markers = "os^vDP"
     for index, row in enumerate(paper):
         axis.scatter(
