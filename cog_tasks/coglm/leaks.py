@@ -81,7 +81,7 @@ def _fits(named: Sequence[int], order: Sequence[int]) -> bool:
 
 
 def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """The ``order`` leaks of ``text`` (see the module docstring)."""
+    """The ``order`` leaks of ``text``: steps named in an order only one option has."""
     options = [_steps(choice) for choice in choices]
     steps = sorted(
         {step for option in options if len(option) >= MIN_ORDER_STEPS for step in option},

@@ -63,10 +63,8 @@ def parse_wording(text: str, source: str) -> LlamaTextWording:
     except SyntaxError as error:
         where = f"{error.msg}, line {error.lineno}"
         raise CogLMDataError(f"{source}: not Python source ({where})") from error
-    main = next(
-        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"),
-        None,
-    )
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    main = next((node for node in functions if node.name == "main"), None)
     if main is None:
         raise CogLMDataError(f"{source}: no function main (not the authors' {SCRIPT}?)")
     cue = sentence = None
@@ -114,7 +112,7 @@ def load_wording() -> LlamaTextWording:
 
 
 def options_line(choices: Sequence[str]) -> str:
-    """The options as the authors' script lays them out (module docstring)."""
+    """The options as the authors' script lays them out, each cut at its first full stop."""
     if len(choices) > len(LETTERS):
         raise CogLMDataError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
     line = "".join(
