@@ -10,14 +10,9 @@ from cog_tasks.common.params import ParameterError, split_names
 
 @dataclass(frozen=True)
 class Ability:
-    """One CogLM ability.
+    """One CogLM ability (``code`` as in ``coglm_<code>``, Piaget ``stage`` 1-4).
 
-    Attributes:
-        code: Short code used in task names (``coglm_<code>``).
-        name: Human-readable name from the paper.
-        stage: Piaget stage, 1 (sensorimotor) to 4 (formal operational).
-        stage_folder: Upstream folder of the stage (``first_stage`` ...).
-        file_stem: Upstream file name without ``.json``.
+    ``stage_folder`` and ``file_stem`` name its upstream file.
     """
 
     code: str
@@ -55,17 +50,7 @@ STAGE_NAMES: dict[int, str] = {
 
 
 def resolve_codes(codes: str | Sequence[str] | None) -> tuple[Ability, ...]:
-    """Turn a user's ability selection into abilities.
-
-    Args:
-        codes: ``None`` for all, a comma-separated string or a list of codes.
-
-    Returns:
-        The selected abilities in canonical order.
-
-    Raises:
-        ParameterError: If a code is unknown.
-    """
+    """Turn an ability selection (``None``, a comma-separated string or a list) into abilities."""
     if codes is None:
         return ABILITIES
     wanted = split_names(codes)

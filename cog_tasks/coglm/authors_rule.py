@@ -1,39 +1,7 @@
 r"""The CogLM authors' rules for reading chat answers, reimplemented as they behave.
 
-The paper's chat rows (Table 9) were scored by two scripts of WangXinglin/CogLM,
-whose behaviour is reproduced here, mistakes included, so that published
-numbers can be recomputed from raw outputs. Neither rule knows about invalid
-answers; here an answer they cannot turn into an option letter is ``None``
-(invalid, counted as wrong), which is what their scripts amount to.
-
-``authors`` (``llama_chat_result.py``, used for Llama-2-chat):
-
-1. Take the text after the last occurrence of ``boxed`` (the whole answer when
-   there is none) and look at its *second* character: for ``\boxed{B}`` that is
-   ``B``; without a box it is simply the answer's second character.
-2. If that is not one of ``A B C D``, try the phrases :data:`LLAMA_PHRASES` in
-   order: take the text after the phrase's last occurrence (the whole answer
-   when the phrase is absent), strip white space and look at its first
-   character. The first phrase giving ``A``-``D`` wins.
-3. If none does, the character from the last phrase stands; it matches an
-   option only if it happens to be the letter ``E`` or ``F`` of a longer list.
-
-Consequences: a reply that starts with " C" or "(B" reads as that letter
-through step 1; "is: because ..." reads ``B``; only ``A``-``D`` are accepted
-in steps 1-2. Where the authors' script would crash (nothing after
-``boxed``, or nothing after a phrase), the answer is taken as unreadable.
-Hedges get one letter, the first after the phrase: "The answer is A or B"
-and "Answer: A is wrong, B is right" read ``A``, and so does a reply that
-only repeats the options ("A. x B. y ..."); the ``ours`` reader
-(:mod:`cog_tasks.coglm.extract`) counts these invalid.
-
-``authors-gpt`` (``chatgpt_result.py``, used for GPT-3.5 and GPT-4): the
-first ``\boxed{...}`` (shortest content, one line) is read; content other than
-``A``-``D`` is cut at its first full stop (``\boxed{D. tiger}`` gives ``D``).
-The result must equal the answer's letter; anything else (no box,
-``\boxed{\text{D}}``, ``\boxed{(D)}``) is wrong. Their majority vote over
-several samples counted unreadable boxed contents as votes; the vote here
-(:mod:`cog_tasks.coglm.voting`) does not, the one departure.
+``authors`` (their Llama rule) and ``authors-gpt`` (their GPT rule), mistakes kept;
+what they cannot read is ``None`` (docs/chat_protocol.md).
 """
 
 from __future__ import annotations
@@ -83,24 +51,14 @@ def authors_llama_letter(text: str) -> str | None:
 
 
 def authors_llama_choice(text: str | None, choices: Sequence[str]) -> int | None:
-    """The option the authors' Llama-2-chat rule reads, or ``None`` (see module doc).
-
-    Args:
-        text: The model's answer.
-        choices: The options, lettered A, B, C ... in order.
-    """
+    """The option the authors' Llama-2-chat rule reads, or ``None``."""
     if text is None:
         return None
     return _index(authors_llama_letter(text), choices)
 
 
 def authors_gpt_choice(text: str | None, choices: Sequence[str]) -> int | None:
-    r"""The option the authors' GPT rule reads from the first ``\boxed{}``, or ``None``.
-
-    Args:
-        text: The model's answer.
-        choices: The options, lettered A, B, C ... in order.
-    """
+    r"""The option the authors' GPT rule reads from the first ``\boxed{}``, or ``None``."""
     match = _FIRST_BOX.search(text or "")
     if not match:
         return None

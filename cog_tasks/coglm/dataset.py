@@ -1,11 +1,4 @@
-"""CogLM as Hugging Face dataset configs with a dataset card.
-
-Configs: ``all`` (1,220 items), one per ability code (``const`` ... ``plan``)
-and one per stage (``stage1`` ... ``stage4``), each with a single ``test``
-split. The columns are the fields of :class:`cog_tasks.coglm.records.CogLMRecord`
-plus ``num_choices`` and ``num_distinct_choices`` (what the chance correction uses);
-:func:`cog_tasks.coglm.records.read_hub_file` reads the per-ability configs back.
-"""
+"""CogLM as Hugging Face dataset configs (``all``, per ability, per stage) with a dataset card."""
 
 from __future__ import annotations
 
@@ -55,16 +48,7 @@ def _test_split(records: list[CogLMRecord]) -> datasets.DatasetDict:
 def build_dataset_dict(
     data_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, datasets.DatasetDict]:
-    """Build every CogLM config from the raw files.
-
-    Args:
-        data_dir: Local folder holding ``coglm/<stage>/<file>.json``; defaults to
-            the resolver's choice (``$COG_TASKS_DATA`` or the pinned upstream).
-
-    Returns:
-        Config name to a ``DatasetDict`` with one ``test`` split: ``all``, then
-        the abilities in canonical order, then ``stage1`` to ``stage4``.
-    """
+    """Build each CogLM config (``all``, the abilities, ``stage1``-``stage4``) from raw files."""
     records = load_records(data_dir=data_dir)
     configs = {ALL_CONFIG: _test_split(records)}
     for ability in ABILITIES:
@@ -103,11 +87,7 @@ def dataset_card(configs: dict[str, datasets.DatasetDict]) -> str:
 
 
 def check_complete(configs: dict[str, datasets.DatasetDict]) -> None:
-    """Refuse to publish a partial CogLM (a subset from an odd ``COG_TASKS_DATA``).
-
-    Raises:
-        CogLMDataError: When a config is missing or ``all`` is not the 1,220 items.
-    """
+    """Refuse to publish a partial CogLM (a subset from an odd ``COG_TASKS_DATA``)."""
     expected = [ALL_CONFIG, *(a.code for a in ABILITIES), *(stage_config(s) for s in STAGES)]
     if list(configs) != expected or configs[ALL_CONFIG][SPLIT].num_rows != 1220:
         raise CogLMDataError(f"refusing to publish a partial CogLM: configs {list(configs)}")

@@ -1,36 +1,7 @@
-r"""Extract which option a free-text answer chose.
+r"""Extract which option a free-text answer chose (the ``ours`` reader of :data:`EXTRACTORS`).
 
-Chat models answer in many shapes: "The answer is option B", "\boxed{D. tiger}",
-"Option C is correct.", "(D)", a line "B. <choice text>", a speaker tag "A: ..."
-in front of the real answer, or just the text of a choice. :func:`extract_choice`
-tries the unambiguous shapes first and returns ``None`` when the answer cannot be
-pinned to exactly one option; callers count that as wrong and report it as
-invalid.
-
-Rules worth knowing:
-
-- A letter followed by an arithmetic sign ("A = 2 + 3") is a variable, not an
-  option, unless the letter and what follows spell an option's text exactly
-  ("D - 5" for an option "D - 5"). Signs (``+ - = < > × ÷ % /``) are kept when
-  answers are matched against option texts, so "D - 5" never matches "D + 5".
-- "The answer is:" reaches at most one line down for its letter; after a blank
-  line the statement is considered unfinished.
-- Mentions of "Option X" that reject it ("Option A is incorrect") are ignored;
-  the remaining mentions must name one option.
-- Replies are read in :func:`cog_tasks.common.reading.normalize`'s spelling
-  (fullwidth letters, markdown), and by its policy: explicit statements
-  ("The answer is B", ``\boxed{B}``) must all name the same option, and an
-  answer followed by a hedge or self-correction naming another letter ("The
-  answer is A. Or maybe B.", "A (or possibly B)", "A. No wait, B.") is invalid.
-- Hedges are invalid: an answer that names more than one option ("The answer
-  is A or B", "option A, B, C, or D", "Answer: A is wrong, B is right"), a
-  reply that only repeats the lettered options, and an option's text negated
-  ("not red") name no single option. (The authors' rule reads such replies
-  by its first letter: see :mod:`cog_tasks.coglm.authors_rule`.)
-
-:data:`EXTRACTORS` names this rule ``ours`` (the default) beside the rules the
-CogLM authors used (``authors``, ``authors-gpt``, see
-:mod:`cog_tasks.coglm.authors_rule`).
+:func:`extract_choice` returns ``None`` where no single option is named; hedges
+are invalid (docs/chat_protocol.md).
 """
 
 from __future__ import annotations
@@ -140,13 +111,7 @@ def _exact_choice(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
-    """Match the answer against the choices' own text.
-
-    An exact (normalized) match wins. Otherwise the choices mentioned as whole
-    phrases, and not only after "not", "rather than", "instead of" or
-    "unlike", are collected, dropping any that only appear inside another
-    mentioned choice ("True" inside "Not true"); exactly one must remain.
-    """
+    """Match the answer against the choices' own text (exact, else one mentioned, not negated)."""
     answer = _normalize(text)
     if not answer:
         return None
@@ -184,10 +149,7 @@ def _lists_options(text: str, choices: Sequence[str]) -> bool:
 
 
 def _more_letters(after: str, num_choices: int) -> bool:
-    """Whether another option's letter follows in a list ("A or B", "A, B, C, or D").
-
-    A letter rejected there ("A, and B is wrong") does not count.
-    """
+    """Whether another option's letter follows in a list ("A or B"), not one rejected there."""
     more = _MORE_LETTERS.match(after)
     return (
         more is not None
@@ -202,13 +164,7 @@ def _afterthought(after: str, letter: str, num_choices: int) -> bool:
 
 
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
-    """Whether the answer letter ending at ``letter_end`` is hedged.
-
-    It is when another option's letter follows in a list ("A or B", "A, B, C,
-    or D"), when a hedge or self-correction later names another letter ("A.
-    Or maybe B."), when the letter is rejected ("A is wrong"), or when the
-    rest of its line lists another option with its text (an echo of the options).
-    """
+    """Whether the answer letter ending at ``letter_end`` is hedged, corrected or rejected."""
     letter = text[letter_end - 1]
     after = text[letter_end:]
     if _more_letters(after, len(choices)):
@@ -221,11 +177,7 @@ def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
 
 
 def _rest_supports(rest: str, index: int, choices: Sequence[str]) -> bool:
-    """Whether the text after a leading "B." agrees with option ``index``.
-
-    It agrees when it is empty or names that option's text; text that names no
-    option agrees only if it does not bring up another lettered option.
-    """
+    """Whether the text after a leading "B." agrees with option ``index`` (or names none)."""
     named = _from_choice_text(rest, choices)
     if named is not None:
         return named == index
@@ -238,12 +190,7 @@ def _line_tail(text: str, start: int) -> str:
 
 
 def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
-    """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option).
-
-    The letter and the rest of its line may spell an option's text ("D - 5"),
-    which then wins; a letter followed by an arithmetic sign is otherwise a
-    variable, not an option.
-    """
+    """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option)."""
     letter = next(group for group in match.groups() if group)
     letter_end = max(match.end(i) for i in range(1, len(match.groups()) + 1) if match.group(i))
     spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
@@ -273,10 +220,7 @@ def _explicit_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
-    r"""The option every ``\boxed{...}`` that names one names (letter, letter + text, or text).
-
-    Boxes naming different options (``\boxed{A} or \boxed{B}``) are :data:`HEDGE`.
-    """
+    r"""The option every ``\boxed{...}`` that names one names; different ones are :data:`HEDGE`."""
     picks = []
     for match in _BOXED.finditer(text):
         content = _LATEX_TEXT.sub(r"\1", match.group(1)).strip()
@@ -298,10 +242,7 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _is_letter_pick(text: str, num_choices: int) -> int | None:
-    """The option of every "is B." statement, if they all name the same one.
-
-    A statement followed by more letters ("is option A, B, C, or D") is :data:`HEDGE`.
-    """
+    """The option of every "is B." statement if they all agree; more letters are :data:`HEDGE`."""
     picks = set()
     for match in _IS_LETTER.finditer(text):
         if _more_letters(text[match.end(1) :], num_choices):
@@ -318,11 +259,7 @@ def _first_line_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
-    """The option that a numbered list ("1. x", "2. y" ...) spells, if one list spells one.
-
-    The items of each run of numbered lines, joined with commas, are compared
-    with the options' texts (a ``plan`` option is a comma-separated sequence).
-    """
+    """The option that a numbered list ("1. x", "2. y" ...) spells, joined with commas."""
     runs: list[list[str]] = [[]]
     for line in text.splitlines():
         item = _NUMBERED_LINE.match(line)
@@ -336,10 +273,7 @@ def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
 
 
 def _mentioned_pick(text: str, num_choices: int) -> int | None:
-    """The one option named as "Option X"/"Choice X" and not rejected, if exactly one.
-
-    A mention followed by more letters ("option A, B, C, or D") is :data:`HEDGE`.
-    """
+    """The one option named as "Option X" and not rejected; more letters are :data:`HEDGE`."""
     kept: dict[int, bool] = {}
     for match in _OPTION_MENTION.finditer(text):
         index = _letter_index(match.group(1), num_choices)
@@ -376,21 +310,7 @@ _ANSWER_STATEMENTS = (
 
 
 def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
-    """Remove the statements of a final choice from a reply, keeping its reasoning.
-
-    Boxed answers, "The answer is option B", "I choose B" and "Option B is
-    correct" are cut out, with an option's text right after them ("... is B.
-    a zebra"); so are lines that only restate one option ("B. a zebra").
-    Lines left with no words are dropped. Used for chain of cognition, where a
-    weaker model must see a stronger model's reasoning, not its answer.
-
-    Args:
-        text: A model's reply.
-        choices: The options of the question.
-
-    Returns:
-        The reply without its answer statements.
-    """
+    """Remove the statements of a final choice (and lines only restating an option) from a reply."""
     texts = "|".join(re.escape(choice.strip()) for choice in choices if choice.strip())
     restated = re.compile(rf"[ \t]*[\.:\)\-]?[ \t]*(?:{texts})\b[ \t]*", re.IGNORECASE)
     for pattern in _ANSWER_STATEMENTS:
@@ -413,20 +333,7 @@ def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
 
 
 def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
-    """Return the 0-based option a free-text answer chose, or ``None``.
-
-    The rules above find the answer; then the closing line is read (the
-    policy's second fixed place): when it spells another option's text
-    exactly (after its last colon), the reply gives two different answers
-    and is invalid.
-
-    Args:
-        text: The model's answer.
-        choices: The options as shown to the model, lettered A, B, C ... in order.
-
-    Returns:
-        The chosen index, or ``None`` when no single option can be identified.
-    """
+    """The 0-based option a reply chose, or ``None`` (also when its closing line names another)."""
     text = reading.normalize(text)
     found = _extract(text, choices)
     closing = reading.closing_line(text).rpartition(":")[2]
@@ -454,11 +361,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     ):
         if found is not None:
             return None if found == HEDGE else found
-
     bare = _BARE_LETTER.match(body)
     if bare:
         return _letter_index(bare.group(1), num_choices)
-
     # The first line that leads with an option, unless lines only restate several
     # options (an echo of the option list: invalid).
     led, restated = [], set()
@@ -477,11 +382,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
                     restated.add(index)
     if led:
         return led[0] if len(restated) < 2 else None
-
     by_text = _from_choice_text(body, choices)
     if by_text is not None:
         return by_text
-
     parenthesized = {_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body)} - {None}
     if len(parenthesized) == 1:
         return parenthesized.pop()
@@ -498,11 +401,7 @@ DEFAULT_EXTRACTOR = "ours"
 
 
 def get_extractor(name: str) -> Extractor:
-    """Return the answer reader called ``name`` (see :data:`EXTRACTORS`).
-
-    Raises:
-        ParameterError: If the name is unknown.
-    """
+    """Return the answer reader called ``name`` (see :data:`EXTRACTORS`)."""
     if name not in EXTRACTORS:
         raise ParameterError(f"unknown CogLM extractor {name!r}; known: {', '.join(EXTRACTORS)}")
     return EXTRACTORS[name]
@@ -511,16 +410,7 @@ def get_extractor(name: str) -> Extractor:
 def coerce_prediction(
     prediction: int | str | None, choices: Sequence[str], extractor: str = DEFAULT_EXTRACTOR
 ) -> int | None:
-    """Turn a prediction given as an index, a letter or free text into an index.
-
-    Args:
-        prediction: 0-based int, a letter, or free text.
-        choices: The options.
-        extractor: Name of the rule that reads free text (see :data:`EXTRACTORS`).
-
-    Returns:
-        The index, or ``None`` when it is out of range or cannot be parsed.
-    """
+    """Turn an index, a letter or free text into an option index (or ``None``)."""
     if isinstance(prediction, bool) or prediction is None:
         return None
     if isinstance(prediction, int):

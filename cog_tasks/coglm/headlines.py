@@ -1,38 +1,15 @@
 """CogLM's unit, records and headline numbers of one run (no framework here).
 
-The frontends read their outputs (lm-eval samples files, Inspect logs,
-predictions files) into :class:`~cog_tasks.common.results.UnitRecord` rows
-(:func:`item_record`) over the declared items (:func:`declared_benchmark`); the
-results model checks them (:func:`cog_tasks.common.results.check_run`), and
-:func:`run_headlines` computes the headlines of the checked run.
-The unit is the item, identified by its record id (``plan-0007``), stable across
-models and runs on the same data. The measures:
-
-- ``<pooled>`` (``calibrated_acc_authors`` for the log-likelihood family,
-  ``calibrated_acc_pooled`` for the chat protocol): the calibrated accuracy
-  pooled over every item, ``sum(correct - 1/n) / sum(1 - 1/n)``; each item's
-  unit value is ``(correct - 1/n, 1 - 1/n)``, so the ratio of sums is the
-  number. It weighs abilities by their item counts, so it differs from the
-  ``coglm`` group row lm-eval prints and from Table 9's Acc, which are
-  ``overall``; its note says so;
-- ``overall``: the mean of the abilities' calibrated accuracies (Table 9's Acc);
-- ``stage1`` ... ``stage4``: the mean of each stage's abilities;
-- ``cognitive_age``: :data:`~cog_tasks.coglm.metrics.AGE_MAPPING` of the four
-  stages, bootstrapped through its formula (no unit values: it is not a ratio of sums).
-
-For ``overall`` and the stages, an item's unit value is scaled by ``1 / B_a``,
-where ``B_a`` is the sum of ``1 - 1/n`` over its ability's items: the ratio of
-the sums is then exactly the mean of the abilities. The scale depends on the
-items' option counts only, so it is the same for every model on the same items.
+Each item's pooled unit is ``(correct - 1/n, 1 - 1/n)``; ``overall`` and the stages
+scale it by ``1 / B_a`` (``B_a``: the sum of ``1 - 1/n`` over its ability).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
-from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGES
+from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.metrics import (
     ScoredItem,
     calibrated_interval,
@@ -45,19 +22,14 @@ from cog_tasks.coglm.rules import DEFAULT_CHANCE
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.results import CheckedRun, Coverage, ResultsError, UnitRecord
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.stats import UnitValue
+from cog_tasks.common.stats import Interval, UnitValue
 
 BENCHMARK = "coglm"
 UNIT = "item"
-STAGE_MEASURES = tuple(f"stage{stage}" for stage in STAGES)
 
 
 def declared_benchmark() -> dict[str, str]:
-    """CogLM's declared unit set: every item of the ten abilities, record id -> ability code.
-
-    A run of fewer items (``--limit``, ``per_ability``, some abilities) is
-    partial against it, whatever its command line said.
-    """
+    """CogLM's declared unit set: every item of the ten abilities, record id -> ability code."""
     return {
         record.id: record.ability
         for record in load_records([ability.code for ability in ABILITIES])
@@ -65,14 +37,7 @@ def declared_benchmark() -> dict[str, str]:
 
 
 def item_record(item: ScoredItem, epoch: int = 1, status: str | None = None) -> UnitRecord:
-    """One scored reply as a results-model record (unit: the record id; group: the ability).
-
-    Args:
-        item: The scored reply.
-        epoch: Its epoch (1-based).
-        status: Its status; by default ``valid``, or ``invalid`` when no
-            option could be read.
-    """
+    """One scored reply as a results-model record (unit: the record id; group: the ability)."""
     return UnitRecord(
         unit=item.id,
         values={
@@ -101,10 +66,7 @@ def checked_items(checked: CheckedRun) -> list[ScoredItem]:
 
 
 def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) -> list[Headline]:
-    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`).
-
-    What is missing or flagged travels as the coverage, not repeated in the note.
-    """
+    """The headlines of a checked run, each carrying its coverage (see :func:`item_headlines`)."""
     return item_headlines(
         checked_items(checked),
         checked.identity,
@@ -121,11 +83,7 @@ def _outcome(item: ScoredItem) -> float:
 def headline_units(
     items: Sequence[ScoredItem], pooled_measure: str
 ) -> dict[str, dict[str, UnitValue]]:
-    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value.
-
-    The pooled measure's value of an item is ``(correct - 1/n, 1 - 1/n)``;
-    ``overall``'s and a stage's are those scaled by ``1 / B_a`` (see the module docstring).
-    """
+    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value."""
     pooled: dict[str, UnitValue] = {
         item.id: calibrated_unit(_outcome(item), item.num_choices) for item in items
     }
@@ -159,19 +117,7 @@ def item_headlines(
     seed: int = 0,
     coverage: Coverage | None = None,
 ) -> list[Headline]:
-    """The headlines of one run (see the module docstring).
-
-    Args:
-        items: The run's scored items, each with its record id.
-        run: The run's identity.
-        pooled_measure: Name of the pooled calibrated accuracy.
-        note: What a reader must know (a partial run...), on every headline.
-        seed: Seed of the bootstrap.
-        coverage: The run's coverage, on every headline.
-
-    Returns:
-        The pooled accuracy, ``overall``, the stages present and, with all four
-        stages, ``cognitive_age``.
+    """The headlines of one run (see the module docstring), ``note`` and ``coverage`` on each.
 
     Raises:
         ResultsError: If there are no items, or an item has no id or a repeated one.
@@ -184,76 +130,33 @@ def item_headlines(
     units = headline_units(items, pooled_measure)
     intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)
     pooled_note = "pooled over items (Table 9's Acc and lm-eval's group row: overall)"
+
+    def headline(
+        measure: str, interval: Interval, text: str = note, scale: str = "calibrated"
+    ) -> Headline:
+        values = units.get(measure, {})
+        return Headline(BENCHMARK, measure, interval, run, values, text, coverage, scale=scale)
+
+    pooled = calibrated_interval(outcomes, counts, seed=seed)
     headlines = [
-        Headline(
-            BENCHMARK,
-            pooled_measure,
-            calibrated_interval(outcomes, counts, seed=seed),
-            run,
-            units[pooled_measure],
-            "; ".join(part for part in (pooled_note, note) if part),
-            coverage,
-        ),
-        Headline(
-            BENCHMARK,
-            "overall",
-            intervals.overall,
-            run,
-            units["overall"],
-            note,
-            coverage,
-        ),
+        headline(pooled_measure, pooled, "; ".join(part for part in (pooled_note, note) if part)),
+        headline("overall", intervals.overall),
+        *(headline(f"stage{stage}", ci) for stage, ci in intervals.stages.items()),
     ]
-    for stage, interval in intervals.stages.items():
-        measure = f"stage{stage}"
-        headlines.append(
-            Headline(BENCHMARK, measure, interval, run, units[measure], note, coverage)
-        )
     if intervals.cognitive_age is not None:
-        headlines.append(
-            Headline(
-                BENCHMARK,
-                "cognitive_age",
-                intervals.cognitive_age,
-                run,
-                {},
-                note,
-                coverage,
-                scale="years",
-            )
-        )
-    return [
-        headline if headline.scale == "years" else replace(headline, scale="calibrated")
-        for headline in headlines
-    ]
+        headlines.append(headline("cognitive_age", intervals.cognitive_age, scale="years"))
+    return headlines
 
 
 def chance_items(
     records: Sequence[CogLMRecord], seed: int = 0, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
-    """A seeded uniform guess among each record's listed options, scored.
+    """A seeded uniform guess among each record's listed options, scored (seeded per record id)."""
+    guesses = [random.Random(f"{seed}|{r.id}").randrange(len(r.choices)) for r in records]
+    return [answered(record, guess, chance) for record, guess in zip(records, guesses, strict=True)]
 
-    The draw of each item is seeded on ``seed`` and the record id, so the same
-    seed gives the same guesses on any subset of items.
 
-    Args:
-        records: The items.
-        seed: The guesser's seed.
-        chance: The chance rule of the scores (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Returns:
-        One scored item per record.
-    """
-    scored = []
-    for record in records:
-        guess = random.Random(f"{seed}|{record.id}").randrange(len(record.choices))
-        scored.append(
-            ScoredItem(
-                record.ability,
-                chance_count(record.choices, chance),
-                guess == record.answer,
-                True,
-                record.id,
-            )
-        )
-    return scored
+def answered(record: CogLMRecord, chosen: int, chance: str) -> ScoredItem:
+    """A record answered with option ``chosen``, scored under the chance rule."""
+    count = chance_count(record.choices, chance)
+    return ScoredItem(record.ability, count, chosen == record.answer, True, record.id)

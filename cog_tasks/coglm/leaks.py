@@ -1,26 +1,4 @@
-"""A leak detector for hidden chain-of-cognition rationales, written apart from the hider.
-
-:mod:`cog_tasks.coglm.rationale` hides the options a reply points at; its own
-check (:func:`~cog_tasks.coglm.rationale.points_at_options`) shares its rules,
-so it cannot find what they miss. This module looks at a hidden rationale with
-rules of its own (:data:`RULES`), each counting only what the question does not
-state itself:
-
-- ``order``: three or more steps of an option that lists steps (``plan``:
-  "visiting a zoo, visiting friends, going to a spa"), named in the text
-  (by a word only that step holds, its first four letters) in an order that
-  fits one option's order and no other's (the first mention of each step
-  counts);
-- ``ordinal``: an ordinal or positional pointer at an option ("the last one",
-  "the penultimate option", "the option listed third", "the final
-  alternative", "option 2", "the latter");
-- ``token``: a distinctive token of an option: a number, a time or an
-  amount ("9:30 am", "12", "3.5") that one option holds and no other
-  option nor the question does;
-- ``brackets``: parentheses or square brackets that hiding left unbalanced
-  (the reply's own were balanced), "(an option"; :data:`HIDDEN_TEXT` itself
-  is not counted.
-"""
+"""A leak detector for hidden chain-of-cognition rationales, rules of its own (:data:`RULES`)."""
 
 from __future__ import annotations
 
@@ -60,19 +38,13 @@ _ORDINALS = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(
-    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])",
-    re.IGNORECASE,
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
 )
 
 
 @dataclass(frozen=True)
 class Leak:
-    """One thing a hidden rationale still shows.
-
-    Attributes:
-        rule: Which rule found it (:data:`RULES`).
-        text: What it found, as written.
-    """
+    """What a hidden rationale still shows: the ``rule`` (:data:`RULES`) and the ``text``."""
 
     rule: str
     text: str
@@ -109,7 +81,7 @@ def _fits(named: Sequence[int], order: Sequence[int]) -> bool:
 
 
 def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """The ``order`` leaks of ``text`` (see the module docstring)."""
+    """The ``order`` leaks of ``text``: steps named in an order only one option has."""
     options = [_steps(choice) for choice in choices]
     steps = sorted(
         {step for option in options if len(option) >= MIN_ORDER_STEPS for step in option},
@@ -199,17 +171,7 @@ def bracket_leaks(hidden: str, reply: str) -> list[Leak]:
 
 
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """Every leak of a hidden rationale by every rule (:data:`RULES`).
-
-    Args:
-        hidden: The rationale as shown.
-        reply: The reply it was made from.
-        choices: The question's options.
-        question: The question (what it states itself is no leak).
-
-    Returns:
-        The leaks found, by rule in :data:`RULES` order.
-    """
+    """Every leak of a hidden rationale by every rule, in :data:`RULES` order."""
     return [
         *order_leaks(hidden, choices, question),
         *ordinal_leaks(hidden, question),

@@ -1,26 +1,4 @@
-"""The authors' Llama-2-chat protocol: plain text completion, wording read from their script.
-
-The CogLM authors ran Llama-2-chat (Table 9's Llama rows) through their
-``test_llama.py``: one plain text prompt per item, with no chat template, made
-of the question (stripped), a sentence asking for one of the options, the
-options lettered in one line, and an answer cue; the reply was read with their
-Llama rule (the ``authors`` extractor, :mod:`cog_tasks.coglm.authors_rule`).
-
-The two wording pieces, the options sentence and the answer cue, are not
-copied into this package: they are parsed at run time out of the script at the
-pinned commit (:func:`load_wording`), which comes from, in order,
-
-1. the file named by :data:`SCRIPT_ENV`, when set;
-2. ``$COG_TASKS_DATA/coglm/test_llama.py``;
-3. the cached download of the pinned file (``cog-tasks`` cache folder,
-   ``coglm/<commit>/test_llama.py``), or the download itself
-   (:func:`cog_tasks.common.sources.fetch`, so ``HF_HUB_OFFLINE`` is honoured).
-
-The layout of the options is the script's, as it behaves: each option is its
-letter, a full stop, the option's text up to its first full stop, then a full
-stop and a space; the line is stripped and one space added. So an option
-holding a full stop (``12.5``) is cut there, as it was for the paper's rows.
-"""
+"""The authors' Llama-2-chat protocol: plain text completion, wording read from their script."""
 
 from __future__ import annotations
 
@@ -60,13 +38,7 @@ SCRIPT_SOURCE = DataSource(
 
 @dataclass(frozen=True)
 class LlamaTextWording:
-    """The wording of the authors' Llama-2 prompt, as read from their script.
-
-    Attributes:
-        options_sentence: The text between the stripped question and the options.
-        answer_cue: The text after the options, where the model continues.
-        source: Where the script was read from.
-    """
+    """The authors' Llama-2 prompt wording (options sentence, answer cue) and its ``source``."""
 
     options_sentence: str
     answer_cue: str
@@ -81,29 +53,18 @@ def _strings(node: ast.expr) -> list[ast.expr]:
 
 
 def parse_wording(text: str, source: str) -> LlamaTextWording:
-    """Read the options sentence and the answer cue out of the script's ``main``.
-
-    The cue is the last string assigned to ``hint`` in ``main``; the sentence
-    is the one string literal in the ``+`` chain of the prompt assigned to
-    ``input`` there (question, sentence, options, cue).
-
-    Args:
-        text: The script's source.
-        source: Where it was read from, for messages.
+    """Read the options sentence and the answer cue (last ``hint``) out of the script's ``main``.
 
     Raises:
-        CogLMDataError: One line naming the source when it does not parse or
-            lacks either piece.
+        CogLMDataError: One line naming ``source`` when it lacks either piece.
     """
     try:
         tree = ast.parse(text)
     except SyntaxError as error:
         where = f"{error.msg}, line {error.lineno}"
         raise CogLMDataError(f"{source}: not Python source ({where})") from error
-    main = next(
-        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"),
-        None,
-    )
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    main = next((node for node in functions if node.name == "main"), None)
     if main is None:
         raise CogLMDataError(f"{source}: no function main (not the authors' {SCRIPT}?)")
     cue = sentence = None
@@ -146,21 +107,12 @@ def _load(explicit: str | None, data_root: str | None) -> LlamaTextWording:
 
 
 def load_wording() -> LlamaTextWording:
-    """The wording of the authors' Llama-2 prompt, from the first source that has the script.
-
-    Read once per setting (see the module docstring for the order).
-
-    Raises:
-        CogLMDataError: Naming :data:`SCRIPT_ENV` when it names no file, or the
-            script when it lacks the wording.
-        cog_tasks.common.sources.DataSourceError: When no source has it: one
-            line saying where to put it.
-    """
+    """The wording of the authors' Llama-2 prompt, from the first source that has the script."""
     return _load(os.environ.get(SCRIPT_ENV) or None, os.environ.get(DATA_ENV) or None)
 
 
 def options_line(choices: Sequence[str]) -> str:
-    """The options as the authors' script lays them out (module docstring)."""
+    """The options as the authors' script lays them out, each cut at its first full stop."""
     if len(choices) > len(LETTERS):
         raise CogLMDataError(f"at most {len(LETTERS)} options can be lettered, got {len(choices)}")
     line = "".join(
@@ -173,12 +125,6 @@ def options_line(choices: Sequence[str]) -> str:
 def llama_text_request(
     question: str, choices: Sequence[str], wording: LlamaTextWording | None = None
 ) -> str:
-    """The plain text the authors' script sends for one item.
-
-    Args:
-        question: The question as written upstream.
-        choices: The options as written upstream.
-        wording: The wording; read by :func:`load_wording` when not given.
-    """
+    """The plain text the authors' script sends for one item (``wording`` read when not given)."""
     wording = wording or load_wording()
     return question.strip() + wording.options_sentence + options_line(choices) + wording.answer_cue

@@ -1,35 +1,6 @@
-"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age.
+"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age (fractions).
 
-All accuracies here are fractions (0.42, not 42%).
-
-Calibrated accuracy removes the chance level of guessing among the options:
-
-- pooled form (default, :func:`calibrated_accuracy`): ``(acc - c) / (1 - c)``
-  with ``c`` the mean over items of ``1 / num_choices``. This is the form that
-  reproduces the published Table 9.
-- per-item form (:func:`calibrated_accuracy_per_item`, the paper's Eq. 1):
-  the mean over items of ``(1[correct] - 1/n_i) / (1 - 1/n_i)``. The two agree
-  when every item has the same number of options.
-
-What ``num_choices`` counts is the *chance* rule (:mod:`cog_tasks.coglm.rules`):
-
-- ``listed`` (default, the paper's Eq. 1 and the authors' scripts):
-  ``n_i = len(candidates)``, :attr:`~cog_tasks.coglm.records.CogLMRecord.num_choices`;
-- ``distinct``: ``n_i`` = distinct option texts
-  (:attr:`~cog_tasks.coglm.records.CogLMRecord.num_distinct_choices`). 39
-  upstream items list a wrong option twice (38 in ``plan``, 1 in ``induc``), and a
-  guesser choosing among what it can tell apart has ``1/3`` or ``1/2`` chance
-  there, not ``1/4``. For the same answers it gives a lower calibrated accuracy
-  on ``plan`` and ``induc``; the other eight abilities are unaffected.
-
-Intervals (:func:`summary_intervals`): the unit is the item. Every headline,
-ability, stage, overall and cognitive age, is bootstrapped through its own
-formula over items drawn with replacement (seeded). The age's interval
-covers item sampling only, not the uncertainty of the map's fit, and its
-bounds are floored at 0 years.
-
-Stage score = unweighted mean of its abilities; overall = unweighted mean of
-the abilities; cognitive age = ``AGE_MAPPING`` applied to the four stage scores.
+Pooled calibrated accuracy is ``(acc - c) / (1 - c)``, ``c`` the mean of ``1 / n``.
 """
 
 from __future__ import annotations
@@ -61,11 +32,7 @@ from cog_tasks.common.stats import (
 
 
 def chance_count(choices: Sequence[str], chance: str = DEFAULT_CHANCE) -> int:
-    """The option count of an item under a chance rule (:data:`CHANCE_RULES`).
-
-    Raises:
-        ParameterError: Naming the valid rules when ``chance`` is not one.
-    """
+    """The option count of an item under a chance rule (:data:`CHANCE_RULES`)."""
     if chance == "listed":
         return len(choices)
     if chance == "distinct":
@@ -102,15 +69,7 @@ def _check_lengths(correct: Sequence[Any], num_choices: Sequence[int]) -> None:
 
 
 def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[int]) -> float:
-    """Pooled calibrated accuracy ``(acc - c) / (1 - c)``, ``c = mean(1/n)``.
-
-    Args:
-        correct: Per-item outcome (True/1 correct, False/0 wrong or invalid).
-        num_choices: Per-item number of options (see :data:`CHANCE_RULES`).
-
-    Returns:
-        The calibrated accuracy; 0 is chance, 1 is perfect, negative is below chance.
-    """
+    """Pooled calibrated accuracy ``(acc - c) / (1 - c)``, ``c = mean(1/n)``; 0 is chance."""
     _check_lengths(correct, num_choices)
     accuracy = fmean(float(c) for c in correct)
     chance = fmean(1.0 / n for n in num_choices)
@@ -118,16 +77,7 @@ def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[i
 
 
 def calibrated_unit(correct: float, num_choices: int) -> UnitValue:
-    """One item's share of the pooled calibrated accuracy: ``(correct - 1/n, 1 - 1/n)``.
-
-    The ratio of the sums of these over items is the pooled calibrated
-    accuracy, so a paired difference of two runs' pooled accuracies is taken
-    over them (:func:`cog_tasks.common.results.compare_units`).
-
-    Args:
-        correct: The item's outcome (1/0, or a mean over epochs).
-        num_choices: Its number of options.
-    """
+    """One item's share ``(correct - 1/n, 1 - 1/n)``; their sums' ratio is the pooled score."""
     chance = 1.0 / num_choices
     return (float(correct) - chance, 1.0 - chance)
 
@@ -139,47 +89,18 @@ def calibrated_interval(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> Interval:
-    """Pooled calibrated accuracy with its 95 % interval over items.
-
-    The pooled calibrated accuracy is the ratio of sums
-    ``sum(correct - 1/n) / sum(1 - 1/n)``; its interval is
-    :func:`cog_tasks.common.stats.ratio_interval` over items (a bootstrap;
-    none below :data:`~cog_tasks.common.stats.SMALL_N` items). When
-    every item is wrong, or every one right, it is Wilson's interval of the
-    accuracy mapped through the calibration (method ``wilson``), never the
-    zero-width interval the resamples would give.
-
-    Args:
-        correct: Per-item outcome (1/0, or a mean over epochs).
-        num_choices: Per-item number of options.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-
-    Returns:
-        The calibrated accuracy with its interval (unit ``item``).
-    """
+    """Pooled calibrated accuracy with its 95 % interval over items (all alike: Wilson's)."""
     _check_lengths(correct, num_choices)
     chances = 1.0 / np.asarray(num_choices, dtype=float)
     outcomes = np.asarray(correct, dtype=float)
     if len(outcomes) and (np.all(outcomes == 0) or np.all(outcomes == 1)):
-        # Every item wrong (or right): every resample and every residual agree, so
-        # a bootstrap or t interval would have zero width. The pooled calibrated
-        # accuracy is linear in the accuracy, (acc - mean chance) / (1 - mean
-        # chance), so Wilson's interval of the accuracy maps onto it exactly.
+        # A bootstrap would have zero width; the score is linear in the accuracy.
         share = wilson_interval(float(outcomes.sum()), len(outcomes), unit="item")
         chance = float(chances.mean())
-
-        def calibrate(accuracy: float) -> float:
-            return (accuracy - chance) / (1.0 - chance)
-
-        return Interval(
-            calibrate(share.value),
-            calibrate(share.low),
-            calibrate(share.high),
-            share.n,
-            "item",
-            "wilson",
+        value, low, high = (
+            (a - chance) / (1.0 - chance) for a in (share.value, share.low, share.high)
         )
+        return Interval(value, low, high, share.n, "item", "wilson")
     units = [
         calibrated_unit(outcome, count) for outcome, count in zip(correct, num_choices, strict=True)
     ]
@@ -190,15 +111,7 @@ def calibrated_interval(
 def calibrated_accuracy_per_item(
     correct: Sequence[bool | float], num_choices: Sequence[int]
 ) -> float:
-    """Per-item calibrated accuracy, the paper's Eq. 1.
-
-    Args:
-        correct: Per-item outcome.
-        num_choices: Per-item number of options.
-
-    Returns:
-        Mean over items of ``(1[correct] - 1/n) / (1 - 1/n)``.
-    """
+    """Per-item calibrated accuracy (Eq. 1): mean of ``(1[correct] - 1/n) / (1 - 1/n)``."""
     _check_lengths(correct, num_choices)
     return fmean(
         (float(c) - 1.0 / n) / (1.0 - 1.0 / n) for c, n in zip(correct, num_choices, strict=True)
@@ -206,14 +119,7 @@ def calibrated_accuracy_per_item(
 
 
 def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
-    """Macro-average ability scores within each stage that has any.
-
-    Args:
-        ability_scores: Score per ability code.
-
-    Returns:
-        Score per stage (1-4) for the stages represented.
-    """
+    """Macro-average ability scores within each stage (1-4) that has any."""
     unknown = set(ability_scores) - set(ABILITY_BY_CODE)
     if unknown:
         raise ResultsError(f"unknown ability code(s) {sorted(unknown)}")
@@ -244,14 +150,7 @@ def stage_fractions(row: ReferenceRow) -> dict[int, float]:
 
 
 def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
-    """Fit the age mapping by least squares on Table 9 rows.
-
-    Args:
-        rows: Rows to fit; defaults to the table's 12 distinct rows.
-
-    Returns:
-        The fitted mapping (weights rounded to 3 decimals, as in ``AGE_MAPPING``).
-    """
+    """Fit the age mapping by least squares on Table 9 rows (default: its 12 distinct rows)."""
     chosen = list(rows if rows is not None else fit_rows())
     design = np.array([[stage_fractions(row)[s] for s in STAGES] + [1.0] for row in chosen])
     target = np.array([row.age for row in chosen])
@@ -264,15 +163,8 @@ def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
 class ScoredItem:
     """One scored CogLM item.
 
-    Attributes:
-        ability: Ability code.
-        num_choices: Number of options under the chance rule (chance is one over it).
-        correct: Whether the chosen option is the answer (False when invalid); a
-            mean over epochs where a sample was answered several times.
-        valid: Whether a choice could be identified at all (over epochs: the
-            share of answers that were readable).
-        id: The item's stable id (``plan-0007``), the unit of intervals and
-            paired comparisons; ``""`` where the source has none.
+    ``correct`` and ``valid`` are booleans, or means over epochs; ``num_choices`` is
+    under the chance rule; ``id`` (``plan-0007``) is the unit of intervals.
     """
 
     ability: str
@@ -283,15 +175,7 @@ class ScoredItem:
 
 
 def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
-    """Aggregate scored items into the report every frontend prints.
-
-    Invalid items count as wrong and are reported in ``invalid``; none is dropped.
-
-    Returns:
-        ``{"abilities": {code: {"n", "accuracy", "calibrated_accuracy",
-        "calibrated_accuracy_per_item", "invalid"}}, "stages": {"1": float, ...},
-        "overall": float, "cognitive_age": float | None}``.
-    """
+    """Aggregate scored items into the report every frontend prints (invalid items wrong)."""
     grouped: dict[str, list[ScoredItem]] = {}
     for item in items:
         if item.ability not in ABILITY_BY_CODE:
@@ -327,11 +211,7 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
     """Add stage scores, the overall score and the cognitive age to ability rows.
 
     Args:
-        abilities: Per ability code, a row holding at least ``calibrated_accuracy``
-            (other keys, such as ``n`` and ``accuracy``, are passed through).
-
-    Returns:
-        The report dict described in :func:`summarize`, abilities in canonical order.
+        abilities: Per ability code, a row holding at least ``calibrated_accuracy``.
     """
     if not abilities:
         raise ResultsError("no ability scores to summarize")
@@ -351,15 +231,7 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
 
 @dataclass(frozen=True)
 class SummaryIntervals:
-    """The 95 % intervals of a CogLM report, all over items.
-
-    Attributes:
-        abilities: Pooled calibrated accuracy per ability code.
-        stages: Stage score per stage (1-4) present.
-        overall: Mean of the abilities' calibrated accuracies.
-        cognitive_age: The age through its formula, or ``None`` unless all four
-            stages are present.
-    """
+    """The 95 % intervals of a CogLM report, all over items (age: ``None`` without all stages)."""
 
     abilities: dict[str, Interval]
     stages: dict[int, Interval]
@@ -375,28 +247,7 @@ def summary_intervals(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> SummaryIntervals:
-    """Bootstrap every number of a report through its formula, resampling items.
-
-    Each resample draws items with replacement from the whole set; per ability
-    the pooled calibrated accuracy ``sum(correct - 1/n) / sum(1 - 1/n)`` is
-    computed on the items drawn, then the stage means, the overall mean and
-    the cognitive age (:data:`AGE_MAPPING`) from those. An ability drawn no
-    item in a resample (possible on tiny subsets only) keeps its value on all
-    items. Each ability's own interval is :func:`calibrated_interval` over its items.
-
-    Args:
-        abilities: Ability code per item.
-        correct: Outcome per item (1/0, or a mean over epochs).
-        num_choices: Option count per item (the chance rule's).
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-
-    Returns:
-        The intervals.
-
-    Raises:
-        ValueError: On mismatched lengths, no items or an unknown ability code.
-    """
+    """Bootstrap every number of a report through its formula, resampling items."""
     _check_lengths(correct, num_choices)
     if len(abilities) != len(correct):
         raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")
@@ -462,20 +313,12 @@ def summary_intervals(
 
 
 def _years(age: Interval) -> Interval:
-    """An age interval on the age scale, from 0 years (below it: no interval, and why)."""
+    """An age interval on the age scale, from 0 years."""
     return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:
-    """Add the intervals to a report dict as ``[low, high]`` lists, every other key unchanged.
-
-    Adds ``abilities.<code>.calibrated_accuracy_ci``, and at the top level
-    ``stages_ci`` (the keys of ``stages``), ``overall_ci`` and
-    ``cognitive_age_ci`` (``None`` without all four stages).
-
-    Returns:
-        The same dict, extended.
-    """
+    """Add the intervals to a report dict as ``[low, high]`` lists (``*_ci`` keys)."""
     for code, row in summary["abilities"].items():
         row["calibrated_accuracy_ci"] = intervals.abilities[code].as_list()
     summary["stages_ci"] = {str(stage): ci.as_list() for stage, ci in intervals.stages.items()}
@@ -486,12 +329,7 @@ def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[
 
 
 def age_vector(item: ScoredItem) -> list[float]:
-    """An item's calibrated ``(numerator, denominator)`` in its ability's slots.
-
-    The cognitive age depends on items only through the sum of these vectors
-    (per-ability pooled calibrated accuracies, then stage means), so two runs'
-    ages pair over items (:func:`age_difference`).
-    """
+    """An item's calibrated ``(numerator, denominator)`` in its ability's slots."""
     vector = [0.0] * (2 * len(ABILITIES))
     slot = 2 * [ability.code for ability in ABILITIES].index(item.ability)
     vector[slot : slot + 2] = calibrated_unit(float(item.correct), item.num_choices)  # type: ignore[assignment]
@@ -516,17 +354,7 @@ def age_difference(
     seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> Interval:
-    """Cognitive age of ``first`` minus that of ``second`` over the items both scored, paired.
-
-    Args:
-        first: Scored item per item id of the first run.
-        second: Scored item per item id of the second run.
-        seed: Seed of the resampling.
-        resamples: Number of bootstrap resamples.
-
-    Returns:
-        The paired difference in years (:func:`~cog_tasks.common.stats.paired_sums`).
-    """
+    """Cognitive age of ``first`` minus that of ``second`` over the items both scored, paired."""
     return paired_sums(
         {key: age_vector(item) for key, item in first.items()},
         {key: age_vector(item) for key, item in second.items()},

@@ -1,22 +1,8 @@
 r"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
 
-From Table 9 of Wang et al. (:data:`cog_tasks.coglm.reference.TABLE9`), for
-every distinct row: ``overall`` (the table's Acc column), ``stage1`` ...
-``stage4`` (the mean of each stage's ability columns, computed here from the
-table: the paper prints abilities, not stages) and ``cognitive_age`` (the Age
-column, years). Values are fractions, ages years. The measure names are those
-of :mod:`cog_tasks.coglm.headlines`.
-
-Protocols: OPT and Llama-2 (text) were scored as text completion, the option
-with the lowest mean loss over question and option (our lm-eval ``coglm``
-family's default, ``acc_authors`` with the listed-option chance). Llama-2-chat
-was sent plain text with no chat template by the authors' ``test_llama.py``
-(question, a sentence asking for one option, the options in one line, an
-answer cue) and read by their Llama rule (our Inspect ``coglm_chat -T
-prompt=llama-text``, whose wording is read from that script, with the
-``authors`` extractor). GPT-3.5-Turbo and GPT-4 were asked in chat, greedy,
-after worked examples, for the answer inside ``\boxed{}``, read by their GPT
-rule (our ``-T prompt=boxed``, in our words, with ``authors-gpt``).
+From every distinct row of Table 9: ``overall``, ``stage1`` ... ``stage4`` (means
+of the ability columns) and ``cognitive_age``, named as in
+:mod:`cog_tasks.coglm.headlines`; fractions, ages in years.
 """
 
 from __future__ import annotations
@@ -62,42 +48,16 @@ def _protocol(row: ReferenceRow) -> tuple[str, str]:
 
 def _rows(row: ReferenceRow) -> list[PaperRow]:
     protocol, differs = _protocol(row)
-    rows = [
-        PaperRow(
-            "coglm",
-            "overall",
-            row.model,
-            row.overall / 100,
-            "CogLM Table 9 (Acc)",
-            protocol,
-            differs,
-        )
+    stages = [(f"stage{s}", round(v, 4), STAGE_NOTE) for s, v in stage_fractions(row).items()]
+    values = [
+        ("overall", row.overall / 100, "Acc"),
+        *stages,
+        ("cognitive_age", row.age, "Age, years"),
     ]
-    for stage, value in stage_fractions(row).items():
-        value = round(value, 4)
-        rows.append(
-            PaperRow(
-                "coglm",
-                f"stage{stage}",
-                row.model,
-                value,
-                f"CogLM Table 9 ({STAGE_NOTE})",
-                protocol,
-                differs,
-            )
-        )
-    rows.append(
-        PaperRow(
-            "coglm",
-            "cognitive_age",
-            row.model,
-            row.age,
-            "CogLM Table 9 (Age, years)",
-            protocol,
-            differs,
-        )
-    )
-    return rows
+    return [
+        PaperRow("coglm", measure, row.model, value, f"CogLM Table 9 ({source})", protocol, differs)
+        for measure, value, source in values
+    ]
 
 
 PAPER_ROWS: tuple[PaperRow, ...] = tuple(

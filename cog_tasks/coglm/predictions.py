@@ -1,19 +1,4 @@
-"""Score CogLM predictions made elsewhere (another harness, an API run).
-
-Each line of a predictions file is a JSON object::
-
-    {"ability": "plan", "choices": ["...", "..."], "answer": 1, "prediction": "B"}
-
-``answer`` is the 0-based index of the correct choice; ``prediction`` is a
-0-based index, a letter, or free text that :func:`coerce_prediction` reads
-with the chosen extractor (``ours`` by default, or the authors' rules). A
-prediction that names no single option counts as wrong and as invalid.
-
-An optional ``id`` (the CogLM record id, ``plan-0007``) names the item: the
-results model then refuses an item given twice and, where every id is a
-CogLM record id, names the items missing from the benchmark. A row without
-``id`` is its own item (``line N``), so repeats of it cannot be found.
-"""
+"""Score CogLM predictions made elsewhere: JSONL rows or the authors' raw outputs."""
 
 from __future__ import annotations
 
@@ -40,17 +25,7 @@ RECORD_ID = re.compile(r"[a-z]{4,5}-\d{4}")
 def score_prediction(
     row: Any, where: str, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
 ) -> ScoredItem:
-    """Validate one predictions row and score it.
-
-    Args:
-        row: The parsed JSON value of the line.
-        where: ``file:line`` quoted in errors.
-        extractor: The answer reader for free-text predictions.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Raises:
-        CogLMDataError: Naming ``where`` when a field is missing or invalid.
-    """
+    """Validate one predictions row (``where``: ``file:line`` for errors) and score it."""
     if not isinstance(row, dict):
         raise CogLMDataError(f"{where}: expected a JSON object, got {type(row).__name__}")
     missing = [field for field in REQUIRED_FIELDS if field not in row]
@@ -75,12 +50,7 @@ def score_prediction(
 def predictions_run(
     items: Sequence[ScoredItem], source: Path, extractor: str, chance: str
 ) -> RunResults:
-    """Scored predictions as an unchecked run of the results model.
-
-    The declared set is the whole benchmark where every id is a CogLM record
-    id (the authors' files, or rows carrying ``id``), so a file of fewer
-    items is partial; otherwise it is the file's own items.
-    """
+    """Scored predictions as an unchecked run (all record ids: the benchmark)."""
     ids = {item.id: item.ability for item in items}
     benchmark = declared_benchmark() if all(RECORD_ID.fullmatch(i) for i in ids) else {}
     declared = benchmark if set(ids) <= set(benchmark) else ids
@@ -115,18 +85,9 @@ def read_predictions(
 ) -> list[ScoredItem]:
     """Read and score a predictions JSONL file (blank lines are skipped).
 
-    Args:
-        path: The file.
-        extractor: The answer reader for free-text predictions.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
     Raises:
-        FileNotFoundError: If the file does not exist.
-        cog_tasks.common.files.DataFileError: Naming the file and line of bad JSON.
-        CogLMDataError: Naming the file and line of a malformed row, or when
-            the file holds no predictions.
-        cog_tasks.common.runs.SameContentError: Naming both lines of an item
-            (its ``id``, else its ``question``) given twice.
+        CogLMDataError: Naming the file and line of a malformed row, or when none.
+        cog_tasks.common.runs.SameContentError: Naming both lines of an item given twice.
     """
     rows = list(iter_jsonl(path, require_object=False))
     items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
@@ -145,11 +106,7 @@ AUTHORS_OUTPUTS_URL = (
 
 
 def is_authors_layout(data: object) -> bool:
-    """Whether parsed JSON is shaped as the authors' raw outputs (stage -> ability file -> items).
-
-    Only the shape is looked at (a non-empty object of objects of lists);
-    :func:`iter_authors_outputs` checks the names and the items.
-    """
+    """Whether parsed JSON has the authors' outputs' shape (stage -> ability file -> items)."""
     return (
         isinstance(data, dict)
         and bool(data)
@@ -162,21 +119,7 @@ def is_authors_layout(data: object) -> bool:
 
 
 def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Yield the items of a raw-output file in the authors' layout, checked.
-
-    The file maps a stage folder to ability file stems (``inductive`` ...) to
-    items with ``candidates``, ``answer`` (a letter) and ``predict`` (the
-    model's reply). Nothing is cached or copied; the file is read where it is.
-
-    Yields:
-        (where, prediction): the file and item, and the item as a prediction
-        row (``ability``, ``choices``, ``answer`` index, ``prediction``, ``id``,
-        ``question``).
-
-    Raises:
-        CogLMDataError: Naming the file and item of anything malformed, or a
-            file with no items.
-    """
+    """Yield ``(where, prediction row)`` per item of a raw-output file in the authors' layout."""
     by_stem = {ability.file_stem: ability.code for ability in ABILITY_BY_CODE.values()}
     data = read_json(path)
     if not isinstance(data, dict):
@@ -209,17 +152,7 @@ def iter_authors_outputs(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
 def read_authors_outputs(
     path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
-    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``).
-
-    Args:
-        path: The file (download it from :data:`AUTHORS_OUTPUTS_URL`); its
-            layout is that of :func:`iter_authors_outputs`.
-        extractor: The answer reader applied to ``predict``.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Raises:
-        CogLMDataError: Naming the file and item of anything malformed.
-    """
+    """Score a raw-output file in the authors' layout (their ``result/<model>/result.json``)."""
     return [
         score_prediction(prediction, where, extractor, chance)
         for where, prediction in iter_authors_outputs(path)

@@ -1,30 +1,4 @@
-r"""Prompts of the CogLM chat protocol, shared by Inspect, lm-eval and the studies.
-
-The question is shown with lettered options. Three prompts (:data:`PROMPTS`):
-
-- ``answer-is`` (default): the model is asked to state its choice as "The
-  answer is option X" (the format the paper asks for), with a short
-  explanation.
-- ``boxed``: the protocol of the authors' GPT-3.5/GPT-4 runs: four worked
-  examples as earlier chat turns, then the question, and the answer asked
-  for as ``The answer is \boxed{X}``. The examples are general-knowledge
-  questions written for this package (none is a CogLM item), as the authors'
-  were; the matching reader is the ``authors-gpt`` extractor
-  (:data:`PROMPT_EXTRACTORS`).
-
-- ``llama-text``: the protocol of the authors' Llama-2-chat runs: one plain
-  text prompt with no chat template, built as their ``test_llama.py`` builds
-  it, its wording read from that script at run time
-  (:mod:`cog_tasks.coglm.llama_text`); read with their Llama rule, the
-  ``authors`` extractor. It has no variants.
-
-Variants of ``answer-is`` and ``boxed`` add step-by-step reasoning (chain of
-thought) or a stronger model's rationale (chain of cognition).
-
-:data:`ERASURE_PROMPTS` are system prompts that tell the model it has not yet
-developed one ability. They carry the content of the paper's Table 10 (an
-age band from Piaget's theory and the missing ability), written anew.
-"""
+r"""Prompts of the CogLM chat protocol (:data:`PROMPTS`) and the erasure system prompts."""
 
 from __future__ import annotations
 
@@ -89,14 +63,7 @@ ERASURE_PROMPTS: dict[str, str] = {
 
 
 def erasure_prompt(code: str) -> str:
-    """Return the system prompt that erases one ability.
-
-    Args:
-        code: Ability code (``const`` ... ``plan``).
-
-    Raises:
-        ParameterError: If the code is unknown.
-    """
+    """Return the system prompt that erases one ability (``const`` ... ``plan``)."""
     if code not in ABILITY_BY_CODE:
         raise ParameterError(f"unknown CogLM ability code {code!r}; known: {list(ABILITY_BY_CODE)}")
     return ERASURE_PROMPTS[code]
@@ -115,12 +82,7 @@ def lettered_options(choices: Sequence[str]) -> str:
 class WorkedExample:
     """A question answered in the ``boxed`` prompt before the item (not a CogLM item).
 
-    Attributes:
-        question: The question.
-        choices: Its options, lettered A, B, C ... in order.
-        answer: 0-based index of the right option.
-        reasoning: One or two sentences shown before the answer when the
-            prompt asks for step-by-step reasoning.
+    ``reasoning`` is shown before the answer when the prompt asks for reasoning.
     """
 
     question: str
@@ -215,21 +177,8 @@ def chat_turns(
 ) -> list[Turn]:
     """The conversation sent for one item: worked examples (``boxed``), then the item.
 
-    ``llama-text`` is one user turn holding the authors' plain text prompt,
-    options as written upstream (the others strip each option).
-
-    Args:
-        question: The question text.
-        choices: The options, lettered A, B, C ... in order.
-        prompt: One of :data:`PROMPTS`.
-        cot: Ask for step-by-step reasoning before the answer (the ``boxed``
-            examples then show their reasoning too).
-        rationale: Another model's reply shown before the instruction (chain
-            of cognition); ``None`` for none.
-        rationale_form: How the rationale is shown (see :func:`chat_prompt`).
-
-    Returns:
-        The turns, the last being the item's user message.
+    ``rationale`` is another model's reply shown before the instruction (chain of
+    cognition), in ``rationale_form``.
 
     Raises:
         ParameterError: If the prompt is unknown, or ``llama-text`` is asked for
@@ -263,21 +212,6 @@ def chat_prompt(
     rationale: str | None = None,
     rationale_form: str = DEFAULT_RATIONALE_FORM,
 ) -> str:
-    """Build the user message of the chat protocol.
-
-    Args:
-        question: The question text.
-        choices: The options, lettered A, B, C ... in order.
-        cot: Ask for step-by-step reasoning before the answer.
-        rationale: Another model's reply to show before the instruction
-            (chain of cognition); ``None`` for none.
-        rationale_form: How the rationale is shown
-            (:data:`cog_tasks.coglm.rationale.RATIONALE_FORMS`): ``hidden``
-            (default) without any option's letter or text, so the model sees
-            the reasoning, not the answer; ``raw`` as written.
-
-    Returns:
-        The prompt text of the default prompt (``answer-is``).
-    """
+    """Build the user message of the default prompt (``answer-is``); see :func:`chat_turns`."""
     instruction = COT_INSTRUCTION if cot else DIRECT_INSTRUCTION
     return _user_message(question, choices, instruction, rationale, rationale_form)

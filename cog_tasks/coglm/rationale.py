@@ -1,25 +1,4 @@
-"""Chain of cognition: how a stronger model's reply is shown to the weaker model.
-
-Two forms (:data:`RATIONALE_FORMS`):
-
-- ``hidden`` (default): :func:`hide_options` removes every pointer to an
-  option, so the weaker model sees the reasoning and not which option was
-  chosen (or rejected): answer statements, option letters and labels,
-  ordinals ("the fourth option", "option 2"), copies and near copies of an
-  option's text, fragments of three or more of its content words, and
-  inflected forms of a one-word option ("cats" for "Cat"), and, where the
-  options order the same steps (``plan``), the names of steps whose order
-  singles out one option ("first go fishing, then visit the museum ...").
-  Letters that stand as entities in the question ("If A leads to B") are
-  left as they are.
-- ``raw``: the reply as written, answer included. The paper does not say
-  whether its rationales contained the answer; this form is the other reading.
-
-:func:`leak_counts` measures how often a hidden rationale still reads as the
-option the full reply chose, how often it still holds an ordinal, an
-option's fragment or an order of steps that singles out an option, and how
-much of the reply it keeps.
-"""
+"""Chain of cognition: how a stronger model's reply is shown (:data:`RATIONALE_FORMS`)."""
 
 from __future__ import annotations
 
@@ -73,8 +52,7 @@ _ORDINAL_POINTER = re.compile(
 )
 # A number, time or amount in an option's text ("9:30 am", "50%", "3.5").
 _NUMBER = re.compile(
-    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])",
-    re.IGNORECASE,
+    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])", re.IGNORECASE
 )
 _STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
 # An order of this many steps or more that fits one option's order points at it.
@@ -94,17 +72,9 @@ _IN_STEP_GAP = re.compile(r"[ \t\-\w'’]*")
 class LeakCounts:
     """How many hidden rationales still point at the chosen option.
 
-    Attributes:
-        replies: Replies looked at.
-        readable: Replies from which the extractor reads an option.
-        same_option: Readable replies whose hidden form reads as the same option.
-        verbatim: Readable replies whose hidden form still contains the chosen
-            option's text (normalized: case and punctuation ignored).
-        pointers: Readable replies whose shown form still holds an ordinal
-            pointer, a fragment of an option's text or an order of steps that
-            singles out an option (:func:`points_at_options`).
-        kept_chars: Per readable reply, ``(characters shown, characters of
-            the reply)``.
+    Counts are of replies: all, ``readable`` (an option read), and of those the ones
+    whose shown form reads as the ``same_option``, holds its text ``verbatim`` or
+    ``pointers`` (:func:`points_at_options`); ``kept_chars``: (shown, replied) per reply.
     """
 
     replies: int
@@ -170,12 +140,7 @@ def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
 
 
 def hide_option_texts(text: str, choices: Sequence[str]) -> str:
-    """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`.
-
-    Longer options are hidden first, so "Not true" goes before "True", and
-    options of one length in their listed order (the same on every run). A
-    copy may run over several lines (a numbered list of an option's steps).
-    """
+    """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`, longest first."""
     listed = dict.fromkeys(c.strip() for c in choices if c.strip())
     for choice in sorted(listed, key=len, reverse=True):
         for start, end in reversed(_near_copies(text, choice)):
@@ -209,11 +174,7 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
 
 
 def _same_root(word: str, option: str) -> bool:
-    """Whether two stems share a root: equal, or one of :data:`ROOT_LETTERS` letters or more.
-
-    The shared beginning must cover most of the shorter stem ("entails" and
-    "entailment", "contradictory" and "contradiction").
-    """
+    """Whether two stems are equal or share most of the shorter's first :data:`ROOT_LETTERS`+."""
     if word == option:
         return True
     shared = len(os.path.commonprefix([word, option]))
@@ -255,17 +216,7 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def hide_fragments(text: str, choices: Sequence[str]) -> str:
-    """Replace the fragments of options' texts by :data:`HIDDEN_TEXT`.
-
-    A fragment is a run of content words of ``text``, :data:`FRAGMENT_WORDS`
-    or more of them distinct (function words may stand between them, no
-    sentence break or hidden text), that all belong to one option, compared
-    by crude stems ("dividing 12 by 4" for "12 divided by 4 = 3"). A run
-    whose words every option holds points at one only by its order ("buying
-    flour, baking bread" among permutations of those steps). A one-word
-    option is hidden in its inflected forms too ("cats" for "Cat", "faulty"
-    for "Fault").
-    """
+    """Replace runs of :data:`FRAGMENT_WORDS`+ content words pointing at one option, by stems."""
     return _hide_spans(text, _fragment_spans(text, choices))
 
 
@@ -286,10 +237,8 @@ def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 class _StepOrders:
     """Options that order the same steps differently (``plan``).
 
-    Attributes:
-        stems: Per step, the stems of its content words.
-        own: Per step, the stems no other step holds (how a mention is recognised).
-        orders: The options' distinct orders, as tuples of step indices.
+    Per step its ``stems`` and the ``own`` stems no other step holds; ``orders``: the
+    options' distinct orders as step indices.
     """
 
     stems: tuple[frozenset[str], ...]
@@ -298,12 +247,7 @@ class _StepOrders:
 
 
 def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
-    """The groups of options that order the same :data:`ORDER_STEPS` or more steps.
-
-    A step is a part of an option's text between commas, semicolons, arrows or
-    "then", known by the stems of its content words ("and play golf" is
-    "play golf"). A group needs two or more distinct orders.
-    """
+    """The groups of options that order the same :data:`ORDER_STEPS` or more steps differently."""
     groups: dict[frozenset[tuple[str, ...]], set[tuple[tuple[str, ...], ...]]] = {}
     for choice in choices:
         parts = (
@@ -330,12 +274,7 @@ def _step_orders(choices: Sequence[str]) -> list[_StepOrders]:
 
 
 def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
-    """``(step, start, end)`` of every mention of a step in ``text``, in order.
-
-    A mention is a word of the step's own (``fishing`` of "going fishing"),
-    widened over the step's other words next to it ("going fishing"), with
-    only function words, spaces or hyphens between them.
-    """
+    """``(step, start, end)`` of every mention of a step in ``text``, in order."""
     words = _content_words(text)
     owner = {stem: step for step, stems in enumerate(group.own) for stem in stems}
 
@@ -360,11 +299,7 @@ def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
 
 
 def _clause_leads(text: str, mentions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """The first mention of each clause (:data:`_CLAUSE_BREAK`): the order ``text`` names.
-
-    A clause whose first step is hidden already (:data:`HIDDEN_TEXT`) leads
-    with step ``-1``, which fits no order.
-    """
+    """The first mention of each clause (:data:`_CLAUSE_BREAK`); hidden text leads with step -1."""
     ends = [match.end() for match in _CLAUSE_BREAK.finditer(text)]
     hidden = [(-1, m.start(), m.end()) for m in re.finditer(re.escape(HIDDEN_TEXT), text)]
     leads: dict[int, tuple[int, int, int]] = {}
@@ -410,33 +345,14 @@ def _order_spans(text: str, choices: Sequence[str], question: str = "") -> list[
 
 
 def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`.
-
-    Where options order the same steps (:func:`_step_orders`), the order a
-    rationale names is the first step mentioned in each clause (clauses end
-    at line and sentence ends, commas, semicolons, colons, arrows, "and",
-    "then", "next", "finally"; a step named again in a row counts once).
-    :data:`ORDER_STEPS` or more distinct steps named in a row that fit one
-    option's order and no other's point at it ("1. Going fishing comes
-    early. 2. Visiting the museum (rule: ...) 3. Baking bread ..." for
-    "going fishing, visiting the museum, baking bread, ..."), unless the
-    question itself names them in that order (restating its rules). Those
-    step names are hidden, the rest of their clauses stays, until no such
-    order is left.
-    """
+    """Replace the step names whose order singles out one option by :data:`HIDDEN_TEXT`."""
     while spans := _order_spans(text, choices, question):
         text = _hide_spans(text, spans)
     return text
 
 
 def hide_steps(text: str, choices: Sequence[str]) -> str:
-    """Replace every mention of a step of options that order the same steps by :data:`HIDDEN_TEXT`.
-
-    Where options order the same steps (:func:`_step_orders`, ``plan``), any
-    step a rationale names, in any place, tells of the order it chose ("1. Go
-    for a jog ... 4. Go fishing"; "(before going fishing)" one line after
-    another); the question states the steps and their rules itself.
-    """
+    """Replace every mention of a step of options that order the same steps (``plan``)."""
     spans = [
         (start, end)
         for group in _step_orders(choices)
@@ -456,12 +372,7 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
 
 
 def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the numbers, times and amounts only one option holds by :data:`HIDDEN_TEXT`.
-
-    A number of one option's text that no other option and not the question
-    holds ("9:30 am", "50%", "80") points at that option wherever it stands,
-    with or without its unit ("9:30" for "9:30 am").
-    """
+    """Replace the numbers only one option holds (not the question) by :data:`HIDDEN_TEXT`."""
     per_option = [set(_numbers(choice)) for choice in choices]
     own = {
         number
@@ -474,10 +385,7 @@ def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
 
 
 def _balanced(text: str) -> str:
-    """``text`` without the brackets that close nothing or are never closed.
-
-    :data:`HIDDEN_TEXT` counts as a word, not as brackets.
-    """
+    """``text`` without unmatched brackets (:data:`HIDDEN_TEXT` counts as a word)."""
     marker = "\x00"
     text = text.replace(HIDDEN_TEXT, marker)
     drop: set[int] = set()
@@ -508,11 +416,7 @@ def hide_ordinals(text: str) -> str:
 
 
 def points_at_options(text: str, choices: Sequence[str], question: str = "") -> bool:
-    """Whether ``text`` holds an ordinal pointer, a fragment of an option's text or an order.
-
-    The order is one of steps that singles out an option (:func:`hide_orders`);
-    ``question`` is the question whose own orders do not count.
-    """
+    """Whether ``text`` holds an ordinal pointer, an option's fragment or an order of steps."""
     return bool(
         _ORDINAL_POINTER.search(text)
         or _fragment_spans(text, choices)
@@ -521,10 +425,7 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 
 
 def question_letters(question: str) -> frozenset[str]:
-    """Capital letters that stand alone in a question as entities ("If A leads to B").
-
-    "A" counts only away from a sentence start, where it is the article.
-    """
+    """Capital letters standing alone in a question as entities ("If A leads to B")."""
     letters = set()
     for match in _STANDING_LETTER.finditer(question):
         if match.group(1) != "A" or not _sentence_start(match):
@@ -543,14 +444,7 @@ def _option_phrase(match: re.Match[str]) -> str:
 
 
 def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
-    """Remove the letters that name options: "option B", "(B)", "B." labels, "is B.", "than B".
-
-    "Option B" and "options A and C" become "an option" and "some options";
-    labels at the start of a line are dropped; other letters that stand for an
-    option (followed by punctuation or by "is", "was", "or" ...), and every
-    other capital letter but "A" standing alone, become "one option", except
-    ``entities``, letters the question itself uses (:func:`question_letters`).
-    """
+    """Remove the letters naming options ("option B", "(B)", "B." labels), but ``entities``."""
     letter = _letter_class(num_choices)
     label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
     grouped = re.compile(
@@ -579,21 +473,7 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
 
 
 def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
-    """A reply without its answer statements, option letters, ordinals, option texts and orders.
-
-    Args:
-        text: A model's reply.
-        choices: The options of the question.
-        question: The question, whose own standing letters and orders of
-            steps are kept.
-
-    Returns:
-        The reply's reasoning, with every option's text (near copies,
-        fragments and a one-word option's inflected forms included) and the
-        step names whose order points at an option (:func:`hide_orders`)
-        replaced by :data:`HIDDEN_TEXT`, ordinal pointers by "one option", and the
-        letters naming options removed. Lines left with no words are dropped.
-    """
+    """A reply without answer statements, option letters, ordinals, option texts and orders."""
     reply = text
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
@@ -613,11 +493,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
 def shown_rationale(
     text: str, choices: Sequence[str], form: str = DEFAULT_RATIONALE_FORM, question: str = ""
 ) -> str:
-    """The rationale as shown to the weaker model in the given form.
-
-    Raises:
-        ParameterError: If ``form`` is not one of :data:`RATIONALE_FORMS`.
-    """
+    """The rationale as shown to the weaker model in ``form`` (:data:`RATIONALE_FORMS`)."""
     if form not in RATIONALE_FORMS:
         raise ParameterError(
             f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}"
@@ -634,16 +510,7 @@ def leak_counts(
     extractor: Extractor = extract_choice,
     form: str = DEFAULT_RATIONALE_FORM,
 ) -> LeakCounts:
-    """Count the rationales that still point at the option their full reply chose.
-
-    Args:
-        replies: (reply, options, question) triples.
-        extractor: The answer reader (the default one unless told).
-        form: The rationale form to check (:data:`RATIONALE_FORMS`).
-
-    Returns:
-        The counts.
-    """
+    """Count the rationales of ``(reply, options, question)`` still pointing at the choice."""
     total = readable = same = verbatim = pointers = 0
     kept: list[tuple[int, int]] = []
     for reply, choices, question in replies:

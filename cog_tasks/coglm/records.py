@@ -1,23 +1,4 @@
-"""CogLM records and where they come from.
-
-Each ability file (``<stage_folder>/<file>.json`` of the upstream ``dataset/``
-folder) is resolved by :func:`cog_tasks.common.sources.fetch` with
-:data:`SOURCE`: ``$COG_TASKS_DATA/coglm/...`` (or the ``data_dir`` argument),
-then a Hub copy (argument, or ``$COG_TASKS_COGLM_HUB``: ``ORG/NAME[@REVISION]``
-or a folder written by ``cog-tasks data build coglm``, one config per ability),
-then the file of WangXinglin/CogLM at a pinned commit, downloaded once into the
-cache. :func:`check_content` is the validator: every item must parse and none
-may repeat another; the item counts of the pinned commit are declared on
-:data:`SOURCE`, so a download must hold them before it is cached and a local
-or Hub copy that differs is named in a warning.
-
-Duplicated distractors: 39 upstream items (38 in ``plan``, 1 in ``induc``) list
-the same wrong option twice (32 items show 3 distinct texts among 4 options, 7
-show 2). They are kept as published. :attr:`CogLMRecord.num_choices` is ``len(choices)``;
-:attr:`CogLMRecord.num_distinct_choices` counts the distinct texts, the options
-a guesser really has, and is what every frontend passes to the chance
-correction (see :mod:`cog_tasks.coglm.metrics`).
-"""
+"""CogLM records, from the local data folder, a Hub copy or the pinned upstream files."""
 
 from __future__ import annotations
 
@@ -74,15 +55,8 @@ class CogLMDataError(DataFileError):
 class CogLMRecord:
     """One normalized CogLM question.
 
-    Attributes:
-        id: Stable id ``<ability>-<index>`` (0-based position in the upstream file).
-        ability: Ability code.
-        stage: Piaget stage 1-4.
-        question: Question text.
-        choices: Candidate answers, in upstream order and as written upstream (not
-            stripped: the authors append each to "The answer is: " as it is, and
-            ``empat-0045`` has a leading space).
-        answer: 0-based index of the correct choice.
+    ``id`` is ``<ability>-<index>`` (the upstream position); ``choices`` are in
+    upstream order and not stripped; ``answer`` is 0-based.
     """
 
     id: str
@@ -99,11 +73,7 @@ class CogLMRecord:
 
     @property
     def num_distinct_choices(self) -> int:
-        """Number of distinct candidate texts: the options a guesser really has.
-
-        It is what the chance correction uses. It is below ``num_choices`` for
-        the 39 items with a duplicated distractor (module docstring).
-        """
+        """Number of distinct candidate texts: the options a guesser really has."""
         return distinct_options(self.choices)
 
     def to_dict(self) -> dict[str, Any]:
@@ -121,17 +91,7 @@ def distinct_options(options: Sequence[str]) -> int:
 
 
 def check_options(options: Any, answer: Any, where: str, field: str) -> None:
-    """Check a list of option texts and a 0-based answer index into it.
-
-    Args:
-        options: The options (a list of at least 2 strings, none blank after stripping).
-        answer: The index of the correct option.
-        where: File and item (or line) quoted in errors.
-        field: Name of the options' field, quoted in errors.
-
-    Raises:
-        CogLMDataError: Naming ``where`` when the options or the index are invalid.
-    """
+    """Check option texts (at least 2, none blank) and a 0-based answer index, naming ``where``."""
     if not isinstance(options, list) or not all(isinstance(c, str) for c in options):
         raise CogLMDataError(f"{where}: '{field}' must be a list of strings")
     if len(options) < 2:
@@ -148,20 +108,7 @@ def check_options(options: Any, answer: Any, where: str, field: str) -> None:
 
 
 def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRecord:
-    """Validate one raw upstream item and normalize it.
-
-    Args:
-        item: The raw JSON object (``question``, ``candidates``, ``answer``).
-        ability: Ability the file belongs to.
-        index: 0-based position in the file; becomes part of the id.
-        source: File name or URL, quoted in errors.
-
-    Returns:
-        The normalized record.
-
-    Raises:
-        CogLMDataError: Naming the source and item when a field is missing or invalid.
-    """
+    """Validate one raw upstream item and normalize it (``index`` becomes part of the id)."""
     where = f"{source}, item {index}"
     if not isinstance(item, dict):
         raise CogLMDataError(f"{where}: expected an object, got {type(item).__name__}")
@@ -183,11 +130,7 @@ def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRec
 
 
 def parse_file_content(content: Any, ability: Ability, source: str) -> list[CogLMRecord]:
-    """Validate a whole upstream file's JSON content.
-
-    Raises:
-        CogLMDataError: When the content is not a non-empty list or an item is invalid.
-    """
+    """Validate a whole upstream file's JSON content (a non-empty list of items)."""
     if not isinstance(content, list):
         raise CogLMDataError(f"{source}: expected a JSON list of items")
     if not content:
@@ -196,19 +139,7 @@ def parse_file_content(content: Any, ability: Ability, source: str) -> list[CogL
 
 
 def check_content(content: Content, ability: Ability) -> list[CogLMRecord]:
-    """Parse and check one ability file: the validator of :func:`fetch_ability`.
-
-    Every item must validate, and no item may repeat another (the same
-    question, options and answer, whatever the key order), except the six
-    repeats of the pinned files (:data:`UPSTREAM_REPEATS`). The generic checks of
-    :func:`cog_tasks.common.sources.fetch` come with it: an empty file is
-    refused, and the item count pinned in :data:`UPSTREAM_ITEM_COUNTS` (1,220
-    in all) must hold: a download or its cache that differs fails, a local
-    or Hub copy that differs gives a warning naming the file.
-
-    Raises:
-        CogLMDataError: Naming the file (and item) of anything malformed or repeated.
-    """
+    """Parse and check one ability file (no repeats but :data:`UPSTREAM_REPEATS`, pinned counts)."""
     try:
         data = content.json()
         records = parse_file_content(data, ability, content.source)
@@ -229,11 +160,7 @@ def check_content(content: Content, ability: Ability) -> list[CogLMRecord]:
 
 
 def read_hub_file(hub: HubSource, path: str) -> Content:
-    """One ability file from a Hub copy made by ``cog-tasks data build|push coglm``.
-
-    The ability's code is the config name and the split is ``test``; the rows
-    are written back as the upstream file's JSON.
-    """
+    """One ability file from a Hub copy (config: the ability, split ``test``), as upstream JSON."""
     ability = ABILITY_BY_PATH[path]
     items = [
         {"question": row["question"], "candidates": row["choices"], "answer": row["answer"]}
@@ -307,17 +234,9 @@ CogLMDownloadError = DataSourceError
 
 
 def fetch_ability(
-    ability: Ability,
-    data_dir: str | os.PathLike[str] | None = None,
-    hub: str | None = None,
+    ability: Ability, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> list[CogLMRecord]:
-    """Load one ability through :func:`cog_tasks.common.sources.fetch`.
-
-    Raises:
-        MissingDataFile: When ``data_dir`` is given and lacks the ability's file.
-        DataSourceError: When no source provides a valid file.
-        CogLMDataError: For a malformed file under the local data root.
-    """
+    """Load one ability through :func:`cog_tasks.common.sources.fetch`."""
     validate = partial(check_content, ability=ability)
     return fetch(SOURCE, ability.relative_path, validate, data_dir=data_dir, hub=hub).value
 
@@ -327,16 +246,9 @@ def load_records(
     data_dir: str | os.PathLike[str] | None = None,
     hub: str | None = None,
 ) -> list[CogLMRecord]:
-    """Load CogLM records through the resolver (local dir, Hub, pinned upstream).
+    """Load CogLM records (canonical ability order, then upstream order) through the resolver.
 
-    Args:
-        abilities: Ability codes to load (comma-separated or a list); all by default.
-        data_dir: Local data directory; defaults to ``$COG_TASKS_DATA``.
-        hub: Hub copy ``ORG/NAME[@REVISION]`` or a folder from ``cog-tasks data build
-            coglm``; defaults to ``$COG_TASKS_COGLM_HUB``.
-
-    Returns:
-        Records in canonical ability order, then upstream order.
+    ``hub`` is ``ORG/NAME[@REVISION]`` or a built folder (default ``$COG_TASKS_COGLM_HUB``).
     """
     return [
         record

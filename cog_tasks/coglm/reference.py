@@ -1,15 +1,4 @@
-"""Published CogLM results (Wang et al., Table 9), used for the age fit and charts.
-
-Values are calibrated accuracies in percent, in this package's canonical
-ability order (const, early, semio, empat, rever, conse, induc, deduc, propo,
-plan). The paper prints stage 3 as conse, induc, rever; the values were
-re-ordered accordingly (Table 8 confirms the mapping for OPT-125M).
-
-The paper's "LLaMA2-text 70B" row repeats the "LLaMA2-chat 70B" row digit for
-digit, an evident copy error. It is kept for display with
-``duplicate_of`` set, and left out of the age fit: fitting the remaining 12
-rows (human row included) gives the published ratio of stage weights.
-"""
+"""Published CogLM results (Tables 9, 5 and 7, percent), for the age fit and charts."""
 
 from __future__ import annotations
 
@@ -20,15 +9,7 @@ from cog_tasks.coglm.abilities import ABILITIES
 
 @dataclass(frozen=True)
 class ReferenceRow:
-    """One row of Table 9.
-
-    Attributes:
-        model: Model name as printed.
-        abilities: Calibrated accuracy (%) per ability code.
-        overall: The table's "Acc" column (%).
-        age: The table's "Age" column (years).
-        duplicate_of: Name of the row this one duplicates, if any.
-    """
+    """One row of Table 9 (percent; ``age`` in years; ``duplicate_of``: the row it copies)."""
 
     model: str
     abilities: dict[str, float]
@@ -42,13 +23,8 @@ def _row(model: str, values: str, duplicate_of: str | None = None) -> ReferenceR
     numbers = [float(v) for v in values.split()]
     const, early, semio, empat, conse, induc, rever, deduc, propo, plan, overall, age = numbers
     ordered = (const, early, semio, empat, rever, conse, induc, deduc, propo, plan)
-    return ReferenceRow(
-        model=model,
-        abilities={a.code: v for a, v in zip(ABILITIES, ordered, strict=True)},
-        overall=overall,
-        age=age,
-        duplicate_of=duplicate_of,
-    )
+    abilities = {a.code: v for a, v in zip(ABILITIES, ordered, strict=True)}
+    return ReferenceRow(model, abilities, overall, age, duplicate_of)
 
 
 TABLE9: tuple[ReferenceRow, ...] = (
@@ -79,13 +55,7 @@ def fit_rows() -> tuple[ReferenceRow, ...]:
 
 @dataclass(frozen=True)
 class SettingRow:
-    """One row of the paper's Table 5 or Table 7 (one model under one setting).
-
-    Attributes:
-        setting: The row's setting as printed ("Base", "w/ COT", "w/ COC" ...).
-        abilities: Calibrated accuracy (%) per ability code.
-        overall: The table's "Avg" column (%).
-    """
+    """One row of the paper's Table 5 or Table 7 (one model under one setting, "Avg" as overall)."""
 
     setting: str
     abilities: dict[str, float]

@@ -1,19 +1,4 @@
-"""The CogLM report, the paper's tables and charts, computed from plain runs.
-
-A report is the dict made by :func:`cog_tasks.coglm.metrics.assemble_summary`
-(per-ability rows, stage scores, overall score, cognitive age), whatever
-produced the scores: lm-eval results of the ``coglm`` or ``coglm_gen`` family
-or Inspect ``coglm_chat`` logs (each read by its framework's frontend into a
-:class:`CogLMRun`), or scored predictions
-(:func:`cog_tasks.coglm.metrics.summarize`). This module reads no framework
-output.
-
-The age map was fitted on people aged 6 to 20 (:data:`FITTED_AGES`). An age
-outside that range, or whose interval reaches past either end of it, is
-flagged (:func:`age_flag`) in the text, the JSON and the chart, never shown
-as a bare number; the age's interval covers item sampling only, not the fit.
-A partial run is marked in the text and on every chart.
-"""
+"""The CogLM report, the paper's tables and charts, computed from plain runs."""
 
 from __future__ import annotations
 
@@ -48,13 +33,7 @@ AGE_INTERVAL_COVERS = "item sampling only"
 class CogLMRun:
     """One model's CogLM scores from one results file, log or predictions file.
 
-    Attributes:
-        label: Model name shown in tables and charts.
-        source: The results file or log the scores come from.
-        summary: The report dict (see module docstring).
-        coverage: What the results model found missing or flagged.
-        protocol: One line on how it was scored (choice rule, chance rule);
-            ``""`` if not said.
+    ``summary`` is the report dict; ``protocol`` says how it was scored (``""``: not said).
     """
 
     label: str
@@ -75,11 +54,7 @@ class CogLMRun:
 
 
 def checked_run(checked: CheckedRun, label: str) -> CogLMRun:
-    """The report run of a checked run, summarised from its epoch-averaged items.
-
-    The summary gains ``cognitive_age_flag`` (:func:`age_flag`),
-    ``cognitive_age_fitted_range`` and ``cognitive_age_ci_covers``.
-    """
+    """The report run of a checked run, with ``cognitive_age_flag`` and the fitted range."""
     summary = summarize(checked_items(checked))
     summary["cognitive_age_flag"] = age_flag(
         summary["cognitive_age"], summary.get("cognitive_age_ci")
@@ -98,14 +73,9 @@ def _percent(value: float | None) -> str:
 def age_flag(age: float | None, interval: Sequence[float | None] | None = None) -> str | None:
     """Where a cognitive age, or its interval, leaves :data:`FITTED_AGES` (0.1 year rounding).
 
-    Args:
-        age: The age the map gives, or ``None``.
-        interval: Its 95 % interval ``[low, high]``, if any.
-
     Returns:
-        :data:`BELOW` or :data:`ABOVE` for the age itself; for an age inside
-        the range, ``"interval reaches below|above|past both ends of the
-        fitted range"``; ``None`` when both lie inside (or without an age).
+        :data:`BELOW` or :data:`ABOVE` for the age itself; for an age inside the
+        range, where its interval reaches past it; ``None`` when both lie inside.
     """
     if age is None:
         return None
@@ -126,11 +96,7 @@ def age_flag(age: float | None, interval: Sequence[float | None] | None = None) 
 
 
 def age_text(age: float | None, interval: Sequence[float | None] | None = None) -> str:
-    """A cognitive age for display, with its interval and its :func:`age_flag`.
-
-    An age outside :data:`FITTED_AGES` reads "below the fitted range (4.0)",
-    never as a bare number; the interval is labelled as item sampling only.
-    """
+    """A cognitive age for display, with its interval and its :func:`age_flag`."""
     if age is None:
         return "n/a (needs all four stages)"
     flag = age_flag(age, interval)
@@ -158,11 +124,7 @@ def _interval_text(value: float, interval: list[float | None] | None, n: int) ->
 
 
 def format_report(summary: dict[str, Any], title: str) -> str:
-    """Render a report dict as a plain-text table (accuracies in percent).
-
-    The 95 % intervals (``*_ci`` keys, from runs with per-item data) are shown
-    beside their numbers; a run without them says so on its last line.
-    """
+    """Render a report dict as a plain-text table (accuracies in percent, with intervals)."""
     header = f"{'stage':<6}{'ability':<8}{'name':<34}{'n':>5}{'acc':>8}{'cal.acc':>9}"
     header += f"{'95% CI':>{CI_WIDTH}}{'per-item':>10}{'invalid':>9}"
     lines = [title, header, "-" * len(header)]
@@ -221,41 +183,18 @@ def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
 
 
 def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
-    """Draw the abilities by stage and the cognitive ages beside Table 9.
-
-    A partial run is named in red at the top; the fitted range is shaded, a
-    run's age outside it is drawn hatched and labelled with its flag, and an
-    age whose interval reaches past it carries that flag too.
-
-    Args:
-        runs: The evaluated models.
-        path: PNG file to write (its folder is created).
-
-    Returns:
-        The path written.
-    """
+    """Draw the abilities by stage and the cognitive ages beside Table 9; return the path."""
     plt = pyplot()
     human = next(row for row in TABLE9 if row.model == "Human")
     figure, (abilities_axis, age_axis) = plt.subplots(
         1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1.7, 1]}
     )
     colors = plt.get_cmap("tab10").colors
-
     # Left: calibrated accuracy per ability, abilities grouped by stage.
     positions = _ability_positions()
-    width = 0.8 / max(1, len(runs))
+    _ability_bars(abilities_axis, runs, [run.label for run in runs], positions, colors)
     for run_index, run in enumerate(runs):
-        offset = (run_index - (len(runs) - 1) / 2) * width
         color = colors[run_index % len(colors)]
-        abilities_axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
-            width,
-            yerr=_ability_errors(run.summary),
-            capsize=2,
-            label=run.label,
-            color=color,
-        )
         for stage, score in run.summary["stages"].items():
             spanned = [
                 p for p, a in zip(positions, ABILITIES, strict=True) if a.stage == int(stage)
@@ -275,7 +214,6 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     _decorate_abilities_axis(abilities_axis, positions)
     abilities_axis.set_title("CogLM abilities by Piaget stage (dashed: stage score)")
     abilities_axis.legend(loc="lower right", fontsize=8)
-
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
     low, high = FITTED_AGES
     bars = [
@@ -321,7 +259,6 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     )
     age_axis.set_title("Cognitive age beside the paper's Table 9 (grey)")
     age_axis.set_xlim(0, max(b[1] for b in bars) + 12)
-
     return _finish(figure, runs, path)
 
 
@@ -334,6 +271,28 @@ def _ability_positions() -> list[float]:
         positions.append(x)
         x += 1.0
     return positions
+
+
+def _ability_bars(
+    axis: Any,
+    runs: Sequence[CogLMRun],
+    labels: Sequence[str],
+    positions: Sequence[float],
+    colors: Sequence[Any],
+) -> None:
+    """One bar per run and ability, side by side, with the 95 % intervals as error bars."""
+    width = 0.8 / max(1, len(runs))
+    for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
+        offset = (index - (len(runs) - 1) / 2) * width
+        axis.bar(
+            [p + offset for p in positions],
+            _ability_values(run.summary),
+            width,
+            yerr=_ability_errors(run.summary),
+            capsize=2,
+            label=label,
+            color=colors[index % len(colors)],
+        )
 
 
 def _ability_values(summary: dict[str, Any]) -> list[float]:
@@ -392,14 +351,7 @@ def _decorate_abilities_axis(axis: Any, positions: Sequence[float]) -> None:
 def format_settings_table(
     runs: Sequence[CogLMRun], paper: Sequence[SettingRow], title: str, paper_model: str
 ) -> str:
-    """Calibrated accuracy (%) per ability and the mean, one row per run, then the paper's rows.
-
-    Args:
-        runs: One run per setting, labelled with the setting.
-        paper: The paper's rows for the same comparison.
-        title: First line.
-        paper_model: The model of the paper's rows.
-    """
+    """Calibrated accuracy (%) per ability and the mean, one row per run, then the paper's rows."""
     codes = [a.code for a in ABILITIES]
     header = f"{'setting':<34}{'n':>6}" + "".join(f"{c:>7}" for c in codes) + f"{'Avg':>7}"
     lines = [title, header, "-" * len(header)]
@@ -425,34 +377,12 @@ def format_settings_table(
 def write_settings_chart(
     runs: Sequence[CogLMRun], paper: Sequence[SettingRow], path: Path, title: str
 ) -> Path:
-    """Bars of calibrated accuracy per ability, one per run; the paper's rows as markers.
-
-    Args:
-        runs: One run per setting, labelled with the setting.
-        paper: The paper's rows, drawn as hollow markers in the runs' order of settings.
-        path: PNG file to write (its folder is created).
-        title: The chart's title.
-
-    Returns:
-        The path written.
-    """
+    """Bars of calibrated accuracy per ability, one per run; the paper's rows as markers."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(12, 5.5))
-    colors = plt.get_cmap("tab10").colors
     positions = _ability_positions()
-    width = 0.8 / max(1, len(runs))
-    for index, run in enumerate(runs):
-        offset = (index - (len(runs) - 1) / 2) * width
-        label = f"{run.label} (mean {100 * run.summary['overall']:.1f})"
-        axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
-            width,
-            yerr=_ability_errors(run.summary),
-            capsize=2,
-            label=label,
-            color=colors[index % len(colors)],
-        )
+    labels = [f"{run.label} (mean {100 * run.summary['overall']:.1f})" for run in runs]
+    _ability_bars(axis, runs, labels, positions, plt.get_cmap("tab10").colors)
     markers = "os^vDP"
     for index, row in enumerate(paper):
         axis.scatter(
@@ -471,11 +401,7 @@ def write_settings_chart(
 
 
 def difference_text(difference: Interval) -> str:
-    """A paired difference of calibrated accuracies in points, with its interval and ``n``.
-
-    ``+18.0 [+9.1, +26.3] bootstrap, n=50 items``, with ``  (interval excludes 0)``
-    where it may be marked (:meth:`~cog_tasks.common.stats.Interval.significant`).
-    """
+    """A paired difference in points: ``+18.0 [+9.1, +26.3] bootstrap, n=50 items``."""
     shown = (
         difference.format()
         if difference.method == "none"

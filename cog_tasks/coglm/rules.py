@@ -1,18 +1,4 @@
-"""The names of CogLM's scoring options, without the code that applies them (cheap to import).
-
-- Chance rule (:data:`CHANCE_RULES`): how an item's chance level counts its
-  options. ``listed`` (default, the paper's Eq. 1 and the authors' scripts):
-  one over the listed options; ``distinct``: one over the distinct option
-  texts (39 items repeat a wrong option). Applied by
-  :func:`cog_tasks.coglm.metrics.chance_count`.
-- Choice rule (:data:`RULES`) of the log-likelihood family: which option a
-  model's log-likelihoods pick (:func:`cog_tasks.coglm.completion.choice_picks`),
-  by option name -> pick metric. ``authors`` (default, the paper's): lowest
-  mean loss over question and option; ``per-token``: highest mean
-  log-likelihood per option token (the headline before tasks version 2.0);
-  ``sum``: highest summed log-likelihood (lm-eval's ``acc``); ``per-char``:
-  per character of the option (lm-eval's ``acc_norm``).
-"""
+"""The names of CogLM's chance and choice rules, without the code that applies them."""
 
 from __future__ import annotations
 

@@ -1,35 +1,4 @@
-"""CogLM studies on the chat protocol: ability interdependence and protocol agreement.
-
-Interdependence (the paper's Fig. 3): for each erased ability (plus a
-baseline with no erasure) the Inspect frontend runs the chat-protocol task
-over the tested abilities with that ability's erasure system prompt, and this
-module turns the outcomes into the matrix. Each cell of the matrix
-is the calibrated accuracy of one tested ability under one erasure, with a
-percentile bootstrap interval over items. A run writes, in its output folder:
-
-- ``logs/``: the Inspect log of every condition;
-- ``outcomes.jsonl``: per-item outcomes, rewritten (atomically) as soon as a
-  condition finishes, so an interrupted run resumes where it stopped;
-- ``study.json``: the settings, checked on resume;
-- ``interdependence.csv``: one line per cell (``erased, ability, n, acc,
-  calibrated_acc, ci_low, ci_high, invalid``; the metric names of the task;
-  the bounds empty where there is no interval, under 10 items),
-  and for an erased row the cell minus the baseline cell of its ability,
-  paired over their shared items (``difference, difference_low,
-  difference_high, difference_method, difference_n``; empty, and
-  ``difference_n`` 0, on the baseline row);
-- ``interdependence.png``: the heatmap (``*``: a difference from the
-  baseline whose interval excludes 0 over at least 10 items).
-
-A study folder holds one model and one set of task arguments (its
-``study.json`` is checked on every resume), so every paired difference is
-within one model; it is taken by the results model's statistics entry,
-:func:`cog_tasks.common.results.compare_units`.
-
-Agreement: the fraction of items on which two protocols (the Inspect chat
-run and lm-eval's log-likelihood run) pick the same option, from the picks
-each frontend reads from its framework's output.
-"""
+"""CogLM chat-protocol studies: ability interdependence (Fig. 3) and protocol agreement."""
 
 from __future__ import annotations
 
@@ -67,15 +36,9 @@ PNG_FILE = "interdependence.png"
 
 @dataclass(frozen=True)
 class ItemOutcome:
-    """One item's result under one condition.
+    """One item's result under one condition (``erased``: ability code or ``"none"``).
 
-    Attributes:
-        erased: Erased ability code, or ``"none"`` for the baseline.
-        sample_id: The record id (``<ability>-NNNN``).
-        ability: Tested ability code.
-        num_choices: Number of options.
-        correct: Fraction of epochs answered correctly.
-        invalid: Fraction of epochs with no extractable option.
+    ``correct`` and ``invalid`` are fractions of epochs.
     """
 
     erased: str
@@ -88,25 +51,12 @@ class ItemOutcome:
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the interdependence matrix.
+    """One cell of the interdependence matrix (NaN bounds: no interval).
 
-    Attributes:
-        erased: Erased ability code, or ``"none"``.
-        ability: Tested ability code.
-        n: Number of items.
-        acc: Mean correctness.
-        calibrated_acc: Pooled calibrated accuracy.
-        ci_low: Lower bound of the bootstrap interval (NaN: none, under 10 items).
-        ci_high: Upper bound of the bootstrap interval (NaN: none).
-        invalid: Fraction of answers with no extractable option.
-        difference: The calibrated accuracy minus the baseline cell's of the
-            same ability, paired over their shared items (NaN on the
-            baseline row, or without a baseline cell).
-        difference_low: Lower bound of its 95 % interval (NaN: none).
-        difference_high: Upper bound of its 95 % interval (NaN: none).
-        difference_method: How the interval was made (``bootstrap``, ``t``,
-            ``wilson``, ``newcombe``, ``none``); ``""`` where not paired.
-        difference_n: The items both cells hold (0 where not paired).
+    ``ci_low``/``ci_high`` bound the bootstrap interval (none under 10 items);
+    ``difference`` is the calibrated accuracy minus the baseline cell's of the same
+    ability, paired over shared items, with its interval, method (``""``: not paired)
+    and ``difference_n`` items.
     """
 
     erased: str
@@ -140,17 +90,7 @@ class Cell:
 def matrix_cells(
     outcomes: Sequence[ItemOutcome], *, resamples: int = 1000, seed: int = 0
 ) -> list[Cell]:
-    """Aggregate item outcomes into matrix cells (rows: baseline, then erased abilities).
-
-    Each erased cell carries its paired difference from the baseline cell of
-    the same ability, over the items both hold
-    (:func:`cog_tasks.common.results.compare_units` on the calibrated scale).
-
-    Args:
-        outcomes: Item outcomes of every condition.
-        resamples: Bootstrap resamples per cell.
-        seed: Bootstrap seed (the same for every cell).
-    """
+    """Matrix cells (rows: baseline, then erased), each erased one paired with its baseline."""
     grouped: dict[tuple[str, str], list[ItemOutcome]] = {}
     for outcome in outcomes:
         grouped.setdefault((outcome.erased, outcome.ability), []).append(outcome)
@@ -206,12 +146,7 @@ def _with_difference(
 
 
 def difference_lines(cells: Sequence[Cell]) -> list[str]:
-    """Each erased cell minus its ability's baseline, one line each, for the terminal.
-
-    Returns:
-        A heading and one line per erased cell (``not paired`` where its
-        ability has no baseline cell or no shared item); none without erased cells.
-    """
+    """Each erased cell minus its ability's baseline, one line each, for the terminal."""
     erased = [cell for cell in cells if cell.erased != BASELINE]
     if not erased:
         return []
@@ -245,16 +180,10 @@ def write_cells_csv(cells: Sequence[Cell], path: Path) -> Path:
 
 
 def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
-    """Draw the Fig. 3-style heatmap: erased ability (rows) by tested ability (columns).
-
-    Colour and number give the calibrated accuracy in percent (0 = chance);
-    ``*`` marks an erased cell whose paired difference from the baseline
-    excludes 0 over at least 10 items.
-    """
+    """Draw the Fig. 3-style heatmap: erased ability (rows) by tested ability (columns)."""
     import numpy as np
 
     plt = pyplot()
-
     rows = [r for r in [BASELINE, *ABILITY_BY_CODE] if any(c.erased == r for c in cells)]
     columns = [a.code for a in ABILITIES if any(c.ability == a.code for c in cells)]
     grid = np.full((len(rows), len(columns)), np.nan)
@@ -286,11 +215,7 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
 
 
 def read_outcomes(path: Path) -> list[ItemOutcome]:
-    """The outcomes stored so far in a study folder's ``outcomes.jsonl`` (none if absent).
-
-    Raises:
-        CogLMDataError: Naming the file and line of a row that is not an outcome.
-    """
+    """The outcomes stored so far in a study folder's ``outcomes.jsonl`` (none if absent)."""
     if not path.is_file():
         return []
     outcomes = []
@@ -308,11 +233,7 @@ def write_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Store a study's settings, or check them against those stored (a resumed run).
-
-    Raises:
-        CogLMDataError: If the folder holds a study with other settings.
-    """
+    """Store a study's settings, or check them against those stored (a resumed run)."""
     if path.is_file():
         stored = read_json(path)
         if stored != settings:
@@ -330,13 +251,7 @@ def check_settings(path: Path, settings: dict[str, Any]) -> None:
 def agreement_by_ability(
     first: Mapping[str, int | None], second: Mapping[str, int | None]
 ) -> dict[str, dict[str, float]]:
-    """Per ability, the fraction of shared items on which both picked the same option.
-
-    An invalid answer (``None``) agrees with nothing.
-
-    Returns:
-        ``{code: {"n": items in both, "agreement": fraction}}`` plus ``"all"``.
-    """
+    """Per ability (and ``"all"``), the share of shared items picked alike (``None``: never)."""
     shared = sorted(set(first) & set(second))
     if not shared:
         raise CogLMDataError("the two runs have no item in common")

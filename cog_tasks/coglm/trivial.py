@@ -1,18 +1,10 @@
-"""CogLM's trivial strategies: a constant letter or position, on the model row's own items.
-
-Each strategy answers every item alike (option A, B, C or D, or the last listed
-option); an item with fewer options than the letter scores wrong. Its items
-are scored as a run's are (:func:`cog_tasks.coglm.headlines.headline_units`,
-calibrated under the run's ``chance`` rule), so its per-item values are those
-of the same headline measures, on exactly the units given.
-"""
+"""CogLM's trivial strategies (a constant letter or position), scored as a run's items are."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
-from cog_tasks.coglm.headlines import headline_units
-from cog_tasks.coglm.metrics import ScoredItem, chance_count
+from cog_tasks.coglm.headlines import answered, headline_units
 from cog_tasks.coglm.records import CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, RULES
 from cog_tasks.common.runs import RunIdentity
@@ -33,16 +25,7 @@ def _scored(
     missing = wanted - {record.id for record in records}
     if missing:
         raise ValueError(f"CogLM has no items {', '.join(sorted(missing)[:5])}")
-    items = [
-        ScoredItem(
-            record.ability,
-            chance_count(record.choices, chance),
-            pick(record) == record.answer,
-            True,
-            record.id,
-        )
-        for record in records
-    ]
+    items = [answered(record, pick(record), chance) for record in records]
     found = headline_units(items, POOLED_MEASURES[0])
     for name in POOLED_MEASURES[1:]:
         found[name] = found[POOLED_MEASURES[0]]

@@ -1,21 +1,4 @@
-"""``cog-tasks coglm ...``: CogLM reports and scoring.
-
-Subcommands:
-
-- ``report PATH...``: the CogLM report of lm-eval ``--output_path`` results and
-  Inspect ``coglm_chat`` logs (per-ability calibrated accuracy, stages, overall,
-  cognitive age) and a chart;
-- ``table5 LOG...`` / ``table7 LOG...``: the paper's CoT and self-consistency
-  comparison and its chain-of-cognition comparison, from Inspect logs;
-- ``score PREDICTIONS.jsonl``: score predictions made elsewhere;
-- ``coc-leak FILE...``: how many chain-of-cognition rationales still read as
-  the chosen option, on raw outputs in the authors' layout and on Inspect
-  ``coglm_chat`` logs;
-- ``chance``: the ``coglm_chat`` task answered by a seeded random letter.
-
-Each subcommand is added by its own ``_add_<name>`` function called from
-:func:`register`; add new ones the same way.
-"""
+"""``cog-tasks coglm ...``: CogLM reports, the paper's tables, scoring, leak counts, chance."""
 
 from __future__ import annotations
 
@@ -24,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,11 +95,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _settings_table(args: argparse.Namespace, table: int) -> int:
-    from cog_tasks.coglm.inspect.report import (
-        TABLE5_ORDER,
-        TABLE7_ORDER,
-        comparison_runs,
-    )
+    from cog_tasks.coglm.inspect.report import TABLE5_ORDER, TABLE7_ORDER, comparison_runs
     from cog_tasks.coglm.reference import TABLE5, TABLE5_MODEL, TABLE7, TABLE7_MODEL
     from cog_tasks.coglm.report import format_settings_table, write_settings_chart
 
@@ -158,13 +138,7 @@ def _is_base(fields: dict[str, str]) -> bool:
 
 
 def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
-    """Each setting minus the Base run of the same model and arguments, paired over items.
-
-    A run is paired only with a Base run whose identity differs in the
-    setting alone (:data:`SETTING_ARGUMENTS`): never another model's, nor
-    another prompt's or extractor's. A run without such a Base run, or with
-    several, is listed with the reason.
-    """
+    """Each setting minus its one Base run of the same model and arguments, paired over items."""
     from cog_tasks.coglm.inspect.headlines import headlines
     from cog_tasks.coglm.report import difference_text
     from cog_tasks.common.results import compare_units, identity_differences
@@ -208,24 +182,12 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
     return lines if len(lines) > 1 else []
 
 
-def _table5(args: argparse.Namespace) -> int:
-    return _settings_table(args, 5)
-
-
-def _table7(args: argparse.Namespace) -> int:
-    return _settings_table(args, 7)
-
-
 SCORE_EXTRACTORS = {"jsonl": DEFAULT_EXTRACTOR, "authors": "authors"}
 """``score``'s reader by ``--format``: the authors' released Llama-2-chat replies get their rule."""
 
 
 def _score(args: argparse.Namespace) -> int:
-    from cog_tasks.coglm.predictions import (
-        predictions_run,
-        read_authors_outputs,
-        read_predictions,
-    )
+    from cog_tasks.coglm.predictions import predictions_run, read_authors_outputs, read_predictions
     from cog_tasks.coglm.report import checked_run, format_report
     from cog_tasks.common.results import check_run
 
@@ -251,12 +213,7 @@ LEAK_SOURCES = {"authors": "authors' result file", "inspect": "coglm_chat log"}
 
 
 def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]]:
-    """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`).
-
-    Raises:
-        CogLMDataError: One line naming the file when it is neither an
-            authors' result file nor a successful ``coglm_chat`` log.
-    """
+    """The replies of one ``coc-leak`` input with its kind (a key of :data:`LEAK_SOURCES`)."""
     from cog_tasks.coglm.inspect.coc import replies_from_log
     from cog_tasks.coglm.predictions import is_authors_layout, iter_authors_outputs
     from cog_tasks.coglm.records import CogLMDataError
@@ -419,7 +376,7 @@ def _add_tables(commands: argparse._SubParsersAction) -> None:
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
         add_out_option(parser, "chart PNG (default: no chart)", old=("--chart",))
         add_status_option(parser)
-        parser.set_defaults(func=_table5 if table == 5 else _table7)
+        parser.set_defaults(func=partial(_settings_table, table=table))
 
 
 def _add_score(commands: argparse._SubParsersAction) -> None:

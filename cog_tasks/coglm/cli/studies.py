@@ -1,10 +1,4 @@
-"""``cog-tasks coglm`` subcommands of the chat-protocol studies.
-
-- ``interdependence``: erasure of each ability x all abilities (Fig. 3), CSV + heatmap;
-- ``agreement``: per-ability agreement of an Inspect chat run and an lm-eval run;
-- ``erasure-prompt``: print an ability's erasure system prompt (for lm-eval's
-  ``--system_instruction`` in the downstream study).
-"""
+"""``cog-tasks coglm`` study subcommands: ``interdependence``, ``agreement``, ``erasure-prompt``."""
 
 from __future__ import annotations
 
@@ -87,11 +81,7 @@ def _erasure_prompt(args: argparse.Namespace) -> int:
 
 
 def add_study_commands(commands: argparse._SubParsersAction) -> None:
-    """Add the study subcommands to the ``cog-tasks coglm`` group.
-
-    Args:
-        commands: The group's subparsers.
-    """
+    """Add the study subcommands to the ``cog-tasks coglm`` group's subparsers."""
     study = commands.add_parser(
         "interdependence",
         help="erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
@@ -125,7 +115,6 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
         default=Path("coglm_interdependence"),
     )
     study.set_defaults(func=_interdependence)
-
     agreement = commands.add_parser(
         "agreement",
         help="per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
@@ -136,7 +125,6 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
     )
     agreement.add_argument("--json", action="store_true", help="print JSON")
     agreement.set_defaults(func=_agreement)
-
     prompt = commands.add_parser(
         "erasure-prompt", help="print the system prompt that erases one ability"
     )

@@ -16,16 +16,7 @@ _OPTION_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
 
 
 class ChanceAnswerer(ScriptedReplies):
-    r"""Inspect ``custom_outputs`` callable answering "The answer is option X." at random.
-
-    A prompt that asks for a boxed answer (``-T prompt=boxed``) is answered
-    ``The answer is \boxed{X}.``, the form its extractor reads. The plain
-    text of ``-T prompt=llama-text`` lists its options in one line, between
-    the authors' options sentence and answer cue. The letter is
-    drawn uniformly from the options listed in the prompt, from a generator
-    seeded by the seed, the prompt and the call's count for that prompt, so a
-    run is reproducible and epochs differ.
-    """
+    r"""Inspect ``custom_outputs`` answering in each prompt's form with a seeded random letter."""
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -47,12 +38,7 @@ class ChanceAnswerer(ScriptedReplies):
 
 
 def _inline_letters(prompt: str) -> list[str]:
-    """The letters of the one-line options of a ``llama-text`` prompt.
-
-    Each option there is its letter, a full stop, its text up to its first
-    full stop, and a full stop (:func:`~cog_tasks.coglm.llama_text.options_line`),
-    so the pieces between full stops alternate letter and text.
-    """
+    """The letters of the one-line options of a ``llama-text`` prompt (alternating with texts)."""
     wording = load_wording()
     if wording.options_sentence not in prompt:
         return []

@@ -14,20 +14,7 @@ def _first_epoch(log: EvalLog) -> list[EvalSample]:
 
 
 def rationales_from_log(log_path: str | os.PathLike[str]) -> dict[str, str]:
-    """Return the final completion of every sample (first epoch) by sample id.
-
-    Args:
-        log_path: A successful Inspect log of a ``coglm_chat`` run by the
-            stronger model (``.eval`` or ``.json``), written with samples.
-
-    Returns:
-        Reply text per sample id, as written (the prompt hides its options,
-        see :func:`cog_tasks.coglm.rationale.hide_options`).
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: If it is not a successful ``coglm_chat`` log with samples.
-    """
+    """The final reply of every sample (first epoch) of a stronger model's log, by sample id."""
     log = read_chat_log(log_path)
     return {str(sample.id): sample.output.completion for sample in _first_epoch(log)}
 
@@ -43,21 +30,7 @@ def _question(sample: EvalSample) -> str:
 
 
 def replies_from_log(log_path: str | os.PathLike[str]) -> list[tuple[str, list[str], str]]:
-    """Every sample's reply (first epoch) with the item's options and question, in log order.
-
-    These are the replies :func:`rationales_from_log` would show as
-    rationales; :func:`cog_tasks.coglm.rationale.leak_counts` reads them.
-
-    Args:
-        log_path: A successful Inspect log of a ``coglm_chat`` run, with samples.
-
-    Returns:
-        (reply, options, question) per sample.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: If it is not a successful ``coglm_chat`` log with samples.
-    """
+    """Every sample's ``(reply, options, question)`` (first epoch), in log order."""
     log = read_chat_log(log_path)
     return [
         (sample.output.completion, list(sample.choices or []), _question(sample))

@@ -1,10 +1,4 @@
-"""The ``coglm_chat`` Inspect task: the CogLM chat protocol and its studies.
-
-Run with ``inspect eval cog_tasks/coglm_chat --model <provider/model>``; see the
-benchmark README (``cog_tasks/coglm/README.md``) for the task parameters. ``coglm`` is the task's
-former name, kept for one release as a deprecated alias (lm-eval's ``coglm`` is
-the log-likelihood protocol).
-"""
+"""The ``coglm_chat`` Inspect task (``coglm``: its deprecated former name)."""
 
 from __future__ import annotations
 
@@ -35,6 +29,7 @@ def _is_int(value: object) -> bool:
 
 def check_parameters(
     *,
+    abilities: object,
     per_ability: object,
     prompt: object,
     cot: object,
@@ -47,11 +42,7 @@ def check_parameters(
     extractor: object,
     chance: object,
 ) -> None:
-    """Check the types and ranges of ``coglm_chat``'s parameters when the task is built.
-
-    Raises:
-        ParameterError: Naming the parameter, the value given and the valid values.
-    """
+    """Check the types and ranges of ``coglm_chat``'s parameters when the task is built."""
     problems = []
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
         problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")
@@ -89,6 +80,7 @@ def check_parameters(
         problems.append(f"chance must be one of {', '.join(CHANCE_RULES)}, got {chance!r}")
     if problems:
         raise ParameterError("coglm_chat: " + "; ".join(problems))
+    resolve_codes(abilities)  # type: ignore[arg-type]
 
 
 @task
@@ -110,52 +102,23 @@ def coglm_chat(
 
     Args:
         abilities: Ability codes to run (comma-separated or a list); all 10 by default.
-        per_ability: Keep only the first N items of each ability (a stratified subset).
-        prompt: ``answer-is`` (default; "The answer is option X" and a short
-            explanation), ``boxed`` (the authors' GPT protocol: four worked
-            examples, then ``The answer is \boxed{X}``) or ``llama-text`` (the
-            authors' Llama-2-chat protocol: their plain text prompt, worded
-            from their ``test_llama.py``, no chat template; ``hf/`` models
-            need ``-M "chat_template='{{ messages[0].content }}'"``).
+        per_ability: Keep only the first N items of each ability.
+        prompt: ``answer-is`` (default), ``boxed`` (the authors' GPT protocol) or
+            ``llama-text`` (their Llama-2-chat plain text; ``hf/`` models need
+            ``-M "chat_template='{{ messages[0].content }}'"``).
         cot: Ask for step-by-step reasoning before the answer.
-        sc_samples: Self-consistency: completions per question, majority vote
-            (1 = a single completion at the eval's own temperature).
+        sc_samples: Self-consistency: completions per question, majority vote.
         sc_temperature: Sampling temperature of the self-consistency completions.
-        sc_seed: Base seed of the self-consistency completions (completion i uses seed + i).
-        erase: Ability code whose erasure system prompt is given (Table 10 content).
-        coc_log: Inspect log of a stronger model's ``coglm_chat`` run; its reply
-            to each sample id is shown as a rationale (chain of cognition).
-        coc_rationale: How that reply is shown: ``hidden`` (default) without
-            any option's letter or text, or ``raw``, as written, answer included.
-        extractor: Answer reader: ``ours``, ``authors`` (the authors'
-            Llama-2-chat rule) or ``authors-gpt`` (their GPT rule); unset, the
-            prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`):
-            ``ours`` for ``answer-is``, ``authors-gpt`` for ``boxed``,
-            ``authors`` for ``llama-text``.
-        chance: Chance level of the calibration: ``listed`` (default, the
-            paper's Eq. 1) or ``distinct`` option texts.
-
-    Returns:
-        The task.
-
-    Raises:
-        ValueError: One line naming the parameter and its valid values, for a
-            value of the wrong type or out of range.
+        sc_seed: Base seed of the self-consistency completions (completion i: seed + i).
+        erase: Ability code whose erasure system prompt is given (Table 10).
+        coc_log: Inspect log of a stronger model's ``coglm_chat`` run, whose replies
+            are shown as rationales (chain of cognition).
+        coc_rationale: How that reply is shown: ``hidden`` (default) or ``raw``.
+        extractor: Answer reader: ``ours``, ``authors`` or ``authors-gpt``; unset,
+            the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
+        chance: Chance level of the calibration: ``listed`` (default) or ``distinct``.
     """
-    check_parameters(
-        per_ability=per_ability,
-        prompt=prompt,
-        cot=cot,
-        sc_samples=sc_samples,
-        sc_temperature=sc_temperature,
-        sc_seed=sc_seed,
-        erase=erase,
-        coc_log=coc_log,
-        coc_rationale=coc_rationale,
-        extractor=extractor,
-        chance=chance,
-    )
-    resolve_codes(abilities)
+    check_parameters(**locals())  # every argument: no other name is bound yet
     reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = [plain_text()] if prompt == "llama-text" else []

@@ -37,20 +37,8 @@ def record_to_sample(
 ) -> Sample:
     """Turn one record into a sample whose input is the full chat prompt.
 
-    Args:
-        record: The CogLM record.
-        prompt: The prompt (:data:`~cog_tasks.coglm.prompts.PROMPTS`); ``boxed``
-            gives its worked examples as earlier turns of the input.
-        cot: Ask for step-by-step reasoning.
-        rationale: A stronger model's rationale to show (chain of cognition).
-        rationale_form: How it is shown (``hidden`` or ``raw``, see
-            :data:`~cog_tasks.coglm.rationale.RATIONALE_FORMS`).
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Returns:
-        A sample with the record's stable id, the answer letter as target and
-        the ability, stage, number of options and the option count of the
-        chance rule (``chance_options``) as metadata.
+    The target is the answer letter; the metadata hold the ability, stage, number
+    of options and the chance rule's count (``chance_options``).
     """
     return Sample(
         id=record.id,
@@ -97,18 +85,8 @@ def coglm_dataset(
 ) -> MemoryDataset:
     """Build the CogLM dataset through the record resolver.
 
-    Args:
-        abilities: Ability codes (comma-separated or a list); all by default.
-        per_ability: Keep only the first N items of each ability.
-        prompt: The prompt (:data:`~cog_tasks.coglm.prompts.PROMPTS`).
-        cot: Ask for step-by-step reasoning.
-        rationales: Rationale per sample id (chain of cognition); every
-            selected sample must have one.
-        rationale_form: How rationales are shown (``hidden`` or ``raw``).
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Raises:
-        ParameterError: If ``rationales`` lacks some of the selected sample ids.
+    ``rationales`` (chain of cognition) must hold every selected sample id; the other
+    arguments are those of ``coglm_chat``.
     """
     records = load_records(abilities)
     if per_ability is not None:

@@ -17,17 +17,7 @@ IGNORED_ARGUMENTS = ()
 
 
 def read_chat_log(path: str | os.PathLike[str]) -> EvalLog:
-    """A successful ``coglm_chat`` log with its samples.
-
-    Args:
-        path: The log file (``.eval`` or ``.json``), written with samples.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: Naming the file when it is not a successful ``coglm_chat``
-            log (:class:`cog_tasks.common.logs.InspectLogError`) or holds no
-            samples (:class:`cog_tasks.coglm.records.CogLMDataError`).
-    """
+    """A successful ``coglm_chat`` log with its samples (else ``ValueError`` naming the file)."""
     log = read_log(path, tasks=TASK_NAMES, statuses=SUCCESS_ONLY)
     if not log.samples:
         raise CogLMDataError(f"{path}: the log holds no samples (was it written without samples?)")

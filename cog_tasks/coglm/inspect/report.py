@@ -1,14 +1,4 @@
-"""CogLM reports from Inspect ``coglm_chat`` logs: the report table and the paper's Tables 5 and 7.
-
-Each log becomes a :class:`~cog_tasks.common.results.RunResults` (one record
-per sample and epoch, errored samples included and scored as wrong, over the
-whole benchmark as its declared set) that the shared results model checks and
-averages over epochs; then a :class:`cog_tasks.coglm.report.CogLMRun`,
-labelled by model and by the settings the paper compares: chain of thought
-and self-consistency (Table 5), chain of cognition (Table 7). A log of a
-subset (``--limit``, ``per_ability``, ``abilities``, ``--sample-id``) is
-partial because items of the declared set are missing.
-"""
+"""CogLM reports from Inspect ``coglm_chat`` logs: the report and the paper's Tables 5 and 7."""
 
 from __future__ import annotations
 
@@ -32,12 +22,7 @@ from cog_tasks.common.results import RunResults
 
 
 def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """The Inspect logs among ``paths``: ``.eval`` files given or found below folders.
-
-    A ``.json`` file given by name counts too (Inspect's JSON log format), but
-    folders are searched for ``.eval`` only, so lm-eval's JSON files beside
-    them are never mistaken for logs.
-    """
+    """The Inspect logs among ``paths``: files given or ``.eval`` files below folders."""
     found: list[Path] = []
     for item in map(Path, paths):
         if item.is_dir():
@@ -48,16 +33,7 @@ def inspect_log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 
 def log_results(log: EvalLog, chance: str = DEFAULT_CHANCE) -> RunResults:
-    """One ``coglm_chat`` log as an unchecked run of the results model.
-
-    Every sample of every epoch is a record: an errored sample (no score)
-    is scored as wrong with status ``error``, a reply cut at the token limit
-    is scored as read with status ``truncated``.
-
-    Args:
-        log: A ``coglm_chat`` log with samples.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-    """
+    """One ``coglm_chat`` log as an unchecked run (errored samples scored wrong)."""
     records = []
     for sample in log.samples or []:
         score = (sample.scores or {}).get(SCORER)
@@ -85,11 +61,7 @@ def log_results(log: EvalLog, chance: str = DEFAULT_CHANCE) -> RunResults:
 
 
 def setting_label(log: EvalLog) -> str:
-    """The paper's name for a log's setting: Base, w/ COT, w/ SC T=..., w/ COC, erased ...
-
-    A prompt other than the default and an extractor other than ``ours`` are
-    added in brackets: ``Base [boxed prompt, authors-gpt extractor]``.
-    """
+    """The paper's name for a log's setting (Base, w/ COT, w/ SC T=..., w/ COC, erased ...)."""
     arguments = log.eval.task_args or {}
     parts = []
     if arguments.get("cot"):
@@ -117,11 +89,7 @@ def log_prompt(log: EvalLog) -> str:
 
 
 def scoring_extractor(log: EvalLog) -> str:
-    """The extractor that scored a log.
-
-    From its scores (`inspect score` rescores), else ``-T extractor``, else
-    the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
-    """
+    """The extractor that scored a log: its scores', else ``-T extractor``, else the prompt's."""
     for sample in log.samples or []:
         if sample.scores and SCORER in sample.scores:
             recorded = (sample.scores[SCORER].metadata or {}).get("extractor")
@@ -137,22 +105,10 @@ def load_inspect_runs(
     label: Callable[[EvalLog, str], str] | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> tuple[list[CogLMRun], LogSet]:
-    """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``.
+    """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``, oldest first.
 
-    Every log is its own run, and no two runs share a label: where logs would
-    be labelled alike, their model is shown with what differs between their
-    identities (:func:`cog_tasks.common.pipeline.row_labels`: the seed
-    of two chance runs, ``#1``, ``#2`` for repeats of one identity).
-
-    Args:
-        paths: Log files or folders (searched for ``.eval`` files).
-        statuses: Log statuses to keep (default: successful only).
-        label: Names a run from its log and the model as shown; default
-            ``<model> (<setting>)``.
-        chance: Chance rule (:data:`~cog_tasks.coglm.rules.CHANCE_RULES`).
-
-    Returns:
-        The runs, oldest first, and the log set (for its note on skipped logs).
+    ``label`` names a run from its log and model (default ``<model> (<setting>)``);
+    labels are unique. Returns the runs and the log set.
     """
     files = inspect_log_files(paths)
     if not files:
@@ -181,16 +137,7 @@ def comparison_runs(
     order: Sequence[str],
     statuses: Collection[str] = SUCCESS_ONLY,
 ) -> tuple[list[CogLMRun], LogSet]:
-    """The runs of a setting comparison, labelled ``<setting> - <model>`` in the paper's order.
-
-    Args:
-        paths: The logs of the runs (files or folders).
-        order: Label prefixes in the order the paper prints its rows.
-        statuses: Log statuses to keep.
-
-    Raises:
-        CogLMDataError: If no ``coglm_chat`` log is found.
-    """
+    """The runs of a setting comparison, labelled ``<setting> - <model>`` in the paper's order."""
     runs, logs = load_inspect_runs(paths, statuses, _model_and_setting)
     if not runs:
         raise CogLMDataError(

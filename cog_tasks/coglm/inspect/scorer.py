@@ -1,19 +1,4 @@
-"""Scorer and metrics of the CogLM chat protocol.
-
-Each sample's ``Score.value`` is a dict of numbers, ``acc`` (1 when the
-extracted option is the answer), ``invalid`` (1 when no option could be
-extracted; such an answer is also wrong) and ``tie`` (1 when a
-self-consistency vote was tied). With ``--epochs`` Inspect's reducer (mean by
-default) averages these per sample, and the metrics below work on the
-averages: pooled calibrated accuracy is linear in accuracy, so the result
-equals the calibrated accuracy over all epochs' answers.
-
-Metric names follow lm-eval's CogLM families: ``<ability>_<metric>`` is the
-metric of lm-eval task ``coglm_<ability>``, ``stage<k>_<metric>`` that of group
-``coglm_stage<k>`` and a bare ``<metric>`` that of group ``coglm``, where
-``<metric>`` is ``acc``, ``calibrated_acc`` or ``invalid`` and stage and
-overall values are unweighted means over abilities, as in lm-eval.
-"""
+"""Scorer and metrics of the CogLM chat protocol, named as lm-eval's CogLM metrics."""
 
 from __future__ import annotations
 
@@ -110,19 +95,7 @@ def invalid() -> Metric:
 
 @metric
 def coglm_summary() -> Metric:
-    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag.
-
-    ``stage<k>_calibrated_acc`` is the mean calibrated accuracy of the stage's
-    abilities; ``acc``, ``calibrated_acc`` and ``invalid`` are means over the
-    abilities (lm-eval's group aggregation); the cognitive age is reported only
-    when all four stages are present; ``tie_rate`` is over all samples. Every
-    calibrated number (per ability, per stage, overall) and the cognitive age
-    get ``_ci_low`` and ``_ci_high``: the 95 % interval bootstrapped over items
-    through the number's own formula
-    (:func:`cog_tasks.coglm.metrics.summary_intervals`). ``partial_run`` is 1
-    when some ability has fewer items than the benchmark's file (``--limit``,
-    ``per_ability``): the cognitive age is then not comparable with Table 9.
-    """
+    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:  # every sample errored: no number, and never a NaN in the log
@@ -173,15 +146,7 @@ def _add_interval(summary: dict[str, float], key: str, interval: Interval) -> No
     ]
 )
 def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:
-    """Extract the chosen option and compare it with the target.
-
-    With self-consistency the option is the majority vote over the sampled
-    completions (see :mod:`cog_tasks.coglm.voting` for ties).
-
-    Args:
-        extractor: The answer reader, ``ours`` (default), ``authors`` or
-            ``authors-gpt`` (see :data:`cog_tasks.coglm.extract.EXTRACTORS`).
-    """
+    """Extract the chosen option (self-consistency: the vote) and compare it with the target."""
     read = get_extractor(extractor)
 
     async def score(state: TaskState, target: Target) -> Score:

@@ -23,19 +23,8 @@ class PlainTextError(UserError):
 def check_plain_text(model: str, model_args: dict[str, object]) -> None:
     """Refuse an ``hf/`` model that would not send the ``llama-text`` prompt as plain text.
 
-    Inspect's ``hf`` provider applies the tokenizer's chat template, or, with
-    ``use_chat_template=false``, writes ``user: `` before the text; only a
-    ``chat_template`` model argument that renders the message alone
-    (:data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE`) sends the text
-    as the authors' script did. Other providers are not checked (API chat
-    models always wrap a message; see the README).
-
-    Args:
-        model: The model's name, ``provider/model``.
-        model_args: Its model arguments.
-
-    Raises:
-        PlainTextError: One line naming the model argument to pass.
+    Only :data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE` as ``chat_template`` does;
+    other providers are not checked.
     """
     if model.startswith("hf/") and model_args.get("chat_template") != RAW_TEXT_TEMPLATE:
         raise PlainTextError(
@@ -60,16 +49,7 @@ def plain_text() -> Solver:
 def vote_on(
     completions: list[str], choices: list[str], read: Extractor = extract_choice
 ) -> tuple[list[int | None], Vote]:
-    """Extract each completion's option and take the majority vote.
-
-    Args:
-        completions: The sampled answers.
-        choices: The options.
-        read: The answer reader (see :data:`cog_tasks.coglm.extract.EXTRACTORS`).
-
-    Returns:
-        The per-completion picks (``None`` when unparseable) and the vote.
-    """
+    """Each completion's option (``None`` when unread) and the majority vote."""
     picks = [read(text, choices) for text in completions]
     return picks, majority_vote(picks)
 
@@ -80,18 +60,9 @@ def self_consistency(
 ) -> Solver:
     """Sample several answers and keep a majority one as the output.
 
-    All completions are kept in the sample store under ``coglm_sc_completions``
-    (the scorer votes on them); the output and the appended assistant message
-    are the first completion that agrees with the vote (or the first one when
-    none could be parsed), so a log's output is a representative rationale.
-
-    Args:
-        samples: Number of completions to draw (at least 2).
-        temperature: Sampling temperature.
-        seed: Base seed; completion ``i`` uses ``seed + i`` so that providers
-            honouring a per-request seed do not return one answer N times.
-            ``None`` leaves seeding to the provider.
-        extractor: The answer reader that picks the representative completion.
+    All completions go to the store (``coglm_sc_completions``) for the scorer; the
+    output is the first completion agreeing with the vote. Completion ``i`` uses
+    ``seed + i`` (``None``: the provider's seeding).
     """
     if samples < 2:
         raise ParameterError(f"self-consistency needs at least 2 samples, got {samples}")

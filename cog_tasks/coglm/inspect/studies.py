@@ -1,9 +1,4 @@
-"""Run the CogLM chat-protocol studies through Inspect and read their logs.
-
-The study logic (cells, CSV, heatmap, agreement) is in the core module
-:mod:`cog_tasks.coglm.studies`; this module runs the Inspect task, turns its
-logs into item outcomes and reports progress.
-"""
+"""Run the CogLM chat-protocol studies through Inspect and read their logs."""
 
 from __future__ import annotations
 
@@ -45,21 +40,7 @@ from cog_tasks.common.secrets import redact
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
-    """Per-item outcomes of a ``coglm_chat`` Inspect log, through the shared results model.
-
-    The log is read as every other CogLM report reads it
-    (:func:`cog_tasks.coglm.inspect.report.log_results`, then
-    :func:`cog_tasks.common.results.check_run`): epochs averaged within an
-    item, an errored sample scored as wrong and unreadable.
-
-    Args:
-        log: An ``inspect_ai.log.EvalLog`` with samples.
-        erased: The condition's label (ability code or ``"none"``).
-
-    Raises:
-        cog_tasks.common.results.ResultsError: If the log has no samples, or
-            one fails the shared checks.
-    """
+    """Per-item outcomes of a ``coglm_chat`` log under the condition ``erased``."""
     checked = check_run(log_results(log))
     return [
         ItemOutcome(
@@ -76,14 +57,7 @@ def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
 
 @dataclass(frozen=True)
 class InterdependenceResult:
-    """What an interdependence run produced.
-
-    Attributes:
-        cells: The matrix cells.
-        csv_path: The CSV file.
-        png_path: The heatmap.
-        conditions_run: Conditions evaluated by this call (others were resumed).
-    """
+    """What an interdependence run produced (``conditions_run``: evaluated now, not resumed)."""
 
     cells: list[Cell]
     csv_path: Path
@@ -106,21 +80,9 @@ def run_interdependence(
 ) -> InterdependenceResult:
     """Run the erasure x ability study and write the CSV and the heatmap.
 
-    Args:
-        model: Inspect model name (``openai/gpt-4o``, ``hf/smollm2`` ...) or a Model.
-        output_dir: Folder for logs, outcomes, CSV and PNG; a rerun resumes.
-        abilities: Tested abilities (columns); all by default.
-        erased: Erased abilities (rows, after the baseline); default: the tested ones.
-        per_ability: First N items of each tested ability.
-        model_args: Model arguments (e.g. ``model_path``, ``do_sample``).
-        resamples: Bootstrap resamples per cell.
-        seed: Bootstrap seed.
-        progress: Called with one line as each condition starts and finishes
-            (e.g. ``print``); ``None`` for silence.
-        **eval_options: Passed to ``inspect_ai.eval`` (``max_tokens``, ``temperature`` ...).
-
-    Returns:
-        The cells and the paths written.
+    ``output_dir`` holds logs, outcomes, CSV and PNG (a rerun resumes); ``erased``
+    defaults to the tested abilities; ``progress`` gets one line per condition start
+    and end; ``eval_options`` go to ``inspect_ai.eval``.
     """
     tested = [a.code for a in resolve_codes(abilities)]
     rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested

@@ -1,21 +1,4 @@
-"""Read lm-eval's CogLM output into the shared results model, and its headlines.
-
-lm-eval writes, below its ``--output_path``, one ``results_<date>.json`` per
-run and, with ``--log_samples``, one ``samples_<task>_<date>.jsonl`` per task
-beside it. :func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` reads and
-checks them (a samples file per task, as many documents as ``n-samples``);
-this module turns each results file and family into a
-:class:`~cog_tasks.common.results.RunResults` over CogLM's declared items
-(every item of the ten abilities: a run of fewer is partial, whatever
-``--limit`` said) and :func:`cog_tasks.common.results.check_run` applies the
-shared checks. Every results file is its own run: none is merged or dropped,
-and the hash of the documents it scored is part of its identity.
-It imports neither lm-eval nor any other framework.
-
-A run needs its samples files: the items are the unit of every interval and of
-every check, and any choice rule and chance rule is recomputed from them
-(:mod:`cog_tasks.coglm.rules`).
-"""
+"""Read lm-eval's CogLM samples into the shared results model (one run per results file)."""
 
 from __future__ import annotations
 
@@ -43,11 +26,7 @@ from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
 from cog_tasks.common.pipeline import checked_rows
-from cog_tasks.common.results import (
-    CheckedRun,
-    RunResults,
-    check_run,
-)
+from cog_tasks.common.results import CheckedRun, RunResults, check_run
 from cog_tasks.common.runs import RunIdentity
 
 
@@ -69,14 +48,7 @@ the model's tokenizer) are left out of its hash, so models on the same items pai
 
 @dataclass(frozen=True)
 class TaskFamily:
-    """Where one lm-eval CogLM family keeps its per-ability numbers.
-
-    Attributes:
-        name: The family's group name.
-        task_prefix: Ability tasks are named ``<task_prefix><code>``.
-        filter: lm-eval filter name in the metric keys (``metric,filter``).
-        label_suffix: Added to the model's name in tables ("" for none).
-    """
+    """Where one lm-eval CogLM family keeps its per-ability numbers (``filter``: in metric keys)."""
 
     name: str
     task_prefix: str
@@ -104,14 +76,7 @@ def _model_label(data: dict[str, Any]) -> str:
 
 
 def run_identity(data: dict[str, Any], family: TaskFamily, **settings: object) -> RunIdentity:
-    """A results file's run identity for one family.
-
-    Task (family ``@`` its version), model (the weights' name), and as
-    arguments the backend and its ``model_args``, the abilities run where not
-    all ten, ``num_fewshot``, ``limit`` and ``settings`` (the report's rule and
-    chance, and the documents' hash, :func:`~cog_tasks.common.lm_eval_samples.data_argument`);
-    the seed is lm-eval's ``random_seed``.
-    """
+    """A results file's run identity for one family (task, model, arguments, seed)."""
     config = data.get("config", {})
     versions = data.get("versions", {})
     codes = [
@@ -157,16 +122,7 @@ def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> Sc
 
 
 def _protocol(family: TaskFamily, rule: str, chance: str, length_units: set[str]) -> str:
-    """One line on how a run was scored.
-
-    Args:
-        family: The task family.
-        rule: Choice rule of the ``coglm`` family.
-        chance: Chance rule.
-        length_units: The documents' ``length_unit`` values (empty for samples
-            older than the key). ``word`` means lm-eval had no tokenizer: the
-            rules that divide by token counts divided by word counts.
-    """
+    """One line on how a run was scored (``length_units``: the documents')."""
     if family.name != "coglm":
         return f"generation ({family.filter} answer reader), chance {chance}"
     if "word" in length_units and rule in ("authors", "per-token"):
@@ -185,16 +141,9 @@ def results_of_file(
 ) -> list[tuple[RunResults, TaskFamily]]:
     """One unchecked run per CogLM family found in one results file.
 
-    Args:
-        results_file: The ``results_<date>.json``.
-        declared: The declared items (:func:`declared_benchmark`).
-        rule: Choice rule of the ``coglm`` family (:data:`RULES`).
-        chance: Chance rule.
-
     Raises:
-        CogLMDataError: Naming the file and line of a malformed sample, an
-            unknown rule, or a family none of whose samples files exists.
-        cog_tasks.common.results.ResultsError: From the shared samples checks.
+        CogLMDataError: Naming the file and line of a malformed sample, an unknown
+            rule, or a family none of whose samples files exists.
     """
     if rule not in RULES:
         raise CogLMDataError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
@@ -248,22 +197,14 @@ def load_lm_eval_runs(
 ) -> list[tuple[CheckedRun, TaskFamily, str]]:
     """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
 
-    A run is labelled by its model; runs of one model and family add what
-    differs between them (:func:`cog_tasks.common.pipeline.row_labels`).
-
     Args:
-        path: An lm-eval ``--output_path`` directory or one results file, or
-            several: a run found twice (a copied folder) is read once, with a warning.
+        path: lm-eval ``--output_path`` folders or results files; a run found twice
+            is read once, with a warning.
         rule: Choice rule of the ``coglm`` family (:data:`RULES`).
         chance: Chance rule.
 
     Returns:
         ``(checked run, family, label)`` per run, oldest first.
-
-    Raises:
-        FileNotFoundError: If there is no results file.
-        CogLMDataError: If no results file holds CogLM tasks, or one is malformed.
-        cog_tasks.common.results.ResultsError: From the shared checks.
     """
     declared = declared_benchmark()
     dated = []
@@ -283,24 +224,7 @@ def load_lm_eval_runs(
 def headlines_from_lm_eval(
     output_path: Path, rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE, seed: int = 0
 ) -> list[Headline]:
-    """The headlines of every ``coglm`` (log-likelihood) run found at ``output_path``.
-
-    Per run: ``calibrated_acc_authors`` (pooled over items; each item's unit
-    value ``(correct - 1/n, 1 - 1/n)``), ``overall``, ``stage1`` ... ``stage4``
-    and ``cognitive_age`` (:func:`cog_tasks.coglm.headlines.run_headlines`),
-    each carrying the run's coverage.
-
-    Args:
-        output_path: lm-eval's ``--output_path`` (written with ``--log_samples``).
-        rule: Choice rule (:data:`RULES`); the pooled measure is named
-            ``calibrated_acc_<rule pick>`` (``calibrated_acc_authors`` by default).
-        chance: Chance rule.
-        seed: Seed of the bootstrap.
-
-    Raises:
-        FileNotFoundError: If there is no results file.
-        CogLMDataError: If a ``coglm`` run has no samples files, or a file is malformed.
-    """
+    """The headlines of every ``coglm`` run at ``output_path`` (pooled: ``calibrated_<pick>``)."""
     return [
         headline
         for checked, family, _ in load_lm_eval_runs(output_path, rule, chance)
@@ -317,19 +241,7 @@ def chance_headlines(
     abilities: Sequence[str] | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> list[Headline]:
-    """Headlines of a seeded uniform guesser on the ``coglm`` items, no model needed.
-
-    The items are those lm-eval's ``coglm`` runs (``limit`` first items per
-    ability, as ``--limit``), so the rows pair with a model's on the same item
-    ids; the declared set is the whole benchmark, so a limited run is partial
-    as a model's is. Run identity: task ``coglm@<version>``, model ``chance``, the seed.
-
-    Args:
-        seed: The guesser's seed.
-        limit: First items per ability (lm-eval's ``--limit``); all by default.
-        abilities: Ability codes; all ten by default.
-        chance: Chance rule.
-    """
+    """Headlines of a seeded uniform guesser on the items lm-eval's ``coglm`` runs (``limit``)."""
     records = []
     for code in abilities or [ability.code for ability in ABILITIES]:
         records += load_records([ABILITY_BY_CODE[code].code])[:limit]
@@ -348,18 +260,7 @@ def chance_headlines(
 
 
 def lm_eval_picks(output_path: Path) -> dict[str, int]:
-    """The option lm-eval's log-likelihood family chose per record id (the authors' rule).
-
-    Reads the ``samples_coglm_<code>_<timestamp>.jsonl`` files written with
-    ``--log_samples`` by one run: the folder must hold one model's runs, and of
-    several runs there (lm-eval names each by its timestamp) the newest is
-    read, with a warning naming the others.
-
-    Raises:
-        FileNotFoundError: If no CogLM samples file is found.
-        CogLMDataError: If the samples sit in several model folders, or naming
-            the file and line of a malformed sample.
-    """
+    """The authors'-rule pick of the newest ``coglm`` run in ``output_path``, per record id."""
     files = [
         file
         for ability in ABILITIES

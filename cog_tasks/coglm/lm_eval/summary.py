@@ -1,13 +1,4 @@
-"""The short CogLM summary ``cog-tasks lm-eval`` prints after lm-eval's own tables.
-
-After a run naming a CogLM task, the researcher gets, in a few lines: the
-stage scores, the overall score and the cognitive age with their 95 %
-intervals (from the ``--log_samples`` files), a flag on an age outside the
-range the map was fitted on (or whose interval reaches past it) and on a
-partial run, and the command of the full report.
-Without ``--output_path`` (or ``--log_samples``) it says what to add so that
-nothing must be run again next time.
-"""
+"""The short CogLM summary ``cog-tasks lm-eval`` prints after lm-eval's own tables."""
 
 from __future__ import annotations
 
@@ -76,9 +67,7 @@ def format_summary(run: CogLMRun) -> list[str]:
 def summary_text(arguments: Sequence[str], started: float | None = None) -> str | None:
     """The summary after an lm-eval run with ``arguments``, or ``None`` if it named no CogLM task.
 
-    Args:
-        arguments: The arguments given to ``cog-tasks lm-eval``.
-        started: Only results files written since this time count (``None``: all).
+    ``started``: only results files written since then count (``None``: all).
     """
     if not names_coglm(arguments):
         return None

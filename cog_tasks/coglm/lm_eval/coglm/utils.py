@@ -1,8 +1,4 @@
-"""lm-eval glue for the CogLM tasks: documents, prompt, requests, per-document scores.
-
-Everything of substance lives in :mod:`cog_tasks.coglm` and
-:mod:`cog_tasks.coglm.metrics`; this module only adapts it to lm-eval's hooks.
-"""
+"""lm-eval glue for the CogLM tasks: documents, prompt, requests, per-document scores."""
 
 from __future__ import annotations
 
@@ -56,22 +52,7 @@ def _tokenizer_from_metadata(metadata: dict[str, Any]) -> Tokenizer | None:
 
 
 def load_ability(ability: str, **metadata: Any) -> datasets.DatasetDict:
-    """``custom_dataset`` hook: one ability's records, through the resolver.
-
-    Each document gets ``choice_lengths``, the length of every candidate's
-    continuation in tokens of the evaluated model's tokenizer (found from the
-    ``--model_args``), used by ``acc_per_token``, and ``context_head`` and
-    ``context_tokens`` (:func:`~cog_tasks.coglm.completion.context_split`),
-    used by ``acc_authors``. Without a loadable tokenizer the lengths fall
-    back to whitespace-separated words and a warning says so.
-
-    Args:
-        ability: Ability code, from the task's ``dataset_kwargs``.
-        **metadata: lm-eval's task metadata (``version``, the model arguments ...).
-
-    Returns:
-        A ``DatasetDict`` with a single ``test`` split.
-    """
+    """``custom_dataset`` hook: one ability's records as a ``test`` split, with token counts."""
     tokenizer = _tokenizer_from_metadata(metadata)
     if tokenizer is None:
         logger.warning(
@@ -102,26 +83,18 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 
 class CogLMTask(ConfigurableTask):
-    """The ``multiple_choice`` task plus one request per document for ``acc_authors``.
-
-    After the candidates, each document asks for the log-likelihood of its
-    own context after the first token: context ``context_head``,
-    continuation the rest of the context. The request is exact only for the
-    plain zero-shot context, so any other (few-shot examples, a system
-    instruction, a chat template) is refused with an error.
-    """
+    """The ``multiple_choice`` task plus each context's own request (plain zero-shot only)."""
 
     def __init__(self, config: dict[str, Any]) -> None:
         """Build the task from its YAML (the ``class`` key is lm-eval's, not a task field)."""
         super().__init__(config={k: v for k, v in config.items() if k != "class"})
 
     def construct_requests(self, doc: dict[str, Any], ctx: Any, **kwargs: Any) -> list[Instance]:
-        """The candidates' requests, then the context's own (see the class docs).
+        """The candidates' requests, then the context's own.
 
         Raises:
-            CogLMDataError: If lm-eval changed the context (few-shot examples, a
-                system instruction, a chat template); ``cog-tasks lm-eval``
-                prints it as one line.
+            CogLMDataError: If lm-eval changed the context (few-shot examples, a system
+                instruction, a chat template).
         """
         requests = super().construct_requests(doc, ctx, **kwargs)
         if ctx != doc_to_text(doc):
@@ -142,17 +115,7 @@ class CogLMTask(ConfigurableTask):
 
 
 def process_results(doc: dict[str, Any], results: Sequence[tuple[float, bool]]) -> dict:
-    """Score one document from the candidates' and the context's log-likelihoods.
-
-    The choice is the authors' rule (``acc_authors``) and the chance the listed
-    option count (``1/len(candidates)``, the paper's Eq. 1).
-
-    Returns:
-        ``acc_authors`` (0/1), ``calibrated_acc_authors`` as a ``(correct,
-        num_choices)`` pair for the pooled aggregation, and
-        ``calibrated_acc_per_item`` (the item's own chance-corrected score, the
-        per-item companion of the pooled headline).
-    """
+    """Score one document: ``acc_authors`` and its pooled and per-item calibrated accuracies."""
     gold, num_choices = doc["answer"], doc["num_choices"]
     *candidates, (context_loglikelihood, _) = results
     picks = choice_picks(doc, [ll for ll, _ in candidates], context_loglikelihood)

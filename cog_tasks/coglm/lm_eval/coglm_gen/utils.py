@@ -1,9 +1,4 @@
-"""lm-eval glue for the generative CogLM tasks: documents, prompt, extraction, scores.
-
-The prompt comes from :mod:`cog_tasks.coglm.prompts`, the answer extraction
-from :mod:`cog_tasks.coglm.extract` and the pooled calibrated accuracy from
-the log-likelihood family's aggregation, so every frontend scores alike.
-"""
+"""lm-eval glue for the generative CogLM tasks: documents, prompt, extraction, scores."""
 
 from __future__ import annotations
 
@@ -32,15 +27,7 @@ INVALID = "[invalid]"
 
 
 def load_ability(ability: str, **_metadata: Any) -> datasets.DatasetDict:
-    """``custom_dataset`` hook: one ability's records, through the resolver.
-
-    Args:
-        ability: Ability code, from the task's ``dataset_kwargs``.
-        **_metadata: lm-eval's task metadata (unused).
-
-    Returns:
-        A ``DatasetDict`` with a single ``test`` split.
-    """
+    """``custom_dataset`` hook: one ability's records, through the resolver, as a ``test`` split."""
     rows = [record.to_dict() for record in load_records([ability])]
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
@@ -69,37 +56,19 @@ def _letters(
 def extract_letters(
     responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
 ) -> list[list[str]]:
-    """``custom`` filter ``extract``: the letter each response chose, or ``[invalid]``.
-
-    Args:
-        responses: Per document, the model's generations.
-        docs: The documents, in the same order.
-
-    Returns:
-        Per document, one letter (or ``[invalid]``) per generation.
-    """
+    """``custom`` filter ``extract``: the letter each generation chose, or ``[invalid]``."""
     return _letters(responses, docs, "ours")
 
 
 def extract_letters_authors(
     responses: Sequence[Sequence[str]], docs: Sequence[dict[str, Any]]
 ) -> list[list[str]]:
-    """``custom`` filter ``authors``: the letter the authors' Llama-2-chat rule reads.
-
-    See :mod:`cog_tasks.coglm.authors_rule`; arguments and result as for
-    :func:`extract_letters`.
-    """
+    """``custom`` filter ``authors``: the letter the authors' Llama-2-chat rule reads."""
     return _letters(responses, docs, "authors")
 
 
 def process_results(doc: dict[str, Any], results: Sequence[str]) -> dict[str, Any]:
-    """Score one document from its filtered answer.
-
-    Returns:
-        ``acc`` (0/1), ``calibrated_acc`` as a ``(correct, num_choices)`` pair
-        for the pooled aggregation, ``calibrated_acc_per_item`` and ``invalid``
-        (1 when no option could be extracted; the answer then counts as wrong).
-    """
+    """Score one document: ``acc``, ``calibrated_acc`` (a pair), its per-item form, ``invalid``."""
     letter = results[0]
     chosen = None if letter == INVALID else LETTERS.index(letter)
     correct = chosen == doc["answer"]
