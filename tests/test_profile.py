@@ -75,9 +75,7 @@ def test_chance_profile_has_every_benchmark_with_intervals(chance_profiles) -> N
 
 
 @pytest.mark.slow
-def test_two_chance_profiles_pair_on_shared_units(
-    chance_profiles, tmp_path: Path, capsys
-) -> None:
+def test_two_chance_profiles_pair_on_shared_units(chance_profiles, tmp_path: Path, capsys) -> None:
     first, second = (json.loads((f / "profile.json").read_text()) for f in chance_profiles)
     comparisons = compare_profiles(first, second)
     paired = [c for c in comparisons if c.difference is not None]
@@ -185,6 +183,32 @@ def test_with_chance_puts_chance_on_the_same_rows_only() -> None:
     rows = with_chance([row("m1", 0.9), row("m2", 0.8)], [row("m1", 0.25)])
     assert rows[0]["chance"] == {"value": 0.25, "ci_low": 0.0, "ci_high": 1.0, "n": 12}
     assert rows[1]["chance"] is None and rows[1]["value"] == 0.8
+
+
+DRAWN_ROWS = [  # (row or chance entry, what the figures draw of it)
+    ({"value": 0.5, "ci_low": 0.4, "ci_high": 0.6}, (0.5, 0.4, 0.6)),
+    ({"value": 0.5, "ci_low": None, "ci_high": None}, (0.5, 0.5, 0.5)),  # no interval: a point
+    ({"value": None, "ci_low": None, "ci_high": None}, None),  # undefined (kappa, no ratings)
+    ({"value": -0.2, "ci_low": -0.9, "ci_high": None}, (-0.2, -0.9, -0.2)),
+    (None, None),  # no chance entry on the row
+    ({}, None),
+]
+
+
+@pytest.mark.parametrize(("entry", "drawn"), DRAWN_ROWS)
+def test_every_figure_draws_values_through_one_accessor(
+    entry: dict | None, drawn: tuple | None, tmp_path: Path
+) -> None:
+    """``drawable`` is what both figures draw; any entry, as a row or as its chance, draws."""
+    from cog_tasks.commands.profile_views import draw_compare, draw_profile, drawable
+
+    assert drawable(entry) == drawn
+    run = {"task": "cogbench@1", "model": "m", "roles": {}, "arguments": {}}
+    base = {"benchmark": "cogbench", "measure": "kappa", "scale": "kappa", "n": 12, "run": run}
+    rows = [{**base, "value": 0.1, "ci_low": 0.0, "ci_high": 0.2, **(entry or {}), "chance": entry}]
+    profile = {"rows": rows, "paper": [], "model": "m", "preset": "smoke"}
+    assert draw_profile(profile, tmp_path / "p.png").stat().st_size > 1_000
+    assert len(draw_compare(["a", "b"], [profile, profile])) > 1_000
 
 
 def _chromium() -> str | None:

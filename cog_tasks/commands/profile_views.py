@@ -157,8 +157,16 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
     return "\n".join([*lines, f"Versions: {versions}.", ""])
 
 
-def _bound(row: Mapping[str, Any], name: str) -> float:
-    return row["value"] if row[name] is None else row[name]
+def drawable(row: Mapping[str, Any] | None) -> tuple[float, float, float] | None:
+    """A row's (or chance entry's) ``(value, low, high)`` to draw; ``None`` where it is undefined.
+
+    Every figure reads values through this one accessor: a row without an interval is a bare
+    point, and an undefined value (a kappa without valid ratings) or a missing entry is not drawn.
+    """
+    if not row or row.get("value") is None:
+        return None
+    value, low, high = row["value"], row.get("ci_low"), row.get("ci_high")
+    return value, value if low is None else low, value if high is None else high
 
 
 def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
@@ -218,17 +226,15 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         # (a kappa without valid ratings) is not drawn; a row whose replies mostly
         # failed is hollow, with its failed share beside it.
         for position, row in enumerate(rows):
-            if row["value"] is None:
+            if (point := drawable(row)) is None:
                 axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")
                 continue
+            value, low, high = point
             failed = _failed_share(row) or 0.0
             axis.errorbar(
-                [row["value"]],
+                [value],
                 [position],
-                xerr=[
-                    [max(0.0, row["value"] - _bound(row, "ci_low"))],
-                    [max(0.0, _bound(row, "ci_high") - row["value"])],
-                ],
+                xerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
                 fmt="o",
                 capsize=3,
                 color="tab:blue",
@@ -236,12 +242,8 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
                 label="model (hollow: over half its replies failed)",
             )
             if failed > MOSTLY_FAILED:
-                axis.annotate(f"failed {failed:.0%}", (row["value"], position + 0.25), fontsize=7)
-        chance = [
-            (p, row["chance"]["value"])
-            for p, row in enumerate(rows)
-            if row.get("chance") and row["chance"]["value"] is not None
-        ]
+                axis.annotate(f"failed {failed:.0%}", (value, position + 0.25), fontsize=7)
+        chance = [(p, c[0]) for p, row in enumerate(rows) if (c := drawable(row.get("chance")))]
         _plot_chance(axis, chance)
         for position, row in enumerate(rows):
             published = [entry["value"] for entry in _paper_entries(row, paper)]
@@ -260,10 +262,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         if title.endswith("(kappa)"):
             axis.set_xlim(-1.05, 1.05)
         elif title.endswith("(raw)") and all(
-            0.0 <= _bound(row, name) <= 1.0
-            for row in rows
-            if row["value"] is not None
-            for name in ("ci_low", "ci_high")
+            0.0 <= bound <= 1.0 for row in rows if (point := drawable(row)) for bound in point[1:]
         ):
             axis.set_xlim(-0.05, 1.05)
         axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
@@ -474,20 +473,16 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
     step = 0.6 / max(1, len(profiles))
     for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
         for index, (label, column) in enumerate(zip(names, columns, strict=True)):
-            points = [
-                (p, column[k])
-                for p, k in enumerate(members)
-                if k in column and column[k]["value"] is not None  # undefined: in the table
-            ]
+            points = [(p, pt) for p, k in enumerate(members) if (pt := drawable(column.get(k)))]
             if not points:
                 continue
             offset = -0.3 + step * (index + 0.5)
             axis.errorbar(
-                [row["value"] for _, row in points],
+                [value for _, (value, _, _) in points],
                 [p + offset for p, _ in points],
                 xerr=[
-                    [max(0.0, row["value"] - _bound(row, "ci_low")) for _, row in points],
-                    [max(0.0, _bound(row, "ci_high") - row["value"]) for _, row in points],
+                    [max(0.0, value - low) for _, (value, low, _) in points],
+                    [max(0.0, high - value) for _, (value, _, high) in points],
                 ],
                 fmt="o",
                 capsize=2,
@@ -496,9 +491,10 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
                 color=f"C{index}",
             )
         chance = [
-            (p, next(c[k] for c in columns if k in c).get("chance")) for p, k in enumerate(members)
+            (p, c[0])
+            for p, k in enumerate(members)
+            if (c := drawable(next(column[k] for column in columns if k in column).get("chance")))
         ]
-        chance = [(p, c["value"]) for p, c in chance if c]
         _plot_chance(axis, chance)
         if name == "kappa":
             axis.set_xlim(-1.05, 1.05)
