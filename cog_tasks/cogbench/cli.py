@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> object:
     """A ``TextGenerator`` over an Inspect model given on the command line."""
     from inspect_ai.model import get_model
-
     from cog_tasks.cogbench.inspect.solver import ModelGenerator
 
     return ModelGenerator(get_model(model_name, **dict(model_args)))
@@ -34,7 +33,6 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
 
 def _score(args: argparse.Namespace) -> int:
     import asyncio
-
     from cog_tasks.cogbench.evaluation import (
         answered_items,
         format_scores,
@@ -201,7 +199,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``cogbench`` command group to the ``cog-tasks`` parser."""
     group = subparsers.add_parser("cogbench", help="CogBench: evaluate files, plot logs, baseline")
     commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
-
     evaluate = commands.add_parser(
         "score",
         aliases=["evaluate"],
@@ -229,7 +226,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_score)
-
     agreement = commands.add_parser(
         "agreement",
         help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
@@ -246,7 +242,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="compare the human Rationality scores of METHOD's reasoning (FILE:METHOD raters)",
     )
     agreement.set_defaults(func=_agreement)
-
     report = commands.add_parser(
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
@@ -261,12 +256,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool runs that differ only by seed into one row (the row says so)",
     )
     report.set_defaults(func=_report)
-
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
     export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
     add_out_option(export, "JSON file to write", old=("-o", "--output"), required=True)
     export.set_defaults(func=_export)
-
     add_chance_command(
         commands,
         "run the cogbench task with a seeded uniform-random rater (chance reference)",

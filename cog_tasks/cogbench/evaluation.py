@@ -1,13 +1,8 @@
 """Score results stored in the authors' eval schema (``eval_cogbench_{a,v}.json``).
 
-This mirrors the authors' evaluation script: Authenticity is Cohen's κ between
-the method's ratings and the human ratings, pooled over all records of an
-iteration; Rationality is the mean human score of the method's reasoning.
-Differences, all deliberate: an unreadable or missing method rating counts as
-a disagreement instead of crashing or vanishing; unset human values (-1) are
-left out and counted; the average runs over the iterations 1-10 that exist
-and have a value, so it is never NaN. A κ on the polarity scale (1-2 / 3 /
-4-5) is reported next to the plain one.
+Mirrors the authors' evaluation script, except that a missing or unreadable rating is
+a disagreement, unset human values (-1) are left out and counted, and averages skip
+undefined iterations (never NaN). A polarity κ (1-2 / 3 / 4-5) is reported too.
 """
 
 from __future__ import annotations
@@ -53,13 +48,7 @@ from cog_tasks.common.runs import RunIdentity
 
 @dataclass(frozen=True)
 class AnsweredItem:
-    """One questionnaire item with one method's answer (``None`` if absent).
-
-    Attributes:
-        record: The record the item belongs to.
-        item: The item.
-        answer: The method's answer, if the file has one.
-    """
+    """One questionnaire item with one method's answer (``None`` if absent)."""
 
     record: CogBenchRecord
     item: QuestionnaireItem
@@ -75,11 +64,6 @@ def answered_items(
     records: Sequence[CogBenchRecord], method: str, source: str = "the file"
 ) -> list[AnsweredItem]:
     """Every item of the records with ``method``'s answer.
-
-    Args:
-        records: The records of one eval file.
-        method: The method whose answers are wanted.
-        source: The file the records come from, named in the error.
 
     Raises:
         RecordError: If no record holds an answer of ``method`` at all.
@@ -101,12 +85,7 @@ def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
 
 
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
-    """The answers as Rationality-judge inputs.
-
-    Each answer is judged with the method's stored profile (CogGPT's updated
-    one) when the file has it, else the initial profile, and with the flows
-    of its (topic, profile) up to its iteration.
-    """
+    """The answers as judge inputs: the stored (else initial) profile, the flows so far."""
     flows: dict[tuple[str, str], dict[int, str]] = {}
     for entry in items:
         flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
@@ -129,15 +108,10 @@ def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
 
 
 def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
-    """The judge's verdicts the file keeps (``judge_rationality``, as ``export`` writes it).
-
-    Args:
-        items: From :func:`answered_items`.
+    """The verdicts the file keeps in ``judge_rationality``, one per item.
 
     Returns:
-        One verdict per item, ``None`` where the item has no judge value (not
-        judged, or no answer of the method); ``None`` instead of the list when
-        no answer of the method has one (the file was not judged).
+        ``None`` per item without one, and instead of the list when no item has one.
     """
     verdicts = [entry.answer.judge if entry.answer else None for entry in items]
     return verdicts if any(verdict is not None for verdict in verdicts) else None
@@ -148,29 +122,11 @@ class MethodScores:
     """Authenticity and Rationality of one method in one file.
 
     Attributes:
-        method: Method name.
-        answers: Items scored.
         missing: Items without an answer of the method (counted as invalid).
-        invalid: Rated items whose method rating is missing or unreadable.
         unrated: Items without a human rating (left out of κ).
-        authenticity: κ per iteration and its average.
-        polarity: κ on the 3-point polarity scale.
-        rationality: Mean human Rationality per iteration (unset values left out).
-        rationality_unset: Answers without a human Rationality score.
-        judge: Mean judge Rationality per iteration, when a judge ran (every
-            unreadable judge reply and every answer without reasoning at 1).
-        judge_vs_human: Judge agreement with human Rationality, when both exist.
-        checked: The file's answers as a checked run of the results model
-            (one unit per trajectory; its coverage counts the trajectories
-            with an invalid rating or an unreadable judge reply).
-        judge_readable: The judge's mean over its readable scores alone.
-        judge_asked: Answers the judge was asked about (all answers with reasoning).
-        judge_invalid: Judge replies without a readable score, over every judged answer.
-        no_reasoning: Answers without reasoning, given 1 without a judge call.
-        judge_missing: Answers without a judge verdict where the others have
-            one (left out of the judge's means).
-        judge_source: Who judged: the model asked now, or the file's
-            recorded verdicts ('' without a judge).
+        judge: Mean judge Rationality per iteration (failures and no reasoning at 1).
+        judge_missing: Answers without a judge verdict (left out of the judge's means).
+        judge_source: Who judged ('' without a judge).
     """
 
     method: str
@@ -232,25 +188,10 @@ def file_results(
     weights: WeightScheme = None,
     verdicts: Sequence[JudgeVerdict | None] | None = None,
 ) -> CheckedRun:
-    """One method's answers in an eval file as a checked run of the results model.
+    """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
-    The unit is the trajectory (topic, profile name); its values are the
-    additive tallies of its iterations (ratings and, with ``verdicts``, the
-    judge's scores). Its status is ``judge_invalid`` where a judge reply had
-    no readable score, else ``invalid`` where a rating was missing or
-    unreadable. An eval file has one answer per item (epoch 1) and records no
-    truncation.
-
-    Args:
-        method: The method scored.
-        items: From :func:`answered_items`.
-        source: The file, for messages.
-        weights: κ weighting.
-        verdicts: The judge's verdict per item (same order), when a judge ran;
-            ``None`` for an item without one (left out of the judge's tallies).
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
+    A unit is ``judge_invalid`` where a judge reply was unreadable, else ``invalid``
+    where a rating was; a ``None`` verdict is left out of the judge's tallies.
     """
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
@@ -302,26 +243,17 @@ def score_method(
     source: str = "the file",
     judge_source: str = "",
 ) -> MethodScores:
-    """Compute the paper's numbers for one method.
-
-    The answers are read into the results model first (:func:`file_results`),
-    whose checks and coverage travel with the scores.
+    """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
 
     Args:
-        method: Method name (for the report).
+        method: Method name.
         items: From :func:`answered_items`.
-        weights: κ weighting (``None`` as in the paper).
-        verdicts: Optional judge verdict per item (same order); an unreadable
-            judge reply and an answer without reasoning count as 1 in the
-            mean, and are counted over every judged answer; an item without
-            a verdict (``None``) is left out of the judge's numbers and counted.
-        kappa: ``pooled`` (one κ over all items of an iteration, the authors'
-            script) or ``per_question`` (mean of per-question κ, Eq. 2).
+        weights: κ weighting.
+        verdicts: Judge verdict per item; unreadable replies and answers without
+            reasoning count as 1, a ``None`` is left out and counted.
+        kappa: ``pooled`` (authors' script) or ``per_question`` (Eq. 2).
         source: The file, for messages.
         judge_source: Who judged, for the report.
-
-    Returns:
-        The scores.
     """
     checked = file_results(method, items, source, weights, verdicts)
     groups = _by_iteration(items)
@@ -391,23 +323,10 @@ NEUTRAL = 3
 def follower_tallies(
     trajectory: Trajectory, feedback: str, weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Tallies of a model-free rater that only follows the feedback ReAct and Reflexion get.
+    """Tallies per later iteration of a model-free rater that only follows the feedback.
 
-    It reads no flow and no profile. With ``rating`` it copies last
-    iteration's human rating of each question (``None``, i.e. invalid, where
-    that was unset or the question was not asked then). With ``direction`` it
-    starts every question at 3 and moves one step down after "too high", one
-    step up after "too low", and stays after "right" or no note. What an agent
-    scores above this follower, on the same trajectories, is what it adds to
-    the feedback.
-
-    Args:
-        trajectory: One (topic, profile) trajectory.
-        feedback: ``rating`` or ``direction``.
-        weights: κ weighting.
-
-    Returns:
-        Tallies per iteration that has a previous iteration.
+    ``rating`` copies last iteration's human rating (invalid where unset or not
+    asked); ``direction`` starts at 3 and steps towards each "too high/low" note.
 
     Raises:
         ParameterError: For a feedback mode without anything to follow.
@@ -438,15 +357,7 @@ def follower_tallies(
 def copy_previous_tallies(
     trajectories: Sequence[Trajectory], weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Pooled tallies of the follower of ``rating`` feedback (copy previous human rating).
-
-    Args:
-        trajectories: The (topic, profile) trajectories.
-        weights: κ weighting.
-
-    Returns:
-        Pooled tallies per iteration >= 1 that has a previous iteration.
-    """
+    """Pooled tallies per later iteration of the ``rating`` follower (copy previous)."""
     tallies: dict[int, RatingTally] = {}
     for trajectory in trajectories:
         for iteration, tally in follower_tallies(trajectory, "rating", weights).items():
@@ -462,17 +373,10 @@ class RaterAgreement:
     """Agreement among several raters of the same questionnaire items (paper's Table 4).
 
     Attributes:
-        raters: Rater labels (``file:method``), in column order.
         scores: ``ratings`` or ``rationality``: what was compared.
         items: Items every rater rated (the rows used).
-        left_out: Items some rater did not rate (or rated unreadably).
-        fleiss: Fleiss' κ on the 1-5 ratings.
-        fleiss_polarity: Fleiss' κ after grouping 1-2 / 3 / 4-5.
-        spearman: Mean pairwise Spearman's ρ (``None`` if undefined).
-        polarity_counts: Per rater, how many ratings were negative, neutral, positive.
-        coverage: Per rater, its scores as a checked run of the results model
-            (unit: the trajectory; its items the keys declared by every
-            rater together), so what a rater lacks or left unscored is named.
+        polarity_counts: Per rater, its negative, neutral and positive counts.
+        coverage: Per rater, its scores as a checked run (unit: the trajectory).
     """
 
     raters: tuple[str, ...]
@@ -505,26 +409,14 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
 def rater_agreement(
     raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]], rationality: bool = False
 ) -> RaterAgreement:
-    """Fleiss' κ, mean pairwise Spearman and polarity tallies across raters.
-
-    With ``rationality``, the scores compared are each file's human
-    Rationality scores of ``METHOD``'s reasoning (the other half of the
-    paper's Table 4) instead of the ratings.
-
-    Items are matched by (topic, iteration, profile name, question); only
-    items every rater rated enter the statistics, the rest are counted.
+    """Fleiss' κ, mean pairwise Spearman and polarity tallies over items every rater rated.
 
     Args:
-        raters: ``(label, records, method)`` per rater; ``method`` is
-            :data:`HUMAN_RATER` for the file's human ratings or a method name.
-        rationality: Compare Rationality scores instead of ratings.
-
-    Returns:
-        The statistics.
+        raters: ``(label, records, method)``; ``method`` :data:`HUMAN_RATER` or a method.
+        rationality: Compare the human Rationality scores of the method's reasoning.
 
     Raises:
-        UserError: With fewer than two raters, two alike labels, or no item
-            rated by all.
+        UserError: With fewer than two raters, two alike labels, or no item rated by all.
     """
     if len(raters) < 2:
         raise UserError(f"agreement needs at least two raters, got {len(raters)}")

@@ -142,7 +142,6 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     from matplotlib.ticker import MaxNLocator
 
     plt = pyplot()
-
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
     panels = (
         (left, "(a) Authenticity (Cohen's kappa, 95 % CI)", "authenticity"),
