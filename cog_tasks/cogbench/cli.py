@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> object:
     """A ``TextGenerator`` over an Inspect model given on the command line."""
     from inspect_ai.model import get_model
+
     from cog_tasks.cogbench.inspect.solver import ModelGenerator
 
     return ModelGenerator(get_model(model_name, **dict(model_args)))
@@ -33,6 +34,7 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
 
 def _score(args: argparse.Namespace) -> int:
     import asyncio
+
     from cog_tasks.cogbench.evaluation import (
         answered_items,
         format_scores,
