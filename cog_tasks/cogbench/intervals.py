@@ -1,33 +1,11 @@
 """95 % intervals of CogBench's headline numbers, bootstrapped over trajectories.
 
-CogBench's independent unit is the trajectory: one (topic, profile) pair
-followed through its iterations. Its ratings within a round share the
-profile and the flow, and its rounds share the agent's memory, so neither a
-rating nor an iteration is independent. Each trajectory is reduced once to
-its per-iteration tallies (:class:`UnitTallies`); a bootstrap resample draws
-trajectories with replacement, sums their tallies and recomputes the headline
-through its own formula (pooled κ per iteration, or the paper's per-question
-κ, averaged over iterations 1 and above; the judge's mean per iteration,
-averaged likewise).
-
-The reports read a run's trajectories through the shared results model
-(:mod:`cog_tasks.cogbench.inspect.logs`), which averages a trajectory's
-epochs into one unit before it comes here; the Inspect metrics receive
-scores already reduced over epochs.
-
-Why these are not :mod:`cog_tasks.common.stats` or
-:mod:`cog_tasks.common.inspect_metrics` calls: the resampling is the common
-:func:`~cog_tasks.common.stats.bootstrap_interval`; what is CogBench's own is
-the statistic. κ is no mean and no ratio of per-trajectory sums (the mean of
-per-trajectory κ is not the pooled κ, and ``key_intervals`` averages
-per-sample values), and the Rationality average is a mean of per-iteration
-means, which :func:`~cog_tasks.common.stats.ratio_interval` matches only
-where every trajectory is judged at every iteration. Shares and per-unit
-sums for the shared comparisons (:func:`invalid_share_units`,
-:func:`rationality_units`) go to the common functions as they are; κ
-depends on trajectories only through the sum of their tallies, so two runs'
-κ pair per trajectory (:func:`authenticity_difference`, through
-:func:`~cog_tasks.common.stats.paired_sums`).
+A trajectory (one (topic, profile) pair; its epochs already averaged) is the independent
+unit, reduced to its per-iteration tallies (:class:`UnitTallies`). Resampling is the
+common :func:`~cog_tasks.common.stats.bootstrap_interval`; the statistic is CogBench's
+own, since pooled κ and a mean of per-iteration means are neither means nor ratios of
+per-trajectory sums. κ depends on trajectories only through their summed tallies, so
+two runs pair per trajectory (:func:`authenticity_difference`).
 """
 
 from __future__ import annotations
@@ -59,13 +37,7 @@ Cell = tuple[int, str | None]
 
 @dataclass(frozen=True)
 class UnitTallies:
-    """One trajectory's tallies, the unit every CogBench interval resamples.
-
-    Attributes:
-        ratings: Rating tally per iteration (and per (iteration, question) with
-            the per-question κ).
-        judged: Judge scores per iteration (empty without a judge).
-    """
+    """One trajectory's rating tallies per :data:`Cell` and judge tallies per iteration."""
 
     ratings: Mapping[Cell, RatingTally]
     judged: Mapping[int, RationalityTally] = field(default_factory=dict)
@@ -184,18 +156,7 @@ def authenticity_interval(
     iteration: int | None = None,
     seed: int = 0,
 ) -> Interval:
-    """Authenticity κ with its interval over trajectories.
-
-    Args:
-        units: One entry per trajectory.
-        kappa: ``pooled`` (κ over all questions of an iteration) or
-            ``per_question`` (the paper's Eq. 2, averaged over questions).
-        iteration: One iteration's κ; ``None`` for the average over 1 and above.
-        seed: Seed of the resampling.
-
-    Returns:
-        The interval (NaN value where no iteration has a κ).
-    """
+    """Authenticity κ (one iteration's, or the average over 1 and above) over trajectories."""
     cells = _kappa_cells(units, kappa, iteration)
     statistic = _kappa_statistic(cells, _weights_of(units), iteration)
     table = np.array([_kappa_vector(unit, cells) for unit in units]).reshape(len(units), -1)
@@ -211,18 +172,7 @@ def authenticity_difference(
     iteration: int | None = None,
     seed: int = 0,
 ) -> Interval:
-    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired.
-
-    Args:
-        first: Tallies per trajectory id of the first run.
-        second: Tallies per trajectory id of the second run.
-        kappa: ``pooled`` or ``per_question``, as :func:`authenticity_interval`.
-        iteration: One iteration's κ; ``None`` for the average over 1 and above.
-        seed: Seed of the resampling.
-
-    Returns:
-        The paired difference (:func:`~cog_tasks.common.stats.paired_sums`).
-    """
+    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired."""
     both = [*first.values(), *second.values()]
     cells = _kappa_cells(both, kappa, iteration)
     return paired_sums(
@@ -237,17 +187,7 @@ def authenticity_difference(
 def rationality_interval(
     units: Sequence[UnitTallies], iteration: int | None = None, seed: int = 0
 ) -> Interval:
-    """The judge's mean Rationality with its interval over trajectories.
-
-    Args:
-        units: One entry per trajectory.
-        iteration: One iteration's mean; ``None`` for the mean over iterations
-            1 and above of each iteration's mean.
-        seed: Seed of the resampling.
-
-    Returns:
-        The interval (NaN value where nothing was judged).
-    """
+    """The judge's mean Rationality (one iteration's, or over 1 and above) over trajectories."""
     iterations = sorted({t for unit in units for t in unit.judged})
     if iteration is not None:
         iterations = [t for t in iterations if t == iteration]
@@ -283,11 +223,7 @@ def invalid_share_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue
 
 
 def rationality_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue]:
-    """Per trajectory ``(sum of judge scores, answers judged)`` over iterations 1 and above.
-
-    With every trajectory judged at every iteration (as a finished run is), the
-    ratio of the sums equals the mean of the per-iteration means.
-    """
+    """Per trajectory ``(sum of judge scores, answers judged)`` over iterations 1 and above."""
     return {
         unit_id: (
             float(sum(t.total for i, t in unit.judged.items() if i >= 1)),
