@@ -1,31 +1,10 @@
 """CogGPT: iterative cognitive mechanism with memory retention and profile refinement.
 
-Per iteration with an information flow, in the paper's order:
-
-1. the flow enters short-term memory (STM): whole (``stm=whole``, default,
-   as in the authors' code) or cut into chunks (``stm=chunked``, 1,000
-   characters with 100 of overlap by default);
-2. distillation: the STM (one call), or each chunk (one call per chunk),
-   becomes knowledge statements scored 1-5 for fit with the current profile;
-   a reply not in the asked-for form is asked again (``retries``), and one
-   still not in form is a failed step (counted, nothing stored);
-3. forgetting: the lowest-scored 40% of the new statements are dropped;
-4. the rest go to long-term memory (LTM, a private chromadb collection);
-5. profile update: the current profile is revised from the whole flow (attribute
-   values added, altered or removed; structure kept);
-6. the STM is cleared.
-
-Distillation and the profile update both read the profile as it was *before*
-the update (as in the authors' code), so they are sent to the model at the
-same time; the result is the same as running them one after the other.
-For each question CogGPT recalls LTM statements and answers from its current
-profile and that memory.
-
-By default (``prompts=authors``) the three prompts are the authors' own, read
-at run time (:mod:`cog_tasks.cogbench.agents.authors`): distillation into a
-JSON list with thoughts, knowledge and score, their profile update and their
-grading prompt; ``recall=authors`` recalls as their code does. ``prompts=ours``
-uses cog-tasks' shorter prompts (:mod:`cog_tasks.cogbench.agents.prompts`).
+Per flow: short-term memory (whole or chunked), distillation into scored statements,
+forgetting, long-term memory, profile update, then recall per question; the steps are in
+docs/agents.md. Distillation and update both read the profile from before the update, so
+they run concurrently. ``prompts=authors`` (default) reads the authors' three prompts at
+run time (:mod:`~cog_tasks.cogbench.agents.authors`); ``ours`` uses shorter ones.
 """
 
 from __future__ import annotations
@@ -67,15 +46,7 @@ class CogGPTAgent(CogBenchAgent):
         memory_name: str = "cogbench",
         embedding_function: Any = None,
     ) -> None:
-        """Create the agent and its private long-term memory.
-
-        Args:
-            generate: Model access.
-            profile: The initial profile.
-            settings: Limits and memory settings.
-            memory_name: Readable label of the LTM collection (made unique).
-            embedding_function: Override of the LTM embedding (tests).
-        """
+        """Create the agent and its private long-term memory (``embedding_function``: tests)."""
         super().__init__(generate, profile, settings, memory_name)
         self.short_term_memory: list[str] = []
         self.recalled: dict[str, tuple[str, ...]] = {}
@@ -87,19 +58,9 @@ class CogGPTAgent(CogBenchAgent):
         return authors_prompts() if self.settings.prompts == "authors" else None
 
     async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
-        """Distil one short-term-memory text, asking again while the reply is not in form.
+        """Distil one text, asking up to ``settings.retries`` more times while not in form.
 
-        The authors' client re-asks until the reply parses as JSON (20 tries,
-        then again while the list is empty); here ``settings.retries`` extra
-        asks, each with a one-line format reminder when decoding is greedy
-        (an identical ask would get the identical reply). A reply cut at its
-        token limit is asked again under ``prompts=ours`` (it would end in half
-        a statement; under the authors' prompts a cut JSON fails to parse and
-        is asked again), and there statements that only echo a line of
-        ``chunk`` are not read.
-
-        Returns:
-            The statements, or ``None`` for a failed step: nothing is stored.
+        A greedy decoder's retry adds a format reminder; ``None`` is a failed step.
         """
         authors = self._authors()
         if authors:
