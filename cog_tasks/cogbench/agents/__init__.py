@@ -39,16 +39,6 @@ def make_agent(
 ) -> CogBenchAgent:
     """Create an agent by task-parameter name.
 
-    Args:
-        name: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
-        generate: Model access.
-        profile: The initial profile.
-        settings: Limits and memory settings.
-        memory_name: Unique label for per-trajectory memory.
-
-    Returns:
-        The agent.
-
     Raises:
         ParameterError: For an unknown name.
     """
