@@ -1,12 +1,7 @@
 """CogBench's trivial strategies: a constant rating, on the model row's own trajectories.
 
-Each strategy rates every statement alike (1, 2, 3, 4 or 5, or the human
-majority rating most common in the run's data); it is scored as the
-Authenticity headline is (:class:`~cog_tasks.cogbench.metrics.RatingTally`,
-κ with the run's ``weights``), per trajectory: its κ averaged over the
-iterations 1 and above that have one. A constant rater's κ is 0 wherever the
-human ratings vary, whatever the constant: κ measures agreement beyond the
-raters' own marginals, so no constant wins it.
+Each rates every statement alike (1-5, or the run's most common human rating), scored per
+trajectory as κ averaged over iterations >= 1; a constant's κ is 0 wherever humans vary.
 """
 
 from __future__ import annotations

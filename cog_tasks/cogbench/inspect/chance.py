@@ -1,14 +1,8 @@
 """A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
 
-Every questionnaire answer is a uniformly random 1-5 rating with a fixed
-reasoning sentence, every judge reply a uniformly random 1-5 score. The other
-requests are answered so that nothing changes: no knowledge for CogGPT's
-memory (an empty distillation reply, asked again ``retries`` times and then
-counted as a failed step), an empty profile update, an empty reflection. The
-random draw is seeded with the seed, the whole prompt (without a retry's
-format reminder) and the epoch, so results do not depend on the order in
-which Inspect runs samples, and each epoch draws anew. The expected
-Authenticity of such a rater is 0 and its expected judged Rationality is 3.
+Ratings and judge scores are uniform 1-5; CogGPT's memory steps and reflections get empty
+replies. Draws are seeded by seed, prompt (less a retry's reminder) and epoch.
+Expected Authenticity 0, expected judged Rationality 3.
 """
 
 from __future__ import annotations
@@ -32,11 +26,7 @@ def _is(prompt: str, step: str) -> bool:
 
 
 class ChanceRater(ScriptedReplies):
-    """A ``custom_outputs`` callable for ``mockllm``.
-
-    Args:
-        seed: Seed of the random choices.
-    """
+    """A ``custom_outputs`` callable for ``mockllm``, seeded with ``seed``."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
