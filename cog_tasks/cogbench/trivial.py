@@ -7,7 +7,8 @@ trajectory as κ averaged over iterations >= 1; a constant's κ is 0 wherever hu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
+from functools import partial
 
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.metrics import LIKERT, RatingTally, check_weights
@@ -37,7 +38,9 @@ def _trajectories(units: Collection[str], run: RunIdentity) -> list[Trajectory]:
     return kept
 
 
-def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> dict[str, float]:
+def _scores(
+    units: Collection[str], run: RunIdentity, rating: int | None
+) -> dict[str, dict[str, UnitValue]]:
     """Per trajectory, the κ of rating every statement ``rating`` (``None``: the majority)."""
     trajectories = _trajectories(units, run)
     weights = check_weights(dict(run.arguments).get("weights") or None)
@@ -46,7 +49,7 @@ def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> d
             h for t in trajectories for step in t.steps for h in step.human_ratings if h
         )
         rating = counts.most_common(1)[0][0] if counts else LIKERT[len(LIKERT) // 2]
-    values: dict[str, float] = {}
+    values: dict[str, UnitValue] = {}
     for trajectory in trajectories:
         kappas = [
             kappa
@@ -61,45 +64,16 @@ def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> d
         ]
         if kappas:
             values[trajectory.id] = sum(kappas) / len(kappas)
-    return values
+    return {f"{MEASURE}_{dict(run.arguments).get('subset', 'a')}": values}
 
 
-def _scores(
-    units: Collection[str], run: RunIdentity, rating: int | None
-) -> dict[str, dict[str, UnitValue]]:
-    subset = dict(run.arguments).get("subset", "a")
-    return {f"{MEASURE}_{subset}": _constant(units, run, rating)}
-
-
-def rating_1(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 1 on every statement."""
-    return _scores(units, run, 1)
-
-
-def rating_2(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 2 on every statement."""
-    return _scores(units, run, 2)
-
-
-def rating_3(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 3 on every statement."""
-    return _scores(units, run, 3)
-
-
-def rating_4(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 4 on every statement."""
-    return _scores(units, run, 4)
-
-
-def rating_5(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 5 on every statement."""
-    return _scores(units, run, 5)
-
-
-def human_majority(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """The most common human rating of the run's trajectories on every statement."""
-    return _scores(units, run, None)
-
+rating_1 = partial(_scores, rating=1)
+rating_2 = partial(_scores, rating=2)
+rating_3 = partial(_scores, rating=3)
+rating_4 = partial(_scores, rating=4)
+rating_5 = partial(_scores, rating=5)
+human_majority = partial(_scores, rating=None)
+"""The strategies' scoring functions: one constant rating, or the human majority."""
 
 STRATEGIES: tuple[TrivialStrategy, ...] = (
     *(
