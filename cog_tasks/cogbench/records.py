@@ -17,31 +17,6 @@ from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
 from cog_tasks.cogbench.rationality import NO_REASONING, UNREADABLE, JudgeVerdict
 from cog_tasks.common.errors import UserError
 
-PROFILE_KEYS: tuple[str, ...] = (
-    "Name",
-    "Gender",
-    "Age",
-    "Place of Birth",
-    "Occupation",
-    "Height",
-    "Weight",
-    "Distinguishing Marks",
-    "Personality",
-    "Hobbies",
-    "Skills",
-    "Dislikes",
-    "Values",
-    "Religious Beliefs",
-    "Interpersonal Relationships",
-    "Flaws",
-    "External Environment",
-    "Financial Status",
-    "Family Background",
-    "Educational Background",
-    "Significant Experiences",
-    "Future Outlook",
-)
-
 
 class RecordError(UserError):
     """A CogBench record that does not fit the schema; the message names where."""
