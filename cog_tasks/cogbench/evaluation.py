@@ -63,11 +63,7 @@ def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
 def answered_items(
     records: Sequence[CogBenchRecord], method: str, source: str = "the file"
 ) -> list[AnsweredItem]:
-    """Every item of the records with ``method``'s answer.
-
-    Raises:
-        RecordError: If no record holds an answer of ``method`` at all.
-    """
+    """Every item of the records with ``method``'s answer (a ``RecordError`` if it has none)."""
     if method not in available_methods(records):
         raise RecordError(
             f"no answers of method {method!r} in {source}; methods found: "
@@ -327,9 +323,6 @@ def follower_tallies(
 
     ``rating`` copies last iteration's human rating (invalid where unset or not
     asked); ``direction`` starts at 3 and steps towards each "too high/low" note.
-
-    Raises:
-        ParameterError: For a feedback mode without anything to follow.
     """
     if feedback not in FOLLOWED_FEEDBACK:
         raise ParameterError(
@@ -414,9 +407,6 @@ def rater_agreement(
     Args:
         raters: ``(label, records, method)``; ``method`` :data:`HUMAN_RATER` or a method.
         rationality: Compare the human Rationality scores of the method's reasoning.
-
-    Raises:
-        UserError: With fewer than two raters, two alike labels, or no item rated by all.
     """
     if len(raters) < 2:
         raise UserError(f"agreement needs at least two raters, got {len(raters)}")

@@ -115,11 +115,7 @@ SOURCE = DataSource(
 
 
 def parse_records(data: object, source: str, require_profile: bool) -> list[CogBenchRecord]:
-    """Validate the JSON content (a list of records) of a bench or eval file.
-
-    Raises:
-        RecordError: Naming the file and record of the first bad record, or a gap.
-    """
+    """Validate the JSON content (a list of records) of a bench or eval file."""
     if not isinstance(data, list):
         raise RecordError(f"{source}: must hold a JSON list of records")
     if not data:
@@ -206,11 +202,7 @@ def _folder_location(source: str, language: str) -> DataLocation:
 
 
 def locate(language: str, source: str) -> DataLocation:
-    """Resolve ``"sample"`` or a directory to a folder of files.
-
-    Raises:
-        FileNotFoundError: When the folder is missing.
-    """
+    """Resolve ``"sample"`` or a directory to a folder of files."""
     check_language(language)
     if source == SAMPLE_SOURCE:
         folder = sample_dir() / language
@@ -245,11 +237,7 @@ def load_trajectories(
     topics: list[str] | None = None,
     max_iteration: int | None = None,
 ) -> tuple[list[Trajectory], DataLocation]:
-    """Load (topic, profile) trajectories with human ratings, and where they came from.
-
-    Raises:
-        ParameterError: For an unknown topic or an out-of-range ``max_iteration``.
-    """
+    """Load (topic, profile) trajectories with human ratings, and where they came from."""
     names = (eval_file(subset), bench_file(subset))
     if source in (None, "auto", "hub"):
         (eval_records, bench_records), location = fetch_records(

@@ -32,11 +32,7 @@ MIN_QUESTION_PAIRS = 10
 
 
 def check_kappa_form(form: str) -> str:
-    """Validate the κ form: ``pooled`` (authors' code) or ``per_question`` (paper's Eq. 2).
-
-    Raises:
-        ParameterError: For any other name.
-    """
+    """Validate the κ form: ``pooled`` (authors' code) or ``per_question`` (paper's Eq. 2)."""
     if form not in KAPPA_FORMS:
         raise ParameterError(f"unknown kappa form {form!r}; use one of {KAPPA_FORMS}")
     return form
@@ -48,11 +44,7 @@ def question_key(question: str) -> str:
 
 
 def check_weights(weights: str | None) -> WeightScheme:
-    """Validate a κ weighting scheme name (``None``, ``linear`` or ``quadratic``).
-
-    Raises:
-        ParameterError: For any other name.
-    """
+    """Validate a κ weighting scheme name (``None``, ``linear`` or ``quadratic``)."""
     if weights not in (None, *WEIGHT_SCHEMES):
         raise ParameterError(
             f"unknown kappa weights {weights!r}; use one of {WEIGHT_SCHEMES} or None"
@@ -113,11 +105,7 @@ class RatingTally:
         agent: Sequence[int | None],
         weights: WeightScheme = None,
     ) -> RatingTally:
-        """Tally paired ratings (``None``: human unset, agent unparseable).
-
-        Raises:
-            ValueError: If the sequences differ in length or hold values off the 1-5 scale.
-        """
+        """Tally paired ratings (``None``: human unset, agent unparseable)."""
         if len(human) != len(agent):
             raise ValueError(f"{len(human)} human ratings but {len(agent)} agent ratings")
         check_weights(weights)
@@ -403,11 +391,7 @@ def polarity_rating(rating: int | None) -> int | None:
 
 
 def fleiss_kappa(ratings: Sequence[Sequence[int]]) -> float:
-    """Fleiss' κ (statsmodels) of one row per item, one column per rater.
-
-    Raises:
-        ValueError: If rows differ in length or the table is empty.
-    """
+    """Fleiss' κ (statsmodels) of one row per item, one column per rater."""
     from statsmodels.stats.inter_rater import aggregate_raters
     from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 

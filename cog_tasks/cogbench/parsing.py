@@ -221,9 +221,6 @@ def read_knowledge(text: str, form: str, source: str = "") -> list[KnowledgeItem
     """Read distilled knowledge in the asked ``form`` (``json`` or ``lines``), or ``None``.
 
     Repeats are kept once and statements that only echo ``source`` are dropped.
-
-    Raises:
-        ParameterError: For an unknown form.
     """
     if form not in KNOWLEDGE_FORMS:
         raise ParameterError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")

@@ -65,11 +65,7 @@ class JudgeVerdict:
 
     @classmethod
     def from_recorded(cls, value: int | str) -> JudgeVerdict:
-        """Read back a value :meth:`recorded` kept (``raw`` is '').
-
-        Raises:
-            UserError: For any other value.
-        """
+        """Read back a value :meth:`recorded` kept (``raw`` is '')."""
         if value == NO_REASONING:
             return cls(LIKERT[0], "", NO_REASONING)
         if value == UNREADABLE:

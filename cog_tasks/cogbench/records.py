@@ -60,11 +60,7 @@ class CogBenchRecord:
 
 
 def information_flow_text(flow: object, where: str) -> str:
-    """Join an ``information_flow`` (strings or dicts of non-empty values) into one text.
-
-    Raises:
-        RecordError: For any other shape.
-    """
+    """Join an ``information_flow`` (strings or dicts of non-empty values) into one text."""
     if flow is None:
         return ""
     if isinstance(flow, str):
@@ -151,11 +147,7 @@ def _profile(raw: object, where: str) -> dict[str, str]:
 
 
 def parse_record(raw: object, where: str, require_profile: bool = False) -> CogBenchRecord:
-    """Validate one bench or eval record; ``where`` names it in errors.
-
-    Raises:
-        RecordError: When a required field is missing or malformed.
-    """
+    """Validate one bench or eval record; ``where`` names it in errors."""
     if not isinstance(raw, Mapping):
         raise RecordError(f"{where}: must be a JSON object, got {type(raw).__name__}")
     topic = raw.get("topic")
@@ -268,9 +260,6 @@ def build_trajectories(
     """Group eval records into (topic, profile) trajectories, sorted by topic and name.
 
     A record without a flow takes it from the bench record of its topic and iteration.
-
-    Raises:
-        RecordError: When a pair repeats an iteration, or two pairs share a sample id.
     """
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
@@ -304,11 +293,7 @@ def build_trajectories(
 
 
 def check_sample_ids(trajectories: Sequence[Trajectory], source: str) -> None:
-    """Refuse two trajectories with one sample id: the id folds case and punctuation.
-
-    Raises:
-        RecordError: Naming both (topic, profile) pairs and the id.
-    """
+    """Refuse two trajectories with one sample id: the id folds case and punctuation."""
     first: dict[str, Trajectory] = {}
     for trajectory in trajectories:
         other = first.setdefault(trajectory.id, trajectory)

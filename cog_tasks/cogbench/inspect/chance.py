@@ -32,11 +32,7 @@ class ChanceRater(ScriptedReplies):
         self.seed = seed
 
     def reply(self, prompt: str) -> str:
-        """The reply to one CogBench prompt.
-
-        Raises:
-            ValueError: For a prompt that is not one of CogBench's.
-        """
+        """The reply to one CogBench prompt (a ``ValueError`` for any other)."""
         rng = seeded_rng(self.seed, prompt)
         for reminder in FORMAT_REMINDERS.values():
             prompt = prompt.removesuffix(f"\n\n{reminder}")

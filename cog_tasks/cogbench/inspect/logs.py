@@ -81,11 +81,7 @@ def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -
 
 
 def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
-    """The trajectories the log's task arguments build, by sample id, in dataset order.
-
-    Raises:
-        ResultsError: When the task cannot be built again (a data folder since moved).
-    """
+    """The trajectories the log's task arguments build, by sample id, in dataset order."""
     from cog_tasks.cogbench.inspect import cogbench
 
     try:
