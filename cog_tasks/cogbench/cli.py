@@ -75,17 +75,7 @@ def _rater_spec(spec: str) -> tuple[Path, str | None]:
 
 
 def _file_labels(paths: list[Path]) -> dict[Path, str]:
-    """A short label per distinct file: the fewest trailing path parts that no other file shares.
-
-    ``a/eval.json`` and ``b/eval.json`` read ``a/eval.json`` and ``b/eval.json``;
-    a file whose name is its own reads by its name alone.
-
-    Args:
-        paths: Resolved paths (repeats allowed).
-
-    Returns:
-        ``{path: label}``, one label per distinct path, no two alike.
-    """
+    """A label per distinct path: the fewest trailing path parts that no other path shares."""
     distinct = list(dict.fromkeys(paths))
     labels = {}
     for path in distinct:

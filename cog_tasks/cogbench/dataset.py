@@ -1,7 +1,4 @@
-"""The bundled CogBench sample set as a Hub-shaped dataset repository with a card.
-
-Laid out like ``kwaikeg/CogBench``, so a pushed copy reads through ``COG_TASKS_COGBENCH_HUB``.
-"""
+"""The bundled CogBench sample set as a dataset repository laid out like ``kwaikeg/CogBench``."""
 
 from __future__ import annotations
 

@@ -104,11 +104,7 @@ def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
 
 
 def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
-    """The verdicts the file keeps in ``judge_rationality``, one per item.
-
-    Returns:
-        ``None`` per item without one, and instead of the list when no item has one.
-    """
+    """The verdicts kept in ``judge_rationality`` per item (``None`` if no item has one)."""
     verdicts = [entry.answer.judge if entry.answer else None for entry in items]
     return verdicts if any(verdict is not None for verdict in verdicts) else None
 
@@ -241,15 +237,8 @@ def score_method(
 ) -> MethodScores:
     """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
 
-    Args:
-        method: Method name.
-        items: From :func:`answered_items`.
-        weights: κ weighting.
-        verdicts: Judge verdict per item; unreadable replies and answers without
-            reasoning count as 1, a ``None`` is left out and counted.
-        kappa: ``pooled`` (authors' script) or ``per_question`` (Eq. 2).
-        source: The file, for messages.
-        judge_source: Who judged, for the report.
+    Unreadable judge replies and answers without reasoning count as 1; an item
+    without a verdict (``None``) is left out of the judge's numbers and counted.
     """
     checked = file_results(method, items, source, weights, verdicts)
     groups = _by_iteration(items)

@@ -167,11 +167,7 @@ def check_content(content: Content, name: str) -> list[CogBenchRecord]:
 def fetch_records(
     language: str, names: tuple[str, ...], revision: str | None = None, local: bool = True
 ) -> tuple[list[list[CogBenchRecord]], DataLocation]:
-    """Fetch each named file's records (``local`` False skips ``$COG_TASKS_DATA``).
-
-    Returns:
-        The records of each file, and the location of the first.
-    """
+    """Each named file's records, the first's location (``local`` False: no local data)."""
     if not names:
         raise ValueError("name the CogBench files to fetch")
     found = [

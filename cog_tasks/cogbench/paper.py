@@ -1,8 +1,4 @@
-"""CogBench's published numbers (Lv et al., Tables 2 and 3), named as our headlines name them.
-
-Per agent and subset, averaged over iterations 1-10, gpt-4-0613 at temperature 0;
-ReAct* and Reflexion* see the previous iteration's human rating.
-"""
+"""CogBench's published numbers (Lv et al., Tables 2 and 3), named as our headlines name them."""
 
 from __future__ import annotations
 

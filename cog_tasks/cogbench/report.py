@@ -1,8 +1,6 @@
 """Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7.
 
-Each row is one run (seeds pooled on request, said in the row) with 95 % intervals over
-trajectories, its coverage and reply counts, followed by its model-free reference rows
-on the same trajectories.
+Each run's row (intervals over trajectories, coverage, counts) precedes its reference rows.
 """
 
 from __future__ import annotations

@@ -91,11 +91,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class IterationResult:
-    """What happened in one iteration of a trajectory.
-
-    Attributes:
-        truncated: The step of every reply cut at its token limit, retries included.
-    """
+    """What happened in one iteration; ``truncated``: the step of every reply cut short."""
 
     step: TrajectoryStep
     answers: tuple[Answer, ...]
@@ -125,12 +121,7 @@ class IterationResult:
 
 
 class CogBenchAgent(ABC):
-    """An agent that perceives information flows and answers the questionnaire.
-
-    Attributes:
-        name: Task-parameter name (``cot``).
-        method: Method name used in the eval files (``CoT``).
-    """
+    """An agent that perceives flows and answers; ``name`` ``cot`` is ``method`` ``CoT``."""
 
     name: ClassVar[str]
     method: ClassVar[str]

@@ -1,7 +1,4 @@
-"""Prompts of the CogBench agents, written for cog-tasks after the paper's descriptions.
-
-Short, for small local models; each asks for a labelled reply that ``parsing`` reads.
-"""
+"""Short prompts of the CogBench agents, written for cog-tasks after the paper's descriptions."""
 
 from __future__ import annotations
 

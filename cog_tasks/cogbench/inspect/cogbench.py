@@ -88,10 +88,7 @@ def cogbench(
     recall: str = "authors",
     explanation: str = "authors",
 ) -> Task:
-    """CogBench with a chosen agent.
-
-    Every parameter is described in the README's Parameters table.
-    """
+    """CogBench with a chosen agent (parameters: the README's table)."""
     choice("agent", agent, sorted(AGENTS))
     choice("subset", subset, SUBSETS)
     choice("language", language, LANGUAGES)

@@ -1,9 +1,4 @@
-"""CogBench's headline numbers of one Inspect log, for the cross-benchmark profile.
-
-The numbers of ``cogbench report``'s agent row (:func:`agent_row`) per subset: Authenticity
-and Rationality averaged over iterations >= 1, the invalid-rating and unreadable-judge
-shares, each with the run's coverage; unit ids are the trajectory ids.
-"""
+"""CogBench's headline numbers of one Inspect log: those of ``cogbench report``'s agent row."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Scorer and metrics: pooled Authenticity κ and judged Rationality per iteration.
 
-``Score.value`` holds additive per-iteration tallies (:mod:`cog_tasks.cogbench.metrics`),
-so epoch means keep the pooled κ exact and the metrics sum them over samples.
+``Score.value`` holds additive tallies, so epoch means keep the pooled κ exact.
 """
 
 from __future__ import annotations
