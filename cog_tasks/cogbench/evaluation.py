@@ -7,7 +7,7 @@ undefined iterations (never NaN). A polarity κ (1-2 / 3 / 4-5) is reported too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cog_tasks.cogbench.metrics import (
@@ -148,19 +148,25 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
+def _tally(
+    group: Sequence[AnsweredItem],
+    weights: WeightScheme,
+    scale: Callable[[int | None], int | None] = lambda rating: rating,
+) -> RatingTally:
+    """The method's ratings of ``group`` against the human ones, both through ``scale``."""
+    return RatingTally.from_ratings(
+        [scale(e.item.human_rating) for e in group],
+        [scale(e.answer.rating if e.answer else None) for e in group],
+        weights,
+    )
+
+
 def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
     """One tally per question text within one iteration's items."""
     by_question: dict[str, list[AnsweredItem]] = {}
     for entry in group:
         by_question.setdefault(entry.item.question, []).append(entry)
-    return [
-        RatingTally.from_ratings(
-            [e.item.human_rating for e in entries],
-            [e.answer.rating if e.answer else None for e in entries],
-            weights,
-        )
-        for entries in by_question.values()
-    ]
+    return [_tally(entries, weights) for entries in by_question.values()]
 
 
 def _mean(values: Sequence[int | None]) -> float | None:
@@ -195,11 +201,7 @@ def file_results(
         values: dict[str, float] = {}
         status = "valid"
         for iteration, group in by_iteration.items():
-            tally = RatingTally.from_ratings(
-                [e.item.human_rating for e in group],
-                [e.answer.rating if e.answer else None for e in group],
-                weights,
-            )
+            tally = _tally(group, weights)
             values.update(tally.to_value(iteration))
             status = "invalid" if tally.invalid and status == "valid" else status
             if verdicts is not None:
@@ -243,14 +245,7 @@ def score_method(
     checked = file_results(method, items, source, weights, verdicts)
     groups = _by_iteration(items)
     tallies, judged = pooled_tallies(checked.values.values(), weights)
-    polarity = {
-        t: RatingTally.from_ratings(
-            [polarity_rating(e.item.human_rating) for e in group],
-            [polarity_rating(e.answer.rating if e.answer else None) for e in group],
-            weights,
-        ).kappa()
-        for t, group in groups.items()
-    }
+    polarity = {t: _tally(group, weights, polarity_rating).kappa() for t, group in groups.items()}
     human_rationality = [e.answer.rationality if e.answer else None for e in items]
     judge = None
     readable = None

@@ -10,7 +10,6 @@ two runs pair per trajectory (:func:`authenticity_difference`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -23,13 +22,13 @@ from cog_tasks.cogbench.metrics import (
     WeightScheme,
     check_kappa_form,
     pooled_tallies,
+    question_tallies,
 )
 from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, paired_sums
 
 UNIT = "trajectory"
 """CogBench's resampling unit."""
 
-_QUESTION_PAIRS = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
 _COLUMNS = 3 + 2 * len(LIKERT)
 Cell = tuple[int, str | None]
 """An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""
@@ -49,13 +48,7 @@ class UnitTallies:
         ratings: dict[Cell, RatingTally] = {
             (iteration, None): tally for iteration, tally in ratings_by_iteration.items()
         }
-        for key in value:
-            match = _QUESTION_PAIRS.match(key)
-            if match:
-                iteration, question = int(match.group(1)), match.group(2)
-                ratings[(iteration, question)] = RatingTally.from_value(
-                    value, iteration, weights, question
-                )
+        ratings.update(question_tallies(value, weights))
         return cls(ratings, {t: tally for t, tally in judged.items() if tally.scored})
 
     @classmethod

@@ -291,18 +291,25 @@ def pooled_tallies(
 _QUESTION_KEY = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
 
 
+def question_tallies(
+    value: Mapping[str, float], weights: WeightScheme
+) -> dict[tuple[int, str], RatingTally]:
+    """The per-question tallies of a flattened ``Score.value``, by (iteration, question key)."""
+    found = (_QUESTION_KEY.match(key) for key in value)
+    return {
+        (int(match[1]), match[2]): RatingTally.from_value(value, int(match[1]), weights, match[2])
+        for match in found
+        if match
+    }
+
+
 def per_question_kappa(
     values: Iterable[Mapping[str, float]], weights: WeightScheme = None
 ) -> dict[int, float | None]:
     """The paper's Eq. 2: per iteration, the mean of each question's κ pooled over samples."""
     tallies: dict[int, dict[str, RatingTally]] = {}
     for value in values:
-        for key in value:
-            match = _QUESTION_KEY.match(key)
-            if not match:
-                continue
-            iteration, question = int(match.group(1)), match.group(2)
-            tally = RatingTally.from_value(value, iteration, weights, question)
+        for (iteration, question), tally in question_tallies(value, weights).items():
             by_question = tallies.setdefault(iteration, {})
             by_question[question] = by_question.get(question, RatingTally(weights)) + tally
     few = [

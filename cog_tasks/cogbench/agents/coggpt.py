@@ -57,16 +57,22 @@ class CogGPTAgent(CogBenchAgent):
     def _authors(self) -> AuthorsPrompts | None:
         return authors_prompts() if self.settings.prompts == "authors" else None
 
+    def _memory_prompt(self, step: str, memory: str) -> str:
+        """The ``distill`` or ``update`` prompt over ``memory``: the authors' or ours."""
+        authors = self._authors()
+        if authors:
+            template = getattr(authors, step)
+            return template.format(profile=profile_to_text(self.profile), memory=memory)
+        ours = getattr(prompts, step.upper()).format(memory=memory)
+        return f"{prompts.role(self.profile)}\n\n{ours}"
+
     async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
         """Distil one text, asking up to ``settings.retries`` more times while not in form.
 
         A greedy decoder's retry adds a format reminder; ``None`` is a failed step.
         """
         authors = self._authors()
-        if authors:
-            prompt = authors.distill.format(profile=profile_to_text(self.profile), memory=chunk)
-        else:
-            prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
+        prompt = self._memory_prompt("distill", chunk)
         form = "json" if authors else "lines"
         remind = decodes_greedily(self.generate)
         for attempt in range(self.settings.retries + 1):
@@ -78,14 +84,6 @@ class CogGPTAgent(CogBenchAgent):
             if items is not None:
                 return items
         return None
-
-    async def _update_reply(self, memory: str) -> str:
-        authors = self._authors()
-        if authors:
-            prompt = authors.update.format(profile=profile_to_text(self.profile), memory=memory)
-        else:
-            prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
-        return await self.ask(prompt, self.settings.update_tokens, "update")
 
     def short_term_chunks(self, information_flow: str) -> list[str]:
         """The flow as distillation inputs: whole, or chunked (``settings.stm``)."""
@@ -102,7 +100,9 @@ class CogGPTAgent(CogBenchAgent):
         memory_text = information_flow.strip()
         *distilled, update_reply = await asyncio.gather(
             *(self._distill(chunk) for chunk in self.short_term_memory),
-            self._update_reply(memory_text),
+            self.ask(
+                self._memory_prompt("update", memory_text), self.settings.update_tokens, "update"
+            ),
         )
         knowledge = [item for items in distilled if items is not None for item in items]
         kept = forget(knowledge, self.settings.forgetting_rate)
