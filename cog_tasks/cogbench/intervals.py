@@ -144,10 +144,7 @@ def _kappa_statistic(
 
 
 def authenticity_interval(
-    units: Sequence[UnitTallies],
-    kappa: str = "pooled",
-    iteration: int | None = None,
-    seed: int = 0,
+    units: Sequence[UnitTallies], kappa: str = "pooled", iteration: int | None = None, seed: int = 0
 ) -> Interval:
     """Authenticity κ (one iteration's, or the average over 1 and above) over trajectories."""
     cells = _kappa_cells(units, kappa, iteration)

@@ -100,10 +100,7 @@ class RatingTally:
 
     @classmethod
     def from_ratings(
-        cls,
-        human: Sequence[int | None],
-        agent: Sequence[int | None],
-        weights: WeightScheme = None,
+        cls, human: Sequence[int | None], agent: Sequence[int | None], weights: WeightScheme = None
     ) -> RatingTally:
         """Tally paired ratings (``None``: human unset, agent unparseable)."""
         if len(human) != len(agent):

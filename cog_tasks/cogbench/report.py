@@ -17,12 +17,7 @@ from cog_tasks.common.stats import Interval, UnitValue
 
 FEEDBACK_AGENTS = ("react", "reflexion")
 FOLLOWER = "follower"
-AGENT_LABELS = {
-    "cot": "CoT",
-    "react": "ReAct*",
-    "reflexion": "Reflexion*",
-    "coggpt": "CogGPT",
-}
+AGENT_LABELS = {"cot": "CoT", "react": "ReAct*", "reflexion": "Reflexion*", "coggpt": "CogGPT"}
 REFERENCE_LABELS = {
     "rating": "copy previous human rating",
     "direction": "follow the direction notes",

@@ -50,13 +50,7 @@ from cog_tasks.common.logs import (
     sample_status,
 )
 from cog_tasks.common.pipeline import Row, checked_rows
-from cog_tasks.common.results import (
-    CheckedRun,
-    ResultsError,
-    RunResults,
-    UnitRecord,
-    check_run,
-)
+from cog_tasks.common.results import CheckedRun, ResultsError, RunResults, UnitRecord, check_run
 from cog_tasks.common.stats import Interval, UnitValue, ratio_interval
 
 TASK = "cogbench"
