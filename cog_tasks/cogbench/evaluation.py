@@ -174,11 +174,6 @@ def _mean(values: Sequence[int | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def _trajectory_id(record: CogBenchRecord) -> str:
-    topic, name = _trajectory_key(record)
-    return f"{topic} / {name}"
-
-
 def file_results(
     method: str,
     items: Sequence[AnsweredItem],
@@ -194,7 +189,7 @@ def file_results(
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
     for entry in items:
-        by_iteration = cells.setdefault(_trajectory_id(entry.record), {})
+        by_iteration = cells.setdefault(" / ".join(_trajectory_key(entry.record)), {})
         by_iteration.setdefault(entry.record.iteration, []).append(entry)
     records = []
     for unit, by_iteration in cells.items():

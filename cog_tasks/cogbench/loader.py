@@ -189,14 +189,6 @@ def fetch_records(
     return [fetched.value for fetched in found], DataLocation(first.path.parent, description)
 
 
-def _folder_location(source: str, language: str) -> DataLocation:
-    path = expand_user(source, "source")
-    folder = path / language if (path / language).is_dir() else path
-    if not folder.is_dir():
-        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
-    return DataLocation(folder, str(folder))
-
-
 def locate(language: str, source: str) -> DataLocation:
     """Resolve ``"sample"`` or a directory to a folder of files."""
     check_language(language)
@@ -207,7 +199,11 @@ def locate(language: str, source: str) -> DataLocation:
                 f"the bundled CogBench fixture set has no {language!r} files (English only)"
             )
         return DataLocation(folder, "cog-tasks fixture set (fixture ratings, not human data)", True)
-    return _folder_location(source, language)
+    path = expand_user(source, "source")
+    folder = path / language if (path / language).is_dir() else path
+    if not folder.is_dir():
+        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
+    return DataLocation(folder, str(folder))
 
 
 def read_json(path: Path) -> object:
