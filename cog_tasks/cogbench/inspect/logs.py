@@ -90,7 +90,10 @@ def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
 
 
 def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping) -> dict:
-    """An errored trajectory's values: every rating unreadable, every judged answer at the floor."""
+    """An errored trajectory's values: every rating unreadable, every judged answer at the floor.
+
+    ``check_run`` leaves them out of the means, but the row's reply ``counts`` keep them.
+    """
     values: dict[str, float] = dict.fromkeys(COUNTS, 0.0)
     per_question = args.get("kappa") == "per_question"
     for step in trajectory.steps:
