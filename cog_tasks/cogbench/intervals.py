@@ -1,11 +1,7 @@
 """95 % intervals of CogBench's headline numbers, bootstrapped over trajectories.
 
-A trajectory (one (topic, profile) pair; its epochs already averaged) is the independent
-unit, reduced to its per-iteration tallies (:class:`UnitTallies`). Resampling is the
-common :func:`~cog_tasks.common.stats.bootstrap_interval`; the statistic is CogBench's
-own, since pooled κ and a mean of per-iteration means are neither means nor ratios of
-per-trajectory sums. κ depends on trajectories only through their summed tallies, so
-two runs pair per trajectory (:func:`authenticity_difference`).
+A trajectory's tallies (:class:`UnitTallies`) are the unit; the common bootstrap resamples
+them and the statistic (pooled κ, a mean of per-iteration means) is recomputed from sums.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Find and read CogBench files: Hugging Face Hub (pinned), a local folder, or the fixture set.
 
-``source`` unset or ``auto`` reads each file from ``$COG_TASKS_DATA``, then
-``$COG_TASKS_COGBENCH_HUB``, then :data:`HF_REPO` at the pinned revision (``hub`` skips
-the first); ``sample`` is the bundled fixture set; any other string is a folder. See
-docs/data.md.
+The ``source`` values are in docs/data.md.
 """
 
 from __future__ import annotations

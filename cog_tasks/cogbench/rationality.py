@@ -1,9 +1,7 @@
 """Rationality by an LLM judge: a 1-5 rubric written from the paper's definitions.
 
-The judge sees what the paper's annotators had (the profile when the agent answered and
-every flow so far, newest first, cut to ``context_chars`` if set), no agent's private
-notes. An answer without reasoning gets 1 unasked (``NO_REASONING``); a reply without a
-readable score is asked once more, then counted ``UNREADABLE`` and scored 1.
+The judge sees the profile and the flows read so far, no agent's private notes; an answer
+without reasoning (``NO_REASONING``) or an unreadable reply (``UNREADABLE``) scores 1.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The CogGPT authors' own prompts, read at run time from their pinned repository.
 
-KwaiKEG/CogGPT's ``prompts/{distill,update,grade}.txt`` (CC BY-NC-SA 4.0) are never copied:
-they are fetched from ``$COG_TASKS_DATA/coggpt/prompts/``, else the pinned commit (cached).
-Each is a format string with ``{profile}``, ``{memory}`` (and ``{question}`` for grading).
+``prompts/{distill,update,grade}.txt`` (CC BY-NC-SA 4.0) are fetched, never copied.
 """
 
 from __future__ import annotations

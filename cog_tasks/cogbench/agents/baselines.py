@@ -1,8 +1,6 @@
 """CogBench baseline agents adapted as in the paper: CoT, ReAct and Reflexion.
 
-They see only the initial profile and the current flow. ReAct and Reflexion also get
-feedback on last iteration's ratings (``AgentSettings.feedback``), and Reflexion reflects
-on it before answering; docs/agents.md gives the details.
+ReAct and Reflexion get feedback on last iteration's ratings (docs/agents.md).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """CogGPT: iterative cognitive mechanism with memory retention and profile refinement.
 
-Per flow: short-term memory (whole or chunked), distillation into scored statements,
-forgetting, long-term memory, profile update, then recall per question; the steps are in
-docs/agents.md. Distillation and update both read the profile from before the update, so
-they run concurrently. ``prompts=authors`` (default) reads the authors' three prompts at
-run time (:mod:`~cog_tasks.cogbench.agents.authors`); ``ours`` uses shorter ones.
+Its steps (docs/agents.md): short-term memory, distillation, forgetting, long-term memory,
+profile update, recall; ``prompts=authors`` (default) uses the authors' three prompts.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
 
-Ratings and judge scores are uniform 1-5; CogGPT's memory steps and reflections get empty
-replies. Draws are seeded by seed, prompt (less a retry's reminder) and epoch.
-Expected Authenticity 0, expected judged Rationality 3.
+Draws are seeded by seed, prompt and epoch; CogGPT's memory steps get empty replies.
 """
 
 from __future__ import annotations

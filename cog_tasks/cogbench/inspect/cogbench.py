@@ -1,9 +1,6 @@
 """CogBench (Lv et al.): cognitive dynamics of agents over information flows.
 
-One sample is one (topic, profile) trajectory: the agent answers a Likert questionnaire
-at iteration 0, then after each information flow. Authenticity is Cohen's κ against the
-human majority ratings; Rationality a judge model's 1-5 score of the reasoning. Usage:
-the README (Rationality needs ``--model-role judge=``, ``self_judge=true`` or ``judge=false``).
+One sample is one (topic, profile) trajectory; the README gives usage and parameters.
 """
 
 from __future__ import annotations
