@@ -85,7 +85,7 @@ def cogbench(
     recall: str = "authors",
     explanation: str = "authors",
 ) -> Task:
-    """CogBench with a chosen agent (parameters: the README's table)."""
+    """CogBench with a chosen agent."""
     choice("agent", agent, sorted(AGENTS))
     choice("subset", subset, SUBSETS)
     choice("language", language, LANGUAGES)
