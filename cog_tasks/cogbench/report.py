@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
@@ -61,29 +61,19 @@ class AgentCurves:
         return self.agent == FOLLOWER
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready row: every interval as ``{value, ci_low, ci_high, n, unit, method}``."""
+        """JSON-ready row but ``units``, every interval as ``Interval.as_dict`` gives it."""
 
-        def optional(interval: Interval | None) -> object:
-            return interval.as_dict() if interval else None
+        def plain(value: object) -> object:
+            if isinstance(value, Interval | Coverage):
+                return value.as_dict()
+            if isinstance(value, Mapping):
+                return {key: plain(item) for key, item in value.items()}
+            return list(value) if isinstance(value, tuple) else value
 
         return {
-            "agent": self.agent,
-            "label": self.label,
-            "subset": self.subset,
-            "language": self.language,
-            "data": self.data,
-            "authenticity": {t: v.as_dict() for t, v in self.authenticity.items()},
-            "rationality": {t: v.as_dict() for t, v in self.rationality.items()},
-            "authenticity_avg": self.authenticity_avg.as_dict(),
-            "invalid_rate": self.invalid_rate.as_dict(),
-            "rationality_avg": optional(self.rationality_avg),
-            "rationality_readable_avg": self.rationality_readable_avg,
-            "judge_invalid_rate": optional(self.judge_invalid_rate),
-            "counts": dict(self.counts),
-            "coverage": self.coverage.as_dict() if self.coverage else None,
-            "judge": self.judge,
-            "notes": list(self.notes),
-            "reference_for": self.reference_for,
+            item.name: plain(getattr(self, item.name))
+            for item in fields(self)
+            if item.name != "units"
         }
 
 
