@@ -18,23 +18,10 @@ from cog_tasks.common import reading
 from cog_tasks.common.params import ParameterError
 
 LIKERT_WORDS: dict[str, int] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "strongly disagree": 1,
-    "strongly agree": 5,
-    "somewhat disagree": 2,
-    "somewhat agree": 4,
-    "disagree": 2,
-    "neutral": 3,
-    "agree": 4,
+    **dict(zip(("one", "two", "three", "four", "five"), LIKERT, strict=True)),
+    **dict(zip("一二三四五", LIKERT, strict=True)),
+    **{"strongly disagree": 1, "strongly agree": 5, "somewhat disagree": 2, "somewhat agree": 4},
+    **{"disagree": 2, "neutral": 3, "agree": 4},
 }
 _REASON_LABELS = r"(?:thoughts?|reason(?:ing)?|explanation)"
 _MARKUP = re.compile(r"[*#`]+")
