@@ -75,17 +75,7 @@ def _rater_spec(spec: str) -> tuple[Path, str | None]:
 
 
 def _file_labels(paths: list[Path]) -> dict[Path, str]:
-    """A short label per distinct file: the fewest trailing path parts that no other file shares.
-
-    ``a/eval.json`` and ``b/eval.json`` read ``a/eval.json`` and ``b/eval.json``;
-    a file whose name is its own reads by its name alone.
-
-    Args:
-        paths: Resolved paths (repeats allowed).
-
-    Returns:
-        ``{path: label}``, one label per distinct path, no two alike.
-    """
+    """A label per distinct path: the fewest trailing path parts that no other path shares."""
     distinct = list(dict.fromkeys(paths))
     labels = {}
     for path in distinct:
@@ -201,7 +191,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``cogbench`` command group to the ``cog-tasks`` parser."""
     group = subparsers.add_parser("cogbench", help="CogBench: evaluate files, plot logs, baseline")
     commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
-
     evaluate = commands.add_parser(
         "score",
         aliases=["evaluate"],
@@ -229,7 +218,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
     evaluate.set_defaults(func=_score)
-
     agreement = commands.add_parser(
         "agreement",
         help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
@@ -246,7 +234,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="compare the human Rationality scores of METHOD's reasoning (FILE:METHOD raters)",
     )
     agreement.set_defaults(func=_agreement)
-
     report = commands.add_parser(
         "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
     )
@@ -261,12 +248,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool runs that differ only by seed into one row (the row says so)",
     )
     report.set_defaults(func=_report)
-
     export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
     export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
     add_out_option(export, "JSON file to write", old=("-o", "--output"), required=True)
     export.set_defaults(func=_export)
-
     add_chance_command(
         commands,
         "run the cogbench task with a seeded uniform-random rater (chance reference)",

@@ -1,10 +1,4 @@
-"""The bundled CogBench sample set as a Hub-shaped dataset repository with a card.
-
-The folder is laid out like the authors' ``kwaikeg/CogBench`` (``english/``
-holding ``cogbench_{a,v}.json``, ``eval_cogbench_{a,v}.json`` and
-``profile.json``), so :mod:`cog_tasks.cogbench.loader` reads a pushed copy
-through ``COG_TASKS_COGBENCH_HUB`` exactly as it reads the original.
-"""
+"""The bundled CogBench sample set as a dataset repository laid out like ``kwaikeg/CogBench``."""
 
 from __future__ import annotations
 
@@ -34,14 +28,7 @@ def sample_files() -> list[str]:
 
 
 def write_sample_folder(folder: Path) -> str:
-    """Copy the validated sample files under ``folder/english/`` and write the card.
-
-    Args:
-        folder: Output folder (created if missing).
-
-    Returns:
-        One line on what was written.
-    """
+    """Copy the validated sample files under ``folder/english/``, write the card, say what."""
     source = sample_dir() / LANGUAGE
     target = folder / LANGUAGE
     target.mkdir(parents=True, exist_ok=True)

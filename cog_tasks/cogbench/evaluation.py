@@ -1,18 +1,13 @@
 """Score results stored in the authors' eval schema (``eval_cogbench_{a,v}.json``).
 
-This mirrors the authors' evaluation script: Authenticity is Cohen's κ between
-the method's ratings and the human ratings, pooled over all records of an
-iteration; Rationality is the mean human score of the method's reasoning.
-Differences, all deliberate: an unreadable or missing method rating counts as
-a disagreement instead of crashing or vanishing; unset human values (-1) are
-left out and counted; the average runs over the iterations 1-10 that exist
-and have a value, so it is never NaN. A κ on the polarity scale (1-2 / 3 /
-4-5) is reported next to the plain one.
+Mirrors the authors' evaluation script, except that a missing or unreadable rating is
+a disagreement, unset human values (-1) are left out and counted, and averages skip
+undefined iterations (never NaN). A polarity κ (1-2 / 3 / 4-5) is reported too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cog_tasks.cogbench.metrics import (
@@ -53,13 +48,7 @@ from cog_tasks.common.runs import RunIdentity
 
 @dataclass(frozen=True)
 class AnsweredItem:
-    """One questionnaire item with one method's answer (``None`` if absent).
-
-    Attributes:
-        record: The record the item belongs to.
-        item: The item.
-        answer: The method's answer, if the file has one.
-    """
+    """One questionnaire item with one method's answer (``None`` if absent)."""
 
     record: CogBenchRecord
     item: QuestionnaireItem
@@ -74,16 +63,7 @@ def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
 def answered_items(
     records: Sequence[CogBenchRecord], method: str, source: str = "the file"
 ) -> list[AnsweredItem]:
-    """Every item of the records with ``method``'s answer.
-
-    Args:
-        records: The records of one eval file.
-        method: The method whose answers are wanted.
-        source: The file the records come from, named in the error.
-
-    Raises:
-        RecordError: If no record holds an answer of ``method`` at all.
-    """
+    """Every item of the records with ``method``'s answer (a ``RecordError`` if it has none)."""
     if method not in available_methods(records):
         raise RecordError(
             f"no answers of method {method!r} in {source}; methods found: "
@@ -101,12 +81,7 @@ def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
 
 
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
-    """The answers as Rationality-judge inputs.
-
-    Each answer is judged with the method's stored profile (CogGPT's updated
-    one) when the file has it, else the initial profile, and with the flows
-    of its (topic, profile) up to its iteration.
-    """
+    """The answers as judge inputs: the stored (else initial) profile, the flows so far."""
     flows: dict[tuple[str, str], dict[int, str]] = {}
     for entry in items:
         flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
@@ -129,16 +104,7 @@ def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
 
 
 def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
-    """The judge's verdicts the file keeps (``judge_rationality``, as ``export`` writes it).
-
-    Args:
-        items: From :func:`answered_items`.
-
-    Returns:
-        One verdict per item, ``None`` where the item has no judge value (not
-        judged, or no answer of the method); ``None`` instead of the list when
-        no answer of the method has one (the file was not judged).
-    """
+    """The verdicts kept in ``judge_rationality`` per item (``None`` if no item has one)."""
     verdicts = [entry.answer.judge if entry.answer else None for entry in items]
     return verdicts if any(verdict is not None for verdict in verdicts) else None
 
@@ -148,29 +114,11 @@ class MethodScores:
     """Authenticity and Rationality of one method in one file.
 
     Attributes:
-        method: Method name.
-        answers: Items scored.
         missing: Items without an answer of the method (counted as invalid).
-        invalid: Rated items whose method rating is missing or unreadable.
         unrated: Items without a human rating (left out of κ).
-        authenticity: κ per iteration and its average.
-        polarity: κ on the 3-point polarity scale.
-        rationality: Mean human Rationality per iteration (unset values left out).
-        rationality_unset: Answers without a human Rationality score.
-        judge: Mean judge Rationality per iteration, when a judge ran (every
-            unreadable judge reply and every answer without reasoning at 1).
-        judge_vs_human: Judge agreement with human Rationality, when both exist.
-        checked: The file's answers as a checked run of the results model
-            (one unit per trajectory; its coverage counts the trajectories
-            with an invalid rating or an unreadable judge reply).
-        judge_readable: The judge's mean over its readable scores alone.
-        judge_asked: Answers the judge was asked about (all answers with reasoning).
-        judge_invalid: Judge replies without a readable score, over every judged answer.
-        no_reasoning: Answers without reasoning, given 1 without a judge call.
-        judge_missing: Answers without a judge verdict where the others have
-            one (left out of the judge's means).
-        judge_source: Who judged: the model asked now, or the file's
-            recorded verdicts ('' without a judge).
+        judge: Mean judge Rationality per iteration (failures and no reasoning at 1).
+        judge_missing: Answers without a judge verdict (left out of the judge's means).
+        judge_source: Who judged ('' without a judge).
     """
 
     method: str
@@ -200,29 +148,30 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
+def _tally(
+    group: Sequence[AnsweredItem],
+    weights: WeightScheme,
+    scale: Callable[[int | None], int | None] = lambda rating: rating,
+) -> RatingTally:
+    """The method's ratings of ``group`` against the human ones, both through ``scale``."""
+    return RatingTally.from_ratings(
+        [scale(e.item.human_rating) for e in group],
+        [scale(e.answer.rating if e.answer else None) for e in group],
+        weights,
+    )
+
+
 def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
     """One tally per question text within one iteration's items."""
     by_question: dict[str, list[AnsweredItem]] = {}
     for entry in group:
         by_question.setdefault(entry.item.question, []).append(entry)
-    return [
-        RatingTally.from_ratings(
-            [e.item.human_rating for e in entries],
-            [e.answer.rating if e.answer else None for e in entries],
-            weights,
-        )
-        for entries in by_question.values()
-    ]
+    return [_tally(entries, weights) for entries in by_question.values()]
 
 
 def _mean(values: Sequence[int | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
-
-
-def _trajectory_id(record: CogBenchRecord) -> str:
-    topic, name = _trajectory_key(record)
-    return f"{topic} / {name}"
 
 
 def file_results(
@@ -232,41 +181,22 @@ def file_results(
     weights: WeightScheme = None,
     verdicts: Sequence[JudgeVerdict | None] | None = None,
 ) -> CheckedRun:
-    """One method's answers in an eval file as a checked run of the results model.
+    """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
-    The unit is the trajectory (topic, profile name); its values are the
-    additive tallies of its iterations (ratings and, with ``verdicts``, the
-    judge's scores). Its status is ``judge_invalid`` where a judge reply had
-    no readable score, else ``invalid`` where a rating was missing or
-    unreadable. An eval file has one answer per item (epoch 1) and records no
-    truncation.
-
-    Args:
-        method: The method scored.
-        items: From :func:`answered_items`.
-        source: The file, for messages.
-        weights: κ weighting.
-        verdicts: The judge's verdict per item (same order), when a judge ran;
-            ``None`` for an item without one (left out of the judge's tallies).
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
+    A unit is ``judge_invalid`` where a judge reply was unreadable, else ``invalid``
+    where a rating was; a ``None`` verdict is left out of the judge's tallies.
     """
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
     for entry in items:
-        by_iteration = cells.setdefault(_trajectory_id(entry.record), {})
+        by_iteration = cells.setdefault(" / ".join(_trajectory_key(entry.record)), {})
         by_iteration.setdefault(entry.record.iteration, []).append(entry)
     records = []
     for unit, by_iteration in cells.items():
         values: dict[str, float] = {}
         status = "valid"
         for iteration, group in by_iteration.items():
-            tally = RatingTally.from_ratings(
-                [e.item.human_rating for e in group],
-                [e.answer.rating if e.answer else None for e in group],
-                weights,
-            )
+            tally = _tally(group, weights)
             values.update(tally.to_value(iteration))
             status = "invalid" if tally.invalid and status == "valid" else status
             if verdicts is not None:
@@ -302,38 +232,15 @@ def score_method(
     source: str = "the file",
     judge_source: str = "",
 ) -> MethodScores:
-    """Compute the paper's numbers for one method.
+    """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
 
-    The answers are read into the results model first (:func:`file_results`),
-    whose checks and coverage travel with the scores.
-
-    Args:
-        method: Method name (for the report).
-        items: From :func:`answered_items`.
-        weights: κ weighting (``None`` as in the paper).
-        verdicts: Optional judge verdict per item (same order); an unreadable
-            judge reply and an answer without reasoning count as 1 in the
-            mean, and are counted over every judged answer; an item without
-            a verdict (``None``) is left out of the judge's numbers and counted.
-        kappa: ``pooled`` (one κ over all items of an iteration, the authors'
-            script) or ``per_question`` (mean of per-question κ, Eq. 2).
-        source: The file, for messages.
-        judge_source: Who judged, for the report.
-
-    Returns:
-        The scores.
+    Unreadable judge replies and answers without reasoning count as 1; an item
+    without a verdict (``None``) is left out of the judge's numbers and counted.
     """
     checked = file_results(method, items, source, weights, verdicts)
     groups = _by_iteration(items)
     tallies, judged = pooled_tallies(checked.values.values(), weights)
-    polarity = {
-        t: RatingTally.from_ratings(
-            [polarity_rating(e.item.human_rating) for e in group],
-            [polarity_rating(e.answer.rating if e.answer else None) for e in group],
-            weights,
-        ).kappa()
-        for t, group in groups.items()
-    }
+    polarity = {t: _tally(group, weights, polarity_rating).kappa() for t, group in groups.items()}
     human_rationality = [e.answer.rationality if e.answer else None for e in items]
     judge = None
     readable = None
@@ -391,26 +298,10 @@ NEUTRAL = 3
 def follower_tallies(
     trajectory: Trajectory, feedback: str, weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Tallies of a model-free rater that only follows the feedback ReAct and Reflexion get.
+    """Tallies per later iteration of a model-free rater that only follows the feedback.
 
-    It reads no flow and no profile. With ``rating`` it copies last
-    iteration's human rating of each question (``None``, i.e. invalid, where
-    that was unset or the question was not asked then). With ``direction`` it
-    starts every question at 3 and moves one step down after "too high", one
-    step up after "too low", and stays after "right" or no note. What an agent
-    scores above this follower, on the same trajectories, is what it adds to
-    the feedback.
-
-    Args:
-        trajectory: One (topic, profile) trajectory.
-        feedback: ``rating`` or ``direction``.
-        weights: κ weighting.
-
-    Returns:
-        Tallies per iteration that has a previous iteration.
-
-    Raises:
-        ParameterError: For a feedback mode without anything to follow.
+    ``rating`` copies last iteration's human rating (invalid where unset or not
+    asked); ``direction`` starts at 3 and steps towards each "too high/low" note.
     """
     if feedback not in FOLLOWED_FEEDBACK:
         raise ParameterError(
@@ -438,15 +329,7 @@ def follower_tallies(
 def copy_previous_tallies(
     trajectories: Sequence[Trajectory], weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Pooled tallies of the follower of ``rating`` feedback (copy previous human rating).
-
-    Args:
-        trajectories: The (topic, profile) trajectories.
-        weights: κ weighting.
-
-    Returns:
-        Pooled tallies per iteration >= 1 that has a previous iteration.
-    """
+    """Pooled tallies per later iteration of the ``rating`` follower (copy previous)."""
     tallies: dict[int, RatingTally] = {}
     for trajectory in trajectories:
         for iteration, tally in follower_tallies(trajectory, "rating", weights).items():
@@ -462,17 +345,10 @@ class RaterAgreement:
     """Agreement among several raters of the same questionnaire items (paper's Table 4).
 
     Attributes:
-        raters: Rater labels (``file:method``), in column order.
         scores: ``ratings`` or ``rationality``: what was compared.
         items: Items every rater rated (the rows used).
-        left_out: Items some rater did not rate (or rated unreadably).
-        fleiss: Fleiss' κ on the 1-5 ratings.
-        fleiss_polarity: Fleiss' κ after grouping 1-2 / 3 / 4-5.
-        spearman: Mean pairwise Spearman's ρ (``None`` if undefined).
-        polarity_counts: Per rater, how many ratings were negative, neutral, positive.
-        coverage: Per rater, its scores as a checked run of the results model
-            (unit: the trajectory; its items the keys declared by every
-            rater together), so what a rater lacks or left unscored is named.
+        polarity_counts: Per rater, its negative, neutral and positive counts.
+        coverage: Per rater, its scores as a checked run (unit: the trajectory).
     """
 
     raters: tuple[str, ...]
@@ -505,26 +381,11 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
 def rater_agreement(
     raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]], rationality: bool = False
 ) -> RaterAgreement:
-    """Fleiss' κ, mean pairwise Spearman and polarity tallies across raters.
-
-    With ``rationality``, the scores compared are each file's human
-    Rationality scores of ``METHOD``'s reasoning (the other half of the
-    paper's Table 4) instead of the ratings.
-
-    Items are matched by (topic, iteration, profile name, question); only
-    items every rater rated enter the statistics, the rest are counted.
+    """Fleiss' κ, mean pairwise Spearman and polarity tallies over items every rater rated.
 
     Args:
-        raters: ``(label, records, method)`` per rater; ``method`` is
-            :data:`HUMAN_RATER` for the file's human ratings or a method name.
-        rationality: Compare Rationality scores instead of ratings.
-
-    Returns:
-        The statistics.
-
-    Raises:
-        UserError: With fewer than two raters, two alike labels, or no item
-            rated by all.
+        raters: ``(label, records, method)``; ``method`` :data:`HUMAN_RATER` or a method.
+        rationality: Compare the human Rationality scores of the method's reasoning.
     """
     if len(raters) < 2:
         raise UserError(f"agreement needs at least two raters, got {len(raters)}")

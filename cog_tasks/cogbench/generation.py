@@ -1,9 +1,7 @@
 """The one thing CogBench agents and judges need from a model: text in, text out.
 
-A generator may return a :class:`Reply`, a string that also says whether it
-stopped at its token limit, and may say whether it decodes greedily (a
-``greedy`` attribute); plain strings and generators without the attribute
-count as complete replies from a sampling model.
+A reply may be a :class:`Reply` (it says whether it was cut at the token limit), and a
+generator may have a ``greedy`` attribute; without them, a complete reply from a sampler.
 """
 
 from __future__ import annotations
@@ -15,24 +13,12 @@ class TextGenerator(Protocol):
     """An async text generator (a thin wrapper around any model API)."""
 
     async def __call__(self, prompt: str, max_tokens: int) -> str:
-        """Complete ``prompt`` as a single user turn.
-
-        Args:
-            prompt: The whole user message.
-            max_tokens: Upper bound on generated tokens.
-
-        Returns:
-            The model's reply text (a :class:`Reply` where the limit is known).
-        """
+        """Complete ``prompt`` as a single user turn (a :class:`Reply` where the limit is known)."""
         ...
 
 
 class Reply(str):
-    """A reply's text that remembers whether it stopped at the token limit.
-
-    Attributes:
-        truncated: The model stopped because it reached ``max_tokens``.
-    """
+    """A reply's text that remembers whether it stopped at the token limit (``truncated``)."""
 
     truncated: bool
 

@@ -1,38 +1,11 @@
 """95 % intervals of CogBench's headline numbers, bootstrapped over trajectories.
 
-CogBench's independent unit is the trajectory: one (topic, profile) pair
-followed through its iterations. Its ratings within a round share the
-profile and the flow, and its rounds share the agent's memory, so neither a
-rating nor an iteration is independent. Each trajectory is reduced once to
-its per-iteration tallies (:class:`UnitTallies`); a bootstrap resample draws
-trajectories with replacement, sums their tallies and recomputes the headline
-through its own formula (pooled κ per iteration, or the paper's per-question
-κ, averaged over iterations 1 and above; the judge's mean per iteration,
-averaged likewise).
-
-The reports read a run's trajectories through the shared results model
-(:mod:`cog_tasks.cogbench.inspect.logs`), which averages a trajectory's
-epochs into one unit before it comes here; the Inspect metrics receive
-scores already reduced over epochs.
-
-Why these are not :mod:`cog_tasks.common.stats` or
-:mod:`cog_tasks.common.inspect_metrics` calls: the resampling is the common
-:func:`~cog_tasks.common.stats.bootstrap_interval`; what is CogBench's own is
-the statistic. κ is no mean and no ratio of per-trajectory sums (the mean of
-per-trajectory κ is not the pooled κ, and ``key_intervals`` averages
-per-sample values), and the Rationality average is a mean of per-iteration
-means, which :func:`~cog_tasks.common.stats.ratio_interval` matches only
-where every trajectory is judged at every iteration. Shares and per-unit
-sums for the shared comparisons (:func:`invalid_share_units`,
-:func:`rationality_units`) go to the common functions as they are; κ
-depends on trajectories only through the sum of their tallies, so two runs'
-κ pair per trajectory (:func:`authenticity_difference`, through
-:func:`~cog_tasks.common.stats.paired_sums`).
+A trajectory's tallies (:class:`UnitTallies`) are the unit; the common bootstrap resamples
+them and the statistic (pooled κ, a mean of per-iteration means) is recomputed from sums.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -45,13 +18,13 @@ from cog_tasks.cogbench.metrics import (
     WeightScheme,
     check_kappa_form,
     pooled_tallies,
+    question_tallies,
 )
 from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, paired_sums
 
 UNIT = "trajectory"
 """CogBench's resampling unit."""
 
-_QUESTION_PAIRS = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
 _COLUMNS = 3 + 2 * len(LIKERT)
 Cell = tuple[int, str | None]
 """An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""
@@ -59,13 +32,7 @@ Cell = tuple[int, str | None]
 
 @dataclass(frozen=True)
 class UnitTallies:
-    """One trajectory's tallies, the unit every CogBench interval resamples.
-
-    Attributes:
-        ratings: Rating tally per iteration (and per (iteration, question) with
-            the per-question κ).
-        judged: Judge scores per iteration (empty without a judge).
-    """
+    """One trajectory's rating tallies per :data:`Cell` and judge tallies per iteration."""
 
     ratings: Mapping[Cell, RatingTally]
     judged: Mapping[int, RationalityTally] = field(default_factory=dict)
@@ -77,13 +44,7 @@ class UnitTallies:
         ratings: dict[Cell, RatingTally] = {
             (iteration, None): tally for iteration, tally in ratings_by_iteration.items()
         }
-        for key in value:
-            match = _QUESTION_PAIRS.match(key)
-            if match:
-                iteration, question = int(match.group(1)), match.group(2)
-                ratings[(iteration, question)] = RatingTally.from_value(
-                    value, iteration, weights, question
-                )
+        ratings.update(question_tallies(value, weights))
         return cls(ratings, {t: tally for t, tally in judged.items() if tally.scored})
 
     @classmethod
@@ -179,23 +140,9 @@ def _kappa_statistic(
 
 
 def authenticity_interval(
-    units: Sequence[UnitTallies],
-    kappa: str = "pooled",
-    iteration: int | None = None,
-    seed: int = 0,
+    units: Sequence[UnitTallies], kappa: str = "pooled", iteration: int | None = None, seed: int = 0
 ) -> Interval:
-    """Authenticity κ with its interval over trajectories.
-
-    Args:
-        units: One entry per trajectory.
-        kappa: ``pooled`` (κ over all questions of an iteration) or
-            ``per_question`` (the paper's Eq. 2, averaged over questions).
-        iteration: One iteration's κ; ``None`` for the average over 1 and above.
-        seed: Seed of the resampling.
-
-    Returns:
-        The interval (NaN value where no iteration has a κ).
-    """
+    """Authenticity κ (one iteration's, or the average over 1 and above) over trajectories."""
     cells = _kappa_cells(units, kappa, iteration)
     statistic = _kappa_statistic(cells, _weights_of(units), iteration)
     table = np.array([_kappa_vector(unit, cells) for unit in units]).reshape(len(units), -1)
@@ -211,18 +158,7 @@ def authenticity_difference(
     iteration: int | None = None,
     seed: int = 0,
 ) -> Interval:
-    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired.
-
-    Args:
-        first: Tallies per trajectory id of the first run.
-        second: Tallies per trajectory id of the second run.
-        kappa: ``pooled`` or ``per_question``, as :func:`authenticity_interval`.
-        iteration: One iteration's κ; ``None`` for the average over 1 and above.
-        seed: Seed of the resampling.
-
-    Returns:
-        The paired difference (:func:`~cog_tasks.common.stats.paired_sums`).
-    """
+    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired."""
     both = [*first.values(), *second.values()]
     cells = _kappa_cells(both, kappa, iteration)
     return paired_sums(
@@ -237,17 +173,7 @@ def authenticity_difference(
 def rationality_interval(
     units: Sequence[UnitTallies], iteration: int | None = None, seed: int = 0
 ) -> Interval:
-    """The judge's mean Rationality with its interval over trajectories.
-
-    Args:
-        units: One entry per trajectory.
-        iteration: One iteration's mean; ``None`` for the mean over iterations
-            1 and above of each iteration's mean.
-        seed: Seed of the resampling.
-
-    Returns:
-        The interval (NaN value where nothing was judged).
-    """
+    """The judge's mean Rationality (one iteration's, or over 1 and above) over trajectories."""
     iterations = sorted({t for unit in units for t in unit.judged})
     if iteration is not None:
         iterations = [t for t in iterations if t == iteration]
@@ -283,11 +209,7 @@ def invalid_share_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue
 
 
 def rationality_units(units: Mapping[str, UnitTallies]) -> dict[str, UnitValue]:
-    """Per trajectory ``(sum of judge scores, answers judged)`` over iterations 1 and above.
-
-    With every trajectory judged at every iteration (as a finished run is), the
-    ratio of the sums equals the mean of the per-iteration means.
-    """
+    """Per trajectory ``(sum of judge scores, answers judged)`` over iterations 1 and above."""
     return {
         unit_id: (
             float(sum(t.total for i, t in unit.judged.items() if i >= 1)),

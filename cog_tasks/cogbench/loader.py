@@ -1,21 +1,6 @@
 """Find and read CogBench files: Hugging Face Hub (pinned), a local folder, or the fixture set.
 
-Sources, chosen with ``source``:
-
-- ``None`` / ``"auto"``: each file through :func:`cog_tasks.common.sources.fetch`
-  with :data:`SOURCE`: ``$COG_TASKS_DATA/cogbench/<language>/<file>``, then
-  ``$COG_TASKS_COGBENCH_HUB`` (``ORG/NAME[@REVISION]`` of a repository laid out
-  like the authors', or a folder written by ``cog-tasks data build cogbench``),
-  then ``kwaikeg/CogBench`` at the pinned revision (:data:`DEFAULT_REVISION`,
-  overridable with ``$COG_TASKS_COGBENCH_REVISION`` or the ``revision``
-  argument), downloaded once into the cache after :func:`check_content` passed.
-  Under ``HF_HUB_OFFLINE=1`` only the cache is read; every failure is a
-  :class:`~cog_tasks.common.sources.DataSourceError` naming the file, the
-  revision and the ways out.
-- ``"hub"``: the same without ``$COG_TASKS_DATA``.
-- ``"sample"``: the fixture set bundled in this package (English only; its
-  ratings are fixtures written for tests, not human data).
-- any other string: a directory holding ``<language>/`` or the files themselves.
+The ``source`` values are in docs/data.md.
 """
 
 from __future__ import annotations
@@ -83,13 +68,7 @@ def sample_dir() -> Path:
 
 @dataclass(frozen=True)
 class DataLocation:
-    """A folder of CogBench files for one language.
-
-    Attributes:
-        folder: Directory with ``cogbench_*.json``, ``eval_cogbench_*.json``...
-        description: Human-readable source, logged with results.
-        fixture: True for the bundled fixture set (its ratings are not human).
-    """
+    """A folder of CogBench files for one language; ``fixture`` for the bundled set."""
 
     folder: Path
     description: str
@@ -101,12 +80,7 @@ class DataLocation:
 
 
 def read_hub_file(hub: HubSource, path: str) -> Content:
-    """One file (``<language>/<name>``) of a Hub copy laid out like :data:`HF_REPO`.
-
-    A local folder (from ``cog-tasks data build cogbench``) may hold
-    ``<language>/`` or the files themselves; a Hub dataset is read through the
-    Hugging Face cache at the setting's revision (default ``main``).
-    """
+    """One file (``<language>/<name>``) of a Hub copy or folder laid out like :data:`HF_REPO`."""
     if hub.is_folder:
         folder = Path(hub.location)
         file = folder / path if (folder / path).is_file() else folder / Path(path).name
@@ -138,17 +112,7 @@ SOURCE = DataSource(
 
 
 def parse_records(data: object, source: str, require_profile: bool) -> list[CogBenchRecord]:
-    """Validate the JSON content of a bench or eval file.
-
-    Args:
-        data: The parsed JSON (a list of records).
-        source: The file (or URL), quoted in errors by its last part.
-        require_profile: True for eval files, whose records carry a profile.
-
-    Raises:
-        RecordError: Naming the file and record index of the first bad record,
-            or a topic whose iterations skip one or do not start at 0.
-    """
+    """Validate the JSON content (a list of records) of a bench or eval file."""
     if not isinstance(data, list):
         raise RecordError(f"{source}: must hold a JSON list of records")
     if not data:
@@ -174,11 +138,7 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
 
 
 def check_iterations(records: list[CogBenchRecord], source: str) -> None:
-    """Refuse a topic (and profile) whose iterations are not 0, 1, 2 ... without a gap.
-
-    Raises:
-        RecordError: Naming the file, the topic and profile, and the iterations found.
-    """
+    """Refuse a topic (and profile) whose iterations are not 0, 1, 2 ... without a gap."""
     found: dict[tuple[str, str], list[int]] = {}
     for record in records:
         name = (record.profile or {}).get("Name", "")
@@ -193,11 +153,7 @@ def check_iterations(records: list[CogBenchRecord], source: str) -> None:
 
 
 def check_content(content: Content, name: str) -> list[CogBenchRecord]:
-    """Parse and check a bench or eval file: the validator of :func:`fetch_records`.
-
-    Raises:
-        RecordError: For bad JSON, an empty file or a bad record, naming the file.
-    """
+    """Parse and check a bench or eval file: the validator of :func:`fetch_records`."""
     try:
         data = content.json()
     except DataFileError as error:
@@ -208,24 +164,7 @@ def check_content(content: Content, name: str) -> list[CogBenchRecord]:
 def fetch_records(
     language: str, names: tuple[str, ...], revision: str | None = None, local: bool = True
 ) -> tuple[list[list[CogBenchRecord]], DataLocation]:
-    """Fetch bench or eval files through :func:`cog_tasks.common.sources.fetch`.
-
-    Each file is resolved on its own: ``$COG_TASKS_DATA/cogbench/<language>/<name>``
-    (unless ``local`` is False), then ``$COG_TASKS_COGBENCH_HUB``, then
-    :data:`HF_REPO` at :func:`pinned_revision`, downloaded once into the cache.
-
-    Args:
-        language: ``english`` or ``chinese``.
-        names: The files (``eval_cogbench_a.json``...); at least one.
-        revision: Revision of :data:`HF_REPO` read instead of the pinned one.
-        local: False to skip ``$COG_TASKS_DATA``.
-
-    Returns:
-        The records of each file, and the location of the first.
-
-    Raises:
-        DataSourceError: When a file cannot be fetched or fails its checks.
-    """
+    """Each named file's records, the first's location (``local`` False: no local data)."""
     if not names:
         raise ValueError("name the CogBench files to fetch")
     found = [
@@ -247,29 +186,8 @@ def fetch_records(
     return [fetched.value for fetched in found], DataLocation(first.path.parent, description)
 
 
-def _folder_location(source: str, language: str) -> DataLocation:
-    path = expand_user(source, "source")
-    folder = path / language if (path / language).is_dir() else path
-    if not folder.is_dir():
-        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
-    return DataLocation(folder, str(folder))
-
-
 def locate(language: str, source: str) -> DataLocation:
-    """Resolve a folder ``source``, ``"sample"`` or a directory, to a folder of files.
-
-    The fetched sources (unset, ``auto``, ``hub``) go through :func:`fetch_records`.
-
-    Args:
-        language: ``english`` or ``chinese``.
-        source: ``"sample"`` or a directory.
-
-    Returns:
-        The location.
-
-    Raises:
-        FileNotFoundError: When the folder is missing.
-    """
+    """Resolve ``"sample"`` or a directory to a folder of files."""
     check_language(language)
     if source == SAMPLE_SOURCE:
         folder = sample_dir() / language
@@ -278,7 +196,11 @@ def locate(language: str, source: str) -> DataLocation:
                 f"the bundled CogBench fixture set has no {language!r} files (English only)"
             )
         return DataLocation(folder, "cog-tasks fixture set (fixture ratings, not human data)", True)
-    return _folder_location(source, language)
+    path = expand_user(source, "source")
+    folder = path / language if (path / language).is_dir() else path
+    if not folder.is_dir():
+        raise FileNotFoundError(f"CogBench data folder {folder} does not exist")
+    return DataLocation(folder, str(folder))
 
 
 def read_json(path: Path) -> object:
@@ -292,18 +214,7 @@ def read_json(path: Path) -> object:
 
 
 def load_records(path: Path, require_profile: bool = False) -> list[CogBenchRecord]:
-    """Read and validate a bench or eval file.
-
-    Args:
-        path: The JSON file (a list of records).
-        require_profile: True for eval files, whose records carry a profile.
-
-    Returns:
-        The records, in file order.
-
-    Raises:
-        RecordError: Naming the file and record index of the first bad record.
-    """
+    """Read and validate a bench or eval file (``require_profile`` for eval files)."""
     return parse_records(read_json(path), str(path), require_profile)
 
 
@@ -315,23 +226,7 @@ def load_trajectories(
     topics: list[str] | None = None,
     max_iteration: int | None = None,
 ) -> tuple[list[Trajectory], DataLocation]:
-    """Load (topic, profile) trajectories with human ratings.
-
-    Args:
-        subset: ``"a"`` (articles) or ``"v"`` (short videos).
-        language: ``"english"`` or ``"chinese"``.
-        source: Unset, ``"auto"`` or ``"hub"`` (see :func:`fetch_records`), ``"sample"`` or a
-            directory (see :func:`locate`).
-        revision: Hub revision override.
-        topics: Keep only these topics (exact names).
-        max_iteration: Keep iterations ``0..max_iteration``.
-
-    Returns:
-        The trajectories and where they came from.
-
-    Raises:
-        ParameterError: For an unknown topic or a negative ``max_iteration``.
-    """
+    """Load (topic, profile) trajectories with human ratings, and where they came from."""
     names = (eval_file(subset), bench_file(subset))
     if source in (None, "auto", "hub"):
         (eval_records, bench_records), location = fetch_records(

@@ -1,29 +1,9 @@
 """CogBench statistics: Authenticity (Cohen's κ), Rationality means and rater agreement.
 
-Authenticity at iteration *t* is Cohen's κ between the agent's ratings and the
-human (majority) ratings, pooled over every question answered at that
-iteration, as in the authors' evaluation script. To pool across Inspect
-samples and epochs, ratings are first reduced to a :class:`RatingTally`: the
-marginal counts of both raters plus the (weighted) number of disagreements.
-Tallies add up, and κ computed from a summed tally equals κ computed from the
-concatenated ratings, so per-sample tallies can travel in ``Score.value``.
-
-Conventions:
-
-- An agent rating that could not be parsed (``None``) is its own category that
-  never matches a human rating: it counts as a full disagreement and as an
-  ``invalid`` answer, it is never dropped.
-- A human rating of ``None`` (``-1`` in the data: unset) has no reference to
-  compare with; such questions are counted as ``unrated`` and left out of κ.
-- Degenerate case: when both raters put every item in one and the same
-  category, chance agreement is 1 and κ = 0/0. ``sklearn`` returns NaN there
-  (and the authors' script would then average a NaN); here κ is defined as
-  1.0, because the agreement is perfect. When only one rater is constant, κ is
-  0.0, which is also what ``sklearn`` returns. An iteration without any rated
-  pair, or whose agent gave no valid rating at all, has no κ (``None``,
-  shown as :data:`KAPPA_UNDEFINED`) and is skipped by averages: an agent
-  that never rated is not a constant rater at chance. No NaN ever reaches
-  an average.
+Ratings travel as additive :class:`RatingTally` values (κ of a summed tally is κ of the
+pooled ratings). An unreadable agent rating is a full disagreement, an unset human
+rating is left out; κ is 1.0 when both raters are constant in one category, and
+``None`` without a valid pair; docs/scoring.md gives the details.
 """
 
 from __future__ import annotations
@@ -52,16 +32,7 @@ MIN_QUESTION_PAIRS = 10
 
 
 def check_kappa_form(form: str) -> str:
-    """Validate how Authenticity κ is formed per iteration.
-
-    ``pooled`` (default) is the authors' code: one κ over all questions of
-    the iteration, which is what their tables show. ``per_question`` is the
-    paper's Eq. 2: one κ per question (over every trajectory that asks it),
-    averaged over questions.
-
-    Raises:
-        ParameterError: For any other name.
-    """
+    """Validate the κ form: ``pooled`` (authors' code) or ``per_question`` (paper's Eq. 2)."""
     if form not in KAPPA_FORMS:
         raise ParameterError(f"unknown kappa form {form!r}; use one of {KAPPA_FORMS}")
     return form
@@ -73,17 +44,7 @@ def question_key(question: str) -> str:
 
 
 def check_weights(weights: str | None) -> WeightScheme:
-    """Validate a κ weighting scheme name.
-
-    Args:
-        weights: ``None`` (unweighted), ``"linear"`` or ``"quadratic"``.
-
-    Returns:
-        The same value, typed.
-
-    Raises:
-        ParameterError: For any other name.
-    """
+    """Validate a κ weighting scheme name (``None``, ``linear`` or ``quadratic``)."""
     if weights not in (None, *WEIGHT_SCHEMES):
         raise ParameterError(
             f"unknown kappa weights {weights!r}; use one of {WEIGHT_SCHEMES} or None"
@@ -92,18 +53,7 @@ def check_weights(weights: str | None) -> WeightScheme:
 
 
 def disagreement_weight(human: int, agent: int | None, weights: WeightScheme = None) -> float:
-    """Disagreement between two Likert ratings, scaled to [0, 1].
-
-    Args:
-        human: Reference rating, 1-5.
-        agent: Agent rating, 1-5, or ``None`` for an unparseable answer.
-        weights: ``None`` for 0/1 disagreement, ``"linear"`` for |h-a|/4,
-            ``"quadratic"`` for (|h-a|/4)².
-
-    Returns:
-        0 for agreement up to 1 for maximal disagreement; an invalid agent
-        rating always scores 1.
-    """
+    """Disagreement of two Likert ratings in [0, 1]: 0/1, |h-a|/4 or its square; ``None`` is 1."""
     if agent is None:
         return 1.0
     if weights is None:
@@ -133,12 +83,10 @@ class RatingTally:
     """Additive summary of paired ratings, sufficient for pooled (weighted) κ.
 
     Attributes:
-        weights: The weighting scheme ``disagreement`` was computed with.
         pairs: Number of questions with a human rating.
         human: Counts of human ratings 1..5.
         agent: Counts of valid agent ratings 1..5 among the pairs.
         invalid: Agent answers without a parseable rating among the pairs.
-        disagreement: Sum of :func:`disagreement_weight` over the pairs.
         unrated: Questions answered without a human rating (not in κ).
     """
 
@@ -152,25 +100,9 @@ class RatingTally:
 
     @classmethod
     def from_ratings(
-        cls,
-        human: Sequence[int | None],
-        agent: Sequence[int | None],
-        weights: WeightScheme = None,
+        cls, human: Sequence[int | None], agent: Sequence[int | None], weights: WeightScheme = None
     ) -> RatingTally:
-        """Tally paired ratings.
-
-        Args:
-            human: Reference ratings (1-5, ``None`` when unset).
-            agent: Agent ratings (1-5, ``None`` when unparseable), same order.
-            weights: Weighting scheme for the disagreement sum.
-
-        Returns:
-            The tally.
-
-        Raises:
-            ValueError: If the sequences differ in length or hold values off
-                the 1-5 scale.
-        """
+        """Tally paired ratings (``None``: human unset, agent unparseable)."""
         if len(human) != len(agent):
             raise ValueError(f"{len(human)} human ratings but {len(agent)} agent ratings")
         check_weights(weights)
@@ -203,13 +135,7 @@ class RatingTally:
         )
 
     def kappa(self) -> float | None:
-        """Cohen's κ of the tallied pairs (weighted as tallied).
-
-        Returns:
-            κ, or ``None`` when there is no rated pair or no valid agent
-            rating among them. See the module docstring for the degenerate
-            single-category case (κ = 1.0).
-        """
+        """Cohen's κ of the tallied pairs, ``None`` without a pair or a valid agent rating."""
         if self.pairs == 0 or not any(self.agent):
             return None
         n = float(self.pairs)
@@ -268,12 +194,8 @@ class RationalityTally:
     """Additive summary of 1-5 Rationality scores for one iteration.
 
     Attributes:
-        scored: Number of answers that received a score.
-        total: Sum of the scores.
-        invalid: Judge replies without a readable score (each counted as 1,
-            the lowest point, and included in ``scored`` and ``total``).
-        no_reasoning: Answers without reasoning, given 1 without asking the
-            judge (included in ``scored`` and ``total``).
+        invalid: Unreadable judge replies, each scored 1.
+        no_reasoning: Answers without reasoning, scored 1 without asking the judge.
     """
 
     scored: int = 0
@@ -283,13 +205,7 @@ class RationalityTally:
 
     @classmethod
     def from_scores(cls, scores: Sequence[int | None], no_reasoning: int = 0) -> RationalityTally:
-        """Tally scores; ``None`` (unreadable) counts as 1 and as invalid.
-
-        Args:
-            scores: One score per answer, ``None`` where the judge's reply was unreadable.
-            no_reasoning: How many of the scores are the 1 given, without a
-                judge, to an answer without reasoning.
-        """
+        """Tally scores; ``None`` (unreadable) counts as 1 and as invalid."""
         for score in scores:
             if score is not None:
                 _check_likert(score, "rationality")
@@ -357,15 +273,7 @@ def value_iterations(value: Mapping[str, float]) -> list[int]:
 def pooled_tallies(
     values: Iterable[Mapping[str, float]], weights: WeightScheme = None
 ) -> tuple[dict[int, RatingTally], dict[int, RationalityTally]]:
-    """Sum per-sample ``Score.value`` dicts into per-iteration tallies.
-
-    Args:
-        values: Flattened score values, one per sample (or epoch).
-        weights: The κ weighting the values were tallied with.
-
-    Returns:
-        Rating and Rationality tallies keyed by iteration.
-    """
+    """Sum per-sample ``Score.value`` dicts into per-iteration rating and Rationality tallies."""
     ratings: dict[int, RatingTally] = {}
     rationality: dict[int, RationalityTally] = {}
     for value in values:
@@ -380,29 +288,25 @@ def pooled_tallies(
 _QUESTION_KEY = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
 
 
+def question_tallies(
+    value: Mapping[str, float], weights: WeightScheme
+) -> dict[tuple[int, str], RatingTally]:
+    """The per-question tallies of a flattened ``Score.value``, by (iteration, question key)."""
+    found = (_QUESTION_KEY.match(key) for key in value)
+    return {
+        (int(match[1]), match[2]): RatingTally.from_value(value, int(match[1]), weights, match[2])
+        for match in found
+        if match
+    }
+
+
 def per_question_kappa(
     values: Iterable[Mapping[str, float]], weights: WeightScheme = None
 ) -> dict[int, float | None]:
-    """The paper's Eq. 2: per iteration, the mean over questions of each question's κ.
-
-    Each question's κ pools its pairs over every sample (trajectory) that
-    asks it; questions without a defined κ are left out of the mean.
-
-    Args:
-        values: Flattened score values holding per-question tallies.
-        weights: The κ weighting the values were tallied with.
-
-    Returns:
-        Mean κ per iteration (``None`` where no question has one).
-    """
+    """The paper's Eq. 2: per iteration, the mean of each question's κ pooled over samples."""
     tallies: dict[int, dict[str, RatingTally]] = {}
     for value in values:
-        for key in value:
-            match = _QUESTION_KEY.match(key)
-            if not match:
-                continue
-            iteration, question = int(match.group(1)), match.group(2)
-            tally = RatingTally.from_value(value, iteration, weights, question)
+        for (iteration, question), tally in question_tallies(value, weights).items():
             by_question = tallies.setdefault(iteration, {})
             by_question[question] = by_question.get(question, RatingTally(weights)) + tally
     few = [
@@ -433,12 +337,7 @@ def mean_kappa(tallies: Iterable[RatingTally]) -> float | None:
 
 @dataclass(frozen=True)
 class IterationSummary:
-    """Headline numbers of a per-iteration series, as in the paper's tables.
-
-    Attributes:
-        average: Mean over iterations 1 and above that have a value.
-        by_iteration: Every iteration's value (``None`` where undefined).
-    """
+    """Headline numbers of a per-iteration series: the mean over iterations >= 1, each value."""
 
     average: float | None
     by_iteration: dict[int, float | None] = field(default_factory=dict)
@@ -465,17 +364,7 @@ class IterationSummary:
 
 
 def summarize_iterations(values: Mapping[int, float | None]) -> IterationSummary:
-    """Summarise a per-iteration series.
-
-    The average runs over iterations >= 1 (iteration 0 is the profile alone,
-    reported separately) and skips undefined values, so it is never NaN.
-
-    Args:
-        values: Value per iteration; ``None`` (or NaN) where undefined.
-
-    Returns:
-        The summary.
-    """
+    """Summarise a per-iteration series; the average skips iteration 0 and ``None``/NaN."""
     cleaned = {
         int(t): (None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
         for t, v in values.items()
@@ -490,16 +379,7 @@ def summarize_iterations(values: Mapping[int, float | None]) -> IterationSummary
 def cohen_kappa(
     human: Sequence[int | None], agent: Sequence[int | None], weights: WeightScheme = None
 ) -> float | None:
-    """Cohen's κ between two raters (see the module docstring for conventions).
-
-    Args:
-        human: Reference ratings, 1-5 or ``None`` (unset, left out).
-        agent: Agent ratings, 1-5 or ``None`` (unparseable, a disagreement).
-        weights: ``None``, ``"linear"`` or ``"quadratic"``.
-
-    Returns:
-        κ, or ``None`` when no pair has a human rating.
-    """
+    """Cohen's κ between two raters (see the module docstring for conventions)."""
     return RatingTally.from_ratings(human, agent, weights).kappa()
 
 
@@ -510,26 +390,12 @@ def polarity(rating: int) -> Literal[-1, 0, 1]:
 
 
 def polarity_rating(rating: int | None) -> int | None:
-    """Map a rating onto the 3-point polarity scale expressed as 1, 3 or 5.
-
-    Keeping the values on the 1-5 range lets :class:`RatingTally` and κ work
-    on polarity unchanged; ``None`` stays ``None``.
-    """
+    """Map a rating onto the polarity scale as 1, 3 or 5 (``None`` stays ``None``)."""
     return None if rating is None else 3 + 2 * polarity(rating)
 
 
 def fleiss_kappa(ratings: Sequence[Sequence[int]]) -> float:
-    """Fleiss' κ for several raters (statsmodels).
-
-    Args:
-        ratings: One row per item, one column per rater, values 1-5.
-
-    Returns:
-        Fleiss' κ.
-
-    Raises:
-        ValueError: If rows differ in length or the table is empty.
-    """
+    """Fleiss' κ (statsmodels) of one row per item, one column per rater."""
     from statsmodels.stats.inter_rater import aggregate_raters
     from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
@@ -551,14 +417,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
 
 
 def mean_pairwise_spearman(ratings: Sequence[Sequence[int]]) -> float | None:
-    """Average Spearman's ρ over all pairs of raters (columns), as in the paper's Table 4.
-
-    Args:
-        ratings: One row per item, one column per rater.
-
-    Returns:
-        The mean over rater pairs with a defined ρ, or ``None`` if none is.
-    """
+    """Mean Spearman's ρ over rater (column) pairs that have one, as in the paper's Table 4."""
     columns = list(zip(*ratings, strict=True))
     values = [
         rho

@@ -1,11 +1,4 @@
-"""CogBench's published numbers (Lv et al., Tables 2 and 3), named as our headlines name them.
-
-The paper reports, per agent and subset, Authenticity (Cohen's κ against the
-majority rating of seven annotators) and Rationality (the annotators' 1-5
-score of the reasoning), averaged over iterations 1-10, for agents built on
-gpt-4-0613 at temperature 0. The asterisked agents (ReAct*, Reflexion*) are
-given the human rating of the previous iteration.
-"""
+"""CogBench's published numbers (Lv et al., Tables 2 and 3), named as our headlines name them."""
 
 from __future__ import annotations
 

@@ -1,24 +1,9 @@
 """Strict parsing of CogBench model outputs, and tolerant parsing of profiles.
 
-A rating or a judge score is read only from the format the prompt states, a
-line that starts with its label, or from a reply that is just the number (a
-rating also from a reply whose only ``Rating:`` label closes it, after a
-finished sentence);
-markup such as ``**Rating:**`` is tolerated. The labelled value counts only
-when it is, on the label's own line, one digit 1-5 (``4``, ``4/5``, ``4 out
-of 5``), one Likert phrase (``agree``), one number word (``four``) or a digit
-with its matching phrase (``4 (agree)``). Several values (``3 or 4``,
-``3/4``, ``3-4``), another scale (``5/10``), a number inside prose
-(``I'd say 4``) and a value on the next line are ``None``, never a guess, and
-callers count a ``None`` rating as an invalid answer. The reply is read by
-the shared policy (:mod:`cog_tasks.common.reading`): every rating label
-counts, wherever it stands (``Updated rating: 2`` after ``Rating: 4`` makes
-both ``None``), a correction after it voids it, label spellings (``Rating -
-4``, ``RATING 4``) are read, superscript and circled digits (``⁴``, ``④``)
-are no values. Full-width forms
-(``Rating：４``) are read as their ASCII forms (NFKC), and a lone Chinese
-numeral 一 to 五 is a value; Chinese labels (评分) are not read, since every
-prompt asks for the English label.
+A rating or judge score is read only from a line that starts with its label, a reply
+that is just the number, or (a rating) a closing ``Rating:`` label; anything else is
+``None``, an invalid answer. The rules (shared with :mod:`cog_tasks.common.reading`)
+are in the README's Metrics section ("What is read").
 """
 
 from __future__ import annotations
@@ -33,23 +18,10 @@ from cog_tasks.common import reading
 from cog_tasks.common.params import ParameterError
 
 LIKERT_WORDS: dict[str, int] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "strongly disagree": 1,
-    "strongly agree": 5,
-    "somewhat disagree": 2,
-    "somewhat agree": 4,
-    "disagree": 2,
-    "neutral": 3,
-    "agree": 4,
+    **dict(zip(("one", "two", "three", "four", "five"), LIKERT, strict=True)),
+    **dict(zip("一二三四五", LIKERT, strict=True)),
+    **{"strongly disagree": 1, "strongly agree": 5, "somewhat disagree": 2, "somewhat agree": 4},
+    **{"disagree": 2, "neutral": 3, "agree": 4},
 }
 _REASON_LABELS = r"(?:thoughts?|reason(?:ing)?|explanation)"
 _MARKUP = re.compile(r"[*#`]+")
@@ -62,11 +34,7 @@ _ENCLOSING = "[]()\"'“”‘’<>"
 
 
 def _clean(text: str) -> str:
-    """The reply in the shared reading spelling (:func:`cog_tasks.common.reading.normalize`).
-
-    Full-width forms are ASCII, markdown is gone, and superscript or circled
-    digits (``⁴``, ``④``) are no digits.
-    """
+    """The reply in the shared reading spelling (``reading.normalize``), without markdown."""
     return _MARKUP.sub("", reading.normalize(text))
 
 
@@ -76,19 +44,7 @@ def _phrase_value(phrase: str) -> int | None:
 
 
 def read_value(value: str) -> int | None:
-    """Read one labelled 1-5 value, the text after ``Rating:`` or ``Score:`` on its line.
-
-    The whole value must be one digit 1-5 (optionally ``/5`` or ``out of
-    5``), one Likert phrase or number word, or a digit with the phrase of the
-    same value (``4 (agree)``, ``1. Strongly disagree``); enclosing brackets
-    and a closing full stop are ignored.
-
-    Args:
-        value: The text after the label, on the label's own line.
-
-    Returns:
-        1-5, or ``None`` for several values, ranges, other scales, prose or nothing.
-    """
+    """Read the 1-5 value after ``Rating:``: a digit, a phrase, or both alike; else ``None``."""
     text = value.strip().rstrip(".!").strip().strip(_ENCLOSING).strip()
     digit = _DIGIT_VALUE.fullmatch(text)
     if digit:
@@ -101,17 +57,7 @@ def read_value(value: str) -> int | None:
 
 
 def _labelled_likert(text: str, labels: str) -> int | None:
-    """The 1-5 value of the lines that start with one of ``labels``.
-
-    Only a line that begins with the label gives the answer (``Thoughts: 1 |
-    Rating: 3`` does not), but every label counts against it, wherever it
-    stands and whatever it is prefixed with (``Updated rating: 2``,
-    ``Actually, Rating: 2``, ``Rating (revised): 2``): all must hold the same
-    readable value (:func:`read_value`), and nothing after the first label
-    may correct it (``Correction: I meant 2``); otherwise the result is
-    ``None``. A label in prose whose value is unreadable ("a high rating
-    because ...") is no answer and does not count.
-    """
+    """The value of the lines starting with ``labels``, if every label agrees, uncorrected."""
     label = reading.label(labels)
     opening = re.compile(rf"^[ \t>\-]*{label}(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
     anywhere = re.compile(rf"{label}(?P<value>[^\n]*)$", re.IGNORECASE | re.MULTILINE)
@@ -132,14 +78,7 @@ _RATING_LABEL = re.compile(r"\brating[ \t]*[:=]", re.IGNORECASE)
 
 
 def _closing_rating(text: str) -> int | None:
-    """The value of a ``Rating:`` label that closes the reply after a finished sentence.
-
-    ``... before making investment decisions. Rating: 4`` (the label at the
-    end of the last paragraph rather than on a line of its own) is read when
-    it is the reply's only ``Rating:`` label and its value is the reply's
-    last text; a label after anything but a sentence's end (``Thoughts: 1 |
-    Rating: 3``) is not.
-    """
+    """The value of the reply's only ``Rating:`` label, if it closes the reply after a sentence."""
     if len(_RATING_LABEL.findall(text)) != 1:
         return None
     match = _CLOSING_RATING.search(text)
@@ -154,35 +93,17 @@ def _bare_number(text: str) -> int | None:
 
 @dataclass(frozen=True)
 class RatingAnswer:
-    """A parsed questionnaire answer.
-
-    Attributes:
-        rating: 1-5, or ``None`` when no unambiguous rating was found.
-        reason: The first-person reasoning (may be empty).
-    """
+    """A parsed questionnaire answer (``rating`` ``None`` when not unambiguous)."""
 
     rating: int | None
     reason: str
 
 
 def parse_rating_answer(text: str) -> RatingAnswer:
-    """Read a rating and its reasoning from a model answer.
+    """Read a rating (labelled line, bare number or closing label) and its reasoning.
 
-    Accepted: a line that starts with ``Rating:`` and holds one value (also
-    ``**Rating:** 4``, ``Rating: 4/5``, ``Rating: agree``; see
-    :func:`read_value`), a reply that is just the number, or a reply whose
-    only ``Rating:`` label closes it after a finished sentence
-    (:func:`_closing_rating`, seen in Qwen2.5-Coder's replies). Nothing else is
-    read: a digit elsewhere in the text is not a rating, and a labelled line
-    without one clear value, or lines that disagree, make the answer invalid.
-    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the
-    rating line, or the whole answer without the rating line.
-
-    Args:
-        text: Raw model output.
-
-    Returns:
-        The parsed answer; ``rating`` is ``None`` when it is missing or ambiguous.
+    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the rating
+    line, or the whole answer without the rating line.
     """
     cleaned = _clean(text).strip()
     rating = _labelled_likert(cleaned, "rating")
@@ -203,25 +124,14 @@ def parse_rating_answer(text: str) -> RatingAnswer:
 
 
 def parse_judge_score(text: str) -> int | None:
-    """Read a 1-5 Rationality score: a ``Score:`` line with one value, or a reply that is just it.
-
-    The same rule as a rating (:func:`read_value`): a value on the line after
-    ``Score:`` is ``None``.
-    """
+    """Read a 1-5 Rationality score: a ``Score:`` line with one value, or just the number."""
     cleaned = _clean(text)
     score = _labelled_likert(cleaned, "(?:score|rationality)")
     return score if score is not None else _bare_number(cleaned)
 
 
 def coerce_rating(value: object) -> int | None:
-    """Read a rating stored in a data file.
-
-    Args:
-        value: An int, a numeric string, free text or ``None``.
-
-    Returns:
-        1-5, or ``None`` for unset (``-1``, ``None``, empty) or unreadable values.
-    """
+    """Read a rating stored in a data file: 1-5, or ``None`` when unset or unreadable."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -236,12 +146,7 @@ def coerce_rating(value: object) -> int | None:
 
 @dataclass(frozen=True)
 class KnowledgeItem:
-    """A distilled knowledge statement with its 1-5 fit-with-profile score.
-
-    Attributes:
-        statement: The statement.
-        score: 1-5, or ``None`` when the model gave no readable score.
-    """
+    """A distilled knowledge statement with its 1-5 fit-with-profile score (``None``: unread)."""
 
     statement: str
     score: int | None
@@ -260,12 +165,7 @@ KNOWLEDGE_FORMS: tuple[str, ...] = ("json", "lines")
 
 
 def _knowledge_from_json(text: str) -> list[KnowledgeItem] | None:
-    """The items of a reply that is the asked-for JSON list and nothing else.
-
-    The whole reply (inside one optional markdown code fence) must parse as a
-    non-empty list of objects that each hold a ``knowledge`` statement, as
-    the authors' ``json.loads`` check and their retry on an empty list ask.
-    """
+    """The items of a reply (optionally fenced) that is a non-empty JSON list of ``knowledge``."""
     body = text.strip()
     fenced = _CODE_FENCE.match(body)
     if fenced:
@@ -286,11 +186,7 @@ def _knowledge_from_json(text: str) -> list[KnowledgeItem] | None:
 
 
 def _knowledge_from_lines(text: str) -> list[KnowledgeItem] | None:
-    """The ``<score> | <statement>`` lines (or ``statement (score: 4)``) of a reply.
-
-    Lines without a score (headings, an echoed prompt, the flow itself) are
-    not statements; ``None`` when no line has the asked-for form.
-    """
+    """The ``<score> | <statement>`` (or ``statement (score: 4)``) lines of a reply, or ``None``."""
     items = []
     for raw_line in _clean(text).splitlines():
         line = _LIST_MARK.sub("", raw_line).strip()
@@ -309,27 +205,9 @@ def _echoes(statement: str, source: str) -> bool:
 
 
 def read_knowledge(text: str, form: str, source: str = "") -> list[KnowledgeItem] | None:
-    """Read distilled knowledge in the form the prompt asked for, or nothing.
+    """Read distilled knowledge in the asked ``form`` (``json`` or ``lines``), or ``None``.
 
-    ``json`` (the authors' distillation prompt): the reply is a JSON list of
-    ``{"thoughts", "knowledge", "score"}`` objects. ``lines`` (cog-tasks'
-    prompt): ``4 | statement`` or ``statement (score: 4)`` lines. A reply
-    in neither form, cut short or empty, is ``None``: the caller asks again
-    or counts a failed step, and no line of it ever reaches memory.
-    Repeated statements are kept once, and a statement that only echoes
-    ``source`` (a line of the article copied as a statement) is dropped; a
-    reply of echoes alone is ``None``.
-
-    Args:
-        text: Raw model output.
-        form: ``json`` or ``lines``.
-        source: The text distilled, to recognise echoes.
-
-    Returns:
-        The statements in order of appearance, or ``None``.
-
-    Raises:
-        ParameterError: For an unknown form.
+    Repeats are kept once and statements that only echo ``source`` are dropped.
     """
     if form not in KNOWLEDGE_FORMS:
         raise ParameterError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")
@@ -360,13 +238,7 @@ def profile_from_text(text: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class ProfileUpdate:
-    """Result of parsing a profile-update answer.
-
-    Attributes:
-        profile: The updated profile, with exactly the old keys in the old order.
-        changed: Keys whose value changed.
-        recognised: Number of lines that named a known attribute.
-    """
+    """Result of parsing a profile-update answer (the old keys, in the old order)."""
 
     profile: dict[str, str]
     changed: tuple[str, ...]
@@ -387,20 +259,9 @@ def _distinct_values(value: str) -> str:
 
 
 def parse_profile_update(text: str, profile: Mapping[str, str]) -> ProfileUpdate:
-    """Apply a model's ``Updated Profile:`` section to ``profile``.
+    """Apply the text after the last ``Updated Profile:`` to ``profile``'s known attributes.
 
-    The structure is kept: only known attributes are read (matching ignores
-    case, spaces and markdown), unknown ones are ignored, and an attribute
-    the answer leaves out or leaves empty keeps its old value, so a truncated
-    answer never deletes attributes. Values are cleaned of repeated items.
-
-    Args:
-        text: Raw model output; the part after the last ``Updated Profile:``
-            is read when that label is present, else the whole text.
-        profile: The current profile.
-
-    Returns:
-        The parsed update.
+    An attribute left out or empty keeps its old value; repeated items are dropped.
     """
     cleaned = _clean(text)
     labelled = list(re.finditer(r"updated\s+profile\s*:", cleaned, re.IGNORECASE))

@@ -1,18 +1,7 @@
 """Rationality by an LLM judge: a 1-5 rubric written from the paper's definitions.
 
-In the paper Rationality is a human score of the agent's reasoning (clarity,
-relevance, staying in role). Where no human scores exist, a judge model
-applies the same five levels. Every agent's answers are judged with the same
-kind of context, as the paper's annotators had read every flow: the profile
-as it stood when the agent answered and every flow read so far, whole and
-newest first. No agent's private notes (CogGPT's recalled memories, a
-reflection) are shown, so no agent is favoured. A judge with a small context
-gets ``context_chars``: the flows are then cut to that many characters, and
-the prompt says what was cut. An answer
-with no reasoning at all gets 1 (the rubric's "irrelevant" level) without
-asking the judge, and is counted as such (``NO_REASONING``); a judge reply
-without a readable score is asked once more, then returned as ``None``,
-counted as invalid (``UNREADABLE``) and scored 1.
+The judge sees the profile and the flows read so far, no agent's private notes; an answer
+without reasoning (``NO_REASONING``) or an unreadable reply (``UNREADABLE``) scores 1.
 """
 
 from __future__ import annotations
@@ -51,18 +40,7 @@ NO_REASONING = "no reasoning"
 
 @dataclass(frozen=True)
 class JudgeItem:
-    """One answer to grade, with everything the agent reasoned from.
-
-    Attributes:
-        profile: The profile the agent held when it answered (CogGPT's
-            updated profile; the initial one for the baselines), as a
-            mapping or as ``Key: value`` text.
-        flows: The information flows read so far, oldest first, the current
-            iteration's last ('' entries are skipped).
-        question: The statement.
-        rating: The agent's rating (``None`` if it had none).
-        reason: The agent's reasoning.
-    """
+    """One answer to grade, with its profile then and the flows read so far, oldest first."""
 
     profile: Mapping[str, str] | str
     flows: Sequence[str]
@@ -73,38 +51,19 @@ class JudgeItem:
 
 @dataclass(frozen=True)
 class JudgeVerdict:
-    """The judge's score for one answer.
-
-    Attributes:
-        score: 1-5, or ``None`` when the judge reply had no readable score
-            (1, the floor, for an answer without reasoning).
-        raw: The judge reply ('' when the judge was not asked).
-        status: ``judged`` (a readable score), ``unreadable`` (the judge
-            replied without one) or ``no reasoning`` (the judge was not asked).
-    """
+    """The judge's score (``None``: unreadable), reply and status for one answer."""
 
     score: int | None
     raw: str
     status: str = JUDGED
 
     def recorded(self) -> int | str:
-        """The value a log keeps: the judge's score, ``unreadable`` or ``no reasoning``.
-
-        A run without a judge keeps nothing (``None``), so "not judged" and
-        "judge unreadable" never share a value.
-        """
+        """The value a log keeps: the judge's score, ``unreadable`` or ``no reasoning``."""
         return self.score if self.status == JUDGED and self.score is not None else self.status
 
     @classmethod
     def from_recorded(cls, value: int | str) -> JudgeVerdict:
-        """Read back a value :meth:`recorded` kept (the reply text is not kept: ``raw`` is '').
-
-        Args:
-            value: A score 1-5, :data:`UNREADABLE` or :data:`NO_REASONING`.
-
-        Raises:
-            UserError: For any other value.
-        """
+        """Read back a value :meth:`recorded` kept (``raw`` is '')."""
         if value == NO_REASONING:
             return cls(LIKERT[0], "", NO_REASONING)
         if value == UNREADABLE:
@@ -117,19 +76,7 @@ class JudgeVerdict:
 
 
 def bounded_information(flows: Sequence[str], budget: int | None = None) -> str:
-    """The flows read so far, newest first, whole or within ``budget`` characters.
-
-    The newest flow comes first and whole as far as the budget allows; older
-    flows follow while budget remains; whatever is cut is marked ``[...]`` and
-    the number of older flows left out is said.
-
-    Args:
-        flows: Flows oldest first.
-        budget: Characters to spend; ``None`` for every flow, whole.
-
-    Returns:
-        The text for the judge prompt.
-    """
+    """The flows (given oldest first) newest first, within ``budget`` characters; cuts said."""
     present = [flow.strip() for flow in flows if flow.strip()]
     if not present:
         return NOTHING_READ
@@ -164,17 +111,7 @@ async def judge_answers(
     max_tokens: int = JUDGE_TOKENS,
     context_chars: int | None = None,
 ) -> list[JudgeVerdict]:
-    """Grade answers concurrently; a reply without a readable score is asked once more.
-
-    Args:
-        generate: The judge model.
-        items: Answers to grade.
-        max_tokens: Token limit of a judge reply (a score and a one-line reason).
-        context_chars: Bound on the flows' characters (``None``: every flow, whole).
-
-    Returns:
-        One verdict per item, in order (the last reply when asked twice).
-    """
+    """Grade answers concurrently; a reply without a readable score is asked once more."""
 
     async def grade(item: JudgeItem) -> JudgeVerdict:
         if not item.reason.strip():
@@ -196,8 +133,6 @@ class JudgeAgreement:
 
     Attributes:
         pairs: Answers with both a human and a readable judge score.
-        kappa: Cohen's κ on those pairs (``None`` without pairs).
-        spearman: Spearman's ρ on those pairs (``None`` if undefined).
         exact: Share of those pairs where judge and human give the same score.
         judge_invalid: Answers with a human score whose judge score was unreadable.
     """
@@ -210,15 +145,7 @@ class JudgeAgreement:
 
 
 def judge_agreement(human: Sequence[int | None], judge: Sequence[int | None]) -> JudgeAgreement:
-    """Compare judge scores with human scores where both exist.
-
-    Args:
-        human: Human scores (``None`` where unset).
-        judge: Judge scores (``None`` where unreadable), same order.
-
-    Returns:
-        κ and Spearman over the answers that have both.
-    """
+    """Compare judge scores (``None``: unreadable) with human scores where both exist."""
     both = [(h, j) for h, j in zip(human, judge, strict=True) if h is not None and j is not None]
     invalid = sum(1 for h, j in zip(human, judge, strict=True) if h is not None and j is None)
     humans = [h for h, _ in both]

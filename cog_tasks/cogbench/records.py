@@ -1,19 +1,9 @@
 """CogBench records in the authors' schema, and the trajectories built from them.
 
-Schema (from the authors' code and data card):
-
-- bench files (``cogbench_{a,v}.json``): a list of
-  ``{topic, iteration, information_flow, questionnaire: [{question}]}``.
-  ``information_flow`` is a list of strings (articles) or of dicts (short
-  videos: description, OCR, ASR...) whose non-empty values are joined with
-  newlines; iteration 0 carries none.
-- eval files (``eval_cogbench_{a,v}.json``): the same records plus
-  ``profile`` (a dict), and each questionnaire item adds
-  ``answer: {human_rating: 1-5 or -1 (unset), <Method>: {profile, rating,
-  reason, rationality}}``.
-
-A :class:`Trajectory` is one (topic, profile) pair followed through its
-iterations: the unit of one Inspect sample.
+Bench records: ``{topic, iteration, information_flow, questionnaire: [{question}]}``; eval
+records add ``profile`` and per item ``answer: {human_rating: 1-5 or -1, <Method>: {profile,
+rating, reason, rationality}}``. A :class:`Trajectory` (one Inspect sample) is one (topic,
+profile) pair through its iterations.
 """
 
 from __future__ import annotations
@@ -27,31 +17,6 @@ from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
 from cog_tasks.cogbench.rationality import NO_REASONING, UNREADABLE, JudgeVerdict
 from cog_tasks.common.errors import UserError
 
-PROFILE_KEYS: tuple[str, ...] = (
-    "Name",
-    "Gender",
-    "Age",
-    "Place of Birth",
-    "Occupation",
-    "Height",
-    "Weight",
-    "Distinguishing Marks",
-    "Personality",
-    "Hobbies",
-    "Skills",
-    "Dislikes",
-    "Values",
-    "Religious Beliefs",
-    "Interpersonal Relationships",
-    "Flaws",
-    "External Environment",
-    "Financial Status",
-    "Family Background",
-    "Educational Background",
-    "Significant Experiences",
-    "Future Outlook",
-)
-
 
 class RecordError(UserError):
     """A CogBench record that does not fit the schema; the message names where."""
@@ -62,15 +27,9 @@ class MethodAnswer:
     """One method's answer to one question, as stored in an eval file.
 
     Attributes:
-        rating: 1-5, or ``None`` when missing or unreadable.
-        reason: The method's reasoning.
         rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
-        profile: The method's profile when it answered ('' when not stored;
-            CogGPT's updated profile in the authors' files).
-        judge: The judge's verdict the file keeps in ``judge_rationality``
-            (``cog-tasks cogbench export`` writes a score 1-5,
-            ``"unreadable"`` or ``"no reasoning"``), or ``None`` where the
-            answer was not judged (-1 or no value).
+        profile: The method's profile when it answered ('' when not stored).
+        judge: The verdict kept in ``judge_rationality``, ``None`` where not judged.
     """
 
     rating: int | None
@@ -82,13 +41,7 @@ class MethodAnswer:
 
 @dataclass(frozen=True)
 class QuestionnaireItem:
-    """A questionnaire statement with the answers an eval file holds for it.
-
-    Attributes:
-        question: The statement to rate.
-        human_rating: Human majority rating, ``None`` when unset or absent.
-        answers: Answers of named methods (``CoT``, ``CogGPT``...).
-    """
+    """A questionnaire statement with its human majority rating and methods' answers."""
 
     question: str
     human_rating: int | None = None
@@ -97,15 +50,7 @@ class QuestionnaireItem:
 
 @dataclass(frozen=True)
 class CogBenchRecord:
-    """One (topic, iteration[, profile]) record.
-
-    Attributes:
-        topic: Topic name.
-        iteration: 0-10.
-        information_flow: The flow as one text ('' when there is none).
-        questionnaire: The items.
-        profile: The initial profile (eval files only).
-    """
+    """One (topic, iteration[, profile]) record; the profile is the initial one (eval files)."""
 
     topic: str
     iteration: int
@@ -115,19 +60,7 @@ class CogBenchRecord:
 
 
 def information_flow_text(flow: object, where: str) -> str:
-    """Join an ``information_flow`` value into one text.
-
-    Args:
-        flow: ``None``, a string, or a list of strings / dicts.
-        where: Location for error messages.
-
-    Returns:
-        Items joined by blank lines; a dict item's non-empty values are joined
-        by newlines.
-
-    Raises:
-        RecordError: For any other shape.
-    """
+    """Join an ``information_flow`` (strings or dicts of non-empty values) into one text."""
     if flow is None:
         return ""
     if isinstance(flow, str):
@@ -214,19 +147,7 @@ def _profile(raw: object, where: str) -> dict[str, str]:
 
 
 def parse_record(raw: object, where: str, require_profile: bool = False) -> CogBenchRecord:
-    """Validate one bench or eval record.
-
-    Args:
-        raw: The decoded JSON object.
-        where: Location for error messages, e.g. ``"eval_cogbench_a.json record 3"``.
-        require_profile: Whether a ``profile`` must be present (eval files).
-
-    Returns:
-        The record.
-
-    Raises:
-        RecordError: When a required field is missing or malformed.
-    """
+    """Validate one bench or eval record; ``where`` names it in errors."""
     if not isinstance(raw, Mapping):
         raise RecordError(f"{where}: must be a JSON object, got {type(raw).__name__}")
     topic = raw.get("topic")
@@ -260,14 +181,7 @@ def slug(text: str) -> str:
 
 @dataclass(frozen=True)
 class TrajectoryStep:
-    """What one iteration of a trajectory presents to the agent.
-
-    Attributes:
-        iteration: 0-10.
-        information_flow: The flow to perceive ('' at iteration 0).
-        questions: The questionnaire statements.
-        human_ratings: Human majority rating per question (``None`` if unset).
-    """
+    """What one iteration of a trajectory presents to the agent, with the human ratings."""
 
     iteration: int
     information_flow: str
@@ -277,16 +191,7 @@ class TrajectoryStep:
 
 @dataclass(frozen=True)
 class Trajectory:
-    """One (topic, profile) pair through its iterations: one Inspect sample.
-
-    Attributes:
-        subset: ``"a"`` (articles) or ``"v"`` (short videos).
-        language: ``"english"`` or ``"chinese"``.
-        topic: Topic name.
-        profile: Initial profile.
-        steps: Iterations in increasing order.
-        source: Where the data came from (for the log).
-    """
+    """One (topic, profile) pair through its iterations: one Inspect sample."""
 
     subset: str
     language: str
@@ -352,26 +257,9 @@ def build_trajectories(
     language: str,
     source: str = "",
 ) -> list[Trajectory]:
-    """Group eval records into (topic, profile) trajectories.
+    """Group eval records into (topic, profile) trajectories, sorted by topic and name.
 
-    Human ratings and profiles come from the eval records. An eval record
-    without an information flow takes it from the bench record of the same
-    topic and iteration (the eval files may leave flows out).
-
-    Args:
-        eval_records: Parsed eval-file records (each with a profile).
-        bench_records: Parsed bench-file records (may be empty).
-        subset: ``"a"`` or ``"v"``.
-        language: Data language.
-        source: Description of the data source.
-
-    Returns:
-        Trajectories sorted by topic and profile name.
-
-    Raises:
-        RecordError: When a (topic, profile) pair repeats an iteration, or two
-            pairs get the same sample id (topics or names that differ only in
-            case or punctuation).
+    A record without a flow takes it from the bench record of its topic and iteration.
     """
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
@@ -405,11 +293,7 @@ def build_trajectories(
 
 
 def check_sample_ids(trajectories: Sequence[Trajectory], source: str) -> None:
-    """Refuse two trajectories with one sample id: the id folds case and punctuation.
-
-    Raises:
-        RecordError: Naming both (topic, profile) pairs and the id.
-    """
+    """Refuse two trajectories with one sample id: the id folds case and punctuation."""
     first: dict[str, Trajectory] = {}
     for trajectory in trajectories:
         other = first.setdefault(trajectory.id, trajectory)

@@ -1,21 +1,13 @@
 """Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7.
 
-Every row is one run (or runs of one identity pooled on request, which the
-row says), read through the shared results model
-(:mod:`cog_tasks.cogbench.inspect.logs`), with 95 % intervals over
-trajectories. Each agent row carries its run's coverage (missing
-trajectories; errored, truncated, judge-invalid and invalid records) and its
-reply counts beside every number. Each agent row is followed by its
-model-free reference rows, computed on that row's own trajectories: the
-follower of the agent's feedback (``direction``) and the copy of the
-previous human rating (the follower of ``rating`` feedback).
+Each run's row (intervals over trajectories, coverage, counts) precedes its reference rows.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
@@ -25,12 +17,7 @@ from cog_tasks.common.stats import Interval, UnitValue
 
 FEEDBACK_AGENTS = ("react", "reflexion")
 FOLLOWER = "follower"
-AGENT_LABELS = {
-    "cot": "CoT",
-    "react": "ReAct*",
-    "reflexion": "Reflexion*",
-    "coggpt": "CogGPT",
-}
+AGENT_LABELS = {"cot": "CoT", "react": "ReAct*", "reflexion": "Reflexion*", "coggpt": "CogGPT"}
 REFERENCE_LABELS = {
     "rating": "copy previous human rating",
     "direction": "follow the direction notes",
@@ -42,31 +29,10 @@ class AgentCurves:
     """One report row: an agent run's (or a reference's) results by iteration on one subset.
 
     Attributes:
-        agent: ``cot``, ``react``, ``reflexion``, ``coggpt``, or :data:`FOLLOWER`.
-        label: The row's label (what tells it from the other rows).
-        subset: ``a`` or ``v``.
-        language: Data language.
-        data: Data source description.
-        authenticity: κ per iteration, with its interval.
-        rationality: The judge's mean per iteration (failures at the floor), with its interval.
-        authenticity_avg: κ averaged over iterations 1 and above.
-        invalid_rate: Unreadable ratings over rated answers (a ratio over trajectories).
-        rationality_avg: Rationality averaged likewise, every unreadable judge
-            reply and every answer without reasoning counted as 1 (``None``
-            without a judge).
-        rationality_readable_avg: The same mean over the judge's readable
-            scores alone (``None`` without a judge, or without a readable score).
-        judge_invalid_rate: Unreadable judge replies over the answers the judge
-            was asked about (``None`` without a judge).
-        counts: Reply counts over every record of every epoch: ``pairs``
-            (rated answers), ``invalid`` (unreadable ratings), and the score
-            metadata's ``truncated_replies``, ``distill_failed``,
-            ``judge_asked``, ``judge_invalid``, ``no_reasoning``.
-        coverage: The run's coverage (``None`` for a reference row).
-        units: Per headline measure, each trajectory's contribution (for
-            paired comparisons; not written to JSON).
-        judge: Who judged (``none``, a model, ``self (<model>)``).
-        notes: What the reader must know (fixture data, pooled seeds...).
+        agent: An agent name, or :data:`FOLLOWER` for a reference row.
+        rationality_avg: Judge mean over iterations >= 1, failures at 1 (``None``: no judge).
+        counts: Reply counts over every record of every epoch.
+        units: Per headline measure, each trajectory's contribution (not written to JSON).
         reference_for: For a reference row, the label of the row it sits beside.
     """
 
@@ -95,29 +61,19 @@ class AgentCurves:
         return self.agent == FOLLOWER
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready row: every interval as ``{value, ci_low, ci_high, n, unit, method}``."""
+        """JSON-ready row but ``units``, every interval as ``Interval.as_dict`` gives it."""
 
-        def optional(interval: Interval | None) -> object:
-            return interval.as_dict() if interval else None
+        def plain(value: object) -> object:
+            if isinstance(value, Interval | Coverage):
+                return value.as_dict()
+            if isinstance(value, Mapping):
+                return {key: plain(item) for key, item in value.items()}
+            return list(value) if isinstance(value, tuple) else value
 
         return {
-            "agent": self.agent,
-            "label": self.label,
-            "subset": self.subset,
-            "language": self.language,
-            "data": self.data,
-            "authenticity": {t: v.as_dict() for t, v in self.authenticity.items()},
-            "rationality": {t: v.as_dict() for t, v in self.rationality.items()},
-            "authenticity_avg": self.authenticity_avg.as_dict(),
-            "invalid_rate": self.invalid_rate.as_dict(),
-            "rationality_avg": optional(self.rationality_avg),
-            "rationality_readable_avg": self.rationality_readable_avg,
-            "judge_invalid_rate": optional(self.judge_invalid_rate),
-            "counts": dict(self.counts),
-            "coverage": self.coverage.as_dict() if self.coverage else None,
-            "judge": self.judge,
-            "notes": list(self.notes),
-            "reference_for": self.reference_for,
+            item.name: plain(getattr(self, item.name))
+            for item in fields(self)
+            if item.name != "units"
         }
 
 
@@ -126,23 +82,13 @@ def _defined(series: dict[int, Interval]) -> dict[int, Interval]:
 
 
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
-    """Draw Authenticity (a) and Rationality (b) by iteration, one line per row, with error bars.
+    """Draw Authenticity (a) and Rationality (b) by iteration into the PNG ``path``; return it.
 
-    Agents with human feedback (ReAct, Reflexion) are dotted, as in the paper;
-    reference rows are dashed. The legend names each row's judge.
-
-    Args:
-        curves: The rows to draw (one subset).
-        path: PNG to write.
-        title: Figure title.
-
-    Returns:
-        ``path``.
+    Feedback agents are dotted (as in the paper), reference rows dashed.
     """
     from matplotlib.ticker import MaxNLocator
 
     plt = pyplot()
-
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
     panels = (
         (left, "(a) Authenticity (Cohen's kappa, 95 % CI)", "authenticity"),
@@ -210,10 +156,7 @@ def _count(value: float) -> str:
 
 
 def flagged(coverage: Coverage | None) -> str:
-    """The run's coverage beside a number: trajectories, epochs, and every flagged count.
-
-    Every flagged status is shown, zero included, so that a reader sees it was counted.
-    """
+    """The run's coverage beside a number: trajectories, epochs, every flagged count (even 0)."""
     if coverage is None:
         return ""
     counts = ", ".join(f"{status} {coverage.counts.get(status, 0)}" for status in FLAGGED)
@@ -277,15 +220,7 @@ def curves_table(curves: Sequence[AgentCurves]) -> str:
 
 
 def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
-    """One PNG per (subset, language, data), plus ``cogbench_curves.json``.
-
-    Args:
-        curves: Rows of any number of runs and subsets.
-        out_dir: Folder to write into.
-
-    Returns:
-        The files written.
-    """
+    """Write one PNG per (subset, language, data) and ``cogbench_curves.json``; return them."""
     groups: dict[tuple[str, str, str], list[AgentCurves]] = {}
     for curve in curves:
         groups.setdefault((curve.subset, curve.language, curve.data), []).append(curve)

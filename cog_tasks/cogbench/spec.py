@@ -11,10 +11,7 @@ from cog_tasks.common.spec import BenchmarkSpec, DataSource, Step
 def request_turns(
     task: str, task_args: Mapping[str, Any], metadata: Mapping[str, Any]
 ) -> list[int]:
-    """Characters each request adds: a rating a questionnaire item and iteration.
-
-    A judged item adds one more, and CogGPT's distillation and update two a round.
-    """
+    """Characters each request adds: per item a rating (and a judgement), CogGPT two a round."""
     per_round = 2 if task_args.get("agent", "coggpt") == "coggpt" else 0
     judged = 0 if task_args.get("judge") is False else 1
     turns = []

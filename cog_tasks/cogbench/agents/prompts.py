@@ -1,8 +1,4 @@
-"""Prompts of the CogBench agents, written for cog-tasks after the paper's descriptions.
-
-They are deliberately short so that small local models can follow them; each
-asks for a fixed, labelled reply that :mod:`cog_tasks.cogbench.parsing` reads.
-"""
+"""Short prompts of the CogBench agents, written for cog-tasks after the paper's descriptions."""
 
 from __future__ import annotations
 
@@ -30,9 +26,7 @@ EXPLANATIONS: dict[str, str] = {
     ),
     "brief": "Reply in exactly two lines:\nThoughts: <your reasons in one or two sentences>",
 }
-"""What the rating request asks to explain (``explanation``): ``authors`` asks for
-what the authors' grade prompt asks of CogGPT, a substantial first-person
-explanation; ``brief`` is the request of task v3 and before."""
+"""What the rating request asks to explain (``explanation``); ``brief``: task v3 and before."""
 
 NOTHING_READ = "You have not read anything about this topic yet."
 
@@ -90,17 +84,7 @@ def read_section(information_flow: str) -> str:
 
 
 def feedback_note(own_rating: int | None, human_rating: int | None, mode: str) -> str:
-    """What the agent is told about last round's human rating of one statement.
-
-    Args:
-        own_rating: The agent's previous rating (``None`` if unreadable).
-        human_rating: The human previous rating (``None`` if unset).
-        mode: ``direction`` (too high / too low / right), ``rating`` (the
-            human rating itself) or ``none`` (nothing).
-
-    Returns:
-        The note ('' when there is nothing to say).
-    """
+    """What the agent is told about last round's human rating of one statement ('' if nothing)."""
     if mode == "none" or human_rating is None:
         return ""
     if mode == "rating":

@@ -1,14 +1,6 @@
 """A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
 
-Every questionnaire answer is a uniformly random 1-5 rating with a fixed
-reasoning sentence, every judge reply a uniformly random 1-5 score. The other
-requests are answered so that nothing changes: no knowledge for CogGPT's
-memory (an empty distillation reply, asked again ``retries`` times and then
-counted as a failed step), an empty profile update, an empty reflection. The
-random draw is seeded with the seed, the whole prompt (without a retry's
-format reminder) and the epoch, so results do not depend on the order in
-which Inspect runs samples, and each epoch draws anew. The expected
-Authenticity of such a rater is 0 and its expected judged Rationality is 3.
+Draws are seeded by seed, prompt and epoch; CogGPT's memory steps get empty replies.
 """
 
 from __future__ import annotations
@@ -32,21 +24,13 @@ def _is(prompt: str, step: str) -> bool:
 
 
 class ChanceRater(ScriptedReplies):
-    """A ``custom_outputs`` callable for ``mockllm``.
-
-    Args:
-        seed: Seed of the random choices.
-    """
+    """A ``custom_outputs`` callable for ``mockllm``, seeded with ``seed``."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
     def reply(self, prompt: str) -> str:
-        """The reply to one CogBench prompt.
-
-        Raises:
-            ValueError: For a prompt that is not one of CogBench's.
-        """
+        """The reply to one CogBench prompt (a ``ValueError`` for any other)."""
         rng = seeded_rng(self.seed, prompt)
         for reminder in FORMAT_REMINDERS.values():
             prompt = prompt.removesuffix(f"\n\n{reminder}")

@@ -1,20 +1,6 @@
 """CogBench (Lv et al.): cognitive dynamics of agents over information flows.
 
-One sample is one (topic, profile) trajectory. The agent starts from the
-profile, answers the 10-question Likert questionnaire at iteration 0, then
-perceives one information flow per iteration (an article in CogBench-a, ten
-short-video transcripts in CogBench-v) and answers again. Authenticity is
-Cohen's κ between its ratings and the human majority ratings, pooled per
-iteration over all samples; Rationality is a judge model's 1-5 score of the
-reasoning.
-
-Usage::
-
-    inspect eval cog_tasks/cogbench -T agent=coggpt -T subset=a --model openai/gpt-4o \
-        --model-role judge=openai/gpt-4o
-    inspect eval cog_tasks/cogbench -T source=sample -T agent=cot -T iterations=1 \
-        -T self_judge=true --model hf/smollm2 -M model_path=$(cog-tasks model-path smollm2)
-    (Rationality needs --model-role judge=<model>, -T self_judge=true or -T judge=false)
+One sample is one (topic, profile) trajectory; the README gives usage and parameters.
 """
 
 from __future__ import annotations
@@ -53,15 +39,7 @@ def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
 
 
 def record_to_sample(trajectory: Trajectory) -> Sample:
-    """One sample per (topic, profile) trajectory, with a stable id.
-
-    Args:
-        trajectory: The trajectory.
-
-    Returns:
-        A sample whose metadata carries the whole trajectory (profile, flows,
-        questions, human ratings) and whose target lists the human ratings.
-    """
+    """One sample per trajectory: the whole trajectory as metadata, human ratings as target."""
     target = "\n".join(
         f"t{step.iteration}: " + " ".join("-" if r is None else str(r) for r in step.human_ratings)
         for step in trajectory.steps
@@ -107,60 +85,7 @@ def cogbench(
     recall: str = "authors",
     explanation: str = "authors",
 ) -> Task:
-    """CogBench with a chosen agent.
-
-    Args:
-        agent: ``coggpt``, ``cot``, ``react`` or ``reflexion``.
-        subset: ``a`` (articles) or ``v`` (short videos).
-        language: ``english`` or ``chinese``.
-        source: ``None`` (``$COG_TASKS_DATA/cogbench`` if present, else the
-            Hub at the pinned revision), ``hub``, ``sample`` (bundled fixture
-            set: fixture ratings, not human data) or a data folder.
-        revision: Hub revision override.
-        iterations: Run iterations ``0..iterations`` only.
-        topics: Topic names to keep (comma-separated or a list).
-        judge: Score Rationality with the model bound to the ``judge`` role
-            (``--model-role judge=...``); a run without that role is refused
-            unless ``self_judge`` is true.
-        self_judge: Let the evaluated model judge its own answers (cheap and
-            lenient; reports label it ``self``).
-        judge_chars: Show the judge at most this many characters of flows
-            (newest first; the prompt says what was cut). Default: every flow
-            read so far, whole; set it for a judge with a small context.
-        weights: κ weighting: ``None`` (paper), ``linear`` or ``quadratic``.
-        max_tokens: Token limit of answers and reflections (512: room for the
-            substantial explanation ``explanation=authors`` asks for).
-        memory_tokens: Token limit of CogGPT's distillation and profile update
-            (4,096: a complete distillation of a 2,000-word article fits).
-        recall_k: CogGPT long-term memory items recalled per question.
-        memory_dir: Persist CogGPT's memory here (default: in memory only).
-        stm: CogGPT's short-term memory: ``whole`` (one distillation call per
-            flow, the authors' code) or ``chunked`` (one call per chunk).
-        chunk_size: Characters per chunk with ``stm=chunked``.
-        chunk_overlap: Characters shared by consecutive chunks with ``stm=chunked``.
-        forgetting_rate: Share of newly distilled knowledge CogGPT forgets.
-        feedback: What ReAct and Reflexion are told about last round:
-            ``rating`` (the human rating itself, our reading of the paper's
-            starred agents),
-            ``direction`` (too high / too low / right) or ``none``.
-        retries: Extra asks when an answer has no readable rating, or when a
-            CogGPT distillation is not in the asked-for form.
-        kappa: ``pooled`` (κ over all questions of an iteration, as the
-            authors' code computes it and their tables show) or
-            ``per_question`` (κ per question, averaged: the paper's Eq. 2).
-        prompts: CogGPT's prompts: ``authors`` (the authors' three prompts,
-            read at run time from KwaiKEG/CogGPT) or ``ours``.
-        recall: CogGPT's recall: ``authors`` (of the ``recall_k + 1`` nearest
-            statements, the ``recall_k`` farthest, as the authors' code) or
-            ``nearest`` (the ``recall_k`` nearest).
-        explanation: What a rating request asks to explain, for the baselines
-            (and CogGPT with ``prompts=ours``): ``authors`` (a substantial
-            first-person explanation, as the authors' grade prompt asks of
-            CogGPT) or ``brief`` (one or two sentences, task v3's request).
-
-    Returns:
-        The task.
-    """
+    """CogBench with a chosen agent."""
     choice("agent", agent, sorted(AGENTS))
     choice("subset", subset, SUBSETS)
     choice("language", language, LANGUAGES)

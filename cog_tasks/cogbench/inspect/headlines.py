@@ -1,20 +1,4 @@
-"""CogBench's headline numbers of one Inspect log, for the cross-benchmark profile.
-
-The log is read into the shared results model and checked
-(:func:`cog_tasks.cogbench.inspect.logs.checked_runs`); the headlines are the
-numbers of ``cogbench report``'s agent row (:func:`agent_row`), so the
-profile and the report show the same numbers over the same trajectories.
-Per subset (``a`` articles, ``v`` short videos): Authenticity averaged over
-iterations 1 and above (the paper's Table 2 "avg.", κ scale), the share of
-ratings that stayed unreadable and, when the run was judged, Rationality
-averaged likewise (Table 3 "avg.", every unreadable judge reply and every
-answer without reasoning at the floor, 1; the note gives their counts and the
-mean over readable scores alone) and the share of unreadable judge replies.
-The Authenticity and invalid-rate notes count the replies cut at their token
-limit and CogGPT's failed distillations.
-Every headline carries the run's coverage; unit ids are the trajectory ids
-(``<subset>-<topic>-<profile>``), the same for every model.
-"""
+"""CogBench's headline numbers of one Inspect log: those of ``cogbench report``'s agent row."""
 
 from __future__ import annotations
 
@@ -34,7 +18,7 @@ NO_HUMAN_AGREEMENT = (
 
 
 def _rationality_note(row: AgentCurves) -> str:
-    """Who judged, how far the judge agrees with humans, its failures and the readable-only mean."""
+    """Who judged, agreement with humans, the judge's failures and the readable-only mean."""
     counts = row.counts
     readable = row.rationality_readable_avg
     return "; ".join(
@@ -58,19 +42,7 @@ def _replies_note(row: AgentCurves) -> str:
 
 
 def headlines(log: EvalLog) -> list[Headline]:
-    """The headline numbers of one successful CogBench log.
-
-    Args:
-        log: A full log of ``cog_tasks/cogbench`` (with samples).
-
-    Returns:
-        ``authenticity_avg_<subset>`` (κ scale), ``invalid_rate_<subset>``
-        and, when the run was judged, ``rationality_avg_<subset>`` and
-        ``judge_invalid_rate_<subset>`` (raw scale), each with the run's coverage.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """The headline numbers of one successful CogBench log (Rationality's when judged)."""
     (run,) = checked_runs([log])
     row = agent_row(run)
     notes = [*row.notes, f"judge: {row.judge}"] if row.judge != "none" else list(row.notes)

@@ -1,25 +1,8 @@
 """CogBench Inspect logs on the shared results model: records, report rows, eval-file export.
 
-Each log becomes a :class:`~cog_tasks.common.results.RunResults`
-(:func:`log_results`): one record per sample and epoch over the trajectories
-the log's task arguments build as its declared set, so a ``--limit`` run is
-partial whatever its command line said. The unit is the trajectory (one
-profile's rounds on one topic); epochs are averaged within it by
-:func:`~cog_tasks.common.results.check_run`. A record's values are the
-scorer's additive tallies (``Score.value``) and its counts (score metadata:
-``truncated_replies``, ``distill_failed``, ``judge_asked``,
-``judge_invalid``, ``no_reasoning``). Its status is
-
-- ``error`` for an errored sample, scored as a failure: every answer of
-  every iteration an unreadable rating (a full disagreement) and, when the
-  run was judged, a Rationality of 1 (the floor), never left out;
-- ``truncated`` where a reply stopped at its token limit (``truncated_replies``);
-- ``judge_invalid`` where a judge reply had no readable score;
-- ``invalid`` where a rating could not be read.
-
-A row's model-free followers (:func:`reference_rows`) are computed on the
-units of the agent row, errored trajectories included, so both rest on the
-same trajectories.
+A log is one record per sample and epoch (unit: the trajectory) over the trajectories its
+task arguments declare; values are the scorer's tallies plus :data:`COUNTS`, and the
+status is ``error``, ``truncated``, ``judge_invalid``, ``invalid`` or ``valid``.
 """
 
 from __future__ import annotations
@@ -67,13 +50,7 @@ from cog_tasks.common.logs import (
     sample_status,
 )
 from cog_tasks.common.pipeline import Row, checked_rows
-from cog_tasks.common.results import (
-    CheckedRun,
-    ResultsError,
-    RunResults,
-    UnitRecord,
-    check_run,
-)
+from cog_tasks.common.results import CheckedRun, ResultsError, RunResults, UnitRecord, check_run
 from cog_tasks.common.stats import Interval, UnitValue, ratio_interval
 
 TASK = "cogbench"
@@ -88,13 +65,7 @@ COUNTS = ("truncated_replies", "distill_failed", "judge_asked", "judge_invalid",
 
 
 def read_cogbench_log(path: str | Path, statuses: Collection[str] = SUCCESS_ONLY) -> EvalLog:
-    """One CogBench log file (successful only by default), with its samples.
-
-    Raises:
-        FileNotFoundError: If the file does not exist.
-        ValueError: Naming the file when it is not an Inspect log of the
-            ``cogbench`` task with one of ``statuses``.
-    """
+    """One CogBench log file (successful only by default), with its samples."""
     return read_log(path, tasks={TASK}, statuses=statuses)
 
 
@@ -104,12 +75,7 @@ def read_cogbench_logs(source: Path, statuses: Collection[str] = SUCCESS_ONLY) -
 
 
 def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
-    """The trajectories the log's task arguments build, by sample id, in dataset order.
-
-    Raises:
-        ResultsError: When the task cannot be built from its arguments again
-            (a data folder since moved), naming the log.
-    """
+    """The trajectories the log's task arguments build, by sample id, in dataset order."""
     from cog_tasks.cogbench.inspect import cogbench
 
     try:
@@ -124,7 +90,10 @@ def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
 
 
 def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping) -> dict:
-    """An errored trajectory's values: every rating unreadable, every judged answer at the floor."""
+    """An errored trajectory's values: every rating unreadable, every judged answer at the floor.
+
+    ``check_run`` leaves them out of the means, but the row's reply ``counts`` keep them.
+    """
     values: dict[str, float] = dict.fromkeys(COUNTS, 0.0)
     per_question = args.get("kappa") == "per_question"
     for step in trajectory.steps:
@@ -145,7 +114,7 @@ def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping)
 def _record(
     sample: EvalSample, trajectory: Trajectory | None, weights: WeightScheme, args: Mapping
 ) -> UnitRecord:
-    """One sample's record (see the module docstring for values and status)."""
+    """One sample's record (see the module docstring)."""
     score = (sample.scores or {}).get(SCORER)
     if sample.error is not None or score is None or not isinstance(score.value, dict):
         source = trajectory or Trajectory.from_metadata(sample.metadata)
@@ -178,11 +147,7 @@ def _even(records: Iterable[UnitRecord]) -> tuple[UnitRecord, ...]:
 
 
 def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Trajectory]]:
-    """One CogBench log as an unchecked run, with its declared trajectories.
-
-    Raises:
-        ResultsError: When the declared trajectories cannot be rebuilt.
-    """
+    """One CogBench log as an unchecked run, with its declared trajectories."""
     args = log.eval.task_args or {}
     weights = check_weights(args.get("weights"))
     declared = declared_trajectories(log)
@@ -202,10 +167,7 @@ def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Trajectory]]:
 
 
 class CogBenchRun(Row[tuple[EvalLog, Mapping[str, Trajectory]]]):
-    """One report row (:class:`~cog_tasks.common.pipeline.Row`), labelled with its agent.
-
-    Each run's extra is its log and its declared trajectories, by unit id.
-    """
+    """One report row labelled with its agent; its extra: the log and its trajectories."""
 
     @property
     def log(self) -> EvalLog:
@@ -235,19 +197,7 @@ def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajec
 
 
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
-    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
-
-    Args:
-        logs: CogBench logs with samples.
-        pool_seeds: Pool runs whose identities differ only by seed into one
-            row (their epochs follow each other); the row then says so.
-
-    Returns:
-        One run per row, in log order.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """Check and label every log (a copy counts once); ``pool_seeds`` pools seeds into a row."""
     rows = checked_rows([_with_log(log) for log in logs], pool_seeds=pool_seeds, row=CogBenchRun)
     return [replace(row, label=f"{_agent_label(row)}: {row.label}") for row in rows]
 
@@ -307,8 +257,7 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 def agent_row(run: CogBenchRun) -> AgentCurves:
     """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
 
-    Reply counts (``counts``) add up every record of every epoch; the
-    intervals are over the run's trajectories, each the mean of its epochs.
+    ``counts`` add up every record of every epoch; intervals are over trajectories.
     """
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {
@@ -388,22 +337,7 @@ def reference_rows(run: CogBenchRun, label: str) -> list[AgentCurves]:
 
 
 def report_rows(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[AgentCurves]:
-    """One row per run (or per identity with ``pool_seeds``), each followed by its references.
-
-    Runs with different identities (task version, model, judge, feedback,
-    any measurement-changing argument, seed) are never merged; a row that
-    pools seeds says so.
-
-    Args:
-        logs: Successful CogBench logs.
-        pool_seeds: Pool runs whose identities differ only by seed.
-
-    Returns:
-        The rows, in log order.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """One row per run (or per identity with ``pool_seeds``), each followed by its references."""
     rows: list[AgentCurves] = []
     for run in checked_runs(logs, pool_seeds):
         row = agent_row(run)
@@ -431,24 +365,9 @@ def _export_item(
 
 
 def export_eval_records(log: EvalLog) -> tuple[list[dict[str, Any]], CheckedRun]:
-    """A log's answers in the authors' eval schema (one record per sample and iteration).
+    """Epoch 1 of a checked log in the authors' eval schema, with the checked run.
 
-    The log is read through the shared checks first (a sample twice is
-    refused; errored samples are counted, they have no answers to export).
-    The method name is the agent's (``CogGPT``, ``CoT``...). ``rationality``
-    is -1 (no human score); ``judge_rationality`` holds the judge's score,
-    ``"unreadable"``, ``"no reasoning"``, or -1 when the run was not judged.
-    The eval schema holds one answer per item, so only epoch 1 is written.
-
-    Args:
-        log: A full CogBench log.
-
-    Returns:
-        JSON-ready records that :func:`cog_tasks.cogbench.loader.load_records`
-        reads, and the checked run (for its coverage note).
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
+    ``rationality`` is -1; ``judge_rationality`` holds the judge's verdict (-1 if not judged).
     """
     checked = check_run(log_results(log)[0])
     method = str((log.eval.metadata or {}).get("method", log.eval.task_args.get("agent")))

@@ -1,11 +1,6 @@
 """Scorer and metrics: pooled Authenticity κ and judged Rationality per iteration.
 
-``Score.value`` holds additive per-iteration tallies (see
-:mod:`cog_tasks.cogbench.metrics`): rating marginals, disagreements and
-invalid counts, plus judge score sums. Means of these over epochs keep the
-pooled κ exact, so ``--epochs`` works with the default mean reducer; the
-metrics sum them over samples and compute κ per iteration, as the authors'
-script pools all questions of an iteration.
+``Score.value`` holds additive tallies, so epoch means keep the pooled κ exact.
 """
 
 from __future__ import annotations
@@ -77,16 +72,7 @@ def authenticity_by_iteration(
 
 @metric
 def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
-    """Cohen's κ per iteration: average over 1-10, 0th, 5th and 10th, and invalid rate.
-
-    The average comes first, with its 95 % interval over trajectories
-    (:func:`~cog_tasks.common.stats.metric_values`: no NaN in the log).
-
-    Args:
-        weights: κ weighting the scorer tallied with (``None``, linear, quadratic).
-        kappa: ``pooled`` over all questions of an iteration (the authors'
-            code) or ``per_question`` (the paper's Eq. 2).
-    """
+    """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate."""
     scheme = check_weights(weights)
     check_kappa_form(kappa)
 
@@ -110,13 +96,7 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
 def rationality() -> Metric:
     """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
 
-    The average counts every unreadable judge reply and every answer without
-    reasoning as 1 (the floor) and carries its 95 % interval over
-    trajectories (:func:`~cog_tasks.common.stats.metric_values`);
-    ``rationality_readable_avg`` (and ``_t0``, ``_t5``, ``_t10``) is the same
-    mean over the judge's readable scores alone. ``judge_invalid_rate`` is
-    the share of unreadable replies among the answers the judge was asked
-    about, ``no_reasoning_rate`` the share of answers left without reasoning.
+    Failures count as 1; ``rationality_readable_*`` is the mean of readable scores alone.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -139,12 +119,7 @@ def rationality() -> Metric:
 
 
 def judge_inputs(trajectory: Trajectory, records: list[dict[str, Any]]) -> list[JudgeItem]:
-    """Judge inputs for every answer of every iteration, in order.
-
-    Each answer is judged with the same kind of context whatever the agent:
-    the profile it held then (CogGPT's updated one) and the flows up to that
-    iteration.
-    """
+    """Judge inputs for every answer, in order: the profile held then, the flows so far."""
     return [
         JudgeItem(
             profile=record.get("state", {}).get("profile") or trajectory.profile,
@@ -164,20 +139,7 @@ TRUNCATED_STEPS: tuple[str, ...] = ("distill", "update", "reflection", "answer")
 
 
 def score_metadata(counts: Counter[str], judged: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """A trajectory's counts for reports, and the judge's verdicts when it was judged.
-
-    Args:
-        counts: Replies cut at the token limit per step (``distill``...),
-            ``distill_failed`` and, when judged, the verdict statuses.
-        judged: Per iteration, the judge's recorded scores and replies.
-
-    Returns:
-        ``truncated_replies`` (all steps), ``truncated_by_step``,
-        ``distill_failed`` and, when judged, ``rationality``,
-        ``judge_asked`` (answers the judge was asked about), ``judge_invalid``
-        (its replies without a readable score) and ``no_reasoning`` (answers
-        given 1 without a judge call).
-    """
+    """A trajectory's counts (truncations, failed distillations, verdict statuses) and verdicts."""
     by_step = {step: counts[step] for step in TRUNCATED_STEPS}
     metadata: dict[str, Any] = {
         "truncated_replies": sum(by_step.values()),
@@ -202,21 +164,9 @@ def cogbench_scorer(
     self_judge: bool = False,
     judge_chars: int | None = None,
 ) -> Scorer:
-    """Tally ratings against human ratings and, optionally, judge the reasoning.
+    """Tally ratings against human ratings and, with ``judge``, judge the reasoning.
 
-    The judge is the model bound to the ``judge`` role
-    (``--model-role judge=...``), or the evaluated model with ``self_judge``.
-
-    Args:
-        judge: Whether to score Rationality.
-        self_judge: The evaluated model judges itself (refused with a judge role bound).
-        judge_chars: Bound on the flows the judge sees, in characters (``None``: all, whole).
-        weights: κ weighting (``None`` as in the paper, ``linear``, ``quadratic``).
-        kappa: ``per_question`` also tallies every question apart (the
-            paper's Eq. 2); ``pooled`` (default) does not need that.
-
-    Returns:
-        The scorer.
+    The judge is the ``judge`` role's model, or the evaluated model with ``self_judge``.
     """
     scheme: WeightScheme = check_weights(weights)
     per_question = check_kappa_form(kappa) == "per_question"

@@ -35,12 +35,7 @@ MISSING_JUDGE = (
 
 
 def hit_token_limit(output: ModelOutput, max_tokens: int) -> bool:
-    """Whether a reply stopped at its token limit.
-
-    ``stop_reason == "max_tokens"`` where the provider reports it; where it
-    reports nothing (``unknown``, as Inspect's ``hf`` provider), a reply
-    that used all ``max_tokens`` output tokens.
-    """
+    """Whether a reply stopped at its token limit (or, without a stop reason, used them all)."""
     if output.stop_reason != "unknown":
         return output.stop_reason == "max_tokens"
     return output.usage is not None and output.usage.output_tokens >= max_tokens
@@ -50,11 +45,7 @@ class ModelGenerator:
     """Adapt an Inspect :class:`Model` to the agents' ``TextGenerator`` protocol."""
 
     def __init__(self, model: Model) -> None:
-        """Wrap ``model``.
-
-        Args:
-            model: The Inspect model to call.
-        """
+        """Wrap ``model``."""
         self.model = model
 
     @property
@@ -84,21 +75,9 @@ def summary_line(record: dict[str, Any]) -> str:
 def cogbench_agent(
     agent: str = "coggpt", settings: AgentSettings | None = None, judge: bool = False
 ) -> Solver:
-    """Run ``agent`` through the sample's iterations, answering the questionnaire each time.
+    """Run ``agent`` through the sample's iterations, one span each, storing every result.
 
-    Every iteration runs in its own transcript span; the per-iteration answers
-    (rating, reasoning, raw reply, recalled memory, human rating), the agent's
-    perception notes and state are written to the store under
-    ``cogbench_iterations`` after each iteration.
-
-    Args:
-        agent: ``cot``, ``react``, ``reflexion`` or ``coggpt``.
-        settings: Token limits and CogGPT memory settings.
-        judge: Whether a ``judge`` model role must be bound (checked before
-            the trajectory runs, so a missing judge fails at once).
-
-    Returns:
-        The solver.
+    With ``judge``, a missing ``judge`` model role fails before the trajectory runs.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
