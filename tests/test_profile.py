@@ -366,3 +366,18 @@ def test_the_coglm_step_gets_only_the_model_arguments_lm_eval_takes() -> None:
     arguments = {"model_path": "/m", "dtype": "bfloat16", "do_sample": "false"}
     arguments |= {"batch_size": "4", "hf_token": "secret"}
     assert _lm_eval_model_args(ModelSpec("hf/q", arguments)) == "pretrained=/m,dtype=bfloat16"
+
+
+def test_compare_names_the_profile_of_every_trivial_verdict() -> None:
+    """N-way compare: the trivial cell says which profile each 'minus it' belongs to."""
+    from cog_tasks.commands.profile_views import compare_lines
+
+    stored = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "profile"
+    names = ["smollm2", "gemma3-270m", "chance"]
+    profiles = [json.loads((stored / name / "profile.json").read_text()) for name in names]
+    lines = [line for line in compare_lines(names, profiles) if line.trivial != "-"]
+    assert lines
+    for line in lines:
+        verdicts = re.findall(r"(\S+) (?:minus it|not paired)", line.trivial)
+        assert verdicts and set(verdicts) <= set(names), line.trivial
+        assert "model minus it" not in line.trivial

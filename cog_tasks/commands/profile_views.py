@@ -71,19 +71,36 @@ def _chance_text(row: Mapping[str, Any]) -> str:
     return format_row({**chance, "unit": row["unit"], "method": ""})
 
 
-def trivial_text(row: Mapping[str, Any]) -> str:
-    """The best trivial strategy on the row's units, and the model minus it (or NOT BEATEN)."""
-    trivial = row.get("trivial")
-    if not trivial:
-        return "-"
-    text = f"{trivial['name']}: {trivial['value']:.3f}"
+def _verdict(trivial: Mapping[str, Any], who: str = "model") -> str:
+    """``who`` minus the best trivial strategy, paired, and whether it is beaten."""
     if trivial["difference"] is None:
-        return text + "; not paired"
+        return f"{who} not paired"
     difference = Interval.from_dict(trivial["difference"])
-    text += f"; model minus it {difference.format()}"
+    text = f"{who} minus it {difference.format()}"
     if trivial["beaten"]:
         return text
     return text + ("; NOT BEATEN" if difference.defined else "; not tested")
+
+
+def trivial_text(row: Mapping[str, Any]) -> str:
+    """The best trivial strategy on the row's units, and the model minus it (or NOT BEATEN)."""
+    trivial = row.get("trivial")
+    return f"{trivial['name']}: {trivial['value']:.3f}; {_verdict(trivial)}" if trivial else "-"
+
+
+def _trivial_column(names: Sequence[str], rows: Sequence[Mapping[str, Any] | None]) -> str:
+    """Compare's trivial cell: the strategy (once if all share it) and each profile's verdict."""
+    entries = [
+        (name, row["trivial"])
+        for name, row in zip(names, rows, strict=True)
+        if row and row.get("trivial")
+    ]
+    if not entries:
+        return "-"
+    if len({(t["name"], t["value"]) for _, t in entries}) == 1:
+        head = f"{entries[0][1]['name']}: {entries[0][1]['value']:.3f}; "
+        return head + "; ".join(_verdict(t, name) for name, t in entries)
+    return "; ".join(f"{_verdict(t, name)} ({t['name']}: {t['value']:.3f})" for name, t in entries)
 
 
 def _failed_share(row: Mapping[str, Any]) -> float | None:
@@ -434,7 +451,7 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
                 measure=key[1],
                 unit=unit,
                 chance=_chance_text(chance),
-                trivial=next((text for r in present if (text := trivial_text(r)) != "-"), "-"),
+                trivial=_trivial_column(names, rows),
                 paper=_paper_text(first, paper),
                 values=tuple(format_row(row) if row else "-" for row in rows),
                 sort_values=tuple(row["value"] if row else None for row in rows),
