@@ -1,8 +1,6 @@
 """Domains: how states are named and how connections and rewards are worded.
 
-A seed relabels states: room domains draw fresh room numbers, the others draw
-names from the pools below. The default seed 0 keeps the numbering of the
-paper for ordered rooms, so the reference set stays comparable with it.
+A seed relabels states; seed 0 keeps the paper's numbering for ordered rooms.
 """
 
 from __future__ import annotations
@@ -37,23 +35,12 @@ OBJECTS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Domain:
-    """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}`` are filled in.
+    """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}``/``{n}``/``{p}`` are filled in.
 
     Attributes:
-        name: Domain name used in task ids.
         setting: The opening sentence; ``{n}`` is the number of states.
-        noun: What a state is called (singular).
-        plural: What states are called (plural).
-        one_way: A one-way connection from ``a`` to ``b``.
-        two_way: A two-way connection between ``a`` and ``b``.
         neighbours: A state with several two-way connections (``{b}`` is a
             list); the words must say that each works both ways.
-        blocked: A connection between ``a`` and ``b`` that no longer works.
-        reward: A state that pays ``v``.
-        penalty: A state that costs ``v``.
-        no_reward: A state that no longer pays anything.
-        portal: A state from which one jump to any state is possible.
-        unit: The reward unit.
         lottery: A state whose exit is random; ``{b}`` lists the outcomes.
         outcome: One outcome of a random exit: ``p`` leads to ``b``.
     """
@@ -168,14 +155,7 @@ def get_domain(name: str) -> Domain:
 def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
     """Name every state of ``spec`` (added states included) for one domain and seed.
 
-    Args:
-        spec: The graph.
-        domain: Domain name.
-        seed: Relabelling seed; 0 keeps the paper's room numbers for ``ordRooms``.
-
-    Returns:
-        A label for each state. Room labels read ``room 7`` (an unnumbered
-        entry state reads ``the lobby``), containers ``the oak chest``.
+    Rooms read ``room 7`` (an unnumbered entry ``the lobby``), containers ``the oak chest``.
 
     Raises:
         ParameterError: If the domain does not apply to the graph.

@@ -1,17 +1,8 @@
 """Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction.
 
-Experiment 2 asks three questions on graph D (``n15star``): how many clusters
-(``exp2ClusterCount``), a shortest path within a cluster
-(``exp2WithinCluster``) and one to the next cluster (``exp2OneClusterAway``),
-each with no instruction (``cot=none``), the BFS or the DFS instruction. Each
-question × instruction is one task, so within a cell the only independent unit
-is the reply (a repeat or a temperature): a cell's 95 % interval is over
-replies (Wilson below 30, else bootstrap). The rows that pool the three
-questions of an instruction are over tasks, as elsewhere in CogEval. Runs
-are the checked runs of the results model and stay apart; every row shows
-its cell's invalid, errored and truncated replies and the run's coverage
-note; the paper's statements sit beside each question
-(:data:`~cog_tasks.cogeval.paper.EXPERIMENT2_FINDINGS`).
+Each question × instruction on graph D is one task, so a cell's 95 % interval is over
+replies (Wilson below 30, else bootstrap); rows pooling the three questions are over
+tasks. The paper's statements sit beside each question.
 """
 
 from __future__ import annotations
@@ -109,21 +100,9 @@ def experiment2_summary(
 ) -> list[dict[str, Any]]:
     """Success per run, question and instruction (and temperature), with 95 % intervals.
 
-    A question × instruction is one task, so within a cell the replies
-    (temperatures, repeats) are the only unit: its interval is over replies.
-    The rows pooling the three questions of an instruction are over tasks,
-    each dialog averaged over its epochs, as every CogEval rate.
-
-    Args:
-        runs: The checked runs (those without Experiment 2 dialogs are skipped).
-        by_temperature: One row per temperature as well (Fig. 3 plots each);
-            otherwise every temperature of a run is pooled (``temperature``
-            is ``all``).
-
-    Returns:
-        Per run: one row per question × ``cot`` (× temperature), then one per
-        ``cot`` pooling the three questions (``question`` is ``all``); each
-        with the cell's invalid, errored and truncated replies and the run's note.
+    Per run: one row per question × ``cot`` (× temperature with ``by_temperature``, else
+    ``temperature`` is ``all``), then one per ``cot`` pooling the questions (``question``
+    ``all``), each with the cell's flagged replies and the run's note.
 
     Raises:
         ValueError: If no run has an Experiment 2 dialog.
@@ -154,9 +133,7 @@ def run_deviance(
 ) -> list[DevianceTerm]:
     """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' Experiment 2 dialogs.
 
-    Each LLM level is a run's identity but for its temperature and ``cot``
-    (:func:`~cog_tasks.cogeval.headlines.analysis_levels`), so two settings
-    are never merged, and separate ``-T cot=`` runs of one model are one level.
+    Each LLM level is a run's identity but for its temperature and ``cot``.
     """
     chosen = experiment2_runs(runs)
     levels = analysis_levels([run for run, _ in chosen], EXPERIMENT2_FACTORS)

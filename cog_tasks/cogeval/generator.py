@@ -1,16 +1,8 @@
 """Generate CogEval dialogs and their optimal answers from the graph data.
 
-Every item is a short dialog. The first user turn describes the environment
-and asks the value question (where to go for the most reward). Apart from
-``valuePath`` itself, a follow-up turn announces the local change of the
-condition (or nothing, for traversal, cluster and map questions) and asks the
-question that is scored. The model must end with ``Answer: ...``.
-
-The paper's Experiment 2 questions (family ``Experiment2``, graph D) are
-single turns: the connections without rewards, then the question.
-
-The expected answers are computed by :mod:`cog_tasks.cogeval.planning`; every
-optimal answer is listed.
+The first user turn describes the environment and asks the value question; a follow-up
+turn announces the condition's local change and asks the scored question (Experiment 2:
+one turn). Answers come from :mod:`cog_tasks.cogeval.planning`, every optimal one listed.
 """
 
 from __future__ import annotations
@@ -83,12 +75,7 @@ SHORTCUT_HINT = (
 
 @dataclass(frozen=True)
 class Turn:
-    """One user turn: what the world is or how it changed, then the question.
-
-    Attributes:
-        context: Description of the environment or of the change.
-        question: The question of this turn, with its answer format.
-    """
+    """One user turn: what the world is or how it changed, then the question."""
 
     context: str
     question: str
@@ -105,13 +92,6 @@ class CogEvalItem:
 
     Attributes:
         id: Stable id ``graph.domain.condition.s<seed>[.cot]``.
-        graph: Graph name.
-        domain: Domain name.
-        condition: Condition name.
-        family: Condition family (Table 1 group).
-        cot: Reasoning instruction: ``none``, ``bfs`` or ``dfs``.
-        seed: Relabelling seed.
-        system: System message.
         turns: User turns, in order; only the last one is scored.
         expected: Every optimal answer, as ``"Answer: ..."``.
         context: The scorer's view of the environment.
@@ -135,10 +115,7 @@ class CogEvalItem:
         return self.context.kind
 
     def flattened_prompt(self) -> str:
-        """The dialog as one text: system message, every context, the last question.
-
-        Used by lm-eval, where the model does not answer the first turn.
-        """
+        """The dialog as one text for lm-eval: system message, every context, the last question."""
         parts = [self.system, *(turn.context for turn in self.turns if turn.context)]
         return "\n\n".join([*parts, self.turns[-1].question])
 
@@ -373,17 +350,7 @@ def _graph_context(
 def make_item(
     graph: str, domain: str, condition: str, seed: int = 0, cot: str = "none"
 ) -> CogEvalItem:
-    """Generate one dialog.
-
-    Args:
-        graph: Graph name (``n7line`` ...).
-        domain: Domain name (``ordRooms`` ...).
-        condition: Condition name (``valuePath`` ...).
-        seed: Relabelling seed; 0 gives the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``.
-
-    Returns:
-        The item with its optimal answers.
+    """Generate one dialog; ``seed`` 0 gives the reference set.
 
     Raises:
         ParameterError: For an unknown graph, domain, condition or ``cot``, or a
@@ -444,30 +411,13 @@ def generate_items(
     design: str = "all",
     experiment: int | None = None,
 ) -> list[CogEvalItem]:
-    """Generate every (graph, domain, condition) combination that exists.
+    """Generate every (graph, domain, condition) combination that exists, in a stable order.
 
-    Args:
-        graphs: Graph names; all six by default.
-        domains: Domain names; every domain of each graph by default. A domain
-            a graph lacks is skipped for that graph.
-        conditions: Condition names; every condition of each graph by default.
-            A condition a graph lacks is skipped for that graph.
-        seed: Relabelling seed; 0 gives the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``.
-        design: ``all``, or ``paper`` for the paper's Experiment 1 design only:
-            the 3 domains of :data:`~cog_tasks.cogeval.graphs.PAPER_DOMAINS`
-            on every graph and the 5 condition families of Table 2, so that an
-            analysis of deviance has Table 2's terms and degrees of freedom.
-        experiment: ``None`` (every condition, at ``cot``), 1 (Experiment 1's
-            conditions) or 2 (Experiment 2's three questions under every
-            ``cot`` variant; ``cot`` must then be ``none``).
-
-    Returns:
-        Items in a stable order.
+    Names a graph lacks are skipped for that graph; ``None`` selects all. ``design="paper"``
+    keeps the paper's 3 domains and Table 2's 5 families; ``experiment`` 2 runs every ``cot``.
 
     Raises:
-        ParameterError: For a name that no graph knows, or an unknown design,
-            listing the valid ones.
+        ParameterError: For a name that no graph knows, or an unknown design.
     """
     if design not in DESIGNS:
         raise ParameterError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")

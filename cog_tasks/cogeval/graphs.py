@@ -1,14 +1,7 @@
 """The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1).
 
-States are small integers. Their numbering follows the numbered-room version of
-the original task templates, so that with the default seed the ordered-rooms
-domain uses the same room numbers as the paper. The graph facts (states, edges,
-rewards, clusters, stochastic transitions) and the local change that defines
-each condition are taken from the templates; tests check them against the
-templates when ``COG_TASKS_DATA`` points at a copy.
-
-Answers are never stored here: :mod:`cog_tasks.cogeval.planning` computes them
-from these facts.
+States follow the numbered-room templates; tests check the facts against the templates.
+Answers are computed by :mod:`cog_tasks.cogeval.planning`, never stored here.
 """
 
 from __future__ import annotations
@@ -80,8 +73,7 @@ def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
     """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``.
 
     Raises:
-        ParameterError: For an unknown experiment, or a ``cot`` other than ``none``
-            with experiment 2 (which runs every variant).
+        ParameterError: For an unknown experiment, or ``cot`` other than ``none`` with experiment 2.
     """
     if experiment is not None and experiment not in EXPERIMENTS:
         raise ParameterError(
@@ -102,15 +94,10 @@ class LocalChange:
     """A local change to the environment announced in the follow-up turn.
 
     Attributes:
-        add_edges: Connections that appear (new states appear with them).
-        remove_edges: Connections that are blocked.
-        rewards: ``(state, value)`` pairs that replace the state's reward;
-            0 removes it and a negative value is a penalty.
+        rewards: ``(state, value)`` pairs replacing the reward; 0 removes it, negative is a penalty.
         portal: State from which one teleport to any state is allowed.
-        stochastic: ``(state, ((next, probability), ...))``: the state's exits
-            become a lottery over these next states.
-        hint: Whether the question carries the shortcut hint (the CoT
-            conditions of Table 1).
+        stochastic: ``(state, ((next, probability), ...))``: the state's exits become a lottery.
+        hint: Whether the question carries the shortcut hint (the CoT conditions).
     """
 
     add_edges: tuple[Edge, ...] = ()
@@ -123,14 +110,7 @@ class LocalChange:
 
 @dataclass(frozen=True)
 class ConditionSpec:
-    """One task condition on one graph.
-
-    Attributes:
-        name: Condition name from :data:`CONDITIONS`.
-        change: The local change of the follow-up turn.
-        source: Start state of a traversal question (``1stepPath`` ...).
-        target: Goal state of a traversal question.
-    """
+    """One task condition on one graph (``source``/``target`` for traversal questions)."""
 
     name: str
     change: LocalChange = field(default_factory=LocalChange)
@@ -148,25 +128,11 @@ class GraphSpec:
     """One latent graph of the paper.
 
     Attributes:
-        name: Short name used in task ids (``n7line`` ...).
         panel: Letter of the graph in the paper's Fig. 1.
-        description: One line for humans.
-        directed: Whether connections are one-way.
-        states: All states of the base graph.
-        start: Where value-based questions start.
-        edges: Connections of the base graph.
-        rewards: ``(state, value)`` pairs of the base graph.
-        clusters: Communities of a community graph (empty otherwise).
-        value_answer: ``first_step`` when value questions ask for the first
-            state after the start, ``path`` when they ask for the whole route.
-        entry_is_lobby: Whether the start state is an unnumbered lobby in the
-            room domains.
-        domains: Domains generated for this graph: those of the original
-            templates plus our additions (the CogEval README lists them under
-            departures from the templates).
-        conditions: Conditions generated for this graph: those of the
-            templates, plus map drawing (and the Experiment 2 set on graph D).
-        reference: The human experiment the graph comes from.
+        value_answer: ``first_step`` or ``path``: what value questions ask for.
+        entry_is_lobby: Whether the start state is an unnumbered lobby in the room domains.
+        domains: The templates' domains plus our additions (README: departures).
+        conditions: The templates' conditions, map drawing and (graph D) Experiment 2.
     """
 
     name: str

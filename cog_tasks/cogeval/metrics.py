@@ -1,11 +1,7 @@
-"""CogEval metrics: the score table's checks and the analysis of deviance.
+"""CogEval metrics: the score table's checks and the paper's analysis of deviance (Table 2).
 
-The analysis follows the paper (Table 2): a binomial GLM of successes out of
-``max_score`` with categorical factors, whose terms are added one at a time in
-a fixed order. Each term's chi-squared statistic is the drop in deviance it
-brings (a sequential, Type I, analysis of deviance), its degrees of freedom are
-the number of independent columns it adds, and its p value is the upper tail of
-the chi-squared distribution.
+A binomial GLM of successes out of ``max_score``, categorical terms added one at a time
+in a fixed order (sequential, Type I); each term's χ² is the drop in deviance it brings.
 """
 
 from __future__ import annotations
@@ -64,10 +60,8 @@ class DevianceTerm:
     """One row of the analysis-of-deviance table.
 
     Attributes:
-        term: Term name (``LLM``, ``graph``, ... ``graph:domain:condition``).
         chi2: Drop in deviance when the term is added.
-        df: Independent parameters the term adds (0 when the data cannot
-            separate it from earlier terms).
+        df: Independent parameters the term adds (0 when earlier terms span it).
         p: Upper-tail chi-squared probability; ``None`` when ``df`` is 0.
     """
 
@@ -82,19 +76,11 @@ class DevianceTerm:
 
 
 def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame:
-    """Check and normalise a score table.
-
-    Args:
-        frame: Rows with the columns of :data:`SCORE_COLUMNS`.
-        source: Name of the input, used in error messages.
-
-    Returns:
-        A copy with typed columns and a ``family`` column.
+    """Check a score table (columns :data:`SCORE_COLUMNS`): a typed copy with a ``family`` column.
 
     Raises:
-        DataFileError: Naming the input of a missing column or of a table without
-            rows, and the input and row of an unknown condition, a
-            ``max_score`` that is not positive or a score outside ``[0, max_score]``.
+        DataFileError: Naming ``source`` (and the row) of a missing column, an empty table,
+            an unknown condition, a ``max_score`` not positive or a score out of range.
     """
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
@@ -140,25 +126,10 @@ def _warn(message: str) -> None:
 def analysis_of_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
-    """Sequential (Type I) analysis of deviance of a binomial GLM.
+    """Sequential (Type I) analysis of deviance of a binomial GLM over Table 1's five families.
 
-    Rows whose condition is outside the five families of Table 1
-    (``nClusters``, ``mapDrawing``, and Experiment 2, which
-    :func:`experiment2_deviance` analyses) are left out. Rows are first summed per
-    cell of the full design, which leaves the deviance differences unchanged.
-    Each term enters as indicator columns of its factor combinations; columns
-    that earlier terms already span are dropped, so the fitted model depends
-    only on the space the terms span, as in any coding of categorical factors.
-
-    When the full model fits some cells exactly (every reply right, or every
-    reply wrong: perfect separation), their coefficients run off to infinity
-    and the χ² of the terms that separate them is unreliable; ``on_warning``
-    is then called with a one-line explanation.
-
-    Args:
-        table: A validated score table.
-        on_warning: Receives warnings; by default they are issued as
-            :class:`RuntimeWarning`.
+    Rows are summed per cell of the full design first. Under perfect separation
+    ``on_warning`` (default: a :class:`RuntimeWarning`) gets a one-line explanation.
 
     Returns:
         One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
@@ -177,11 +148,6 @@ def experiment2_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
     """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor.
-
-    The rows of family ``Experiment2`` (a table without a ``cot`` column has
-    ``none`` throughout), summed per model, ``cot``, question and temperature,
-    with the terms of :data:`EXPERIMENT2_TERMS`; warnings as in
-    :func:`analysis_of_deviance`.
 
     Raises:
         ResultsError: If the table has no Experiment 2 row.
@@ -247,11 +213,7 @@ def _sequential_deviance(
 
 
 def _independent_columns(design: np.ndarray) -> np.ndarray:
-    """Keep a linearly independent subset of columns (pivoted QR), in their original order.
-
-    Interaction columns of unbalanced designs are often collinear; fitting the
-    reduced design keeps the binomial fit well-posed and its rank exact.
-    """
+    """Keep a linearly independent subset of columns (pivoted QR), in their original order."""
     from scipy.linalg import qr
 
     _, triangle, pivots = qr(design, mode="economic", pivoting=True)

@@ -1,14 +1,7 @@
 """The CogEval paper's published success rates, as reference rows for reports and the profile.
 
-Momennejad et al. (2023), Table 3 ("Mean and standard errors for planning
-performance across all task conditions"): one mean success rate per condition
-and LLM, over the audited conversations of Experiment 1 (graphs, domains,
-temperatures 0, 0.5 and 1, repeated runs). The paper gives the per-LLM overall
-success only as a figure (Fig. 2), so the reference rows are per condition.
-Bard's CoT-shortcut and stochastic cells are empty in the table and left out.
-
-Experiment 2 (Section 3.2, Fig. 3) is published as a bar chart with no value in
-the text: :data:`EXPERIMENT2_FINDINGS` keeps what the text states, per question.
+Table 3 gives one mean success rate per condition and LLM (Bard's empty cells left out);
+Experiment 2 (Fig. 3) has no value in the text: :data:`EXPERIMENT2_FINDINGS` keeps its words.
 """
 
 from __future__ import annotations
@@ -85,17 +78,7 @@ PAPER_ROWS: tuple[PaperRow, ...] = tuple(
 
 @dataclass(frozen=True)
 class PaperFinding:
-    """A published result stated in words (the paper gives no number for it).
-
-    Attributes:
-        benchmark: The benchmark.
-        measure: The measure, named as our rows name it.
-        model: The model the paper measured.
-        finding: What the paper states, in our words.
-        source: Where it is published.
-        protocol: How it was measured.
-        differs: How our default protocol differs.
-    """
+    """A published result stated in words (the paper gives no number for it)."""
 
     benchmark: str
     measure: str

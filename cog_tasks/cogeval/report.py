@@ -1,15 +1,7 @@
 """The CogEval report: one row per run with 95 % intervals over tasks, and its figures.
 
-A row is a checked run (:class:`~cog_tasks.cogeval.headlines.CogEvalRun`: one
-Inspect log, one lm-eval results file, one run of a score table, or runs
-pooled on request), never a model: runs that differ in ``cot``, temperatures
-or any other setting stay apart. Every rate is a mean over dialogs (each
-averaged over its epochs) with a 95 % interval over tasks (a task's items,
-temperatures and repeats are resampled together). Each row carries its
-coverage (missing tasks and dialogs; invalid, errored and truncated replies)
-in text and JSON. A chance reference sits beside each row computed on that
-row's tasks only. Figures: success per run with error bars, success heatmaps
-(with intervals), failure-mode bars, success by temperature with error bars.
+A row is a checked run, never a model: runs with other settings stay apart. Each row
+carries its coverage and a chance reference computed on its own tasks.
 """
 
 from __future__ import annotations
@@ -82,11 +74,8 @@ def run_summary(
             chance run that covers most of its tasks, scored on its tasks only.
 
     Returns:
-        Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``,
-        ``success`` and ``success_ci`` (``[low, high]``), ``<mode>`` and
-        ``<mode>_ci`` per failure mode, ``coverage`` (the results model's
-        counts), ``note`` (pooling, partial, flagged replies, or ``""``) and
-        ``chance`` (``None`` where there is no reference).
+        Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``, ``success``,
+        ``success_ci``, ``<mode>`` and ``<mode>_ci``, ``coverage``, ``note`` and ``chance``.
     """
     chance = [run for run in runs if run.identity.model == reference_model]
     summary = []
@@ -196,15 +185,7 @@ def _tasks_by(run: CogEvalRun, *fields: str) -> dict[tuple[str, ...], list[str]]
 
 
 def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
-    """One heatmap of success rate by graph x condition per run, each cell with its interval.
-
-    Args:
-        runs: The checked runs.
-        out_dir: Where the PNG files go.
-
-    Returns:
-        The files written.
-    """
+    """One heatmap of success rate by graph x condition per run, each cell with its interval."""
     plt = pyplot()
     paths = []
     for run in runs:
@@ -290,16 +271,7 @@ def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
 def write_report(
     runs: Sequence[CogEvalRun], out_dir: Path, reference_model: str | None = None
 ) -> tuple[list[dict[str, Any]], list[Path]]:
-    """Summarise checked runs and write every figure into ``out_dir``.
-
-    Args:
-        runs: The checked runs.
-        out_dir: Where the PNG files go.
-        reference_model: The chance model's name (see :func:`run_summary`).
-
-    Returns:
-        The run summary and the files written.
-    """
+    """Summarise checked runs and write every figure into ``out_dir``; the summary and the files."""
     out_dir.mkdir(parents=True, exist_ok=True)
     summary = run_summary(runs, reference_model)
     return summary, [

@@ -1,9 +1,4 @@
-"""CogEval's files into the results model: rescored replies (``score``) and score tables.
-
-Inspect logs and lm-eval folders are read by their frontends
-(:mod:`cog_tasks.cogeval.inspect.logs`, :mod:`cog_tasks.cogeval.lm_eval.samples`);
-every path ends in :func:`cog_tasks.cogeval.headlines.checked_runs`.
-"""
+"""CogEval's files into the results model: rescored replies (``score``) and score tables."""
 
 from __future__ import annotations
 
@@ -42,23 +37,14 @@ TRUNCATED_STOPS: frozenset[str] = frozenset({"max_tokens", "length"})
 
 
 def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str, Any]:
-    """Score one reply produced elsewhere.
+    """Score one reply produced elsewhere: the record plus ``score`` and ``failure_mode``.
 
-    Args:
-        record: Needs ``condition``, ``expected`` (list of ``"Answer: ..."``)
-            and ``response``; an optional ``graph_context`` (a
-            :class:`GraphContext` dictionary) makes failure modes exact, and
-            an optional ``start`` (the start state, without a context) lets a
-            route repeat the start where the expected answers omit it.
-        where: Where the record comes from, for error messages.
-
-    Returns:
-        The record plus ``score`` (0 or 1) and ``failure_mode`` (``None`` when
-        correct).
+    ``record`` needs ``condition``, ``expected`` and ``response``; an optional
+    ``graph_context`` makes failure modes exact, an optional ``start`` names the start state.
 
     Raises:
-        DataFileError: Naming ``where`` when a field is missing or malformed, or an
-            expected answer is unreadable (:func:`check_expected`).
+        DataFileError: Naming ``where`` for a missing or malformed field, or an
+            unreadable expected answer.
     """
     for key in ("condition", "expected", "response"):
         if key not in record:
@@ -91,9 +77,6 @@ def check_expected(
     expected: list[str], kind: AnswerKind, context: GraphContext | None, where: str
 ) -> None:
     """Refuse expected answers that no reply could match, which would score every reply 0.
-
-    Each must read as its kind's answer (a route, a count, a map), and with a
-    graph context a route may name only the graph's rooms.
 
     Raises:
         DataFileError: Naming ``where`` and the answer.
@@ -128,19 +111,13 @@ class GoldUnreadableError(DataFileError):
 
 
 def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rescore every line of ``source``.
+    """Rescore every line of ``source``, and list its unknown condition names.
 
-    A line whose expected answer cannot be read (:func:`check_expected`) is
-    kept with ``gold_unreadable: true``, ``score: null`` and that failure
-    mode, unless ``strict``.
-
-    Returns:
-        The scored lines, and the unknown condition names; rows of an
-        unknown condition are still scored, from their expected answers.
+    Unless ``strict``, a line whose expected answer cannot be read is kept, marked
+    :data:`GOLD_UNREADABLE` with ``score: null``.
 
     Raises:
-        DataFileError: Naming the file when it holds no reply, or the file and
-            line of a bad record (with ``strict``, of an unreadable expected answer too).
+        DataFileError: Naming the file when it holds no reply, or the file and line of a bad record.
     """
     scored = []
     for number, record in iter_jsonl(source):
@@ -213,15 +190,10 @@ def _run(
 
 
 def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResults, Declared]:
-    """The scored lines of ``cog-tasks cogeval score`` as one run.
+    """The scored lines of ``cog-tasks cogeval score`` as one run (gold-unreadable lines left out).
 
-    A line's task is its ``task`` field, else its ``id``, else the line
-    itself; its dialog is its ``id`` (else its task) at its ``temperature``
-    (default 0), its epoch its ``epoch`` field (default 1). So a line given
-    twice with its ``id`` is found; lines without one cannot be told apart.
-    A line with a truthy ``error`` is ``error``, one whose ``stop_reason`` is
-    ``max_tokens`` or ``length`` ``truncated``. A line marked
-    :data:`GOLD_UNREADABLE` has no score and is left out.
+    A line's task is its ``task``, else its ``id``, else the line; its dialog its ``id`` at
+    its ``temperature``; ``error`` and a ``stop_reason`` at the token limit set its status.
     """
     rows: list[Row] = [
         (
@@ -243,8 +215,7 @@ def read_score_table(path: Path) -> pd.DataFrame:
     """Read a score table from CSV, or from JSONL with the same fields.
 
     Raises:
-        DataFileError: Naming the file for an unsupported extension, a CSV file that
-            cannot be parsed (empty, an unclosed quote, not text) or bad lines.
+        DataFileError: Naming the file for an unsupported extension, an unreadable CSV or bad lines.
     """
     if path.suffix == ".csv":
         try:
@@ -266,13 +237,8 @@ def _cell(row: Mapping[str, Any], column: str) -> Any:
 def score_table_runs(path: Path) -> list[tuple[RunResults, Declared]]:
     """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog.
 
-    A row's task is its ``task`` column, else ``graph.domain.condition[.cot]``;
-    its dialog its ``id`` (else its task) at its temperature; its epoch its
-    ``epoch`` column, else the next repeat of that dialog (so without ``id``
-    and ``epoch`` columns a row given twice is one more repeat). Each row
-    weighs one dialog: its success is ``score / max_score``. Its status is
-    the ``status`` column where given, else ``invalid`` for ``no_answer`` and
-    ``unparseable``.
+    A row's task is its ``task`` column, else ``graph.domain.condition[.cot]``; its epoch
+    its ``epoch`` column, else the next repeat of its dialog; success is ``score / max_score``.
 
     Raises:
         ValueError: Naming the file and row of a bad value (:func:`validate_scores`).

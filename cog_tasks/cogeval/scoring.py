@@ -1,27 +1,8 @@
 """Deterministic, graph-aware scoring of CogEval replies.
 
-A reply scores 1 when its final ``Answer:`` line matches one of the optimal
-answers (read by :mod:`cog_tasks.cogeval.parsing`). A route may give or omit
-the start state, whichever the optimal answers do. Otherwise it gets one
-failure mode:
-
-- ``no_answer``: no ``Answer:`` line, or nothing after it;
-- ``unparseable``: an ``Answer:`` line that cannot be read without guessing:
-  a hedge ("2 or 1"), two different final answers, a map written as tuples,
-  or no state, number or connection at all;
-- ``invalid_edge``: a step along a connection that does not exist (or an
-  unknown state): a hallucinated transition;
-- ``loop``: a valid route that visits some state twice;
-- ``wrong_goal``: a valid route that collects less reward (or misses the
-  target);
-- ``suboptimal``: a valid route with the best reward but more steps;
-- ``wrong_count``: a wrong number of clusters, or a map with the wrong set of
-  connections but no invented one.
-
-With the graph (a :class:`GraphContext`) the classification is exact. Without
-it (rescoring replies that come with answers only) it is inferred from the
-optimal answers, which list every optimum: a route that neither loops, ends
-elsewhere nor is longer must contain an invented step.
+A reply scores 1 when its final answer matches an optimal one; otherwise it gets one
+failure mode of :data:`FAILURE_MODES` (README: Metrics). With a :class:`GraphContext` the
+mode is exact; without it, it is inferred from the optimal answers, which list every optimum.
 """
 
 from __future__ import annotations
@@ -62,19 +43,11 @@ FAILURE_MODES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class GraphContext:
-    """What the scorer needs to know about the environment of one question.
-
-    States are given by their normalised names so that the context can travel
-    in JSON next to the reply (Inspect metadata, lm-eval docs, rescoring input).
+    """The environment of one question, states by normalised name so it travels in JSON.
 
     Attributes:
         kind: Answer form: ``path``, ``first_step``, ``count`` or ``map``.
-        directed: Whether connections are one-way.
-        states: Normalised names of all states.
-        edges: Connections as name pairs.
         rewards: What a route maximises, as ``(name, value)`` pairs.
-        start: Normalised name of the start state (routes and first steps).
-        portal: State with a one-jump portal, if any.
         stochastic: Random exits, as ``(name, ((next, probability), ...))``.
         best_value: The optimal reward (routes and first steps).
         best_length: The optimal number of steps (routes and first steps).
@@ -139,13 +112,7 @@ class GraphContext:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """The score of one reply.
-
-    Attributes:
-        score: 1 when the reply matches an optimal answer, else 0.
-        failure_mode: One of :data:`FAILURE_MODES`, or ``None`` when correct.
-        answer: The extracted answer text, if any.
-    """
+    """The score (1 or 0) of one reply, its failure mode (``None`` when correct) and answer text."""
 
     score: int
     failure_mode: str | None
@@ -173,23 +140,17 @@ def score_response(
 ) -> ScoreResult:
     """Score one reply against the optimal answers.
 
-    A route or first move may name the question's start first, whether or
-    not the answers do; a route may leave the start out only where the
-    answers begin with it (never its first move).
+    A route or first move may name the start first; a route may leave it out only where
+    the answers begin with it.
 
     Args:
         response: The full reply text.
         expected: Every optimal answer, each as ``"Answer: ..."``.
         kind: The answer form.
         context: The environment, for exact failure modes.
-        start: Normalised start state where ``context`` has none (so that a
-            route may repeat the start even where the answers omit it).
-        questions: How many questions the prompt asked at once (see
-            :func:`~cog_tasks.cogeval.parsing.read_final_answer`).
+        start: Normalised start state where ``context`` has none.
+        questions: How many questions the prompt asked at once.
         scored: Which of them (1-based) is scored; the last by default.
-
-    Returns:
-        The score, failure mode and extracted answer.
 
     Raises:
         ValueError: If ``expected`` is empty.
@@ -226,11 +187,7 @@ def score_response(
 
 
 def _same_route(route: list[str], option: list[str], start: str | None) -> bool:
-    """Whether ``route`` is ``option``, with the start given or left out on either side.
-
-    Leaving out ``option``'s first state is accepted only when it is the start:
-    a route without its first move is another route.
-    """
+    """Whether ``route`` is ``option``, the start given or left out on either side."""
     if route == option:
         return True
     if start is None:

@@ -1,17 +1,9 @@
 """CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output, on the results model.
 
-lm-eval writes, per run, ``results_<time>.json`` and one
-``samples_<task>_<time>.jsonl`` per task beside it, read and checked by
-:func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` (a samples file
-per task, as many documents as ``n-samples`` says, none twice). Each sample
-line holds the document (its item ``id`` and ``task``, graph, domain,
-condition), every reply (several with ``repeats``) and the scores
-``process_results`` gave it. A run is one results file; its identity is the
-task group, the model with its arguments, the generation settings, the
-repeats, the hash of the documents and the seed, so runs with different settings stay apart in
-``report`` (seeds pooled only on request). Its declared set is every dialog
-its tasks' ``dataset_kwargs`` select. No lm-eval import is needed: the files
-are JSON.
+A run is one results file, read and checked by
+:func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run`; its identity keeps runs with
+different settings apart, and its declared set is every dialog its tasks'
+``dataset_kwargs`` select. No lm-eval import is needed: the files are JSON.
 """
 
 from __future__ import annotations
@@ -38,13 +30,7 @@ from cog_tasks.common.runs import RunIdentity
 
 
 def _identity(results: dict[str, Any], tasks: list[str], data: dict[str, str]) -> RunIdentity:
-    """The identity of one lm-eval run (see :mod:`cog_tasks.common.runs`).
-
-    Args:
-        results: The results file's content.
-        tasks: The run's CogEval tasks.
-        data: The documents' hash (:func:`~cog_tasks.common.lm_eval_samples.data_argument`).
-    """
+    """The identity of one lm-eval run; ``data`` is the documents' hash."""
     config = results.get("config") or {}
     model_args = config.get("model_args") or {}
     if isinstance(model_args, dict):
@@ -64,11 +50,7 @@ def _identity(results: dict[str, Any], tasks: list[str], data: dict[str, str]) -
 
 
 def task_temperature(results: dict[str, Any], task: str) -> float:
-    """The temperature ``task`` of one lm-eval run sampled at.
-
-    Each task's own generation settings, with the run's ``--gen_kwargs`` over
-    them, so the greedy and sampled tasks of one run keep their own temperatures.
-    """
+    """The temperature ``task`` sampled at (its settings, the run's ``--gen_kwargs`` over them)."""
     configs = results.get("configs") or {}
     generation = (configs.get(task) or {}).get("generation_kwargs") or {}
     cli = (results.get("config") or {}).get("gen_kwargs") or {}
@@ -76,15 +58,7 @@ def task_temperature(results: dict[str, Any], task: str) -> float:
 
 
 def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
-    """Score one reply to an lm-eval CogEval document.
-
-    The document's graph facts (``graph_context``, JSON; ``null`` for a
-    published task whose map is not read) give exact failure modes where
-    present; the answer form and start come from ``kind`` and ``start``
-    (documents of tasks version 2.x, all generated, carry them in the facts),
-    the questions the prompt asked and the one scored from ``questions`` and
-    ``scored_reply`` (documents before 4.0: one question).
-    """
+    """Score one reply to an lm-eval CogEval document (older documents lack some fields)."""
     facts = json.loads(doc["graph_context"])
     context = GraphContext.from_dict(facts) if facts is not None else None
     kind = doc.get("kind") or context.kind
@@ -100,12 +74,7 @@ def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
 
 
 def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
-    """(score, failure mode) of every reply of one sample line.
-
-    One reply: the scores lm-eval logged. Several (``repeats`` with the
-    ``take_first_k`` filter, as in ``cogeval_sampled``): each reply is scored
-    again, since the logged scores are their means.
-    """
+    """(score, failure mode) of every reply of one sample line; several replies are rescored."""
     filtered = record.get("filtered_resps") or []
     replies = filtered[0] if filtered and isinstance(filtered[0], list) else None
     if replies is None or len(replies) == 1:
@@ -132,10 +101,7 @@ def _declared(results: dict[str, Any], tasks: list[str], source: Path) -> Declar
 def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
     """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks.
 
-    Every reply is a record (each of a task's ``repeats`` its own epoch),
-    over the dialogs the run's tasks cover in full (a ``--limit`` run is
-    partial). lm-eval records neither errors nor stop reasons, so no reply
-    is ``error`` or ``truncated``.
+    Each of a task's ``repeats`` is its own epoch; no reply is ``error`` or ``truncated``.
 
     Raises:
         ResultsError: Naming the file when a samples file is missing, short,
