@@ -15,12 +15,7 @@ import numpy as np
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import COT_MODES
-from cog_tasks.cogeval.headlines import (
-    SUCCESS,
-    TEMPERATURE_ARGUMENTS,
-    CogEvalRun,
-    analysis_levels,
-)
+from cog_tasks.cogeval.headlines import SUCCESS, TEMPERATURE_ARGUMENTS, CogEvalRun, analysis_levels
 from cog_tasks.cogeval.metrics import (
     EXPERIMENT2_FAMILY,
     DevianceTerm,
@@ -28,13 +23,7 @@ from cog_tasks.cogeval.metrics import (
     format_deviance_table,
 )
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
-from cog_tasks.cogeval.report import (
-    SHOWN_FLAGS,
-    error_bar,
-    flag_counts,
-    in_order,
-    rate_text,
-)
+from cog_tasks.cogeval.report import SHOWN_FLAGS, error_bar, flag_counts, in_order, rate_text
 from cog_tasks.common.files import pyplot, save_figure
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval

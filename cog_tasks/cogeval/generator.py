@@ -294,10 +294,7 @@ def _scored_question(writer: _Writer, condition: ConditionSpec) -> str:
 
 
 def _graph_context(
-    spec: GraphSpec,
-    condition: ConditionSpec,
-    env: Environment,
-    labels: dict[int, str],
+    spec: GraphSpec, condition: ConditionSpec, env: Environment, labels: dict[int, str]
 ) -> tuple[GraphContext, tuple[str, ...]]:
     """The scorer's context and every optimal answer of one question."""
     names = {state: normalize_state(labels[state]) for state in env.states}

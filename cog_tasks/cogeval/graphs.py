@@ -325,8 +325,7 @@ N7TREE = GraphSpec(
         ConditionSpec("valuePath"),
         ConditionSpec("transReval", LocalChange(remove_edges=((2, 4),))),
         ConditionSpec(
-            "rewardReval",
-            LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0))),
+            "rewardReval", LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0)))
         ),
         ConditionSpec("teleShortcut", LocalChange(portal=1)),
         ConditionSpec("teleShortcutCoT", LocalChange(portal=1, hint=True)),
@@ -365,16 +364,8 @@ N13LINE = GraphSpec(
         swap=((3, 5), (4, 6), (3, 6), (4, 5)),
         near_reward_raise=100.0,
         detour_rooms=(13, 14, 15, 16, 17, 18),
-        steps=(
-            ("1stepPath", 1, 3),
-            ("2stepPath", 2, 6),
-            ("3stepPath", 3, 9),
-            ("nstepPath", 2, 12),
-        ),
-        stochastic=(
-            (3, ((5, 0.9), (6, 0.1))),
-            (4, ((6, 0.9), (5, 0.1))),
-        ),
+        steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6), ("3stepPath", 3, 9), ("nstepPath", 2, 12)),
+        stochastic=((3, ((5, 0.9), (6, 0.1))), (4, ((6, 0.9), (5, 0.1)))),
     ),
     reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692 (doubled depth)",
 )

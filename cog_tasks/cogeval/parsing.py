@@ -126,9 +126,8 @@ def read_final_answer(response: str, questions: int = 1, scored: int | None = No
         return Reading(None, NO_ANSWER)
     if _HEDGE.search(raw) or reading.hedged(raw) or reading.retracted(raw):
         return Reading(text, UNPARSEABLE, raw)
-    if not per_question and reading.one_answer(
-        _clean(other).lower() or None for _, other in found
-    ).outcome == reading.AMBIGUOUS:
+    answers = (_clean(other).lower() or None for _, other in found)
+    if not per_question and reading.one_answer(answers).outcome == reading.AMBIGUOUS:
         return Reading(text, UNPARSEABLE, raw)
     return Reading(text, None, raw)
 

@@ -21,12 +21,7 @@ from cog_tasks.cogeval.parsing import (
     split_map,
     split_route,
 )
-from cog_tasks.cogeval.planning import (
-    Environment,
-    expected_first_steps,
-    follow_walk,
-    optimal_plan,
-)
+from cog_tasks.cogeval.planning import Environment, expected_first_steps, follow_walk, optimal_plan
 from cog_tasks.common.files import DataFileError
 
 AnswerKind = Literal["path", "first_step", "count", "map"]

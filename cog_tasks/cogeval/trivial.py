@@ -10,13 +10,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from cog_tasks.cogeval.headlines import (
-    BALANCED,
-    SUCCESS,
-    TaskFacts,
-    balanced_units,
-    declared_items,
-)
+from cog_tasks.cogeval.headlines import BALANCED, SUCCESS, TaskFacts, balanced_units, declared_items
 from cog_tasks.cogeval.paper import condition_measure
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import GraphContext, score_response
