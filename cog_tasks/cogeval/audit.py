@@ -1,10 +1,4 @@
-"""An audit of the published CogEval items that cannot be scored as published.
-
-Rules (:data:`RULES`): ``start`` (a route question whose expected routes start elsewhere
-than its task's other prompts'), ``first_move`` (single states where the task expects
-routes) and ``conflict`` (one prompt, two answers); flagged items are
-:data:`~cog_tasks.cogeval.published.UNSCORABLE`.
-"""
+"""Audit of the published items that cannot be scored as published (:data:`RULES`)."""
 
 from __future__ import annotations
 

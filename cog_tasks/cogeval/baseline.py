@@ -1,9 +1,4 @@
-"""A seeded chance baseline: a blind random walker that knows the answer format.
-
-It reads only the scorer's view: a random first step; a random walk until reward, target
-or as many moves as states; a count from 1 to 6; each true connection with probability
-one half. It never uses the portal.
-"""
+"""A seeded chance baseline: a blind random walker that knows the answer format."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items.
-
-User errors (a bad file, an unknown name, a malformed row) print one line,
-``cog-tasks cogeval <command>: error: ...``, and exit with code 2; warnings print
-``cog-tasks cogeval: warning: ...`` on standard error.
-"""
+"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items."""
 
 from __future__ import annotations
 
@@ -148,13 +143,7 @@ def _add_table_source(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEvalRun]:
-    """The checked runs of a SCORES file or of ``--log`` folders and files.
-
-    Inspect logs and lm-eval output folders (those holding
-    ``samples_cogeval*.jsonl``) are read together, each run its own row
-    (seeds pooled only with ``pool_seeds``); a path given twice, or inside
-    another one given, is refused, and so is a run read twice (the shared checks).
-    """
+    """The checked runs of a SCORES file or of ``--log`` folders and files (each read once)."""
     from cog_tasks.cogeval.headlines import checked_runs
 
     scores = getattr(args, "scores", None)

@@ -1,7 +1,4 @@
-"""The CogEval reference item set (seed 0, no reasoning instruction) as a Hugging Face dataset.
-
-``graph_context`` is stored as a JSON string.
-"""
+"""The CogEval reference item set (seed 0, no reasoning instruction) as a Hugging Face dataset."""
 
 from __future__ import annotations
 

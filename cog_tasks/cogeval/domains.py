@@ -1,7 +1,4 @@
-"""Domains: how states are named and how connections and rewards are worded.
-
-A seed relabels states; seed 0 keeps the paper's numbering for ordered rooms.
-"""
+"""Domains: how states are named (seed 0 keeps the paper's numbering) and how links are worded."""
 
 from __future__ import annotations
 
@@ -37,12 +34,7 @@ OBJECTS: tuple[str, ...] = (
 class Domain:
     """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}``/``{n}``/``{p}`` are filled in.
 
-    Attributes:
-        setting: The opening sentence; ``{n}`` is the number of states.
-        neighbours: A state with several two-way connections (``{b}`` is a
-            list); the words must say that each works both ways.
-        lottery: A state whose exit is random; ``{b}`` lists the outcomes.
-        outcome: One outcome of a random exit: ``p`` leads to ``b``.
+    ``neighbours`` (a state with several two-way links) must say that each works both ways.
     """
 
     name: str
@@ -142,24 +134,14 @@ DOMAINS: dict[str, Domain] = {
 
 
 def get_domain(name: str) -> Domain:
-    """Return the domain called ``name``.
-
-    Raises:
-        ParameterError: For an unknown domain, listing the valid ones.
-    """
+    """Return the domain called ``name``, else raise a ParameterError listing the valid ones."""
     if name not in DOMAINS:
         raise ParameterError(f"unknown CogEval domain {name!r}; valid: {sorted(DOMAINS)}")
     return DOMAINS[name]
 
 
 def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
-    """Name every state of ``spec`` (added states included) for one domain and seed.
-
-    Rooms read ``room 7`` (an unnumbered entry ``the lobby``), containers ``the oak chest``.
-
-    Raises:
-        ParameterError: If the domain does not apply to the graph.
-    """
+    """Name every state of ``spec`` (added states included) for one domain and seed."""
     get_domain(domain)
     if domain not in spec.domains:
         raise ParameterError(

@@ -1,8 +1,7 @@
 """Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction.
 
-Each question × instruction on graph D is one task, so a cell's 95 % interval is over
-replies (Wilson below 30, else bootstrap); rows pooling the three questions are over
-tasks. The paper's statements sit beside each question.
+Each question × instruction is one task, so a cell's interval is over replies; rows
+pooling the questions are over tasks.
 """
 
 from __future__ import annotations
@@ -38,11 +37,7 @@ EXPERIMENT2_FACTORS: frozenset[str] = TEMPERATURE_ARGUMENTS | {"cot"}
 
 
 def experiment2_runs(runs: Sequence[CogEvalRun]) -> list[tuple[CogEvalRun, pd.DataFrame]]:
-    """Each run with Experiment 2 dialogs, and those dialogs (one row per reply).
-
-    Raises:
-        ResultsError: If no run has an Experiment 2 dialog.
-    """
+    """Each run with Experiment 2 dialogs, and those dialogs (one row per reply)."""
     chosen = []
     for run in runs:
         rows = pd.DataFrame(run.dialogs())
@@ -87,15 +82,7 @@ def _row(
 def experiment2_summary(
     runs: Sequence[CogEvalRun], by_temperature: bool = False
 ) -> list[dict[str, Any]]:
-    """Success per run, question and instruction (and temperature), with 95 % intervals.
-
-    Per run: one row per question × ``cot`` (× temperature with ``by_temperature``, else
-    ``temperature`` is ``all``), then one per ``cot`` pooling the questions (``question``
-    ``all``), each with the cell's flagged replies and the run's note.
-
-    Raises:
-        ValueError: If no run has an Experiment 2 dialog.
-    """
+    """Success per run, question (then ``all``) and ``cot`` (and temperature), with intervals."""
     summary = []
     for run, rows in experiment2_runs(runs):
         temperatures: list[tuple[str, float | None, pd.DataFrame]] = [(ALL, None, rows)]
@@ -120,10 +107,7 @@ def experiment2_summary(
 def run_deviance(
     runs: Sequence[CogEvalRun], on_warning: Callable[[str], None]
 ) -> list[DevianceTerm]:
-    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' Experiment 2 dialogs.
-
-    Each LLM level is a run's identity but for its temperature and ``cot``.
-    """
+    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' dialogs."""
     chosen = experiment2_runs(runs)
     levels = analysis_levels([run for run, _ in chosen], EXPERIMENT2_FACTORS)
     table = pd.concat(

@@ -1,8 +1,7 @@
-"""Generate CogEval dialogs and their optimal answers from the graph data.
+"""Generate CogEval dialogs and every optimal answer from the graph data.
 
-The first user turn describes the environment and asks the value question; a follow-up
-turn announces the condition's local change and asks the scored question (Experiment 2:
-one turn). Answers come from :mod:`cog_tasks.cogeval.planning`, every optimal one listed.
+A first turn describes the world and asks the value question; a follow-up turn states the
+condition's change and asks the scored question (Experiment 2: one turn).
 """
 
 from __future__ import annotations
@@ -88,14 +87,7 @@ class Turn:
 
 @dataclass(frozen=True)
 class CogEvalItem:
-    """One generated dialog with its optimal answers.
-
-    Attributes:
-        id: Stable id ``graph.domain.condition.s<seed>[.cot]``.
-        turns: User turns, in order; only the last one is scored.
-        expected: Every optimal answer, as ``"Answer: ..."``.
-        context: The scorer's view of the environment.
-    """
+    """One generated dialog (id ``graph.domain.condition.s<seed>[.cot]``); last turn scored."""
 
     id: str
     graph: str
@@ -347,12 +339,7 @@ def _graph_context(
 def make_item(
     graph: str, domain: str, condition: str, seed: int = 0, cot: str = "none"
 ) -> CogEvalItem:
-    """Generate one dialog; ``seed`` 0 gives the reference set.
-
-    Raises:
-        ParameterError: For an unknown graph, domain, condition or ``cot``, or a
-            domain the graph lacks, listing the valid names.
-    """
+    """Generate one dialog; ``seed`` 0 gives the reference set."""
     if cot not in COT_MODES:
         raise ParameterError(f"unknown cot mode {cot!r}; known: {list(COT_MODES)}")
     spec = get_graph(graph)
@@ -410,11 +397,8 @@ def generate_items(
 ) -> list[CogEvalItem]:
     """Generate every (graph, domain, condition) combination that exists, in a stable order.
 
-    Names a graph lacks are skipped for that graph; ``None`` selects all. ``design="paper"``
-    keeps the paper's 3 domains and Table 2's 5 families; ``experiment`` 2 runs every ``cot``.
-
-    Raises:
-        ParameterError: For a name that no graph knows, or an unknown design.
+    Names a graph lacks are skipped for it; ``design="paper"`` keeps Table 2's domains and
+    families; ``experiment=2`` runs every ``cot``.
     """
     if design not in DESIGNS:
         raise ParameterError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")

@@ -1,8 +1,4 @@
-"""The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1).
-
-States follow the numbered-room templates; tests check the facts against the templates.
-Answers are computed by :mod:`cog_tasks.cogeval.planning`, never stored here.
-"""
+"""The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1), numbered as the templates."""
 
 from __future__ import annotations
 
@@ -70,11 +66,7 @@ def in_experiment(condition: str, experiment: int | None) -> bool:
 
 
 def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
-    """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``.
-
-    Raises:
-        ParameterError: For an unknown experiment, or ``cot`` other than ``none`` with experiment 2.
-    """
+    """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``."""
     if experiment is not None and experiment not in EXPERIMENTS:
         raise ParameterError(
             f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset"
@@ -91,14 +83,7 @@ def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class LocalChange:
-    """A local change to the environment announced in the follow-up turn.
-
-    Attributes:
-        rewards: ``(state, value)`` pairs replacing the reward; 0 removes it, negative is a penalty.
-        portal: State from which one teleport to any state is allowed.
-        stochastic: ``(state, ((next, probability), ...))``: the state's exits become a lottery.
-        hint: Whether the question carries the shortcut hint (the CoT conditions).
-    """
+    """A local change announced in the follow-up turn (reward 0 removes one; negative: penalty)."""
 
     add_edges: tuple[Edge, ...] = ()
     remove_edges: tuple[Edge, ...] = ()
@@ -125,15 +110,7 @@ class ConditionSpec:
 
 @dataclass(frozen=True)
 class GraphSpec:
-    """One latent graph of the paper.
-
-    Attributes:
-        panel: Letter of the graph in the paper's Fig. 1.
-        value_answer: ``first_step`` or ``path``: what value questions ask for.
-        entry_is_lobby: Whether the start state is an unnumbered lobby in the room domains.
-        domains: The templates' domains plus our additions (README: departures).
-        conditions: The templates' conditions, map drawing and (graph D) Experiment 2.
-    """
+    """One latent graph of the paper (``panel``: its letter in Fig. 1)."""
 
     name: str
     panel: str
@@ -151,11 +128,7 @@ class GraphSpec:
     reference: str
 
     def condition(self, name: str) -> ConditionSpec:
-        """Return the spec of condition ``name`` on this graph.
-
-        Raises:
-            ParameterError: If the graph has no such condition, listing the valid ones.
-        """
+        """Return the spec of condition ``name`` on this graph."""
         for spec in self.conditions:
             if spec.name == name:
                 return spec
@@ -517,11 +490,7 @@ GRAPHS: dict[str, GraphSpec] = {
 
 
 def get_graph(name: str) -> GraphSpec:
-    """Return the graph called ``name``.
-
-    Raises:
-        ParameterError: For an unknown graph, listing the valid ones.
-    """
+    """Return the graph called ``name``."""
     if name not in GRAPHS:
         raise ParameterError(f"unknown CogEval graph {name!r}; valid: {sorted(GRAPHS)}")
     return GRAPHS[name]

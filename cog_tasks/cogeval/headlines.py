@@ -1,9 +1,4 @@
-"""CogEval on the shared results model: its unit, declared set, records and headlines.
-
-The unit is the paper's *task* (``graph.domain.condition[.cot]``): a task's items,
-temperatures and repeats are resampled together. Each dialog is a record of its task keyed
-``<item>.t<temperature>``. Nothing here reads a framework's files.
-"""
+"""CogEval on the shared results model: its unit (the paper's task), declared set and headlines."""
 
 from __future__ import annotations
 
@@ -81,14 +76,7 @@ def dialog_key(item: str, temperature: float) -> str:
 
 
 def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
-    """``(item id, task id, facts)`` of every item the task arguments select.
-
-    ``arguments`` are the Inspect task's, or an lm-eval task's ``dataset_kwargs`` (which may
-    add ``families``); absent ones take the task's defaults.
-
-    Raises:
-        ValueError: For arguments the task itself would refuse.
-    """
+    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
     names = {
         "graphs": split_names(arguments.get("graphs")),
         "domains": split_names(arguments.get("domains")),
@@ -175,13 +163,7 @@ class CogEvalRun(Row[Declared]):
         tasks: Collection[str] | None = None,
         temperature: float | None = None,
     ) -> Interval:
-        """A rate over the dialogs (each averaged over its epochs), with its interval over tasks.
-
-        Args:
-            measure: ``success`` or a failure mode.
-            tasks: Only these tasks (``None``: every task with a record).
-            temperature: Only the dialogs at this temperature (``None``: all).
-        """
+        """A rate over dialogs (epoch means) with its interval over tasks."""
         values, clusters = [], []
         for task, keys in self.checked.keys.items():
             if tasks is not None and task not in tasks:
@@ -223,13 +205,7 @@ class CogEvalRun(Row[Declared]):
 def checked_runs(
     runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
 ) -> list[CogEvalRun]:
-    """Check every run and label it; a copy of a run counts once; nothing is merged silently.
-
-    ``pool_seeds`` pools runs whose identities differ only by seed into one row.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """Check every run and label it (seeds pooled only with ``pool_seeds``); nothing is merged."""
     return checked_rows(runs, pool_seeds=pool_seeds, row=CogEvalRun)
 
 

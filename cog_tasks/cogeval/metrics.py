@@ -1,8 +1,4 @@
-"""CogEval metrics: the score table's checks and the paper's analysis of deviance (Table 2).
-
-A binomial GLM of successes out of ``max_score``, categorical terms added one at a time
-in a fixed order (sequential, Type I); each term's χ² is the drop in deviance it brings.
-"""
+"""CogEval metrics: the score table's checks and the paper's analysis of deviance (Table 2)."""
 
 from __future__ import annotations
 
@@ -57,13 +53,7 @@ EXPERIMENT2_FAMILY = "Experiment2"
 
 @dataclass(frozen=True)
 class DevianceTerm:
-    """One row of the analysis-of-deviance table.
-
-    Attributes:
-        chi2: Drop in deviance when the term is added.
-        df: Independent parameters the term adds (0 when earlier terms span it).
-        p: Upper-tail chi-squared probability; ``None`` when ``df`` is 0.
-    """
+    """One row of the analysis-of-deviance table (``p`` is ``None`` when ``df`` is 0)."""
 
     term: str
     chi2: float
@@ -76,12 +66,7 @@ class DevianceTerm:
 
 
 def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame:
-    """Check a score table (columns :data:`SCORE_COLUMNS`): a typed copy with a ``family`` column.
-
-    Raises:
-        DataFileError: Naming ``source`` (and the row) of a missing column, an empty table,
-            an unknown condition, a ``max_score`` not positive or a score out of range.
-    """
+    """Check a score table (:data:`SCORE_COLUMNS`): a typed copy with a ``family`` column."""
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
         raise DataFileError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
@@ -128,14 +113,7 @@ def analysis_of_deviance(
 ) -> list[DevianceTerm]:
     """Sequential (Type I) analysis of deviance of a binomial GLM over Table 1's five families.
 
-    Rows are summed per cell of the full design first. Under perfect separation
-    ``on_warning`` (default: a :class:`RuntimeWarning`) gets a one-line explanation.
-
-    Returns:
-        One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
-
-    Raises:
-        ResultsError: If no row belongs to the five families.
+    Under perfect separation ``on_warning`` gets a one-line explanation.
     """
     rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
     if rows.empty:
@@ -147,11 +125,7 @@ def analysis_of_deviance(
 def experiment2_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
-    """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor.
-
-    Raises:
-        ResultsError: If the table has no Experiment 2 row.
-    """
+    """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor."""
     rows = table[table["family"] == EXPERIMENT2_FAMILY].copy()
     if rows.empty:
         raise ResultsError("no Experiment 2 rows (conditions exp2ClusterCount, ...)")

@@ -1,8 +1,4 @@
-"""The CogEval paper's published success rates, as reference rows for reports and the profile.
-
-Table 3 gives one mean success rate per condition and LLM (Bard's empty cells left out);
-Experiment 2 (Fig. 3) has no value in the text: :data:`EXPERIMENT2_FINDINGS` keeps its words.
-"""
+"""The CogEval paper's published success rates (Table 3) and Experiment 2 statements."""
 
 from __future__ import annotations
 

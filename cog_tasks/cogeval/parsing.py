@@ -1,7 +1,4 @@
-"""Reading the final ``Answer: ...`` of a reply as a careful human grader would.
-
-What is accepted and what is ``unparseable`` (never dropped): docs/scoring.md.
-"""
+"""Reading a reply's final ``Answer: ...`` as a careful human grader would (docs/scoring.md)."""
 
 from __future__ import annotations
 
@@ -72,13 +69,7 @@ _MAX_NAME_WORDS = 2
 
 @dataclass(frozen=True)
 class Reading:
-    """The final answer of a reply, or why there is none.
-
-    Attributes:
-        text: The cleaned text of the final answer, if a marker was found.
-        problem: ``None`` when readable, else ``no_answer`` or ``unparseable``.
-        raw: The answer as written, before cleaning.
-    """
+    """The cleaned final answer of a reply, its ``problem`` (``None`` if readable), its raw text."""
 
     text: str | None
     problem: str | None = None
@@ -108,14 +99,7 @@ def _answer_lines(response: str) -> list[tuple[int, str]]:
 
 
 def read_final_answer(response: str, questions: int = 1, scored: int | None = None) -> Reading:
-    """Read the final answer of a reply (rules: docs/scoring.md).
-
-    Args:
-        response: The whole reply.
-        questions: How many questions the prompt asked at once (lm-eval's flattened dialog).
-        scored: Which of those questions (1-based) is scored; the last by default.
-            A reply with exactly one marker per question answers each in turn.
-    """
+    """Read the final answer of a reply; with several ``questions``, one marker per question."""
     found = _answer_lines(reading.normalize(response))
     if not found:
         return Reading(None, NO_ANSWER)
@@ -201,12 +185,7 @@ def _starts_with_state(words: list[str], known: Collection[str]) -> bool:
 
 
 def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
-    """Read a route (or one state) from a cleaned answer text; numbers always count as states.
-
-    Returns:
-        The normalised states before any trailing prose, or ``None`` when none can be read,
-        two states run on, or "and" joins two answers.
-    """
+    """The normalised states of a route (or one state) before any prose; ``None`` if unreadable."""
     if _two_by_and(text):
         return None
     route: list[str] = []
@@ -250,11 +229,7 @@ def split_map(answer: str) -> list[tuple[str, str]]:
 
 
 def parse_count(answer: str) -> int | None:
-    """The one whole number (digits or a word up to twelve) in ``answer``, ``None`` if hedged.
-
-    A number named as a count ("3 clusters") is read first; ranges, bounds and two
-    different numbers with no count named give ``None``.
-    """
+    """The one whole number (digits or a word up to twelve) in ``answer``, ``None`` if hedged."""
     named = list(_NAMED_COUNT.finditer(answer))
     counts = {found.group(1).lower() for found in named or _COUNT.finditer(answer)}
     match = named[0] if named else _COUNT.search(answer)

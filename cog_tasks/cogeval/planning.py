@@ -1,9 +1,7 @@
 """Optimal answers computed from the graphs with networkx and exhaustive search.
 
-A route collects the most reward (each rewarded state once, penalties negative) in the
-fewest steps; routes are walks and a portal allows one jump. Traversal questions put a
-single reward on the target. A breadth-first search over ``(state, rewarded states
-visited, portal used)`` returns *every* optimal walk.
+A breadth-first search over ``(state, rewarded states visited, portal used)`` returns
+every walk collecting the most reward (each state once) in the fewest steps.
 """
 
 from __future__ import annotations
@@ -101,14 +99,7 @@ def optimal_plan(
     rewards: Mapping[int, float] | None = None,
     first_step: int | None = None,
 ) -> Plan:
-    """Find every walk from ``start`` that collects the most reward in the fewest steps.
-
-    Args:
-        env: The environment to plan in.
-        start: The start state.
-        rewards: What the walk maximises; defaults to the environment's rewards.
-        first_step: If given, only walks whose first move goes there.
-    """
+    """Find every walk from ``start`` that collects the most reward in the fewest steps."""
     rewards = env.reward_map() if rewards is None else dict(rewards)
     rewarded = frozenset(state for state, value in rewards.items() if value)
     successors = env.successors()
@@ -187,11 +178,7 @@ def follow_walk(
 
 
 def expected_first_steps(env: Environment, start: int) -> dict[int, float]:
-    """Expected reward of each first step from ``start``, planning optimally after it.
-
-    Raises:
-        ValueError: If the environment is undirected or has cycles.
-    """
+    """Expected reward of each first step from ``start`` (acyclic one-way graphs only)."""
     lotteries = dict(env.stochastic)
     graph = env.to_networkx()
     graph.add_edges_from((state, nxt) for state, exits in lotteries.items() for nxt, _ in exits)

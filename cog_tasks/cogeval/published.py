@@ -1,9 +1,7 @@
 """The paper's audited tasks (``source=published``): cogeval/cogmaps ``conversations/``.
 
-Every distinct prompt of a task is one item; the package keeps only an index of paths
-(:data:`INDEX_FILE`) and reads each item at run time through
-:func:`cog_tasks.common.sources.fetch` (local file, Hub copy, then upstream run file).
-Layout, item ids and the scored reply: docs/protocol.md.
+The package keeps an index of paths only (:data:`INDEX_FILE`); items are read at run time
+(docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -177,15 +175,7 @@ def _conversation(data: Any, source: str) -> Conversation:
 
 @dataclass(frozen=True)
 class PublishedTask:
-    """One item of the paper (one distinct prompt of a task), located but not yet read.
-
-    Attributes:
-        id: The task's id, or ``<task id>@<run>`` for another prompt.
-        task: The paper's task ``graph.domain.condition[.cot]`` (resampled together).
-        local_path: The task's file under ``COG_TASKS_DATA/cogeval`` (and a Hub copy).
-        upstream_path: The upstream run file of this prompt, read when neither copy has it.
-        scored_reply: Which reply (1-based) the paper scored.
-    """
+    """One item of the paper (one distinct prompt of a task), located but not yet read."""
 
     id: str
     task: str
@@ -318,16 +308,7 @@ def select_published(
     experiment: int | None = None,
     unscorable: bool = False,
 ) -> list[PublishedTask]:
-    """The published items that match, in the index's order.
-
-    :data:`UNSCORABLE` items are left out unless ``unscorable``. Experiment 1 tasks
-    have ``cot`` ``none`` only; unset ``cot`` keeps every item. ``design="paper"``
-    keeps Table 2's domains and families; ``experiment`` as in
-    :func:`~cog_tasks.cogeval.graphs.cot_variants`.
-
-    Raises:
-        ParameterError: For a graph, domain or condition no published task has.
-    """
+    """The published items that match, in index order (:data:`UNSCORABLE` ones on request)."""
     variants = cot_variants(experiment, cot)
     every = published_index()
     for name, chosen, known in (

@@ -1,9 +1,4 @@
-"""Graph facts read from the text of a published task (for the blind walker).
-
-Star and cluster graphs state their connections in one template; line and tree graphs
-tell an exploration story, read as a tree (:func:`_read_story`). Only the first turn's map
-is read; what cannot be read gives ``None``.
-"""
+"""Graph facts read from the text of a published task (for the blind walker)."""
 
 from __future__ import annotations
 
@@ -101,11 +96,7 @@ _QUESTION = re.compile(
 
 
 def _mentions(sentence: str) -> list[tuple[int, int, str]]:
-    """(start, end, name) of every state the sentence names, in order.
-
-    Raises:
-        DataFileError: For names of several words ("New Delhi"), which are not read.
-    """
+    """(start, end, name) of every state the sentence names, in order."""
     found = [(m.start(), m.end(), m[1].lower()) for m in _DOOR_MENTION.finditer(sentence)]
     named = [(m.start(), m.end(), m[1]) for m in _ROOM_MENTION.finditer(sentence)]
     if not named:
@@ -125,12 +116,7 @@ def _mentions(sentence: str) -> list[tuple[int, int, str]]:
 def _read_story(
     text: str,
 ) -> tuple[tuple[str, ...], list[tuple[str, str]], list[tuple[str, float]]]:
-    """States (start first), connections and rewards of an exploration story, read as a tree walk.
-
-    A new state hangs from where the walk is (options such as "room 1 or room 2" all from
-    the same place); a known state moves the walk there. A reward belongs to the state named
-    in its clause, or to where the walk is.
-    """
+    """States (start first), connections and rewards of an exploration story, read as a tree."""
     states: list[str] = []
     edges: list[tuple[str, str]] = []
     rewards: list[tuple[str, float]] = []
@@ -185,17 +171,8 @@ def read_first_turn(
 ) -> GraphContext | None:
     """The first turn's map as a scorer context, or ``None`` when it cannot be read.
 
-    The connection template is read first, else the turn is read as a story. The start is
-    the state the question walks from, else a story's first state; the expected answers only
-    check the reading.
-
-    Args:
-        first_turn: The first user turn (it describes the environment).
-        kind: Answer form of the question asked.
-        expected: The task's expected answers (every state they name must be on a story's map).
-        question: The turn that asks the question (default: the first turn); a "shortest
-            path ... to X" question makes X the only goal.
-        later_turns: The turns after the first, whose new states the answers may name.
+    The connection template is read first, else the turn is read as a story; a "shortest
+    path ... to X" ``question`` makes X the only goal.
     """
     question = question or first_turn
     edges = list(dict.fromkeys(_edges(first_turn)))
@@ -260,10 +237,7 @@ def read_turns(
 def scoring_context(
     turns: Sequence[str], kind: AnswerKind, expected: Sequence[str]
 ) -> GraphContext | None:
-    """The exact map of a one-turn "shortest path ... to X" task, for exact failure modes.
-
-    Kept only when the optimal routes on it are the expected ones.
-    """
+    """The map of a one-turn "shortest path ... to X" task whose optimal routes are the expected."""
     if len(turns) != 1 or kind != "path" or _TARGET.search(turns[0]) is None:
         return None
     context = read_turns(turns, kind, expected)

@@ -1,8 +1,4 @@
-"""The CogEval report: one row per run with 95 % intervals over tasks, and its figures.
-
-A row is a checked run, never a model: runs with other settings stay apart. Each row
-carries its coverage and a chance reference computed on its own tasks.
-"""
+"""The CogEval report: one row per run with 95 % intervals over tasks, and its figures."""
 
 from __future__ import annotations
 
@@ -68,14 +64,7 @@ def run_summary(
 ) -> list[dict[str, Any]]:
     """One row per run: success and failure-mode rates with 95 % intervals over tasks.
 
-    Args:
-        runs: The checked runs.
-        reference_model: The chance model's name; each other row gets the
-            chance run that covers most of its tasks, scored on its tasks only.
-
-    Returns:
-        Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``, ``success``,
-        ``success_ci``, ``<mode>`` and ``<mode>_ci``, ``coverage``, ``note`` and ``chance``.
+    Each row but the chance model's gets the chance run covering most of its tasks.
     """
     chance = [run for run in runs if run.identity.model == reference_model]
     summary = []

@@ -37,15 +37,7 @@ TRUNCATED_STOPS: frozenset[str] = frozenset({"max_tokens", "length"})
 
 
 def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str, Any]:
-    """Score one reply produced elsewhere: the record plus ``score`` and ``failure_mode``.
-
-    ``record`` needs ``condition``, ``expected`` and ``response``; an optional
-    ``graph_context`` makes failure modes exact, an optional ``start`` names the start state.
-
-    Raises:
-        DataFileError: Naming ``where`` for a missing or malformed field, or an
-            unreadable expected answer.
-    """
+    """Score one reply produced elsewhere: the record plus ``score`` and ``failure_mode``."""
     for key in ("condition", "expected", "response"):
         if key not in record:
             raise DataFileError(f"{where}: missing field {key!r}")
@@ -76,11 +68,7 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
 def check_expected(
     expected: list[str], kind: AnswerKind, context: GraphContext | None, where: str
 ) -> None:
-    """Refuse expected answers that no reply could match, which would score every reply 0.
-
-    Raises:
-        DataFileError: Naming ``where`` and the answer.
-    """
+    """Refuse expected answers that no reply could match, which would score every reply 0."""
     for text in expected:
         answer = extract_answer(text) or text
         if kind == "count":
@@ -111,14 +99,7 @@ class GoldUnreadableError(DataFileError):
 
 
 def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rescore every line of ``source``, and list its unknown condition names.
-
-    Unless ``strict``, a line whose expected answer cannot be read is kept, marked
-    :data:`GOLD_UNREADABLE` with ``score: null``.
-
-    Raises:
-        DataFileError: Naming the file when it holds no reply, or the file and line of a bad record.
-    """
+    """Rescore every line of ``source``; unreadable gold is marked unless ``strict``."""
     scored = []
     for number, record in iter_jsonl(source):
         try:
@@ -190,11 +171,7 @@ def _run(
 
 
 def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResults, Declared]:
-    """The scored lines of ``cog-tasks cogeval score`` as one run (gold-unreadable lines left out).
-
-    A line's task is its ``task``, else its ``id``, else the line; its dialog its ``id`` at
-    its ``temperature``; ``error`` and a ``stop_reason`` at the token limit set its status.
-    """
+    """The scored lines of ``cog-tasks cogeval score`` as one run (gold-unreadable left out)."""
     rows: list[Row] = [
         (
             _dialog(record, str(record.get("id") or f"line {number}")),
@@ -212,11 +189,7 @@ def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResul
 
 
 def read_score_table(path: Path) -> pd.DataFrame:
-    """Read a score table from CSV, or from JSONL with the same fields.
-
-    Raises:
-        DataFileError: Naming the file for an unsupported extension, an unreadable CSV or bad lines.
-    """
+    """Read a score table from CSV, or from JSONL with the same fields."""
     if path.suffix == ".csv":
         try:
             return pd.read_csv(path)
@@ -235,14 +208,7 @@ def _cell(row: Mapping[str, Any], column: str) -> Any:
 
 
 def score_table_runs(path: Path) -> list[tuple[RunResults, Declared]]:
-    """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog.
-
-    A row's task is its ``task`` column, else ``graph.domain.condition[.cot]``; its epoch
-    its ``epoch`` column, else the next repeat of its dialog; success is ``score / max_score``.
-
-    Raises:
-        ValueError: Naming the file and row of a bad value (:func:`validate_scores`).
-    """
+    """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog."""
     table = validate_scores(read_score_table(path), source=str(path))
     column = "run" if "run" in table else "model"
     runs = []

@@ -1,8 +1,7 @@
 """Deterministic, graph-aware scoring of CogEval replies.
 
-A reply scores 1 when its final answer matches an optimal one; otherwise it gets one
-failure mode of :data:`FAILURE_MODES` (README: Metrics). With a :class:`GraphContext` the
-mode is exact; without it, it is inferred from the optimal answers, which list every optimum.
+With a :class:`GraphContext` the failure mode is exact; without it, it is inferred from the
+optimal answers, which list every optimum.
 """
 
 from __future__ import annotations
@@ -38,15 +37,7 @@ FAILURE_MODES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class GraphContext:
-    """The environment of one question, states by normalised name so it travels in JSON.
-
-    Attributes:
-        kind: Answer form: ``path``, ``first_step``, ``count`` or ``map``.
-        rewards: What a route maximises, as ``(name, value)`` pairs.
-        stochastic: Random exits, as ``(name, ((next, probability), ...))``.
-        best_value: The optimal reward (routes and first steps).
-        best_length: The optimal number of steps (routes and first steps).
-    """
+    """The environment of one question, states by normalised name so it travels in JSON."""
 
     kind: AnswerKind
     directed: bool
@@ -65,11 +56,7 @@ class GraphContext:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GraphContext:
-        """Rebuild a context written by :meth:`to_dict`.
-
-        Raises:
-            DataFileError: If a required field is missing or malformed.
-        """
+        """Rebuild a context written by :meth:`to_dict`."""
         try:
             return cls(
                 kind=data["kind"],
@@ -133,22 +120,9 @@ def score_response(
     questions: int = 1,
     scored: int | None = None,
 ) -> ScoreResult:
-    """Score one reply against the optimal answers.
+    """Score one reply against every optimal answer.
 
-    A route or first move may name the start first; a route may leave it out only where
-    the answers begin with it.
-
-    Args:
-        response: The full reply text.
-        expected: Every optimal answer, each as ``"Answer: ..."``.
-        kind: The answer form.
-        context: The environment, for exact failure modes.
-        start: Normalised start state where ``context`` has none.
-        questions: How many questions the prompt asked at once.
-        scored: Which of them (1-based) is scored; the last by default.
-
-    Raises:
-        ValueError: If ``expected`` is empty.
+    A route may name the start first, or leave it out only where the answers begin with it.
     """
     if not expected:
         raise ValueError("no expected answer given")

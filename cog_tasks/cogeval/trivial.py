@@ -1,8 +1,4 @@
-"""CogEval's trivial strategies: one fixed reply form, on the model row's own tasks.
-
-``start`` answers the question's start state alone, ``first state`` the story's first
-state; both are scored like the model, per task over every temperature.
-"""
+"""CogEval's trivial strategies: one fixed reply form, on the model row's own tasks."""
 
 from __future__ import annotations
 

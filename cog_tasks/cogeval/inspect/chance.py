@@ -23,8 +23,7 @@ NO_MAP_REPLY = "The chance walker cannot read the map of this task, so it gives 
 class ChanceAnswerer(ScriptedReplies):
     """Inspect ``custom_outputs`` callable answering each known dialog with :func:`random_answer`.
 
-    A dialog whose map is ``None`` (listed in ``unread``) gets :data:`NO_MAP_REPLY`, which
-    has no answer line (``no_answer``).
+    A dialog without a map (``None``) gets :data:`NO_MAP_REPLY`, which scores ``no_answer``.
     """
 
     def __init__(
@@ -61,15 +60,7 @@ class ChanceAnswerer(ScriptedReplies):
 def published_contexts(
     task_args: dict[str, Any],
 ) -> tuple[dict[tuple[str, ...], GraphContext | None], list[str]]:
-    """The walker's map for every dialog prefix of the published tasks ``task_args`` selects.
-
-    Maps are read from each task's first turn; the scored turn is answered in the task's
-    form, another with a route (or, after Experiment 2's count, a map).
-
-    Returns:
-        The maps by dialog prefix (``None`` for every prefix of a task whose
-        map cannot be read), and the ids of those tasks.
-    """
+    """The walker's map per dialog prefix of the selected published tasks, and the unread tasks."""
     tasks = select_published(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),

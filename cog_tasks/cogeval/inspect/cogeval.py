@@ -1,9 +1,6 @@
 """CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn.
 
-Usage::
-
-    inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
-    inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2
+Usage: ``inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2``.
 """
 
 from __future__ import annotations
@@ -42,11 +39,7 @@ MAX_TEMPERATURE = 2.0
 
 
 def parse_temperatures(value: str | float | Sequence[float] | None) -> list[float]:
-    """The ``temperatures`` parameter as a list of numbers from 0 to 2.
-
-    Raises:
-        ParameterError: Naming the bad value and the valid ones.
-    """
+    """The ``temperatures`` parameter as a list of numbers from 0 to 2."""
     if value is None:
         return list(DEFAULT_TEMPERATURES)
     parts = (
@@ -134,12 +127,10 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
 
 
 def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
-    """One sample's generation settings: its temperature and the paper's ``top_p`` (0.95).
+    """One sample's generation settings: its temperature and the paper's ``top_p``.
 
-    ``top_p`` is left out when the user set one or the provider refuses it (:data:`NO_TOP_P_APIS`).
-
-    Raises:
-        UserError: When the user set a temperature, which would override each sample's own.
+    ``top_p`` is left out when the user set one or the provider refuses it; a user
+    temperature is refused (it would override each sample's own).
     """
     if user.temperature is not None:
         raise UserError(

@@ -10,10 +10,6 @@ from cog_tasks.common.headlines import Headline
 
 
 def headlines(log: EvalLog) -> list[Headline]:
-    """The CogEval headline numbers of one successful ``cogeval`` Inspect log.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: If the log holds no scored sample, or a dialog twice.
-    """
+    """The CogEval headline numbers of one successful ``cogeval`` Inspect log."""
     (run,) = checked_runs([log_results(log)])
     return run_headlines(run)

@@ -24,14 +24,7 @@ TASK_NAME = "cogeval"
 
 
 def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
-    """One ``cogeval`` log as an unchecked run with its declared set.
-
-    An errored sample is scored 0 (``error``); a reply cut at the token limit (its stop
-    reason, or its tokens reaching ``max_tokens``) is ``truncated``.
-
-    Raises:
-        ResultsError: Naming the log when its arguments select no item.
-    """
+    """One ``cogeval`` log as an unchecked run with its declared set (errored samples score 0)."""
     arguments = log.eval.task_args or {}
     limit = log.eval.model_generate_config.max_tokens or (
         log.plan.config.max_tokens if log.plan else None

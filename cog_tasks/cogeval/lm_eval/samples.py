@@ -1,10 +1,4 @@
-"""CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output, on the results model.
-
-A run is one results file, read and checked by
-:func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run`; its identity keeps runs with
-different settings apart, and its declared set is every dialog its tasks'
-``dataset_kwargs`` select. No lm-eval import is needed: the files are JSON.
-"""
+"""CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output (plain JSON)."""
 
 from __future__ import annotations
 
@@ -99,14 +93,7 @@ def _declared(results: dict[str, Any], tasks: list[str], source: Path) -> Declar
 
 
 def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
-    """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks.
-
-    Each of a task's ``repeats`` is its own epoch; no reply is ``error`` or ``truncated``.
-
-    Raises:
-        ResultsError: Naming the file when a samples file is missing, short,
-            repeats a document, or holds a line that is not a scored CogEval sample.
-    """
+    """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks."""
     data = read_json(results_file)
     configs = (data.get("configs") or {}) if isinstance(data, dict) else {}
     tasks = [task for task in configs if task.startswith("cogeval")]
@@ -148,11 +135,7 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
 def read_lm_eval_runs(
     source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
 ) -> list[tuple[RunResults, Declared]]:
-    """Every CogEval run (results file) below ``source``, folders searched recursively.
-
-    Raises:
-        ResultsError: Naming the folders when none holds a CogEval run.
-    """
+    """Every CogEval run (results file) below ``source``, folders searched recursively."""
     sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     runs = []
     for folder in sources:

@@ -49,12 +49,7 @@ def load_cogeval(
     experiment: int | None = None,
     **_: Any,
 ) -> datasets.DatasetDict:
-    """The CogEval tasks as a ``test`` split (``custom_dataset`` hook).
-
-    Each ``prompt`` is the whole dialog as one text; ``questions`` is how many questions it
-    asks and ``scored_reply`` which one the paper scored. Parameters as Inspect's, plus
-    ``families`` (condition families to keep); other metadata is ignored.
-    """
+    """The CogEval tasks as a ``test`` split (``custom_dataset`` hook), each dialog one prompt."""
     wanted = split_names(families)
     records = _records(source, split_names(graphs), int(seed), cot, design, experiment)
     rows = [
