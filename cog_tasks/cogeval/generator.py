@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
 from cog_tasks.cogeval.graphs import (
@@ -35,7 +35,6 @@ from cog_tasks.cogeval.planning import (
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 from cog_tasks.common.params import ParameterError
 
-CotMode = Literal["none", "bfs", "dfs"]
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
 DESIGNS: tuple[str, ...] = ("all", "paper")
 SINGLE_TURN_FAMILY = "Experiment2"

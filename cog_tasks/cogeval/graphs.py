@@ -11,26 +11,16 @@ Edge = tuple[int, int]
 
 #: Condition families of Table 1 of the paper, plus the two extra families.
 CONDITION_FAMILIES: dict[str, str] = {
-    "valuePath": "Traversal",
-    "1stepPath": "Traversal",
-    "2stepPath": "Traversal",
-    "3stepPath": "Traversal",
-    "nstepPath": "Traversal",
-    "rewardReval": "RewardReval",
-    "policyReval": "RewardReval",
-    "transReval": "TransitionReval",
-    "transRevalStochastic": "TransitionReval",
-    "nonteleShortcut": "Shortcut",
-    "nonteleShortcutCoT": "Shortcut",
-    "teleShortcut": "Shortcut",
-    "teleShortcutCoT": "Shortcut",
-    "nonteleDetour": "Detour",
-    "teleDetour": "Detour",
+    **dict.fromkeys(("valuePath", "1stepPath", "2stepPath", "3stepPath", "nstepPath"), "Traversal"),
+    **dict.fromkeys(("rewardReval", "policyReval"), "RewardReval"),
+    **dict.fromkeys(("transReval", "transRevalStochastic"), "TransitionReval"),
+    **dict.fromkeys(
+        ("nonteleShortcut", "nonteleShortcutCoT", "teleShortcut", "teleShortcutCoT"), "Shortcut"
+    ),
+    **dict.fromkeys(("nonteleDetour", "teleDetour"), "Detour"),
     "nClusters": "Clusters",
     "mapDrawing": "Map",
-    "exp2ClusterCount": "Experiment2",
-    "exp2WithinCluster": "Experiment2",
-    "exp2OneClusterAway": "Experiment2",
+    **dict.fromkeys(("exp2ClusterCount", "exp2WithinCluster", "exp2OneClusterAway"), "Experiment2"),
 }
 
 #: Conditions answered with a number of clusters.
@@ -49,6 +39,8 @@ ANALYSIS_FAMILIES: tuple[str, ...] = (
 )
 
 CONDITIONS: tuple[str, ...] = tuple(CONDITION_FAMILIES)
+
+ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
 
 #: Reasoning instructions on the scored question (Experiment 2's prompt variants).
 COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
@@ -120,12 +112,12 @@ class GraphSpec:
     start: int
     edges: tuple[Edge, ...]
     rewards: tuple[tuple[int, float], ...]
-    clusters: tuple[tuple[int, ...], ...]
-    value_answer: Literal["first_step", "path"]
-    entry_is_lobby: bool
-    domains: tuple[str, ...]
     conditions: tuple[ConditionSpec, ...]
     reference: str
+    clusters: tuple[tuple[int, ...], ...] = ()
+    value_answer: Literal["first_step", "path"] = "path"
+    entry_is_lobby: bool = False
+    domains: tuple[str, ...] = ROOM_AND_NAMED_DOMAINS
 
     def condition(self, name: str) -> ConditionSpec:
         """Return the spec of condition ``name`` on this graph."""
@@ -254,8 +246,6 @@ EXPERIMENT_2: tuple[ConditionSpec, ...] = (
     ConditionSpec("exp2OneClusterAway", source=1, target=12),
 )
 
-ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
-
 N7LINE = GraphSpec(
     name="n7line",
     panel="A",
@@ -265,10 +255,8 @@ N7LINE = GraphSpec(
     start=0,
     edges=_path_edges((0, 1, 3, 5), (0, 2, 4, 6)),
     rewards=((5, 10.0), (6, 50.0)),
-    clusters=(),
     value_answer="first_step",
     entry_is_lobby=True,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_line_conditions(
         near_end=5,
         far_end=6,
@@ -290,9 +278,6 @@ N7TREE = GraphSpec(
     start=1,
     edges=((1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)),
     rewards=((4, 56.0), (5, 22.0), (6, 10.0), (7, 50.0)),
-    clusters=(),
-    value_answer="path",
-    entry_is_lobby=False,
     domains=(*ROOM_AND_NAMED_DOMAINS, "objectRelations"),
     conditions=(
         ConditionSpec("valuePath"),
@@ -326,10 +311,8 @@ N13LINE = GraphSpec(
     start=0,
     edges=_path_edges((0, 1, 3, 5, 7, 9, 11), (0, 2, 4, 6, 8, 10, 12)),
     rewards=((11, 10.0), (12, 50.0)),
-    clusters=(),
     value_answer="first_step",
     entry_is_lobby=True,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_line_conditions(
         near_end=11,
         far_end=12,
@@ -343,6 +326,11 @@ N13LINE = GraphSpec(
     reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692 (doubled depth)",
 )
 
+_N15STAR_EDGES = _fan(
+    (1, (7, 10, 13, 11)), (2, (5, 8, 11, 14)), (3, (6, 9, 12, 8)), (4, (7, 10, 13, 15)),
+    (5, (8, 11, 14)), (6, (9, 12, 15)), (7, (10, 13)), (8, (14,)), (9, (12, 15)), (10, (13,)),
+    (11, (14,)), (12, (15,)),
+)  # fmt: skip
 N15STAR = GraphSpec(
     name="n15star",
     panel="D",
@@ -350,25 +338,9 @@ N15STAR = GraphSpec(
     directed=False,
     states=tuple(range(1, 16)),
     start=1,
-    edges=_fan(
-        (1, (7, 10, 13, 11)),
-        (2, (5, 8, 11, 14)),
-        (3, (6, 9, 12, 8)),
-        (4, (7, 10, 13, 15)),
-        (5, (8, 11, 14)),
-        (6, (9, 12, 15)),
-        (7, (10, 13)),
-        (8, (14,)),
-        (9, (12, 15)),
-        (10, (13,)),
-        (11, (14,)),
-        (12, (15,)),
-    ),
+    edges=_N15STAR_EDGES,
     rewards=((8, 10.0),),
     clusters=((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (3, 6, 9, 12, 15)),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(add_edges=((1, 3),)),
         reward_reval=LocalChange(rewards=((14, 5.0),)),
@@ -387,6 +359,12 @@ N15STAR = GraphSpec(
     reference="Schapiro et al. (2013), Nat. Neurosci. 16, 486-492",
 )
 
+_N16CLUSTER_EDGES = _fan(
+    (1, (2, 3, 4, 7)), (2, (1, 3, 4, 16)), (3, (1, 2, 4, 5)), (4, (1, 2, 3, 14)),
+    (5, (6, 7, 8, 3)), (6, (5, 7, 8, 12)), (7, (1, 8, 6, 5)), (8, (5, 6, 7, 10)),
+    (9, (10, 11, 12, 15)), (10, (9, 11, 8, 12)), (11, (13, 9, 12, 10)), (12, (9, 10, 11, 6)),
+    (13, (14, 15, 16, 11)), (14, (4, 13, 15, 16)), (15, (13, 14, 16, 9)), (16, (13, 14, 15, 2)),
+)  # fmt: skip
 N16CLUSTER = GraphSpec(
     name="n16cluster",
     panel="E",
@@ -394,29 +372,9 @@ N16CLUSTER = GraphSpec(
     directed=False,
     states=tuple(range(1, 17)),
     start=1,
-    edges=_fan(
-        (1, (2, 3, 4, 7)),
-        (2, (1, 3, 4, 16)),
-        (3, (1, 2, 4, 5)),
-        (4, (1, 2, 3, 14)),
-        (5, (6, 7, 8, 3)),
-        (6, (5, 7, 8, 12)),
-        (7, (1, 8, 6, 5)),
-        (8, (5, 6, 7, 10)),
-        (9, (10, 11, 12, 15)),
-        (10, (9, 11, 8, 12)),
-        (11, (13, 9, 12, 10)),
-        (12, (9, 10, 11, 6)),
-        (13, (14, 15, 16, 11)),
-        (14, (4, 13, 15, 16)),
-        (15, (13, 14, 16, 9)),
-        (16, (13, 14, 15, 2)),
-    ),
+    edges=_N16CLUSTER_EDGES,
     rewards=((16, 5.0), (10, 10.0), (5, -15.0)),
     clusters=((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(remove_edges=((2, 16), (6, 12), (1, 7), (13, 11))),
         reward_reval=LocalChange(rewards=((16, 0.0),)),
@@ -434,6 +392,13 @@ N16CLUSTER = GraphSpec(
     reference="community graph of reference [35] of the paper (Fig. 1E)",
 )
 
+_N21STAR_EDGES = _fan(
+    (1, (2, 3, 4, 5, 6, 7)), (12, (13, 14, 8, 9, 10, 11)), (21, (15, 16, 17, 18, 19, 20)),
+    (6, (7, 2, 3, 4, 5)), (3, (4, 5, 7, 2)), (14, (4, 8, 9, 10, 11)), (10, (11, 13, 8, 9)),
+    (19, (20, 15, 16, 17, 18)), (5, (7, 2, 16)), (8, (9, 11, 13)), (9, (11, 13)),
+    (18, (20, 15, 16, 17)), (7, (2, 4)), (11, (13,)), (20, (15, 16, 17)), (2, (4,)), (13, (17,)),
+    (17, (15,)), (15, (16,)),
+)  # fmt: skip
 N21STAR = GraphSpec(
     name="n21star",
     panel="F",
@@ -441,32 +406,9 @@ N21STAR = GraphSpec(
     directed=False,
     states=tuple(range(1, 22)),
     start=4,
-    edges=_fan(
-        (1, (2, 3, 4, 5, 6, 7)),
-        (12, (13, 14, 8, 9, 10, 11)),
-        (21, (15, 16, 17, 18, 19, 20)),
-        (6, (7, 2, 3, 4, 5)),
-        (3, (4, 5, 7, 2)),
-        (14, (4, 8, 9, 10, 11)),
-        (10, (11, 13, 8, 9)),
-        (19, (20, 15, 16, 17, 18)),
-        (5, (7, 2, 16)),
-        (8, (9, 11, 13)),
-        (9, (11, 13)),
-        (18, (20, 15, 16, 17)),
-        (7, (2, 4)),
-        (11, (13,)),
-        (20, (15, 16, 17)),
-        (2, (4,)),
-        (13, (17,)),
-        (17, (15,)),
-        (15, (16,)),
-    ),
+    edges=_N21STAR_EDGES,
     rewards=((13, 10.0),),
     clusters=(tuple(range(1, 8)), tuple(range(8, 15)), tuple(range(15, 22))),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(add_edges=((4, 17),)),
         reward_reval=LocalChange(rewards=((10, 5.0),)),

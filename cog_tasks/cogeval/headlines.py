@@ -23,7 +23,6 @@ SUCCESS = "success"
 #: The condition-balanced success rate: the mean over conditions of each one's rate.
 BALANCED = "success_balanced"
 BALANCED_NOTE = "mean over conditions, each weighed alike (success weighs conditions by items)"
-MEASURES: tuple[str, ...] = (SUCCESS, *FAILURE_MODES)
 #: Failure modes meaning that no answer could be read: the reply's status is ``invalid``.
 UNREAD_MODES: frozenset[str] = frozenset({"no_answer", "unparseable"})
 #: Identity arguments that set the sampling temperature (a factor of the analyses).
