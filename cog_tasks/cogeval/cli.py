@@ -38,7 +38,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
     )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
-
     score = commands.add_parser(
         "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
@@ -61,7 +60,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="print replies, correct, success with its interval over tasks, and the coverage",
     )
     score.set_defaults(func=_score)
-
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
     _add_table_source(analyze)
     analyze.add_argument(
@@ -71,7 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it has rows",
     )
     analyze.set_defaults(func=_analyze)
-
     report = commands.add_parser(
         "report",
         help="success per run with 95%% intervals over tasks (text or --json), and figures",
@@ -87,7 +84,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool runs whose identities differ only by seed into one row (the report says so)",
     )
     report.set_defaults(func=_report)
-
     exp2 = commands.add_parser(
         "exp2",
         help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
@@ -100,13 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp2.add_argument("--json", action="store_true", help="print the JSON instead of the text")
     add_status_option(exp2)
     exp2.set_defaults(func=_exp2)
-
     add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
         _chance_setup,
     )
-
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     add_out_option(generate, "output JSONL", required=True)
     add_force_option(generate)
@@ -249,19 +243,6 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_notes(runs: list[CogEvalRun], levels: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """Per run: its label, its LLM level in each analysis, its coverage and note."""
-    return [
-        {
-            "run": run.label,
-            "levels": {name: shown[index] for name, shown in levels.items()},
-            "coverage": run.coverage.as_dict(),
-            "note": run.note(),
-        }
-        for index, run in enumerate(runs)
-    ]
-
-
 def _analyze(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -280,9 +261,9 @@ def _analyze(args: argparse.Namespace) -> int:
     has_exp2 = EXPERIMENT2_FAMILY in families
     has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
     if not has_exp1 and not has_exp2:
+        source = str(args.scores) if args.log is None else ", ".join(map(str, args.log))
         raise ResultsError(
-            f"{_table_source(args)}: no rows in the five condition families of Table 1 "
-            "nor in Experiment 2"
+            f"{source}: no rows in the five condition families of Table 1 nor in Experiment 2"
         )
     levels = {"experiment1": analysis_levels(runs, TEMPERATURE_ARGUMENTS)}
     terms = []
@@ -298,7 +279,15 @@ def _analyze(args: argparse.Namespace) -> int:
     if has_exp2:
         levels["experiment2"] = analysis_levels(runs, EXPERIMENT2_FACTORS)
         exp2_terms = run_deviance(runs, on_warning=_warn)
-    notes = _run_notes(runs, levels)
+    notes = [  # per run: its LLM level in each analysis, its coverage and note
+        {
+            "run": run.label,
+            "levels": {name: shown[index] for name, shown in levels.items()},
+            "coverage": run.coverage.as_dict(),
+            "note": run.note(),
+        }
+        for index, run in enumerate(runs)
+    ]
     if args.json:
         result: dict[str, Any] = {"terms": [term.to_dict() for term in terms]}
         if has_exp2:
@@ -319,11 +308,6 @@ def _analyze(args: argparse.Namespace) -> int:
         shown = " / ".join(dict.fromkeys(row["levels"].values()))
         print(f"{row['run']}: {shown}; {flag_counts(row['coverage'])}; {row['note'] or '-'}")
     return 0
-
-
-def _table_source(args: argparse.Namespace) -> str:
-    """The SCORES file or the --log folders, for messages."""
-    return str(args.scores) if args.log is None else ", ".join(map(str, args.log))
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -10,13 +10,12 @@ import datasets
 
 import cog_tasks
 from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.published import UPSTREAM_COMMIT, UPSTREAM_REPO
 from cog_tasks.common.hub_folder import configs_yaml
 
 REFERENCE_SEED = 0
 SPLIT = "test"
 CARD_TEMPLATE = "dataset_card.md"
-TEMPLATES_REPO = "cogeval/cogmaps"
-TEMPLATES_COMMIT = "e731203dc4626decade618065f79eb1b4218debd"
 FEATURES = datasets.Features(
     {
         "id": datasets.Value("string"),
@@ -58,6 +57,6 @@ def dataset_card(dataset: datasets.DatasetDict) -> str:
         graphs=", ".join(f"`{graph}`" for graph in graphs),
         version=cog_tasks.__version__,
         seed=REFERENCE_SEED,
-        templates_repo=TEMPLATES_REPO,
-        templates_commit=TEMPLATES_COMMIT,
+        templates_repo=UPSTREAM_REPO,
+        templates_commit=UPSTREAM_COMMIT,
     )

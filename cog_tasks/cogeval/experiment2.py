@@ -116,12 +116,6 @@ def run_deviance(
     return experiment2_deviance(table, on_warning=on_warning)
 
 
-def _rate(row: dict[str, Any]) -> str:
-    """A summary row's success with its interval (over replies or tasks, as the row's unit)."""
-    count = row["replies"] if row["unit"] == "reply" else row["tasks"]
-    return rate_text(row["success"], row["success_ci"], count, row["unit"])
-
-
 def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm]) -> str:
     """The summary as text, the paper's statements beside each question, then the deviance."""
     statements = {finding.measure: finding.finding for finding in EXPERIMENT2_FINDINGS}
@@ -137,9 +131,11 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
         previous = key
         if row["note"]:
             notes[row["run"]] = row["note"]
+        count = row["replies"] if row["unit"] == "reply" else row["tasks"]
+        rate = rate_text(row["success"], row["success_ci"], count, row["unit"])
         lines.append(
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
-            f"{row['replies']} | {flag_counts(row)} | {_rate(row)} | {paper}"
+            f"{row['replies']} | {flag_counts(row)} | {rate} | {paper}"
         )
     lines += [f"{run}: {note}" for run, note in notes.items()]
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")

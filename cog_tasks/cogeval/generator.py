@@ -144,10 +144,6 @@ def _join(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _money(value: float) -> str:
-    return f"{abs(value):g}"
-
-
 class _Writer:
     """Writes the sentences of one graph in one domain."""
 
@@ -180,7 +176,7 @@ class _Writer:
             template = self.domain.penalty
         else:
             template = self.domain.no_reward
-        sentence = _capital(template.format(s=self.labels[state], v=_money(value)))
+        sentence = _capital(template.format(s=self.labels[state], v=f"{abs(value):g}"))
         return f"Now {sentence[0].lower()}{sentence[1:]}" if changed and value else sentence
 
     def describe(self, rewards: bool = True) -> str:
@@ -347,7 +343,6 @@ def make_item(
     writer = _Writer(spec, get_domain(domain), labels)
     env = environment(spec, condition_spec)
     context, expected = _graph_context(spec, condition_spec, env, labels)
-
     if condition_spec.family == SINGLE_TURN_FAMILY:
         turns = [Turn(writer.describe(rewards=False), _scored_question(writer, condition_spec))]
     else:

@@ -26,11 +26,6 @@ def error_bar(value: float, bounds: list[float | None]) -> list[float]:
     return [0.0, 0.0] if low is None or high is None else [value - low, high - value]
 
 
-def number_text(value: float | None) -> str:
-    """A rate to three decimals, or ``n/a``."""
-    return "n/a" if value is None else f"{value:.3f}"
-
-
 def rate_text(value: float, bounds: list[float | None], n: int, unit: str = "task") -> str:
     """``0.123 [0.100, 0.150]``, or the statistics entry's ``0.123 [no interval: 4 tasks]``."""
     low, high = (math.nan if bound is None else bound for bound in bounds)
@@ -195,7 +190,7 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
                 bound = cells[(graphs[row], conditions[column])]
-                low, high = (number_text(end) for end in bound.as_list())
+                low, high = ("n/a" if end is None else f"{end:.3f}" for end in bound.as_list())
                 text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {run.label}")
