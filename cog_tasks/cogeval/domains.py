@@ -15,14 +15,12 @@ PLACES: tuple[str, ...] = (
     "Cairo", "Manila", "Denver", "Geneva", "Durban", "Krakow", "Salvador", "Austin",
     "Lyon", "Split",
 )  # fmt: skip
-
 PEOPLE: tuple[str, ...] = (
     "Amara", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiroshi", "Ines",
     "Jonas", "Keiko", "Luca", "Mirela", "Nadia", "Omar", "Priya", "Quentin", "Rosa",
     "Soren", "Tamar", "Umar", "Vera", "Wanjiru", "Xavier", "Yusuf", "Zofia", "Anil",
     "Beatriz", "Caleb", "Dalia", "Emeka", "Freya", "Goran", "Hana", "Ivo", "Julia",
 )  # fmt: skip
-
 OBJECTS: tuple[str, ...] = (
     "oak chest", "tin box", "velvet pouch", "glass jar", "leather case", "wooden crate",
     "silver casket", "paper envelope", "copper urn", "woven basket", "iron safe",
@@ -32,10 +30,7 @@ OBJECTS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Domain:
-    """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}``/``{n}``/``{p}`` are filled in.
-
-    ``neighbours`` (a state with several two-way links) must say that each works both ways.
-    """
+    """Wording of one domain (``neighbours`` must say that each link works both ways)."""
 
     name: str
     setting: str
@@ -71,7 +66,6 @@ ROOMS = Domain(
     lottery="The door in {a} has become unreliable: {b}.",
     outcome="with probability {p} it opens onto {b}",
 )
-
 DOMAINS: dict[str, Domain] = {
     "ordRooms": ROOMS,
     "unordRooms": replace(

@@ -1,8 +1,4 @@
-"""Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction.
-
-Each question × instruction is one task, so a cell's interval is over replies; rows
-pooling the questions are over tasks.
-"""
+"""Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Generate CogEval dialogs and every optimal answer from the graph data.
-
-A first turn describes the world and asks the value question; a follow-up turn states the
-condition's change and asks the scored question (Experiment 2: one turn).
-"""
+"""Generate CogEval dialogs (world and value question, then change and scored question)."""
 
 from __future__ import annotations
 
@@ -38,12 +34,10 @@ from cog_tasks.common.params import ParameterError
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
 DESIGNS: tuple[str, ...] = ("all", "paper")
 SINGLE_TURN_FAMILY = "Experiment2"
-
 SYSTEM_MESSAGE = (
     "You will be told about a small world and asked to plan in it. Think it through "
     "step by step, then finish your reply with one last line that starts with 'Answer:'."
 )
-
 #: Goal-neutral search instructions, our wording of the paper's Experiment 2 text.
 COT_INSTRUCTIONS: dict[str, str] = {
     "bfs": (
@@ -64,7 +58,6 @@ COT_INSTRUCTIONS: dict[str, str] = {
         "shortest one."
     ),
 }
-
 SHORTCUT_HINT = (
     "Hint: a new connection can open a shorter way; count the moves of every route to "
     "the reward, the new ones included, before you decide."
@@ -389,11 +382,7 @@ def generate_items(
     design: str = "all",
     experiment: int | None = None,
 ) -> list[CogEvalItem]:
-    """Generate every (graph, domain, condition) combination that exists, in a stable order.
-
-    Names a graph lacks are skipped for it; ``design="paper"`` keeps Table 2's domains and
-    families; ``experiment=2`` runs every ``cot``.
-    """
+    """Generate every (graph, domain, condition) combination that exists, in a stable order."""
     if design not in DESIGNS:
         raise ParameterError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")
     specs = [get_graph(name) for name in (graphs or list(GRAPHS))]

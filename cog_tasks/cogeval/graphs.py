@@ -31,12 +31,8 @@ PAPER_DOMAINS: tuple[str, ...] = ("ordRooms", "unordSpatial", "socialTies")
 
 #: The five families that enter the analysis of deviance, in the paper's order.
 ANALYSIS_FAMILIES: tuple[str, ...] = (
-    "Traversal",
-    "RewardReval",
-    "TransitionReval",
-    "Shortcut",
-    "Detour",
-)
+    "Traversal", "RewardReval", "TransitionReval", "Shortcut", "Detour"
+)  # fmt: skip
 
 CONDITIONS: tuple[str, ...] = tuple(CONDITION_FAMILIES)
 

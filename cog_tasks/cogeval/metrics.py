@@ -15,15 +15,8 @@ from cog_tasks.common.files import DataFileError
 from cog_tasks.common.results import ResultsError
 
 SCORE_COLUMNS: tuple[str, ...] = (
-    "model",
-    "graph",
-    "domain",
-    "condition",
-    "temperature",
-    "score",
-    "max_score",
-)
-
+    "model", "graph", "domain", "condition", "temperature", "score", "max_score"
+)  # fmt: skip
 #: Term names in the paper's order, with the columns each term crosses.
 ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("LLM", ("model",)),
@@ -37,7 +30,6 @@ ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain:condition", ("domain", "family")),
     ("graph:domain:condition", ("graph", "domain", "family")),
 )
-
 #: Experiment 2's terms (graph D, numbered rooms): the reasoning instruction
 #: (``cot``: none, bfs, dfs) is a factor beside the question.
 EXPERIMENT2_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -111,10 +103,7 @@ def _warn(message: str) -> None:
 def analysis_of_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
-    """Sequential (Type I) analysis of deviance of a binomial GLM over Table 1's five families.
-
-    Under perfect separation ``on_warning`` gets a one-line explanation.
-    """
+    """Sequential (Type I) analysis of deviance of a binomial GLM over Table 1's five families."""
     rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
     if rows.empty:
         raise ResultsError("no rows in the five condition families of Table 1")

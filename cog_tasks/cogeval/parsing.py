@@ -10,7 +10,6 @@ from cog_tasks.common import reading
 
 NO_ANSWER = "no_answer"
 UNPARSEABLE = "unparseable"
-
 _MARKER = re.compile(r"answer(?:\s+is)?\s*[:：]", re.IGNORECASE)
 _DECORATION = re.compile(r"[*_`\"“”\[\]{}]")
 _PARENTHESES = re.compile(r"\([^)]*\)")

@@ -1,8 +1,4 @@
-"""Optimal answers computed from the graphs with networkx and exhaustive search.
-
-A breadth-first search over ``(state, rewarded states visited, portal used)`` returns
-every walk collecting the most reward (each state once) in the fewest steps.
-"""
+"""Every optimal walk (most reward, then fewest steps) by breadth-first search over the graphs."""
 
 from __future__ import annotations
 

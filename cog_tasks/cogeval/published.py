@@ -1,8 +1,4 @@
-"""The paper's audited tasks (``source=published``): cogeval/cogmaps ``conversations/``.
-
-The package keeps an index of paths only (:data:`INDEX_FILE`); items are read at run time
-(docs/protocol.md).
-"""
+"""The paper's audited tasks (``source=published``): an index of paths, read at run time."""
 
 from __future__ import annotations
 
@@ -33,7 +29,6 @@ from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 UPSTREAM_REPO = "cogeval/cogmaps"
 UPSTREAM_COMMIT = "e731203dc4626decade618065f79eb1b4218debd"
 INDEX_FILE = Path(__file__).with_name("published_index.json")
-
 #: Conditions of the published tasks that our generator does not have, with their family.
 PUBLISHED_ONLY_FAMILIES: dict[str, str] = {
     "nonteleShortcutShortest": "Shortcut",

@@ -169,11 +169,7 @@ def read_first_turn(
     question: str | None = None,
     later_turns: Sequence[str] = (),
 ) -> GraphContext | None:
-    """The first turn's map as a scorer context, or ``None`` when it cannot be read.
-
-    The connection template is read first, else the turn is read as a story; a "shortest
-    path ... to X" ``question`` makes X the only goal.
-    """
+    """The first turn's map (template, else story) as a scorer context; ``None`` if unread."""
     question = question or first_turn
     edges = list(dict.fromkeys(_edges(first_turn)))
     story = None  # a story's first state, where its walk starts

@@ -57,10 +57,7 @@ def _reference(run: CogEvalRun, chance: Sequence[CogEvalRun]) -> dict[str, Any] 
 def run_summary(
     runs: Sequence[CogEvalRun], reference_model: str | None = None
 ) -> list[dict[str, Any]]:
-    """One row per run: success and failure-mode rates with 95 % intervals over tasks.
-
-    Each row but the chance model's gets the chance run covering most of its tasks.
-    """
+    """One row per run: rates with 95 % intervals over tasks, and chance on the row's own tasks."""
     chance = [run for run in runs if run.identity.model == reference_model]
     summary = []
     for run in runs:

@@ -1,8 +1,4 @@
-"""Deterministic, graph-aware scoring of CogEval replies.
-
-With a :class:`GraphContext` the failure mode is exact; without it, it is inferred from the
-optimal answers, which list every optimum.
-"""
+"""Deterministic, graph-aware scoring: exact failure modes with a graph, else from the answers."""
 
 from __future__ import annotations
 
@@ -25,14 +21,8 @@ from cog_tasks.common.files import DataFileError
 
 AnswerKind = Literal["path", "first_step", "count", "map"]
 FAILURE_MODES: tuple[str, ...] = (
-    "no_answer",
-    "unparseable",
-    "invalid_edge",
-    "loop",
-    "suboptimal",
-    "wrong_goal",
-    "wrong_count",
-)
+    "no_answer", "unparseable", "invalid_edge", "loop", "suboptimal", "wrong_goal", "wrong_count"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -120,10 +110,7 @@ def score_response(
     questions: int = 1,
     scored: int | None = None,
 ) -> ScoreResult:
-    """Score one reply against every optimal answer.
-
-    A route may name the start first, or leave it out only where the answers begin with it.
-    """
+    """Score one reply against every optimal answer (a route may add or omit the start)."""
     if not expected:
         raise ValueError("no expected answer given")
     reading = read_final_answer(response, questions, scored)

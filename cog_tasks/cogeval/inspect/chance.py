@@ -21,10 +21,7 @@ NO_MAP_REPLY = "The chance walker cannot read the map of this task, so it gives 
 
 
 class ChanceAnswerer(ScriptedReplies):
-    """Inspect ``custom_outputs`` callable answering each known dialog with :func:`random_answer`.
-
-    A dialog without a map (``None``) gets :data:`NO_MAP_REPLY`, which scores ``no_answer``.
-    """
+    """Answers each known dialog with :func:`random_answer`; without a map, :data:`NO_MAP_REPLY`."""
 
     def __init__(
         self,

@@ -1,7 +1,4 @@
-"""CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn.
-
-Usage: ``inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2``.
-"""
+"""CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn."""
 
 from __future__ import annotations
 
@@ -127,11 +124,7 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
 
 
 def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
-    """One sample's generation settings: its temperature and the paper's ``top_p``.
-
-    ``top_p`` is left out when the user set one or the provider refuses it; a user
-    temperature is refused (it would override each sample's own).
-    """
+    """One sample's settings: its temperature, and the paper's ``top_p`` unless set or refused."""
     if user.temperature is not None:
         raise UserError(
             f"CogEval: --temperature {user.temperature:g} would be overridden by each sample's "
