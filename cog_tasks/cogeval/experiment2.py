@@ -18,8 +18,15 @@ from cog_tasks.cogeval.metrics import (
     format_deviance_table,
 )
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
-from cog_tasks.cogeval.report import SHOWN_FLAGS, error_bar, flag_counts, in_order, rate_text
-from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.cogeval.report import (
+    SHOWN_FLAGS,
+    error_bar,
+    flag_counts,
+    in_order,
+    rate_text,
+    save_closed,
+)
+from cog_tasks.common.files import pyplot
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval
 
@@ -142,11 +149,9 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
 
 def experiment2_figure(summary: list[dict[str, Any]], out_dir: Path) -> Path:
     """Grouped bars per run (and temperature): success per question and ``cot``, with intervals."""
-    plt = pyplot()
     panels = list(dict.fromkeys((row["run"], row["temperature"]) for row in summary))
-    figure, axes = plt.subplots(
-        1, len(panels), figsize=(1.0 + 4.2 * len(panels), 4.2), squeeze=False
-    )
+    size = (1.0 + 4.2 * len(panels), 4.2)
+    figure, axes = pyplot().subplots(1, len(panels), figsize=size, squeeze=False)
     width = 0.26
     for axis, (run, temperature) in zip(axes[0], panels, strict=True):
         rows = [row for row in summary if (row["run"], row["temperature"]) == (run, temperature)]
@@ -158,29 +163,14 @@ def experiment2_figure(summary: list[dict[str, Any]], out_dir: Path) -> Path:
             positions = np.array([questions.index(row["question"]) for row in chosen])
             values = np.array([row["success"] for row in chosen])
             errors = np.array([error_bar(row["success"], row["success_ci"]) for row in chosen]).T
-            axis.bar(
-                positions + (offset - 1) * width,
-                values,
-                width,
-                yerr=errors,
-                capsize=3,
-                label=f"cot={cot}",
-            )
-        axis.set_xticks(
-            range(len(questions)),
-            [q.removeprefix("exp2") for q in questions],
-            rotation=20,
-            ha="right",
-            fontsize=8,
-        )
+            shifted = positions + (offset - 1) * width
+            axis.bar(shifted, values, width, yerr=errors, capsize=3, label=f"cot={cot}")
+        labels = [q.removeprefix("exp2") for q in questions]
+        axis.set_xticks(range(len(questions)), labels, rotation=20, ha="right", fontsize=8)
         axis.set_ylim(0, 1)
         axis.set_ylabel("success (95 % interval)")
         suffix = "" if temperature == ALL else f", temperature {temperature}"
         axis.set_title(f"{run}{suffix}", fontsize=9)
         axis.legend(fontsize=7)
     figure.suptitle("CogEval Experiment 2 (cf. the paper's Fig. 3)", fontsize=10)
-    figure.tight_layout()
-    path = out_dir / FIGURE_NAME
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return save_closed(figure, out_dir / FIGURE_NAME)

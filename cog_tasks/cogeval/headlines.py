@@ -110,7 +110,6 @@ def dialog_record(
     task: str,
     key: str,
     condition: str,
-    *,
     score: float,
     failure_mode: str | None,
     epoch: int = 1,

@@ -140,6 +140,11 @@ def _finish_success_chart(figure: Any, axis: Any, title: str, legend_size: int, 
     axis.set_ylim(0, 1)
     axis.set_title(title)
     axis.legend(fontsize=legend_size)
+    return save_closed(figure, path)
+
+
+def save_closed(figure: Any, path: Path) -> Path:
+    """Lay out the figure, save it as PNG and close it."""
     figure.tight_layout()
     save_figure(figure, path)
     pyplot().close(figure)
@@ -167,7 +172,6 @@ def _tasks_by(run: CogEvalRun, *fields: str) -> dict[tuple[str, ...], list[str]]
 
 def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
     """One heatmap of success rate by graph x condition per run, each cell with its interval."""
-    plt = pyplot()
     paths = []
     for run in runs:
         cells = {
@@ -179,7 +183,8 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
         grid = np.full((len(graphs), len(conditions)), np.nan)
         for (graph, condition), interval in cells.items():
             grid[graphs.index(graph), conditions.index(condition)] = interval.value
-        figure, axis = plt.subplots(figsize=(1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs)))
+        size = (1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs))
+        figure, axis = pyplot().subplots(figsize=size)
         image = axis.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
         axis.set_xticks(range(len(conditions)), conditions, rotation=60, ha="right")
         axis.set_yticks(range(len(graphs)), graphs)
@@ -192,24 +197,19 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {run.label}")
         figure.colorbar(image, ax=axis, label="success rate")
-        figure.tight_layout()
-        path = out_dir / f"heatmap_{_slug(run.label)}.png"
-        save_figure(figure, path)
-        plt.close(figure)
-        paths.append(path)
+        paths.append(save_closed(figure, out_dir / f"heatmap_{_slug(run.label)}.png"))
     return paths
 
 
 def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     """Stacked bars of failure-mode rates per run and graph."""
-    plt = pyplot()
     labels, rates = [], []
     for run in runs:
         groups = _tasks_by(run, "graph")
         for graph in in_order([graph for (graph,) in groups], tuple(GRAPHS)):
             labels.append(f"{run.label}\n{graph}")
             rates.append([run.rate(mode, groups[(graph,)]).value for mode in FAILURE_MODES])
-    figure, axis = plt.subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
+    figure, axis = pyplot().subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
     bottom = np.zeros(len(labels))
     for index, mode in enumerate(FAILURE_MODES):
         values = np.array([row[index] for row in rates], dtype=float)
@@ -220,11 +220,7 @@ def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     axis.set_ylim(0, 1)
     axis.set_title("CogEval failure modes")
     axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    figure.tight_layout()
-    path = out_dir / "failure_modes.png"
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return save_closed(figure, out_dir / "failure_modes.png")
 
 
 def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:

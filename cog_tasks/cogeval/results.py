@@ -155,17 +155,8 @@ def _run(
     for (item, task, facts, temperature), score, failure, status, epoch in rows:
         key = dialog_key(item, temperature)
         repeats[key] += 1
-        records.append(
-            dialog_record(
-                task,
-                key,
-                facts.condition,
-                score=score,
-                failure_mode=failure,
-                epoch=repeats[key] if epoch is None else int(epoch),
-                status=status,
-            )
-        )
+        number = repeats[key] if epoch is None else int(epoch)
+        records.append(dialog_record(task, key, facts.condition, score, failure, number, status))
     declared = Declared.of(dialog for dialog, *_ in rows)
     return run_results(identity, records, declared, source, protocol), declared
 

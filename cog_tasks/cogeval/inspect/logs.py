@@ -50,17 +50,8 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
         if status != "error" and _at_limit(sample, limit):
             status = "truncated"
         facts = declared.tasks.get(task)
-        records.append(
-            dialog_record(
-                task,
-                key,
-                facts.condition if facts else "",
-                score=float(value.get("acc", 0.0)),
-                failure_mode=failure,
-                epoch=sample.epoch,
-                status=status,
-            )
-        )
+        condition, acc = (facts.condition if facts else ""), float(value.get("acc", 0.0))
+        records.append(dialog_record(task, key, condition, acc, failure, sample.epoch, status))
     protocol = "Inspect, multi-turn, the reply the paper scored"
     return run_results(run_identity(log), records, declared, str(log.location), protocol), declared
 

@@ -115,18 +115,10 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
                 raise ResultsError(f"{samples.path}:{line}: not a scored CogEval sample")
             unit = str(doc.get("task") or doc["id"])
             key = dialog_key(str(doc["id"]), temperature)
+            condition = str(doc["condition"])
             for repeat, (score, failure) in enumerate(_reply_scores(row), start=1):
-                records.append(
-                    dialog_record(
-                        unit,
-                        key,
-                        str(doc["condition"]),
-                        score=score,
-                        failure_mode=failure,
-                        epoch=repeat,
-                        status=reply_status(failure),
-                    )
-                )
+                status = reply_status(failure)
+                records.append(dialog_record(unit, key, condition, score, failure, repeat, status))
     identity = _identity(run.data, list(run.samples), data_argument(run))
     protocol = "lm-eval, the dialog flattened into one prompt"
     return run_results(identity, records, declared, str(results_file), protocol), declared
