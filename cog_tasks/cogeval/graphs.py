@@ -158,22 +158,17 @@ def _line_conditions(
     near_end: int,
     far_end: int,
     far_last_edge: Edge,
-    swap: tuple[Edge, Edge, Edge, Edge],
-    near_reward_raise: float,
     detour_rooms: tuple[int, ...],
     steps: tuple[tuple[str, int, int], ...],
     stochastic: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = (),
 ) -> tuple[ConditionSpec, ...]:
     """Conditions of the two line graphs (A and C), which share one design."""
-    removed_a, removed_b, added_a, added_b = swap
+    swap = LocalChange(add_edges=((3, 6), (4, 5)), remove_edges=((3, 5), (4, 6)))
     shortcut_room = detour_rooms[0]
     conditions = [
         ConditionSpec("valuePath"),
-        ConditionSpec(
-            "transReval",
-            LocalChange(add_edges=(added_a, added_b), remove_edges=(removed_a, removed_b)),
-        ),
-        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, near_reward_raise),))),
+        ConditionSpec("transReval", swap),
+        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, 100.0),))),
         ConditionSpec("teleShortcut", LocalChange(portal=0)),
         ConditionSpec("teleShortcutCoT", LocalChange(portal=0, hint=True)),
         ConditionSpec(
@@ -257,8 +252,6 @@ N7LINE = GraphSpec(
         near_end=5,
         far_end=6,
         far_last_edge=(4, 6),
-        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
-        near_reward_raise=100.0,
         detour_rooms=(7, 8, 9),
         steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6)),
     ),
@@ -313,8 +306,6 @@ N13LINE = GraphSpec(
         near_end=11,
         far_end=12,
         far_last_edge=(10, 12),
-        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
-        near_reward_raise=100.0,
         detour_rooms=(13, 14, 15, 16, 17, 18),
         steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6), ("3stepPath", 3, 9), ("nstepPath", 2, 12)),
         stochastic=((3, ((5, 0.9), (6, 0.1))), (4, ((6, 0.9), (5, 0.1)))),

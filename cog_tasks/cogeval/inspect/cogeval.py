@@ -39,13 +39,10 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
     """The ``temperatures`` parameter as a list of numbers from 0 to 2."""
     if value is None:
         return list(DEFAULT_TEMPERATURES)
-    parts = (
-        [value]
-        if isinstance(value, int | float)
-        else value.split(",")
-        if isinstance(value, str)
-        else list(value)
-    )
+    if isinstance(value, int | float):
+        parts = [value]
+    else:
+        parts = value.split(",") if isinstance(value, str) else list(value)
     valid = f"numbers from 0 to {MAX_TEMPERATURE:g}, comma-separated (default 0,0.5,1)"
     temperatures = []
     for part in parts:
@@ -69,20 +66,18 @@ def _check_parameters(
     cot: object, seed: object, max_tokens: object, design: object, source: object
 ) -> None:
     """Type and range checks of the scalar task parameters, naming the valid values."""
+
+    def invalid(name: str, value: object, valid: str) -> ParameterError:
+        return ParameterError(f"CogEval {name}: {value!r} is not valid; valid: {valid}")
+
     if source not in SOURCES:
-        raise ParameterError(
-            f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}"
-        )
+        raise invalid("source", source, ", ".join(SOURCES))
     if cot is not None and cot not in COT_MODES:
-        raise ParameterError(
-            f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}, or unset"
-        )
+        raise invalid("cot", cot, f"{', '.join(COT_MODES)}, or unset")
     if design not in DESIGNS:
-        raise ParameterError(
-            f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}"
-        )
+        raise invalid("design", design, ", ".join(DESIGNS))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ParameterError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
+        raise invalid("seed", seed, "an integer >= 0")
     if source == "published" and seed != 0:
         raise ParameterError(
             f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published "
@@ -91,9 +86,7 @@ def _check_parameters(
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
     ):
-        raise ParameterError(
-            f"CogEval max_tokens: {max_tokens!r} is not valid; valid: an integer >= 1, or unset"
-        )
+        raise invalid("max_tokens", max_tokens, "an integer >= 1, or unset")
 
 
 def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
