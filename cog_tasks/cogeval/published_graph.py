@@ -169,7 +169,7 @@ def read_first_turn(
     question: str | None = None,
     later_turns: Sequence[str] = (),
 ) -> GraphContext | None:
-    """The first turn's map (template, else story) as a scorer context; ``None`` if unread."""
+    """The first turn's map (template, else story) as a scorer context; ``None`` if unreadable."""
     question = question or first_turn
     edges = list(dict.fromkeys(_edges(first_turn)))
     story = None  # a story's first state, where its walk starts
@@ -233,7 +233,7 @@ def read_turns(
 def scoring_context(
     turns: Sequence[str], kind: AnswerKind, expected: Sequence[str]
 ) -> GraphContext | None:
-    """The map of a one-turn "shortest path ... to X" task whose optimal routes are the expected."""
+    """The map of a one-turn "shortest path ... to X" task, if its best routes are the expected."""
     if len(turns) != 1 or kind != "path" or _TARGET.search(turns[0]) is None:
         return None
     context = read_turns(turns, kind, expected)

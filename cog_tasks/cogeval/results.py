@@ -99,7 +99,7 @@ class GoldUnreadableError(DataFileError):
 
 
 def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rescore every line of ``source``; unreadable gold is marked unless ``strict``."""
+    """The rescored lines of ``source`` and its unknown conditions (bad gold kept unless strict)."""
     scored = []
     for number, record in iter_jsonl(source):
         try:
