@@ -321,9 +321,7 @@ def _report(args: argparse.Namespace) -> int:
         json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
         print()
     else:
-        print(format_summary(summary))
-        for path in paths:
-            print(path)
+        print(format_summary(summary), *paths, sep="\n")
     return 0
 
 
@@ -355,10 +353,7 @@ def _exp2(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2)
         print()
     else:
-        print(text)
-        print(out / "experiment2.txt")
-        print(out / "experiment2.json")
-        print(figure)
+        print(text, out / "experiment2.txt", out / "experiment2.json", figure, sep="\n")
     return 0
 
 

@@ -76,13 +76,10 @@ def dialog_key(item: str, temperature: float) -> str:
 
 def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
     """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
-    names = {
-        "graphs": split_names(arguments.get("graphs")),
-        "domains": split_names(arguments.get("domains")),
-        "conditions": split_names(arguments.get("conditions")),
-        "design": arguments.get("design") or "all",
-        "experiment": arguments.get("experiment"),
+    names: dict[str, Any] = {
+        key: split_names(arguments.get(key)) for key in ("graphs", "domains", "conditions")
     }
+    names.update(design=arguments.get("design") or "all", experiment=arguments.get("experiment"))
     cot = arguments.get("cot")
     families = split_names(arguments.get("families"))
     if (arguments.get("source") or "published") == "published":

@@ -44,11 +44,7 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
     expected = record["expected"]
     if isinstance(expected, str):
         expected = [expected]
-    if (
-        not isinstance(expected, list)
-        or not expected
-        or not all(isinstance(e, str) for e in expected)
-    ):
+    if not (isinstance(expected, list) and expected and all(isinstance(e, str) for e in expected)):
         raise DataFileError(f"{where}: 'expected' must be a non-empty list of strings")
     if not isinstance(record["response"], str):
         raise DataFileError(f"{where}: 'response' must be a string")
