@@ -395,25 +395,22 @@ def generate_items(
                 f"unknown CogEval condition {name!r}; valid: {sorted(known_conditions)}"
             )
     variants = cot_variants(experiment, cot)
+    paper = design == "paper"
     items = []
     for spec in specs:
         for domain in spec.domains:
-            if (domains and domain not in domains) or (
-                design == "paper" and domain not in PAPER_DOMAINS
-            ):
+            if (domains and domain not in domains) or (paper and domain not in PAPER_DOMAINS):
                 continue
             for condition in spec.conditions:
+                name = condition.name
                 if (
-                    (conditions and condition.name not in conditions)
-                    or not in_experiment(condition.name, experiment)
-                    or (
-                        design == "paper"
-                        and CONDITION_FAMILIES[condition.name] not in ANALYSIS_FAMILIES
-                    )
+                    (conditions and name not in conditions)
+                    or not in_experiment(name, experiment)
+                    or (paper and CONDITION_FAMILIES[name] not in ANALYSIS_FAMILIES)
                 ):
                     continue
                 items += [
-                    make_item(spec.name, domain, condition.name, seed=seed, cot=variant)
+                    make_item(spec.name, domain, name, seed=seed, cot=variant)
                     for variant in variants
                 ]
     return items
