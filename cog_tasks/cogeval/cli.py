@@ -230,8 +230,7 @@ def _score(args: argparse.Namespace) -> int:
             "note": run.note(),
             "out": str(args.out),
         }
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
         return 0
     print(
         f"scored {len(scored)} replies, {correct} correct; success "
@@ -293,8 +292,7 @@ def _analyze(args: argparse.Namespace) -> int:
         if has_exp2:
             result["experiment2"] = [term.to_dict() for term in exp2_terms]
         result["runs"] = notes
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
         return 0
     if terms:
         print(format_deviance_table(terms))
@@ -318,8 +316,7 @@ def _report(args: argparse.Namespace) -> int:
     folder = _default_out(args)
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
-        json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
-        print()
+        print(json.dumps({"rows": summary, "figures": [str(path) for path in paths]}, indent=2))
     else:
         print(format_summary(summary), *paths, sep="\n")
     return 0
@@ -350,8 +347,7 @@ def _exp2(args: argparse.Namespace) -> int:
     write_json_atomically(out / "experiment2.json", result)
     figure = experiment2_figure(summary, out)
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
     else:
         print(text, out / "experiment2.txt", out / "experiment2.json", figure, sep="\n")
     return 0
@@ -372,12 +368,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     new_output(args.out, args.force)
     items = generate_items(
-        graphs=args.graphs,
-        domains=args.domains,
-        conditions=args.conditions,
-        seed=args.seed,
-        cot=args.cot,
-        design=args.design,
+        args.graphs, args.domains, args.conditions, args.seed, args.cot, design=args.design
     )
     if not items:
         raise UsageError("no item matches these graphs, domains and conditions")
