@@ -41,8 +41,7 @@ ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies"
 #: Reasoning instructions on the scored question (Experiment 2's prompt variants).
 COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
 
-#: The paper's experiments: 1 (every graph, domain and condition) and 2 (graph D's
-#: three Experiment 2 questions under every reasoning instruction, ``cot``).
+#: The paper's experiments: 1 (every graph, domain, condition) and 2 (graph D, every ``cot``).
 EXPERIMENTS: tuple[int, ...] = (1, 2)
 
 
@@ -228,9 +227,7 @@ def _community_conditions(
     )
 
 
-#: The paper's Experiment 2 on graph D (Fig. 3): single-turn questions without
-#: rewards, asked plain or with the BFS/DFS instruction. Room 11 and room 8 share
-#: a cluster; room 12 lies in the cluster next to room 1's.
+#: The paper's Experiment 2 on graph D (Fig. 3): one turn, no rewards, any ``cot``.
 EXPERIMENT_2: tuple[ConditionSpec, ...] = (
     ConditionSpec("exp2ClusterCount"),
     ConditionSpec("exp2WithinCluster", source=11, target=8),

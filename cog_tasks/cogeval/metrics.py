@@ -30,8 +30,7 @@ ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain:condition", ("domain", "family")),
     ("graph:domain:condition", ("graph", "domain", "family")),
 )
-#: Experiment 2's terms (graph D, numbered rooms): the reasoning instruction
-#: (``cot``: none, bfs, dfs) is a factor beside the question.
+#: Experiment 2's terms: the reasoning instruction (``cot``) is a factor beside the question.
 EXPERIMENT2_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("LLM", ("model",)),
     ("cot", ("cot",)),

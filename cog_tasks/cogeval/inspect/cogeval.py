@@ -30,7 +30,6 @@ PAPER_MAX_TOKENS = 2048
 #: Providers that refuse ``top_p`` beside a temperature (recent Claude models).
 NO_TOP_P_APIS: frozenset[str] = frozenset({"anthropic"})
 SOURCES: tuple[str, ...] = ("published", "generated")
-#: The default task source: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
 MAX_TEMPERATURE = 2.0
 
@@ -134,9 +133,7 @@ def dialog_solver() -> Solver:
     """Answer the first turn, then each follow-up turn, at the sample's temperature."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        # The active model's config holds the eval's generation settings
-        # (``--temperature``, ``--top-p``): Inspect resolves a model named on the
-        # command line with them.
+        # The active model's config holds the eval's --temperature and --top-p.
         temperature = float(state.metadata["temperature"])
         settings = turn_settings(temperature, state.model.api, get_model().config)
         state = await generate(state, **settings)

@@ -13,7 +13,6 @@ from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.params import ParameterError
 
-#: lm-eval's default task source, as Inspect's: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
 
 
