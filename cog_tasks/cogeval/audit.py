@@ -1,22 +1,4 @@
-"""An audit of the published CogEval items that cannot be scored as published.
-
-Three rules, each on what the items themselves hold (:data:`RULES`):
-
-- ``start``: a route question names a start ("from the tulip room") that
-  its expected routes do not start from (they start elsewhere), where the
-  task's other prompts ask and expect alike (a task whose every prompt
-  asks from the entrance and expects routes from the first room is the
-  paper's convention, not a fault);
-- ``first_move``: the task's other prompts expect routes, but this prompt's
-  expected answers are single states, so a reply naming only its first state
-  scores as a whole route;
-- ``conflict``: two prompts of one task are the same text but expect
-  different answers, so one reply cannot be right on both.
-
-:func:`audit` names each flagged item with its rule; :data:`~cog_tasks.cogeval.published.UNSCORABLE`
-lists them, and the tasks leave them out by default (``-T unscorable=true``
-keeps them).
-"""
+"""Audit of the published items that cannot be scored as published (:data:`RULES`)."""
 
 from __future__ import annotations
 
@@ -32,13 +14,7 @@ RULES = ("start", "first_move", "conflict")
 
 @dataclass(frozen=True)
 class Finding:
-    """One item that cannot be scored as published.
-
-    Attributes:
-        item: The item's id.
-        rule: Which rule flags it (:data:`RULES`).
-        detail: What it holds, in a few words.
-    """
+    """One item that cannot be scored as published: its id, rule and a few words of detail."""
 
     item: str
     rule: str

@@ -1,12 +1,4 @@
-"""A seeded chance baseline: a blind random walker that knows the answer format.
-
-It reads nothing but the scorer's view of the question: for a first step it
-picks a uniformly random connection out of the start; for a route it walks
-from the start to uniformly random neighbours until it reaches a state that
-carries reward (or the target), or has made as many moves as there are states;
-for a cluster count it guesses a number from 1 to 6; for a map it lists each
-true connection with probability one half. It never uses the portal.
-"""
+"""A seeded chance baseline: a blind random walker that knows the answer format."""
 
 from __future__ import annotations
 
@@ -16,12 +8,7 @@ from cog_tasks.cogeval.scoring import GraphContext
 
 
 def random_answer(context: GraphContext, rng: random.Random) -> str:
-    """A random reply in the question's answer form, ending with ``Answer: ...``.
-
-    Args:
-        context: The question, as the scorer sees it.
-        rng: Source of randomness.
-    """
+    """A random reply in the question's answer form, ending with ``Answer: ...``."""
     if context.kind == "count":
         return f"I will guess.\nAnswer: {rng.randint(1, 6)}"
     if context.kind == "map":

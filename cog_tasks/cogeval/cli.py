@@ -1,9 +1,4 @@
-"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items.
-
-User errors (a bad file, an unknown name, a malformed row) print one line,
-``cog-tasks cogeval <command>: error: ...``, and exit with code 2; warnings print
-``cog-tasks cogeval: warning: ...`` on standard error.
-"""
+"""``cog-tasks cogeval``: rescoring, analysis of deviance, report figures, chance, items."""
 
 from __future__ import annotations
 
@@ -43,7 +38,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
     )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
-
     score = commands.add_parser(
         "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
@@ -66,7 +60,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="print replies, correct, success with its interval over tasks, and the coverage",
     )
     score.set_defaults(func=_score)
-
     analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
     _add_table_source(analyze)
     analyze.add_argument(
@@ -76,7 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it has rows",
     )
     analyze.set_defaults(func=_analyze)
-
     report = commands.add_parser(
         "report",
         help="success per run with 95%% intervals over tasks (text or --json), and figures",
@@ -92,7 +84,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool runs whose identities differ only by seed into one row (the report says so)",
     )
     report.set_defaults(func=_report)
-
     exp2 = commands.add_parser(
         "exp2",
         help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
@@ -105,13 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp2.add_argument("--json", action="store_true", help="print the JSON instead of the text")
     add_status_option(exp2)
     exp2.set_defaults(func=_exp2)
-
     add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
         _chance_setup,
     )
-
     generate = commands.add_parser("generate", help="write generated items as JSONL")
     add_out_option(generate, "output JSONL", required=True)
     add_force_option(generate)
@@ -148,13 +137,7 @@ def _add_table_source(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEvalRun]:
-    """The checked runs of a SCORES file or of ``--log`` folders and files.
-
-    Inspect logs and lm-eval output folders (those holding
-    ``samples_cogeval*.jsonl``) are read together, each run its own row
-    (seeds pooled only with ``pool_seeds``); a path given twice, or inside
-    another one given, is refused, and so is a run read twice (the shared checks).
-    """
+    """The checked runs of a SCORES file or of ``--log`` folders and files (each read once)."""
     from cog_tasks.cogeval.headlines import checked_runs
 
     scores = getattr(args, "scores", None)
@@ -247,8 +230,7 @@ def _score(args: argparse.Namespace) -> int:
             "note": run.note(),
             "out": str(args.out),
         }
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
         return 0
     print(
         f"scored {len(scored)} replies, {correct} correct; success "
@@ -258,19 +240,6 @@ def _score(args: argparse.Namespace) -> int:
     if run.note():
         print(run.note())
     return 0
-
-
-def _run_notes(runs: list[CogEvalRun], levels: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """Per run: its label, its LLM level in each analysis, its coverage and note."""
-    return [
-        {
-            "run": run.label,
-            "levels": {name: shown[index] for name, shown in levels.items()},
-            "coverage": run.coverage.as_dict(),
-            "note": run.note(),
-        }
-        for index, run in enumerate(runs)
-    ]
 
 
 def _analyze(args: argparse.Namespace) -> int:
@@ -291,9 +260,9 @@ def _analyze(args: argparse.Namespace) -> int:
     has_exp2 = EXPERIMENT2_FAMILY in families
     has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
     if not has_exp1 and not has_exp2:
+        source = str(args.scores) if args.log is None else ", ".join(map(str, args.log))
         raise ResultsError(
-            f"{_table_source(args)}: no rows in the five condition families of Table 1 "
-            "nor in Experiment 2"
+            f"{source}: no rows in the five condition families of Table 1 nor in Experiment 2"
         )
     levels = {"experiment1": analysis_levels(runs, TEMPERATURE_ARGUMENTS)}
     terms = []
@@ -309,14 +278,21 @@ def _analyze(args: argparse.Namespace) -> int:
     if has_exp2:
         levels["experiment2"] = analysis_levels(runs, EXPERIMENT2_FACTORS)
         exp2_terms = run_deviance(runs, on_warning=_warn)
-    notes = _run_notes(runs, levels)
+    notes = [  # per run: its LLM level in each analysis, its coverage and note
+        {
+            "run": run.label,
+            "levels": {name: shown[index] for name, shown in levels.items()},
+            "coverage": run.coverage.as_dict(),
+            "note": run.note(),
+        }
+        for index, run in enumerate(runs)
+    ]
     if args.json:
         result: dict[str, Any] = {"terms": [term.to_dict() for term in terms]}
         if has_exp2:
             result["experiment2"] = [term.to_dict() for term in exp2_terms]
         result["runs"] = notes
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
         return 0
     if terms:
         print(format_deviance_table(terms))
@@ -332,11 +308,6 @@ def _analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table_source(args: argparse.Namespace) -> str:
-    """The SCORES file or the --log folders, for messages."""
-    return str(args.scores) if args.log is None else ", ".join(map(str, args.log))
-
-
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.report import format_summary, write_report
     from cog_tasks.common.scripted import CHANCE_MODEL
@@ -345,12 +316,9 @@ def _report(args: argparse.Namespace) -> int:
     folder = _default_out(args)
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
-        json.dump({"rows": summary, "figures": [str(path) for path in paths]}, sys.stdout, indent=2)
-        print()
+        print(json.dumps({"rows": summary, "figures": [str(path) for path in paths]}, indent=2))
     else:
-        print(format_summary(summary))
-        for path in paths:
-            print(path)
+        print(format_summary(summary), *paths, sep="\n")
     return 0
 
 
@@ -379,13 +347,9 @@ def _exp2(args: argparse.Namespace) -> int:
     write_json_atomically(out / "experiment2.json", result)
     figure = experiment2_figure(summary, out)
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        print()
+        print(json.dumps(result, indent=2))
     else:
-        print(text)
-        print(out / "experiment2.txt")
-        print(out / "experiment2.json")
-        print(figure)
+        print(text, out / "experiment2.txt", out / "experiment2.json", figure, sep="\n")
     return 0
 
 
@@ -404,12 +368,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     new_output(args.out, args.force)
     items = generate_items(
-        graphs=args.graphs,
-        domains=args.domains,
-        conditions=args.conditions,
-        seed=args.seed,
-        cot=args.cot,
-        design=args.design,
+        args.graphs, args.domains, args.conditions, args.seed, args.cot, design=args.design
     )
     if not items:
         raise UsageError("no item matches these graphs, domains and conditions")

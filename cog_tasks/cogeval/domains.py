@@ -1,9 +1,4 @@
-"""Domains: how states are named and how connections and rewards are worded.
-
-A seed relabels states: room domains draw fresh room numbers, the others draw
-names from the pools below. The default seed 0 keeps the numbering of the
-paper for ordered rooms, so the reference set stays comparable with it.
-"""
+"""Domains: how states are named (seed 0 keeps the paper's numbering) and how links are worded."""
 
 from __future__ import annotations
 
@@ -20,14 +15,12 @@ PLACES: tuple[str, ...] = (
     "Cairo", "Manila", "Denver", "Geneva", "Durban", "Krakow", "Salvador", "Austin",
     "Lyon", "Split",
 )  # fmt: skip
-
 PEOPLE: tuple[str, ...] = (
     "Amara", "Bruno", "Chiara", "Dmitri", "Esther", "Farid", "Greta", "Hiroshi", "Ines",
     "Jonas", "Keiko", "Luca", "Mirela", "Nadia", "Omar", "Priya", "Quentin", "Rosa",
     "Soren", "Tamar", "Umar", "Vera", "Wanjiru", "Xavier", "Yusuf", "Zofia", "Anil",
     "Beatriz", "Caleb", "Dalia", "Emeka", "Freya", "Goran", "Hana", "Ivo", "Julia",
 )  # fmt: skip
-
 OBJECTS: tuple[str, ...] = (
     "oak chest", "tin box", "velvet pouch", "glass jar", "leather case", "wooden crate",
     "silver casket", "paper envelope", "copper urn", "woven basket", "iron safe",
@@ -37,26 +30,7 @@ OBJECTS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Domain:
-    """Wording of one domain; ``{a}``/``{b}``/``{s}``/``{v}`` are filled in.
-
-    Attributes:
-        name: Domain name used in task ids.
-        setting: The opening sentence; ``{n}`` is the number of states.
-        noun: What a state is called (singular).
-        plural: What states are called (plural).
-        one_way: A one-way connection from ``a`` to ``b``.
-        two_way: A two-way connection between ``a`` and ``b``.
-        neighbours: A state with several two-way connections (``{b}`` is a
-            list); the words must say that each works both ways.
-        blocked: A connection between ``a`` and ``b`` that no longer works.
-        reward: A state that pays ``v``.
-        penalty: A state that costs ``v``.
-        no_reward: A state that no longer pays anything.
-        portal: A state from which one jump to any state is possible.
-        unit: The reward unit.
-        lottery: A state whose exit is random; ``{b}`` lists the outcomes.
-        outcome: One outcome of a random exit: ``p`` leads to ``b``.
-    """
+    """Wording of one domain (``neighbours`` must say that each link works both ways)."""
 
     name: str
     setting: str
@@ -92,7 +66,6 @@ ROOMS = Domain(
     lottery="The door in {a} has become unreliable: {b}.",
     outcome="with probability {p} it opens onto {b}",
 )
-
 DOMAINS: dict[str, Domain] = {
     "ordRooms": ROOMS,
     "unordRooms": replace(
@@ -155,31 +128,14 @@ DOMAINS: dict[str, Domain] = {
 
 
 def get_domain(name: str) -> Domain:
-    """Return the domain called ``name``.
-
-    Raises:
-        ParameterError: For an unknown domain, listing the valid ones.
-    """
+    """Return the domain called ``name``, else raise a ParameterError listing the valid ones."""
     if name not in DOMAINS:
         raise ParameterError(f"unknown CogEval domain {name!r}; valid: {sorted(DOMAINS)}")
     return DOMAINS[name]
 
 
 def state_labels(spec: GraphSpec, domain: str, seed: int) -> dict[int, str]:
-    """Name every state of ``spec`` (added states included) for one domain and seed.
-
-    Args:
-        spec: The graph.
-        domain: Domain name.
-        seed: Relabelling seed; 0 keeps the paper's room numbers for ``ordRooms``.
-
-    Returns:
-        A label for each state. Room labels read ``room 7`` (an unnumbered
-        entry state reads ``the lobby``), containers ``the oak chest``.
-
-    Raises:
-        ParameterError: If the domain does not apply to the graph.
-    """
+    """Name every state of ``spec`` (added states included) for one domain and seed."""
     get_domain(domain)
     if domain not in spec.domains:
         raise ParameterError(

@@ -1,18 +1,4 @@
-"""Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction.
-
-Experiment 2 asks three questions on graph D (``n15star``): how many clusters
-(``exp2ClusterCount``), a shortest path within a cluster
-(``exp2WithinCluster``) and one to the next cluster (``exp2OneClusterAway``),
-each with no instruction (``cot=none``), the BFS or the DFS instruction. Each
-question × instruction is one task, so within a cell the only independent unit
-is the reply (a repeat or a temperature): a cell's 95 % interval is over
-replies (Wilson below 30, else bootstrap). The rows that pool the three
-questions of an instruction are over tasks, as elsewhere in CogEval. Runs
-are the checked runs of the results model and stay apart; every row shows
-its cell's invalid, errored and truncated replies and the run's coverage
-note; the paper's statements sit beside each question
-(:data:`~cog_tasks.cogeval.paper.EXPERIMENT2_FINDINGS`).
-"""
+"""Experiment 2 (the paper's Fig. 3): success per question and reasoning instruction."""
 
 from __future__ import annotations
 
@@ -24,12 +10,7 @@ import numpy as np
 import pandas as pd
 
 from cog_tasks.cogeval.graphs import COT_MODES
-from cog_tasks.cogeval.headlines import (
-    SUCCESS,
-    TEMPERATURE_ARGUMENTS,
-    CogEvalRun,
-    analysis_levels,
-)
+from cog_tasks.cogeval.headlines import SUCCESS, TEMPERATURE_ARGUMENTS, CogEvalRun, analysis_levels
 from cog_tasks.cogeval.metrics import (
     EXPERIMENT2_FAMILY,
     DevianceTerm,
@@ -43,8 +24,9 @@ from cog_tasks.cogeval.report import (
     flag_counts,
     in_order,
     rate_text,
+    save_closed,
 )
-from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.common.files import pyplot
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval
 
@@ -58,11 +40,7 @@ EXPERIMENT2_FACTORS: frozenset[str] = TEMPERATURE_ARGUMENTS | {"cot"}
 
 
 def experiment2_runs(runs: Sequence[CogEvalRun]) -> list[tuple[CogEvalRun, pd.DataFrame]]:
-    """Each run with Experiment 2 dialogs, and those dialogs (one row per reply).
-
-    Raises:
-        ResultsError: If no run has an Experiment 2 dialog.
-    """
+    """Each run with Experiment 2 dialogs, and those dialogs (one row per reply)."""
     chosen = []
     for run in runs:
         rows = pd.DataFrame(run.dialogs())
@@ -107,27 +85,7 @@ def _row(
 def experiment2_summary(
     runs: Sequence[CogEvalRun], by_temperature: bool = False
 ) -> list[dict[str, Any]]:
-    """Success per run, question and instruction (and temperature), with 95 % intervals.
-
-    A question × instruction is one task, so within a cell the replies
-    (temperatures, repeats) are the only unit: its interval is over replies.
-    The rows pooling the three questions of an instruction are over tasks,
-    each dialog averaged over its epochs, as every CogEval rate.
-
-    Args:
-        runs: The checked runs (those without Experiment 2 dialogs are skipped).
-        by_temperature: One row per temperature as well (Fig. 3 plots each);
-            otherwise every temperature of a run is pooled (``temperature``
-            is ``all``).
-
-    Returns:
-        Per run: one row per question × ``cot`` (× temperature), then one per
-        ``cot`` pooling the three questions (``question`` is ``all``); each
-        with the cell's invalid, errored and truncated replies and the run's note.
-
-    Raises:
-        ValueError: If no run has an Experiment 2 dialog.
-    """
+    """Success per run, question (then ``all``) and ``cot`` (and temperature), with intervals."""
     summary = []
     for run, rows in experiment2_runs(runs):
         temperatures: list[tuple[str, float | None, pd.DataFrame]] = [(ALL, None, rows)]
@@ -152,24 +110,13 @@ def experiment2_summary(
 def run_deviance(
     runs: Sequence[CogEvalRun], on_warning: Callable[[str], None]
 ) -> list[DevianceTerm]:
-    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' Experiment 2 dialogs.
-
-    Each LLM level is a run's identity but for its temperature and ``cot``
-    (:func:`~cog_tasks.cogeval.headlines.analysis_levels`), so two settings
-    are never merged, and separate ``-T cot=`` runs of one model are one level.
-    """
+    """:func:`~cog_tasks.cogeval.metrics.experiment2_deviance` over the runs' dialogs."""
     chosen = experiment2_runs(runs)
     levels = analysis_levels([run for run, _ in chosen], EXPERIMENT2_FACTORS)
     table = pd.concat(
         [rows.assign(model=level) for (_, rows), level in zip(chosen, levels, strict=True)]
     )
     return experiment2_deviance(table, on_warning=on_warning)
-
-
-def _rate(row: dict[str, Any]) -> str:
-    """A summary row's success with its interval (over replies or tasks, as the row's unit)."""
-    count = row["replies"] if row["unit"] == "reply" else row["tasks"]
-    return rate_text(row["success"], row["success_ci"], count, row["unit"])
 
 
 def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm]) -> str:
@@ -187,9 +134,11 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
         previous = key
         if row["note"]:
             notes[row["run"]] = row["note"]
+        count = row["replies"] if row["unit"] == "reply" else row["tasks"]
+        rate = rate_text(row["success"], row["success_ci"], count, row["unit"])
         lines.append(
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
-            f"{row['replies']} | {flag_counts(row)} | {_rate(row)} | {paper}"
+            f"{row['replies']} | {flag_counts(row)} | {rate} | {paper}"
         )
     lines += [f"{run}: {note}" for run, note in notes.items()]
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")
@@ -200,11 +149,9 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
 
 def experiment2_figure(summary: list[dict[str, Any]], out_dir: Path) -> Path:
     """Grouped bars per run (and temperature): success per question and ``cot``, with intervals."""
-    plt = pyplot()
     panels = list(dict.fromkeys((row["run"], row["temperature"]) for row in summary))
-    figure, axes = plt.subplots(
-        1, len(panels), figsize=(1.0 + 4.2 * len(panels), 4.2), squeeze=False
-    )
+    size = (1.0 + 4.2 * len(panels), 4.2)
+    figure, axes = pyplot().subplots(1, len(panels), figsize=size, squeeze=False)
     width = 0.26
     for axis, (run, temperature) in zip(axes[0], panels, strict=True):
         rows = [row for row in summary if (row["run"], row["temperature"]) == (run, temperature)]
@@ -216,29 +163,14 @@ def experiment2_figure(summary: list[dict[str, Any]], out_dir: Path) -> Path:
             positions = np.array([questions.index(row["question"]) for row in chosen])
             values = np.array([row["success"] for row in chosen])
             errors = np.array([error_bar(row["success"], row["success_ci"]) for row in chosen]).T
-            axis.bar(
-                positions + (offset - 1) * width,
-                values,
-                width,
-                yerr=errors,
-                capsize=3,
-                label=f"cot={cot}",
-            )
-        axis.set_xticks(
-            range(len(questions)),
-            [q.removeprefix("exp2") for q in questions],
-            rotation=20,
-            ha="right",
-            fontsize=8,
-        )
+            shifted = positions + (offset - 1) * width
+            axis.bar(shifted, values, width, yerr=errors, capsize=3, label=f"cot={cot}")
+        labels = [q.removeprefix("exp2") for q in questions]
+        axis.set_xticks(range(len(questions)), labels, rotation=20, ha="right", fontsize=8)
         axis.set_ylim(0, 1)
         axis.set_ylabel("success (95 % interval)")
         suffix = "" if temperature == ALL else f", temperature {temperature}"
         axis.set_title(f"{run}{suffix}", fontsize=9)
         axis.legend(fontsize=7)
     figure.suptitle("CogEval Experiment 2 (cf. the paper's Fig. 3)", fontsize=10)
-    figure.tight_layout()
-    path = out_dir / FIGURE_NAME
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return save_closed(figure, out_dir / FIGURE_NAME)

@@ -1,23 +1,10 @@
-"""Generate CogEval dialogs and their optimal answers from the graph data.
-
-Every item is a short dialog. The first user turn describes the environment
-and asks the value question (where to go for the most reward). Apart from
-``valuePath`` itself, a follow-up turn announces the local change of the
-condition (or nothing, for traversal, cluster and map questions) and asks the
-question that is scored. The model must end with ``Answer: ...``.
-
-The paper's Experiment 2 questions (family ``Experiment2``, graph D) are
-single turns: the connections without rewards, then the question.
-
-The expected answers are computed by :mod:`cog_tasks.cogeval.planning`; every
-optimal answer is listed.
-"""
+"""Generate CogEval dialogs (world and value question, then change and scored question)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
 from cog_tasks.cogeval.graphs import (
@@ -44,16 +31,13 @@ from cog_tasks.cogeval.planning import (
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
 from cog_tasks.common.params import ParameterError
 
-CotMode = Literal["none", "bfs", "dfs"]
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
 DESIGNS: tuple[str, ...] = ("all", "paper")
 SINGLE_TURN_FAMILY = "Experiment2"
-
 SYSTEM_MESSAGE = (
     "You will be told about a small world and asked to plan in it. Think it through "
     "step by step, then finish your reply with one last line that starts with 'Answer:'."
 )
-
 #: Goal-neutral search instructions, our wording of the paper's Experiment 2 text.
 COT_INSTRUCTIONS: dict[str, str] = {
     "bfs": (
@@ -74,7 +58,6 @@ COT_INSTRUCTIONS: dict[str, str] = {
         "shortest one."
     ),
 }
-
 SHORTCUT_HINT = (
     "Hint: a new connection can open a shorter way; count the moves of every route to "
     "the reward, the new ones included, before you decide."
@@ -83,12 +66,7 @@ SHORTCUT_HINT = (
 
 @dataclass(frozen=True)
 class Turn:
-    """One user turn: what the world is or how it changed, then the question.
-
-    Attributes:
-        context: Description of the environment or of the change.
-        question: The question of this turn, with its answer format.
-    """
+    """One user turn: what the world is or how it changed, then the question."""
 
     context: str
     question: str
@@ -101,21 +79,7 @@ class Turn:
 
 @dataclass(frozen=True)
 class CogEvalItem:
-    """One generated dialog with its optimal answers.
-
-    Attributes:
-        id: Stable id ``graph.domain.condition.s<seed>[.cot]``.
-        graph: Graph name.
-        domain: Domain name.
-        condition: Condition name.
-        family: Condition family (Table 1 group).
-        cot: Reasoning instruction: ``none``, ``bfs`` or ``dfs``.
-        seed: Relabelling seed.
-        system: System message.
-        turns: User turns, in order; only the last one is scored.
-        expected: Every optimal answer, as ``"Answer: ..."``.
-        context: The scorer's view of the environment.
-    """
+    """One generated dialog (id ``graph.domain.condition.s<seed>[.cot]``); last turn scored."""
 
     id: str
     graph: str
@@ -135,10 +99,7 @@ class CogEvalItem:
         return self.context.kind
 
     def flattened_prompt(self) -> str:
-        """The dialog as one text: system message, every context, the last question.
-
-        Used by lm-eval, where the model does not answer the first turn.
-        """
+        """The dialog as one text for lm-eval: system message, every context, the last question."""
         parts = [self.system, *(turn.context for turn in self.turns if turn.context)]
         return "\n\n".join([*parts, self.turns[-1].question])
 
@@ -176,10 +137,6 @@ def _join(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _money(value: float) -> str:
-    return f"{abs(value):g}"
-
-
 class _Writer:
     """Writes the sentences of one graph in one domain."""
 
@@ -212,7 +169,7 @@ class _Writer:
             template = self.domain.penalty
         else:
             template = self.domain.no_reward
-        sentence = _capital(template.format(s=self.labels[state], v=_money(value)))
+        sentence = _capital(template.format(s=self.labels[state], v=f"{abs(value):g}"))
         return f"Now {sentence[0].lower()}{sentence[1:]}" if changed and value else sentence
 
     def describe(self, rewards: bool = True) -> str:
@@ -317,10 +274,7 @@ def _scored_question(writer: _Writer, condition: ConditionSpec) -> str:
 
 
 def _graph_context(
-    spec: GraphSpec,
-    condition: ConditionSpec,
-    env: Environment,
-    labels: dict[int, str],
+    spec: GraphSpec, condition: ConditionSpec, env: Environment, labels: dict[int, str]
 ) -> tuple[GraphContext, tuple[str, ...]]:
     """The scorer's context and every optimal answer of one question."""
     names = {state: normalize_state(labels[state]) for state in env.states}
@@ -373,22 +327,7 @@ def _graph_context(
 def make_item(
     graph: str, domain: str, condition: str, seed: int = 0, cot: str = "none"
 ) -> CogEvalItem:
-    """Generate one dialog.
-
-    Args:
-        graph: Graph name (``n7line`` ...).
-        domain: Domain name (``ordRooms`` ...).
-        condition: Condition name (``valuePath`` ...).
-        seed: Relabelling seed; 0 gives the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``.
-
-    Returns:
-        The item with its optimal answers.
-
-    Raises:
-        ParameterError: For an unknown graph, domain, condition or ``cot``, or a
-            domain the graph lacks, listing the valid names.
-    """
+    """Generate one dialog; ``seed`` 0 gives the reference set."""
     if cot not in COT_MODES:
         raise ParameterError(f"unknown cot mode {cot!r}; known: {list(COT_MODES)}")
     spec = get_graph(graph)
@@ -397,7 +336,6 @@ def make_item(
     writer = _Writer(spec, get_domain(domain), labels)
     env = environment(spec, condition_spec)
     context, expected = _graph_context(spec, condition_spec, env, labels)
-
     if condition_spec.family == SINGLE_TURN_FAMILY:
         turns = [Turn(writer.describe(rewards=False), _scored_question(writer, condition_spec))]
     else:
@@ -444,31 +382,7 @@ def generate_items(
     design: str = "all",
     experiment: int | None = None,
 ) -> list[CogEvalItem]:
-    """Generate every (graph, domain, condition) combination that exists.
-
-    Args:
-        graphs: Graph names; all six by default.
-        domains: Domain names; every domain of each graph by default. A domain
-            a graph lacks is skipped for that graph.
-        conditions: Condition names; every condition of each graph by default.
-            A condition a graph lacks is skipped for that graph.
-        seed: Relabelling seed; 0 gives the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``.
-        design: ``all``, or ``paper`` for the paper's Experiment 1 design only:
-            the 3 domains of :data:`~cog_tasks.cogeval.graphs.PAPER_DOMAINS`
-            on every graph and the 5 condition families of Table 2, so that an
-            analysis of deviance has Table 2's terms and degrees of freedom.
-        experiment: ``None`` (every condition, at ``cot``), 1 (Experiment 1's
-            conditions) or 2 (Experiment 2's three questions under every
-            ``cot`` variant; ``cot`` must then be ``none``).
-
-    Returns:
-        Items in a stable order.
-
-    Raises:
-        ParameterError: For a name that no graph knows, or an unknown design,
-            listing the valid ones.
-    """
+    """Generate every (graph, domain, condition) combination that exists, in a stable order."""
     if design not in DESIGNS:
         raise ParameterError(f"unknown CogEval design {design!r}; valid: {list(DESIGNS)}")
     specs = [get_graph(name) for name in (graphs or list(GRAPHS))]
@@ -481,25 +395,22 @@ def generate_items(
                 f"unknown CogEval condition {name!r}; valid: {sorted(known_conditions)}"
             )
     variants = cot_variants(experiment, cot)
+    paper = design == "paper"
     items = []
     for spec in specs:
         for domain in spec.domains:
-            if (domains and domain not in domains) or (
-                design == "paper" and domain not in PAPER_DOMAINS
-            ):
+            if (domains and domain not in domains) or (paper and domain not in PAPER_DOMAINS):
                 continue
             for condition in spec.conditions:
+                name = condition.name
                 if (
-                    (conditions and condition.name not in conditions)
-                    or not in_experiment(condition.name, experiment)
-                    or (
-                        design == "paper"
-                        and CONDITION_FAMILIES[condition.name] not in ANALYSIS_FAMILIES
-                    )
+                    (conditions and name not in conditions)
+                    or not in_experiment(name, experiment)
+                    or (paper and CONDITION_FAMILIES[name] not in ANALYSIS_FAMILIES)
                 ):
                     continue
                 items += [
-                    make_item(spec.name, domain, condition.name, seed=seed, cot=variant)
+                    make_item(spec.name, domain, name, seed=seed, cot=variant)
                     for variant in variants
                 ]
     return items

@@ -1,15 +1,4 @@
-"""The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1).
-
-States are small integers. Their numbering follows the numbered-room version of
-the original task templates, so that with the default seed the ordered-rooms
-domain uses the same room numbers as the paper. The graph facts (states, edges,
-rewards, clusters, stochastic transitions) and the local change that defines
-each condition are taken from the templates; tests check them against the
-templates when ``COG_TASKS_DATA`` points at a copy.
-
-Answers are never stored here: :mod:`cog_tasks.cogeval.planning` computes them
-from these facts.
-"""
+"""The six CogEval graphs as data (Momennejad et al. 2023, Fig. 1), numbered as the templates."""
 
 from __future__ import annotations
 
@@ -22,26 +11,16 @@ Edge = tuple[int, int]
 
 #: Condition families of Table 1 of the paper, plus the two extra families.
 CONDITION_FAMILIES: dict[str, str] = {
-    "valuePath": "Traversal",
-    "1stepPath": "Traversal",
-    "2stepPath": "Traversal",
-    "3stepPath": "Traversal",
-    "nstepPath": "Traversal",
-    "rewardReval": "RewardReval",
-    "policyReval": "RewardReval",
-    "transReval": "TransitionReval",
-    "transRevalStochastic": "TransitionReval",
-    "nonteleShortcut": "Shortcut",
-    "nonteleShortcutCoT": "Shortcut",
-    "teleShortcut": "Shortcut",
-    "teleShortcutCoT": "Shortcut",
-    "nonteleDetour": "Detour",
-    "teleDetour": "Detour",
+    **dict.fromkeys(("valuePath", "1stepPath", "2stepPath", "3stepPath", "nstepPath"), "Traversal"),
+    **dict.fromkeys(("rewardReval", "policyReval"), "RewardReval"),
+    **dict.fromkeys(("transReval", "transRevalStochastic"), "TransitionReval"),
+    **dict.fromkeys(
+        ("nonteleShortcut", "nonteleShortcutCoT", "teleShortcut", "teleShortcutCoT"), "Shortcut"
+    ),
+    **dict.fromkeys(("nonteleDetour", "teleDetour"), "Detour"),
     "nClusters": "Clusters",
     "mapDrawing": "Map",
-    "exp2ClusterCount": "Experiment2",
-    "exp2WithinCluster": "Experiment2",
-    "exp2OneClusterAway": "Experiment2",
+    **dict.fromkeys(("exp2ClusterCount", "exp2WithinCluster", "exp2OneClusterAway"), "Experiment2"),
 }
 
 #: Conditions answered with a number of clusters.
@@ -52,20 +31,17 @@ PAPER_DOMAINS: tuple[str, ...] = ("ordRooms", "unordSpatial", "socialTies")
 
 #: The five families that enter the analysis of deviance, in the paper's order.
 ANALYSIS_FAMILIES: tuple[str, ...] = (
-    "Traversal",
-    "RewardReval",
-    "TransitionReval",
-    "Shortcut",
-    "Detour",
-)
+    "Traversal", "RewardReval", "TransitionReval", "Shortcut", "Detour"
+)  # fmt: skip
 
 CONDITIONS: tuple[str, ...] = tuple(CONDITION_FAMILIES)
+
+ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
 
 #: Reasoning instructions on the scored question (Experiment 2's prompt variants).
 COT_MODES: tuple[str, ...] = ("none", "bfs", "dfs")
 
-#: The paper's experiments: 1 (every graph, domain and condition) and 2 (graph D's
-#: three Experiment 2 questions under every reasoning instruction, ``cot``).
+#: The paper's experiments: 1 (every graph, domain, condition) and 2 (graph D, every ``cot``).
 EXPERIMENTS: tuple[int, ...] = (1, 2)
 
 
@@ -77,12 +53,7 @@ def in_experiment(condition: str, experiment: int | None) -> bool:
 
 
 def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
-    """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``.
-
-    Raises:
-        ParameterError: For an unknown experiment, or a ``cot`` other than ``none``
-            with experiment 2 (which runs every variant).
-    """
+    """The reasoning instructions a selection asks: all three for Experiment 2 or unset ``cot``."""
     if experiment is not None and experiment not in EXPERIMENTS:
         raise ParameterError(
             f"CogEval experiment: {experiment!r} is not valid; valid: 1, 2, or unset"
@@ -99,19 +70,7 @@ def cot_variants(experiment: int | None, cot: str | None) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class LocalChange:
-    """A local change to the environment announced in the follow-up turn.
-
-    Attributes:
-        add_edges: Connections that appear (new states appear with them).
-        remove_edges: Connections that are blocked.
-        rewards: ``(state, value)`` pairs that replace the state's reward;
-            0 removes it and a negative value is a penalty.
-        portal: State from which one teleport to any state is allowed.
-        stochastic: ``(state, ((next, probability), ...))``: the state's exits
-            become a lottery over these next states.
-        hint: Whether the question carries the shortcut hint (the CoT
-            conditions of Table 1).
-    """
+    """A local change announced in the follow-up turn (reward 0 removes one; negative: penalty)."""
 
     add_edges: tuple[Edge, ...] = ()
     remove_edges: tuple[Edge, ...] = ()
@@ -123,14 +82,7 @@ class LocalChange:
 
 @dataclass(frozen=True)
 class ConditionSpec:
-    """One task condition on one graph.
-
-    Attributes:
-        name: Condition name from :data:`CONDITIONS`.
-        change: The local change of the follow-up turn.
-        source: Start state of a traversal question (``1stepPath`` ...).
-        target: Goal state of a traversal question.
-    """
+    """One task condition on one graph (``source``/``target`` for traversal questions)."""
 
     name: str
     change: LocalChange = field(default_factory=LocalChange)
@@ -145,29 +97,7 @@ class ConditionSpec:
 
 @dataclass(frozen=True)
 class GraphSpec:
-    """One latent graph of the paper.
-
-    Attributes:
-        name: Short name used in task ids (``n7line`` ...).
-        panel: Letter of the graph in the paper's Fig. 1.
-        description: One line for humans.
-        directed: Whether connections are one-way.
-        states: All states of the base graph.
-        start: Where value-based questions start.
-        edges: Connections of the base graph.
-        rewards: ``(state, value)`` pairs of the base graph.
-        clusters: Communities of a community graph (empty otherwise).
-        value_answer: ``first_step`` when value questions ask for the first
-            state after the start, ``path`` when they ask for the whole route.
-        entry_is_lobby: Whether the start state is an unnumbered lobby in the
-            room domains.
-        domains: Domains generated for this graph: those of the original
-            templates plus our additions (the CogEval README lists them under
-            departures from the templates).
-        conditions: Conditions generated for this graph: those of the
-            templates, plus map drawing (and the Experiment 2 set on graph D).
-        reference: The human experiment the graph comes from.
-    """
+    """One latent graph of the paper (``panel``: its letter in Fig. 1)."""
 
     name: str
     panel: str
@@ -177,19 +107,15 @@ class GraphSpec:
     start: int
     edges: tuple[Edge, ...]
     rewards: tuple[tuple[int, float], ...]
-    clusters: tuple[tuple[int, ...], ...]
-    value_answer: Literal["first_step", "path"]
-    entry_is_lobby: bool
-    domains: tuple[str, ...]
     conditions: tuple[ConditionSpec, ...]
     reference: str
+    clusters: tuple[tuple[int, ...], ...] = ()
+    value_answer: Literal["first_step", "path"] = "path"
+    entry_is_lobby: bool = False
+    domains: tuple[str, ...] = ROOM_AND_NAMED_DOMAINS
 
     def condition(self, name: str) -> ConditionSpec:
-        """Return the spec of condition ``name`` on this graph.
-
-        Raises:
-            ParameterError: If the graph has no such condition, listing the valid ones.
-        """
+        """Return the spec of condition ``name`` on this graph."""
         for spec in self.conditions:
             if spec.name == name:
                 return spec
@@ -231,22 +157,17 @@ def _line_conditions(
     near_end: int,
     far_end: int,
     far_last_edge: Edge,
-    swap: tuple[Edge, Edge, Edge, Edge],
-    near_reward_raise: float,
     detour_rooms: tuple[int, ...],
     steps: tuple[tuple[str, int, int], ...],
     stochastic: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = (),
 ) -> tuple[ConditionSpec, ...]:
     """Conditions of the two line graphs (A and C), which share one design."""
-    removed_a, removed_b, added_a, added_b = swap
+    swap = LocalChange(add_edges=((3, 6), (4, 5)), remove_edges=((3, 5), (4, 6)))
     shortcut_room = detour_rooms[0]
     conditions = [
         ConditionSpec("valuePath"),
-        ConditionSpec(
-            "transReval",
-            LocalChange(add_edges=(added_a, added_b), remove_edges=(removed_a, removed_b)),
-        ),
-        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, near_reward_raise),))),
+        ConditionSpec("transReval", swap),
+        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, 100.0),))),
         ConditionSpec("teleShortcut", LocalChange(portal=0)),
         ConditionSpec("teleShortcutCoT", LocalChange(portal=0, hint=True)),
         ConditionSpec(
@@ -306,16 +227,12 @@ def _community_conditions(
     )
 
 
-#: The paper's Experiment 2 on graph D (Fig. 3): single-turn questions without
-#: rewards, asked plain or with the BFS/DFS instruction. Room 11 and room 8 share
-#: a cluster; room 12 lies in the cluster next to room 1's.
+#: The paper's Experiment 2 on graph D (Fig. 3): one turn, no rewards, any ``cot``.
 EXPERIMENT_2: tuple[ConditionSpec, ...] = (
     ConditionSpec("exp2ClusterCount"),
     ConditionSpec("exp2WithinCluster", source=11, target=8),
     ConditionSpec("exp2OneClusterAway", source=1, target=12),
 )
-
-ROOM_AND_NAMED_DOMAINS = ("ordRooms", "unordRooms", "unordSpatial", "socialTies")
 
 N7LINE = GraphSpec(
     name="n7line",
@@ -326,16 +243,12 @@ N7LINE = GraphSpec(
     start=0,
     edges=_path_edges((0, 1, 3, 5), (0, 2, 4, 6)),
     rewards=((5, 10.0), (6, 50.0)),
-    clusters=(),
     value_answer="first_step",
     entry_is_lobby=True,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_line_conditions(
         near_end=5,
         far_end=6,
         far_last_edge=(4, 6),
-        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
-        near_reward_raise=100.0,
         detour_rooms=(7, 8, 9),
         steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6)),
     ),
@@ -351,16 +264,12 @@ N7TREE = GraphSpec(
     start=1,
     edges=((1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)),
     rewards=((4, 56.0), (5, 22.0), (6, 10.0), (7, 50.0)),
-    clusters=(),
-    value_answer="path",
-    entry_is_lobby=False,
     domains=(*ROOM_AND_NAMED_DOMAINS, "objectRelations"),
     conditions=(
         ConditionSpec("valuePath"),
         ConditionSpec("transReval", LocalChange(remove_edges=((2, 4),))),
         ConditionSpec(
-            "rewardReval",
-            LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0))),
+            "rewardReval", LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0)))
         ),
         ConditionSpec("teleShortcut", LocalChange(portal=1)),
         ConditionSpec("teleShortcutCoT", LocalChange(portal=1, hint=True)),
@@ -388,31 +297,24 @@ N13LINE = GraphSpec(
     start=0,
     edges=_path_edges((0, 1, 3, 5, 7, 9, 11), (0, 2, 4, 6, 8, 10, 12)),
     rewards=((11, 10.0), (12, 50.0)),
-    clusters=(),
     value_answer="first_step",
     entry_is_lobby=True,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_line_conditions(
         near_end=11,
         far_end=12,
         far_last_edge=(10, 12),
-        swap=((3, 5), (4, 6), (3, 6), (4, 5)),
-        near_reward_raise=100.0,
         detour_rooms=(13, 14, 15, 16, 17, 18),
-        steps=(
-            ("1stepPath", 1, 3),
-            ("2stepPath", 2, 6),
-            ("3stepPath", 3, 9),
-            ("nstepPath", 2, 12),
-        ),
-        stochastic=(
-            (3, ((5, 0.9), (6, 0.1))),
-            (4, ((6, 0.9), (5, 0.1))),
-        ),
+        steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6), ("3stepPath", 3, 9), ("nstepPath", 2, 12)),
+        stochastic=((3, ((5, 0.9), (6, 0.1))), (4, ((6, 0.9), (5, 0.1)))),
     ),
     reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692 (doubled depth)",
 )
 
+_N15STAR_EDGES = _fan(
+    (1, (7, 10, 13, 11)), (2, (5, 8, 11, 14)), (3, (6, 9, 12, 8)), (4, (7, 10, 13, 15)),
+    (5, (8, 11, 14)), (6, (9, 12, 15)), (7, (10, 13)), (8, (14,)), (9, (12, 15)), (10, (13,)),
+    (11, (14,)), (12, (15,)),
+)  # fmt: skip
 N15STAR = GraphSpec(
     name="n15star",
     panel="D",
@@ -420,25 +322,9 @@ N15STAR = GraphSpec(
     directed=False,
     states=tuple(range(1, 16)),
     start=1,
-    edges=_fan(
-        (1, (7, 10, 13, 11)),
-        (2, (5, 8, 11, 14)),
-        (3, (6, 9, 12, 8)),
-        (4, (7, 10, 13, 15)),
-        (5, (8, 11, 14)),
-        (6, (9, 12, 15)),
-        (7, (10, 13)),
-        (8, (14,)),
-        (9, (12, 15)),
-        (10, (13,)),
-        (11, (14,)),
-        (12, (15,)),
-    ),
+    edges=_N15STAR_EDGES,
     rewards=((8, 10.0),),
     clusters=((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (3, 6, 9, 12, 15)),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(add_edges=((1, 3),)),
         reward_reval=LocalChange(rewards=((14, 5.0),)),
@@ -457,6 +343,12 @@ N15STAR = GraphSpec(
     reference="Schapiro et al. (2013), Nat. Neurosci. 16, 486-492",
 )
 
+_N16CLUSTER_EDGES = _fan(
+    (1, (2, 3, 4, 7)), (2, (1, 3, 4, 16)), (3, (1, 2, 4, 5)), (4, (1, 2, 3, 14)),
+    (5, (6, 7, 8, 3)), (6, (5, 7, 8, 12)), (7, (1, 8, 6, 5)), (8, (5, 6, 7, 10)),
+    (9, (10, 11, 12, 15)), (10, (9, 11, 8, 12)), (11, (13, 9, 12, 10)), (12, (9, 10, 11, 6)),
+    (13, (14, 15, 16, 11)), (14, (4, 13, 15, 16)), (15, (13, 14, 16, 9)), (16, (13, 14, 15, 2)),
+)  # fmt: skip
 N16CLUSTER = GraphSpec(
     name="n16cluster",
     panel="E",
@@ -464,29 +356,9 @@ N16CLUSTER = GraphSpec(
     directed=False,
     states=tuple(range(1, 17)),
     start=1,
-    edges=_fan(
-        (1, (2, 3, 4, 7)),
-        (2, (1, 3, 4, 16)),
-        (3, (1, 2, 4, 5)),
-        (4, (1, 2, 3, 14)),
-        (5, (6, 7, 8, 3)),
-        (6, (5, 7, 8, 12)),
-        (7, (1, 8, 6, 5)),
-        (8, (5, 6, 7, 10)),
-        (9, (10, 11, 12, 15)),
-        (10, (9, 11, 8, 12)),
-        (11, (13, 9, 12, 10)),
-        (12, (9, 10, 11, 6)),
-        (13, (14, 15, 16, 11)),
-        (14, (4, 13, 15, 16)),
-        (15, (13, 14, 16, 9)),
-        (16, (13, 14, 15, 2)),
-    ),
+    edges=_N16CLUSTER_EDGES,
     rewards=((16, 5.0), (10, 10.0), (5, -15.0)),
     clusters=((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(remove_edges=((2, 16), (6, 12), (1, 7), (13, 11))),
         reward_reval=LocalChange(rewards=((16, 0.0),)),
@@ -504,6 +376,13 @@ N16CLUSTER = GraphSpec(
     reference="community graph of reference [35] of the paper (Fig. 1E)",
 )
 
+_N21STAR_EDGES = _fan(
+    (1, (2, 3, 4, 5, 6, 7)), (12, (13, 14, 8, 9, 10, 11)), (21, (15, 16, 17, 18, 19, 20)),
+    (6, (7, 2, 3, 4, 5)), (3, (4, 5, 7, 2)), (14, (4, 8, 9, 10, 11)), (10, (11, 13, 8, 9)),
+    (19, (20, 15, 16, 17, 18)), (5, (7, 2, 16)), (8, (9, 11, 13)), (9, (11, 13)),
+    (18, (20, 15, 16, 17)), (7, (2, 4)), (11, (13,)), (20, (15, 16, 17)), (2, (4,)), (13, (17,)),
+    (17, (15,)), (15, (16,)),
+)  # fmt: skip
 N21STAR = GraphSpec(
     name="n21star",
     panel="F",
@@ -511,32 +390,9 @@ N21STAR = GraphSpec(
     directed=False,
     states=tuple(range(1, 22)),
     start=4,
-    edges=_fan(
-        (1, (2, 3, 4, 5, 6, 7)),
-        (12, (13, 14, 8, 9, 10, 11)),
-        (21, (15, 16, 17, 18, 19, 20)),
-        (6, (7, 2, 3, 4, 5)),
-        (3, (4, 5, 7, 2)),
-        (14, (4, 8, 9, 10, 11)),
-        (10, (11, 13, 8, 9)),
-        (19, (20, 15, 16, 17, 18)),
-        (5, (7, 2, 16)),
-        (8, (9, 11, 13)),
-        (9, (11, 13)),
-        (18, (20, 15, 16, 17)),
-        (7, (2, 4)),
-        (11, (13,)),
-        (20, (15, 16, 17)),
-        (2, (4,)),
-        (13, (17,)),
-        (17, (15,)),
-        (15, (16,)),
-    ),
+    edges=_N21STAR_EDGES,
     rewards=((13, 10.0),),
     clusters=(tuple(range(1, 8)), tuple(range(8, 15)), tuple(range(15, 22))),
-    value_answer="path",
-    entry_is_lobby=False,
-    domains=ROOM_AND_NAMED_DOMAINS,
     conditions=_community_conditions(
         transition_reval=LocalChange(add_edges=((4, 17),)),
         reward_reval=LocalChange(rewards=((10, 5.0),)),
@@ -560,11 +416,7 @@ GRAPHS: dict[str, GraphSpec] = {
 
 
 def get_graph(name: str) -> GraphSpec:
-    """Return the graph called ``name``.
-
-    Raises:
-        ParameterError: For an unknown graph, listing the valid ones.
-    """
+    """Return the graph called ``name``."""
     if name not in GRAPHS:
         raise ParameterError(f"unknown CogEval graph {name!r}; valid: {sorted(GRAPHS)}")
     return GRAPHS[name]

@@ -1,24 +1,4 @@
-"""CogEval on the shared results model: its unit, declared set, records and headlines.
-
-The unit is the paper's *task* (``graph.domain.condition[.cot]``): a task's
-items (its distinct prompts), temperatures and repeats move together, so
-every interval resamples whole tasks. Each dialog is a
-:class:`~cog_tasks.common.results.UnitRecord` of its task, keyed by its item
-and temperature (``<item>.t<temperature>``, the Inspect sample id) and
-numbered by its epoch (an lm-eval repeat, an Inspect epoch). Its status is
-``invalid`` when no answer could be read (``no_answer``, ``unparseable``),
-``error`` for an errored sample (scored 0, never left out) and ``truncated``
-where the reply stopped at the token limit.
-
-The declared set is what the run's arguments cover in the full benchmark
-(:func:`declared_items`): every task (grouped by condition) and, within
-each, every item at every temperature. A ``--limit`` run, or one whose
-samples file is short, is therefore partial whatever its command line said.
-:func:`checked_runs` applies the shared checks (a source read twice, a
-dialog twice in one epoch, missing tasks and dialogs, flagged replies) and
-:class:`CogEvalRun` gives every rate over tasks; :func:`run_headlines` the
-profile's rows. Nothing here reads a framework's files.
-"""
+"""CogEval on the shared results model: its unit (the paper's task), declared set and headlines."""
 
 from __future__ import annotations
 
@@ -43,7 +23,6 @@ SUCCESS = "success"
 #: The condition-balanced success rate: the mean over conditions of each one's rate.
 BALANCED = "success_balanced"
 BALANCED_NOTE = "mean over conditions, each weighed alike (success weighs conditions by items)"
-MEASURES: tuple[str, ...] = (SUCCESS, *FAILURE_MODES)
 #: Failure modes meaning that no answer could be read: the reply's status is ``invalid``.
 UNREAD_MODES: frozenset[str] = frozenset({"no_answer", "unparseable"})
 #: Identity arguments that set the sampling temperature (a factor of the analyses).
@@ -69,13 +48,7 @@ class TaskFacts:
 
 @dataclass(frozen=True)
 class Declared:
-    """A run's declared set: its tasks and, within each, its dialogs.
-
-    Attributes:
-        tasks: Every task the run was meant to cover, in the benchmark's order.
-        keys: Per task, its dialogs (``<item>.t<temperature>``).
-        temperatures: Each dialog's temperature.
-    """
+    """A run's declared set: its tasks, their dialogs (``<item>.t<temperature>``), temperatures."""
 
     tasks: Mapping[str, TaskFacts]
     keys: Mapping[str, tuple[str, ...]]
@@ -102,24 +75,11 @@ def dialog_key(item: str, temperature: float) -> str:
 
 
 def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
-    """``(item id, task id, facts)`` of every item the task arguments select.
-
-    Args:
-        arguments: The Inspect task's arguments (``source``, ``graphs``,
-            ``domains``, ``conditions``, ``cot``, ``design``, ``experiment``,
-            ``seed``), or an lm-eval task's ``dataset_kwargs`` (which may add
-            ``families``); absent ones take the task's defaults.
-
-    Raises:
-        ValueError: For arguments the task itself would refuse.
-    """
-    names = {
-        "graphs": split_names(arguments.get("graphs")),
-        "domains": split_names(arguments.get("domains")),
-        "conditions": split_names(arguments.get("conditions")),
-        "design": arguments.get("design") or "all",
-        "experiment": arguments.get("experiment"),
+    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
+    names: dict[str, Any] = {
+        key: split_names(arguments.get(key)) for key in ("graphs", "domains", "conditions")
     }
+    names.update(design=arguments.get("design") or "all", experiment=arguments.get("experiment"))
     cot = arguments.get("cot")
     families = split_names(arguments.get("families"))
     if (arguments.get("source") or "published") == "published":
@@ -147,16 +107,12 @@ def dialog_record(
     task: str,
     key: str,
     condition: str,
-    *,
     score: float,
     failure_mode: str | None,
     epoch: int = 1,
     status: str = "valid",
 ) -> UnitRecord:
-    """One dialog as a record of its task (grouped by ``condition``).
-
-    Its values are ``success`` and one indicator per failure mode.
-    """
+    """One dialog as a record of its task: ``success`` and one indicator per failure mode."""
     values = {SUCCESS: float(score)}
     values.update({mode: float(failure_mode == mode) for mode in FAILURE_MODES})
     return UnitRecord(task, values, epoch, status, condition, key)
@@ -202,17 +158,7 @@ class CogEvalRun(Row[Declared]):
         tasks: Collection[str] | None = None,
         temperature: float | None = None,
     ) -> Interval:
-        """A rate over the dialogs (each averaged over its epochs), with its interval over tasks.
-
-        The value is the mean over dialogs; whole tasks are resampled
-        (:func:`~cog_tasks.common.stats.cluster_mean_interval`), as the
-        Inspect metric does over its samples' epoch means.
-
-        Args:
-            measure: ``success`` or a failure mode.
-            tasks: Only these tasks (``None``: every task with a record).
-            temperature: Only the dialogs at this temperature (``None``: all).
-        """
+        """A rate over dialogs (epoch means) with its interval over tasks."""
         values, clusters = [], []
         for task, keys in self.checked.keys.items():
             if tasks is not None and task not in tasks:
@@ -254,31 +200,12 @@ class CogEvalRun(Row[Declared]):
 def checked_runs(
     runs: Sequence[tuple[RunResults, Declared]], *, pool_seeds: bool = False
 ) -> list[CogEvalRun]:
-    """Check every run and label it; a copy of a run counts once; nothing is merged silently.
-
-    Args:
-        runs: The runs as read, each with its declared set.
-        pool_seeds: Pool runs whose identities differ only by seed into one
-            row (their epochs follow each other); the row then says so.
-
-    Returns:
-        One row per run (or pooled group), labelled by the model and what
-        differs between the rows' identities.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """Check every run and label it (seeds pooled only with ``pool_seeds``); nothing is merged."""
     return checked_rows(runs, pool_seeds=pool_seeds, row=CogEvalRun)
 
 
 def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> list[str]:
-    """Each run's LLM level in an analysis of deviance.
-
-    Runs whose identities differ only in ``factors`` (arguments the analysis
-    models as factors: temperature, and ``cot`` in Experiment 2) share a level,
-    labelled by the model and what tells the levels apart; any other
-    difference is a level of its own, so no two settings are merged.
-    """
+    """Each run's LLM level in an analysis of deviance (``factors`` alone do not split runs)."""
     reduced = [
         replace(
             run.identity,
@@ -292,15 +219,7 @@ def analysis_levels(runs: Sequence[CogEvalRun], factors: Collection[str]) -> lis
 
 
 def run_headlines(run: CogEvalRun) -> list[Headline]:
-    """The headline numbers of one checked run, each carrying its coverage.
-
-    Returns:
-        ``success`` over every dialog, ``success_balanced`` (the mean over
-        conditions of their rates), then ``success_<condition>`` per
-        condition with a record, each with its 95 % interval over tasks and
-        each task's ``(successes, dialogs)`` (epoch means summed), so that the
-        ratio of the sums is the headline.
-    """
+    """``success``, ``success_balanced``, then ``success_<condition>`` of one run, over tasks."""
     by_condition: dict[str, list[str]] = {}
     for task in run.tasks:
         by_condition.setdefault(run.declared.tasks[task].condition, []).append(task)
@@ -340,12 +259,7 @@ def run_headlines(run: CogEvalRun) -> list[Headline]:
 def balanced_units(
     units: Mapping[str, UnitValue], tasks: Mapping[str, TaskFacts]
 ) -> dict[str, UnitValue]:
-    """Each task's ``(successes, dialogs)`` scaled by its condition's dialogs.
-
-    The ratio of the sums of the scaled values is the mean over conditions of
-    each condition's success rate: every condition weighs alike, however
-    many items it has.
-    """
+    """Each task's ``(successes, dialogs)`` scaled so every condition weighs alike."""
     totals: dict[str, float] = {}
     for task, (_, dialogs) in units.items():  # type: ignore[misc]
         condition = tasks[task].condition

@@ -1,12 +1,4 @@
-"""CogEval metrics: the score table's checks and the analysis of deviance.
-
-The analysis follows the paper (Table 2): a binomial GLM of successes out of
-``max_score`` with categorical factors, whose terms are added one at a time in
-a fixed order. Each term's chi-squared statistic is the drop in deviance it
-brings (a sequential, Type I, analysis of deviance), its degrees of freedom are
-the number of independent columns it adds, and its p value is the upper tail of
-the chi-squared distribution.
-"""
+"""CogEval metrics: the score table's checks and the paper's analysis of deviance (Table 2)."""
 
 from __future__ import annotations
 
@@ -23,15 +15,8 @@ from cog_tasks.common.files import DataFileError
 from cog_tasks.common.results import ResultsError
 
 SCORE_COLUMNS: tuple[str, ...] = (
-    "model",
-    "graph",
-    "domain",
-    "condition",
-    "temperature",
-    "score",
-    "max_score",
-)
-
+    "model", "graph", "domain", "condition", "temperature", "score", "max_score"
+)  # fmt: skip
 #: Term names in the paper's order, with the columns each term crosses.
 ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("LLM", ("model",)),
@@ -45,9 +30,7 @@ ANALYSIS_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain:condition", ("domain", "family")),
     ("graph:domain:condition", ("graph", "domain", "family")),
 )
-
-#: Experiment 2's terms (graph D, numbered rooms): the reasoning instruction
-#: (``cot``: none, bfs, dfs) is a factor beside the question.
+#: Experiment 2's terms: the reasoning instruction (``cot``) is a factor beside the question.
 EXPERIMENT2_TERMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("LLM", ("model",)),
     ("cot", ("cot",)),
@@ -61,15 +44,7 @@ EXPERIMENT2_FAMILY = "Experiment2"
 
 @dataclass(frozen=True)
 class DevianceTerm:
-    """One row of the analysis-of-deviance table.
-
-    Attributes:
-        term: Term name (``LLM``, ``graph``, ... ``graph:domain:condition``).
-        chi2: Drop in deviance when the term is added.
-        df: Independent parameters the term adds (0 when the data cannot
-            separate it from earlier terms).
-        p: Upper-tail chi-squared probability; ``None`` when ``df`` is 0.
-    """
+    """One row of the analysis-of-deviance table (``p`` is ``None`` when ``df`` is 0)."""
 
     term: str
     chi2: float
@@ -82,20 +57,7 @@ class DevianceTerm:
 
 
 def validate_scores(frame: pd.DataFrame, source: str = "scores") -> pd.DataFrame:
-    """Check and normalise a score table.
-
-    Args:
-        frame: Rows with the columns of :data:`SCORE_COLUMNS`.
-        source: Name of the input, used in error messages.
-
-    Returns:
-        A copy with typed columns and a ``family`` column.
-
-    Raises:
-        DataFileError: Naming the input of a missing column or of a table without
-            rows, and the input and row of an unknown condition, a
-            ``max_score`` that is not positive or a score outside ``[0, max_score]``.
-    """
+    """Check a score table (:data:`SCORE_COLUMNS`): a typed copy with a ``family`` column."""
     missing = [column for column in SCORE_COLUMNS if column not in frame.columns]
     if missing:
         raise DataFileError(f"{source}: missing column(s) {missing}; need {list(SCORE_COLUMNS)}")
@@ -140,32 +102,7 @@ def _warn(message: str) -> None:
 def analysis_of_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
-    """Sequential (Type I) analysis of deviance of a binomial GLM.
-
-    Rows whose condition is outside the five families of Table 1
-    (``nClusters``, ``mapDrawing``, and Experiment 2, which
-    :func:`experiment2_deviance` analyses) are left out. Rows are first summed per
-    cell of the full design, which leaves the deviance differences unchanged.
-    Each term enters as indicator columns of its factor combinations; columns
-    that earlier terms already span are dropped, so the fitted model depends
-    only on the space the terms span, as in any coding of categorical factors.
-
-    When the full model fits some cells exactly (every reply right, or every
-    reply wrong: perfect separation), their coefficients run off to infinity
-    and the χ² of the terms that separate them is unreliable; ``on_warning``
-    is then called with a one-line explanation.
-
-    Args:
-        table: A validated score table.
-        on_warning: Receives warnings; by default they are issued as
-            :class:`RuntimeWarning`.
-
-    Returns:
-        One :class:`DevianceTerm` per entry of :data:`ANALYSIS_TERMS`, in order.
-
-    Raises:
-        ResultsError: If no row belongs to the five families.
-    """
+    """Sequential (Type I) analysis of deviance of a binomial GLM over Table 1's five families."""
     rows = table[table["family"].isin(ANALYSIS_FAMILIES)]
     if rows.empty:
         raise ResultsError("no rows in the five condition families of Table 1")
@@ -176,16 +113,7 @@ def analysis_of_deviance(
 def experiment2_deviance(
     table: pd.DataFrame, on_warning: Callable[[str], None] = _warn
 ) -> list[DevianceTerm]:
-    """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor.
-
-    The rows of family ``Experiment2`` (a table without a ``cot`` column has
-    ``none`` throughout), summed per model, ``cot``, question and temperature,
-    with the terms of :data:`EXPERIMENT2_TERMS`; warnings as in
-    :func:`analysis_of_deviance`.
-
-    Raises:
-        ResultsError: If the table has no Experiment 2 row.
-    """
+    """Sequential analysis of deviance of Experiment 2's rows, ``cot`` as a factor."""
     rows = table[table["family"] == EXPERIMENT2_FAMILY].copy()
     if rows.empty:
         raise ResultsError("no Experiment 2 rows (conditions exp2ClusterCount, ...)")
@@ -247,11 +175,7 @@ def _sequential_deviance(
 
 
 def _independent_columns(design: np.ndarray) -> np.ndarray:
-    """Keep a linearly independent subset of columns (pivoted QR), in their original order.
-
-    Interaction columns of unbalanced designs are often collinear; fitting the
-    reduced design keeps the binomial fit well-posed and its rank exact.
-    """
+    """Keep a linearly independent subset of columns (pivoted QR), in their original order."""
     from scipy.linalg import qr
 
     _, triangle, pivots = qr(design, mode="economic", pivoting=True)

@@ -1,15 +1,4 @@
-"""The CogEval paper's published success rates, as reference rows for reports and the profile.
-
-Momennejad et al. (2023), Table 3 ("Mean and standard errors for planning
-performance across all task conditions"): one mean success rate per condition
-and LLM, over the audited conversations of Experiment 1 (graphs, domains,
-temperatures 0, 0.5 and 1, repeated runs). The paper gives the per-LLM overall
-success only as a figure (Fig. 2), so the reference rows are per condition.
-Bard's CoT-shortcut and stochastic cells are empty in the table and left out.
-
-Experiment 2 (Section 3.2, Fig. 3) is published as a bar chart with no value in
-the text: :data:`EXPERIMENT2_FINDINGS` keeps what the text states, per question.
-"""
+"""The CogEval paper's published success rates (Table 3) and Experiment 2 statements."""
 
 from __future__ import annotations
 
@@ -29,19 +18,10 @@ DIFFERS = (
     "replays the turns; lm-eval flattens them into one prompt); temperatures and repeats "
     "are set per run, and the paper's models are not rerun"
 )
-
 TABLE3_MODELS: tuple[str, ...] = (
-    "gpt-4-32k",
-    "gpt-35",
-    "davinci-003",
-    "claude-v1",
-    "pythia-20b",
-    "cohere",
-    "llama-13b",
-    "alpaca-7b",
-    "bard",
-)
-
+    "gpt-4-32k", "gpt-35", "davinci-003", "claude-v1", "pythia-20b", "cohere", "llama-13b",
+    "alpaca-7b", "bard",
+)  # fmt: skip
 # Table 3 means, in TABLE3_MODELS order; None where the table has "-".
 TABLE3_MEANS: dict[str, tuple[float | None, ...]] = {
     "1stepPath": (0.99, 0.76, 0.52, 0.57, 0.64, 0.27, 0.23, 0.27, 0.05),
@@ -85,17 +65,7 @@ PAPER_ROWS: tuple[PaperRow, ...] = tuple(
 
 @dataclass(frozen=True)
 class PaperFinding:
-    """A published result stated in words (the paper gives no number for it).
-
-    Attributes:
-        benchmark: The benchmark.
-        measure: The measure, named as our rows name it.
-        model: The model the paper measured.
-        finding: What the paper states, in our words.
-        source: Where it is published.
-        protocol: How it was measured.
-        differs: How our default protocol differs.
-    """
+    """A published result stated in words (the paper gives no number for it)."""
 
     benchmark: str
     measure: str
@@ -116,14 +86,12 @@ EXPERIMENT2_DIFFERS = (
     "the paper gives Fig. 3 as a bar chart only and its text states no value; our package "
     "has no copy of the figure, so no value is read off it: the rows are the text's statements"
 )
-
 #: What Section 3.2 and Fig. 3's caption state per Experiment 2 question, in our words.
 EXPERIMENT2_STATEMENTS: dict[str, str] = {
     "exp2ClusterCount": "bfs and dfs above none at temperatures 0 and 0.5, less so at 1",
     "exp2WithinCluster": "bfs and dfs above none at every temperature; bfs best at 0",
     "exp2OneClusterAway": "only bfs at temperature 0.5 above none",
 }
-
 EXPERIMENT2_FINDINGS: tuple[PaperFinding, ...] = tuple(
     PaperFinding(
         benchmark=BENCHMARK,

@@ -1,46 +1,4 @@
-"""Reading the final ``Answer: ...`` of a reply as a careful human grader would.
-
-The model is asked to end with ``Answer: A, B, C`` (a route), ``Answer: X`` (one
-state), ``Answer: N`` (a count) or ``Answer: A - B, C - D`` (a map). The reader
-accepts every form a grader would accept without guessing, and nothing more:
-
-- the last ``Answer:`` (or ``answer is:``) marker of the last line that has
-  one; "the answer is: Answer: 1, 10" reads ``1, 10``. A marker that ends its
-  line takes the next non-empty line, unless that line has its own marker
-  ("Therefore, the answer is:" then "Answer: 7" reads ``7``);
-- the reply in :func:`cog_tasks.common.reading.normalize`'s spelling
-  (fullwidth digits, any arrow ``→ ⇒ ➔``), markdown, quotes, remarks in
-  parentheses, trailing punctuation, arrows or "then" between states, and
-  any case;
-- a state written with its domain's prefix or suffix ("room 5", "city Oslo",
-  "Sunflower field", "the oak chest");
-- the first state(s) before trailing prose ("Room 2 from the lobby leads to
-  the most money" reads ``2``), and a short lead-in ("the shortest path is",
-  "you should choose", "Vicky should introduce you to");
-- states joined by a spaced dash or by "to" ("1 - 11 - 2", "Osaka to Durban
-  to Tallinn") when every part is a known state or a number.
-
-It refuses what would need a guess, and labels it ``unparseable`` (a wrong
-answer, never dropped):
-
-- hedges: "2 or 1", "either Oslo or Lima", "maybe 3", "2/1", and counts given
-  as a range or a bound ("3-4 clusters", "at least 3 clusters");
-- contradictions (the policy of :mod:`cog_tasks.common.reading`): two
-  ``Answer:`` markers with different answers anywhere in the reply, an answer
-  that retracts or corrects itself ("Room 2 is wrong; room 1"), "but ...
-  also", and "and" between answers ("2 and 1", two routes joined by "and";
-  "1, 3 and 5" is one route);
-- counts with more than one number ("15 rooms form 3 clusters");
-- states run together without a separator ("Zagreb Tallinn": one state
-  and prose, or a route?);
-- maps written as tuples ``(A, B)``, and answers with no state, number or
-  connection in them.
-
-A reply without any marker is ``no_answer``. When one prompt asks several
-questions (lm-eval's flattened dialog), a reply with exactly one marker per
-question ("Answer: 2" then "Answer: 1, 3") answers them in order, and only
-the scored question's answer is read.
-"""
+"""Reading a reply's final ``Answer: ...`` as a careful human grader would (docs/scoring.md)."""
 
 from __future__ import annotations
 
@@ -52,7 +10,6 @@ from cog_tasks.common import reading
 
 NO_ANSWER = "no_answer"
 UNPARSEABLE = "unparseable"
-
 _MARKER = re.compile(r"answer(?:\s+is)?\s*[:：]", re.IGNORECASE)
 _DECORATION = re.compile(r"[*_`\"“”\[\]{}]")
 _PARENTHESES = re.compile(r"\([^)]*\)")
@@ -111,15 +68,7 @@ _MAX_NAME_WORDS = 2
 
 @dataclass(frozen=True)
 class Reading:
-    """The final answer of a reply, or why there is none.
-
-    Attributes:
-        text: The cleaned text of the final answer, if a marker was found.
-        problem: ``None`` when the text can be read further, ``no_answer``
-            (no marker, or nothing after it) or ``unparseable`` (hedged or
-            contradictory).
-        raw: The answer as written, before cleaning (parentheses kept).
-    """
+    """The cleaned final answer of a reply, its ``problem`` (``None`` if readable), its raw text."""
 
     text: str | None
     problem: str | None = None
@@ -149,20 +98,7 @@ def _answer_lines(response: str) -> list[tuple[int, str]]:
 
 
 def read_final_answer(response: str, questions: int = 1, scored: int | None = None) -> Reading:
-    """Read the final answer of a reply (see the module docstring for the rules).
-
-    Args:
-        response: The whole reply.
-        questions: How many questions the prompt asked at once (lm-eval's
-            flattened dialog asks every user turn's question in one prompt).
-        scored: Which of those questions (1-based) is scored; the last by default.
-
-    Returns:
-        The cleaned answer text and, if it cannot be used, why. A reply with
-        exactly one marker per question answers each in turn, and the scored
-        question's answer is read (no contradiction between them); any other
-        reply is read by its last marker.
-    """
+    """Read the final answer of a reply; with several ``questions``, one marker per question."""
     found = _answer_lines(reading.normalize(response))
     if not found:
         return Reading(None, NO_ANSWER)
@@ -173,9 +109,8 @@ def read_final_answer(response: str, questions: int = 1, scored: int | None = No
         return Reading(None, NO_ANSWER)
     if _HEDGE.search(raw) or reading.hedged(raw) or reading.retracted(raw):
         return Reading(text, UNPARSEABLE, raw)
-    if not per_question and reading.one_answer(
-        _clean(other).lower() or None for _, other in found
-    ).outcome == reading.AMBIGUOUS:
+    answers = (_clean(other).lower() or None for _, other in found)
+    if not per_question and reading.one_answer(answers).outcome == reading.AMBIGUOUS:
         return Reading(text, UNPARSEABLE, raw)
     return Reading(text, None, raw)
 
@@ -184,11 +119,7 @@ _AND = re.compile(r"\band\b(?!\s+then\b)", re.IGNORECASE)
 
 
 def _two_by_and(raw: str) -> bool:
-    """Whether "and" joins two answers ("2 and 1", "1, 2 and 1, 3"), not a route's last state.
-
-    "1, 3 and 5" and "1, 3, and then 5" are one route: a list before "and"
-    and one state after it.
-    """
+    """Whether "and" joins two answers ("2 and 1"), not a route's last state ("1, 3 and 5")."""
     for match in _AND.finditer(raw):
         before, after = raw[: match.start()], raw[match.end() :]
         if not _ROUTE_SEPARATORS.search(before) or _ROUTE_SEPARATORS.search(after.strip()):
@@ -218,15 +149,7 @@ def normalize_state(token: str) -> str:
 
 @dataclass(frozen=True)
 class _Match:
-    """The state a route segment starts with.
-
-    Attributes:
-        state: The normalised state, or ``None`` when the segment is prose.
-        prose: Whether prose follows the state.
-        recognised: Whether the state is a known one or a number.
-        run_on: Whether another state follows without a separator
-            ("Zagreb Tallinn"), which cannot be read without guessing.
-    """
+    """The state a route segment starts with (``state`` ``None`` for prose)."""
 
     state: str | None
     prose: bool = False
@@ -235,12 +158,7 @@ class _Match:
 
 
 def _match_state(segment: str, known: Collection[str]) -> _Match:
-    """The state a route segment starts with, and whether prose follows it.
-
-    A known state (or a number) may carry a domain suffix ("Sunflower field");
-    anything else after it is trailing prose. An unknown name of at most two
-    words counts as a state (an invented one); longer text is prose.
-    """
+    """The state a route segment starts with; an unknown name of at most two words counts as one."""
     words = normalize_state(segment).split()
     if not words:
         return _Match(None)
@@ -266,18 +184,7 @@ def _starts_with_state(words: list[str], known: Collection[str]) -> bool:
 
 
 def read_route(text: str, known: Collection[str] = ()) -> list[str] | None:
-    """Read a route (or one state) from an answer text.
-
-    Args:
-        text: The cleaned answer text.
-        known: Normalised names of the states of the world, if known; numbers
-            always count as state names.
-
-    Returns:
-        The normalised states in order (the first states before any trailing
-        prose), or ``None`` when no state can be read, two states run on
-        without a separator, or "and" joins two answers ("2 and 1").
-    """
+    """The normalised states of a route (or one state) before any prose; ``None`` if unreadable."""
     if _two_by_and(text):
         return None
     route: list[str] = []
@@ -321,13 +228,7 @@ def split_map(answer: str) -> list[tuple[str, str]]:
 
 
 def parse_count(answer: str) -> int | None:
-    """The one whole number (digits or a word up to twelve) in ``answer``.
-
-    A number named as a count ("3 clusters", "four groups") is read first;
-    ``answer`` must name one ("15 rooms form 3 clusters" is 3). A hedged
-    count has none: a range ("3-4 clusters", "3 to 4"), a bound ("at least
-    3", "about 4") or two different numbers with no count named gives ``None``.
-    """
+    """The one whole number (digits or a word up to twelve) in ``answer``, ``None`` if hedged."""
     named = list(_NAMED_COUNT.finditer(answer))
     counts = {found.group(1).lower() for found in named or _COUNT.finditer(answer)}
     match = named[0] if named else _COUNT.search(answer)

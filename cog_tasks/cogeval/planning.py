@@ -1,16 +1,4 @@
-"""Optimal answers computed from the graphs with networkx and exhaustive search.
-
-A planning question asks for the route from a start state that collects the
-most reward (each rewarded state counts once; penalties are negative rewards),
-and among those the fewest steps. Routes are walks: they may pass a state twice
-when that is the only way to collect everything, which some community-graph
-detours need. A portal allows one jump to any state. Traversal questions
-(``1stepPath`` ...) are the same search with a single reward on the target, so
-their answers are exactly the shortest paths.
-
-The search runs breadth-first over ``(state, rewarded states visited, portal
-used)``, which is small for these graphs, and returns *every* optimal walk.
-"""
+"""Every optimal walk (most reward, then fewest steps) by breadth-first search over the graphs."""
 
 from __future__ import annotations
 
@@ -27,16 +15,7 @@ ProductState = tuple[int, frozenset[int], bool]
 
 @dataclass(frozen=True)
 class Environment:
-    """A graph after a condition's local change.
-
-    Attributes:
-        directed: Whether connections are one-way.
-        states: Every state, sorted.
-        edges: Connections as given (one pair per undirected edge).
-        rewards: ``(state, value)`` pairs with non-zero value.
-        portal: State that allows one jump to any state, if any.
-        stochastic: ``(state, ((next, probability), ...))`` lotteries.
-    """
+    """A graph after a condition's local change (``rewards`` non-zero only)."""
 
     directed: bool
     states: tuple[int, ...]
@@ -64,15 +43,7 @@ class Environment:
 
 
 def environment(spec: GraphSpec, condition: ConditionSpec) -> Environment:
-    """Apply a condition's local change to the base graph.
-
-    Args:
-        spec: The graph.
-        condition: The condition whose change applies.
-
-    Returns:
-        The changed environment.
-    """
+    """Apply a condition's local change to the base graph."""
     change = condition.change
     removed = {_edge_key(edge, spec.directed) for edge in change.remove_edges}
     edges = [edge for edge in spec.edges if _edge_key(edge, spec.directed) not in removed]
@@ -96,13 +67,7 @@ def _edge_key(edge: Edge, directed: bool) -> Edge | frozenset[int]:
 
 @dataclass(frozen=True)
 class Plan:
-    """Every optimal walk of one planning question.
-
-    Attributes:
-        value: The most reward any walk collects.
-        length: The fewest steps among walks that collect ``value``.
-        walks: All walks (state sequences, start first) with that value and length.
-    """
+    """Every optimal walk (start first) of one planning question, with its value and length."""
 
     value: float
     length: int
@@ -130,18 +95,7 @@ def optimal_plan(
     rewards: Mapping[int, float] | None = None,
     first_step: int | None = None,
 ) -> Plan:
-    """Find every walk from ``start`` that collects the most reward in the fewest steps.
-
-    Args:
-        env: The environment to plan in.
-        start: The start state.
-        rewards: What the walk maximises; defaults to the environment's rewards.
-        first_step: If given, only walks whose first move goes there (by a
-            connection, else by the portal) are considered.
-
-    Returns:
-        The optimal value, length and walks.
-    """
+    """Find every walk from ``start`` that collects the most reward in the fewest steps."""
     rewards = env.reward_map() if rewards is None else dict(rewards)
     rewarded = frozenset(state for state, value in rewards.items() if value)
     successors = env.successors()
@@ -191,14 +145,7 @@ def _walks_to(
 
 @dataclass(frozen=True)
 class WalkCheck:
-    """What following a proposed walk in an environment gives.
-
-    Attributes:
-        valid: Whether every step is a connection (or the one portal jump).
-        value: Reward collected (0 when invalid).
-        length: Number of steps.
-        revisits: Whether some state occurs twice.
-    """
+    """What following a walk gives: validity, reward (0 when invalid), steps, and revisits."""
 
     valid: bool
     value: float
@@ -209,13 +156,7 @@ class WalkCheck:
 def follow_walk(
     env: Environment, walk: tuple[int, ...], rewards: Mapping[int, float] | None = None
 ) -> WalkCheck:
-    """Follow ``walk`` step by step and report validity, reward and length.
-
-    Args:
-        env: The environment.
-        walk: States in order, the start first.
-        rewards: What counts as reward; defaults to the environment's rewards.
-    """
+    """Follow ``walk`` (start first) step by step and report validity, reward and length."""
     rewards = env.reward_map() if rewards is None else dict(rewards)
     successors = env.successors()
     jumped = False
@@ -233,15 +174,7 @@ def follow_walk(
 
 
 def expected_first_steps(env: Environment, start: int) -> dict[int, float]:
-    """Expected reward of each first step from ``start`` under stochastic transitions.
-
-    After the first step the walker plans optimally; where a state's exits are a
-    lottery, the walker gets the expectation. Only acyclic one-way graphs are
-    supported (the stochastic condition lives on the line graph C).
-
-    Raises:
-        ValueError: If the environment is undirected or has cycles.
-    """
+    """Expected reward of each first step from ``start`` (acyclic one-way graphs only)."""
     lotteries = dict(env.stochastic)
     graph = env.to_networkx()
     graph.add_edges_from((state, nxt) for state, exits in lotteries.items() for nxt, _ in exits)

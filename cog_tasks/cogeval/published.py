@@ -1,40 +1,4 @@
-"""The paper's audited tasks (``source=published``): cogeval/cogmaps ``conversations/``.
-
-The CogEval paper's results come from the audited conversations of the
-authors' repository (MIT) at :data:`UPSTREAM_COMMIT`. Upstream holds one file
-per graph, domain, condition, model, temperature and repeat (a *run*,
-``<model>/temp_<t>_<NNN>``). Most tasks send every run the same turns; the
-path-length conditions (``1stepPath`` ... ``nstepPath``) send each repeat
-``NNN`` a different start and goal, and some tasks gave one or two models a
-slightly different wording. Every distinct prompt (turns and expected
-answers) is one item; the item of a task's ``gpt-4-32k/temp_0_000`` run keeps
-the task's id (``graph.domain.condition[.cot]``), the others are
-``<task id>@<run>``, named by their first run (``gpt-4-32k`` first, then the
-lowest temperature and repeat). The package keeps an index of paths only
-(:data:`INDEX_FILE`: the task's local file, the item's upstream run file and
-the reply the paper scored), never the prompt text; each item is read at run
-time through :func:`cog_tasks.common.sources.fetch`:
-
-1. ``$COG_TASKS_DATA/cogeval/conversations/<graph>/<domain>/<condition>.json``
-   (Experiment 2: ``n15star_cot/ordRooms/<condition>/<variant>_<exp>.json``),
-   one file per task whose ``variants`` list every prompt with its ``runs``;
-2. the Hub setting ``COG_TASKS_COGEVAL_HUB``: a folder or Hub dataset in that
-   same layout;
-3. the one upstream run file the index names (also read from
-   ``COG_TASKS_DATA/cogeval/`` under its upstream path), whose assistant
-   turns and scores are ignored.
-
-The paper scored the last reply of every dialog except Experiment 2's
-cluster count, which asks its question first and "Please draw the map of the
-environment" second: there the first reply was scored (``scored_reply``).
-
-The map-drawing task (``mapRepresentation``) is left out: its expected answer
-is a pattern that accepts any reply. Replies are scored against the expected
-answers; the failure modes are exact where the task's map is read from its
-prompt and its optimal routes are the expected ones (33 one-turn route
-questions, :func:`~cog_tasks.cogeval.published_graph.scoring_context`), and
-inferred from the expected answers elsewhere (see :mod:`cog_tasks.cogeval.scoring`).
-"""
+"""The paper's audited tasks (``source=published``): an index of paths, read at run time."""
 
 from __future__ import annotations
 
@@ -65,7 +29,6 @@ from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
 UPSTREAM_REPO = "cogeval/cogmaps"
 UPSTREAM_COMMIT = "e731203dc4626decade618065f79eb1b4218debd"
 INDEX_FILE = Path(__file__).with_name("published_index.json")
-
 #: Conditions of the published tasks that our generator does not have, with their family.
 PUBLISHED_ONLY_FAMILIES: dict[str, str] = {
     "nonteleShortcutShortest": "Shortcut",
@@ -142,7 +105,7 @@ SOURCE = DataSource(
 
 @dataclass(frozen=True)
 class Conversation:
-    """What one task file holds: the system message, the user turns and the expected answers."""
+    """The system message, the user turns and the expected answers of one prompt."""
 
     system: str
     turns: tuple[str, ...]
@@ -150,22 +113,12 @@ class Conversation:
 
 
 def check_content(content: Content) -> Conversation:
-    """Validate one audited conversation (an upstream run file, or a local file's prompt).
-
-    Assistant turns, scores and every other field are ignored.
-
-    Raises:
-        DataFileError: Naming the file and what is wrong with it.
-    """
+    """Validate one audited conversation; assistant turns, scores and other fields are ignored."""
     return _conversation(content.json(), content.source)
 
 
 def check_variants(content: Content) -> dict[str, Conversation]:
-    """Every prompt of a local task file, by the upstream runs that were sent it.
-
-    Raises:
-        DataFileError: Naming the file when it lists no ``variants``, or a bad one.
-    """
+    """Every prompt of a local task file, by the upstream runs that were sent it."""
     data = content.json()
     variants = data.get("variants") if isinstance(data, dict) else None
     if not isinstance(variants, list) or not variants:
@@ -217,20 +170,7 @@ def _conversation(data: Any, source: str) -> Conversation:
 
 @dataclass(frozen=True)
 class PublishedTask:
-    """One item of the paper (one distinct prompt of a task), located but not yet read.
-
-    Attributes:
-        id: Stable item id: the task's id, or ``<task id>@<run>`` for another prompt.
-        task: The paper's task ``graph.domain.condition[.cot]``, whose items
-            are resampled together in intervals.
-        graph: Graph name (Experiment 2 runs on graph D, ``n15star``).
-        domain: Domain name.
-        condition: Condition, named as our conditions are.
-        cot: ``none``, or Experiment 2's ``bfs`` / ``dfs`` variant.
-        local_path: The task's file under ``COG_TASKS_DATA/cogeval`` (and a Hub copy).
-        upstream_path: The upstream run file of this prompt, read when neither copy has it.
-        scored_reply: Which reply (1-based) the paper scored.
-    """
+    """One item of the paper (one distinct prompt of a task), located but not yet read."""
 
     id: str
     task: str
@@ -256,11 +196,7 @@ class PublishedTask:
         return self.upstream_path.removeprefix(f"{folder}/").removesuffix(".json")
 
     def load(self) -> Conversation:
-        """Read and check the item's conversation (see the module docstring).
-
-        Raises:
-            DataFileError: When the task's local file has no prompt sent to the item's run.
-        """
+        """Read and check the item's conversation (local file, Hub copy, else upstream)."""
         root = local_data_dir()
         local = root is not None and (root / SOURCE.benchmark / self.local_path).is_file()
         if local or hub_source(SOURCE.benchmark) is not None:
@@ -273,12 +209,7 @@ class PublishedTask:
         return fetch(SOURCE, self.upstream_path, check_content).value
 
     def to_record(self) -> dict[str, Any]:
-        """A record shaped like a generated item's.
-
-        It carries a graph context (exact failure modes) where
-        :func:`~cog_tasks.cogeval.published_graph.scoring_context` reads one,
-        and the answer form and start in every case.
-        """
+        """A record shaped like a generated item's, with a graph context where one is read."""
         conversation = self.load()
         kind = answer_kind(self.condition, conversation.expected)
         context = scoring_context(conversation.turns, kind, conversation.expected)
@@ -309,11 +240,7 @@ def answer_kind(condition: str, expected: Sequence[str]) -> AnswerKind:
 
 
 def task_start(kind: AnswerKind, conversation: Conversation) -> str | None:
-    """The start a route or first move may name first: the question's, else the routes' own.
-
-    A first-move question names its start ("Which room from the lobby ...");
-    a route's start is also read from the optimal routes when they share one.
-    """
+    """The start a route or first move may name first: the question's, else the routes' own."""
     if kind == "first_step":
         return question_start(conversation.turns)
     if kind == "path":
@@ -329,10 +256,7 @@ def route_start(expected: Sequence[str]) -> str | None:
 
 @cache_reads
 def _variants(local_path: str) -> dict[str, Conversation]:
-    """The prompts of one local (or Hub) task file by run, read once per process.
-
-    Every call records the file's provenance (:func:`~cog_tasks.common.provenance.cache_reads`).
-    """
+    """The prompts of one local (or Hub) task file by run, read once per process."""
     return fetch(SOURCE, local_path, check_variants).value
 
 
@@ -379,25 +303,7 @@ def select_published(
     experiment: int | None = None,
     unscorable: bool = False,
 ) -> list[PublishedTask]:
-    """The published items that match, in the index's order.
-
-    The items the audit finds unscorable as published
-    (:data:`UNSCORABLE`) are left out unless
-    ``unscorable`` keeps them.
-
-    ``cot`` picks Experiment 2's prompt variant; the Experiment 1 tasks have
-    none, so they are in the selection only with ``cot="none"``; unset, every
-    item is (every distinct prompt of the paper). ``design="paper"``
-    keeps the Experiment 1 tasks of the paper's 3 domains per graph and the 5
-    condition families of Table 2. ``experiment=1`` keeps Experiment 1's tasks;
-    ``experiment=2`` keeps Experiment 2's nine, every ``cot`` variant (``cot``
-    must then be unset or ``none``).
-
-    Raises:
-        ParameterError: For a graph, domain or condition no published task has,
-            listing the valid ones, or an experiment and ``cot`` that do not go
-            together (see :func:`~cog_tasks.cogeval.graphs.cot_variants`).
-    """
+    """The published items that match, in index order (:data:`UNSCORABLE` ones on request)."""
     variants = cot_variants(experiment, cot)
     every = published_index()
     for name, chosen, known in (

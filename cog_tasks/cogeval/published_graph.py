@@ -1,20 +1,4 @@
-"""Graph facts read from the text of a published task (for the blind walker).
-
-The published tasks are prompts, not graphs. On the star and cluster graphs
-(``n15star``, ``n16cluster``, ``n21star``, and Experiment 2) every domain
-lists its connections in one template, "A is connected to B, C, and D" or
-"A, B and C are all connected to each other", and states the rewards as
-"a chest with a reward of 50 in room 20", "Prem is donating 50 books" or
-"a bunch of 50 snapdragon flowers". The line and tree graphs tell a walk
-through the environment ("you enter room 1 ... which leads to room 3 ...
-you go back to the lobby"), read as a tree (:func:`_read_story`).
-
-Only the *first* user turn's map is read, with the target of a "shortest
-path ... to X" question; the follow-up turns' changes are not: the walker
-plans on the first turn's map. Not read (:func:`read_turns` gives ``None``):
-the unordRooms and objectRelations prose, names of several words, and a
-story whose map is not a tree or misses a state of the expected answers.
-"""
+"""Graph facts read from the text of a published task (for the blind walker)."""
 
 from __future__ import annotations
 
@@ -112,11 +96,7 @@ _QUESTION = re.compile(
 
 
 def _mentions(sentence: str) -> list[tuple[int, int, str]]:
-    """(start, end, name) of every state the sentence names, in order (see the patterns above).
-
-    Raises:
-        DataFileError: For names of several words ("New Delhi"), which are not read.
-    """
+    """(start, end, name) of every state the sentence names, in order."""
     found = [(m.start(), m.end(), m[1].lower()) for m in _DOOR_MENTION.finditer(sentence)]
     named = [(m.start(), m.end(), m[1]) for m in _ROOM_MENTION.finditer(sentence)]
     if not named:
@@ -136,14 +116,7 @@ def _mentions(sentence: str) -> list[tuple[int, int, str]]:
 def _read_story(
     text: str,
 ) -> tuple[tuple[str, ...], list[tuple[str, str]], list[tuple[str, float]]]:
-    """States (the story's start first), connections and rewards of an exploration story.
-
-    The story is read as a walk over a tree: a state named for the first time
-    is connected to where the walk is and becomes where it is, unless it is
-    one of a list of options ("room 1 or room 2"), which all hang from the
-    same place; naming a known state moves the walk there. A reward belongs to
-    the state named in its clause, or to where the walk is.
-    """
+    """States (start first), connections and rewards of an exploration story, read as a tree."""
     states: list[str] = []
     edges: list[tuple[str, str]] = []
     rewards: list[tuple[str, float]] = []
@@ -196,34 +169,7 @@ def read_first_turn(
     question: str | None = None,
     later_turns: Sequence[str] = (),
 ) -> GraphContext | None:
-    """The first turn's map as a scorer context, or ``None`` when it cannot be read.
-
-    The connection template is read first; a turn where it does not name as
-    many states as the turn announces is read as an exploration story
-    (:func:`_read_story`). The start is the state the question walks from
-    ("Starting from the lobby", "From room 1"), else a story's first state;
-    the expected answers only check the reading, never steer the walk.
-
-    Args:
-        first_turn: The first user turn (it describes the environment).
-        kind: Answer form of the question asked.
-        expected: The task's expected answers (every state they name must be
-            on a story's map).
-        question: The turn that asks the question (default: the first turn);
-            a "shortest path ... to X" question makes X the only goal, and a
-            target missing from the map leaves the walk without a goal
-            (upstream's n15star socialTies ``3stepPath`` asks for Matt, who
-            is not among the scholars the prompt connects).
-        later_turns: The turns after the first, whose new states (a new room
-            with a portal) the answers may name.
-
-    Returns:
-        A context over the connections read, with the stated rewards (or the
-        question's target as the one goal), or ``None`` when a story's map is
-        not a tree, does not name as many states as the turn announces or
-        misses a state of the answers, the start is not on the map, or a
-        reward question names no rewarded state of it.
-    """
+    """The first turn's map (template, else story) as a scorer context; ``None`` if unreadable."""
     question = question or first_turn
     edges = list(dict.fromkeys(_edges(first_turn)))
     story = None  # a story's first state, where its walk starts
@@ -276,11 +222,7 @@ def question_start(turns: Sequence[str]) -> str | None:
 def read_turns(
     turns: Sequence[str], kind: AnswerKind, expected: Sequence[str], asked: int | None = None
 ) -> GraphContext | None:
-    """The map a blind walker uses to answer turn ``asked`` (default: the last) of a dialog.
-
-    See :func:`read_first_turn`; ``None`` also when a turn names a state in
-    words the story reader does not read.
-    """
+    """The map a blind walker uses to answer turn ``asked`` (default: the last) of a dialog."""
     question = turns[(asked or len(turns)) - 1]
     try:
         return read_first_turn(turns[0], kind, expected, question=question, later_turns=turns[1:])
@@ -291,16 +233,7 @@ def read_turns(
 def scoring_context(
     turns: Sequence[str], kind: AnswerKind, expected: Sequence[str]
 ) -> GraphContext | None:
-    """The exact map of a one-turn "shortest path ... to X" task, for exact failure modes.
-
-    Only where nothing is changed after the map is stated and one target is
-    the goal (the Traversal and Experiment 2 route questions): there the map
-    read is the task's whole world, and the one-chest rule and ours agree. The
-    context is kept only when the optimal routes on it are the expected ones.
-
-    Returns:
-        The context with the optimal value and length, or ``None``.
-    """
+    """The map of a one-turn "shortest path ... to X" task, if its best routes are the expected."""
     if len(turns) != 1 or kind != "path" or _TARGET.search(turns[0]) is None:
         return None
     context = read_turns(turns, kind, expected)

@@ -1,16 +1,4 @@
-"""The CogEval report: one row per run with 95 % intervals over tasks, and its figures.
-
-A row is a checked run (:class:`~cog_tasks.cogeval.headlines.CogEvalRun`: one
-Inspect log, one lm-eval results file, one run of a score table, or runs
-pooled on request), never a model: runs that differ in ``cot``, temperatures
-or any other setting stay apart. Every rate is a mean over dialogs (each
-averaged over its epochs) with a 95 % interval over tasks (a task's items,
-temperatures and repeats are resampled together). Each row carries its
-coverage (missing tasks and dialogs; invalid, errored and truncated replies)
-in text and JSON. A chance reference sits beside each row computed on that
-row's tasks only. Figures: success per run with error bars, success heatmaps
-(with intervals), failure-mode bars, success by temperature with error bars.
-"""
+"""The CogEval report: one row per run with 95 % intervals over tasks, and its figures."""
 
 from __future__ import annotations
 
@@ -36,11 +24,6 @@ def error_bar(value: float, bounds: list[float | None]) -> list[float]:
     """Error-bar lengths below and above ``value``; none drawn where there is no interval."""
     low, high = bounds
     return [0.0, 0.0] if low is None or high is None else [value - low, high - value]
-
-
-def number_text(value: float | None) -> str:
-    """A rate to three decimals, or ``n/a``."""
-    return "n/a" if value is None else f"{value:.3f}"
 
 
 def rate_text(value: float, bounds: list[float | None], n: int, unit: str = "task") -> str:
@@ -74,20 +57,7 @@ def _reference(run: CogEvalRun, chance: Sequence[CogEvalRun]) -> dict[str, Any] 
 def run_summary(
     runs: Sequence[CogEvalRun], reference_model: str | None = None
 ) -> list[dict[str, Any]]:
-    """One row per run: success and failure-mode rates with 95 % intervals over tasks.
-
-    Args:
-        runs: The checked runs.
-        reference_model: The chance model's name; each other row gets the
-            chance run that covers most of its tasks, scored on its tasks only.
-
-    Returns:
-        Rows with ``run``, ``model``, ``cot``, ``tasks``, ``dialogs``,
-        ``success`` and ``success_ci`` (``[low, high]``), ``<mode>`` and
-        ``<mode>_ci`` per failure mode, ``coverage`` (the results model's
-        counts), ``note`` (pooling, partial, flagged replies, or ``""``) and
-        ``chance`` (``None`` where there is no reference).
-    """
+    """One row per run: rates with 95 % intervals over tasks, and chance on the row's own tasks."""
     chance = [run for run in runs if run.identity.model == reference_model]
     summary = []
     for run in runs:
@@ -170,6 +140,11 @@ def _finish_success_chart(figure: Any, axis: Any, title: str, legend_size: int, 
     axis.set_ylim(0, 1)
     axis.set_title(title)
     axis.legend(fontsize=legend_size)
+    return save_closed(figure, path)
+
+
+def save_closed(figure: Any, path: Path) -> Path:
+    """Lay out the figure, save it as PNG and close it."""
     figure.tight_layout()
     save_figure(figure, path)
     pyplot().close(figure)
@@ -196,16 +171,7 @@ def _tasks_by(run: CogEvalRun, *fields: str) -> dict[tuple[str, ...], list[str]]
 
 
 def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
-    """One heatmap of success rate by graph x condition per run, each cell with its interval.
-
-    Args:
-        runs: The checked runs.
-        out_dir: Where the PNG files go.
-
-    Returns:
-        The files written.
-    """
-    plt = pyplot()
+    """One heatmap of success rate by graph x condition per run, each cell with its interval."""
     paths = []
     for run in runs:
         cells = {
@@ -217,7 +183,8 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
         grid = np.full((len(graphs), len(conditions)), np.nan)
         for (graph, condition), interval in cells.items():
             grid[graphs.index(graph), conditions.index(condition)] = interval.value
-        figure, axis = plt.subplots(figsize=(1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs)))
+        size = (1.0 + 0.6 * len(conditions), 1.6 + 0.5 * len(graphs))
+        figure, axis = pyplot().subplots(figsize=size)
         image = axis.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
         axis.set_xticks(range(len(conditions)), conditions, rotation=60, ha="right")
         axis.set_yticks(range(len(graphs)), graphs)
@@ -225,29 +192,24 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
             if not np.isnan(value):
                 color = "black" if value > 0.5 else "white"
                 bound = cells[(graphs[row], conditions[column])]
-                low, high = (number_text(end) for end in bound.as_list())
+                low, high = ("n/a" if end is None else f"{end:.3f}" for end in bound.as_list())
                 text = f"{value:.2f}\n[{low},{high}]"
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {run.label}")
         figure.colorbar(image, ax=axis, label="success rate")
-        figure.tight_layout()
-        path = out_dir / f"heatmap_{_slug(run.label)}.png"
-        save_figure(figure, path)
-        plt.close(figure)
-        paths.append(path)
+        paths.append(save_closed(figure, out_dir / f"heatmap_{_slug(run.label)}.png"))
     return paths
 
 
 def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     """Stacked bars of failure-mode rates per run and graph."""
-    plt = pyplot()
     labels, rates = [], []
     for run in runs:
         groups = _tasks_by(run, "graph")
         for graph in in_order([graph for (graph,) in groups], tuple(GRAPHS)):
             labels.append(f"{run.label}\n{graph}")
             rates.append([run.rate(mode, groups[(graph,)]).value for mode in FAILURE_MODES])
-    figure, axis = plt.subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
+    figure, axis = pyplot().subplots(figsize=(2.0 + 0.7 * len(labels), 4.5))
     bottom = np.zeros(len(labels))
     for index, mode in enumerate(FAILURE_MODES):
         values = np.array([row[index] for row in rates], dtype=float)
@@ -258,11 +220,7 @@ def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     axis.set_ylim(0, 1)
     axis.set_title("CogEval failure modes")
     axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    figure.tight_layout()
-    path = out_dir / "failure_modes.png"
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return save_closed(figure, out_dir / "failure_modes.png")
 
 
 def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
@@ -290,16 +248,7 @@ def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
 def write_report(
     runs: Sequence[CogEvalRun], out_dir: Path, reference_model: str | None = None
 ) -> tuple[list[dict[str, Any]], list[Path]]:
-    """Summarise checked runs and write every figure into ``out_dir``.
-
-    Args:
-        runs: The checked runs.
-        out_dir: Where the PNG files go.
-        reference_model: The chance model's name (see :func:`run_summary`).
-
-    Returns:
-        The run summary and the files written.
-    """
+    """Summarise checked runs and write every figure into ``out_dir``; the summary and the files."""
     out_dir.mkdir(parents=True, exist_ok=True)
     summary = run_summary(runs, reference_model)
     return summary, [

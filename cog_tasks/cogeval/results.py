@@ -1,9 +1,4 @@
-"""CogEval's files into the results model: rescored replies (``score``) and score tables.
-
-Inspect logs and lm-eval folders are read by their frontends
-(:mod:`cog_tasks.cogeval.inspect.logs`, :mod:`cog_tasks.cogeval.lm_eval.samples`);
-every path ends in :func:`cog_tasks.cogeval.headlines.checked_runs`.
-"""
+"""CogEval's files into the results model: rescored replies (``score``) and score tables."""
 
 from __future__ import annotations
 
@@ -42,35 +37,14 @@ TRUNCATED_STOPS: frozenset[str] = frozenset({"max_tokens", "length"})
 
 
 def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str, Any]:
-    """Score one reply produced elsewhere.
-
-    Args:
-        record: Needs ``condition``, ``expected`` (list of ``"Answer: ..."``)
-            and ``response``; an optional ``graph_context`` (a
-            :class:`GraphContext` dictionary) makes failure modes exact, and
-            an optional ``start`` (the start state, without a context) lets a
-            route repeat the start where the expected answers omit it.
-        where: Where the record comes from, for error messages.
-
-    Returns:
-        The record plus ``score`` (0 or 1) and ``failure_mode`` (``None`` when
-        correct).
-
-    Raises:
-        DataFileError: Naming ``where`` when a field is missing or malformed, or an
-            expected answer is unreadable (:func:`check_expected`).
-    """
+    """Score one reply produced elsewhere: the record plus ``score`` and ``failure_mode``."""
     for key in ("condition", "expected", "response"):
         if key not in record:
             raise DataFileError(f"{where}: missing field {key!r}")
     expected = record["expected"]
     if isinstance(expected, str):
         expected = [expected]
-    if (
-        not isinstance(expected, list)
-        or not expected
-        or not all(isinstance(e, str) for e in expected)
-    ):
+    if not (isinstance(expected, list) and expected and all(isinstance(e, str) for e in expected)):
         raise DataFileError(f"{where}: 'expected' must be a non-empty list of strings")
     if not isinstance(record["response"], str):
         raise DataFileError(f"{where}: 'response' must be a string")
@@ -90,14 +64,7 @@ def rescore_record(record: Mapping[str, Any], where: str = "record") -> dict[str
 def check_expected(
     expected: list[str], kind: AnswerKind, context: GraphContext | None, where: str
 ) -> None:
-    """Refuse expected answers that no reply could match, which would score every reply 0.
-
-    Each must read as its kind's answer (a route, a count, a map), and with a
-    graph context a route may name only the graph's rooms.
-
-    Raises:
-        DataFileError: Naming ``where`` and the answer.
-    """
+    """Refuse expected answers that no reply could match, which would score every reply 0."""
     for text in expected:
         answer = extract_answer(text) or text
         if kind == "count":
@@ -128,20 +95,7 @@ class GoldUnreadableError(DataFileError):
 
 
 def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rescore every line of ``source``.
-
-    A line whose expected answer cannot be read (:func:`check_expected`) is
-    kept with ``gold_unreadable: true``, ``score: null`` and that failure
-    mode, unless ``strict``.
-
-    Returns:
-        The scored lines, and the unknown condition names; rows of an
-        unknown condition are still scored, from their expected answers.
-
-    Raises:
-        DataFileError: Naming the file when it holds no reply, or the file and
-            line of a bad record (with ``strict``, of an unreadable expected answer too).
-    """
+    """The rescored lines of ``source`` and its unknown conditions (bad gold kept unless strict)."""
     scored = []
     for number, record in iter_jsonl(source):
         try:
@@ -197,32 +151,14 @@ def _run(
     for (item, task, facts, temperature), score, failure, status, epoch in rows:
         key = dialog_key(item, temperature)
         repeats[key] += 1
-        records.append(
-            dialog_record(
-                task,
-                key,
-                facts.condition,
-                score=score,
-                failure_mode=failure,
-                epoch=repeats[key] if epoch is None else int(epoch),
-                status=status,
-            )
-        )
+        number = repeats[key] if epoch is None else int(epoch)
+        records.append(dialog_record(task, key, facts.condition, score, failure, number, status))
     declared = Declared.of(dialog for dialog, *_ in rows)
     return run_results(identity, records, declared, source, protocol), declared
 
 
 def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResults, Declared]:
-    """The scored lines of ``cog-tasks cogeval score`` as one run.
-
-    A line's task is its ``task`` field, else its ``id``, else the line
-    itself; its dialog is its ``id`` (else its task) at its ``temperature``
-    (default 0), its epoch its ``epoch`` field (default 1). So a line given
-    twice with its ``id`` is found; lines without one cannot be told apart.
-    A line with a truthy ``error`` is ``error``, one whose ``stop_reason`` is
-    ``max_tokens`` or ``length`` ``truncated``. A line marked
-    :data:`GOLD_UNREADABLE` has no score and is left out.
-    """
+    """The scored lines of ``cog-tasks cogeval score`` as one run (gold-unreadable left out)."""
     rows: list[Row] = [
         (
             _dialog(record, str(record.get("id") or f"line {number}")),
@@ -240,12 +176,7 @@ def score_file_run(source: Path, scored: list[dict[str, Any]]) -> tuple[RunResul
 
 
 def read_score_table(path: Path) -> pd.DataFrame:
-    """Read a score table from CSV, or from JSONL with the same fields.
-
-    Raises:
-        DataFileError: Naming the file for an unsupported extension, a CSV file that
-            cannot be parsed (empty, an unclosed quote, not text) or bad lines.
-    """
+    """Read a score table from CSV, or from JSONL with the same fields."""
     if path.suffix == ".csv":
         try:
             return pd.read_csv(path)
@@ -264,19 +195,7 @@ def _cell(row: Mapping[str, Any], column: str) -> Any:
 
 
 def score_table_runs(path: Path) -> list[tuple[RunResults, Declared]]:
-    """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog.
-
-    A row's task is its ``task`` column, else ``graph.domain.condition[.cot]``;
-    its dialog its ``id`` (else its task) at its temperature; its epoch its
-    ``epoch`` column, else the next repeat of that dialog (so without ``id``
-    and ``epoch`` columns a row given twice is one more repeat). Each row
-    weighs one dialog: its success is ``score / max_score``. Its status is
-    the ``status`` column where given, else ``invalid`` for ``no_answer`` and
-    ``unparseable``.
-
-    Raises:
-        ValueError: Naming the file and row of a bad value (:func:`validate_scores`).
-    """
+    """A score table's runs: one per ``run`` value (else per ``model``), each row a dialog."""
     table = validate_scores(read_score_table(path), source=str(path))
     column = "run" if "run" in table else "model"
     runs = []

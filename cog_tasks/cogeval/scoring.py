@@ -1,28 +1,4 @@
-"""Deterministic, graph-aware scoring of CogEval replies.
-
-A reply scores 1 when its final ``Answer:`` line matches one of the optimal
-answers (read by :mod:`cog_tasks.cogeval.parsing`). A route may give or omit
-the start state, whichever the optimal answers do. Otherwise it gets one
-failure mode:
-
-- ``no_answer``: no ``Answer:`` line, or nothing after it;
-- ``unparseable``: an ``Answer:`` line that cannot be read without guessing:
-  a hedge ("2 or 1"), two different final answers, a map written as tuples,
-  or no state, number or connection at all;
-- ``invalid_edge``: a step along a connection that does not exist (or an
-  unknown state): a hallucinated transition;
-- ``loop``: a valid route that visits some state twice;
-- ``wrong_goal``: a valid route that collects less reward (or misses the
-  target);
-- ``suboptimal``: a valid route with the best reward but more steps;
-- ``wrong_count``: a wrong number of clusters, or a map with the wrong set of
-  connections but no invented one.
-
-With the graph (a :class:`GraphContext`) the classification is exact. Without
-it (rescoring replies that come with answers only) it is inferred from the
-optimal answers, which list every optimum: a route that neither loops, ends
-elsewhere nor is longer must contain an invented step.
-"""
+"""Deterministic, graph-aware scoring: exact failure modes with a graph, else from the answers."""
 
 from __future__ import annotations
 
@@ -40,45 +16,18 @@ from cog_tasks.cogeval.parsing import (
     split_map,
     split_route,
 )
-from cog_tasks.cogeval.planning import (
-    Environment,
-    expected_first_steps,
-    follow_walk,
-    optimal_plan,
-)
+from cog_tasks.cogeval.planning import Environment, expected_first_steps, follow_walk, optimal_plan
 from cog_tasks.common.files import DataFileError
 
 AnswerKind = Literal["path", "first_step", "count", "map"]
 FAILURE_MODES: tuple[str, ...] = (
-    "no_answer",
-    "unparseable",
-    "invalid_edge",
-    "loop",
-    "suboptimal",
-    "wrong_goal",
-    "wrong_count",
-)
+    "no_answer", "unparseable", "invalid_edge", "loop", "suboptimal", "wrong_goal", "wrong_count"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class GraphContext:
-    """What the scorer needs to know about the environment of one question.
-
-    States are given by their normalised names so that the context can travel
-    in JSON next to the reply (Inspect metadata, lm-eval docs, rescoring input).
-
-    Attributes:
-        kind: Answer form: ``path``, ``first_step``, ``count`` or ``map``.
-        directed: Whether connections are one-way.
-        states: Normalised names of all states.
-        edges: Connections as name pairs.
-        rewards: What a route maximises, as ``(name, value)`` pairs.
-        start: Normalised name of the start state (routes and first steps).
-        portal: State with a one-jump portal, if any.
-        stochastic: Random exits, as ``(name, ((next, probability), ...))``.
-        best_value: The optimal reward (routes and first steps).
-        best_length: The optimal number of steps (routes and first steps).
-    """
+    """The environment of one question, states by normalised name so it travels in JSON."""
 
     kind: AnswerKind
     directed: bool
@@ -97,11 +46,7 @@ class GraphContext:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GraphContext:
-        """Rebuild a context written by :meth:`to_dict`.
-
-        Raises:
-            DataFileError: If a required field is missing or malformed.
-        """
+        """Rebuild a context written by :meth:`to_dict`."""
         try:
             return cls(
                 kind=data["kind"],
@@ -139,13 +84,7 @@ class GraphContext:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """The score of one reply.
-
-    Attributes:
-        score: 1 when the reply matches an optimal answer, else 0.
-        failure_mode: One of :data:`FAILURE_MODES`, or ``None`` when correct.
-        answer: The extracted answer text, if any.
-    """
+    """The score (1 or 0) of one reply, its failure mode (``None`` when correct) and answer text."""
 
     score: int
     failure_mode: str | None
@@ -171,29 +110,7 @@ def score_response(
     questions: int = 1,
     scored: int | None = None,
 ) -> ScoreResult:
-    """Score one reply against the optimal answers.
-
-    A route or first move may name the question's start first, whether or
-    not the answers do; a route may leave the start out only where the
-    answers begin with it (never its first move).
-
-    Args:
-        response: The full reply text.
-        expected: Every optimal answer, each as ``"Answer: ..."``.
-        kind: The answer form.
-        context: The environment, for exact failure modes.
-        start: Normalised start state where ``context`` has none (so that a
-            route may repeat the start even where the answers omit it).
-        questions: How many questions the prompt asked at once (see
-            :func:`~cog_tasks.cogeval.parsing.read_final_answer`).
-        scored: Which of them (1-based) is scored; the last by default.
-
-    Returns:
-        The score, failure mode and extracted answer.
-
-    Raises:
-        ValueError: If ``expected`` is empty.
-    """
+    """Score one reply against every optimal answer (a route may add or omit the start)."""
     if not expected:
         raise ValueError("no expected answer given")
     reading = read_final_answer(response, questions, scored)
@@ -226,11 +143,7 @@ def score_response(
 
 
 def _same_route(route: list[str], option: list[str], start: str | None) -> bool:
-    """Whether ``route`` is ``option``, with the start given or left out on either side.
-
-    Leaving out ``option``'s first state is accepted only when it is the start:
-    a route without its first move is another route.
-    """
+    """Whether ``route`` is ``option``, the start given or left out on either side."""
     if route == option:
         return True
     if start is None:

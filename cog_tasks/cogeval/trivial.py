@@ -1,20 +1,4 @@
-"""CogEval's trivial strategies: one fixed reply form, on the model row's own tasks.
-
-Each strategy answers every scored question alike, without reading the
-question past its start, and is scored by the task's scorer
-(:func:`cog_tasks.cogeval.scoring.score_response`) against the item's
-expected answers:
-
-- ``start``: the question's start state alone ("Answer: lobby"): a first
-  move where one is asked, a route that never leaves otherwise;
-- ``first state``: the first state the story lists, alone.
-
-The blind random walker (:mod:`cog_tasks.cogeval.baseline`) is the row's
-chance. Per task, the values are ``(successes, dialogs)`` over its items at
-each of the run's temperatures, as the model's are
-(:func:`cog_tasks.cogeval.headlines.run_headlines`), for ``success``, each
-``success_<condition>`` and ``success_balanced``.
-"""
+"""CogEval's trivial strategies: one fixed reply form, on the model row's own tasks."""
 
 from __future__ import annotations
 
@@ -22,13 +6,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from cog_tasks.cogeval.headlines import (
-    BALANCED,
-    SUCCESS,
-    TaskFacts,
-    balanced_units,
-    declared_items,
-)
+from cog_tasks.cogeval.headlines import BALANCED, SUCCESS, TaskFacts, balanced_units, declared_items
 from cog_tasks.cogeval.paper import condition_measure
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import GraphContext, score_response

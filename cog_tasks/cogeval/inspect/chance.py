@@ -21,13 +21,7 @@ NO_MAP_REPLY = "The chance walker cannot read the map of this task, so it gives 
 
 
 class ChanceAnswerer(ScriptedReplies):
-    """Inspect ``custom_outputs`` callable answering each turn with :func:`random_answer`.
-
-    It recognises a dialog by its user turns, so it only answers dialogs of the
-    items it was built with. A dialog whose map is ``None`` (a published task
-    the walker cannot read, listed in ``unread``) gets :data:`NO_MAP_REPLY`,
-    which has no answer line: the scorer counts it as ``no_answer``.
-    """
+    """Answers each known dialog with :func:`random_answer`; without a map, :data:`NO_MAP_REPLY`."""
 
     def __init__(
         self,
@@ -48,7 +42,7 @@ class ChanceAnswerer(ScriptedReplies):
                 self.contexts[texts[:1]] = first.context
 
     def reply_to(self, messages: list[ChatMessage], config: GenerateConfig) -> str:
-        """One seeded random answer to the conversation (see :class:`ScriptedReplies`)."""
+        """One seeded random answer to the conversation."""
         texts = tuple(message.text for message in messages if message.role == "user")
         if texts not in self.contexts:
             raise ValueError(f"the chance baseline does not know this dialog: {texts[-1][:200]!r}")
@@ -63,19 +57,7 @@ class ChanceAnswerer(ScriptedReplies):
 def published_contexts(
     task_args: dict[str, Any],
 ) -> tuple[dict[tuple[str, ...], GraphContext | None], list[str]]:
-    """The walker's map for every dialog prefix of the published tasks ``task_args`` selects.
-
-    Each map is read from the task's first user turn
-    (:mod:`cog_tasks.cogeval.published_graph`); a follow-up turn is answered on
-    that same map, the question's target aside. The turn the paper scored
-    (``scored_reply``) is answered in the task's answer form; another turn
-    with a route (the value question), or, after Experiment 2's count, with a
-    map (its "Please draw the map of the environment").
-
-    Returns:
-        The maps by dialog prefix (``None`` for every prefix of a task whose
-        map cannot be read), and the ids of those tasks.
-    """
+    """The walker's map per dialog prefix of the selected published tasks, and the unread tasks."""
     tasks = select_published(
         graphs=split_names(task_args.get("graphs")),
         domains=split_names(task_args.get("domains")),
@@ -111,18 +93,7 @@ def published_contexts(
 
 
 def chance_answerer(task_args: dict[str, Any], seed: int = 0) -> ChanceAnswerer:
-    """The random walker for the dialogs that ``cogeval(**task_args)`` asks.
-
-    Args:
-        task_args: Arguments of the ``cogeval`` task (graphs, domains, ...).
-        seed: Seed of the random walker.
-
-    Returns:
-        An answerer that knows every dialog of that task.
-
-    For published tasks, the walker gives no answer where it cannot read the
-    map (see :func:`published_contexts`); ``unread`` lists those tasks.
-    """
+    """The random walker for every dialog ``cogeval(**task_args)`` asks."""
     if task_args.get("source", DEFAULT_SOURCE) == "published":
         contexts, unread = published_contexts(task_args)
         return ChanceAnswerer([], seed=seed, contexts=contexts, unread=unread)

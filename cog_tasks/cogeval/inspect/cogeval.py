@@ -1,22 +1,4 @@
-"""CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn.
-
-By default each sample is one of the paper's audited dialogs (``source=published``),
-read at run time from cogeval/cogmaps: the first user turn describes the
-environment and asks a question; a follow-up turn, where there is one,
-announces a local change and asks the scored question. The model answers
-every turn. ``source=generated`` builds the dialogs from the six graphs in
-our wording instead. ``acc`` is 1 when the final ``Answer:`` line is one of
-the optimal answers; otherwise the reply gets a failure mode (no_answer,
-unparseable, invalid_edge, loop, suboptimal, wrong_goal, wrong_count), each
-reported as a rate.
-
-Usage::
-
-    inspect eval cog_tasks/cogeval --model hf/smollm2 -M model_path=$(cog-tasks model-path)
-    inspect eval cog_tasks/cogeval -T graphs=n7line,n15star -T cot=bfs --epochs 30
-    inspect eval cog_tasks/cogeval -T design=paper -T source=generated -T seed=2
-    inspect eval cog_tasks/cogeval -T experiment=2 -T temperatures=0 --epochs 30
-"""
+"""CogEval (Momennejad et al. 2023): cognitive maps and planning, multi-turn."""
 
 from __future__ import annotations
 
@@ -48,26 +30,18 @@ PAPER_MAX_TOKENS = 2048
 #: Providers that refuse ``top_p`` beside a temperature (recent Claude models).
 NO_TOP_P_APIS: frozenset[str] = frozenset({"anthropic"})
 SOURCES: tuple[str, ...] = ("published", "generated")
-#: The default task source: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
 MAX_TEMPERATURE = 2.0
 
 
 def parse_temperatures(value: str | float | Sequence[float] | None) -> list[float]:
-    """The ``temperatures`` parameter as a list of numbers from 0 to 2.
-
-    Raises:
-        ParameterError: Naming the bad value and the valid ones.
-    """
+    """The ``temperatures`` parameter as a list of numbers from 0 to 2."""
     if value is None:
         return list(DEFAULT_TEMPERATURES)
-    parts = (
-        [value]
-        if isinstance(value, int | float)
-        else value.split(",")
-        if isinstance(value, str)
-        else list(value)
-    )
+    if isinstance(value, int | float):
+        parts = [value]
+    else:
+        parts = value.split(",") if isinstance(value, str) else list(value)
     valid = f"numbers from 0 to {MAX_TEMPERATURE:g}, comma-separated (default 0,0.5,1)"
     temperatures = []
     for part in parts:
@@ -90,25 +64,19 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
 def _check_parameters(
     cot: object, seed: object, max_tokens: object, design: object, source: object
 ) -> None:
-    """Type and range checks of the scalar task parameters (names and valid values in the message).
+    """Type and range checks of the scalar task parameters, naming the valid values."""
 
-    Raises:
-        ParameterError: On the first bad parameter.
-    """
+    def invalid(name: str, value: object, valid: str) -> ParameterError:
+        return ParameterError(f"CogEval {name}: {value!r} is not valid; valid: {valid}")
+
     if source not in SOURCES:
-        raise ParameterError(
-            f"CogEval source: {source!r} is not valid; valid: {', '.join(SOURCES)}"
-        )
+        raise invalid("source", source, ", ".join(SOURCES))
     if cot is not None and cot not in COT_MODES:
-        raise ParameterError(
-            f"CogEval cot: {cot!r} is not valid; valid: {', '.join(COT_MODES)}, or unset"
-        )
+        raise invalid("cot", cot, f"{', '.join(COT_MODES)}, or unset")
     if design not in DESIGNS:
-        raise ParameterError(
-            f"CogEval design: {design!r} is not valid; valid: {', '.join(DESIGNS)}"
-        )
+        raise invalid("design", design, ", ".join(DESIGNS))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ParameterError(f"CogEval seed: {seed!r} is not valid; valid: an integer >= 0")
+        raise invalid("seed", seed, "an integer >= 0")
     if source == "published" and seed != 0:
         raise ParameterError(
             f"CogEval seed: {seed!r} relabels generated tasks only; valid with source=published "
@@ -117,23 +85,11 @@ def _check_parameters(
     if max_tokens is not None and (
         isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
     ):
-        raise ParameterError(
-            f"CogEval max_tokens: {max_tokens!r} is not valid; valid: an integer >= 1, or unset"
-        )
+        raise invalid("max_tokens", max_tokens, "an integer >= 1, or unset")
 
 
 def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
-    """Turn an item record into a sample.
-
-    Args:
-        record: A generated item's (``CogEvalItem.to_record()``) or a published
-            task's (``PublishedTask.to_record()``) record.
-        temperature: Sampling temperature of this repetition.
-
-    Returns:
-        A sample whose input is the system message and first user turn; the
-        follow-up turns travel in ``metadata["followups"]``.
-    """
+    """Turn an item record into a sample; follow-up turns travel in ``metadata["followups"]``."""
     turns = record["turns"]
     return Sample(
         id=f"{record['id']}.t{temperature:g}",
@@ -160,22 +116,7 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
 
 
 def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
-    """The generation settings of one sample's calls: its temperature and the paper's ``top_p``.
-
-    Temperature 0 is greedy decoding on every provider (see
-    :func:`cog_tasks.common.generation.sampling_settings`). ``top_p`` is the
-    paper's 0.95 unless the user set one (``--top-p``, which then applies) or
-    the provider refuses it beside a temperature (:data:`NO_TOP_P_APIS`).
-
-    Args:
-        temperature: The sample's temperature.
-        api: The model's provider.
-        user: The eval's generation settings (``--temperature``, ``--top-p`` ...).
-
-    Raises:
-        UserError: When the user set a temperature: each sample has its own
-            (``-T temperatures``), and one per call would override it.
-    """
+    """One sample's settings: its temperature, and the paper's ``top_p`` unless set or refused."""
     if user.temperature is not None:
         raise UserError(
             f"CogEval: --temperature {user.temperature:g} would be overridden by each sample's "
@@ -189,15 +130,10 @@ def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[st
 
 @solver
 def dialog_solver() -> Solver:
-    """Answer the first turn, then each follow-up turn, at the sample's temperature.
-
-    Each call gets :func:`turn_settings`; a ``--temperature`` is refused there.
-    """
+    """Answer the first turn, then each follow-up turn, at the sample's temperature."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        # The active model's config holds the eval's generation settings
-        # (``--temperature``, ``--top-p``): Inspect resolves a model named on the
-        # command line with them.
+        # The active model's config holds the eval's --temperature and --top-p.
         temperature = float(state.metadata["temperature"])
         settings = turn_settings(temperature, state.model.api, get_model().config)
         state = await generate(state, **settings)
@@ -218,13 +154,7 @@ def scored_reply(state: TaskState) -> str:
 
 @scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER, headline="acc")])
 def cogeval_scorer() -> Scorer:
-    """Graph-aware scorer: ``acc`` (1 when correct) plus one indicator per failure mode.
-
-    The reply scored is the one the paper scored (:func:`scored_reply`). Every
-    rate is reported with its 95 % interval (``<key>_ci_low``,
-    ``<key>_ci_high``), bootstrapped over the paper's tasks: a task's items,
-    temperatures and repeats are resampled together.
-    """
+    """Graph-aware scorer: ``acc`` plus one indicator per failure mode, with 95 % task intervals."""
 
     async def score(state: TaskState, target: Target) -> Score:
         facts = state.metadata["graph_context"]
@@ -266,44 +196,20 @@ def cogeval(
 ) -> Task:
     """CogEval cognitive-map and planning dialogs.
 
-    Args:
-        graphs: Graph names (``n7line,n7tree,n13line,n15star,n16cluster,n21star``);
-            all by default.
-        domains: Domains (``ordRooms,unordRooms,unordSpatial,socialTies,objectRelations``);
-            all that each graph has by default.
-        conditions: Conditions (``valuePath``, ``transReval``, ...); all by default.
-        cot: Reasoning instruction on the scored question: ``none``, ``bfs`` or
-            ``dfs``; unset: every published item (Experiment 2 under all three),
-            ``none`` for generated tasks.
-        temperatures: Temperatures to sample at, each a separate sample
-            (default ``0,0.5,1``). Repeats come from ``--epochs``.
-        seed: Relabelling seed of ``source=generated``; 0 is the reference set,
-            others give fresh names (``source=published`` takes 0 only).
-        max_tokens: Cap on tokens per reply (default 2048, the published runs'
-            largest; ``--max-tokens`` overrides it).
-        design: ``all`` (default), or ``paper``: only the paper's 3 domains per
-            graph and 5 condition families, so ``cog-tasks cogeval analyze``
-            gives Table 2's terms and degrees of freedom.
-        source: ``published`` (default): every distinct prompt of the paper's
-            249 scored audited tasks (1,494 items; Experiment 2's variant
-            picked by ``cot``), read
-            at run time from cogeval/cogmaps (see
-            :mod:`cog_tasks.cogeval.published`); or ``generated``: tasks
-            generated from the graphs in our wording, relabelled per ``seed``,
-            with graph-aware failure modes.
-        experiment: Unset (default): every task at ``cot``; ``1``: Experiment
-            1's tasks only; ``2``: Experiment 2's tasks (graph D's three
-            questions) under all three instructions, ``cot`` left unset: the
-            nine published items, or 36 generated ones (four domains), read
-            by ``cog-tasks cogeval exp2``.
-        unscorable: Keep the published items that cannot be scored as
-            published (:data:`cog_tasks.cogeval.published.UNSCORABLE`: a route
-            question whose routes start elsewhere, single states where the
-            task expects routes, one prompt with two answers); left out by default.
+    Every parameter: the README's Parameters section.
 
-    Raises:
-        ValueError: For a parameter of the wrong type or out of range, naming
-            the valid values.
+    Args:
+        graphs: Graph names (``n7line,n15star`` ...); all by default.
+        domains: Domain names; all that each graph has by default.
+        conditions: Condition names (``valuePath`` ...); all by default.
+        cot: ``none``, ``bfs`` or ``dfs``; unset: every published item, ``none`` if generated.
+        temperatures: Temperatures to sample at, each a separate sample (default ``0,0.5,1``).
+        seed: Relabelling seed of ``source=generated`` (``published`` takes 0 only).
+        max_tokens: Cap on tokens per reply (default 2048, the published runs' largest).
+        design: ``all``, or ``paper``: the paper's 3 domains per graph and 5 families.
+        source: ``published`` (the paper's audited tasks) or ``generated``.
+        experiment: Unset (every task), 1, or 2 (graph D's questions under every ``cot``).
+        unscorable: Keep the :data:`~cog_tasks.cogeval.published.UNSCORABLE` items.
     """
     _check_parameters(cot, seed, max_tokens, design, source)
     chosen_temperatures = parse_temperatures(temperatures)

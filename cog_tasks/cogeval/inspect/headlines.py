@@ -1,9 +1,4 @@
-"""CogEval's headline numbers of one Inspect log, for the cross-benchmark profile.
-
-The log is read into the results model (:mod:`cog_tasks.cogeval.inspect.logs`),
-checked, and its headlines computed over tasks
-(:func:`cog_tasks.cogeval.headlines.run_headlines`), each with its coverage.
-"""
+"""CogEval's headline numbers of one Inspect log, for the cross-benchmark profile."""
 
 from __future__ import annotations
 
@@ -15,17 +10,6 @@ from cog_tasks.common.headlines import Headline
 
 
 def headlines(log: EvalLog) -> list[Headline]:
-    """The CogEval headline numbers of one successful ``cogeval`` Inspect log.
-
-    Returns:
-        ``success`` over every dialog, then ``success_<condition>`` per
-        condition, each with its 95 % interval over tasks and the run's
-        coverage. An unreadable or errored reply is scored 0 and counted,
-        never dropped.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: If the log holds no scored
-            sample, or a dialog twice.
-    """
+    """The CogEval headline numbers of one successful ``cogeval`` Inspect log."""
     (run,) = checked_runs([log_results(log)])
     return run_headlines(run)

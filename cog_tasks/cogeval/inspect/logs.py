@@ -1,10 +1,4 @@
-"""CogEval Inspect logs into the shared results model (read with the shared log reader).
-
-Each log is one run: every sample of every epoch is a dialog record of its
-task (:mod:`cog_tasks.cogeval.headlines`), over the tasks and dialogs its
-task arguments declare (``--limit`` and ``--sample-id`` leave some out: the
-run is then partial).
-"""
+"""CogEval Inspect logs into the shared results model: each log one run, each sample a dialog."""
 
 from __future__ import annotations
 
@@ -30,16 +24,7 @@ TASK_NAME = "cogeval"
 
 
 def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
-    """One ``cogeval`` log as an unchecked run with its declared set.
-
-    An errored sample (no score) is scored 0 with status ``error``; a reply
-    cut at the token limit keeps its score with status ``truncated`` (the
-    last call's stop reason, or its tokens reaching the run's ``max_tokens``
-    where the provider gives none, as ``hf``: the log keeps no other call's).
-
-    Raises:
-        ResultsError: Naming the log when its arguments select no item.
-    """
+    """One ``cogeval`` log as an unchecked run with its declared set (errored samples score 0)."""
     arguments = log.eval.task_args or {}
     limit = log.eval.model_generate_config.max_tokens or (
         log.plan.config.max_tokens if log.plan else None
@@ -65,17 +50,8 @@ def log_results(log: EvalLog) -> tuple[RunResults, Declared]:
         if status != "error" and _at_limit(sample, limit):
             status = "truncated"
         facts = declared.tasks.get(task)
-        records.append(
-            dialog_record(
-                task,
-                key,
-                facts.condition if facts else "",
-                score=float(value.get("acc", 0.0)),
-                failure_mode=failure,
-                epoch=sample.epoch,
-                status=status,
-            )
-        )
+        condition, acc = (facts.condition if facts else ""), float(value.get("acc", 0.0))
+        records.append(dialog_record(task, key, condition, acc, failure, sample.epoch, status))
     protocol = "Inspect, multi-turn, the reply the paper scored"
     return run_results(run_identity(log), records, declared, str(log.location), protocol), declared
 
@@ -90,11 +66,6 @@ def read_inspect_runs(
     source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     statuses: Collection[str] = SUCCESS_ONLY,
 ) -> tuple[list[tuple[RunResults, Declared]], LogSet]:
-    """Every ``cogeval`` log in ``source`` (folders searched recursively, or files), as runs.
-
-    Returns:
-        The runs, oldest first, and the logs read (``skipped_note()`` says
-        what was left out for its status).
-    """
+    """Every ``cogeval`` log in ``source`` as runs, oldest first, and the logs read."""
     log_set = read_logs(source, tasks={TASK_NAME}, statuses=statuses)
     return [log_results(log) for log in log_set.logs], log_set

@@ -1,18 +1,4 @@
-"""CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output, on the results model.
-
-lm-eval writes, per run, ``results_<time>.json`` and one
-``samples_<task>_<time>.jsonl`` per task beside it, read and checked by
-:func:`cog_tasks.common.lm_eval_samples.read_lm_eval_run` (a samples file
-per task, as many documents as ``n-samples`` says, none twice). Each sample
-line holds the document (its item ``id`` and ``task``, graph, domain,
-condition), every reply (several with ``repeats``) and the scores
-``process_results`` gave it. A run is one results file; its identity is the
-task group, the model with its arguments, the generation settings, the
-repeats, the hash of the documents and the seed, so runs with different settings stay apart in
-``report`` (seeds pooled only on request). Its declared set is every dialog
-its tasks' ``dataset_kwargs`` select. No lm-eval import is needed: the files
-are JSON.
-"""
+"""CogEval runs from lm-eval's ``--output_path DIR --log_samples`` output (plain JSON)."""
 
 from __future__ import annotations
 
@@ -38,13 +24,7 @@ from cog_tasks.common.runs import RunIdentity
 
 
 def _identity(results: dict[str, Any], tasks: list[str], data: dict[str, str]) -> RunIdentity:
-    """The identity of one lm-eval run (see :mod:`cog_tasks.common.runs`).
-
-    Args:
-        results: The results file's content.
-        tasks: The run's CogEval tasks.
-        data: The documents' hash (:func:`~cog_tasks.common.lm_eval_samples.data_argument`).
-    """
+    """The identity of one lm-eval run; ``data`` is the documents' hash."""
     config = results.get("config") or {}
     model_args = config.get("model_args") or {}
     if isinstance(model_args, dict):
@@ -64,11 +44,7 @@ def _identity(results: dict[str, Any], tasks: list[str], data: dict[str, str]) -
 
 
 def task_temperature(results: dict[str, Any], task: str) -> float:
-    """The temperature ``task`` of one lm-eval run sampled at.
-
-    Each task's own generation settings, with the run's ``--gen_kwargs`` over
-    them, so the greedy and sampled tasks of one run keep their own temperatures.
-    """
+    """The temperature ``task`` sampled at (its settings, the run's ``--gen_kwargs`` over them)."""
     configs = results.get("configs") or {}
     generation = (configs.get(task) or {}).get("generation_kwargs") or {}
     cli = (results.get("config") or {}).get("gen_kwargs") or {}
@@ -76,15 +52,7 @@ def task_temperature(results: dict[str, Any], task: str) -> float:
 
 
 def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
-    """Score one reply to an lm-eval CogEval document.
-
-    The document's graph facts (``graph_context``, JSON; ``null`` for a
-    published task whose map is not read) give exact failure modes where
-    present; the answer form and start come from ``kind`` and ``start``
-    (documents of tasks version 2.x, all generated, carry them in the facts),
-    the questions the prompt asked and the one scored from ``questions`` and
-    ``scored_reply`` (documents before 4.0: one question).
-    """
+    """Score one reply to an lm-eval CogEval document (older documents lack some fields)."""
     facts = json.loads(doc["graph_context"])
     context = GraphContext.from_dict(facts) if facts is not None else None
     kind = doc.get("kind") or context.kind
@@ -100,12 +68,7 @@ def score_doc_reply(doc: dict[str, Any], reply: str) -> ScoreResult:
 
 
 def _reply_scores(record: dict[str, Any]) -> list[tuple[float, str | None]]:
-    """(score, failure mode) of every reply of one sample line.
-
-    One reply: the scores lm-eval logged. Several (``repeats`` with the
-    ``take_first_k`` filter, as in ``cogeval_sampled``): each reply is scored
-    again, since the logged scores are their means.
-    """
+    """(score, failure mode) of every reply of one sample line; several replies are rescored."""
     filtered = record.get("filtered_resps") or []
     replies = filtered[0] if filtered and isinstance(filtered[0], list) else None
     if replies is None or len(replies) == 1:
@@ -130,17 +93,7 @@ def _declared(results: dict[str, Any], tasks: list[str], source: Path) -> Declar
 
 
 def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
-    """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks.
-
-    Every reply is a record (each of a task's ``repeats`` its own epoch),
-    over the dialogs the run's tasks cover in full (a ``--limit`` run is
-    partial). lm-eval records neither errors nor stop reasons, so no reply
-    is ``error`` or ``truncated``.
-
-    Raises:
-        ResultsError: Naming the file when a samples file is missing, short,
-            repeats a document, or holds a line that is not a scored CogEval sample.
-    """
+    """One lm-eval results file as an unchecked CogEval run, or ``None`` without CogEval tasks."""
     data = read_json(results_file)
     configs = (data.get("configs") or {}) if isinstance(data, dict) else {}
     tasks = [task for task in configs if task.startswith("cogeval")]
@@ -162,18 +115,10 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
                 raise ResultsError(f"{samples.path}:{line}: not a scored CogEval sample")
             unit = str(doc.get("task") or doc["id"])
             key = dialog_key(str(doc["id"]), temperature)
+            condition = str(doc["condition"])
             for repeat, (score, failure) in enumerate(_reply_scores(row), start=1):
-                records.append(
-                    dialog_record(
-                        unit,
-                        key,
-                        str(doc["condition"]),
-                        score=score,
-                        failure_mode=failure,
-                        epoch=repeat,
-                        status=reply_status(failure),
-                    )
-                )
+                status = reply_status(failure)
+                records.append(dialog_record(unit, key, condition, score, failure, repeat, status))
     identity = _identity(run.data, list(run.samples), data_argument(run))
     protocol = "lm-eval, the dialog flattened into one prompt"
     return run_results(identity, records, declared, str(results_file), protocol), declared
@@ -182,11 +127,7 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
 def read_lm_eval_runs(
     source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
 ) -> list[tuple[RunResults, Declared]]:
-    """Every CogEval run (results file) below ``source``, folders searched recursively.
-
-    Raises:
-        ResultsError: Naming the folders when none holds a CogEval run.
-    """
+    """Every CogEval run (results file) below ``source``, folders searched recursively."""
     sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     runs = []
     for folder in sources:

@@ -13,7 +13,6 @@ from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.params import ParameterError
 
-#: lm-eval's default task source, as Inspect's: the paper's audited tasks.
 DEFAULT_SOURCE = "published"
 
 
@@ -49,30 +48,7 @@ def load_cogeval(
     experiment: int | None = None,
     **_: Any,
 ) -> datasets.DatasetDict:
-    """The CogEval tasks as a ``test`` split (``custom_dataset`` hook).
-
-    Each document's ``prompt`` is the whole dialog as one text (lm-eval asks
-    once): the system message, then every user turn, separated by blank lines,
-    with no reply between turns. ``questions`` is how many questions it asks
-    (a generated dialog's flattened prompt asks only the scored one) and
-    ``scored_reply`` which the paper scored: a reply with one ``Answer:`` per
-    question is read answer by answer, any other by its last answer (see
-    :func:`~cog_tasks.cogeval.parsing.read_final_answer`).
-
-    Args:
-        graphs: Graph names (a list or comma-separated); all by default.
-        families: Condition families to keep (``Traversal``, ``RewardReval``,
-            ``TransitionReval``, ``Shortcut``, ``Detour``, ``Clusters``, ``Map``
-            (generated only), ``Experiment2``).
-        seed: Relabelling seed of ``source=generated``; 0 is the reference set.
-        cot: ``none``, ``bfs`` or ``dfs``; unset: every published item
-            (Experiment 2 under all three), ``none`` for generated tasks.
-        design: ``all``, or ``paper`` (the paper's 3 domains and 5 families).
-        source: ``published`` (default): the paper's audited tasks, read at run
-            time (see :mod:`cog_tasks.cogeval.published`); ``generated``: ours.
-        experiment: Unset, 1, or 2 (Experiment 2's items under every ``cot``).
-        **_: Other task metadata (``version`` ...), ignored.
-    """
+    """The CogEval tasks as a ``test`` split (``custom_dataset`` hook), each dialog one prompt."""
     wanted = split_names(families)
     records = _records(source, split_names(graphs), int(seed), cot, design, experiment)
     rows = [
@@ -105,12 +81,7 @@ def doc_to_target(doc: dict[str, Any]) -> str:
 
 
 def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
-    """Score a document's generation: ``acc`` plus one indicator per failure mode.
-
-    ``results[0]`` is one reply, or the list of every reply of a task with
-    ``repeats`` (``cogeval_sampled``, filter ``take_first_k``): then each is
-    scored and the values are their means.
-    """
+    """Score a document's replies: ``acc`` plus one indicator per failure mode (means)."""
     replies = results[0] if isinstance(results[0], list) else [results[0]]
     totals = dict.fromkeys(["acc", *FAILURE_MODES], 0.0)
     for reply in replies:
