@@ -21,11 +21,13 @@ from cog_tasks.common.params import ParameterError
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import (
     RESAMPLES,
+    SMALL_N,
     Interval,
     UnitValue,
     bootstrap_interval,
     on_scale,
     paired_sums,
+    plural,
     ratio_interval,
     wilson_interval,
 )
@@ -297,9 +299,9 @@ def summary_intervals(
         },
         # Every item is resampled, but only a stage's own items move its mean: n counts those.
         stages={
-            stage: replace(
+            stage: _counted(
                 interval(lambda indices, stage=stage: stage_means(indices)[stage]),
-                n=int((stage_of[position] == stage).sum()),
+                int((stage_of[position] == stage).sum()),
             )
             for stage in present
         },
@@ -312,19 +314,37 @@ def summary_intervals(
     )
 
 
+def _counted(interval: Interval, n: int) -> Interval:
+    """``interval`` over the ``n`` units that move it; its reason is said again for them."""
+    alike = interval.reason.endswith("all alike") and n >= SMALL_N
+    return replace(
+        interval, n=n, reason=f"{n} {plural(interval.unit, n)}, all alike" if alike else ""
+    )
+
+
 def _years(age: Interval) -> Interval:
     """An age interval on the age scale, from 0 years."""
     return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:
-    """Add the intervals to a report dict as ``[low, high]`` lists (``*_ci`` keys)."""
+    """Add the intervals as ``[low, high]`` lists (``*_ci`` keys); ``ci_reasons`` says why not.
+
+    ``ci_reasons`` maps ``overall``, ``stage N``, an ability's code and ``cognitive_age`` to the
+    reason its interval is missing (``[None, None]``), as the statistics entry words it.
+    """
+    named = {code: intervals.abilities[code] for code in summary["abilities"]}
+    named |= {f"stage {stage}": ci for stage, ci in intervals.stages.items()}
+    named |= {"overall": intervals.overall}
+    if intervals.cognitive_age is not None:
+        named["cognitive_age"] = intervals.cognitive_age
     for code, row in summary["abilities"].items():
-        row["calibrated_accuracy_ci"] = intervals.abilities[code].as_list()
+        row["calibrated_accuracy_ci"] = named[code].as_list()
     summary["stages_ci"] = {str(stage): ci.as_list() for stage, ci in intervals.stages.items()}
     summary["overall_ci"] = intervals.overall.as_list()
     age = intervals.cognitive_age
     summary["cognitive_age_ci"] = None if age is None else age.as_list()
+    summary["ci_reasons"] = {name: ci.reason for name, ci in named.items() if not ci.defined}
     return summary
 
 

@@ -95,12 +95,14 @@ def age_flag(age: float | None, interval: Sequence[float | None] | None = None) 
     return None
 
 
-def age_text(age: float | None, interval: Sequence[float | None] | None = None) -> str:
-    """A cognitive age for display, with its interval and its :func:`age_flag`."""
+def age_text(
+    age: float | None, interval: Sequence[float | None] | None = None, reason: str = ""
+) -> str:
+    """A cognitive age for display, with its interval (or why none) and its :func:`age_flag`."""
     if age is None:
         return "n/a (needs all four stages)"
     flag = age_flag(age, interval)
-    ci = ""
+    ci = f" [no interval: {reason}]" if reason else ""
     if interval and None not in interval:
         ci = f" [{interval[0]:.1f}, {interval[1]:.1f}] (95% CI, {AGE_INTERVAL_COVERS})"
     if flag in (BELOW, ABOVE):
@@ -115,12 +117,30 @@ CI_WIDTH = 26
 """The interval column, wide enough for ``[no interval: 10 items, all alike]`` to stay apart."""
 
 
-def _interval_text(value: float, interval: list[float | None] | None, n: int) -> str:
-    """``[48.0, 54.4]`` in percent, or the statistics entry's ``[no interval: 5 items]``."""
+def interval_text(
+    summary: dict[str, Any], name: str, value: float, interval: list[float | None] | None, n: int
+) -> str:
+    """``[48.0, 54.4]`` in percent, or ``[no interval: <reason>]`` with the summary's reason."""
     if not interval:
         return ""
     low, high = (math.nan if bound is None else bound for bound in interval)
-    return Interval(value, low, high, n, "item", "logged").bounds_text(1, scale=100.0)
+    reason = (summary.get("ci_reasons") or {}).get(name, "")
+    return Interval(value, low, high, n, "item", "logged", reason).bounds_text(1, scale=100.0)
+
+
+def stage_items(summary: dict[str, Any]) -> dict[int, int]:
+    """Items per stage in a report dict."""
+    items: dict[int, int] = {}
+    for code, row in summary["abilities"].items():
+        stage = ABILITY_BY_CODE[code].stage
+        items[stage] = items.get(stage, 0) + row["n"]
+    return items
+
+
+def summary_age_text(summary: dict[str, Any]) -> str:
+    """:func:`age_text` of a report dict, with the reason where it has no interval."""
+    reason = (summary.get("ci_reasons") or {}).get("cognitive_age", "")
+    return age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"), reason)
 
 
 def format_report(summary: dict[str, Any], title: str) -> str:
@@ -130,27 +150,28 @@ def format_report(summary: dict[str, Any], title: str) -> str:
     lines = [title, header, "-" * len(header)]
     for code, row in summary["abilities"].items():
         ability = ABILITY_BY_CODE[code]
+        ci = interval_text(summary, code, row["calibrated_accuracy"], row.get(CI), row["n"])
         lines.append(
             f"{ability.stage:<6}{code:<8}{ability.name:<34}{row['n']:>5}"
             f"{_percent(row['accuracy']):>8}{_percent(row['calibrated_accuracy']):>9}"
-            f" {_interval_text(row['calibrated_accuracy'], row.get(CI), row['n']):>{CI_WIDTH - 1}}"
+            f" {ci:>{CI_WIDTH - 1}}"
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
     stage_ci = summary.get("stages_ci") or {}
-    items: dict[int, int] = {}
-    for code, row in summary["abilities"].items():
-        stage_of = ABILITY_BY_CODE[code].stage
-        items[stage_of] = items.get(stage_of, 0) + row["n"]
+    items = stage_items(summary)
     for stage, value in summary["stages"].items():
         name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
-        ci = _interval_text(value, stage_ci.get(stage), items.get(int(stage), 0))
+        ci = interval_text(
+            summary, f"stage {stage}", value, stage_ci.get(stage), items.get(int(stage), 0)
+        )
         lines.append(f"{name:<53}{_percent(value):>17} {ci:>{CI_WIDTH - 1}}")
-    ci = _interval_text(summary["overall"], summary.get("overall_ci"), sum(items.values()))
+    ci = interval_text(
+        summary, "overall", summary["overall"], summary.get("overall_ci"), sum(items.values())
+    )
     overall = f"{_percent(summary['overall']):>17} {ci:>{CI_WIDTH - 1}}"
     lines.append(f"{'overall (mean of abilities)':<53}{overall}")
-    age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
-    lines.append(f"{'cognitive age':<53}  {age}")
+    lines.append(f"{'cognitive age':<53}  {summary_age_text(summary)}")
     if "overall_ci" not in summary:
         lines.append("no intervals: the per-item scores were not available")
     return "\n".join(lines)

@@ -139,7 +139,12 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
         "cognitive_age_fitted_range",
         "cognitive_age_ci_covers",
         "coverage",
+        "ci_reasons",
     }
+    # Each missing interval keeps the statistics entry's reason, for every view to print.
+    assert (
+        summary["ci_reasons"]["early"] == "4 items" and summary["ci_reasons"]["const"] == "2 items"
+    )
     # Rows without ids: the file's own six items, none missing, two unreadable.
     assert summary["coverage"] | {"missing_groups": []} == {
         "units": 6,

@@ -255,3 +255,29 @@ def test_chance_correction_uses_distinct_options() -> None:
     # one wrong answer: distinct form (0 - 1/3) / (2/3) = -0.5; listed form -1/3
     assert calibrated_accuracy([False], [record.num_distinct_choices]) == pytest.approx(-0.5)
     assert calibrated_accuracy([False], [record.num_choices]) == pytest.approx(-1 / 3)
+
+
+def test_a_missing_interval_says_why_in_every_view() -> None:
+    """All items right: every interval is zero-wide, and the report and summary say "all alike"."""
+    from cog_tasks.coglm.lm_eval.summary import format_summary
+    from cog_tasks.coglm.report import CogLMRun, format_report
+    from cog_tasks.common.results import Coverage
+
+    items = [ScoredItem(ability.code, 4, correct=True) for ability in ABILITIES for _ in range(12)]
+    summary = summarize(items)
+    assert summary["overall_ci"] == [None, None]
+    assert summary["ci_reasons"]["overall"] == f"{12 * len(ABILITIES)} items, all alike"
+    # A stage's reason counts its own items, as its n does.
+    stages = {s: 12 * sum(a.stage == int(s) for a in ABILITIES) for s in summary["stages"]}
+    assert all(
+        summary["ci_reasons"][f"stage {s}"] == f"{n} items, all alike" for s, n in stages.items()
+    )
+    report = format_report(summary, "all right")
+    assert report.count("items, all alike]") == len(stages) + 2  # the stages, overall and age
+    assert f"[no interval: {12 * len(ABILITIES)} items, all alike]" in report
+    coverage = Coverage(units=len(items), declared=len(items), missing=0)
+    run = CogLMRun("m", Path("r.json"), {**summary, "cognitive_age_flag": "above"}, coverage)
+    lines = "\n".join(format_summary(run))
+    assert f"overall 100.0 [no interval: {12 * len(ABILITIES)} items, all alike]" in lines
+    for stage, n in stages.items():
+        assert f"stage {stage} 100.0 [no interval: {n} items, all alike]" in lines

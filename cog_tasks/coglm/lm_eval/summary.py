@@ -9,7 +9,13 @@ from pathlib import Path
 
 from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.report import CogLMRun, age_text, checked_run
+from cog_tasks.coglm.report import (
+    CogLMRun,
+    checked_run,
+    interval_text,
+    stage_items,
+    summary_age_text,
+)
 from cog_tasks.common.lm_eval_samples import find_results_files
 
 TASK_PREFIXES = ("coglm",)
@@ -33,28 +39,28 @@ def names_coglm(arguments: Sequence[str]) -> bool:
     return any(task.strip().startswith(TASK_PREFIXES) for task in tasks.split(","))
 
 
-def _interval(values: list[float | None] | None) -> str:
-    if not values or None in values:  # no items, or one (no interval)
-        return ""
-    low, high = values
-    return f" [{100 * low:.1f}, {100 * high:.1f}]"  # type: ignore[operator]
-
-
 def format_summary(run: CogLMRun) -> list[str]:
     """The summary lines of one run (percent; the age in years)."""
     summary = run.summary
     lines = [f"CogLM {run.label}: {run.protocol}"]
-    stage_ci = summary.get("stages_ci") or {}
+    stage_ci, items = summary.get("stages_ci") or {}, stage_items(summary)
+
+    def ci(name: str, value: float, interval: list[float | None] | None, n: int) -> str:
+        text = interval_text(summary, name, value, interval, n)
+        return f" {text}" if text else ""
+
     stages = "  ".join(
-        f"stage {stage} {100 * value:.1f}{_interval(stage_ci.get(stage))}"
+        f"stage {stage} {100 * value:.1f}"
+        + ci(f"stage {stage}", value, stage_ci.get(stage), items.get(int(stage), 0))
         for stage, value in summary["stages"].items()
     )
     lines.append(f"  {stages}")
     lines.append(
-        f"  overall {100 * summary['overall']:.1f}{_interval(summary.get('overall_ci'))}"
-        "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
+        f"  overall {100 * summary['overall']:.1f}"
+        + ci("overall", summary["overall"], summary.get("overall_ci"), sum(items.values()))
+        + "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
     )
-    age = age_text(summary["cognitive_age"], summary.get("cognitive_age_ci"))
+    age = summary_age_text(summary)
     flagged = summary["cognitive_age_flag"] is not None
     lines.append(f"  {'FLAG: ' if flagged else ''}cognitive age {age}")
     if run.note:
