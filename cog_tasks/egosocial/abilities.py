@@ -1,28 +1,8 @@
 """Daily Life beyond beliefs: emotion, desire, intention, knowledge and non-literal speech.
 
-The authors' Daily Life items cover six abilities (``Belief``, ``Emotion``,
-``Desire``, ``Intention``, ``Knowledge``, ``Non-li``); beliefs come from the
-ToMi-style simulator in :mod:`cog_tasks.egosocial.daily_life`, the other five
-from the generators here. Each item has four options and a gold answer that
-follows from the story's facts by a stated rule, never from a model:
-
-- **Emotion**: a wish met or not, and expected or not, decides the feeling
-  (met and expected: content; met, unexpected: delighted and surprised; not met,
-  expected: disappointed). A wish neither met nor expected is not asked:
-  "calm" and "disappointed" both defend there; "calm" stays as a distractor.
-- **Desire**: the need the story sets up (hungry, thirsty, cold, tired) decides
-  what is wanted most; a need that was just met is mentioned as a distractor.
-- **Intention**: what someone visibly prepares decides what they intend.
-- **Knowledge**: only someone who could see you hide the thing knows where it
-  is (asleep, away, turned away or blindfolded people do not).
-- **Non-li**: a praise of something good is sincere; a praise of something bad
-  said with a mocking look is irony; a praise of something bad said kindly by
-  someone who told another person the truth earlier is a white lie.
-
-Items about "you" measure socialization, items about another person's mind
-theory of mind; Knowledge asks what others know, so it is theory of mind
-(the paper's rule) although the hidden thing is yours. Facts are kept in the
-metadata so that a checker can recompute the gold.
+Each item has four options and a gold answer that follows from the story's facts by a stated
+rule (docs/static.md), never from a model; the facts are kept in the metadata so that a checker
+can recompute the gold.
 """
 
 from __future__ import annotations
@@ -251,16 +231,7 @@ GENERATORS: dict[str, Callable[[random.Random], Generated]] = {
 def generate_abilities(
     seed: int, count: int, labels: tuple[str, ...] = tuple(GENERATORS)
 ) -> list[EgoItem]:
-    """Generate ``count`` items for each ability label, options shuffled.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        count: Items per ability.
-        labels: Which of :data:`GENERATORS` to use.
-
-    Returns:
-        Items with ids ``daily_life-s<seed>-<label>-<index>``.
-    """
+    """Generate ``count`` items per ability label (ids ``daily_life-s<seed>-<label>-<index>``)."""
     rng = random.Random(seed)
     items = []
     for label in labels:

@@ -1,20 +1,8 @@
 """Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules.
 
-Two uses share the card facts computed here:
-
-- the multiple-choice variant (generated hands): self-belief questions (your
-  total, bust or not, hit or stand by basic strategy) and external-belief
-  questions (how likely the dealer's two cards already reach 17, whether the
-  dealer can hold a blackjack), every answer computed in code;
-- the authors' free-text variant: :func:`parse_prompt_cards` reads the cards
-  from the authors' prompts and :func:`belief_facts` gives the facts a judge
-  model grades the model's Self-Belief and External-Belief against.
-
-Totals come from rlcard's ``BlackjackJudger`` (aces count 11 unless that busts);
-the dealer follows rlcard's rule, drawing while below 17. Probabilities are
-exact over one 52-card deck without the visible cards. Hands come from
-rlcard's ``blackjack`` environment: a seeded deal, then 0-2 hits below 17;
-rlcard shows the dealer's second card, the up-card here.
+The card facts serve the generated multiple-choice items and, through :func:`belief_facts`, the
+judge of the authors' free-text variant. Totals follow rlcard's judger; probabilities are exact
+over one deck without the visible cards; the dealer draws while below 17.
 """
 
 from __future__ import annotations
@@ -51,15 +39,7 @@ def hand_value(ranks: list[str] | tuple[str, ...]) -> tuple[int, bool]:
 
 
 def basic_strategy(ranks: list[str], dealer_up: str) -> str:
-    """Hit/stand basic strategy (no doubling or splitting), dealer stands on all 17s.
-
-    Args:
-        ranks: The player's card ranks (not bust).
-        dealer_up: The dealer's up-card rank.
-
-    Returns:
-        ``"hit"`` or ``"stand"``.
-    """
+    """Hit/stand basic strategy (no doubling or splitting), dealer stands on all 17s."""
     total, soft = hand_value(ranks)
     up = RANK_VALUES[dealer_up]
     if soft:
@@ -97,12 +77,7 @@ def probability_band(probability: Fraction) -> int:
 
 
 def dealer_bust_probability(dealer_up: str, visible: list[str]) -> Fraction:
-    """Exact chance that the dealer busts, drawing while below 17 (rlcard's rule).
-
-    Args:
-        dealer_up: The dealer's up-card rank.
-        visible: Every rank the player can see (own cards and the up-card).
-    """
+    """Exact chance that the dealer busts, drawing while below 17, given every visible rank."""
     deck = unseen_ranks(visible)
     return _bust_from((dealer_up,), tuple(sorted(deck.items())))
 
@@ -147,16 +122,8 @@ def _prompt_card(text: str, where: str) -> str:
 def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
     """Read the cards of an authors' blackjack prompt (``{Heart 10}``, ``{Spade 2, Club A}``).
 
-    Args:
-        user: The authors' user message.
-        where: ``file:line``, quoted in errors.
-
-    Returns:
-        The hand in rlcard's notation.
-
     Raises:
-        DataFileError: Naming ``where`` when the dealer's card or the player's
-            cards cannot be found or read.
+        DataFileError: Naming ``where`` (``file:line``) when the cards cannot be found or read.
     """
     dealer, player = _DEALER_CARD.search(user), _PLAYER_CARDS.search(user)
     if dealer is None or player is None:
@@ -172,18 +139,7 @@ def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
 
 @dataclass(frozen=True)
 class BeliefFacts:
-    """What a correct belief about one situation must get right.
-
-    Attributes:
-        total: The player's total (rlcard's count).
-        soft: An ace counts as 11 in that total.
-        bust: The total is over 21.
-        bust_risk: Chance that one more card busts the player.
-        move: Basic strategy's move (``hit``/``stand``), ``None`` when bust.
-        dealer_up: The dealer's up-card in words.
-        dealer_up_value: Its value (an ace counts 11).
-        dealer_bust: Chance that the dealer busts, drawing while below 17.
-    """
+    """What a correct belief about one situation must get right (``move`` ``None`` when bust)."""
 
     total: int
     soft: bool
@@ -238,12 +194,7 @@ def belief_facts(hand: BlackjackHand) -> BeliefFacts:
 
 @dataclass(frozen=True)
 class BlackjackHand:
-    """A dealt situation.
-
-    Attributes:
-        player: The player's cards (rlcard strings like ``"HT"``).
-        dealer_up: The dealer's visible card.
-    """
+    """A dealt situation, cards in rlcard's notation (``"HT"``)."""
 
     player: tuple[str, ...]
     dealer_up: str
@@ -255,15 +206,7 @@ class BlackjackHand:
 
 
 def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
-    """Deal ``count`` situations with rlcard: a fresh hand, then 0-2 hits below 17.
-
-    Args:
-        seed: Seeds both the environment and the number of hits.
-        count: Number of hands.
-
-    Returns:
-        The situations, in order.
-    """
+    """Deal ``count`` situations with rlcard: a fresh hand, then 0-2 hits below 17 (seeded)."""
     import rlcard
 
     env = rlcard.make("blackjack", config={"seed": seed})
@@ -346,15 +289,7 @@ def hand_questions(hand: BlackjackHand) -> list[tuple[str, list[str], int, str]]
 
 
 def generate_blackjack(seed: int, hands: int) -> list[EgoItem]:
-    """Generate Blackjack items: four or five questions for each dealt hand.
-
-    Args:
-        seed: Seed for the deal and the option order.
-        hands: Number of hands.
-
-    Returns:
-        Items with ids ``blackjack-s<seed>-<hand>-<question type>``.
-    """
+    """Generate Blackjack items (ids ``blackjack-s<seed>-<hand>-<question type>``), 4-5 per hand."""
     rng = random.Random(seed)
     items = []
     for hand_index, hand in enumerate(deal_hands(seed, hands)):

@@ -1,14 +1,8 @@
 """Counterfactual: worlds whose stated rules reverse everyday ones.
 
-Three rule sets, each stated in the story: rock-paper-scissors reversed
-(scissors beats rock, paper beats scissors, rock beats paper), traffic lights
-reversed (red means go, green means stop) and restaurants that pay their
-diners (more for a bigger meal). The model must hold a belief that fits the
-stated rules, not the familiar ones. Questions about the
-model's own outcome, choice or feelings measure socialization; questions about
-what another player expects or believes measure theory of mind (the paper files
-the whole scenario under socialization; ``question_type`` keeps the split
-visible).
+Three rule sets stated in the story (rock-paper-scissors reversed, traffic lights reversed,
+restaurants that pay their diners); the model must hold a belief that fits the stated rules.
+``question_type`` keeps the socialization / theory-of-mind split visible.
 """
 
 from __future__ import annotations
@@ -192,17 +186,10 @@ QUESTION_MAKERS: dict[str, tuple[str, Callable[[random.Random, str], Question]]]
 
 
 def generate_counterfactual(seed: int, count: int) -> list[EgoItem]:
-    """Generate counterfactual items.
+    """Generate ``count`` counterfactual items (ids ``counterfactual-s<seed>-<index>``).
 
-    Question types rotate through :data:`QUESTION_MAKERS` so every type is
-    equally represented; moves, names and option order come from ``seed``.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        count: Number of items.
-
-    Returns:
-        Items with ids ``counterfactual-s<seed>-<index>``.
+    Question types rotate through :data:`QUESTION_MAKERS`; moves, names and option order come from
+    ``seed``.
     """
     rng = random.Random(seed)
     kinds = list(QUESTION_MAKERS)

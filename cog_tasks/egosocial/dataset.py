@@ -1,18 +1,8 @@
 """EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
 
-Four configs, each a ``DatasetDict`` with one ``test`` split (a folder written
-by ``save_hub_folder`` holds ``data/<config>/test-*.parquet``, and the card's
-YAML names each config, so ``cog-tasks data build egosocial`` prints
-``daily_life/test=49``):
-
-- ``daily_life``, ``counterfactual``: the authors' multiple-choice records with
-  their own fields (``Story``, ``Question``, ``Option``, ``Answer``,
-  ``Ability``) and ``line``, the record's line in the upstream file;
-- ``blackjack``: the authors' prompts (``system``, ``user``) and ``line``;
-- ``generated``: this project's seeded items (seed 0, default sizes).
-
-:func:`cog_tasks.egosocial.authors.read_authors_file` reads the first three
-back when ``$COG_TASKS_EGOSOCIAL_HUB`` names the dataset or the folder.
+Four configs with one ``test`` split each: ``daily_life``, ``counterfactual`` and ``blackjack``
+(the authors' records and their upstream ``line``, read back by
+:func:`cog_tasks.egosocial.authors.read_authors_file`) and ``generated`` (seed 0, default sizes).
 """
 
 from __future__ import annotations
@@ -71,13 +61,7 @@ GENERATED_CONFIG = "generated"
 def build_dataset_dict(
     data_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, datasets.DatasetDict]:
-    """Build the four configs (see the module docstring), each a ``DatasetDict`` with ``test``.
-
-    Args:
-        data_dir: Local data root holding ``egosocial/<file>``; defaults to the
-            resolver's choice (``$COG_TASKS_DATA``, the Hub setting, or the
-            pinned upstream commit).
-    """
+    """Build the four configs, each a ``DatasetDict`` with ``test``, from the authors' files."""
     built: dict[str, datasets.Dataset] = {}
     for file in (*CHOICE_FILES.values(), BLACKJACK_FILE):
         features = BLACKJACK_FEATURES if file == BLACKJACK_FILE else CHOICE_FEATURES

@@ -1,28 +1,8 @@
 """Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
 
-rlcard's ``limit-holdem`` deals and enforces the rules (blinds 1/2 chips,
-bets of 2 chips before the flop and on the flop and 4 on the turn and river,
-at most four raises per betting round). The model sits in seat 0, the opponent
-in seat 1; who posts the small blind is drawn by rlcard each hand.
-
-Each hand the model is asked, at its first decision, two belief questions
-whose answers are checked after the hand:
-
-- which class the opponent's hidden cards belong to (pair or both ten-plus /
-  exactly one ten-plus / both below ten), from the opponent's real cards;
-- whether the opponent will raise before the hand ends, from what it then does
-  (scored only when the model's first action was not a fold: after its own
-  fold "no" would be right whatever it believed).
-
-The letters of the holding options are shuffled every hand, and those of the
-style options every match, from the match's seed, so that a fixed letter or an
-echoed prompt cannot score above the share of that class. A reply that
-repeats the question (an echoed prompt) answers nothing.
-
-An action reply that names no legal action is asked again once; a second
-failure plays the default legal action (check if allowed, otherwise fold,
-rlcard's own fallback) and is counted as invalid. After the last hand the model
-names the opponent's style.
+rlcard deals and enforces the rules; the model (seat 0) answers two belief questions at its
+first decision of each hand and names the opponent's style after the last hand (rules, scoring
+and letter shuffling: docs/games.md).
 """
 
 from __future__ import annotations
@@ -164,14 +144,7 @@ def holding_class(cards: tuple[str, ...]) -> int:
 
 @dataclass(frozen=True)
 class TableAction:
-    """One action at the table.
-
-    Attributes:
-        seat: Who acted (0 the model, 1 the opponent).
-        stage: Betting round (``preflop``, ``flop``, ``turn``, ``river``).
-        action: ``call``, ``raise``, ``fold`` or ``check``.
-        invalid: The model gave no legal action twice and the default was played.
-    """
+    """One action at the table (``invalid``: a default played after two failed replies)."""
 
     seat: int
     stage: str
@@ -181,20 +154,7 @@ class TableAction:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may see: never the other seat's hidden cards.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        hands: Hands in the match.
-        stage: Current betting round.
-        position: ``small blind`` or ``big blind``.
-        own_cards: This seat's hole cards.
-        board: Community cards.
-        own_chips: Chips this seat has put in this hand.
-        opponent_chips: Chips the other seat has put in this hand.
-        history: This hand's actions, described from this seat.
-        legal_actions: Actions allowed now (for the seat to act).
-    """
+    """What one seat may see: never the other seat's hidden cards."""
 
     hand_number: int
     hands: int
@@ -222,19 +182,7 @@ class SeatView:
 
 @dataclass(frozen=True)
 class HoldemTable:
-    """Immutable snapshot of the table.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        hands: Hands in the match.
-        stage: Current betting round.
-        hole_cards: Hole cards by seat.
-        board: Community cards.
-        chips_in: Chips put in this hand, by seat.
-        small_blind_seat: Seat that posted the small blind.
-        actions: This hand's actions.
-        legal_actions: Actions allowed for the seat to act.
-    """
+    """Immutable snapshot of the table."""
 
     hand_number: int
     hands: int
@@ -247,14 +195,7 @@ class HoldemTable:
     legal_actions: tuple[str, ...]
 
     def view_as(self, player: Player) -> SeatView:
-        """Return what ``player`` may see.
-
-        Args:
-            player: ``"model"`` or ``"opponent"``.
-
-        Raises:
-            ValueError: For an unknown player.
-        """
+        """Return what ``player`` (``"model"`` or ``"opponent"``) may see."""
         if player not in ("model", "opponent"):
             raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
         seat = MODEL_SEAT if player == "model" else OPPONENT_SEAT
@@ -299,20 +240,10 @@ def read_table(
 
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
-    """The action a reply names, if it is legal.
+    """The action a reply names, if it is legal, else ``None``.
 
-    ``Action: <word>`` wins (every such label must name the same action; the
-    label in the spellings of :func:`cog_tasks.common.reading.label`).
-    Otherwise the reply must name exactly one action
-    (``bet`` means raise; the -s and -ing forms count: "Calling.", "I'm
-    raising") and negate nothing: "I will call." is a call, while a reply
-    naming several ("call, raise, fold"), negating an action ("I will not
-    fold"; "I call because I have no pair" is a call) or
-    repeating the prompt names none. An action that is not legal makes the
-    reply invalid.
-
-    Returns:
-        A legal action, or ``None``.
+    ``Action: <word>`` wins; otherwise the reply must name exactly one action (``bet`` is raise;
+    -s and -ing forms count) and negate none. An echoed prompt names none.
     """
     if _echoed(text):
         return None
@@ -335,12 +266,7 @@ def default_action(legal: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True)
 class BeliefReply:
-    """The model's answers to one hand's belief questions (``None`` if unparseable).
-
-    Attributes:
-        holding: Index into :data:`HOLDING_OPTIONS`.
-        raise_: Index into :data:`YES_NO`.
-    """
+    """The model's answers to one hand's belief questions (indices; ``None`` if unparseable)."""
 
     holding: int | None
     raise_: int | None
@@ -354,17 +280,8 @@ def _echoed(text: str) -> bool:
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
 
-    Letters and yes/no elsewhere in unlabelled text are not read ("A pair of
-    kings, no doubt" and "discard a few" name no holding class), nor is a
-    label followed by several answers: the reply template echoed without its
-    brackets ("Cards: A, B or C; Raise: yes or no") answers nothing.
-
-    Args:
-        text: The reply.
-        order: The holding class shown at each letter (A, B, C).
-
-    Returns:
-        The holding class and yes/no index named; nothing for an echoed prompt.
+    Letters elsewhere in prose, a label followed by several answers and echoed prompts answer
+    nothing. ``order`` is the holding class shown at each letter (A, B, C).
     """
     if _echoed(text):
         return BeliefReply(None, None)
@@ -383,17 +300,8 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
     """The style a reply names: the one style word it affirms, else a reply of A or B alone.
 
-    A style word after a negation in its clause is not affirmed: "It is
-    conservative, not aggressive." is conservative, and "Not aggressive."
-    names no style (it rules one out; reading the other from it would be an
-    inference, not the reply's answer).
-
-    Args:
-        text: The reply.
-        order: The style shown at each letter (A, B).
-
-    Returns:
-        The style, or ``None`` (also for an echoed prompt).
+    A style word after a negation in its clause is not affirmed ("Not aggressive." names none).
+    ``order`` is the style shown at each letter (A, B).
     """
     if _echoed(text):
         return None
@@ -409,16 +317,7 @@ def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative
 
 @dataclass(frozen=True)
 class BeliefResult:
-    """A scored belief question.
-
-    Attributes:
-        question: ``holding`` or ``raise``.
-        answer: The model's option index (holding class, or yes/no), ``None``
-            if unparseable (wrong).
-        gold: The right option index.
-        gold_letter: How the right option was shown (``A``-``C`` or ``yes``/``no``),
-            for the always-the-same-letter references.
-    """
+    """A scored belief question; ``gold_letter`` is how the right option was shown."""
 
     question: str
     answer: int | None
@@ -433,17 +332,7 @@ class BeliefResult:
 
 @dataclass(frozen=True)
 class HandResult:
-    """One finished hand.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        model_cards: The model's hole cards.
-        opponent_cards: The opponent's hole cards.
-        board: Community cards dealt.
-        actions: Every action, in order.
-        chips: Chips the model won (negative when it lost).
-        beliefs: Scored belief questions (empty if the model never acted).
-    """
+    """One finished hand; ``chips`` is what the model won (negative when it lost)."""
 
     hand_number: int
     model_cards: tuple[str, ...]
@@ -456,13 +345,7 @@ class HandResult:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A finished match and its scores.
-
-    Attributes:
-        opponent_style: The opponent's true style.
-        hands: Every hand.
-        style_answer: The style the model named, ``None`` if unparseable.
-    """
+    """A finished match and its scores (``style_answer`` ``None`` if unparseable)."""
 
     opponent_style: str
     hands: tuple[HandResult, ...]
@@ -564,10 +447,7 @@ async def _play_hand(
     hands: int,
     order: tuple[int, ...],
 ) -> HandResult:
-    """Deal and play one hand; belief questions come before the model's first action.
-
-    ``order`` is the holding class shown at each letter in this hand.
-    """
+    """Deal and play one hand; ``order`` is the holding class shown at each letter."""
     env.reset()
     small_blind_seat = 0 if env.game.players[0].in_chips < env.game.players[1].in_chips else 1
     actions: list[TableAction] = []
@@ -612,17 +492,7 @@ async def _play_hand(
 
 
 async def play_match(ask: Ask, opponent: Opponent, hands: int, seed: int) -> MatchRecord:
-    """Play ``hands`` hands against ``opponent`` and ask for its style.
-
-    Args:
-        ask: Sends one user message, returns the model's reply.
-        opponent: The opponent (its ``style`` is the gold answer).
-        hands: Number of hands.
-        seed: Seed of the deal (the same seed deals the same cards).
-
-    Returns:
-        The finished match.
-    """
+    """Play ``hands`` hands against ``opponent`` (seeded deal) and ask for its style."""
     env = make_env(seed)
     letters = random.Random(f"holdem-letters-{seed}")
     conversation = Conversation(ask)

@@ -1,25 +1,8 @@
 """ToMi records and their deterministic third-to-first-person conversion.
 
-ToMi (Le et al., 2019) stories are bAbI-style numbered lines; a question line
-carries ``question<TAB>answer<TAB>supporting line``. Its four question forms are
-recognised here:
-
-- first order: ``Where will Jack look for the boots?``
-- second order: ``Where does Jack think that Chloe searches for the boots?``
-- memory: ``Where was the boots at the beginning?``
-- reality: ``Where is the boots really?``
-
-:func:`convert_record` follows EgoSocialArena's recipe: the system message says
-the events happened to the model, one character becomes "you" in story and
-question (verbs agree: ``Jack likes`` -> ``You like``, ``does Jack think`` ->
-``do you think``), and the containers named in the story become the options.
-Belief questions are labelled ``Belief`` and memory/reality questions
-``Control``. A first-order question about "you" measures socialization, a
-first-order question about someone else and every second-order question
-measure theory of mind, and memory/reality questions are controls.
-
-Limitation: pronouns (``his``, ``her``) are left as they are; ToMi's templates
-do not use them.
+ToMi (Le et al., 2019) stories are bAbI-style numbered lines with first-order, second-order,
+memory and reality questions. :func:`convert_record` follows EgoSocialArena's recipe: one
+character becomes "you" (verbs agree) and the story's containers become the options.
 """
 
 from __future__ import annotations
@@ -74,13 +57,7 @@ def first_person_system(name: str) -> str:
 
 @dataclass(frozen=True)
 class ToMiRecord:
-    """One ToMi question with its story.
-
-    Attributes:
-        story: Story sentences, in order.
-        question: The question text.
-        answer: The gold container.
-    """
+    """One ToMi question with its story and gold container."""
 
     story: tuple[str, ...]
     question: str
@@ -89,14 +66,7 @@ class ToMiRecord:
 
 @dataclass(frozen=True)
 class ParsedQuestion:
-    """A recognised ToMi question.
-
-    Attributes:
-        type: Which of the four forms it is.
-        object: The object asked about.
-        agent: The believer (first/second order), else ``None``.
-        other: The agent whose belief is modelled (second order), else ``None``.
-    """
+    """A recognised ToMi question: its form, object, believer and (second order) other agent."""
 
     type: QuestionType
     object: str
@@ -124,13 +94,7 @@ def parse_question(question: str) -> ParsedQuestion:
 
 
 def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
-    """Read a ToMi/bAbI text file: numbered lines, stories restart at line 1.
-
-    Args:
-        path: A ToMi ``*.txt`` file.
-
-    Returns:
-        One record per question line, with the story lines before it.
+    """Read a ToMi/bAbI text file: one record per question line, stories restart at line 1.
 
     Raises:
         DataFileError: Naming the file and line of a malformed line.
@@ -157,10 +121,7 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
 
 
 def second_person_verb(word: str) -> str:
-    """Turn a third-person-singular verb into its "you" form (``searches`` -> ``search``).
-
-    Words that are not third-person present forms (``entered``) come back unchanged.
-    """
+    """Turn a third-person-singular verb into its "you" form (``searches`` -> ``search``)."""
     lower = word.lower()
     if lower in _SECOND_PERSON_IRREGULAR:
         return _SECOND_PERSON_IRREGULAR[lower]
@@ -180,19 +141,7 @@ def _capitalised(word: str, like: str) -> str:
 
 
 def to_second_person(sentence: str, name: str) -> str:
-    """Rewrite one sentence so that ``name`` becomes "you".
-
-    Handles possessives (``Jack's`` -> ``your``), inverted auxiliaries
-    (``does Jack`` -> ``do you``), subjects with agreeing verbs (``Jack likes``
-    -> ``You like``) and objects (``saw Jack`` -> ``saw you``).
-
-    Args:
-        sentence: One sentence.
-        name: The character who becomes "you".
-
-    Returns:
-        The rewritten sentence.
-    """
+    """Rewrite one sentence so that ``name`` becomes "you" (possessives and verbs agree)."""
     escaped = re.escape(name)
     sentence = re.sub(rf"\b{escaped}'s\b", lambda m: "Your" if m.start() == 0 else "your", sentence)
     sentence = re.sub(
@@ -254,21 +203,12 @@ def convert_record(
 ) -> EgoItem:
     """Convert a third-person ToMi record into a first-person :class:`EgoItem`.
 
-    Args:
-        record: The ToMi record.
-        item_id: Identifier for the new item.
-        you: The character who becomes "you"; defaults to the believer in the
-            question, or the first character of the story for memory/reality
-            questions.
-        metadata: Extra tags to store on the item.
-
-    Returns:
-        The converted item; options are the story's containers in an order
-        fixed by the record's text.
+    ``you`` defaults to the question's believer, else the story's first character; the options are
+    the story's containers in an order fixed by the record's text.
 
     Raises:
-        DataFileError: If the question is not a ToMi form, no character can be
-            found, or the answer is not a container named in the story.
+        DataFileError: If the question is not a ToMi form, no character can be found, or the
+            answer is not a container named in the story.
     """
     question = parse_question(record.question)
     agents = _story_agents(record.story)

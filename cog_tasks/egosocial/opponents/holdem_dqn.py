@@ -1,22 +1,8 @@
 """DQN opponents for Limit Texas Hold'em with shaped rewards.
 
-Two personalities are trained with rlcard's own ``DQNAgent`` (torch, CPU) on
-``limit-holdem`` against rlcard's random agent. The hand's payoff (in big
-blinds) is the base reward; a per-action bonus gives each agent its style:
-
-- **aggressive**: a bonus for every raise and every call;
-- **conservative**: a bonus for every fold.
-
-``cog-tasks egosocial train-opponents --out DIR`` reproduces the shipped
-weights (the shipped folder is replaced only when ``--out`` names it): it
-seeds Python, NumPy, torch and the environment, runs torch on one thread, and
-writes ``dqn_<style>.pt``, ``dqn_<style>.pt.sha256`` and ``training.json``
-(command, seed, settings, measured action rates). :func:`load_opponent`
-reads a weights file once and hashes the bytes it loads: it refuses them
-when their SHA-256 differs from the recorded one, and keeps the hash on the
-opponent (:attr:`DQNOpponent.sha256`). Every load failure is an
-:class:`OpponentWeightsError` naming the file (or ``FileNotFoundError`` for a
-missing one).
+rlcard's ``DQNAgent`` is trained against its random agent on the hand's payoff plus a per-action
+bonus: raises and calls for **aggressive**, folds for **conservative**. Weights ship with their
+SHA-256, checked on every load (training and files: docs/games.md).
 """
 
 from __future__ import annotations
@@ -55,11 +41,7 @@ class OpponentWeightsError(DataFileError):
 
 @dataclass(frozen=True)
 class ShapedReward:
-    """Per-action bonuses added to the hand's payoff during training.
-
-    Attributes:
-        bonus: Extra reward (in big blinds) for each action name taken.
-    """
+    """Per-action bonuses (in big blinds) added to the hand's payoff during training."""
 
     bonus: Mapping[str, float]
 
@@ -76,11 +58,7 @@ SHAPED_REWARDS: dict[Style, ShapedReward] = {
 
 @dataclass(frozen=True)
 class FixedPlayer:
-    """A training partner that plays the first legal action of its preference list.
-
-    Attributes:
-        preference: Action names, most preferred first.
-    """
+    """A training partner that plays the first legal action of its preference list."""
 
     preference: tuple[str, ...]
     use_raw = False
@@ -108,20 +86,8 @@ _FIXED_PARTNERS = {
 class TrainingConfig:
     """Settings of one training run (recorded next to the weights).
 
-    Attributes:
-        seed: Seed for Python, NumPy, torch and the environment.
-        episodes: Hands played against the random agent.
-        mlp_layers: Hidden layer sizes of the Q-network.
-        learning_rate: Adam learning rate.
-        replay_memory_size: Transitions kept for replay.
-        replay_memory_init_size: Transitions collected before learning starts.
-        update_target_every: Training steps between target-network copies.
-        epsilon_decay_steps: Steps over which exploration decays from 1 to 0.1.
-        batch_size: Replay minibatch size.
-        evaluation_hands: Hands played greedily afterwards to measure action rates.
-        partners: Who the agent trains against (:data:`PARTNERS`); with more
-            than one, each hand's partner is drawn uniformly from a generator
-            seeded with ``seed``.
+    With several ``partners``, each hand's partner is drawn uniformly from a generator seeded with
+    ``seed``.
     """
 
     seed: int = 0
@@ -144,12 +110,7 @@ class TrainingConfig:
 
 @dataclass(frozen=True)
 class ActionRates:
-    """How often an agent took each action when acting greedily.
-
-    Attributes:
-        decisions: Number of decisions observed.
-        rates: Share of decisions per action name.
-    """
+    """How often an agent took each action when acting greedily."""
 
     decisions: int
     rates: dict[str, float] = field(default_factory=dict)
@@ -188,16 +149,7 @@ def single_thread() -> Iterator[None]:
 
 
 def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | None = None) -> Any:
-    """Train one DQN opponent and return rlcard's ``DQNAgent``.
-
-    Args:
-        style: Which shaped reward to use.
-        config: Training settings.
-        shaping: A bonus to try instead of the style's (``SHAPED_REWARDS``).
-
-    Returns:
-        The trained agent (greedy actions through ``eval_step``).
-    """
+    """Train one DQN opponent (``shaping`` replaces the style's bonus) and return rlcard's agent."""
     import torch
     from rlcard.agents import DQNAgent, RandomAgent
     from rlcard.utils import reorganize
@@ -235,10 +187,7 @@ def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | No
 class PolicyOpponent(ABC):
     """The opponent interface shared by the task, the chance runner and the ideal observer.
 
-    A subclass defines ``style``, ``sha256`` (of the weights it plays, ``""``
-    for none) and :meth:`act_batch`, its policy on rlcard's observation rows;
-    :meth:`act` and rlcard's :meth:`eval_step` play it on one state. The ideal
-    observer calls :meth:`act_batch` on every possible holding at once.
+    A subclass defines ``style``, ``sha256`` (``""`` for no weights) and :meth:`act_batch`.
     """
 
     style: str
@@ -247,12 +196,7 @@ class PolicyOpponent(ABC):
 
     @abstractmethod
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """The action name chosen for each row of 72-dimensional observations.
-
-        Args:
-            observations: Rows of rlcard's observation, sharing their legal actions.
-            legal: The legal action names.
-        """
+        """The action name chosen for each row of observations sharing the ``legal`` actions."""
 
     def act(self, state: Mapping[str, Any]) -> str:
         """The action name for rlcard's extracted state (``obs`` and ``legal_actions``)."""
@@ -266,33 +210,14 @@ class PolicyOpponent(ABC):
 
 @dataclass(frozen=True)
 class DQNOpponent(PolicyOpponent):
-    """A trained hold'em opponent that acts greedily on its Q-values, never folding when free.
-
-    rlcard lists ``fold`` as legal even when there is nothing to call; no
-    player folds then (checking costs nothing and keeps the hand), so a fold
-    chosen there is played as a check.
-
-    Attributes:
-        style: ``"aggressive"`` or ``"conservative"``.
-        network: The Q-network (rlcard's ``EstimatorNetwork``), in eval mode.
-        sha256: SHA-256 of the weights file's bytes the network was loaded from
-            (``""`` for an opponent made in memory).
-    """
+    """A trained opponent, greedy on its Q-values, that checks instead of folding when free."""
 
     style: Style
     network: Any
     sha256: str = ""
 
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """The legal action with the highest Q-value for each observation, a free fold checked.
-
-        Args:
-            observations: Rows of 72-dimensional observations.
-            legal: The legal action names.
-
-        Returns:
-            The action name chosen for each row.
-        """
+        """The legal action with the highest Q-value for each observation, a free fold checked."""
         import torch
 
         # One thread: a small network on a shared machine is many times faster so.
@@ -312,16 +237,7 @@ def opponent_from_agent(style: Style, agent: Any) -> DQNOpponent:
 
 
 def measure_action_rates(opponent: Any, hands: int, seed: int) -> ActionRates:
-    """Play ``hands`` greedy hands against rlcard's random agent and count actions.
-
-    Args:
-        opponent: Anything with rlcard's ``eval_step`` (a :class:`DQNOpponent`).
-        hands: Number of hands.
-        seed: Seed for the deal and the random agent.
-
-    Returns:
-        The opponent's action rates.
-    """
+    """Play ``hands`` greedy hands against rlcard's random agent and count actions."""
     from rlcard.agents import RandomAgent
 
     np.random.seed(seed)
@@ -344,16 +260,7 @@ def sha256_of(path: Path) -> str:
 
 
 def save_opponent(opponent: DQNOpponent, directory: Path, mlp_layers: tuple[int, ...]) -> Path:
-    """Write ``dqn_<style>.pt`` (network only) and its ``.sha256`` file.
-
-    Args:
-        opponent: The opponent to save.
-        directory: Destination folder (created if needed).
-        mlp_layers: Hidden layer sizes, stored so the network can be rebuilt.
-
-    Returns:
-        Path of the weights file.
-    """
+    """Write ``dqn_<style>.pt`` (network, ``mlp_layers``) and its ``.sha256``; return its path."""
     import torch
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -385,8 +292,7 @@ def expected_sha256(weights_path: Path) -> str:
     """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format).
 
     Raises:
-        OpponentWeightsError: If the digest file is missing or does not hold a
-            64-digit hex digest.
+        OpponentWeightsError: If the digest file is missing or holds no 64-digit hex digest.
     """
     digest_path = weights_path.with_name(weights_path.name + ".sha256")
     if not digest_path.is_file():
@@ -401,21 +307,11 @@ def expected_sha256(weights_path: Path) -> str:
 
 
 def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
-    """Load a trained opponent after checking the SHA-256 of the bytes it loads.
-
-    The file is read once: the bytes that are hashed are the bytes loaded.
-
-    Args:
-        style: ``"aggressive"`` or ``"conservative"``.
-        directory: Folder with the weights; defaults to the shipped ones.
-
-    Returns:
-        The opponent, network in eval mode, with the weights' SHA-256.
+    """Load a trained opponent after checking the SHA-256 of the bytes it loads (read once).
 
     Raises:
         ParameterError: For an unknown style.
-        OpponentWeightsError: For a hash mismatch, a missing or malformed digest
-            file, or a file that is not a format-:data:`WEIGHTS_FORMAT` opponent of ``style``.
+        OpponentWeightsError: For a hash mismatch, a bad digest file or a foreign weights file.
         FileNotFoundError: If the weights file is missing.
     """
     import torch
@@ -465,17 +361,7 @@ def train_opponents(
     command: str | None = None,
     styles: tuple[Style, ...] = STYLES,
 ) -> dict[str, Any]:
-    """Train, measure and save every style; write ``training.json``.
-
-    Args:
-        directory: Where to write the weights and the record.
-        config: Training settings (the same seed for every style).
-        command: The command line to record; defaults to ``sys.argv``.
-        styles: Which styles to train.
-
-    Returns:
-        The training record that was written.
-    """
+    """Train, measure and save every style; write and return the ``training.json`` record."""
     import rlcard
     import torch
 

@@ -1,27 +1,8 @@
 """How much a hold'em opponent's play reveals about its cards, and the best possible guess.
 
-Two measures, both on the opponent's own deterministic policy (the greedy DQN or
-the rules, :data:`OPPONENT_KINDS`), through :meth:`PolicyOpponent.act_batch`:
-
-- :func:`measure_first_actions` plays deals against rlcard's random agent
-  (the opponent in seat 1, as in the task) and records, per deal, the
-  opponent's holding class and its first action. :func:`first_action_table`
-  gives the action shares per class with Wilson intervals, and
-  :func:`mutual_information` the mutual information (bits) between class and
-  action, Miller-Madow bias-corrected, with a bias-shifted bootstrap interval
-  over deals. :func:`first_to_act_shares`
-  gives the exact shares over all 1,326 holdings when the opponent is first
-  to act (the small blind before the flop: its state is then its cards alone).
-- :func:`ideal_match` is the ideal observer of one played match: it knows the
-  opponent's policy, sees what the model saw (its own cards, the board, every
-  action, the opponent's cards at a showdown) and replays the policy on every
-  holding the opponent could have (:func:`opponent_decisions` rebuilds the
-  opponent's observation and legal actions at each of its decisions from the
-  record). Its holding guess, made where the model was asked, is the class
-  with the most holdings that would have played as the opponent did so far
-  (each holding is equally likely to be dealt); its style guess, after the
-  match, is the style under which the observed play is the more likely (a
-  tie earns half). These are exact, not sampled: every holding is replayed.
+:func:`measure_first_actions` and :func:`mutual_information` measure what the opponent's first
+action tells of its holding class against rlcard's random agent; :func:`ideal_match` replays the
+known policy on every holding to score the ideal observer of one played match (docs/games.md).
 """
 
 from __future__ import annotations
@@ -79,14 +60,7 @@ def all_holdings() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Decision:
-    """What the opponent knew at one decision besides its cards, and what it did.
-
-    Attributes:
-        board: Public cards it saw.
-        raise_nums: Raises made in each betting round so far (rlcard's ``raise_nums``).
-        legal: Its legal actions, in rlcard's order.
-        action: What it did.
-    """
+    """What the opponent knew at one decision besides its cards, and what it did."""
 
     board: tuple[str, ...]
     raise_nums: tuple[int, ...]
@@ -111,16 +85,7 @@ def opponent_decisions(
 ) -> list[Decision]:
     """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand.
 
-    The first action of a hand is the small blind's (it acts first before the
-    flop), which fixes the blinds (1 and 2 chips).
-
-    Args:
-        actions: The hand's actions, in order.
-        board: The public cards dealt in the hand.
-        seat: Whose decisions to rebuild.
-
-    Returns:
-        One :class:`Decision` per action of ``seat``, in order.
+    The first action of a hand is the small blind's, which fixes the blinds (1 and 2 chips).
     """
     small_blind = actions[0].seat
     raised = {small_blind: 1, 1 - small_blind: 2}
@@ -210,11 +175,7 @@ def holding_posterior(
 
 
 def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
-    """Probability that the opponent's policy plays as it did in ``hand``, seen from the model.
-
-    At a showdown the opponent's cards are known; otherwise every holding
-    without the model's or the board's cards is equally likely.
-    """
+    """Probability that the opponent's policy plays as it did in ``hand``, seen from the model."""
     decisions = opponent_decisions(hand.actions, hand.board)
     if hand.actions[-1].action != "fold":
         allowed = np.array([set(h) == set(hand.opponent_cards) for h in all_holdings()])
@@ -225,15 +186,9 @@ def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
 
 @dataclass(frozen=True)
 class IdealMatch:
-    """The ideal observer's scores on one match.
+    """The ideal observer's scores on one match (``style_correct`` 0.5 for a tie).
 
-    Attributes:
-        holding_correct: Hands whose holding class it guessed right, among
-            those where the model was asked.
-        holding_asked: Hands where the model was asked the holding question.
-        style_correct: 1 for a right style guess, 0.5 for a tie, 0 otherwise.
-        consistent: Whether the given policy plays every recorded action of
-            the opponent (otherwise the match was played by other weights).
+    ``consistent`` is false where the policy does not play every recorded action of the opponent.
     """
 
     holding_correct: int
@@ -248,15 +203,7 @@ def _asked_at(hand: HandResult) -> int:
 
 
 def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) -> IdealMatch:
-    """Score the ideal observer on a played match.
-
-    Args:
-        record: The match.
-        opponents: The policy of each style (the true style's among them).
-
-    Returns:
-        Its holding and style scores on the match's own hands.
-    """
+    """Score the ideal observer on a played match, given the policy of each style."""
     truth = opponents[record.opponent_style]
     correct = asked = 0
     log_likelihood = dict.fromkeys(opponents, 0.0)
@@ -289,11 +236,7 @@ OPPONENT_KINDS = ("dqn", "rules")
 
 
 def shipped_opponents(kind: str = "dqn") -> dict[str, PolicyOpponent]:
-    """The opponent of each style of one kind (:data:`OPPONENT_KINDS`).
-
-    Made once per kind and weights folder (the DQN weights are read, and their
-    SHA-256 checked, once per folder: a process that plays from another folder
-    loads and checks that one).
+    """The opponent of each style of one kind, made once per kind and weights folder.
 
     Raises:
         ParameterError: For an unknown kind.
@@ -311,13 +254,7 @@ def _opponents(kind: str, weights: Path | None) -> dict[str, PolicyOpponent]:
 
 @dataclass(frozen=True)
 class FirstAction:
-    """The opponent's first action in one deal.
-
-    Attributes:
-        holding: Its holding class (index into :data:`HOLDING_OPTIONS`).
-        position: ``small blind`` (first to act before the flop) or ``big blind``.
-        action: Its first action.
-    """
+    """The opponent's first action in one deal, its holding class and position."""
 
     holding: int
     position: str
@@ -327,17 +264,7 @@ class FirstAction:
 def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> list[FirstAction]:
     """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action.
 
-    The opponent sits in seat 1, as in the task; the random agent picks
-    uniformly among its legal actions. A deal the random agent ends before
-    the opponent acts (it folds first) has no first action and is skipped.
-
-    Args:
-        opponent: Anything with :meth:`PolicyOpponent.act`.
-        deals: Hands to deal.
-        seed: Seed of the deal and of the random agent.
-
-    Returns:
-        One record per deal in which the opponent acted.
+    A deal the random agent ends before the opponent acts is skipped.
     """
     env = make_env(seed)
     rng = np.random.default_rng(seed)
@@ -359,11 +286,7 @@ def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> li
 
 
 def first_to_act_shares(opponent: PolicyOpponent) -> dict[int, dict[str, float]]:
-    """Exact first-action shares per holding class when the opponent acts first (small blind).
-
-    Its state then holds only its cards, so each of the 1,326 holdings is
-    played once and weighted equally, as it is dealt.
-    """
+    """Exact first-action shares per holding class when the opponent acts first (small blind)."""
     decision = Decision((), (0, 0, 0, 0), ("call", "raise", "fold"), "")
     holdings = all_holdings()
     chosen = opponent.act_batch(observations(holdings, decision), decision.legal)
@@ -398,13 +321,7 @@ def plugin_mi_bits(table: np.ndarray) -> np.ndarray | float:
 
 
 def miller_madow_mi_bits(table: np.ndarray) -> np.ndarray | float:
-    """Mutual information (bits) from a sample's table of counts, Miller-Madow bias-corrected.
-
-    Each entropy gains ``(nonzero cells - 1) / 2N`` nats, which takes off the
-    plug-in estimate's first-order upward bias, about ``(rows - 1)(columns - 1) / 2N``
-    (0.007 bits for 3 classes by 4 actions at 600 deals). It may fall below 0.
-    Tables may be stacked along leading axes.
-    """
+    """Mutual information (bits) from tables of counts, Miller-Madow bias-corrected (may be < 0)."""
     n = table.sum(axis=(-2, -1))
 
     def correction(counts: np.ndarray) -> np.ndarray:
@@ -423,13 +340,8 @@ MI_RESAMPLES = 2000
 def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
     """Mutual information (bits) between holding class and first action, with a 95 % interval.
 
-    The point is the Miller-Madow estimate (:func:`miller_madow_mi_bits`),
-    kept at 0 or above. The interval is the bootstrap's 2.5 and 97.5
-    percentiles over deals, shifted by the bootstrap's own bias (the mean
-    resample minus the estimate, which the correction leaves near zero
-    information) and kept at 0 or above; a simulation test checks that it
-    covers the exact value. Below :data:`~cog_tasks.common.stats.SMALL_N`
-    deals, or when every deal is alike, there is no interval.
+    The point is the Miller-Madow estimate, kept at 0 or above; the interval is the bias-shifted
+    bootstrap over deals. None below :data:`~cog_tasks.common.stats.SMALL_N` deals.
     """
     holding = np.array([r.holding for r in records], dtype=int)
     action = np.array([FIRST_ACTIONS.index(r.action) for r in records], dtype=int)
@@ -474,16 +386,9 @@ def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
 def opponent_profile(opponent: PolicyOpponent, deals: int, seed: int) -> dict[str, Any]:
     """What one opponent's first action reveals of its holding class, in plain data.
 
-    Args:
-        opponent: The opponent.
-        deals: Hands dealt against rlcard's random agent (:func:`measure_first_actions`).
-        seed: Seed of the deals and of the bootstrap.
-
     Returns:
-        ``vs_random`` (deals, first-action shares per class with Wilson
-        intervals, mutual information with its bootstrap interval over deals)
-        and ``first_to_act`` (exact shares per class over all holdings, and
-        their mutual information).
+        ``vs_random`` (shares per class and mutual information over dealt hands) and
+        ``first_to_act`` (exact shares and mutual information over all holdings).
     """
     records = measure_first_actions(opponent, deals, seed)
     table = first_action_table(records)
