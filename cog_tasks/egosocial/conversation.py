@@ -1,10 +1,7 @@
 """A turn-taking helper shared by the interactive games.
 
-Games talk to the model through an ``ask`` coroutine (text in, reply out); the
-Inspect solvers supply one that appends a user message and generates, so the
-whole game history stays in the conversation. Game news that needs no reply
-(a round's result, the end of a hand) is queued and sent in front of the next
-question, so user and assistant turns keep alternating.
+News that needs no reply is queued and sent in front of the next question, so user and
+assistant turns keep alternating.
 """
 
 from __future__ import annotations
@@ -15,11 +12,7 @@ Ask = Callable[[str], Awaitable[str]]
 
 
 class Conversation:
-    """Queues news and prefixes it to the next question.
-
-    Args:
-        ask: Coroutine that sends one user message and returns the reply.
-    """
+    """Queues news and prefixes it to the next question sent through ``ask``."""
 
     def __init__(self, ask: Ask) -> None:
         self._ask = ask

@@ -45,11 +45,7 @@ def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
 async def judge_belief(
     judge: Model, belief_type: str, situation: str, facts: BeliefFacts, belief: str
 ) -> tuple[bool | None, list[str]]:
-    """Ask the judge for a grade, once more with a format reminder when its reply has none.
-
-    Returns:
-        The grade (``None`` when no reply carried one) and the judge's replies.
-    """
+    """Ask the judge for a grade (``None`` if none), again with a reminder; and its replies."""
     replies: list[str] = []
     prompt = judge_prompt(belief_type, situation, facts, belief)  # type: ignore[arg-type]
     for attempt in range(JUDGE_ATTEMPTS):
@@ -76,12 +72,8 @@ def judge_model() -> Model:
 def belief_judge() -> Scorer:
     """Grade each belief with the model in the ``judge`` role against the card facts.
 
-    The value holds, on every sample, ``self_belief`` and ``external_belief``
-    (1 correct, 0 not), ``all`` (their mean), ``not_stated`` (share of the two
-    beliefs missing, only echoing the prompt or labelled twice with different
-    texts; they are wrong) and
-    ``judge_unparsed_rate`` (share of the two whose judge gave no grade after
-    one retry; they are wrong too).
+    Values: ``self_belief``, ``external_belief``, ``all`` (their mean), ``not_stated`` and
+    ``judge_unparsed_rate`` (shares of the two beliefs, each scored wrong).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -120,9 +112,7 @@ def belief_judge() -> Scorer:
 def egosocial_blackjack_beliefs() -> Task:
     """EgoSocialArena Blackjack as the authors ran it: 50 prompts, beliefs graded by a judge.
 
-    Run with a judge model in the ``judge`` role, e.g.
-    ``--model-role judge=openai/gpt-4o`` (the former role name ``grader`` is
-    still read when ``judge`` is not bound).
+    Run with a judge model in the ``judge`` role (``--model-role judge=openai/gpt-4o``).
     """
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()

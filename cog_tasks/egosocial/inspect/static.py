@@ -1,9 +1,7 @@
 """Inspect task for the static environment (multiple choice, first person).
 
-By default each item is asked once, in the authors' option order. With
-``circular=true`` it is asked once per rotation of its options (MMBench's
-CircularEval): the item counts under ``circular`` only when every rotation is
-answered right, so a preference for one answer position cannot score.
+With ``circular=true`` each item is asked once per rotation of its options (MMBench's
+CircularEval) and counts under ``circular`` only when every rotation is right.
 """
 
 from __future__ import annotations
@@ -58,11 +56,7 @@ def rotated(options: list[str], shift: int) -> list[str]:
 
 
 def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
-    """The prompt with the options rotated left by ``shift``, and where option 0 went.
-
-    Returns:
-        The prompt text and the new position of the option that was first.
-    """
+    """The prompt with the options rotated left by ``shift``, and where option 0 went."""
     letters = LETTERS[: len(options)]
     shown = rotated(options, shift)
     lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, shown, strict=True))
@@ -106,13 +100,8 @@ def rotated_choice(circular: bool) -> Solver:
 def option_letter() -> Scorer:
     """Right when the reply picks the target letter (see ``parse_choice_letter``).
 
-    The value has the same keys on every sample of a run: ``all`` (the item in
-    its own option order is right), ``invalid`` (the reply in that order named
-    no option; it is scored wrong) and, in circular runs, ``circular`` (every
-    rotation is right) and ``circular_invalid`` (some rotation's reply named
-    no option), so that each share of invalid replies counts over the
-    rotations its accuracy scores. Accuracy per label, scenario and perspective comes from the
-    metadata (:func:`grouped_key_intervals`).
+    Every sample of a run has the same keys: ``all`` and ``invalid`` (the item in its own order)
+    and, in circular runs, ``circular`` and ``circular_invalid`` (over every rotation).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -151,20 +140,15 @@ def egosocial_static(
     """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
 
     Args:
-        source: ``authors`` (their released items: Daily Life and
-            Counterfactual), ``generated`` or ``both``.
-        scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``,
-            ``new_world``, ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
-        seed: Seed of the generated items (a whole number, at least 0).
-        size: Generated stories (Daily Life), hands (Blackjack) or items per
-            scenario (at least 1).
-        data_file: JSONL in the authors' format (Story/Question/Option/Answer,
-            optional Ability), read instead of the authors' file of the one
+        source: ``authors`` (Daily Life and Counterfactual), ``generated`` or ``both``.
+        scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``, ``new_world``,
+            ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
+        seed: Seed of the generated items (at least 0).
+        size: Generated stories (Daily Life), hands (Blackjack) or items per scenario (at least 1).
+        data_file: JSONL in the authors' format, read instead of the authors' file of the one
             scenario named in ``scenarios``.
-        circular: Ask every item once per rotation of its options and report
-            ``circular`` accuracy beside the single-order ``all``.
-        exclude_errata: Leave out the authors' items with a known fault
-            (Daily Life 0010 and 0011, :data:`cog_tasks.egosocial.authors.ERRATA`).
+        circular: Ask every item once per rotation of its options (``circular`` accuracy).
+        exclude_errata: Leave out the authors' items with a known fault (``authors.ERRATA``).
     """
     integer("seed", seed, 0)
     if size is not None:

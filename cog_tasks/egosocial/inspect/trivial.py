@@ -1,28 +1,8 @@
 """EgoSocialArena's trivial strategies, each scored on exactly a model row's units.
 
-A strategy plays without cognition (a constant letter, the majority class, a
-constant reply, a fixed action) on the same items, prompts, games or matches
-as the model row it is set beside. Its scoring function takes the row's unit
-ids and its run identity, rebuilds the samples the run's task arguments
-declare (:func:`declared`), and returns, per headline measure, the value it
-earns on each of those units, in the model's own per-unit form
-(:class:`~cog_tasks.common.spec.TrivialStrategy`):
-
-- static items: always the same letter (A to D), and the majority letter of
-  the row's own items; under ``circular`` an item counts only when every
-  rotation's target is that letter;
-- Blackjack beliefs: the majority class, the most common situation of the row's
-  prompts stated for every prompt (the player's total and move, the dealer's
-  up-card value), as a judge that follows the rubric would grade it;
-- Number Guessing: ``Prediction: 50; Choice: 50``, ``Prediction: 50; Choice: 1``
-  and copy-previous (predict the opponent's last number, choose 50) replayed
-  against the game's own seeded opponent;
-- Hold'em: always call, always fold, always raise, each replayed on the
-  match's own deal and opponent, naming the majority holding class of all
-  1,326 holdings (exactly one card 10+), "yes, it will raise" and the
-  aggressive style.
-
-A unit the run's arguments do not declare is an error, never skipped.
+Constant or majority letters (static), the majority situation stated (Blackjack beliefs),
+constant or copy-previous replies (Number Guessing) and always call, fold or raise (Hold'em) are
+replayed on the samples the row's run declares; an undeclared unit is an error.
 """
 
 from __future__ import annotations
