@@ -223,8 +223,7 @@ def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
         dealer = env.game.dealer.hand
         hands.append(
             BlackjackHand(
-                player=tuple(card.get_index() for card in player),
-                dealer_up=dealer[1].get_index(),
+                player=tuple(card.get_index() for card in player), dealer_up=dealer[1].get_index()
             )
         )
     return hands
@@ -249,12 +248,7 @@ def hand_questions(hand: BlackjackHand) -> list[tuple[str, list[str], int, str]]
     rows = []
     rows.append(("total", _total_options(ranks, total), 0, "What is the total of your hand now?"))
     rows.append(
-        (
-            "bust",
-            ["Yes, I am bust.", "No, I am not bust."],
-            0 if bust else 1,
-            "Are you bust?",
-        )
+        ("bust", ["Yes, I am bust.", "No, I am not bust."], 0 if bust else 1, "Are you bust?")
     )
     if not bust:
         move = basic_strategy(ranks, hand.dealer_up[1:])

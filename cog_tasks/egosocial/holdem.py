@@ -95,8 +95,7 @@ _CARDS_LABEL = re.compile(
 )
 # "Raise: yes"; "Raise: yes or no" (the template without its brackets) is no answer.
 _RAISE_LABEL = re.compile(
-    r"\braise[*_]*\s*[:=]\s*[*_]*\s*(yes|no)\b(?!\s*(?:,|/|\bor\b)\s*(?:yes|no)\b)",
-    re.IGNORECASE,
+    r"\braise[*_]*\s*[:=]\s*[*_]*\s*(yes|no)\b(?!\s*(?:,|/|\bor\b)\s*(?:yes|no)\b)", re.IGNORECASE
 )
 # A style word after a negation in the same clause: "not aggressive", "isn't very conservative".
 _NEGATED_STYLE = re.compile(

@@ -108,8 +108,7 @@ _LABELLED = {
 _LABELS = re.compile(r"prediction|choice", re.IGNORECASE)
 # A reply that is only two numbers, prediction then choice.
 _BARE_PAIR = re.compile(
-    rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$",
-    re.IGNORECASE,
+    rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$", re.IGNORECASE
 )
 
 

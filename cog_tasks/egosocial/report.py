@@ -11,12 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cog_tasks.common.files import (
-    pyplot,
-    save_figure,
-    write_json_atomically,
-    write_text_atomically,
-)
+from cog_tasks.common.files import pyplot, save_figure, write_json_atomically, write_text_atomically
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_interval
 

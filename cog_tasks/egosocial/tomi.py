@@ -157,9 +157,7 @@ def to_second_person(sentence: str, name: str) -> str:
 
     openers = "|".join(sorted(_SUBJECT_OPENERS))
     sentence = re.sub(
-        rf"(?:^|(?P<opener>\b(?:{openers})\s+|,\s*)){escaped}\s+(?P<verb>[\w']+)",
-        subject,
-        sentence,
+        rf"(?:^|(?P<opener>\b(?:{openers})\s+|,\s*)){escaped}\s+(?P<verb>[\w']+)", subject, sentence
     )
     return re.sub(rf"\b{escaped}\b", lambda m: "You" if m.start() == 0 else "you", sentence)
 

@@ -100,9 +100,7 @@ def belief_judge() -> Scorer:
         value["not_stated"] = sum(beliefs[b].text is None for b in BELIEF_TYPES) / len(BELIEF_TYPES)
         value["judge_unparsed_rate"] = unparsed / len(BELIEF_TYPES)
         return Score(
-            value=value,
-            answer=state.output.completion,
-            explanation="\n\n".join(explanations),
+            value=value, answer=state.output.completion, explanation="\n\n".join(explanations)
         )
 
     return score

@@ -109,10 +109,7 @@ def number_guessing_scorer() -> Scorer:
 
 @task
 def egosocial_number_guessing(
-    level: int | None = None,
-    rounds: int = DEFAULT_ROUNDS,
-    games: int = 1,
-    rules: str = "ours",
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, games: int = 1, rules: str = "ours"
 ) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents (the authors' game).
 

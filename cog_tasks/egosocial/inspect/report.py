@@ -20,19 +20,11 @@ import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.pipeline import Row, checked_rows
-from cog_tasks.common.results import (
-    ResultsError,
-    RunResults,
-    UnitRecord,
-)
+from cog_tasks.common.results import ResultsError, RunResults, UnitRecord
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
-from cog_tasks.egosocial.opponents.holdem_observer import (
-    IdealMatch,
-    ideal_match,
-    shipped_opponents,
-)
+from cog_tasks.egosocial.opponents.holdem_observer import IdealMatch, ideal_match, shipped_opponents
 from cog_tasks.egosocial.opponents.number_guessing import (
     OPENING_NUMBER,
     REFERENCE_REPLIES,

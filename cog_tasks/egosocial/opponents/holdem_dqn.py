@@ -249,8 +249,7 @@ def measure_action_rates(opponent: Any, hands: int, seed: int) -> ActionRates:
         counts.update(ACTIONS[action] for action in trajectories[0][1::2])
     total = sum(counts.values())
     return ActionRates(
-        decisions=total,
-        rates={name: counts[name] / total for name in ACTIONS} if total else {},
+        decisions=total, rates={name: counts[name] / total for name in ACTIONS} if total else {}
     )
 
 

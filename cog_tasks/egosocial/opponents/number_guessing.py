@@ -65,10 +65,7 @@ class NumberGuessingOpponent:
 
 
 def constant_reply_game(
-    reply: RoundReply,
-    level: int,
-    rounds: int = DEFAULT_ROUNDS,
-    opening: int = OPENING_NUMBER,
+    reply: RoundReply, level: int, rounds: int = DEFAULT_ROUNDS, opening: int = OPENING_NUMBER
 ) -> NumberGuessingGame:
     """Play one game in which the player gives ``reply`` every round."""
     opponent = NumberGuessingOpponent(level, opening=opening)
