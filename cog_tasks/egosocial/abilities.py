@@ -1,8 +1,6 @@
 """Daily Life beyond beliefs: emotion, desire, intention, knowledge and non-literal speech.
 
-Each item has four options and a gold answer that follows from the story's facts by a stated
-rule (docs/static.md), never from a model; the facts are kept in the metadata so that a checker
-can recompute the gold.
+Gold answers follow from the story's facts (kept in the metadata) by the rules of docs/static.md.
 """
 
 from __future__ import annotations

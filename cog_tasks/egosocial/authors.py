@@ -1,8 +1,6 @@
-"""The EgoSocialArena authors' released items and their resolver.
+"""The EgoSocialArena authors' released items (three JSONL files) and their resolver.
 
-Three JSONL files (``socialfirst.jsonl``, ``counterfact.jsonl``, ``blackjack.jsonl``) are
-resolved by :func:`cog_tasks.common.sources.fetch` with :data:`SOURCE`: local data, a Hub copy,
-then the pinned upstream commit. :func:`check_content` validates them; see docs/static.md.
+Local data, a Hub copy, then the pinned upstream commit (:data:`SOURCE`; docs/static.md).
 """
 
 from __future__ import annotations
@@ -136,14 +134,7 @@ class AuthorsRows:
 
 
 def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
-    """Parse and check one authors' file: the validator of :func:`read_authors_file`.
-
-    Refuses an empty file, blank lines (:func:`check_numbered`), repeated records and any record
-    that makes no item or blackjack prompt; returns ``(line, record)`` pairs.
-
-    Raises:
-        DataFileError: Naming the source and line of anything malformed or repeated.
-    """
+    """Parse and check one authors' file (the fetch's validator); errors name the line."""
     rows = content.jsonl()
     if not rows:
         raise DataFileError(f"{content.source}: holds no records")
@@ -160,11 +151,7 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
 
 
 def check_numbered(rows: list[tuple[int, dict[str, Any]]], source: str) -> None:
-    """Refuse a blank line before the last record: item ids are made from line numbers.
-
-    Raises:
-        DataFileError: Naming the source and the blank line.
-    """
+    """Refuse a blank line before the last record: item ids come from line numbers."""
     for expected, (line, _) in enumerate(rows, start=1):
         if line != expected:
             raise DataFileError(
@@ -181,23 +168,13 @@ def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str
 def read_authors_file(
     file: str, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> AuthorsRows:
-    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`.
-
-    Raises:
-        DataSourceError: When no source provides a valid file.
-        DataFileError: Naming the file and line of a malformed record of a local file.
-    """
+    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`."""
     fetched = fetch(SOURCE, file, partial(check_content, file=file), data_dir=data_dir, hub=hub)
     return AuthorsRows(fetched.source, fetched.value)
 
 
 def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_id: str) -> EgoItem:
-    """Turn one authors'-format multiple-choice record into an item; ``where`` is ``file:line``.
-
-    Raises:
-        DataFileError: Naming ``where`` for a missing or malformed field, too few or repeated
-            options, an answer not among them, or an ``Ability`` outside :data:`ABILITY_LABELS`.
-    """
+    """Turn one authors'-format record into an item; errors name ``where`` (file:line)."""
     missing = [key for key in CHOICE_FIELDS if key not in record]
     if missing:
         raise DataFileError(f"{where}: missing field(s) {', '.join(missing)}")
@@ -235,14 +212,7 @@ def load_choice_items(
     data_dir: str | os.PathLike[str] | None = None,
     hub: str | None = None,
 ) -> list[EgoItem]:
-    """The authors' multiple-choice items of one scenario, or of ``data_file`` in their format.
-
-    Ids are ``<scenario>-authors-<line>`` (``<file stem>-<line>`` for ``data_file``).
-
-    Raises:
-        ParameterError: When the authors released no multiple-choice file for ``scenario``.
-        DataFileError: Naming the file and line of a malformed record.
-    """
+    """The authors' multiple-choice items of one scenario, or of ``data_file`` in their format."""
     if data_file is not None:
         path = Path(data_file)
         rows, source, prefix = list(iter_jsonl(path)), str(path), path.stem
@@ -274,11 +244,7 @@ class BlackjackPrompt:
 
 
 def blackjack_prompt(record: Mapping[str, Any], where: str, line: int) -> BlackjackPrompt:
-    """Turn one authors' blackjack record into a prompt with its cards.
-
-    Raises:
-        DataFileError: Naming ``where`` for missing texts or unreadable cards.
-    """
+    """Turn one authors' blackjack record into a prompt; ``DataFileError`` names ``where``."""
     if not all(isinstance(record.get(key), str) for key in ("system", "user")):
         raise DataFileError(f"{where}: needs 'system' and 'user' texts")
     return BlackjackPrompt(
@@ -292,10 +258,6 @@ def blackjack_prompt(record: Mapping[str, Any], where: str, line: int) -> Blackj
 def load_blackjack_prompts(
     data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> list[BlackjackPrompt]:
-    """The authors' 50 blackjack prompts with their cards.
-
-    Raises:
-        DataFileError: Naming the file and line of a record with missing texts or unreadable cards.
-    """
+    """The authors' 50 blackjack prompts with their cards."""
     found = read_authors_file(BLACKJACK_FILE, data_dir, hub)
     return [blackjack_prompt(record, f"{found.source}:{line}", line) for line, record in found.rows]

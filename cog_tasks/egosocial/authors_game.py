@@ -1,8 +1,6 @@
 """The authors' Number Guessing game text, read at run time from their pinned repository.
 
-:func:`read_authors_game` reads ``AgentPlayer``'s ``GAME_SETTING`` and ``INQUIRY`` and
-``main.py``'s ``PERSONA_A`` with :mod:`ast` (never importing them), locally or from the pinned
-URL, through :func:`cog_tasks.common.sources.fetch`; this project ships none of that text.
+Their attributes are read with :mod:`ast`, never imported; this project ships none of the text.
 """
 
 from __future__ import annotations
@@ -52,13 +50,9 @@ class AuthorsGame:
 
 
 def parse_game(content: Content) -> AuthorsGame:
-    """Read the game's text from the file's ``AgentPlayer`` class (the validator of the fetch).
+    """Read the game's text from the file's ``AgentPlayer`` class (the fetch's validator).
 
-    The last assignment of each attribute in the class body wins, as in Python.
-
-    Raises:
-        DataFileError: Naming the file, when it is not Python, has no such class, lacks a string
-            attribute, or its question lacks a field.
+    The last assignment of each attribute wins, as in Python; ``DataFileError`` names the file.
     """
     try:
         tree = ast.parse(content.text(), filename=content.source)
@@ -87,11 +81,7 @@ def parse_game(content: Content) -> AuthorsGame:
 
 
 def parse_persona(content: Content) -> str:
-    """The persona the run script gives the model: the string assigned to ``PERSONA_A``.
-
-    Raises:
-        DataFileError: Naming the file, when it is not Python or assigns no such string.
-    """
+    """The string assigned to ``PERSONA_A`` in the run script; ``DataFileError`` unless just one."""
     try:
         tree = ast.parse(content.text(), filename=content.source)
     except SyntaxError as error:
@@ -113,12 +103,7 @@ def parse_persona(content: Content) -> str:
 
 
 def read_authors_game() -> AuthorsGame:
-    """The authors' game text: the local copies under ``COG_TASKS_DATA``, else the pinned files.
-
-    Raises:
-        DataSourceError: When no source has a file (the message gives the ways out).
-        DataFileError: When a file is not the authors' game file or run script.
-    """
+    """The authors' game text: the local copies under ``COG_TASKS_DATA``, else the pinned files."""
     game = fetch(GAME_SOURCE, GAME_FILE, parse_game).value
     persona = fetch(GAME_SOURCE, PERSONA_FILE, parse_persona).value
     return replace(game, persona=persona)

@@ -1,8 +1,6 @@
-"""Grading free-text blackjack beliefs, as the authors ran Blackjack.
+"""Grading free-text blackjack beliefs by a judge model, as the authors ran Blackjack.
 
-A judge model grades each ``Self-Belief`` and ``External-Belief`` against facts computed from the
-cards with this project's rubric, ending with ``GRADE: C`` or ``GRADE: I``. Missing, echoed or
-contradicting beliefs are wrong without the judge; an ungraded reply is asked again once.
+Missing, echoed or contradicting beliefs are wrong without the judge; ungraded replies get a retry.
 """
 
 from __future__ import annotations
@@ -128,8 +126,7 @@ def _closing_brace(reply: str, start: int) -> int:
 def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
     """Every labelled belief of a reply, in order, as (kind, text, braced).
 
-    A belief is the text in braces after its label (labels inside it included) or, without braces,
-    the text up to the next label. A label inside a sentence is not one.
+    A belief is the braced text after its label or, unbraced, the text up to the next label.
     """
     labels = [label for label in _LABEL.finditer(reply) if _opens_belief(reply, label)]
     found: list[tuple[BeliefType, str]] = []
@@ -151,10 +148,9 @@ def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
 
 
 def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading]:
-    """The Self-Belief and External-Belief of a reply, read from its labelled beliefs.
+    """The Self-Belief and External-Belief of a reply, without echoes of ``prompt``.
 
-    Echoes of ``prompt`` are left out, and unbraced beliefs of a kind that has a braced one; the
-    same words twice are one belief; two different beliefs of one kind are neither.
+    Braced beliefs win over unbraced ones; two different beliefs of one kind are neither.
     """
     readings: dict[BeliefType, BeliefReading] = {}
     labelled = labelled_beliefs(reply)
@@ -200,9 +196,7 @@ def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, be
 def parse_grade(judge_reply: str) -> bool | None:
     """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``.
 
-    A grade is the label ``GRADE`` and a letter or word, any case or emphasis, ending its line or
-    followed by punctuation. Two different grades give ``None``; a quoted grade followed by more
-    words, or "GRADE: I think", is none.
+    Two different grades, a quoted grade followed by more words or "GRADE: I think" give ``None``.
     """
     judge_reply = reading.normalize(judge_reply)
     grades = {match.group("grade")[0].upper() for match in _GRADE.finditer(judge_reply)}

@@ -1,8 +1,6 @@
 """Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules.
 
-The card facts serve the generated multiple-choice items and, through :func:`belief_facts`, the
-judge of the authors' free-text variant. Totals follow rlcard's judger; probabilities are exact
-over one deck without the visible cards; the dealer draws while below 17.
+Probabilities are exact over one deck without the visible cards; the dealer draws below 17.
 """
 
 from __future__ import annotations
@@ -120,11 +118,7 @@ def _prompt_card(text: str, where: str) -> str:
 
 
 def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
-    """Read the cards of an authors' blackjack prompt (``{Heart 10}``, ``{Spade 2, Club A}``).
-
-    Raises:
-        DataFileError: Naming ``where`` (``file:line``) when the cards cannot be found or read.
-    """
+    """Read the cards of an authors' prompt (``{Spade 2, Club A}``); errors name ``where``."""
     dealer, player = _DEALER_CARD.search(user), _PLAYER_CARDS.search(user)
     if dealer is None or player is None:
         raise DataFileError(f"{where}: no '{{...}}' dealer card and player cards in the prompt")

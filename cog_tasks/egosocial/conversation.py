@@ -1,8 +1,4 @@
-"""A turn-taking helper shared by the interactive games.
-
-News that needs no reply is queued and sent in front of the next question, so user and
-assistant turns keep alternating.
-"""
+"""A turn-taking helper: news is sent in front of the next question, so turns alternate."""
 
 from __future__ import annotations
 

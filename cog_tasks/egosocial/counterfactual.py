@@ -1,9 +1,4 @@
-"""Counterfactual: worlds whose stated rules reverse everyday ones.
-
-Three rule sets stated in the story (rock-paper-scissors reversed, traffic lights reversed,
-restaurants that pay their diners); the model must hold a belief that fits the stated rules.
-``question_type`` keeps the socialization / theory-of-mind split visible.
-"""
+"""Counterfactual: worlds whose stated rules reverse everyday ones (games, traffic, restaurants)."""
 
 from __future__ import annotations
 
@@ -186,11 +181,7 @@ QUESTION_MAKERS: dict[str, tuple[str, Callable[[random.Random, str], Question]]]
 
 
 def generate_counterfactual(seed: int, count: int) -> list[EgoItem]:
-    """Generate ``count`` counterfactual items (ids ``counterfactual-s<seed>-<index>``).
-
-    Question types rotate through :data:`QUESTION_MAKERS`; moves, names and option order come from
-    ``seed``.
-    """
+    """Generate ``count`` items (ids ``counterfactual-s<seed>-<index>``), types in rotation."""
     rng = random.Random(seed)
     kinds = list(QUESTION_MAKERS)
     items = []

@@ -1,8 +1,6 @@
-"""Daily Life: seeded ToMi-style stories, told in the first person.
+"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter.
 
-:class:`BeliefTracker` replays a story's events for the gold answers (first- and second-order
-beliefs); the story is rendered in ToMi's sentences and converted by
-:func:`cog_tasks.egosocial.tomi.convert_record`. The other five abilities: :mod:`.abilities`.
+:class:`BeliefTracker` replays the events for the gold answers; other abilities: :mod:`.abilities`.
 """
 
 from __future__ import annotations
@@ -71,11 +69,7 @@ Event = Enter | Exit | Seen | Move | Taste
 
 @dataclass
 class BeliefTracker:
-    """Replays events and tracks reality, first- and second-order beliefs.
-
-    ``second_order[(a, b)]`` is where ``a`` thinks ``b`` believes the object is (updated only when
-    both saw the event).
-    """
+    """Replays events; ``second_order[(a, b)]``: where ``a`` thinks ``b`` believes the object is."""
 
     present: set[str] = field(default_factory=set)
     location: str | None = None
@@ -84,11 +78,7 @@ class BeliefTracker:
     second_order: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def apply(self, event: Event) -> None:
-        """Update the state with one event.
-
-        Raises:
-            ValueError: If the event is impossible (a move by someone absent).
-        """
+        """Update the state with one event (``ValueError`` for a move by someone absent)."""
         if isinstance(event, Enter):
             self.present.add(event.agent)
         elif isinstance(event, Exit):
@@ -212,11 +202,7 @@ def story_questions(story: Story) -> list[tuple[str, str, dict[str, str | bool]]
 
 
 def generate_daily_life(seed: int, stories: int) -> list[EgoItem]:
-    """Generate first-person Daily Life items for all six abilities.
-
-    ``6 * stories`` belief items (ids ``daily_life-s<seed>-<story>-<question>``), then ``stories``
-    items per other ability.
-    """
+    """``6 * stories`` belief items, then ``stories`` items for each other Daily Life ability."""
     rng = random.Random(seed)
     items = []
     for story_index in range(stories):

@@ -1,8 +1,6 @@
 """EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
 
-Four configs with one ``test`` split each: ``daily_life``, ``counterfactual`` and ``blackjack``
-(the authors' records and their upstream ``line``, read back by
-:func:`cog_tasks.egosocial.authors.read_authors_file`) and ``generated`` (seed 0, default sizes).
+Configs ``daily_life``, ``counterfactual``, ``blackjack`` (the authors' records) and ``generated``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
 
-rlcard deals and enforces the rules; the model (seat 0) answers two belief questions at its
-first decision of each hand and names the opponent's style after the last hand (rules, scoring
-and letter shuffling: docs/games.md).
+rlcard deals and enforces the rules; beliefs, style question and scoring: docs/games.md.
 """
 
 from __future__ import annotations
@@ -239,10 +237,9 @@ def read_table(
 
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
-    """The action a reply names, if it is legal, else ``None``.
+    """The legal action a reply names, else ``None``.
 
-    ``Action: <word>`` wins; otherwise the reply must name exactly one action (``bet`` is raise;
-    -s and -ing forms count) and negate none. An echoed prompt names none.
+    ``Action: <word>`` wins; otherwise exactly one action word, none negated, must be named.
     """
     if _echoed(text):
         return None
@@ -279,8 +276,7 @@ def _echoed(text: str) -> bool:
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
 
-    Letters elsewhere in prose, a label followed by several answers and echoed prompts answer
-    nothing. ``order`` is the holding class shown at each letter (A, B, C).
+    ``order`` is the holding class shown at each letter; letters in prose are never read.
     """
     if _echoed(text):
         return BeliefReply(None, None)
@@ -297,11 +293,7 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
-    """The style a reply names: the one style word it affirms, else a reply of A or B alone.
-
-    A style word after a negation in its clause is not affirmed ("Not aggressive." names none).
-    ``order`` is the style shown at each letter (A, B).
-    """
+    """The one style word a reply affirms (not after a negation), else a reply of A or B alone."""
     if _echoed(text):
         return None
     lower = text.lower().replace("\u2019", "'")

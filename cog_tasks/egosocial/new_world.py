@@ -1,8 +1,4 @@
-"""New World: invented societies whose stated norms contradict everyday ones.
-
-Each world's custom decides two questions, one about you and one about someone else; one option
-is the familiar everyday answer, wrong there. All worlds were written for this project.
-"""
+"""New World: invented societies (written for this project) whose norms contradict everyday ones."""
 
 from __future__ import annotations
 
@@ -186,11 +182,7 @@ def all_norm_questions() -> list[tuple[World, NormQuestion]]:
 
 
 def generate_new_world(seed: int, count: int) -> list[EgoItem]:
-    """Generate ``count`` New World items (ids ``new_world-s<seed>-<index>``).
-
-    Questions are visited in a seeded order that restarts, with new names and option orders, once
-    all have been used.
-    """
+    """Generate ``count`` items (ids ``new_world-s<seed>-<index>``) in a repeating seeded order."""
     rng = random.Random(seed)
     pool = all_norm_questions()
     items = []

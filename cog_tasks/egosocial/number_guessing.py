@@ -1,8 +1,6 @@
 """Number Guessing: rules, game state and answer parsing.
 
-Each round both players pick a whole number from 1 to 100; the one closer to 0.8 x their average
-wins. Before each pick the model predicts the opponent's number (the theory-of-mind answer).
-Rules as told (``ours`` or the authors'), health and scores: docs/games.md.
+The number closer to 0.8 x the average wins; the model also predicts the opponent's number.
 """
 
 from __future__ import annotations
@@ -80,11 +78,7 @@ def our_rules(rounds: int) -> Rules:
 
 
 def authors_rules() -> Rules:
-    """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`).
-
-    Raises:
-        cog_tasks.common.sources.DataSourceError: When no source has their files.
-    """
+    """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`)."""
     from cog_tasks.egosocial.authors_game import PLAYER_NAME, read_authors_game
 
     game = read_authors_game()
@@ -167,9 +161,7 @@ def _hedged_after(text: str, end: int) -> bool:
 def parse_round_reply(text: str) -> RoundReply:
     """Read ``Prediction: <n>; Choice: <n>`` from a reply; missing numbers are ``None``.
 
-    Labelled numbers win; each label needs one number standing alone, unhedged, and agreeing
-    labels. Without labels only a reply of two numbers alone is read ("45; 36"). Numbers outside
-    1..100 are kept but make the reply invalid.
+    A label needs one unhedged number standing alone; without labels only "45; 36" alone is read.
     """
     text = reading.normalize(text)
     if _LABELS.search(text):
@@ -272,11 +264,7 @@ class NumberGuessingGame:
         )
 
     def play_round(self, reply: RoundReply, opponent_number: Number) -> NumberGuessingGame:
-        """Record one round and return the new state.
-
-        Raises:
-            ValueError: If the game is over or the opponent's number is illegal.
-        """
+        """Record one round; return the new state (``ValueError`` if over or illegal)."""
         if self.is_over:
             raise ValueError(f"the game already had its {self.rounds} rounds")
         if not in_range(opponent_number):
@@ -337,12 +325,7 @@ async def play_number_guessing(
     rules: Rules | None = None,
     say: Callable[[str], None] | None = None,
 ) -> NumberGuessingGame:
-    """Play a whole game against a rule-based opponent.
-
-    Each round the opponent picks from its view, the model is asked for its prediction and number,
-    and the result is told before the next question: by ``say`` as a message of its own when given
-    (the authors' way), otherwise at the start of the next question.
-    """
+    """Play a whole game; results are told by ``say`` when given, else before the next question."""
     rules = rules or our_rules(rounds)
     game = NumberGuessingGame(level=level, rounds=rounds)
     conversation = Conversation(ask)

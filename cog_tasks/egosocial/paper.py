@@ -1,8 +1,4 @@
-"""EgoSocialArena's published numbers, named as our headlines name them.
-
-The only published numbers are the Number Guessing hit rates of the authors' README (commit
-``17f4cb2``; one 10-round game per model and level), kept as fractions for the profile.
-"""
+"""EgoSocialArena's published numbers: the Number Guessing hit rates of the authors' README."""
 
 from __future__ import annotations
 

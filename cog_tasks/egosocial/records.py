@@ -1,9 +1,4 @@
-"""Static EgoSocialArena items: the multiple-choice record and the reply parser.
-
-Every static scenario yields :class:`EgoItem` objects, tagged with a scenario, an ability label
-(accuracy is reported per label) and, for generated items, the paper's perspective (``tom``,
-``socialization`` or ``control``).
-"""
+"""Static EgoSocialArena items: the multiple-choice record and the reply parser."""
 
 from __future__ import annotations
 
@@ -57,10 +52,7 @@ _OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][).:][ \t]+\S", re.MULTILINE)
 
 @dataclass(frozen=True)
 class EgoItem:
-    """One multiple-choice item told in the first person ("you"; options about the model use "I").
-
-    ``perspective`` is ``None`` where the source does not say (the authors' records).
-    """
+    """One multiple-choice item in the first person (``perspective`` ``None`` for the authors')."""
 
     id: str
     scenario: Scenario
@@ -129,10 +121,7 @@ def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
     """The option letter a reply picks, or ``None`` (invalid, scored wrong).
 
-    Formal answers (``ANSWER: B``, "the answer is B") win and must agree; otherwise a reply that
-    opens with the letter, unless it echoes the option list. An answer hedged, corrected or
-    retracted, naming two options, beyond the options or with another option's text is invalid; a
-    letter inside prose is never read (docs/static.md).
+    Formal answers win and must agree, else a reply opening with its letter (docs/static.md).
     """
     text = reading.normalize(text)
     answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}

@@ -1,9 +1,4 @@
-"""EgoSocialArena report: tables, JSON and figures with 95 % intervals.
-
-Pure rendering of :class:`Cell` and :class:`GuessCurve` objects (the Inspect frontend reads the
-logs). Each cell's interval is over the benchmark's unit (item, prompt, game or match); model
-rows carry their run's coverage. :func:`write_report` writes the summaries and figures.
-"""
+"""EgoSocialArena report: tables, JSON and figures with 95 % intervals over each task's unit."""
 
 from __future__ import annotations
 
@@ -25,8 +20,7 @@ FAILED_OVER = 0.5
 class Cell:
     """One reported number: a row's value in one column of one table.
 
-    ``values`` maps each unit to its value or the ``(numerator, denominator)`` pair of a ratio of
-    sums; ``measure`` is the headline name the profile gives it; ``bounds`` its range.
+    ``values`` maps each unit to a value or a ``(numerator, denominator)`` pair.
     """
 
     table: str

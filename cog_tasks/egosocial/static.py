@@ -1,9 +1,4 @@
-"""Assemble the static environment: the authors' items, generated items, or both.
-
-Generated sizes count belief stories for Daily Life (six questions each, plus as many items for
-each other ability), hands for Blackjack (four or five questions each) and items for
-Counterfactual and New World.
-"""
+"""Assemble the static environment: the authors' items, generated items, or both."""
 
 from __future__ import annotations
 
@@ -30,11 +25,7 @@ DEFAULT_SIZES = {"daily_life": 40, "counterfactual": 120, "new_world": 40, "blac
 
 
 def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple[Scenario, ...]:
-    """The scenarios to build, in canonical order; ``None`` or ``all``: every one the source has.
-
-    Raises:
-        ParameterError: For an unknown source or scenario.
-    """
+    """The scenarios to build, in canonical order; ``None`` or ``all``: every one the source has."""
     if source not in SOURCES:
         raise ParameterError(f"unknown source {source!r}; expected one of {SOURCES}")
     names = [name for name in split_names(scenarios or []) if name]
@@ -58,13 +49,7 @@ def build_static_items(
 ) -> list[EgoItem]:
     """Build the static items of some scenarios, the authors' first under ``both``.
 
-    ``size`` is the generated size per scenario (default :data:`DEFAULT_SIZES`); ``data_file`` is
-    read in place of the authors' file of the one selected scenario.
-
-    Raises:
-        ParameterError: For an unknown source or scenario, a ``size`` below 1, a misplaced
-            ``data_file``, or ``source=authors`` on a scenario the authors have no items for.
-        cog_tasks.common.sources.DataSourceError: When the authors' data cannot be found.
+    ``size`` defaults to :data:`DEFAULT_SIZES`; ``data_file`` replaces the one scenario's file.
     """
     selected = parse_scenarios(scenarios, source)
     if size is not None and size < 1:

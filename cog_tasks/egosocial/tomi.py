@@ -1,9 +1,4 @@
-"""ToMi records and their deterministic third-to-first-person conversion.
-
-ToMi (Le et al., 2019) stories are bAbI-style numbered lines with first-order, second-order,
-memory and reality questions. :func:`convert_record` follows EgoSocialArena's recipe: one
-character becomes "you" (verbs agree) and the story's containers become the options.
-"""
+"""ToMi records and their deterministic third-to-first-person conversion."""
 
 from __future__ import annotations
 
@@ -75,11 +70,7 @@ class ParsedQuestion:
 
 
 def parse_question(question: str) -> ParsedQuestion:
-    """Recognise one of ToMi's four question forms.
-
-    Raises:
-        DataFileError: If the question has none of the four forms.
-    """
+    """Recognise one of ToMi's four question forms (``DataFileError`` otherwise)."""
     for question_type, pattern in QUESTION_PATTERNS.items():
         match = pattern.match(question.strip())
         if match:
@@ -94,11 +85,7 @@ def parse_question(question: str) -> ParsedQuestion:
 
 
 def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
-    """Read a ToMi/bAbI text file: one record per question line, stories restart at line 1.
-
-    Raises:
-        DataFileError: Naming the file and line of a malformed line.
-    """
+    """Read a ToMi/bAbI text file: one record per question line, stories restart at line 1."""
     path = Path(path)
     records: list[ToMiRecord] = []
     story: list[str] = []
@@ -201,12 +188,7 @@ def convert_record(
 ) -> EgoItem:
     """Convert a third-person ToMi record into a first-person :class:`EgoItem`.
 
-    ``you`` defaults to the question's believer, else the story's first character; the options are
-    the story's containers in an order fixed by the record's text.
-
-    Raises:
-        DataFileError: If the question is not a ToMi form, no character can be found, or the
-            answer is not a container named in the story.
+    ``you`` defaults to the question's believer; the options are the story's containers.
     """
     question = parse_question(record.question)
     agents = _story_agents(record.story)

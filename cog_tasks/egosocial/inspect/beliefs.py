@@ -58,11 +58,7 @@ async def judge_belief(
 
 
 def judge_model() -> Model:
-    """The model in the ``judge`` role, or in ``grader`` where only that one is bound.
-
-    Raises:
-        inspect_ai.util.PrerequisiteError: When neither role is bound, naming ``judge``.
-    """
+    """The model in the ``judge`` role, or in ``grader`` where only that one is bound."""
     bound = model_roles()
     role = GRADER_ROLE if GRADER_ROLE in bound and JUDGE_ROLE not in bound else JUDGE_ROLE
     return get_model(role=role, required=True)
@@ -70,10 +66,9 @@ def judge_model() -> Model:
 
 @scorer(metrics=[key_intervals(unit="item", headline="all")])
 def belief_judge() -> Scorer:
-    """Grade each belief with the model in the ``judge`` role against the card facts.
+    """Grade each belief with the ``judge`` model against the card facts.
 
-    Values: ``self_belief``, ``external_belief``, ``all`` (their mean), ``not_stated`` and
-    ``judge_unparsed_rate`` (shares of the two beliefs, each scored wrong).
+    Values: ``self_belief``, ``external_belief``, ``all``, ``not_stated``, ``judge_unparsed_rate``.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -108,10 +103,7 @@ def belief_judge() -> Scorer:
 
 @task
 def egosocial_blackjack_beliefs() -> Task:
-    """EgoSocialArena Blackjack as the authors ran it: 50 prompts, beliefs graded by a judge.
-
-    Run with a judge model in the ``judge`` role (``--model-role judge=openai/gpt-4o``).
-    """
+    """EgoSocialArena Blackjack as the authors ran it: 50 prompts, graded by the ``judge`` role."""
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()
     return Task(

@@ -1,8 +1,6 @@
 """A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random.
 
-Each reply is drawn uniformly among the valid answers of the last user message, from a generator
-seeded with the seed, the conversation so far and the epoch
-(:func:`cog_tasks.common.scripted.seeded_rng`), so the sample order does not matter.
+Each reply is seeded with the seed, the conversation so far and the epoch, not the sample order.
 """
 
 from __future__ import annotations

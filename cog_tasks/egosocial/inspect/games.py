@@ -1,8 +1,4 @@
-"""Inspect solvers, scorers and tasks for the interactive environment.
-
-Both games run their core loop through an ``ask`` coroutine that keeps the whole history in the
-conversation; the finished game is kept in the sample store and scored from there.
-"""
+"""Inspect solvers, scorers and tasks for the interactive games (the history stays in the chat)."""
 
 from __future__ import annotations
 
@@ -206,11 +202,7 @@ def holdem_scorer() -> Scorer:
 
 
 def opponent_weights(styles: Sequence[str]) -> dict[str, object]:
-    """The data provenance of the opponents' weights (each with its ``.sha256``'s digest).
-
-    Raises:
-        OpponentWeightsError: If a weights file's ``.sha256`` is missing or malformed.
-    """
+    """The data provenance of the opponents' weights (each with its ``.sha256``'s digest)."""
     folder = shipped_weights_dir()
     paths = [folder / f"dqn_{style}.pt" for style in styles]
     reads = DataReads(

@@ -1,8 +1,4 @@
-"""Measure a judge model against the hand-labelled blackjack beliefs.
-
-The judge pipeline of ``egosocial_blackjack_beliefs`` grades each labelled statement; the
-agreement has a 95 % interval over statements, and no grade counts as a disagreement.
-"""
+"""Measure a judge model against the hand-labelled blackjack beliefs (no grade: a disagreement)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,7 @@ from cog_tasks.common.stats import metric_values, ratio_interval
 
 @metric
 def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
-    """Mean and interval of score ``keys`` per value of some metadata fields (``groups``).
-
-    ``{"all": 1}`` with ``label=Belief`` counts under ``label:Belief``; other keys are prefixed
-    (``circular label:Belief``). A missing field or key is not counted.
-    """
+    """Mean and interval of score ``keys`` per metadata value (``label:Belief``)."""
     intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -46,11 +42,7 @@ def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str)
 
 @metric
 def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
-    """``sum(numerator) / sum(denominator)`` over samples, with a bootstrap interval over samples.
-
-    ``pairs`` are ``(numerator key, denominator key, reported name)``; samples with a zero
-    denominator add nothing, and there is no key when every denominator is 0.
-    """
+    """``sum(numerator) / sum(denominator)`` over samples with a nonzero denominator."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         reported: dict[str, float] = {}

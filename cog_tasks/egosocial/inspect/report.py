@@ -1,9 +1,6 @@
 """EgoSocialArena Inspect logs on the shared results model: records, report cells and headlines.
 
-One record per sample (item, prompt, game or match) and epoch over the declared samples. Status:
-``error``, ``truncated`` (a reply hit its token limit), ``judge_invalid`` (a belief grade
-unread after the retry), ``invalid`` (a reply unread, in any rotation, round or question).
-Reference rows measure the same records, so they sit on the same units and epochs.
+A record's status: ``error``, ``truncated``, ``judge_invalid`` or ``invalid`` (a reply unread).
 """
 
 from __future__ import annotations
@@ -92,9 +89,6 @@ def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
     """The samples the log's task arguments build: id -> (group, metadata).
 
     The group is the static item's source, the game's level (``L1``) or the match's opponent.
-
-    Raises:
-        ResultsError: When the task cannot be built from its arguments again.
     """
     factory = getattr(tasks, task_name(log))
     try:
@@ -142,10 +136,7 @@ def _static_values(sample: EvalSample, value: Mapping[str, float], circular: boo
 def _holdem_values(
     value: Mapping[str, float], match: Mapping[str, Any], sample: Mapping[str, Any]
 ) -> dict:
-    """The match's counts, its questions' golds and the ideal observer on its own hands.
-
-    ``ideal consistent`` is 0 where the replayed opponents do not play the recorded actions.
-    """
+    """The match's counts, its questions' golds and the ideal observer on its own hands."""
     values = {key: float(value.get(key, 0.0)) for key in HOLDEM_KEYS}
     opponents = shipped_opponents(str(sample.get("opponents", "dqn")))
     ideal = (
@@ -337,11 +328,7 @@ def guessing_note(run: EgoRun) -> str:
 
 
 def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
-    """Style per opponent and overall, beliefs per question and opponent, invalid actions.
-
-    Each belief column is followed, on the same hands, by always-the-same-answer rows and the
-    majority class of those hands.
-    """
+    """Style, beliefs per question and opponent (references on the same hands), invalid actions."""
     table = "Limit Hold'em (per match)"
     values = run.checked.values
     units = list(values)
@@ -484,10 +471,7 @@ def _curves(label: str, log: EvalLog) -> Iterator[GuessCurve]:
 
 
 def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
-    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
-
-    ``pool_seeds`` pools runs that differ only by seed into one row, which then says so.
-    """
+    """Check and label every log (``pool_seeds`` pools runs differing by seed only)."""
     read = [(run, (log, metadata)) for log in logs for run, metadata in [log_results(log)]]
     return checked_rows(
         read, pool_seeds=pool_seeds, key=lambda _, extra: task_name(extra[0]), row=EgoRun
@@ -515,11 +499,7 @@ def report_logs(
     statuses: Collection[str] = SUCCESS_ONLY,
     pool_seeds: bool = False,
 ) -> tuple[list[Path], str]:
-    """Write the report for the logs in ``log_dir``; return the files and the skipped-logs note.
-
-    Raises:
-        FileNotFoundError: If no EgoSocialArena log with samples is found.
-    """
+    """Write the report for the logs in ``log_dir``; return the files and the skipped-logs note."""
     found = read_logs(log_dir, tasks=TASKS, statuses=statuses)
     logs = [log for log in found.logs if log.samples]
     if not logs:

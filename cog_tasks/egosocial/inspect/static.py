@@ -1,8 +1,4 @@
-"""Inspect task for the static environment (multiple choice, first person).
-
-With ``circular=true`` each item is asked once per rotation of its options (MMBench's
-CircularEval) and counts under ``circular`` only when every rotation is right.
-"""
+"""Inspect task for the static environment (multiple choice, optional CircularEval)."""
 
 from __future__ import annotations
 
@@ -98,11 +94,7 @@ def rotated_choice(circular: bool) -> Solver:
     ]
 )
 def option_letter() -> Scorer:
-    """Right when the reply picks the target letter (see ``parse_choice_letter``).
-
-    Every sample of a run has the same keys: ``all`` and ``invalid`` (the item in its own order)
-    and, in circular runs, ``circular`` and ``circular_invalid`` (over every rotation).
-    """
+    """Right when the reply picks the target letter: ``all``, ``invalid`` (and ``circular*``)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         rotations = state.store.get(ROTATIONS_KEY)

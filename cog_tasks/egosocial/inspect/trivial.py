@@ -1,9 +1,4 @@
-"""EgoSocialArena's trivial strategies, each scored on exactly a model row's units.
-
-Constant or majority letters (static), the majority situation stated (Blackjack beliefs),
-constant or copy-previous replies (Number Guessing) and always call, fold or raise (Hold'em) are
-replayed on the samples the row's run declares; an undeclared unit is an error.
-"""
+"""EgoSocialArena's trivial strategies, each replayed on exactly a model row's declared units."""
 
 from __future__ import annotations
 
@@ -38,11 +33,7 @@ def _argument(text: str) -> object:
 
 
 def declared(run: RunIdentity) -> dict[str, Any]:
-    """The samples the run's task arguments build, by id (from the task's own factory).
-
-    Raises:
-        ValueError: When the task is not EgoSocialArena's.
-    """
+    """The samples the run's task arguments build, by id (``ValueError`` for another benchmark)."""
     import cog_tasks.egosocial.inspect as tasks
 
     name = run.task.partition("@")[0]

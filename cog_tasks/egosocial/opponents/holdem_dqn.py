@@ -1,8 +1,6 @@
-"""DQN opponents for Limit Texas Hold'em with shaped rewards.
+"""DQN opponents for Limit Texas Hold'em, trained by rlcard with shaped rewards per style.
 
-rlcard's ``DQNAgent`` is trained against its random agent on the hand's payoff plus a per-action
-bonus: raises and calls for **aggressive**, folds for **conservative**. Weights ship with their
-SHA-256, checked on every load (training and files: docs/games.md).
+Weights ship with their SHA-256, checked on every load (training and files: docs/games.md).
 """
 
 from __future__ import annotations
@@ -84,11 +82,7 @@ _FIXED_PARTNERS = {
 
 @dataclass(frozen=True)
 class TrainingConfig:
-    """Settings of one training run (recorded next to the weights).
-
-    With several ``partners``, each hand's partner is drawn uniformly from a generator seeded with
-    ``seed``.
-    """
+    """Settings of one training run; with several ``partners`` each hand draws one (seeded)."""
 
     seed: int = 0
     episodes: int = 6000
@@ -185,10 +179,7 @@ def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | No
 
 
 class PolicyOpponent(ABC):
-    """The opponent interface shared by the task, the chance runner and the ideal observer.
-
-    A subclass defines ``style``, ``sha256`` (``""`` for no weights) and :meth:`act_batch`.
-    """
+    """The opponent interface shared by the task, the chance runner and the ideal observer."""
 
     style: str
     sha256: str
@@ -288,11 +279,7 @@ def shipped_weights_dir() -> Path:
 
 
 def expected_sha256(weights_path: Path) -> str:
-    """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format).
-
-    Raises:
-        OpponentWeightsError: If the digest file is missing or holds no 64-digit hex digest.
-    """
+    """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format)."""
     digest_path = weights_path.with_name(weights_path.name + ".sha256")
     if not digest_path.is_file():
         raise OpponentWeightsError(
@@ -308,10 +295,7 @@ def expected_sha256(weights_path: Path) -> str:
 def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
     """Load a trained opponent after checking the SHA-256 of the bytes it loads (read once).
 
-    Raises:
-        ParameterError: For an unknown style.
-        OpponentWeightsError: For a hash mismatch, a bad digest file or a foreign weights file.
-        FileNotFoundError: If the weights file is missing.
+    Raises ``ParameterError``, ``OpponentWeightsError`` or ``FileNotFoundError`` naming the file.
     """
     import torch
     from rlcard.agents.dqn_agent import EstimatorNetwork

@@ -1,8 +1,6 @@
 """How much a hold'em opponent's play reveals about its cards, and the best possible guess.
 
-:func:`measure_first_actions` and :func:`mutual_information` measure what the opponent's first
-action tells of its holding class against rlcard's random agent; :func:`ideal_match` replays the
-known policy on every holding to score the ideal observer of one played match (docs/games.md).
+Mutual information of holding class and first action, and the ideal observer of a played match.
 """
 
 from __future__ import annotations
@@ -83,10 +81,7 @@ def _legal(raised: Mapping[int, int], seat: int, raises: int) -> tuple[str, ...]
 def opponent_decisions(
     actions: Sequence[TableAction], board: Sequence[str], seat: int = OPPONENT_SEAT
 ) -> list[Decision]:
-    """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand.
-
-    The first action of a hand is the small blind's, which fixes the blinds (1 and 2 chips).
-    """
+    """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand."""
     small_blind = actions[0].seat
     raised = {small_blind: 1, 1 - small_blind: 2}
     raise_nums = [0] * len(STAGES)
@@ -164,8 +159,7 @@ def holding_posterior(
 ) -> np.ndarray:
     """Probability of each holding class given the model's cards and the opponent's play so far.
 
-    Raises:
-        ValueError: When no holding plays as the opponent did (not this policy's play).
+    ``ValueError`` when no holding plays as the opponent did.
     """
     kept = consistent_holdings(opponent, decisions, holdings_without(model_cards))
     if not kept.any():
@@ -186,10 +180,7 @@ def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
 
 @dataclass(frozen=True)
 class IdealMatch:
-    """The ideal observer's scores on one match (``style_correct`` 0.5 for a tie).
-
-    ``consistent`` is false where the policy does not play every recorded action of the opponent.
-    """
+    """The ideal observer's scores on one match; ``consistent``: the policy played the record."""
 
     holding_correct: int
     holding_asked: int
@@ -236,11 +227,7 @@ OPPONENT_KINDS = ("dqn", "rules")
 
 
 def shipped_opponents(kind: str = "dqn") -> dict[str, PolicyOpponent]:
-    """The opponent of each style of one kind, made once per kind and weights folder.
-
-    Raises:
-        ParameterError: For an unknown kind.
-    """
+    """The opponent of each style of one kind, made once per kind and weights folder."""
     choice("opponents", kind, OPPONENT_KINDS)
     return _opponents(kind, None if kind == "rules" else holdem_dqn.shipped_weights_dir())
 
@@ -262,10 +249,7 @@ class FirstAction:
 
 
 def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> list[FirstAction]:
-    """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action.
-
-    A deal the random agent ends before the opponent acts is skipped.
-    """
+    """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action."""
     env = make_env(seed)
     rng = np.random.default_rng(seed)
     found = []
@@ -338,10 +322,9 @@ MI_RESAMPLES = 2000
 
 
 def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
-    """Mutual information (bits) between holding class and first action, with a 95 % interval.
+    """Mutual information (bits) of holding class and first action, with a 95 % interval.
 
-    The point is the Miller-Madow estimate, kept at 0 or above; the interval is the bias-shifted
-    bootstrap over deals. None below :data:`~cog_tasks.common.stats.SMALL_N` deals.
+    Miller-Madow, kept at 0 or above, with a bias-shifted bootstrap over deals.
     """
     holding = np.array([r.holding for r in records], dtype=int)
     action = np.array([FIRST_ACTIONS.index(r.action) for r in records], dtype=int)
@@ -384,12 +367,7 @@ def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
 
 
 def opponent_profile(opponent: PolicyOpponent, deals: int, seed: int) -> dict[str, Any]:
-    """What one opponent's first action reveals of its holding class, in plain data.
-
-    Returns:
-        ``vs_random`` (shares per class and mutual information over dealt hands) and
-        ``first_to_act`` (exact shares and mutual information over all holdings).
-    """
+    """What one opponent's first action reveals of its holding class, in plain data."""
     records = measure_first_actions(opponent, deals, seed)
     table = first_action_table(records)
     exact = first_to_act_shares(opponent)

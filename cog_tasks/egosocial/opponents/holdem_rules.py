@@ -1,8 +1,6 @@
 """Rule-based hold'em opponents whose play follows their cards as the paper's styles describe.
 
-A policy sees what a DQN opponent sees (rlcard's 72-dimensional observation and the legal
-actions) and plays a fixed function of its hand strength and of whether the round was raised
-(the table in docs/games.md). It is deterministic, as the ideal observer needs.
+Deterministic functions of hand strength and raises on a DQN's observation (docs/games.md).
 """
 
 from __future__ import annotations

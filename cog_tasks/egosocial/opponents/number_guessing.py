@@ -1,9 +1,4 @@
-"""Rule-based Number Guessing opponents at three cognitive levels.
-
-From its opening number, Level 1 plays it every round, Level 2 counts down by 5 and Level 3
-plays the previous round's target rounded down. Game 0 opens with the paper's 50, later games
-with a seeded draw (:func:`opening_number`). Opponents see only the public numbers.
-"""
+"""Rule-based Number Guessing opponents at three cognitive levels, from a seeded opening number."""
 
 from __future__ import annotations
 
