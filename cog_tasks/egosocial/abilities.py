@@ -23,37 +23,20 @@ FEELINGS: dict[tuple[bool, bool], str] = {
     (False, False): "Calm, since nothing else was expected.",
 }
 GIFTS = (
-    "a red bicycle",
-    "a telescope",
-    "a puppy",
-    "a pair of skates",
-    "a chemistry set",
-    "a guitar",
-)
+    "a red bicycle", "a telescope", "a puppy", "a pair of skates", "a chemistry set", "a guitar",
+)  # fmt: skip
 
 #: Need -> (situation that creates it, what is wanted most, a sentence saying it was met).
 NEEDS: dict[str, tuple[str, str, str]] = {
-    "hungry": (
-        "has not eaten anything since early morning, and it is now late in the evening",
-        "something to eat",
-        "has just eaten a big plate of pasta",
-    ),
-    "thirsty": (
-        "has just run ten kilometres in the midday sun without a water bottle",
-        "something to drink",
-        "has just drunk two large glasses of water",
-    ),
-    "cold": (
-        "is standing at a bus stop in the snow without a jacket",
-        "a warm coat",
-        "is wrapped in a thick wool coat",
-    ),
-    "tired": (
-        "has stayed awake for two nights in a row to finish a project",
-        "a place to sleep",
-        "has just woken up from a long, deep sleep",
-    ),
-}
+    "hungry": ("has not eaten anything since early morning, and it is now late in the evening",
+        "something to eat", "has just eaten a big plate of pasta"),
+    "thirsty": ("has just run ten kilometres in the midday sun without a water bottle",
+        "something to drink", "has just drunk two large glasses of water"),
+    "cold": ("is standing at a bus stop in the snow without a jacket",
+        "a warm coat", "is wrapped in a thick wool coat"),
+    "tired": ("has stayed awake for two nights in a row to finish a project",
+        "a place to sleep", "has just woken up from a long, deep sleep"),
+}  # fmt: skip
 
 #: (what someone visibly prepares, the intention it shows).
 PREPARATIONS = (
@@ -68,16 +51,13 @@ PREPARATIONS = (
 )
 
 SEEING = (
-    "was watching you from the doorway",
-    "was standing right beside you",
+    "was watching you from the doorway", "was standing right beside you",
     "saw you clearly through the open window",
-)
+)  # fmt: skip
 NOT_SEEING = (
-    "was fast asleep upstairs",
-    "had gone out to the shop",
-    "was on a phone call, facing the wall",
+    "was fast asleep upstairs", "had gone out to the shop", "was on a phone call, facing the wall",
     "was wearing a blindfold for a party game",
-)
+)  # fmt: skip
 HIDDEN_THINGS = ("the birthday present", "the spare key", "the surprise cake", "the treasure map")
 HIDING_PLACES = ("the cupboard", "the piano bench", "the laundry basket", "the old boot")
 NOBODY = "Nobody apart from me."

@@ -50,14 +50,8 @@ CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
 #: The labels an ``Ability`` field may hold: the authors' six Daily Life abilities and
 #: ``Counterfactual``. Any other label (``all``, a scenario name) is refused.
 ABILITY_LABELS = (
-    "Belief",
-    "Emotion",
-    "Intention",
-    "Desire",
-    "Knowledge",
-    "Non-li",
-    "Counterfactual",
-)
+    "Belief", "Emotion", "Intention", "Desire", "Knowledge", "Non-li", "Counterfactual",
+)  # fmt: skip
 #: The authors' items with a known fault, by id, with the fault.
 ERRATA: dict[str, str] = {
     "daily_life-authors-0010": (

@@ -61,22 +61,12 @@ STYLE_PROMPT = (
 #: The words naming an action: the action, its -s and -ing forms ("Calling.", "I'm raising"),
 #: and bet for raise. Past forms are not actions ("they raised, so I call" is a call).
 _ACTION_WORDS = {
-    "call": "call",
-    "calls": "call",
-    "calling": "call",
-    "raise": "raise",
-    "raises": "raise",
-    "raising": "raise",
-    "bet": "raise",
-    "bets": "raise",
-    "betting": "raise",
-    "fold": "fold",
-    "folds": "fold",
-    "folding": "fold",
-    "check": "check",
-    "checks": "check",
-    "checking": "check",
-}
+    "call": "call", "calls": "call", "calling": "call",
+    "raise": "raise", "raises": "raise", "raising": "raise",
+    "bet": "raise", "bets": "raise", "betting": "raise",
+    "fold": "fold", "folds": "fold", "folding": "fold",
+    "check": "check", "checks": "check", "checking": "check",
+}  # fmt: skip
 _LABELLED_ACTION = re.compile(reading.label("action") + r"([a-z]+)")
 # An unlabelled reply that negates an action ("I will not fold", "don't call") names no
 # action; a negation elsewhere ("I call because I have no pair") does not matter.
@@ -105,13 +95,9 @@ _BARE_BELIEFS = re.compile(r"^\s*\(?([A-C])\)?\s*(?:[,;.]?\s*(yes|no))?\s*\.?\s*
 _BARE_STYLE_LETTER = re.compile(r"^\s*\(?([AB])\)?\s*\.?\s*$")
 # Parts of the prompts: a reply holding one repeats the prompt instead of answering.
 _PROMPT_PARTS = (
-    HOLDING_QUESTION,
-    STYLE_QUESTION,
-    "<A, B or C>",
-    "<yes or no>",
-    "Legal actions:",
+    HOLDING_QUESTION, STYLE_QUESTION, "<A, B or C>", "<yes or no>", "Legal actions:",
     "Reply with one word",
-)
+)  # fmt: skip
 
 
 class Opponent(Protocol):

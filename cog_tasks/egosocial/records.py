@@ -17,11 +17,9 @@ SCENARIOS: tuple[Scenario, ...] = ("daily_life", "counterfactual", "new_world", 
 PERSPECTIVES: tuple[Perspective, ...] = ("tom", "socialization", "control")
 #: The label of an item whose record names no ability.
 SCENARIO_LABELS: dict[str, str] = {
-    "daily_life": "Daily Life",
-    "counterfactual": "Counterfactual",
-    "new_world": "New World",
+    "daily_life": "Daily Life", "counterfactual": "Counterfactual", "new_world": "New World",
     "blackjack": "Blackjack",
-}
+}  # fmt: skip
 LETTERS = "ABCDEFGHIJ"
 
 FIRST_PERSON_SYSTEM = (

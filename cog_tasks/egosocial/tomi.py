@@ -28,15 +28,9 @@ _ARTICLES = {"The", "A", "An"}
 
 #: Second-person forms of verbs whose third-person form is irregular.
 _SECOND_PERSON_IRREGULAR = {
-    "is": "are",
-    "was": "were",
-    "has": "have",
-    "does": "do",
-    "isn't": "aren't",
-    "wasn't": "weren't",
-    "hasn't": "haven't",
-    "doesn't": "don't",
-}
+    "is": "are", "was": "were", "has": "have", "does": "do",
+    "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't",
+}  # fmt: skip
 #: Words before a name that make the name a sentence subject.
 _SUBJECT_OPENERS = {"that", "and", "then", "but", "when", "while", "so", "after", "before"}
 _NOT_VERBS = {"always", "sometimes", "perhaps", "also", "thus"}

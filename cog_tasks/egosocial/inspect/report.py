@@ -45,17 +45,9 @@ BELIEF_KEYS = ("self_belief", "external_belief", "judge_unparsed_rate")
 GUESSING_KEYS = ("accuracy", "invalid_rate", "win_rate")
 #: The counts of a Hold'em match's score (:meth:`~cog_tasks.egosocial.holdem.MatchRecord.scores`).
 HOLDEM_KEYS = (
-    "style_correct",
-    "belief_correct",
-    "belief_asked",
-    "holding_correct",
-    "holding_asked",
-    "raise_correct",
-    "raise_asked",
-    "invalid_actions",
-    "model_actions",
-    "chips",
-)
+    "style_correct", "belief_correct", "belief_asked", "holding_correct", "holding_asked",
+    "raise_correct", "raise_asked", "invalid_actions", "model_actions", "chips",
+)  # fmt: skip
 #: Hold'em's belief questions: their answers as shown, and their classes.
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
