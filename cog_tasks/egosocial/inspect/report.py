@@ -20,6 +20,7 @@ from cog_tasks.common.pipeline import Row, checked_rows
 from cog_tasks.common.results import ResultsError, RunResults, UnitRecord
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
+from cog_tasks.egosocial.inspect.static import rotation_targets
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
 from cog_tasks.egosocial.opponents.holdem_observer import IdealMatch, ideal_match, shipped_opponents
 from cog_tasks.egosocial.opponents.number_guessing import (
@@ -111,8 +112,7 @@ def _cut(sample: EvalSample) -> bool:
 def _static_values(sample: EvalSample, value: Mapping[str, float], circular: bool) -> dict:
     """The static measures and, on the sample's own targets, the reference rows' measures."""
     options = len(sample.choices or [])
-    answer = LETTERS.index(str(sample.target))
-    targets = [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
+    targets = rotation_targets(str(sample.target), options, circular)
     values = {key: float(value.get(key, 0.0)) for key in ("all", "invalid")}
     values["chance"] = 1 / options
     for letter in LETTERS[: max(options, 4)]:

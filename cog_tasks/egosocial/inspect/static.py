@@ -51,6 +51,12 @@ def rotated(options: list[str], shift: int) -> list[str]:
     return options[shift:] + options[:shift]
 
 
+def rotation_targets(target: str, options: int, circular: bool) -> list[str]:
+    """The gold letter of each rotation asked (the first alone unless ``circular``)."""
+    answer = LETTERS.index(target)
+    return [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
+
+
 def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
     """The prompt with the options rotated left by ``shift``, and where option 0 went."""
     letters = LETTERS[: len(options)]
@@ -68,19 +74,12 @@ def rotated_choice(circular: bool) -> Solver:
         options = [choice.value for choice in state.choices]
         question = state.user_prompt.text
         asked = list(state.messages)
-        answer = LETTERS.index(state.target.text)
         rotations = []
-        for shift in range(len(options) if circular else 1):
+        for shift, target in enumerate(rotation_targets(state.target.text, len(options), circular)):
             prompt, _ = rotation_prompt(question, options, shift)
             state.messages = [*asked[:-1], ChatMessageUser(content=prompt)]
             state = await generate(state)
-            rotations.append(
-                {
-                    "shift": shift,
-                    "target": LETTERS[(answer - shift) % len(options)],
-                    "reply": state.output.completion,
-                }
-            )
+            rotations.append({"shift": shift, "target": target, "reply": state.output.completion})
         state.store.set(ROTATIONS_KEY, rotations)
         return state
 

@@ -14,7 +14,6 @@ from cog_tasks.common.logs import DATA_ARGUMENT
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import TrivialStrategy
 from cog_tasks.common.stats import UnitValue
-from cog_tasks.egosocial.records import LETTERS
 
 Scores = dict[str, dict[str, UnitValue]]
 #: The letters a constant-letter strategy answers (every released item has at most four options).
@@ -63,25 +62,23 @@ def _samples(units: Collection[str], run: RunIdentity, task: str) -> dict[str, A
     return {unit: samples[unit] for unit in units}
 
 
-def _targets(sample: Any, circular: bool) -> list[str]:
-    """The gold letter of every rotation asked (the first alone unless ``circular``)."""
-    options = len(sample.choices or [])
-    answer = LETTERS.index(str(sample.target))
-    return [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
-
-
 def _static(letter: str | None, units: Collection[str], run: RunIdentity) -> Scores:
     """Always ``letter`` (``None``: the majority letter of the units) on static items."""
+    from cog_tasks.egosocial.inspect.static import rotation_targets
+
     samples = _samples(units, run, "egosocial_static")
     circular = dict(run.arguments).get("circular") == "true"
-    first = {unit: _targets(sample, False)[0] for unit, sample in samples.items()}
+    targets = {
+        u: rotation_targets(str(s.target), len(s.choices or []), True) for u, s in samples.items()
+    }
+    first = {unit: rotated[0] for unit, rotated in targets.items()}
     chosen = letter or (Counter(first.values()).most_common(1)[0][0] if first else "A")
     scores: Scores = {}
     for unit, sample in samples.items():
         source = sample.metadata.get("source", "generated")
         scores.setdefault(f"static_accuracy_{source}", {})[unit] = float(first[unit] == chosen)
         if circular:
-            every = all(t == chosen for t in _targets(sample, True))
+            every = all(t == chosen for t in targets[unit])
             scores.setdefault(f"static_circular_accuracy_{source}", {})[unit] = float(every)
     return scores
 
