@@ -24,8 +24,6 @@ GAME_ATTRIBUTES = ("GAME_SETTING", "INQUIRY")
 #: The fields the per-round question must fill.
 INQUIRY_FIELDS = ("{name}", "{round}", "{hp}")
 PLAYER_NAME = "John"
-OPPONENT_NAME = "Jack"
-INITIAL_HEALTH = 10
 
 
 GAME_SOURCE = DataSource(
@@ -49,18 +47,21 @@ class AuthorsGame:
     source: str = ""
 
 
+def _python(content: Content) -> ast.Module:
+    try:
+        return ast.parse(content.text(), filename=content.source)
+    except SyntaxError as error:
+        raise DataFileError(
+            f"{content.source}: not Python ({error.msg}, line {error.lineno})"
+        ) from error
+
+
 def parse_game(content: Content) -> AuthorsGame:
     """Read the game's text from the file's ``AgentPlayer`` class (the fetch's validator).
 
     The last assignment of each attribute wins, as in Python; ``DataFileError`` names the file.
     """
-    try:
-        tree = ast.parse(content.text(), filename=content.source)
-    except SyntaxError as error:
-        raise DataFileError(
-            f"{content.source}: not Python ({error.msg}, line {error.lineno})"
-        ) from error
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    classes = [node for node in _python(content).body if isinstance(node, ast.ClassDef)]
     body = next((node.body for node in classes if node.name == GAME_CLASS), None)
     if body is None:
         raise DataFileError(f"{content.source}: no class {GAME_CLASS}")
@@ -82,15 +83,9 @@ def parse_game(content: Content) -> AuthorsGame:
 
 def parse_persona(content: Content) -> str:
     """The string assigned to ``PERSONA_A`` in the run script; ``DataFileError`` unless just one."""
-    try:
-        tree = ast.parse(content.text(), filename=content.source)
-    except SyntaxError as error:
-        raise DataFileError(
-            f"{content.source}: not Python ({error.msg}, line {error.lineno})"
-        ) from error
     personas = [
         node.value.value
-        for node in ast.walk(tree)
+        for node in ast.walk(_python(content))
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
