@@ -139,7 +139,7 @@ def desire(rng: random.Random) -> Generated:
     question = (
         "What do you want most right now?"
         if name is None
-        else (f"What does {name} want most right now?")
+        else f"What does {name} want most right now?"
     )
     options = tuple(wish for _, wish, _ in NEEDS.values())
     facts: dict[str, str | int | bool] = {"need": need, "met_need": met_need}

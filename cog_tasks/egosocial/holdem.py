@@ -241,11 +241,6 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     return action if action in legal else None
 
 
-def default_action(legal: tuple[str, ...]) -> str:
-    """Rlcard's fallback: check if allowed, otherwise fold."""
-    return "check" if "check" in legal else "fold"
-
-
 @dataclass(frozen=True)
 class BeliefReply:
     """The model's answers to one hand's belief questions (indices; ``None`` if unparseable)."""
@@ -412,7 +407,8 @@ async def _model_action(
         retry = REASK_PROMPT.format(reply=reply.strip()[:60], legal=", ".join(legal))
         action = parse_action(await conversation.ask(retry), legal)
     if action is None:
-        return TableAction(MODEL_SEAT, view.stage, default_action(legal), invalid=True)
+        fallback = "check" if "check" in legal else "fold"  # rlcard's own
+        return TableAction(MODEL_SEAT, view.stage, fallback, invalid=True)
     return TableAction(MODEL_SEAT, view.stage, action)
 
 

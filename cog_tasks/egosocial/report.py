@@ -119,9 +119,7 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
                 alpha=0.8,
                 label=label,
             )
-        axis.set_title(f"Number Guessing, level {level}")
-        axis.set_xlabel("round")
-        axis.set_ylabel("number")
+        axis.set(title=f"Number Guessing, level {level}", xlabel="round", ylabel="number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
     save_figure(figure, path)

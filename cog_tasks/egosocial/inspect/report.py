@@ -377,21 +377,13 @@ def _holdem_gaps(run: EgoRun, table: str, units: list[str]) -> Iterator[Cell]:
     style = max(
         STYLE_NAMES, key=lambda name: sum(run.metadata[u]["opponent"] == name for u in units)
     )
+
+    def holding(u: str, reference: str) -> tuple[float, float]:
+        return values[u]["holding_correct"] - values[u][reference], values[u]["holding_asked"]
+
     gaps = {
-        "holding − ideal observer": {
-            u: (
-                values[u]["holding_correct"] - values[u]["ideal holding correct"],
-                values[u]["holding_asked"],
-            )
-            for u in units
-        },
-        "holding − majority class": {
-            u: (
-                values[u]["holding_correct"] - values[u][f"holding class {majority}"],
-                values[u]["holding_asked"],
-            )
-            for u in units
-        },
+        "holding − ideal observer": {u: holding(u, "ideal holding correct") for u in units},
+        "holding − majority class": {u: holding(u, f"holding class {majority}") for u in units},
         "style − ideal observer": {
             u: values[u]["style_correct"] - values[u]["ideal style"] for u in units
         },
