@@ -72,13 +72,8 @@ def _feeling(rng: random.Random, friend: str) -> Question:
     theirs = rng.choice([move for move in MOVES if move != mine])
     story = f"A prize is at stake. You show {mine} and {friend} shows {theirs}."
     options = ("I am pleased, because I won the prize.", "I am disappointed, because I lost.")
-    return (
-        story,
-        "How do you feel about the result?",
-        options,
-        winner(mine, theirs),
-        "socialization",
-    )
+    question = "How do you feel about the result?"
+    return (story, question, options, winner(mine, theirs), "socialization")
 
 
 def _tally(rng: random.Random, friend: str) -> Question:
@@ -137,13 +132,8 @@ def _light_visitor(rng: random.Random, friend: str) -> Question:
         f"{colour}."
     )
     options = (f"{friend} expects the cars to drive on.", f"{friend} expects the cars to stop.")
-    return (
-        story,
-        f"What does {friend} expect the cars to do?",
-        options,
-        int(colour == "red"),
-        "tom",
-    )
+    question = f"What does {friend} expect the cars to do?"
+    return (story, question, options, int(colour == "red"), "tom")
 
 
 def _meal_bill(rng: random.Random, friend: str) -> Question:
