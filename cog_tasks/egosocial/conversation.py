@@ -13,7 +13,6 @@ class Conversation:
     def __init__(self, ask: Ask) -> None:
         self._ask = ask
         self._news: list[str] = []
-        self.turns = 0
 
     def tell(self, text: str) -> None:
         """Queue ``text`` for the next question."""
@@ -23,5 +22,4 @@ class Conversation:
         """Send queued news plus ``question`` as one message; return the reply."""
         message = "\n\n".join([*self._news, question])
         self._news.clear()
-        self.turns += 1
         return await self._ask(message)

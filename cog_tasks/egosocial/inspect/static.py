@@ -57,13 +57,12 @@ def rotation_targets(target: str, options: int, circular: bool) -> list[str]:
     return [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
 
 
-def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
-    """The prompt with the options rotated left by ``shift``, and where option 0 went."""
+def rotation_prompt(question: str, options: list[str], shift: int) -> str:
+    """The prompt with the options rotated left by ``shift``."""
     letters = LETTERS[: len(options)]
     shown = rotated(options, shift)
     lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, shown, strict=True))
-    prompt = TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
-    return prompt, (-shift) % len(options)
+    return TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
 
 
 @solver
@@ -76,7 +75,7 @@ def rotated_choice(circular: bool) -> Solver:
         asked = list(state.messages)
         rotations = []
         for shift, target in enumerate(rotation_targets(state.target.text, len(options), circular)):
-            prompt, _ = rotation_prompt(question, options, shift)
+            prompt = rotation_prompt(question, options, shift)
             state.messages = [*asked[:-1], ChatMessageUser(content=prompt)]
             state = await generate(state)
             rotations.append({"shift": shift, "target": target, "reply": state.output.completion})
