@@ -40,18 +40,13 @@ BLACKJACK_FEATURES = datasets.Features(
         "user": datasets.Value("string"),
     }
 )
+#: The :class:`~cog_tasks.egosocial.records.EgoItem` fields of a generated row, in order.
 GENERATED_FEATURES = datasets.Features(
     {
-        "id": datasets.Value("string"),
-        "scenario": datasets.Value("string"),
-        "label": datasets.Value("string"),
-        "perspective": datasets.Value("string"),
-        "system": datasets.Value("string"),
-        "story": datasets.Value("string"),
-        "question": datasets.Value("string"),
-        "options": datasets.List(datasets.Value("string")),
-        "answer": datasets.Value("int32"),
+        name: datasets.Value("string")
+        for name in ("id", "scenario", "label", "perspective", "system", "story", "question")
     }
+    | {"options": datasets.List(datasets.Value("string")), "answer": datasets.Value("int32")}
 )
 GENERATED_CONFIG = "generated"
 
@@ -70,17 +65,7 @@ def build_dataset_dict(
         ]
         built[HUB_CONFIGS[file]] = datasets.Dataset.from_list(rows, features=features)
     generated = [
-        {
-            "id": item.id,
-            "scenario": item.scenario,
-            "label": item.label,
-            "perspective": item.perspective,
-            "system": item.system,
-            "story": item.story,
-            "question": item.question,
-            "options": list(item.options),
-            "answer": item.answer,
-        }
+        {name: getattr(item, name) for name in GENERATED_FEATURES} | {"options": list(item.options)}
         for item in build_static_items(source="generated")
     ]
     built[GENERATED_CONFIG] = datasets.Dataset.from_list(generated, features=GENERATED_FEATURES)
