@@ -145,24 +145,17 @@ def to_second_person(sentence: str, name: str) -> str:
 
 def story_containers(story: tuple[str, ...]) -> tuple[str, ...]:
     """Containers named in a story, in order of first mention."""
-    seen: dict[str, None] = {}
-    for sentence in story:
-        for match in _CONTAINER_MENTION.finditer(sentence):
-            seen.setdefault(match.group("container"), None)
-    return tuple(seen)
+    named = (match.group("container") for s in story for match in _CONTAINER_MENTION.finditer(s))
+    return tuple(dict.fromkeys(named))
 
 
 def _story_agents(story: tuple[str, ...]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for sentence in story:
-        first = sentence.split(" ", 1)[0]
-        if first[:1].isupper() and first not in _ARTICLES:
-            seen.setdefault(first, None)
-    return tuple(seen)
+    firsts = (sentence.split(" ", 1)[0] for sentence in story)
+    return tuple(dict.fromkeys(f for f in firsts if f[:1].isupper() and f not in _ARTICLES))
 
 
 def perspective_of(question: ParsedQuestion, you: str) -> Perspective:
-    """Perspective measured by a converted question (see the module docstring)."""
+    """What a converted question measures: socialization (about "you"), tom or control."""
     if question.type == "first_order":
         return "socialization" if question.agent == you else "tom"
     if question.type == "second_order":
