@@ -235,44 +235,27 @@ def _total_options(ranks: list[str], total: int) -> list[str]:
 
 def hand_questions(hand: BlackjackHand) -> list[tuple[str, list[str], int, str]]:
     """Questions about one situation: ``(question_type, options, answer, question)``."""
-    ranks = hand.player_ranks
+    ranks, up = hand.player_ranks, hand.dealer_up[1:]
     total, _ = hand_value(ranks)
     bust = total > 21
-    visible = [*ranks, hand.dealer_up[1:]]
-    rows = []
-    rows.append(("total", _total_options(ranks, total), 0, "What is the total of your hand now?"))
-    rows.append(
-        ("bust", ["Yes, I am bust.", "No, I am not bust."], 0 if bust else 1, "Are you bust?")
-    )
+    rows = [
+        ("total", _total_options(ranks, total), 0, "What is the total of your hand now?"),
+        ("bust", ["Yes, I am bust.", "No, I am not bust."], 0 if bust else 1, "Are you bust?"),
+    ]
     if not bust:
-        move = basic_strategy(ranks, hand.dealer_up[1:])
-        rows.append(
-            (
-                "strategy",
-                ["I should hit.", "I should stand."],
-                0 if move == "hit" else 1,
-                "Following basic strategy, should you hit or stand?",
-            )
-        )
-    chance = dealer_reaches_17(hand.dealer_up[1:], visible)
-    rows.append(
-        (
-            "dealer_17",
-            list(PROBABILITY_BANDS),
-            probability_band(chance),
-            "Judging from the cards you can see, how likely is it that the dealer's two cards "
-            "already total 17 or more?",
-        )
+        hit = basic_strategy(ranks, up) == "hit"
+        question = "Following basic strategy, should you hit or stand?"
+        rows.append(("strategy", ["I should hit.", "I should stand."], 0 if hit else 1, question))
+    band = probability_band(dealer_reaches_17(up, [*ranks, up]))
+    question = (
+        "Judging from the cards you can see, how likely is it that the dealer's two cards "
+        "already total 17 or more?"
     )
-    up_value = RANK_VALUES[hand.dealer_up[1:]]
-    rows.append(
-        (
-            "dealer_blackjack",
-            ["Yes, the dealer could have a blackjack.", "No, the dealer cannot have a blackjack."],
-            0 if up_value in (10, 11) else 1,
-            "Could the dealer be holding a blackjack (an ace and a 10-value card) right now?",
-        )
-    )
+    rows.append(("dealer_17", list(PROBABILITY_BANDS), band, question))
+    could = RANK_VALUES[up] in (10, 11)
+    options = ["Yes, the dealer could have a blackjack.", "No, the dealer cannot have a blackjack."]
+    question = "Could the dealer be holding a blackjack (an ace and a 10-value card) right now?"
+    rows.append(("dealer_blackjack", options, 0 if could else 1, question))
     return rows
 
 
