@@ -40,11 +40,11 @@ _LEADING_LETTER = re.compile(r"^\s*[*_]*\(?(?P<letter>[A-J])\b(?P<rest>[^\n]*)")
 _LETTER_CLOSE = re.compile(r"[ \t]*[*_)\].:]*[*_]*")
 #: A second letter after the first: ``A or B``, ``B) or C)``, ``A, B``, ``A/B``, ``A and C``.
 _HEDGE = re.compile(r"[ \t]*(?:or|and|,|/|&|\+)[ \t]*[*_(\[]*[A-J]\b(?!'|[ \t]+[a-z])")
-#: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
 #: A second option in the options' own format on an answer's line: "A) Carrot or B) Coat".
 _OTHER_OPTION = re.compile(r"(?<![A-Za-z])\(?([A-J])\)")
 #: An answer's letter retracted right after it: "A) is wrong".
 _RETRACTED = re.compile(r"[ \t*_)\].:]*(?:is|was|seems)[ \t]+(?:wrong|incorrect|not)\b", re.I)
+#: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
 _OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][).:][ \t]+\S", re.MULTILINE)
 
 
