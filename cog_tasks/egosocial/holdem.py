@@ -323,9 +323,6 @@ class MatchRecord:
     hands: tuple[HandResult, ...]
     style_answer: str | None
 
-    def _model_actions(self) -> list[TableAction]:
-        return [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
-
     def _beliefs(self, question: str | None = None) -> list[BeliefResult]:
         return [
             belief
@@ -336,7 +333,7 @@ class MatchRecord:
 
     def scores(self) -> dict[str, float]:
         """Counts and totals for Inspect metrics (rates are ratios of these sums)."""
-        model_actions = self._model_actions()
+        model_actions = [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
         beliefs = self._beliefs()
         return {
             "style_correct": float(self.style_answer == self.opponent_style),
