@@ -114,21 +114,6 @@ class ActionRates:
         return self.rates.get(action_name, 0.0)
 
 
-def _seed_everything(seed: int) -> None:
-    import torch
-
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Silence rlcard's per-step progress prints."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
-
-
 @contextlib.contextmanager
 def single_thread() -> Iterator[None]:
     """Run torch on one thread so that results do not depend on the core count."""
@@ -149,8 +134,10 @@ def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | No
     from rlcard.utils import reorganize
 
     shaping = shaping or SHAPED_REWARDS[style]
-    with single_thread(), _quiet():
-        _seed_everything(config.seed)
+    with single_thread(), contextlib.redirect_stdout(io.StringIO()):  # rlcard's progress prints
+        random.seed(config.seed)
+        np.random.seed(config.seed)
+        torch.manual_seed(config.seed)
         env = make_env(config.seed)
         agent = DQNAgent(
             num_actions=env.num_actions,
