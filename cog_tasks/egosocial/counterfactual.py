@@ -45,10 +45,6 @@ def winning_move(against: str, beats: dict[str, str] = REVERSED_BEATS) -> str:
     return next(move for move, beaten in beats.items() if beaten == against)
 
 
-def _outcome_options(friend: str) -> tuple[str, str, str]:
-    return ("I win.", f"{friend} wins.", "It is a draw.")
-
-
 Question = tuple[str, str, tuple[str, ...], int, str]
 """(story, question, options, answer index, ability) before shuffling."""
 
@@ -56,8 +52,8 @@ Question = tuple[str, str, tuple[str, ...], int, str]
 def _round_winner(rng: random.Random, friend: str) -> Question:
     mine, theirs = rng.choice(MOVES), rng.choice(MOVES)
     story = f"You are playing against {friend}. You show {mine} and {friend} shows {theirs}."
-    result = winner(mine, theirs)
-    return (story, "Who wins this round?", _outcome_options(friend), result % 3, "socialization")
+    options = ("I win.", f"{friend} wins.", "It is a draw.")
+    return (story, "Who wins this round?", options, winner(mine, theirs) % 3, "socialization")
 
 
 def _best_move(rng: random.Random, friend: str) -> Question:

@@ -188,11 +188,6 @@ class IdealMatch:
     consistent: bool
 
 
-def _asked_at(hand: HandResult) -> int:
-    """Index of the model's first action: where its belief questions were asked."""
-    return next(i for i, action in enumerate(hand.actions) if action.seat == MODEL_SEAT)
-
-
 def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) -> IdealMatch:
     """Score the ideal observer on a played match, given the policy of each style."""
     truth = opponents[record.opponent_style]
@@ -201,7 +196,8 @@ def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) ->
     consistent = True
     for hand in record.hands:
         if any(b.question == "holding" for b in hand.beliefs):
-            before = hand.actions[: _asked_at(hand)]
+            asked_at = next(i for i, a in enumerate(hand.actions) if a.seat == MODEL_SEAT)
+            before = hand.actions[:asked_at]  # the model's beliefs are asked at its first action
             decisions = opponent_decisions(before, ()) if before else []
             try:
                 posterior = holding_posterior(truth, hand.model_cards, decisions)
