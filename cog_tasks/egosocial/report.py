@@ -109,16 +109,10 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
                 label = f"opponent vs {game.model}" if first else None
                 rounds = range(1, len(game.opponent) + 1)
                 axis.plot(rounds, game.opponent, "-o", color=colour, linewidth=2, label=label)
-            guessed = [(r, p) for r, p in enumerate(game.predictions, start=1) if p is not None]
+            turns = [r for r, p in enumerate(game.predictions, start=1) if p is not None]
+            guesses = [p for p in game.predictions if p is not None]
             label = f"{game.model} prediction" if first else None
-            axis.plot(
-                [r for r, _ in guessed],
-                [p for _, p in guessed],
-                "--x",
-                color=colour,
-                alpha=0.8,
-                label=label,
-            )
+            axis.plot(turns, guesses, "--x", color=colour, alpha=0.8, label=label)
         axis.set(title=f"Number Guessing, level {level}", xlabel="round", ylabel="number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
