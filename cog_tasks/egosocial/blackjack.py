@@ -8,9 +8,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from cog_tasks.common.files import DataFileError
 from cog_tasks.egosocial.cards import SUIT_WORDS, card_words, cards_words
@@ -198,6 +200,15 @@ class BlackjackHand:
         """Ranks of the player's cards."""
         return [card[1:] for card in self.player]
 
+    def metadata(self) -> dict[str, str]:
+        """The hand as item metadata: ``player_cards`` and ``dealer_up``."""
+        return {"player_cards": " ".join(self.player), "dealer_up": self.dealer_up}
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> BlackjackHand:
+        """The hand that :meth:`metadata` recorded."""
+        return cls(tuple(metadata["player_cards"].split()), metadata["dealer_up"])
+
 
 def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
     """Deal ``count`` situations with rlcard: a fresh hand, then 0-2 hits below 17 (seeded)."""
@@ -282,11 +293,7 @@ def generate_blackjack(seed: int, hands: int) -> list[EgoItem]:
                     options=shuffled,
                     answer=right,
                     perspective="socialization",
-                    metadata={
-                        "question_type": question_type,
-                        "player_cards": " ".join(hand.player),
-                        "dealer_up": hand.dealer_up,
-                    },
+                    metadata={"question_type": question_type, **hand.metadata()},
                 )
             )
     return items

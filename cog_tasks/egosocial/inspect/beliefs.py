@@ -34,11 +34,7 @@ def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
     return Sample(
         id=prompt.id,
         input=[ChatMessageSystem(content=prompt.system), ChatMessageUser(content=prompt.user)],
-        metadata={
-            "scenario": "blackjack",
-            "player_cards": " ".join(prompt.hand.player),
-            "dealer_up": prompt.hand.dealer_up,
-        },
+        metadata={"scenario": "blackjack", **prompt.hand.metadata()},
     )
 
 
@@ -73,11 +69,7 @@ def belief_judge() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         judge = judge_model()
-        hand = BlackjackHand(
-            player=tuple(state.metadata["player_cards"].split()),
-            dealer_up=state.metadata["dealer_up"],
-        )
-        facts = belief_facts(hand)
+        facts = belief_facts(BlackjackHand.from_metadata(state.metadata))
         beliefs = read_beliefs(state.output.completion, state.input_text)
         value: dict[str, float] = {}
         explanations, unparsed = [], 0

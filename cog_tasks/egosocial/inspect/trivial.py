@@ -88,12 +88,7 @@ def beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
     from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
 
     samples = _samples(units, run, "egosocial_blackjack_beliefs")
-    facts = {
-        unit: belief_facts(
-            BlackjackHand(tuple(s.metadata["player_cards"].split()), s.metadata["dealer_up"])
-        )
-        for unit, s in samples.items()
-    }
+    facts = {u: belief_facts(BlackjackHand.from_metadata(s.metadata)) for u, s in samples.items()}
     classes: dict[str, Callable[[Any], object]] = {
         "blackjack_self_belief": lambda f: (f.total, f.soft, f.move),
         "blackjack_external_belief": lambda f: f.dealer_up_value,
