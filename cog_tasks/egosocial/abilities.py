@@ -1,28 +1,6 @@
 """Daily Life beyond beliefs: emotion, desire, intention, knowledge and non-literal speech.
 
-The authors' Daily Life items cover six abilities (``Belief``, ``Emotion``,
-``Desire``, ``Intention``, ``Knowledge``, ``Non-li``); beliefs come from the
-ToMi-style simulator in :mod:`cog_tasks.egosocial.daily_life`, the other five
-from the generators here. Each item has four options and a gold answer that
-follows from the story's facts by a stated rule, never from a model:
-
-- **Emotion**: a wish met or not, and expected or not, decides the feeling
-  (met and expected: content; met, unexpected: delighted and surprised; not met,
-  expected: disappointed). A wish neither met nor expected is not asked:
-  "calm" and "disappointed" both defend there; "calm" stays as a distractor.
-- **Desire**: the need the story sets up (hungry, thirsty, cold, tired) decides
-  what is wanted most; a need that was just met is mentioned as a distractor.
-- **Intention**: what someone visibly prepares decides what they intend.
-- **Knowledge**: only someone who could see you hide the thing knows where it
-  is (asleep, away, turned away or blindfolded people do not).
-- **Non-li**: a praise of something good is sincere; a praise of something bad
-  said with a mocking look is irony; a praise of something bad said kindly by
-  someone who told another person the truth earlier is a white lie.
-
-Items about "you" measure socialization, items about another person's mind
-theory of mind; Knowledge asks what others know, so it is theory of mind
-(the paper's rule) although the hidden thing is yours. Facts are kept in the
-metadata so that a checker can recompute the gold.
+Gold answers follow from the story's facts (kept in the metadata) by the rules of docs/static.md.
 """
 
 from __future__ import annotations
@@ -45,37 +23,20 @@ FEELINGS: dict[tuple[bool, bool], str] = {
     (False, False): "Calm, since nothing else was expected.",
 }
 GIFTS = (
-    "a red bicycle",
-    "a telescope",
-    "a puppy",
-    "a pair of skates",
-    "a chemistry set",
-    "a guitar",
-)
+    "a red bicycle", "a telescope", "a puppy", "a pair of skates", "a chemistry set", "a guitar",
+)  # fmt: skip
 
 #: Need -> (situation that creates it, what is wanted most, a sentence saying it was met).
 NEEDS: dict[str, tuple[str, str, str]] = {
-    "hungry": (
-        "has not eaten anything since early morning, and it is now late in the evening",
-        "something to eat",
-        "has just eaten a big plate of pasta",
-    ),
-    "thirsty": (
-        "has just run ten kilometres in the midday sun without a water bottle",
-        "something to drink",
-        "has just drunk two large glasses of water",
-    ),
-    "cold": (
-        "is standing at a bus stop in the snow without a jacket",
-        "a warm coat",
-        "is wrapped in a thick wool coat",
-    ),
-    "tired": (
-        "has stayed awake for two nights in a row to finish a project",
-        "a place to sleep",
-        "has just woken up from a long, deep sleep",
-    ),
-}
+    "hungry": ("has not eaten anything since early morning, and it is now late in the evening",
+        "something to eat", "has just eaten a big plate of pasta"),
+    "thirsty": ("has just run ten kilometres in the midday sun without a water bottle",
+        "something to drink", "has just drunk two large glasses of water"),
+    "cold": ("is standing at a bus stop in the snow without a jacket",
+        "a warm coat", "is wrapped in a thick wool coat"),
+    "tired": ("has stayed awake for two nights in a row to finish a project",
+        "a place to sleep", "has just woken up from a long, deep sleep"),
+}  # fmt: skip
 
 #: (what someone visibly prepares, the intention it shows).
 PREPARATIONS = (
@@ -90,16 +51,13 @@ PREPARATIONS = (
 )
 
 SEEING = (
-    "was watching you from the doorway",
-    "was standing right beside you",
+    "was watching you from the doorway", "was standing right beside you",
     "saw you clearly through the open window",
-)
+)  # fmt: skip
 NOT_SEEING = (
-    "was fast asleep upstairs",
-    "had gone out to the shop",
-    "was on a phone call, facing the wall",
+    "was fast asleep upstairs", "had gone out to the shop", "was on a phone call, facing the wall",
     "was wearing a blindfold for a party game",
-)
+)  # fmt: skip
 HIDDEN_THINGS = ("the birthday present", "the spare key", "the surprise cake", "the treasure map")
 HIDING_PLACES = ("the cupboard", "the piano bench", "the laundry basket", "the old boot")
 NOBODY = "Nobody apart from me."
@@ -181,7 +139,7 @@ def desire(rng: random.Random) -> Generated:
     question = (
         "What do you want most right now?"
         if name is None
-        else (f"What does {name} want most right now?")
+        else f"What does {name} want most right now?"
     )
     options = tuple(wish for _, wish, _ in NEEDS.values())
     facts: dict[str, str | int | bool] = {"need": need, "met_need": met_need}
@@ -251,16 +209,7 @@ GENERATORS: dict[str, Callable[[random.Random], Generated]] = {
 def generate_abilities(
     seed: int, count: int, labels: tuple[str, ...] = tuple(GENERATORS)
 ) -> list[EgoItem]:
-    """Generate ``count`` items for each ability label, options shuffled.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        count: Items per ability.
-        labels: Which of :data:`GENERATORS` to use.
-
-    Returns:
-        Items with ids ``daily_life-s<seed>-<label>-<index>``.
-    """
+    """Generate ``count`` items per ability label (ids ``daily_life-s<seed>-<label>-<index>``)."""
     rng = random.Random(seed)
     items = []
     for label in labels:

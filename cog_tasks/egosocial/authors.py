@@ -1,23 +1,6 @@
-"""The EgoSocialArena authors' released items and their resolver.
+"""The EgoSocialArena authors' released items (three JSONL files) and their resolver.
 
-The authors released three JSONL files (gyhou123/EgoSocialArena, folder
-``data/``): ``socialfirst.jsonl`` (Daily Life), ``counterfact.jsonl``
-(Counterfactual) and ``blackjack.jsonl`` (Blackjack prompts without answers).
-Each file is resolved by :func:`cog_tasks.common.sources.fetch` with
-:data:`SOURCE`: ``$COG_TASKS_DATA/egosocial/<file>`` (or the ``data_dir``
-argument), then a Hub copy named by ``$COG_TASKS_EGOSOCIAL_HUB``
-(``ORG/NAME[@REVISION]`` or a local folder written by ``cog-tasks data build
-egosocial``, one config per file with a ``test`` split), then the pinned
-upstream commit, downloaded once into the cache. :func:`check_content` is the
-validator: a download is cached only when every record in it makes an item.
-
-Multiple-choice records hold ``Story``, ``Question``, ``Option`` (a list of
-texts), ``Answer`` (the text of one option) and, optionally, ``Ability`` (one
-of :data:`ABILITY_LABELS`; a record without one gets its scenario's label).
-Two of the authors' Daily Life items have a known fault (:data:`ERRATA`); the
-static task keeps them unless ``exclude_errata`` is set.
-Blackjack records hold ``system`` and ``user``; the cards are read from the
-``user`` prompt.
+Local data, a Hub copy, then the pinned upstream commit (:data:`SOURCE`; docs/static.md).
 """
 
 from __future__ import annotations
@@ -67,14 +50,8 @@ CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
 #: The labels an ``Ability`` field may hold: the authors' six Daily Life abilities and
 #: ``Counterfactual``. Any other label (``all``, a scenario name) is refused.
 ABILITY_LABELS = (
-    "Belief",
-    "Emotion",
-    "Intention",
-    "Desire",
-    "Knowledge",
-    "Non-li",
-    "Counterfactual",
-)
+    "Belief", "Emotion", "Intention", "Desire", "Knowledge", "Non-li", "Counterfactual",
+)  # fmt: skip
 #: The authors' items with a known fault, by id, with the fault.
 ERRATA: dict[str, str] = {
     "daily_life-authors-0010": (
@@ -110,11 +87,7 @@ RELEASED_SHA256: dict[str, Pin] = {
 
 
 def read_hub_file(hub: HubSource, file: str) -> Content:
-    """One authors' file from a Hub copy made by ``cog-tasks data build|push egosocial``.
-
-    The file's config (:data:`HUB_CONFIGS`, split ``test``) is written back as
-    JSON Lines, each record on its upstream line (:data:`LINE_COLUMN`).
-    """
+    """One authors' file from a Hub copy, written back as JSON Lines on its upstream lines."""
     config = HUB_CONFIGS[file]
     by_line = {}
     for row in load_hub_split(hub, config):
@@ -148,35 +121,14 @@ AuthorsDataUnavailable = DataSourceError
 
 @dataclass(frozen=True)
 class AuthorsRows:
-    """The records of one authors' file and where they came from.
-
-    Attributes:
-        source: The file path, or ``<hub> config <name>``; quoted in errors.
-        rows: ``(line number in the upstream file, record)`` pairs.
-    """
+    """The ``(upstream line, record)`` pairs of one authors' file and their source (for errors)."""
 
     source: str
     rows: list[tuple[int, dict[str, Any]]]
 
 
 def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
-    """Parse and check one authors' file: the validator of :func:`read_authors_file`.
-
-    The file must hold at least one record, no blank line before its last
-    record (:func:`check_numbered`), no record twice (the same JSON,
-    whatever its key order; item ids are made from line numbers, so they
-    cannot repeat), and every record must make an item (:func:`choice_item`) or
-    a blackjack prompt (:func:`blackjack_prompt`). The generic checks of
-    :func:`~cog_tasks.common.sources.fetch` come on top: an empty file is
-    refused, and a local copy whose count differs from the authors' released
-    file (:data:`RELEASED_COUNTS`) gives a warning naming the file.
-
-    Returns:
-        ``(line, record)`` pairs.
-
-    Raises:
-        DataFileError: Naming the source and line of anything malformed or repeated.
-    """
+    """Parse and check one authors' file (the fetch's validator); errors name the line."""
     rows = content.jsonl()
     if not rows:
         raise DataFileError(f"{content.source}: holds no records")
@@ -193,14 +145,7 @@ def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]
 
 
 def check_numbered(rows: list[tuple[int, dict[str, Any]]], source: str) -> None:
-    """Refuse a blank line before the last record: item ids are made from line numbers.
-
-    A blank line would shift the id of every record after it, so that the same
-    item gets another id than in the authors' file (and in earlier logs).
-
-    Raises:
-        DataFileError: Naming the source and the blank line.
-    """
+    """Refuse a blank line before the last record: item ids come from line numbers."""
     for expected, (line, _) in enumerate(rows, start=1):
         if line != expected:
             raise DataFileError(
@@ -217,37 +162,13 @@ def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str
 def read_authors_file(
     file: str, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> AuthorsRows:
-    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`.
-
-    Args:
-        file: ``socialfirst.jsonl``, ``counterfact.jsonl`` or ``blackjack.jsonl``.
-        data_dir: Local data root; defaults to ``$COG_TASKS_DATA``.
-        hub: Hub dataset or built folder; defaults to ``$COG_TASKS_EGOSOCIAL_HUB``.
-
-    Raises:
-        DataSourceError: When no source provides a valid file.
-        DataFileError: Naming the file and line of a malformed record of a local file.
-    """
+    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`."""
     fetched = fetch(SOURCE, file, partial(check_content, file=file), data_dir=data_dir, hub=hub)
     return AuthorsRows(fetched.source, fetched.value)
 
 
 def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_id: str) -> EgoItem:
-    """Turn one authors'-format multiple-choice record into an item.
-
-    Args:
-        record: ``Story``, ``Question``, ``Option``, ``Answer`` and optional ``Ability``.
-        scenario: The scenario the file belongs to.
-        where: ``file:line``, quoted in errors.
-        item_id: The item's id.
-
-    Raises:
-        DataFileError: Naming ``where`` for a missing field, a Story or Question
-            that is not a non-empty text, options that are not a list of at
-            least two distinct texts, or an answer that is not one of the
-            options (matched exactly), or an ``Ability`` outside
-            :data:`ABILITY_LABELS`.
-    """
+    """Turn one authors'-format record into an item; errors name ``where`` (file:line)."""
     missing = [key for key in CHOICE_FIELDS if key not in record]
     if missing:
         raise DataFileError(f"{where}: missing field(s) {', '.join(missing)}")
@@ -285,22 +206,7 @@ def load_choice_items(
     data_dir: str | os.PathLike[str] | None = None,
     hub: str | None = None,
 ) -> list[EgoItem]:
-    """The authors' multiple-choice items of one scenario, or a file in their format.
-
-    Args:
-        scenario: The scenario to tag the items with.
-        data_file: A JSONL file in the authors' format read instead of theirs.
-        data_dir: Local data root (see :func:`read_authors_file`).
-        hub: Hub dataset or built folder (see :func:`read_authors_file`).
-
-    Returns:
-        One item per record, ids ``<scenario>-authors-<line>`` (``<file stem>-<line>``
-        for ``data_file``).
-
-    Raises:
-        ParameterError: When the authors released no multiple-choice file for ``scenario``.
-        DataFileError: Naming the file and line of a malformed record.
-    """
+    """The authors' multiple-choice items of one scenario, or of ``data_file`` in their format."""
     if data_file is not None:
         path = Path(data_file)
         rows, source, prefix = list(iter_jsonl(path)), str(path), path.stem
@@ -323,14 +229,7 @@ def load_choice_items(
 
 @dataclass(frozen=True)
 class BlackjackPrompt:
-    """One of the authors' blackjack prompts, with the cards read from it.
-
-    Attributes:
-        id: ``blackjack-authors-<line>``.
-        system: The authors' system message (the rules).
-        user: The authors' user message (the situation and the output format).
-        hand: The cards the prompt shows.
-    """
+    """One of the authors' blackjack prompts (id ``blackjack-authors-<line>``), with its cards."""
 
     id: str
     system: str
@@ -339,12 +238,7 @@ class BlackjackPrompt:
 
 
 def blackjack_prompt(record: Mapping[str, Any], where: str, line: int) -> BlackjackPrompt:
-    """Turn one authors' blackjack record into a prompt with its cards.
-
-    Raises:
-        DataFileError: Naming ``where`` for a record without ``system`` and
-            ``user`` texts or whose cards cannot be read.
-    """
+    """Turn one authors' blackjack record into a prompt; ``DataFileError`` names ``where``."""
     if not all(isinstance(record.get(key), str) for key in ("system", "user")):
         raise DataFileError(f"{where}: needs 'system' and 'user' texts")
     return BlackjackPrompt(
@@ -358,11 +252,6 @@ def blackjack_prompt(record: Mapping[str, Any], where: str, line: int) -> Blackj
 def load_blackjack_prompts(
     data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
 ) -> list[BlackjackPrompt]:
-    """The authors' 50 blackjack prompts with their cards.
-
-    Raises:
-        DataFileError: Naming the file and line of a record without ``system``
-            and ``user`` texts or whose cards cannot be read.
-    """
+    """The authors' 50 blackjack prompts with their cards."""
     found = read_authors_file(BLACKJACK_FILE, data_dir, hub)
     return [blackjack_prompt(record, f"{found.source}:{line}", line) for line, record in found.rows]

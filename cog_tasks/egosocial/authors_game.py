@@ -1,30 +1,6 @@
 """The authors' Number Guessing game text, read at run time from their pinned repository.
 
-The authors' ``interactive/`` folder (gyhou123/EgoSocialArena at
-:data:`GAME_COMMIT`) holds the game as their runs sent it to the model.
-``reasoning_player.py``'s ``AgentPlayer`` opens the conversation with one
-system message, the player's persona followed by ``GAME_SETTING`` (two
-players, the model and Jack, each choosing an integer from 1 to 100; the
-number closest to 0.8 × the average wins the round and the other player
-loses one health point, both lose one when the numbers are equal), and asks
-``INQUIRY`` (with the player's name, the round and its health) as a system
-message at the start of every round; the round's result and a health
-warning follow as system messages too. ``main.py`` sets the persona
-(``PERSONA_A``, the model as John) and plays one rule-based opponent, Jack
-(``basic_player.ProgramPlayer``): whole numbers, 50 in every round as
-released (Level 1), ``50 - 5 × (round - 1)`` (Level 2) or the previous
-round's target as an integer (Level 3). Their ``GAME_EXAMPLE`` (a
-five-player example) is defined but never sent by ``AgentPlayer``, so it is
-not sent here either.
-
-This project ships none of that text: :func:`read_authors_game` reads the
-class attributes ``GAME_SETTING`` and ``INQUIRY`` of ``AgentPlayer`` and the
-assignment ``PERSONA_A`` of ``main.py`` (with :mod:`ast`, never importing
-the files), from ``$COG_TASKS_DATA/egosocial/interactive/`` when they are
-there, otherwise from the pinned URL (downloaded once into the cache; under
-``HF_HUB_OFFLINE`` only the cache is read), through
-:func:`cog_tasks.common.sources.fetch`, which records each file's SHA-256
-in the run's data provenance.
+Their attributes are read with :mod:`ast`, never imported; this project ships none of the text.
 """
 
 from __future__ import annotations
@@ -48,8 +24,6 @@ GAME_ATTRIBUTES = ("GAME_SETTING", "INQUIRY")
 #: The fields the per-round question must fill.
 INQUIRY_FIELDS = ("{name}", "{round}", "{hp}")
 PLAYER_NAME = "John"
-OPPONENT_NAME = "Jack"
-INITIAL_HEALTH = 10
 
 
 GAME_SOURCE = DataSource(
@@ -65,14 +39,7 @@ GAME_SOURCE = DataSource(
 
 @dataclass(frozen=True)
 class AuthorsGame:
-    """The authors' game text.
-
-    Attributes:
-        setting: The rules (``GAME_SETTING``).
-        inquiry: The per-round question, with ``{name}``, ``{round}`` and ``{hp}``.
-        persona: The player's persona (``PERSONA_A`` of ``main.py``), sent before the rules.
-        source: Where it was read from.
-    """
+    """The authors' game text (``inquiry`` has ``{name}``, ``{round}``, ``{hp}``) and its source."""
 
     setting: str
     inquiry: str
@@ -80,22 +47,21 @@ class AuthorsGame:
     source: str = ""
 
 
-def parse_game(content: Content) -> AuthorsGame:
-    """Read the game's text from the file's ``AgentPlayer`` class (the validator of the fetch).
-
-    The last assignment of each attribute in the class body wins, as in Python.
-
-    Raises:
-        DataFileError: Naming the file, when it is not Python, has no such
-            class, lacks a string attribute, or its question lacks a field.
-    """
+def _python(content: Content) -> ast.Module:
     try:
-        tree = ast.parse(content.text(), filename=content.source)
+        return ast.parse(content.text(), filename=content.source)
     except SyntaxError as error:
         raise DataFileError(
             f"{content.source}: not Python ({error.msg}, line {error.lineno})"
         ) from error
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+
+
+def parse_game(content: Content) -> AuthorsGame:
+    """Read the game's text from the file's ``AgentPlayer`` class (the fetch's validator).
+
+    The last assignment of each attribute wins, as in Python; ``DataFileError`` names the file.
+    """
+    classes = [node for node in _python(content).body if isinstance(node, ast.ClassDef)]
     body = next((node.body for node in classes if node.name == GAME_CLASS), None)
     if body is None:
         raise DataFileError(f"{content.source}: no class {GAME_CLASS}")
@@ -116,20 +82,10 @@ def parse_game(content: Content) -> AuthorsGame:
 
 
 def parse_persona(content: Content) -> str:
-    """The persona the run script gives the model: the string assigned to ``PERSONA_A``.
-
-    Raises:
-        DataFileError: Naming the file, when it is not Python or assigns no such string.
-    """
-    try:
-        tree = ast.parse(content.text(), filename=content.source)
-    except SyntaxError as error:
-        raise DataFileError(
-            f"{content.source}: not Python ({error.msg}, line {error.lineno})"
-        ) from error
+    """The string assigned to ``PERSONA_A`` in the run script; ``DataFileError`` unless just one."""
     personas = [
         node.value.value
-        for node in ast.walk(tree)
+        for node in ast.walk(_python(content))
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
@@ -142,15 +98,7 @@ def parse_persona(content: Content) -> str:
 
 
 def read_authors_game() -> AuthorsGame:
-    """The authors' game text: the local copies under ``COG_TASKS_DATA``, else the pinned files.
-
-    Both files are recorded (with their SHA-256) in any active
-    :func:`~cog_tasks.common.provenance.recording_reads`.
-
-    Raises:
-        DataSourceError: When no source has a file (the message gives the ways out).
-        DataFileError: When a file is not the authors' game file or run script.
-    """
+    """The authors' game text: the local copies under ``COG_TASKS_DATA``, else the pinned files."""
     game = fetch(GAME_SOURCE, GAME_FILE, parse_game).value
     persona = fetch(GAME_SOURCE, PERSONA_FILE, parse_persona).value
     return replace(game, persona=persona)

@@ -1,16 +1,6 @@
-"""Grading free-text blackjack beliefs, as the authors ran Blackjack.
+"""Grading free-text blackjack beliefs by a judge model, as the authors ran Blackjack.
 
-The authors asked the model for a ``Self-Belief`` (its own cards and plan) and
-an ``External-Belief`` (the dealer's cards) and had the answers judged. Here a
-judge model grades each belief against facts computed from the cards
-(:func:`cog_tasks.egosocial.blackjack.belief_facts`) with the rubric below,
-written for this project, and ends its reply with ``GRADE: C`` or
-``GRADE: I``. Beliefs are read from their labels wherever they stand
-(:func:`labelled_beliefs`). A belief the reply does not state, states only by
-copying the prompt (an echoed ``{belief about yourself}`` template) or labels
-twice with different texts is wrong without asking the judge; a judge reply
-without a grade is asked again once, with a one-line format reminder, then
-counts as wrong and is reported (``judge_unparsed_rate``).
+Missing, echoed or contradicting beliefs are wrong without the judge; ungraded replies get a retry.
 """
 
 from __future__ import annotations
@@ -99,25 +89,14 @@ then end with exactly one line 'GRADE: C' if the belief is correct or 'GRADE: I'
 
 @dataclass(frozen=True)
 class BeliefReading:
-    """What a reply states for one kind of belief.
-
-    Attributes:
-        text: The belief to grade; ``None`` when there is none.
-        problem: Why there is none: ``not stated``, ``echo`` (only the
-            prompt's words) or ``two different`` (the reply labels two
-            different beliefs of this kind); ``None`` when ``text`` is set.
-    """
+    """What a reply states for one kind of belief, or why nothing (``problem``)."""
 
     text: str | None
     problem: str | None = None
 
 
 def _opens_belief(reply: str, label: re.Match[str]) -> bool:
-    """Whether a label introduces a belief: braces or a separator follow, or it is a heading.
-
-    A label inside a sentence ("analyze your cards in Self-belief and then
-    ...", the instruction's echo) introduces none.
-    """
+    """Whether a label introduces a belief: braces or a separator follow, or it is a heading."""
     if reply.startswith("{", label.end()) or label.group("separator"):
         return True
     line_start = reply.rfind("\n", 0, label.start()) + 1
@@ -147,12 +126,7 @@ def _closing_brace(reply: str, start: int) -> int:
 def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
     """Every labelled belief of a reply, in order, as (kind, text, braced).
 
-    A belief is the text in braces after its label (``Self-Belief is {...}``,
-    the authors' format; braces inside it are part of it) or, without braces,
-    the text up to the next label.
-    Labels are read in any case, with or without bold, ``is`` or a colon, or
-    as a heading alone on its line; a label inside a sentence is not one.
-    Labels inside a braced belief are part of that belief.
+    A belief is the braced text after its label or, unbraced, the text up to the next label.
     """
     labels = [label for label in _LABEL.finditer(reply) if _opens_belief(reply, label)]
     found: list[tuple[BeliefType, str]] = []
@@ -174,17 +148,9 @@ def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
 
 
 def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading]:
-    """The Self-Belief and External-Belief of a reply, read from its labelled beliefs.
+    """The Self-Belief and External-Belief of a reply, without echoes of ``prompt``.
 
-    Labelled beliefs that only repeat ``prompt`` (an echoed ``{belief about
-    yourself}`` template) are left out, and so are unbraced ones of a kind
-    that also has a braced one (the asked form); a kind stated twice in the same words
-    is one belief; two different beliefs of one kind are neither (``two
-    different``), since picking one would be a guess.
-
-    Args:
-        reply: The player's reply.
-        prompt: The prompt it answers, to recognise echoes.
+    Braced beliefs win over unbraced ones; two different beliefs of one kind are neither.
     """
     readings: dict[BeliefType, BeliefReading] = {}
     labelled = labelled_beliefs(reply)
@@ -205,32 +171,18 @@ def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading
 
 
 def split_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, str | None]:
-    """The Self-Belief and External-Belief texts of a reply (``None`` when there is none).
-
-    See :func:`read_beliefs`, which also says why a belief is missing.
-    """
+    """The Self-Belief and External-Belief texts of a reply (``None`` when there is none)."""
     return {kind: reading.text for kind, reading in read_beliefs(reply, prompt).items()}
 
 
 def is_echo(belief: str, prompt: str) -> bool:
-    """Whether a belief only repeats the prompt (its words, in order, are all in the prompt).
-
-    ``{belief about yourself}``, the authors' output template, is an echo; so
-    is any sentence copied from the situation.
-    """
+    """Whether a belief only repeats the prompt (its words, in order, are all in the prompt)."""
     words = normalised_words(belief)
     return not words or f" {words} " in f" {normalised_words(prompt)} "
 
 
 def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, belief: str) -> str:
-    """The judge's prompt for one belief.
-
-    Args:
-        belief_type: ``self_belief`` or ``external_belief``.
-        situation: What the player was shown (the authors' user message).
-        facts: The facts of the situation.
-        belief: The belief text to grade.
-    """
+    """The judge's prompt for one belief in its ``situation`` (the authors' user message)."""
     facts_text = facts.self_text() if belief_type == "self_belief" else facts.external_text()
     return JUDGE_TEMPLATE.format(
         situation=situation,
@@ -244,17 +196,7 @@ def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, be
 def parse_grade(judge_reply: str) -> bool | None:
     """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``.
 
-    A grade is the label ``GRADE`` (:func:`cog_tasks.common.reading.label`:
-    ``GRADE: C``, ``Grade - C``, ``Grade — C``, ``GRADE C``, ``Grade = C``)
-    and a letter or word, in any case and with or without markdown emphasis
-    (``**GRADE:** c``, ``Grade: *Incorrect*``),
-    ending its line or followed by punctuation. A reply holding two different
-    grades is ``None``, whatever their order: "GRADE: C (if the total were
-    wrong it would be GRADE: I.)" too, as telling a conditional grade from a
-    final one would be a guess. The same grade written twice counts once. A
-    quoted grade followed by more words (the instruction's echo "'GRADE: C'
-    if ... or 'GRADE: I' if it is not") is no grade, and neither is the
-    pronoun of "GRADE: I think".
+    Two different grades, a quoted grade followed by more words or "GRADE: I think" give ``None``.
     """
     judge_reply = reading.normalize(judge_reply)
     grades = {match.group("grade")[0].upper() for match in _GRADE.finditer(judge_reply)}
@@ -269,18 +211,7 @@ LABELS_FILE = "judge_labels.json"
 
 @dataclass(frozen=True)
 class LabelledBelief:
-    """A belief statement labelled by hand, for measuring a judge.
-
-    Attributes:
-        id: ``belief-NN``.
-        hand: The situation.
-        belief_type: ``self_belief`` or ``external_belief``.
-        belief: The statement.
-        correct: The hand label (correct under the rubric, or not).
-        kind: ``right``, ``wrong`` or ``borderline``.
-        facts: The facts the label relies on (total, bust, move; or the
-            dealer's up-card value and position).
-    """
+    """A belief statement labelled by hand (``correct``; ``kind`` right, wrong or borderline)."""
 
     id: str
     hand: BlackjackHand

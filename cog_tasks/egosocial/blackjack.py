@@ -1,20 +1,6 @@
 """Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules.
 
-Two uses share the card facts computed here:
-
-- the multiple-choice variant (generated hands): self-belief questions (your
-  total, bust or not, hit or stand by basic strategy) and external-belief
-  questions (how likely the dealer's two cards already reach 17, whether the
-  dealer can hold a blackjack), every answer computed in code;
-- the authors' free-text variant: :func:`parse_prompt_cards` reads the cards
-  from the authors' prompts and :func:`belief_facts` gives the facts a judge
-  model grades the model's Self-Belief and External-Belief against.
-
-Totals come from rlcard's ``BlackjackJudger`` (aces count 11 unless that busts);
-the dealer follows rlcard's rule, drawing while below 17. Probabilities are
-exact over one 52-card deck without the visible cards. Hands come from
-rlcard's ``blackjack`` environment: a seeded deal, then 0-2 hits below 17;
-rlcard shows the dealer's second card, the up-card here.
+Probabilities are exact over one deck without the visible cards; the dealer draws below 17.
 """
 
 from __future__ import annotations
@@ -22,9 +8,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from cog_tasks.common.files import DataFileError
 from cog_tasks.egosocial.cards import SUIT_WORDS, card_words, cards_words
@@ -51,15 +39,7 @@ def hand_value(ranks: list[str] | tuple[str, ...]) -> tuple[int, bool]:
 
 
 def basic_strategy(ranks: list[str], dealer_up: str) -> str:
-    """Hit/stand basic strategy (no doubling or splitting), dealer stands on all 17s.
-
-    Args:
-        ranks: The player's card ranks (not bust).
-        dealer_up: The dealer's up-card rank.
-
-    Returns:
-        ``"hit"`` or ``"stand"``.
-    """
+    """Hit/stand basic strategy (no doubling or splitting), dealer stands on all 17s."""
     total, soft = hand_value(ranks)
     up = RANK_VALUES[dealer_up]
     if soft:
@@ -97,12 +77,7 @@ def probability_band(probability: Fraction) -> int:
 
 
 def dealer_bust_probability(dealer_up: str, visible: list[str]) -> Fraction:
-    """Exact chance that the dealer busts, drawing while below 17 (rlcard's rule).
-
-    Args:
-        dealer_up: The dealer's up-card rank.
-        visible: Every rank the player can see (own cards and the up-card).
-    """
+    """Exact chance that the dealer busts, drawing while below 17, given every visible rank."""
     deck = unseen_ranks(visible)
     return _bust_from((dealer_up,), tuple(sorted(deck.items())))
 
@@ -145,19 +120,7 @@ def _prompt_card(text: str, where: str) -> str:
 
 
 def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
-    """Read the cards of an authors' blackjack prompt (``{Heart 10}``, ``{Spade 2, Club A}``).
-
-    Args:
-        user: The authors' user message.
-        where: ``file:line``, quoted in errors.
-
-    Returns:
-        The hand in rlcard's notation.
-
-    Raises:
-        DataFileError: Naming ``where`` when the dealer's card or the player's
-            cards cannot be found or read.
-    """
+    """Read the cards of an authors' prompt (``{Spade 2, Club A}``); errors name ``where``."""
     dealer, player = _DEALER_CARD.search(user), _PLAYER_CARDS.search(user)
     if dealer is None or player is None:
         raise DataFileError(f"{where}: no '{{...}}' dealer card and player cards in the prompt")
@@ -172,18 +135,7 @@ def parse_prompt_cards(user: str, where: str) -> BlackjackHand:
 
 @dataclass(frozen=True)
 class BeliefFacts:
-    """What a correct belief about one situation must get right.
-
-    Attributes:
-        total: The player's total (rlcard's count).
-        soft: An ace counts as 11 in that total.
-        bust: The total is over 21.
-        bust_risk: Chance that one more card busts the player.
-        move: Basic strategy's move (``hit``/``stand``), ``None`` when bust.
-        dealer_up: The dealer's up-card in words.
-        dealer_up_value: Its value (an ace counts 11).
-        dealer_bust: Chance that the dealer busts, drawing while below 17.
-    """
+    """What a correct belief about one situation must get right (``move`` ``None`` when bust)."""
 
     total: int
     soft: bool
@@ -238,12 +190,7 @@ def belief_facts(hand: BlackjackHand) -> BeliefFacts:
 
 @dataclass(frozen=True)
 class BlackjackHand:
-    """A dealt situation.
-
-    Attributes:
-        player: The player's cards (rlcard strings like ``"HT"``).
-        dealer_up: The dealer's visible card.
-    """
+    """A dealt situation, cards in rlcard's notation (``"HT"``)."""
 
     player: tuple[str, ...]
     dealer_up: str
@@ -253,17 +200,18 @@ class BlackjackHand:
         """Ranks of the player's cards."""
         return [card[1:] for card in self.player]
 
+    def metadata(self) -> dict[str, str]:
+        """The hand as item metadata: ``player_cards`` and ``dealer_up``."""
+        return {"player_cards": " ".join(self.player), "dealer_up": self.dealer_up}
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> BlackjackHand:
+        """The hand that :meth:`metadata` recorded."""
+        return cls(tuple(metadata["player_cards"].split()), metadata["dealer_up"])
+
 
 def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
-    """Deal ``count`` situations with rlcard: a fresh hand, then 0-2 hits below 17.
-
-    Args:
-        seed: Seeds both the environment and the number of hits.
-        count: Number of hands.
-
-    Returns:
-        The situations, in order.
-    """
+    """Deal ``count`` situations with rlcard: a fresh hand, then 0-2 hits below 17 (seeded)."""
     import rlcard
 
     env = rlcard.make("blackjack", config={"seed": seed})
@@ -280,8 +228,7 @@ def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
         dealer = env.game.dealer.hand
         hands.append(
             BlackjackHand(
-                player=tuple(card.get_index() for card in player),
-                dealer_up=dealer[1].get_index(),
+                player=tuple(card.get_index() for card in player), dealer_up=dealer[1].get_index()
             )
         )
     return hands
@@ -299,62 +246,32 @@ def _total_options(ranks: list[str], total: int) -> list[str]:
 
 def hand_questions(hand: BlackjackHand) -> list[tuple[str, list[str], int, str]]:
     """Questions about one situation: ``(question_type, options, answer, question)``."""
-    ranks = hand.player_ranks
+    ranks, up = hand.player_ranks, hand.dealer_up[1:]
     total, _ = hand_value(ranks)
     bust = total > 21
-    visible = [*ranks, hand.dealer_up[1:]]
-    rows = []
-    rows.append(("total", _total_options(ranks, total), 0, "What is the total of your hand now?"))
-    rows.append(
-        (
-            "bust",
-            ["Yes, I am bust.", "No, I am not bust."],
-            0 if bust else 1,
-            "Are you bust?",
-        )
-    )
+    rows = [
+        ("total", _total_options(ranks, total), 0, "What is the total of your hand now?"),
+        ("bust", ["Yes, I am bust.", "No, I am not bust."], 0 if bust else 1, "Are you bust?"),
+    ]
     if not bust:
-        move = basic_strategy(ranks, hand.dealer_up[1:])
-        rows.append(
-            (
-                "strategy",
-                ["I should hit.", "I should stand."],
-                0 if move == "hit" else 1,
-                "Following basic strategy, should you hit or stand?",
-            )
-        )
-    chance = dealer_reaches_17(hand.dealer_up[1:], visible)
-    rows.append(
-        (
-            "dealer_17",
-            list(PROBABILITY_BANDS),
-            probability_band(chance),
-            "Judging from the cards you can see, how likely is it that the dealer's two cards "
-            "already total 17 or more?",
-        )
+        hit = basic_strategy(ranks, up) == "hit"
+        question = "Following basic strategy, should you hit or stand?"
+        rows.append(("strategy", ["I should hit.", "I should stand."], 0 if hit else 1, question))
+    band = probability_band(dealer_reaches_17(up, [*ranks, up]))
+    question = (
+        "Judging from the cards you can see, how likely is it that the dealer's two cards "
+        "already total 17 or more?"
     )
-    up_value = RANK_VALUES[hand.dealer_up[1:]]
-    rows.append(
-        (
-            "dealer_blackjack",
-            ["Yes, the dealer could have a blackjack.", "No, the dealer cannot have a blackjack."],
-            0 if up_value in (10, 11) else 1,
-            "Could the dealer be holding a blackjack (an ace and a 10-value card) right now?",
-        )
-    )
+    rows.append(("dealer_17", list(PROBABILITY_BANDS), band, question))
+    could = RANK_VALUES[up] in (10, 11)
+    options = ["Yes, the dealer could have a blackjack.", "No, the dealer cannot have a blackjack."]
+    question = "Could the dealer be holding a blackjack (an ace and a 10-value card) right now?"
+    rows.append(("dealer_blackjack", options, 0 if could else 1, question))
     return rows
 
 
 def generate_blackjack(seed: int, hands: int) -> list[EgoItem]:
-    """Generate Blackjack items: four or five questions for each dealt hand.
-
-    Args:
-        seed: Seed for the deal and the option order.
-        hands: Number of hands.
-
-    Returns:
-        Items with ids ``blackjack-s<seed>-<hand>-<question type>``.
-    """
+    """Generate Blackjack items (ids ``blackjack-s<seed>-<hand>-<question type>``), 4-5 per hand."""
     rng = random.Random(seed)
     items = []
     for hand_index, hand in enumerate(deal_hands(seed, hands)):
@@ -376,11 +293,7 @@ def generate_blackjack(seed: int, hands: int) -> list[EgoItem]:
                     options=shuffled,
                     answer=right,
                     perspective="socialization",
-                    metadata={
-                        "question_type": question_type,
-                        "player_cards": " ".join(hand.player),
-                        "dealer_up": hand.dealer_up,
-                    },
+                    metadata={"question_type": question_type, **hand.metadata()},
                 )
             )
     return items

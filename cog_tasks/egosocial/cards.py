@@ -9,11 +9,7 @@ RANK_ORDER = "23456789TJQKA"
 
 
 def card_words(card: str) -> str:
-    """``"HT"`` -> ``"the 10 of hearts"``.
-
-    Raises:
-        ValueError: If ``card`` is not in rlcard's notation.
-    """
+    """``"HT"`` -> ``"the 10 of hearts"``; a ``ValueError`` if not in rlcard's notation."""
     suit, rank = card[:1], card[1:]
     if suit not in SUIT_WORDS or rank not in RANK_ORDER or len(rank) != 1:
         raise ValueError(f"not an rlcard card: {card!r}")

@@ -76,7 +76,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``egosocial`` command group to the ``cog-tasks`` parser."""
     group = subparsers.add_parser("egosocial", help="EgoSocialArena: opponents, reports, baseline")
     commands = group.add_subparsers(dest="egosocial_command", metavar="COMMAND", required=True)
-
     train = commands.add_parser(
         "train-opponents",
         help="train the DQN hold'em opponents (seeded) and write weights + SHA-256 files",
@@ -98,7 +97,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         required=True,
     )
     train.set_defaults(func=_train_opponents)
-
     report = commands.add_parser(
         "report",
         help="tables, JSON and PNGs with 95 %% intervals from Inspect logs, one row per run, "
@@ -114,7 +112,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "by default every log is its own row",
     )
     report.set_defaults(func=_report)
-
     judge = commands.add_parser(
         "judge-agreement",
         help="grade the 35 hand-labelled blackjack beliefs with a judge model and print its "
@@ -126,13 +123,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--max-tokens", type=positive_int, default=None, help="most tokens per judge reply"
     )
     judge.set_defaults(func=_judge_agreement)
-
     chance = add_chance_command(
         commands,
         "run a task with a seeded uniform-random valid answerer (chance reference)",
         _chance_setup,
     )
     chance.add_argument(
-        "task",
-        choices=("egosocial_static", "egosocial_number_guessing", "egosocial_holdem"),
+        "task", choices=("egosocial_static", "egosocial_number_guessing", "egosocial_holdem")
     )

@@ -1,11 +1,4 @@
-"""A turn-taking helper shared by the interactive games.
-
-Games talk to the model through an ``ask`` coroutine (text in, reply out); the
-Inspect solvers supply one that appends a user message and generates, so the
-whole game history stays in the conversation. Game news that needs no reply
-(a round's result, the end of a hand) is queued and sent in front of the next
-question, so user and assistant turns keep alternating.
-"""
+"""A turn-taking helper: news is sent in front of the next question, so turns alternate."""
 
 from __future__ import annotations
 
@@ -15,16 +8,11 @@ Ask = Callable[[str], Awaitable[str]]
 
 
 class Conversation:
-    """Queues news and prefixes it to the next question.
-
-    Args:
-        ask: Coroutine that sends one user message and returns the reply.
-    """
+    """Queues news and prefixes it to the next question sent through ``ask``."""
 
     def __init__(self, ask: Ask) -> None:
         self._ask = ask
         self._news: list[str] = []
-        self.turns = 0
 
     def tell(self, text: str) -> None:
         """Queue ``text`` for the next question."""
@@ -34,5 +22,4 @@ class Conversation:
         """Send queued news plus ``question`` as one message; return the reply."""
         message = "\n\n".join([*self._news, question])
         self._news.clear()
-        self.turns += 1
         return await self._ask(message)

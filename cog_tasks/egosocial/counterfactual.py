@@ -1,15 +1,4 @@
-"""Counterfactual: worlds whose stated rules reverse everyday ones.
-
-Three rule sets, each stated in the story: rock-paper-scissors reversed
-(scissors beats rock, paper beats scissors, rock beats paper), traffic lights
-reversed (red means go, green means stop) and restaurants that pay their
-diners (more for a bigger meal). The model must hold a belief that fits the
-stated rules, not the familiar ones. Questions about the
-model's own outcome, choice or feelings measure socialization; questions about
-what another player expects or believes measure theory of mind (the paper files
-the whole scenario under socialization; ``question_type`` keeps the split
-visible).
-"""
+"""Counterfactual: worlds whose stated rules reverse everyday ones (games, traffic, restaurants)."""
 
 from __future__ import annotations
 
@@ -56,10 +45,6 @@ def winning_move(against: str, beats: dict[str, str] = REVERSED_BEATS) -> str:
     return next(move for move, beaten in beats.items() if beaten == against)
 
 
-def _outcome_options(friend: str) -> tuple[str, str, str]:
-    return ("I win.", f"{friend} wins.", "It is a draw.")
-
-
 Question = tuple[str, str, tuple[str, ...], int, str]
 """(story, question, options, answer index, ability) before shuffling."""
 
@@ -67,8 +52,8 @@ Question = tuple[str, str, tuple[str, ...], int, str]
 def _round_winner(rng: random.Random, friend: str) -> Question:
     mine, theirs = rng.choice(MOVES), rng.choice(MOVES)
     story = f"You are playing against {friend}. You show {mine} and {friend} shows {theirs}."
-    result = winner(mine, theirs)
-    return (story, "Who wins this round?", _outcome_options(friend), result % 3, "socialization")
+    options = ("I win.", f"{friend} wins.", "It is a draw.")
+    return (story, "Who wins this round?", options, winner(mine, theirs) % 3, "socialization")
 
 
 def _best_move(rng: random.Random, friend: str) -> Question:
@@ -83,13 +68,8 @@ def _feeling(rng: random.Random, friend: str) -> Question:
     theirs = rng.choice([move for move in MOVES if move != mine])
     story = f"A prize is at stake. You show {mine} and {friend} shows {theirs}."
     options = ("I am pleased, because I won the prize.", "I am disappointed, because I lost.")
-    return (
-        story,
-        "How do you feel about the result?",
-        options,
-        winner(mine, theirs),
-        "socialization",
-    )
+    question = "How do you feel about the result?"
+    return (story, question, options, winner(mine, theirs), "socialization")
 
 
 def _tally(rng: random.Random, friend: str) -> Question:
@@ -148,13 +128,8 @@ def _light_visitor(rng: random.Random, friend: str) -> Question:
         f"{colour}."
     )
     options = (f"{friend} expects the cars to drive on.", f"{friend} expects the cars to stop.")
-    return (
-        story,
-        f"What does {friend} expect the cars to do?",
-        options,
-        int(colour == "red"),
-        "tom",
-    )
+    question = f"What does {friend} expect the cars to do?"
+    return (story, question, options, int(colour == "red"), "tom")
 
 
 def _meal_bill(rng: random.Random, friend: str) -> Question:
@@ -192,18 +167,7 @@ QUESTION_MAKERS: dict[str, tuple[str, Callable[[random.Random, str], Question]]]
 
 
 def generate_counterfactual(seed: int, count: int) -> list[EgoItem]:
-    """Generate counterfactual items.
-
-    Question types rotate through :data:`QUESTION_MAKERS` so every type is
-    equally represented; moves, names and option order come from ``seed``.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        count: Number of items.
-
-    Returns:
-        Items with ids ``counterfactual-s<seed>-<index>``.
-    """
+    """Generate ``count`` items (ids ``counterfactual-s<seed>-<index>``), types in rotation."""
     rng = random.Random(seed)
     kinds = list(QUESTION_MAKERS)
     items = []

@@ -1,17 +1,6 @@
-"""Daily Life: seeded ToMi-style stories, told in the first person.
+"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter.
 
-A story is a list of events in one room: characters enter and leave, an object
-is seen in a container, present characters move it. :class:`BeliefTracker`
-replays the events and keeps, for every character, where they last saw the
-object (first-order belief) and, for every pair, where one believes the other
-thinks it is (second-order belief: updated only when both saw the event
-together). Every gold answer comes from that simulated state.
-
-Stories are rendered in ToMi's third-person sentences and questions, then
-passed through :func:`cog_tasks.egosocial.tomi.convert_record`, so the first
-person comes from the same converter that users apply to the original ToMi.
-These are the ``Belief`` items (and ``Control`` reality/memory questions); the
-other five Daily Life abilities come from :mod:`cog_tasks.egosocial.abilities`.
+:class:`BeliefTracker` replays the events for the gold answers; other abilities: :mod:`.abilities`.
 """
 
 from __future__ import annotations
@@ -80,15 +69,7 @@ Event = Enter | Exit | Seen | Move | Taste
 
 @dataclass
 class BeliefTracker:
-    """Replays events and tracks reality, first- and second-order beliefs.
-
-    Attributes:
-        present: Characters in the room now.
-        location: Where the object really is (``None`` before it is seen).
-        initial: Where the object was first seen.
-        first_order: Character -> container they believe holds the object.
-        second_order: ``(a, b)`` -> where ``a`` thinks ``b`` believes it is.
-    """
+    """Replays events; ``second_order[(a, b)]``: where ``a`` thinks ``b`` believes the object is."""
 
     present: set[str] = field(default_factory=set)
     location: str | None = None
@@ -97,11 +78,7 @@ class BeliefTracker:
     second_order: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def apply(self, event: Event) -> None:
-        """Update the state with one event.
-
-        Raises:
-            ValueError: If the event is impossible (a move by someone absent).
-        """
+        """Update the state with one event (``ValueError`` for a move by someone absent)."""
         if isinstance(event, Enter):
             self.present.add(event.agent)
         elif isinstance(event, Exit):
@@ -144,16 +121,7 @@ def render_event(event: Event, room: str, thing: str) -> str:
 
 @dataclass(frozen=True)
 class Story:
-    """A generated story before questions are asked.
-
-    Attributes:
-        agents: Characters; the first one becomes "you".
-        room: The room.
-        thing: The object that moves.
-        containers: The containers in play.
-        events: The events in order.
-        plot: Which of :data:`PLOTS` the story follows.
-    """
+    """A generated story before questions are asked; the first agent becomes "you"."""
 
     agents: tuple[str, ...]
     room: str
@@ -173,15 +141,7 @@ PLOTS = ("true_belief", "false_belief", "second_order_false_belief")
 def _plot_events(
     plot: str, rng: random.Random, agents: tuple[str, ...], containers: tuple[str, ...]
 ) -> list[Event]:
-    """Events after the object is first seen, for one plot.
-
-    - ``true_belief``: someone moves the object while everyone watches.
-    - ``false_belief``: someone leaves, another character moves the object,
-      the first may come back (still not knowing).
-    - ``second_order_false_belief``: B leaves, A moves the object and leaves,
-      B comes back and moves it again, A may come back; each now holds a
-      wrong belief about the other's belief.
-    """
+    """Events after the object is first seen, for one plot of :data:`PLOTS`."""
     _, second, third = containers
     if plot == "true_belief":
         events: list[Event] = [Move(rng.choice(agents), second)]
@@ -204,11 +164,7 @@ def _plot_events(
 
 
 def generate_story(rng: random.Random) -> Story:
-    """Draw one story: everyone enters, the object is seen, then one of :data:`PLOTS` unfolds.
-
-    Distractor sentences about tastes in food are sprinkled between events.
-    The first character is the protagonist, who becomes "you".
-    """
+    """Draw one story: everyone enters, the object is seen, one plot unfolds (with distractors)."""
     agents = tuple(rng.sample(NAMES, rng.choice((2, 3))))
     containers = tuple(rng.sample(CONTAINERS, 3))
     plot = rng.choice(PLOTS)
@@ -224,13 +180,7 @@ def generate_story(rng: random.Random) -> Story:
 
 
 def story_questions(story: Story) -> list[tuple[str, str, dict[str, str | bool]]]:
-    """ToMi questions about a story with gold answers from the simulated state.
-
-    Returns:
-        ``(question, answer, tags)`` tuples: first order about "you" and about
-        another character, second order in both directions, reality and memory.
-        Tags record the question kind and whether the belief is false.
-    """
+    """``(question, answer, tags)`` about a story, gold answers from the simulated state."""
     tracker = replay(list(story.events))
     you, other = story.agents[0], story.agents[1]
     thing, reality = story.thing, tracker.location
@@ -252,17 +202,7 @@ def story_questions(story: Story) -> list[tuple[str, str, dict[str, str | bool]]
 
 
 def generate_daily_life(seed: int, stories: int) -> list[EgoItem]:
-    """Generate first-person Daily Life items for all six abilities.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        stories: Number of belief stories (each yields six questions), and
-            the number of items for each of the other five abilities.
-
-    Returns:
-        ``6 * stories`` belief items (ids ``daily_life-s<seed>-<story>-<question>``),
-        then ``stories`` items per other ability.
-    """
+    """``6 * stories`` belief items, then ``stories`` items for each other Daily Life ability."""
     rng = random.Random(seed)
     items = []
     for story_index in range(stories):

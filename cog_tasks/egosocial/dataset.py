@@ -1,18 +1,6 @@
 """EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
 
-Four configs, each a ``DatasetDict`` with one ``test`` split (a folder written
-by ``save_hub_folder`` holds ``data/<config>/test-*.parquet``, and the card's
-YAML names each config, so ``cog-tasks data build egosocial`` prints
-``daily_life/test=49``):
-
-- ``daily_life``, ``counterfactual``: the authors' multiple-choice records with
-  their own fields (``Story``, ``Question``, ``Option``, ``Answer``,
-  ``Ability``) and ``line``, the record's line in the upstream file;
-- ``blackjack``: the authors' prompts (``system``, ``user``) and ``line``;
-- ``generated``: this project's seeded items (seed 0, default sizes).
-
-:func:`cog_tasks.egosocial.authors.read_authors_file` reads the first three
-back when ``$COG_TASKS_EGOSOCIAL_HUB`` names the dataset or the folder.
+Configs ``daily_life``, ``counterfactual``, ``blackjack`` (the authors' records) and ``generated``.
 """
 
 from __future__ import annotations
@@ -52,18 +40,13 @@ BLACKJACK_FEATURES = datasets.Features(
         "user": datasets.Value("string"),
     }
 )
+#: The :class:`~cog_tasks.egosocial.records.EgoItem` fields of a generated row, in order.
 GENERATED_FEATURES = datasets.Features(
     {
-        "id": datasets.Value("string"),
-        "scenario": datasets.Value("string"),
-        "label": datasets.Value("string"),
-        "perspective": datasets.Value("string"),
-        "system": datasets.Value("string"),
-        "story": datasets.Value("string"),
-        "question": datasets.Value("string"),
-        "options": datasets.List(datasets.Value("string")),
-        "answer": datasets.Value("int32"),
+        name: datasets.Value("string")
+        for name in ("id", "scenario", "label", "perspective", "system", "story", "question")
     }
+    | {"options": datasets.List(datasets.Value("string")), "answer": datasets.Value("int32")}
 )
 GENERATED_CONFIG = "generated"
 
@@ -71,13 +54,7 @@ GENERATED_CONFIG = "generated"
 def build_dataset_dict(
     data_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, datasets.DatasetDict]:
-    """Build the four configs (see the module docstring), each a ``DatasetDict`` with ``test``.
-
-    Args:
-        data_dir: Local data root holding ``egosocial/<file>``; defaults to the
-            resolver's choice (``$COG_TASKS_DATA``, the Hub setting, or the
-            pinned upstream commit).
-    """
+    """Build the four configs, each a ``DatasetDict`` with ``test``, from the authors' files."""
     built: dict[str, datasets.Dataset] = {}
     for file in (*CHOICE_FILES.values(), BLACKJACK_FILE):
         features = BLACKJACK_FEATURES if file == BLACKJACK_FILE else CHOICE_FEATURES
@@ -88,17 +65,7 @@ def build_dataset_dict(
         ]
         built[HUB_CONFIGS[file]] = datasets.Dataset.from_list(rows, features=features)
     generated = [
-        {
-            "id": item.id,
-            "scenario": item.scenario,
-            "label": item.label,
-            "perspective": item.perspective,
-            "system": item.system,
-            "story": item.story,
-            "question": item.question,
-            "options": list(item.options),
-            "answer": item.answer,
-        }
+        {name: getattr(item, name) for name in GENERATED_FEATURES} | {"options": list(item.options)}
         for item in build_static_items(source="generated")
     ]
     built[GENERATED_CONFIG] = datasets.Dataset.from_list(generated, features=GENERATED_FEATURES)

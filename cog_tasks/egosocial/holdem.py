@@ -1,28 +1,6 @@
 """Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
 
-rlcard's ``limit-holdem`` deals and enforces the rules (blinds 1/2 chips,
-bets of 2 chips before the flop and on the flop and 4 on the turn and river,
-at most four raises per betting round). The model sits in seat 0, the opponent
-in seat 1; who posts the small blind is drawn by rlcard each hand.
-
-Each hand the model is asked, at its first decision, two belief questions
-whose answers are checked after the hand:
-
-- which class the opponent's hidden cards belong to (pair or both ten-plus /
-  exactly one ten-plus / both below ten), from the opponent's real cards;
-- whether the opponent will raise before the hand ends, from what it then does
-  (scored only when the model's first action was not a fold: after its own
-  fold "no" would be right whatever it believed).
-
-The letters of the holding options are shuffled every hand, and those of the
-style options every match, from the match's seed, so that a fixed letter or an
-echoed prompt cannot score above the share of that class. A reply that
-repeats the question (an echoed prompt) answers nothing.
-
-An action reply that names no legal action is asked again once; a second
-failure plays the default legal action (check if allowed, otherwise fold,
-rlcard's own fallback) and is counted as invalid. After the last hand the model
-names the opponent's style.
+rlcard deals and enforces the rules; beliefs, style question and scoring: docs/games.md.
 """
 
 from __future__ import annotations
@@ -83,22 +61,12 @@ STYLE_PROMPT = (
 #: The words naming an action: the action, its -s and -ing forms ("Calling.", "I'm raising"),
 #: and bet for raise. Past forms are not actions ("they raised, so I call" is a call).
 _ACTION_WORDS = {
-    "call": "call",
-    "calls": "call",
-    "calling": "call",
-    "raise": "raise",
-    "raises": "raise",
-    "raising": "raise",
-    "bet": "raise",
-    "bets": "raise",
-    "betting": "raise",
-    "fold": "fold",
-    "folds": "fold",
-    "folding": "fold",
-    "check": "check",
-    "checks": "check",
-    "checking": "check",
-}
+    "call": "call", "calls": "call", "calling": "call",
+    "raise": "raise", "raises": "raise", "raising": "raise",
+    "bet": "raise", "bets": "raise", "betting": "raise",
+    "fold": "fold", "folds": "fold", "folding": "fold",
+    "check": "check", "checks": "check", "checking": "check",
+}  # fmt: skip
 _LABELLED_ACTION = re.compile(reading.label("action") + r"([a-z]+)")
 # An unlabelled reply that negates an action ("I will not fold", "don't call") names no
 # action; a negation elsewhere ("I call because I have no pair") does not matter.
@@ -115,8 +83,7 @@ _CARDS_LABEL = re.compile(
 )
 # "Raise: yes"; "Raise: yes or no" (the template without its brackets) is no answer.
 _RAISE_LABEL = re.compile(
-    r"\braise[*_]*\s*[:=]\s*[*_]*\s*(yes|no)\b(?!\s*(?:,|/|\bor\b)\s*(?:yes|no)\b)",
-    re.IGNORECASE,
+    r"\braise[*_]*\s*[:=]\s*[*_]*\s*(yes|no)\b(?!\s*(?:,|/|\bor\b)\s*(?:yes|no)\b)", re.IGNORECASE
 )
 # A style word after a negation in the same clause: "not aggressive", "isn't very conservative".
 _NEGATED_STYLE = re.compile(
@@ -128,13 +95,9 @@ _BARE_BELIEFS = re.compile(r"^\s*\(?([A-C])\)?\s*(?:[,;.]?\s*(yes|no))?\s*\.?\s*
 _BARE_STYLE_LETTER = re.compile(r"^\s*\(?([AB])\)?\s*\.?\s*$")
 # Parts of the prompts: a reply holding one repeats the prompt instead of answering.
 _PROMPT_PARTS = (
-    HOLDING_QUESTION,
-    STYLE_QUESTION,
-    "<A, B or C>",
-    "<yes or no>",
-    "Legal actions:",
+    HOLDING_QUESTION, STYLE_QUESTION, "<A, B or C>", "<yes or no>", "Legal actions:",
     "Reply with one word",
-)
+)  # fmt: skip
 
 
 class Opponent(Protocol):
@@ -164,14 +127,7 @@ def holding_class(cards: tuple[str, ...]) -> int:
 
 @dataclass(frozen=True)
 class TableAction:
-    """One action at the table.
-
-    Attributes:
-        seat: Who acted (0 the model, 1 the opponent).
-        stage: Betting round (``preflop``, ``flop``, ``turn``, ``river``).
-        action: ``call``, ``raise``, ``fold`` or ``check``.
-        invalid: The model gave no legal action twice and the default was played.
-    """
+    """One action at the table (``invalid``: a default played after two failed replies)."""
 
     seat: int
     stage: str
@@ -181,20 +137,7 @@ class TableAction:
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may see: never the other seat's hidden cards.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        hands: Hands in the match.
-        stage: Current betting round.
-        position: ``small blind`` or ``big blind``.
-        own_cards: This seat's hole cards.
-        board: Community cards.
-        own_chips: Chips this seat has put in this hand.
-        opponent_chips: Chips the other seat has put in this hand.
-        history: This hand's actions, described from this seat.
-        legal_actions: Actions allowed now (for the seat to act).
-    """
+    """What one seat may see: never the other seat's hidden cards."""
 
     hand_number: int
     hands: int
@@ -222,19 +165,7 @@ class SeatView:
 
 @dataclass(frozen=True)
 class HoldemTable:
-    """Immutable snapshot of the table.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        hands: Hands in the match.
-        stage: Current betting round.
-        hole_cards: Hole cards by seat.
-        board: Community cards.
-        chips_in: Chips put in this hand, by seat.
-        small_blind_seat: Seat that posted the small blind.
-        actions: This hand's actions.
-        legal_actions: Actions allowed for the seat to act.
-    """
+    """Immutable snapshot of the table."""
 
     hand_number: int
     hands: int
@@ -247,14 +178,7 @@ class HoldemTable:
     legal_actions: tuple[str, ...]
 
     def view_as(self, player: Player) -> SeatView:
-        """Return what ``player`` may see.
-
-        Args:
-            player: ``"model"`` or ``"opponent"``.
-
-        Raises:
-            ValueError: For an unknown player.
-        """
+        """Return what ``player`` (``"model"`` or ``"opponent"``) may see."""
         if player not in ("model", "opponent"):
             raise ValueError(f"unknown player {player!r}; expected 'model' or 'opponent'")
         seat = MODEL_SEAT if player == "model" else OPPONENT_SEAT
@@ -299,20 +223,9 @@ def read_table(
 
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
-    """The action a reply names, if it is legal.
+    """The legal action a reply names, else ``None``.
 
-    ``Action: <word>`` wins (every such label must name the same action; the
-    label in the spellings of :func:`cog_tasks.common.reading.label`).
-    Otherwise the reply must name exactly one action
-    (``bet`` means raise; the -s and -ing forms count: "Calling.", "I'm
-    raising") and negate nothing: "I will call." is a call, while a reply
-    naming several ("call, raise, fold"), negating an action ("I will not
-    fold"; "I call because I have no pair" is a call) or
-    repeating the prompt names none. An action that is not legal makes the
-    reply invalid.
-
-    Returns:
-        A legal action, or ``None``.
+    ``Action: <word>`` wins; otherwise exactly one action word, none negated, must be named.
     """
     if _echoed(text):
         return None
@@ -328,19 +241,9 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     return action if action in legal else None
 
 
-def default_action(legal: tuple[str, ...]) -> str:
-    """Rlcard's fallback: check if allowed, otherwise fold."""
-    return "check" if "check" in legal else "fold"
-
-
 @dataclass(frozen=True)
 class BeliefReply:
-    """The model's answers to one hand's belief questions (``None`` if unparseable).
-
-    Attributes:
-        holding: Index into :data:`HOLDING_OPTIONS`.
-        raise_: Index into :data:`YES_NO`.
-    """
+    """The model's answers to one hand's belief questions (indices; ``None`` if unparseable)."""
 
     holding: int | None
     raise_: int | None
@@ -354,17 +257,7 @@ def _echoed(text: str) -> bool:
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
 
-    Letters and yes/no elsewhere in unlabelled text are not read ("A pair of
-    kings, no doubt" and "discard a few" name no holding class), nor is a
-    label followed by several answers: the reply template echoed without its
-    brackets ("Cards: A, B or C; Raise: yes or no") answers nothing.
-
-    Args:
-        text: The reply.
-        order: The holding class shown at each letter (A, B, C).
-
-    Returns:
-        The holding class and yes/no index named; nothing for an echoed prompt.
+    ``order`` is the holding class shown at each letter; letters in prose are never read.
     """
     if _echoed(text):
         return BeliefReply(None, None)
@@ -381,20 +274,7 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
-    """The style a reply names: the one style word it affirms, else a reply of A or B alone.
-
-    A style word after a negation in its clause is not affirmed: "It is
-    conservative, not aggressive." is conservative, and "Not aggressive."
-    names no style (it rules one out; reading the other from it would be an
-    inference, not the reply's answer).
-
-    Args:
-        text: The reply.
-        order: The style shown at each letter (A, B).
-
-    Returns:
-        The style, or ``None`` (also for an echoed prompt).
-    """
+    """The one style word a reply affirms (not after a negation), else a reply of A or B alone."""
     if _echoed(text):
         return None
     lower = text.lower().replace("\u2019", "'")
@@ -409,16 +289,7 @@ def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative
 
 @dataclass(frozen=True)
 class BeliefResult:
-    """A scored belief question.
-
-    Attributes:
-        question: ``holding`` or ``raise``.
-        answer: The model's option index (holding class, or yes/no), ``None``
-            if unparseable (wrong).
-        gold: The right option index.
-        gold_letter: How the right option was shown (``A``-``C`` or ``yes``/``no``),
-            for the always-the-same-letter references.
-    """
+    """A scored belief question; ``gold_letter`` is how the right option was shown."""
 
     question: str
     answer: int | None
@@ -433,17 +304,7 @@ class BeliefResult:
 
 @dataclass(frozen=True)
 class HandResult:
-    """One finished hand.
-
-    Attributes:
-        hand_number: 1-based hand number.
-        model_cards: The model's hole cards.
-        opponent_cards: The opponent's hole cards.
-        board: Community cards dealt.
-        actions: Every action, in order.
-        chips: Chips the model won (negative when it lost).
-        beliefs: Scored belief questions (empty if the model never acted).
-    """
+    """One finished hand; ``chips`` is what the model won (negative when it lost)."""
 
     hand_number: int
     model_cards: tuple[str, ...]
@@ -456,20 +317,11 @@ class HandResult:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A finished match and its scores.
-
-    Attributes:
-        opponent_style: The opponent's true style.
-        hands: Every hand.
-        style_answer: The style the model named, ``None`` if unparseable.
-    """
+    """A finished match and its scores (``style_answer`` ``None`` if unparseable)."""
 
     opponent_style: str
     hands: tuple[HandResult, ...]
     style_answer: str | None
-
-    def _model_actions(self) -> list[TableAction]:
-        return [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
 
     def _beliefs(self, question: str | None = None) -> list[BeliefResult]:
         return [
@@ -481,7 +333,7 @@ class MatchRecord:
 
     def scores(self) -> dict[str, float]:
         """Counts and totals for Inspect metrics (rates are ratios of these sums)."""
-        model_actions = self._model_actions()
+        model_actions = [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
         beliefs = self._beliefs()
         return {
             "style_correct": float(self.style_answer == self.opponent_style),
@@ -552,7 +404,8 @@ async def _model_action(
         retry = REASK_PROMPT.format(reply=reply.strip()[:60], legal=", ".join(legal))
         action = parse_action(await conversation.ask(retry), legal)
     if action is None:
-        return TableAction(MODEL_SEAT, view.stage, default_action(legal), invalid=True)
+        fallback = "check" if "check" in legal else "fold"  # rlcard's own
+        return TableAction(MODEL_SEAT, view.stage, fallback, invalid=True)
     return TableAction(MODEL_SEAT, view.stage, action)
 
 
@@ -564,10 +417,7 @@ async def _play_hand(
     hands: int,
     order: tuple[int, ...],
 ) -> HandResult:
-    """Deal and play one hand; belief questions come before the model's first action.
-
-    ``order`` is the holding class shown at each letter in this hand.
-    """
+    """Deal and play one hand; ``order`` is the holding class shown at each letter."""
     env.reset()
     small_blind_seat = 0 if env.game.players[0].in_chips < env.game.players[1].in_chips else 1
     actions: list[TableAction] = []
@@ -612,17 +462,7 @@ async def _play_hand(
 
 
 async def play_match(ask: Ask, opponent: Opponent, hands: int, seed: int) -> MatchRecord:
-    """Play ``hands`` hands against ``opponent`` and ask for its style.
-
-    Args:
-        ask: Sends one user message, returns the model's reply.
-        opponent: The opponent (its ``style`` is the gold answer).
-        hands: Number of hands.
-        seed: Seed of the deal (the same seed deals the same cards).
-
-    Returns:
-        The finished match.
-    """
+    """Play ``hands`` hands against ``opponent`` (seeded deal) and ask for its style."""
     env = make_env(seed)
     letters = random.Random(f"holdem-letters-{seed}")
     conversation = Conversation(ask)

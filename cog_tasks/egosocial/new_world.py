@@ -1,11 +1,4 @@
-"""New World: invented societies whose stated norms contradict everyday ones.
-
-Each world states one custom; two questions follow from it, one about what
-*you* do or feel (socialization) and one about what another person there feels
-or concludes (theory of mind). The right option follows the stated norm; one
-option is the familiar, everyday answer, which is wrong here. All worlds and
-texts were written for this project.
-"""
+"""New World: invented societies (written for this project) whose norms contradict everyday ones."""
 
 from __future__ import annotations
 
@@ -24,16 +17,7 @@ SYSTEM = (
 
 @dataclass(frozen=True)
 class NormQuestion:
-    """A question that needs the stated norm.
-
-    Attributes:
-        perspective: ``socialization`` (about you) or ``tom`` (about someone else).
-        situation: What happens; ``{name}`` is replaced by a person's name.
-        question: The question; may use ``{name}``.
-        right: The answer that follows the stated norm.
-        familiar: The everyday answer, wrong in this world.
-        other: A third, unrelated answer.
-    """
+    """A question that needs the stated norm (``{name}`` is replaced by a person's name)."""
 
     perspective: Perspective
     situation: str
@@ -45,13 +29,7 @@ class NormQuestion:
 
 @dataclass(frozen=True)
 class World:
-    """An invented society.
-
-    Attributes:
-        name: The place.
-        norm: The custom, stated to the model.
-        questions: Questions that depend on the custom.
-    """
+    """An invented society: its name, its custom and the questions that depend on it."""
 
     name: str
     norm: str
@@ -204,19 +182,7 @@ def all_norm_questions() -> list[tuple[World, NormQuestion]]:
 
 
 def generate_new_world(seed: int, count: int) -> list[EgoItem]:
-    """Generate New World items.
-
-    Questions are visited in a seeded order; once all have been used the order
-    restarts (with new names and option orders), so ``count`` may exceed the
-    number of distinct questions.
-
-    Args:
-        seed: Seed; the same seed gives the same items.
-        count: Number of items.
-
-    Returns:
-        Items with ids ``new_world-s<seed>-<index>``.
-    """
+    """Generate ``count`` items (ids ``new_world-s<seed>-<index>``) in a repeating seeded order."""
     rng = random.Random(seed)
     pool = all_norm_questions()
     items = []

@@ -1,28 +1,6 @@
 """Number Guessing: rules, game state and answer parsing.
 
-EgoSocialArena's paper names the opponents' rules but leaves the game itself to
-an appendix we do not have; the authors' ``interactive/`` code holds it
-(:mod:`cog_tasks.egosocial.authors_game`). Both rule texts describe that one
-game:
-
-- each round both players secretly pick a whole number from 1 to 100;
-- the target is 0.8 times the average of the two numbers;
-- the number closer to the target wins the round (equal numbers tie); whoever
-  does not win loses one of its 10 health points (both, on a tie).
-
-Before each pick the model also states which number it expects the opponent to
-choose; that prediction is the theory-of-mind answer, and it hits when it is
-the opponent's number (:data:`HIT_TOLERANCE` is below the step between whole
-numbers). ``rules=ours`` (:data:`RULES_TEXT`, the default) says so in our
-words, with the round's question as a user message; ``rules=authors``
-(:func:`authors_rules`) sends the authors' persona and rules and their
-per-round question, all as system messages, as their ``AgentPlayer`` does.
-The reply format (``Prediction: <n>; Choice: <n>``) is ours in both, so that
-the reply can be read. Health does not change who wins a round or the scores.
-
-The game is a frozen dataclass: every round returns a new state, and
-:meth:`NumberGuessingGame.view_as` gives each player only what it may see (the
-opponent never sees the model's private predictions).
+The number closer to 0.8 x the average wins; the model also predicts the opponent's number.
 """
 
 from __future__ import annotations
@@ -86,14 +64,7 @@ Role = Literal["user", "system"]
 
 @dataclass(frozen=True)
 class Rules:
-    """How a game is told to the model.
-
-    Attributes:
-        name: ``ours`` or ``authors`` (:data:`RULES_NAMES`).
-        system: The system message.
-        round_prompt: Each round's question, with ``{round}``, ``{rounds}`` and ``{hp}``.
-        role: The role of each round's question and of the round results.
-    """
+    """How a game is told: system message, each round's question and the role of round messages."""
 
     name: str
     system: str
@@ -107,11 +78,7 @@ def our_rules(rounds: int) -> Rules:
 
 
 def authors_rules() -> Rules:
-    """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`).
-
-    Raises:
-        cog_tasks.common.sources.DataSourceError: When no source has their files.
-    """
+    """The authors' game, its text read at run time (:mod:`cog_tasks.egosocial.authors_game`)."""
     from cog_tasks.egosocial.authors_game import PLAYER_NAME, read_authors_game
 
     game = read_authors_game()
@@ -135,8 +102,7 @@ _LABELLED = {
 _LABELS = re.compile(r"prediction|choice", re.IGNORECASE)
 # A reply that is only two numbers, prediction then choice.
 _BARE_PAIR = re.compile(
-    rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$",
-    re.IGNORECASE,
+    rf"^\s*({_NUMBER_TEXT})\s*(?:[,;]\s*|\s+and\s+|\s+)({_NUMBER_TEXT})\s*\.?\s*$", re.IGNORECASE
 )
 
 
@@ -157,17 +123,7 @@ def round_target(first: Number, second: Number) -> Fraction:
 
 
 def round_outcome(model_number: Number, opponent_number: Number) -> Outcome:
-    """Decide a round: the number closer to 0.8 x the average wins.
-
-    Distances are compared as exact fractions, so there is no rounding.
-
-    Args:
-        model_number: The model's number.
-        opponent_number: The opponent's number.
-
-    Returns:
-        ``"model"``, ``"opponent"`` or ``"tie"``.
-    """
+    """Decide a round exactly: the number closer to 0.8 x the average wins (or ``"tie"``)."""
     target = round_target(model_number, opponent_number)
     model_distance = abs(exact(model_number) - target)
     opponent_distance = abs(exact(opponent_number) - target)
@@ -185,12 +141,7 @@ def in_range(number: Number | None) -> bool:
 
 @dataclass(frozen=True)
 class RoundReply:
-    """What the model said in one round.
-
-    Attributes:
-        prediction: The number it expects the opponent to choose, or ``None``.
-        choice: Its own number, or ``None``.
-    """
+    """What the model said in one round (``None`` for a missing number)."""
 
     prediction: Number | None
     choice: Number | None
@@ -208,26 +159,9 @@ def _hedged_after(text: str, end: int) -> bool:
 
 
 def parse_round_reply(text: str) -> RoundReply:
-    """Read ``Prediction: <n>; Choice: <n>`` from a reply.
+    """Read ``Prediction: <n>; Choice: <n>`` from a reply; missing numbers are ``None``.
 
-    The reply is read in :func:`cog_tasks.common.reading.normalize`'s
-    spelling (``**Prediction:** 50``). Labelled numbers win. A label must be
-    followed by one number standing alone, with no hedge or correction in
-    the rest of its clause ("Choice: 40 (or maybe 41)" is none): a range or a
-    hedge ("Prediction: 40 or 45", "40-45") or other
-    notation ("1e2") gives none, and a label given two different numbers
-    gives none. A reply without labels is read only when it is nothing but
-    two numbers ("45; 36", "45, 36", "45 and 36"), prediction first. Numbers
-    anywhere else in unlabelled text are not read: a base model that
-    continues the prompt ("Round 2 of 5. ...") would otherwise have the
-    prompt's own numbers taken as its answer. Numbers outside 1..100 are kept
-    (so the log shows them) but make the reply invalid.
-
-    Args:
-        text: The model's reply.
-
-    Returns:
-        The parsed reply; missing numbers are ``None``.
+    A label needs one unhedged number standing alone; without labels only "45; 36" alone is read.
     """
     text = reading.normalize(text)
     if _LABELS.search(text):
@@ -246,17 +180,7 @@ def parse_round_reply(text: str) -> RoundReply:
 
 @dataclass(frozen=True)
 class CompletedRound:
-    """One finished round.
-
-    Attributes:
-        round: 1-based round number.
-        opponent_number: The opponent's actual number (the gold answer).
-        prediction: The model's prediction of that number, ``None`` when the
-            reply was invalid (an invalid reply never scores a hit).
-        model_number: The number the model played (the fallback if it gave none).
-        invalid: The reply lacked a legal prediction or choice.
-        outcome: Who won the round.
-    """
+    """One finished round; ``prediction`` is ``None`` for an invalid reply (never a hit)."""
 
     round: int
     opponent_number: Number
@@ -275,13 +199,7 @@ class CompletedRound:
 
 @dataclass(frozen=True)
 class OpponentView:
-    """What the opponent may know before choosing: public numbers only.
-
-    Attributes:
-        round: The round about to be played (1-based).
-        model_numbers: The model's numbers in earlier rounds.
-        own_numbers: The opponent's own numbers in earlier rounds.
-    """
+    """What the opponent may know before choosing: public numbers only."""
 
     round: int
     model_numbers: tuple[Number, ...]
@@ -290,13 +208,7 @@ class OpponentView:
 
 @dataclass(frozen=True)
 class ModelView:
-    """What the model may know before choosing: the public history.
-
-    Attributes:
-        round: The round about to be played (1-based).
-        rounds: Total rounds in the game.
-        history: Earlier rounds as ``(model_number, opponent_number, outcome)``.
-    """
+    """What the model may know before choosing: earlier ``(model, opponent, outcome)`` rounds."""
 
     round: int
     rounds: int
@@ -305,15 +217,7 @@ class ModelView:
 
 @dataclass(frozen=True)
 class NumberGuessingGame:
-    """Immutable state of one game.
-
-    Attributes:
-        level: Opponent level (1, 2 or 3).
-        rounds: Number of rounds to play.
-        completed: Rounds played so far.
-        integers: Only whole numbers are legal picks (every game from Number
-            Guessing 5.0.0; logs of earlier versions read as recorded).
-    """
+    """Immutable state of one game (``integers``: whole picks only, from Number Guessing 5.0.0)."""
 
     level: int
     rounds: int = DEFAULT_ROUNDS
@@ -331,15 +235,7 @@ class NumberGuessingGame:
         return len(self.completed) >= self.rounds
 
     def view_as(self, player: Player) -> OpponentView | ModelView:
-        """Return what ``player`` may see before the next round.
-
-        Args:
-            player: ``"model"`` or ``"opponent"``.
-
-        Returns:
-            A :class:`ModelView` or an :class:`OpponentView`. Neither contains
-            the model's predictions, which stay private.
-        """
+        """Return what ``player`` may see before the next round (never the model's predictions)."""
         if player == "opponent":
             return OpponentView(
                 round=self.current_round,
@@ -361,28 +257,14 @@ class NumberGuessingGame:
         return in_range(number) and not (self.integers and not isinstance(number, int))
 
     def health(self) -> tuple[int, int]:
-        """Health points lost so far by the model and by the opponent.
-
-        Whoever does not win a round loses one point (both, on a tie).
-        """
+        """Health points lost so far by the model and by the opponent (both lose on a tie)."""
         return (
             sum(r.outcome != "model" for r in self.completed),
             sum(r.outcome != "opponent" for r in self.completed),
         )
 
     def play_round(self, reply: RoundReply, opponent_number: Number) -> NumberGuessingGame:
-        """Record one round and return the new state.
-
-        Args:
-            reply: The model's parsed reply.
-            opponent_number: The opponent's number for this round.
-
-        Returns:
-            The game with the round appended.
-
-        Raises:
-            ValueError: If the game is over or the opponent's number is illegal.
-        """
+        """Record one round; return the new state (``ValueError`` if over or illegal)."""
         if self.is_over:
             raise ValueError(f"the game already had its {self.rounds} rounds")
         if not in_range(opponent_number):
@@ -443,26 +325,7 @@ async def play_number_guessing(
     rules: Rules | None = None,
     say: Callable[[str], None] | None = None,
 ) -> NumberGuessingGame:
-    """Play a whole game against a rule-based opponent.
-
-    Each round the opponent picks from its view (which holds no predictions),
-    the model is asked for its prediction and its number (with its health),
-    and the round's result, with both players' health, is told to the model
-    before the next question.
-
-    Args:
-        ask: Sends one message (in the rules' role), returns the model's reply.
-        choose: The opponent's rule.
-        level: Opponent level, recorded in the game.
-        rounds: Rounds to play.
-        rules: How the game is told (default: ours).
-        say: Sends one message without a reply; given, each round's result is
-            a message of its own (the authors' way), otherwise it opens the
-            next question's message.
-
-    Returns:
-        The finished game.
-    """
+    """Play a whole game; results are told by ``say`` when given, else before the next question."""
     rules = rules or our_rules(rounds)
     game = NumberGuessingGame(level=level, rounds=rounds)
     conversation = Conversation(ask)

@@ -1,13 +1,4 @@
-"""EgoSocialArena's published numbers, named as our headlines name them.
-
-The paper's result tables (its Tables 2 and 3) are not in the text we have,
-and the authors released no per-ability accuracy. The only published numbers
-are the Number Guessing hit rates in the authors' repository README
-(gyhou123/EgoSocialArena at commit ``17f4cb2``): one 10-round game per model
-and level, the share of rounds whose predicted opponent number was right.
-They are kept here as :class:`~cog_tasks.common.headlines.PaperRow` objects
-(fractions) for the cross-benchmark profile.
-"""
+"""EgoSocialArena's published numbers: the Number Guessing hit rates of the authors' README."""
 
 from __future__ import annotations
 

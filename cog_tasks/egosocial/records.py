@@ -1,17 +1,4 @@
-"""Static EgoSocialArena items: the multiple-choice record and the reply parser.
-
-Every static scenario (Daily Life, Counterfactual, New World, Blackjack) yields
-:class:`EgoItem` objects: a first-person system message, a story, a question,
-lettered options and the index of the right one, tagged with a scenario and an
-ability label. Labels are free text in the authors' vocabulary (``Belief``,
-``Emotion``, ``Intention``, ``Desire``, ``Knowledge``, ``Non-li``, or a
-scenario's own label such as ``Counterfactual``); accuracy is reported per
-label. Generated items also carry the paper's perspective: higher-order beliefs
-and beliefs of *other* people are theory of mind (``tom``), questions about the
-model's own state after the events are ``socialization``, and reality and
-memory questions are ``control``. The authors' records do not say, so theirs
-have no perspective.
-"""
+"""Static EgoSocialArena items: the multiple-choice record and the reply parser."""
 
 from __future__ import annotations
 
@@ -30,11 +17,9 @@ SCENARIOS: tuple[Scenario, ...] = ("daily_life", "counterfactual", "new_world", 
 PERSPECTIVES: tuple[Perspective, ...] = ("tom", "socialization", "control")
 #: The label of an item whose record names no ability.
 SCENARIO_LABELS: dict[str, str] = {
-    "daily_life": "Daily Life",
-    "counterfactual": "Counterfactual",
-    "new_world": "New World",
+    "daily_life": "Daily Life", "counterfactual": "Counterfactual", "new_world": "New World",
     "blackjack": "Blackjack",
-}
+}  # fmt: skip
 LETTERS = "ABCDEFGHIJ"
 
 FIRST_PERSON_SYSTEM = (
@@ -55,31 +40,17 @@ _LEADING_LETTER = re.compile(r"^\s*[*_]*\(?(?P<letter>[A-J])\b(?P<rest>[^\n]*)")
 _LETTER_CLOSE = re.compile(r"[ \t]*[*_)\].:]*[*_]*")
 #: A second letter after the first: ``A or B``, ``B) or C)``, ``A, B``, ``A/B``, ``A and C``.
 _HEDGE = re.compile(r"[ \t]*(?:or|and|,|/|&|\+)[ \t]*[*_(\[]*[A-J]\b(?!'|[ \t]+[a-z])")
-#: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
 #: A second option in the options' own format on an answer's line: "A) Carrot or B) Coat".
 _OTHER_OPTION = re.compile(r"(?<![A-Za-z])\(?([A-J])\)")
 #: An answer's letter retracted right after it: "A) is wrong".
 _RETRACTED = re.compile(r"[ \t*_)\].:]*(?:is|was|seems)[ \t]+(?:wrong|incorrect|not)\b", re.I)
+#: An option line, as the prompt lists them (``B) text``): two in a reply are an echoed list.
 _OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][).:][ \t]+\S", re.MULTILINE)
 
 
 @dataclass(frozen=True)
 class EgoItem:
-    """One multiple-choice item told in the first person.
-
-    Attributes:
-        id: Stable identifier (scenario, seed and position, or file and line).
-        scenario: Which static scenario it belongs to.
-        label: Ability label (``Belief``, ``Emotion``, ..., or a scenario label).
-        system: System message that places the model in the story.
-        story: The events, in the second person ("you").
-        question: The question, in the second person.
-        options: Answer options; options about the model use "I".
-        answer: Index of the right option.
-        perspective: ``tom``, ``socialization`` or ``control``; ``None`` when
-            the source does not say (the authors' records).
-        metadata: Extra tags (question type, true/false belief, ...).
-    """
+    """One multiple-choice item in the first person (``perspective`` ``None`` for the authors')."""
 
     id: str
     scenario: Scenario
@@ -118,13 +89,7 @@ def normalised_words(text: str) -> str:
 
 
 def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
-    """The letter of one answer, ``""`` when it is no answer, ``None`` when it is invalid.
-
-    No answer: the letter runs on into words that are not an option's text
-    ("Answer: I think ...", "answer: a coat"). Invalid: it names a second
-    letter ("A or B"), a letter beyond the options, or the text of another
-    option than its letter's.
-    """
+    """The letter of one answer, ``""`` when it is no answer, ``None`` when it is invalid."""
     letter = match.group("letter").upper()
     rest = match.group("rest")
     closed = _LETTER_CLOSE.match(rest)
@@ -142,12 +107,7 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
 
 
 def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
-    """Whether what follows an answer's letter offers or puts another answer (the reading policy).
-
-    A hedge or self-correction naming another letter ("A. No wait, B.", "A. On
-    reflection the answer is B"), a retraction of the letter ("A) is wrong"),
-    or another option written as ``B)`` on its line ("A) Carrot or B) Coat").
-    """
+    """Whether what follows an answer's letter offers or puts another answer."""
     letters = LETTERS[: len(options)]
     return (
         reading.afterthought(rest, letter, letters)
@@ -159,31 +119,7 @@ def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
     """The option letter a reply picks, or ``None`` (invalid, scored wrong).
 
-    Read, in this order:
-
-    - formal answers (``ANSWER: B``, ``Answer: **c**``, ``answer: d``, "the
-      answer is B"): all must name the same option, else the reply is invalid;
-      they win over letters elsewhere ("I would not answer A. ANSWER: B" is B);
-    - otherwise a reply that opens with the letter (``B``, ``B)``, ``(B)``,
-      ``B.``, ``B:``, the letter alone on the first line), unless the reply
-      echoes the option list (two option lines).
-
-    The reply is read in :func:`cog_tasks.common.reading.normalize`'s
-    spelling, and by its policy: every formal answer counts, also several on
-    one line ("The answer is A, but the final answer is B" is invalid), and
-    an answer followed by a hedge or self-correction naming another letter
-    ("A. No wait, B.", "ANSWER: A. On reflection the answer is B."), by its
-    own retraction ("A) is wrong; B) is right.") or by another option written
-    as ``B)`` ("Answer: A) Carrot or B) Coat") is invalid.
-
-    Never read: a letter inside prose ("A good question", "Answer: I think
-    ..."); a reply naming two options ("Answer: A or B", "B) or C)"), a letter
-    beyond the options, or a letter whose option text on the same line is
-    another option's ("B) Coat" when B is "Carrot") are invalid.
-
-    Args:
-        text: The model's reply.
-        options: The options in the order they were shown.
+    Formal answers win and must agree, else a reply opening with its letter (docs/static.md).
     """
     text = reading.normalize(text)
     answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}
@@ -198,15 +134,6 @@ def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
 def shuffle_options(
     rng: random.Random, options: Sequence[str], answer: int
 ) -> tuple[tuple[str, ...], int]:
-    """Put ``options`` in a random order and follow the right answer.
-
-    Args:
-        rng: The generator's random source.
-        options: The options, right one at ``answer``.
-        answer: Index of the right option before shuffling.
-
-    Returns:
-        The shuffled options and the right option's new index.
-    """
+    """Put ``options`` in a random order; return them and the right option's new index."""
     order = rng.sample(range(len(options)), len(options))
     return tuple(options[position] for position in order), order.index(answer)

@@ -1,23 +1,4 @@
-"""EgoSocialArena report: tables, JSON and figures with 95 % intervals.
-
-Pure rendering; reading Inspect logs through the shared results model into
-:class:`Cell` and :class:`GuessCurve` objects is the Inspect frontend's job
-(its ``egosocial/report.py``). Every number is a :class:`Cell`: one row (a
-run, or a reference row computed on that run's own units), one table (the
-authors' items and the generated items are separate tables, never one cell)
-and one column, with the per-unit values (each the mean over the unit's
-epochs) behind it. Its interval is taken over the benchmark's unit: items
-for the static tasks, prompts for the Blackjack beliefs, games for Number
-Guessing, matches for Hold'em. A model row carries its run's coverage
-(missing units, invalid, errored, truncated and judge-invalid replies),
-shown beside every number. :func:`write_report` writes:
-
-- ``summary.md`` and ``summary.json``: every cell with its interval, ``n``
-  and its row's coverage;
-- ``accuracy_by_table.png``: one panel per table, bars with 95 % error bars;
-- ``number_guessing_curves.png``: per level, the opponent's numbers and each
-  run's per-round predictions (the paper's Figure 4 style).
-"""
+"""EgoSocialArena report: tables, JSON and figures with 95 % intervals over each task's unit."""
 
 from __future__ import annotations
 
@@ -25,12 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cog_tasks.common.files import (
-    pyplot,
-    save_figure,
-    write_json_atomically,
-    write_text_atomically,
-)
+from cog_tasks.common.files import pyplot, save_figure, write_json_atomically, write_text_atomically
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_interval
 
@@ -44,17 +20,7 @@ FAILED_OVER = 0.5
 class Cell:
     """One reported number: a row's value in one column of one table.
 
-    Attributes:
-        table: The table (``static, authors' items``, ``Number Guessing``...).
-        row: The run's label, or ``<run label> · <reference>`` for a reference row.
-        column: What is measured (``all``, ``Belief``, ``L3 hit rate``...).
-        values: Per unit id, its value, or the ``(numerator, denominator)``
-            pair whose sums make the number (a ratio of sums over units).
-        unit: What a unit is (``item``, ``prompt``, ``game``, ``match``).
-        reference: Whether the row is a reference (chance, always-the-same-letter...).
-        coverage: A model row's coverage (``None`` on reference rows).
-        measure: The headline name the profile gives the number, or ``""``.
-        bounds: The number's range: a share's, or ``(-1, 1)`` for a paired gap.
+    ``values`` maps each unit to a value or a ``(numerator, denominator)`` pair.
     """
 
     table: str
@@ -89,10 +55,7 @@ class Cell:
         return share if share is not None and share > FAILED_OVER else None
 
     def flagged(self) -> str:
-        """The row's coverage note (partial, flagged replies), ``"–"`` where there is none.
-
-        A row with more than half of its replies failed says so first.
-        """
+        """The row's coverage note (``"–"`` for none); over half failed is said first."""
         note = self.coverage.note(self.unit) if self.coverage is not None else ""
         failed = self.failed()
         if failed is not None:
@@ -102,15 +65,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class GuessCurve:
-    """One played Number Guessing game.
-
-    Attributes:
-        model: The run's label.
-        level: Opponent level.
-        epoch: Inspect epoch.
-        opponent: The opponent's number per round.
-        predictions: The model's prediction per round (``None`` if unparseable).
-    """
+    """One played Number Guessing game: the opponent's numbers and the model's predictions."""
 
     model: str
     level: int
@@ -121,13 +76,7 @@ class GuessCurve:
 
 @dataclass
 class Report:
-    """Everything a report shows.
-
-    Attributes:
-        cells: Every number, in display order.
-        curves: Every Number Guessing game.
-        notes: Lines printed under the tables (pooling, skipped logs).
-    """
+    """Everything a report shows: cells in display order, games and notes."""
 
     cells: list[Cell] = field(default_factory=list)
     curves: list[GuessCurve] = field(default_factory=list)
@@ -160,19 +109,11 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
                 label = f"opponent vs {game.model}" if first else None
                 rounds = range(1, len(game.opponent) + 1)
                 axis.plot(rounds, game.opponent, "-o", color=colour, linewidth=2, label=label)
-            guessed = [(r, p) for r, p in enumerate(game.predictions, start=1) if p is not None]
+            turns = [r for r, p in enumerate(game.predictions, start=1) if p is not None]
+            guesses = [p for p in game.predictions if p is not None]
             label = f"{game.model} prediction" if first else None
-            axis.plot(
-                [r for r, _ in guessed],
-                [p for _, p in guessed],
-                "--x",
-                color=colour,
-                alpha=0.8,
-                label=label,
-            )
-        axis.set_title(f"Number Guessing, level {level}")
-        axis.set_xlabel("round")
-        axis.set_ylabel("number")
+            axis.plot(turns, guesses, "--x", color=colour, alpha=0.8, label=label)
+        axis.set(title=f"Number Guessing, level {level}", xlabel="round", ylabel="number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
     save_figure(figure, path)
@@ -254,15 +195,7 @@ def summary_markdown(report: Report) -> str:
 
 
 def write_report(report: Report, out_dir: Path) -> list[Path]:
-    """Write the figures and summaries.
-
-    Args:
-        report: The cells, games and notes.
-        out_dir: Destination folder (created if missing).
-
-    Returns:
-        The files written.
-    """
+    """Write ``summary.md``, ``summary.json`` and the figures to ``out_dir``; return the files."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     if report.curves:

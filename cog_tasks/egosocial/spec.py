@@ -11,12 +11,7 @@ from cog_tasks.common.spec import BenchmarkSpec, DataSource, Step
 def request_turns(
     task: str, task_args: Mapping[str, Any], metadata: Mapping[str, Any]
 ) -> list[int]:
-    """Characters each request adds, one entry a request, by task.
-
-    One per static item (four rotations when ``circular``), one a round of
-    Number Guessing, the answer and its grade of a beliefs item, and the
-    declared hands of Hold'em (four betting rounds each).
-    """
+    """Characters each request adds, one entry a request, by task (static, round, belief, hand)."""
     if task == "egosocial_number_guessing":
         return [0] * int(metadata.get("rounds") or task_args.get("rounds") or 10)
     if task == "egosocial_blackjack_beliefs":

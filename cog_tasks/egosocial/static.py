@@ -1,19 +1,4 @@
-"""Assemble the static environment: the authors' items, generated items, or both.
-
-``source`` picks where items come from:
-
-- ``authors``: the authors' released multiple-choice items (Daily Life and
-  Counterfactual; see :mod:`cog_tasks.egosocial.authors`);
-- ``generated``: this project's seeded generators for all four scenarios;
-- ``both``: the two together.
-
-Generated sizes count different things per scenario: belief stories for Daily
-Life (six questions each, plus as many items for each other ability), hands
-for Blackjack (four or five questions each) and items for Counterfactual and
-New World. ``data_file`` is a JSONL file in the authors' format read instead
-of the authors' file of the one selected scenario. ``exclude_errata`` leaves out the authors' items
-with a known fault (:data:`cog_tasks.egosocial.authors.ERRATA`).
-"""
+"""Assemble the static environment: the authors' items, generated items, or both."""
 
 from __future__ import annotations
 
@@ -40,17 +25,7 @@ DEFAULT_SIZES = {"daily_life": 40, "counterfactual": 120, "new_world": 40, "blac
 
 
 def parse_scenarios(scenarios: str | Sequence[str] | None, source: str) -> tuple[Scenario, ...]:
-    """The scenarios to build, in canonical order.
-
-    Args:
-        scenarios: Comma-separated names or a list; ``None`` or ``all`` means
-            every scenario the source has (the authors have Daily Life and
-            Counterfactual multiple-choice items).
-        source: ``authors``, ``generated`` or ``both``.
-
-    Raises:
-        ParameterError: For an unknown source or scenario.
-    """
+    """The scenarios to build, in canonical order; ``None`` or ``all``: every one the source has."""
     if source not in SOURCES:
         raise ParameterError(f"unknown source {source!r}; expected one of {SOURCES}")
     names = [name for name in split_names(scenarios or []) if name]
@@ -72,27 +47,9 @@ def build_static_items(
     data_file: str | os.PathLike[str] | None = None,
     exclude_errata: bool = False,
 ) -> list[EgoItem]:
-    """Build the static items of some scenarios.
+    """Build the static items of some scenarios, the authors' first under ``both``.
 
-    Args:
-        source: ``authors``, ``generated`` or ``both``.
-        scenarios: See :func:`parse_scenarios`.
-        seed: Seed of the generated items.
-        size: Generated size per scenario (see the module docstring); defaults
-            to :data:`DEFAULT_SIZES`.
-        data_file: A JSONL file in the authors' format, read in place of the
-            authors' file of the single selected scenario.
-        exclude_errata: Leave out the authors' items listed in :data:`ERRATA`.
-
-    Returns:
-        The items, scenario by scenario (the authors' first under ``both``).
-
-    Raises:
-        ParameterError: For an unknown source or scenario, a ``size`` below 1, a
-            ``data_file`` with ``source=generated`` or with several scenarios,
-            or ``source=authors`` on a scenario the authors have no items for.
-        cog_tasks.common.sources.DataSourceError: When the authors'
-            data cannot be found (the message names ``COG_TASKS_DATA``).
+    ``size`` defaults to :data:`DEFAULT_SIZES`; ``data_file`` replaces the one scenario's file.
     """
     selected = parse_scenarios(scenarios, source)
     if size is not None and size < 1:

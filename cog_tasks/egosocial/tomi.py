@@ -1,26 +1,4 @@
-"""ToMi records and their deterministic third-to-first-person conversion.
-
-ToMi (Le et al., 2019) stories are bAbI-style numbered lines; a question line
-carries ``question<TAB>answer<TAB>supporting line``. Its four question forms are
-recognised here:
-
-- first order: ``Where will Jack look for the boots?``
-- second order: ``Where does Jack think that Chloe searches for the boots?``
-- memory: ``Where was the boots at the beginning?``
-- reality: ``Where is the boots really?``
-
-:func:`convert_record` follows EgoSocialArena's recipe: the system message says
-the events happened to the model, one character becomes "you" in story and
-question (verbs agree: ``Jack likes`` -> ``You like``, ``does Jack think`` ->
-``do you think``), and the containers named in the story become the options.
-Belief questions are labelled ``Belief`` and memory/reality questions
-``Control``. A first-order question about "you" measures socialization, a
-first-order question about someone else and every second-order question
-measure theory of mind, and memory/reality questions are controls.
-
-Limitation: pronouns (``his``, ``her``) are left as they are; ToMi's templates
-do not use them.
-"""
+"""ToMi records and their deterministic third-to-first-person conversion."""
 
 from __future__ import annotations
 
@@ -50,15 +28,9 @@ _ARTICLES = {"The", "A", "An"}
 
 #: Second-person forms of verbs whose third-person form is irregular.
 _SECOND_PERSON_IRREGULAR = {
-    "is": "are",
-    "was": "were",
-    "has": "have",
-    "does": "do",
-    "isn't": "aren't",
-    "wasn't": "weren't",
-    "hasn't": "haven't",
-    "doesn't": "don't",
-}
+    "is": "are", "was": "were", "has": "have", "does": "do",
+    "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't",
+}  # fmt: skip
 #: Words before a name that make the name a sentence subject.
 _SUBJECT_OPENERS = {"that", "and", "then", "but", "when", "while", "so", "after", "before"}
 _NOT_VERBS = {"always", "sometimes", "perhaps", "also", "thus"}
@@ -74,13 +46,7 @@ def first_person_system(name: str) -> str:
 
 @dataclass(frozen=True)
 class ToMiRecord:
-    """One ToMi question with its story.
-
-    Attributes:
-        story: Story sentences, in order.
-        question: The question text.
-        answer: The gold container.
-    """
+    """One ToMi question with its story and gold container."""
 
     story: tuple[str, ...]
     question: str
@@ -89,14 +55,7 @@ class ToMiRecord:
 
 @dataclass(frozen=True)
 class ParsedQuestion:
-    """A recognised ToMi question.
-
-    Attributes:
-        type: Which of the four forms it is.
-        object: The object asked about.
-        agent: The believer (first/second order), else ``None``.
-        other: The agent whose belief is modelled (second order), else ``None``.
-    """
+    """A recognised ToMi question: its form, object, believer and (second order) other agent."""
 
     type: QuestionType
     object: str
@@ -105,11 +64,7 @@ class ParsedQuestion:
 
 
 def parse_question(question: str) -> ParsedQuestion:
-    """Recognise one of ToMi's four question forms.
-
-    Raises:
-        DataFileError: If the question has none of the four forms.
-    """
+    """Recognise one of ToMi's four question forms (``DataFileError`` otherwise)."""
     for question_type, pattern in QUESTION_PATTERNS.items():
         match = pattern.match(question.strip())
         if match:
@@ -124,17 +79,7 @@ def parse_question(question: str) -> ParsedQuestion:
 
 
 def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
-    """Read a ToMi/bAbI text file: numbered lines, stories restart at line 1.
-
-    Args:
-        path: A ToMi ``*.txt`` file.
-
-    Returns:
-        One record per question line, with the story lines before it.
-
-    Raises:
-        DataFileError: Naming the file and line of a malformed line.
-    """
+    """Read a ToMi/bAbI text file: one record per question line, stories restart at line 1."""
     path = Path(path)
     records: list[ToMiRecord] = []
     story: list[str] = []
@@ -157,10 +102,7 @@ def read_tomi_file(path: str | Path) -> list[ToMiRecord]:
 
 
 def second_person_verb(word: str) -> str:
-    """Turn a third-person-singular verb into its "you" form (``searches`` -> ``search``).
-
-    Words that are not third-person present forms (``entered``) come back unchanged.
-    """
+    """Turn a third-person-singular verb into its "you" form (``searches`` -> ``search``)."""
     lower = word.lower()
     if lower in _SECOND_PERSON_IRREGULAR:
         return _SECOND_PERSON_IRREGULAR[lower]
@@ -180,19 +122,7 @@ def _capitalised(word: str, like: str) -> str:
 
 
 def to_second_person(sentence: str, name: str) -> str:
-    """Rewrite one sentence so that ``name`` becomes "you".
-
-    Handles possessives (``Jack's`` -> ``your``), inverted auxiliaries
-    (``does Jack`` -> ``do you``), subjects with agreeing verbs (``Jack likes``
-    -> ``You like``) and objects (``saw Jack`` -> ``saw you``).
-
-    Args:
-        sentence: One sentence.
-        name: The character who becomes "you".
-
-    Returns:
-        The rewritten sentence.
-    """
+    """Rewrite one sentence so that ``name`` becomes "you" (possessives and verbs agree)."""
     escaped = re.escape(name)
     sentence = re.sub(rf"\b{escaped}'s\b", lambda m: "Your" if m.start() == 0 else "your", sentence)
     sentence = re.sub(
@@ -208,33 +138,24 @@ def to_second_person(sentence: str, name: str) -> str:
 
     openers = "|".join(sorted(_SUBJECT_OPENERS))
     sentence = re.sub(
-        rf"(?:^|(?P<opener>\b(?:{openers})\s+|,\s*)){escaped}\s+(?P<verb>[\w']+)",
-        subject,
-        sentence,
+        rf"(?:^|(?P<opener>\b(?:{openers})\s+|,\s*)){escaped}\s+(?P<verb>[\w']+)", subject, sentence
     )
     return re.sub(rf"\b{escaped}\b", lambda m: "You" if m.start() == 0 else "you", sentence)
 
 
 def story_containers(story: tuple[str, ...]) -> tuple[str, ...]:
     """Containers named in a story, in order of first mention."""
-    seen: dict[str, None] = {}
-    for sentence in story:
-        for match in _CONTAINER_MENTION.finditer(sentence):
-            seen.setdefault(match.group("container"), None)
-    return tuple(seen)
+    named = (match.group("container") for s in story for match in _CONTAINER_MENTION.finditer(s))
+    return tuple(dict.fromkeys(named))
 
 
 def _story_agents(story: tuple[str, ...]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for sentence in story:
-        first = sentence.split(" ", 1)[0]
-        if first[:1].isupper() and first not in _ARTICLES:
-            seen.setdefault(first, None)
-    return tuple(seen)
+    firsts = (sentence.split(" ", 1)[0] for sentence in story)
+    return tuple(dict.fromkeys(f for f in firsts if f[:1].isupper() and f not in _ARTICLES))
 
 
 def perspective_of(question: ParsedQuestion, you: str) -> Perspective:
-    """Perspective measured by a converted question (see the module docstring)."""
+    """What a converted question measures: socialization (about "you"), tom or control."""
     if question.type == "first_order":
         return "socialization" if question.agent == you else "tom"
     if question.type == "second_order":
@@ -254,21 +175,7 @@ def convert_record(
 ) -> EgoItem:
     """Convert a third-person ToMi record into a first-person :class:`EgoItem`.
 
-    Args:
-        record: The ToMi record.
-        item_id: Identifier for the new item.
-        you: The character who becomes "you"; defaults to the believer in the
-            question, or the first character of the story for memory/reality
-            questions.
-        metadata: Extra tags to store on the item.
-
-    Returns:
-        The converted item; options are the story's containers in an order
-        fixed by the record's text.
-
-    Raises:
-        DataFileError: If the question is not a ToMi form, no character can be
-            found, or the answer is not a container named in the story.
+    ``you`` defaults to the question's believer; the options are the story's containers.
     """
     question = parse_question(record.question)
     agents = _story_agents(record.story)

@@ -34,22 +34,14 @@ def prompt_to_sample(prompt: BlackjackPrompt) -> Sample:
     return Sample(
         id=prompt.id,
         input=[ChatMessageSystem(content=prompt.system), ChatMessageUser(content=prompt.user)],
-        metadata={
-            "scenario": "blackjack",
-            "player_cards": " ".join(prompt.hand.player),
-            "dealer_up": prompt.hand.dealer_up,
-        },
+        metadata={"scenario": "blackjack", **prompt.hand.metadata()},
     )
 
 
 async def judge_belief(
     judge: Model, belief_type: str, situation: str, facts: BeliefFacts, belief: str
 ) -> tuple[bool | None, list[str]]:
-    """Ask the judge for a grade, once more with a format reminder when its reply has none.
-
-    Returns:
-        The grade (``None`` when no reply carried one) and the judge's replies.
-    """
+    """Ask the judge for a grade (``None`` if none), again with a reminder; and its replies."""
     replies: list[str] = []
     prompt = judge_prompt(belief_type, situation, facts, belief)  # type: ignore[arg-type]
     for attempt in range(JUDGE_ATTEMPTS):
@@ -62,11 +54,7 @@ async def judge_belief(
 
 
 def judge_model() -> Model:
-    """The model in the ``judge`` role, or in ``grader`` where only that one is bound.
-
-    Raises:
-        inspect_ai.util.PrerequisiteError: When neither role is bound, naming ``judge``.
-    """
+    """The model in the ``judge`` role, or in ``grader`` where only that one is bound."""
     bound = model_roles()
     role = GRADER_ROLE if GRADER_ROLE in bound and JUDGE_ROLE not in bound else JUDGE_ROLE
     return get_model(role=role, required=True)
@@ -74,23 +62,14 @@ def judge_model() -> Model:
 
 @scorer(metrics=[key_intervals(unit="item", headline="all")])
 def belief_judge() -> Scorer:
-    """Grade each belief with the model in the ``judge`` role against the card facts.
+    """Grade each belief with the ``judge`` model against the card facts.
 
-    The value holds, on every sample, ``self_belief`` and ``external_belief``
-    (1 correct, 0 not), ``all`` (their mean), ``not_stated`` (share of the two
-    beliefs missing, only echoing the prompt or labelled twice with different
-    texts; they are wrong) and
-    ``judge_unparsed_rate`` (share of the two whose judge gave no grade after
-    one retry; they are wrong too).
+    Values: ``self_belief``, ``external_belief``, ``all``, ``not_stated``, ``judge_unparsed_rate``.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         judge = judge_model()
-        hand = BlackjackHand(
-            player=tuple(state.metadata["player_cards"].split()),
-            dealer_up=state.metadata["dealer_up"],
-        )
-        facts = belief_facts(hand)
+        facts = belief_facts(BlackjackHand.from_metadata(state.metadata))
         beliefs = read_beliefs(state.output.completion, state.input_text)
         value: dict[str, float] = {}
         explanations, unparsed = [], 0
@@ -108,9 +87,7 @@ def belief_judge() -> Scorer:
         value["not_stated"] = sum(beliefs[b].text is None for b in BELIEF_TYPES) / len(BELIEF_TYPES)
         value["judge_unparsed_rate"] = unparsed / len(BELIEF_TYPES)
         return Score(
-            value=value,
-            answer=state.output.completion,
-            explanation="\n\n".join(explanations),
+            value=value, answer=state.output.completion, explanation="\n\n".join(explanations)
         )
 
     return score
@@ -118,12 +95,7 @@ def belief_judge() -> Scorer:
 
 @task
 def egosocial_blackjack_beliefs() -> Task:
-    """EgoSocialArena Blackjack as the authors ran it: 50 prompts, beliefs graded by a judge.
-
-    Run with a judge model in the ``judge`` role, e.g.
-    ``--model-role judge=openai/gpt-4o`` (the former role name ``grader`` is
-    still read when ``judge`` is not bound).
-    """
+    """EgoSocialArena Blackjack as the authors ran it: 50 prompts, graded by the ``judge`` role."""
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()
     return Task(

@@ -1,14 +1,6 @@
 """A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random.
 
-The answerer reads the last user message and picks uniformly among the
-answers that message allows: a lettered option, a number from 1 to 100, a
-legal poker action, yes or no. It never gives an unparseable reply, so its
-scores are the chance level of each question, not a formatting failure.
-Each reply is drawn from a generator seeded with the seed, the whole
-conversation so far and the epoch (:func:`cog_tasks.common.scripted.seeded_rng`),
-so results do not depend on the order in which Inspect runs samples, and
-another epoch draws anew. Hold'em's style and holding letters are shuffled by
-the task, so a uniform letter is uniform over the classes too.
+Each reply is seeded with the seed, the conversation so far and the epoch, not the sample order.
 """
 
 from __future__ import annotations
@@ -26,23 +18,13 @@ _LEGAL_LIST = re.compile(r"(?:Legal actions: |legal actions \()([a-z, ]+)")
 
 
 class ChanceAnswerer(ScriptedReplies):
-    """A ``custom_outputs`` callable for ``mockllm``: one random valid reply per call.
-
-    Args:
-        seed: Seed of the random choices.
-    """
+    """A ``custom_outputs`` callable for ``mockllm``: one random valid reply per call."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
     def reply(self, prompt: str, context: str = "") -> str:
-        """A uniformly random valid reply to ``prompt``.
-
-        Args:
-            prompt: The last user message.
-            context: Earlier conversation, mixed into the random seed with the
-                epoch of the sample being run.
-        """
+        """A uniformly random valid reply to ``prompt``, seeded with the earlier ``context`` too."""
         rng = seeded_rng(self.seed, f"{context}\n{prompt}")
         if "Prediction: <number>; Choice: <number>" in prompt:
             numbers = [rng.randint(LOWEST_NUMBER, HIGHEST_NUMBER) for _ in range(2)]

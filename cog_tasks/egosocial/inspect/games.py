@@ -1,11 +1,4 @@
-"""Inspect solvers, scorers and tasks for the interactive environment.
-
-Both games run their core loop (``cog_tasks.egosocial``) through an ``ask``
-coroutine that appends a user message and calls ``generate``, so the whole
-history stays in the conversation, as in the paper's interaction formula. The
-finished game is kept in the sample store and scored from there; opponents are
-code (rule-based or DQN), the model is the only model role.
-"""
+"""Inspect solvers, scorers and tasks for the interactive games (the history stays in the chat)."""
 
 from __future__ import annotations
 
@@ -92,11 +85,7 @@ def number_guessing_game() -> Solver:
     ]
 )
 def number_guessing_scorer() -> Scorer:
-    """Per game: hit rate of the predictions (``accuracy``), invalid-reply and win rates.
-
-    A game is the unit: ``accuracy`` and ``level:<n>`` are means over games
-    with intervals over games, never over the rounds of one game.
-    """
+    """Per game (the unit): prediction hit rate (``accuracy``), invalid-reply and win rates."""
 
     async def score(state: TaskState, target: Target) -> Score:
         game = NumberGuessingGame.from_dict(state.store.get(NUMBER_GUESSING_KEY))
@@ -116,28 +105,16 @@ def number_guessing_scorer() -> Scorer:
 
 @task
 def egosocial_number_guessing(
-    level: int | None = None,
-    rounds: int = DEFAULT_ROUNDS,
-    games: int = 1,
-    rules: str = "ours",
+    level: int | None = None, rounds: int = DEFAULT_ROUNDS, games: int = 1, rules: str = "ours"
 ) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents (the authors' game).
 
     Args:
         level: Opponent level 1, 2 or 3; ``None`` plays all three.
         rounds: Rounds per game (10 in the paper), 1 to 100.
-        games: Games per level, 1 to 1000, each a sample of its own (as
-            Hold'em's ``matches``), so that the log's intervals are over
-            games; with more than one, the rules name the game ("This is
-            game 2 of 3."), and each game after the first has its own
-            opponent opening number (:func:`opening_number`, seeded by level
-            and game), so that a greedy model does not play one game N times.
-        rules: ``ours`` (the default: the game in our words, questions as
-            user messages) or ``authors``: the authors' persona, rules and
-            per-round question, as system messages, read when the task is
-            built from ``$COG_TASKS_DATA/egosocial/interactive/`` or the
-            authors' pinned repository (:mod:`cog_tasks.egosocial.authors_game`;
-            the files' SHA-256 go into the run's data provenance).
+        games: Games per level, 1 to 1000, each a sample with its own seeded opening number.
+        rules: ``ours`` (the default) or ``authors`` (their text as system messages, read at
+            run time; :mod:`cog_tasks.egosocial.authors_game`).
     """
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
@@ -225,19 +202,7 @@ def holdem_scorer() -> Scorer:
 
 
 def opponent_weights(styles: Sequence[str]) -> dict[str, object]:
-    """The data provenance of the opponents' weights, for the hold'em task's metadata.
-
-    Each weights file is recorded with the SHA-256 of its ``.sha256`` file:
-    :func:`~cog_tasks.egosocial.opponents.holdem_dqn.load_opponent` plays only
-    bytes of that hash, so runs against other weights have another
-    ``data_sha256`` in their identity.
-
-    Args:
-        styles: The opponents the task plays.
-
-    Raises:
-        OpponentWeightsError: If a weights file's ``.sha256`` is missing or malformed.
-    """
+    """The data provenance of the opponents' weights (each with its ``.sha256``'s digest)."""
     folder = shipped_weights_dir()
     paths = [folder / f"dqn_{style}.pt" for style in styles]
     reads = DataReads(
@@ -262,17 +227,10 @@ def egosocial_holdem(
     Args:
         opponent: ``aggressive``, ``conservative`` or ``None`` for both.
         hands: Hands per match, 1 to 1000.
-        matches: Matches per opponent, 1 to 1000; match ``k`` deals with seed
-            ``seed + k``, so both opponents face the same cards.
-        seed: Base seed of the deals (at least 0); it also shuffles the
-            letters of the style and holding options.
-        opponents: ``rules`` (the default from Hold'em 4.0.0): the
-            card-conditioned rule-based styles
-            (:mod:`~cog_tasks.egosocial.opponents.holdem_rules`), whose play
-            reveals their holding class, so the holding question can measure
-            a theory of mind; or ``dqn``, the paper's kind: the shipped DQN
-            weights, whose play barely depends on their cards (their rows
-            are flagged: the ideal observer equals the majority class).
+        matches: Matches per opponent, 1 to 1000; match ``k`` deals with seed ``seed + k``.
+        seed: Base seed of the deals and the option letters (at least 0).
+        opponents: ``rules`` (the default from Hold'em 4.0.0, card-conditioned) or ``dqn`` (the
+            paper's shipped weights, whose play barely depends on their cards).
     """
     kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)

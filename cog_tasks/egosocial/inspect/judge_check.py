@@ -1,12 +1,4 @@
-"""Measure a judge model against the hand-labelled blackjack beliefs.
-
-The judge pipeline of ``egosocial_blackjack_beliefs`` (rubric prompt, the
-facts computed from the cards, ``GRADE:`` parsing, one retry) grades each
-statement of :func:`cog_tasks.egosocial.beliefs.load_labelled_beliefs`; the
-agreement with the hand labels is reported with its 95 % interval over
-statements, and a judge reply without a grade counts as a disagreement.
-``cog-tasks egosocial judge-agreement --grader MODEL`` runs it.
-"""
+"""Measure a judge model against the hand-labelled blackjack beliefs (no grade: a disagreement)."""
 
 from __future__ import annotations
 
@@ -26,15 +18,7 @@ from cog_tasks.egosocial.inspect.beliefs import judge_belief
 
 @dataclass(frozen=True)
 class JudgeAgreement:
-    """How often a judge agreed with the hand labels.
-
-    Attributes:
-        grader: The judge model.
-        agreement: Share of statements graded as labelled, with its interval.
-        by_kind: The same per kind (``right``, ``wrong``, ``borderline``).
-        unparsed: Statements whose judge gave no grade after one retry.
-        grades: Per statement id, the grade (``None`` when unparsed).
-    """
+    """How often a judge agreed with the hand labels, overall and per kind of statement."""
 
     grader: str
     agreement: Interval
@@ -80,16 +64,7 @@ async def _grade(
 def judge_agreement(
     grader: str, model_args: Mapping[str, Any] | None = None, max_tokens: int | None = None
 ) -> JudgeAgreement:
-    """Grade every labelled statement with ``grader`` and compare with the labels.
-
-    Args:
-        grader: An Inspect model name (``openai/gpt-4o``, ``hf/smollm2``).
-        model_args: The model's arguments (``model_path=...``, ``do_sample=False``).
-        max_tokens: Most tokens per judge reply.
-
-    Returns:
-        The agreement.
-    """
+    """Grade every labelled statement with ``grader`` (and ``model_args``); compare with labels."""
     greedy = sampling_settings(0.0, grader.split("/", 1)[0])
     config = GenerateConfig(max_tokens=max_tokens, **greedy)
     statements, grades = asyncio.run(_grade(grader, dict(model_args or {}), config))

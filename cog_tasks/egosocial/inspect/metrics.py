@@ -1,11 +1,4 @@
-"""Inspect metrics for EgoSocialArena: every number with its 95 % interval.
-
-The intervals come from the statistics entry (:mod:`cog_tasks.common.stats`)
-through :func:`cog_tasks.common.inspect_metrics.key_intervals` and
-:func:`~cog_tasks.common.stats.metric_values` (no NaN in a log). A sample is
-one unit: an item for the static tasks, a game for Number Guessing, a match
-for Hold'em.
-"""
+"""Inspect metrics for EgoSocialArena: every number with its 95 % interval over samples (units)."""
 
 from __future__ import annotations
 
@@ -19,21 +12,7 @@ from cog_tasks.common.stats import metric_values, ratio_interval
 
 @metric
 def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
-    """Mean and interval of score keys per value of some metadata fields.
-
-    A sample with ``{"all": 1}`` and metadata ``label=Belief`` counts under
-    ``label:Belief``; other keys are prefixed (``circular label:Belief``).
-    Samples whose metadata lacks a field (or has ``None``) are not counted
-    under it; keys a sample's value lacks are skipped.
-
-    Args:
-        keys: Score keys to break down (``all`` keeps the bare group name).
-        groups: Metadata fields to group by.
-        unit: What a sample is.
-
-    Returns:
-        ``<group key>`` with its interval (:func:`~cog_tasks.common.stats.metric_values`).
-    """
+    """Mean and interval of score ``keys`` per metadata value (``label:Belief``)."""
     intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -63,18 +42,7 @@ def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str)
 
 @metric
 def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
-    """``sum(numerator) / sum(denominator)`` over samples, with a bootstrap interval over samples.
-
-    Samples with a zero denominator add nothing, so a rate is never averaged
-    over undefined per-sample ratios; no key when every denominator is 0.
-
-    Args:
-        pairs: ``(numerator key, denominator key, reported name)`` triples.
-        unit: What a sample is (``match``).
-
-    Returns:
-        ``<name>`` per triple, with its interval (:func:`~cog_tasks.common.stats.metric_values`).
-    """
+    """``sum(numerator) / sum(denominator)`` over samples with a nonzero denominator."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         reported: dict[str, float] = {}
@@ -94,13 +62,7 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
 
 @metric
 def grouped_means(key: str, group: str, unit: str) -> Metric:
-    """Mean and interval of ``value[key]`` per ``metadata[group]``: ``<key>_<group value>``.
-
-    Args:
-        key: The score key.
-        group: The metadata field.
-        unit: What a sample is.
-    """
+    """Mean and interval of ``value[key]`` per ``metadata[group]``: ``<key>_<group value>``."""
     intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:

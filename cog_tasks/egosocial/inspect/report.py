@@ -1,29 +1,6 @@
 """EgoSocialArena Inspect logs on the shared results model: records, report cells and headlines.
 
-Each log becomes a :class:`~cog_tasks.common.results.RunResults`
-(:func:`log_results`): one record per sample and epoch, over the samples the
-log's task arguments build as its declared set, so a ``--limit`` run is
-partial whatever its command line said. The unit is the sample: an item
-(static), a prompt (Blackjack beliefs), a game (Number Guessing; ``-T
-games=N`` makes N per level, ``--epochs`` repeats one) or a match (Hold'em);
-epochs are averaged within it by :func:`~cog_tasks.common.results.check_run`.
-A record's status is
-
-- ``error`` for an errored sample (scored as a failure: every value 0, never left out);
-- ``truncated`` where a reply of the model stopped at its token limit, in any turn;
-- ``judge_invalid`` where a belief's grade could not be read after the retry;
-- ``invalid`` where a reply could not be read: the static item in any asked
-  rotation (a circular run counts every rotation, as ``circular`` scores
-  them; the ``invalid`` and ``circular_invalid`` columns break it down), a
-  belief not stated, a Number Guessing round, a Hold'em action, belief or style answer.
-
-Reference rows (always the same letter, the majority letter or class,
-chance, and Hold'em's ideal observer, the ceiling of its holding and style
-questions) are measures of the same records, so they sit on the same units
-and epochs as the row they follow. :func:`build_report` turns the checked runs
-into :class:`~cog_tasks.egosocial.report.Cell` rows, each model row carrying
-its run's coverage; cells with a ``measure`` are the profile's headlines
-(:mod:`cog_tasks.egosocial.inspect.headlines`).
+A record's status: ``error``, ``truncated``, ``judge_invalid`` or ``invalid`` (a reply unread).
 """
 
 from __future__ import annotations
@@ -40,19 +17,12 @@ import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.pipeline import Row, checked_rows
-from cog_tasks.common.results import (
-    ResultsError,
-    RunResults,
-    UnitRecord,
-)
+from cog_tasks.common.results import ResultsError, RunResults, UnitRecord
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
+from cog_tasks.egosocial.inspect.static import rotation_targets
 from cog_tasks.egosocial.opponents.holdem_dqn import STYLES as STYLE_NAMES
-from cog_tasks.egosocial.opponents.holdem_observer import (
-    IdealMatch,
-    ideal_match,
-    shipped_opponents,
-)
+from cog_tasks.egosocial.opponents.holdem_observer import IdealMatch, ideal_match, shipped_opponents
 from cog_tasks.egosocial.opponents.number_guessing import (
     OPENING_NUMBER,
     REFERENCE_REPLIES,
@@ -76,17 +46,9 @@ BELIEF_KEYS = ("self_belief", "external_belief", "judge_unparsed_rate")
 GUESSING_KEYS = ("accuracy", "invalid_rate", "win_rate")
 #: The counts of a Hold'em match's score (:meth:`~cog_tasks.egosocial.holdem.MatchRecord.scores`).
 HOLDEM_KEYS = (
-    "style_correct",
-    "belief_correct",
-    "belief_asked",
-    "holding_correct",
-    "holding_asked",
-    "raise_correct",
-    "raise_asked",
-    "invalid_actions",
-    "model_actions",
-    "chips",
-)
+    "style_correct", "belief_correct", "belief_asked", "holding_correct", "holding_asked",
+    "raise_correct", "raise_asked", "invalid_actions", "model_actions", "chips",
+)  # fmt: skip
 #: Hold'em's belief questions: their answers as shown, and their classes.
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
@@ -96,10 +58,7 @@ Metadata = Mapping[str, Mapping[str, Any]]
 
 
 class EgoRun(Row[tuple[EvalLog, Metadata]]):
-    """One report row (:class:`~cog_tasks.common.pipeline.Row`) of one task.
-
-    Each run's extra is its log and its units' sample metadata.
-    """
+    """One report row of one task; its extra is its log and its units' sample metadata."""
 
     @property
     def task(self) -> str:
@@ -122,12 +81,7 @@ class EgoRun(Row[tuple[EvalLog, Metadata]]):
 def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
     """The samples the log's task arguments build: id -> (group, metadata).
 
-    The group is the static item's source, the game's level (``L1``) or the
-    match's opponent.
-
-    Raises:
-        ResultsError: When the task cannot be built from its arguments again
-            (a ``data_file`` since moved), naming the log.
+    The group is the static item's source, the game's level (``L1``) or the match's opponent.
     """
     factory = getattr(tasks, task_name(log))
     try:
@@ -156,14 +110,9 @@ def _cut(sample: EvalSample) -> bool:
 
 
 def _static_values(sample: EvalSample, value: Mapping[str, float], circular: bool) -> dict:
-    """The static measures and, on the sample's own targets, the reference rows' measures.
-
-    ``always X`` (``circular always X``) is right when the target of the first
-    (every) rotation is ``X``; ``chance`` is ``1/n`` (``(1/n)^n`` in circular runs).
-    """
+    """The static measures and, on the sample's own targets, the reference rows' measures."""
     options = len(sample.choices or [])
-    answer = LETTERS.index(str(sample.target))
-    targets = [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
+    targets = rotation_targets(str(sample.target), options, circular)
     values = {key: float(value.get(key, 0.0)) for key in ("all", "invalid")}
     values["chance"] = 1 / options
     for letter in LETTERS[: max(options, 4)]:
@@ -179,14 +128,7 @@ def _static_values(sample: EvalSample, value: Mapping[str, float], circular: boo
 def _holdem_values(
     value: Mapping[str, float], match: Mapping[str, Any], sample: Mapping[str, Any]
 ) -> dict:
-    """The match's counts and, for the reference rows, its questions' golds and the ideal observer.
-
-    The ideal observer (:func:`~cog_tasks.egosocial.opponents.holdem_observer.ideal_match`)
-    replays the sample's kind of opponents (its metadata's ``opponents``;
-    ``dqn`` in logs made before the option) on the match's own hands;
-    ``ideal consistent`` is 0 where they do not play the recorded actions
-    (other weights made the log).
-    """
+    """The match's counts, its questions' golds and the ideal observer on its own hands."""
     values = {key: float(value.get(key, 0.0)) for key in HOLDEM_KEYS}
     opponents = shipped_opponents(str(sample.get("opponents", "dqn")))
     ideal = (
@@ -246,12 +188,7 @@ def _values(
 
 
 def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dict:
-    """The game's rates and those of the reference replies against the same opponent.
-
-    The opponents are deterministic, so a constant reply plays the same game
-    whatever the model did (:func:`constant_reply_game`), against the game's
-    own opening number (50 in logs made before games had their own).
-    """
+    """The game's rates and those of the reference replies against its opponent and opening."""
     values = {key: float(value.get(key, 0.0)) for key in GUESSING_KEYS}
     opening = int(game.get("opening", OPENING_NUMBER))
     for name, reply in REFERENCE_REPLIES.items():
@@ -262,14 +199,7 @@ def _guessing_values(game: Mapping[str, Any], value: Mapping[str, float]) -> dic
 
 
 def log_results(log: EvalLog) -> tuple[RunResults, dict[str, Mapping[str, Any]]]:
-    """One EgoSocialArena log as an unchecked run, with each declared sample's metadata.
-
-    Args:
-        log: A log with samples.
-
-    Raises:
-        ResultsError: When the declared samples cannot be rebuilt.
-    """
+    """One EgoSocialArena log as an unchecked run, with each declared sample's metadata."""
     task = task_name(log)
     declared = declared_samples(log)
     circular = bool((log.eval.task_args or {}).get("circular"))
@@ -323,11 +253,7 @@ def _pairs(run: EgoRun, top: str, bottom: str, units: Collection[str]) -> dict[s
 
 
 def _static_cells(run: EgoRun) -> Iterator[Cell]:
-    """Accuracy per source, overall, per label and per scenario, then the reference rows.
-
-    A circular run adds each column's ``circular`` accuracy, and ``invalid``
-    (the first rotation) is followed by ``circular invalid`` (any rotation).
-    """
+    """Accuracy per source, overall, per label and per scenario (and circular), then references."""
     values = run.checked.values
     for source, table in SOURCE_TABLES.items():
         chosen = [u for u in values if run.metadata[u].get("source", "generated") == source]
@@ -363,13 +289,7 @@ def _static_cells(run: EgoRun) -> Iterator[Cell]:
 
 
 def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
-    """Hit rate over every game and per level (the headlines), win and invalid rates, references.
-
-    The win rate is secondary: the lower number always wins a two-player
-    round, so the ``constant lowest choice`` row beside it (a constant
-    ``Choice: 1``) wins most rounds without predicting anything
-    (:func:`guessing_note`).
-    """
+    """Hit rate over every game and per level (the headlines), win and invalid rates, references."""
     table = "Number Guessing (per game)"
     units = list(run.checked.values)
     levels = sorted({int(run.metadata[unit]["level"]) for unit in units})
@@ -400,12 +320,7 @@ def guessing_note(run: EgoRun) -> str:
 
 
 def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
-    """Style per opponent and overall, beliefs per question and opponent, invalid actions.
-
-    Each belief column is followed, on the same hands, by always-the-same-answer
-    rows and the majority class of those hands (the raise answer depends on
-    the opponent: the aggressive one mostly raises, the conservative one not).
-    """
+    """Style, beliefs per question and opponent (references on the same hands), invalid actions."""
     table = "Limit Hold'em (per match)"
     values = run.checked.values
     units = list(values)
@@ -454,13 +369,7 @@ GAP = (-1.0, 1.0)
 
 
 def _holdem_gaps(run: EgoRun, table: str, units: list[str]) -> Iterator[Cell]:
-    """The model's paired gaps, match by match, to the ideal observer and to the majority class.
-
-    Holding: (model right - reference right) over the asked hands of each
-    match, a ratio of sums; style: per match, model right - reference right.
-    The majority class is the one most frequent among the row's asked hands
-    (the style most frequent among its matches).
-    """
+    """The model's paired gaps, match by match, to the ideal observer and to the majority class."""
     values = run.checked.values
     asked = sum(values[u]["holding_asked"] for u in units)
     classes = range(len(HOLDING_CLASSES))
@@ -468,21 +377,13 @@ def _holdem_gaps(run: EgoRun, table: str, units: list[str]) -> Iterator[Cell]:
     style = max(
         STYLE_NAMES, key=lambda name: sum(run.metadata[u]["opponent"] == name for u in units)
     )
+
+    def holding(u: str, reference: str) -> tuple[float, float]:
+        return values[u]["holding_correct"] - values[u][reference], values[u]["holding_asked"]
+
     gaps = {
-        "holding − ideal observer": {
-            u: (
-                values[u]["holding_correct"] - values[u]["ideal holding correct"],
-                values[u]["holding_asked"],
-            )
-            for u in units
-        },
-        "holding − majority class": {
-            u: (
-                values[u]["holding_correct"] - values[u][f"holding class {majority}"],
-                values[u]["holding_asked"],
-            )
-            for u in units
-        },
+        "holding − ideal observer": {u: holding(u, "ideal holding correct") for u in units},
+        "holding − majority class": {u: holding(u, f"holding class {majority}") for u in units},
         "style − ideal observer": {
             u: values[u]["style_correct"] - values[u]["ideal style"] for u in units
         },
@@ -554,20 +455,7 @@ def _curves(label: str, log: EvalLog) -> Iterator[GuessCurve]:
 
 
 def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
-    """Check every log and label it; a copy of a log counts once; nothing is merged silently.
-
-    Args:
-        logs: EgoSocialArena logs with samples.
-        pool_seeds: Pool runs that differ only by seed into one row (their
-            epochs follow each other); the row then says so.
-
-    Returns:
-        One row per run (or pooled group), labelled by the model, or by what
-        tells apart the runs of one task.
-
-    Raises:
-        cog_tasks.common.results.ResultsError: From the shared checks.
-    """
+    """Check and label every log (``pool_seeds`` pools runs differing by seed only)."""
     read = [(run, (log, metadata)) for log in logs for run, metadata in [log_results(log)]]
     return checked_rows(
         read, pool_seeds=pool_seeds, key=lambda _, extra: task_name(extra[0]), row=EgoRun
@@ -575,15 +463,7 @@ def checked_runs(logs: list[EvalLog], pool_seeds: bool = False) -> list[EgoRun]:
 
 
 def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
-    """Cells for every log: one row per run identity, references beside each.
-
-    Args:
-        logs: EgoSocialArena logs with samples.
-        pool_seeds: Pool runs that differ only by seed (the report says so).
-
-    Returns:
-        The report; its notes say, per row, what is pooled, missing or flagged.
-    """
+    """Cells for every log: one row per run identity, references beside each; notes per row."""
     report = Report()
     for run in checked_runs(logs, pool_seeds):
         report.cells += run_cells(run)
@@ -603,14 +483,7 @@ def report_logs(
     statuses: Collection[str] = SUCCESS_ONLY,
     pool_seeds: bool = False,
 ) -> tuple[list[Path], str]:
-    """Write the report for the logs in ``log_dir``.
-
-    Returns:
-        The files written and the note on skipped logs (``""`` when none were).
-
-    Raises:
-        FileNotFoundError: If no EgoSocialArena log with samples is found.
-    """
+    """Write the report for the logs in ``log_dir``; return the files and the skipped-logs note."""
     found = read_logs(log_dir, tasks=TASKS, statuses=statuses)
     logs = [log for log in found.logs if log.samples]
     if not logs:

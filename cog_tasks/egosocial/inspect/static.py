@@ -1,10 +1,4 @@
-"""Inspect task for the static environment (multiple choice, first person).
-
-By default each item is asked once, in the authors' option order. With
-``circular=true`` it is asked once per rotation of its options (MMBench's
-CircularEval): the item counts under ``circular`` only when every rotation is
-answered right, so a preference for one answer position cannot score.
-"""
+"""Inspect task for the static environment (multiple choice, optional CircularEval)."""
 
 from __future__ import annotations
 
@@ -57,17 +51,18 @@ def rotated(options: list[str], shift: int) -> list[str]:
     return options[shift:] + options[:shift]
 
 
-def rotation_prompt(question: str, options: list[str], shift: int) -> tuple[str, int]:
-    """The prompt with the options rotated left by ``shift``, and where option 0 went.
+def rotation_targets(target: str, options: int, circular: bool) -> list[str]:
+    """The gold letter of each rotation asked (the first alone unless ``circular``)."""
+    answer = LETTERS.index(target)
+    return [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
 
-    Returns:
-        The prompt text and the new position of the option that was first.
-    """
+
+def rotation_prompt(question: str, options: list[str], shift: int) -> str:
+    """The prompt with the options rotated left by ``shift``."""
     letters = LETTERS[: len(options)]
     shown = rotated(options, shift)
     lines = "\n".join(f"{letter}) {text}" for letter, text in zip(letters, shown, strict=True))
-    prompt = TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
-    return prompt, (-shift) % len(options)
+    return TEMPLATE.format(question=question, choices=lines, letters=",".join(letters))
 
 
 @solver
@@ -78,19 +73,12 @@ def rotated_choice(circular: bool) -> Solver:
         options = [choice.value for choice in state.choices]
         question = state.user_prompt.text
         asked = list(state.messages)
-        answer = LETTERS.index(state.target.text)
         rotations = []
-        for shift in range(len(options) if circular else 1):
-            prompt, _ = rotation_prompt(question, options, shift)
+        for shift, target in enumerate(rotation_targets(state.target.text, len(options), circular)):
+            prompt = rotation_prompt(question, options, shift)
             state.messages = [*asked[:-1], ChatMessageUser(content=prompt)]
             state = await generate(state)
-            rotations.append(
-                {
-                    "shift": shift,
-                    "target": LETTERS[(answer - shift) % len(options)],
-                    "reply": state.output.completion,
-                }
-            )
+            rotations.append({"shift": shift, "target": target, "reply": state.output.completion})
         state.store.set(ROTATIONS_KEY, rotations)
         return state
 
@@ -104,16 +92,7 @@ def rotated_choice(circular: bool) -> Solver:
     ]
 )
 def option_letter() -> Scorer:
-    """Right when the reply picks the target letter (see ``parse_choice_letter``).
-
-    The value has the same keys on every sample of a run: ``all`` (the item in
-    its own option order is right), ``invalid`` (the reply in that order named
-    no option; it is scored wrong) and, in circular runs, ``circular`` (every
-    rotation is right) and ``circular_invalid`` (some rotation's reply named
-    no option), so that each share of invalid replies counts over the
-    rotations its accuracy scores. Accuracy per label, scenario and perspective comes from the
-    metadata (:func:`grouped_key_intervals`).
-    """
+    """Right when the reply picks the target letter: ``all``, ``invalid`` (and ``circular*``)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         rotations = state.store.get(ROTATIONS_KEY)
@@ -151,20 +130,15 @@ def egosocial_static(
     """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
 
     Args:
-        source: ``authors`` (their released items: Daily Life and
-            Counterfactual), ``generated`` or ``both``.
-        scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``,
-            ``new_world``, ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
-        seed: Seed of the generated items (a whole number, at least 0).
-        size: Generated stories (Daily Life), hands (Blackjack) or items per
-            scenario (at least 1).
-        data_file: JSONL in the authors' format (Story/Question/Option/Answer,
-            optional Ability), read instead of the authors' file of the one
+        source: ``authors`` (Daily Life and Counterfactual), ``generated`` or ``both``.
+        scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``, ``new_world``,
+            ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
+        seed: Seed of the generated items (at least 0).
+        size: Generated stories (Daily Life), hands (Blackjack) or items per scenario (at least 1).
+        data_file: JSONL in the authors' format, read instead of the authors' file of the one
             scenario named in ``scenarios``.
-        circular: Ask every item once per rotation of its options and report
-            ``circular`` accuracy beside the single-order ``all``.
-        exclude_errata: Leave out the authors' items with a known fault
-            (Daily Life 0010 and 0011, :data:`cog_tasks.egosocial.authors.ERRATA`).
+        circular: Ask every item once per rotation of its options (``circular`` accuracy).
+        exclude_errata: Leave out the authors' items with a known fault (``authors.ERRATA``).
     """
     integer("seed", seed, 0)
     if size is not None:

@@ -1,29 +1,4 @@
-"""EgoSocialArena's trivial strategies, each scored on exactly a model row's units.
-
-A strategy plays without cognition (a constant letter, the majority class, a
-constant reply, a fixed action) on the same items, prompts, games or matches
-as the model row it is set beside. Its scoring function takes the row's unit
-ids and its run identity, rebuilds the samples the run's task arguments
-declare (:func:`declared`), and returns, per headline measure, the value it
-earns on each of those units, in the model's own per-unit form
-(:class:`~cog_tasks.common.spec.TrivialStrategy`):
-
-- static items: always the same letter (A to D), and the majority letter of
-  the row's own items; under ``circular`` an item counts only when every
-  rotation's target is that letter;
-- Blackjack beliefs: the majority class, the most common situation of the row's
-  prompts stated for every prompt (the player's total and move, the dealer's
-  up-card value), as a judge that follows the rubric would grade it;
-- Number Guessing: ``Prediction: 50; Choice: 50``, ``Prediction: 50; Choice: 1``
-  and copy-previous (predict the opponent's last number, choose 50) replayed
-  against the game's own seeded opponent;
-- Hold'em: always call, always fold, always raise, each replayed on the
-  match's own deal and opponent, naming the majority holding class of all
-  1,326 holdings (exactly one card 10+), "yes, it will raise" and the
-  aggressive style.
-
-A unit the run's arguments do not declare is an error, never skipped.
-"""
+"""EgoSocialArena's trivial strategies, each replayed on exactly a model row's declared units."""
 
 from __future__ import annotations
 
@@ -39,7 +14,6 @@ from cog_tasks.common.logs import DATA_ARGUMENT
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import TrivialStrategy
 from cog_tasks.common.stats import UnitValue
-from cog_tasks.egosocial.records import LETTERS
 
 Scores = dict[str, dict[str, UnitValue]]
 #: The letters a constant-letter strategy answers (every released item has at most four options).
@@ -58,11 +32,7 @@ def _argument(text: str) -> object:
 
 
 def declared(run: RunIdentity) -> dict[str, Any]:
-    """The samples the run's task arguments build, by id (from the task's own factory).
-
-    Raises:
-        ValueError: When the task is not EgoSocialArena's.
-    """
+    """The samples the run's task arguments build, by id (``ValueError`` for another benchmark)."""
     import cog_tasks.egosocial.inspect as tasks
 
     name = run.task.partition("@")[0]
@@ -92,25 +62,23 @@ def _samples(units: Collection[str], run: RunIdentity, task: str) -> dict[str, A
     return {unit: samples[unit] for unit in units}
 
 
-def _targets(sample: Any, circular: bool) -> list[str]:
-    """The gold letter of every rotation asked (the first alone unless ``circular``)."""
-    options = len(sample.choices or [])
-    answer = LETTERS.index(str(sample.target))
-    return [LETTERS[(answer - shift) % options] for shift in range(options if circular else 1)]
-
-
 def _static(letter: str | None, units: Collection[str], run: RunIdentity) -> Scores:
     """Always ``letter`` (``None``: the majority letter of the units) on static items."""
+    from cog_tasks.egosocial.inspect.static import rotation_targets
+
     samples = _samples(units, run, "egosocial_static")
     circular = dict(run.arguments).get("circular") == "true"
-    first = {unit: _targets(sample, False)[0] for unit, sample in samples.items()}
+    targets = {
+        u: rotation_targets(str(s.target), len(s.choices or []), True) for u, s in samples.items()
+    }
+    first = {unit: rotated[0] for unit, rotated in targets.items()}
     chosen = letter or (Counter(first.values()).most_common(1)[0][0] if first else "A")
     scores: Scores = {}
     for unit, sample in samples.items():
         source = sample.metadata.get("source", "generated")
         scores.setdefault(f"static_accuracy_{source}", {})[unit] = float(first[unit] == chosen)
         if circular:
-            every = all(t == chosen for t in _targets(sample, True))
+            every = all(t == chosen for t in targets[unit])
             scores.setdefault(f"static_circular_accuracy_{source}", {})[unit] = float(every)
     return scores
 
@@ -120,12 +88,7 @@ def beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
     from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
 
     samples = _samples(units, run, "egosocial_blackjack_beliefs")
-    facts = {
-        unit: belief_facts(
-            BlackjackHand(tuple(s.metadata["player_cards"].split()), s.metadata["dealer_up"])
-        )
-        for unit, s in samples.items()
-    }
+    facts = {u: belief_facts(BlackjackHand.from_metadata(s.metadata)) for u, s in samples.items()}
     classes: dict[str, Callable[[Any], object]] = {
         "blackjack_self_belief": lambda f: (f.total, f.soft, f.move),
         "blackjack_external_belief": lambda f: f.dealer_up_value,

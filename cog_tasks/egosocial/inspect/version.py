@@ -1,8 +1,4 @@
-"""The versions of EgoSocialArena's Inspect tasks, declared once in one table.
-
-The tasks changed at different times, so each keeps its own version; bump a
-task's entry when a change alters its scores.
-"""
+"""The versions of EgoSocialArena's Inspect tasks; bump one when a change alters its scores."""
 
 TASK_VERSIONS: dict[str, str] = {
     "egosocial_static": "4.2.0",

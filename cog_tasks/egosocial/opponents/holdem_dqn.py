@@ -1,22 +1,6 @@
-"""DQN opponents for Limit Texas Hold'em with shaped rewards.
+"""DQN opponents for Limit Texas Hold'em, trained by rlcard with shaped rewards per style.
 
-Two personalities are trained with rlcard's own ``DQNAgent`` (torch, CPU) on
-``limit-holdem`` against rlcard's random agent. The hand's payoff (in big
-blinds) is the base reward; a per-action bonus gives each agent its style:
-
-- **aggressive**: a bonus for every raise and every call;
-- **conservative**: a bonus for every fold.
-
-``cog-tasks egosocial train-opponents --out DIR`` reproduces the shipped
-weights (the shipped folder is replaced only when ``--out`` names it): it
-seeds Python, NumPy, torch and the environment, runs torch on one thread, and
-writes ``dqn_<style>.pt``, ``dqn_<style>.pt.sha256`` and ``training.json``
-(command, seed, settings, measured action rates). :func:`load_opponent`
-reads a weights file once and hashes the bytes it loads: it refuses them
-when their SHA-256 differs from the recorded one, and keeps the hash on the
-opponent (:attr:`DQNOpponent.sha256`). Every load failure is an
-:class:`OpponentWeightsError` naming the file (or ``FileNotFoundError`` for a
-missing one).
+Weights ship with their SHA-256, checked on every load (training and files: docs/games.md).
 """
 
 from __future__ import annotations
@@ -55,11 +39,7 @@ class OpponentWeightsError(DataFileError):
 
 @dataclass(frozen=True)
 class ShapedReward:
-    """Per-action bonuses added to the hand's payoff during training.
-
-    Attributes:
-        bonus: Extra reward (in big blinds) for each action name taken.
-    """
+    """Per-action bonuses (in big blinds) added to the hand's payoff during training."""
 
     bonus: Mapping[str, float]
 
@@ -76,11 +56,7 @@ SHAPED_REWARDS: dict[Style, ShapedReward] = {
 
 @dataclass(frozen=True)
 class FixedPlayer:
-    """A training partner that plays the first legal action of its preference list.
-
-    Attributes:
-        preference: Action names, most preferred first.
-    """
+    """A training partner that plays the first legal action of its preference list."""
 
     preference: tuple[str, ...]
     use_raw = False
@@ -106,23 +82,7 @@ _FIXED_PARTNERS = {
 
 @dataclass(frozen=True)
 class TrainingConfig:
-    """Settings of one training run (recorded next to the weights).
-
-    Attributes:
-        seed: Seed for Python, NumPy, torch and the environment.
-        episodes: Hands played against the random agent.
-        mlp_layers: Hidden layer sizes of the Q-network.
-        learning_rate: Adam learning rate.
-        replay_memory_size: Transitions kept for replay.
-        replay_memory_init_size: Transitions collected before learning starts.
-        update_target_every: Training steps between target-network copies.
-        epsilon_decay_steps: Steps over which exploration decays from 1 to 0.1.
-        batch_size: Replay minibatch size.
-        evaluation_hands: Hands played greedily afterwards to measure action rates.
-        partners: Who the agent trains against (:data:`PARTNERS`); with more
-            than one, each hand's partner is drawn uniformly from a generator
-            seeded with ``seed``.
-    """
+    """Settings of one training run; with several ``partners`` each hand draws one (seeded)."""
 
     seed: int = 0
     episodes: int = 6000
@@ -144,12 +104,7 @@ class TrainingConfig:
 
 @dataclass(frozen=True)
 class ActionRates:
-    """How often an agent took each action when acting greedily.
-
-    Attributes:
-        decisions: Number of decisions observed.
-        rates: Share of decisions per action name.
-    """
+    """How often an agent took each action when acting greedily."""
 
     decisions: int
     rates: dict[str, float] = field(default_factory=dict)
@@ -157,21 +112,6 @@ class ActionRates:
     def rate(self, action_name: str) -> float:
         """Share of decisions that were ``action_name``."""
         return self.rates.get(action_name, 0.0)
-
-
-def _seed_everything(seed: int) -> None:
-    import torch
-
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Silence rlcard's per-step progress prints."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
 
 
 @contextlib.contextmanager
@@ -188,23 +128,16 @@ def single_thread() -> Iterator[None]:
 
 
 def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | None = None) -> Any:
-    """Train one DQN opponent and return rlcard's ``DQNAgent``.
-
-    Args:
-        style: Which shaped reward to use.
-        config: Training settings.
-        shaping: A bonus to try instead of the style's (``SHAPED_REWARDS``).
-
-    Returns:
-        The trained agent (greedy actions through ``eval_step``).
-    """
+    """Train one DQN opponent (``shaping`` replaces the style's bonus) and return rlcard's agent."""
     import torch
     from rlcard.agents import DQNAgent, RandomAgent
     from rlcard.utils import reorganize
 
     shaping = shaping or SHAPED_REWARDS[style]
-    with single_thread(), _quiet():
-        _seed_everything(config.seed)
+    with single_thread(), contextlib.redirect_stdout(io.StringIO()):  # rlcard's progress prints
+        random.seed(config.seed)
+        np.random.seed(config.seed)
+        torch.manual_seed(config.seed)
         env = make_env(config.seed)
         agent = DQNAgent(
             num_actions=env.num_actions,
@@ -233,13 +166,7 @@ def train_agent(style: Style, config: TrainingConfig, shaping: ShapedReward | No
 
 
 class PolicyOpponent(ABC):
-    """The opponent interface shared by the task, the chance runner and the ideal observer.
-
-    A subclass defines ``style``, ``sha256`` (of the weights it plays, ``""``
-    for none) and :meth:`act_batch`, its policy on rlcard's observation rows;
-    :meth:`act` and rlcard's :meth:`eval_step` play it on one state. The ideal
-    observer calls :meth:`act_batch` on every possible holding at once.
-    """
+    """The opponent interface shared by the task, the chance runner and the ideal observer."""
 
     style: str
     sha256: str
@@ -247,12 +174,7 @@ class PolicyOpponent(ABC):
 
     @abstractmethod
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """The action name chosen for each row of 72-dimensional observations.
-
-        Args:
-            observations: Rows of rlcard's observation, sharing their legal actions.
-            legal: The legal action names.
-        """
+        """The action name chosen for each row of observations sharing the ``legal`` actions."""
 
     def act(self, state: Mapping[str, Any]) -> str:
         """The action name for rlcard's extracted state (``obs`` and ``legal_actions``)."""
@@ -266,33 +188,14 @@ class PolicyOpponent(ABC):
 
 @dataclass(frozen=True)
 class DQNOpponent(PolicyOpponent):
-    """A trained hold'em opponent that acts greedily on its Q-values, never folding when free.
-
-    rlcard lists ``fold`` as legal even when there is nothing to call; no
-    player folds then (checking costs nothing and keeps the hand), so a fold
-    chosen there is played as a check.
-
-    Attributes:
-        style: ``"aggressive"`` or ``"conservative"``.
-        network: The Q-network (rlcard's ``EstimatorNetwork``), in eval mode.
-        sha256: SHA-256 of the weights file's bytes the network was loaded from
-            (``""`` for an opponent made in memory).
-    """
+    """A trained opponent, greedy on its Q-values, that checks instead of folding when free."""
 
     style: Style
     network: Any
     sha256: str = ""
 
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """The legal action with the highest Q-value for each observation, a free fold checked.
-
-        Args:
-            observations: Rows of 72-dimensional observations.
-            legal: The legal action names.
-
-        Returns:
-            The action name chosen for each row.
-        """
+        """The legal action with the highest Q-value for each observation, a free fold checked."""
         import torch
 
         # One thread: a small network on a shared machine is many times faster so.
@@ -312,16 +215,7 @@ def opponent_from_agent(style: Style, agent: Any) -> DQNOpponent:
 
 
 def measure_action_rates(opponent: Any, hands: int, seed: int) -> ActionRates:
-    """Play ``hands`` greedy hands against rlcard's random agent and count actions.
-
-    Args:
-        opponent: Anything with rlcard's ``eval_step`` (a :class:`DQNOpponent`).
-        hands: Number of hands.
-        seed: Seed for the deal and the random agent.
-
-    Returns:
-        The opponent's action rates.
-    """
+    """Play ``hands`` greedy hands against rlcard's random agent and count actions."""
     from rlcard.agents import RandomAgent
 
     np.random.seed(seed)
@@ -333,8 +227,7 @@ def measure_action_rates(opponent: Any, hands: int, seed: int) -> ActionRates:
         counts.update(ACTIONS[action] for action in trajectories[0][1::2])
     total = sum(counts.values())
     return ActionRates(
-        decisions=total,
-        rates={name: counts[name] / total for name in ACTIONS} if total else {},
+        decisions=total, rates={name: counts[name] / total for name in ACTIONS} if total else {}
     )
 
 
@@ -344,16 +237,7 @@ def sha256_of(path: Path) -> str:
 
 
 def save_opponent(opponent: DQNOpponent, directory: Path, mlp_layers: tuple[int, ...]) -> Path:
-    """Write ``dqn_<style>.pt`` (network only) and its ``.sha256`` file.
-
-    Args:
-        opponent: The opponent to save.
-        directory: Destination folder (created if needed).
-        mlp_layers: Hidden layer sizes, stored so the network can be rebuilt.
-
-    Returns:
-        Path of the weights file.
-    """
+    """Write ``dqn_<style>.pt`` (network, ``mlp_layers``) and its ``.sha256``; return its path."""
     import torch
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -382,12 +266,7 @@ def shipped_weights_dir() -> Path:
 
 
 def expected_sha256(weights_path: Path) -> str:
-    """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format).
-
-    Raises:
-        OpponentWeightsError: If the digest file is missing or does not hold a
-            64-digit hex digest.
-    """
+    """Read the recorded digest from ``<weights>.sha256`` (``sha256sum`` format)."""
     digest_path = weights_path.with_name(weights_path.name + ".sha256")
     if not digest_path.is_file():
         raise OpponentWeightsError(
@@ -401,22 +280,9 @@ def expected_sha256(weights_path: Path) -> str:
 
 
 def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
-    """Load a trained opponent after checking the SHA-256 of the bytes it loads.
+    """Load a trained opponent after checking the SHA-256 of the bytes it loads (read once).
 
-    The file is read once: the bytes that are hashed are the bytes loaded.
-
-    Args:
-        style: ``"aggressive"`` or ``"conservative"``.
-        directory: Folder with the weights; defaults to the shipped ones.
-
-    Returns:
-        The opponent, network in eval mode, with the weights' SHA-256.
-
-    Raises:
-        ParameterError: For an unknown style.
-        OpponentWeightsError: For a hash mismatch, a missing or malformed digest
-            file, or a file that is not a format-:data:`WEIGHTS_FORMAT` opponent of ``style``.
-        FileNotFoundError: If the weights file is missing.
+    Raises ``ParameterError``, ``OpponentWeightsError`` or ``FileNotFoundError`` naming the file.
     """
     import torch
     from rlcard.agents.dqn_agent import EstimatorNetwork
@@ -465,17 +331,7 @@ def train_opponents(
     command: str | None = None,
     styles: tuple[Style, ...] = STYLES,
 ) -> dict[str, Any]:
-    """Train, measure and save every style; write ``training.json``.
-
-    Args:
-        directory: Where to write the weights and the record.
-        config: Training settings (the same seed for every style).
-        command: The command line to record; defaults to ``sys.argv``.
-        styles: Which styles to train.
-
-    Returns:
-        The training record that was written.
-    """
+    """Train, measure and save every style; write and return the ``training.json`` record."""
     import rlcard
     import torch
 

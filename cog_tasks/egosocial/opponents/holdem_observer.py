@@ -1,27 +1,6 @@
 """How much a hold'em opponent's play reveals about its cards, and the best possible guess.
 
-Two measures, both on the opponent's own deterministic policy (the greedy DQN or
-the rules, :data:`OPPONENT_KINDS`), through :meth:`PolicyOpponent.act_batch`:
-
-- :func:`measure_first_actions` plays deals against rlcard's random agent
-  (the opponent in seat 1, as in the task) and records, per deal, the
-  opponent's holding class and its first action. :func:`first_action_table`
-  gives the action shares per class with Wilson intervals, and
-  :func:`mutual_information` the mutual information (bits) between class and
-  action, Miller-Madow bias-corrected, with a bias-shifted bootstrap interval
-  over deals. :func:`first_to_act_shares`
-  gives the exact shares over all 1,326 holdings when the opponent is first
-  to act (the small blind before the flop: its state is then its cards alone).
-- :func:`ideal_match` is the ideal observer of one played match: it knows the
-  opponent's policy, sees what the model saw (its own cards, the board, every
-  action, the opponent's cards at a showdown) and replays the policy on every
-  holding the opponent could have (:func:`opponent_decisions` rebuilds the
-  opponent's observation and legal actions at each of its decisions from the
-  record). Its holding guess, made where the model was asked, is the class
-  with the most holdings that would have played as the opponent did so far
-  (each holding is equally likely to be dealt); its style guess, after the
-  match, is the style under which the observed play is the more likely (a
-  tie earns half). These are exact, not sampled: every holding is replayed.
+Mutual information of holding class and first action, and the ideal observer of a played match.
 """
 
 from __future__ import annotations
@@ -79,14 +58,7 @@ def all_holdings() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Decision:
-    """What the opponent knew at one decision besides its cards, and what it did.
-
-    Attributes:
-        board: Public cards it saw.
-        raise_nums: Raises made in each betting round so far (rlcard's ``raise_nums``).
-        legal: Its legal actions, in rlcard's order.
-        action: What it did.
-    """
+    """What the opponent knew at one decision besides its cards, and what it did."""
 
     board: tuple[str, ...]
     raise_nums: tuple[int, ...]
@@ -109,19 +81,7 @@ def _legal(raised: Mapping[int, int], seat: int, raises: int) -> tuple[str, ...]
 def opponent_decisions(
     actions: Sequence[TableAction], board: Sequence[str], seat: int = OPPONENT_SEAT
 ) -> list[Decision]:
-    """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand.
-
-    The first action of a hand is the small blind's (it acts first before the
-    flop), which fixes the blinds (1 and 2 chips).
-
-    Args:
-        actions: The hand's actions, in order.
-        board: The public cards dealt in the hand.
-        seat: Whose decisions to rebuild.
-
-    Returns:
-        One :class:`Decision` per action of ``seat``, in order.
-    """
+    """Rebuild ``seat``'s observation and legal actions at each of its decisions in one hand."""
     small_blind = actions[0].seat
     raised = {small_blind: 1, 1 - small_blind: 2}
     raise_nums = [0] * len(STAGES)
@@ -199,8 +159,7 @@ def holding_posterior(
 ) -> np.ndarray:
     """Probability of each holding class given the model's cards and the opponent's play so far.
 
-    Raises:
-        ValueError: When no holding plays as the opponent did (not this policy's play).
+    ``ValueError`` when no holding plays as the opponent did.
     """
     kept = consistent_holdings(opponent, decisions, holdings_without(model_cards))
     if not kept.any():
@@ -210,11 +169,7 @@ def holding_posterior(
 
 
 def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
-    """Probability that the opponent's policy plays as it did in ``hand``, seen from the model.
-
-    At a showdown the opponent's cards are known; otherwise every holding
-    without the model's or the board's cards is equally likely.
-    """
+    """Probability that the opponent's policy plays as it did in ``hand``, seen from the model."""
     decisions = opponent_decisions(hand.actions, hand.board)
     if hand.actions[-1].action != "fold":
         allowed = np.array([set(h) == set(hand.opponent_cards) for h in all_holdings()])
@@ -225,16 +180,7 @@ def hand_likelihood(opponent: PolicyOpponent, hand: HandResult) -> float:
 
 @dataclass(frozen=True)
 class IdealMatch:
-    """The ideal observer's scores on one match.
-
-    Attributes:
-        holding_correct: Hands whose holding class it guessed right, among
-            those where the model was asked.
-        holding_asked: Hands where the model was asked the holding question.
-        style_correct: 1 for a right style guess, 0.5 for a tie, 0 otherwise.
-        consistent: Whether the given policy plays every recorded action of
-            the opponent (otherwise the match was played by other weights).
-    """
+    """The ideal observer's scores on one match; ``consistent``: the policy played the record."""
 
     holding_correct: int
     holding_asked: int
@@ -242,28 +188,16 @@ class IdealMatch:
     consistent: bool
 
 
-def _asked_at(hand: HandResult) -> int:
-    """Index of the model's first action: where its belief questions were asked."""
-    return next(i for i, action in enumerate(hand.actions) if action.seat == MODEL_SEAT)
-
-
 def ideal_match(record: MatchRecord, opponents: Mapping[str, PolicyOpponent]) -> IdealMatch:
-    """Score the ideal observer on a played match.
-
-    Args:
-        record: The match.
-        opponents: The policy of each style (the true style's among them).
-
-    Returns:
-        Its holding and style scores on the match's own hands.
-    """
+    """Score the ideal observer on a played match, given the policy of each style."""
     truth = opponents[record.opponent_style]
     correct = asked = 0
     log_likelihood = dict.fromkeys(opponents, 0.0)
     consistent = True
     for hand in record.hands:
         if any(b.question == "holding" for b in hand.beliefs):
-            before = hand.actions[: _asked_at(hand)]
+            asked_at = next(i for i, a in enumerate(hand.actions) if a.seat == MODEL_SEAT)
+            before = hand.actions[:asked_at]  # the model's beliefs are asked at its first action
             decisions = opponent_decisions(before, ()) if before else []
             try:
                 posterior = holding_posterior(truth, hand.model_cards, decisions)
@@ -289,15 +223,7 @@ OPPONENT_KINDS = ("dqn", "rules")
 
 
 def shipped_opponents(kind: str = "dqn") -> dict[str, PolicyOpponent]:
-    """The opponent of each style of one kind (:data:`OPPONENT_KINDS`).
-
-    Made once per kind and weights folder (the DQN weights are read, and their
-    SHA-256 checked, once per folder: a process that plays from another folder
-    loads and checks that one).
-
-    Raises:
-        ParameterError: For an unknown kind.
-    """
+    """The opponent of each style of one kind, made once per kind and weights folder."""
     choice("opponents", kind, OPPONENT_KINDS)
     return _opponents(kind, None if kind == "rules" else holdem_dqn.shipped_weights_dir())
 
@@ -311,13 +237,7 @@ def _opponents(kind: str, weights: Path | None) -> dict[str, PolicyOpponent]:
 
 @dataclass(frozen=True)
 class FirstAction:
-    """The opponent's first action in one deal.
-
-    Attributes:
-        holding: Its holding class (index into :data:`HOLDING_OPTIONS`).
-        position: ``small blind`` (first to act before the flop) or ``big blind``.
-        action: Its first action.
-    """
+    """The opponent's first action in one deal, its holding class and position."""
 
     holding: int
     position: str
@@ -325,20 +245,7 @@ class FirstAction:
 
 
 def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> list[FirstAction]:
-    """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action.
-
-    The opponent sits in seat 1, as in the task; the random agent picks
-    uniformly among its legal actions. A deal the random agent ends before
-    the opponent acts (it folds first) has no first action and is skipped.
-
-    Args:
-        opponent: Anything with :meth:`PolicyOpponent.act`.
-        deals: Hands to deal.
-        seed: Seed of the deal and of the random agent.
-
-    Returns:
-        One record per deal in which the opponent acted.
-    """
+    """Deal ``deals`` hands against rlcard's random agent and record the opponent's first action."""
     env = make_env(seed)
     rng = np.random.default_rng(seed)
     found = []
@@ -359,11 +266,7 @@ def measure_first_actions(opponent: PolicyOpponent, deals: int, seed: int) -> li
 
 
 def first_to_act_shares(opponent: PolicyOpponent) -> dict[int, dict[str, float]]:
-    """Exact first-action shares per holding class when the opponent acts first (small blind).
-
-    Its state then holds only its cards, so each of the 1,326 holdings is
-    played once and weighted equally, as it is dealt.
-    """
+    """Exact first-action shares per holding class when the opponent acts first (small blind)."""
     decision = Decision((), (0, 0, 0, 0), ("call", "raise", "fold"), "")
     holdings = all_holdings()
     chosen = opponent.act_batch(observations(holdings, decision), decision.legal)
@@ -398,13 +301,7 @@ def plugin_mi_bits(table: np.ndarray) -> np.ndarray | float:
 
 
 def miller_madow_mi_bits(table: np.ndarray) -> np.ndarray | float:
-    """Mutual information (bits) from a sample's table of counts, Miller-Madow bias-corrected.
-
-    Each entropy gains ``(nonzero cells - 1) / 2N`` nats, which takes off the
-    plug-in estimate's first-order upward bias, about ``(rows - 1)(columns - 1) / 2N``
-    (0.007 bits for 3 classes by 4 actions at 600 deals). It may fall below 0.
-    Tables may be stacked along leading axes.
-    """
+    """Mutual information (bits) from tables of counts, Miller-Madow bias-corrected (may be < 0)."""
     n = table.sum(axis=(-2, -1))
 
     def correction(counts: np.ndarray) -> np.ndarray:
@@ -421,15 +318,9 @@ MI_RESAMPLES = 2000
 
 
 def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
-    """Mutual information (bits) between holding class and first action, with a 95 % interval.
+    """Mutual information (bits) of holding class and first action, with a 95 % interval.
 
-    The point is the Miller-Madow estimate (:func:`miller_madow_mi_bits`),
-    kept at 0 or above. The interval is the bootstrap's 2.5 and 97.5
-    percentiles over deals, shifted by the bootstrap's own bias (the mean
-    resample minus the estimate, which the correction leaves near zero
-    information) and kept at 0 or above; a simulation test checks that it
-    covers the exact value. Below :data:`~cog_tasks.common.stats.SMALL_N`
-    deals, or when every deal is alike, there is no interval.
+    Miller-Madow, kept at 0 or above, with a bias-shifted bootstrap over deals.
     """
     holding = np.array([r.holding for r in records], dtype=int)
     action = np.array([FIRST_ACTIONS.index(r.action) for r in records], dtype=int)
@@ -472,19 +363,7 @@ def _exact_mi_bits(shares: Mapping[int, Mapping[str, float]]) -> float:
 
 
 def opponent_profile(opponent: PolicyOpponent, deals: int, seed: int) -> dict[str, Any]:
-    """What one opponent's first action reveals of its holding class, in plain data.
-
-    Args:
-        opponent: The opponent.
-        deals: Hands dealt against rlcard's random agent (:func:`measure_first_actions`).
-        seed: Seed of the deals and of the bootstrap.
-
-    Returns:
-        ``vs_random`` (deals, first-action shares per class with Wilson
-        intervals, mutual information with its bootstrap interval over deals)
-        and ``first_to_act`` (exact shares per class over all holdings, and
-        their mutual information).
-    """
+    """What one opponent's first action reveals of its holding class, in plain data."""
     records = measure_first_actions(opponent, deals, seed)
     table = first_action_table(records)
     exact = first_to_act_shares(opponent)

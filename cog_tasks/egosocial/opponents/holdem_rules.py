@@ -1,44 +1,6 @@
 """Rule-based hold'em opponents whose play follows their cards as the paper's styles describe.
 
-The paper describes its two opponents only by style: DQN-Aggressive raises and
-calls a lot, DQN-Conservative folds often. The DQN opponents
-(:mod:`~cog_tasks.egosocial.opponents.holdem_dqn`) do that whatever their
-cards (0.001-0.002 bits of mutual information between holding class and first
-action), so their holding cannot be inferred. These opponents play each style
-as a fixed, documented function of their hand strength and the public state,
-so that their play reveals their cards as a player of that style would.
-
-A policy sees exactly what a DQN opponent sees: rlcard's 72-dimensional
-observation (the cards it sees, one-hot, its own and the board's together,
-and the raises made in each betting round) and its legal actions. From them:
-
-- **strength** (0 weak, 1 medium, 2 strong): before the flop (two cards seen)
-  ``2 - holding class`` (:func:`~cog_tasks.egosocial.holdem.holding_class`:
-  a pair or both 10+ is strong, exactly one 10+ medium, both below 10 weak);
-  after it, the made hand of every card seen (the observation does not tell
-  the board from the hand): two pair or better (trips, straight, flush, full
-  house, quads) is strong, one pair medium, no pair weak;
-- **raised**: at least one raise (a bet after the flop) in this betting
-  round; before the flop the blinds are not raises.
-
-Each style then plays (a raise is played as a call once the round's four
-raises are made; with nothing to call, "call" is a check and "fold" a check):
-
-======  =================================  ==================================
-        aggressive                         conservative
-======  =================================  ==================================
-strong  raise                              call; raise after the flop when
-                                           nobody has raised this round
-medium  raise when not raised, else call   call when not raised, else fold
-weak    call                               fold
-======  =================================  ==================================
-
-So the aggressive opponent never folds and raises its strong holdings most;
-the conservative one folds its weak holdings, continues with its strong ones
-(it never folds a class-0 hand before the flop) and seldom raises. The
-policies are deterministic: the same observation always gives the same action,
-which the ideal observer (:mod:`~cog_tasks.egosocial.opponents.holdem_observer`)
-relies on when it replays a policy on every holding.
+Deterministic functions of hand strength and raises on a DQN's observation (docs/games.md).
 """
 
 from __future__ import annotations
@@ -79,14 +41,7 @@ def _made_hand_strength(cards: np.ndarray, rank_counts: np.ndarray) -> np.ndarra
 
 
 def hand_strength(observations: np.ndarray) -> np.ndarray:
-    """Each observation's strength (0 weak, 1 medium, 2 strong; see the module docstring).
-
-    Args:
-        observations: Rows of rlcard's 72-dimensional limit hold'em observation.
-
-    Returns:
-        One strength per row.
-    """
+    """Each observation's strength: 0 weak, 1 medium, 2 strong (preflop class, else made hand)."""
     cards = np.asarray(observations)[:, :52] > 0.5
     rank_counts = cards.reshape(-1, 4, RANKS_PER_SUIT).sum(axis=1)
     preflop = cards.sum(axis=1) == 2
@@ -106,12 +61,7 @@ def round_state(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class RuleOpponent(PolicyOpponent):
-    """A rule-based opponent of one style (the policy is the module docstring's table).
-
-    Attributes:
-        style: ``"aggressive"`` or ``"conservative"``.
-        sha256: Empty: no weights are read (the rules are this module's code).
-    """
+    """A rule-based opponent of one style; ``sha256`` is empty, as no weights are read."""
 
     style: Style
     sha256: str = ""
@@ -121,15 +71,7 @@ class RuleOpponent(PolicyOpponent):
             raise ParameterError(f"unknown opponent style {self.style!r}; expected one of {STYLES}")
 
     def act_batch(self, observations: np.ndarray, legal: tuple[str, ...]) -> list[str]:
-        """The style's action for each observation; every row shares the legal actions.
-
-        Args:
-            observations: Rows of 72-dimensional observations.
-            legal: The legal action names.
-
-        Returns:
-            The action name chosen for each row.
-        """
+        """The style's action for each observation; every row shares the ``legal`` actions."""
         strength = hand_strength(observations)
         stage, raises = round_state(observations)
         raised = raises > 0
