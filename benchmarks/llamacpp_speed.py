@@ -52,7 +52,9 @@ def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) ->
         shutil.which("inspect") or "inspect", "eval", f"cog_tasks/{args.task}",
         *model_arguments(backend, args.model, folder),
         "--limit", str(args.limit), "--max-tokens", str(args.max_tokens),
-        "--temperature", "0", "--log-dir", str(log_dir), "--display", "none",
+        # CogEval sets each sample's temperature itself (and refuses --temperature).
+        *(["-T", "temperatures=0"] if args.task == "cogeval" else ["--temperature", "0"]),
+        "--log-dir", str(log_dir), "--display", "none",
     ]  # fmt: skip
     before = load()
     start = time.monotonic()
@@ -70,6 +72,8 @@ def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) ->
         raise SystemExit(f"{backend}: exit {process.returncode}\n{process.stderr.read().decode()}")
     [path] = sorted(log_dir.glob("*.eval"))
     log = read_eval_log(str(path))
+    if log.status != "success":  # inspect eval exits 0 on a task that errored
+        raise SystemExit(f"{backend}: status {log.status}: {log.error and log.error.message}")
     output_tokens = sum(usage.output_tokens for usage in log.stats.model_usage.values())
     return {
         "backend": backend,
