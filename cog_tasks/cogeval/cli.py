@@ -9,20 +9,21 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cog_tasks.cogeval.spec import SPEC
 from cog_tasks.common.cli import (
     UsageError,
     add_chance_command,
+    add_command,
+    add_flag,
     add_force_option,
     add_out_option,
     add_status_option,
     comma_list,
-    task_arguments,
+    spec_chance,
 )
 from cog_tasks.common.results import ResultsError
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
-
     from cog_tasks.cogeval.headlines import CogEvalRun
 
 PROGRAM = "cog-tasks cogeval"
@@ -38,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
     )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
-    score = commands.add_parser(
-        "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
+    score = add_command(
+        commands, "score", _score, "rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
     score.add_argument(
         "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
@@ -48,60 +49,57 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         score, "output JSONL (input + score, failure_mode); never the input", required=True
     )
     add_force_option(score)
-    score.add_argument(
+    add_flag(
+        score,
         "--strict",
-        action="store_true",
-        help="refuse the file if an expected answer cannot be read (default: mark it "
+        "refuse the file if an expected answer cannot be read (default: mark it "
         "gold_unreadable, score the rest)",
     )
-    score.add_argument(
+    add_flag(
+        score,
         "--json",
-        action="store_true",
-        help="print replies, correct, success with its interval over tasks, and the coverage",
+        "print replies, correct, success with its interval over tasks, and the coverage",
     )
-    score.set_defaults(func=_score)
-    analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
+    analyze = add_command(
+        commands, "analyze", _analyze, "sequential analysis of deviance (binomial GLM)"
+    )
     _add_table_source(analyze)
-    analyze.add_argument(
+    add_flag(
+        analyze,
         "--json",
-        action="store_true",
-        help='print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when '
-        "it has rows",
+        'print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when it has rows',
     )
-    analyze.set_defaults(func=_analyze)
-    report = commands.add_parser(
+    report = add_command(
+        commands,
         "report",
-        help="success per run with 95%% intervals over tasks (text or --json), and figures",
+        _report,
+        "success per run with 95%% intervals over tasks (text or --json), and figures",
     )
     _add_table_source(report)
     add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
-    report.add_argument(
-        "--json", action="store_true", help='print {"rows": [...]} as JSON instead of text'
-    )
-    report.add_argument(
+    add_flag(report, "--json", 'print {"rows": [...]} as JSON instead of text')
+    add_flag(
+        report,
         "--pool-seeds",
-        action="store_true",
-        help="pool runs whose identities differ only by seed into one row (the report says so)",
+        "pool runs whose identities differ only by seed into one row (the report says so)",
     )
-    report.set_defaults(func=_report)
-    exp2 = commands.add_parser(
+    exp2 = add_command(
+        commands,
         "exp2",
-        help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
+        _exp2,
+        "Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
     )
     _add_log_option(exp2, required=True)
     add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
-    exp2.add_argument(
-        "--by-temperature", action="store_true", help="one row per temperature as in Fig. 3"
-    )
-    exp2.add_argument("--json", action="store_true", help="print the JSON instead of the text")
+    add_flag(exp2, "--by-temperature", "one row per temperature as in Fig. 3")
+    add_flag(exp2, "--json", "print the JSON instead of the text")
     add_status_option(exp2)
-    exp2.set_defaults(func=_exp2)
     add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
-        _chance_setup,
+        spec_chance(SPEC, "cogeval"),
     )
-    generate = commands.add_parser("generate", help="write generated items as JSONL")
+    generate = add_command(commands, "generate", _generate, "write generated items as JSONL")
     add_out_option(generate, "output JSONL", required=True)
     add_force_option(generate)
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
@@ -116,7 +114,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         generate.add_argument(
             f"--{name}", type=comma_list, help=f"comma-separated {name[:-1]} names (default: all)"
         )
-    generate.set_defaults(func=_generate)
 
 
 def _add_log_option(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -351,15 +348,6 @@ def _exp2(args: argparse.Namespace) -> int:
     else:
         print(text, out / "experiment2.txt", out / "experiment2.json", figure, sep="\n")
     return 0
-
-
-def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
-    from cog_tasks.cogeval.inspect.chance import chance_answerer
-    from cog_tasks.cogeval.inspect.cogeval import cogeval
-
-    task_args = task_arguments(cogeval, args.task_args)
-    answerer = chance_answerer(task_args, args.seed)  # refuses unreadable maps before the run
-    return cogeval(**task_args), answerer
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -18,6 +19,8 @@ from cog_tasks.common.logs import LOG_STATUSES, SUCCESS_ONLY
 if TYPE_CHECKING:
     from inspect_ai import Task
     from inspect_ai.log import EvalLog
+
+    from cog_tasks.common.spec import BenchmarkSpec
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -309,6 +312,20 @@ def _at_least(read: Callable[[str], Any], minimum: float, expected: str) -> Call
 positive_int = count_at_least(1)  # An argparse ``type`` reading an integer >= 1.
 
 
+def add_command(
+    commands: argparse._SubParsersAction, name: str, func: Command, help_text: str, **options: Any
+) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` that runs ``func`` (``options``: of ``add_parser``)."""
+    parser = commands.add_parser(name, help=help_text, **options)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def add_flag(parser: argparse.ArgumentParser, flag: str, help_text: str) -> None:
+    """Add an on/off option (``store_true``)."""
+    parser.add_argument(flag, action="store_true", help=help_text)
+
+
 def add_force_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--force``: write over an existing output (checked by ``files.new_output``)."""
     parser.add_argument(
@@ -332,6 +349,18 @@ def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -
 
 
 ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
+
+
+def spec_chance(spec: BenchmarkSpec, task: str, **fixed: Any) -> ChanceSetup:
+    """The chance setup of ``spec``'s ``task``: ``fixed`` and ``-T`` arguments, seeded answerer."""
+
+    def setup(args: argparse.Namespace) -> tuple[Task, Any]:
+        function = getattr(importlib.import_module(spec.task_module), task)
+        task_args = {**fixed, **task_arguments(function, args.task_args)}
+        answerer = spec.chance_answerer(task_args, args.seed)  # refuses bad input before the run
+        return function(**task_args), answerer
+
+    return setup
 
 
 def headline_scores(log: EvalLog) -> list[str]:
