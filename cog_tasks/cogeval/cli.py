@@ -10,17 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.cogeval.spec import SPEC
-from cog_tasks.common.cli import (
-    UsageError,
-    add_chance_command,
-    add_command,
-    add_flag,
-    add_force_option,
-    add_out_option,
-    add_status_option,
-    comma_list,
-    spec_chance,
-)
+from cog_tasks.common import cli as kit
 from cog_tasks.common.results import ResultsError
 
 if TYPE_CHECKING:
@@ -39,69 +29,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
     )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
-    score = add_command(
+    score = kit.add_command(
         commands, "score", _score, "rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
     score.add_argument(
         "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
     )
-    add_out_option(
+    kit.add_out_option(
         score, "output JSONL (input + score, failure_mode); never the input", required=True
     )
-    add_force_option(score)
-    add_flag(
+    kit.add_force_option(score)
+    kit.add_flag(
         score,
         "--strict",
         "refuse the file if an expected answer cannot be read (default: mark it "
         "gold_unreadable, score the rest)",
     )
-    add_flag(
+    kit.add_flag(
         score,
         "--json",
         "print replies, correct, success with its interval over tasks, and the coverage",
     )
-    analyze = add_command(
+    analyze = kit.add_command(
         commands, "analyze", _analyze, "sequential analysis of deviance (binomial GLM)"
     )
     _add_table_source(analyze)
-    add_flag(
+    kit.add_flag(
         analyze,
         "--json",
         'print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when it has rows',
     )
-    report = add_command(
+    report = kit.add_command(
         commands,
         "report",
         _report,
         "success per run with 95%% intervals over tasks (text or --json), and figures",
     )
     _add_table_source(report)
-    add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
-    add_flag(report, "--json", 'print {"rows": [...]} as JSON instead of text')
-    add_flag(
+    kit.add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
+    kit.add_flag(report, "--json", 'print {"rows": [...]} as JSON instead of text')
+    kit.add_flag(
         report,
         "--pool-seeds",
         "pool runs whose identities differ only by seed into one row (the report says so)",
     )
-    exp2 = add_command(
+    exp2 = kit.add_command(
         commands,
         "exp2",
         _exp2,
         "Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
     )
     _add_log_option(exp2, required=True)
-    add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
-    add_flag(exp2, "--by-temperature", "one row per temperature as in Fig. 3")
-    add_flag(exp2, "--json", "print the JSON instead of the text")
-    add_status_option(exp2)
-    add_chance_command(
+    kit.add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
+    kit.add_flag(exp2, "--by-temperature", "one row per temperature as in Fig. 3")
+    kit.add_flag(exp2, "--json", "print the JSON instead of the text")
+    kit.add_status_option(exp2)
+    kit.add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
-        spec_chance(SPEC, "cogeval"),
+        kit.spec_chance(SPEC, "cogeval"),
     )
-    generate = add_command(commands, "generate", _generate, "write generated items as JSONL")
-    add_out_option(generate, "output JSONL", required=True)
-    add_force_option(generate)
+    generate = kit.add_command(commands, "generate", _generate, "write generated items as JSONL")
+    kit.add_out_option(generate, "output JSONL", required=True)
+    kit.add_force_option(generate)
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
     generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
     generate.add_argument(
@@ -112,7 +102,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     for name in ("graphs", "domains", "conditions"):
         generate.add_argument(
-            f"--{name}", type=comma_list, help=f"comma-separated {name[:-1]} names (default: all)"
+            f"--{name}",
+            type=kit.comma_list,
+            help=f"comma-separated {name[:-1]} names (default: all)",
         )
 
 
@@ -130,7 +122,7 @@ def _add_log_option(parser: argparse.ArgumentParser, required: bool = False) -> 
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
     _add_log_option(parser)
-    add_status_option(parser)
+    kit.add_status_option(parser)
 
 
 def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEvalRun]:
@@ -139,15 +131,14 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
 
     scores = getattr(args, "scores", None)
     if (scores is None) == (args.log is None):
-        raise UsageError("give either a SCORES file or --log DIR")
+        raise kit.UsageError("give either a SCORES file or --log DIR")
     if args.log is None:
         from cog_tasks.cogeval.results import score_table_runs
 
         if not scores.is_file():
             raise FileNotFoundError(f"{scores}: no such file")
         return checked_runs(score_table_runs(scores), pool_seeds=pool_seeds)
-    missing = [log for log in args.log if not log.exists()]
-    if missing:
+    if missing := [log for log in args.log if not log.exists()]:
         raise FileNotFoundError(f"{missing[0]}: no such log folder or file")
     resolved = [log.resolve() for log in args.log]
     for index, path in enumerate(resolved):
@@ -155,7 +146,7 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
             (o for o, p in enumerate(resolved) if o != index and path.is_relative_to(p)), None
         )
         if outer is not None:
-            raise UsageError(
+            raise kit.UsageError(
                 f"{args.log[index]}: already read through --log {args.log[outer]}; give each "
                 "log folder once"
             )
@@ -174,7 +165,7 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
         if skipped:
             print(skipped, file=sys.stderr)
         if not found:
-            raise UsageError(
+            raise kit.UsageError(
                 f"{', '.join(map(str, inspect))}: no CogEval Inspect log"
                 + (f"; {skipped}" if skipped else "")
             )
@@ -359,7 +350,7 @@ def _generate(args: argparse.Namespace) -> int:
         args.graphs, args.domains, args.conditions, args.seed, args.cot, design=args.design
     )
     if not items:
-        raise UsageError("no item matches these graphs, domains and conditions")
+        raise kit.UsageError("no item matches these graphs, domains and conditions")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl_atomically(args.out, [item.to_record() for item in items])
     print(f"wrote {len(items)} items to {args.out}")
