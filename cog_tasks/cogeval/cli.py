@@ -7,7 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cog_tasks.cogeval.spec import SPEC
 from cog_tasks.common import cli as kit
@@ -233,20 +233,15 @@ def _score(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from cog_tasks.cogeval import metrics
     from cog_tasks.cogeval.experiment2 import EXPERIMENT2_FACTORS, run_deviance
     from cog_tasks.cogeval.headlines import TEMPERATURE_ARGUMENTS, analysis_levels
-    from cog_tasks.cogeval.metrics import (
-        ANALYSIS_FAMILIES,
-        EXPERIMENT2_FAMILY,
-        analysis_of_deviance,
-        format_deviance_table,
-    )
     from cog_tasks.cogeval.report import flag_counts
 
     runs = _load_runs(args)
     families = {run.declared.tasks[task].family for run in runs for task in run.tasks}
-    has_exp2 = EXPERIMENT2_FAMILY in families
-    has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
+    has_exp1 = bool(families & set(metrics.ANALYSIS_FAMILIES))
+    has_exp2 = metrics.EXPERIMENT2_FAMILY in families
     if not has_exp1 and not has_exp2:
         source = str(args.scores) if args.log is None else ", ".join(map(str, args.log))
         raise ResultsError(
@@ -261,7 +256,7 @@ def _analyze(args: argparse.Namespace) -> int:
                 for run, level in zip(runs, levels["experiment1"], strict=True)
             ]
         )
-        terms = analysis_of_deviance(table, on_warning=_warn)
+        terms = metrics.analysis_of_deviance(table, on_warning=_warn)
     exp2_terms = []
     if has_exp2:
         levels["experiment2"] = analysis_levels(runs, EXPERIMENT2_FACTORS)
@@ -276,19 +271,17 @@ def _analyze(args: argparse.Namespace) -> int:
         for index, run in enumerate(runs)
     ]
     if args.json:
-        result: dict[str, Any] = {"terms": [term.to_dict() for term in terms]}
-        if has_exp2:
-            result["experiment2"] = [term.to_dict() for term in exp2_terms]
-        result["runs"] = notes
+        exp2 = {"experiment2": [term.to_dict() for term in exp2_terms]} if has_exp2 else {}
+        result = {"terms": [term.to_dict() for term in terms], **exp2, "runs": notes}
         print(json.dumps(result, indent=2))
         return 0
     if terms:
-        print(format_deviance_table(terms))
+        print(metrics.format_deviance_table(terms))
     if has_exp2:
         if terms:
             print()
         print("Experiment 2 (cot: none, bfs, dfs):")
-        print(format_deviance_table(exp2_terms))
+        print(metrics.format_deviance_table(exp2_terms))
     print("\nruns (LLM level; invalid/error/truncated replies; note):")
     for row in notes:
         shown = " / ".join(dict.fromkeys(row["levels"].values()))
@@ -311,19 +304,14 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _exp2(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.experiment2 import (
-        experiment2_figure,
-        experiment2_summary,
-        format_experiment2,
-        run_deviance,
-    )
+    from cog_tasks.cogeval import experiment2
     from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
     from cog_tasks.common.files import write_json_atomically, write_text_atomically
 
     runs = _load_runs(args)
-    summary = experiment2_summary(runs, by_temperature=args.by_temperature)
-    terms = run_deviance(runs, on_warning=_warn)
-    text = format_experiment2(summary, terms)
+    summary = experiment2.experiment2_summary(runs, by_temperature=args.by_temperature)
+    terms = experiment2.run_deviance(runs, on_warning=_warn)
+    text = experiment2.format_experiment2(summary, terms)
     result = {
         "rows": summary,
         "deviance": [term.to_dict() for term in terms],
@@ -333,7 +321,7 @@ def _exp2(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)
-    figure = experiment2_figure(summary, out)
+    figure = experiment2.experiment2_figure(summary, out)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
