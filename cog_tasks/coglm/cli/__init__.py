@@ -162,18 +162,15 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
             found = "no Base run" if not matching else f"{len(matching)} Base runs"
             lines.append(f"  {run.label}: not paired ({found} of the same model and arguments)")
             continue
-        pairing = compare_units(
-            overall[run.label].units,
-            overall[matching[0].label].units,
-            unit="item",
-            scale="calibrated",
-        )
-        difference = pairing.difference
-        if difference is None:
+        units = overall[matching[0].label].units
+        pairing = compare_units(overall[run.label].units, units, unit="item", scale="calibrated")
+        if pairing.difference is None:
             lines.append(f"  {run.label}: not paired ({pairing.reason})")
             continue
-        note = f"  ({pairing.reason})" if pairing.reason else ""
-        lines.append(f"  {run.label} vs {matching[0].label}: {difference_text(difference)}{note}")
+        shown = difference_text(pairing.difference) + (
+            f"  ({pairing.reason})" if pairing.reason else ""
+        )
+        lines.append(f"  {run.label} vs {matching[0].label}: {shown}")
     return lines if len(lines) > 1 else []
 
 
@@ -187,10 +184,8 @@ def _score(args: argparse.Namespace) -> int:
     from cog_tasks.common.results import check_run
 
     extractor = args.extractor or SCORE_EXTRACTORS[args.format]
-    if args.format == "authors":
-        items = read_authors_outputs(args.predictions, extractor, args.chance)
-    else:
-        items = read_predictions(args.predictions, extractor, args.chance)
+    read = read_authors_outputs if args.format == "authors" else read_predictions
+    items = read(args.predictions, extractor, args.chance)
     run = predictions_run(items, args.predictions, extractor, args.chance)
     report = checked_run(check_run(run), str(args.predictions))
     if args.json:
@@ -225,10 +220,9 @@ def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]
         except DataFileError as error:
             raise CogLMDataError(f"{neither} ({error})") from error
         if is_authors_layout(data):
-            items = iter_authors_outputs(path)
             return "authors", [
                 (str(item["prediction"] or ""), item["choices"], item["question"])
-                for _, item in items
+                for _, item in iter_authors_outputs(path)
             ]
     if path.suffix == ".eval" or (isinstance(data, dict) and "eval" in data):
         try:
