@@ -173,13 +173,6 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
     return checked_runs(runs, pool_seeds=pool_seeds)
 
 
-def _default_out(args: argparse.Namespace) -> Path:
-    """Where a command writes without --out: a new ``./cogeval-report`` folder, never the logs'."""
-    from cog_tasks.common.files import report_folder
-
-    return report_folder(args.out, "cogeval-report")
-
-
 def _score(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.headlines import checked_runs
     from cog_tasks.cogeval.report import flag_counts
@@ -291,10 +284,11 @@ def _analyze(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.report import format_summary, write_report
+    from cog_tasks.common.files import report_folder
     from cog_tasks.common.scripted import CHANCE_MODEL
 
     runs = _load_runs(args, pool_seeds=args.pool_seeds)
-    folder = _default_out(args)
+    folder = report_folder(args.out, "cogeval-report")  # never the logs' folder
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
         print(json.dumps({"rows": summary, "figures": [str(path) for path in paths]}, indent=2))
@@ -306,7 +300,7 @@ def _report(args: argparse.Namespace) -> int:
 def _exp2(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval import experiment2
     from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
-    from cog_tasks.common.files import write_json_atomically, write_text_atomically
+    from cog_tasks.common.files import report_folder, write_json_atomically, write_text_atomically
 
     runs = _load_runs(args)
     summary = experiment2.experiment2_summary(runs, by_temperature=args.by_temperature)
@@ -317,7 +311,7 @@ def _exp2(args: argparse.Namespace) -> int:
         "deviance": [term.to_dict() for term in terms],
         "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
     }
-    out = _default_out(args)
+    out = report_folder(args.out, "cogeval-report")
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)

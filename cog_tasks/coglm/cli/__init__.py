@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from cog_tasks.coglm.report import CogLMRun
     from cog_tasks.common.stats import Interval
 
-CHART_NAME = "coglm_report.png"
-
 
 def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
     from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
@@ -78,7 +76,7 @@ def _report(args: argparse.Namespace) -> int:
     if logs.skipped:
         print(logs.skipped_note(), file=output)
     if args.out is None:  # never beside the input unless named
-        print(f"no chart written: pass --out {CHART_NAME} to draw one", file=output)
+        print("no chart written: pass --out coglm_report.png to draw one", file=output)
     else:
         print(f"chart written to {write_chart(runs, args.out)}", file=output)
     return 0
