@@ -106,7 +106,6 @@ def add_out_option(
     old_positional: str | None = None,
     required: bool = False,
     default: Any = None,
-    convert: Callable[[str], Any] = Path,
 ) -> None:
     """Add ``--out PATH`` (``args.out``); old names stay as deprecated aliases."""
     plural = "s" if len(old) > 1 else ""
@@ -116,7 +115,7 @@ def add_out_option(
         *old,
         dest="out",
         action=_OutAction,
-        type=convert,
+        type=Path,
         required=required and old_positional is None,
         default=default,
         metavar="PATH",
@@ -127,7 +126,7 @@ def add_out_option(
             "old_out",
             nargs="?",
             action=_OutAction,
-            type=convert,
+            type=Path,
             default=None,
             metavar=old_positional,
             help=argparse.SUPPRESS,
