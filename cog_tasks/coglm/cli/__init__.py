@@ -67,11 +67,8 @@ def _report(args: argparse.Namespace) -> int:
         print(json.dumps(by_key, indent=2))
     else:
         for run in runs:
-            title = f"CogLM report: {run.label}  ({run.source})"
-            if run.protocol:
-                title += f"\n{run.protocol}"
-            if run.note:
-                title += f"\n{run.note}"
+            head = f"CogLM report: {run.label}  ({run.source})"
+            title = "\n".join(filter(None, (head, run.protocol, run.note)))
             print(format_report(run.summary, title), end="\n\n")
     if logs.skipped:
         print(logs.skipped_note(), file=output)
@@ -189,9 +186,8 @@ def _score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_json(report), indent=2))
     else:
-        title = f"CogLM scores: {args.predictions} (extractor: {extractor}, chance: {args.chance})"
-        if report.note:
-            title += f"\n{report.note}"
+        head = f"CogLM scores: {args.predictions} (extractor: {extractor}, chance: {args.chance})"
+        title = "\n".join(filter(None, (head, report.note)))
         print(format_report(report.summary, title))
     return 0
 
