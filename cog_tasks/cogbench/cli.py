@@ -5,22 +5,12 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cog_tasks.cogbench.metrics import KAPPA_FORMS, WEIGHT_SCHEMES
-from cog_tasks.common.cli import (
-    UsageError,
-    add_chance_command,
-    add_name_value_option,
-    add_out_option,
-    add_status_option,
-    positive_int,
-    task_arguments,
-)
+from cog_tasks.cogbench.spec import SPEC
+from cog_tasks.common import cli as kit
 from cog_tasks.common.files import new_output, write_json_atomically
-
-if TYPE_CHECKING:
-    from inspect_ai import Task
 
 
 def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> object:
@@ -35,34 +25,26 @@ def _judge_generator(model_name: str, model_args: list[tuple[str, Any]]) -> obje
 def _score(args: argparse.Namespace) -> int:
     import asyncio
 
-    from cog_tasks.cogbench.evaluation import (
-        answered_items,
-        format_scores,
-        judge_items,
-        recorded_verdicts,
-        score_method,
-    )
+    from cog_tasks.cogbench import evaluation
     from cog_tasks.cogbench.loader import load_records
     from cog_tasks.cogbench.rationality import JudgeVerdict, judge_answers
 
     path = Path(args.eval_file)
     records = load_records(path, require_profile=False)
-    items = answered_items(records, args.method, str(path))
-    verdicts: list[JudgeVerdict | None] | None = recorded_verdicts(items)
+    items = evaluation.answered_items(records, args.method, str(path))
+    verdicts: list[JudgeVerdict | None] | None = evaluation.recorded_verdicts(items)
     judge = f"the verdicts in {path.name} (judge_rationality)"
     if args.judge_model:
         unused = " (the file's judge_rationality left unused)" if verdicts else ""
         judge = f"{args.judge_model}, asked now{unused}"
         generator = _judge_generator(args.judge_model, args.model_arg)
-        verdicts = list(
-            asyncio.run(
-                judge_answers(generator, judge_items(items), context_chars=args.judge_chars)  # type: ignore[arg-type]
-            )
-        )
-    scores = score_method(
+        judged = evaluation.judge_items(items)
+        asked = judge_answers(generator, judged, context_chars=args.judge_chars)  # type: ignore[arg-type]
+        verdicts = list(asyncio.run(asked))
+    scores = evaluation.score_method(
         args.method, items, args.weights, verdicts, args.kappa, str(path), judge_source=judge
     )
-    print(format_scores(scores, path.name))
+    print(evaluation.format_scores(scores, path.name))
     return 0
 
 
@@ -100,7 +82,7 @@ def _agreement(args: argparse.Namespace) -> int:
         # A rater is its file's content and column: a copy of a file is the same rater.
         key = (file_sha256(path) if path.is_file() else str(path), method or HUMAN_RATER)
         if key in specs:
-            raise UsageError(
+            raise kit.UsageError(
                 f"{spec}: the same ratings as {specs[key][0]} (same file content and column); "
                 "a rater against itself agrees by construction, so give each rater once"
             )
@@ -123,12 +105,12 @@ def _report(args: argparse.Namespace) -> int:
 
     log_dir = Path(args.log_dir)
     found = read_cogbench_logs(log_dir, statuses=args.status)
-    if found.skipped_note():
-        print(found.skipped_note())
+    skipped = found.skipped_note()
+    if skipped:
+        print(skipped)
     curves = report_rows(found.logs, pool_seeds=args.pool_seeds)
     if not curves:
-        note = f"; {found.skipped_note()}" if found.skipped_note() else ""
-        raise UsageError(f"{log_dir}: no CogBench logs to report{note}")
+        raise kit.UsageError(f"{log_dir}: no CogBench logs to report{skipped and f'; {skipped}'}")
     print(curves_table(curves))
     for path in write_report(curves, report_folder(args.out, "cogbench-report")):
         print(path)
@@ -159,8 +141,7 @@ def _export(args: argparse.Namespace) -> int:
     from cog_tasks.cogbench.inspect.logs import export_eval_records, read_cogbench_log
 
     target = new_output(args.out, args.force, args.log_file)  # before any reading
-    log = read_cogbench_log(args.log_file)
-    records, checked = export_eval_records(log)
+    records, checked = export_eval_records(read_cogbench_log(args.log_file))
     target.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomically(target, records)
     print(f"{target}: {len(records)} records")
@@ -170,32 +151,24 @@ def _export(args: argparse.Namespace) -> int:
             "(the eval schema holds one answer per item)"
         )
     print(_judge_counts(records))
-    errored = checked.coverage.counts.get("error", 0)
-    if errored:
+    if errored := checked.coverage.counts.get("error", 0):
         print(f"note: {errored} errored trajectory-epoch(s) have no answers to write")
     if checked.note():
         print(f"coverage: {checked.note()}")
     return 0
 
 
-def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
-    from cog_tasks.cogbench.inspect import cogbench
-    from cog_tasks.cogbench.inspect.chance import ChanceRater
-
-    # The chance rater answers the judge's prompts too: it is its own (random) judge.
-    task_args = {"self_judge": True, **task_arguments(cogbench, args.task_args)}
-    return cogbench(**task_args), ChanceRater(args.seed)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``cogbench`` command group to the ``cog-tasks`` parser."""
     group = subparsers.add_parser("cogbench", help="CogBench: evaluate files, plot logs, baseline")
     commands = group.add_subparsers(dest="cogbench_command", metavar="COMMAND", required=True)
-    evaluate = commands.add_parser(
+    evaluate = kit.add_command(
+        commands,
         "score",
-        aliases=["evaluate"],
-        help="Authenticity and Rationality of one method in an eval_cogbench_*.json file "
+        _score,
+        "Authenticity and Rationality of one method in an eval_cogbench_*.json file "
         "(evaluate: deprecated alias, removed in the next release)",
+        aliases=["evaluate"],
     )
     evaluate.add_argument("eval_file", help="file in the authors' eval schema")
     evaluate.add_argument("--method", required=True, help="method name in the answers (CoT...)")
@@ -213,14 +186,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument(
         "--judge-chars",
-        type=positive_int,
+        type=kit.positive_int,
         help="show the judge at most this many characters of flows (default: all, whole)",
     )
-    add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
-    evaluate.set_defaults(func=_score)
-    agreement = commands.add_parser(
+    kit.add_name_value_option(evaluate, "-M", "model_arg", "judge model argument")
+    agreement = kit.add_command(
+        commands,
         "agreement",
-        help="Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
+        _agreement,
+        "Fleiss kappa, Spearman and polarity tallies across rating files (paper's Table 4)",
     )
     agreement.add_argument(
         "raters",
@@ -228,32 +202,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE[:METHOD]",
         help="an eval-schema file: its human ratings, or METHOD's ratings with FILE:METHOD",
     )
-    agreement.add_argument(
+    kit.add_flag(
+        agreement,
         "--rationality",
-        action="store_true",
-        help="compare the human Rationality scores of METHOD's reasoning (FILE:METHOD raters)",
+        "compare the human Rationality scores of METHOD's reasoning (FILE:METHOD raters)",
     )
-    agreement.set_defaults(func=_agreement)
-    report = commands.add_parser(
-        "report", help="plot Authenticity and Rationality by iteration from Inspect logs"
+    report = kit.add_command(
+        commands,
+        "report",
+        _report,
+        "plot Authenticity and Rationality by iteration from Inspect logs",
     )
     report.add_argument("log_dir", help="folder with Inspect logs of cog_tasks/cogbench")
-    add_out_option(
+    kit.add_out_option(
         report, "folder for the PNGs and cogbench_curves.json (default: a new ./cogbench-report)"
     )
-    add_status_option(report)
-    report.add_argument(
-        "--pool-seeds",
-        action="store_true",
-        help="pool runs that differ only by seed into one row (the row says so)",
+    kit.add_status_option(report)
+    kit.add_flag(
+        report, "--pool-seeds", "pool runs that differ only by seed into one row (the row says so)"
     )
-    report.set_defaults(func=_report)
-    export = commands.add_parser("export", help="write an Inspect log's answers as an eval file")
+    export = kit.add_command(
+        commands, "export", _export, "write an Inspect log's answers as an eval file"
+    )
     export.add_argument("log_file", help="an Inspect log of cog_tasks/cogbench")
-    add_out_option(export, "JSON file to write", old=("-o", "--output"), required=True)
-    export.set_defaults(func=_export)
-    add_chance_command(
+    kit.add_out_option(export, "JSON file to write", old=("-o", "--output"), required=True)
+    # The chance rater answers the judge's prompts too: it is its own (random) judge.
+    kit.add_chance_command(
         commands,
         "run the cogbench task with a seeded uniform-random rater (chance reference)",
-        _chance_setup,
+        kit.spec_chance(SPEC, "cogbench", self_judge=True),
     )

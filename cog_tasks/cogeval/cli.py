@@ -7,22 +7,13 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from cog_tasks.common.cli import (
-    UsageError,
-    add_chance_command,
-    add_force_option,
-    add_out_option,
-    add_status_option,
-    comma_list,
-    task_arguments,
-)
+from cog_tasks.cogeval.spec import SPEC
+from cog_tasks.common import cli as kit
 from cog_tasks.common.results import ResultsError
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
-
     from cog_tasks.cogeval.headlines import CogEvalRun
 
 PROGRAM = "cog-tasks cogeval"
@@ -38,72 +29,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cogeval", help="CogEval: rescore, analyse, plot, chance reference, generate items"
     )
     commands = group.add_subparsers(dest="cogeval_command", metavar="COMMAND", required=True)
-    score = commands.add_parser(
-        "score", help="rescore replies produced elsewhere (JSONL in, JSONL out)"
+    score = kit.add_command(
+        commands, "score", _score, "rescore replies produced elsewhere (JSONL in, JSONL out)"
     )
     score.add_argument(
         "input", type=Path, help="JSONL with condition, expected, response[, graph_context, start]"
     )
-    add_out_option(
+    kit.add_out_option(
         score, "output JSONL (input + score, failure_mode); never the input", required=True
     )
-    add_force_option(score)
-    score.add_argument(
+    kit.add_force_option(score)
+    kit.add_flag(
+        score,
         "--strict",
-        action="store_true",
-        help="refuse the file if an expected answer cannot be read (default: mark it "
+        "refuse the file if an expected answer cannot be read (default: mark it "
         "gold_unreadable, score the rest)",
     )
-    score.add_argument(
+    kit.add_flag(
+        score,
         "--json",
-        action="store_true",
-        help="print replies, correct, success with its interval over tasks, and the coverage",
+        "print replies, correct, success with its interval over tasks, and the coverage",
     )
-    score.set_defaults(func=_score)
-    analyze = commands.add_parser("analyze", help="sequential analysis of deviance (binomial GLM)")
+    analyze = kit.add_command(
+        commands, "analyze", _analyze, "sequential analysis of deviance (binomial GLM)"
+    )
     _add_table_source(analyze)
-    analyze.add_argument(
+    kit.add_flag(
+        analyze,
         "--json",
-        action="store_true",
-        help='print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when '
-        "it has rows",
+        'print {"terms": [...], "runs": [...]} as JSON, with "experiment2": [...] when it has rows',
     )
-    analyze.set_defaults(func=_analyze)
-    report = commands.add_parser(
+    report = kit.add_command(
+        commands,
         "report",
-        help="success per run with 95%% intervals over tasks (text or --json), and figures",
+        _report,
+        "success per run with 95%% intervals over tasks (text or --json), and figures",
     )
     _add_table_source(report)
-    add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
-    report.add_argument(
-        "--json", action="store_true", help='print {"rows": [...]} as JSON instead of text'
-    )
-    report.add_argument(
+    kit.add_out_option(report, "folder for the PNG files (default: a new ./cogeval-report)")
+    kit.add_flag(report, "--json", 'print {"rows": [...]} as JSON instead of text')
+    kit.add_flag(
+        report,
         "--pool-seeds",
-        action="store_true",
-        help="pool runs whose identities differ only by seed into one row (the report says so)",
+        "pool runs whose identities differ only by seed into one row (the report says so)",
     )
-    report.set_defaults(func=_report)
-    exp2 = commands.add_parser(
+    exp2 = kit.add_command(
+        commands,
         "exp2",
-        help="Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
+        _exp2,
+        "Experiment 2 (the paper's Fig. 3): success per question x cot, intervals, figure",
     )
     _add_log_option(exp2, required=True)
-    add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
-    exp2.add_argument(
-        "--by-temperature", action="store_true", help="one row per temperature as in Fig. 3"
-    )
-    exp2.add_argument("--json", action="store_true", help="print the JSON instead of the text")
-    add_status_option(exp2)
-    exp2.set_defaults(func=_exp2)
-    add_chance_command(
+    kit.add_out_option(exp2, "folder for experiment2.txt, experiment2.json and experiment2.png")
+    kit.add_flag(exp2, "--by-temperature", "one row per temperature as in Fig. 3")
+    kit.add_flag(exp2, "--json", "print the JSON instead of the text")
+    kit.add_status_option(exp2)
+    kit.add_chance_command(
         commands,
         "run the cogeval task with a seeded random walker (chance reference)",
-        _chance_setup,
+        kit.spec_chance(SPEC, "cogeval"),
     )
-    generate = commands.add_parser("generate", help="write generated items as JSONL")
-    add_out_option(generate, "output JSONL", required=True)
-    add_force_option(generate)
+    generate = kit.add_command(commands, "generate", _generate, "write generated items as JSONL")
+    kit.add_out_option(generate, "output JSONL", required=True)
+    kit.add_force_option(generate)
     generate.add_argument("--seed", type=int, default=0, help="relabelling seed (0: reference set)")
     generate.add_argument("--cot", default="none", choices=("none", "bfs", "dfs"))
     generate.add_argument(
@@ -114,9 +102,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     for name in ("graphs", "domains", "conditions"):
         generate.add_argument(
-            f"--{name}", type=comma_list, help=f"comma-separated {name[:-1]} names (default: all)"
+            f"--{name}",
+            type=kit.comma_list,
+            help=f"comma-separated {name[:-1]} names (default: all)",
         )
-    generate.set_defaults(func=_generate)
 
 
 def _add_log_option(parser: argparse.ArgumentParser, required: bool = False) -> None:
@@ -133,7 +122,7 @@ def _add_log_option(parser: argparse.ArgumentParser, required: bool = False) -> 
 def _add_table_source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scores", nargs="?", type=Path, help="SCORES.csv or .jsonl")
     _add_log_option(parser)
-    add_status_option(parser)
+    kit.add_status_option(parser)
 
 
 def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEvalRun]:
@@ -142,15 +131,14 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
 
     scores = getattr(args, "scores", None)
     if (scores is None) == (args.log is None):
-        raise UsageError("give either a SCORES file or --log DIR")
+        raise kit.UsageError("give either a SCORES file or --log DIR")
     if args.log is None:
         from cog_tasks.cogeval.results import score_table_runs
 
         if not scores.is_file():
             raise FileNotFoundError(f"{scores}: no such file")
         return checked_runs(score_table_runs(scores), pool_seeds=pool_seeds)
-    missing = [log for log in args.log if not log.exists()]
-    if missing:
+    if missing := [log for log in args.log if not log.exists()]:
         raise FileNotFoundError(f"{missing[0]}: no such log folder or file")
     resolved = [log.resolve() for log in args.log]
     for index, path in enumerate(resolved):
@@ -158,7 +146,7 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
             (o for o, p in enumerate(resolved) if o != index and path.is_relative_to(p)), None
         )
         if outer is not None:
-            raise UsageError(
+            raise kit.UsageError(
                 f"{args.log[index]}: already read through --log {args.log[outer]}; give each "
                 "log folder once"
             )
@@ -177,19 +165,12 @@ def _load_runs(args: argparse.Namespace, pool_seeds: bool = False) -> list[CogEv
         if skipped:
             print(skipped, file=sys.stderr)
         if not found:
-            raise UsageError(
+            raise kit.UsageError(
                 f"{', '.join(map(str, inspect))}: no CogEval Inspect log"
                 + (f"; {skipped}" if skipped else "")
             )
         runs += found
     return checked_runs(runs, pool_seeds=pool_seeds)
-
-
-def _default_out(args: argparse.Namespace) -> Path:
-    """Where a command writes without --out: a new ``./cogeval-report`` folder, never the logs'."""
-    from cog_tasks.common.files import report_folder
-
-    return report_folder(args.out, "cogeval-report")
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -245,20 +226,15 @@ def _score(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from cog_tasks.cogeval import metrics
     from cog_tasks.cogeval.experiment2 import EXPERIMENT2_FACTORS, run_deviance
     from cog_tasks.cogeval.headlines import TEMPERATURE_ARGUMENTS, analysis_levels
-    from cog_tasks.cogeval.metrics import (
-        ANALYSIS_FAMILIES,
-        EXPERIMENT2_FAMILY,
-        analysis_of_deviance,
-        format_deviance_table,
-    )
     from cog_tasks.cogeval.report import flag_counts
 
     runs = _load_runs(args)
     families = {run.declared.tasks[task].family for run in runs for task in run.tasks}
-    has_exp2 = EXPERIMENT2_FAMILY in families
-    has_exp1 = bool(families & set(ANALYSIS_FAMILIES))
+    has_exp1 = bool(families & set(metrics.ANALYSIS_FAMILIES))
+    has_exp2 = metrics.EXPERIMENT2_FAMILY in families
     if not has_exp1 and not has_exp2:
         source = str(args.scores) if args.log is None else ", ".join(map(str, args.log))
         raise ResultsError(
@@ -273,7 +249,7 @@ def _analyze(args: argparse.Namespace) -> int:
                 for run, level in zip(runs, levels["experiment1"], strict=True)
             ]
         )
-        terms = analysis_of_deviance(table, on_warning=_warn)
+        terms = metrics.analysis_of_deviance(table, on_warning=_warn)
     exp2_terms = []
     if has_exp2:
         levels["experiment2"] = analysis_levels(runs, EXPERIMENT2_FACTORS)
@@ -288,19 +264,17 @@ def _analyze(args: argparse.Namespace) -> int:
         for index, run in enumerate(runs)
     ]
     if args.json:
-        result: dict[str, Any] = {"terms": [term.to_dict() for term in terms]}
-        if has_exp2:
-            result["experiment2"] = [term.to_dict() for term in exp2_terms]
-        result["runs"] = notes
+        exp2 = {"experiment2": [term.to_dict() for term in exp2_terms]} if has_exp2 else {}
+        result = {"terms": [term.to_dict() for term in terms], **exp2, "runs": notes}
         print(json.dumps(result, indent=2))
         return 0
     if terms:
-        print(format_deviance_table(terms))
+        print(metrics.format_deviance_table(terms))
     if has_exp2:
         if terms:
             print()
         print("Experiment 2 (cot: none, bfs, dfs):")
-        print(format_deviance_table(exp2_terms))
+        print(metrics.format_deviance_table(exp2_terms))
     print("\nruns (LLM level; invalid/error/truncated replies; note):")
     for row in notes:
         shown = " / ".join(dict.fromkeys(row["levels"].values()))
@@ -310,10 +284,11 @@ def _analyze(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from cog_tasks.cogeval.report import format_summary, write_report
+    from cog_tasks.common.files import report_folder
     from cog_tasks.common.scripted import CHANCE_MODEL
 
     runs = _load_runs(args, pool_seeds=args.pool_seeds)
-    folder = _default_out(args)
+    folder = report_folder(args.out, "cogeval-report")  # never the logs' folder
     summary, paths = write_report(runs, folder, reference_model=CHANCE_MODEL)
     if args.json:
         print(json.dumps({"rows": summary, "figures": [str(path) for path in paths]}, indent=2))
@@ -323,43 +298,29 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _exp2(args: argparse.Namespace) -> int:
-    from cog_tasks.cogeval.experiment2 import (
-        experiment2_figure,
-        experiment2_summary,
-        format_experiment2,
-        run_deviance,
-    )
+    from cog_tasks.cogeval import experiment2
     from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS
-    from cog_tasks.common.files import write_json_atomically, write_text_atomically
+    from cog_tasks.common.files import report_folder, write_json_atomically, write_text_atomically
 
     runs = _load_runs(args)
-    summary = experiment2_summary(runs, by_temperature=args.by_temperature)
-    terms = run_deviance(runs, on_warning=_warn)
-    text = format_experiment2(summary, terms)
+    summary = experiment2.experiment2_summary(runs, by_temperature=args.by_temperature)
+    terms = experiment2.run_deviance(runs, on_warning=_warn)
+    text = experiment2.format_experiment2(summary, terms)
     result = {
         "rows": summary,
         "deviance": [term.to_dict() for term in terms],
         "paper": [asdict(finding) for finding in EXPERIMENT2_FINDINGS],
     }
-    out = _default_out(args)
+    out = report_folder(args.out, "cogeval-report")
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / "experiment2.txt", text + "\n")
     write_json_atomically(out / "experiment2.json", result)
-    figure = experiment2_figure(summary, out)
+    figure = experiment2.experiment2_figure(summary, out)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(text, out / "experiment2.txt", out / "experiment2.json", figure, sep="\n")
     return 0
-
-
-def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
-    from cog_tasks.cogeval.inspect.chance import chance_answerer
-    from cog_tasks.cogeval.inspect.cogeval import cogeval
-
-    task_args = task_arguments(cogeval, args.task_args)
-    answerer = chance_answerer(task_args, args.seed)  # refuses unreadable maps before the run
-    return cogeval(**task_args), answerer
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -371,7 +332,7 @@ def _generate(args: argparse.Namespace) -> int:
         args.graphs, args.domains, args.conditions, args.seed, args.cot, design=args.design
     )
     if not items:
-        raise UsageError("no item matches these graphs, domains and conditions")
+        raise kit.UsageError("no item matches these graphs, domains and conditions")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl_atomically(args.out, [item.to_record() for item in items])
     print(f"wrote {len(items)} items to {args.out}")

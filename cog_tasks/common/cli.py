@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -19,11 +20,12 @@ if TYPE_CHECKING:
     from inspect_ai import Task
     from inspect_ai.log import EvalLog
 
+    from cog_tasks.common.spec import BenchmarkSpec
 
-Command = Callable[[argparse.Namespace], int]
 
-USER_ERRORS: tuple[type[Exception], ...] = (UserError, OSError)
-"""Errors that mean bad input or an unusable environment (one line), not a bug."""
+Parser = argparse.ArgumentParser
+Namespace = argparse.Namespace
+Command = Callable[[Namespace], int]
 
 INTERRUPTED = "interrupted; run the same command again to resume"
 """What a command prints when it is interrupted."""
@@ -42,8 +44,7 @@ def comma_list(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(
             f"empty item in {text!r}: give names separated by single commas, such as a,b"
         )
-    repeated = sorted({item for item in items if items.count(item) > 1})
-    if repeated:
+    if repeated := sorted({item for item in items if items.count(item) > 1}):
         raise argparse.ArgumentTypeError(
             f"{', '.join(repeated)} given twice in {text!r}; give each once"
         )
@@ -55,8 +56,7 @@ def comma_list_of(choices: Sequence[str]) -> Callable[[str], list[str]]:
 
     def parse(text: str) -> list[str]:
         items = comma_list(text)
-        unknown = [item for item in items if item not in choices]
-        if unknown:
+        if unknown := [item for item in items if item not in choices]:
             raise argparse.ArgumentTypeError(
                 f"unknown {', '.join(map(repr, unknown))}; choose from {', '.join(choices)}"
             )
@@ -68,19 +68,13 @@ def comma_list_of(choices: Sequence[str]) -> Callable[[str], list[str]]:
 class _StatusAction(argparse.Action):
     """Collects ``--status`` lists; the first use replaces the default."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
+    def __call__(self, parser: Parser, namespace: Namespace, values: Any, flag: Any = None) -> None:
         current = getattr(namespace, self.dest)
         chosen = set(values) | (set() if current is self.default else set(current))
         setattr(namespace, self.dest, tuple(s for s in LOG_STATUSES if s in chosen))
 
 
-def add_status_option(parser: argparse.ArgumentParser) -> None:
+def add_status_option(parser: Parser) -> None:
     """Add ``--status STATUS[,STATUS...]`` (repeatable): a tuple of Inspect log statuses to read."""
     parser.add_argument(
         "--status",
@@ -96,13 +90,7 @@ def add_status_option(parser: argparse.ArgumentParser) -> None:
 class _OutAction(argparse.Action):
     """Stores the output path in ``out``, whichever name gave it; twice is an error."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
+    def __call__(self, parser: Parser, namespace: Namespace, values: Any, flag: Any = None) -> None:
         if values is None:  # the old positional form, not given
             return
         if getattr(namespace, "out", None) not in (None, self.default):
@@ -111,14 +99,13 @@ class _OutAction(argparse.Action):
 
 
 def add_out_option(
-    parser: argparse.ArgumentParser,
+    parser: Parser,
     help_text: str,
     *,
     old: Sequence[str] = (),
     old_positional: str | None = None,
     required: bool = False,
     default: Any = None,
-    convert: Callable[[str], Any] = Path,
 ) -> None:
     """Add ``--out PATH`` (``args.out``); old names stay as deprecated aliases."""
     plural = "s" if len(old) > 1 else ""
@@ -128,7 +115,7 @@ def add_out_option(
         *old,
         dest="out",
         action=_OutAction,
-        type=convert,
+        type=Path,
         required=required and old_positional is None,
         default=default,
         metavar="PATH",
@@ -139,7 +126,7 @@ def add_out_option(
             "old_out",
             nargs="?",
             action=_OutAction,
-            type=convert,
+            type=Path,
             default=None,
             metavar=old_positional,
             help=argparse.SUPPRESS,
@@ -150,7 +137,7 @@ class UsageError(UserError):
     """A command line that cannot be carried out as given."""
 
 
-def required_out(args: argparse.Namespace) -> Any:
+def required_out(args: Namespace) -> Any:
     """``args.out`` of a command whose output may still come positionally (:class:`UsageError`)."""
     if args.out is None:
         raise UsageError("the following argument is required: --out")
@@ -185,14 +172,14 @@ def _one_line(error: BaseException) -> str:
 
 def is_user_error(error: BaseException) -> bool:
     """Whether ``error`` means bad input (one line) rather than a bug (a traceback)."""
-    return isinstance(error, (*USER_ERRORS, *_network_errors()))
+    return isinstance(error, (UserError, OSError, *_network_errors()))
 
 
 def guarded(command: Command, program: str) -> Command:
     """Wrap a command: user errors print one line (exit 2), an interrupt :data:`INTERRUPTED`."""
 
     @functools.wraps(command)
-    def run(args: argparse.Namespace) -> int:
+    def run(args: Namespace) -> int:
         from cog_tasks.common.files import begin_command, terminate_as_interrupt
 
         begin_command(force=bool(getattr(args, "force", False)))
@@ -211,7 +198,7 @@ def guarded(command: Command, program: str) -> Command:
     return run
 
 
-def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+def command_parsers(parser: Parser) -> Iterator[Parser]:
     """Every parser of the tree that has no subcommands, each once, in the order added."""
     groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     if not groups:
@@ -225,7 +212,7 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
                 yield from command_parsers(child)
 
 
-def guard_commands(parser: argparse.ArgumentParser) -> None:
+def guard_commands(parser: Parser) -> None:
     """Wrap every command's ``func`` under ``parser`` with :func:`guarded`, adding ``--force``."""
     for command in command_parsers(parser):
         if "--force" not in command._option_string_actions:
@@ -254,23 +241,15 @@ def name_value(entry: str) -> tuple[str, Any]:
 class _NameValueAction(argparse.Action):
     """Appends ``(name, value)`` pairs; a name given twice is an error, not the last one kept."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
+    def __call__(self, parser: Parser, namespace: Namespace, values: Any, flag: Any = None) -> None:
         pairs = list(getattr(namespace, self.dest) or [])
         name = values[0]
         if any(given == name for given, _ in pairs):
-            parser.error(f"{option_string} {name}= given twice; give each name once")
+            parser.error(f"{flag} {name}= given twice; give each name once")
         setattr(namespace, self.dest, [*pairs, values])
 
 
-def add_name_value_option(
-    parser: argparse.ArgumentParser, flag: str, dest: str, help_text: str
-) -> None:
+def add_name_value_option(parser: Parser, flag: str, dest: str, help_text: str) -> None:
     """Add a repeatable ``FLAG NAME=VALUE`` option: a list of ``(name, value)`` pairs."""
     parser.add_argument(
         flag,
@@ -309,11 +288,23 @@ def _at_least(read: Callable[[str], Any], minimum: float, expected: str) -> Call
 positive_int = count_at_least(1)  # An argparse ``type`` reading an integer >= 1.
 
 
-def add_force_option(parser: argparse.ArgumentParser) -> None:
+def add_command(
+    commands: argparse._SubParsersAction, name: str, func: Command, help_text: str, **options: Any
+) -> Parser:
+    """Add the subcommand ``name`` that runs ``func`` (``options``: of ``add_parser``)."""
+    parser = commands.add_parser(name, help=help_text, **options)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def add_flag(parser: Parser, flag: str, help_text: str) -> None:
+    """Add an on/off option (``store_true``)."""
+    parser.add_argument(flag, action="store_true", help=help_text)
+
+
+def add_force_option(parser: Parser) -> None:
     """Add ``--force``: write over an existing output (checked by ``files.new_output``)."""
-    parser.add_argument(
-        "--force", action="store_true", help="write over the output file if it exists"
-    )
+    add_flag(parser, "--force", "write over the output file if it exists")
 
 
 def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -> dict[str, Any]:
@@ -322,8 +313,7 @@ def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -
 
     known = list(inspect.signature(task).parameters)
     arguments = dict(pairs)
-    unknown = [name for name in arguments if name not in known]
-    if unknown:
+    if unknown := [name for name in arguments if name not in known]:
         raise UsageError(
             f"unknown task parameter(s) {', '.join(unknown)} of {task.__name__}; "
             f"parameters: {', '.join(known)}"
@@ -331,7 +321,19 @@ def task_arguments(task: Callable[..., Any], pairs: Sequence[tuple[str, Any]]) -
     return arguments
 
 
-ChanceSetup = Callable[[argparse.Namespace], tuple["Task", Any]]
+ChanceSetup = Callable[[Namespace], tuple["Task", Any]]
+
+
+def spec_chance(spec: BenchmarkSpec, task: str, **fixed: Any) -> ChanceSetup:
+    """The chance setup of ``spec``'s ``task``: ``fixed`` and ``-T`` arguments, seeded answerer."""
+
+    def setup(args: Namespace) -> tuple[Task, Any]:
+        function = getattr(importlib.import_module(spec.task_module), task)
+        task_args = {**fixed, **task_arguments(function, args.task_args)}
+        answerer = spec.chance_answerer(task_args, args.seed)  # refuses bad input before the run
+        return function(**task_args), answerer
+
+    return setup
 
 
 def headline_scores(log: EvalLog) -> list[str]:
@@ -349,16 +351,15 @@ def headline_scores(log: EvalLog) -> list[str]:
                 continue
             if name.endswith(("_ci_low", "_ci_high")) and name.rsplit("_ci_", 1)[0] in values:
                 continue
-            if f"{name}_n" not in values:
-                shown.append(f"{name}={value:.4g}")
-                continue
-            interval = interval_from_metrics(name, values)
-            shown.append(f"{name}={value:.4g} {interval.bounds_text()}")
+            bounds = (
+                interval_from_metrics(name, values).bounds_text() if f"{name}_n" in values else ""
+            )
+            shown.append(f"{name}={value:.4g} {bounds}".rstrip())
         lines.append(f"{score.name}: {', '.join(shown)}")
     return lines
 
 
-def _run_chance(args: argparse.Namespace) -> int:
+def _run_chance(args: Namespace) -> int:
     from cog_tasks.common.scripted import run_chance_model
 
     task, answerer = args.chance_setup(args)
@@ -373,9 +374,9 @@ def _run_chance(args: argparse.Namespace) -> int:
 
 def add_chance_command(
     commands: argparse._SubParsersAction, help_text: str, setup: ChanceSetup
-) -> argparse.ArgumentParser:
+) -> Parser:
     """Add a benchmark's seeded ``chance`` command (``-T``, ``--seed``, ``--epochs``, ...)."""
-    chance = commands.add_parser("chance", help=help_text)
+    chance = add_command(commands, "chance", _run_chance, help_text)
     add_name_value_option(chance, "-T", "task_args", "task argument, as in inspect eval -T")
     chance.add_argument("--seed", type=int, default=0, help="seed of the random answers")
     chance.add_argument("--epochs", type=positive_int, default=1, help="repeats of every sample")
@@ -383,5 +384,5 @@ def add_chance_command(
         "--limit", type=positive_int, help="evaluate only the first N samples (N >= 1)"
     )
     chance.add_argument("--log-dir", default="logs", help="Inspect log directory (default: logs)")
-    chance.set_defaults(func=_run_chance, chance_setup=setup)
+    chance.set_defaults(chance_setup=setup)
     return chance

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -14,21 +15,13 @@ from typing import TYPE_CHECKING, Any
 from cog_tasks.coglm.cli.studies import add_study_commands
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, EXTRACTORS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE, DEFAULT_RULE, RULES
-from cog_tasks.common.cli import (
-    add_chance_command,
-    add_out_option,
-    add_status_option,
-    task_arguments,
-)
+from cog_tasks.coglm.spec import SPEC
+from cog_tasks.common import cli as kit
 from cog_tasks.common.files import new_output
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
-
     from cog_tasks.coglm.report import CogLMRun
     from cog_tasks.common.stats import Interval
-
-CHART_NAME = "coglm_report.png"
 
 
 def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
@@ -38,11 +31,9 @@ def _lm_eval_runs(paths: list[Path], rule: str, chance: str) -> list[CogLMRun]:
 
     found = []
     for path in paths:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             find_results_files(path)
-        except FileNotFoundError:
-            continue
-        found.append(path)
+            found.append(path)
     if not found:
         return []
     return [
@@ -70,28 +61,27 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         labels = [run.label for run in runs]
         by_key = {  # a label shared by an lm-eval run and an Inspect run gets its source
-            f"{run.label} ({run.source})" if labels.count(run.label) > 1 else run.label: {
-                **run.summary,
-                "coverage": run.coverage.as_dict(),
-            }
+            f"{run.label} ({run.source})" if labels.count(run.label) > 1 else run.label: _json(run)
             for run in runs
         }
         print(json.dumps(by_key, indent=2))
     else:
         for run in runs:
-            title = f"CogLM report: {run.label}  ({run.source})"
-            if run.protocol:
-                title += f"\n{run.protocol}"
-            if run.note:
-                title += f"\n{run.note}"
+            head = f"CogLM report: {run.label}  ({run.source})"
+            title = "\n".join(filter(None, (head, run.protocol, run.note)))
             print(format_report(run.summary, title), end="\n\n")
     if logs.skipped:
         print(logs.skipped_note(), file=output)
     if args.out is None:  # never beside the input unless named
-        print(f"no chart written: pass --out {CHART_NAME} to draw one", file=output)
+        print("no chart written: pass --out coglm_report.png to draw one", file=output)
     else:
         print(f"chart written to {write_chart(runs, args.out)}", file=output)
     return 0
+
+
+def _json(run: CogLMRun) -> dict[str, Any]:
+    """A run's summary with its coverage, as ``--json`` prints it."""
+    return {**run.summary, "coverage": run.coverage.as_dict()}
 
 
 def _settings_table(args: argparse.Namespace, table: int) -> int:
@@ -167,18 +157,15 @@ def _setting_differences(runs: Sequence[Any], logs: Sequence[Any]) -> list[str]:
             found = "no Base run" if not matching else f"{len(matching)} Base runs"
             lines.append(f"  {run.label}: not paired ({found} of the same model and arguments)")
             continue
-        pairing = compare_units(
-            overall[run.label].units,
-            overall[matching[0].label].units,
-            unit="item",
-            scale="calibrated",
-        )
-        difference = pairing.difference
-        if difference is None:
+        units = overall[matching[0].label].units
+        pairing = compare_units(overall[run.label].units, units, unit="item", scale="calibrated")
+        if pairing.difference is None:
             lines.append(f"  {run.label}: not paired ({pairing.reason})")
             continue
-        note = f"  ({pairing.reason})" if pairing.reason else ""
-        lines.append(f"  {run.label} vs {matching[0].label}: {difference_text(difference)}{note}")
+        shown = difference_text(pairing.difference) + (
+            f"  ({pairing.reason})" if pairing.reason else ""
+        )
+        lines.append(f"  {run.label} vs {matching[0].label}: {shown}")
     return lines if len(lines) > 1 else []
 
 
@@ -192,18 +179,15 @@ def _score(args: argparse.Namespace) -> int:
     from cog_tasks.common.results import check_run
 
     extractor = args.extractor or SCORE_EXTRACTORS[args.format]
-    if args.format == "authors":
-        items = read_authors_outputs(args.predictions, extractor, args.chance)
-    else:
-        items = read_predictions(args.predictions, extractor, args.chance)
+    read = read_authors_outputs if args.format == "authors" else read_predictions
+    items = read(args.predictions, extractor, args.chance)
     run = predictions_run(items, args.predictions, extractor, args.chance)
     report = checked_run(check_run(run), str(args.predictions))
     if args.json:
-        print(json.dumps({**report.summary, "coverage": report.coverage.as_dict()}, indent=2))
+        print(json.dumps(_json(report), indent=2))
     else:
-        title = f"CogLM scores: {args.predictions} (extractor: {extractor}, chance: {args.chance})"
-        if report.note:
-            title += f"\n{report.note}"
+        head = f"CogLM scores: {args.predictions} (extractor: {extractor}, chance: {args.chance})"
+        title = "\n".join(filter(None, (head, report.note)))
         print(format_report(report.summary, title))
     return 0
 
@@ -230,10 +214,9 @@ def _leak_replies(path: Path) -> tuple[str, list[tuple[str, Sequence[str], str]]
         except DataFileError as error:
             raise CogLMDataError(f"{neither} ({error})") from error
         if is_authors_layout(data):
-            items = iter_authors_outputs(path)
             return "authors", [
                 (str(item["prediction"] or ""), item["choices"], item["question"])
-                for _, item in items
+                for _, item in iter_authors_outputs(path)
             ]
     if path.suffix == ".eval" or (isinstance(data, dict) and "eval" in data):
         try:
@@ -254,8 +237,7 @@ def _coc_leak(args: argparse.Namespace) -> int:
     rows = []
     for path in args.files:
         source, replies = _leak_replies(path)
-        counts = leak_counts(replies, form=args.form)
-        rows.append((path, source, counts))
+        rows.append((path, source, leak_counts(replies, form=args.form)))
     if args.json:
         listed = [
             {
@@ -287,39 +269,6 @@ def _coc_leak(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_coc_leak(commands: argparse._SubParsersAction) -> None:
-    from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
-
-    leak = commands.add_parser(
-        "coc-leak",
-        help="count chain-of-cognition rationales that still read as the chosen option",
-        description="For raw outputs in the CogLM authors' layout (their "
-        "result/llama-2-*-chat/result.json) and Inspect coglm_chat logs (.eval or .json; "
-        "the first epoch's reply to each sample, the rationale a chain-of-cognition run "
-        "would show): of the replies the default extractor reads, how many still read as "
-        "the same option, how many still hold its text, and how many an ordinal or an "
-        "option's fragment, once shown as a rationale, with 95 %% Wilson intervals over the "
-        "readable replies; and the share of the replies' characters kept (bootstrap over "
-        "replies).",
-    )
-    leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json|LOG")
-    leak.add_argument(
-        "--form",
-        choices=RATIONALE_FORMS,
-        default=DEFAULT_RATIONALE_FORM,
-        help="rationale form: hidden (default, no option letter or text) or raw (as written)",
-    )
-    leak.add_argument("--json", action="store_true", help="print one JSON list")
-    leak.set_defaults(func=_coc_leak)
-
-
-def _chance_setup(args: argparse.Namespace) -> tuple[Task, Any]:
-    from cog_tasks.coglm.inspect import coglm_chat
-    from cog_tasks.coglm.inspect.chance import ChanceAnswerer
-
-    return coglm_chat(**task_arguments(coglm_chat, args.task_args)), ChanceAnswerer(args.seed)
-
-
 def _add_chance_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chance",
@@ -331,10 +280,19 @@ def _add_chance_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_report(commands: argparse._SubParsersAction) -> None:
-    report = commands.add_parser(
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``coglm`` command group to the ``cog-tasks`` parser."""
+    from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
+
+    coglm = subparsers.add_parser(
+        "coglm", help="CogLM: reports, the paper's tables, scoring, chance baseline, studies"
+    )
+    commands = coglm.add_subparsers(dest="coglm_command", metavar="COMMAND", required=True)
+    report = kit.add_command(
+        commands,
         "report",
-        help="report CogLM results (lm-eval folders, Inspect logs): abilities, stages, age, chart",
+        _report,
+        "report CogLM results (lm-eval folders, Inspect logs): abilities, stages, age, chart",
         description="Read lm-eval results (an --output_path folder or a results_*.json) and "
         "Inspect coglm_chat logs (.eval files or folders holding them), print per-ability "
         "calibrated accuracy, stage scores, the overall score and the cognitive age of each "
@@ -355,34 +313,30 @@ def _add_report(commands: argparse._SubParsersAction) -> None:
         "lowest mean loss over question and option), per-token (the headline before tasks "
         "version 2.0), sum (lm-eval acc) or per-char (lm-eval acc_norm)",
     )
-    add_out_option(report, "chart PNG (default: no chart)", old=("--chart",))
-    report.add_argument("--json", action="store_true", help="print the reports as JSON")
-    add_status_option(report)
-    report.set_defaults(func=_report)
-
-
-def _add_tables(commands: argparse._SubParsersAction) -> None:
+    kit.add_out_option(report, "chart PNG (default: no chart)", old=("--chart",))
+    kit.add_flag(report, "--json", "print the reports as JSON")
+    kit.add_status_option(report)
     for table, what in (
         (5, "chain of thought and self-consistency (runs with -T cot, -T sc_samples)"),
         (7, "with and without chain of cognition (runs with and without -T coc_log)"),
     ):
-        parser = commands.add_parser(
+        parser = kit.add_command(
+            commands,
             f"table{table}",
-            help=f"the paper's Table {table}: {what}, from Inspect logs",
+            partial(_settings_table, table=table),
+            f"the paper's Table {table}: {what}, from Inspect logs",
             description=f"Print the paper's Table {table} ({what}) from the coglm_chat Inspect "
             "logs given (files or folders), one row per run labelled by its setting and "
             "model, with the paper's rows below, and draw it as a PNG.",
         )
         parser.add_argument("logs", type=Path, nargs="+", metavar="LOG")
-        add_out_option(parser, "chart PNG (default: no chart)", old=("--chart",))
-        add_status_option(parser)
-        parser.set_defaults(func=partial(_settings_table, table=table))
-
-
-def _add_score(commands: argparse._SubParsersAction) -> None:
-    score = commands.add_parser(
+        kit.add_out_option(parser, "chart PNG (default: no chart)", old=("--chart",))
+        kit.add_status_option(parser)
+    score = kit.add_command(
+        commands,
         "score",
-        help="score predictions from any source (JSONL: ability, choices, answer, prediction)",
+        _score,
+        "score predictions from any source (JSONL: ability, choices, answer, prediction)",
         description="Each line: {'ability': code, 'choices': [...], 'answer': 0-based int, "
         "'prediction': int | letter | free text}. Unparseable predictions count as wrong "
         "and are reported as invalid.",
@@ -406,23 +360,32 @@ def _add_score(commands: argparse._SubParsersAction) -> None:
         "questions and are refused, naming the item",
     )
     _add_chance_option(score)
-    score.add_argument("--json", action="store_true", help="print one JSON object")
-    score.set_defaults(func=_score)
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``coglm`` command group to the ``cog-tasks`` parser."""
-    coglm = subparsers.add_parser(
-        "coglm", help="CogLM: reports, the paper's tables, scoring, chance baseline, studies"
+    kit.add_flag(score, "--json", "print one JSON object")
+    leak = kit.add_command(
+        commands,
+        "coc-leak",
+        _coc_leak,
+        "count chain-of-cognition rationales that still read as the chosen option",
+        description="For raw outputs in the CogLM authors' layout (their "
+        "result/llama-2-*-chat/result.json) and Inspect coglm_chat logs (.eval or .json; "
+        "the first epoch's reply to each sample, the rationale a chain-of-cognition run "
+        "would show): of the replies the default extractor reads, how many still read as "
+        "the same option, how many still hold its text, and how many an ordinal or an "
+        "option's fragment, once shown as a rationale, with 95 %% Wilson intervals over the "
+        "readable replies; and the share of the replies' characters kept (bootstrap over "
+        "replies).",
     )
-    commands = coglm.add_subparsers(dest="coglm_command", metavar="COMMAND", required=True)
-    _add_report(commands)
-    _add_tables(commands)
-    _add_score(commands)
-    _add_coc_leak(commands)
-    add_chance_command(
+    leak.add_argument("files", type=Path, nargs="+", metavar="RESULT.json|LOG")
+    leak.add_argument(
+        "--form",
+        choices=RATIONALE_FORMS,
+        default=DEFAULT_RATIONALE_FORM,
+        help="rationale form: hidden (default, no option letter or text) or raw (as written)",
+    )
+    kit.add_flag(leak, "--json", "print one JSON list")
+    kit.add_chance_command(
         commands,
         "run the coglm_chat task with a seeded random option letter (chance reference)",
-        _chance_setup,
+        kit.spec_chance(SPEC, "coglm_chat"),
     )
     add_study_commands(commands)

@@ -6,26 +6,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
-from cog_tasks.common.cli import (
-    add_name_value_option,
-    add_out_option,
-    comma_list,
-    number_at_least,
-    positive_int,
-)
+from cog_tasks.common import cli as kit
 
 
 def _interdependence(args: argparse.Namespace) -> int:
     from cog_tasks.coglm.inspect.studies import run_interdependence
     from cog_tasks.coglm.studies import difference_lines
 
-    eval_options: dict[str, Any] = {}
-    for name in ("max_tokens", "temperature", "max_connections", "seed"):
-        if getattr(args, name) is not None:
-            eval_options[name] = getattr(args, name)
+    names = ("max_tokens", "temperature", "max_connections", "seed")
+    eval_options = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     result = run_interdependence(
         args.model,
         args.out,
@@ -82,9 +73,11 @@ def _erasure_prompt(args: argparse.Namespace) -> int:
 
 def add_study_commands(commands: argparse._SubParsersAction) -> None:
     """Add the study subcommands to the ``cog-tasks coglm`` group's subparsers."""
-    study = commands.add_parser(
+    study = kit.add_command(
+        commands,
         "interdependence",
-        help="erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
+        _interdependence,
+        "erase each ability by system prompt and test all abilities (Fig. 3): CSV + heatmap",
         description="Runs the coglm_chat Inspect task once without erasure and once per "
         "erased ability, printing a line to stderr as each condition starts and ends, then "
         "writes interdependence.csv (calibrated accuracy with a bootstrap interval per cell) "
@@ -92,41 +85,43 @@ def add_study_commands(commands: argparse._SubParsersAction) -> None:
         "the last finished condition.",
     )
     study.add_argument("--model", required=True, help="Inspect model, e.g. openai/gpt-4o")
-    add_name_value_option(
+    kit.add_name_value_option(
         study, "-M", "model_arg", "model argument, e.g. -M model_path=DIR -M do_sample=false"
     )
     study.add_argument(
-        "--abilities", type=comma_list, help="tested abilities, comma-separated (default all)"
+        "--abilities", type=kit.comma_list, help="tested abilities, comma-separated (default all)"
     )
     study.add_argument(
-        "--erase", type=comma_list, help="erased abilities, comma-separated (default: tested)"
+        "--erase", type=kit.comma_list, help="erased abilities, comma-separated (default: tested)"
     )
-    study.add_argument("--limit", type=positive_int, help="first N items of each ability")
-    study.add_argument("--max-tokens", dest="max_tokens", type=positive_int)
-    study.add_argument("--temperature", type=number_at_least(0))
-    study.add_argument("--max-connections", dest="max_connections", type=positive_int)
+    study.add_argument("--limit", type=kit.positive_int, help="first N items of each ability")
+    study.add_argument("--max-tokens", dest="max_tokens", type=kit.positive_int)
+    study.add_argument("--temperature", type=kit.number_at_least(0))
+    study.add_argument("--max-connections", dest="max_connections", type=kit.positive_int)
     study.add_argument("--seed", type=int, help="generation seed")
     study.add_argument(
-        "--resamples", type=positive_int, default=1000, help="bootstrap resamples per cell"
+        "--resamples", type=kit.positive_int, default=1000, help="bootstrap resamples per cell"
     )
-    add_out_option(
+    kit.add_out_option(
         study,
         "output folder (default coglm_interdependence)",
         default=Path("coglm_interdependence"),
     )
-    study.set_defaults(func=_interdependence)
-    agreement = commands.add_parser(
+    agreement = kit.add_command(
+        commands,
         "agreement",
-        help="per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
+        _agreement,
+        "per-ability fraction of items where an Inspect chat run and lm-eval pick alike",
     )
     agreement.add_argument("--inspect-log", required=True, type=Path, help="coglm_chat Inspect log")
     agreement.add_argument(
         "--lm-eval", required=True, type=Path, help="lm-eval --output_path of a --log_samples run"
     )
-    agreement.add_argument("--json", action="store_true", help="print JSON")
-    agreement.set_defaults(func=_agreement)
-    prompt = commands.add_parser(
-        "erasure-prompt", help="print the system prompt that erases one ability"
+    kit.add_flag(agreement, "--json", "print JSON")
+    prompt = kit.add_command(
+        commands,
+        "erasure-prompt",
+        _erasure_prompt,
+        "print the system prompt that erases one ability",
     )
     prompt.add_argument("ability", choices=list(ABILITY_BY_CODE))
-    prompt.set_defaults(func=_erasure_prompt)
