@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,13 +116,20 @@ def interval_text(
     return logged_interval(value, interval, n, "item", reason).bounds_text(1, scale=100.0)
 
 
-def stage_items(summary: dict[str, Any]) -> dict[int, int]:
-    """Items per stage in a report dict."""
-    items: dict[int, int] = {}
+def stage_intervals(summary: dict[str, Any]) -> list[tuple[str | None, float, str]]:
+    """``(stage, value, interval text)`` of each stage of a report dict, then overall (``None``)."""
+    items: Counter[int] = Counter()
     for code, row in summary["abilities"].items():
-        stage = ABILITY_BY_CODE[code].stage
-        items[stage] = items.get(stage, 0) + row["n"]
-    return items
+        items[ABILITY_BY_CODE[code].stage] += row["n"]
+    stage_ci = summary.get("stages_ci") or {}
+    rows: list[tuple[str | None, float, str]] = [
+        (stage, value, interval_text(summary, f"stage {stage}", value, stage_ci.get(stage), n))
+        for stage, value in summary["stages"].items()
+        for n in [items[int(stage)]]
+    ]
+    overall = summary["overall"]
+    ci = interval_text(summary, "overall", overall, summary.get("overall_ci"), items.total())
+    return [*rows, (None, overall, ci)]
 
 
 def summary_age_text(summary: dict[str, Any]) -> str:
@@ -145,19 +153,10 @@ def format_report(summary: dict[str, Any], title: str) -> str:
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
-    stage_ci = summary.get("stages_ci") or {}
-    items = stage_items(summary)
-    for stage, value in summary["stages"].items():
-        name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
-        ci = interval_text(
-            summary, f"stage {stage}", value, stage_ci.get(stage), items.get(int(stage), 0)
-        )
+    for stage, value, ci in stage_intervals(summary):
+        name = "overall (mean of abilities)"
+        name = name if stage is None else f"stage {stage} ({STAGE_NAMES[int(stage)]})"
         lines.append(f"{name:<53}{_percent(value):>17} {ci:>{CI_WIDTH - 1}}")
-    ci = interval_text(
-        summary, "overall", summary["overall"], summary.get("overall_ci"), sum(items.values())
-    )
-    overall = f"{_percent(summary['overall']):>17} {ci:>{CI_WIDTH - 1}}"
-    lines.append(f"{'overall (mean of abilities)':<53}{overall}")
     lines.append(f"{'cognitive age':<53}  {summary_age_text(summary)}")
     if "overall_ci" not in summary:
         lines.append("no intervals: the per-item scores were not available")
