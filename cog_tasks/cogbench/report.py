@@ -117,6 +117,7 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
         figure.legend(handles, labels, loc="lower center", ncol=min(2, len(labels)), fontsize=7)
     figure.suptitle(title)
     figure.tight_layout(rect=(0, 0.18, 1, 0.95))
+    path.parent.mkdir(parents=True, exist_ok=True)
     return save_closed(figure, path, layout=False)
 
 

@@ -20,7 +20,7 @@ from cog_tasks.cogeval.metrics import (
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
 from cog_tasks.cogeval.report import SHOWN_FLAGS, flag_counts, in_order, rate_text
 from cog_tasks.common.files import pyplot
-from cog_tasks.common.report import error_bars, save_closed
+from cog_tasks.common.report import error_bars, row_notes, save_closed
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval
 
@@ -134,7 +134,7 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
             f"{row['replies']} | {flag_counts(row)} | {rate} | {paper}"
         )
-    lines += [f"{run}: {note}" for run, note in notes.items()]
+    lines += row_notes(notes.items())
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")
     lines += ["", "Analysis of deviance (cot as a factor; LLM: each setting its own level):"]
     lines.append(format_deviance_table(terms))

@@ -178,6 +178,7 @@ def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
         figure.text(
             0.5, 0.995, note, ha="center", va="top", color="darkred", fontsize=10, weight="bold"
         )
+    path.parent.mkdir(parents=True, exist_ok=True)
     return save_closed(figure, path, dpi=110, layout=False)
 
 

@@ -54,7 +54,6 @@ def save_closed(figure: Any, path: Path, dpi: int = 120, layout: bool = True) ->
     """Lay the figure out (unless ``layout`` is off), save it as PNG, close it; return ``path``."""
     if layout:
         figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(figure, path, dpi)
     pyplot().close(figure)
     return path
