@@ -278,38 +278,22 @@ def _ability_bars(
     """One bar per run and ability, side by side, with the 95 % intervals as error bars."""
     width = 0.8 / max(1, len(runs))
     for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
-        offset = (index - (len(runs) - 1) / 2) * width
+        rows = run.summary["abilities"]
+        points = [
+            (rows[a.code]["calibrated_accuracy"], rows[a.code].get(CI))
+            if a.code in rows
+            else (float("nan"), None)
+            for a in ABILITIES
+        ]
         axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
+            [p + (index - (len(runs) - 1) / 2) * width for p in positions],
+            [100 * value for value, _ in points],
             width,
-            yerr=_ability_errors(run.summary),
+            yerr=error_bars(points, 100.0) if all(CI in r for r in rows.values()) else None,
             capsize=2,
             label=label,
             color=colors[index % len(colors)],
         )
-
-
-def _ability_values(summary: dict[str, Any]) -> list[float]:
-    """Calibrated accuracy (%) per ability in canonical order; NaN for abilities not run."""
-    return [
-        100 * summary["abilities"][a.code]["calibrated_accuracy"]
-        if a.code in summary["abilities"]
-        else float("nan")
-        for a in ABILITIES
-    ]
-
-
-def _ability_errors(summary: dict[str, Any]) -> list[list[float]] | None:
-    """Error bars (% below, % above) of the abilities' 95 % intervals; ``None`` without them."""
-    rows = summary["abilities"]
-    if not all(CI in row for row in rows.values()):
-        return None
-    points = [
-        (rows[a.code]["calibrated_accuracy"], rows[a.code][CI]) if a.code in rows else (0.0, None)
-        for a in ABILITIES
-    ]
-    return error_bars(points, scale=100.0)
 
 
 def _decorate_abilities_axis(axis: Any, positions: Sequence[float]) -> None:
