@@ -88,7 +88,7 @@ def _ordered(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
+def plot_guess_curves(curves: list[GuessCurve], path: Path) -> Path:
     """One panel per level: the opponent's numbers (solid) and the predictions (dashed)."""
     levels = sorted({curve.level for curve in curves})
     figure, axes = pyplot().subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
@@ -116,10 +116,10 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
         axis.set(title=f"Number Guessing, level {level}", xlabel="round", ylabel="number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
-    save_closed(figure, path, layout=False)
+    return save_closed(figure, path, layout=False)
 
 
-def plot_tables(cells: list[Cell], path: Path) -> None:
+def plot_tables(cells: list[Cell], path: Path) -> Path:
     """One panel per table: horizontal bars per column, one per row, with 95 % error bars."""
     tables = _ordered([cell.table for cell in cells])
     heights = [
@@ -158,7 +158,7 @@ def plot_tables(cells: list[Cell], path: Path) -> None:
         axis.invert_yaxis()
         axis.set_title(f"{table} (95 % intervals)", fontsize=9)
         axis.legend(fontsize=6, loc="lower right")
-    save_closed(figure, path, layout=False)
+    return save_closed(figure, path, layout=False)
 
 
 def summary_markdown(report: Report) -> str:
@@ -191,12 +191,9 @@ def summary_markdown(report: Report) -> str:
 def write_report(report: Report, out_dir: Path) -> list[Path]:
     """Write ``summary.md``, ``summary.json`` and the figures to ``out_dir``; return the files."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    if report.curves:
-        written.append(out_dir / "number_guessing_curves.png")
-        plot_guess_curves(report.curves, written[-1])
-    written.append(out_dir / "accuracy_by_table.png")
-    plot_tables(report.cells, written[-1])
+    curves = out_dir / "number_guessing_curves.png"
+    written = [plot_guess_curves(report.curves, curves)] if report.curves else []
+    written.append(plot_tables(report.cells, out_dir / "accuracy_by_table.png"))
     summary = {
         "cells": [
             {
@@ -215,8 +212,6 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
         "number_guessing_games": [asdict(curve) for curve in report.curves],
         "notes": report.notes,
     }
-    written.append(out_dir / "summary.json")
-    write_json_atomically(written[-1], summary)
-    written.append(out_dir / "summary.md")
-    write_text_atomically(written[-1], summary_markdown(report))
-    return written
+    write_json_atomically(out_dir / "summary.json", summary)
+    write_text_atomically(out_dir / "summary.md", summary_markdown(report))
+    return [*written, out_dir / "summary.json", out_dir / "summary.md"]
