@@ -217,8 +217,6 @@ def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
         name = f"cogbench_{subset}_{language}{suffix}.png"
         title = f"CogBench-{subset} ({language}) - data: {data or 'unknown'}"
         written.append(plot_curves(members, out_dir / name, title))
-    summary = out_dir / "cogbench_curves.json"
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_json_atomically(summary, [curve.as_dict() for curve in curves])
-    written.append(summary)
-    return written
+    write_json_atomically(out_dir / "cogbench_curves.json", [curve.as_dict() for curve in curves])
+    return [*written, out_dir / "cogbench_curves.json"]
