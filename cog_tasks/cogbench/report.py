@@ -1,7 +1,4 @@
-"""Plots and tables of CogBench results by iteration, in the style of the paper's Figs. 6-7.
-
-Each run's row (intervals over trajectories, coverage, counts) precedes its reference rows.
-"""
+"""CogBench results by iteration (the paper's Figs. 6-7): one block per run, then its references."""
 
 from __future__ import annotations
 
@@ -11,8 +8,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
-from cog_tasks.common.files import pyplot, save_figure, write_json_atomically
-from cog_tasks.common.results import FLAGGED, Coverage
+from cog_tasks.common.files import pyplot, write_json_atomically
+from cog_tasks.common.report import flag_counts, interval_bars, save_closed
+from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, UnitValue
 
 FEEDBACK_AGENTS = ("react", "reflexion")
@@ -82,14 +80,10 @@ def _defined(series: dict[int, Interval]) -> dict[int, Interval]:
 
 
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
-    """Draw Authenticity (a) and Rationality (b) by iteration into the PNG ``path``; return it.
-
-    Feedback agents are dotted (as in the paper), reference rows dashed.
-    """
+    """Authenticity (a) and Rationality (b) by iteration as a PNG (references dashed)."""
     from matplotlib.ticker import MaxNLocator
 
-    plt = pyplot()
-    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    figure, (left, right) = pyplot().subplots(1, 2, figsize=(12, 4.8))
     panels = (
         (left, "(a) Authenticity (Cohen's kappa, 95 % CI)", "authenticity"),
         (right, "(b) Rationality (judge, 1-5, 95 % CI)", "rationality"),
@@ -100,15 +94,10 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
             if not series:
                 continue
             style = "--" if curve.is_reference else (":" if curve.agent in FEEDBACK_AGENTS else "-")
-            iterations = list(series)
-            values = [series[t].value for t in iterations]
             axis.errorbar(
-                iterations,
-                values,
-                yerr=[
-                    [v - series[t].low for t, v in zip(iterations, values, strict=True)],
-                    [series[t].high - v for t, v in zip(iterations, values, strict=True)],
-                ],
+                list(series),
+                [interval.value for interval in series.values()],
+                yerr=interval_bars(series.values()),
                 linestyle=style,
                 marker="o",
                 capsize=3,
@@ -129,9 +118,7 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     figure.suptitle(title)
     figure.tight_layout(rect=(0, 0.18, 1, 0.95))
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path)
-    plt.close(figure)
-    return path
+    return save_closed(figure, path, layout=False)
 
 
 def _cell(interval: Interval | None) -> str:
@@ -159,7 +146,7 @@ def flagged(coverage: Coverage | None) -> str:
     """The run's coverage beside a number: trajectories, epochs, every flagged count (even 0)."""
     if coverage is None:
         return ""
-    counts = ", ".join(f"{status} {coverage.counts.get(status, 0)}" for status in FLAGGED)
+    counts = ", ".join(flag_counts(coverage.counts))
     partial = f", {coverage.missing} of {coverage.declared} missing" if coverage.missing else ""
     return (
         f"[{coverage.units} trajectories{partial} x {coverage.epochs} epoch(s); "
@@ -230,8 +217,6 @@ def write_report(curves: Sequence[AgentCurves], out_dir: Path) -> list[Path]:
         name = f"cogbench_{subset}_{language}{suffix}.png"
         title = f"CogBench-{subset} ({language}) - data: {data or 'unknown'}"
         written.append(plot_curves(members, out_dir / name, title))
-    summary = out_dir / "cogbench_curves.json"
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_json_atomically(summary, [curve.as_dict() for curve in curves])
-    written.append(summary)
-    return written
+    write_json_atomically(out_dir / "cogbench_curves.json", [curve.as_dict() for curve in curves])
+    return [*written, out_dir / "cogbench_curves.json"]

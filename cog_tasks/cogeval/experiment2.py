@@ -18,15 +18,9 @@ from cog_tasks.cogeval.metrics import (
     format_deviance_table,
 )
 from cog_tasks.cogeval.paper import EXPERIMENT2_FINDINGS, EXPERIMENT2_SOURCE
-from cog_tasks.cogeval.report import (
-    SHOWN_FLAGS,
-    error_bar,
-    flag_counts,
-    in_order,
-    rate_text,
-    save_closed,
-)
+from cog_tasks.cogeval.report import SHOWN_FLAGS, flag_counts, in_order, rate_text
 from cog_tasks.common.files import pyplot
+from cog_tasks.common.report import error_bars, row_notes, save_closed
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import Interval, mean_interval
 
@@ -140,7 +134,7 @@ def format_experiment2(summary: list[dict[str, Any]], terms: list[DevianceTerm])
             f"{row['run']} | {row['question']} | {row['cot']} | {row['temperature']} | "
             f"{row['replies']} | {flag_counts(row)} | {rate} | {paper}"
         )
-    lines += [f"{run}: {note}" for run, note in notes.items()]
+    lines += row_notes(notes.items())
     lines.append("Intervals: over replies within a question (one task each), over tasks for 'all'.")
     lines += ["", "Analysis of deviance (cot as a factor; LLM: each setting its own level):"]
     lines.append(format_deviance_table(terms))
@@ -162,7 +156,7 @@ def experiment2_figure(summary: list[dict[str, Any]], out_dir: Path) -> Path:
                 continue
             positions = np.array([questions.index(row["question"]) for row in chosen])
             values = np.array([row["success"] for row in chosen])
-            errors = np.array([error_bar(row["success"], row["success_ci"]) for row in chosen]).T
+            errors = error_bars((row["success"], row["success_ci"]) for row in chosen)
             shifted = positions + (offset - 1) * width
             axis.bar(shifted, values, width, yerr=errors, capsize=3, label=f"cot={cot}")
         labels = [q.removeprefix("exp2") for q in questions]

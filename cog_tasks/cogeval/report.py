@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,28 +12,28 @@ import numpy as np
 from cog_tasks.cogeval.graphs import CONDITIONS, GRAPHS
 from cog_tasks.cogeval.headlines import SUCCESS, CogEvalRun
 from cog_tasks.cogeval.scoring import FAILURE_MODES
-from cog_tasks.common.files import pyplot, save_figure
-from cog_tasks.common.stats import Interval
+from cog_tasks.common.files import pyplot
+from cog_tasks.common.report import (
+    error_bars,
+    interval_bars,
+    logged_interval,
+    row_notes,
+    save_closed,
+)
+from cog_tasks.common.report import flag_counts as common_flag_counts
 
 #: The flagged counts every row shows beside its numbers, in this order.
 SHOWN_FLAGS: tuple[str, ...] = ("invalid", "error", "truncated")
 
 
-def error_bar(value: float, bounds: list[float | None]) -> list[float]:
-    """Error-bar lengths below and above ``value``; none drawn where there is no interval."""
-    low, high = bounds
-    return [0.0, 0.0] if low is None or high is None else [value - low, high - value]
-
-
 def rate_text(value: float, bounds: list[float | None], n: int, unit: str = "task") -> str:
-    """``0.123 [0.100, 0.150]``, or the statistics entry's ``0.123 [no interval: 4 tasks]``."""
-    low, high = (math.nan if bound is None else bound for bound in bounds)
-    return Interval(value, low, high, n, unit, "logged").format()
+    """``0.123 [0.100, 0.150]``, or ``0.123 [no interval: 4 tasks]``."""
+    return logged_interval(value, bounds, n, unit).format()
 
 
 def flag_counts(counts: dict[str, int]) -> str:
     """``invalid/error/truncated`` counts as ``3/0/1``."""
-    return "/".join(str(counts.get(status, 0)) for status in SHOWN_FLAGS)
+    return "/".join(common_flag_counts(counts, SHOWN_FLAGS, "{n}"))
 
 
 def _reference(run: CogEvalRun, chance: Sequence[CogEvalRun]) -> dict[str, Any] | None:
@@ -89,7 +88,6 @@ def format_summary(summary: list[dict[str, Any]]) -> str:
         "run | tasks | dialogs | invalid/error/truncated | success [95% CI over tasks] | "
         "chance on the same tasks | " + " | ".join(FAILURE_MODES)
     ]
-    notes = []
     for row in summary:
         chance = row["chance"]
         chance_text = (
@@ -104,26 +102,22 @@ def format_summary(summary: list[dict[str, Any]]) -> str:
             f"{row['run']} | {row['tasks']} | {row['dialogs']} | {flag_counts(row['coverage'])} | "
             f"{success} | {chance_text} | {rates}"
         )
-        if row["note"]:
-            notes.append(f"{row['run']}: {row['note']}")
-    return "\n".join(lines + notes)
+    return "\n".join(lines + row_notes((row["run"], row["note"]) for row in summary))
 
 
 def success_by_run(summary: list[dict[str, Any]], out_dir: Path) -> Path:
     """Bars of success per run with 95 % intervals, chance on the same tasks as a tick."""
-    plt = pyplot()
-    figure, axis = plt.subplots(figsize=(2.5 + 1.0 * len(summary), 4.0))
+    figure, axis = pyplot().subplots(figsize=(2.5 + 1.0 * len(summary), 4.0))
     positions = np.arange(len(summary))
     values = np.array([row["success"] for row in summary])
-    errors = np.array([error_bar(row["success"], row["success_ci"]) for row in summary]).T
+    errors = error_bars((row["success"], row["success_ci"]) for row in summary)
     axis.bar(positions, values, yerr=errors, capsize=4, color="tab:blue", label="success")
     for position, row in zip(positions, summary, strict=True):
-        if row["chance"] is not None:
-            chance = row["chance"]
+        if (chance := row["chance"]) is not None:
             axis.errorbar(
                 position + 0.3,
                 chance["success"],
-                yerr=np.array([error_bar(chance["success"], chance["success_ci"])]).T,
+                yerr=error_bars([(chance["success"], chance["success_ci"])]),
                 fmt="k_",
                 capsize=3,
                 label="chance on the same tasks" if position == 0 else None,
@@ -141,14 +135,6 @@ def _finish_success_chart(figure: Any, axis: Any, title: str, legend_size: int, 
     axis.set_title(title)
     axis.legend(fontsize=legend_size)
     return save_closed(figure, path)
-
-
-def save_closed(figure: Any, path: Path) -> Path:
-    """Lay out the figure, save it as PNG and close it."""
-    figure.tight_layout()
-    save_figure(figure, path)
-    pyplot().close(figure)
-    return path
 
 
 def _slug(text: str) -> str:
@@ -225,8 +211,7 @@ def failure_mode_bars(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
 
 def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
     """Success against temperature, one line per run, with 95 % intervals over tasks."""
-    plt = pyplot()
-    figure, axis = plt.subplots(figsize=(5.5, 4))
+    figure, axis = pyplot().subplots(figsize=(5.5, 4))
     for run in runs:
         temperatures = sorted(set(run.declared.temperatures.values()))
         intervals = [run.rate(SUCCESS, temperature=t) for t in temperatures]
@@ -234,7 +219,7 @@ def success_by_temperature(runs: Sequence[CogEvalRun], out_dir: Path) -> Path:
         axis.errorbar(
             [t for t, _ in shown],
             [i.value for _, i in shown],
-            yerr=np.array([error_bar(i.value, i.as_list()) for _, i in shown]).T,
+            yerr=interval_bars(i for _, i in shown),
             marker="o",
             capsize=3,
             label=run.label,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,16 +12,13 @@ from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, S
 from cog_tasks.coglm.headlines import UNIT, checked_items
 from cog_tasks.coglm.metrics import summarize
 from cog_tasks.coglm.reference import TABLE9, SettingRow
-from cog_tasks.common.files import pyplot, save_figure
+from cog_tasks.common.files import pyplot
+from cog_tasks.common.report import error_bars, logged_interval, save_closed
 from cog_tasks.common.results import CheckedRun, Coverage
 from cog_tasks.common.stats import Interval, plural
 
 FITTED_AGES: tuple[float, float] = (6.0, 20.0)
-"""Ages of the people whose answers the paper's map was fitted on (Sec. 2.3, testers aged 6-20).
-
-At chance on every stage the map gives its intercept, 3.7 years: ages below
-6 are not ages the map was fitted to tell apart.
-"""
+"""Ages of the testers the paper's map was fitted on (Sec. 2.3); at chance it gives 3.7 years."""
 
 BELOW = "below the fitted range"
 ABOVE = "above the fitted range"
@@ -31,10 +28,7 @@ AGE_INTERVAL_COVERS = "item sampling only"
 
 @dataclass(frozen=True)
 class CogLMRun:
-    """One model's CogLM scores from one results file, log or predictions file.
-
-    ``summary`` is the report dict; ``protocol`` says how it was scored (``""``: not said).
-    """
+    """One model's CogLM report dict from one results file, log or predictions file."""
 
     label: str
     source: Path
@@ -71,12 +65,7 @@ def _percent(value: float | None) -> str:
 
 
 def age_flag(age: float | None, interval: Sequence[float | None] | None = None) -> str | None:
-    """Where a cognitive age, or its interval, leaves :data:`FITTED_AGES` (0.1 year rounding).
-
-    Returns:
-        :data:`BELOW` or :data:`ABOVE` for the age itself; for an age inside the
-        range, where its interval reaches past it; ``None`` when both lie inside.
-    """
+    """:data:`BELOW`/:data:`ABOVE` for the age, else where its interval leaves the fitted range."""
     if age is None:
         return None
     low, high = FITTED_AGES
@@ -123,18 +112,24 @@ def interval_text(
     """``[48.0, 54.4]`` in percent, or ``[no interval: <reason>]`` with the summary's reason."""
     if not interval:
         return ""
-    low, high = (math.nan if bound is None else bound for bound in interval)
     reason = (summary.get("ci_reasons") or {}).get(name, "")
-    return Interval(value, low, high, n, "item", "logged", reason).bounds_text(1, scale=100.0)
+    return logged_interval(value, interval, n, "item", reason).bounds_text(1, scale=100.0)
 
 
-def stage_items(summary: dict[str, Any]) -> dict[int, int]:
-    """Items per stage in a report dict."""
-    items: dict[int, int] = {}
+def stage_intervals(summary: dict[str, Any]) -> list[tuple[str | None, float, str]]:
+    """``(stage, value, interval text)`` of each stage of a report dict, then overall (``None``)."""
+    items: Counter[int] = Counter()
     for code, row in summary["abilities"].items():
-        stage = ABILITY_BY_CODE[code].stage
-        items[stage] = items.get(stage, 0) + row["n"]
-    return items
+        items[ABILITY_BY_CODE[code].stage] += row["n"]
+    stage_ci = summary.get("stages_ci") or {}
+    rows: list[tuple[str | None, float, str]] = [
+        (stage, value, interval_text(summary, f"stage {stage}", value, stage_ci.get(stage), n))
+        for stage, value in summary["stages"].items()
+        for n in [items[int(stage)]]
+    ]
+    overall = summary["overall"]
+    ci = interval_text(summary, "overall", overall, summary.get("overall_ci"), items.total())
+    return [*rows, (None, overall, ci)]
 
 
 def summary_age_text(summary: dict[str, Any]) -> str:
@@ -158,19 +153,10 @@ def format_report(summary: dict[str, Any], title: str) -> str:
             f"{_percent(row.get('calibrated_accuracy_per_item')):>10}{row['invalid']:>9}"
         )
     lines.append("-" * len(header))
-    stage_ci = summary.get("stages_ci") or {}
-    items = stage_items(summary)
-    for stage, value in summary["stages"].items():
-        name = f"stage {stage} ({STAGE_NAMES[int(stage)]})"
-        ci = interval_text(
-            summary, f"stage {stage}", value, stage_ci.get(stage), items.get(int(stage), 0)
-        )
+    for stage, value, ci in stage_intervals(summary):
+        name = "overall (mean of abilities)"
+        name = name if stage is None else f"stage {stage} ({STAGE_NAMES[int(stage)]})"
         lines.append(f"{name:<53}{_percent(value):>17} {ci:>{CI_WIDTH - 1}}")
-    ci = interval_text(
-        summary, "overall", summary["overall"], summary.get("overall_ci"), sum(items.values())
-    )
-    overall = f"{_percent(summary['overall']):>17} {ci:>{CI_WIDTH - 1}}"
-    lines.append(f"{'overall (mean of abilities)':<53}{overall}")
     lines.append(f"{'cognitive age':<53}  {summary_age_text(summary)}")
     if "overall_ci" not in summary:
         lines.append("no intervals: the per-item scores were not available")
@@ -185,22 +171,15 @@ def partial_note(runs: Sequence[CogLMRun]) -> str | None:
     return "PARTIAL RUN, not the full benchmark: " + "; ".join(partial)
 
 
-def _mark_partial(figure: Any, runs: Sequence[CogLMRun]) -> None:
-    note = partial_note(runs)
-    if note:
+def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
+    """Mark partial runs on the figure, save it as PNG and close it."""
+    figure.tight_layout(rect=(0, 0, 1, 0.95))
+    if note := partial_note(runs):
         figure.text(
             0.5, 0.995, note, ha="center", va="top", color="darkred", fontsize=10, weight="bold"
         )
-
-
-def _finish(figure: Any, runs: Sequence[CogLMRun], path: Path) -> Path:
-    """Mark partial runs on the figure, save it atomically as PNG and close it."""
-    figure.tight_layout(rect=(0, 0, 1, 0.95))
-    _mark_partial(figure, runs)
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path, dpi=110)
-    pyplot().close(figure)
-    return path
+    return save_closed(figure, path, dpi=110, layout=False)
 
 
 def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
@@ -238,7 +217,7 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
     # Right: cognitive ages, Table 9 rows beside the evaluated models.
     low, high = FITTED_AGES
     bars = [
-        (row.model, row.age, "dimgrey" if row is human else "lightgrey", None, (0.0, 0.0))
+        (row.model, row.age, "dimgrey" if row is human else "lightgrey", None, None)
         for row in TABLE9
         if row.duplicate_of is None
     ]
@@ -247,23 +226,16 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
         if age is not None:
             shown = max(0.0, age)
             interval = run.summary.get("cognitive_age_ci")
-            error = (
-                (max(0.0, shown - interval[0]), max(0.0, interval[1] - shown))
-                if interval and None not in interval
-                else (0.0, 0.0)
-            )
-            bars.append((run.label, shown, colors[run_index % len(colors)], run, error))
+            bounds = interval if interval and None not in interval else None
+            bars.append((run.label, shown, colors[run_index % len(colors)], run, bounds))
     bars.sort(key=lambda bar: bar[1])
     age_axis.axvspan(low, high, color="honeydew", zorder=0)
+    errors = error_bars((b[1], b[4]) for b in bars)
     drawn = age_axis.barh(
-        range(len(bars)),
-        [b[1] for b in bars],
-        color=[b[2] for b in bars],
-        xerr=[[b[4][0] for b in bars], [b[4][1] for b in bars]],
-        capsize=2,
+        range(len(bars)), [b[1] for b in bars], color=[b[2] for b in bars], xerr=errors, capsize=2
     )
     age_axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
-    for row, (bar, (_, shown, _, run, error)) in enumerate(zip(drawn, bars, strict=True)):
+    for row, (bar, (_, shown, _, run, _)) in enumerate(zip(drawn, bars, strict=True)):
         age = shown if run is None else run.summary["cognitive_age"]
         flag = None if run is None else run.summary["cognitive_age_flag"]
         if flag in (BELOW, ABOVE):
@@ -272,7 +244,9 @@ def write_chart(runs: Sequence[CogLMRun], path: Path) -> Path:
         else:
             label = f"{age:.1f}" if flag is None else f"{age:.1f}; {flag}"
         color = "black" if flag is None else "darkred"
-        age_axis.text(shown + error[1] + 0.2, row, label, va="center", fontsize=8, color=color)
+        age_axis.text(
+            shown + errors[1][row] + 0.2, row, label, va="center", fontsize=8, color=color
+        )
     age_axis.set_xlabel(
         f"cognitive age (years); green: the fitted range, ages {low:g}-{high:g}; "
         f"bars: 95% CI, {AGE_INTERVAL_COVERS}",
@@ -304,47 +278,22 @@ def _ability_bars(
     """One bar per run and ability, side by side, with the 95 % intervals as error bars."""
     width = 0.8 / max(1, len(runs))
     for index, (run, label) in enumerate(zip(runs, labels, strict=True)):
-        offset = (index - (len(runs) - 1) / 2) * width
+        rows = run.summary["abilities"]
+        points = [
+            (rows[a.code]["calibrated_accuracy"], rows[a.code].get(CI))
+            if a.code in rows
+            else (float("nan"), None)
+            for a in ABILITIES
+        ]
         axis.bar(
-            [p + offset for p in positions],
-            _ability_values(run.summary),
+            [p + (index - (len(runs) - 1) / 2) * width for p in positions],
+            [100 * value for value, _ in points],
             width,
-            yerr=_ability_errors(run.summary),
+            yerr=error_bars(points, 100.0) if all(CI in r for r in rows.values()) else None,
             capsize=2,
             label=label,
             color=colors[index % len(colors)],
         )
-
-
-def _ability_values(summary: dict[str, Any]) -> list[float]:
-    """Calibrated accuracy (%) per ability in canonical order; NaN for abilities not run."""
-    return [
-        100 * summary["abilities"][a.code]["calibrated_accuracy"]
-        if a.code in summary["abilities"]
-        else float("nan")
-        for a in ABILITIES
-    ]
-
-
-def _ability_errors(summary: dict[str, Any]) -> list[list[float]] | None:
-    """Error bars (% below, % above) of the abilities' 95 % intervals; ``None`` without them."""
-    rows = summary["abilities"]
-    if not all("calibrated_accuracy_ci" in row for row in rows.values()):
-        return None
-    below, above = [], []
-    for ability in ABILITIES:
-        row = rows.get(ability.code)
-        if row is None:
-            below.append(0.0)
-            above.append(0.0)
-            continue
-        low, high = row["calibrated_accuracy_ci"]
-        value = row["calibrated_accuracy"]
-        # One item has no interval: a bare bar. Float rounding can put a bound a
-        # hair past its value, which matplotlib refuses as a negative error.
-        below.append(0.0 if low is None else max(0.0, 100 * (value - low)))
-        above.append(0.0 if high is None else max(0.0, 100 * (high - value)))
-    return [below, above]
 
 
 def _decorate_abilities_axis(axis: Any, positions: Sequence[float]) -> None:

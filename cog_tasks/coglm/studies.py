@@ -19,11 +19,11 @@ from cog_tasks.common.files import (
     iter_jsonl,
     pyplot,
     read_json,
-    save_figure,
     write_json_atomically,
     write_jsonl_atomically,
     write_text_atomically,
 )
+from cog_tasks.common.report import save_closed
 from cog_tasks.common.results import compare_units
 from cog_tasks.common.stats import Interval, UnitValue
 
@@ -208,10 +208,7 @@ def plot_heatmap(cells: Sequence[Cell], path: Path, title: str) -> Path:
     axis.set_ylabel("erased ability")
     axis.set_title(title, fontsize=10)
     figure.colorbar(image, ax=axis, label="calibrated accuracy (%)")
-    figure.tight_layout()
-    save_figure(figure, path, dpi=110)
-    plt.close(figure)
-    return path
+    return save_closed(figure, path, dpi=110)
 
 
 def read_outcomes(path: Path) -> list[ItemOutcome]:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cog_tasks.common.files import pyplot, save_figure, write_json_atomically, write_text_atomically
+from cog_tasks.common.files import pyplot, write_json_atomically, write_text_atomically
+from cog_tasks.common.report import interval_bars, save_closed
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.stats import Interval, UnitValue, mean_interval, ratio_interval
 
@@ -87,11 +88,10 @@ def _ordered(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
+def plot_guess_curves(curves: list[GuessCurve], path: Path) -> Path:
     """One panel per level: the opponent's numbers (solid) and the predictions (dashed)."""
-    plt = pyplot()
     levels = sorted({curve.level for curve in curves})
-    figure, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
+    figure, axes = pyplot().subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
     models = _ordered([curve.model for curve in curves])
     colours = {model: f"C{index}" for index, model in enumerate(models)}
     for axis, level in zip(axes[0], levels, strict=True):
@@ -116,20 +116,18 @@ def plot_guess_curves(curves: list[GuessCurve], path: Path) -> None:
         axis.set(title=f"Number Guessing, level {level}", xlabel="round", ylabel="number")
         axis.set_ylim(0, 101)
         axis.legend(fontsize=7)
-    save_figure(figure, path)
-    plt.close(figure)
+    return save_closed(figure, path, layout=False)
 
 
-def plot_tables(cells: list[Cell], path: Path) -> None:
+def plot_tables(cells: list[Cell], path: Path) -> Path:
     """One panel per table: horizontal bars per column, one per row, with 95 % error bars."""
-    plt = pyplot()
     tables = _ordered([cell.table for cell in cells])
     heights = [
         len(_ordered([c.column for c in cells if c.table == t]))
         * len(_ordered([c.row for c in cells if c.table == t]))
         for t in tables
     ]
-    figure, axes = plt.subplots(
+    figure, axes = pyplot().subplots(
         len(tables),
         1,
         figsize=(9, 1.5 + 0.22 * sum(heights)),
@@ -146,10 +144,7 @@ def plot_tables(cells: list[Cell], path: Path) -> None:
             positions = [c + index * height for c in range(len(columns)) if columns[c] in found]
             intervals = [found[column] for column in columns if column in found]
             values = [interval.value for interval in intervals]
-            errors = [
-                [max(0.0, i.value - i.low) for i in intervals],
-                [max(0.0, i.high - i.value) for i in intervals],
-            ]
+            errors = interval_bars(intervals)
             failed = next((c.failed() for c in shown if c.row == row), None)
             label = row if failed is None else f"{row} (failed replies {failed:.0%}, hollow)"
             bars = axis.barh(positions, values, height=height, xerr=errors, capsize=2, label=label)
@@ -163,8 +158,7 @@ def plot_tables(cells: list[Cell], path: Path) -> None:
         axis.invert_yaxis()
         axis.set_title(f"{table} (95 % intervals)", fontsize=9)
         axis.legend(fontsize=6, loc="lower right")
-    save_figure(figure, path)
-    plt.close(figure)
+    return save_closed(figure, path, layout=False)
 
 
 def summary_markdown(report: Report) -> str:
@@ -197,12 +191,9 @@ def summary_markdown(report: Report) -> str:
 def write_report(report: Report, out_dir: Path) -> list[Path]:
     """Write ``summary.md``, ``summary.json`` and the figures to ``out_dir``; return the files."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    if report.curves:
-        written.append(out_dir / "number_guessing_curves.png")
-        plot_guess_curves(report.curves, written[-1])
-    written.append(out_dir / "accuracy_by_table.png")
-    plot_tables(report.cells, written[-1])
+    curves = out_dir / "number_guessing_curves.png"
+    written = [plot_guess_curves(report.curves, curves)] if report.curves else []
+    written.append(plot_tables(report.cells, out_dir / "accuracy_by_table.png"))
     summary = {
         "cells": [
             {
@@ -221,8 +212,6 @@ def write_report(report: Report, out_dir: Path) -> list[Path]:
         "number_guessing_games": [asdict(curve) for curve in report.curves],
         "notes": report.notes,
     }
-    written.append(out_dir / "summary.json")
-    write_json_atomically(written[-1], summary)
-    written.append(out_dir / "summary.md")
-    write_text_atomically(written[-1], summary_markdown(report))
-    return written
+    write_json_atomically(out_dir / "summary.json", summary)
+    write_text_atomically(out_dir / "summary.md", summary_markdown(report))
+    return [*written, out_dir / "summary.json", out_dir / "summary.md"]

@@ -12,8 +12,7 @@ from cog_tasks.coglm.records import CogLMDataError
 from cog_tasks.coglm.report import (
     CogLMRun,
     checked_run,
-    interval_text,
-    stage_items,
+    stage_intervals,
     summary_age_text,
 )
 from cog_tasks.common.lm_eval_samples import find_results_files
@@ -43,22 +42,16 @@ def format_summary(run: CogLMRun) -> list[str]:
     """The summary lines of one run (percent; the age in years)."""
     summary = run.summary
     lines = [f"CogLM {run.label}: {run.protocol}"]
-    stage_ci, items = summary.get("stages_ci") or {}, stage_items(summary)
+    *stages, (_, overall, overall_ci) = stage_intervals(summary)
 
-    def ci(name: str, value: float, interval: list[float | None] | None, n: int) -> str:
-        text = interval_text(summary, name, value, interval, n)
+    def ci(text: str) -> str:
         return f" {text}" if text else ""
 
-    stages = "  ".join(
-        f"stage {stage} {100 * value:.1f}"
-        + ci(f"stage {stage}", value, stage_ci.get(stage), items.get(int(stage), 0))
-        for stage, value in summary["stages"].items()
-    )
-    lines.append(f"  {stages}")
+    shown = "  ".join(f"stage {stage} {100 * value:.1f}{ci(text)}" for stage, value, text in stages)
+    lines.append(f"  {shown}")
     lines.append(
-        f"  overall {100 * summary['overall']:.1f}"
-        + ci("overall", summary["overall"], summary.get("overall_ci"), sum(items.values()))
-        + "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
+        f"  overall {100 * overall:.1f}{ci(overall_ci)}"
+        "  (calibrated accuracy %, mean of abilities, 95 % interval over items)"
     )
     age = summary_age_text(summary)
     flagged = summary["cognitive_age_flag"] is not None

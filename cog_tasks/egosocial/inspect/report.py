@@ -17,6 +17,7 @@ import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.pipeline import Row, checked_rows
+from cog_tasks.common.report import row_notes
 from cog_tasks.common.results import ResultsError, RunResults, UnitRecord
 from cog_tasks.common.stats import UnitValue
 from cog_tasks.egosocial.holdem import STYLE_OPTIONS, YES_NO, MatchRecord
@@ -468,12 +469,10 @@ def build_report(logs: list[EvalLog], pool_seeds: bool = False) -> Report:
     for run in checked_runs(logs, pool_seeds):
         report.cells += run_cells(run)
         report.curves += run.curves
-        if run.note():
-            report.notes.append(f"{run.label}: {run.note()}")
-        if run.task == NUMBER_GUESSING_TASK and run.checked.values:
-            report.notes.append(f"{run.label}: {guessing_note(run)}")
-        if run.task == HOLDEM_TASK and holdem_note(run):
-            report.notes.append(f"{run.label}: {holdem_note(run)}")
+        guessing = run.task == NUMBER_GUESSING_TASK and run.checked.values
+        notes = [run.note(), guessing_note(run) if guessing else ""]
+        notes.append(holdem_note(run) if run.task == HOLDEM_TASK else "")
+        report.notes += row_notes((run.label, note) for note in notes)
     return report
 
 
