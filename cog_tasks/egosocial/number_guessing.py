@@ -96,8 +96,8 @@ _NUMBER_TEXT = r"-?\d+(?:\.\d+)?"
 # and not the start of other notation ("1e2").
 _ALONE = r"(?!\.?\d|[eE][+-]?\d|\s*(?:[-\u2013\u2014/~,]|\bor\b|\bto\b)\s*-?\d)"
 _LABELLED = {
-    "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
-    "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
+    key: re.compile(rf"{key}\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE)
+    for key in ("prediction", "choice")
 }
 _LABELS = re.compile(r"prediction|choice", re.IGNORECASE)
 # A reply that is only two numbers, prediction then choice.
