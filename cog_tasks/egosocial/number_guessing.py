@@ -146,11 +146,6 @@ class RoundReply:
     prediction: Number | None
     choice: Number | None
 
-    @property
-    def valid(self) -> bool:
-        """Both numbers are present and in range."""
-        return in_range(self.prediction) and in_range(self.choice)
-
 
 def _hedged_after(text: str, end: int) -> bool:
     """Whether the rest of a labelled number's clause hedges or corrects it ("40 (or maybe 41)")."""
