@@ -379,8 +379,8 @@ def _hand_news(hand: HandResult, total_chips: int) -> str:
     return (
         f"Hand {hand.hand_number} is over. {ending} Your opponent's actions this hand: "
         f"{', '.join(opponent_moves) or 'none'}. You {result} {abs(hand.chips)} "
-        f"chip{'' if abs(hand.chips) == 1 else 's'} in this "
-        f"hand; your running total is {total_chips:+d} chips."
+        f"chip{'' if abs(hand.chips) == 1 else 's'} in this hand; your running total is "
+        f"{total_chips:+d} chips."
     )
 
 
@@ -395,10 +395,8 @@ async def _model_action(
     if action is None:
         retry = REASK_PROMPT.format(reply=reply.strip()[:60], legal=", ".join(legal))
         action = parse_action(await conversation.ask(retry), legal)
-    if action is None:
-        fallback = "check" if "check" in legal else "fold"  # rlcard's own
-        return TableAction(MODEL_SEAT, view.stage, fallback, invalid=True)
-    return TableAction(MODEL_SEAT, view.stage, action)
+    fallback = "check" if "check" in legal else "fold"  # rlcard's own
+    return TableAction(MODEL_SEAT, view.stage, action or fallback, invalid=action is None)
 
 
 async def _play_hand(
