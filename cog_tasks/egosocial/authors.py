@@ -20,6 +20,7 @@ from cog_tasks.common.sources import (
     Content,
     DataSource,
     DataSourceError,
+    Fetched,
     Pin,
     check_unique,
     fetch,
@@ -119,14 +120,6 @@ SOURCE = DataSource(
 AuthorsDataUnavailable = DataSourceError
 
 
-@dataclass(frozen=True)
-class AuthorsRows:
-    """The ``(upstream line, record)`` pairs of one authors' file and their source (for errors)."""
-
-    source: str
-    rows: list[tuple[int, dict[str, Any]]]
-
-
 def check_content(content: Content, file: str) -> list[tuple[int, dict[str, Any]]]:
     """Parse and check one authors' file (the fetch's validator); errors name the line."""
     rows = content.jsonl()
@@ -161,10 +154,9 @@ def rows_keys(rows: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[str, str
 
 def read_authors_file(
     file: str, data_dir: str | os.PathLike[str] | None = None, hub: str | None = None
-) -> AuthorsRows:
-    """Read one authors' file through :func:`cog_tasks.common.sources.fetch`."""
-    fetched = fetch(SOURCE, file, partial(check_content, file=file), data_dir=data_dir, hub=hub)
-    return AuthorsRows(fetched.source, fetched.value)
+) -> Fetched[list[tuple[int, dict[str, Any]]]]:
+    """Read one authors' file's ``(upstream line, record)`` pairs through ``sources.fetch``."""
+    return fetch(SOURCE, file, partial(check_content, file=file), data_dir=data_dir, hub=hub)
 
 
 def choice_item(record: Mapping[str, Any], scenario: Scenario, where: str, item_id: str) -> EgoItem:
@@ -215,7 +207,7 @@ def load_choice_items(
         check_unique(rows_keys(rows), source)
     elif scenario in CHOICE_FILES:
         found = read_authors_file(CHOICE_FILES[scenario], data_dir, hub)
-        rows, source, prefix = found.rows, found.source, f"{scenario}-authors"
+        rows, source, prefix = found.value, found.source, f"{scenario}-authors"
     else:
         raise ParameterError(
             f"the authors released no multiple-choice items for {scenario!r} (they have "
@@ -254,4 +246,6 @@ def load_blackjack_prompts(
 ) -> list[BlackjackPrompt]:
     """The authors' 50 blackjack prompts with their cards."""
     found = read_authors_file(BLACKJACK_FILE, data_dir, hub)
-    return [blackjack_prompt(record, f"{found.source}:{line}", line) for line, record in found.rows]
+    return [
+        blackjack_prompt(record, f"{found.source}:{line}", line) for line, record in found.value
+    ]

@@ -224,13 +224,8 @@ def deal_hands(seed: int, count: int) -> list[BlackjackHand]:
             if env.is_over() or hand_value(ranks)[0] >= 17:
                 break
             env.step(0)  # action 0 is "hit"
-        player = env.game.players[0].hand
-        dealer = env.game.dealer.hand
-        hands.append(
-            BlackjackHand(
-                player=tuple(card.get_index() for card in player), dealer_up=dealer[1].get_index()
-            )
-        )
+        cards = tuple(card.get_index() for card in env.game.players[0].hand)
+        hands.append(BlackjackHand(cards, dealer_up=env.game.dealer.hand[1].get_index()))
     return hands
 
 

@@ -61,7 +61,7 @@ def build_dataset_dict(
         rows = [
             {name: record.get(name) for name in features if name != LINE_COLUMN}
             | {LINE_COLUMN: line}
-            for line, record in read_authors_file(file, data_dir).rows
+            for line, record in read_authors_file(file, data_dir).value
         ]
         built[HUB_CONFIGS[file]] = datasets.Dataset.from_list(rows, features=features)
     generated = [

@@ -323,26 +323,20 @@ class MatchRecord:
     hands: tuple[HandResult, ...]
     style_answer: str | None
 
-    def _beliefs(self, question: str | None = None) -> list[BeliefResult]:
-        return [
-            belief
-            for hand in self.hands
-            for belief in hand.beliefs
-            if question is None or belief.question == question
-        ]
-
     def scores(self) -> dict[str, float]:
         """Counts and totals for Inspect metrics (rates are ratios of these sums)."""
         model_actions = [a for hand in self.hands for a in hand.actions if a.seat == MODEL_SEAT]
-        beliefs = self._beliefs()
+        beliefs = {"belief": [b for hand in self.hands for b in hand.beliefs]}
+        for question in ("holding", "raise"):
+            beliefs[question] = [b for b in beliefs["belief"] if b.question == question]
         return {
             "style_correct": float(self.style_answer == self.opponent_style),
-            "belief_correct": float(sum(b.correct for b in beliefs)),
-            "belief_asked": float(len(beliefs)),
-            "holding_asked": float(len(self._beliefs("holding"))),
-            "raise_asked": float(len(self._beliefs("raise"))),
-            "holding_correct": float(sum(b.correct for b in self._beliefs("holding"))),
-            "raise_correct": float(sum(b.correct for b in self._beliefs("raise"))),
+            "belief_correct": float(sum(b.correct for b in beliefs["belief"])),
+            "belief_asked": float(len(beliefs["belief"])),
+            "holding_asked": float(len(beliefs["holding"])),
+            "raise_asked": float(len(beliefs["raise"])),
+            "holding_correct": float(sum(b.correct for b in beliefs["holding"])),
+            "raise_correct": float(sum(b.correct for b in beliefs["raise"])),
             "invalid_actions": float(sum(a.invalid for a in model_actions)),
             "model_actions": float(len(model_actions)),
             "chips": float(sum(hand.chips for hand in self.hands)),
@@ -357,13 +351,14 @@ class MatchRecord:
         """Rebuild a record from :meth:`to_dict` output."""
         hands = tuple(
             HandResult(
-                hand_number=hand["hand_number"],
-                model_cards=tuple(hand["model_cards"]),
-                opponent_cards=tuple(hand["opponent_cards"]),
-                board=tuple(hand["board"]),
-                actions=tuple(TableAction(**action) for action in hand["actions"]),
-                chips=hand["chips"],
-                beliefs=tuple(BeliefResult(**belief) for belief in hand["beliefs"]),
+                **{
+                    key: tuple(value) if isinstance(value, list) else value
+                    for key, value in hand.items()
+                }
+                | {
+                    "actions": tuple(TableAction(**action) for action in hand["actions"]),
+                    "beliefs": tuple(BeliefResult(**belief) for belief in hand["beliefs"]),
+                }
             )
             for hand in data["hands"]
         )
@@ -383,13 +378,10 @@ def _hand_news(hand: HandResult, total_chips: int) -> str:
     result = "won" if hand.chips >= 0 else "lost"
     return (
         f"Hand {hand.hand_number} is over. {ending} Your opponent's actions this hand: "
-        f"{', '.join(opponent_moves) or 'none'}. You {result} {_chips(abs(hand.chips))} in this "
-        f"hand; your running total is {total_chips:+d} chips."
+        f"{', '.join(opponent_moves) or 'none'}. You {result} {abs(hand.chips)} "
+        f"chip{'' if abs(hand.chips) == 1 else 's'} in this hand; your running total is "
+        f"{total_chips:+d} chips."
     )
-
-
-def _chips(count: int) -> str:
-    return f"{count} chip" if count == 1 else f"{count} chips"
 
 
 async def _model_action(
@@ -403,10 +395,8 @@ async def _model_action(
     if action is None:
         retry = REASK_PROMPT.format(reply=reply.strip()[:60], legal=", ".join(legal))
         action = parse_action(await conversation.ask(retry), legal)
-    if action is None:
-        fallback = "check" if "check" in legal else "fold"  # rlcard's own
-        return TableAction(MODEL_SEAT, view.stage, fallback, invalid=True)
-    return TableAction(MODEL_SEAT, view.stage, action)
+    fallback = "check" if "check" in legal else "fold"  # rlcard's own
+    return TableAction(MODEL_SEAT, view.stage, action or fallback, invalid=action is None)
 
 
 async def _play_hand(

@@ -46,7 +46,8 @@ ROUND_PROMPT = (
 )
 RESULT_TEXT = (
     "Round {round} result: your opponent chose {opponent}, you chose {model}. "
-    "Target: {target}. {verdict}"
+    "Target: {target}. {verdict} Health points after this round: you {model_health}, "
+    "your opponent {opponent_health}."
 )
 _VERDICTS: dict[Outcome, str] = {
     "model": "You won this round.",
@@ -54,7 +55,6 @@ _VERDICTS: dict[Outcome, str] = {
     "tie": "This round is a tie.",
 }
 
-HEALTH_TEXT = "Health points after this round: you {model}, your opponent {opponent}."
 REPLY_FORMAT = "Reply in exactly this form:\nPrediction: <number>; Choice: <number>"
 RULES_NAMES = ("ours", "authors")
 
@@ -96,8 +96,8 @@ _NUMBER_TEXT = r"-?\d+(?:\.\d+)?"
 # and not the start of other notation ("1e2").
 _ALONE = r"(?!\.?\d|[eE][+-]?\d|\s*(?:[-\u2013\u2014/~,]|\bor\b|\bto\b)\s*-?\d)"
 _LABELLED = {
-    "prediction": re.compile(rf"prediction\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
-    "choice": re.compile(rf"choice\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE),
+    key: re.compile(rf"{key}\s*[:=]?\s*({_NUMBER_TEXT}){_ALONE}", re.IGNORECASE)
+    for key in ("prediction", "choice")
 }
 _LABELS = re.compile(r"prediction|choice", re.IGNORECASE)
 # A reply that is only two numbers, prediction then choice.
@@ -145,11 +145,6 @@ class RoundReply:
 
     prediction: Number | None
     choice: Number | None
-
-    @property
-    def valid(self) -> bool:
-        """Both numbers are present and in range."""
-        return in_range(self.prediction) and in_range(self.choice)
 
 
 def _hedged_after(text: str, end: int) -> bool:
@@ -305,10 +300,13 @@ class NumberGuessingGame:
         return sum(r.outcome == "model" for r in self.completed) / self.rounds
 
 
-def round_result_text(played: CompletedRound) -> str:
-    """Describe a finished round to the model (kept in the conversation)."""
+def round_result_text(game: NumberGuessingGame) -> str:
+    """Describe the last round and the health left to the model (kept in the conversation)."""
+    played, lost = game.completed[-1], game.health()
     target = round_target(played.model_number, played.opponent_number)
     return RESULT_TEXT.format(
+        model_health=INITIAL_HEALTH - lost[0],
+        opponent_health=INITIAL_HEALTH - lost[1],
         round=played.round,
         opponent=f"{played.opponent_number:g}",
         model=f"{played.model_number:g}",
@@ -336,13 +334,5 @@ async def play_number_guessing(
         prompt = rules.round_prompt.format(round=view.round, rounds=view.rounds, hp=health)
         reply = await conversation.ask(prompt)
         game = game.play_round(parse_round_reply(reply), opponent_number)
-        lost = game.health()
-        health_text = HEALTH_TEXT.format(
-            model=INITIAL_HEALTH - lost[0], opponent=INITIAL_HEALTH - lost[1]
-        )
-        result = f"{round_result_text(game.completed[-1])} {health_text}"
-        if say is None:
-            conversation.tell(result)
-        else:
-            say(result)
+        (say or conversation.tell)(round_result_text(game))
     return game

@@ -68,13 +68,7 @@ def parse_question(question: str) -> ParsedQuestion:
     for question_type, pattern in QUESTION_PATTERNS.items():
         match = pattern.match(question.strip())
         if match:
-            groups = match.groupdict()
-            return ParsedQuestion(
-                type=question_type,
-                object=groups["object"],
-                agent=groups.get("agent"),
-                other=groups.get("other"),
-            )
+            return ParsedQuestion(question_type, **match.groupdict())
     raise DataFileError(f"not a ToMi question: {question!r}")
 
 

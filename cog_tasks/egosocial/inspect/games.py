@@ -43,16 +43,13 @@ NUMBER_GUESSING_KEY = "egosocial_number_guessing"
 HOLDEM_KEY = "egosocial_holdem"
 
 
-def _message(text: str, role: Role) -> ChatMessageSystem | ChatMessageUser:
-    return ChatMessageSystem(content=text) if role == "system" else ChatMessageUser(content=text)
-
-
 def _asker(state: TaskState, generate: Generate, role: Role = "user") -> Ask:
     """An ``ask`` coroutine that keeps every turn in ``state.messages``, sent in ``role``."""
+    message = ChatMessageSystem if role == "system" else ChatMessageUser
 
     async def ask(text: str) -> str:
         nonlocal state
-        state.messages.append(_message(text, role))
+        state.messages.append(message(content=text))
         state = await generate(state)
         return state.output.completion
 
@@ -68,10 +65,12 @@ def number_guessing_game() -> Solver:
         opponent = NumberGuessingOpponent(level, opening=state.metadata["opening"])
         rules = rules_named(state.metadata["rules"], rounds)
         ask = _asker(state, generate, rules.role)
-        say = None
-        if rules.role == "system":
-            say = lambda text: state.messages.append(_message(text, "system"))  # noqa: E731
-        game = await play_number_guessing(ask, opponent.choose, level, rounds, rules, say)
+
+        def say(text: str) -> None:
+            state.messages.append(ChatMessageSystem(content=text))
+
+        told = say if rules.role == "system" else None
+        game = await play_number_guessing(ask, opponent.choose, level, rounds, rules, told)
         state.store.set(NUMBER_GUESSING_KEY, game.to_dict())
         return state
 
@@ -157,12 +156,10 @@ def holdem_match() -> Solver:
     """Play the sample's hold'em match against its opponent (DQN or rules), then ask its style."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        opponent = shipped_opponents(state.metadata["opponents"])[state.metadata["opponent"]]
+        meta = state.metadata
+        opponent = shipped_opponents(meta["opponents"])[meta["opponent"]]
         record = await play_match(
-            _asker(state, generate),
-            opponent,
-            hands=state.metadata["hands"],
-            seed=state.metadata["deal_seed"],
+            _asker(state, generate), opponent, meta["hands"], meta["deal_seed"]
         )
         state.store.set(HOLDEM_KEY, record.to_dict())
         return state
@@ -205,13 +202,12 @@ def opponent_weights(styles: Sequence[str]) -> dict[str, object]:
     """The data provenance of the opponents' weights (each with its ``.sha256``'s digest)."""
     folder = shipped_weights_dir()
     paths = [folder / f"dqn_{style}.pt" for style in styles]
-    reads = DataReads(
+    return DataReads(
         [
-            Provenance(path.name, "local", str(path), expected_sha256(path), "pinned", str(folder))
-            for path in paths
+            Provenance(p.name, "local", str(p), expected_sha256(p), "pinned", str(folder))
+            for p in paths
         ]
-    )
-    return reads.metadata()
+    ).metadata()
 
 
 @task

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
@@ -10,34 +10,39 @@ from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.stats import metric_values, ratio_interval
 
 
-@metric
-def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
-    """Mean and interval of score ``keys`` per metadata value (``label:Belief``)."""
+def _renamed_intervals(unit: str, rename: Callable[[SampleScore], dict[str, float]]) -> Metric:
+    """Intervals of the values ``rename`` makes of each sample's score."""
     intervals = key_intervals(unit=unit)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        expanded = []
-        for sample in scores:
-            value = sample.score.value
-            metadata = sample.sample_metadata or {}
-            broken: dict[str, float] = {}
-            for key in keys:
-                if key not in value:  # type: ignore[operator]
-                    continue
-                prefix = "" if key == "all" else f"{key} "
-                for group in groups:
-                    if metadata.get(group) is not None:
-                        broken[f"{prefix}{group}:{metadata[group]}"] = value[key]  # type: ignore[index]
-            expanded.append(
-                SampleScore(
-                    score=Score(value=broken),
-                    sample_id=sample.sample_id,
-                    sample_metadata=sample.sample_metadata,
-                )
+        expanded = [
+            SampleScore(
+                score=Score(value=rename(sample)),
+                sample_id=sample.sample_id,
+                sample_metadata=sample.sample_metadata,
             )
+            for sample in scores
+        ]
         return intervals(expanded)  # type: ignore[return-value]
 
     return compute
+
+
+@metric
+def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
+    """Mean and interval of score ``keys`` per metadata value (``label:Belief``)."""
+
+    def rename(sample: SampleScore) -> dict[str, float]:
+        value, metadata = sample.score.value, sample.sample_metadata or {}
+        broken: dict[str, float] = {}
+        for key in (key for key in keys if key in value):  # type: ignore[operator]
+            prefix = "" if key == "all" else f"{key} "
+            for group in groups:
+                if metadata.get(group) is not None:
+                    broken[f"{prefix}{group}:{metadata[group]}"] = value[key]  # type: ignore[index]
+        return broken
+
+    return _renamed_intervals(unit, rename)
 
 
 @metric
@@ -47,14 +52,13 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         reported: dict[str, float] = {}
         for numerator, denominator, name in pairs:
-            tops, bottoms = [], []
-            for sample in scores:
-                value = sample.score.value
-                if float(value[denominator]) > 0:  # type: ignore[index]
-                    tops.append(float(value[numerator]))  # type: ignore[index]
-                    bottoms.append(float(value[denominator]))  # type: ignore[index]
-            interval = ratio_interval(list(zip(tops, bottoms, strict=True)), unit=unit)
-            reported.update(metric_values(name, interval))
+            values = [sample.score.value for sample in scores]
+            counted = [
+                (float(value[numerator]), float(value[denominator]))  # type: ignore[index]
+                for value in values
+                if float(value[denominator]) > 0  # type: ignore[index]
+            ]
+            reported.update(metric_values(name, ratio_interval(counted, unit=unit)))
         return reported
 
     return compute
@@ -63,18 +67,11 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
 @metric
 def grouped_means(key: str, group: str, unit: str) -> Metric:
     """Mean and interval of ``value[key]`` per ``metadata[group]``: ``<key>_<group value>``."""
-    intervals = key_intervals(unit=unit)
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        expanded = []
-        for sample in scores:
-            name = (sample.sample_metadata or {}).get(group)
-            if name is None:
-                raise ValueError(f"sample {sample.sample_id} has no {group!r} metadata")
-            value = sample.score.value[key]  # type: ignore[index]
-            expanded.append(
-                SampleScore(score=Score(value={f"{key}_{name}": value}), sample_id=sample.sample_id)
-            )
-        return intervals(expanded)  # type: ignore[return-value]
+    def rename(sample: SampleScore) -> dict[str, float]:
+        name = (sample.sample_metadata or {}).get(group)
+        if name is None:
+            raise ValueError(f"sample {sample.sample_id} has no {group!r} metadata")
+        return {f"{key}_{name}": sample.score.value[key]}  # type: ignore[index]
 
-    return compute
+    return _renamed_intervals(unit, rename)

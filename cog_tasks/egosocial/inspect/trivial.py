@@ -109,28 +109,20 @@ def _copy_previous(view: Any) -> Any:
     return RoundReply(prediction=previous, choice=50)
 
 
-def _guessing(reply: Callable[[Any], Any], units: Collection[str], run: RunIdentity) -> Scores:
-    """A scripted player replayed against each unit's own seeded opponent."""
-    from cog_tasks.egosocial.number_guessing import NumberGuessingGame
-    from cog_tasks.egosocial.opponents.number_guessing import NumberGuessingOpponent
+def _guessing(
+    reply: str | Callable[[Any], Any], units: Collection[str], run: RunIdentity
+) -> Scores:
+    """A scripted player (or a named reference reply) replayed against each unit's opponent."""
+    from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
 
     scores: Scores = {}
     for unit, sample in _samples(units, run, "egosocial_number_guessing").items():
         meta = sample.metadata
-        opponent = NumberGuessingOpponent(meta["level"], opening=meta["opening"])
-        game = NumberGuessingGame(level=meta["level"], rounds=meta["rounds"])
-        while not game.is_over:
-            number = opponent.choose(game.view_as("opponent"))
-            game = game.play_round(reply(game.view_as("model")), number)
+        given = REFERENCE_REPLIES[reply] if isinstance(reply, str) else reply
+        game = constant_reply_game(given, meta["level"], meta["rounds"], meta["opening"])
         for measure in ("number_guessing_hit_rate", f"number_guessing_hit_rate_L{meta['level']}"):
             scores.setdefault(measure, {})[unit] = game.accuracy()
     return scores
-
-
-def _constant_reply(prediction: int, choice: int) -> Callable[[Any], Any]:
-    from cog_tasks.egosocial.number_guessing import RoundReply
-
-    return lambda view: RoundReply(prediction=prediction, choice=choice)
 
 
 _HOLDING_LETTER = re.compile(r"^([ABC])\) (.+)$", re.MULTILINE)
@@ -174,8 +166,8 @@ def _holdem(action: str, units: Collection[str], run: RunIdentity) -> Scores:
 
 always_A, always_B, always_C, always_D = (partial(_static, letter) for letter in CONSTANT_LETTERS)
 majority_letter = partial(_static, None)
-guess_constant_50 = partial(_guessing, _constant_reply(50, 50))
-guess_lowest_choice = partial(_guessing, _constant_reply(50, 1))
+guess_constant_50 = partial(_guessing, "constant prediction 50")
+guess_lowest_choice = partial(_guessing, "constant lowest choice")
 guess_copy_previous = partial(_guessing, _copy_previous)
 always_call, always_fold, always_raise = (partial(_holdem, a) for a in HOLDEM_ACTIONS)
 

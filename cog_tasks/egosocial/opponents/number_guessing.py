@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cog_tasks.common.params import ParameterError
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
     LOWEST_NUMBER,
+    ModelView,
     Number,
     NumberGuessingGame,
     OpponentView,
@@ -60,11 +62,17 @@ class NumberGuessingOpponent:
 
 
 def constant_reply_game(
-    reply: RoundReply, level: int, rounds: int = DEFAULT_ROUNDS, opening: int = OPENING_NUMBER
+    reply: RoundReply | Callable[[ModelView], RoundReply],
+    level: int,
+    rounds: int = DEFAULT_ROUNDS,
+    opening: int = OPENING_NUMBER,
 ) -> NumberGuessingGame:
-    """Play one game in which the player gives ``reply`` every round."""
+    """Play one game in which the player gives ``reply`` (or ``reply(view)``) every round."""
     opponent = NumberGuessingOpponent(level, opening=opening)
     game = NumberGuessingGame(level=level, rounds=rounds)
     while not game.is_over:
-        game = game.play_round(reply, opponent.choose(game.view_as("opponent")))
+        number = opponent.choose(game.view_as("opponent"))
+        view = game.view_as("model")
+        given = reply if isinstance(reply, RoundReply) else reply(view)  # type: ignore[arg-type]
+        game = game.play_round(given, number)
     return game
