@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,15 @@ def format_row(row: Mapping[str, Any]) -> str:
     return Interval.from_dict(row).format()
 
 
-def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
+def markdown_table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A Markdown table of ``rows`` (the header first)."""
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    return [lines[0], "|---" * len(rows[0]) + "|", *lines[1:]]
+
+
+def _paper_sections(profile: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per benchmark: published values (models × the measures this profile has), then protocols."""
-    lines: list[str] = []
+    sections = []
     for benchmark in REGISTRY:  # the registry's order
         measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
         rows = [
@@ -36,32 +42,29 @@ def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
         if not rows:
             continue
         measures = [m for m in dict.fromkeys(measured) if any(r["measure"] == m for r in rows)]
-        protocols = list(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
-        marker = {protocol: chr(ord("a") + i) for i, protocol in enumerate(protocols)}
-        models = list(
-            dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
-        )
+        marker = {
+            protocol: chr(ord("a") + i)
+            for i, protocol in enumerate(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
+        }
+        models = dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
         value = {(r["model"], r["measure"]): r["value"] for r in rows}
-        lines += [f"### {benchmark}", "", "| model [protocol] | " + " | ".join(measures) + " |"]
-        lines.append("|---" * (len(measures) + 1) + "|")
-        for model, letter in models:
-            cells = [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
-            lines.append(f"| {model} [{letter}] | " + " | ".join(cells) + " |")
-        lines.append("")
-        for protocol, differs in protocols:
-            sources = "; ".join(
-                dict.fromkeys(
-                    r["source"]
-                    for r in rows
-                    if (r["protocol"], r["differs"]) == (protocol, differs)
-                )
-            )
-            lines.append(f"- [{marker[(protocol, differs)]}] {protocol} ({sources}).")
-            lines.append(
+        table = [["model [protocol]", *measures]]
+        table += [
+            [f"{model} [{letter}]"]
+            + [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
+            for model, letter in models
+        ]
+        notes = []
+        for (protocol, differs), letter in marker.items():
+            sources = [
+                r["source"] for r in rows if (r["protocol"], r["differs"]) == (protocol, differs)
+            ]
+            notes.append(f"- [{letter}] {protocol} ({'; '.join(dict.fromkeys(sources))}).")
+            notes.append(
                 f"  Our default differs: {differs}" if differs else "  Our default: the same."
             )
-        lines.append("")
-    return lines
+        sections.append({"benchmark": benchmark, "table": table, "notes": notes})
+    return sections
 
 
 def _chance_text(row: Mapping[str, Any]) -> str:
@@ -141,37 +144,55 @@ def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
     return "; ".join(parts) or "none"
 
 
-def render_markdown(profile: Mapping[str, Any]) -> str:
-    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
-    lines = [
-        f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
-        "",
-        "Each row: the model's value with its 95 % interval over the row's units; the seeded "
-        "chance answerer's value on the same units; the best trivial strategy on the same "
+PROFILE_COLUMNS = (
+    "benchmark", "measure", "value [95 % CI]", "chance [95 % CI]", "best trivial", "scale", "n",
+    "failed replies", "paper", "coverage, flagged replies", "note",
+)  # fmt: skip
+
+
+def _profile_table(profile: Mapping[str, Any]) -> list[list[str]]:
+    """The profile's rows as table cells, the header first."""
+    table = [list(PROFILE_COLUMNS)]
+    for row in profile["rows"]:
+        coverage = row.get("coverage")
+        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
+        table.append([
+            row["benchmark"], row["measure"], format_row(row), _chance_text(row), trivial_text(row),
+            row.get("scale", "raw"), f"{row['n']} {plural(row['unit'], row['n'])}",
+            _failures_text(row), _paper_text(row, profile["paper"]),
+            flags or "complete, none flagged", row["note"],
+        ])  # fmt: skip
+    return table
+
+
+def _reading(profile: Mapping[str, Any]) -> dict[str, Any]:
+    """What both ``profile.md`` and ``profile.html`` show: title, how to read, tables, versions."""
+    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
+    return {
+        "heading": f"Cognitive profile: {profile['model']} (preset {profile['preset']})",
+        "intro": "Each row: the model's value with its 95 % interval over the row's units; the "
+        "seeded chance answerer's value on the same units; the best trivial strategy on the same "
         "units, with the model's paired difference (NOT BEATEN unless it excludes 0 above); "
         "the scale ("
         + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
         + "); the share of the model's replies that were invalid, errored, truncated or "
         "judged unreadably; the papers' values for the measure (below, with their "
         "protocols); and what is missing from the benchmark's declared units.",
-        "",
-        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | best trivial | scale | n | "
-        "failed replies | paper | coverage, flagged replies | note |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in profile["rows"]:
-        coverage = row.get("coverage")
-        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
-        lines.append(
-            f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
-            f"{trivial_text(row)} | "
-            f"{row.get('scale', 'raw')} | {row['n']} {plural(row['unit'], row['n'])} | "
-            f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
-            f"{flags or 'complete, none flagged'} | {row['note']} |"
-        )
-    lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
-    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
-    return "\n".join([*lines, f"Versions: {versions}.", ""])
+        "rows": _profile_table(profile),
+        "papers": _paper_sections(profile),
+        "versions": f"Versions: {versions}.",
+    }
+
+
+def render_markdown(profile: Mapping[str, Any]) -> str:
+    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
+    page = _reading(profile)
+    lines = [f"# {page['heading']}", "", page["intro"], "", *markdown_table(page["rows"])]
+    lines += ["", "## Published values for the same measures", ""]
+    for section in page["papers"]:
+        lines += [f"### {section['benchmark']}", "", *markdown_table(section["table"]), ""]
+        lines += [*section["notes"], ""]
+    return "\n".join([*lines, page["versions"], ""])
 
 
 def drawable(row: Mapping[str, Any] | None) -> tuple[float, float, float] | None:
@@ -299,88 +320,19 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     return path
 
 
-STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-th { background: #eee; }
-td.flag { color: #8b0000; }
-pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.8em; }
-img { max-width: 100%; }
-"""
-
-
-def _cells(values: list[str], tag: str = "td") -> str:
-    return "".join(f"<{tag}>{html.escape(value)}</{tag}>" for value in values)
-
-
-def _html_page(title: str, body: list[str]) -> str:
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
-
-
-def _markdown_table_html(lines: list[str]) -> str:
-    """A Markdown table (as :func:`render_markdown` writes them) as an HTML table."""
-    rows = [line.strip("|").split(" | ") for line in lines if line.startswith("|")]
-    header, body = rows[0], [row for row in rows[2:]]
-    return (
-        "<table><thead><tr>"
-        + _cells([cell.strip() for cell in header], "th")
-        + "</tr></thead><tbody>"
-        + "".join("<tr>" + _cells([cell.strip() for cell in row]) + "</tr>" for row in body)
-        + "</tbody></table>"
-    )
-
-
 def render_html(profile: Mapping[str, Any], chart: Path | None = None) -> str:
     """``profile.html``: the rows, the chart (embedded), the papers' values and the identities."""
-    markdown = render_markdown(profile).splitlines()
-    table_start = next(i for i, line in enumerate(markdown) if line.startswith("| benchmark"))
-    table_end = next(
-        i for i in range(table_start, len(markdown)) if not markdown[i].startswith("|")
-    )
-    body = [
-        f"<h1>Cognitive profile: {html.escape(profile['model'])} "
-        f"(preset {html.escape(profile['preset'])})</h1>",
-        f"<p>{html.escape(markdown[2])}</p>",
-        '<div id="rows">' + _markdown_table_html(markdown[table_start:table_end]) + "</div>",
-    ]
+    image = None
     if chart is not None and chart.is_file():
-        encoded = base64.b64encode(chart.read_bytes()).decode("ascii")
-        body.append(
-            f'<h2>Chart</h2><img alt="profile chart" src="data:image/png;base64,{encoded}">'
-        )
-    body.append("<h2>Published values for the same measures</h2>")
-    paper = markdown[table_end:]
-    index = 0
-    while index < len(paper):
-        line = paper[index]
-        if line.startswith("### "):
-            body.append(f"<h3>{html.escape(line[4:])}</h3>")
-        elif line.startswith("|"):
-            end = index
-            while end < len(paper) and paper[end].startswith("|"):
-                end += 1
-            body.append(_markdown_table_html(paper[index:end]))
-            index = end
-            continue
-        elif line.strip() and not line.startswith("## "):
-            body.append(f"<p>{html.escape(line.strip())}</p>")
-        index += 1
-    identities = sorted({json.dumps(row["run"], sort_keys=True) for row in profile["rows"]})
-    body.append("<h2>Run identities</h2>")
-    body += [f"<pre>{html.escape(identity)}</pre>" for identity in identities]
-    if profile.get("identity"):
-        body.append(
-            "<h2>Profile identity</h2><pre>"
-            + html.escape(json.dumps(profile["identity"], sort_keys=True))
-            + "</pre>"
-        )
-    return _html_page(f"Cognitive profile: {profile['model']}", body)
+        image = base64.b64encode(chart.read_bytes()).decode("ascii")
+    return render_template(
+        "profile.html.j2",
+        title=f"Cognitive profile: {profile['model']}",
+        **_reading(profile),
+        chart=image,
+        runs=sorted({json.dumps(row["run"], sort_keys=True) for row in profile["rows"]}),
+        identity=profile.get("identity") and json.dumps(profile["identity"], sort_keys=True),
+    )
 
 
 def write_views(profile: Mapping[str, Any], out: Path) -> None:
@@ -528,16 +480,22 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
     return buffer.getvalue()
 
 
-def render_template(name: str, **context: Any) -> str:
-    """A page from ``cog_tasks/commands/templates/<name>`` (jinja2, HTML autoescaped)."""
+@cache
+def _templates() -> Any:
+    """The jinja2 environment of ``cog_tasks/commands/templates`` (HTML autoescaped)."""
     import jinja2
 
-    environment = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.PackageLoader("cog_tasks.commands", "templates"),
-        autoescape=jinja2.select_autoescape(default=True),
+        autoescape=True,
+        keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    return environment.get_template(name).render(style=STYLE, **context)
+
+
+def render_template(name: str, **context: Any) -> str:
+    """A page from ``cog_tasks/commands/templates/<name>``."""
+    return _templates().get_template(name).render(**context)
 
 
 def render_compare_html(
