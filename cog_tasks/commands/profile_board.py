@@ -45,31 +45,14 @@ class BoardRow:
     cells: tuple[Cell | None, ...]
 
 
-def _slug(index: int, folder: Path) -> str:
-    return f"{index + 1}-{folder.resolve().name}"
-
-
 def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
     """Bundle a profile folder's Inspect logs; return task name -> the log's path in ``logs/``."""
     logs = folder / "logs"
     if not any(logs.glob("**/*.eval")) and not any(logs.glob("**/*.json")):
         return {}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspect_ai",
-            "view",
-            "bundle",
-            "--log-dir",
-            str(logs),
-            "--output-dir",
-            str(bundle),
-            "--overwrite",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    command = [sys.executable, "-m", "inspect_ai", "view", "bundle", "--log-dir", str(logs)]
+    command += ["--output-dir", str(bundle), "--overwrite"]
+    done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         raise UserError(f"inspect view bundle of {logs} failed: {lines[-1]}")
@@ -89,7 +72,7 @@ def lm_eval_samples(folder: Path) -> Path | None:
 
 def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
     """Task name -> the href (relative to the page) of that task's samples in ``folder``."""
-    bundle = page.parent / f"{page.stem}-logs" / _slug(index, folder)
+    bundle = page.parent / f"{page.stem}-logs" / f"{index + 1}-{folder.resolve().name}"
     links = {
         task: os.path.relpath(bundle / "index.html", page.parent) + "#/logs/" + path
         for task, path in bundle_logs(folder, bundle).items()
@@ -108,23 +91,16 @@ def board_rows(
     """One :class:`BoardRow` per measure of any profile, in first-seen order."""
     columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
     keys = list(dict.fromkeys(key for column in columns for key in column))
+
+    def cell(row: Mapping[str, Any] | None, href: str | None) -> Cell | None:
+        if row is None:
+            return None
+        title = f"{row['run']['task']}, {row['n']} {plural(row['unit'], row['n'])}"
+        return Cell(format_row(row), row["value"], _failures_text(row), href, title)
+
+    pairs = list(zip(columns, links, strict=True))
     return [
-        BoardRow(
-            line=line,
-            cells=tuple(
-                None
-                if key not in column
-                else Cell(
-                    text=format_row(column[key]),
-                    sort=column[key]["value"],
-                    failed=_failures_text(column[key]),
-                    href=link.get(key[2]),
-                    title=f"{column[key]['run']['task']}, {column[key]['n']} "
-                    f"{plural(column[key]['unit'], column[key]['n'])}",
-                )
-                for column, link in zip(columns, links, strict=True)
-            ),
-        )
+        BoardRow(line, tuple(cell(column.get(key), link.get(key[2])) for column, link in pairs))
         for key, line in zip(keys, compare_lines(names, profiles), strict=True)
     ]
 
