@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -218,25 +218,31 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
     return [(f"{benchmark} ({scale})", members) for (benchmark, scale), members in panels.items()]
 
 
-def _panel_figure(plt: Any, lines: list[int]) -> tuple[Any, Any]:
-    """A figure of one panel per entry of ``lines``, each as tall as its number of lines."""
-    heights = [0.6 + 0.32 * count for count in lines]
-    return plt.subplots(
-        len(lines),
-        1,
-        figsize=(7.5, 0.8 + sum(heights)),
-        squeeze=False,
-        gridspec_kw={"height_ratios": heights},
+def _figure(
+    panels: Sequence[tuple[str, list[str]]], draw: Callable[[Any, int], None], title: str
+) -> tuple[Any, Any]:
+    """``(plt, figure)``: a panel per ``(title, row labels)``, filled by ``draw(axis, index)``.
+
+    Each panel is as tall as its rows; one legend on the first panel names every label once.
+    """
+    plt = pyplot()
+    heights = [0.6 + 0.32 * len(labels) for _, labels in panels]
+    figure, axes = plt.subplots(
+        len(panels), 1, figsize=(7.5, 0.8 + sum(heights)), squeeze=False, height_ratios=heights
     )
-
-
-def _legend(axes: Any) -> None:
-    """One legend on the first panel, each label of every panel once."""
     handles: dict[str, Any] = {}
-    for axis in axes[:, 0]:
+    for index, (axis, (name, labels)) in enumerate(zip(axes[:, 0], panels, strict=True)):
+        draw(axis, index)
+        axis.set_yticks(range(len(labels)), labels, fontsize=8)
+        axis.set_ylim(len(labels) - 0.5, -0.5)
+        axis.set_title(name, loc="left", fontsize=9)
+        axis.grid(axis="x", alpha=0.3)
         for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+    figure.suptitle(title, fontsize=9)
+    figure.tight_layout()
+    return plt, figure
 
 
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
@@ -254,12 +260,11 @@ def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals."""
-    plt = pyplot()
     panels = _panels(list(profile["rows"]))
     paper = list(profile.get("paper", []))
-    figure, axes = _panel_figure(plt, [len(rows) for _, rows in panels])
-    for axis, (title, rows) in zip(axes[:, 0], panels, strict=True):
-        positions = list(range(len(rows)))
+
+    def draw(axis: Any, index: int) -> None:
+        title, rows = panels[index]
         # A row without an interval is drawn as a bare point; an undefined value
         # (a kappa without valid ratings) is not drawn; a row whose replies mostly
         # failed is hollow, with its failed share beside it.
@@ -284,17 +289,10 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         chance = [(p, c[0]) for p, row in enumerate(rows) if (c := drawable(row.get("chance")))]
         _plot_chance(axis, chance)
         for position, row in enumerate(rows):
-            published = [entry["value"] for entry in _paper_entries(row, paper)]
-            if published:
-                axis.fill_betweenx(
-                    [position - 0.3, position + 0.3],
-                    min(published),
-                    max(published),
-                    color="tab:green",
-                    alpha=0.15,
-                    linewidth=0,
-                    label="published values",
-                )
+            if published := [entry["value"] for entry in _paper_entries(row, paper)]:
+                band, span = [position - 0.3, position + 0.3], (min(published), max(published))
+                style = {"color": "tab:green", "alpha": 0.15, "linewidth": 0}
+                axis.fill_betweenx(band, *span, **style, label="published values")
         if title.endswith("(calibrated)"):
             axis.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
         if title.endswith("(kappa)"):
@@ -303,17 +301,13 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
             0.0 <= bound <= 1.0 for row in rows if (point := drawable(row)) for bound in point[1:]
         ):
             axis.set_xlim(-0.05, 1.05)
-        axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
-        axis.set_ylim(len(rows) - 0.5, -0.5)
-        axis.set_title(title, loc="left", fontsize=9)
-        axis.grid(axis="x", alpha=0.3)
-    _legend(axes)
-    figure.suptitle(
+
+    plt, figure = _figure(
+        [(title, [row["measure"] for row in rows]) for title, rows in panels],
+        draw,
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
         "hollow diamonds: chance on the same units; bands: the papers' published values",
-        fontsize=9,
     )
-    figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(figure, path, dpi=110)
     plt.close(figure)
@@ -364,7 +358,6 @@ class CompareLine:
     trivial: str
     paper: str
     values: tuple[str, ...]
-    sort_values: tuple[float | None, ...]
     failed: tuple[str, ...]
     protocol: str
 
@@ -379,38 +372,22 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
         present = [row for row in rows if row is not None]
         first = present[0]
         counts = list(dict.fromkeys(row["n"] for row in present))
-        unit = (
-            f"{counts[0]} {plural(first['unit'], counts[0])}"
-            if len(counts) == 1
-            else " / ".join(str(row["n"]) if row else "-" for row in rows)
-            + f" {plural(first['unit'], 2)}"
-        )
-        tasks = [row["run"]["task"] for row in present]
-        protocol = (
-            "task versions differ: "
-            + ", ".join(
-                f"{row['run']['task']} ({name})"
-                for name, row in zip(names, rows, strict=True)
-                if row is not None
-            )
-            if len(set(tasks)) > 1
-            else ""
-        )
+        if len(counts) == 1:
+            unit = f"{counts[0]} {plural(first['unit'], counts[0])}"
+        else:
+            unit = " / ".join(str(row["n"]) if row else "-" for row in rows)
+            unit += f" {plural(first['unit'], 2)}"
+        protocol = ""
+        if len({row["run"]["task"] for row in present}) > 1:
+            tasks = [f"{r['run']['task']} ({n})" for n, r in zip(names, rows, strict=True) if r]
+            protocol = "task versions differ: " + ", ".join(tasks)
+
         chance = next((row for row in present if row.get("chance")), first)
-        lines.append(
-            CompareLine(
-                benchmark=key[0],
-                measure=key[1],
-                unit=unit,
-                chance=_chance_text(chance),
-                trivial=_trivial_column(names, rows),
-                paper=_paper_text(first, paper),
-                values=tuple(format_row(row) if row else "-" for row in rows),
-                sort_values=tuple(row["value"] if row else None for row in rows),
-                failed=tuple(_failures_text(row) if row else "-" for row in rows),
-                protocol=protocol,
-            )
-        )
+        values = tuple(format_row(row) if row else "-" for row in rows)
+        failed = tuple(_failures_text(row) if row else "-" for row in rows)
+        trivial, paper_text = _trivial_column(names, rows), _paper_text(first, paper)
+        line = (*key[:2], unit, _chance_text(chance), trivial, paper_text, values, failed, protocol)
+        lines.append(CompareLine(*line))
     return lines
 
 
@@ -418,17 +395,15 @@ def compare_table(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
     """The N-way Markdown table: a line per headline, a value column per profile."""
     header = ["benchmark", "measure", "unit", "chance", "best trivial", "paper", *names]
     header += ["failed replies (each profile, in column order)", "protocol"]
-    table = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    table = [header]
     for line in compare_lines(names, profiles):
         cells = [line.benchmark, line.measure, line.unit, line.chance, line.trivial, line.paper]
-        cells += [*line.values, " / ".join(line.failed), line.protocol or "same"]
-        table.append("| " + " | ".join(cells) + " |")
-    return table
+        table.append([*cells, *line.values, " / ".join(line.failed), line.protocol or "same"])
+    return markdown_table(table)
 
 
 def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> bytes:
     """A PNG of the profiles side by side: a panel per benchmark and scale, a marker per profile."""
-    plt = pyplot()
     columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
     keys = list(dict.fromkeys(key for column in columns for key in column))
     scale = {key: next(c[key] for c in columns if key in c).get("scale", "raw") for key in keys}
@@ -438,9 +413,10 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         for name in dict.fromkeys(scale[k] for k in keys if k[0] == benchmark)
     ]
     panels += [((k[0], scale[k]), [k]) for k in keys if k[0] not in REGISTRY]
-    figure, axes = _panel_figure(plt, [len(members) for _, members in panels])
     step = 0.6 / max(1, len(profiles))
-    for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
+
+    def draw(axis: Any, panel: int) -> None:
+        (_, name), members = panels[panel]
         for index, (label, column) in enumerate(zip(names, columns, strict=True)):
             points = [(p, pt) for p, k in enumerate(members) if (pt := drawable(column.get(k)))]
             if not points:
@@ -467,13 +443,15 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         _plot_chance(axis, chance)
         if name == "kappa":
             axis.set_xlim(-1.05, 1.05)
-        axis.set_yticks(range(len(members)), [k[1] for k in members], fontsize=8)
-        axis.set_ylim(len(members) - 0.5, -0.5)
-        axis.set_title(f"{benchmark} ({name})", loc="left", fontsize=9)
-        axis.grid(axis="x", alpha=0.3)
-    _legend(axes)
-    figure.suptitle("values with 95 % intervals; hollow diamonds: chance", fontsize=9)
-    figure.tight_layout()
+
+    plt, figure = _figure(
+        [
+            (f"{benchmark} ({name})", [k[1] for k in members])
+            for (benchmark, name), members in panels
+        ],
+        draw,
+        "values with 95 % intervals; hollow diamonds: chance",
+    )
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(figure)
