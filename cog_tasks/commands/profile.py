@@ -18,7 +18,7 @@ from cog_tasks.benchmarks import REGISTRY, specs
 from cog_tasks.commands.profile_cost import (
     Estimate,
     estimate_lm_eval,
-    estimate_steps,
+    estimate_step,
     format_estimates,
 )
 from cog_tasks.commands.profile_views import (
@@ -746,7 +746,7 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
             items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
             estimates.append(estimate_lm_eval(items))
         else:
-            estimates += estimate_steps([step], _task, model.max_tokens)
+            estimates.append(estimate_step(step, list(_task(step).dataset), model.max_tokens))
     return estimates
 
 
