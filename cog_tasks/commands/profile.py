@@ -15,35 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.benchmarks import REGISTRY, specs
-from cog_tasks.commands.profile_cost import (
-    Estimate,
-    estimate_lm_eval,
-    estimate_step,
-    format_estimates,
-)
-from cog_tasks.commands.profile_views import (
-    compare_table,
-    render_compare_html,
-    render_markdown,
-    row_keys,
-    write_views,
-)
-from cog_tasks.common.cli import (
-    add_force_option,
-    add_name_value_option,
-    add_out_option,
-    number_at_least,
-    positive_int,
-)
+from cog_tasks.commands import profile_cost as cost
+from cog_tasks.commands import profile_views as views
+from cog_tasks.common import cli, files
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.files import (
-    child_process,
-    new_output,
-    own_folder,
-    read_json,
-    write_json_atomically,
-    write_text_atomically,
-)
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.pipeline import with_trivial
 from cog_tasks.common.results import ResultsError, compare_units
@@ -152,7 +127,7 @@ def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
     """Hold ``out`` for one profile: refuse a folder in use (a live pid) or of another profile."""
     stored = out / "profile.json"
     if stored.is_file():
-        previous = read_json(stored).get("identity")
+        previous = files.read_json(stored).get("identity")
         if previous != dict(identity):
             raise ProfileStepError(
                 f"{out} holds the profile of {json.dumps(previous, sort_keys=True)}, not of "
@@ -452,7 +427,7 @@ def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
         terminal = _display() == "full"
         with (
             log_path.open("a", encoding="utf-8") as log,  # a rerun appends
-            child_process(
+            files.child_process(
                 _coglm_command(model, limit, folder),
                 stdout=log,
                 stderr=None if terminal else subprocess.STDOUT,
@@ -491,15 +466,11 @@ def with_chance(
     rows: list[dict[str, Any]], chance_rows: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Each row with the chance row of its benchmark, measure and task (``chance``; or ``None``)."""
-    chance = dict(zip(row_keys(chance_rows), chance_rows, strict=True))
+    chance = dict(zip(views.row_keys(chance_rows), chance_rows, strict=True))
+    kept = ("value", "ci_low", "ci_high", "n")
     return [
-        {
-            **row,
-            "chance": None
-            if key not in chance
-            else {name: chance[key][name] for name in ("value", "ci_low", "ci_high", "n")},
-        }
-        for key, row in zip(row_keys(rows), rows, strict=True)
+        {**row, "chance": {name: chance[key][name] for name in kept} if key in chance else None}
+        for key, row in zip(views.row_keys(rows), rows, strict=True)
     ]
 
 
@@ -514,7 +485,7 @@ def run_profile(
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
     with _claimed(out, identity):
-        own_folder(out)  # a claimed run folder is resumed: its files are this run's
+        files.own_folder(out)  # a claimed run folder is resumed: its files are this run's
         profile = {
             "model": model.name,
             "preset": preset.name,
@@ -523,8 +494,8 @@ def run_profile(
             "paper": [row.as_row() for row in paper_rows()],
             "versions": _versions(),
         }
-        write_json_atomically(out / "profile.json", profile)
-        write_views(profile, out)
+        files.write_json_atomically(out / "profile.json", profile)
+        views.write_views(profile, out)
         return profile
 
 
@@ -653,9 +624,9 @@ def compare_profiles(
     allow_different: bool = False,
 ) -> list[Comparison]:
     """Pair the headlines of two profiles (rows whose runs differ only in the model)."""
-    others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
+    others = dict(zip(views.row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
-    for key, row in zip(row_keys(first["rows"]), first["rows"], strict=True):
+    for key, row in zip(views.row_keys(first["rows"]), first["rows"], strict=True):
         other, label = others.pop(key, None), _row_label(row)
         if other is None:
             comparisons.append(Comparison(label, None, row["value"], None, "only in the first"))
@@ -692,7 +663,7 @@ def _profile_file(path: Path) -> Path:
 def _read_profile(folder: Path) -> dict[str, Any]:
     """A ``profile.json`` (or the one in a folder), checked for what ``compare`` reads."""
     path = _profile_file(folder)
-    profile = read_json(path)
+    profile = files.read_json(path)
     if not isinstance(profile, dict) or not isinstance(profile.get("rows"), list):
         raise ResultsError(f"{path}: not a profile.json (no 'rows' list)")
     for number, row in enumerate(profile["rows"], start=1):
@@ -734,7 +705,7 @@ def _row_problem(row: object) -> str | None:
     return None
 
 
-def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
+def dry_run(model: ModelSpec, preset: Preset) -> list[cost.Estimate]:
     """What ``profile run`` would send, step by step, without calling a model."""
     estimates = []
     for step in preset.steps:
@@ -744,9 +715,9 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
 
             limit = step.task_args.get("per_ability")
             items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
-            estimates.append(estimate_lm_eval(items))
+            estimates.append(cost.estimate_lm_eval(items))
         else:
-            estimates.append(estimate_step(step, list(_task(step).dataset), model.max_tokens))
+            estimates.append(cost.estimate_step(step, list(_task(step).dataset), model.max_tokens))
     return estimates
 
 
@@ -767,12 +738,13 @@ def _profile_run(args: argparse.Namespace) -> int:
     if args.dry_run:
         check_roles(model, preset)
         print(f"profile run --preset {preset.name} would send (nothing is run):")
-        print("\n".join(format_estimates(dry_run(model, preset), args.price_in, args.price_out)))
+        estimates = dry_run(model, preset)
+        print("\n".join(cost.format_estimates(estimates, args.price_in, args.price_out)))
         return 0
     if note := sampling_note(model):
         print(note, file=sys.stderr)
     profile = run_profile(model, preset, args.out)
-    print(render_markdown(profile))
+    print(views.render_markdown(profile))
     print(f"wrote {args.out / 'profile.json'}, profile.md, profile.png and profile.html")
     return 0
 
@@ -828,12 +800,12 @@ def _profile_compare(args: argparse.Namespace) -> int:
                 f"{path} and {args.profiles[base_index]} differ in {preset}; compare profiles "
                 "of one preset and token cap, or pass --allow-different"
             )
-    page = None if args.html is None else new_output(args.html, args.force, *args.profiles)
+    page = None if args.html is None else files.new_output(args.html, args.force, *args.profiles)
     names = [
         f"{profile['model']} ({_profile_file(path).parent.name})"
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
-    print("\n".join(compare_table(names, profiles)), end="\n\n")
+    print("\n".join(views.compare_table(names, profiles)), end="\n\n")
     differences = [
         line
         for index, profile in enumerate(profiles)
@@ -846,7 +818,9 @@ def _profile_compare(args: argparse.Namespace) -> int:
     print("\n".join(differences))
     if page is not None:
         title = "Profiles compared: " + ", ".join(names)
-        write_text_atomically(page, render_compare_html(title, names, profiles, differences))
+        text = views.render_compare_html(title, names, profiles, differences)
+        files.write_text_atomically(page, text)
+
         print(f"wrote {page}")
     return 0
 
@@ -859,8 +833,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run", help="evaluate a model on all four benchmarks and write profile.json/.md/.png"
     )
     run.add_argument("--model", required=True, help="Inspect model name, or 'chance'")
-    add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
-    add_name_value_option(
+    cli.add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
+    cli.add_name_value_option(
         run, "--model-role", "model_roles", "model role, e.g. judge=openai/gpt-4o"
     )
     run.add_argument(
@@ -878,21 +852,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
-        type=positive_int,
+        type=cli.positive_int,
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
     )
-    add_out_option(run, "output folder", required=True)
+    cli.add_out_option(run, "output folder", required=True)
     run.add_argument(
         "--dry-run",
         action="store_true",
         help="print each step's samples, requests and estimated tokens, and run nothing",
     )
-    run.add_argument(
-        "--price-in", type=number_at_least(0), help="with --dry-run: $ per million input tokens"
-    )
-    run.add_argument(
-        "--price-out", type=number_at_least(0), help="with --dry-run: $ per million output tokens"
-    )
+    for option, tokens in (("--price-in", "input"), ("--price-out", "output")):
+        note = f"with --dry-run: $ per million {tokens} tokens"
+        run.add_argument(option, type=cli.number_at_least(0), help=note)
+
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
         "compare", help="profiles side by side, and each one's paired differences from a base"
@@ -908,7 +880,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
     compare.add_argument("--html", type=Path, help="also write the comparison as one HTML page")
-    add_force_option(compare)
+    cli.add_force_option(compare)
     compare.add_argument(
         "--allow-different",
         action="store_true",
