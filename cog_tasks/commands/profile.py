@@ -235,13 +235,6 @@ def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -
     return replace(step, task_args={**step.task_args, "self_judge": True})
 
 
-def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
-    """A log folder of its own for each step and model setting (``eval_set`` resumes from it)."""
-    setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
-    model_setting = (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
-    return out / "logs" / f"{step.task}-{_setting_digest(*setting, *model_setting)}"
-
-
 def _display() -> str:
     """Inspect's display for a step: its progress view on a terminal, none off one."""
     return "full" if sys.stderr.isatty() else "none"
@@ -456,8 +449,11 @@ def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[d
     if lm_eval:
         headlines = _run_lm_eval(model, step, out)
     else:
-        log = _run_inspect(step, model, _step_log_dir(out, step, model))
-        headlines = load(REGISTRY[step.benchmark].headlines)(log)
+        # A log folder of its own for each step and model setting (eval_set resumes from it).
+        setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
+        setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
+        log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting)}"
+        headlines = load(REGISTRY[step.benchmark].headlines)(_run_inspect(step, model, log_dir))
     strategies = REGISTRY[step.benchmark].strategies()
     return [h.as_row() for h in with_trivial(headlines, strategies, seed=model.seed)]
 
@@ -761,9 +757,8 @@ def _difference_lines(
 ) -> list[str]:
     """One profile minus the base: paired rows, then every row not paired with its reason."""
     preset = _preset_difference(first, base)
-    comparisons = compare_profiles(
-        first, base, seed=args.seed, allow_different=args.allow_different
-    )
+    comparisons = compare_profiles(first, base, args.seed, args.allow_different)
+
     lines = [
         f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
         f"no interval below {SMALL_N} units; wilson or newcombe where every unit is "
