@@ -69,9 +69,7 @@ def _paper_sections(profile: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _chance_text(row: Mapping[str, Any]) -> str:
     chance = row.get("chance")
-    if not chance:
-        return "not run"
-    return format_row({**chance, "unit": row["unit"], "method": ""})
+    return format_row({**chance, "unit": row["unit"], "method": ""}) if chance else "not run"
 
 
 def _verdict(trivial: Mapping[str, Any], who: str = "model") -> str:
@@ -79,10 +77,8 @@ def _verdict(trivial: Mapping[str, Any], who: str = "model") -> str:
     if trivial["difference"] is None:
         return f"{who} not paired"
     difference = Interval.from_dict(trivial["difference"])
-    text = f"{who} minus it {difference.format()}"
-    if trivial["beaten"]:
-        return text
-    return text + ("; NOT BEATEN" if difference.defined else "; not tested")
+    verdict = "" if trivial["beaten"] else "; NOT BEATEN" if difference.defined else "; not tested"
+    return f"{who} minus it {difference.format()}{verdict}"
 
 
 def trivial_text(row: Mapping[str, Any]) -> str:
