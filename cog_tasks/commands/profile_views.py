@@ -191,7 +191,10 @@ def render_markdown(profile: Mapping[str, Any]) -> str:
     return "\n".join([*lines, page["versions"], ""])
 
 
-def drawable(row: Mapping[str, Any] | None) -> tuple[float, float, float] | None:
+Drawn = tuple[float, float, float]  # A value and its interval's bounds, as drawn.
+
+
+def drawable(row: Mapping[str, Any] | None) -> Drawn | None:
     """A row's (or chance entry's) ``(value, low, high)`` to draw; ``None`` where it is undefined.
 
     Every figure reads values through this one accessor: a row without an interval is a bare
@@ -241,6 +244,13 @@ def _figure(
     return plt, figure
 
 
+def _errorbar(axis: Any, points: Sequence[Drawn], positions: Sequence[float], **style: Any) -> None:
+    """Values at ``positions`` with their intervals (a bare point where there is none)."""
+    below = [max(0.0, value - low) for value, low, _ in points]
+    above = [max(0.0, high - value) for value, _, high in points]
+    axis.errorbar([p[0] for p in points], positions, xerr=[below, above], fmt="o", **style)
+
+
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
     """Grey hollow diamonds at (value, row position): the chance answerer's values."""
     if points:
@@ -268,20 +278,14 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
             if (point := drawable(row)) is None:
                 axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")
                 continue
-            value, low, high = point
             failed = _failed_share(row) or 0.0
-            axis.errorbar(
-                [value],
-                [position],
-                xerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
-                fmt="o",
-                capsize=3,
-                color="tab:blue",
-                markerfacecolor="none" if failed > MOSTLY_FAILED else "tab:blue",
-                label="model (hollow: over half its replies failed)",
-            )
+            style = {"capsize": 3, "color": "tab:blue", "markerfacecolor": "tab:blue"}
             if failed > MOSTLY_FAILED:
-                axis.annotate(f"failed {failed:.0%}", (value, position + 0.25), fontsize=7)
+                style["markerfacecolor"] = "none"
+            label = "model (hollow: over half its replies failed)"
+            _errorbar(axis, [point], [position], **style, label=label)
+            if failed > MOSTLY_FAILED:
+                axis.annotate(f"failed {failed:.0%}", (point[0], position + 0.25), fontsize=7)
         chance = [(p, c[0]) for p, row in enumerate(rows) if (c := drawable(row.get("chance")))]
         _plot_chance(axis, chance)
         for position, row in enumerate(rows):
@@ -418,19 +422,9 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
             if not points:
                 continue
             offset = -0.3 + step * (index + 0.5)
-            axis.errorbar(
-                [value for _, (value, _, _) in points],
-                [p + offset for p, _ in points],
-                xerr=[
-                    [max(0.0, value - low) for _, (value, low, _) in points],
-                    [max(0.0, high - value) for _, (value, _, high) in points],
-                ],
-                fmt="o",
-                capsize=2,
-                markersize=4,
-                label=label,
-                color=f"C{index}",
-            )
+            positions = [p + offset for p, _ in points]
+            style = {"capsize": 2, "markersize": 4, "label": label, "color": f"C{index}"}
+            _errorbar(axis, [point for _, point in points], positions, **style)
         chance = [
             (p, c[0])
             for p, k in enumerate(members)
