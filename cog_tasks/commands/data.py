@@ -12,7 +12,7 @@ from cog_tasks.common.spec import DataSource, load
 
 
 def _writer(source: DataSource) -> Callable[[Path], str]:
-    """How to write one benchmark's Hub-shaped folder (``write`` returns one summary line)."""
+    """What writes one benchmark's Hub-shaped folder and returns one summary line."""
     if source.write:
         return load(source.write)
     build, card = load(source.build), load(source.card)

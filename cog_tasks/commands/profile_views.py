@@ -381,7 +381,6 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
         if len({row["run"]["task"] for row in present}) > 1:
             tasks = [f"{r['run']['task']} ({n})" for n, r in zip(names, rows, strict=True) if r]
             protocol = "task versions differ: " + ", ".join(tasks)
-
         chance = next((row for row in present if row.get("chance")), first)
         values = tuple(format_row(row) if row else "-" for row in rows)
         failed = tuple(_failures_text(row) if row else "-" for row in rows)
@@ -467,10 +466,7 @@ def render_template(name: str, **context: Any) -> str:
 
 
 def render_compare_html(
-    title: str,
-    names: Sequence[str],
-    profiles: Sequence[Mapping[str, Any]],
-    differences: Sequence[str],
+    title: str, names: Sequence[str], profiles: Sequence[Mapping[str, Any]], differences: list[str]
 ) -> str:
     """The page of ``profile compare --html``: the N-way table, the chart, the differences."""
     chart = base64.b64encode(draw_compare(names, profiles)).decode("ascii")
