@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -24,30 +23,21 @@ class Estimate:
     input_tokens: int
     output_tokens: int
 
-    def cost(self, price_in: float, price_out: float) -> float:
-        """Cost at prices per million input and output tokens."""
-        return (self.input_tokens * price_in + self.output_tokens * price_out) / 1e6
-
-
-def _turns(task: str, args: Mapping[str, Any], metadata: Mapping[str, Any]) -> list[int]:
-    """Characters each request of one sample adds beyond the first prompt (its spec's rule)."""
-    spec = next(spec for spec in specs() if task in spec.tasks)
-    if not spec.request_turns:
-        return [0]
-    return load(spec.request_turns)(task, args, metadata)
-
 
 def estimate_step(step: Step, dataset: list[Any], output_cap: int | None) -> Estimate:
     """Requests and tokens of one Inspect step from the samples it would run."""
     chosen = dataset[: step.limit] if step.limit is not None else dataset
     cap = output_cap or step.task_args.get("max_tokens") or DEFAULT_OUTPUT_CAP
+    # Characters each request of one sample adds beyond the first prompt (its spec's rule).
+    spec = next(spec for spec in specs() if step.task in spec.tasks)
+    turns = load(spec.request_turns) if spec.request_turns else lambda *_: [0]
     requests = input_chars = 0
     for sample in chosen:
         text = sample.input
         history = len(text) if isinstance(text, str) else sum(len(m.text) for m in text)
         # Options are sent too (the solver lists them under the question).
         history += sum(len(str(choice)) + 4 for choice in sample.choices or [])
-        for added in _turns(step.task, step.task_args, sample.metadata or {}):
+        for added in turns(step.task, step.task_args, sample.metadata or {}):
             history += added
             input_chars += history
             requests += 1
@@ -75,7 +65,6 @@ def format_estimates(
     estimates: list[Estimate], price_in: float | None, price_out: float | None
 ) -> list[str]:
     """One line a step and a total; a cost column when both prices are given."""
-    priced = price_in is not None and price_out is not None
     lines = []
     sums = [sum(getattr(e, f.name) for e in estimates) for f in fields(Estimate)[1:]]
     for estimate in [*estimates, Estimate("total", *sums)]:
@@ -84,7 +73,9 @@ def format_estimates(
             f"{estimate.input_tokens:>11,} input tokens (est.) "
             f"{estimate.output_tokens:>10,} output tokens (at most)"
         )
-        if priced:
-            line += f"  ${estimate.cost(price_in, price_out):,.2f}"  # type: ignore[arg-type]
+        if price_in is not None and price_out is not None:
+            cost = (estimate.input_tokens * price_in + estimate.output_tokens * price_out) / 1e6
+            line += f"  ${cost:,.2f}"
+
         lines.append(line)
     return lines
