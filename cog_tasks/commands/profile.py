@@ -369,17 +369,15 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
     """Refuse a stored CogLM run whose identity (weights, limit, seed, task) is not this step's."""
     from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION
 
-    limit = None if limit is None else float(limit)
-    wanted = (model.weights, limit, str(model.seed), f"coglm@{FAMILY_VERSION}")
+    def number(value: object) -> float | None:
+        return None if value is None else float(value)  # type: ignore[arg-type]
+
+    wanted = (model.weights, number(limit), str(model.seed), f"coglm@{FAMILY_VERSION}")
     for headline in headlines:
         arguments = dict(headline.run.arguments)
-        stored = arguments.get("limit")
-        found = (
-            _stored_weights(arguments),
-            None if stored is None else float(stored),
-            headline.run.seed,
-            headline.run.task,
-        )
+        stored = number(arguments.get("limit"))
+        found = (_stored_weights(arguments), stored, headline.run.seed, headline.run.task)
+
         if found != wanted:
             raise ProfileStepError(
                 f"the stored CogLM run (weights, limit, seed, task: {found}) is not this step's "
