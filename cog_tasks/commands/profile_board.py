@@ -18,7 +18,6 @@ from cog_tasks.commands.profile_views import (
     compare_lines,
     format_row,
     render_template,
-    row_keys,
 )
 from cog_tasks.common.cli import add_force_option
 from cog_tasks.common.errors import UserError
@@ -64,12 +63,6 @@ def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
     return found
 
 
-def lm_eval_samples(folder: Path) -> Path | None:
-    """The folder of the CogLM step's ``samples_*.jsonl`` files in a profile folder, or ``None``."""
-    samples = sorted(folder.glob("coglm_lm_eval-*/**/samples_*.jsonl"))
-    return samples[-1].parent if samples else None
-
-
 def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
     """Task name -> the href (relative to the page) of that task's samples in ``folder``."""
     bundle = page.parent / f"{page.stem}-logs" / f"{index + 1}-{folder.resolve().name}"
@@ -77,31 +70,27 @@ def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
         task: os.path.relpath(bundle / "index.html", page.parent) + "#/logs/" + path
         for task, path in bundle_logs(folder, bundle).items()
     }
-    samples = lm_eval_samples(folder)
-    if samples is not None:
-        links.setdefault("coglm", os.path.relpath(samples, page.parent) + "/")
+    # The CogLM step's lm-eval samples: the folder of its samples_*.jsonl files.
+    if samples := sorted(folder.glob("coglm_lm_eval-*/**/samples_*.jsonl")):
+        links.setdefault("coglm", os.path.relpath(samples[-1].parent, page.parent) + "/")
     return links
 
 
 def board_rows(
-    names: Sequence[str],
-    profiles: Sequence[Mapping[str, Any]],
-    links: Sequence[Mapping[str, str]],
+    names: Sequence[str], profiles: Sequence[Mapping[str, Any]], links: Sequence[Mapping[str, str]]
 ) -> list[BoardRow]:
     """One :class:`BoardRow` per measure of any profile, in first-seen order."""
-    columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
-    keys = list(dict.fromkeys(key for column in columns for key in column))
 
-    def cell(row: Mapping[str, Any] | None, href: str | None) -> Cell | None:
+    def cell(row: Mapping[str, Any] | None, hrefs: Mapping[str, str]) -> Cell | None:
         if row is None:
             return None
         title = f"{row['run']['task']}, {row['n']} {plural(row['unit'], row['n'])}"
+        href = hrefs.get(row["run"]["task"].partition("@")[0])
         return Cell(format_row(row), row["value"], _failures_text(row), href, title)
 
-    pairs = list(zip(columns, links, strict=True))
     return [
-        BoardRow(line, tuple(cell(column.get(key), link.get(key[2])) for column, link in pairs))
-        for key, line in zip(keys, compare_lines(names, profiles), strict=True)
+        BoardRow(line, tuple(cell(row, hrefs) for row, hrefs in zip(line.rows, links, strict=True)))
+        for line in compare_lines(names, profiles)
     ]
 
 

@@ -360,6 +360,7 @@ class CompareLine:
     values: tuple[str, ...]
     failed: tuple[str, ...]
     protocol: str
+    rows: tuple[Mapping[str, Any] | None, ...]  # each profile's row (``None``: it has none)
 
 
 def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> list[CompareLine]:
@@ -386,7 +387,8 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
         failed = tuple(_failures_text(row) if row else "-" for row in rows)
         trivial, paper_text = _trivial_column(names, rows), _paper_text(first, paper)
         line = (*key[:2], unit, _chance_text(chance), trivial, paper_text, values, failed, protocol)
-        lines.append(CompareLine(*line))
+        lines.append(CompareLine(*line, tuple(rows)))
+
     return lines
 
 
