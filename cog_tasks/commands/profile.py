@@ -377,7 +377,6 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
         arguments = dict(headline.run.arguments)
         stored = number(arguments.get("limit"))
         found = (_stored_weights(arguments), stored, headline.run.seed, headline.run.task)
-
         if found != wanted:
             raise ProfileStepError(
                 f"the stored CogLM run (weights, limit, seed, task: {found}) is not this step's "
@@ -756,7 +755,6 @@ def _difference_lines(
     """One profile minus the base: paired rows, then every row not paired with its reason."""
     preset = _preset_difference(first, base)
     comparisons = compare_profiles(first, base, args.seed, args.allow_different)
-
     lines = [
         f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
         f"no interval below {SMALL_N} units; wilson or newcombe where every unit is "
@@ -813,7 +811,6 @@ def _profile_compare(args: argparse.Namespace) -> int:
         title = "Profiles compared: " + ", ".join(names)
         text = views.render_compare_html(title, names, profiles, differences)
         files.write_text_atomically(page, text)
-
         print(f"wrote {page}")
     return 0
 
