@@ -114,11 +114,11 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
     entries = []
     readme = _readme(benchmark_dir)
     for family in lm_eval_families(benchmark_dir):
-        configs = {path: _read_yaml(path) for path in sorted(family.glob("*.yaml"))}
+        configs = [_read_yaml(path) for path in sorted(family.glob("*.yaml"))]
         counts: dict[str, str] = {}
         reasons: dict[str, str] = {}
         protocols: dict[str, str] = {}
-        for config in configs.values():
+        for config in configs:
             name = config.get("task")
             if isinstance(name, str) and "custom_dataset" in config:
                 kwargs = config.get("dataset_kwargs", {})
@@ -126,7 +126,7 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
                     _hook_counter(family, config["custom_dataset"], kwargs)
                 )
                 protocols[name] = PROTOCOLS.get(config.get("output_type", ""), "lm-eval")
-        groups = {c["group"]: c["task"] for c in configs.values() if "group" in c}
+        groups = {c["group"]: c["task"] for c in configs if "group" in c}
         for group, members in groups.items():
             protocol = _group_protocol(members, groups, protocols)
             count = _group_count(members, groups, counts)
@@ -135,7 +135,6 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
             TaskEntry("lm-eval", name, protocols[name], count, readme, reasons[name])
             for name, count in counts.items()
         ]
-
     return entries
 
 
