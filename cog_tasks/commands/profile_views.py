@@ -435,14 +435,9 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         if name == "kappa":
             axis.set_xlim(-1.05, 1.05)
 
-    plt, figure = _figure(
-        [
-            (f"{benchmark} ({name})", [k[1] for k in members])
-            for (benchmark, name), members in panels
-        ],
-        draw,
-        "values with 95 % intervals; hollow diamonds: chance",
-    )
+    labelled = [(f"{bench} ({name})", [k[1] for k in members]) for (bench, name), members in panels]
+    plt, figure = _figure(labelled, draw, "values with 95 % intervals; hollow diamonds: chance")
+
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(figure)
