@@ -468,10 +468,7 @@ def with_chance(
 
 
 def run_profile(
-    model: ModelSpec,
-    preset: Preset,
-    out: Path,
-    progress: Callable[[str], None] = _progress,
+    model: ModelSpec, preset: Preset, out: Path, progress: Callable[[str], None] = _progress
 ) -> dict[str, Any]:
     """Evaluate ``model`` on every benchmark of ``preset``, write the profile and return it."""
     check_roles(model, preset)
@@ -797,12 +794,8 @@ def _profile_compare(args: argparse.Namespace) -> int:
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
     print("\n".join(views.compare_table(names, profiles)), end="\n\n")
-    differences = [
-        line
-        for index, profile in enumerate(profiles)
-        if index != base_index
-        for line in _difference_lines(profile, base, args)
-    ]
+    others = [profile for index, profile in enumerate(profiles) if index != base_index]
+    differences = [line for profile in others for line in _difference_lines(profile, base, args)]
     differences.append(
         f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)"
     )

@@ -76,6 +76,5 @@ def format_estimates(
         if price_in is not None and price_out is not None:
             cost = (estimate.input_tokens * price_in + estimate.output_tokens * price_out) / 1e6
             line += f"  ${cost:,.2f}"
-
         lines.append(line)
     return lines
