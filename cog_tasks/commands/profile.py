@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -530,10 +530,8 @@ def _versions() -> dict[str, str]:
 
     found = {"cog-tasks": cog_tasks_version()}
     for package in PACKAGES:
-        try:
+        with suppress(metadata.PackageNotFoundError):
             found.setdefault(package, metadata.version(package))
-        except metadata.PackageNotFoundError:
-            continue
     return found
 
 
