@@ -202,8 +202,7 @@ def step_roles(model: ModelSpec) -> dict[str, str]:
 
 def check_roles(model: ModelSpec, preset: Preset) -> None:
     """Refuse, before anything runs, a preset whose steps need a judge the model spec lacks."""
-    unknown = sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES})
-    if unknown:
+    if unknown := sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES}):
         raise ProfileStepError(
             f"--model-role {unknown[0]}: no benchmark of the profile has that role; "
             f"use {JUDGE_ROLE} (or {', '.join(ROLE_ALIASES)})"
@@ -628,10 +627,8 @@ def compare_profiles(
             seed=seed,
             scale=row.get("scale", "raw"),
         )
-        difference = pairing.difference
-        comparisons.append(
-            Comparison(label, difference, row["value"], other["value"], pairing.reason)
-        )
+        values = (row["value"], other["value"])
+        comparisons.append(Comparison(label, pairing.difference, *values, pairing.reason))
     comparisons += [
         Comparison(_row_label(row), None, None, row["value"], "only in the second")
         for row in others.values()
