@@ -114,27 +114,27 @@ def lm_eval_entries(benchmark_dir: Path) -> list[TaskEntry]:
     entries = []
     readme = _readme(benchmark_dir)
     for family in lm_eval_families(benchmark_dir):
-        configs = {path: _read_yaml(path) for path in sorted(family.glob("*.yaml"))}
+        configs = [_read_yaml(path) for path in sorted(family.glob("*.yaml"))]
         counts: dict[str, str] = {}
         reasons: dict[str, str] = {}
         protocols: dict[str, str] = {}
-        for config in configs.values():
+        for config in configs:
             name = config.get("task")
             if isinstance(name, str) and "custom_dataset" in config:
-                hook = _hook_counter(
-                    family, config["custom_dataset"], config.get("dataset_kwargs", {})
+                kwargs = config.get("dataset_kwargs", {})
+                counts[name], reasons[name] = _count(
+                    _hook_counter(family, config["custom_dataset"], kwargs)
                 )
-                counts[name], reasons[name] = _count(hook)
                 protocols[name] = PROTOCOLS.get(config.get("output_type", ""), "lm-eval")
-        groups = {c["group"]: c["task"] for c in configs.values() if "group" in c}
+        groups = {c["group"]: c["task"] for c in configs if "group" in c}
         for group, members in groups.items():
             protocol = _group_protocol(members, groups, protocols)
             count = _group_count(members, groups, counts)
             entries.append(TaskEntry("lm-eval", group, f"{protocol} (group)", count, readme))
-        for name in counts:
-            entries.append(
-                TaskEntry("lm-eval", name, protocols[name], counts[name], readme, reasons[name])
-            )
+        entries += [
+            TaskEntry("lm-eval", name, protocols[name], count, readme, reasons[name])
+            for name, count in counts.items()
+        ]
     return entries
 
 
@@ -152,17 +152,9 @@ def inspect_entries(benchmark_dir: Path) -> list[TaskEntry]:
         module = importlib.import_module(".".join((_module_of(evals_dir), *module_path.parts)))
         function = getattr(module, info.name)
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+        protocol = f"Inspect, chat: {summary}" if summary else "Inspect, chat"
         items, why = _count(lambda function=function: len(function().dataset))
-        entries.append(
-            TaskEntry(
-                "Inspect",
-                f"cog_tasks/{info.name}",
-                f"Inspect, chat: {summary}" if summary else "Inspect, chat",
-                items,
-                readme,
-                why,
-            )
-        )
+        entries.append(TaskEntry("Inspect", f"cog_tasks/{info.name}", protocol, items, readme, why))
     return entries
 
 

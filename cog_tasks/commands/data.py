@@ -4,38 +4,26 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from cog_tasks.benchmarks import specs
 from cog_tasks.common.cli import UsageError, add_out_option, required_out
 from cog_tasks.common.spec import DataSource, load
 
-Writer = Callable[[Path], str]
 
-
-@dataclass(frozen=True)
-class Builder:
-    """How to write one benchmark's Hub-shaped folder (``write`` returns one summary line)."""
-
-    write: Writer
-    description: str
-
-
-def parquet_builder(
-    build: Callable[[], Any],
-    card: Callable[[Any], str],
-    check: Callable[[Any], None] | None = None,
-) -> Writer:
-    """A writer for ``build()`` and ``card(built)`` (``check(built)`` refuses a partial copy)."""
+def _writer(source: DataSource) -> Callable[[Path], str]:
+    """What writes one benchmark's Hub-shaped folder and returns one summary line."""
+    if source.write:
+        return load(source.write)
+    build, card = load(source.build), load(source.card)
+    check = load(source.check) if source.check else None
 
     def write(folder: Path) -> str:
         from cog_tasks.common.hub_folder import as_configs, save_hub_folder
 
         built = build()
         if check is not None:
-            check(built)
+            check(built)  # refuses a partial copy
         files = save_hub_folder(built, card(built), folder)
         sizes = ", ".join(
             f"{config}/{split}={rows.num_rows}"
@@ -47,29 +35,14 @@ def parquet_builder(
     return write
 
 
-def _writer(source: DataSource) -> Writer:
-    if source.write:
-        return load(source.write)
-
-    def write(folder: Path) -> str:
-        check = load(source.check) if source.check else None
-        return parquet_builder(load(source.build), load(source.card), check)(folder)
-
-    return write
-
-
-BUILDERS: dict[str, Builder] = {
-    spec.name: Builder(_writer(spec.data), spec.data.description)
-    for spec in specs()
-    if spec.data is not None
-}
+SOURCES: dict[str, DataSource] = {spec.name: spec.data for spec in specs() if spec.data}
 
 
 def _build(args: argparse.Namespace) -> int:
     folder: Path = required_out(args)
     if folder.exists() and not folder.is_dir():
         raise NotADirectoryError(f"{folder}: not a folder; give a new or existing folder to --out")
-    print(f"{args.dataset}: {BUILDERS[args.dataset].write(folder)}")
+    print(f"{args.dataset}: {_writer(SOURCES[args.dataset])(folder)}")
     return 0
 
 
@@ -87,7 +60,7 @@ def _push(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--repo-id {args.repo_id!r}: not a Hub repository id ({error})"
         ) from error
-    url = push_folder(BUILDERS[args.dataset].write, args.repo_id, public=args.public)
+    url = push_folder(_writer(SOURCES[args.dataset]), args.repo_id, public=args.public)
     visibility = "public" if args.public else "private"
     print(f"pushed {args.dataset} to {url} ({visibility})")
     return 0
@@ -97,11 +70,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``data`` command group to the ``cog-tasks`` parser."""
     data = subparsers.add_parser("data", help="build benchmark datasets, push them to the Hub")
     commands = data.add_subparsers(dest="data_command", metavar="COMMAND", required=True)
-    names = "; ".join(f"{name}: {builder.description}" for name, builder in BUILDERS.items())
+    names = "; ".join(f"{name}: {source.description}" for name, source in SOURCES.items())
     build = commands.add_parser(
         "build", help="save a dataset and its card to a folder laid out like a Hub repository"
     )
-    build.add_argument("dataset", choices=list(BUILDERS), help=names)
+    build.add_argument("dataset", choices=list(SOURCES), help=names)
     add_out_option(
         build, "folder to write (required; created if missing)", old_positional="OUTPUT_DIR"
     )
@@ -109,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     push = commands.add_parser(
         "push", help="push a dataset and its card to the Hugging Face Hub (needs a token)"
     )
-    push.add_argument("dataset", choices=list(BUILDERS), help=names)
+    push.add_argument("dataset", choices=list(SOURCES), help=names)
     push.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repository")
     push.add_argument(
         "--public",

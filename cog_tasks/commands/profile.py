@@ -9,41 +9,16 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cog_tasks.benchmarks import REGISTRY, specs
-from cog_tasks.commands.profile_cost import (
-    Estimate,
-    estimate_lm_eval,
-    estimate_steps,
-    format_estimates,
-)
-from cog_tasks.commands.profile_views import (
-    compare_table,
-    render_compare_html,
-    render_markdown,
-    row_keys,
-    write_views,
-)
-from cog_tasks.common.cli import (
-    add_force_option,
-    add_name_value_option,
-    add_out_option,
-    number_at_least,
-    positive_int,
-)
+from cog_tasks.commands import profile_cost as cost
+from cog_tasks.commands import profile_views as views
+from cog_tasks.common import cli, files
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.files import (
-    child_process,
-    new_output,
-    own_folder,
-    read_json,
-    write_json_atomically,
-    write_text_atomically,
-)
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.pipeline import with_trivial
 from cog_tasks.common.results import ResultsError, compare_units
@@ -125,6 +100,11 @@ class ModelSpec:
         """Whether the model's weights are local (CogLM then runs through lm-eval)."""
         return self.name.startswith(LOCAL_PROVIDERS)
 
+    @property
+    def weights(self) -> str:
+        """The local weights: ``-M model_path``, else the name after the provider."""
+        return self.args.get("model_path") or self.name.split("/", 1)[1]
+
 
 class ProfileStepError(UserError):
     """A profile step that cannot run or did not finish (one line: the step and the reason)."""
@@ -147,7 +127,7 @@ def _claimed(out: Path, identity: Mapping[str, Any]) -> Iterator[None]:
     """Hold ``out`` for one profile: refuse a folder in use (a live pid) or of another profile."""
     stored = out / "profile.json"
     if stored.is_file():
-        previous = read_json(stored).get("identity")
+        previous = files.read_json(stored).get("identity")
         if previous != dict(identity):
             raise ProfileStepError(
                 f"{out} holds the profile of {json.dumps(previous, sort_keys=True)}, not of "
@@ -182,7 +162,7 @@ def _running(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass
     return True
 
 
@@ -201,14 +181,12 @@ def paper_rows() -> list[PaperRow]:
 
 
 JUDGE_ROLE = "judge"  # The one role name of every judge and grader a profile passes on.
-
-ROLE_ALIASES = {"grader": JUDGE_ROLE}
-"""Other names tasks give the judge (EgoSocialArena's beliefs)."""
+ROLE_ALIASES = {"grader": JUDGE_ROLE}  # Other names tasks give the judge (EgoSocialArena's).
 
 
-def judged(step: Step) -> bool:
-    """Whether a step cannot run without a judge (its spec's ``judged_tasks``)."""
-    return step.task in REGISTRY[step.benchmark].judged_tasks
+def _rated(step: Step) -> bool:
+    """Whether a step's spec has a judge rate the model, who may be the model (CogBench)."""
+    return REGISTRY[step.benchmark].self_judges and step.task_args.get("judge") is not False
 
 
 def step_roles(model: ModelSpec) -> dict[str, str]:
@@ -224,26 +202,21 @@ def step_roles(model: ModelSpec) -> dict[str, str]:
 
 def check_roles(model: ModelSpec, preset: Preset) -> None:
     """Refuse, before anything runs, a preset whose steps need a judge the model spec lacks."""
-    unknown = sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES})
-    if unknown:
+    if unknown := sorted(set(model.roles) - {JUDGE_ROLE, *ROLE_ALIASES}):
         raise ProfileStepError(
             f"--model-role {unknown[0]}: no benchmark of the profile has that role; "
             f"use {JUDGE_ROLE} (or {', '.join(ROLE_ALIASES)})"
         )
     if model.is_chance or JUDGE_ROLE in step_roles(model):
         return
-    rated = [
-        step.task
-        for step in preset.steps
-        if REGISTRY[step.benchmark].self_judges and step.task_args.get("judge") is not False
-    ]
+    rated = [step.task for step in preset.steps if _rated(step)]
     if rated and not model.self_judge:
         raise ProfileStepError(
             f"preset {preset.name} has judged measures ({', '.join(rated)}), which need a "
             f"judge: pass --model-role {JUDGE_ROLE}=MODEL, or --self-judge to let the model judge "
             "its own answers (its rows then say self-judged)"
         )
-    judged_steps = [step.task for step in preset.steps if judged(step)]
+    judged_steps = [s.task for s in preset.steps if s.task in REGISTRY[s.benchmark].judged_tasks]
     if judged_steps:
         raise ProfileStepError(
             f"preset {preset.name} needs a judge for {', '.join(judged_steps)}: pass "
@@ -253,29 +226,12 @@ def check_roles(model: ModelSpec, preset: Preset) -> None:
 
 def _with_judge(step: Step, model: ModelSpec, progress: Callable[[str], None]) -> Step:
     """Without a judge role, a spec that ``self_judges`` (CogBench) has the model judge itself."""
-    skips_judge = step.task_args.get("judge") is False
-    if not REGISTRY[step.benchmark].self_judges or JUDGE_ROLE in step_roles(model) or skips_judge:
+    if not _rated(step) or JUDGE_ROLE in step_roles(model):
         return step
     progress(
         f"{step.benchmark}: no --model-role judge, so the model judges itself (self_judge=true)"
     )
     return replace(step, task_args={**step.task_args, "self_judge": True})
-
-
-def _step_log_dir(out: Path, step: Step, model: ModelSpec) -> Path:
-    """A log folder of its own for each step and model setting (``eval_set`` resumes from it)."""
-    digest = _setting_digest(
-        step.task,
-        dict(step.task_args),
-        step.limit,
-        step.epochs,
-        model.name,
-        redact(model.args),
-        dict(model.roles),
-        model.seed,
-        model.max_tokens,
-    )
-    return out / "logs" / f"{step.task}-{digest}"
 
 
 def _display() -> str:
@@ -345,31 +301,21 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
 
 
+# Inspect ``hf`` arguments the CogLM lm-eval step neither needs nor accepts.
 INSPECT_ONLY_ARGS = frozenset(
-    {
-        "do_sample",
-        "batch_size",
-        "chat_template",
-        "use_chat_template",
-        "tokenizer_call_args",
-        "enable_thinking",
-        "hidden_states",
-        "auto_model_class",
-        "tokenizer_path",
-    }
+    "do_sample batch_size chat_template use_chat_template tokenizer_call_args enable_thinking "
+    "hidden_states auto_model_class tokenizer_path".split()
 )
-"""Inspect ``hf`` arguments the CogLM lm-eval step neither needs nor accepts."""
 
 
 def _lm_eval_model_args(model: ModelSpec) -> str:
     """lm-eval ``--model_args`` for the same weights as the Inspect model, secrets left out."""
-    pretrained = model.args.get("model_path") or model.name.split("/", 1)[1]
-    extra = {
-        key: value
+    extra = [
+        f"{key}={value}"
         for key, value in model.args.items()
         if key != "model_path" and key not in INSPECT_ONLY_ARGS and not is_secret(key)
-    }
-    return ",".join([f"pretrained={pretrained}", *(f"{k}={v}" for k, v in extra.items())])
+    ]
+    return ",".join([f"pretrained={model.weights}", *extra])
 
 
 def _lm_eval_environment(model: ModelSpec) -> dict[str, str]:
@@ -398,29 +344,13 @@ def _setting_digest(*parts: object) -> str:
 def _coglm_command(model: ModelSpec, limit: int | None, folder: Path) -> list[str]:
     """The ``cog-tasks lm-eval`` command of the CogLM step (the README main job's batch size)."""
     provider = "vllm" if model.name.startswith("vllm/") else "hf-shared-prefix"
-    command = [
-        sys.executable,
-        "-m",
-        "cog_tasks.cli",
-        "lm-eval",
-        "--model",
-        provider,
-        "--model_args",
-        _lm_eval_model_args(model),
-        "--tasks",
-        "coglm",
-        "--batch_size",
-        str(COGLM_BATCH_SIZE),
-        "--output_path",
-        str(folder),
-        "--log_samples",
-        "--seed",
-        str(model.seed),
-        # lm-eval's request cache (SQLite, written per request): a rerun of the
-        # same identity (the folder's digest) resumes inside the step.
-        "--use_cache",
-        str(folder.with_name(folder.name + "-cache")),
-    ]
+    command = [sys.executable, "-m", "cog_tasks.cli", "lm-eval", "--model", provider]
+    command += ["--model_args", _lm_eval_model_args(model), "--tasks", "coglm"]
+    command += ["--batch_size", str(COGLM_BATCH_SIZE), "--output_path", str(folder)]
+    command += ["--log_samples", "--seed", str(model.seed)]
+    # lm-eval's request cache (SQLite, written per request): a rerun of the
+    # same identity (the folder's digest) resumes inside the step.
+    command += ["--use_cache", str(folder.with_name(folder.name + "-cache"))]
     return command + (["--limit", str(limit)] if limit is not None else [])
 
 
@@ -438,21 +368,14 @@ def _check_coglm_run(headlines: list[Headline], model: ModelSpec, limit: int | N
     """Refuse a stored CogLM run whose identity (weights, limit, seed, task) is not this step's."""
     from cog_tasks.coglm.lm_eval.results import FAMILY_VERSION
 
-    wanted = (
-        model.args.get("model_path") or model.name.split("/", 1)[1],
-        None if limit is None else float(limit),
-        str(model.seed),
-        f"coglm@{FAMILY_VERSION}",
-    )
+    def number(value: object) -> float | None:
+        return None if value is None else float(value)  # type: ignore[arg-type]
+
+    wanted = (model.weights, number(limit), str(model.seed), f"coglm@{FAMILY_VERSION}")
     for headline in headlines:
         arguments = dict(headline.run.arguments)
-        stored = arguments.get("limit")
-        found = (
-            _stored_weights(arguments),
-            None if stored is None else float(stored),
-            headline.run.seed,
-            headline.run.task,
-        )
+        stored = number(arguments.get("limit"))
+        found = (_stored_weights(arguments), stored, headline.run.seed, headline.run.task)
         if found != wanted:
             raise ProfileStepError(
                 f"the stored CogLM run (weights, limit, seed, task: {found}) is not this step's "
@@ -493,7 +416,7 @@ def _run_lm_eval(model: ModelSpec, step: Step, out: Path) -> list[Headline]:
         terminal = _display() == "full"
         with (
             log_path.open("a", encoding="utf-8") as log,  # a rerun appends
-            child_process(
+            files.child_process(
                 _coglm_command(model, limit, folder),
                 stdout=log,
                 stderr=None if terminal else subprocess.STDOUT,
@@ -517,100 +440,85 @@ def _on_lm_eval(step: Step, model: ModelSpec) -> bool:
     return bool(REGISTRY[step.benchmark].lm_eval_task) and (model.is_local or model.is_chance)
 
 
-def _run_step(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[Headline]:
-    """One step's headlines (lm-eval or Inspect), each with its best trivial strategy beside it."""
+def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[dict[str, Any]]:
+    """One step's rows (lm-eval or Inspect), each with its best trivial strategy beside it."""
     if lm_eval:
         headlines = _run_lm_eval(model, step, out)
     else:
-        log = _run_inspect(step, model, _step_log_dir(out, step, model))
-        headlines = load(REGISTRY[step.benchmark].headlines)(log)
-    return with_trivial(headlines, REGISTRY[step.benchmark].strategies(), seed=model.seed)
-
-
-def _chance_headlines(model: ModelSpec, preset: Preset, out: Path) -> list[Headline]:
-    """The seeded chance answerer on the units the model's steps ran (lm-eval or Inspect)."""
-    chance = ModelSpec(CHANCE, seed=model.seed)
-    return [
-        headline
-        for step in preset.steps
-        for headline in _run_step(step, chance, out / "chance", _on_lm_eval(step, model))
-    ]
+        # A log folder of its own for each step and model setting (eval_set resumes from it).
+        setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
+        setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
+        log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting)}"
+        headlines = load(REGISTRY[step.benchmark].headlines)(_run_inspect(step, model, log_dir))
+    strategies = REGISTRY[step.benchmark].strategies()
+    return [h.as_row() for h in with_trivial(headlines, strategies, seed=model.seed)]
 
 
 def with_chance(
     rows: list[dict[str, Any]], chance_rows: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Each row with the chance row of its benchmark, measure and task (``chance``; or ``None``)."""
-    chance = dict(zip(row_keys(chance_rows), chance_rows, strict=True))
+    chance = dict(zip(views.row_keys(chance_rows), chance_rows, strict=True))
+    kept = ("value", "ci_low", "ci_high", "n")
     return [
-        {
-            **row,
-            "chance": None
-            if key not in chance
-            else {name: chance[key][name] for name in ("value", "ci_low", "ci_high", "n")},
-        }
-        for key, row in zip(row_keys(rows), rows, strict=True)
+        {**row, "chance": {name: chance[key][name] for name in kept} if key in chance else None}
+        for key, row in zip(views.row_keys(rows), rows, strict=True)
     ]
 
 
 def run_profile(
-    model: ModelSpec,
-    preset: Preset,
-    out: Path,
-    progress: Callable[[str], None] = _progress,
+    model: ModelSpec, preset: Preset, out: Path, progress: Callable[[str], None] = _progress
 ) -> dict[str, Any]:
     """Evaluate ``model`` on every benchmark of ``preset``, write the profile and return it."""
     check_roles(model, preset)
     out.mkdir(parents=True, exist_ok=True)
     identity = profile_identity(model, preset)
     with _claimed(out, identity):
-        own_folder(out)  # a claimed run folder is resumed: its files are this run's
-        return _run_steps(model, preset, out, identity, progress)
+        files.own_folder(out)  # a claimed run folder is resumed: its files are this run's
+        profile = {
+            "model": model.name,
+            "preset": preset.name,
+            "identity": dict(identity),
+            "rows": _run_steps(model, preset, out, progress),
+            "paper": [row.as_row() for row in paper_rows()],
+            "versions": _versions(),
+        }
+        files.write_json_atomically(out / "profile.json", profile)
+        views.write_views(profile, out)
+        return profile
 
 
 def _run_steps(
-    model: ModelSpec,
-    preset: Preset,
-    out: Path,
-    identity: Mapping[str, Any],
-    progress: Callable[[str], None],
-) -> dict[str, Any]:
-    """The steps of :func:`run_profile`, with ``out`` held."""
+    model: ModelSpec, preset: Preset, out: Path, progress: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """The rows of :func:`run_profile` (``out`` held), each with chance on the same units."""
     if "model_path" in model.args and "HF_HUB_OFFLINE" not in os.environ:
         # Local weights: Inspect's hf provider would still look the model's
         # name up on the Hub, with back-off retries on every reply when offline.
         os.environ["HF_HUB_OFFLINE"] = "1"
         progress("local weights (model_path): HF_HUB_OFFLINE=1 for this run")
-    headlines: list[Headline] = []
-    total = len(preset.steps)
-    started = time.monotonic()
+    rows: list[dict[str, Any]] = []
     for number, planned in enumerate(preset.steps, start=1):
         step = _with_judge(planned, model, progress)
         lm_eval = _on_lm_eval(step, model)
-        name = f"{step.benchmark} (lm-eval items)" if lm_eval else step.task
-        progress(f"[{number}/{total}] {name} ...")
+        name = f"[{number}/{len(preset.steps)}] "
+        name += f"{step.benchmark} (lm-eval items)" if lm_eval else step.task
+        progress(f"{name} ...")
         started = time.monotonic()
-        headlines += _run_step(step, model, out, lm_eval)
-        progress(f"[{number}/{total}] {name} done ({time.monotonic() - started:.0f} s)")
-    rows = [headline.as_row() for headline in headlines]
+        rows += _step_rows(step, model, out, lm_eval)
+        progress(f"{name} done ({time.monotonic() - started:.0f} s)")
     if model.is_chance:
-        chance_rows = rows
-    else:
-        progress("chance: the seeded chance answerer on the same units ...")
-        started = time.monotonic()
-        chance_rows = [headline.as_row() for headline in _chance_headlines(model, preset, out)]
-        progress(f"chance done ({time.monotonic() - started:.0f} s)")
-    profile = {
-        "model": model.name,
-        "preset": preset.name,
-        "identity": dict(identity),
-        "rows": with_chance(rows, chance_rows),
-        "paper": [row.as_row() for row in paper_rows()],
-        "versions": _versions(),
-    }
-    write_json_atomically(out / "profile.json", profile)
-    write_views(profile, out)
-    return profile
+        return with_chance(rows, rows)
+    progress("chance: the seeded chance answerer on the same units ...")
+    started = time.monotonic()
+    chance = ModelSpec(CHANCE, seed=model.seed)  # on the units the model's steps ran
+    chance_rows = [
+        row
+        for step in preset.steps
+        for row in _step_rows(step, chance, out / "chance", _on_lm_eval(step, model))
+    ]
+    progress(f"chance done ({time.monotonic() - started:.0f} s)")
+    return with_chance(rows, chance_rows)
 
 
 def _versions() -> dict[str, str]:
@@ -621,10 +529,8 @@ def _versions() -> dict[str, str]:
 
     found = {"cog-tasks": cog_tasks_version()}
     for package in PACKAGES:
-        try:
+        with suppress(metadata.PackageNotFoundError):
             found.setdefault(package, metadata.version(package))
-        except metadata.PackageNotFoundError:
-            continue
     return found
 
 
@@ -639,8 +545,7 @@ def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
     }
 
 
-MODEL_FIELDS = ("model", "model_args", "backend", "seed", "num_fewshot")
-"""Identity fields of the compared model, not of the protocol."""
+MODEL_FIELDS = ("model", "model_args", "backend", "seed", "num_fewshot")  # not the protocol's
 
 CHANCE_MODELS = frozenset({CHANCE, "mockllm/chance"})  # Model names of the seeded chance answerers.
 
@@ -706,14 +611,12 @@ def compare_profiles(
     allow_different: bool = False,
 ) -> list[Comparison]:
     """Pair the headlines of two profiles (rows whose runs differ only in the model)."""
-    others = dict(zip(row_keys(second["rows"]), second["rows"], strict=True))
+    others = dict(zip(views.row_keys(second["rows"]), second["rows"], strict=True))
     comparisons = []
-    for key, row in zip(row_keys(first["rows"]), first["rows"], strict=True):
-        other = others.pop(key, None)
+    for key, row in zip(views.row_keys(first["rows"]), first["rows"], strict=True):
+        other, label = others.pop(key, None), _row_label(row)
         if other is None:
-            comparisons.append(
-                Comparison(_row_label(row), None, row["value"], None, "only in the first")
-            )
+            comparisons.append(Comparison(label, None, row["value"], None, "only in the first"))
             continue
         pairing = compare_units(
             _units(row),
@@ -724,11 +627,8 @@ def compare_profiles(
             seed=seed,
             scale=row.get("scale", "raw"),
         )
-        comparisons.append(
-            Comparison(
-                _row_label(row), pairing.difference, row["value"], other["value"], pairing.reason
-            )
-        )
+        values = (row["value"], other["value"])
+        comparisons.append(Comparison(label, pairing.difference, *values, pairing.reason))
     comparisons += [
         Comparison(_row_label(row), None, None, row["value"], "only in the second")
         for row in others.values()
@@ -740,15 +640,19 @@ PROFILE_ROW_FIELDS = ("benchmark", "measure", "value", "n", "unit", "run", "unit
 RUN_FIELDS = ("task", "model", "roles", "arguments")
 
 
+def _profile_file(path: Path) -> Path:
+    """A ``profile.json``, or the one in a folder."""
+    return path / "profile.json" if path.is_dir() else path
+
+
 def _read_profile(folder: Path) -> dict[str, Any]:
     """A ``profile.json`` (or the one in a folder), checked for what ``compare`` reads."""
-    path = folder / "profile.json" if folder.is_dir() else folder
-    profile = read_json(path)
+    path = _profile_file(folder)
+    profile = files.read_json(path)
     if not isinstance(profile, dict) or not isinstance(profile.get("rows"), list):
         raise ResultsError(f"{path}: not a profile.json (no 'rows' list)")
     for number, row in enumerate(profile["rows"], start=1):
-        problem = _row_problem(row)
-        if problem is not None:
+        if (problem := _row_problem(row)) is not None:
             raise ResultsError(f"{path}: row {number} is not a profile row ({problem})")
     return profile
 
@@ -786,7 +690,7 @@ def _row_problem(row: object) -> str | None:
     return None
 
 
-def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
+def dry_run(model: ModelSpec, preset: Preset) -> list[cost.Estimate]:
     """What ``profile run`` would send, step by step, without calling a model."""
     estimates = []
     for step in preset.steps:
@@ -796,9 +700,9 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[Estimate]:
 
             limit = step.task_args.get("per_ability")
             items = [item for a in ABILITIES for item in load_records([a.code])[:limit]]
-            estimates.append(estimate_lm_eval(items))
+            estimates.append(cost.estimate_lm_eval(items))
         else:
-            estimates += estimate_steps([step], _task, model.max_tokens)
+            estimates.append(cost.estimate_step(step, list(_task(step).dataset), model.max_tokens))
     return estimates
 
 
@@ -813,38 +717,28 @@ def sampling_note(model: ModelSpec) -> str | None:
 
 
 def _profile_run(args: argparse.Namespace) -> int:
-    model = ModelSpec(
-        name=args.model,
-        args=dict(args.model_args),
-        roles=dict(args.model_roles),
-        seed=args.seed,
-        max_tokens=args.max_tokens,
-        self_judge=args.self_judge,
-    )
+    arguments, roles = dict(args.model_args), dict(args.model_roles)
+    model = ModelSpec(args.model, arguments, roles, args.seed, args.max_tokens, args.self_judge)
+    preset = PRESETS[args.preset]
     if args.dry_run:
-        preset = PRESETS[args.preset]
         check_roles(model, preset)
         print(f"profile run --preset {preset.name} would send (nothing is run):")
-        print("\n".join(format_estimates(dry_run(model, preset), args.price_in, args.price_out)))
+        estimates = dry_run(model, preset)
+        print("\n".join(cost.format_estimates(estimates, args.price_in, args.price_out)))
         return 0
-    note = sampling_note(model)
-    if note:
+    if note := sampling_note(model):
         print(note, file=sys.stderr)
-    profile = run_profile(model, PRESETS[args.preset], args.out)
-    print(render_markdown(profile))
+    profile = run_profile(model, preset, args.out)
+    print(views.render_markdown(profile))
     print(f"wrote {args.out / 'profile.json'}, profile.md, profile.png and profile.html")
     return 0
 
 
 def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str:
     """How two profiles' presets or token caps differ, or ``""``."""
-    one, other = first.get("identity") or {}, second.get("identity") or {}
-    differing = [
-        f"{name}: {one.get(name, first.get(name))} vs {other.get(name, second.get(name))}"
-        for name in ("preset", "max_tokens")
-        if one.get(name, first.get(name)) != other.get(name, second.get(name))
-    ]
-    return "; ".join(differing)
+    one, other = ({**profile, **(profile.get("identity") or {})} for profile in (first, second))
+    differing = [name for name in ("preset", "max_tokens") if one.get(name) != other.get(name)]
+    return "; ".join(f"{name}: {one.get(name)} vs {other.get(name)}" for name in differing)
 
 
 def _difference_lines(
@@ -852,9 +746,7 @@ def _difference_lines(
 ) -> list[str]:
     """One profile minus the base: paired rows, then every row not paired with its reason."""
     preset = _preset_difference(first, base)
-    comparisons = compare_profiles(
-        first, base, seed=args.seed, allow_different=args.allow_different
-    )
+    comparisons = compare_profiles(first, base, args.seed, args.allow_different)
     lines = [
         f"{first['model']} minus {base['model']}, paired over shared units (a bootstrap; "
         f"no interval below {SMALL_N} units; wilson or newcombe where every unit is "
@@ -877,9 +769,7 @@ def _difference_lines(
 
 def _profile_compare(args: argparse.Namespace) -> int:
     profiles = [_read_profile(path) for path in args.profiles]
-    refuse_same_content(
-        [path / "profile.json" if path.is_dir() else path for path in args.profiles], "profile"
-    )
+    refuse_same_content([_profile_file(path) for path in args.profiles], "profile")
     if len(profiles) < 2:
         raise ResultsError("profile compare needs two profiles or more")
     base_index = len(profiles) - 1 if args.base is None else args.base - 1
@@ -893,25 +783,22 @@ def _profile_compare(args: argparse.Namespace) -> int:
                 f"{path} and {args.profiles[base_index]} differ in {preset}; compare profiles "
                 "of one preset and token cap, or pass --allow-different"
             )
-    page = None if args.html is None else new_output(args.html, args.force, *args.profiles)
+    page = None if args.html is None else files.new_output(args.html, args.force, *args.profiles)
     names = [
-        f"{profile['model']} ({(path if path.is_dir() else path.parent).name})"
+        f"{profile['model']} ({_profile_file(path).parent.name})"
         for path, profile in zip(args.profiles, profiles, strict=True)
     ]
-    print("\n".join(compare_table(names, profiles)), end="\n\n")
-    differences = [
-        line
-        for index, profile in enumerate(profiles)
-        if index != base_index
-        for line in _difference_lines(profile, base, args)
-    ]
+    print("\n".join(views.compare_table(names, profiles)), end="\n\n")
+    others = [profile for index, profile in enumerate(profiles) if index != base_index]
+    differences = [line for profile in others for line in _difference_lines(profile, base, args)]
     differences.append(
         f"* the interval excludes 0 over at least {SMALL_N} units (fewer are never marked)"
     )
     print("\n".join(differences))
     if page is not None:
         title = "Profiles compared: " + ", ".join(names)
-        write_text_atomically(page, render_compare_html(title, names, profiles, differences))
+        text = views.render_compare_html(title, names, profiles, differences)
+        files.write_text_atomically(page, text)
         print(f"wrote {page}")
     return 0
 
@@ -921,12 +808,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group = subparsers.add_parser("profile", help="a model's cognitive profile across benchmarks")
     commands = group.add_subparsers(dest="profile_command", metavar="COMMAND", required=True)
     run = commands.add_parser(
-        "run",
-        help="evaluate a model on all four benchmarks and write profile.json/.md/.png",
+        "run", help="evaluate a model on all four benchmarks and write profile.json/.md/.png"
     )
     run.add_argument("--model", required=True, help="Inspect model name, or 'chance'")
-    add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
-    add_name_value_option(
+    cli.add_name_value_option(run, "-M", "model_args", "model argument, as in inspect eval -M")
+    cli.add_name_value_option(
         run, "--model-role", "model_roles", "model role, e.g. judge=openai/gpt-4o"
     )
     run.add_argument(
@@ -944,26 +830,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
         "--max-tokens",
-        type=positive_int,
+        type=cli.positive_int,
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
     )
-    add_out_option(run, "output folder", required=True)
+    cli.add_out_option(run, "output folder", required=True)
     run.add_argument(
         "--dry-run",
         action="store_true",
         help="print each step's samples, requests and estimated tokens, and run nothing",
     )
-    run.add_argument(
-        "--price-in", type=number_at_least(0), help="with --dry-run: $ per million input tokens"
-    )
-    run.add_argument(
-        "--price-out", type=number_at_least(0), help="with --dry-run: $ per million output tokens"
-    )
+    for option, tokens in (("--price-in", "input"), ("--price-out", "output")):
+        note = f"with --dry-run: $ per million {tokens} tokens"
+        run.add_argument(option, type=cli.number_at_least(0), help=note)
+
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
-        "compare",
-        help="profiles side by side, and each one's paired differences from a base",
+        "compare", help="profiles side by side, and each one's paired differences from a base"
     )
+
     compare.add_argument(
         "profiles", type=Path, nargs="+", metavar="PROFILE", help="profile folder or profile.json"
     )
@@ -974,7 +858,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     compare.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap")
     compare.add_argument("--html", type=Path, help="also write the comparison as one HTML page")
-    add_force_option(compare)
+    cli.add_force_option(compare)
     compare.add_argument(
         "--allow-different",
         action="store_true",

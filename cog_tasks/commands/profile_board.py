@@ -18,7 +18,6 @@ from cog_tasks.commands.profile_views import (
     compare_lines,
     format_row,
     render_template,
-    row_keys,
 )
 from cog_tasks.common.cli import add_force_option
 from cog_tasks.common.errors import UserError
@@ -45,31 +44,14 @@ class BoardRow:
     cells: tuple[Cell | None, ...]
 
 
-def _slug(index: int, folder: Path) -> str:
-    return f"{index + 1}-{folder.resolve().name}"
-
-
 def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
     """Bundle a profile folder's Inspect logs; return task name -> the log's path in ``logs/``."""
     logs = folder / "logs"
     if not any(logs.glob("**/*.eval")) and not any(logs.glob("**/*.json")):
         return {}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "inspect_ai",
-            "view",
-            "bundle",
-            "--log-dir",
-            str(logs),
-            "--output-dir",
-            str(bundle),
-            "--overwrite",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    command = [sys.executable, "-m", "inspect_ai", "view", "bundle", "--log-dir", str(logs)]
+    command += ["--output-dir", str(bundle), "--overwrite"]
+    done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         raise UserError(f"inspect view bundle of {logs} failed: {lines[-1]}")
@@ -81,51 +63,34 @@ def bundle_logs(folder: Path, bundle: Path) -> dict[str, str]:
     return found
 
 
-def lm_eval_samples(folder: Path) -> Path | None:
-    """The folder of the CogLM step's ``samples_*.jsonl`` files in a profile folder, or ``None``."""
-    samples = sorted(folder.glob("coglm_lm_eval-*/**/samples_*.jsonl"))
-    return samples[-1].parent if samples else None
-
-
 def _links(folder: Path, page: Path, index: int) -> dict[str, str]:
     """Task name -> the href (relative to the page) of that task's samples in ``folder``."""
-    bundle = page.parent / f"{page.stem}-logs" / _slug(index, folder)
+    bundle = page.parent / f"{page.stem}-logs" / f"{index + 1}-{folder.resolve().name}"
     links = {
         task: os.path.relpath(bundle / "index.html", page.parent) + "#/logs/" + path
         for task, path in bundle_logs(folder, bundle).items()
     }
-    samples = lm_eval_samples(folder)
-    if samples is not None:
-        links.setdefault("coglm", os.path.relpath(samples, page.parent) + "/")
+    # The CogLM step's lm-eval samples: the folder of its samples_*.jsonl files.
+    if samples := sorted(folder.glob("coglm_lm_eval-*/**/samples_*.jsonl")):
+        links.setdefault("coglm", os.path.relpath(samples[-1].parent, page.parent) + "/")
     return links
 
 
 def board_rows(
-    names: Sequence[str],
-    profiles: Sequence[Mapping[str, Any]],
-    links: Sequence[Mapping[str, str]],
+    names: Sequence[str], profiles: Sequence[Mapping[str, Any]], links: Sequence[Mapping[str, str]]
 ) -> list[BoardRow]:
     """One :class:`BoardRow` per measure of any profile, in first-seen order."""
-    columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
-    keys = list(dict.fromkeys(key for column in columns for key in column))
+
+    def cell(row: Mapping[str, Any] | None, hrefs: Mapping[str, str]) -> Cell | None:
+        if row is None:
+            return None
+        title = f"{row['run']['task']}, {row['n']} {plural(row['unit'], row['n'])}"
+        href = hrefs.get(row["run"]["task"].partition("@")[0])
+        return Cell(format_row(row), row["value"], _failures_text(row), href, title)
+
     return [
-        BoardRow(
-            line=line,
-            cells=tuple(
-                None
-                if key not in column
-                else Cell(
-                    text=format_row(column[key]),
-                    sort=column[key]["value"],
-                    failed=_failures_text(column[key]),
-                    href=link.get(key[2]),
-                    title=f"{column[key]['run']['task']}, {column[key]['n']} "
-                    f"{plural(column[key]['unit'], column[key]['n'])}",
-                )
-                for column, link in zip(columns, links, strict=True)
-            ),
-        )
-        for key, line in zip(keys, compare_lines(names, profiles), strict=True)
+        BoardRow(line, tuple(cell(row, hrefs) for row, hrefs in zip(line.rows, links, strict=True)))
+        for line in compare_lines(names, profiles)
     ]
 
 

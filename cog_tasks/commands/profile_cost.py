@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from cog_tasks.benchmarks import specs
-from cog_tasks.common.spec import load
+from cog_tasks.common.spec import Step, load
 
 CHARS_PER_TOKEN = 4  # The rough rule of English text for GPT-style tokenizers.
 
@@ -24,48 +23,28 @@ class Estimate:
     input_tokens: int
     output_tokens: int
 
-    def cost(self, price_in: float, price_out: float) -> float:
-        """Cost at prices per million input and output tokens."""
-        return (self.input_tokens * price_in + self.output_tokens * price_out) / 1e6
 
-
-def _text_length(value: Any) -> int:
-    if isinstance(value, str):
-        return len(value)
-    return sum(len(message.text) for message in value)
-
-
-def _turns(task: str, args: Mapping[str, Any], metadata: Mapping[str, Any]) -> list[int]:
-    """Characters each request of one sample adds beyond the first prompt (its spec's rule)."""
-    spec = next(spec for spec in specs() if task in spec.tasks)
-    if not spec.request_turns:
-        return [0]
-    return load(spec.request_turns)(task, args, metadata)
-
-
-def estimate_step(
-    task_name: str,
-    task_args: Mapping[str, Any],
-    dataset: list[Any],
-    *,
-    limit: int | None,
-    epochs: int,
-    output_cap: int | None,
-) -> Estimate:
-    """Requests and tokens of one step from the samples it would run."""
-    chosen = dataset[:limit] if limit is not None else dataset
-    cap = output_cap or DEFAULT_OUTPUT_CAP
+def estimate_step(step: Step, dataset: list[Any], output_cap: int | None) -> Estimate:
+    """Requests and tokens of one Inspect step from the samples it would run."""
+    chosen = dataset[: step.limit] if step.limit is not None else dataset
+    cap = output_cap or step.task_args.get("max_tokens") or DEFAULT_OUTPUT_CAP
+    # Characters each request of one sample adds beyond the first prompt (its spec's rule).
+    spec = next(spec for spec in specs() if step.task in spec.tasks)
+    turns = load(spec.request_turns) if spec.request_turns else lambda *_: [0]
     requests = input_chars = 0
     for sample in chosen:
+        text = sample.input
+        history = len(text) if isinstance(text, str) else sum(len(m.text) for m in text)
         # Options are sent too (the solver lists them under the question).
-        history = _text_length(sample.input) + sum(len(str(c)) + 4 for c in sample.choices or [])
-        for added in _turns(task_name, task_args, sample.metadata or {}):
+        history += sum(len(str(choice)) + 4 for choice in sample.choices or [])
+        for added in turns(step.task, step.task_args, sample.metadata or {}):
             history += added
             input_chars += history
             requests += 1
             history += cap * CHARS_PER_TOKEN  # the reply joins the history of the next turn
+    epochs = step.epochs
     return Estimate(
-        task_name,
+        step.task,
         len(chosen) * epochs,
         requests * epochs,
         input_chars * epochs // CHARS_PER_TOKEN,
@@ -86,42 +65,16 @@ def format_estimates(
     estimates: list[Estimate], price_in: float | None, price_out: float | None
 ) -> list[str]:
     """One line a step and a total; a cost column when both prices are given."""
-    priced = price_in is not None and price_out is not None
     lines = []
-    for estimate in [*estimates, _total(estimates)]:
+    sums = [sum(getattr(e, f.name) for e in estimates) for f in fields(Estimate)[1:]]
+    for estimate in [*estimates, Estimate("total", *sums)]:
         line = (
             f"{estimate.task:<28} {estimate.samples:>7} samples {estimate.requests:>8} requests "
             f"{estimate.input_tokens:>11,} input tokens (est.) "
             f"{estimate.output_tokens:>10,} output tokens (at most)"
         )
-        if priced:
-            line += f"  ${estimate.cost(price_in, price_out):,.2f}"  # type: ignore[arg-type]
+        if price_in is not None and price_out is not None:
+            cost = (estimate.input_tokens * price_in + estimate.output_tokens * price_out) / 1e6
+            line += f"  ${cost:,.2f}"
         lines.append(line)
     return lines
-
-
-def _total(estimates: list[Estimate]) -> Estimate:
-    return Estimate(
-        "total",
-        sum(e.samples for e in estimates),
-        sum(e.requests for e in estimates),
-        sum(e.input_tokens for e in estimates),
-        sum(e.output_tokens for e in estimates),
-    )
-
-
-def estimate_steps(
-    steps: list[Any], build: Callable[[Any], Any], output_cap: int | None
-) -> list[Estimate]:
-    """The estimates of a preset's Inspect steps (``build`` makes a step's task)."""
-    return [
-        estimate_step(
-            step.task,
-            step.task_args,
-            list(build(step).dataset),
-            limit=step.limit,
-            epochs=step.epochs,
-            output_cap=output_cap or step.task_args.get("max_tokens"),
-        )
-        for step in steps
-    ]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,15 @@ def format_row(row: Mapping[str, Any]) -> str:
     return Interval.from_dict(row).format()
 
 
-def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
+def markdown_table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A Markdown table of ``rows`` (the header first)."""
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    return [lines[0], "|---" * len(rows[0]) + "|", *lines[1:]]
+
+
+def _paper_sections(profile: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per benchmark: published values (models × the measures this profile has), then protocols."""
-    lines: list[str] = []
+    sections = []
     for benchmark in REGISTRY:  # the registry's order
         measured = [r["measure"] for r in profile["rows"] if r["benchmark"] == benchmark]
         rows = [
@@ -36,39 +42,34 @@ def _paper_tables(profile: Mapping[str, Any]) -> list[str]:
         if not rows:
             continue
         measures = [m for m in dict.fromkeys(measured) if any(r["measure"] == m for r in rows)]
-        protocols = list(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
-        marker = {protocol: chr(ord("a") + i) for i, protocol in enumerate(protocols)}
-        models = list(
-            dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
-        )
+        marker = {
+            protocol: chr(ord("a") + i)
+            for i, protocol in enumerate(dict.fromkeys((r["protocol"], r["differs"]) for r in rows))
+        }
+        models = dict.fromkeys((r["model"], marker[(r["protocol"], r["differs"])]) for r in rows)
         value = {(r["model"], r["measure"]): r["value"] for r in rows}
-        lines += [f"### {benchmark}", "", "| model [protocol] | " + " | ".join(measures) + " |"]
-        lines.append("|---" * (len(measures) + 1) + "|")
-        for model, letter in models:
-            cells = [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
-            lines.append(f"| {model} [{letter}] | " + " | ".join(cells) + " |")
-        lines.append("")
-        for protocol, differs in protocols:
-            sources = "; ".join(
-                dict.fromkeys(
-                    r["source"]
-                    for r in rows
-                    if (r["protocol"], r["differs"]) == (protocol, differs)
-                )
-            )
-            lines.append(f"- [{marker[(protocol, differs)]}] {protocol} ({sources}).")
-            lines.append(
+        table = [["model [protocol]", *measures]]
+        table += [
+            [f"{model} [{letter}]"]
+            + [f"{value[(model, m)]:.3f}" if (model, m) in value else "" for m in measures]
+            for model, letter in models
+        ]
+        notes = []
+        for (protocol, differs), letter in marker.items():
+            sources = [
+                r["source"] for r in rows if (r["protocol"], r["differs"]) == (protocol, differs)
+            ]
+            notes.append(f"- [{letter}] {protocol} ({'; '.join(dict.fromkeys(sources))}).")
+            notes.append(
                 f"  Our default differs: {differs}" if differs else "  Our default: the same."
             )
-        lines.append("")
-    return lines
+        sections.append({"benchmark": benchmark, "table": table, "notes": notes})
+    return sections
 
 
 def _chance_text(row: Mapping[str, Any]) -> str:
     chance = row.get("chance")
-    if not chance:
-        return "not run"
-    return format_row({**chance, "unit": row["unit"], "method": ""})
+    return format_row({**chance, "unit": row["unit"], "method": ""}) if chance else "not run"
 
 
 def _verdict(trivial: Mapping[str, Any], who: str = "model") -> str:
@@ -76,10 +77,8 @@ def _verdict(trivial: Mapping[str, Any], who: str = "model") -> str:
     if trivial["difference"] is None:
         return f"{who} not paired"
     difference = Interval.from_dict(trivial["difference"])
-    text = f"{who} minus it {difference.format()}"
-    if trivial["beaten"]:
-        return text
-    return text + ("; NOT BEATEN" if difference.defined else "; not tested")
+    verdict = "" if trivial["beaten"] else "; NOT BEATEN" if difference.defined else "; not tested"
+    return f"{who} minus it {difference.format()}{verdict}"
 
 
 def trivial_text(row: Mapping[str, Any]) -> str:
@@ -141,40 +140,61 @@ def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
     return "; ".join(parts) or "none"
 
 
-def render_markdown(profile: Mapping[str, Any]) -> str:
-    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
-    lines = [
-        f"# Cognitive profile: {profile['model']} (preset {profile['preset']})",
-        "",
-        "Each row: the model's value with its 95 % interval over the row's units; the seeded "
-        "chance answerer's value on the same units; the best trivial strategy on the same "
+PROFILE_COLUMNS = (
+    "benchmark", "measure", "value [95 % CI]", "chance [95 % CI]", "best trivial", "scale", "n",
+    "failed replies", "paper", "coverage, flagged replies", "note",
+)  # fmt: skip
+
+
+def _profile_table(profile: Mapping[str, Any]) -> list[list[str]]:
+    """The profile's rows as table cells, the header first."""
+    table = [list(PROFILE_COLUMNS)]
+    for row in profile["rows"]:
+        coverage = row.get("coverage")
+        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
+        table.append([
+            row["benchmark"], row["measure"], format_row(row), _chance_text(row), trivial_text(row),
+            row.get("scale", "raw"), f"{row['n']} {plural(row['unit'], row['n'])}",
+            _failures_text(row), _paper_text(row, profile["paper"]),
+            flags or "complete, none flagged", row["note"],
+        ])  # fmt: skip
+    return table
+
+
+def _reading(profile: Mapping[str, Any]) -> dict[str, Any]:
+    """What both ``profile.md`` and ``profile.html`` show: title, how to read, tables, versions."""
+    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
+    return {
+        "heading": f"Cognitive profile: {profile['model']} (preset {profile['preset']})",
+        "intro": "Each row: the model's value with its 95 % interval over the row's units; the "
+        "seeded chance answerer's value on the same units; the best trivial strategy on the same "
         "units, with the model's paired difference (NOT BEATEN unless it excludes 0 above); "
         "the scale ("
         + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
         + "); the share of the model's replies that were invalid, errored, truncated or "
         "judged unreadably; the papers' values for the measure (below, with their "
         "protocols); and what is missing from the benchmark's declared units.",
-        "",
-        "| benchmark | measure | value [95 % CI] | chance [95 % CI] | best trivial | scale | n | "
-        "failed replies | paper | coverage, flagged replies | note |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in profile["rows"]:
-        coverage = row.get("coverage")
-        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
-        lines.append(
-            f"| {row['benchmark']} | {row['measure']} | {format_row(row)} | {_chance_text(row)} | "
-            f"{trivial_text(row)} | "
-            f"{row.get('scale', 'raw')} | {row['n']} {plural(row['unit'], row['n'])} | "
-            f"{_failures_text(row)} | {_paper_text(row, profile['paper'])} | "
-            f"{flags or 'complete, none flagged'} | {row['note']} |"
-        )
-    lines += ["", "## Published values for the same measures", "", *_paper_tables(profile)]
-    versions = ", ".join(f"{name} {version}" for name, version in profile["versions"].items())
-    return "\n".join([*lines, f"Versions: {versions}.", ""])
+        "rows": _profile_table(profile),
+        "papers": _paper_sections(profile),
+        "versions": f"Versions: {versions}.",
+    }
 
 
-def drawable(row: Mapping[str, Any] | None) -> tuple[float, float, float] | None:
+def render_markdown(profile: Mapping[str, Any]) -> str:
+    """``profile.md``: how to read each row, the rows, then the papers' values and protocols."""
+    page = _reading(profile)
+    lines = [f"# {page['heading']}", "", page["intro"], "", *markdown_table(page["rows"])]
+    lines += ["", "## Published values for the same measures", ""]
+    for section in page["papers"]:
+        lines += [f"### {section['benchmark']}", "", *markdown_table(section["table"]), ""]
+        lines += [*section["notes"], ""]
+    return "\n".join([*lines, page["versions"], ""])
+
+
+Drawn = tuple[float, float, float]  # A value and its interval's bounds, as drawn.
+
+
+def drawable(row: Mapping[str, Any] | None) -> Drawn | None:
     """A row's (or chance entry's) ``(value, low, high)`` to draw; ``None`` where it is undefined.
 
     Every figure reads values through this one accessor: a row without an interval is a bare
@@ -197,25 +217,38 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
     return [(f"{benchmark} ({scale})", members) for (benchmark, scale), members in panels.items()]
 
 
-def _panel_figure(plt: Any, lines: list[int]) -> tuple[Any, Any]:
-    """A figure of one panel per entry of ``lines``, each as tall as its number of lines."""
-    heights = [0.6 + 0.32 * count for count in lines]
-    return plt.subplots(
-        len(lines),
-        1,
-        figsize=(7.5, 0.8 + sum(heights)),
-        squeeze=False,
-        gridspec_kw={"height_ratios": heights},
+def _figure(
+    panels: Sequence[tuple[str, list[str]]], draw: Callable[[Any, int], None], title: str
+) -> tuple[Any, Any]:
+    """``(plt, figure)``: a panel per ``(title, row labels)``, filled by ``draw(axis, index)``.
+
+    Each panel is as tall as its rows; one legend on the first panel names every label once.
+    """
+    plt = pyplot()
+    heights = [0.6 + 0.32 * len(labels) for _, labels in panels]
+    figure, axes = plt.subplots(
+        len(panels), 1, figsize=(7.5, 0.8 + sum(heights)), squeeze=False, height_ratios=heights
     )
-
-
-def _legend(axes: Any) -> None:
-    """One legend on the first panel, each label of every panel once."""
     handles: dict[str, Any] = {}
-    for axis in axes[:, 0]:
+    for index, (axis, (name, labels)) in enumerate(zip(axes[:, 0], panels, strict=True)):
+        draw(axis, index)
+        axis.set_yticks(range(len(labels)), labels, fontsize=8)
+        axis.set_ylim(len(labels) - 0.5, -0.5)
+        axis.set_title(name, loc="left", fontsize=9)
+        axis.grid(axis="x", alpha=0.3)
         for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     axes[0, 0].legend(list(handles.values()), list(handles), loc="best", fontsize=7)
+    figure.suptitle(title, fontsize=9)
+    figure.tight_layout()
+    return plt, figure
+
+
+def _errorbar(axis: Any, points: Sequence[Drawn], positions: Sequence[float], **style: Any) -> None:
+    """Values at ``positions`` with their intervals (a bare point where there is none)."""
+    below = [max(0.0, value - low) for value, low, _ in points]
+    above = [max(0.0, high - value) for value, _, high in points]
+    axis.errorbar([p[0] for p in points], positions, xerr=[below, above], fmt="o", **style)
 
 
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
@@ -233,12 +266,11 @@ def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
     """One PNG: a panel per benchmark and scale, the model's values with 95 % intervals."""
-    plt = pyplot()
     panels = _panels(list(profile["rows"]))
     paper = list(profile.get("paper", []))
-    figure, axes = _panel_figure(plt, [len(rows) for _, rows in panels])
-    for axis, (title, rows) in zip(axes[:, 0], panels, strict=True):
-        positions = list(range(len(rows)))
+
+    def draw(axis: Any, index: int) -> None:
+        title, rows = panels[index]
         # A row without an interval is drawn as a bare point; an undefined value
         # (a kappa without valid ratings) is not drawn; a row whose replies mostly
         # failed is hollow, with its failed share beside it.
@@ -246,34 +278,21 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
             if (point := drawable(row)) is None:
                 axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")
                 continue
-            value, low, high = point
             failed = _failed_share(row) or 0.0
-            axis.errorbar(
-                [value],
-                [position],
-                xerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
-                fmt="o",
-                capsize=3,
-                color="tab:blue",
-                markerfacecolor="none" if failed > MOSTLY_FAILED else "tab:blue",
-                label="model (hollow: over half its replies failed)",
-            )
+            style = {"capsize": 3, "color": "tab:blue", "markerfacecolor": "tab:blue"}
             if failed > MOSTLY_FAILED:
-                axis.annotate(f"failed {failed:.0%}", (value, position + 0.25), fontsize=7)
+                style["markerfacecolor"] = "none"
+            label = "model (hollow: over half its replies failed)"
+            _errorbar(axis, [point], [position], **style, label=label)
+            if failed > MOSTLY_FAILED:
+                axis.annotate(f"failed {failed:.0%}", (point[0], position + 0.25), fontsize=7)
         chance = [(p, c[0]) for p, row in enumerate(rows) if (c := drawable(row.get("chance")))]
         _plot_chance(axis, chance)
         for position, row in enumerate(rows):
-            published = [entry["value"] for entry in _paper_entries(row, paper)]
-            if published:
-                axis.fill_betweenx(
-                    [position - 0.3, position + 0.3],
-                    min(published),
-                    max(published),
-                    color="tab:green",
-                    alpha=0.15,
-                    linewidth=0,
-                    label="published values",
-                )
+            if published := [entry["value"] for entry in _paper_entries(row, paper)]:
+                band, span = [position - 0.3, position + 0.3], (min(published), max(published))
+                style = {"color": "tab:green", "alpha": 0.15, "linewidth": 0}
+                axis.fill_betweenx(band, *span, **style, label="published values")
         if title.endswith("(calibrated)"):
             axis.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
         if title.endswith("(kappa)"):
@@ -282,105 +301,32 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
             0.0 <= bound <= 1.0 for row in rows if (point := drawable(row)) for bound in point[1:]
         ):
             axis.set_xlim(-0.05, 1.05)
-        axis.set_yticks(positions, [row["measure"] for row in rows], fontsize=8)
-        axis.set_ylim(len(rows) - 0.5, -0.5)
-        axis.set_title(title, loc="left", fontsize=9)
-        axis.grid(axis="x", alpha=0.3)
-    _legend(axes)
-    figure.suptitle(
+
+    plt, figure = _figure(
+        [(title, [row["measure"] for row in rows]) for title, rows in panels],
+        draw,
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
         "hollow diamonds: chance on the same units; bands: the papers' published values",
-        fontsize=9,
     )
-    figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(figure, path, dpi=110)
     plt.close(figure)
     return path
 
 
-STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-th { background: #eee; }
-td.flag { color: #8b0000; }
-pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.8em; }
-img { max-width: 100%; }
-"""
-
-
-def _cells(values: list[str], tag: str = "td") -> str:
-    return "".join(f"<{tag}>{html.escape(value)}</{tag}>" for value in values)
-
-
-def _html_page(title: str, body: list[str]) -> str:
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
-
-
-def _markdown_table_html(lines: list[str]) -> str:
-    """A Markdown table (as :func:`render_markdown` writes them) as an HTML table."""
-    rows = [line.strip("|").split(" | ") for line in lines if line.startswith("|")]
-    header, body = rows[0], [row for row in rows[2:]]
-    return (
-        "<table><thead><tr>"
-        + _cells([cell.strip() for cell in header], "th")
-        + "</tr></thead><tbody>"
-        + "".join("<tr>" + _cells([cell.strip() for cell in row]) + "</tr>" for row in body)
-        + "</tbody></table>"
-    )
-
-
 def render_html(profile: Mapping[str, Any], chart: Path | None = None) -> str:
     """``profile.html``: the rows, the chart (embedded), the papers' values and the identities."""
-    markdown = render_markdown(profile).splitlines()
-    table_start = next(i for i, line in enumerate(markdown) if line.startswith("| benchmark"))
-    table_end = next(
-        i for i in range(table_start, len(markdown)) if not markdown[i].startswith("|")
-    )
-    body = [
-        f"<h1>Cognitive profile: {html.escape(profile['model'])} "
-        f"(preset {html.escape(profile['preset'])})</h1>",
-        f"<p>{html.escape(markdown[2])}</p>",
-        '<div id="rows">' + _markdown_table_html(markdown[table_start:table_end]) + "</div>",
-    ]
+    image = None
     if chart is not None and chart.is_file():
-        encoded = base64.b64encode(chart.read_bytes()).decode("ascii")
-        body.append(
-            f'<h2>Chart</h2><img alt="profile chart" src="data:image/png;base64,{encoded}">'
-        )
-    body.append("<h2>Published values for the same measures</h2>")
-    paper = markdown[table_end:]
-    index = 0
-    while index < len(paper):
-        line = paper[index]
-        if line.startswith("### "):
-            body.append(f"<h3>{html.escape(line[4:])}</h3>")
-        elif line.startswith("|"):
-            end = index
-            while end < len(paper) and paper[end].startswith("|"):
-                end += 1
-            body.append(_markdown_table_html(paper[index:end]))
-            index = end
-            continue
-        elif line.strip() and not line.startswith("## "):
-            body.append(f"<p>{html.escape(line.strip())}</p>")
-        index += 1
-    identities = sorted({json.dumps(row["run"], sort_keys=True) for row in profile["rows"]})
-    body.append("<h2>Run identities</h2>")
-    body += [f"<pre>{html.escape(identity)}</pre>" for identity in identities]
-    if profile.get("identity"):
-        body.append(
-            "<h2>Profile identity</h2><pre>"
-            + html.escape(json.dumps(profile["identity"], sort_keys=True))
-            + "</pre>"
-        )
-    return _html_page(f"Cognitive profile: {profile['model']}", body)
+        image = base64.b64encode(chart.read_bytes()).decode("ascii")
+    return render_template(
+        "profile.html.j2",
+        title=f"Cognitive profile: {profile['model']}",
+        **_reading(profile),
+        chart=image,
+        runs=sorted({json.dumps(row["run"], sort_keys=True) for row in profile["rows"]}),
+        identity=profile.get("identity") and json.dumps(profile["identity"], sort_keys=True),
+    )
 
 
 def write_views(profile: Mapping[str, Any], out: Path) -> None:
@@ -412,9 +358,9 @@ class CompareLine:
     trivial: str
     paper: str
     values: tuple[str, ...]
-    sort_values: tuple[float | None, ...]
     failed: tuple[str, ...]
     protocol: str
+    rows: tuple[Mapping[str, Any] | None, ...]  # each profile's row (``None``: it has none)
 
 
 def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> list[CompareLine]:
@@ -427,38 +373,22 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
         present = [row for row in rows if row is not None]
         first = present[0]
         counts = list(dict.fromkeys(row["n"] for row in present))
-        unit = (
-            f"{counts[0]} {plural(first['unit'], counts[0])}"
-            if len(counts) == 1
-            else " / ".join(str(row["n"]) if row else "-" for row in rows)
-            + f" {plural(first['unit'], 2)}"
-        )
-        tasks = [row["run"]["task"] for row in present]
-        protocol = (
-            "task versions differ: "
-            + ", ".join(
-                f"{row['run']['task']} ({name})"
-                for name, row in zip(names, rows, strict=True)
-                if row is not None
-            )
-            if len(set(tasks)) > 1
-            else ""
-        )
+        if len(counts) == 1:
+            unit = f"{counts[0]} {plural(first['unit'], counts[0])}"
+        else:
+            unit = " / ".join(str(row["n"]) if row else "-" for row in rows)
+            unit += f" {plural(first['unit'], 2)}"
+        protocol = ""
+        if len({row["run"]["task"] for row in present}) > 1:
+            tasks = [f"{r['run']['task']} ({n})" for n, r in zip(names, rows, strict=True) if r]
+            protocol = "task versions differ: " + ", ".join(tasks)
         chance = next((row for row in present if row.get("chance")), first)
-        lines.append(
-            CompareLine(
-                benchmark=key[0],
-                measure=key[1],
-                unit=unit,
-                chance=_chance_text(chance),
-                trivial=_trivial_column(names, rows),
-                paper=_paper_text(first, paper),
-                values=tuple(format_row(row) if row else "-" for row in rows),
-                sort_values=tuple(row["value"] if row else None for row in rows),
-                failed=tuple(_failures_text(row) if row else "-" for row in rows),
-                protocol=protocol,
-            )
-        )
+        values = tuple(format_row(row) if row else "-" for row in rows)
+        failed = tuple(_failures_text(row) if row else "-" for row in rows)
+        trivial, paper_text = _trivial_column(names, rows), _paper_text(first, paper)
+        line = (*key[:2], unit, _chance_text(chance), trivial, paper_text, values, failed, protocol)
+        lines.append(CompareLine(*line, tuple(rows)))
+
     return lines
 
 
@@ -466,17 +396,15 @@ def compare_table(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
     """The N-way Markdown table: a line per headline, a value column per profile."""
     header = ["benchmark", "measure", "unit", "chance", "best trivial", "paper", *names]
     header += ["failed replies (each profile, in column order)", "protocol"]
-    table = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    table = [header]
     for line in compare_lines(names, profiles):
         cells = [line.benchmark, line.measure, line.unit, line.chance, line.trivial, line.paper]
-        cells += [*line.values, " / ".join(line.failed), line.protocol or "same"]
-        table.append("| " + " | ".join(cells) + " |")
-    return table
+        table.append([*cells, *line.values, " / ".join(line.failed), line.protocol or "same"])
+    return markdown_table(table)
 
 
 def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -> bytes:
     """A PNG of the profiles side by side: a panel per benchmark and scale, a marker per profile."""
-    plt = pyplot()
     columns = [dict(zip(row_keys(p["rows"]), p["rows"], strict=True)) for p in profiles]
     keys = list(dict.fromkeys(key for column in columns for key in column))
     scale = {key: next(c[key] for c in columns if key in c).get("scale", "raw") for key in keys}
@@ -486,27 +414,18 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         for name in dict.fromkeys(scale[k] for k in keys if k[0] == benchmark)
     ]
     panels += [((k[0], scale[k]), [k]) for k in keys if k[0] not in REGISTRY]
-    figure, axes = _panel_figure(plt, [len(members) for _, members in panels])
     step = 0.6 / max(1, len(profiles))
-    for axis, ((benchmark, name), members) in zip(axes[:, 0], panels, strict=True):
+
+    def draw(axis: Any, panel: int) -> None:
+        (_, name), members = panels[panel]
         for index, (label, column) in enumerate(zip(names, columns, strict=True)):
             points = [(p, pt) for p, k in enumerate(members) if (pt := drawable(column.get(k)))]
             if not points:
                 continue
             offset = -0.3 + step * (index + 0.5)
-            axis.errorbar(
-                [value for _, (value, _, _) in points],
-                [p + offset for p, _ in points],
-                xerr=[
-                    [max(0.0, value - low) for _, (value, low, _) in points],
-                    [max(0.0, high - value) for _, (value, _, high) in points],
-                ],
-                fmt="o",
-                capsize=2,
-                markersize=4,
-                label=label,
-                color=f"C{index}",
-            )
+            positions = [p + offset for p, _ in points]
+            style = {"capsize": 2, "markersize": 4, "label": label, "color": f"C{index}"}
+            _errorbar(axis, [point for _, point in points], positions, **style)
         chance = [
             (p, c[0])
             for p, k in enumerate(members)
@@ -515,36 +434,36 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
         _plot_chance(axis, chance)
         if name == "kappa":
             axis.set_xlim(-1.05, 1.05)
-        axis.set_yticks(range(len(members)), [k[1] for k in members], fontsize=8)
-        axis.set_ylim(len(members) - 0.5, -0.5)
-        axis.set_title(f"{benchmark} ({name})", loc="left", fontsize=9)
-        axis.grid(axis="x", alpha=0.3)
-    _legend(axes)
-    figure.suptitle("values with 95 % intervals; hollow diamonds: chance", fontsize=9)
-    figure.tight_layout()
+
+    labelled = [(f"{bench} ({name})", [k[1] for k in members]) for (bench, name), members in panels]
+    plt, figure = _figure(labelled, draw, "values with 95 % intervals; hollow diamonds: chance")
+
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(figure)
     return buffer.getvalue()
 
 
-def render_template(name: str, **context: Any) -> str:
-    """A page from ``cog_tasks/commands/templates/<name>`` (jinja2, HTML autoescaped)."""
+@cache
+def _templates() -> Any:
+    """The jinja2 environment of ``cog_tasks/commands/templates`` (HTML autoescaped)."""
     import jinja2
 
-    environment = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.PackageLoader("cog_tasks.commands", "templates"),
-        autoescape=jinja2.select_autoescape(default=True),
+        autoescape=True,
+        keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    return environment.get_template(name).render(style=STYLE, **context)
+
+
+def render_template(name: str, **context: Any) -> str:
+    """A page from ``cog_tasks/commands/templates/<name>``."""
+    return _templates().get_template(name).render(**context)
 
 
 def render_compare_html(
-    title: str,
-    names: Sequence[str],
-    profiles: Sequence[Mapping[str, Any]],
-    differences: Sequence[str],
+    title: str, names: Sequence[str], profiles: Sequence[Mapping[str, Any]], differences: list[str]
 ) -> str:
     """The page of ``profile compare --html``: the N-way table, the chart, the differences."""
     chart = base64.b64encode(draw_compare(names, profiles)).decode("ascii")
