@@ -49,7 +49,7 @@ def test_a_row_shows_the_best_trivial_strategy_when_it_has_one() -> None:
         "difference": None,
         "beaten": False,
     }
-    assert "| constant A: 0.250; not paired |" in compare_table(["m"], [profile])[2]
+    assert "| constant A: 0.250; m not paired |" in compare_table(["m"], [profile])[2]
 
 
 @pytest.mark.slow  # 17 s: the paired bootstraps of 24 rows
