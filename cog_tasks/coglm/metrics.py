@@ -70,6 +70,12 @@ def _check_lengths(correct: Sequence[Any], num_choices: Sequence[int]) -> None:
         raise ResultsError("every item needs at least 2 choices")
 
 
+def _check_codes(codes: Iterable[str]) -> None:
+    unknown = sorted(set(codes) - set(ABILITY_BY_CODE))
+    if unknown:
+        raise ResultsError(f"unknown ability code(s) {unknown}")
+
+
 def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[int]) -> float:
     """Pooled calibrated accuracy ``(acc - c) / (1 - c)``, ``c = mean(1/n)``; 0 is chance."""
     _check_lengths(correct, num_choices)
@@ -122,9 +128,7 @@ def calibrated_accuracy_per_item(
 
 def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
     """Macro-average ability scores within each stage (1-4) that has any."""
-    unknown = set(ability_scores) - set(ABILITY_BY_CODE)
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {sorted(unknown)}")
+    _check_codes(ability_scores)
     by_stage: dict[int, list[float]] = {}
     for ability in ABILITIES:
         if ability.code in ability_scores:
@@ -175,6 +179,11 @@ class ScoredItem:
     valid: bool | float = True
     id: str = ""
 
+    @property
+    def outcome(self) -> float:
+        """``correct`` as a number; an invalid reply is wrong."""
+        return float(self.correct) if self.valid else 0.0
+
 
 def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
     """Aggregate scored items into the report every frontend prints (invalid items wrong)."""
@@ -190,7 +199,7 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
         scored = grouped.get(ability.code)
         if not scored:
             continue
-        outcomes = [float(item.correct) if item.valid else 0.0 for item in scored]
+        outcomes = [item.outcome for item in scored]
         counts = [item.num_choices for item in scored]
         abilities[ability.code] = {
             "n": len(scored),
@@ -203,7 +212,7 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
     every = [item for ability in ABILITIES for item in grouped.get(ability.code, [])]
     intervals = summary_intervals(
         [item.ability for item in every],
-        [float(item.correct) if item.valid else 0.0 for item in every],
+        [item.outcome for item in every],
         [item.num_choices for item in every],
     )
     return add_intervals(summary, intervals)
@@ -217,9 +226,7 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
     """
     if not abilities:
         raise ResultsError("no ability scores to summarize")
-    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {unknown}")
+    _check_codes(abilities)
     ordered = {a.code: dict(abilities[a.code]) for a in ABILITIES if a.code in abilities}
     calibrated = {code: row["calibrated_accuracy"] for code, row in ordered.items()}
     stages = stage_scores(calibrated)
@@ -253,9 +260,7 @@ def summary_intervals(
     _check_lengths(correct, num_choices)
     if len(abilities) != len(correct):
         raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")
-    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {unknown}")
+    _check_codes(abilities)
     codes = [ability.code for ability in ABILITIES if ability.code in set(abilities)]
     position = np.array([codes.index(code) for code in abilities])
     outcomes = np.asarray(correct, dtype=float)

@@ -98,13 +98,6 @@ def read_predictions(
     return items
 
 
-AUTHORS_OUTPUTS_URL = (
-    "https://raw.githubusercontent.com/WangXinglin/CogLM/"
-    "c8165d0587ee9de052a459b44dead5e086a9792e/result/{model}/result.json"
-)
-"""The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
-
-
 def is_authors_layout(data: object) -> bool:
     """Whether parsed JSON has the authors' outputs' shape (stage -> ability file -> items)."""
     return (

@@ -188,7 +188,7 @@ def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
 
 
 def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
-    """Spans of ``text`` that point at one option by its words (see :func:`hide_fragments`)."""
+    """Spans of :data:`FRAGMENT_WORDS`+ content words of ``text`` pointing at one option."""
     options = [[stem for stem, _, _ in _content_words(choice)] for choice in choices]
     words = _content_words(text)
     spans: list[tuple[int, int]] = []
@@ -213,11 +213,6 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
                 spans.append((run[0][1], run[-1][2]))
             run = [word] if word[0] in vocabulary else []
     return spans
-
-
-def hide_fragments(text: str, choices: Sequence[str]) -> str:
-    """Replace runs of :data:`FRAGMENT_WORDS`+ content words pointing at one option, by stems."""
-    return _hide_spans(text, _fragment_spans(text, choices))
 
 
 def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -477,7 +472,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     reply = text
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
-    text = hide_fragments(text, choices)
+    text = _hide_spans(text, _fragment_spans(text, choices))
     text = hide_orders(text, choices, question)
     text = hide_steps(text, choices)
     text = hide_numbers(text, choices, question)
