@@ -252,12 +252,6 @@ def _is_letter_pick(text: str, num_choices: int) -> int | None:
     return picks.pop() if len(picks) == 1 else None
 
 
-def _first_line_pick(text: str, choices: Sequence[str]) -> int | None:
-    """The option whose text the first non-empty line spells exactly."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return _exact_choice(first, choices)
-
-
 def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
     """The option that a numbered list ("1. x", "2. y" ...) spells, joined with commas."""
     runs: list[list[str]] = [[]]
@@ -355,7 +349,7 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
             return None if HEDGE in picks or len(set(picks)) > 1 else picks[0]
     for found in (
         _is_letter_pick(body, num_choices),
-        _first_line_pick(body, choices),
+        _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),
         _numbered_list_pick(body, choices),
         _mentioned_pick(body, num_choices),
     ):

@@ -312,7 +312,7 @@ def summary_intervals(
         },
         overall=interval(lambda indices: float(per_ability(indices).mean())),
         cognitive_age=(
-            _years(interval(lambda indices: AGE_MAPPING(stage_means(indices))))
+            on_scale(interval(lambda indices: AGE_MAPPING(stage_means(indices))), (0.0, math.inf))
             if present == list(STAGES)
             else None
         ),
@@ -325,11 +325,6 @@ def _counted(interval: Interval, n: int) -> Interval:
     return replace(
         interval, n=n, reason=f"{n} {plural(interval.unit, n)}, all alike" if alike else ""
     )
-
-
-def _years(age: Interval) -> Interval:
-    """An age interval on the age scale, from 0 years."""
-    return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:

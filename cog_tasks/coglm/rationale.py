@@ -428,10 +428,6 @@ def question_letters(question: str) -> frozenset[str]:
     return frozenset(letters)
 
 
-def _letter_class(num_choices: int) -> str:
-    return f"[{LETTERS[0]}-{LETTERS[max(num_choices, 1) - 1]}]"
-
-
 def _option_phrase(match: re.Match[str]) -> str:
     """The phrase for a lettered mention ("an option"), capitalised at a sentence start."""
     phrase = "some options" if match.group(2) else "an option"
@@ -440,7 +436,7 @@ def _option_phrase(match: re.Match[str]) -> str:
 
 def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
     """Remove the letters naming options ("option B", "(B)", "B." labels), but ``entities``."""
-    letter = _letter_class(num_choices)
+    letter = f"[{LETTERS[0]}-{LETTERS[max(num_choices, 1) - 1]}]"
     label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
     grouped = re.compile(
         rf"\b((?i:option|choice|answer|letter|candidate)(s?))\s*{label}"

@@ -21,7 +21,6 @@ from cog_tasks.common.files import (
     read_json,
     save_figure,
     write_json_atomically,
-    write_jsonl_atomically,
     write_text_atomically,
 )
 from cog_tasks.common.results import compare_units
@@ -225,11 +224,6 @@ def read_outcomes(path: Path) -> list[ItemOutcome]:
         except TypeError as error:
             raise CogLMDataError(f"{path}:{number}: not an item outcome ({error})") from error
     return outcomes
-
-
-def write_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
-    """Replace ``outcomes.jsonl`` with ``outcomes``, atomically."""
-    write_jsonl_atomically(path, [asdict(outcome) for outcome in outcomes])
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:

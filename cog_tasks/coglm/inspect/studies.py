@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -31,10 +31,9 @@ from cog_tasks.coglm.studies import (
     plot_heatmap,
     read_outcomes,
     write_cells_csv,
-    write_outcomes,
 )
 from cog_tasks.common.errors import RunFailedError
-from cog_tasks.common.files import own_folder
+from cog_tasks.common.files import own_folder, write_jsonl_atomically
 from cog_tasks.common.results import check_run
 from cog_tasks.common.secrets import redact
 
@@ -126,7 +125,7 @@ def run_interdependence(
             raise RunFailedError.of(f"condition {condition!r}", log)
         condition_outcomes = outcomes_from_log(log, condition)
         outcomes.extend(condition_outcomes)
-        write_outcomes(outcomes_path, outcomes)
+        write_jsonl_atomically(outcomes_path, [asdict(outcome) for outcome in outcomes])
         conditions_run.append(condition)
         mean_acc = fmean(outcome.correct for outcome in condition_outcomes)
         report(
