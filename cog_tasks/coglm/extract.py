@@ -31,17 +31,15 @@ _LETTER = (
 # At most one line break between a statement and its letter (no blank line).
 _GAP = r"[ \t]*(?:\n[ \t]*)?"
 # Explicit statements of the final choice, strongest first.
+_ANSWER_IS = (
+    r"(?:final\s+|correct\s+|best\s+)?answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)"
+    rf"[ \t]*:?{_GAP}\**"
+)
+_I_CHOOSE = r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?"
+_PICKED = rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])"
 _EXPLICIT_PATTERNS = (
-    re.compile(
-        r"(?:final\s+|correct\s+|best\s+)?answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)"
-        rf"[ \t]*:?{_GAP}\**{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?{_GAP}"
-        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
+    re.compile(_ANSWER_IS + _PICKED, re.IGNORECASE),
+    re.compile(_I_CHOOSE + _GAP + _PICKED, re.IGNORECASE),
 )
 # "... is B.", "This is option B.", "would be C. Whether ...": a capital letter after "is"/"be"
 # and before punctuation or the end of the line.
@@ -283,19 +281,12 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
     return approved[0] if len(approved) == 1 else None
 
 
-_STATEMENT_LEAD = (
-    r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?(?:final\s+|correct\s+|best\s+)?"
-    r"answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)[ \t]*:?[ \t]*(?:\n[ \t]*)?\**"
-)
+_STATEMENT_LEAD = r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?" + _ANSWER_IS
 _ANSWER_STATEMENTS = (
     re.compile(_STATEMENT_LEAD + _BOXED.pattern, re.IGNORECASE),
     _BOXED,
-    re.compile(rf"{_STATEMENT_LEAD}{_OPTION_WORD}{_LETTER}(?![A-Za-z])", re.IGNORECASE),
-    re.compile(
-        r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?[ \t]*"
-        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
+    re.compile(_STATEMENT_LEAD + _PICKED, re.IGNORECASE),
+    re.compile(_I_CHOOSE + r"[ \t]*" + _PICKED, re.IGNORECASE),
     re.compile(
         r"\b(?i:option|choice)\s+\(?[A-Z]\)?(?![A-Za-z])\s+(?i:is\s+(?:the\s+)?"
         r"(?:correct|right|best|answer)(?:\s+(?:answer|choice|option))?)"

@@ -93,9 +93,8 @@ def matrix_cells(
     grouped: dict[tuple[str, str], list[ItemOutcome]] = {}
     for outcome in outcomes:
         grouped.setdefault((outcome.erased, outcome.ability), []).append(outcome)
-    row_order = [BASELINE, *ABILITY_BY_CODE]
     cells = []
-    for erased in row_order:
+    for erased in [BASELINE, *ABILITY_BY_CODE]:
         for ability in ABILITY_BY_CODE:
             items = grouped.get((erased, ability))
             if not items:
@@ -103,16 +102,9 @@ def matrix_cells(
             correct = [item.correct for item in items]
             counts = [item.num_choices for item in items]
             interval = calibrated_interval(correct, counts, resamples=resamples, seed=seed)
-            cell = Cell(
-                erased=erased,
-                ability=ability,
-                n=len(items),
-                acc=fmean(correct),
-                calibrated_acc=interval.value,
-                ci_low=interval.low,
-                ci_high=interval.high,
-                invalid=fmean(item.invalid for item in items),
-            )
+            value, low, high = interval.value, interval.low, interval.high
+            invalid = fmean(item.invalid for item in items)
+            cell = Cell(erased, ability, len(items), fmean(correct), value, low, high, invalid)
             baseline = grouped.get((BASELINE, ability))
             if erased != BASELINE and baseline:
                 cell = _with_difference(cell, items, baseline, seed)
@@ -128,10 +120,9 @@ def _with_difference(
     cell: Cell, items: Sequence[ItemOutcome], baseline: Sequence[ItemOutcome], seed: int
 ) -> Cell:
     """The cell with its paired difference from the baseline's items (unchanged if none shared)."""
-    pairing = compare_units(
+    difference = compare_units(
         _units(items), _units(baseline), unit="item", seed=seed, scale="calibrated"
-    )
-    difference = pairing.difference
+    ).difference
     if difference is None:
         return cell
     return replace(

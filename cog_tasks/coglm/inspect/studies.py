@@ -14,6 +14,7 @@ from inspect_ai import eval as inspect_eval
 
 from cog_tasks.coglm.abilities import resolve_codes
 from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.headlines import checked_items
 from cog_tasks.coglm.inspect.coglm import coglm_chat
 from cog_tasks.coglm.inspect.logs import read_chat_log
 from cog_tasks.coglm.inspect.report import log_results
@@ -40,17 +41,9 @@ from cog_tasks.common.secrets import redact
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
     """Per-item outcomes of a ``coglm_chat`` log under the condition ``erased``."""
-    checked = check_run(log_results(log))
     return [
-        ItemOutcome(
-            erased=erased,
-            sample_id=unit,
-            ability=checked.groups[unit],
-            num_choices=int(values["num_choices"]),
-            correct=values["correct"],
-            invalid=1.0 - values["valid"],
-        )
-        for unit, values in checked.values.items()
+        ItemOutcome(erased, item.id, item.ability, item.num_choices, item.correct, 1.0 - item.valid)
+        for item in checked_items(check_run(log_results(log)))
     ]
 
 
