@@ -219,11 +219,7 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
 
 
 def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """Add stage scores, the overall score and the cognitive age to ability rows.
-
-    Args:
-        abilities: Per ability code, a row holding at least ``calibrated_accuracy``.
-    """
+    """Add stage scores, overall score and cognitive age to rows holding ``calibrated_accuracy``."""
     if not abilities:
         raise ResultsError("no ability scores to summarize")
     _check_codes(abilities)
