@@ -167,10 +167,9 @@ def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
 
 @dataclass(frozen=True)
 class ScoredItem:
-    """One scored CogLM item.
+    """One scored item: ``correct``/``valid`` booleans or epoch means, options by the chance rule.
 
-    ``correct`` and ``valid`` are booleans, or means over epochs; ``num_choices`` is
-    under the chance rule; ``id`` (``plan-0007``) is the unit of intervals.
+    ``id`` (``plan-0007``) is the unit of intervals.
     """
 
     ability: str

@@ -230,11 +230,7 @@ def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 @dataclass(frozen=True)
 class _StepOrders:
-    """Options that order the same steps differently (``plan``).
-
-    Per step its ``stems`` and the ``own`` stems no other step holds; ``orders``: the
-    options' distinct orders as step indices.
-    """
+    """Options ordering the same steps differently: stems per step, ``own`` stems, orders."""
 
     stems: tuple[frozenset[str], ...]
     own: tuple[frozenset[str], ...]

@@ -53,11 +53,7 @@ class CogLMDataError(DataFileError):
 
 @dataclass(frozen=True)
 class CogLMRecord:
-    """One normalized CogLM question.
-
-    ``id`` is ``<ability>-<index>`` (the upstream position); ``choices`` are in
-    upstream order and not stripped; ``answer`` is 0-based.
-    """
+    """Item ``<ability>-<index>``: choices unstripped, in upstream order; the answer 0-based."""
 
     id: str
     ability: str

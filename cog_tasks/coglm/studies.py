@@ -35,10 +35,7 @@ PNG_FILE = "interdependence.png"
 
 @dataclass(frozen=True)
 class ItemOutcome:
-    """One item's result under one condition (``erased``: ability code or ``"none"``).
-
-    ``correct`` and ``invalid`` are fractions of epochs.
-    """
+    """One item under one condition (``erased``: ability or ``"none"``), as shares of epochs."""
 
     erased: str
     sample_id: str
@@ -50,12 +47,10 @@ class ItemOutcome:
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the interdependence matrix (NaN bounds: no interval).
+    """One matrix cell; ``ci_*``: its bootstrap interval (NaN: none, under 10 items).
 
-    ``ci_low``/``ci_high`` bound the bootstrap interval (none under 10 items);
-    ``difference`` is the calibrated accuracy minus the baseline cell's of the same
-    ability, paired over shared items, with its interval, method (``""``: not paired)
-    and ``difference_n`` items.
+    ``difference*``: calibrated accuracy minus the same ability's baseline cell, paired over
+    shared items, with its interval, method (``""``: not paired) and items.
     """
 
     erased: str
