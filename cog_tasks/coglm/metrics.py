@@ -136,13 +136,6 @@ def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
     return {stage: fmean(values) for stage, values in sorted(by_stage.items())}
 
 
-def overall_score(ability_scores: Mapping[str, float]) -> float:
-    """Macro average over the abilities given."""
-    if not ability_scores:
-        raise ResultsError("no ability scores to average")
-    return fmean(ability_scores.values())
-
-
 def cognitive_age(stages: Mapping[int, float], mapping: AgeMapping = AGE_MAPPING) -> float | None:
     """Cognitive age in years, or ``None`` unless all four stages are scored."""
     if any(stage not in stages for stage in STAGES):
@@ -228,7 +221,7 @@ def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, An
     return {
         "abilities": ordered,
         "stages": {str(stage): value for stage, value in stages.items()},
-        "overall": overall_score(calibrated),
+        "overall": fmean(calibrated.values()),  # macro average over the abilities
         "cognitive_age": cognitive_age(stages),
     }
 

@@ -38,12 +38,9 @@ def score_prediction(
         )
     check_options(choices, answer, where, "choices")
     chosen = coerce_prediction(row["prediction"], choices, extractor)
+    item_id = str(row.get("id") or f"line {where.rsplit(':', 1)[-1]}")
     return ScoredItem(
-        ability=ability,
-        num_choices=chance_count(choices, chance),
-        correct=chosen == answer,
-        valid=chosen is not None,
-        id=str(row.get("id") or f"line {where.rsplit(':', 1)[-1]}"),
+        ability, chance_count(choices, chance), chosen == answer, chosen is not None, item_id
     )
 
 
