@@ -46,13 +46,8 @@ def _key(scores: Sequence[SampleScore], key: str) -> list[float]:
 
 def _chance_counts(scores: Sequence[SampleScore]) -> list[int]:
     """Option counts under the task's chance rule (``chance_options``; older logs: listed)."""
-    return [
-        int(
-            (score.sample_metadata or {}).get("chance_options")
-            or (score.sample_metadata or {})["num_choices"]
-        )
-        for score in scores
-    ]
+    metadata = [score.sample_metadata or {} for score in scores]
+    return [int(sample.get("chance_options") or sample["num_choices"]) for sample in metadata]
 
 
 def _calibrated(scores: Sequence[SampleScore]) -> float:
