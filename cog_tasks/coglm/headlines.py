@@ -90,10 +90,7 @@ def headline_units(
     def scaled(keep: Iterable[str]) -> dict[str, UnitValue]:
         kept = set(keep)
         return {
-            item.id: (
-                pooled[item.id][0] / weight[item.ability],  # type: ignore[index]
-                pooled[item.id][1] / weight[item.ability],  # type: ignore[index]
-            )
+            item.id: tuple(part / weight[item.ability] for part in pooled[item.id])  # type: ignore[union-attr]
             for item in items
             if item.ability in kept
         }
