@@ -163,14 +163,12 @@ def _afterthought(after: str, letter: str, num_choices: int) -> bool:
 
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged, corrected or rejected."""
-    letter = text[letter_end - 1]
-    after = text[letter_end:]
-    if _more_letters(after, len(choices)):
-        return True
-    if _afterthought(after, letter, len(choices)):
-        return True
-    return bool(_REJECTED_LETTER.match(after)) or _lists_options(
-        _line_tail(text, letter_end), choices
+    letter, after = text[letter_end - 1], text[letter_end:]
+    return (
+        _more_letters(after, len(choices))
+        or _afterthought(after, letter, len(choices))
+        or bool(_REJECTED_LETTER.match(after))
+        or _lists_options(_line_tail(text, letter_end), choices)
     )
 
 
