@@ -53,9 +53,7 @@ def continuation_token_counts(
 
 
 def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]:
-    """Split the context as ``(head, scored)``: its first token and how many tokens follow.
-
-    Without a tokenizer it splits at the first space and counts words.
+    """The context as ``(first token, tokens after it)``; no tokenizer: first word, words after.
 
     Raises:
         UserError: If the first token does not encode back to itself.

@@ -31,17 +31,15 @@ _LETTER = (
 # At most one line break between a statement and its letter (no blank line).
 _GAP = r"[ \t]*(?:\n[ \t]*)?"
 # Explicit statements of the final choice, strongest first.
+_ANSWER_IS = (
+    r"(?:final\s+|correct\s+|best\s+)?answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)"
+    rf"[ \t]*:?{_GAP}\**"
+)
+_I_CHOOSE = r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?"
+_PICKED = rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])"
 _EXPLICIT_PATTERNS = (
-    re.compile(
-        r"(?:final\s+|correct\s+|best\s+)?answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)"
-        rf"[ \t]*:?{_GAP}\**{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?{_GAP}"
-        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
+    re.compile(_ANSWER_IS + _PICKED, re.IGNORECASE),
+    re.compile(_I_CHOOSE + _GAP + _PICKED, re.IGNORECASE),
 )
 # "... is B.", "This is option B.", "would be C. Whether ...": a capital letter after "is"/"be"
 # and before punctuation or the end of the line.
@@ -165,14 +163,12 @@ def _afterthought(after: str, letter: str, num_choices: int) -> bool:
 
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged, corrected or rejected."""
-    letter = text[letter_end - 1]
-    after = text[letter_end:]
-    if _more_letters(after, len(choices)):
-        return True
-    if _afterthought(after, letter, len(choices)):
-        return True
-    return bool(_REJECTED_LETTER.match(after)) or _lists_options(
-        _line_tail(text, letter_end), choices
+    letter, after = text[letter_end - 1], text[letter_end:]
+    return (
+        _more_letters(after, len(choices))
+        or _afterthought(after, letter, len(choices))
+        or bool(_REJECTED_LETTER.match(after))
+        or _lists_options(_line_tail(text, letter_end), choices)
     )
 
 
@@ -252,12 +248,6 @@ def _is_letter_pick(text: str, num_choices: int) -> int | None:
     return picks.pop() if len(picks) == 1 else None
 
 
-def _first_line_pick(text: str, choices: Sequence[str]) -> int | None:
-    """The option whose text the first non-empty line spells exactly."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return _exact_choice(first, choices)
-
-
 def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
     """The option that a numbered list ("1. x", "2. y" ...) spells, joined with commas."""
     runs: list[list[str]] = [[]]
@@ -289,19 +279,12 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
     return approved[0] if len(approved) == 1 else None
 
 
-_STATEMENT_LEAD = (
-    r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?(?:final\s+|correct\s+|best\s+)?"
-    r"answer[ \t]*(?:is|would[ \t]+be|will[ \t]+be|:|=)[ \t]*:?[ \t]*(?:\n[ \t]*)?\**"
-)
+_STATEMENT_LEAD = r"(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:the\s+|my\s+)?" + _ANSWER_IS
 _ANSWER_STATEMENTS = (
     re.compile(_STATEMENT_LEAD + _BOXED.pattern, re.IGNORECASE),
     _BOXED,
-    re.compile(rf"{_STATEMENT_LEAD}{_OPTION_WORD}{_LETTER}(?![A-Za-z])", re.IGNORECASE),
-    re.compile(
-        r"\bI\s+(?:choose|pick|select|would\s+choose|will\s+choose|go\s+with)[ \t]*:?[ \t]*"
-        rf"{_OPTION_WORD}{_LETTER}(?![A-Za-z])",
-        re.IGNORECASE,
-    ),
+    re.compile(_STATEMENT_LEAD + _PICKED, re.IGNORECASE),
+    re.compile(_I_CHOOSE + r"[ \t]*" + _PICKED, re.IGNORECASE),
     re.compile(
         r"\b(?i:option|choice)\s+\(?[A-Z]\)?(?![A-Za-z])\s+(?i:is\s+(?:the\s+)?"
         r"(?:correct|right|best|answer)(?:\s+(?:answer|choice|option))?)"
@@ -355,7 +338,7 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
             return None if HEDGE in picks or len(set(picks)) > 1 else picks[0]
     for found in (
         _is_letter_pick(body, num_choices),
-        _first_line_pick(body, choices),
+        _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),
         _numbered_list_pick(body, choices),
         _mentioned_pick(body, num_choices),
     ):

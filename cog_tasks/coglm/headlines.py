@@ -41,7 +41,7 @@ def item_record(item: ScoredItem, epoch: int = 1, status: str | None = None) -> 
     return UnitRecord(
         unit=item.id,
         values={
-            "correct": float(item.correct) if item.valid else 0.0,
+            "correct": item.outcome,
             "valid": float(item.valid),
             "num_choices": float(item.num_choices),
         },
@@ -76,16 +76,12 @@ def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) ->
     )
 
 
-def _outcome(item: ScoredItem) -> float:
-    return float(item.correct) if item.valid else 0.0
-
-
 def headline_units(
     items: Sequence[ScoredItem], pooled_measure: str
 ) -> dict[str, dict[str, UnitValue]]:
     """Per headline measure (pooled, ``overall``, each stage present), each item's unit value."""
     pooled: dict[str, UnitValue] = {
-        item.id: calibrated_unit(_outcome(item), item.num_choices) for item in items
+        item.id: calibrated_unit(item.outcome, item.num_choices) for item in items
     }
     weight: dict[str, float] = {}
     for item in items:
@@ -94,10 +90,7 @@ def headline_units(
     def scaled(keep: Iterable[str]) -> dict[str, UnitValue]:
         kept = set(keep)
         return {
-            item.id: (
-                pooled[item.id][0] / weight[item.ability],  # type: ignore[index]
-                pooled[item.id][1] / weight[item.ability],  # type: ignore[index]
-            )
+            item.id: tuple(part / weight[item.ability] for part in pooled[item.id])  # type: ignore[union-attr]
             for item in items
             if item.ability in kept
         }
@@ -125,7 +118,7 @@ def item_headlines(
     ids = [item.id for item in items]
     if not all(ids) or len(set(ids)) != len(ids):
         raise ResultsError("every scored CogLM item needs its own record id")
-    outcomes = [_outcome(item) for item in items]
+    outcomes = [item.outcome for item in items]
     counts = [item.num_choices for item in items]
     units = headline_units(items, pooled_measure)
     intervals = summary_intervals([item.ability for item in items], outcomes, counts, seed=seed)

@@ -12,7 +12,7 @@ from pathlib import Path
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.records import UPSTREAM_REPO, CogLMDataError
 from cog_tasks.common.settings import DATA_ENV
-from cog_tasks.common.sources import GITHUB_RAW, Content, DataSource, fetch
+from cog_tasks.common.sources import GITHUB_RAW, DataSource, fetch
 
 SCRIPT = "test_llama.py"
 """The authors' Llama-2 script, at the root of their repository."""
@@ -92,10 +92,6 @@ def parse_wording(text: str, source: str) -> LlamaTextWording:
     return LlamaTextWording(sentence, cue, source)
 
 
-def _validated(content: Content) -> LlamaTextWording:
-    return parse_wording(content.text(), content.source)
-
-
 @lru_cache(maxsize=4)
 def _load(explicit: str | None, data_root: str | None) -> LlamaTextWording:
     if explicit:
@@ -103,7 +99,9 @@ def _load(explicit: str | None, data_root: str | None) -> LlamaTextWording:
         if not path.is_file():
             raise CogLMDataError(f"{SCRIPT_ENV}={explicit}: no such file")
         return parse_wording(path.read_text(encoding="utf-8"), str(path))
-    return fetch(SCRIPT_SOURCE, SCRIPT, _validated).value
+    return fetch(
+        SCRIPT_SOURCE, SCRIPT, lambda content: parse_wording(content.text(), content.source)
+    ).value
 
 
 def load_wording() -> LlamaTextWording:

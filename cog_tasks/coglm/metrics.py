@@ -70,6 +70,12 @@ def _check_lengths(correct: Sequence[Any], num_choices: Sequence[int]) -> None:
         raise ResultsError("every item needs at least 2 choices")
 
 
+def _check_codes(codes: Iterable[str]) -> None:
+    unknown = sorted(set(codes) - set(ABILITY_BY_CODE))
+    if unknown:
+        raise ResultsError(f"unknown ability code(s) {unknown}")
+
+
 def calibrated_accuracy(correct: Sequence[bool | float], num_choices: Sequence[int]) -> float:
     """Pooled calibrated accuracy ``(acc - c) / (1 - c)``, ``c = mean(1/n)``; 0 is chance."""
     _check_lengths(correct, num_choices)
@@ -122,21 +128,12 @@ def calibrated_accuracy_per_item(
 
 def stage_scores(ability_scores: Mapping[str, float]) -> dict[int, float]:
     """Macro-average ability scores within each stage (1-4) that has any."""
-    unknown = set(ability_scores) - set(ABILITY_BY_CODE)
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {sorted(unknown)}")
+    _check_codes(ability_scores)
     by_stage: dict[int, list[float]] = {}
     for ability in ABILITIES:
         if ability.code in ability_scores:
             by_stage.setdefault(ability.stage, []).append(ability_scores[ability.code])
     return {stage: fmean(values) for stage, values in sorted(by_stage.items())}
-
-
-def overall_score(ability_scores: Mapping[str, float]) -> float:
-    """Macro average over the abilities given."""
-    if not ability_scores:
-        raise ResultsError("no ability scores to average")
-    return fmean(ability_scores.values())
 
 
 def cognitive_age(stages: Mapping[int, float], mapping: AgeMapping = AGE_MAPPING) -> float | None:
@@ -163,10 +160,9 @@ def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
 
 @dataclass(frozen=True)
 class ScoredItem:
-    """One scored CogLM item.
+    """One scored item: ``correct``/``valid`` booleans or epoch means, options by the chance rule.
 
-    ``correct`` and ``valid`` are booleans, or means over epochs; ``num_choices`` is
-    under the chance rule; ``id`` (``plan-0007``) is the unit of intervals.
+    ``id`` (``plan-0007``) is the unit of intervals.
     """
 
     ability: str
@@ -174,6 +170,11 @@ class ScoredItem:
     correct: bool | float
     valid: bool | float = True
     id: str = ""
+
+    @property
+    def outcome(self) -> float:
+        """``correct`` as a number; an invalid reply is wrong."""
+        return float(self.correct) if self.valid else 0.0
 
 
 def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
@@ -190,7 +191,7 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
         scored = grouped.get(ability.code)
         if not scored:
             continue
-        outcomes = [float(item.correct) if item.valid else 0.0 for item in scored]
+        outcomes = [item.outcome for item in scored]
         counts = [item.num_choices for item in scored]
         abilities[ability.code] = {
             "n": len(scored),
@@ -203,30 +204,24 @@ def summarize(items: Iterable[ScoredItem]) -> dict[str, Any]:
     every = [item for ability in ABILITIES for item in grouped.get(ability.code, [])]
     intervals = summary_intervals(
         [item.ability for item in every],
-        [float(item.correct) if item.valid else 0.0 for item in every],
+        [item.outcome for item in every],
         [item.num_choices for item in every],
     )
     return add_intervals(summary, intervals)
 
 
 def assemble_summary(abilities: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """Add stage scores, the overall score and the cognitive age to ability rows.
-
-    Args:
-        abilities: Per ability code, a row holding at least ``calibrated_accuracy``.
-    """
+    """Add stage scores, overall score and cognitive age to rows holding ``calibrated_accuracy``."""
     if not abilities:
         raise ResultsError("no ability scores to summarize")
-    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {unknown}")
+    _check_codes(abilities)
     ordered = {a.code: dict(abilities[a.code]) for a in ABILITIES if a.code in abilities}
     calibrated = {code: row["calibrated_accuracy"] for code, row in ordered.items()}
     stages = stage_scores(calibrated)
     return {
         "abilities": ordered,
         "stages": {str(stage): value for stage, value in stages.items()},
-        "overall": overall_score(calibrated),
+        "overall": fmean(calibrated.values()),  # macro average over the abilities
         "cognitive_age": cognitive_age(stages),
     }
 
@@ -253,9 +248,7 @@ def summary_intervals(
     _check_lengths(correct, num_choices)
     if len(abilities) != len(correct):
         raise ValueError(f"{len(abilities)} ability codes but {len(correct)} outcomes")
-    unknown = sorted(set(abilities) - set(ABILITY_BY_CODE))
-    if unknown:
-        raise ResultsError(f"unknown ability code(s) {unknown}")
+    _check_codes(abilities)
     codes = [ability.code for ability in ABILITIES if ability.code in set(abilities)]
     position = np.array([codes.index(code) for code in abilities])
     outcomes = np.asarray(correct, dtype=float)
@@ -307,7 +300,7 @@ def summary_intervals(
         },
         overall=interval(lambda indices: float(per_ability(indices).mean())),
         cognitive_age=(
-            _years(interval(lambda indices: AGE_MAPPING(stage_means(indices))))
+            on_scale(interval(lambda indices: AGE_MAPPING(stage_means(indices))), (0.0, math.inf))
             if present == list(STAGES)
             else None
         ),
@@ -320,11 +313,6 @@ def _counted(interval: Interval, n: int) -> Interval:
     return replace(
         interval, n=n, reason=f"{n} {plural(interval.unit, n)}, all alike" if alike else ""
     )
-
-
-def _years(age: Interval) -> Interval:
-    """An age interval on the age scale, from 0 years."""
-    return on_scale(age, (0.0, math.inf))
 
 
 def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[str, Any]:

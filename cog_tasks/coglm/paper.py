@@ -1,8 +1,7 @@
 r"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
 
-From every distinct row of Table 9: ``overall``, ``stage1`` ... ``stage4`` (means
-of the ability columns) and ``cognitive_age``, named as in
-:mod:`cog_tasks.coglm.headlines`; fractions, ages in years.
+Every distinct Table 9 row: ``overall``, ``stage1`` ... ``stage4`` (ability column means),
+``cognitive_age``, named as in :mod:`cog_tasks.coglm.headlines`; fractions, ages in years.
 """
 
 from __future__ import annotations

@@ -38,12 +38,9 @@ def score_prediction(
         )
     check_options(choices, answer, where, "choices")
     chosen = coerce_prediction(row["prediction"], choices, extractor)
+    item_id = str(row.get("id") or f"line {where.rsplit(':', 1)[-1]}")
     return ScoredItem(
-        ability=ability,
-        num_choices=chance_count(choices, chance),
-        correct=chosen == answer,
-        valid=chosen is not None,
-        id=str(row.get("id") or f"line {where.rsplit(':', 1)[-1]}"),
+        ability, chance_count(choices, chance), chosen == answer, chosen is not None, item_id
     )
 
 
@@ -96,13 +93,6 @@ def read_predictions(
     if not items:
         raise CogLMDataError(f"{path}: no predictions")
     return items
-
-
-AUTHORS_OUTPUTS_URL = (
-    "https://raw.githubusercontent.com/WangXinglin/CogLM/"
-    "c8165d0587ee9de052a459b44dead5e086a9792e/result/{model}/result.json"
-)
-"""The authors' released raw chat outputs (``llama-2-7b-chat``, ``-13b-chat``, ``-70b-chat``)."""
 
 
 def is_authors_layout(data: object) -> bool:

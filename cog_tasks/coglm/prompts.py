@@ -177,12 +177,10 @@ def chat_turns(
 ) -> list[Turn]:
     """The conversation sent for one item: worked examples (``boxed``), then the item.
 
-    ``rationale`` is another model's reply shown before the instruction (chain of
-    cognition), in ``rationale_form``.
+    ``rationale``: another model's reply shown before the instruction (chain of cognition).
 
     Raises:
-        ParameterError: If the prompt is unknown, or ``llama-text`` is asked for
-            reasoning or a rationale.
+        ParameterError: An unknown prompt, or ``llama-text`` with reasoning or a rationale.
     """
     check_prompt(prompt)
     if prompt == "llama-text":

@@ -188,7 +188,7 @@ def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
 
 
 def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
-    """Spans of ``text`` that point at one option by its words (see :func:`hide_fragments`)."""
+    """Spans of :data:`FRAGMENT_WORDS`+ content words of ``text`` pointing at one option."""
     options = [[stem for stem, _, _ in _content_words(choice)] for choice in choices]
     words = _content_words(text)
     spans: list[tuple[int, int]] = []
@@ -215,11 +215,6 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def hide_fragments(text: str, choices: Sequence[str]) -> str:
-    """Replace runs of :data:`FRAGMENT_WORDS`+ content words pointing at one option, by stems."""
-    return _hide_spans(text, _fragment_spans(text, choices))
-
-
 def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """``text`` with the spans (overlapping ones merged) replaced by :data:`HIDDEN_TEXT`."""
     merged: list[tuple[int, int]] = []
@@ -235,11 +230,7 @@ def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 @dataclass(frozen=True)
 class _StepOrders:
-    """Options that order the same steps differently (``plan``).
-
-    Per step its ``stems`` and the ``own`` stems no other step holds; ``orders``: the
-    options' distinct orders as step indices.
-    """
+    """Options ordering the same steps differently: stems per step, ``own`` stems, orders."""
 
     stems: tuple[frozenset[str], ...]
     own: tuple[frozenset[str], ...]
@@ -433,10 +424,6 @@ def question_letters(question: str) -> frozenset[str]:
     return frozenset(letters)
 
 
-def _letter_class(num_choices: int) -> str:
-    return f"[{LETTERS[0]}-{LETTERS[max(num_choices, 1) - 1]}]"
-
-
 def _option_phrase(match: re.Match[str]) -> str:
     """The phrase for a lettered mention ("an option"), capitalised at a sentence start."""
     phrase = "some options" if match.group(2) else "an option"
@@ -445,7 +432,7 @@ def _option_phrase(match: re.Match[str]) -> str:
 
 def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozenset()) -> str:
     """Remove the letters naming options ("option B", "(B)", "B." labels), but ``entities``."""
-    letter = _letter_class(num_choices)
+    letter = f"[{LETTERS[0]}-{LETTERS[max(num_choices, 1) - 1]}]"
     label = rf"(?:\({letter}\)|\[{letter}\]|{letter})"
     grouped = re.compile(
         rf"\b((?i:option|choice|answer|letter|candidate)(s?))\s*{label}"
@@ -477,7 +464,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     reply = text
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
-    text = hide_fragments(text, choices)
+    text = _hide_spans(text, _fragment_spans(text, choices))
     text = hide_orders(text, choices, question)
     text = hide_steps(text, choices)
     text = hide_numbers(text, choices, question)

@@ -53,11 +53,7 @@ class CogLMDataError(DataFileError):
 
 @dataclass(frozen=True)
 class CogLMRecord:
-    """One normalized CogLM question.
-
-    ``id`` is ``<ability>-<index>`` (the upstream position); ``choices`` are in
-    upstream order and not stripped; ``answer`` is 0-based.
-    """
+    """Item ``<ability>-<index>``: choices unstripped, in upstream order; the answer 0-based."""
 
     id: str
     ability: str
@@ -119,13 +115,9 @@ def parse_item(item: Any, ability: Ability, index: int, source: str) -> CogLMRec
     if not isinstance(question, str) or not question.strip():
         raise CogLMDataError(f"{where}: 'question' must be a non-empty string")
     check_options(candidates, answer, where, "candidates")
+    record_id = f"{ability.code}-{index:04d}"
     return CogLMRecord(
-        id=f"{ability.code}-{index:04d}",
-        ability=ability.code,
-        stage=ability.stage,
-        question=question.strip(),
-        choices=tuple(candidates),
-        answer=answer,
+        record_id, ability.code, ability.stage, question.strip(), tuple(candidates), answer
     )
 
 

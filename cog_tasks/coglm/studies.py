@@ -20,7 +20,6 @@ from cog_tasks.common.files import (
     pyplot,
     read_json,
     write_json_atomically,
-    write_jsonl_atomically,
     write_text_atomically,
 )
 from cog_tasks.common.report import save_closed
@@ -36,10 +35,7 @@ PNG_FILE = "interdependence.png"
 
 @dataclass(frozen=True)
 class ItemOutcome:
-    """One item's result under one condition (``erased``: ability code or ``"none"``).
-
-    ``correct`` and ``invalid`` are fractions of epochs.
-    """
+    """One item under one condition (``erased``: ability or ``"none"``), as shares of epochs."""
 
     erased: str
     sample_id: str
@@ -51,12 +47,10 @@ class ItemOutcome:
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the interdependence matrix (NaN bounds: no interval).
+    """One matrix cell; ``ci_*``: its bootstrap interval (NaN: none, under 10 items).
 
-    ``ci_low``/``ci_high`` bound the bootstrap interval (none under 10 items);
-    ``difference`` is the calibrated accuracy minus the baseline cell's of the same
-    ability, paired over shared items, with its interval, method (``""``: not paired)
-    and ``difference_n`` items.
+    ``difference*``: calibrated accuracy minus the same ability's baseline cell, paired over
+    shared items, with its interval, method (``""``: not paired) and items.
     """
 
     erased: str
@@ -94,9 +88,8 @@ def matrix_cells(
     grouped: dict[tuple[str, str], list[ItemOutcome]] = {}
     for outcome in outcomes:
         grouped.setdefault((outcome.erased, outcome.ability), []).append(outcome)
-    row_order = [BASELINE, *ABILITY_BY_CODE]
     cells = []
-    for erased in row_order:
+    for erased in [BASELINE, *ABILITY_BY_CODE]:
         for ability in ABILITY_BY_CODE:
             items = grouped.get((erased, ability))
             if not items:
@@ -104,16 +97,9 @@ def matrix_cells(
             correct = [item.correct for item in items]
             counts = [item.num_choices for item in items]
             interval = calibrated_interval(correct, counts, resamples=resamples, seed=seed)
-            cell = Cell(
-                erased=erased,
-                ability=ability,
-                n=len(items),
-                acc=fmean(correct),
-                calibrated_acc=interval.value,
-                ci_low=interval.low,
-                ci_high=interval.high,
-                invalid=fmean(item.invalid for item in items),
-            )
+            value, low, high = interval.value, interval.low, interval.high
+            invalid = fmean(item.invalid for item in items)
+            cell = Cell(erased, ability, len(items), fmean(correct), value, low, high, invalid)
             baseline = grouped.get((BASELINE, ability))
             if erased != BASELINE and baseline:
                 cell = _with_difference(cell, items, baseline, seed)
@@ -129,10 +115,9 @@ def _with_difference(
     cell: Cell, items: Sequence[ItemOutcome], baseline: Sequence[ItemOutcome], seed: int
 ) -> Cell:
     """The cell with its paired difference from the baseline's items (unchanged if none shared)."""
-    pairing = compare_units(
+    difference = compare_units(
         _units(items), _units(baseline), unit="item", seed=seed, scale="calibrated"
-    )
-    difference = pairing.difference
+    ).difference
     if difference is None:
         return cell
     return replace(
@@ -222,11 +207,6 @@ def read_outcomes(path: Path) -> list[ItemOutcome]:
         except TypeError as error:
             raise CogLMDataError(f"{path}:{number}: not an item outcome ({error})") from error
     return outcomes
-
-
-def write_outcomes(path: Path, outcomes: Sequence[ItemOutcome]) -> None:
-    """Replace ``outcomes.jsonl`` with ``outcomes``, atomically."""
-    write_jsonl_atomically(path, [asdict(outcome) for outcome in outcomes])
 
 
 def check_settings(path: Path, settings: dict[str, Any]) -> None:

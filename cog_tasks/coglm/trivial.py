@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
+from functools import partial
 
 from cog_tasks.coglm.headlines import answered, headline_units
 from cog_tasks.coglm.records import CogLMRecord, load_records
@@ -32,29 +33,11 @@ def _scored(
     return found
 
 
-def constant_a(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Option A on every item."""
-    return _scored(units, run, lambda record: 0)
-
-
-def constant_b(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Option B on every item."""
-    return _scored(units, run, lambda record: 1)
-
-
-def constant_c(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Option C on every item."""
-    return _scored(units, run, lambda record: 2)
-
-
-def constant_d(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """Option D on every item."""
-    return _scored(units, run, lambda record: 3)
-
-
-def last_listed(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
-    """The last listed option on every item."""
-    return _scored(units, run, lambda record: len(record.choices) - 1)
+# Option A, B, C or D on every item, and the last listed option on every item.
+constant_a, constant_b, constant_c, constant_d = (
+    partial(_scored, pick=lambda record, index=index: index) for index in range(4)
+)
+last_listed = partial(_scored, pick=lambda record: len(record.choices) - 1)
 
 
 STRATEGIES: tuple[TrivialStrategy, ...] = (

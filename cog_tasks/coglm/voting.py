@@ -26,9 +26,4 @@ def majority_vote(picks: Sequence[int | None]) -> Vote:
     top = max(counts.values())
     leaders = {option for option, count in counts.items() if count == top}
     winner = next(pick for pick in valid if pick in leaders)
-    return Vote(
-        choice=winner,
-        counts=dict(sorted(counts.items())),
-        invalid=len(picks) - len(valid),
-        tie=len(leaders) > 1,
-    )
+    return Vote(winner, dict(sorted(counts.items())), len(picks) - len(valid), len(leaders) > 1)

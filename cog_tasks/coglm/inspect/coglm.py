@@ -27,23 +27,42 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_parameters(
-    *,
-    abilities: object,
-    per_ability: object,
-    prompt: object,
-    cot: object,
-    sc_samples: object,
-    sc_temperature: object,
-    sc_seed: object,
-    erase: object,
-    coc_log: object,
-    coc_rationale: object,
-    extractor: object,
-    chance: object,
-) -> None:
-    """Check the types and ranges of ``coglm_chat``'s parameters when the task is built."""
-    problems = []
+@task
+def coglm_chat(
+    abilities: str | Sequence[str] | None = None,
+    per_ability: int | None = None,
+    prompt: str = DEFAULT_PROMPT,
+    cot: bool = False,
+    sc_samples: int = 1,
+    sc_temperature: float = 0.7,
+    sc_seed: int | None = None,
+    erase: str | None = None,
+    coc_log: str | None = None,
+    coc_rationale: str = DEFAULT_RATIONALE_FORM,
+    extractor: str | None = None,
+    chance: str = DEFAULT_CHANCE,
+) -> Task:
+    r"""CogLM (Piaget stages) for chat models.
+
+    Args:
+        abilities: Ability codes to run (comma-separated or a list); all 10 by default.
+        per_ability: Keep only the first N items of each ability.
+        prompt: ``answer-is`` (default), ``boxed`` (the authors' GPT protocol) or
+            ``llama-text`` (their Llama-2-chat plain text; ``hf/`` models need
+            ``-M "chat_template='{{ messages[0].content }}'"``).
+        cot: Ask for step-by-step reasoning before the answer.
+        sc_samples: Self-consistency: completions per question, majority vote.
+        sc_temperature: Sampling temperature of the self-consistency completions.
+        sc_seed: Base seed of the self-consistency completions (completion i: seed + i).
+        erase: Ability code whose erasure system prompt is given (Table 10).
+        coc_log: Inspect log of a stronger model's ``coglm_chat`` run, whose replies
+            are shown as rationales (chain of cognition).
+        coc_rationale: How that reply is shown: ``hidden`` (default) or ``raw``.
+        extractor: Answer reader: ``ours``, ``authors`` or ``authors-gpt``; unset,
+            the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
+        chance: Chance level of the calibration: ``listed`` (default) or ``distinct``.
+    """
+    problems = []  # the types and ranges of the parameters, checked when the task is built
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
         problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")
     if prompt not in PROMPTS:
@@ -81,44 +100,6 @@ def check_parameters(
     if problems:
         raise ParameterError("coglm_chat: " + "; ".join(problems))
     resolve_codes(abilities)  # type: ignore[arg-type]
-
-
-@task
-def coglm_chat(
-    abilities: str | Sequence[str] | None = None,
-    per_ability: int | None = None,
-    prompt: str = DEFAULT_PROMPT,
-    cot: bool = False,
-    sc_samples: int = 1,
-    sc_temperature: float = 0.7,
-    sc_seed: int | None = None,
-    erase: str | None = None,
-    coc_log: str | None = None,
-    coc_rationale: str = DEFAULT_RATIONALE_FORM,
-    extractor: str | None = None,
-    chance: str = DEFAULT_CHANCE,
-) -> Task:
-    r"""CogLM (Piaget stages) for chat models.
-
-    Args:
-        abilities: Ability codes to run (comma-separated or a list); all 10 by default.
-        per_ability: Keep only the first N items of each ability.
-        prompt: ``answer-is`` (default), ``boxed`` (the authors' GPT protocol) or
-            ``llama-text`` (their Llama-2-chat plain text; ``hf/`` models need
-            ``-M "chat_template='{{ messages[0].content }}'"``).
-        cot: Ask for step-by-step reasoning before the answer.
-        sc_samples: Self-consistency: completions per question, majority vote.
-        sc_temperature: Sampling temperature of the self-consistency completions.
-        sc_seed: Base seed of the self-consistency completions (completion i: seed + i).
-        erase: Ability code whose erasure system prompt is given (Table 10).
-        coc_log: Inspect log of a stronger model's ``coglm_chat`` run, whose replies
-            are shown as rationales (chain of cognition).
-        coc_rationale: How that reply is shown: ``hidden`` (default) or ``raw``.
-        extractor: Answer reader: ``ours``, ``authors`` or ``authors-gpt``; unset,
-            the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
-        chance: Chance level of the calibration: ``listed`` (default) or ``distinct``.
-    """
-    check_parameters(**locals())  # every argument: no other name is bound yet
     reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = [plain_text()] if prompt == "llama-text" else []

@@ -64,15 +64,6 @@ def record_to_sample(
     )
 
 
-def first_per_ability(records: Sequence[CogLMRecord], per_ability: int) -> list[CogLMRecord]:
-    """Keep the first ``per_ability`` records of every ability (a stratified subset)."""
-    if per_ability < 1:
-        raise ParameterError(f"per_ability must be at least 1, got {per_ability}")
-    return [
-        record for group in records_by_ability(records).values() for record in group[:per_ability]
-    ]
-
-
 def coglm_dataset(
     abilities: str | Sequence[str] | None = None,
     *,
@@ -89,8 +80,10 @@ def coglm_dataset(
     arguments are those of ``coglm_chat``.
     """
     records = load_records(abilities)
-    if per_ability is not None:
-        records = first_per_ability(records, per_ability)
+    if per_ability is not None:  # the first records of every ability: a stratified subset
+        if per_ability < 1:
+            raise ParameterError(f"per_ability must be at least 1, got {per_ability}")
+        records = [r for group in records_by_ability(records).values() for r in group[:per_ability]]
     if rationales is not None:
         missing = [record.id for record in records if record.id not in rationales]
         if missing:

@@ -44,19 +44,10 @@ def _key(scores: Sequence[SampleScore], key: str) -> list[float]:
     return [score_value(score.score.value, key) for score in scores]
 
 
-def _metadata(scores: Sequence[SampleScore], key: str) -> list:
-    return [(score.sample_metadata or {})[key] for score in scores]
-
-
 def _chance_counts(scores: Sequence[SampleScore]) -> list[int]:
     """Option counts under the task's chance rule (``chance_options``; older logs: listed)."""
-    return [
-        int(
-            (score.sample_metadata or {}).get("chance_options")
-            or (score.sample_metadata or {})["num_choices"]
-        )
-        for score in scores
-    ]
+    metadata = [score.sample_metadata or {} for score in scores]
+    return [int(sample.get("chance_options") or sample["num_choices"]) for sample in metadata]
 
 
 def _calibrated(scores: Sequence[SampleScore]) -> float:
@@ -100,7 +91,7 @@ def coglm_summary() -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:  # every sample errored: no number, and never a NaN in the log
             return {}
-        abilities = _metadata(scores, "ability")
+        abilities = [(score.sample_metadata or {})["ability"] for score in scores]
         by_ability: dict[str, list[SampleScore]] = {}
         for score, ability in zip(scores, abilities, strict=True):
             by_ability.setdefault(ability, []).append(score)

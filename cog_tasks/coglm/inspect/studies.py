@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -14,6 +14,7 @@ from inspect_ai import eval as inspect_eval
 
 from cog_tasks.coglm.abilities import resolve_codes
 from cog_tasks.coglm.extract import LETTERS
+from cog_tasks.coglm.headlines import checked_items
 from cog_tasks.coglm.inspect.coglm import coglm_chat
 from cog_tasks.coglm.inspect.logs import read_chat_log
 from cog_tasks.coglm.inspect.report import log_results
@@ -31,27 +32,18 @@ from cog_tasks.coglm.studies import (
     plot_heatmap,
     read_outcomes,
     write_cells_csv,
-    write_outcomes,
 )
 from cog_tasks.common.errors import RunFailedError
-from cog_tasks.common.files import own_folder
+from cog_tasks.common.files import own_folder, write_jsonl_atomically
 from cog_tasks.common.results import check_run
 from cog_tasks.common.secrets import redact
 
 
 def outcomes_from_log(log: Any, erased: str) -> list[ItemOutcome]:
     """Per-item outcomes of a ``coglm_chat`` log under the condition ``erased``."""
-    checked = check_run(log_results(log))
     return [
-        ItemOutcome(
-            erased=erased,
-            sample_id=unit,
-            ability=checked.groups[unit],
-            num_choices=int(values["num_choices"]),
-            correct=values["correct"],
-            invalid=1.0 - values["valid"],
-        )
-        for unit, values in checked.values.items()
+        ItemOutcome(erased, item.id, item.ability, item.num_choices, item.correct, 1.0 - item.valid)
+        for item in checked_items(check_run(log_results(log)))
     ]
 
 
@@ -126,7 +118,7 @@ def run_interdependence(
             raise RunFailedError.of(f"condition {condition!r}", log)
         condition_outcomes = outcomes_from_log(log, condition)
         outcomes.extend(condition_outcomes)
-        write_outcomes(outcomes_path, outcomes)
+        write_jsonl_atomically(outcomes_path, [asdict(outcome) for outcome in outcomes])
         conditions_run.append(condition)
         mean_acc = fmean(outcome.correct for outcome in condition_outcomes)
         report(

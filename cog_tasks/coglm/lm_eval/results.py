@@ -139,11 +139,10 @@ def results_of_file(
     rule: str = DEFAULT_RULE,
     chance: str = DEFAULT_CHANCE,
 ) -> list[tuple[RunResults, TaskFamily]]:
-    """One unchecked run per CogLM family found in one results file.
+    """One unchecked run per CogLM family in one results file.
 
     Raises:
-        CogLMDataError: Naming the file and line of a malformed sample, an unknown
-            rule, or a family none of whose samples files exists.
+        CogLMDataError: A malformed sample (file and line), an unknown rule, no samples files.
     """
     if rule not in RULES:
         raise CogLMDataError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
@@ -195,16 +194,10 @@ def results_of_file(
 def load_lm_eval_runs(
     path: Path | Sequence[Path], rule: str = DEFAULT_RULE, chance: str = DEFAULT_CHANCE
 ) -> list[tuple[CheckedRun, TaskFamily, str]]:
-    """Every CogLM run found at ``path``, checked: one per results file and family, none dropped.
+    """``(checked run, family, label)`` of every CogLM run at ``path``, oldest first, none dropped.
 
-    Args:
-        path: lm-eval ``--output_path`` folders or results files; a run found twice
-            is read once, with a warning.
-        rule: Choice rule of the ``coglm`` family (:data:`RULES`).
-        chance: Chance rule.
-
-    Returns:
-        ``(checked run, family, label)`` per run, oldest first.
+    ``path``: lm-eval ``--output_path`` folders or results files (a run found twice is read
+    once, with a warning); ``rule``: the ``coglm`` family's choice rule (:data:`RULES`).
     """
     declared = declared_benchmark()
     dated = []

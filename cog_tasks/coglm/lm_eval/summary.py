@@ -87,14 +87,13 @@ def summary_text(arguments: Sequence[str], started: float | None = None) -> str 
         return None
     if not files:
         return None
-    newest = max(files, key=lambda file: file.stat().st_mtime)
-    lines = []
     try:
-        runs = load_lm_eval_runs(newest)
+        runs = load_lm_eval_runs(max(files, key=lambda file: file.stat().st_mtime))
     except CogLMDataError as error:
         return f"CogLM: {error}"
-    for checked, _, label in runs:
-        lines += format_summary(checked_run(checked, label))
+    lines = [
+        line for checked, _, label in runs for line in format_summary(checked_run(checked, label))
+    ]
     lines.append(f"full report and chart: cog-tasks coglm report {shlex.quote(output)}")
     return "\n".join(lines)
 

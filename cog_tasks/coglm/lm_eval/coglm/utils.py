@@ -93,8 +93,7 @@ class CogLMTask(ConfigurableTask):
         """The candidates' requests, then the context's own.
 
         Raises:
-            CogLMDataError: If lm-eval changed the context (few-shot examples, a system
-                instruction, a chat template).
+            CogLMDataError: If lm-eval changed the context (few-shot, system instruction, chat).
         """
         requests = super().construct_requests(doc, ctx, **kwargs)
         if ctx != doc_to_text(doc):

@@ -8,20 +8,12 @@ from typing import Any
 import datasets
 
 from cog_tasks.coglm.extract import LETTERS, get_extractor
-from cog_tasks.coglm.lm_eval.coglm.utils import pooled_calibrated_accuracy
+from cog_tasks.coglm.lm_eval.coglm.utils import (  # the YAML's aggregation, re-exported
+    pooled_calibrated_accuracy as pooled_calibrated_accuracy,
+)
 from cog_tasks.coglm.metrics import calibrated_accuracy_per_item
 from cog_tasks.coglm.prompts import chat_prompt
 from cog_tasks.coglm.records import load_records
-
-__all__ = [
-    "doc_to_target",
-    "doc_to_text",
-    "extract_letters",
-    "extract_letters_authors",
-    "load_ability",
-    "pooled_calibrated_accuracy",
-    "process_results",
-]
 
 INVALID = "[invalid]"
 
