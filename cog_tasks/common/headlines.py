@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from cog_tasks.common.results import Coverage
 from cog_tasks.common.runs import RunIdentity
@@ -91,12 +91,4 @@ class PaperRow:
 
     def as_row(self) -> dict[str, object]:
         """The row as JSON."""
-        return {
-            "benchmark": self.benchmark,
-            "measure": self.measure,
-            "model": self.model,
-            "value": self.value,
-            "source": self.source,
-            "protocol": self.protocol,
-            "differs": self.differs,
-        }
+        return asdict(self)

@@ -240,11 +240,8 @@ def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.with_name(target.name + ".lock"))):
         if not target.is_file():
-            scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
-            try:
+            with scratch_folder(target.parent, f".{target.name}-") as scratch:
                 _gguf_file(spec, scratch).rename(target)
-            finally:
-                shutil.rmtree(scratch, ignore_errors=True)
     return target
 
 

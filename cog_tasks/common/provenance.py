@@ -28,24 +28,16 @@ def package_commit() -> str | None:
     root = Path(cog_tasks.__file__).resolve().parent.parent
     if not (root / ".git").exists():
         return None
+    git = ["git", "-C", str(root)]
+    queries = (["rev-parse", "HEAD"], ["status", "--porcelain", "--untracked-files=no"])
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
+        commit, dirty = (
+            subprocess.check_output(git + query, stderr=subprocess.DEVNULL, text=True, timeout=10)
+            for query in queries
+        )
     except (OSError, subprocess.SubprocessError):
         return None
-    return commit + ("+dirty" if dirty else "")
+    return commit.strip() + ("+dirty" if dirty.strip() else "")
 
 
 def cog_tasks_version() -> str:
