@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import subprocess
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 import cog_tasks
+from cog_tasks.common.runs import text_sha256
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -80,8 +80,7 @@ class DataReads:
         distinct = {(file.path, file.sha256) for file in self.files}
         if not distinct:
             return None
-        lines = "".join(f"{digest}\n" for digest in sorted(d for _, d in distinct))
-        return hashlib.sha256(lines.encode("ascii")).hexdigest()
+        return text_sha256(*sorted(digest for _, digest in distinct))
 
     def metadata(self) -> dict[str, object]:
         """The reads as one JSON value: ``sha256``, sorted ``origins`` and distinct ``files``."""
