@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import importlib.util
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -246,8 +244,8 @@ def _convert(gguf_path: Path, target: Path) -> None:
     model = AutoModelForCausalLM.from_config(config)
     model.load_state_dict(quantized.state_dict(), strict=True)
     model.generation_config = quantized.generation_config
-    partial = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
-    try:
+    # Renamed into place once checked, removed otherwise.
+    with scratch_folder(target.parent, f".{target.name}.partial-") as partial:
         model.save_pretrained(partial)
         del model  # the check loads the saved copy: hold two models at most, not three
         tokenizer.save_pretrained(partial)
@@ -255,14 +253,10 @@ def _convert(gguf_path: Path, target: Path) -> None:
             raise RuntimeError(f"the converted model in {partial} does not read back")
         _check_conversion(quantized, tokenizer, partial)
         if target.exists():
-            stale = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.stale-"))
-            target.rename(stale / target.name)
-            shutil.rmtree(stale, ignore_errors=True)
+            with scratch_folder(target.parent, f".{target.name}.stale-") as stale:
+                target.rename(stale / target.name)
         partial.chmod(0o755)
         partial.rename(target)
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
 
 
 def _check_conversion(quantized: PreTrainedModel, tokenizer: Any, folder: Path) -> None:
