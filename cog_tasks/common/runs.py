@@ -7,7 +7,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -153,13 +153,7 @@ class RunIdentity:
 
     def as_dict(self) -> dict[str, object]:
         """The identity as JSON (``task``, ``model``, ``roles``, ``arguments``, ``seed``)."""
-        return {
-            "task": self.task,
-            "model": self.model,
-            "roles": dict(self.roles),
-            "arguments": dict(self.arguments),
-            "seed": self.seed,
-        }
+        return {**asdict(self), "roles": dict(self.roles), "arguments": dict(self.arguments)}
 
     def label(self) -> str:
         """Every field on one line: ``task model role:judge=... k=v seed=s``."""

@@ -260,11 +260,10 @@ def _pair(value: UnitValue) -> tuple[float, float]:
 def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    pairs = [_pair(value) for value in values]
-    return (
-        np.array([top for top, _ in pairs], dtype=float),
-        np.array([bottom for _, bottom in pairs], dtype=float),
+    tops, bottoms = (
+        np.array([_pair(value) for value in values], dtype=float).reshape(-1, 2).T.copy()
     )
+    return tops, bottoms
 
 
 UnitValue = float | tuple[float, float]
