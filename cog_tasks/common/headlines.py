@@ -29,11 +29,7 @@ class TrivialResult:
     @property
     def beaten(self) -> bool:
         """Whether the model beats it: the paired difference is above 0 over enough units."""
-        return (
-            self.difference is not None
-            and self.difference.low > 0
-            and (self.difference.significant(0.0))
-        )
+        return self.difference is not None and self.difference.low > 0  # NaN: no interval
 
     def as_dict(self) -> dict[str, object]:
         """JSON fields: ``name``, ``value``, ``difference`` (interval fields) and ``beaten``."""
