@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import socket
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.extras import MissingExtra
+from cog_tasks.common.runs import file_sha256
 
 EXTRA = "llamacpp"  # The cog-tasks extra that installs llama-cpp-python with its server.
 BACKEND = "llamacpp"  # The backend's name in a run's model name.
@@ -39,11 +39,7 @@ def require_llama_cpp() -> None:
 
 @cache
 def _sha256(path: str, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        while chunk := stream.read(1 << 24):
-            digest.update(chunk)
-    return digest.hexdigest()
+    return file_sha256(path)
 
 
 def gguf_sha256(path: Path) -> str:
@@ -89,24 +85,21 @@ class LlamaServer:
 
     def command(self) -> list[str]:
         """The server's command line (after :meth:`start` has found the GGUF)."""
-        command = [
+        options = {
+            "--model": self.gguf,
+            "--model_alias": self.model,
+            "--host": "127.0.0.1",
+            "--port": self.port,
+            "--n_ctx": self.context,
+            "--interrupt_requests": "False",
+            "--n_threads": self.threads or _usable_cores(),
+        }
+        return [
             sys.executable,
             "-m",
             "llama_cpp.server",
-            "--model",
-            str(self.gguf),
-            "--model_alias",
-            self.model,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--n_ctx",
-            str(self.context),
-            "--interrupt_requests",
-            "False",
+            *(str(x) for o in options.items() for x in o),
         ]
-        return command + ["--n_threads", str(self.threads or _usable_cores())]
 
     def start(self, timeout: float = START_TIMEOUT) -> LlamaServer:
         """Start the server and wait until it lists its model (or ``timeout`` passes)."""

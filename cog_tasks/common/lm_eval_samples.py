@@ -117,18 +117,17 @@ def read_lm_eval_run(
 def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
     """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents."""
     digests = sorted(
-        hashlib.sha256(
+        _sha256(
             json.dumps(
                 {k: v for k, v in row["doc"].items() if fields is None or k in fields},
                 sort_keys=True,
                 ensure_ascii=False,
-            ).encode("utf-8")
-        ).hexdigest()
+            )
+        )
         for samples in run.samples.values()
         for _, row in samples.rows
         if isinstance(row.get("doc"), dict)
     )
     if not digests:
         return {}
-    combined = hashlib.sha256("".join(f"{digest}\n" for digest in digests).encode("ascii"))
-    return {DATA_ARGUMENT: combined.hexdigest()[:DATA_DIGITS]}
+    return {DATA_ARGUMENT: text_sha256(*digests)[:DATA_DIGITS]}

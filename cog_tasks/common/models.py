@@ -5,10 +5,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import importlib.util
-import json
-import shutil
-import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,23 +174,13 @@ def _join_parts(spec: EmbeddedModel, parts: GgufParts, folders: list[Path], outp
 
 def safetensors_readable(path: Path) -> bool:
     """True when ``path`` is a safetensors file whose header parses and whose size fits it."""
+    from safetensors import SafetensorError, safe_open
+
     try:
-        size = path.stat().st_size
-        with path.open("rb") as stream:
-            (length,) = struct.unpack("<Q", stream.read(8))
-            if length > size - 8:
-                return False
-            header = json.loads(stream.read(length))
-    except (OSError, struct.error, ValueError):
+        with safe_open(path, framework="numpy") as weights:
+            return bool(weights.keys())
+    except (OSError, SafetensorError):
         return False
-    if not isinstance(header, dict):
-        return False
-    ends = [
-        entry["data_offsets"][1]
-        for key, entry in header.items()
-        if key != "__metadata__" and isinstance(entry, dict) and "data_offsets" in entry
-    ]
-    return bool(ends) and size == 8 + length + max(ends)
 
 
 def model_complete(folder: Path) -> bool:
@@ -240,11 +226,8 @@ def embedded_gguf_path(name: str = "smollm2", root: Path | None = None) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(target.with_name(target.name + ".lock"))):
         if not target.is_file():
-            scratch = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
-            try:
+            with scratch_folder(target.parent, f".{target.name}-") as scratch:
                 _gguf_file(spec, scratch).rename(target)
-            finally:
-                shutil.rmtree(scratch, ignore_errors=True)
     return target
 
 
@@ -261,8 +244,8 @@ def _convert(gguf_path: Path, target: Path) -> None:
     model = AutoModelForCausalLM.from_config(config)
     model.load_state_dict(quantized.state_dict(), strict=True)
     model.generation_config = quantized.generation_config
-    partial = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.partial-"))
-    try:
+    # Renamed into place once checked, removed otherwise.
+    with scratch_folder(target.parent, f".{target.name}.partial-") as partial:
         model.save_pretrained(partial)
         del model  # the check loads the saved copy: hold two models at most, not three
         tokenizer.save_pretrained(partial)
@@ -270,14 +253,10 @@ def _convert(gguf_path: Path, target: Path) -> None:
             raise RuntimeError(f"the converted model in {partial} does not read back")
         _check_conversion(quantized, tokenizer, partial)
         if target.exists():
-            stale = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.stale-"))
-            target.rename(stale / target.name)
-            shutil.rmtree(stale, ignore_errors=True)
+            with scratch_folder(target.parent, f".{target.name}.stale-") as stale:
+                target.rename(stale / target.name)
         partial.chmod(0o755)
         partial.rename(target)
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
 
 
 def _check_conversion(quantized: PreTrainedModel, tokenizer: Any, folder: Path) -> None:

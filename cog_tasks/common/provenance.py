@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import subprocess
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 import cog_tasks
+from cog_tasks.common.runs import text_sha256
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -28,24 +28,16 @@ def package_commit() -> str | None:
     root = Path(cog_tasks.__file__).resolve().parent.parent
     if not (root / ".git").exists():
         return None
+    git = ["git", "-C", str(root)]
+    queries = (["rev-parse", "HEAD"], ["status", "--porcelain", "--untracked-files=no"])
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
+        commit, dirty = (
+            subprocess.check_output(git + query, stderr=subprocess.DEVNULL, text=True, timeout=10)
+            for query in queries
+        )
     except (OSError, subprocess.SubprocessError):
         return None
-    return commit + ("+dirty" if dirty else "")
+    return commit.strip() + ("+dirty" if dirty.strip() else "")
 
 
 def cog_tasks_version() -> str:
@@ -88,8 +80,7 @@ class DataReads:
         distinct = {(file.path, file.sha256) for file in self.files}
         if not distinct:
             return None
-        lines = "".join(f"{digest}\n" for digest in sorted(d for _, d in distinct))
-        return hashlib.sha256(lines.encode("ascii")).hexdigest()
+        return text_sha256(*sorted(digest for _, digest in distinct))
 
     def metadata(self) -> dict[str, object]:
         """The reads as one JSON value: ``sha256``, sorted ``origins`` and distinct ``files``."""

@@ -85,16 +85,15 @@ class Coverage:
         """One line for every row this run touches: partial, missing groups, flagged counts."""
         parts = []
         if self.partial:
-            gaps = (
-                [f"{self.missing} of {self.declared} {plural(unit, self.declared)} missing"]
-                if self.missing
-                else []
-            )
+            gaps = []
+            if self.missing:
+                gaps.append(
+                    f"{self.missing} of {self.declared} {plural(unit, self.declared)} missing"
+                )
             if self.incomplete:
                 gaps.append(
                     f"{self.incomplete} {plural(unit, self.incomplete)} incomplete "
-                    f"({self.missing_keys} of their "
-                    "declared replies missing)"
+                    f"({self.missing_keys} of their declared replies missing)"
                 )
             parts.append("PARTIAL: " + ", ".join(gaps))
         if self.missing_groups:
@@ -333,14 +332,12 @@ def compare_units(
     shared = [key for key in first if key in second]
     if not shared:
         return Pairing(None, f"no shared {unit}s")
-    note = "PAIRED DESPITE " + "; ".join(differences) if differences else ""
-    unshared = len(set(first) ^ set(second))
-    if unshared:
-        note = "; ".join(
-            part for part in (note, f"{unshared} {plural(unit, unshared)} in one run only") if part
-        )
+    notes = ["PAIRED DESPITE " + "; ".join(differences)] if differences else []
+    if unshared := len(set(first) ^ set(second)):
+        notes.append(f"{unshared} {plural(unit, unshared)} in one run only")
     bounds = difference_bounds(scale, first, second)
-    return Pairing(paired_difference(first, second, unit=unit, seed=seed, bounds=bounds), note)
+    difference = paired_difference(first, second, unit=unit, seed=seed, bounds=bounds)
+    return Pairing(difference, "; ".join(notes))
 
 
 def difference_bounds(

@@ -7,7 +7,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -73,11 +73,8 @@ def refuse_same_content(paths: Sequence[str | os.PathLike[str]], what: str = "in
             continue  # the reader names a missing file
         key = file_sha256(path)
         if key in seen:
-            same = (
-                "the same file"
-                if Path(path).resolve() == Path(seen[key]).resolve()
-                else ("the same content")
-            )
+            same_file = Path(path).resolve() == Path(seen[key]).resolve()
+            same = "the same file" if same_file else "the same content"
             raise SameContentError(
                 f"{path}: {same} as {seen[key]} (one {what} given twice would be counted "
                 "twice); give it once"
@@ -156,13 +153,7 @@ class RunIdentity:
 
     def as_dict(self) -> dict[str, object]:
         """The identity as JSON (``task``, ``model``, ``roles``, ``arguments``, ``seed``)."""
-        return {
-            "task": self.task,
-            "model": self.model,
-            "roles": dict(self.roles),
-            "arguments": dict(self.arguments),
-            "seed": self.seed,
-        }
+        return {**asdict(self), "roles": dict(self.roles), "arguments": dict(self.arguments)}
 
     def label(self) -> str:
         """Every field on one line: ``task model role:judge=... k=v seed=s``."""
@@ -187,15 +178,12 @@ def distinguishing_labels(identities: Sequence[RunIdentity]) -> list[str]:
         )
         for fields in every
     ]
-    seen: dict[str, int] = {}
-    repeated = {label for label, count in Counter(labels).items() if count > 1}
-    numbered = []
-    for label in labels:
-        if label in repeated:
-            seen[label] = seen.get(label, 0) + 1
-            label = f"{label} #{seen[label]}"
-        numbered.append(label)
-    return numbered
+    counts, seen = Counter(labels), Counter[str]()
+    for position, label in enumerate(labels):
+        if counts[label] > 1:
+            seen[label] += 1
+            labels[position] = f"{label} #{seen[label]}"
+    return labels
 
 
 @dataclass(frozen=True)

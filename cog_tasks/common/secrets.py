@@ -59,8 +59,7 @@ def model_arguments(
     pairs: Iterable[tuple[str, object]] | Mapping[str, object],
 ) -> dict[str, object]:
     """Model or role arguments (``-M``, ``--model-role``...) as one redacted mapping."""
-    items = pairs.items() if isinstance(pairs, Mapping) else pairs
-    return redact(dict(items))
+    return redact(dict(pairs))
 
 
 def _value_end(text: str, start: int) -> int:

@@ -213,21 +213,20 @@ def score_rows(model: torch.nn.Module, rows: Sequence[PackedRow]) -> list[GroupS
             **extra,
         ).logits[:, -keep:]
         logprobs = torch.log_softmax(logits.float(), dim=-1).cpu()
-    scores = []
-    for r, row in enumerate(rows):
-        block = logprobs[r, keep - row.needed :]
-        row_scores = []
-        for group_predictors, group_targets in zip(row.predictors, row.targets, strict=True):
-            group_scores = []
-            for predictors, targets in zip(group_predictors, group_targets, strict=True):
-                chosen = block[predictors]
-                expected = torch.tensor(targets)
-                total = float(chosen.gather(1, expected[:, None]).sum())
-                greedy = bool((chosen.argmax(dim=-1) == expected).all())
-                group_scores.append((total, greedy))
-            row_scores.append(group_scores)
-        scores.append(row_scores)
-    return scores
+    return [
+        [
+            [_score(logprobs[r, keep - row.needed :], *pair) for pair in zip(*group, strict=True)]
+            for group in zip(row.predictors, row.targets, strict=True)
+        ]
+        for r, row in enumerate(rows)
+    ]
+
+
+def _score(block: torch.Tensor, predictors: list[int], targets: list[int]) -> tuple[float, bool]:
+    """lm-eval's ``(summed log-probability, every token greedy)`` of ``targets``."""
+    chosen, expected = block[predictors], torch.tensor(targets)
+    total = float(chosen.gather(1, expected[:, None]).sum())
+    return total, bool((chosen.argmax(dim=-1) == expected).all())
 
 
 def score_groups(

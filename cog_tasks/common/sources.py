@@ -281,14 +281,13 @@ def _provenance(
 ) -> Provenance:
     """How ``content`` compares with ``pin``; refuses a download or cache that differs."""
     digest = hashlib.sha256(content.data).hexdigest()
-    check: Check = "unverified"
-    if pin is not None and digest == pin.sha256:
+    if pin is None:
+        check: Check = "unverified"
+    elif digest == pin.sha256:
         check = "pinned"
-    elif (
-        pin is not None and content.origin == "hub" and content_sha256(content, path) == pin.content
-    ):
+    elif content.origin == "hub" and content_sha256(content, path) == pin.content:
         check = "same content"
-    elif pin is not None:
+    else:
         check = "differs"
         message = (
             f"{content.source}: SHA-256 {digest} is not the pinned upstream file's {pin.sha256}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,9 +87,7 @@ class Interval:
         """Whether ``point`` lies outside the interval (never, where there is none)."""
         return self.defined and not self.low <= point <= self.high
 
-    def significant(self, point: float = 0.0) -> bool:
-        """Whether a difference may be marked: its interval excludes ``point``."""
-        return self.excludes(point)
+    significant = excludes  # A difference may be marked where its interval excludes ``point``.
 
     def bounds_text(self, digits: int = 3, scale: float = 1.0) -> str:
         """``[0.480, 0.544]``, or the one wording of a missing one: ``[no interval: 5 items]``."""
@@ -171,6 +169,10 @@ def interval_from_metrics(name: str, values: Mapping[str, float], unit: str = "u
         unit,
         "logged",
     )
+
+
+def _options(seed: int, resamples: int, confidence: float) -> dict[str, Any]:
+    return {"seed": seed, "resamples": resamples, "confidence": confidence}
 
 
 def _json_number(value: float) -> float | None:
@@ -258,11 +260,10 @@ def _pair(value: UnitValue) -> tuple[float, float]:
 def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    pairs = [_pair(value) for value in values]
-    return (
-        np.array([top for top, _ in pairs], dtype=float),
-        np.array([bottom for _, bottom in pairs], dtype=float),
+    tops, bottoms = (
+        np.array([_pair(value) for value in values], dtype=float).reshape(-1, 2).T.copy()
     )
+    return tops, bottoms
 
 
 UnitValue = float | tuple[float, float]
@@ -294,15 +295,9 @@ def ratio_interval(
         bottom = bottoms[indices].sum()
         return float(tops[indices].sum() / bottom) if bottom else math.nan
 
-    return bootstrap_interval(
-        ratio,
-        len(tops),
-        unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
-        scale=bounds or (SHARE if bool(((tops >= 0) & (tops <= bottoms)).all()) else ANY),
-    )
+    scale = bounds or (SHARE if bool(((tops >= 0) & (tops <= bottoms)).all()) else ANY)
+    options = _options(seed, resamples, confidence)
+    return bootstrap_interval(ratio, len(tops), unit=unit, scale=scale, **options)
 
 
 def mean_interval(
@@ -317,14 +312,8 @@ def mean_interval(
     """Interval of a mean over independent units (a NaN value is an error: score every unit)."""
     if any(math.isnan(float(value)) for value in values):
         raise ValueError("a mean interval over NaN values: score every unit, invalid ones included")
-    return ratio_interval(
-        [float(value) for value in values],
-        unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
-        bounds=bounds,
-    )
+    options = _options(seed, resamples, confidence)
+    return ratio_interval([float(value) for value in values], unit=unit, bounds=bounds, **options)
 
 
 def cluster_mean_interval(
@@ -345,18 +334,15 @@ def cluster_mean_interval(
         total[0] += float(value)
         total[1] += 1.0
     units: list[UnitValue] = [(top, bottom) for top, bottom in sums.values()]
+    options = _options(seed, resamples, confidence)
     if all(float(value) in (0.0, 1.0) for value in values):
-        return ratio_interval(
-            units, unit=unit, seed=seed, resamples=resamples, confidence=confidence
-        )
+        return ratio_interval(units, unit=unit, **options)
     tops, bottoms = _ratio_parts(units)  # not 0/1 rows: no Wilson, whatever the cluster sums
 
     def ratio(indices: np.ndarray) -> float:
         return float(tops[indices].sum() / bottoms[indices].sum())
 
-    return bootstrap_interval(
-        ratio, len(units), unit=unit, seed=seed, resamples=resamples, confidence=confidence
-    )
+    return bootstrap_interval(ratio, len(units), unit=unit, **options)
 
 
 def _unanimous_paired(
@@ -418,10 +404,8 @@ def paired_difference(
         {key: _pair(second[key]) for key in shared},
         lambda summed: float(summed[0] / summed[1]),
         unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
         scale=bounds,
+        **_options(seed, resamples, confidence),
     )
 
 
@@ -437,15 +421,12 @@ def paired_bootstrap(
     scale: tuple[float, float] = ANY,
 ) -> Interval:
     """Interval of ``first - second``, two statistics over the same ``n_units`` shared units."""
-    return bootstrap_interval(
-        lambda indices: first(indices) - second(indices),
-        n_units,
-        unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
-        scale=scale,
-    )
+    options = _options(seed, resamples, confidence)
+
+    def difference(indices: np.ndarray) -> float:
+        return first(indices) - second(indices)
+
+    return bootstrap_interval(difference, n_units, unit=unit, scale=scale, **options)
 
 
 def paired_sums(
@@ -472,8 +453,6 @@ def paired_sums(
         lambda indices: statistic(table_b[indices].sum(axis=0)),
         len(shared),
         unit=unit,
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
         scale=scale,
+        **_options(seed, resamples, confidence),
     )
