@@ -17,7 +17,9 @@ from cog_tasks.cogbench.metrics import (
     WeightScheme,
     check_kappa_form,
     fleiss_kappa,
-    mean_kappa,
+    iteration_value,
+    judge_summaries,
+    kappa_by_iteration,
     mean_pairwise_spearman,
     polarity,
     polarity_rating,
@@ -25,12 +27,12 @@ from cog_tasks.cogbench.metrics import (
     summarize_iterations,
 )
 from cog_tasks.cogbench.rationality import (
-    NO_REASONING,
     UNREADABLE,
     JudgeAgreement,
     JudgeItem,
     JudgeVerdict,
     judge_agreement,
+    verdict_tally,
 )
 from cog_tasks.cogbench.records import (
     CogBenchRecord,
@@ -148,25 +150,12 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
-def _tally(
-    group: Sequence[AnsweredItem],
-    weights: WeightScheme,
-    scale: Callable[[int | None], int | None] = lambda rating: rating,
-) -> RatingTally:
-    """The method's ratings of ``group`` against the human ones, both through ``scale``."""
-    return RatingTally.from_ratings(
-        [scale(e.item.human_rating) for e in group],
-        [scale(e.answer.rating if e.answer else None) for e in group],
-        weights,
-    )
-
-
-def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
-    """One tally per question text within one iteration's items."""
-    by_question: dict[str, list[AnsweredItem]] = {}
-    for entry in group:
-        by_question.setdefault(entry.item.question, []).append(entry)
-    return [_tally(entries, weights) for entries in by_question.values()]
+def _ratings(
+    group: Sequence[AnsweredItem], scale: Callable[[int | None], int | None] = lambda r: r
+) -> tuple[list[int | None], list[int | None]]:
+    """The human ratings of ``group`` and the method's, both through ``scale``."""
+    human = [scale(e.item.human_rating) for e in group]
+    return human, [scale(e.answer.rating if e.answer else None) for e in group]
 
 
 def _mean(values: Sequence[int | None]) -> float | None:
@@ -180,6 +169,7 @@ def file_results(
     source: str,
     weights: WeightScheme = None,
     verdicts: Sequence[JudgeVerdict | None] | None = None,
+    per_question: bool = False,
 ) -> CheckedRun:
     """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
@@ -195,18 +185,13 @@ def file_results(
     for unit, by_iteration in cells.items():
         values: dict[str, float] = {}
         status = "valid"
-        for iteration, group in by_iteration.items():
-            tally = _tally(group, weights)
-            values.update(tally.to_value(iteration))
-            status = "invalid" if tally.invalid and status == "valid" else status
+        for t, group in by_iteration.items():
+            questions = [e.item.question for e in group]
+            values.update(iteration_value(t, questions, *_ratings(group), weights, per_question))
+            status = "invalid" if values[f"t{t}_invalid"] and status == "valid" else status
             if verdicts is not None:
                 judged = [v for e in group if (v := verdict_of[id(e)]) is not None]
-                skipped = sum(1 for v in judged if v.status == NO_REASONING)
-                values.update(
-                    RationalityTally.from_scores([v.score for v in judged], skipped).to_value(
-                        iteration
-                    )
-                )
+                values.update(verdict_tally(judged).to_value(t))
                 if any(v.status == UNREADABLE for v in judged):
                     status = "judge_invalid"
         records.append(UnitRecord(unit, values, status=status))
@@ -237,19 +222,22 @@ def score_method(
     Unreadable judge replies and answers without reasoning count as 1; an item
     without a verdict (``None``) is left out of the judge's numbers and counted.
     """
-    checked = file_results(method, items, source, weights, verdicts)
+    per_question = check_kappa_form(kappa) == "per_question"
+    checked = file_results(method, items, source, weights, verdicts, per_question)
     groups = _by_iteration(items)
     tallies, judged = pooled_tallies(checked.values.values(), weights)
-    polarity = {t: _tally(group, weights, polarity_rating).kappa() for t, group in groups.items()}
+    rated = sum(tallies.values(), RatingTally(weights))
+    polarity = {
+        t: RatingTally.from_ratings(*_ratings(group, polarity_rating), weights).kappa()
+        for t, group in groups.items()
+    }
     human_rationality = [e.answer.rationality if e.answer else None for e in items]
     judge = None
     readable = None
     agreement = None
     total = RationalityTally()
     if verdicts is not None:
-        judge = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
-        readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
-        total = sum(judged.values(), RationalityTally())
+        judge, readable, total = judge_summaries(judged)
         judged_pairs = [
             (human, verdict.score)
             for human, verdict in zip(human_rationality, verdicts, strict=True)
@@ -262,12 +250,10 @@ def score_method(
         method=method,
         answers=len(items),
         missing=sum(1 for e in items if e.answer is None),
-        invalid=int(sum(t.invalid for t in tallies.values())),
-        unrated=int(sum(t.unrated for t in tallies.values())),
+        invalid=int(rated.invalid),
+        unrated=int(rated.unrated),
         authenticity=summarize_iterations(
-            {t: tally.kappa() for t, tally in tallies.items()}
-            if check_kappa_form(kappa) == "pooled"
-            else {t: mean_kappa(_question_tallies(group, weights)) for t, group in groups.items()}
+            kappa_by_iteration(checked.values.values(), weights, kappa, warn=False)
         ),
         polarity=summarize_iterations(polarity),
         rationality=summarize_iterations(

@@ -74,8 +74,8 @@ def _check_likert(rating: int, what: str) -> None:
         raise UserError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
 
 
-def _prefix(iteration: int, question: str | None) -> str:
-    return f"t{iteration}_" if question is None else f"t{iteration}_q{question_key(question)}_"
+def _prefix(iteration: int, key: str | None) -> str:
+    return f"t{iteration}_" if key is None else f"t{iteration}_q{key}_"
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class RatingTally:
 
     def to_value(self, iteration: int, question: str | None = None) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_`` (``t<i>_q<key>_``)."""
-        prefix = _prefix(iteration, question)
+        prefix = _prefix(iteration, None if question is None else question_key(question))
         value: dict[str, float] = {
             f"{prefix}pairs": self.pairs,
             f"{prefix}invalid": self.invalid,
@@ -177,7 +177,7 @@ class RatingTally:
         question_key: str | None = None,
     ) -> RatingTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
-        prefix = f"t{iteration}_" if question_key is None else f"t{iteration}_q{question_key}_"
+        prefix = _prefix(iteration, question_key)
         return cls(
             weights=weights,
             pairs=value[f"{prefix}pairs"],  # type: ignore[arg-type]
@@ -301,7 +301,7 @@ def question_tallies(
 
 
 def per_question_kappa(
-    values: Iterable[Mapping[str, float]], weights: WeightScheme = None
+    values: Iterable[Mapping[str, float]], weights: WeightScheme = None, warn: bool = True
 ) -> dict[int, float | None]:
     """The paper's Eq. 2: per iteration, the mean of each question's κ pooled over samples."""
     tallies: dict[int, dict[str, RatingTally]] = {}
@@ -315,7 +315,7 @@ def per_question_kappa(
         for tally in by_question.values()
         if tally.pairs < MIN_QUESTION_PAIRS
     ]
-    if few:
+    if few and warn:
         total = sum(len(by_question) for by_question in tallies.values())
         warnings.warn(
             f"kappa=per_question: {len(few)} of {total} (iteration, question) cells have fewer "
@@ -327,6 +327,33 @@ def per_question_kappa(
         iteration: mean_kappa(by_question.values())
         for iteration, by_question in sorted(tallies.items())
     }
+
+
+def kappa_by_iteration(
+    values: Iterable[Mapping[str, float]], weights: WeightScheme, kappa: str, warn: bool = True
+) -> dict[int, float | None]:
+    """κ per iteration, pooled (authors' code) or averaged per question (paper's Eq. 2)."""
+    if check_kappa_form(kappa) == "per_question":
+        return per_question_kappa(values, weights, warn)
+    ratings, _ = pooled_tallies(values, weights)
+    return {t: tally.kappa() for t, tally in ratings.items()}
+
+
+def iteration_value(
+    iteration: int,
+    questions: Sequence[str],
+    human: Sequence[int | None],
+    agent: Sequence[int | None],
+    weights: WeightScheme,
+    per_question: bool = False,
+) -> dict[str, float]:
+    """One iteration's rating tally as ``Score.value`` entries, and each question's if asked."""
+    value = RatingTally.from_ratings(human, agent, weights).to_value(iteration)
+    if per_question:
+        for question, one_human, one_agent in zip(questions, human, agent, strict=True):
+            single = RatingTally.from_ratings([one_human], [one_agent], weights)
+            value.update(single.to_value(iteration, question))
+    return value
 
 
 def mean_kappa(tallies: Iterable[RatingTally]) -> float | None:
@@ -373,6 +400,17 @@ def summarize_iterations(values: Mapping[int, float | None]) -> IterationSummary
     return IterationSummary(
         average=sum(later) / len(later) if later else None,
         by_iteration=dict(sorted(cleaned.items())),
+    )
+
+
+def judge_summaries(
+    judged: Mapping[int, RationalityTally],
+) -> tuple[IterationSummary, IterationSummary, RationalityTally]:
+    """The judge's mean (failures at 1) and readable-only mean by iteration, and their total."""
+    return (
+        summarize_iterations({t: tally.mean() for t, tally in judged.items()}),
+        summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()}),
+        sum(judged.values(), RationalityTally()),
     )
 
 
