@@ -323,10 +323,11 @@ def per_question_kappa(
             "1), so the average says little. Use more trajectories or kappa=pooled.",
             stacklevel=2,
         )
-    return {
-        iteration: mean_kappa(by_question.values())
-        for iteration, by_question in sorted(tallies.items())
-    }
+    means: dict[int, float | None] = {}
+    for iteration, by_question in sorted(tallies.items()):
+        kappas = [kappa for tally in by_question.values() if (kappa := tally.kappa()) is not None]
+        means[iteration] = sum(kappas) / len(kappas) if kappas else None
+    return means
 
 
 def kappa_by_iteration(
@@ -354,12 +355,6 @@ def iteration_value(
             single = RatingTally.from_ratings([one_human], [one_agent], weights)
             value.update(single.to_value(iteration, question))
     return value
-
-
-def mean_kappa(tallies: Iterable[RatingTally]) -> float | None:
-    """Mean κ over tallies that have one (``None`` when none has)."""
-    kappas = [kappa for tally in tallies if (kappa := tally.kappa()) is not None]
-    return sum(kappas) / len(kappas) if kappas else None
 
 
 @dataclass(frozen=True)
