@@ -157,12 +157,7 @@ class RatingTally:
     def to_value(self, iteration: int, question: str | None = None) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_`` (``t<i>_q<key>_``)."""
         prefix = _prefix(iteration, None if question is None else question_key(question))
-        value: dict[str, float] = {
-            f"{prefix}pairs": self.pairs,
-            f"{prefix}invalid": self.invalid,
-            f"{prefix}disagreement": self.disagreement,
-            f"{prefix}unrated": self.unrated,
-        }
+        value: dict[str, float] = {f"{prefix}{name}": getattr(self, name) for name in _COUNTED}
         for rating, human, agent in zip(LIKERT, self.human, self.agent, strict=True):
             value[f"{prefix}human{rating}"] = human
             value[f"{prefix}agent{rating}"] = agent
@@ -179,14 +174,22 @@ class RatingTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
         prefix = _prefix(iteration, question_key)
         return cls(
-            weights=weights,
-            pairs=value[f"{prefix}pairs"],  # type: ignore[arg-type]
+            weights,
             human=tuple(value[f"{prefix}human{rating}"] for rating in LIKERT),  # type: ignore[misc]
             agent=tuple(value[f"{prefix}agent{rating}"] for rating in LIKERT),  # type: ignore[misc]
-            invalid=value[f"{prefix}invalid"],  # type: ignore[arg-type]
-            disagreement=value[f"{prefix}disagreement"],
-            unrated=value[f"{prefix}unrated"],  # type: ignore[arg-type]
+            **{name: value[f"{prefix}{name}"] for name in _COUNTED},  # type: ignore[arg-type]
         )
+
+
+_COUNTED = ("pairs", "invalid", "disagreement", "unrated")
+"""The scalar fields of a :class:`RatingTally`, in ``Score.value`` order."""
+_JUDGE_KEYS = {
+    "scored": "judged",
+    "total": "rationality",
+    "invalid": "judge_invalid",
+    "no_reasoning": "no_reasoning",
+}
+"""A :class:`RationalityTally`'s fields and their ``Score.value`` names."""
 
 
 @dataclass(frozen=True)
@@ -241,24 +244,13 @@ class RationalityTally:
 
     def to_value(self, iteration: int) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
-        prefix = f"t{iteration}_"
-        return {
-            f"{prefix}judged": self.scored,
-            f"{prefix}rationality": self.total,
-            f"{prefix}judge_invalid": self.invalid,
-            f"{prefix}no_reasoning": self.no_reasoning,
-        }
+        return {f"t{iteration}_{key}": getattr(self, name) for name, key in _JUDGE_KEYS.items()}
 
     @classmethod
     def from_value(cls, value: Mapping[str, float], iteration: int) -> RationalityTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
-        prefix = f"t{iteration}_"
-        return cls(
-            scored=value.get(f"{prefix}judged", 0),  # type: ignore[arg-type]
-            total=value.get(f"{prefix}rationality", 0.0),
-            invalid=value.get(f"{prefix}judge_invalid", 0),  # type: ignore[arg-type]
-            no_reasoning=value.get(f"{prefix}no_reasoning", 0),  # type: ignore[arg-type]
-        )
+        found = {name: value.get(f"t{iteration}_{key}") for name, key in _JUDGE_KEYS.items()}
+        return cls(**{name: getattr(cls, name) if v is None else v for name, v in found.items()})
 
 
 _ITERATION_KEY = re.compile(r"^t(\d+)_pairs$")

@@ -183,26 +183,23 @@ class CogBenchRun(Row[tuple[EvalLog, Mapping[str, Trajectory]]]):
         return self.log.eval.task_args or {}
 
     @property
+    def agent(self) -> str:
+        """The run's agent."""
+        return str(self.args.get("agent", "coggpt"))
+
+    @property
     def weights(self) -> WeightScheme:
         """The κ weighting the run was tallied with."""
         return check_weights(self.args.get("weights"))
 
 
-def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajectory]]]:
-    """A log's run, with the log and its trajectories beside it."""
-    run, trajectories = log_results(log)
-    return run, (log, trajectories)
-
-
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
     """Check and label every log (a copy counts once); ``pool_seeds`` pools seeds into a row."""
-    rows = checked_rows([_with_log(log) for log in logs], pool_seeds=pool_seeds, row=CogBenchRun)
-    return [replace(row, label=f"{_agent_label(row)}: {row.label}") for row in rows]
-
-
-def _agent_label(run: CogBenchRun) -> str:
-    agent = str(run.args.get("agent", "coggpt"))
-    return AGENT_LABELS.get(agent, agent)
+    runs = [(run, (log, declared)) for log in logs for run, declared in (log_results(log),)]
+    rows = checked_rows(runs, pool_seeds=pool_seeds, row=CogBenchRun)
+    return [
+        replace(row, label=f"{AGENT_LABELS.get(row.agent, row.agent)}: {row.label}") for row in rows
+    ]
 
 
 def judge_label(log: EvalLog) -> str:
@@ -286,7 +283,7 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
         judge_invalid = _share(measures["judge_invalid_rate"])
         _, readable, _ = judge_summaries(pooled_tallies(run.checked.values.values())[1])
     return AgentCurves(
-        agent=str(run.args.get("agent", "coggpt")),
+        agent=run.agent,
         label=run.label,
         **_base(run),
         authenticity=authenticity,
