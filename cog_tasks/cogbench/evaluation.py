@@ -78,20 +78,16 @@ def answered_items(
     ]
 
 
-def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
-    return record.topic, (record.profile or {}).get("Name", "")
-
-
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
     """The answers as judge inputs: the stored (else initial) profile, the flows so far."""
     flows: dict[tuple[str, str], dict[int, str]] = {}
     for entry in items:
-        flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
+        flows.setdefault(entry.record.trajectory, {})[entry.record.iteration] = (
             entry.record.information_flow
         )
     judged = []
     for entry in items:
-        seen = flows[_trajectory_key(entry.record)]
+        seen = flows[entry.record.trajectory]
         stored_profile = entry.answer.profile if entry.answer else ""
         judged.append(
             JudgeItem(
@@ -179,7 +175,7 @@ def file_results(
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
     for entry in items:
-        by_iteration = cells.setdefault(" / ".join(_trajectory_key(entry.record)), {})
+        by_iteration = cells.setdefault(" / ".join(entry.record.trajectory), {})
         by_iteration.setdefault(entry.record.iteration, []).append(entry)
     records = []
     for unit, by_iteration in cells.items():
@@ -348,10 +344,6 @@ class RaterAgreement:
     coverage: dict[str, CheckedRun] = field(default_factory=dict)
 
 
-def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str]:
-    return record.topic, record.iteration, (record.profile or {}).get("Name", ""), question
-
-
 def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | None:
     """A rater's rating of an item, or its Rationality score of ``method``'s reasoning."""
     if method == HUMAN_RATER:
@@ -383,7 +375,9 @@ def rater_agreement(
         column = {}
         for record in records:
             for item in record.questionnaire:
-                column[_item_key(record, item.question)] = _score_of(item, method, rationality)
+                topic, name = record.trajectory
+                key = (topic, record.iteration, name, item.question)
+                column[key] = _score_of(item, method, rationality)
         columns.append(column)
     every_key = set().union(*columns)
     declared_keys: dict[str, set[str]] = {}

@@ -58,6 +58,11 @@ class CogBenchRecord:
     questionnaire: tuple[QuestionnaireItem, ...]
     profile: Mapping[str, str] | None = None
 
+    @property
+    def trajectory(self) -> tuple[str, str]:
+        """Its topic and profile ``Name`` ('' without one): the trajectory it belongs to."""
+        return self.topic, (self.profile or {}).get("Name", "")
+
 
 def information_flow_text(flow: object, where: str) -> str:
     """Join an ``information_flow`` (strings or dicts of non-empty values) into one text."""
