@@ -227,21 +227,13 @@ def score_method(
         t: RatingTally.from_ratings(*_ratings(group, polarity_rating), weights).kappa()
         for t, group in groups.items()
     }
-    human_rationality = [e.answer.rationality if e.answer else None for e in items]
-    judge = None
-    readable = None
-    agreement = None
+    humans = [e.answer.rationality if e.answer else None for e in items]
+    judge = readable = agreement = None
     total = RationalityTally()
     if verdicts is not None:
         judge, readable, total = judge_summaries(judged)
-        judged_pairs = [
-            (human, verdict.score)
-            for human, verdict in zip(human_rationality, verdicts, strict=True)
-            if verdict is not None
-        ]
-        agreement = judge_agreement(
-            [human for human, _ in judged_pairs], [score for _, score in judged_pairs]
-        )
+        pairs = [(h, v.score) for h, v in zip(humans, verdicts, strict=True) if v is not None]
+        agreement = judge_agreement([h for h, _ in pairs], [score for _, score in pairs])
     return MethodScores(
         method=method,
         answers=len(items),
@@ -258,7 +250,7 @@ def score_method(
                 for t, group in groups.items()
             }
         ),
-        rationality_unset=sum(1 for value in human_rationality if value is None),
+        rationality_unset=sum(1 for value in humans if value is None),
         judge=judge,
         judge_vs_human=agreement,
         checked=checked,

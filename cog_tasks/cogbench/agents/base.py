@@ -200,16 +200,6 @@ class CogBenchAgent(ABC):
         return Answer(question, parsed.rating, parsed.reason, reply, recalled)
 
 
-def observations(previous: IterationResult | None) -> list[Observation]:
-    """Turn the previous iteration into human-feedback observations."""
-    if previous is None:
-        return []
-    return [
-        Observation(answer.question, answer.rating, human)
-        for answer, human in zip(previous.answers, previous.step.human_ratings, strict=True)
-    ]
-
-
 def warn_missing_flows(trajectory: Trajectory) -> list[int]:
     """Warn once for, and return, the iterations after 0 without an information flow."""
     empty = [s.iteration for s in trajectory.steps if s.iteration > 0 and not s.information_flow]
@@ -227,6 +217,9 @@ async def run_iteration(
 ) -> IterationResult:
     """Perceive one iteration's flow, then answer its questionnaire (with feedback)."""
     perception = await agent.perceive(step.iteration, step.information_flow)
-    feedback = observations(previous) if agent.uses_feedback else []
+    feedback = []
+    if previous is not None and agent.uses_feedback:
+        rated = zip(previous.answers, previous.step.human_ratings, strict=True)
+        feedback = [Observation(answer.question, answer.rating, human) for answer, human in rated]
     answers = await agent.answer(step.questions, feedback)
     return IterationResult(step, tuple(answers), perception, agent.state(), agent.take_truncated())

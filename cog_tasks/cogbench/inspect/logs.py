@@ -272,8 +272,7 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
     }
     invalid_units = invalid_share_units(tallies)
     measures: dict[str, Mapping[str, UnitValue]] = {"invalid_rate": invalid_units}
-    readable = None
-    judge_invalid = None
+    readable = judge_invalid = None
     if judged:
         measures["rationality_avg"] = rationality_units(tallies)
         measures["judge_invalid_rate"] = {
