@@ -17,7 +17,7 @@ from cog_tasks.cogbench.inspect.solver import (
     MISSING_JUDGE,
     STORE_KEY,
     ModelGenerator,
-    summary_line,
+    iteration_lines,
 )
 from cog_tasks.cogbench.intervals import (
     UnitTallies,
@@ -208,7 +208,7 @@ def cogbench_scorer(
                 )
         return Score(
             value=value,
-            answer="\n".join(summary_line(record) for record in records),
+            answer=iteration_lines(records),
             explanation="Per iteration: agent ratings | human ratings ('?' = no readable rating).",
             metadata=score_metadata(counts, judged if judge else None),
         )
