@@ -81,24 +81,20 @@ def answered_items(
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
     """The answers as judge inputs: the stored (else initial) profile, the flows so far."""
     flows: dict[tuple[str, str], dict[int, str]] = {}
-    for entry in items:
-        flows.setdefault(entry.record.trajectory, {})[entry.record.iteration] = (
-            entry.record.information_flow
+    for e in items:
+        flows.setdefault(e.record.trajectory, {})[e.record.iteration] = e.record.information_flow
+    return [
+        JudgeItem(
+            profile=(e.answer.profile if e.answer else "") or e.record.profile or {},
+            flows=[
+                f for t, f in sorted(flows[e.record.trajectory].items()) if t <= e.record.iteration
+            ],
+            question=e.item.question,
+            rating=e.answer.rating if e.answer else None,
+            reason=e.answer.reason if e.answer else "",
         )
-    judged = []
-    for entry in items:
-        seen = flows[entry.record.trajectory]
-        stored_profile = entry.answer.profile if entry.answer else ""
-        judged.append(
-            JudgeItem(
-                profile=stored_profile or entry.record.profile or {},
-                flows=[seen[t] for t in sorted(seen) if t <= entry.record.iteration],
-                question=entry.item.question,
-                rating=entry.answer.rating if entry.answer else None,
-                reason=entry.answer.reason if entry.answer else "",
-            )
-        )
-    return judged
+        for e in items
+    ]
 
 
 def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
