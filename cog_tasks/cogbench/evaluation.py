@@ -57,19 +57,14 @@ class AnsweredItem:
     answer: MethodAnswer | None
 
 
-def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
-    """Method names that appear in any answer of the records."""
-    return sorted({m for r in records for item in r.questionnaire for m in item.answers})
-
-
 def answered_items(
     records: Sequence[CogBenchRecord], method: str, source: str = "the file"
 ) -> list[AnsweredItem]:
     """Every item of the records with ``method``'s answer (a ``RecordError`` if it has none)."""
-    if method not in available_methods(records):
+    methods = sorted({m for r in records for item in r.questionnaire for m in item.answers})
+    if method not in methods:
         raise RecordError(
-            f"no answers of method {method!r} in {source}; methods found: "
-            f"{available_methods(records) or 'none'}"
+            f"no answers of method {method!r} in {source}; methods found: {methods or 'none'}"
         )
     return [
         AnsweredItem(record, item, item.answers.get(method))

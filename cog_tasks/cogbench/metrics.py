@@ -253,13 +253,12 @@ class RationalityTally:
         return cls(**{name: getattr(cls, name) if v is None else v for name, v in found.items()})
 
 
-_ITERATION_KEY = re.compile(r"^t(\d+)_pairs$")
+_CELL_KEY = re.compile(r"^t(\d+)_(?:q([0-9a-f]{10})_)?pairs$")
 
 
-def value_iterations(value: Mapping[str, float]) -> list[int]:
-    """Iterations that have a rating tally in a flattened ``Score.value``."""
-    found = (_ITERATION_KEY.match(key) for key in value)
-    return sorted(int(match.group(1)) for match in found if match)
+def _cells(value: Mapping[str, float]) -> list[tuple[int, str | None]]:
+    """The (iteration, question key or ``None``) of every rating tally in a ``Score.value``."""
+    return [(int(match[1]), match[2]) for match in map(_CELL_KEY.match, value) if match]
 
 
 def pooled_tallies(
@@ -269,7 +268,7 @@ def pooled_tallies(
     ratings: dict[int, RatingTally] = {}
     rationality: dict[int, RationalityTally] = {}
     for value in values:
-        for iteration in value_iterations(value):
+        for iteration in sorted(t for t, key in _cells(value) if key is None):
             rating = RatingTally.from_value(value, iteration, weights)
             ratings[iteration] = ratings.get(iteration, RatingTally(weights)) + rating
             judged = RationalityTally.from_value(value, iteration)
@@ -277,18 +276,14 @@ def pooled_tallies(
     return ratings, rationality
 
 
-_QUESTION_KEY = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
-
-
 def question_tallies(
     value: Mapping[str, float], weights: WeightScheme
 ) -> dict[tuple[int, str], RatingTally]:
     """The per-question tallies of a flattened ``Score.value``, by (iteration, question key)."""
-    found = (_QUESTION_KEY.match(key) for key in value)
     return {
-        (int(match[1]), match[2]): RatingTally.from_value(value, int(match[1]), weights, match[2])
-        for match in found
-        if match
+        (t, key): RatingTally.from_value(value, t, weights, key)
+        for t, key in _cells(value)
+        if key is not None
     }
 
 
