@@ -175,11 +175,11 @@ def rationality_interval(
             table[row, column] = (tally.scored, tally.total)
 
     def statistic(indices: np.ndarray) -> float:
-        summed = table[indices].sum(axis=0)
+        summed = table[indices].sum(axis=0).tolist()
         by_iteration = {
-            t: float(total / scored)
+            t: mean
             for t, (scored, total) in zip(iterations, summed, strict=True)
-            if scored
+            if (mean := RationalityTally(scored, total).mean()) is not None
         }
         return _average_later(by_iteration, iteration)
 
