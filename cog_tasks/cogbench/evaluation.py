@@ -17,7 +17,9 @@ from cog_tasks.cogbench.metrics import (
     WeightScheme,
     check_kappa_form,
     fleiss_kappa,
-    mean_kappa,
+    iteration_value,
+    judge_summaries,
+    kappa_by_iteration,
     mean_pairwise_spearman,
     polarity,
     polarity_rating,
@@ -25,12 +27,12 @@ from cog_tasks.cogbench.metrics import (
     summarize_iterations,
 )
 from cog_tasks.cogbench.rationality import (
-    NO_REASONING,
     UNREADABLE,
     JudgeAgreement,
     JudgeItem,
     JudgeVerdict,
     judge_agreement,
+    verdict_tally,
 )
 from cog_tasks.cogbench.records import (
     CogBenchRecord,
@@ -55,19 +57,14 @@ class AnsweredItem:
     answer: MethodAnswer | None
 
 
-def available_methods(records: Sequence[CogBenchRecord]) -> list[str]:
-    """Method names that appear in any answer of the records."""
-    return sorted({m for r in records for item in r.questionnaire for m in item.answers})
-
-
 def answered_items(
     records: Sequence[CogBenchRecord], method: str, source: str = "the file"
 ) -> list[AnsweredItem]:
     """Every item of the records with ``method``'s answer (a ``RecordError`` if it has none)."""
-    if method not in available_methods(records):
+    methods = sorted({m for r in records for item in r.questionnaire for m in item.answers})
+    if method not in methods:
         raise RecordError(
-            f"no answers of method {method!r} in {source}; methods found: "
-            f"{available_methods(records) or 'none'}"
+            f"no answers of method {method!r} in {source}; methods found: {methods or 'none'}"
         )
     return [
         AnsweredItem(record, item, item.answers.get(method))
@@ -76,31 +73,23 @@ def answered_items(
     ]
 
 
-def _trajectory_key(record: CogBenchRecord) -> tuple[str, str]:
-    return record.topic, (record.profile or {}).get("Name", "")
-
-
 def judge_items(items: Sequence[AnsweredItem]) -> list[JudgeItem]:
     """The answers as judge inputs: the stored (else initial) profile, the flows so far."""
     flows: dict[tuple[str, str], dict[int, str]] = {}
-    for entry in items:
-        flows.setdefault(_trajectory_key(entry.record), {})[entry.record.iteration] = (
-            entry.record.information_flow
+    for e in items:
+        flows.setdefault(e.record.trajectory, {})[e.record.iteration] = e.record.information_flow
+    return [
+        JudgeItem(
+            profile=(e.answer.profile if e.answer else "") or e.record.profile or {},
+            flows=[
+                f for t, f in sorted(flows[e.record.trajectory].items()) if t <= e.record.iteration
+            ],
+            question=e.item.question,
+            rating=e.answer.rating if e.answer else None,
+            reason=e.answer.reason if e.answer else "",
         )
-    judged = []
-    for entry in items:
-        seen = flows[_trajectory_key(entry.record)]
-        stored_profile = entry.answer.profile if entry.answer else ""
-        judged.append(
-            JudgeItem(
-                profile=stored_profile or entry.record.profile or {},
-                flows=[seen[t] for t in sorted(seen) if t <= entry.record.iteration],
-                question=entry.item.question,
-                rating=entry.answer.rating if entry.answer else None,
-                reason=entry.answer.reason if entry.answer else "",
-            )
-        )
-    return judged
+        for e in items
+    ]
 
 
 def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None] | None:
@@ -148,25 +137,12 @@ def _by_iteration(items: Sequence[AnsweredItem]) -> dict[int, list[AnsweredItem]
     return dict(sorted(grouped.items()))
 
 
-def _tally(
-    group: Sequence[AnsweredItem],
-    weights: WeightScheme,
-    scale: Callable[[int | None], int | None] = lambda rating: rating,
-) -> RatingTally:
-    """The method's ratings of ``group`` against the human ones, both through ``scale``."""
-    return RatingTally.from_ratings(
-        [scale(e.item.human_rating) for e in group],
-        [scale(e.answer.rating if e.answer else None) for e in group],
-        weights,
-    )
-
-
-def _question_tallies(group: Sequence[AnsweredItem], weights: WeightScheme) -> list[RatingTally]:
-    """One tally per question text within one iteration's items."""
-    by_question: dict[str, list[AnsweredItem]] = {}
-    for entry in group:
-        by_question.setdefault(entry.item.question, []).append(entry)
-    return [_tally(entries, weights) for entries in by_question.values()]
+def _ratings(
+    group: Sequence[AnsweredItem], scale: Callable[[int | None], int | None] = lambda r: r
+) -> tuple[list[int | None], list[int | None]]:
+    """The human ratings of ``group`` and the method's, both through ``scale``."""
+    human = [scale(e.item.human_rating) for e in group]
+    return human, [scale(e.answer.rating if e.answer else None) for e in group]
 
 
 def _mean(values: Sequence[int | None]) -> float | None:
@@ -180,6 +156,7 @@ def file_results(
     source: str,
     weights: WeightScheme = None,
     verdicts: Sequence[JudgeVerdict | None] | None = None,
+    per_question: bool = False,
 ) -> CheckedRun:
     """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
@@ -189,24 +166,19 @@ def file_results(
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
     for entry in items:
-        by_iteration = cells.setdefault(" / ".join(_trajectory_key(entry.record)), {})
+        by_iteration = cells.setdefault(" / ".join(entry.record.trajectory), {})
         by_iteration.setdefault(entry.record.iteration, []).append(entry)
     records = []
     for unit, by_iteration in cells.items():
         values: dict[str, float] = {}
         status = "valid"
-        for iteration, group in by_iteration.items():
-            tally = _tally(group, weights)
-            values.update(tally.to_value(iteration))
-            status = "invalid" if tally.invalid and status == "valid" else status
+        for t, group in by_iteration.items():
+            questions = [e.item.question for e in group]
+            values.update(iteration_value(t, questions, *_ratings(group), weights, per_question))
+            status = "invalid" if values[f"t{t}_invalid"] and status == "valid" else status
             if verdicts is not None:
                 judged = [v for e in group if (v := verdict_of[id(e)]) is not None]
-                skipped = sum(1 for v in judged if v.status == NO_REASONING)
-                values.update(
-                    RationalityTally.from_scores([v.score for v in judged], skipped).to_value(
-                        iteration
-                    )
-                )
+                values.update(verdict_tally(judged).to_value(t))
                 if any(v.status == UNREADABLE for v in judged):
                     status = "judge_invalid"
         records.append(UnitRecord(unit, values, status=status))
@@ -237,37 +209,30 @@ def score_method(
     Unreadable judge replies and answers without reasoning count as 1; an item
     without a verdict (``None``) is left out of the judge's numbers and counted.
     """
-    checked = file_results(method, items, source, weights, verdicts)
+    per_question = check_kappa_form(kappa) == "per_question"
+    checked = file_results(method, items, source, weights, verdicts, per_question)
     groups = _by_iteration(items)
     tallies, judged = pooled_tallies(checked.values.values(), weights)
-    polarity = {t: _tally(group, weights, polarity_rating).kappa() for t, group in groups.items()}
-    human_rationality = [e.answer.rationality if e.answer else None for e in items]
-    judge = None
-    readable = None
-    agreement = None
+    rated = sum(tallies.values(), RatingTally(weights))
+    polarity = {
+        t: RatingTally.from_ratings(*_ratings(group, polarity_rating), weights).kappa()
+        for t, group in groups.items()
+    }
+    humans = [e.answer.rationality if e.answer else None for e in items]
+    judge = readable = agreement = None
     total = RationalityTally()
     if verdicts is not None:
-        judge = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
-        readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
-        total = sum(judged.values(), RationalityTally())
-        judged_pairs = [
-            (human, verdict.score)
-            for human, verdict in zip(human_rationality, verdicts, strict=True)
-            if verdict is not None
-        ]
-        agreement = judge_agreement(
-            [human for human, _ in judged_pairs], [score for _, score in judged_pairs]
-        )
+        judge, readable, total = judge_summaries(judged)
+        pairs = [(h, v.score) for h, v in zip(humans, verdicts, strict=True) if v is not None]
+        agreement = judge_agreement([h for h, _ in pairs], [score for _, score in pairs])
     return MethodScores(
         method=method,
         answers=len(items),
         missing=sum(1 for e in items if e.answer is None),
-        invalid=int(sum(t.invalid for t in tallies.values())),
-        unrated=int(sum(t.unrated for t in tallies.values())),
+        invalid=int(rated.invalid),
+        unrated=int(rated.unrated),
         authenticity=summarize_iterations(
-            {t: tally.kappa() for t, tally in tallies.items()}
-            if check_kappa_form(kappa) == "pooled"
-            else {t: mean_kappa(_question_tallies(group, weights)) for t, group in groups.items()}
+            kappa_by_iteration(checked.values.values(), weights, kappa, warn=False)
         ),
         polarity=summarize_iterations(polarity),
         rationality=summarize_iterations(
@@ -276,7 +241,7 @@ def score_method(
                 for t, group in groups.items()
             }
         ),
-        rationality_unset=sum(1 for value in human_rationality if value is None),
+        rationality_unset=sum(1 for value in humans if value is None),
         judge=judge,
         judge_vs_human=agreement,
         checked=checked,
@@ -362,10 +327,6 @@ class RaterAgreement:
     coverage: dict[str, CheckedRun] = field(default_factory=dict)
 
 
-def _item_key(record: CogBenchRecord, question: str) -> tuple[str, int, str, str]:
-    return record.topic, record.iteration, (record.profile or {}).get("Name", ""), question
-
-
 def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | None:
     """A rater's rating of an item, or its Rationality score of ``method``'s reasoning."""
     if method == HUMAN_RATER:
@@ -397,7 +358,9 @@ def rater_agreement(
         column = {}
         for record in records:
             for item in record.questionnaire:
-                column[_item_key(record, item.question)] = _score_of(item, method, rationality)
+                topic, name = record.trajectory
+                key = (topic, record.iteration, name, item.question)
+                column[key] = _score_of(item, method, rationality)
         columns.append(column)
     every_key = set().union(*columns)
     declared_keys: dict[str, set[str]] = {}

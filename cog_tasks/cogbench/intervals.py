@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cog_tasks.cogbench.metrics import (
-    LIKERT,
     RatingTally,
     RationalityTally,
     WeightScheme,
@@ -25,7 +24,9 @@ from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, pair
 UNIT = "trajectory"
 """CogBench's resampling unit."""
 
-_COLUMNS = 3 + 2 * len(LIKERT)
+_KEYS = tuple(RatingTally().to_value(0))
+"""A rating tally's entries, the columns of a bootstrap table."""
+_COLUMNS = len(_KEYS)
 Cell = tuple[int, str | None]
 """An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""
 
@@ -70,20 +71,8 @@ def merge_units(pairs: Iterable[tuple[str, UnitTallies]]) -> dict[str, UnitTalli
     return merged
 
 
-def _tally_row(tally: RatingTally) -> list[float]:
-    return [tally.pairs, *tally.human, *tally.agent, tally.invalid, tally.disagreement]
-
-
 def _row_tally(row: np.ndarray, weights: WeightScheme) -> RatingTally:
-    size = len(LIKERT)
-    return RatingTally(
-        weights=weights,
-        pairs=float(row[0]),  # type: ignore[arg-type]
-        human=tuple(float(x) for x in row[1 : 1 + size]),  # type: ignore[arg-type]
-        agent=tuple(float(x) for x in row[1 + size : 1 + 2 * size]),  # type: ignore[arg-type]
-        invalid=float(row[1 + 2 * size]),  # type: ignore[arg-type]
-        disagreement=float(row[2 + 2 * size]),
-    )
+    return RatingTally.from_value(dict(zip(_KEYS, row.tolist(), strict=True)), 0, weights)
 
 
 def _weights_of(units: Sequence[UnitTallies]) -> WeightScheme:
@@ -116,7 +105,7 @@ def _kappa_vector(unit: UnitTallies, cells: Sequence[Cell]) -> list[float]:
     return [
         x
         for cell in cells
-        for x in (_tally_row(unit.ratings[cell]) if cell in unit.ratings else zero)
+        for x in (unit.ratings[cell].to_value(0).values() if cell in unit.ratings else zero)
     ]
 
 
@@ -186,11 +175,11 @@ def rationality_interval(
             table[row, column] = (tally.scored, tally.total)
 
     def statistic(indices: np.ndarray) -> float:
-        summed = table[indices].sum(axis=0)
+        summed = table[indices].sum(axis=0).tolist()
         by_iteration = {
-            t: float(total / scored)
+            t: mean
             for t, (scored, total) in zip(iterations, summed, strict=True)
-            if scored
+            if (mean := RationalityTally(scored, total).mean()) is not None
         }
         return _average_later(by_iteration, iteration)
 

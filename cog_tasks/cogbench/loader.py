@@ -125,7 +125,7 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
     try:
         check_unique(
             (
-                (f"record {index}", (r.topic, r.iteration, (r.profile or {}).get("Name", "")))
+                (f"record {index}", (r.topic, r.iteration, r.trajectory[1]))
                 for index, r in enumerate(records)
             ),
             source,
@@ -141,8 +141,7 @@ def check_iterations(records: list[CogBenchRecord], source: str) -> None:
     """Refuse a topic (and profile) whose iterations are not 0, 1, 2 ... without a gap."""
     found: dict[tuple[str, str], list[int]] = {}
     for record in records:
-        name = (record.profile or {}).get("Name", "")
-        found.setdefault((record.topic, name), []).append(record.iteration)
+        found.setdefault(record.trajectory, []).append(record.iteration)
     for (topic, name), iterations in found.items():
         if sorted(iterations) != list(range(len(iterations))):
             profile = f", profile {name!r}" if name else ""
@@ -203,19 +202,15 @@ def locate(language: str, source: str) -> DataLocation:
     return DataLocation(folder, str(folder))
 
 
-def read_json(path: Path) -> object:
-    """Load a JSON file; errors name it (decode errors included)."""
+def load_records(path: Path, require_profile: bool = False) -> list[CogBenchRecord]:
+    """Read and validate a bench or eval file (``require_profile`` for eval files)."""
     if not path.is_file():
         raise FileNotFoundError(f"CogBench file {path} does not exist")
     try:
-        return read_json_file(path)
+        data = read_json_file(path)
     except DataFileError as error:
         raise RecordError(str(error)) from error
-
-
-def load_records(path: Path, require_profile: bool = False) -> list[CogBenchRecord]:
-    """Read and validate a bench or eval file (``require_profile`` for eval files)."""
-    return parse_records(read_json(path), str(path), require_profile)
+    return parse_records(data, str(path), require_profile)
 
 
 def load_trajectories(

@@ -74,8 +74,8 @@ def _check_likert(rating: int, what: str) -> None:
         raise UserError(f"{what} rating {rating!r} is not on the 1-5 Likert scale")
 
 
-def _prefix(iteration: int, question: str | None) -> str:
-    return f"t{iteration}_" if question is None else f"t{iteration}_q{question_key(question)}_"
+def _prefix(iteration: int, key: str | None) -> str:
+    return f"t{iteration}_" if key is None else f"t{iteration}_q{key}_"
 
 
 @dataclass(frozen=True)
@@ -156,13 +156,8 @@ class RatingTally:
 
     def to_value(self, iteration: int, question: str | None = None) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_`` (``t<i>_q<key>_``)."""
-        prefix = _prefix(iteration, question)
-        value: dict[str, float] = {
-            f"{prefix}pairs": self.pairs,
-            f"{prefix}invalid": self.invalid,
-            f"{prefix}disagreement": self.disagreement,
-            f"{prefix}unrated": self.unrated,
-        }
+        prefix = _prefix(iteration, None if question is None else question_key(question))
+        value: dict[str, float] = {f"{prefix}{name}": getattr(self, name) for name in _COUNTED}
         for rating, human, agent in zip(LIKERT, self.human, self.agent, strict=True):
             value[f"{prefix}human{rating}"] = human
             value[f"{prefix}agent{rating}"] = agent
@@ -177,16 +172,24 @@ class RatingTally:
         question_key: str | None = None,
     ) -> RatingTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
-        prefix = f"t{iteration}_" if question_key is None else f"t{iteration}_q{question_key}_"
+        prefix = _prefix(iteration, question_key)
         return cls(
-            weights=weights,
-            pairs=value[f"{prefix}pairs"],  # type: ignore[arg-type]
+            weights,
             human=tuple(value[f"{prefix}human{rating}"] for rating in LIKERT),  # type: ignore[misc]
             agent=tuple(value[f"{prefix}agent{rating}"] for rating in LIKERT),  # type: ignore[misc]
-            invalid=value[f"{prefix}invalid"],  # type: ignore[arg-type]
-            disagreement=value[f"{prefix}disagreement"],
-            unrated=value[f"{prefix}unrated"],  # type: ignore[arg-type]
+            **{name: value[f"{prefix}{name}"] for name in _COUNTED},  # type: ignore[arg-type]
         )
+
+
+_COUNTED = ("pairs", "invalid", "disagreement", "unrated")
+"""The scalar fields of a :class:`RatingTally`, in ``Score.value`` order."""
+_JUDGE_KEYS = {
+    "scored": "judged",
+    "total": "rationality",
+    "invalid": "judge_invalid",
+    "no_reasoning": "no_reasoning",
+}
+"""A :class:`RationalityTally`'s fields and their ``Score.value`` names."""
 
 
 @dataclass(frozen=True)
@@ -241,33 +244,21 @@ class RationalityTally:
 
     def to_value(self, iteration: int) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_``."""
-        prefix = f"t{iteration}_"
-        return {
-            f"{prefix}judged": self.scored,
-            f"{prefix}rationality": self.total,
-            f"{prefix}judge_invalid": self.invalid,
-            f"{prefix}no_reasoning": self.no_reasoning,
-        }
+        return {f"t{iteration}_{key}": getattr(self, name) for name, key in _JUDGE_KEYS.items()}
 
     @classmethod
     def from_value(cls, value: Mapping[str, float], iteration: int) -> RationalityTally:
         """Rebuild a tally from :meth:`to_value` entries (possibly epoch means)."""
-        prefix = f"t{iteration}_"
-        return cls(
-            scored=value.get(f"{prefix}judged", 0),  # type: ignore[arg-type]
-            total=value.get(f"{prefix}rationality", 0.0),
-            invalid=value.get(f"{prefix}judge_invalid", 0),  # type: ignore[arg-type]
-            no_reasoning=value.get(f"{prefix}no_reasoning", 0),  # type: ignore[arg-type]
-        )
+        found = {name: value.get(f"t{iteration}_{key}") for name, key in _JUDGE_KEYS.items()}
+        return cls(**{name: getattr(cls, name) if v is None else v for name, v in found.items()})
 
 
-_ITERATION_KEY = re.compile(r"^t(\d+)_pairs$")
+_CELL_KEY = re.compile(r"^t(\d+)_(?:q([0-9a-f]{10})_)?pairs$")
 
 
-def value_iterations(value: Mapping[str, float]) -> list[int]:
-    """Iterations that have a rating tally in a flattened ``Score.value``."""
-    found = (_ITERATION_KEY.match(key) for key in value)
-    return sorted(int(match.group(1)) for match in found if match)
+def _cells(value: Mapping[str, float]) -> list[tuple[int, str | None]]:
+    """The (iteration, question key or ``None``) of every rating tally in a ``Score.value``."""
+    return [(int(match[1]), match[2]) for match in map(_CELL_KEY.match, value) if match]
 
 
 def pooled_tallies(
@@ -277,7 +268,7 @@ def pooled_tallies(
     ratings: dict[int, RatingTally] = {}
     rationality: dict[int, RationalityTally] = {}
     for value in values:
-        for iteration in value_iterations(value):
+        for iteration in sorted(t for t, key in _cells(value) if key is None):
             rating = RatingTally.from_value(value, iteration, weights)
             ratings[iteration] = ratings.get(iteration, RatingTally(weights)) + rating
             judged = RationalityTally.from_value(value, iteration)
@@ -285,23 +276,19 @@ def pooled_tallies(
     return ratings, rationality
 
 
-_QUESTION_KEY = re.compile(r"^t(\d+)_q([0-9a-f]{10})_pairs$")
-
-
 def question_tallies(
     value: Mapping[str, float], weights: WeightScheme
 ) -> dict[tuple[int, str], RatingTally]:
     """The per-question tallies of a flattened ``Score.value``, by (iteration, question key)."""
-    found = (_QUESTION_KEY.match(key) for key in value)
     return {
-        (int(match[1]), match[2]): RatingTally.from_value(value, int(match[1]), weights, match[2])
-        for match in found
-        if match
+        (t, key): RatingTally.from_value(value, t, weights, key)
+        for t, key in _cells(value)
+        if key is not None
     }
 
 
 def per_question_kappa(
-    values: Iterable[Mapping[str, float]], weights: WeightScheme = None
+    values: Iterable[Mapping[str, float]], weights: WeightScheme = None, warn: bool = True
 ) -> dict[int, float | None]:
     """The paper's Eq. 2: per iteration, the mean of each question's κ pooled over samples."""
     tallies: dict[int, dict[str, RatingTally]] = {}
@@ -315,7 +302,7 @@ def per_question_kappa(
         for tally in by_question.values()
         if tally.pairs < MIN_QUESTION_PAIRS
     ]
-    if few:
+    if few and warn:
         total = sum(len(by_question) for by_question in tallies.values())
         warnings.warn(
             f"kappa=per_question: {len(few)} of {total} (iteration, question) cells have fewer "
@@ -323,16 +310,38 @@ def per_question_kappa(
             "1), so the average says little. Use more trajectories or kappa=pooled.",
             stacklevel=2,
         )
-    return {
-        iteration: mean_kappa(by_question.values())
-        for iteration, by_question in sorted(tallies.items())
-    }
+    means: dict[int, float | None] = {}
+    for iteration, by_question in sorted(tallies.items()):
+        kappas = [kappa for tally in by_question.values() if (kappa := tally.kappa()) is not None]
+        means[iteration] = sum(kappas) / len(kappas) if kappas else None
+    return means
 
 
-def mean_kappa(tallies: Iterable[RatingTally]) -> float | None:
-    """Mean κ over tallies that have one (``None`` when none has)."""
-    kappas = [kappa for tally in tallies if (kappa := tally.kappa()) is not None]
-    return sum(kappas) / len(kappas) if kappas else None
+def kappa_by_iteration(
+    values: Iterable[Mapping[str, float]], weights: WeightScheme, kappa: str, warn: bool = True
+) -> dict[int, float | None]:
+    """κ per iteration, pooled (authors' code) or averaged per question (paper's Eq. 2)."""
+    if check_kappa_form(kappa) == "per_question":
+        return per_question_kappa(values, weights, warn)
+    ratings, _ = pooled_tallies(values, weights)
+    return {t: tally.kappa() for t, tally in ratings.items()}
+
+
+def iteration_value(
+    iteration: int,
+    questions: Sequence[str],
+    human: Sequence[int | None],
+    agent: Sequence[int | None],
+    weights: WeightScheme,
+    per_question: bool = False,
+) -> dict[str, float]:
+    """One iteration's rating tally as ``Score.value`` entries, and each question's if asked."""
+    value = RatingTally.from_ratings(human, agent, weights).to_value(iteration)
+    if per_question:
+        for question, one_human, one_agent in zip(questions, human, agent, strict=True):
+            single = RatingTally.from_ratings([one_human], [one_agent], weights)
+            value.update(single.to_value(iteration, question))
+    return value
 
 
 @dataclass(frozen=True)
@@ -373,6 +382,17 @@ def summarize_iterations(values: Mapping[int, float | None]) -> IterationSummary
     return IterationSummary(
         average=sum(later) / len(later) if later else None,
         by_iteration=dict(sorted(cleaned.items())),
+    )
+
+
+def judge_summaries(
+    judged: Mapping[int, RationalityTally],
+) -> tuple[IterationSummary, IterationSummary, RationalityTally]:
+    """The judge's mean (failures at 1) and readable-only mean by iteration, and their total."""
+    return (
+        summarize_iterations({t: tally.mean() for t, tally in judged.items()}),
+        summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()}),
+        sum(judged.values(), RationalityTally()),
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cog_tasks.cogbench.generation import TextGenerator
-from cog_tasks.cogbench.metrics import LIKERT, cohen_kappa, spearman
+from cog_tasks.cogbench.metrics import LIKERT, RationalityTally, cohen_kappa, spearman
 from cog_tasks.cogbench.parsing import parse_judge_score, profile_to_text
 from cog_tasks.common.errors import UserError
 
@@ -73,6 +73,12 @@ class JudgeVerdict:
                 f"a judge verdict is a score 1-5, {UNREADABLE!r} or {NO_REASONING!r}, got {value!r}"
             )
         return cls(int(value), "")
+
+
+def verdict_tally(verdicts: Sequence[JudgeVerdict]) -> RationalityTally:
+    """Tally verdicts: unreadable replies and answers without reasoning count as 1."""
+    skipped = sum(1 for verdict in verdicts if verdict.status == NO_REASONING)
+    return RationalityTally.from_scores([verdict.score for verdict in verdicts], skipped)
 
 
 def bounded_information(flows: Sequence[str], budget: int | None = None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
@@ -57,6 +57,11 @@ class CogBenchRecord:
     information_flow: str
     questionnaire: tuple[QuestionnaireItem, ...]
     profile: Mapping[str, str] | None = None
+
+    @property
+    def trajectory(self) -> tuple[str, str]:
+        """Its topic and profile ``Name`` ('' without one): the trajectory it belongs to."""
+        return self.topic, (self.profile or {}).get("Name", "")
 
 
 def information_flow_text(flow: object, where: str) -> str:
@@ -219,12 +224,7 @@ class Trajectory:
             "profile": dict(self.profile),
             "source": self.source,
             "steps": [
-                {
-                    "iteration": step.iteration,
-                    "information_flow": step.information_flow,
-                    "questions": list(step.questions),
-                    "human_ratings": list(step.human_ratings),
-                }
+                {key: list(v) if isinstance(v, tuple) else v for key, v in asdict(step).items()}
                 for step in self.steps
             ],
         }
@@ -232,22 +232,12 @@ class Trajectory:
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> Trajectory:
         """Inverse of :meth:`to_metadata`."""
-        return cls(
-            subset=metadata["subset"],
-            language=metadata["language"],
-            topic=metadata["topic"],
-            profile=dict(metadata["profile"]),
-            source=metadata.get("source", ""),
-            steps=tuple(
-                TrajectoryStep(
-                    iteration=step["iteration"],
-                    information_flow=step["information_flow"],
-                    questions=tuple(step["questions"]),
-                    human_ratings=tuple(step["human_ratings"]),
-                )
-                for step in metadata["steps"]
-            ),
+        steps = tuple(
+            TrajectoryStep(**{key: tuple(v) if isinstance(v, list) else v for key, v in s.items()})
+            for s in metadata["steps"]
         )
+        named = (metadata[name] for name in ("subset", "language", "topic"))
+        return cls(*named, dict(metadata["profile"]), steps, metadata.get("source", ""))
 
 
 def build_trajectories(

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from functools import partial
 
 from cog_tasks.cogbench.loader import load_trajectories
-from cog_tasks.cogbench.metrics import LIKERT, RatingTally, check_weights
+from cog_tasks.cogbench.metrics import LIKERT, RatingTally, check_weights, summarize_iterations
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import TrivialStrategy
@@ -51,19 +51,16 @@ def _scores(
         rating = counts.most_common(1)[0][0] if counts else LIKERT[len(LIKERT) // 2]
     values: dict[str, UnitValue] = {}
     for trajectory in trajectories:
-        kappas = [
-            kappa
-            for step in trajectory.steps
-            if step.iteration >= 1
-            and (
-                kappa := RatingTally.from_ratings(
+        average = summarize_iterations(
+            {
+                step.iteration: RatingTally.from_ratings(
                     step.human_ratings, [rating] * len(step.human_ratings), weights
                 ).kappa()
-            )
-            is not None
-        ]
-        if kappas:
-            values[trajectory.id] = sum(kappas) / len(kappas)
+                for step in trajectory.steps
+            }
+        ).average
+        if average is not None:
+            values[trajectory.id] = average
     return {f"{MEASURE}_{dict(run.arguments).get('subset', 'a')}": values}
 
 

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from cog_tasks.cogbench.generation import TextGenerator, stopped_at_limit
 from cog_tasks.cogbench.parsing import parse_rating_answer
 from cog_tasks.cogbench.records import Trajectory, TrajectoryStep
-from cog_tasks.common.params import ParameterError
+from cog_tasks.common.params import ParameterError, choice, fraction, integer
 
 STM_MODES: tuple[str, ...] = ("whole", "chunked")
 FEEDBACK_MODES: tuple[str, ...] = ("rating", "direction", "none")
@@ -47,26 +47,20 @@ class AgentSettings:
 
     def __post_init__(self) -> None:
         """Reject unknown modes and impossible limits, naming the parameter."""
-        if self.stm not in STM_MODES:
-            raise ParameterError(f"unknown stm {self.stm!r}; use one of {STM_MODES}")
-        if self.feedback not in FEEDBACK_MODES:
-            raise ParameterError(f"unknown feedback {self.feedback!r}; use one of {FEEDBACK_MODES}")
-        if self.prompts not in PROMPT_MODES:
-            raise ParameterError(f"unknown prompts {self.prompts!r}; use one of {PROMPT_MODES}")
-        if self.recall not in RECALL_MODES:
-            raise ParameterError(f"unknown recall {self.recall!r}; use one of {RECALL_MODES}")
-        if self.explanation not in EXPLANATION_MODES:
-            raise ParameterError(
-                f"unknown explanation {self.explanation!r}; use one of {EXPLANATION_MODES}"
-            )
-        if self.retries < 0:
-            raise ParameterError(f"retries must be >= 0, got {self.retries}")
-        if not 0 <= self.chunk_overlap < self.chunk_size:
+        choice("feedback", self.feedback, FEEDBACK_MODES)
+        choice("stm", self.stm, STM_MODES)
+        choice("prompts", self.prompts, PROMPT_MODES)
+        choice("recall", self.recall, RECALL_MODES)
+        choice("explanation", self.explanation, EXPLANATION_MODES)
+        integer("recall_k", self.recall_k, 1)
+        integer("chunk_size", self.chunk_size, 1)
+        integer("chunk_overlap", self.chunk_overlap, 0)
+        integer("retries", self.retries, 0)
+        fraction("forgetting_rate", self.forgetting_rate)
+        if self.chunk_overlap >= self.chunk_size:
             raise ParameterError(
                 f"need 0 <= chunk_overlap ({self.chunk_overlap}) < chunk_size ({self.chunk_size})"
             )
-        if not 0.0 <= self.forgetting_rate <= 1.0:
-            raise ParameterError(f"forgetting_rate must be in [0, 1], got {self.forgetting_rate}")
 
 
 @dataclass(frozen=True)
@@ -206,16 +200,6 @@ class CogBenchAgent(ABC):
         return Answer(question, parsed.rating, parsed.reason, reply, recalled)
 
 
-def observations(previous: IterationResult | None) -> list[Observation]:
-    """Turn the previous iteration into human-feedback observations."""
-    if previous is None:
-        return []
-    return [
-        Observation(answer.question, answer.rating, human)
-        for answer, human in zip(previous.answers, previous.step.human_ratings, strict=True)
-    ]
-
-
 def warn_missing_flows(trajectory: Trajectory) -> list[int]:
     """Warn once for, and return, the iterations after 0 without an information flow."""
     empty = [s.iteration for s in trajectory.steps if s.iteration > 0 and not s.information_flow]
@@ -233,6 +217,9 @@ async def run_iteration(
 ) -> IterationResult:
     """Perceive one iteration's flow, then answer its questionnaire (with feedback)."""
     perception = await agent.perceive(step.iteration, step.information_flow)
-    feedback = observations(previous) if agent.uses_feedback else []
+    feedback = []
+    if previous is not None and agent.uses_feedback:
+        rated = zip(previous.answers, previous.step.human_ratings, strict=True)
+        feedback = [Observation(answer.question, answer.rating, human) for answer, human in rated]
     answers = await agent.answer(step.questions, feedback)
     return IterationResult(step, tuple(answers), perception, agent.state(), agent.take_truncated())

@@ -10,24 +10,14 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from cog_tasks.cogbench.agents import (
-    AGENTS,
-    ANSWER_TOKENS,
-    EXPLANATION_MODES,
-    FEEDBACK_MODES,
-    MEMORY_TOKENS,
-    PROMPT_MODES,
-    RECALL_MODES,
-    STM_MODES,
-    AgentSettings,
-)
+from cog_tasks.cogbench.agents import AGENTS, ANSWER_TOKENS, MEMORY_TOKENS, AgentSettings
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
 from cog_tasks.cogbench.inspect.solver import cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
 from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
 from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.common.params import choice, flag, fraction, integer, split_names
+from cog_tasks.common.params import choice, flag, integer, split_names
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 
@@ -95,27 +85,8 @@ def cogbench(
     flag("self_judge", self_judge)
     check_weights(weights)
     check_kappa_form(kappa)
-    choice("feedback", feedback, FEEDBACK_MODES)
-    choice("stm", stm, STM_MODES)
-    choice("prompts", prompts, PROMPT_MODES)
-    choice("recall", recall, RECALL_MODES)
-    choice("explanation", explanation, EXPLANATION_MODES)
-    for name, value, least in (
-        ("max_tokens", max_tokens, 1),
-        ("memory_tokens", memory_tokens, 1),
-        ("recall_k", recall_k, 1),
-        ("chunk_size", chunk_size, 1),
-        ("chunk_overlap", chunk_overlap, 0),
-        ("retries", retries, 0),
-    ):
-        integer(name, value, least)
-    fraction("forgetting_rate", forgetting_rate)
-    if judge_chars is not None:
-        integer("judge_chars", judge_chars, 1)
-    with recording_reads() as reads:
-        trajectories, location = load_trajectories(
-            subset, language, source, revision, _topic_names(topics), iterations
-        )
+    integer("max_tokens", max_tokens, 1)
+    integer("memory_tokens", memory_tokens, 1)
     settings = AgentSettings(
         answer_tokens=max_tokens,
         reflection_tokens=max_tokens,
@@ -133,6 +104,12 @@ def cogbench(
         recall=recall,
         explanation=explanation,
     )
+    if judge_chars is not None:
+        integer("judge_chars", judge_chars, 1)
+    with recording_reads() as reads:
+        trajectories, location = load_trajectories(
+            subset, language, source, revision, _topic_names(topics), iterations
+        )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(
         dataset=MemoryDataset(

@@ -32,15 +32,6 @@ def _rationality_note(row: AgentCurves) -> str:
     )
 
 
-def _replies_note(row: AgentCurves) -> str:
-    """The replies cut at their token limit and the failed distillations, over every epoch."""
-    counts = row.counts
-    return (
-        f"{counts.get('truncated_replies', 0):g} replies cut at the token limit and "
-        f"{counts.get('distill_failed', 0):g} failed distillations (all epochs)"
-    )
-
-
 def headlines(log: EvalLog) -> list[Headline]:
     """The headline numbers of one successful CogBench log (Rationality's when judged)."""
     (run,) = checked_runs([log])
@@ -60,7 +51,10 @@ def headlines(log: EvalLog) -> list[Headline]:
             scale=scale,
         )
 
-    replies = _replies_note(row)
+    replies = (
+        f"{row.counts.get('truncated_replies', 0):g} replies cut at the token limit and "
+        f"{row.counts.get('distill_failed', 0):g} failed distillations (all epochs)"
+    )
     kappa_note = f"κ {KAPPA_UNDEFINED}; {replies}" if no_valid_rating(row) else replies
     found = [
         headline("authenticity_avg", row.authenticity_avg, "kappa", kappa_note),

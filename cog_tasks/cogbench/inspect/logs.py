@@ -29,8 +29,9 @@ from cog_tasks.cogbench.metrics import (
     RationalityTally,
     WeightScheme,
     check_weights,
+    iteration_value,
+    judge_summaries,
     pooled_tallies,
-    summarize_iterations,
 )
 from cog_tasks.cogbench.parsing import profile_to_text
 from cog_tasks.cogbench.records import Trajectory
@@ -99,15 +100,12 @@ def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping)
     for step in trajectory.steps:
         unread: list[int | None] = [None] * len(step.human_ratings)
         values.update(
-            RatingTally.from_ratings(step.human_ratings, unread, weights).to_value(step.iteration)
+            iteration_value(
+                step.iteration, step.questions, step.human_ratings, unread, weights, per_question
+            )
         )
-        if per_question:
-            for question, human in zip(step.questions, step.human_ratings, strict=True):
-                single = RatingTally.from_ratings([human], [None], weights)
-                values.update(single.to_value(step.iteration, question))
         if args.get("judge", True):
-            floor = RationalityTally.from_scores([None] * len(step.questions))
-            values.update(floor.to_value(step.iteration))
+            values.update(RationalityTally.from_scores(unread).to_value(step.iteration))
     return values
 
 
@@ -185,26 +183,23 @@ class CogBenchRun(Row[tuple[EvalLog, Mapping[str, Trajectory]]]):
         return self.log.eval.task_args or {}
 
     @property
+    def agent(self) -> str:
+        """The run's agent."""
+        return str(self.args.get("agent", "coggpt"))
+
+    @property
     def weights(self) -> WeightScheme:
         """The κ weighting the run was tallied with."""
         return check_weights(self.args.get("weights"))
 
 
-def _with_log(log: EvalLog) -> tuple[RunResults, tuple[EvalLog, dict[str, Trajectory]]]:
-    """A log's run, with the log and its trajectories beside it."""
-    run, trajectories = log_results(log)
-    return run, (log, trajectories)
-
-
 def checked_runs(logs: Sequence[EvalLog], pool_seeds: bool = False) -> list[CogBenchRun]:
     """Check and label every log (a copy counts once); ``pool_seeds`` pools seeds into a row."""
-    rows = checked_rows([_with_log(log) for log in logs], pool_seeds=pool_seeds, row=CogBenchRun)
-    return [replace(row, label=f"{_agent_label(row)}: {row.label}") for row in rows]
-
-
-def _agent_label(run: CogBenchRun) -> str:
-    agent = str(run.args.get("agent", "coggpt"))
-    return AGENT_LABELS.get(agent, agent)
+    runs = [(run, (log, declared)) for log in logs for run, declared in (log_results(log),)]
+    rows = checked_rows(runs, pool_seeds=pool_seeds, row=CogBenchRun)
+    return [
+        replace(row, label=f"{AGENT_LABELS.get(row.agent, row.agent)}: {row.label}") for row in rows
+    ]
 
 
 def judge_label(log: EvalLog) -> str:
@@ -268,20 +263,16 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
     authenticity, rationality = _series(units, kappa)
     judged = any(unit.judged for unit in units)
     records = run.checked.run.records
-    ratings = [
-        tally
-        for record in records
-        for tally in pooled_tallies([record.values], run.weights)[0].values()
-    ]
+    ratings, _ = pooled_tallies([record.values for record in records], run.weights)
+    total = sum(ratings.values(), RatingTally(run.weights))
     counts = {
-        "pairs": float(sum(tally.pairs for tally in ratings)),
-        "invalid": float(sum(tally.invalid for tally in ratings)),
+        "pairs": float(total.pairs),
+        "invalid": float(total.invalid),
         **{name: sum(record.values.get(name, 0.0) for record in records) for name in COUNTS},
     }
     invalid_units = invalid_share_units(tallies)
     measures: dict[str, Mapping[str, UnitValue]] = {"invalid_rate": invalid_units}
-    readable = None
-    judge_invalid = None
+    readable = judge_invalid = None
     if judged:
         measures["rationality_avg"] = rationality_units(tallies)
         measures["judge_invalid_rate"] = {
@@ -289,10 +280,9 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
             for unit, values in run.checked.values.items()
         }
         judge_invalid = _share(measures["judge_invalid_rate"])
-        _, pooled = pooled_tallies(run.checked.values.values())
-        readable = summarize_iterations({t: tally.readable_mean() for t, tally in pooled.items()})
+        _, readable, _ = judge_summaries(pooled_tallies(run.checked.values.values())[1])
     return AgentCurves(
-        agent=str(run.args.get("agent", "coggpt")),
+        agent=run.agent,
         label=run.label,
         **_base(run),
         authenticity=authenticity,

@@ -17,7 +17,7 @@ from cog_tasks.cogbench.inspect.solver import (
     MISSING_JUDGE,
     STORE_KEY,
     ModelGenerator,
-    summary_line,
+    iteration_lines,
 )
 from cog_tasks.cogbench.intervals import (
     UnitTallies,
@@ -27,11 +27,12 @@ from cog_tasks.cogbench.intervals import (
 )
 from cog_tasks.cogbench.metrics import (
     RatingTally,
-    RationalityTally,
     WeightScheme,
     check_kappa_form,
     check_weights,
-    per_question_kappa,
+    iteration_value,
+    judge_summaries,
+    kappa_by_iteration,
     pooled_tallies,
     summarize_iterations,
 )
@@ -41,6 +42,7 @@ from cog_tasks.cogbench.rationality import (
     UNREADABLE,
     JudgeItem,
     judge_answers,
+    verdict_tally,
 )
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
@@ -60,16 +62,6 @@ def _units(scores: list[SampleScore], weights: WeightScheme) -> dict[str, UnitTa
     )
 
 
-def authenticity_by_iteration(
-    values: list[dict[str, float]], weights: WeightScheme, kappa: str
-) -> dict[int, float | None]:
-    """κ per iteration, pooled (authors' code) or averaged per question (paper's Eq. 2)."""
-    if kappa == "per_question":
-        return per_question_kappa(values, weights)
-    ratings, _ = pooled_tallies(values, weights)
-    return {t: tally.kappa() for t, tally in ratings.items()}
-
-
 @metric
 def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
     """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate."""
@@ -79,14 +71,13 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values = _values(scores)
         ratings, _ = pooled_tallies(values, scheme)
-        summary = summarize_iterations(authenticity_by_iteration(values, scheme, kappa))
+        summary = summarize_iterations(kappa_by_iteration(values, scheme, kappa))
         result = summary.headline("authenticity")
         if "authenticity_avg" in result:
             interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
             result = metric_values("authenticity_avg", interval) | result
-        pairs = sum(tally.pairs for tally in ratings.values())
-        invalid = sum(tally.invalid for tally in ratings.values())
-        result["invalid_rate"] = invalid / pairs if pairs else 0.0
+        total = sum(ratings.values(), RatingTally(scheme))
+        result["invalid_rate"] = total.invalid / total.pairs if total.pairs else 0.0
         return result
 
     return compute
@@ -103,14 +94,12 @@ def rationality() -> Metric:
         _, judged = pooled_tallies(_values(scores))
         if not any(tally.scored for tally in judged.values()):
             return {}
-        summary = summarize_iterations({t: tally.mean() for t, tally in judged.items()})
+        summary, readable, total = judge_summaries(judged)
         result = summary.headline("rationality")
         if "rationality_avg" in result:
             interval = rationality_interval(list(_units(scores, None).values()))
             result = metric_values("rationality_avg", interval) | result
-        readable = summarize_iterations({t: tally.readable_mean() for t, tally in judged.items()})
         result.update(readable.headline("rationality_readable"))
-        total = sum(judged.values(), RationalityTally())
         result["judge_invalid_rate"] = total.invalid / total.asked if total.asked else 0.0
         result["no_reasoning_rate"] = total.no_reasoning / total.scored
         return result
@@ -192,38 +181,34 @@ def cogbench_scorer(
         counts = Counter[str]()
         cursor = 0
         for record in records:
-            answers = record["answers"]
-            tally = RatingTally.from_ratings(
-                [a["human_rating"] for a in answers], [a["rating"] for a in answers], scheme
+            answers, iteration = record["answers"], record["iteration"]
+            value.update(
+                iteration_value(
+                    iteration,
+                    [a["question"] for a in answers],
+                    [a["human_rating"] for a in answers],
+                    [a["rating"] for a in answers],
+                    scheme,
+                    per_question,
+                )
             )
-            value.update(tally.to_value(record["iteration"]))
-            if per_question:
-                for answer in answers:
-                    single = RatingTally.from_ratings(
-                        [answer["human_rating"]], [answer["rating"]], scheme
-                    )
-                    value.update(single.to_value(record["iteration"], answer["question"]))
             counts.update(record.get("truncated", []))
             counts["distill_failed"] += record.get("perception", {}).get("distill_failed", 0)
             if judge:
                 batch = verdicts[cursor : cursor + len(answers)]
                 cursor += len(answers)
-                statuses = Counter(v.status for v in batch)
-                counts.update(statuses)
-                tally = RationalityTally.from_scores(
-                    [v.score for v in batch], statuses[NO_REASONING]
-                )
-                value.update(tally.to_value(record["iteration"]))
+                counts.update(v.status for v in batch)
+                value.update(verdict_tally(batch).to_value(iteration))
                 judged.append(
                     {
-                        "iteration": record["iteration"],
+                        "iteration": iteration,
                         "scores": [v.recorded() for v in batch],
                         "replies": [v.raw for v in batch],
                     }
                 )
         return Score(
             value=value,
-            answer="\n".join(summary_line(record) for record in records),
+            answer=iteration_lines(records),
             explanation="Per iteration: agent ratings | human ratings ('?' = no readable rating).",
             metadata=score_metadata(counts, judged if judge else None),
         )

@@ -63,12 +63,13 @@ def _ratings(values: list[int | None]) -> str:
     return " ".join("?" if value is None else str(value) for value in values)
 
 
-def summary_line(record: dict[str, Any]) -> str:
-    """One iteration as ``t1: agent 4 2 ? | human 3 2 5`` (``?`` = no readable rating)."""
-    answers = record["answers"]
-    agent = _ratings([a["rating"] for a in answers])
-    human = _ratings([a["human_rating"] for a in answers])
-    return f"t{record['iteration']}: agent {agent} | human {human}"
+def iteration_lines(records: list[dict[str, Any]]) -> str:
+    """One line per iteration: ``t1: agent 4 2 ? | human 3 2 5`` (``?`` = no readable rating)."""
+    return "\n".join(
+        f"t{record['iteration']}: agent {_ratings([a['rating'] for a in record['answers']])} | "
+        f"human {_ratings([a['human_rating'] for a in record['answers']])}"
+        for record in records
+    )
 
 
 @solver
@@ -103,9 +104,9 @@ def cogbench_agent(
                 state.store.set(STORE_KEY, [r.to_record() for r in results])
         finally:
             runner.close()
-        summary = "\n".join(summary_line(r.to_record()) for r in results)
-        state.messages.append(ChatMessageAssistant(content=summary, model=model.name))
-        state.output = ModelOutput.from_content(model=model.name, content=summary)
+        text = iteration_lines([r.to_record() for r in results])
+        state.messages.append(ChatMessageAssistant(content=text, model=model.name))
+        state.output = ModelOutput.from_content(model=model.name, content=text)
         return state
 
     return solve
