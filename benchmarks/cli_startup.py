@@ -29,7 +29,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.files import begin_command, write_json_atomically
 
 RESULTS = Path(__file__).resolve().parent / "results" / "cli_startup.json"
 COMMANDS = (("--help",), ("tasks-path",))
@@ -90,7 +90,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per command")
     parser.add_argument("--output", type=Path, default=RESULTS, help="JSON file to write")
+    parser.add_argument("--force", action="store_true", help="replace an existing --output")
     args = parser.parse_args()
+    begin_command(force=args.force)
 
     script = console_script()
     subprocess.run([script, "--help"], check=True, stdout=subprocess.DEVNULL)  # warm the disk
