@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cog_tasks.commands.profile_views import _failures_text, _paper_text, format_row
+from cog_tasks.commands.profile_views import _chance_text, _failures_text, _paper_text, format_row
 from cog_tasks.common.stats import plural
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,7 @@ def code_version(benchmark: str, task: str) -> str:
     return versions[task] if versions else module.TASK_VERSION
 
 
-STALE = {"qwen2.5-coder-1.5b"}
+STALE: set[str] = set()
 """Stored profiles run at earlier task versions (re-run each with its command in INDEX)."""
 
 
@@ -215,7 +215,7 @@ def test_every_hf_command_of_the_root_readme_is_greedy() -> None:
         for line in lines
         if re.match(r"^(inspect eval|cog-tasks profile run) .*--model hf/", line)
     ]
-    assert len(commands) >= 7
+    assert len(commands) >= 6  # the profile block and the Install section
     assert [line for line in commands if "-M do_sample=false" not in line] == []
 
 
@@ -274,3 +274,44 @@ def _json_intervals(value: object) -> list[str]:
     if all(isinstance(value.get(name), (int, float)) for name in ("value", "ci_low", "ci_high")):
         found.append(f"{value['value']:.3f} [{value['ci_low']:.3f}, {value['ci_high']:.3f}]")
     return found
+
+
+QWEN = "qwen2.5-coder-1.5b"
+QWEN_HEADER = [
+    "benchmark",
+    "measure",
+    "unit",
+    "Qwen2.5-Coder-1.5B-Instruct (llama.cpp)",
+    "chance (seed 0, same units)",
+    "best trivial strategy (same units): value; beaten",
+    "papers",
+    "failed replies",
+]
+"""The root README's Qwen table: its own rows (CogLM by the chat protocol), every cell stored."""
+
+
+def qwen_row(row: dict, paper: list) -> list[str]:
+    """The README Qwen table's cells for one stored row."""
+    trivial = row.get("trivial")
+    trivial_cell = f"{trivial['name']}: {trivial['value']:.3f}; {_beaten(row)}" if trivial else "-"
+    return [
+        row["benchmark"],
+        row["measure"],
+        f"{row['n']} {plural(row['unit'], row['n'])}",
+        format_row(row),
+        _chance_text(row),
+        trivial_cell,
+        _paper_text(row, paper),
+        _failures_text(row),
+    ]
+
+
+def test_root_readme_qwen_table_quotes_the_stored_profile() -> None:
+    """Every cell of the README's Qwen table, as the stored llama.cpp profile holds it."""
+    header, rows = _table(ROOT / "README.md", f"| benchmark | measure | unit | {QWEN_HEADER[3]}")
+    assert header == QWEN_HEADER
+    profile = json.loads((PROFILES / QWEN / "profile.json").read_text())
+    stored = {(row["benchmark"], row["measure"]): row for row in profile["rows"]}
+    assert rows
+    for cells in rows:
+        assert cells == qwen_row(stored[(cells[0], cells[1])], profile["paper"]), cells[:2]
