@@ -653,6 +653,11 @@ INSPECT_CASES = [
     pytest.param(
         "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", id="inspect-source"
     ),
+    # A generate setting the task overrides per sample: refused while the task is built (it
+    # was raised in the first sample, and Inspect then exits 0 with "Task interrupted").
+    pytest.param(
+        "cog_tasks/cogeval", "--temperature 0", "-T temperatures=0", id="inspect-temperature"
+    ),
 ]
 
 

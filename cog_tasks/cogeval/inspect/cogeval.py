@@ -17,7 +17,7 @@ from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.generation import sampling_settings
+from cog_tasks.common.generation import inspect_eval_config, sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
@@ -115,13 +115,18 @@ def record_to_sample(record: dict[str, Any], temperature: float) -> Sample:
     )
 
 
-def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
-    """One sample's settings: its temperature, and the paper's ``top_p`` unless set or refused."""
-    if user.temperature is not None:
+def refuse_temperature(user: GenerateConfig | None) -> None:
+    """Refuse an eval-wide ``--temperature``: each sample sets its own."""
+    if user is not None and user.temperature is not None:
         raise UserError(
             f"CogEval: --temperature {user.temperature:g} would be overridden by each sample's "
             f"own temperature; pass -T temperatures={user.temperature:g} instead"
         )
+
+
+def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
+    """One sample's settings: its temperature, and the paper's ``top_p`` unless set or refused."""
+    refuse_temperature(user)  # eval() from Python builds the task before the model
     settings = sampling_settings(temperature, api)
     if user.top_p is None and api not in NO_TOP_P_APIS:
         settings["top_p"] = PAPER_TOP_P
@@ -212,6 +217,7 @@ def cogeval(
         unscorable: Keep the :data:`~cog_tasks.cogeval.published.UNSCORABLE` items.
     """
     _check_parameters(cot, seed, max_tokens, design, source)
+    refuse_temperature(inspect_eval_config())
     chosen_temperatures = parse_temperatures(temperatures)
     names = {
         "graphs": split_names(graphs),
