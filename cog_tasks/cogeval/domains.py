@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from importlib import resources
 
 from cog_tasks.cogeval.graphs import GraphSpec
 from cog_tasks.common.params import ParameterError
@@ -49,82 +51,14 @@ class Domain:
     outcome: str
 
 
-ROOMS = Domain(
-    name="ordRooms",
-    setting="Picture a building with {n} rooms.",
-    noun="room",
-    plural="rooms",
-    one_way="A door in {a} opens onto {b}.",
-    two_way="{a} and {b} share a door, which opens both ways.",
-    neighbours="{a} shares a door with each of {b}; each door opens both ways.",
-    blocked="The door between {a} and {b} is now locked.",
-    reward="{s} holds a chest with {v} dollars.",
-    penalty="{s} has a trap that costs you {v} dollars.",
-    no_reward="The chest in {s} is now empty.",
-    portal="{s} has a portal that can take you, once, straight into any room you name.",
-    unit="dollars",
-    lottery="The door in {a} has become unreliable: {b}.",
-    outcome="with probability {p} it opens onto {b}",
-)
+#: The domains by name, from ``domains.json`` next to this module.
 DOMAINS: dict[str, Domain] = {
-    "ordRooms": ROOMS,
-    "unordRooms": replace(
-        ROOMS,
-        name="unordRooms",
-        setting="Picture a hotel with {n} rooms whose numbers follow no particular order.",
-    ),
-    "unordSpatial": Domain(
-        name="unordSpatial",
-        setting="Picture a trip through {n} cities linked by a few train lines.",
-        noun="city",
-        plural="cities",
-        one_way="A one-way train runs from {a} to {b}.",
-        two_way="A train line links {a} and {b} in both directions.",
-        neighbours="Train lines link {a} with each of {b}, every line in both directions.",
-        blocked="The train line between {a} and {b} is closed.",
-        reward="A job in {s} pays {v} dollars.",
-        penalty="Stopping in {s} costs {v} dollars in fees.",
-        no_reward="The job in {s} is gone.",
-        portal="In {s} an airline offers one free flight to any city you name.",
-        unit="dollars",
-        lottery="The train out of {a} has become unreliable: {b}.",
-        outcome="with probability {p} it takes you to {b}",
-    ),
-    "socialTies": Domain(
-        name="socialTies",
-        setting="Picture a circle of {n} people connected by friendships.",
-        noun="person",
-        plural="people",
-        one_way="{a} can introduce you to {b}.",
-        two_way="{a} and {b} are friends; either can introduce you to the other.",
-        neighbours="{a} is friends with each of {b}; friends can introduce you either way.",
-        blocked="{a} and {b} have fallen out and no longer introduce you to each other.",
-        reward="{s} can give you {v} dollars for your project.",
-        penalty="Meeting {s} costs you {v} dollars.",
-        no_reward="{s} has nothing left to give.",
-        portal="{s} can, once, put you in touch with anyone you name.",
-        unit="dollars",
-        lottery="{a} has become unreliable: {b}.",
-        outcome="with probability {p} the introduction is to {b}",
-    ),
-    "objectRelations": Domain(
-        name="objectRelations",
-        setting="Picture {n} containers, some of them hidden inside others.",
-        noun="container",
-        plural="containers",
-        one_way="Opening {a} reveals {b}.",
-        two_way="{a} and {b} are tied together, so either one leads to the other.",
-        neighbours="{a} is tied to each of {b}, so each leads to the other.",
-        blocked="{b} is no longer inside {a}.",
-        reward="{s} holds {v} gold coins.",
-        penalty="Opening {s} costs you {v} gold coins.",
-        no_reward="{s} is now empty.",
-        portal="{s} holds a master key that, once, opens any container you name directly.",
-        unit="gold coins",
-        lottery="Opening {a} has become unpredictable: {b}.",
-        outcome="with probability {p} it reveals {b}",
-    ),
+    fields["name"]: Domain(**fields)
+    for fields in json.loads(
+        resources.files("cog_tasks.cogeval").joinpath("domains.json").read_text("utf-8")
+    )
 }
+ROOMS = DOMAINS["ordRooms"]
 
 
 def get_domain(name: str) -> Domain:

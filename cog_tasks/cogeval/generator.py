@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from typing import Any
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
@@ -38,26 +40,11 @@ SYSTEM_MESSAGE = (
     "You will be told about a small world and asked to plan in it. Think it through "
     "step by step, then finish your reply with one last line that starts with 'Answer:'."
 )
-#: Goal-neutral search instructions, our wording of the paper's Experiment 2 text.
-COT_INSTRUCTIONS: dict[str, str] = {
-    "bfs": (
-        "Think carefully before you answer. You may use breadth-first search, a way of "
-        "exploring connections layer by layer: start from one place, visit every place one "
-        "connection away, then every place two connections away, and so on, keeping a queue "
-        "of places still to visit and never visiting a place twice. Breadth-first search "
-        "reaches every place that can be reached, and finds shortest routes between two "
-        "places."
-    ),
-    "dfs": (
-        "Think carefully before you answer. You may use depth-first search, a way of "
-        "exploring connections branch by branch: start from one place and follow "
-        "connections as far as they go, then step back to the latest place with an "
-        "unexplored connection and go on from there, keeping a stack of places still to "
-        "explore and never visiting a place twice. Depth-first search reaches every place "
-        "that can be reached and finds a route between two places, but not necessarily a "
-        "shortest one."
-    ),
-}
+#: Goal-neutral search instructions, our wording of the paper's Experiment 2 text
+#: (``cot_instructions.json`` next to this module).
+COT_INSTRUCTIONS: dict[str, str] = json.loads(
+    resources.files("cog_tasks.cogeval").joinpath("cot_instructions.json").read_text("utf-8")
+)
 SHORTCUT_HINT = (
     "Hint: a new connection can open a shorter way; count the moves of every route to "
     "the reward, the new ones included, before you decide."

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Literal
+from importlib import resources
+from typing import Any, Literal
 
 from cog_tasks.common.params import ParameterError
 
@@ -134,284 +136,33 @@ class GraphSpec:
         return tuple(sorted(set(self.states) | extra))
 
 
-def _path_edges(*paths: tuple[int, ...]) -> tuple[Edge, ...]:
-    """Edges along one or more state sequences."""
-    return tuple((a, b) for path in paths for a, b in zip(path, path[1:], strict=False))
+def _tuples(value: Any) -> Any:
+    """``value`` read from JSON with every list in it, at any depth, made a tuple."""
+    if isinstance(value, dict):
+        return {key: _tuples(item) for key, item in value.items()}
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
-def _fan(*groups: tuple[int, tuple[int, ...]]) -> tuple[Edge, ...]:
-    """Undirected edges from ``(state, neighbours)`` listings, each edge once."""
-    seen: set[frozenset[int]] = set()
-    edges: list[Edge] = []
-    for state, neighbours in groups:
-        for other in neighbours:
-            key = frozenset((state, other))
-            if key not in seen:
-                seen.add(key)
-                edges.append((state, other))
-    return tuple(edges)
-
-
-def _line_conditions(
-    *,
-    near_end: int,
-    far_end: int,
-    far_last_edge: Edge,
-    detour_rooms: tuple[int, ...],
-    steps: tuple[tuple[str, int, int], ...],
-    stochastic: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = (),
-) -> tuple[ConditionSpec, ...]:
-    """Conditions of the two line graphs (A and C), which share one design."""
-    swap = LocalChange(add_edges=((3, 6), (4, 5)), remove_edges=((3, 5), (4, 6)))
-    shortcut_room = detour_rooms[0]
-    conditions = [
-        ConditionSpec("valuePath"),
-        ConditionSpec("transReval", swap),
-        ConditionSpec("rewardReval", LocalChange(rewards=((near_end, 100.0),))),
-        ConditionSpec("teleShortcut", LocalChange(portal=0)),
-        ConditionSpec("teleShortcutCoT", LocalChange(portal=0, hint=True)),
+def _graph(fields: dict[str, Any]) -> GraphSpec:
+    """A graph from its ``graphs.json`` entry (fields at their defaults are left out there)."""
+    conditions = tuple(
         ConditionSpec(
-            "nonteleShortcut", LocalChange(add_edges=((0, shortcut_room), (shortcut_room, far_end)))
-        ),
-        ConditionSpec(
-            "nonteleShortcutCoT",
-            LocalChange(add_edges=((0, shortcut_room), (shortcut_room, far_end)), hint=True),
-        ),
-        ConditionSpec(
-            "teleDetour",
-            LocalChange(
-                add_edges=_path_edges((0, *detour_rooms)),
-                remove_edges=(far_last_edge,),
-                portal=detour_rooms[-1],
-            ),
-        ),
-        ConditionSpec(
-            "nonteleDetour",
-            LocalChange(
-                add_edges=_path_edges((0, *detour_rooms, far_end)), remove_edges=(far_last_edge,)
-            ),
-        ),
-    ]
-    if stochastic:
-        conditions.append(ConditionSpec("transRevalStochastic", LocalChange(stochastic=stochastic)))
-    conditions += [ConditionSpec(name, source=a, target=b) for name, a, b in steps]
-    conditions.append(ConditionSpec("mapDrawing"))
-    return tuple(conditions)
-
-
-def _community_conditions(
-    *,
-    transition_reval: LocalChange,
-    reward_reval: LocalChange,
-    policy_reval: LocalChange,
-    shortcut_edge: Edge,
-    detour: LocalChange,
-    start: int,
-    steps: tuple[tuple[str, int, int], ...],
-) -> tuple[ConditionSpec, ...]:
-    """Conditions of the three community graphs (D, E and F)."""
-    return (
-        ConditionSpec("valuePath"),
-        ConditionSpec("transReval", transition_reval),
-        ConditionSpec("rewardReval", reward_reval),
-        ConditionSpec("policyReval", policy_reval),
-        ConditionSpec("teleShortcut", LocalChange(portal=start)),
-        ConditionSpec("teleShortcutCoT", LocalChange(portal=start, hint=True)),
-        ConditionSpec("nonteleShortcut", LocalChange(add_edges=(shortcut_edge,))),
-        ConditionSpec("nonteleShortcutCoT", LocalChange(add_edges=(shortcut_edge,), hint=True)),
-        ConditionSpec("teleDetour", LocalChange(remove_edges=detour.remove_edges, portal=start)),
-        ConditionSpec("nonteleDetour", detour),
-        *(ConditionSpec(name, source=a, target=b) for name, a, b in steps),
-        ConditionSpec("nClusters"),
-        ConditionSpec("mapDrawing"),
+            **(condition | {"change": LocalChange(**_tuples(condition.get("change", {})))})
+        )
+        for condition in fields["conditions"]
+    )
+    return GraphSpec(
+        **{name: _tuples(value) for name, value in fields.items()} | {"conditions": conditions}
     )
 
 
-#: The paper's Experiment 2 on graph D (Fig. 3): one turn, no rewards, any ``cot``.
-EXPERIMENT_2: tuple[ConditionSpec, ...] = (
-    ConditionSpec("exp2ClusterCount"),
-    ConditionSpec("exp2WithinCluster", source=11, target=8),
-    ConditionSpec("exp2OneClusterAway", source=1, target=12),
-)
-
-N7LINE = GraphSpec(
-    name="n7line",
-    panel="A",
-    description="Line graph: a lobby with two one-way corridors of three rooms each.",
-    directed=True,
-    states=tuple(range(7)),
-    start=0,
-    edges=_path_edges((0, 1, 3, 5), (0, 2, 4, 6)),
-    rewards=((5, 10.0), (6, 50.0)),
-    value_answer="first_step",
-    entry_is_lobby=True,
-    conditions=_line_conditions(
-        near_end=5,
-        far_end=6,
-        far_last_edge=(4, 6),
-        detour_rooms=(7, 8, 9),
-        steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6)),
-    ),
-    reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692",
-)
-
-N7TREE = GraphSpec(
-    name="n7tree",
-    panel="B",
-    description="Tree graph: a root with two branches that each split into two leaves.",
-    directed=True,
-    states=tuple(range(1, 8)),
-    start=1,
-    edges=((1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)),
-    rewards=((4, 56.0), (5, 22.0), (6, 10.0), (7, 50.0)),
-    domains=(*ROOM_AND_NAMED_DOMAINS, "objectRelations"),
-    conditions=(
-        ConditionSpec("valuePath"),
-        ConditionSpec("transReval", LocalChange(remove_edges=((2, 4),))),
-        ConditionSpec(
-            "rewardReval", LocalChange(rewards=((4, 30.0), (5, 40.0), (6, 60.0), (7, 20.0)))
-        ),
-        ConditionSpec("teleShortcut", LocalChange(portal=1)),
-        ConditionSpec("teleShortcutCoT", LocalChange(portal=1, hint=True)),
-        ConditionSpec("nonteleShortcut", LocalChange(add_edges=((1, 4),))),
-        ConditionSpec("nonteleShortcutCoT", LocalChange(add_edges=((1, 4),), hint=True)),
-        ConditionSpec(
-            "teleDetour", LocalChange(add_edges=((1, 8),), remove_edges=((2, 4),), portal=8)
-        ),
-        ConditionSpec(
-            "nonteleDetour", LocalChange(add_edges=((1, 8), (8, 4)), remove_edges=((2, 4),))
-        ),
-        ConditionSpec("1stepPath", source=3, target=6),
-        ConditionSpec("2stepPath", source=1, target=6),
-        ConditionSpec("mapDrawing"),
-    ),
-    reference="Momennejad et al. (2018), eLife 7, e32548",
-)
-
-N13LINE = GraphSpec(
-    name="n13line",
-    panel="C",
-    description="Graph A with double depth: two one-way corridors of six rooms each.",
-    directed=True,
-    states=tuple(range(13)),
-    start=0,
-    edges=_path_edges((0, 1, 3, 5, 7, 9, 11), (0, 2, 4, 6, 8, 10, 12)),
-    rewards=((11, 10.0), (12, 50.0)),
-    value_answer="first_step",
-    entry_is_lobby=True,
-    conditions=_line_conditions(
-        near_end=11,
-        far_end=12,
-        far_last_edge=(10, 12),
-        detour_rooms=(13, 14, 15, 16, 17, 18),
-        steps=(("1stepPath", 1, 3), ("2stepPath", 2, 6), ("3stepPath", 3, 9), ("nstepPath", 2, 12)),
-        stochastic=((3, ((5, 0.9), (6, 0.1))), (4, ((6, 0.9), (5, 0.1)))),
-    ),
-    reference="Momennejad et al. (2017), Nat. Hum. Behav. 1, 680-692 (doubled depth)",
-)
-
-_N15STAR_EDGES = _fan(
-    (1, (7, 10, 13, 11)), (2, (5, 8, 11, 14)), (3, (6, 9, 12, 8)), (4, (7, 10, 13, 15)),
-    (5, (8, 11, 14)), (6, (9, 12, 15)), (7, (10, 13)), (8, (14,)), (9, (12, 15)), (10, (13,)),
-    (11, (14,)), (12, (15,)),
-)  # fmt: skip
-N15STAR = GraphSpec(
-    name="n15star",
-    panel="D",
-    description="Community graph: three clusters of five states, each state with four links.",
-    directed=False,
-    states=tuple(range(1, 16)),
-    start=1,
-    edges=_N15STAR_EDGES,
-    rewards=((8, 10.0),),
-    clusters=((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (3, 6, 9, 12, 15)),
-    conditions=_community_conditions(
-        transition_reval=LocalChange(add_edges=((1, 3),)),
-        reward_reval=LocalChange(rewards=((14, 5.0),)),
-        policy_reval=LocalChange(rewards=((11, -20.0),)),
-        shortcut_edge=(11, 8),
-        detour=LocalChange(add_edges=((1, 15),), remove_edges=((1, 11),)),
-        start=1,
-        steps=(
-            ("1stepPath", 1, 7),
-            ("2stepPath", 1, 2),
-            ("3stepPath", 1, 15),
-            ("nstepPath", 1, 12),
-        ),
-    )
-    + EXPERIMENT_2,
-    reference="Schapiro et al. (2013), Nat. Neurosci. 16, 486-492",
-)
-
-_N16CLUSTER_EDGES = _fan(
-    (1, (2, 3, 4, 7)), (2, (1, 3, 4, 16)), (3, (1, 2, 4, 5)), (4, (1, 2, 3, 14)),
-    (5, (6, 7, 8, 3)), (6, (5, 7, 8, 12)), (7, (1, 8, 6, 5)), (8, (5, 6, 7, 10)),
-    (9, (10, 11, 12, 15)), (10, (9, 11, 8, 12)), (11, (13, 9, 12, 10)), (12, (9, 10, 11, 6)),
-    (13, (14, 15, 16, 11)), (14, (4, 13, 15, 16)), (15, (13, 14, 16, 9)), (16, (13, 14, 15, 2)),
-)  # fmt: skip
-N16CLUSTER = GraphSpec(
-    name="n16cluster",
-    panel="E",
-    description="Community graph: four clusters of four states joined in a ring.",
-    directed=False,
-    states=tuple(range(1, 17)),
-    start=1,
-    edges=_N16CLUSTER_EDGES,
-    rewards=((16, 5.0), (10, 10.0), (5, -15.0)),
-    clusters=((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
-    conditions=_community_conditions(
-        transition_reval=LocalChange(remove_edges=((2, 16), (6, 12), (1, 7), (13, 11))),
-        reward_reval=LocalChange(rewards=((16, 0.0),)),
-        policy_reval=LocalChange(rewards=((2, -10.0),)),
-        shortcut_edge=(16, 9),
-        detour=LocalChange(remove_edges=((13, 11), (15, 9))),
-        start=1,
-        steps=(
-            ("1stepPath", 8, 6),
-            ("2stepPath", 14, 9),
-            ("3stepPath", 3, 15),
-            ("nstepPath", 15, 7),
-        ),
-    ),
-    reference="community graph of reference [35] of the paper (Fig. 1E)",
-)
-
-_N21STAR_EDGES = _fan(
-    (1, (2, 3, 4, 5, 6, 7)), (12, (13, 14, 8, 9, 10, 11)), (21, (15, 16, 17, 18, 19, 20)),
-    (6, (7, 2, 3, 4, 5)), (3, (4, 5, 7, 2)), (14, (4, 8, 9, 10, 11)), (10, (11, 13, 8, 9)),
-    (19, (20, 15, 16, 17, 18)), (5, (7, 2, 16)), (8, (9, 11, 13)), (9, (11, 13)),
-    (18, (20, 15, 16, 17)), (7, (2, 4)), (11, (13,)), (20, (15, 16, 17)), (2, (4,)), (13, (17,)),
-    (17, (15,)), (15, (16,)),
-)  # fmt: skip
-N21STAR = GraphSpec(
-    name="n21star",
-    panel="F",
-    description="Community graph: three dense clusters of seven states with single bridges.",
-    directed=False,
-    states=tuple(range(1, 22)),
-    start=4,
-    edges=_N21STAR_EDGES,
-    rewards=((13, 10.0),),
-    clusters=(tuple(range(1, 8)), tuple(range(8, 15)), tuple(range(15, 22))),
-    conditions=_community_conditions(
-        transition_reval=LocalChange(add_edges=((4, 17),)),
-        reward_reval=LocalChange(rewards=((10, 5.0),)),
-        policy_reval=LocalChange(rewards=((14, -20.0),)),
-        shortcut_edge=(14, 13),
-        detour=LocalChange(add_edges=((4, 16),), remove_edges=((4, 14),)),
-        start=4,
-        steps=(
-            ("1stepPath", 1, 4),
-            ("2stepPath", 5, 4),
-            ("3stepPath", 7, 18),
-            ("nstepPath", 4, 18),
-        ),
-    ),
-    reference="community graph of reference [42] of the paper (Fig. 1F)",
-)
-
+#: The six graphs by name, panels A to F, from ``graphs.json`` next to this module.
 GRAPHS: dict[str, GraphSpec] = {
-    spec.name: spec for spec in (N7LINE, N7TREE, N13LINE, N15STAR, N16CLUSTER, N21STAR)
+    spec.name: spec
+    for spec in map(
+        _graph,
+        json.loads(resources.files("cog_tasks.cogeval").joinpath("graphs.json").read_text("utf-8")),
+    )
 }
 
 

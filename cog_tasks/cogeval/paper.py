@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
 
 from cog_tasks.common.headlines import PaperRow
 
@@ -22,23 +24,12 @@ TABLE3_MODELS: tuple[str, ...] = (
     "gpt-4-32k", "gpt-35", "davinci-003", "claude-v1", "pythia-20b", "cohere", "llama-13b",
     "alpaca-7b", "bard",
 )  # fmt: skip
-# Table 3 means, in TABLE3_MODELS order; None where the table has "-".
+#: Table 3 means, in TABLE3_MODELS order; None where the table has "-" (``table3_means.json``).
 TABLE3_MEANS: dict[str, tuple[float | None, ...]] = {
-    "1stepPath": (0.99, 0.76, 0.52, 0.57, 0.64, 0.27, 0.23, 0.27, 0.05),
-    "2stepPath": (0.82, 0.73, 0.16, 0.61, 0.67, 0.29, 0.22, 0.35, 0.25),
-    "3stepPath": (0.55, 0.37, 0.58, 0.27, 0.35, 0.04, 0.04, 0.06, 0.11),
-    "nonteleDetour": (0.55, 0.51, 0.55, 0.50, 0.51, 0.21, 0.19, 0.26, 0.29),
-    "nonteleShortcut": (0.56, 0.52, 0.49, 0.62, 0.40, 0.16, 0.11, 0.20, 0.29),
-    "nonteleShortcutCoT": (1.00, 1.00, 0.09, 0.58, 0.36, 0.37, 0.17, 0.37, None),
-    "nstepPath": (0.47, 0.31, 0.17, 0.33, 0.27, 0.05, 0.06, 0.12, 0.00),
-    "policyReval": (0.21, 0.18, 0.13, 0.28, 0.00, 0.00, 0.04, 0.05, 0.00),
-    "rewardReval": (0.67, 0.57, 0.34, 0.48, 0.60, 0.31, 0.28, 0.33, 0.14),
-    "teleDetour": (0.47, 0.34, 0.53, 0.37, 0.44, 0.21, 0.23, 0.23, 0.29),
-    "teleShortcut": (0.54, 0.35, 0.44, 0.45, 0.27, 0.16, 0.16, 0.12, 0.29),
-    "teleShortcutCoT": (0.50, 0.50, 0.04, 0.50, 0.39, 0.19, 0.83, 0.35, None),
-    "transReval": (0.60, 0.59, 0.49, 0.55, 0.47, 0.19, 0.22, 0.27, 0.08),
-    "transRevalStochastic": (0.73, 0.52, 0.91, 0.78, 0.36, 0.00, 0.11, 0.22, None),
-    "valuePath": (0.58, 0.66, 0.66, 0.44, 0.49, 0.31, 0.27, 0.33, 0.29),
+    condition: tuple(means)
+    for condition, means in json.loads(
+        resources.files("cog_tasks.cogeval").joinpath("table3_means.json").read_text("utf-8")
+    ).items()
 }
 
 

@@ -2,8 +2,10 @@ r"""Prompts of the CogLM chat protocol (:data:`PROMPTS`) and the erasure system 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
@@ -33,33 +35,11 @@ BOXED_COT_INSTRUCTION = (
 RATIONALE_HEADER = "Another model reasoned about this question as follows:"
 NO_REASONING = "(It gave no reasoning beyond its choice, which is not shown.)"
 
-_INFANT = "Picture yourself as a baby, somewhere between birth and two years old."
-_YOUNG_CHILD = "Picture yourself as a young child, somewhere between two and seven years old."
-_SCHOOL_CHILD = "Picture yourself as a child, somewhere between seven and eleven years old."
-_ADOLESCENT = "Picture yourself as an adolescent, somewhere between eleven and eighteen years old."
-_PIAGET = "Following Piaget's account of how thinking develops,"
-
-ERASURE_PROMPTS: dict[str, str] = {
-    "const": f"{_INFANT} {_PIAGET} you have not yet grasped that things go on existing, "
-    "unchanged and stable, whether or not you can see them.",
-    "early": f"{_INFANT} {_PIAGET} you cannot yet attach meanings to the objects around you, "
-    "and you have no firm sense that objects in the world are permanent.",
-    "semio": f"{_YOUNG_CHILD} {_PIAGET} you cannot yet let a symbol stand for an object "
-    "or an idea.",
-    "empat": f"{_YOUNG_CHILD} {_PIAGET} you see everything from your own point of view and "
-    "cannot yet put yourself in another person's place.",
-    "rever": f"{_SCHOOL_CHILD} {_PIAGET} you do not yet understand that a physical change can "
-    "be undone, and you cannot run a line of thought backwards.",
-    "conse": f"{_SCHOOL_CHILD} {_PIAGET} you believe that changing how an object looks, such as "
-    "its length or its shape, can change what it basically is, such as its mass or volume.",
-    "induc": f"{_SCHOOL_CHILD} {_PIAGET} you cannot yet work out general rules from the "
-    "outcomes you observe.",
-    "deduc": f"{_ADOLESCENT} {_PIAGET} you cannot yet reason from given assumptions or rules "
-    "to the answer of a practical problem.",
-    "propo": f"{_ADOLESCENT} {_PIAGET} you cannot yet make sense of propositions or tell how "
-    "one statement logically relates to another.",
-    "plan": f"{_ADOLESCENT} {_PIAGET} you cannot yet work out a plan that solves a given problem.",
-}
+#: The erasure system prompts and the worked examples, from ``prompts.json`` next to this module.
+_PROMPT_DATA = json.loads(
+    resources.files("cog_tasks.coglm").joinpath("prompts.json").read_text("utf-8")
+)
+ERASURE_PROMPTS: dict[str, str] = _PROMPT_DATA["erasure_prompts"]
 
 
 def erasure_prompt(code: str) -> str:
@@ -91,31 +71,9 @@ class WorkedExample:
     reasoning: str
 
 
-WORKED_EXAMPLES: tuple[WorkedExample, ...] = (
-    WorkedExample(
-        "How many legs does a spider have?",
-        ("Six", "Eight", "Ten", "Four"),
-        1,
-        "Spiders are arachnids, not insects; arachnids walk on four pairs of legs.",
-    ),
-    WorkedExample(
-        "Which planet orbits closest to the Sun?",
-        ("Venus", "Earth", "Mercury", "Mars"),
-        2,
-        "Counting outwards from the Sun, the planets start Mercury, Venus, Earth, Mars.",
-    ),
-    WorkedExample(
-        "What does liquid water become when it is cooled well below 0 °C at sea level?",
-        ("Ice", "Steam", "Salt", "Sand"),
-        0,
-        "Below its freezing point, water turns solid.",
-    ),
-    WorkedExample(
-        "Which instrument is made to measure temperature?",
-        ("Barometer", "Ruler", "Kitchen scale", "Thermometer"),
-        3,
-        "A barometer measures air pressure, a ruler length and a scale weight.",
-    ),
+WORKED_EXAMPLES: tuple[WorkedExample, ...] = tuple(
+    WorkedExample(**(example | {"choices": tuple(example["choices"])}))
+    for example in _PROMPT_DATA["worked_examples"]
 )
 """The four worked examples of the ``boxed`` prompt; their answers use every letter A-D once."""
 

@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
+from importlib import resources
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, Ability, resolve_codes
@@ -162,48 +163,13 @@ def read_hub_file(hub: HubSource, path: str) -> Content:
     return Content(data, f"{hub} config {ability.code}", "hub")
 
 
-#: SHA-256 of each ability file at :data:`UPSTREAM_COMMIT` (its bytes, and its JSON content).
+#: SHA-256 of each ability file at :data:`UPSTREAM_COMMIT` (its bytes, and its JSON content),
+#: from ``upstream_sha256.json`` next to this module.
 UPSTREAM_SHA256: dict[str, Pin] = {
-    "first_stage/early_represent_mind.json": Pin(
-        "4ee2dbc31a54654038bdd59e0fe396cd8eebcc47e3b53187d263b6fdcd1a386f",
-        "b2a149a8427c21fde3062dc87a85c3478e5e34edea8baa0c2e6f03f6e5ce91cf",
-    ),
-    "first_stage/exist.json": Pin(
-        "510c47ceb171c90175df03dc24768778d53b8b4815e252b5d36403b245a1690d",
-        "8389fe573e6221403fb27aa0ed23608aeb4f79112168ddf80a468485a757b221",
-    ),
-    "fourth_stage/deductive.json": Pin(
-        "ae14e65e79ced9082643ba8e429f6a8a9a78b4ba0a12e9c5b73883e36748a9d7",
-        "9fbcf9c3fa72aa31e73afefae4c7c4b17ea2c95227350cf77b652312b25e57b8",
-    ),
-    "fourth_stage/plan.json": Pin(
-        "f8abf5e48ed4cb6c5d9163f13625146c8788f60294d7af1431b727b0a69d1b8d",
-        "12d3fb6b4a2f4e998da3ff297b15e687b2ccd3e50c26db81f39656f06dfbf0b2",
-    ),
-    "fourth_stage/propositional_thinking.json": Pin(
-        "3d445050f4ef33cb379ec778cc76dc841631d37330f5426f689a74b0ef1dde0f",
-        "2247882b851c62f8ab48ea0f240e01d17a7159fe0b0328ebb34c506361d905f0",
-    ),
-    "second_stage/self_center.json": Pin(
-        "18d79f0b9391283ab17115072fe572e9e05cb14e065f686855401822e92e6726",
-        "f0494e2e2604428f2aa18f52560644cef8fae810d65fb8e507143fb3b93ae66d",
-    ),
-    "second_stage/symbolic.json": Pin(
-        "0a7549cde8ebfa95bda9571a34959d666be0f5207a85231365ba11252b36579e",
-        "49adb60ffaaeef5060125a5dae8a7e9e531aee74ad498261f6414b79a8670cb6",
-    ),
-    "third_stage/conservation.json": Pin(
-        "9a468d030917b16f73023bcaa851a0300648e33979697c08372c1046c080eb22",
-        "e7902c1d154ecc07555fe242840545ef9c03bb14f436cec0cbc2e7c1090602f8",
-    ),
-    "third_stage/inductive.json": Pin(
-        "15a50dd0c826a79d11cad95ae8271575ac4fe46ab91e81c2cf417a34e6819b7a",
-        "4d0fa0f15365fd45ac0675919e980e660cec2db09f4ad0e035e60b1e7a14c367",
-    ),
-    "third_stage/reversibility.json": Pin(
-        "1fe6df16dc3eaeb85eda3247f92391de87cad0d59fd1a80e2265882431533348",
-        "80c65ef6b3b8914826a8f10cd3afe409c265cb233e9090b34f6d589e10cad59f",
-    ),
+    path: Pin(**digests)
+    for path, digests in json.loads(
+        resources.files("cog_tasks.coglm").joinpath("upstream_sha256.json").read_text("utf-8")
+    ).items()
 }
 
 SOURCE = DataSource(

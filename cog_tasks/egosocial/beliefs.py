@@ -37,54 +37,12 @@ _GRADE = re.compile(
 #: The line added to the judge's prompt when it is asked again for a grade.
 GRADE_REMINDER = "Reminder: end your reply with one line, exactly 'GRADE: C' or 'GRADE: I'."
 
-RUBRICS: dict[BeliefType, str] = {
-    "self_belief": (
-        "A Self-Belief is CORRECT when all of these hold:\n"
-        "1. It states the player's total as in the facts. For a soft total, naming both "
-        "counts (for example '8 or 18') is fine as long as the higher count is understood "
-        "as the playing total.\n"
-        "2. It does not contradict whether the player is bust.\n"
-        "3. If the player is not bust, its plan (hit or stand) agrees with the basic-strategy "
-        "move in the facts, or it explains a different plan with a bust risk that agrees "
-        "with the facts (high when the facts give a high chance, low when low).\n"
-        "4. It makes no false claim about the player's cards.\n"
-        "Otherwise it is INCORRECT. A vague belief that states no total is INCORRECT."
-    ),
-    "external_belief": (
-        "An External-Belief is CORRECT when all of these hold:\n"
-        "1. It names the dealer's face-up card or its value as in the facts.\n"
-        "2. It treats the hidden card as unknown (guessing a likely value is fine, claiming "
-        "to know it is not).\n"
-        "3. Its judgement of the dealer's position agrees with the dealer's bust chance in "
-        "the facts: around 35% or more means a weak up-card likely to bust, around 25% or "
-        "less means a strong up-card unlikely to bust; in between either view is fine if "
-        "it is hedged.\n"
-        "4. It makes no false claim about the rules the dealer follows.\n"
-        "Otherwise it is INCORRECT. A belief that says nothing about the dealer's cards is "
-        "INCORRECT."
-    ),
-}
-
-JUDGE_TEMPLATE = """You are grading one belief that a player wrote during a game of blackjack.
-
-The situation the player was shown:
-[BEGIN SITUATION]
-{situation}
-[END SITUATION]
-
-Facts computed from the cards with the game's rules:
-{facts}
-
-Rubric:
-{rubric}
-
-The player's {belief_name}:
-[BEGIN BELIEF]
-{belief}
-[END BELIEF]
-
-Compare the belief with the facts using the rubric. Explain your reasoning in a few sentences,
-then end with exactly one line 'GRADE: C' if the belief is correct or 'GRADE: I' if it is not."""
+#: The judge's prompt (``template``) and its rubric for each belief type (``rubrics``).
+_JUDGE = json.loads(
+    resources.files("cog_tasks.egosocial").joinpath("belief_judge.json").read_text("utf-8")
+)
+RUBRICS: dict[BeliefType, str] = _JUDGE["rubrics"]
+JUDGE_TEMPLATE: str = _JUDGE["template"]
 
 
 @dataclass(frozen=True)
