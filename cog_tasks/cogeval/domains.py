@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
-from importlib import resources
 
 from cog_tasks.cogeval.graphs import GraphSpec
+from cog_tasks.common.files import package_json
 from cog_tasks.common.params import ParameterError
 
 PLACES: tuple[str, ...] = (
@@ -53,10 +52,7 @@ class Domain:
 
 #: The domains by name, from ``domains.json`` next to this module.
 DOMAINS: dict[str, Domain] = {
-    fields["name"]: Domain(**fields)
-    for fields in json.loads(
-        resources.files("cog_tasks.cogeval").joinpath("domains.json").read_text("utf-8")
-    )
+    fields["name"]: Domain(**fields) for fields in package_json("cog_tasks.cogeval", "domains.json")
 }
 ROOMS = DOMAINS["ordRooms"]
 

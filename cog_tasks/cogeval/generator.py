@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any
 
 from cog_tasks.cogeval.domains import Domain, get_domain, state_labels
@@ -31,6 +29,7 @@ from cog_tasks.cogeval.planning import (
     optimal_plan,
 )
 from cog_tasks.cogeval.scoring import AnswerKind, GraphContext
+from cog_tasks.common.files import package_json
 from cog_tasks.common.params import ParameterError
 
 #: ``all``: every item; ``paper``: the paper's 3 domains and 5 condition families.
@@ -42,9 +41,7 @@ SYSTEM_MESSAGE = (
 )
 #: Goal-neutral search instructions, our wording of the paper's Experiment 2 text
 #: (``cot_instructions.json`` next to this module).
-COT_INSTRUCTIONS: dict[str, str] = json.loads(
-    resources.files("cog_tasks.cogeval").joinpath("cot_instructions.json").read_text("utf-8")
-)
+COT_INSTRUCTIONS: dict[str, str] = package_json("cog_tasks.cogeval", "cot_instructions.json")
 SHORTCUT_HINT = (
     "Hint: a new connection can open a shorter way; count the moves of every route to "
     "the reward, the new ones included, before you decide."

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Literal
 
+from cog_tasks.common.files import package_json
 from cog_tasks.common.params import ParameterError
 
 Edge = tuple[int, int]
@@ -152,7 +151,8 @@ def _graph(fields: dict[str, Any]) -> GraphSpec:
         for condition in fields["conditions"]
     )
     return GraphSpec(
-        **{name: _tuples(value) for name, value in fields.items()} | {"conditions": conditions}
+        **{name: _tuples(value) for name, value in fields.items() if name != "conditions"},
+        conditions=conditions,
     )
 
 
@@ -161,7 +161,7 @@ GRAPHS: dict[str, GraphSpec] = {
     spec.name: spec
     for spec in map(
         _graph,
-        json.loads(resources.files("cog_tasks.cogeval").joinpath("graphs.json").read_text("utf-8")),
+        package_json("cog_tasks.cogeval", "graphs.json"),
     )
 }
 

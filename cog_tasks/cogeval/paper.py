@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 
+from cog_tasks.common.files import package_json
 from cog_tasks.common.headlines import PaperRow
 
 BENCHMARK = "cogeval"
@@ -27,9 +26,7 @@ TABLE3_MODELS: tuple[str, ...] = (
 #: Table 3 means, in TABLE3_MODELS order; None where the table has "-" (``table3_means.json``).
 TABLE3_MEANS: dict[str, tuple[float | None, ...]] = {
     condition: tuple(means)
-    for condition, means in json.loads(
-        resources.files("cog_tasks.cogeval").joinpath("table3_means.json").read_text("utf-8")
-    ).items()
+    for condition, means in package_json("cog_tasks.cogeval", "table3_means.json").items()
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
@@ -21,13 +21,11 @@ from cog_tasks.common.params import ParameterError
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import (
     RESAMPLES,
-    SMALL_N,
     Interval,
     UnitValue,
     bootstrap_interval,
     on_scale,
     paired_sums,
-    plural,
     ratio_interval,
     wilson_interval,
 )
@@ -292,9 +290,8 @@ def summary_intervals(
         },
         # Every item is resampled, but only a stage's own items move its mean: n counts those.
         stages={
-            stage: _counted(
-                interval(lambda indices, stage=stage: stage_means(indices)[stage]),
-                int((stage_of[position] == stage).sum()),
+            stage: interval(lambda indices, stage=stage: stage_means(indices)[stage]).over(
+                int((stage_of[position] == stage).sum())
             )
             for stage in present
         },
@@ -304,14 +301,6 @@ def summary_intervals(
             if present == list(STAGES)
             else None
         ),
-    )
-
-
-def _counted(interval: Interval, n: int) -> Interval:
-    """``interval`` over the ``n`` units that move it; its reason is said again for them."""
-    alike = interval.reason.endswith("all alike") and n >= SMALL_N
-    return replace(
-        interval, n=n, reason=f"{n} {plural(interval.unit, n)}, all alike" if alike else ""
     )
 
 

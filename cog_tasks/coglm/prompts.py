@@ -2,16 +2,15 @@ r"""Prompts of the CogLM chat protocol (:data:`PROMPTS`) and the erasure system 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.llama_text import llama_text_request
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, shown_rationale
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.files import package_json
 from cog_tasks.common.params import ParameterError
 
 ANSWER_PHRASE = "The answer is option"
@@ -36,9 +35,7 @@ RATIONALE_HEADER = "Another model reasoned about this question as follows:"
 NO_REASONING = "(It gave no reasoning beyond its choice, which is not shown.)"
 
 #: The erasure system prompts and the worked examples, from ``prompts.json`` next to this module.
-_PROMPT_DATA = json.loads(
-    resources.files("cog_tasks.coglm").joinpath("prompts.json").read_text("utf-8")
-)
+_PROMPT_DATA = package_json("cog_tasks.coglm", "prompts.json")
 ERASURE_PROMPTS: dict[str, str] = _PROMPT_DATA["erasure_prompts"]
 
 

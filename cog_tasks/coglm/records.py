@@ -7,11 +7,10 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from importlib import resources
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, Ability, resolve_codes
-from cog_tasks.common.files import DataFileError
+from cog_tasks.common.files import DataFileError, package_json
 from cog_tasks.common.settings import HubSource
 from cog_tasks.common.sources import (
     Content,
@@ -167,9 +166,7 @@ def read_hub_file(hub: HubSource, path: str) -> Content:
 #: from ``upstream_sha256.json`` next to this module.
 UPSTREAM_SHA256: dict[str, Pin] = {
     path: Pin(**digests)
-    for path, digests in json.loads(
-        resources.files("cog_tasks.coglm").joinpath("upstream_sha256.json").read_text("utf-8")
-    ).items()
+    for path, digests in package_json("cog_tasks.coglm", "upstream_sha256.json").items()
 }
 
 SOURCE = DataSource(

@@ -154,8 +154,11 @@ def format_report(summary: dict[str, Any], title: str) -> str:
         )
     lines.append("-" * len(header))
     for stage, value, ci in stage_intervals(summary):
-        name = "overall (mean of abilities)"
-        name = name if stage is None else f"stage {stage} ({STAGE_NAMES[int(stage)]})"
+        name = (
+            "overall (mean of abilities)"
+            if stage is None
+            else f"stage {stage} ({STAGE_NAMES[int(stage)]})"
+        )
         lines.append(f"{name:<53}{_percent(value):>17} {ci:>{CI_WIDTH - 1}}")
     lines.append(f"{'cognitive age':<53}  {summary_age_text(summary)}")
     if "overall_ci" not in summary:

@@ -34,6 +34,13 @@ class OutputExistsError(UserError, FileExistsError):
     """An output file that exists and was not named with ``--force``."""
 
 
+def package_json(package: str, name: str) -> Any:
+    """The JSON value of data file ``name`` shipped in ``package``."""
+    from importlib import resources
+
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+
+
 def expand_user(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` with a leading ``~`` or ``~user`` expanded (:class:`UserError` naming ``what``)."""
     try:

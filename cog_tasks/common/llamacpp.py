@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.extras import MissingExtra
+from cog_tasks.common.files import stop_process_group
 from cog_tasks.common.runs import file_sha256
 
 EXTRA = "llamacpp"  # The cog-tasks extra that installs llama-cpp-python with its server.
@@ -111,7 +112,9 @@ class LlamaServer:
         self.port = self.port or free_port()
         # Without a log file the server's output goes to stderr: stdout stays the caller's.
         output = self.log.open("ab") if self.log else sys.stderr
-        self._process = subprocess.Popen(self.command(), stdout=output, stderr=subprocess.STDOUT)
+        self._process = subprocess.Popen(
+            self.command(), stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -128,16 +131,10 @@ class LlamaServer:
         raise UserError(f"llama.cpp server on {self.gguf} did not answer within {timeout:.0f} s")
 
     def stop(self, timeout: float = 30.0) -> None:
-        """Stop the server: SIGINT, then SIGKILL after ``timeout`` seconds."""
+        """Stop the server's process group: SIGINT, then SIGKILL after ``timeout`` seconds."""
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            stop_process_group(process, signal.SIGINT, timeout)
 
     def wait(self) -> int:
         """Block until the server exits; return its exit status."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,6 +66,11 @@ class Interval:
     def defined(self) -> bool:
         """Whether the interval has bounds."""
         return not math.isnan(self.low)
+
+    def over(self, n: int) -> Interval:
+        """The interval counted over ``n`` units; a missing one's reason is said for them."""
+        alike = not self.defined and self.reason.endswith(", all alike") and n >= SMALL_N
+        return replace(self, n=n, reason=f"{n} {plural(self.unit, n)}, all alike" if alike else "")
 
     def as_list(self) -> list[float | None]:
         """``[low, high]``, as the reports' JSON carries it (``None`` where there is none)."""

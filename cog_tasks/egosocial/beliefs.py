@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from cog_tasks.common import reading
+from cog_tasks.common.files import package_json
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
 from cog_tasks.egosocial.records import normalised_words
 
@@ -38,9 +39,7 @@ _GRADE = re.compile(
 GRADE_REMINDER = "Reminder: end your reply with one line, exactly 'GRADE: C' or 'GRADE: I'."
 
 #: The judge's prompt (``template``) and its rubric for each belief type (``rubrics``).
-_JUDGE = json.loads(
-    resources.files("cog_tasks.egosocial").joinpath("belief_judge.json").read_text("utf-8")
-)
+_JUDGE = package_json("cog_tasks.egosocial", "belief_judge.json")
 RUBRICS: dict[BeliefType, str] = _JUDGE["rubrics"]
 JUDGE_TEMPLATE: str = _JUDGE["template"]
 

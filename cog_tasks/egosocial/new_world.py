@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
-from importlib import resources
 
+from cog_tasks.common.files import package_json
 from cog_tasks.egosocial.records import EgoItem, Perspective, shuffle_options
 
 PEOPLE = ("Alva", "Borin", "Cressa", "Dael", "Elko", "Fenna", "Garrow", "Hesper", "Ilse", "Joren")
@@ -41,9 +40,7 @@ class World:
 #: The worlds, from ``new_world.json`` next to this module.
 WORLDS = tuple(
     World(world["name"], world["norm"], tuple(NormQuestion(**q) for q in world["questions"]))
-    for world in json.loads(
-        resources.files("cog_tasks.egosocial").joinpath("new_world.json").read_text("utf-8")
-    )
+    for world in package_json("cog_tasks.egosocial", "new_world.json")
 )
 
 
