@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from cog_tasks.benchmarks import specs
+from cog_tasks.benchmarks import REGISTRY
 from cog_tasks.common.spec import Step, load
 
 CHARS_PER_TOKEN = 4  # The rough rule of English text for GPT-style tokenizers.
@@ -29,7 +29,7 @@ def estimate_step(step: Step, dataset: list[Any], output_cap: int | None) -> Est
     chosen = dataset[: step.limit] if step.limit is not None else dataset
     cap = output_cap or step.task_args.get("max_tokens") or DEFAULT_OUTPUT_CAP
     # Characters each request of one sample adds beyond the first prompt (its spec's rule).
-    spec = next(spec for spec in specs() if step.task in spec.tasks)
+    spec = REGISTRY[step.benchmark]
     turns = load(spec.request_turns) if spec.request_turns else lambda *_: [0]
     requests = input_chars = 0
     for sample in chosen:
