@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cog_tasks.cogbench.metrics import (
+    COUNTED,
     RatingTally,
     RationalityTally,
     WeightScheme,
@@ -72,7 +73,15 @@ def merge_units(pairs: Iterable[tuple[str, UnitTallies]]) -> dict[str, UnitTalli
 
 
 def _row_tally(row: np.ndarray, weights: WeightScheme) -> RatingTally:
-    return RatingTally.from_value(dict(zip(_KEYS, row.tolist(), strict=True)), 0, weights)
+    """A row in :meth:`RatingTally.to_value` order (the counts, then human and agent per rating)."""
+    values = row.tolist()
+    counted, likert = values[: len(COUNTED)], values[len(COUNTED) :]
+    return RatingTally(
+        weights,
+        human=tuple(likert[0::2]),  # type: ignore[arg-type]
+        agent=tuple(likert[1::2]),  # type: ignore[arg-type]
+        **dict(zip(COUNTED, counted, strict=True)),
+    )
 
 
 def _weights_of(units: Sequence[UnitTallies]) -> WeightScheme:

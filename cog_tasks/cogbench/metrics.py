@@ -157,7 +157,7 @@ class RatingTally:
     def to_value(self, iteration: int, question: str | None = None) -> dict[str, float]:
         """Flatten into ``Score.value`` entries prefixed ``t<iteration>_`` (``t<i>_q<key>_``)."""
         prefix = _prefix(iteration, None if question is None else question_key(question))
-        value: dict[str, float] = {f"{prefix}{name}": getattr(self, name) for name in _COUNTED}
+        value: dict[str, float] = {f"{prefix}{name}": getattr(self, name) for name in COUNTED}
         for rating, human, agent in zip(LIKERT, self.human, self.agent, strict=True):
             value[f"{prefix}human{rating}"] = human
             value[f"{prefix}agent{rating}"] = agent
@@ -177,11 +177,11 @@ class RatingTally:
             weights,
             human=tuple(value[f"{prefix}human{rating}"] for rating in LIKERT),  # type: ignore[misc]
             agent=tuple(value[f"{prefix}agent{rating}"] for rating in LIKERT),  # type: ignore[misc]
-            **{name: value[f"{prefix}{name}"] for name in _COUNTED},  # type: ignore[arg-type]
+            **{name: value[f"{prefix}{name}"] for name in COUNTED},  # type: ignore[arg-type]
         )
 
 
-_COUNTED = ("pairs", "invalid", "disagreement", "unrated")
+COUNTED = ("pairs", "invalid", "disagreement", "unrated")
 """The scalar fields of a :class:`RatingTally`, in ``Score.value`` order."""
 _JUDGE_KEYS = {
     "scored": "judged",
