@@ -34,14 +34,23 @@ def test_a_long_step_names_its_log_and_last_line_every_period(
     assert lines[-1].endswith("item 3/20")
 
 
-def test_an_inspect_step_off_a_terminal_beats(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+def test_an_inspect_step_off_a_terminal_beats(
+    monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path
+) -> None:
     import time
+    import zipfile
 
     monkeypatch.setattr(profile, "REPORT_EVERY", 0.1)
     monkeypatch.setattr(profile, "_display", lambda: "none")
-    with profile._heartbeat("cogeval", Path("/logs/cogeval-x")):
+    with zipfile.ZipFile(tmp_path / "run.eval", "w") as log:  # an Inspect log being written
+        for name in ("_journal/start.json", "samples/a_epoch_1.json", "samples/b_epoch_1.json"):
+            log.writestr(name, "{}")
+    with profile._heartbeat("cogeval", tmp_path, 9):
         time.sleep(0.35)
     beats = capsys.readouterr().err.splitlines()
     assert len(beats) >= 2 and all(
-        "cogeval: running for" in b and "/logs/cogeval-x" in b for b in beats
+        "cogeval: 2 of 9 samples, running for" in b and str(tmp_path) in b for b in beats
     )
+    with profile._heartbeat("cogeval", Path("/logs/cogeval-x"), 9):  # no log yet
+        time.sleep(0.15)
+    assert "cogeval: running for" in capsys.readouterr().err

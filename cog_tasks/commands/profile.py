@@ -240,9 +240,10 @@ def _display() -> str:
 
 
 @contextmanager
-def _heartbeat(task: str, log_dir: Path) -> Iterator[None]:
-    """Off a terminal, say every :data:`REPORT_EVERY` s that ``task`` runs, and where it logs."""
+def _heartbeat(task: str, log_dir: Path, planned: int) -> Iterator[None]:
+    """Off a terminal, say every :data:`REPORT_EVERY` s how far ``task`` is, and where it logs."""
     import threading
+    import zipfile
 
     if _display() == "full":
         yield
@@ -250,9 +251,17 @@ def _heartbeat(task: str, log_dir: Path) -> Iterator[None]:
     done = threading.Event()
     started = time.monotonic()
 
+    def samples_done() -> str:
+        with suppress(OSError, ValueError, zipfile.BadZipFile):  # a log still being written
+            newest = max(log_dir.glob("*.eval"), key=lambda log: log.stat().st_mtime)
+            names = zipfile.ZipFile(newest).namelist()
+            return f"{sum(name.startswith('samples/') for name in names)} of {planned} samples, "
+        return ""
+
     def beat() -> None:
         while not done.wait(REPORT_EVERY):
-            _progress(f"{task}: running for {time.monotonic() - started:.0f} s, logs in {log_dir}")
+            running = f"running for {time.monotonic() - started:.0f} s"
+            _progress(f"{task}: {samples_done()}{running}, logs in {log_dir}")
 
     thread = threading.Thread(target=beat, daemon=True)
     thread.start()
@@ -278,7 +287,8 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
-    with _heartbeat(step.task, log_dir):
+    planned = min(len(task.dataset), step.limit or len(task.dataset)) * step.epochs
+    with _heartbeat(step.task, log_dir, planned):
         finished, logs = eval_set(
             [task],
             log_dir=str(log_dir),
