@@ -124,6 +124,10 @@ def join(labels_path: Path, folder: Path) -> dict[str, Any]:
     return {
         "what": __doc__.splitlines()[0],
         "seed": SEED,
+        "command": "python benchmarks/coglm_reading_sample.py sample; label the blind file; "
+        "python benchmarks/coglm_reading_sample.py join LABELS",
+        "labels": "one labeller (a helper agent) who saw only the blind file: question, "
+        "lettered options, reply; never the reader's outcome or the gold answer",
         "strata": {
             name: wilson_interval(agreed[name], n, unit="reply").as_dict()
             for name, n in sorted(drawn.items())
