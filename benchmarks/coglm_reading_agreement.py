@@ -51,7 +51,14 @@ def _old_reader(revision: str) -> Any:
     return module.extract_choice
 
 
-def _letter(index: int | None) -> str | None:
+def replies_file(model: str) -> Path:
+    """The authors' released replies of ``model`` (``$COG_TASKS_DATA/coglm/result``)."""
+    return (
+        Path(os.environ.get("COG_TASKS_DATA", "data")) / "coglm" / "result" / model / "result.json"
+    )
+
+
+def letter_of(index: int | None) -> str | None:
     return None if index is None else LETTERS[index]
 
 
@@ -63,19 +70,18 @@ def main() -> int:
     )
     parser.add_argument("--size", type=int, default=100)
     args = parser.parse_args()
-    root = Path(os.environ.get("COG_TASKS_DATA", "data")) / "coglm" / "result"
     old = _old_reader(args.before) if args.before else None
     rows, summary = [], {}
     for model in MODELS:
-        data = json.loads((root / model / "result.json").read_text())
+        data = json.loads(replies_file(model).read_text())
         counts: Counter[str] = Counter()
         for stage, abilities in data.items():
             for ability, items in abilities.items():
                 for number, item in enumerate(items):
                     reply, choices = item["predict"], item["candidates"]
-                    ours = _letter(extract_choice(reply, choices))
-                    authors = _letter(authors_llama_choice(reply, choices))
-                    before = _letter(old(reply, choices)) if old else None
+                    ours = letter_of(extract_choice(reply, choices))
+                    authors = letter_of(authors_llama_choice(reply, choices))
+                    before = letter_of(old(reply, choices)) if old else None
                     counts["replies"] += 1
                     counts["agree"] += ours == authors
                     counts["ours_invalid"] += ours is None
