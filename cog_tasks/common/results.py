@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.runs import RunIdentity, distinct_by_content, text_sha256
+from cog_tasks.common.spec import load
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
@@ -323,8 +324,12 @@ def compare_units(
     allow_different: bool = False,
     seed: int = 0,
     scale: str = "raw",
+    statistic: str = "",
 ) -> Pairing:
-    """The statistics entry for two runs: a paired difference over shared units, or why not."""
+    """The statistics entry for two runs: a paired difference over shared units, or why not.
+
+    ``statistic``: the headline's :attr:`~cog_tasks.common.headlines.Headline.statistic`.
+    """
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
     if not first or not second:
@@ -336,7 +341,10 @@ def compare_units(
     if unshared := len(set(first) ^ set(second)):
         notes.append(f"{unshared} {plural(unit, unshared)} in one run only")
     bounds = difference_bounds(scale, first, second)
-    difference = paired_difference(first, second, unit=unit, seed=seed, bounds=bounds)
+    summed = load(statistic) if statistic else None
+    difference = paired_difference(
+        first, second, unit=unit, seed=seed, bounds=bounds, statistic=summed
+    )
     return Pairing(difference, "; ".join(notes))
 
 
