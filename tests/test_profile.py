@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -83,10 +84,15 @@ def test_two_chance_profiles_pair_on_shared_units(chance_profiles, tmp_path: Pat
     by_label = {f"{r['benchmark']} {r['measure']}": r for r in first["rows"]}
     for comparison in paired:
         # The same units in both (seeds differ, items do not): the paired value is the gap.
-        assert comparison.difference.value == pytest.approx(comparison.first - comparison.second)
+        if comparison.first is None or comparison.second is None:  # κ undefined: no valid rating
+            assert math.isnan(comparison.difference.value), comparison.label
+        else:
+            gap = comparison.first - comparison.second
+            assert comparison.difference.value == pytest.approx(gap), comparison.label
         assert comparison.difference.n == by_label[comparison.label]["n"]
-    # Unpaired rows are listed with their reason, never dropped.
-    assert {c.reason for c in comparisons if c.difference is None} == {"no per-unit values"}
+    # Every row pairs, κ and the cognitive age through their statistics: none is dropped.
+    assert len(comparisons) == len(first["rows"]) == len(paired)
+    assert {"cogbench authenticity_avg_a", "coglm cognitive_age"} <= {c.label for c in paired}
     # A profile against itself: every difference 0, inside its interval, nothing marked.
     for comparison in compare_profiles(first, first):
         if comparison.difference is not None:

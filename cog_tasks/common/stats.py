@@ -449,8 +449,8 @@ def paired_difference(
     import numpy as np
 
     shared = [key for key in first if key in second]
-    counted = statistic is not None
-    if not counted:
+    counted = True  # every shared unit has a denominator in both runs (a payload always has)
+    if statistic is None:
         top_a, bottom_a = _ratio_parts([first[key] for key in shared])
         top_b, bottom_b = _ratio_parts([second[key] for key in shared])
         counted = bool(((bottom_a > 0) & (bottom_b > 0)).all())
