@@ -17,6 +17,9 @@ STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
 
+YEARS_SPAN = 38.4
+"""CogLM's ages differ by at most twice its age map's stage weights (stage scores in [-1, 1])."""
+
 
 class ResultsError(UserError):
     """A run that cannot become numbers as given (one line naming the run and the fault)."""
@@ -354,6 +357,8 @@ def difference_bounds(
     """The range of the difference of two headlines on ``scale`` (shares: 1; kappas: 2)."""
     if scale in ("calibrated", "kappa"):
         return (-2.0, 2.0)
+    if scale == "years":
+        return (-YEARS_SPAN, YEARS_SPAN)
 
     def share(value: UnitValue) -> bool:
         top, bottom = value if isinstance(value, tuple) else (value, 1.0)

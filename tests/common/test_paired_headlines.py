@@ -20,9 +20,9 @@ from cog_tasks.cogbench.intervals import (
 from cog_tasks.cogbench.metrics import RatingTally
 from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.headlines import item_headlines
-from cog_tasks.coglm.metrics import ScoredItem, cognitive_age, stage_scores
+from cog_tasks.coglm.metrics import AGE_MAPPING, ScoredItem, cognitive_age, stage_scores
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.results import compare_units
+from cog_tasks.common.results import YEARS_SPAN, compare_units, difference_bounds
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import load
 from cog_tasks.common.stats import headline_of
@@ -114,10 +114,18 @@ def test_cognitive_age_pairs_per_item() -> None:
     assert difference.value == pytest.approx(strong.interval.value - weak.interval.value)
     assert difference.unit == "item" and difference.n == len(strong.units) == 120
     assert difference.method == "bootstrap" and difference.excludes(0.0)
-    # A run against itself: 0, its interval never excludes it (an age has no fixed range).
+    # A run against itself: 0 inside an interval around it, within the ages' range.
     same = _pair(strong, strong)
-    assert same.value == 0.0 and not same.excludes(0.0)
-    assert same.format() == "0.000 [no interval: 120 items, scored alike by both runs]"
+    assert same.value == 0.0 and same.low < 0.0 < same.high and same.method == "wilson"
+    assert -YEARS_SPAN <= same.low and same.high <= YEARS_SPAN
+
+
+def test_the_years_span_covers_every_difference_of_two_ages() -> None:
+    """Stage scores are calibrated accuracies, within [-1, 1]; the map is linear in them."""
+    assert (
+        2 * sum(AGE_MAPPING.stage_weights) <= YEARS_SPAN < 2 * sum(AGE_MAPPING.stage_weights) + 0.01
+    )
+    assert difference_bounds("years", {}, {}) == (-YEARS_SPAN, YEARS_SPAN)
 
 
 def test_the_age_statistic_is_the_headlines_value() -> None:
