@@ -911,6 +911,22 @@ PROBES = [
         setup=profile_row(units={"u1": [1.0]}),
     ),
     probe(
+        "profile-compare-payload-without-statistic",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "units",
+        setup=profile_row(units={"u1": {"1": [1.0, 2.0]}}),
+    ),
+    probe(
+        "profile-compare-statistic-outside-cog-tasks",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "statistic 'os:system' is not a cog_tasks reference",
+        setup=profile_row(units={"u1": {"1": [1.0]}}, statistic="os:system"),
+    ),
+    probe(
         "profile-compare-unit-value-nan",
         "profile compare {tmp}/a.json {tmp}/a.json",
         "a.json",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -83,10 +84,15 @@ def test_two_chance_profiles_pair_on_shared_units(chance_profiles, tmp_path: Pat
     by_label = {f"{r['benchmark']} {r['measure']}": r for r in first["rows"]}
     for comparison in paired:
         # The same units in both (seeds differ, items do not): the paired value is the gap.
-        assert comparison.difference.value == pytest.approx(comparison.first - comparison.second)
+        if comparison.first is None or comparison.second is None:  # κ undefined: no valid rating
+            assert math.isnan(comparison.difference.value), comparison.label
+        else:
+            gap = comparison.first - comparison.second
+            assert comparison.difference.value == pytest.approx(gap), comparison.label
         assert comparison.difference.n == by_label[comparison.label]["n"]
-    # Unpaired rows are listed with their reason, never dropped.
-    assert {c.reason for c in comparisons if c.difference is None} == {"no per-unit values"}
+    # Every row pairs, κ and the cognitive age through their statistics: none is dropped.
+    assert len(comparisons) == len(first["rows"]) == len(paired)
+    assert {"cogbench authenticity_avg_a", "coglm cognitive_age"} <= {c.label for c in paired}
     # A profile against itself: every difference 0, inside its interval, nothing marked.
     for comparison in compare_profiles(first, first):
         if comparison.difference is not None:
@@ -381,3 +387,78 @@ def test_compare_names_the_profile_of_every_trivial_verdict() -> None:
         verdicts = re.findall(r"(\S+) (?:minus it|not paired)", line.trivial)
         assert verdicts and set(verdicts) <= set(names), line.trivial
         assert "model minus it" not in line.trivial
+
+
+def _payload_profile(model: str, agree: float, right: float) -> dict:
+    """A profile of two rows whose headlines are statistics of payloads: κ and the age."""
+    import numpy as np
+
+    from cog_tasks.cogbench.intervals import (
+        UnitTallies,
+        authenticity_interval,
+        kappa_payload,
+        kappa_statistic,
+    )
+    from cog_tasks.cogbench.metrics import RatingTally
+    from cog_tasks.coglm.abilities import ABILITIES
+    from cog_tasks.coglm.headlines import item_headlines
+    from cog_tasks.coglm.metrics import ScoredItem
+    from cog_tasks.common.headlines import Headline
+    from cog_tasks.common.runs import RunIdentity
+
+    rng = np.random.default_rng(int(agree * 10))
+    trajectories = {}
+    for number in range(12):
+        tallies = {}
+        for iteration in (0, 1, 2):
+            human = rng.integers(1, 6, size=8)
+            agent = np.where(rng.random(8) < agree, human, rng.integers(1, 6, size=8))
+            tallies[iteration] = RatingTally.from_ratings(human.tolist(), agent.tolist())
+        trajectories[f"a-{number}"] = UnitTallies.from_iterations(tallies)
+    kappa = Headline(
+        "cogbench",
+        "authenticity_avg_a",
+        authenticity_interval(list(trajectories.values())),
+        RunIdentity.of("cogbench@4.2.0", model, arguments={"subset": "a"}),
+        {key: kappa_payload(unit) for key, unit in trajectories.items()},
+        scale="kappa",
+        statistic=kappa_statistic(None),
+    )
+    items = [
+        ScoredItem(a.code, 4, float(rng.random() < right), True, f"{a.code}-{k}")
+        for a in ABILITIES
+        for k in range(12)
+    ]
+    run = RunIdentity.of("coglm_chat@2.6.0", model)
+    (age,) = [h for h in item_headlines(items, run, pooled_measure="p") if h.scale == "years"]
+    rows = json.loads(json.dumps([kappa.as_row(), age.as_row()]))  # as profile.json holds them
+    return {"model": model, "preset": "smoke", "identity": {"model": model}, "rows": rows}
+
+
+def test_compare_pairs_kappa_and_the_cognitive_age_and_reads_rows_without_payloads(
+    tmp_path: Path, capsys
+) -> None:
+    first, second = _payload_profile("m1", 0.9, 0.9), _payload_profile("m2", 0.3, 0.5)
+    kappa, age = compare_profiles(first, second)
+    for comparison in (kappa, age):
+        assert comparison.difference.value == pytest.approx(comparison.first - comparison.second)
+        assert comparison.difference.defined and comparison.difference.excludes(0.0)
+    assert kappa.difference.n == 12 and -2.0 <= kappa.difference.low <= kappa.difference.high <= 2
+    assert age.difference.n == 120 and age.label == "coglm cognitive_age"
+    # A profile against itself: 0 inside an interval around it.
+    for same in compare_profiles(first, first):
+        assert same.difference.low < 0.0 == same.difference.value < same.difference.high
+    # The command reads them from profile.json files; older rows (no payloads) still compare.
+    older = json.loads(json.dumps(second))
+    for row in older["rows"]:
+        row["units"] = {}
+        del row["statistic"]
+    for name, data in {"a": first, "b": second, "old": older}.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+    assert main(["profile", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    out = capsys.readouterr().out
+    assert "2 rows tested; 0 not paired" in out
+    assert main(["profile", "compare", str(tmp_path / "a.json"), str(tmp_path / "old.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("no per-unit values") == 2 and "0 rows tested; 2 not paired" in out
+    assert [c.reason for c in compare_profiles(first, older)] == ["no per-unit values"] * 2

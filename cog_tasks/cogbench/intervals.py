@@ -6,8 +6,9 @@ them and the statistic (pooled κ, a mean of per-iteration means) is recomputed 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -20,14 +21,11 @@ from cog_tasks.cogbench.metrics import (
     pooled_tallies,
     question_tallies,
 )
-from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, paired_sums
+from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, payload_interval
 
 UNIT = "trajectory"
 """CogBench's resampling unit."""
 
-_KEYS = tuple(RatingTally().to_value(0))
-"""A rating tally's entries, the columns of a bootstrap table."""
-_COLUMNS = len(_KEYS)
 Cell = tuple[int, str | None]
 """An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""
 
@@ -95,77 +93,50 @@ def _average_later(by_iteration: Mapping[int, float], iteration: int | None) -> 
     """The iteration's value, or the mean over iterations >= 1 (NaN where undefined)."""
     if iteration is not None:
         return by_iteration.get(iteration, float("nan"))
-    later = [value for t, value in by_iteration.items() if t >= 1]
+    later = [value for t, value in sorted(by_iteration.items()) if t >= 1]
     return float(np.mean(later)) if later else float("nan")
 
 
-def _kappa_cells(units: Iterable[UnitTallies], kappa: str, iteration: int | None) -> list[Cell]:
+def kappa_payload(
+    unit: UnitTallies, kappa: str = "pooled", iteration: int | None = None
+) -> dict[str, list[float]]:
+    """A trajectory's rating tallies by cell, ``"<iteration>"`` or ``"<iteration> <question>"``."""
     per_question = check_kappa_form(kappa) == "per_question"
-    cells = sorted(
-        {cell for unit in units for cell in unit.ratings if (cell[1] is not None) == per_question},
-        key=lambda cell: (cell[0], cell[1] or ""),
-    )
-    return [cell for cell in cells if iteration is None or cell[0] == iteration]
+    return {
+        f"{t}" if q is None else f"{t} {q}": list(tally.to_value(0).values())
+        for (t, q), tally in unit.ratings.items()
+        if (q is not None) == per_question and iteration in (None, t)
+    }
 
 
-def _kappa_vector(unit: UnitTallies, cells: Sequence[Cell]) -> list[float]:
-    """A trajectory's rating tallies in ``cells``, flat (κ depends only on their sum)."""
-    zero = [0.0] * _COLUMNS
-    return [
-        x
-        for cell in cells
-        for x in (unit.ratings[cell].to_value(0).values() if cell in unit.ratings else zero)
-    ]
+def kappa_of_sums(
+    summed: Mapping[str, np.ndarray], weights: WeightScheme = None, iteration: int | None = None
+) -> float:
+    """κ (averaged over iterations 1 and above, or one iteration's) of summed kappa payloads."""
+    found: dict[int, list[float]] = {}
+    for cell, row in summed.items():
+        value = _row_tally(row, weights).kappa()
+        if value is not None:
+            found.setdefault(int(cell.split()[0]), []).append(value)
+    return _average_later({t: float(np.mean(values)) for t, values in found.items()}, iteration)
 
 
-def _kappa_statistic(
-    cells: Sequence[Cell], weights: WeightScheme, iteration: int | None
-) -> Callable[[np.ndarray], float]:
-    """κ (averaged over iterations 1 and above, or one iteration's) of summed tally vectors."""
+linear_kappa_of_sums = partial(kappa_of_sums, weights="linear")
+quadratic_kappa_of_sums = partial(kappa_of_sums, weights="quadratic")
 
-    def statistic(summed: np.ndarray) -> float:
-        found: dict[int, list[float]] = {}
-        for (cell_iteration, _), row in zip(
-            cells, summed.reshape(len(cells), _COLUMNS), strict=True
-        ):
-            value = _row_tally(row, weights).kappa()
-            if value is not None:
-                found.setdefault(cell_iteration, []).append(value)
-        by_iteration = {t: float(np.mean(values)) for t, values in found.items()}
-        return _average_later(by_iteration, iteration)
 
-    return statistic
+def kappa_statistic(weights: WeightScheme) -> str:
+    """The reference of :func:`kappa_of_sums` with ``weights``: the κ headline's statistic."""
+    return f"{__name__}:{weights + '_' if weights else ''}kappa_of_sums"
 
 
 def authenticity_interval(
     units: Sequence[UnitTallies], kappa: str = "pooled", iteration: int | None = None, seed: int = 0
 ) -> Interval:
     """Authenticity κ (one iteration's, or the average over 1 and above) over trajectories."""
-    cells = _kappa_cells(units, kappa, iteration)
-    statistic = _kappa_statistic(cells, _weights_of(units), iteration)
-    table = np.array([_kappa_vector(unit, cells) for unit in units]).reshape(len(units), -1)
-    return bootstrap_interval(
-        lambda indices: statistic(table[indices].sum(axis=0)), len(units), unit=UNIT, seed=seed
-    )
-
-
-def authenticity_difference(
-    first: Mapping[str, UnitTallies],
-    second: Mapping[str, UnitTallies],
-    kappa: str = "pooled",
-    iteration: int | None = None,
-    seed: int = 0,
-) -> Interval:
-    """κ of ``first`` minus κ of ``second`` over the trajectories both ran, paired."""
-    both = [*first.values(), *second.values()]
-    cells = _kappa_cells(both, kappa, iteration)
-    return paired_sums(
-        {key: _kappa_vector(unit, cells) for key, unit in first.items()},
-        {key: _kappa_vector(unit, cells) for key, unit in second.items()},
-        _kappa_statistic(cells, _weights_of(both), iteration),
-        unit=UNIT,
-        seed=seed,
-    )
+    statistic = partial(kappa_of_sums, weights=_weights_of(units), iteration=iteration)
+    payloads = [kappa_payload(unit, kappa, iteration) for unit in units]
+    return payload_interval(payloads, statistic, unit=UNIT, seed=seed)
 
 
 def rationality_interval(

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cog_tasks.cogbench.metrics import WeightScheme, iteration_value
 from cog_tasks.cogbench.parsing import coerce_rating, profile_from_text
 from cog_tasks.cogbench.rationality import NO_REASONING, UNREADABLE, JudgeVerdict
 from cog_tasks.common.errors import UserError
@@ -214,6 +215,17 @@ class Trajectory:
     def id(self) -> str:
         """Stable sample id: ``<subset>-<topic>-<profile name>``."""
         return f"{self.subset}-{slug(self.topic)}-{slug(self.profile_name)}"
+
+    def rated_alike(self, rating: int | None, scheme: WeightScheme, kappa: str) -> dict[str, float]:
+        """Its ``Score.value`` tallies with every statement rated ``rating`` (``None``: unread)."""
+        value: dict[str, float] = {}
+        for step in self.steps:
+            ratings = (step.human_ratings, [rating] * len(step.human_ratings))
+            flat = iteration_value(
+                step.iteration, step.questions, *ratings, scheme, kappa == "per_question"
+            )
+            value.update(flat)
+        return value
 
     def to_metadata(self) -> dict[str, Any]:
         """JSON-ready form for ``Sample.metadata``."""

@@ -1,7 +1,7 @@
 """CogBench's trivial strategies: a constant rating, on the model row's own trajectories.
 
-Each rates every statement alike (1-5, or the run's most common human rating), scored per
-trajectory as κ averaged over iterations >= 1; a constant's κ is 0 wherever humans vary.
+Each rates every statement alike (1-5, or the run's most common human rating); its per-trajectory
+tallies are pooled into κ as the model's are; a constant's κ is 0 wherever humans vary.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from collections import Counter
 from collections.abc import Collection
 from functools import partial
 
+from cog_tasks.cogbench.intervals import UnitTallies, kappa_payload
 from cog_tasks.cogbench.loader import load_trajectories
-from cog_tasks.cogbench.metrics import LIKERT, RatingTally, check_weights, summarize_iterations
+from cog_tasks.cogbench.metrics import LIKERT, check_weights
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import TrivialStrategy
@@ -41,9 +42,11 @@ def _trajectories(units: Collection[str], run: RunIdentity) -> list[Trajectory]:
 def _scores(
     units: Collection[str], run: RunIdentity, rating: int | None
 ) -> dict[str, dict[str, UnitValue]]:
-    """Per trajectory, the κ of rating every statement ``rating`` (``None``: the majority)."""
+    """Per trajectory, the κ payload of rating every statement ``rating`` (``None``: majority)."""
     trajectories = _trajectories(units, run)
-    weights = check_weights(dict(run.arguments).get("weights") or None)
+    arguments = dict(run.arguments)
+    weights = check_weights(arguments.get("weights") or None)
+    kappa = arguments.get("kappa") or "pooled"
     if rating is None:
         counts = Counter(
             h for t in trajectories for step in t.steps for h in step.human_ratings if h
@@ -51,17 +54,9 @@ def _scores(
         rating = counts.most_common(1)[0][0] if counts else LIKERT[len(LIKERT) // 2]
     values: dict[str, UnitValue] = {}
     for trajectory in trajectories:
-        average = summarize_iterations(
-            {
-                step.iteration: RatingTally.from_ratings(
-                    step.human_ratings, [rating] * len(step.human_ratings), weights
-                ).kappa()
-                for step in trajectory.steps
-            }
-        ).average
-        if average is not None:
-            values[trajectory.id] = average
-    return {f"{MEASURE}_{dict(run.arguments).get('subset', 'a')}": values}
+        value = trajectory.rated_alike(rating, weights, kappa)
+        values[trajectory.id] = kappa_payload(UnitTallies.from_value(value, weights), kappa)
+    return {f"{MEASURE}_{arguments.get('subset', 'a')}": values}
 
 
 rating_1 = partial(_scores, rating=1)

@@ -26,6 +26,8 @@ from cog_tasks.common.stats import Interval, UnitValue
 
 BENCHMARK = "coglm"
 UNIT = "item"
+AGE_OF_SUMS = "cog_tasks.coglm.metrics:age_of_sums"
+"""The cognitive age headline's statistic (its per-item payload: ``{ability: calibrated unit}``)."""
 
 
 def declared_benchmark() -> dict[str, str]:
@@ -79,7 +81,7 @@ def run_headlines(checked: CheckedRun, *, pooled_measure: str, seed: int = 0) ->
 def headline_units(
     items: Sequence[ScoredItem], pooled_measure: str
 ) -> dict[str, dict[str, UnitValue]]:
-    """Per headline measure (pooled, ``overall``, each stage present), each item's unit value."""
+    """Per headline measure (pooled, ``overall``, each stage, the age), each item's unit value."""
     pooled: dict[str, UnitValue] = {
         item.id: calibrated_unit(item.outcome, item.num_choices) for item in items
     }
@@ -96,6 +98,7 @@ def headline_units(
         }
 
     units = {pooled_measure: pooled, "overall": scaled(weight)}
+    units["cognitive_age"] = {i.id: {i.ability: list(pooled[i.id])} for i in items}  # type: ignore
     for stage in sorted({ABILITY_BY_CODE[code].stage for code in weight}):
         units[f"stage{stage}"] = scaled(c for c in weight if ABILITY_BY_CODE[c].stage == stage)
     return units
@@ -128,7 +131,10 @@ def item_headlines(
         measure: str, interval: Interval, text: str = note, scale: str = "calibrated"
     ) -> Headline:
         values = units.get(measure, {})
-        return Headline(BENCHMARK, measure, interval, run, values, text, coverage, scale=scale)
+        statistic = AGE_OF_SUMS if measure == "cognitive_age" else ""
+        return Headline(
+            BENCHMARK, measure, interval, run, values, text, coverage, scale, statistic=statistic
+        )
 
     pooled = calibrated_interval(outcomes, counts, seed=seed)
     headlines = [

@@ -25,7 +25,6 @@ from cog_tasks.common.stats import (
     UnitValue,
     bootstrap_interval,
     on_scale,
-    paired_sums,
     ratio_interval,
     wilson_interval,
 )
@@ -325,38 +324,8 @@ def add_intervals(summary: dict[str, Any], intervals: SummaryIntervals) -> dict[
     return summary
 
 
-def age_vector(item: ScoredItem) -> list[float]:
-    """An item's calibrated ``(numerator, denominator)`` in its ability's slots."""
-    vector = [0.0] * (2 * len(ABILITIES))
-    slot = 2 * [ability.code for ability in ABILITIES].index(item.ability)
-    vector[slot : slot + 2] = calibrated_unit(float(item.correct), item.num_choices)  # type: ignore[assignment]
-    return vector
-
-
-def age_of_sum(summed: Sequence[float]) -> float:
-    """The cognitive age of summed :func:`age_vector` values (NaN unless all four stages)."""
-    abilities = {
-        ability.code: summed[2 * k] / summed[2 * k + 1]
-        for k, ability in enumerate(ABILITIES)
-        if summed[2 * k + 1] > 0
-    }
+def age_of_sums(summed: Mapping[str, np.ndarray]) -> float:
+    """The cognitive age of summed ``{ability: calibrated unit}`` items (NaN without 4 stages)."""
+    abilities = {code: top / bottom for code, (top, bottom) in summed.items() if bottom > 0}
     age = cognitive_age(stage_scores(abilities)) if abilities else None
-    return math.nan if age is None else age
-
-
-def age_difference(
-    first: Mapping[str, ScoredItem],
-    second: Mapping[str, ScoredItem],
-    *,
-    seed: int = 0,
-    resamples: int = RESAMPLES,
-) -> Interval:
-    """Cognitive age of ``first`` minus that of ``second`` over the items both scored, paired."""
-    return paired_sums(
-        {key: age_vector(item) for key, item in first.items()},
-        {key: age_vector(item) for key, item in second.items()},
-        age_of_sum,
-        unit="item",
-        seed=seed,
-        resamples=resamples,
-    )
+    return math.nan if age is None else float(age)

@@ -25,7 +25,7 @@ from cog_tasks.common.results import ResultsError, compare_units
 from cog_tasks.common.runs import RunIdentity, refuse_same_content
 from cog_tasks.common.secrets import is_secret, redact
 from cog_tasks.common.spec import Step, load
-from cog_tasks.common.stats import SMALL_N
+from cog_tasks.common.stats import SMALL_N, UnitValue
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -548,7 +548,7 @@ def _row_label(row: Mapping[str, Any]) -> str:
     return f"{row['benchmark']} {row['measure']}"
 
 
-def _units(row: Mapping[str, Any]) -> dict[str, float | tuple[float, float]]:
+def _units(row: Mapping[str, Any]) -> dict[str, UnitValue]:
     return {
         key: tuple(value) if isinstance(value, list) else value
         for key, value in row["units"].items()
@@ -636,6 +636,7 @@ def compare_profiles(
             allow_different=allow_different,
             seed=seed,
             scale=row.get("scale", "raw"),
+            statistic=row.get("statistic") or "",
         )
         values = (row["value"], other["value"])
         comparisons.append(Comparison(label, pairing.difference, *values, pairing.reason))
@@ -672,6 +673,11 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _is_numbers(value: object) -> bool:
+    """Whether ``value`` is a list of finite JSON numbers (a payload's entry)."""
+    return isinstance(value, list) and all(map(_is_number, value))
+
+
 def _row_problem(row: object) -> str | None:
     """What keeps ``compare`` from reading a ``profile.json`` row, or ``None`` for a good row."""
     if not isinstance(row, dict) or any(name not in row for name in PROFILE_ROW_FIELDS):
@@ -688,13 +694,16 @@ def _row_problem(row: object) -> str | None:
         return f"value {row['value']!r} is not a number"
     if isinstance(row["n"], bool) or not isinstance(row["n"], int):
         return f"n {row['n']!r} is not an integer"
-    units = row["units"]
+    units, statistic = row["units"], row.get("statistic") or ""
     if not isinstance(units, dict) or not all(
         _is_number(value)
         or (isinstance(value, list) and len(value) == 2 and all(map(_is_number, value)))
+        or (statistic and isinstance(value, dict) and all(map(_is_numbers, value.values())))
         for value in units.values()
     ):
-        return "units map each unit to a number or a [numerator, denominator] pair"
+        return "units map each unit to a number, a [numerator, denominator] pair or a payload"
+    if statistic and not str(statistic).startswith("cog_tasks."):
+        return f"statistic {statistic!r} is not a cog_tasks reference"
     if row.get("scale", "raw") not in SCALES:
         return f"scale {row['scale']!r} is not one of {', '.join(SCALES)}"
     return None

@@ -43,7 +43,11 @@ class TrivialResult:
 
 @dataclass(frozen=True)
 class Headline:
-    """One headline number of one run, with its per-unit values (a ratio of sums) if any."""
+    """One headline number of one run, with its per-unit values if any.
+
+    The headline is their ratio of sums, or where ``statistic`` names one (a ``module:attribute``
+    reference) that statistic of their summed payloads.
+    """
 
     benchmark: str
     measure: str
@@ -54,6 +58,7 @@ class Headline:
     coverage: Coverage | None = None
     scale: str = "raw"
     trivial: TrivialResult | None = None
+    statistic: str = ""
 
     def as_row(self) -> dict[str, object]:
         """The row of ``profile.json`` (``coverage`` ``None`` without the results model)."""
@@ -66,6 +71,7 @@ class Headline:
             "scale": self.scale,
             "trivial": None if self.trivial is None else self.trivial.as_dict(),
             "run": self.run.as_dict(),
+            "statistic": self.statistic,
             "units": {
                 key: list(value) if isinstance(value, tuple) else value
                 for key, value in self.units.items()

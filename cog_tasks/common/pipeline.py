@@ -18,7 +18,7 @@ from cog_tasks.common.results import (
 )
 from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
 from cog_tasks.common.spec import TrivialStrategy, load
-from cog_tasks.common.stats import UnitValue
+from cog_tasks.common.stats import UnitValue, headline_of
 
 Extra = TypeVar("Extra")
 
@@ -97,29 +97,28 @@ def checked_rows(
     return rows
 
 
-def _ratio(values: Sequence[UnitValue]) -> float:
-    """The ratio of the sums (a headline of per-unit values)."""
-    pairs = [value if isinstance(value, tuple) else (float(value), 1.0) for value in values]
-    bottom = sum(b for _, b in pairs)
-    return sum(t for t, _ in pairs) / bottom if bottom else float("nan")
-
-
 def best_trivial(
     headline: Headline, strategies: Sequence[TrivialStrategy], seed: int = 0
 ) -> TrivialResult | None:
     """The best trivial strategy on the headline's own units and the model's paired difference."""
     if not headline.units:
         return None
+    statistic = load(headline.statistic) if headline.statistic else None
     scored: list[tuple[float, str, Mapping[str, UnitValue]]] = []
     for strategy in strategies:
         values = load(strategy.score)(list(headline.units), headline.run).get(headline.measure)
         if values:
-            scored.append((_ratio([values[unit] for unit in values]), strategy.name, values))
+            scored.append((headline_of(list(values.values()), statistic), strategy.name, values))
     if not scored:
         return None
     value, name, values = max(scored, key=lambda entry: entry[0])
     pairing = compare_units(
-        headline.units, values, unit=headline.interval.unit, seed=seed, scale=headline.scale
+        headline.units,
+        values,
+        unit=headline.interval.unit,
+        seed=seed,
+        scale=headline.scale,
+        statistic=headline.statistic,
     )
     return TrivialResult(name, value, pairing.difference)
 

@@ -9,12 +9,16 @@ from dataclasses import dataclass, field, replace
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.runs import RunIdentity, distinct_by_content, text_sha256
+from cog_tasks.common.spec import load
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status (``judge_invalid``: an unreadable judge reply)."""
 
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
+
+YEARS_SPAN = 38.4
+"""CogLM's ages differ by at most twice its age map's stage weights (stage scores in [-1, 1])."""
 
 
 class ResultsError(UserError):
@@ -323,8 +327,12 @@ def compare_units(
     allow_different: bool = False,
     seed: int = 0,
     scale: str = "raw",
+    statistic: str = "",
 ) -> Pairing:
-    """The statistics entry for two runs: a paired difference over shared units, or why not."""
+    """The statistics entry for two runs: a paired difference over shared units, or why not.
+
+    ``statistic``: the headline's :attr:`~cog_tasks.common.headlines.Headline.statistic`.
+    """
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
     if not first or not second:
@@ -336,7 +344,10 @@ def compare_units(
     if unshared := len(set(first) ^ set(second)):
         notes.append(f"{unshared} {plural(unit, unshared)} in one run only")
     bounds = difference_bounds(scale, first, second)
-    difference = paired_difference(first, second, unit=unit, seed=seed, bounds=bounds)
+    summed = load(statistic) if statistic else None
+    difference = paired_difference(
+        first, second, unit=unit, seed=seed, bounds=bounds, statistic=summed
+    )
     return Pairing(difference, "; ".join(notes))
 
 
@@ -346,6 +357,8 @@ def difference_bounds(
     """The range of the difference of two headlines on ``scale`` (shares: 1; kappas: 2)."""
     if scale in ("calibrated", "kappa"):
         return (-2.0, 2.0)
+    if scale == "years":
+        return (-YEARS_SPAN, YEARS_SPAN)
 
     def share(value: UnitValue) -> bool:
         top, bottom = value if isinstance(value, tuple) else (value, 1.0)

@@ -25,6 +25,12 @@ SHARE = (0.0, 1.0)  # The scale of a share (a proportion, a rate of events per t
 Statistic = Callable[["np.ndarray"], float]
 """A headline of an index array of units (drawn with replacement)."""
 
+Payload = Mapping[str, Sequence[float]]
+"""A unit's additive tallies by name, where a headline is a statistic of their sums."""
+
+SumStatistic = Callable[[dict[str, "np.ndarray"]], float]
+"""A headline of :data:`Payload` sums (a name no unit has sums to zeros)."""
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -271,8 +277,51 @@ def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     return tops, bottoms
 
 
-UnitValue = float | tuple[float, float]
-"""A value, or ``(numerator, denominator)`` of a ratio of sums."""
+UnitValue = float | tuple[float, float] | Payload
+"""A value, ``(numerator, denominator)`` of a ratio of sums, or a :data:`Payload`."""
+
+
+def _payload(value: UnitValue) -> Payload:
+    return value if isinstance(value, Mapping) else {"": _pair(value)}
+
+
+def _ratio_of_sums(summed: dict[str, np.ndarray]) -> float:
+    return float(summed[""][0] / summed[""][1])
+
+
+def _tables(*runs: Sequence[Payload]) -> tuple[list[str], list[np.ndarray]]:
+    """The runs' payloads as ``(unit, name, entry)`` tables over every name any of them has."""
+    import numpy as np
+
+    names = sorted({name for run in runs for payload in run for name in payload})
+    width = max((len(v) for run in runs for payload in run for v in payload.values()), default=0)
+    zero = [0.0] * width
+    return names, [
+        np.array([[p.get(n, zero) for n in names] for p in run], float).reshape(
+            len(run), len(names), width
+        )
+        for run in runs
+    ]
+
+
+def _of_sums(statistic: SumStatistic, names: list[str], table: np.ndarray) -> Statistic:
+    return lambda indices: statistic(dict(zip(names, table[indices].sum(axis=0), strict=True)))
+
+
+def headline_of(values: Sequence[UnitValue], statistic: SumStatistic | None = None) -> float:
+    """The headline of per-unit values: their ratio of sums, or ``statistic`` of their sums."""
+    import numpy as np
+
+    names, (table,) = _tables([_payload(value) for value in values])
+    return _of_sums(statistic or _ratio_of_sums, names, table)(np.arange(len(values)))
+
+
+def payload_interval(
+    payloads: Sequence[Payload], statistic: SumStatistic, *, unit: str, seed: int = 0
+) -> Interval:
+    """Bootstrap interval of ``statistic`` of summed :data:`Payload` units."""
+    names, (table,) = _tables(payloads)
+    return bootstrap_interval(_of_sums(statistic, names, table), len(table), unit=unit, seed=seed)
 
 
 def ratio_interval(
@@ -391,23 +440,30 @@ def paired_difference(
     resamples: int = RESAMPLES,
     confidence: float = CONFIDENCE,
     bounds: tuple[float, float] = ANY,
+    statistic: SumStatistic | None = None,
 ) -> Interval:
-    """Interval of ``ratio(first) - ratio(second)`` over the units both have (paired bootstrap)."""
+    """Paired bootstrap of ``ratio(first) - ratio(second)`` (or of ``statistic`` of the sums).
+
+    Each replicate draws the shared units once, the same for both runs.
+    """
     import numpy as np
 
     shared = [key for key in first if key in second]
-    top_a, bottom_a = _ratio_parts([first[key] for key in shared])
-    top_b, bottom_b = _ratio_parts([second[key] for key in shared])
-    if len(shared) >= SMALL_N and bool(((bottom_a > 0) & (bottom_b > 0)).all()):
-        unanimous = _unanimous_paired(top_a / bottom_a, top_b / bottom_b, unit, confidence)
-        if unanimous is not None:
-            return unanimous
-        if np.array_equal(top_a, top_b) and np.array_equal(bottom_a, bottom_b):
-            return _identical_paired(len(shared), unit, confidence, bounds)
-    return paired_sums(
-        {key: _pair(first[key]) for key in shared},
-        {key: _pair(second[key]) for key in shared},
-        lambda summed: float(summed[0] / summed[1]),
+    counted = True  # every shared unit has a denominator in both runs (a payload always has)
+    if statistic is None:
+        top_a, bottom_a = _ratio_parts([first[key] for key in shared])
+        top_b, bottom_b = _ratio_parts([second[key] for key in shared])
+        counted = bool(((bottom_a > 0) & (bottom_b > 0)).all())
+        if len(shared) >= SMALL_N and counted:
+            unanimous = _unanimous_paired(top_a / bottom_a, top_b / bottom_b, unit, confidence)
+            if unanimous is not None:
+                return unanimous
+    names, tables = _tables(*([_payload(run[key]) for key in shared] for run in (first, second)))
+    if len(shared) >= SMALL_N and counted and np.array_equal(*tables):
+        return _identical_paired(len(shared), unit, confidence, bounds)
+    return paired_bootstrap(
+        *(_of_sums(statistic or _ratio_of_sums, names, table) for table in tables),
+        len(shared),
         unit=unit,
         scale=bounds,
         **_options(seed, resamples, confidence),
@@ -432,32 +488,3 @@ def paired_bootstrap(
         return first(indices) - second(indices)
 
     return bootstrap_interval(difference, n_units, unit=unit, scale=scale, **options)
-
-
-def paired_sums(
-    first: Mapping[Hashable, Sequence[float]],
-    second: Mapping[Hashable, Sequence[float]],
-    statistic: Callable[[np.ndarray], float],
-    *,
-    unit: str,
-    seed: int = 0,
-    resamples: int = RESAMPLES,
-    confidence: float = CONFIDENCE,
-    scale: tuple[float, float] = ANY,
-) -> Interval:
-    """Paired interval of ``statistic(sum of first) - statistic(sum of second)``."""
-    import numpy as np
-
-    shared = [key for key in first if key in second]
-    if not shared:
-        return no_interval(math.nan, 0, unit)
-    table_a = np.array([first[key] for key in shared], dtype=float)
-    table_b = np.array([second[key] for key in shared], dtype=float)
-    return paired_bootstrap(
-        lambda indices: statistic(table_a[indices].sum(axis=0)),
-        lambda indices: statistic(table_b[indices].sum(axis=0)),
-        len(shared),
-        unit=unit,
-        scale=scale,
-        **_options(seed, resamples, confidence),
-    )

@@ -12,7 +12,8 @@ from cog_tasks.coglm.lm_eval.results import chance_headlines, headlines_from_lm_
 from cog_tasks.coglm.metrics import AGE_MAPPING, ScoredItem, summarize
 from cog_tasks.coglm.paper import PAPER_ROWS
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.stats import paired_difference
+from cog_tasks.common.spec import load
+from cog_tasks.common.stats import headline_of, paired_difference
 
 RUN = RunIdentity.of("coglm@2.0", "m")
 
@@ -63,7 +64,12 @@ def test_each_headline_is_the_ratio_of_its_units_sums() -> None:
     assert age.value == pytest.approx(
         AGE_MAPPING({s: summary["stages"][str(s)] for s in range(1, 5)})
     )
-    assert age.low < age.value < age.high and found["cognitive_age"].units == {}
+    assert age.low < age.value < age.high
+    # Its units are per-item payloads; its statistic of their sums is the same age.
+    statistic = load(found["cognitive_age"].statistic)
+    assert headline_of(list(found["cognitive_age"].units.values()), statistic) == pytest.approx(
+        summary["cognitive_age"]
+    )
     # The same intervals as the report's JSON.
     assert summary["cognitive_age_ci"] == [age.low, age.high]
 

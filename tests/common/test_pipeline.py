@@ -72,3 +72,59 @@ def test_the_best_trivial_strategy_is_scored_on_the_rows_own_units() -> None:
     assert with_trivial([headline(0)], ()) == [headline(0)]
     (shown,) = with_trivial([headline(0)], STRATEGIES)
     assert shown.as_row()["trivial"]["name"] == "all but three"
+
+
+def test_kappa_and_age_rows_get_their_benchmarks_best_trivial_strategy() -> None:
+    """Rows whose headline is a statistic of payloads: the strategies scored on the same units."""
+    from cog_tasks.cogbench.intervals import (
+        UnitTallies,
+        authenticity_interval,
+        kappa_payload,
+        kappa_statistic,
+    )
+    from cog_tasks.cogbench.loader import load_trajectories
+    from cog_tasks.cogbench.metrics import iteration_value
+    from cog_tasks.cogbench.trivial import STRATEGIES as RATERS
+    from cog_tasks.coglm.abilities import ABILITIES
+    from cog_tasks.coglm.headlines import chance_items, item_headlines
+    from cog_tasks.coglm.records import load_records
+    from cog_tasks.coglm.trivial import STRATEGIES as ANSWERS
+
+    trajectories, _ = load_trajectories("a", source="sample")
+    agreeing = {
+        t.id: UnitTallies.from_value(
+            {
+                key: value
+                for step in t.steps
+                for key, value in iteration_value(
+                    step.iteration, step.questions, step.human_ratings, step.human_ratings, None
+                ).items()
+            },
+            None,
+        )
+        for t in trajectories
+    }
+    kappa = Headline(
+        "cogbench",
+        "authenticity_avg_a",
+        authenticity_interval(list(agreeing.values())),
+        RunIdentity.of("cogbench@4.2.0", "m", arguments={"subset": "a", "source": "sample"}),
+        {key: kappa_payload(unit) for key, unit in agreeing.items()},
+        scale="kappa",
+        statistic=kappa_statistic(None),
+    )
+    records = [r for a in ABILITIES for r in load_records([a.code])[:20]]
+    run = RunIdentity.of("coglm_chat@2.6.0", "chance")
+    found = item_headlines(chance_items(records, 1), run, pooled_measure="calibrated_acc_pooled")
+    age = next(headline for headline in found if headline.measure == "cognitive_age")
+    for headline, strategies in ((kappa, RATERS), (age, ANSWERS)):
+        result = best_trivial(headline, strategies)
+        assert result is not None and result.name in {s.name for s in strategies}
+        gap = headline.interval.value - result.value
+        assert result.difference.value == pytest.approx(gap), headline.measure
+        assert with_trivial([headline], strategies)[0].as_row()["trivial"]["name"] == result.name
+    # Humans vary on every trajectory: a constant rater's κ is 0, the agreeing model's 1.
+    assert kappa.interval.value == 1.0 and best_trivial(kappa, RATERS).value == pytest.approx(0.0)
+    assert best_trivial(kappa, RATERS).difference.format().endswith("[no interval: 4 trajectories]")
+    difference = best_trivial(age, ANSWERS).difference
+    assert difference.n == 200 and difference.low < difference.value < difference.high

@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspect_ai.log import EvalLog
 
 from cog_tasks.cogbench.inspect.logs import BENCHMARK, agent_row, checked_runs
+from cog_tasks.cogbench.intervals import kappa_statistic
 from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
 from cog_tasks.cogbench.report import AgentCurves, no_valid_rating
 from cog_tasks.common.headlines import Headline
@@ -49,6 +50,7 @@ def headlines(log: EvalLog) -> list[Headline]:
             note="; ".join(part for part in (note, extra) if part),
             coverage=run.checked.coverage,
             scale=scale,
+            statistic=kappa_statistic(run.weights) if scale == "kappa" else "",
         )
 
     replies = (

@@ -21,6 +21,7 @@ from cog_tasks.cogbench.intervals import (
     UnitTallies,
     authenticity_interval,
     invalid_share_units,
+    kappa_payload,
     rationality_interval,
     rationality_units,
 )
@@ -29,7 +30,6 @@ from cog_tasks.cogbench.metrics import (
     RationalityTally,
     WeightScheme,
     check_weights,
-    iteration_value,
     judge_summaries,
     pooled_tallies,
 )
@@ -95,17 +95,10 @@ def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping)
 
     ``check_run`` leaves them out of the means, but the row's reply ``counts`` keep them.
     """
-    values: dict[str, float] = dict.fromkeys(COUNTS, 0.0)
-    per_question = args.get("kappa") == "per_question"
-    for step in trajectory.steps:
+    values = dict.fromkeys(COUNTS, 0.0) | trajectory.rated_alike(None, weights, args.get("kappa"))
+    for step in trajectory.steps if args.get("judge", True) else ():
         unread: list[int | None] = [None] * len(step.human_ratings)
-        values.update(
-            iteration_value(
-                step.iteration, step.questions, step.human_ratings, unread, weights, per_question
-            )
-        )
-        if args.get("judge", True):
-            values.update(RationalityTally.from_scores(unread).to_value(step.iteration))
+        values.update(RationalityTally.from_scores(unread).to_value(step.iteration))
     return values
 
 
@@ -271,7 +264,10 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
         **{name: sum(record.values.get(name, 0.0) for record in records) for name in COUNTS},
     }
     invalid_units = invalid_share_units(tallies)
-    measures: dict[str, Mapping[str, UnitValue]] = {"invalid_rate": invalid_units}
+    measures: dict[str, Mapping[str, UnitValue]] = {
+        "invalid_rate": invalid_units,
+        "authenticity_avg": {unit: kappa_payload(t, kappa) for unit, t in tallies.items()},
+    }
     readable = judge_invalid = None
     if judged:
         measures["rationality_avg"] = rationality_units(tallies)
