@@ -509,6 +509,16 @@ def test_sigterm_says_what_sigint_says(row_env: Path, monkeypatch: pytest.Monkey
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its reaper does not)."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def test_sigterm_during_a_profile_step_leaves_no_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -519,8 +529,6 @@ def test_sigterm_during_a_profile_step_leaves_no_process(
     import sys
     import threading
     import time
-
-    import psutil
 
     from cog_tasks.commands import profile
     from cog_tasks.common.files import terminate_as_interrupt
@@ -545,17 +553,53 @@ def test_sigterm_during_a_profile_step_leaves_no_process(
     with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
         profile._run_lm_eval(profile.ModelSpec("hf/local"), Step("coglm", "coglm_chat"), tmp_path)
 
-    def running(pid: int) -> bool:
-        try:
-            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return False
-
     started = [int(pid) for pid in pids.read_text().split()]
     deadline = time.monotonic() + 5  # SIGKILL is delivered asynchronously: let it land
     while [pid for pid in started if running(pid)] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(started) == 2 and not [pid for pid in started if running(pid)]
+
+
+@pytest.mark.skipif(os.uname().sysname != "Linux", reason="prctl's parent-death signal")
+@pytest.mark.parametrize(
+    "start",
+    [
+        "with files.child_process(command): time.sleep(120)",
+        "files.start_child(command); time.sleep(120)",
+    ],
+    ids=["child_process", "start_child"],
+)
+def test_sigkill_of_the_parent_leaves_no_child(start: str, tmp_path: Path) -> None:
+    """SIGKILL to a process that started a child through ``files``: the child dies with it.
+
+    The parent cannot clean up after a SIGKILL; the child's parent-death signal does.
+    """
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "child"
+    sleep = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    script = (
+        "import sys, time\n"
+        "from cog_tasks.common import files\n"
+        f"command = [sys.executable, '-c', {sleep!r}]\n"
+        f"{start}\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        assert running(child)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5
+    while running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(child)
 
 
 def test_a_failed_run_is_one_line() -> None:
