@@ -579,7 +579,9 @@ def test_sigkill_of_the_parent_leaves_no_child(start: str, tmp_path: Path) -> No
     import time
 
     pid_file = tmp_path / "child"
-    sleep = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    sleep = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    )
     script = (
         "import sys, time\n"
         "from cog_tasks.common import files\n"
@@ -692,45 +694,90 @@ def test_no_written_file_holds_a_canary_secret(row_env: Path) -> None:
     assert not leaks
 
 
+def inspect_case(task: str, argument: str, name: str, id: str, **env: str) -> Any:
+    """An ``inspect eval`` row: its arguments (after the defaults), what its line names, its env."""
+    return pytest.param(task, argument, name, env, id=id)
+
+
 INSPECT_CASES = [
-    pytest.param("cog_tasks/egosocial_static", "-T size=abc", "size", id="inspect-size-abc"),
-    pytest.param(
-        "cog_tasks/egosocial_number_guessing", "-T games=0", "games", id="inspect-games-0"
+    inspect_case("cog_tasks/egosocial_static", "-T size=abc", "size", "inspect-size-abc"),
+    inspect_case("cog_tasks/egosocial_number_guessing", "-T games=0", "games", "inspect-games-0"),
+    inspect_case(
+        "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", "inspect-source"
     ),
-    pytest.param(
-        "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", id="inspect-source"
+    # Refusals a sample would raise (Inspect then logs the error, says "Task interrupted" and
+    # exits 0): each is made while the task is built, where the eval's model and roles are known.
+    inspect_case(
+        "cog_tasks/cogeval", "--temperature 0", "-T temperatures=0", "inspect-temperature"
     ),
-    # A generate setting the task overrides per sample: refused while the task is built (it
-    # was raised in the first sample, and Inspect then exits 0 with "Task interrupted").
-    pytest.param(
-        "cog_tasks/cogeval", "--temperature 0", "-T temperatures=0", id="inspect-temperature"
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T agent=cot -T iterations=1",
+        "--model-role judge=MODEL",
+        "inspect-cogbench-no-judge",
+    ),
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T agent=cot -T self_judge=true --model-role judge=mockllm/model",
+        "self_judge",
+        "inspect-cogbench-two-judges",
+    ),
+    inspect_case(
+        "cog_tasks/egosocial_blackjack_beliefs",
+        "",
+        "--model-role judge=MODEL",
+        "inspect-beliefs-no-judge",
+    ),
+    # CogGPT's prompts are the authors', fetched: offline, with no copy, the task is refused.
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T judge=false",
+        "-T prompts=ours",
+        "inspect-coggpt-prompts-offline",
+        COG_TASKS_DATA="{tmp}/data",
+        HF_HUB_OFFLINE="1",
+    ),
+    # The llama-text prompt on an hf/ model without the plain-text template (SmolLM2, local).
+    inspect_case(
+        "cog_tasks/coglm_chat",
+        "-T prompt=llama-text --model hf/smollm2 -M model_path={smollm2}",
+        "chat_template",
+        "inspect-llama-text-template",
     ),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("task", "argument", "name"), INSPECT_CASES)
-def test_inspect_eval_ends_on_our_line(task: str, argument: str, name: str, row_env: Path) -> None:
-    """``inspect eval`` with a bad ``-T`` value: our one line last, exit code 2, no traceback."""
+@pytest.mark.parametrize(("task", "argument", "name", "env"), INSPECT_CASES)
+def test_inspect_eval_ends_on_our_line(
+    task: str, argument: str, name: str, env: dict[str, str], row_env: Path
+) -> None:
+    """``inspect eval`` with a bad setting: our one line last, exit code 2, no traceback."""
     import subprocess
 
+    if "{smollm2}" in argument:
+        from cog_tasks.common.models import embedded_model_path
+
+        argument = argument.replace("{smollm2}", str(embedded_model_path("smollm2")))
+    (row_env / "data").mkdir()
     finished = subprocess.run(
         [
             "inspect",
             "eval",
             task,
-            *argument.split(),
             "--model",
             "mockllm/model",
             "--limit",
             "1",
             "--log-dir",
             str(row_env / "logs"),
+            *argument.split(),  # after the defaults: a row's --model wins
         ],
         capture_output=True,
         text=True,
         timeout=600,
         cwd=row_env,
+        env={**os.environ, **{key: value.format(tmp=row_env) for key, value in env.items()}},
     )
     lines = [line for line in finished.stderr.splitlines() if line.strip()]
     assert finished.returncode == 2, finished.stderr[-2000:]

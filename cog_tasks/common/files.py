@@ -81,11 +81,8 @@ def begin_command(force: bool) -> None:
 
 
 def _is_input(target: Path) -> bool:
-    resolved = target.resolve()
-    if resolved in _INPUTS:
-        return True
-    return target.exists() and any(
-        source.exists() and os.path.samefile(source, target) for source in _INPUTS
+    return target.resolve() in _INPUTS or (
+        target.exists() and any(s.exists() and os.path.samefile(s, target) for s in _INPUTS)
     )
 
 
@@ -173,10 +170,7 @@ def scratch_folder(parent: str | os.PathLike[str], prefix: str) -> Iterator[Path
 
 
 def start_child(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
-    """Start ``command`` in a new session; on Linux, SIGKILL reaches it when this thread ends.
-
-    Start it from a thread that lives as long as the child should (the main one).
-    """
+    """Start ``command`` in a new session; on Linux it dies with this thread (the main one)."""
     if not sys.platform.startswith("linux"):
         return subprocess.Popen(command, start_new_session=True, **popen)
     prctl, parent = ctypes.CDLL(None).prctl, os.getpid()

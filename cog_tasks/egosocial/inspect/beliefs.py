@@ -8,6 +8,8 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_mode
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.generation import eval_model
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
@@ -57,7 +59,9 @@ def judge_model() -> Model:
     """The model in the ``judge`` role, or in ``grader`` where only that one is bound."""
     bound = model_roles()
     role = GRADER_ROLE if GRADER_ROLE in bound and JUDGE_ROLE not in bound else JUDGE_ROLE
-    return get_model(role=role, required=True)
+    if role not in bound:
+        raise UserError("the model role 'judge' is required: pass --model-role judge=MODEL")
+    return get_model(role=role)
 
 
 @scorer(metrics=[key_intervals(unit="item", headline="all")])
@@ -96,6 +100,8 @@ def belief_judge() -> Scorer:
 @task
 def egosocial_blackjack_beliefs() -> Task:
     """EgoSocialArena Blackjack as the authors ran it: 50 prompts, graded by the ``judge`` role."""
+    if eval_model() is not None:  # outside an eval, the first score looks for the judge
+        judge_model()
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()
     return Task(
