@@ -187,10 +187,7 @@ def start_child(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
 def child_process(
     command: list[str], stop: signal.Signals = signal.SIGTERM, **popen: Any
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """Run ``command`` (:func:`start_child`); however the block ends, no child of it is left.
-
-    Its process group gets ``stop`` and, 30 s later, SIGKILL (on SIGTERM too).
-    """
+    """Run ``command`` (:func:`start_child`); however the block ends, its group is stopped."""
     with terminate_as_interrupt():
         process = start_child(command, **popen)
         try:

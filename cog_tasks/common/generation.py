@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from inspect_ai.model import Model
 
+JUDGE_ROLE = "judge"  # The Inspect model role of every judge and grader.
+
 
 def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
     """Generation settings for a temperature; 0 decodes greedily (``top_k=1`` on ``hf``)."""
@@ -17,18 +19,13 @@ def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
 
 
 def eval_model() -> Model | None:
-    """The model of the eval building the task (``inspect eval``, ``eval("name")``), else ``None``.
-
-    A task refuses a setting there, before any sample. ``INSPECT_EVAL_MODEL`` is hidden: outside
-    an eval ``get_model()`` would build its model.
-    """
+    """The model of the eval building the task (``inspect eval``, ``eval("name")``) or ``None``."""
     from inspect_ai.model import get_model
 
-    hidden = os.environ.pop("INSPECT_EVAL_MODEL", None)
+    hidden = os.environ.pop("INSPECT_EVAL_MODEL", None)  # outside an eval get_model() builds it
     try:
         return get_model()
     except ValueError:  # "No model specified": no eval is building the task
         return None
     finally:
-        if hidden is not None:
-            os.environ["INSPECT_EVAL_MODEL"] = hidden
+        os.environ.update({} if hidden is None else {"INSPECT_EVAL_MODEL": hidden})

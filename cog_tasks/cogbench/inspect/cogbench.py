@@ -11,8 +11,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from cog_tasks.cogbench.agents import AGENTS, ANSWER_TOKENS, MEMORY_TOKENS, AgentSettings
-from cog_tasks.cogbench.agents.authors import authors_prompts
-from cog_tasks.cogbench.agents.memory import minilm_embedding_function
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
 from cog_tasks.cogbench.inspect.solver import check_judge_role, cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
@@ -108,9 +106,11 @@ def cogbench(
     if judge_chars is not None:
         integer("judge_chars", judge_chars, 1)
     if agent == "coggpt":  # its memory's packages and the authors' prompts, found before a sample
-        minilm_embedding_function()
+        from cog_tasks.cogbench.agents import authors, memory
+
+        memory.minilm_embedding_function()
         if prompts == "authors":
-            authors_prompts()
+            authors.authors_prompts()
     if judge and eval_model() is not None:  # outside an eval, the first sample checks the roles
         check_judge_role(self_judge)
     with recording_reads() as reads:

@@ -25,9 +25,9 @@ from cog_tasks.cogbench.agents import (
 from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.generation import JUDGE_ROLE
 
 STORE_KEY = "cogbench_iterations"
-JUDGE_ROLE = "judge"
 
 
 def check_judge_role(self_judge: bool) -> None:
