@@ -57,9 +57,7 @@ def judge_model() -> Model:
     """The model in the ``judge`` role, or in ``grader`` where only that one is bound."""
     bound = model_roles()
     role = GRADER_ROLE if GRADER_ROLE in bound and JUDGE_ROLE not in bound else JUDGE_ROLE
-    if role not in bound:
-        raise UserError("the model role 'judge' is required: pass --model-role judge=MODEL")
-    return get_model(role=role)
+    return get_model(role=role, required=True)
 
 
 @scorer(metrics=[key_intervals(unit="item", headline="all")])
@@ -98,8 +96,8 @@ def belief_judge() -> Scorer:
 @task
 def egosocial_blackjack_beliefs() -> Task:
     """EgoSocialArena Blackjack as the authors ran it: 50 prompts, graded by the ``judge`` role."""
-    if eval_model() is not None:  # outside an eval, the first score looks for the judge
-        judge_model()
+    if eval_model() is not None and not {JUDGE_ROLE, GRADER_ROLE} & set(model_roles()):
+        raise UserError("the model role 'judge' is required: pass --model-role judge=MODEL")
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()
     return Task(
