@@ -509,6 +509,16 @@ def test_sigterm_says_what_sigint_says(row_env: Path, monkeypatch: pytest.Monkey
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its reaper does not)."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def test_sigterm_during_a_profile_step_leaves_no_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -519,8 +529,6 @@ def test_sigterm_during_a_profile_step_leaves_no_process(
     import sys
     import threading
     import time
-
-    import psutil
 
     from cog_tasks.commands import profile
     from cog_tasks.common.files import terminate_as_interrupt
@@ -545,17 +553,55 @@ def test_sigterm_during_a_profile_step_leaves_no_process(
     with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
         profile._run_lm_eval(profile.ModelSpec("hf/local"), Step("coglm", "coglm_chat"), tmp_path)
 
-    def running(pid: int) -> bool:
-        try:
-            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return False
-
     started = [int(pid) for pid in pids.read_text().split()]
     deadline = time.monotonic() + 5  # SIGKILL is delivered asynchronously: let it land
     while [pid for pid in started if running(pid)] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(started) == 2 and not [pid for pid in started if running(pid)]
+
+
+@pytest.mark.skipif(os.uname().sysname != "Linux", reason="prctl's parent-death signal")
+@pytest.mark.parametrize(
+    "start",
+    [
+        "with files.child_process(command): time.sleep(120)",
+        "files.start_child(command); time.sleep(120)",
+    ],
+    ids=["child_process", "start_child"],
+)
+def test_sigkill_of_the_parent_leaves_no_child(start: str, tmp_path: Path) -> None:
+    """SIGKILL to a process that started a child through ``files``: the child dies with it.
+
+    The parent cannot clean up after a SIGKILL; the child's parent-death signal does.
+    """
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "child"
+    sleep = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    )
+    script = (
+        "import sys, time\n"
+        "from cog_tasks.common import files\n"
+        f"command = [sys.executable, '-c', {sleep!r}]\n"
+        f"{start}\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        assert running(child)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5
+    while running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(child)
 
 
 def test_a_failed_run_is_one_line() -> None:
@@ -648,45 +694,90 @@ def test_no_written_file_holds_a_canary_secret(row_env: Path) -> None:
     assert not leaks
 
 
+def inspect_case(task: str, argument: str, name: str, id: str, **env: str) -> Any:
+    """An ``inspect eval`` row: its arguments (after the defaults), what its line names, its env."""
+    return pytest.param(task, argument, name, env, id=id)
+
+
 INSPECT_CASES = [
-    pytest.param("cog_tasks/egosocial_static", "-T size=abc", "size", id="inspect-size-abc"),
-    pytest.param(
-        "cog_tasks/egosocial_number_guessing", "-T games=0", "games", id="inspect-games-0"
+    inspect_case("cog_tasks/egosocial_static", "-T size=abc", "size", "inspect-size-abc"),
+    inspect_case("cog_tasks/egosocial_number_guessing", "-T games=0", "games", "inspect-games-0"),
+    inspect_case(
+        "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", "inspect-source"
     ),
-    pytest.param(
-        "cog_tasks/egosocial_static", "-T source=/nonexistent", "/nonexistent", id="inspect-source"
+    # Refusals a sample would raise (Inspect then logs the error, says "Task interrupted" and
+    # exits 0): each is made while the task is built, where the eval's model and roles are known.
+    inspect_case(
+        "cog_tasks/cogeval", "--temperature 0", "-T temperatures=0", "inspect-temperature"
     ),
-    # A generate setting the task overrides per sample: refused while the task is built (it
-    # was raised in the first sample, and Inspect then exits 0 with "Task interrupted").
-    pytest.param(
-        "cog_tasks/cogeval", "--temperature 0", "-T temperatures=0", id="inspect-temperature"
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T agent=cot -T iterations=1",
+        "--model-role judge=MODEL",
+        "inspect-cogbench-no-judge",
+    ),
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T agent=cot -T self_judge=true --model-role judge=mockllm/model",
+        "self_judge",
+        "inspect-cogbench-two-judges",
+    ),
+    inspect_case(
+        "cog_tasks/egosocial_blackjack_beliefs",
+        "",
+        "--model-role judge=MODEL",
+        "inspect-beliefs-no-judge",
+    ),
+    # CogGPT's prompts are the authors', fetched: offline, with no copy, the task is refused.
+    inspect_case(
+        "cog_tasks/cogbench",
+        "-T source=sample -T judge=false",
+        "-T prompts=ours",
+        "inspect-coggpt-prompts-offline",
+        COG_TASKS_DATA="{tmp}/data",
+        HF_HUB_OFFLINE="1",
+    ),
+    # The llama-text prompt on an hf/ model without the plain-text template (SmolLM2, local).
+    inspect_case(
+        "cog_tasks/coglm_chat",
+        "-T prompt=llama-text --model hf/smollm2 -M model_path={smollm2}",
+        "chat_template",
+        "inspect-llama-text-template",
     ),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("task", "argument", "name"), INSPECT_CASES)
-def test_inspect_eval_ends_on_our_line(task: str, argument: str, name: str, row_env: Path) -> None:
-    """``inspect eval`` with a bad ``-T`` value: our one line last, exit code 2, no traceback."""
+@pytest.mark.parametrize(("task", "argument", "name", "env"), INSPECT_CASES)
+def test_inspect_eval_ends_on_our_line(
+    task: str, argument: str, name: str, env: dict[str, str], row_env: Path
+) -> None:
+    """``inspect eval`` with a bad setting: our one line last, exit code 2, no traceback."""
     import subprocess
 
+    if "{smollm2}" in argument:
+        from cog_tasks.common.models import embedded_model_path
+
+        argument = argument.replace("{smollm2}", str(embedded_model_path("smollm2")))
+    (row_env / "data").mkdir()
     finished = subprocess.run(
         [
             "inspect",
             "eval",
             task,
-            *argument.split(),
             "--model",
             "mockllm/model",
             "--limit",
             "1",
             "--log-dir",
             str(row_env / "logs"),
+            *argument.split(),  # after the defaults: a row's --model wins
         ],
         capture_output=True,
         text=True,
         timeout=600,
         cwd=row_env,
+        env={**os.environ, **{key: value.format(tmp=row_env) for key, value in env.items()}},
     )
     lines = [line for line in finished.stderr.splitlines() if line.strip()]
     assert finished.returncode == 2, finished.stderr[-2000:]

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-from types import FrameType
 
 NAMES_HELP = "embedded model: smollm2, gemma3-270m, qwen2.5-coder-1.5b"
 
@@ -17,24 +15,18 @@ def _gguf_path(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stop(signum: int, _: FrameType | None) -> None:
-    raise KeyboardInterrupt(signal.Signals(signum).name)
-
-
 def _serve(args: argparse.Namespace) -> int:
+    from cog_tasks.common.files import terminate_as_interrupt
     from cog_tasks.common.llamacpp import LlamaServer
 
     server = LlamaServer(args.name, context=args.context, port=args.port, threads=args.threads)
-    previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        with server:
+        with terminate_as_interrupt(), server:
             print(server.base_url, flush=True)
             print(f"model: {server.model}  gguf: {server.gguf}", file=sys.stderr, flush=True)
             return server.wait()
     except KeyboardInterrupt:
         return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def register(commands: argparse._SubParsersAction) -> None:

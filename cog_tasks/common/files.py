@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import io
 import json
@@ -10,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -79,11 +81,8 @@ def begin_command(force: bool) -> None:
 
 
 def _is_input(target: Path) -> bool:
-    resolved = target.resolve()
-    if resolved in _INPUTS:
-        return True
-    return target.exists() and any(
-        source.exists() and os.path.samefile(source, target) for source in _INPUTS
+    return target.resolve() in _INPUTS or (
+        target.exists() and any(s.exists() and os.path.samefile(s, target) for s in _INPUTS)
     )
 
 
@@ -170,16 +169,27 @@ def scratch_folder(parent: str | os.PathLike[str], prefix: str) -> Iterator[Path
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def start_child(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Start ``command`` in a new session; on Linux it dies with this thread (the main one)."""
+    if not sys.platform.startswith("linux"):
+        return subprocess.Popen(command, start_new_session=True, **popen)
+    prctl, parent = ctypes.CDLL(None).prctl, os.getpid()
+
+    def die_with_parent() -> None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before prctl
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return subprocess.Popen(command, start_new_session=True, preexec_fn=die_with_parent, **popen)
+
+
 @contextmanager
 def child_process(
     command: list[str], stop: signal.Signals = signal.SIGTERM, **popen: Any
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """Run ``command``; however the block ends (SIGTERM too), no child of it is left running.
-
-    The child leads its own process group, which gets ``stop`` and, 30 s later, SIGKILL.
-    """
+    """Run ``command`` (:func:`start_child`); however the block ends, its group is stopped."""
     with terminate_as_interrupt():
-        process = subprocess.Popen(command, start_new_session=True, **popen)
+        process = start_child(command, **popen)
         try:
             yield process
         finally:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from inspect_ai.model import GenerateConfig
+    from inspect_ai.model import Model
+
+JUDGE_ROLE = "judge"  # The Inspect model role of every judge and grader.
 
 
 def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
@@ -17,14 +18,14 @@ def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
     return {"temperature": temperature}
 
 
-def inspect_eval_config() -> GenerateConfig | None:
-    """The generate config ``inspect eval`` gave its model; ``None`` outside that command.
-
-    Inspect builds the model before the task, so a task can refuse a setting while it is
-    built: before any sample runs, with our one line last and exit code 2.
-    """
-    if not sys.argv or Path(sys.argv[0]).name != "inspect":
-        return None
+def eval_model() -> Model | None:
+    """The model of the eval building the task (``inspect eval``, ``eval("name")``) or ``None``."""
     from inspect_ai.model import get_model
 
-    return get_model().config
+    hidden = os.environ.pop("INSPECT_EVAL_MODEL", None)  # outside an eval get_model() builds it
+    try:
+        return get_model()
+    except ValueError:  # "No model specified": no eval is building the task
+        return None
+    finally:
+        os.environ.update({} if hidden is None else {"INSPECT_EVAL_MODEL": hidden})

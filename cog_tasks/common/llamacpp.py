@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.extras import MissingExtra
-from cog_tasks.common.files import stop_process_group
+from cog_tasks.common.files import start_child, stop_process_group
 from cog_tasks.common.runs import file_sha256
 
 EXTRA = "llamacpp"  # The cog-tasks extra that installs llama-cpp-python with its server.
@@ -112,9 +112,7 @@ class LlamaServer:
         self.port = self.port or free_port()
         # Without a log file the server's output goes to stderr: stdout stays the caller's.
         output = self.log.open("ab") if self.log else sys.stderr
-        self._process = subprocess.Popen(
-            self.command(), stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        self._process = start_child(self.command(), stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:

@@ -12,20 +12,19 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from cog_tasks.cogbench.agents import AGENTS, ANSWER_TOKENS, MEMORY_TOKENS, AgentSettings
 from cog_tasks.cogbench.inspect.scorer import authenticity, cogbench_scorer, rationality
-from cog_tasks.cogbench.inspect.solver import cogbench_agent
+from cog_tasks.cogbench.inspect.solver import check_judge_role, cogbench_agent
 from cog_tasks.cogbench.inspect.version import TASK_VERSION
 from cog_tasks.cogbench.loader import LANGUAGES, SUBSETS, load_trajectories
 from cog_tasks.cogbench.metrics import check_kappa_form, check_weights
 from cog_tasks.cogbench.records import Trajectory
+from cog_tasks.common.generation import eval_model
 from cog_tasks.common.params import choice, flag, integer, split_names
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
 
 def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
     """Accept ``"A,B"`` (as ``-T`` gives it) or a list of topic names."""
-    if value is None:
-        return None
-    return [part for part in split_names(value) if part] or None
+    return None if value is None else split_names(value) or None
 
 
 def record_to_sample(trajectory: Trajectory) -> Sample:
@@ -106,6 +105,14 @@ def cogbench(
     )
     if judge_chars is not None:
         integer("judge_chars", judge_chars, 1)
+    if agent == "coggpt":  # its memory's packages and the authors' prompts, found before a sample
+        from cog_tasks.cogbench.agents import authors, memory
+
+        memory.minilm_embedding_function()
+        if prompts == "authors":
+            authors.authors_prompts()
+    if judge and eval_model() is not None:  # outside an eval, the first sample checks the roles
+        check_judge_role(self_judge)
     with recording_reads() as reads:
         trajectories, location = load_trajectories(
             subset, language, source, revision, _topic_names(topics), iterations

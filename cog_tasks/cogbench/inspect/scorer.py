@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from inspect_ai.model import get_model, model_roles
+from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from cog_tasks.cogbench.inspect.solver import (
     JUDGE_ROLE,
-    MISSING_JUDGE,
     STORE_KEY,
     ModelGenerator,
+    check_judge_role,
     iteration_lines,
 )
 from cog_tasks.cogbench.intervals import (
@@ -45,7 +45,6 @@ from cog_tasks.cogbench.rationality import (
     verdict_tally,
 )
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.common.errors import UserError
 from cog_tasks.common.stats import metric_values
 
 
@@ -165,13 +164,7 @@ def cogbench_scorer(
         trajectory = Trajectory.from_metadata(state.metadata)
         verdicts = []
         if judge:
-            bound = JUDGE_ROLE in model_roles()
-            if bound == self_judge:
-                raise UserError(
-                    "-T self_judge=true and --model-role judge both name a judge; give one"
-                    if bound
-                    else MISSING_JUDGE
-                )
+            check_judge_role(self_judge)
             generator = ModelGenerator(get_model() if self_judge else get_model(role=JUDGE_ROLE))
             verdicts = await judge_answers(
                 generator, judge_inputs(trajectory, records), context_chars=judge_chars

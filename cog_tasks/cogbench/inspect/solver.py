@@ -25,13 +25,21 @@ from cog_tasks.cogbench.agents import (
 from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.generation import JUDGE_ROLE
 
 STORE_KEY = "cogbench_iterations"
-JUDGE_ROLE = "judge"
-MISSING_JUDGE = (
-    "CogBench's Rationality needs a judge: pass --model-role judge=MODEL, or -T self_judge=true "
-    "to let the evaluated model judge itself, or -T judge=false to skip Rationality"
-)
+
+
+def check_judge_role(self_judge: bool) -> None:
+    """Refuse a ``judge`` role left unbound without ``self_judge``, or bound beside it."""
+    if (JUDGE_ROLE in model_roles()) == self_judge:
+        raise UserError(
+            "-T self_judge=true and --model-role judge both name a judge; give one"
+            if self_judge
+            else "CogBench's Rationality needs a judge: pass --model-role judge=MODEL, or -T "
+            "self_judge=true to let the evaluated model judge itself, or -T judge=false to skip "
+            "Rationality"
+        )
 
 
 def hit_token_limit(output: ModelOutput, max_tokens: int) -> bool:
@@ -82,8 +90,8 @@ def cogbench_agent(
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if judge and JUDGE_ROLE not in model_roles():
-            raise UserError(MISSING_JUDGE)
+        if judge:
+            check_judge_role(self_judge=False)
         trajectory = Trajectory.from_metadata(state.metadata)
         if state.epoch == 1:
             warn_missing_flows(trajectory)

@@ -17,7 +17,7 @@ from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.generation import inspect_eval_config, sampling_settings
+from cog_tasks.common.generation import eval_model, sampling_settings
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
@@ -38,10 +38,8 @@ def parse_temperatures(value: str | float | Sequence[float] | None) -> list[floa
     """The ``temperatures`` parameter as a list of numbers from 0 to 2."""
     if value is None:
         return list(DEFAULT_TEMPERATURES)
-    if isinstance(value, int | float):
-        parts = [value]
-    else:
-        parts = value.split(",") if isinstance(value, str) else list(value)
+    listed = value.split(",") if isinstance(value, str) else value
+    parts = [listed] if isinstance(listed, int | float) else list(listed)
     valid = f"numbers from 0 to {MAX_TEMPERATURE:g}, comma-separated (default 0,0.5,1)"
     temperatures = []
     for part in parts:
@@ -126,7 +124,7 @@ def refuse_temperature(user: GenerateConfig | None) -> None:
 
 def turn_settings(temperature: float, api: str, user: GenerateConfig) -> dict[str, Any]:
     """One sample's settings: its temperature, and the paper's ``top_p`` unless set or refused."""
-    refuse_temperature(user)  # eval() from Python builds the task before the model
+    refuse_temperature(user)  # a task built outside its eval learns the model here
     settings = sampling_settings(temperature, api)
     if user.top_p is None and api not in NO_TOP_P_APIS:
         settings["top_p"] = PAPER_TOP_P
@@ -217,7 +215,7 @@ def cogeval(
         unscorable: Keep the :data:`~cog_tasks.cogeval.published.UNSCORABLE` items.
     """
     _check_parameters(cot, seed, max_tokens, design, source)
-    refuse_temperature(inspect_eval_config())
+    refuse_temperature(model.config if (model := eval_model()) else None)
     chosen_temperatures = parse_temperatures(temperatures)
     names = {
         "graphs": split_names(graphs),

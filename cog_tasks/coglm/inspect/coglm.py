@@ -14,11 +14,12 @@ from cog_tasks.coglm.extract import EXTRACTORS
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
-from cog_tasks.coglm.inspect.solvers import plain_text, self_consistency
+from cog_tasks.coglm.inspect.solvers import check_plain_text, plain_text, self_consistency
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
 from cog_tasks.coglm.rules import CHANCE_RULES, DEFAULT_CHANCE
+from cog_tasks.common.generation import eval_model
 from cog_tasks.common.params import ParameterError
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 
@@ -100,6 +101,8 @@ def coglm_chat(
     if problems:
         raise ParameterError("coglm_chat: " + "; ".join(problems))
     resolve_codes(abilities)  # type: ignore[arg-type]
+    if prompt == "llama-text" and (model := eval_model()):
+        check_plain_text(str(model), model.model_args)
     reader = extractor or PROMPT_EXTRACTORS[prompt]
     rationales = rationales_from_log(coc_log) if coc_log else None
     solvers: list[Solver] = [plain_text()] if prompt == "llama-text" else []

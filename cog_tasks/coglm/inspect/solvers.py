@@ -36,7 +36,7 @@ def check_plain_text(model: str, model_args: dict[str, object]) -> None:
 
 @solver
 def plain_text() -> Solver:
-    """Check, before the first generation, that the model gets the prompt as plain text."""
+    """Check the model gets the prompt as plain text (the task checks it when built in an eval)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()

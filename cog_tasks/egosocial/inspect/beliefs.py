@@ -8,6 +8,8 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_mode
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
+from cog_tasks.common.errors import UserError
+from cog_tasks.common.generation import JUDGE_ROLE, eval_model
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
@@ -21,8 +23,6 @@ from cog_tasks.egosocial.beliefs import (
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, belief_facts
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
-JUDGE_ROLE = "judge"
-"""The Inspect model role of the judge, as every benchmark and the profile name it."""
 GRADER_ROLE = "grader"
 """The role's former name, still read when it alone is bound (``--model-role grader=...``)."""
 #: Judge calls per belief: the first, and one retry when the reply carries no grade.
@@ -96,6 +96,8 @@ def belief_judge() -> Scorer:
 @task
 def egosocial_blackjack_beliefs() -> Task:
     """EgoSocialArena Blackjack as the authors ran it: 50 prompts, graded by the ``judge`` role."""
+    if eval_model() is not None and not {JUDGE_ROLE, GRADER_ROLE} & set(model_roles()):
+        raise UserError("the model role 'judge' is required: pass --model-role judge=MODEL")
     with recording_reads() as reads:
         prompts = load_blackjack_prompts()
     return Task(

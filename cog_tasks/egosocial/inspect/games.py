@@ -233,6 +233,7 @@ def egosocial_holdem(
     integer("matches", matches, 1, 1000)
     integer("seed", seed, 0)
     styles = STYLES if opponent is None else (str(choice("opponent", opponent, STYLES)),)
+    shipped_opponents(kind)  # loaded and checked now, not in the first sample
     samples = [
         Sample(
             id=f"holdem-{style}-m{match}",
