@@ -38,6 +38,11 @@ def check_kappa_form(form: str) -> str:
     return form
 
 
+def subset_measure(measure: str, subset: str) -> str:
+    """One subset's headline measure, as the profile and the logs name it (``invalid_rate_a``)."""
+    return f"{measure}_{subset}"
+
+
 def question_key(question: str) -> str:
     """A short stable key for a question text (used in ``Score.value`` names)."""
     return hashlib.sha1(question.encode("utf-8")).hexdigest()[:10]

@@ -34,6 +34,7 @@ from cog_tasks.cogbench.metrics import (
     judge_summaries,
     kappa_by_iteration,
     pooled_tallies,
+    subset_measure,
     summarize_iterations,
 )
 from cog_tasks.cogbench.rationality import (
@@ -46,7 +47,7 @@ from cog_tasks.cogbench.rationality import (
 )
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.stats import metric_values
+from cog_tasks.common.stats import Interval, metric_values
 
 
 def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
@@ -62,9 +63,18 @@ def _units(scores: list[SampleScore], weights: WeightScheme) -> dict[str, UnitTa
     )
 
 
+def _headline(measure: str, subset: str, interval: Interval, value: float) -> dict[str, float]:
+    """The subset's ``measure``: ``value`` with its interval's fields (:func:`metric_values`)."""
+    name = subset_measure(measure, subset)
+    return metric_values(name, interval) | {name: value}
+
+
 @metric
-def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
-    """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate."""
+def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str = "a") -> Metric:
+    """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate.
+
+    The average and the invalid rate are named as the profile names them (``invalid_rate_a``).
+    """
     scheme = check_weights(weights)
     check_kappa_form(kappa)
 
@@ -73,18 +83,20 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
         ratings, _ = pooled_tallies(values, scheme)
         summary = summarize_iterations(kappa_by_iteration(values, scheme, kappa))
         result = summary.headline("authenticity")
-        if "authenticity_avg" in result:
+        if (average := result.pop("authenticity_avg", None)) is not None:
             interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
-            result = metric_values("authenticity_avg", interval) | result
+            result = _headline("authenticity_avg", subset, interval, average) | result
         total = sum(ratings.values(), RatingTally(scheme))
-        result["invalid_rate"] = total.invalid / total.pairs if total.pairs else 0.0
+        result[subset_measure("invalid_rate", subset)] = (
+            total.invalid / total.pairs if total.pairs else 0.0
+        )
         return result
 
     return compute
 
 
 @metric
-def rationality() -> Metric:
+def rationality(subset: str = "a") -> Metric:
     """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
 
     Failures count as 1; ``rationality_readable_*`` is the mean of readable scores alone.
@@ -96,11 +108,12 @@ def rationality() -> Metric:
             return {}
         summary, readable, total = judge_summaries(judged)
         result = summary.headline("rationality")
-        if "rationality_avg" in result:
+        if (average := result.pop("rationality_avg", None)) is not None:
             interval = rationality_interval(list(_units(scores, None).values()))
-            result = metric_values("rationality_avg", interval) | result
+            result = _headline("rationality_avg", subset, interval, average) | result
         result.update(readable.headline("rationality_readable"))
-        result["judge_invalid_rate"] = total.invalid / total.asked if total.asked else 0.0
+        asked = total.invalid / total.asked if total.asked else 0.0
+        result[subset_measure("judge_invalid_rate", subset)] = asked
         result["no_reasoning_rate"] = total.no_reasoning / total.scored
         return result
 

@@ -1,4 +1,4 @@
-"""Scorer and metrics of the CogLM chat protocol, named as lm-eval's CogLM metrics."""
+"""Scorer and metrics of the CogLM chat protocol; the headlines are named as the profile's."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
+from cog_tasks.coglm.headlines import CHAT_POOLED, OVERALL, stage_measure
 from cog_tasks.coglm.inspect.solvers import SAMPLES_STORE_KEY, vote_on
 from cog_tasks.coglm.metrics import (
     calibrated_accuracy,
+    calibrated_interval,
     cognitive_age,
     stage_scores,
     summary_intervals,
@@ -98,11 +100,13 @@ def coglm_summary() -> Metric:
         per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
         stages = stage_scores(per_ability)
         intervals = summary_intervals(abilities, _key(scores, "acc"), _chance_counts(scores))
-        summary: dict[str, float] = {"calibrated_acc": fmean(per_ability.values())}
-        _add_interval(summary, "calibrated_acc", intervals.overall)
+        pooled = calibrated_interval(_key(scores, "acc"), _chance_counts(scores))
+        summary = metric_values(CHAT_POOLED, pooled)
+        summary[OVERALL] = fmean(per_ability.values())
+        _add_interval(summary, OVERALL, intervals.overall)
         for stage, value in stages.items():
-            summary[f"stage{stage}_calibrated_acc"] = value
-            _add_interval(summary, f"stage{stage}_calibrated_acc", intervals.stages[stage])
+            summary[stage_measure(stage)] = value
+            _add_interval(summary, stage_measure(stage), intervals.stages[stage])
         for code, interval in intervals.abilities.items():
             _add_interval(summary, f"{code}_calibrated_acc", interval)
         summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())

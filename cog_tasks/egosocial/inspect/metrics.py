@@ -1,18 +1,39 @@
-"""Inspect metrics for EgoSocialArena: every number with its 95 % interval over samples (units)."""
+"""Inspect metrics for EgoSocialArena: every number with its 95 % interval over samples (units).
+
+The profile's measures are logged under their names, made here for the report and the scorers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.stats import metric_values, ratio_interval
 
+BELIEF_MEASURES = {
+    key: f"blackjack_{key}" for key in ("self_belief", "external_belief", "judge_unparsed_rate")
+}
+HOLDEM_STYLE = "holdem_style_accuracy"
+HOLDEM_BELIEFS = "holdem_belief_accuracy"
 
-def _renamed_intervals(unit: str, rename: Callable[[SampleScore], dict[str, float]]) -> Metric:
-    """Intervals of the values ``rename`` makes of each sample's score."""
-    intervals = key_intervals(unit=unit)
+
+def static_measure(source: str, circular: bool = False) -> str:
+    """The static accuracy of one source (``static_accuracy_authors``)."""
+    return f"static_{'circular_' if circular else ''}accuracy_{source}"
+
+
+def guessing_measure(level: str = "") -> str:
+    """The Number Guessing hit rate over every level, or over one (``L1``)."""
+    return "number_guessing_hit_rate" + (f"_{level}" if level else "")
+
+
+def _renamed_intervals(
+    unit: str, rename: Callable[[SampleScore], dict[str, float]], names: Mapping[str, str]
+) -> Metric:
+    """Intervals of the values ``rename`` makes of each score, named as by ``key_intervals``."""
+    intervals = key_intervals(unit=unit, names=names)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         expanded = [
@@ -29,8 +50,10 @@ def _renamed_intervals(unit: str, rename: Callable[[SampleScore], dict[str, floa
 
 
 @metric
-def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str) -> Metric:
-    """Mean and interval of score ``keys`` per metadata value (``label:Belief``)."""
+def grouped_key_intervals(
+    keys: Sequence[str], groups: Sequence[str], unit: str, names: Mapping[str, str] | None = None
+) -> Metric:
+    """Mean and interval of score ``keys`` per metadata value (``label:Belief``), as ``names``."""
 
     def rename(sample: SampleScore) -> dict[str, float]:
         value, metadata = sample.score.value, sample.sample_metadata or {}
@@ -42,7 +65,7 @@ def grouped_key_intervals(keys: Sequence[str], groups: Sequence[str], unit: str)
                     broken[f"{prefix}{group}:{metadata[group]}"] = value[key]  # type: ignore[index]
         return broken
 
-    return _renamed_intervals(unit, rename)
+    return _renamed_intervals(unit, rename, names or {})
 
 
 @metric
@@ -74,4 +97,10 @@ def grouped_means(key: str, group: str, unit: str) -> Metric:
             raise ValueError(f"sample {sample.sample_id} has no {group!r} metadata")
         return {f"{key}_{name}": sample.score.value[key]}  # type: ignore[index]
 
-    return _renamed_intervals(unit, rename)
+    return _renamed_intervals(unit, rename, {})
+
+
+@metric
+def named_means(names: Mapping[str, str], unit: str) -> Metric:
+    """Mean and interval of each score key of ``names``, under its name there."""
+    return _renamed_intervals(unit, lambda s: {k: s.score.value[k] for k in names}, names)  # type: ignore[index]
