@@ -16,11 +16,9 @@ def key_intervals(
 ) -> Metric:
     """Mean and 95 % interval of every key of dict-valued scores (``cluster``: resampled whole).
 
-    ``names`` logs score keys under the profile's measure names, first and in its order (its
-    first present key: the headline); the other keys follow in sorted order.
+    ``names``: keys logged first, in its order, under the profile's measure names; then the rest.
     """
-    named = dict(names or {})
-    order = list(named)
+    rank = {key: index for index, key in enumerate(names or {})}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values: dict[str, list[float]] = defaultdict(list)
@@ -32,12 +30,12 @@ def key_intervals(
                     metadata = sample.sample_metadata or {}
                     groups[key].append(metadata.get(cluster, sample.sample_id))
         reported: dict[str, float] = {}
-        for key in sorted(values, key=lambda k: (order.index(k) if k in named else len(order), k)):
+        for key in sorted(values, key=lambda k: (rank.get(k, len(rank)), k)):
             if cluster is None:
                 interval = mean_interval(values[key], unit=unit)
             else:
                 interval = cluster_mean_interval(values[key], groups[key], unit=unit)
-            reported.update(metric_values(named.get(key, key), interval))
+            reported.update(metric_values((names or {}).get(key, key), interval))
         return reported
 
     return compute

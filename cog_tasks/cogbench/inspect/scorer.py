@@ -47,7 +47,7 @@ from cog_tasks.cogbench.rationality import (
 )
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.stats import Interval, metric_values
+from cog_tasks.common.stats import metric_values
 
 
 def _values(scores: list[SampleScore]) -> list[dict[str, float]]:
@@ -63,18 +63,9 @@ def _units(scores: list[SampleScore], weights: WeightScheme) -> dict[str, UnitTa
     )
 
 
-def _headline(measure: str, subset: str, interval: Interval, value: float) -> dict[str, float]:
-    """The subset's ``measure``: ``value`` with its interval's fields (:func:`metric_values`)."""
-    name = subset_measure(measure, subset)
-    return metric_values(name, interval) | {name: value}
-
-
 @metric
 def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str = "a") -> Metric:
-    """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate.
-
-    The average and the invalid rate are named as the profile names them (``invalid_rate_a``).
-    """
+    """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate."""
     scheme = check_weights(weights)
     check_kappa_form(kappa)
 
@@ -82,14 +73,13 @@ def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str 
         values = _values(scores)
         ratings, _ = pooled_tallies(values, scheme)
         summary = summarize_iterations(kappa_by_iteration(values, scheme, kappa))
-        result = summary.headline("authenticity")
-        if (average := result.pop("authenticity_avg", None)) is not None:
+        result = summary.headline("authenticity", subset)
+        if (average := subset_measure("authenticity_avg", subset)) in result:
             interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
-            result = _headline("authenticity_avg", subset, interval, average) | result
+            result = metric_values(average, interval) | result
         total = sum(ratings.values(), RatingTally(scheme))
-        result[subset_measure("invalid_rate", subset)] = (
-            total.invalid / total.pairs if total.pairs else 0.0
-        )
+        invalid = total.invalid / total.pairs if total.pairs else 0.0
+        result[subset_measure("invalid_rate", subset)] = invalid
         return result
 
     return compute
@@ -107,13 +97,13 @@ def rationality(subset: str = "a") -> Metric:
         if not any(tally.scored for tally in judged.values()):
             return {}
         summary, readable, total = judge_summaries(judged)
-        result = summary.headline("rationality")
-        if (average := result.pop("rationality_avg", None)) is not None:
+        result = summary.headline("rationality", subset)
+        if (average := subset_measure("rationality_avg", subset)) in result:
             interval = rationality_interval(list(_units(scores, None).values()))
-            result = _headline("rationality_avg", subset, interval, average) | result
+            result = metric_values(average, interval) | result
         result.update(readable.headline("rationality_readable"))
-        asked = total.invalid / total.asked if total.asked else 0.0
-        result[subset_measure("judge_invalid_rate", subset)] = asked
+        invalid = total.invalid / total.asked if total.asked else 0.0
+        result[subset_measure("judge_invalid_rate", subset)] = invalid
         result["no_reasoning_rate"] = total.no_reasoning / total.scored
         return result
 

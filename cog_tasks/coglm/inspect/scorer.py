@@ -5,17 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from statistics import fmean
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    grouped,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
@@ -57,38 +47,8 @@ def _calibrated(scores: Sequence[SampleScore]) -> float:
 
 
 @metric
-def acc() -> Metric:
-    """Fraction of answers that chose the right option (invalid ones count as wrong)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return fmean(_key(scores, "acc"))
-
-    return compute
-
-
-@metric
-def calibrated_acc() -> Metric:
-    """Pooled calibrated accuracy ``(acc - c) / (1 - c)``; 0 is chance level."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return _calibrated(scores)
-
-    return compute
-
-
-@metric
-def invalid() -> Metric:
-    """Fraction of answers from which no option could be extracted."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return fmean(_key(scores, "invalid"))
-
-    return compute
-
-
-@metric
 def coglm_summary() -> Metric:
-    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag."""
+    """The headlines (pooled first), per-ability rates, intervals, tie rate and partial flag."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:  # every sample errored: no number, and never a NaN in the log
@@ -107,8 +67,11 @@ def coglm_summary() -> Metric:
         for stage, value in stages.items():
             summary[stage_measure(stage)] = value
             _add_interval(summary, stage_measure(stage), intervals.stages[stage])
-        for code, interval in intervals.abilities.items():
-            _add_interval(summary, f"{code}_calibrated_acc", interval)
+        for code, group in by_ability.items():
+            summary[f"{code}_calibrated_acc"] = per_ability[code]
+            _add_interval(summary, f"{code}_calibrated_acc", intervals.abilities[code])
+            summary[f"{code}_acc"] = fmean(_key(group, "acc"))
+            summary[f"{code}_invalid"] = fmean(_key(group, "invalid"))
         summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
         summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
         age = cognitive_age(stages)
@@ -130,16 +93,7 @@ def _add_interval(summary: dict[str, float], key: str, interval: Interval) -> No
     summary.update({k: v for k, v in metric_values(key, interval).items() if k != key})
 
 
-@scorer(
-    metrics=[
-        coglm_summary(),
-        grouped(acc(), "ability", all=False, name_template="{group_name}_acc"),
-        grouped(
-            calibrated_acc(), "ability", all=False, name_template="{group_name}_calibrated_acc"
-        ),
-        grouped(invalid(), "ability", all=False, name_template="{group_name}_invalid"),
-    ]
-)
+@scorer(metrics=[coglm_summary()])
 def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:
     """Extract the chosen option (self-consistency: the vote) and compare it with the target."""
     read = get_extractor(extractor)

@@ -1,7 +1,4 @@
-"""Inspect metrics for EgoSocialArena: every number with its 95 % interval over samples (units).
-
-The profile's measures are logged under their names, made here for the report and the scorers.
-"""
+"""EgoSocialArena's Inspect metrics (95 % intervals over units) and its profile measures' names."""
 
 from __future__ import annotations
 
@@ -19,9 +16,12 @@ HOLDEM_STYLE = "holdem_style_accuracy"
 HOLDEM_BELIEFS = "holdem_belief_accuracy"
 
 
-def static_measure(source: str, circular: bool = False) -> str:
-    """The static accuracy of one source (``static_accuracy_authors``)."""
-    return f"static_{'circular_' if circular else ''}accuracy_{source}"
+#: Each source's static accuracy (plain, then circular) under its measure name.
+STATIC_MEASURES = {
+    f"{prefix}source:{source}": f"static_{prefix.replace(' ', '_')}accuracy_{source}"
+    for prefix in ("", "circular ")
+    for source in ("authors", "generated")
+}
 
 
 def guessing_measure(level: str = "") -> str:
@@ -88,19 +88,14 @@ def ratio_intervals(pairs: Sequence[tuple[str, str, str]], unit: str) -> Metric:
 
 
 @metric
-def grouped_means(key: str, group: str, unit: str) -> Metric:
-    """Mean and interval of ``value[key]`` per ``metadata[group]``: ``<key>_<group value>``."""
+def grouped_means(key: str, group: str, unit: str, total: str = "") -> Metric:
+    """Mean and interval of ``value[key]`` per group (``<key>_<group>``), ``total``'s over all."""
 
     def rename(sample: SampleScore) -> dict[str, float]:
         name = (sample.sample_metadata or {}).get(group)
         if name is None:
             raise ValueError(f"sample {sample.sample_id} has no {group!r} metadata")
-        return {f"{key}_{name}": sample.score.value[key]}  # type: ignore[index]
+        value = sample.score.value[key]  # type: ignore[index]
+        return {f"{key}_{name}": value} | ({total: value} if total else {})
 
-    return _renamed_intervals(unit, rename, {})
-
-
-@metric
-def named_means(names: Mapping[str, str], unit: str) -> Metric:
-    """Mean and interval of each score key of ``names``, under its name there."""
-    return _renamed_intervals(unit, lambda s: {k: s.score.value[k] for k in names}, names)  # type: ignore[index]
+    return _renamed_intervals(unit, rename, {total: total})

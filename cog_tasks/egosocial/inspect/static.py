@@ -11,7 +11,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import flag, integer, names
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
-from cog_tasks.egosocial.inspect.metrics import grouped_key_intervals, static_measure
+from cog_tasks.egosocial.inspect.metrics import STATIC_MEASURES, grouped_key_intervals
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.records import LETTERS, EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
@@ -24,13 +24,6 @@ Answer with the letter of one option ({letters}). Reply in the form 'ANSWER: $LE
 ROTATIONS_KEY = "egosocial_static_rotations"
 #: Sample metadata that each item's accuracy is also reported under.
 GROUPS = ("source", "label", "scenario", "perspective")
-SOURCES = ("authors", "generated")
-#: Each source's accuracy under its measure name; the first source's is the headline.
-MEASURES = {
-    f"{prefix}source:{source}": static_measure(source, bool(prefix))
-    for prefix in ("", "circular ")
-    for source in SOURCES
-}
 
 
 def record_to_sample(item: EgoItem) -> Sample:
@@ -94,7 +87,7 @@ def rotated_choice(circular: bool) -> Solver:
 
 @scorer(
     metrics=[
-        grouped_key_intervals(("all", "circular"), GROUPS, unit="item", names=MEASURES),
+        grouped_key_intervals(("all", "circular"), GROUPS, unit="item", names=STATIC_MEASURES),
         key_intervals(unit="item"),
     ]
 )
