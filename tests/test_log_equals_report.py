@@ -22,7 +22,7 @@ CONDITIONS = ("clean", "epochs", "errored", "unreadable")
 
 @dataclass(frozen=True)
 class Case:
-    """A benchmark's small run and where its headline sits in the log and the report."""
+    """A benchmark's small run and its headline: one name in the log and the report."""
 
     task: Callable[[], Any]
     answerer: Callable[[], Any]

@@ -162,14 +162,11 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert score.explanation == "opponent: 50 32 36"
     metrics = log.results.scores[0].metrics
     assert metrics["number_guessing_hit_rate_L3"].value == pytest.approx(2 / 3)
-    assert metrics["number_guessing_hit_rate"].value == pytest.approx(
-        2 / 3
-    )  # one game: n = 1, not 3 rounds
+    hit_rate = "number_guessing_hit_rate"
+    assert metrics[hit_rate].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
     # One game says nothing about sampling variation: no interval, not a point.
-    assert not {"number_guessing_hit_rate_ci_low", "number_guessing_hit_rate_ci_high"} & set(
-        metrics
-    )
-    assert metrics["number_guessing_hit_rate_n"].value == 1
+    assert f"{hit_rate}_ci_low" not in metrics and f"{hit_rate}_ci_high" not in metrics
+    assert metrics[f"{hit_rate}_n"].value == 1
     assert not any(math.isnan(metric.value) for metric in metrics.values())
     user_turns = [m.text for m in sample.messages if m.role == "user"]
     assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
