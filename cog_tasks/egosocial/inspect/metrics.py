@@ -14,8 +14,6 @@ BELIEF_MEASURES = {
 }
 HOLDEM_STYLE = "holdem_style_accuracy"
 HOLDEM_BELIEFS = "holdem_belief_accuracy"
-
-
 #: Each source's static accuracy (plain, then circular) under its measure name.
 STATIC_MEASURES = {
     f"{prefix}source:{source}": f"static_{prefix.replace(' ', '_')}accuracy_{source}"
@@ -53,7 +51,7 @@ def _renamed_intervals(
 def grouped_key_intervals(
     keys: Sequence[str], groups: Sequence[str], unit: str, names: Mapping[str, str] | None = None
 ) -> Metric:
-    """Mean and interval of score ``keys`` per metadata value (``label:Belief``), as ``names``."""
+    """Mean and interval of ``keys`` per metadata value (``label:Belief``); ``names`` first."""
 
     def rename(sample: SampleScore) -> dict[str, float]:
         value, metadata = sample.score.value, sample.sample_metadata or {}
