@@ -232,8 +232,8 @@ def test_coglm_readme_chance_run(tmp_path: Path) -> None:
     log = _only_log(tmp_path / "logs/chance")
     assert log["samples"] == 200 and log["metrics"]["invalid"] == 0
     assert 0.15 < log["metrics"]["acc"] < 0.45
-    low, high = log["metrics"]["calibrated_acc_ci_low"], log["metrics"]["calibrated_acc_ci_high"]
-    assert low < log["metrics"]["calibrated_acc"] < high
+    low, high = log["metrics"]["overall_ci_low"], log["metrics"]["overall_ci_high"]
+    assert low < log["metrics"]["overall"] < high
 
 
 @pytest.mark.slow

@@ -38,6 +38,11 @@ def check_kappa_form(form: str) -> str:
     return form
 
 
+def subset_measure(measure: str, subset: str) -> str:
+    """One subset's headline measure, as the profile and the logs name it (``invalid_rate_a``)."""
+    return f"{measure}_{subset}" if subset else measure
+
+
 def question_key(question: str) -> str:
     """A short stable key for a question text (used in ``Score.value`` names)."""
     return hashlib.sha1(question.encode("utf-8")).hexdigest()[:10]
@@ -365,9 +370,9 @@ class IterationSummary:
         """Iterations present but without a value (left out of the average)."""
         return [t for t, v in sorted(self.by_iteration.items()) if v is None]
 
-    def headline(self, name: str) -> dict[str, float]:
-        """``{name}_avg, {name}_t0, {name}_t5, {name}_t10}``, defined entries only."""
-        entries = {f"{name}_avg": self.average}
+    def headline(self, name: str, subset: str = "") -> dict[str, float]:
+        """``{name}_avg_{subset}, {name}_t0, {name}_t5, {name}_t10}``, defined entries only."""
+        entries = {subset_measure(f"{name}_avg", subset): self.average}
         entries.update({f"{name}_t{t}": self.at(t) for t in HEADLINE_ITERATIONS})
         return {key: value for key, value in entries.items() if value is not None}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cog_tasks.cogbench.metrics import subset_measure
 from cog_tasks.common.headlines import PaperRow
 
 BENCHMARK = "cogbench"
@@ -46,7 +47,7 @@ PAPER_ROWS: tuple[PaperRow, ...] = tuple(
     for row in (
         PaperRow(
             BENCHMARK,
-            f"authenticity_avg_{subset}",
+            subset_measure("authenticity_avg", subset),
             f"gpt-4-0613 ({agent} agent)",
             kappa,
             "CogGPT paper, Table 2 (avg.)",
@@ -55,7 +56,7 @@ PAPER_ROWS: tuple[PaperRow, ...] = tuple(
         ),
         PaperRow(
             BENCHMARK,
-            f"rationality_avg_{subset}",
+            subset_measure("rationality_avg", subset),
             f"gpt-4-0613 ({agent} agent)",
             rationality,
             "CogGPT paper, Table 3 (avg.)",

@@ -28,6 +28,14 @@ BENCHMARK = "coglm"
 UNIT = "item"
 AGE_OF_SUMS = "cog_tasks.coglm.metrics:age_of_sums"
 """The cognitive age headline's statistic (its per-item payload: ``{ability: calibrated unit}``)."""
+#: The pooled measure of ``coglm_chat``, its first headline and first logged metric.
+CHAT_POOLED = "calibrated_acc_pooled"
+OVERALL = "overall"
+
+
+def stage_measure(stage: int | str) -> str:
+    """The headline measure of one stage (``stage1``), as the profile and the logs name it."""
+    return f"stage{stage}"
 
 
 def declared_benchmark() -> dict[str, str]:
@@ -97,10 +105,10 @@ def headline_units(
             if item.ability in kept
         }
 
-    units = {pooled_measure: pooled, "overall": scaled(weight)}
+    units = {pooled_measure: pooled, OVERALL: scaled(weight)}
     units["cognitive_age"] = {i.id: {i.ability: list(pooled[i.id])} for i in items}  # type: ignore
     for stage in sorted({ABILITY_BY_CODE[code].stage for code in weight}):
-        units[f"stage{stage}"] = scaled(c for c in weight if ABILITY_BY_CODE[c].stage == stage)
+        units[stage_measure(stage)] = scaled(c for c in weight if ABILITY_BY_CODE[c].stage == stage)
     return units
 
 
@@ -139,8 +147,8 @@ def item_headlines(
     pooled = calibrated_interval(outcomes, counts, seed=seed)
     headlines = [
         headline(pooled_measure, pooled, "; ".join(part for part in (pooled_note, note) if part)),
-        headline("overall", intervals.overall),
-        *(headline(f"stage{stage}", ci) for stage, ci in intervals.stages.items()),
+        headline(OVERALL, intervals.overall),
+        *(headline(stage_measure(stage), ci) for stage, ci in intervals.stages.items()),
     ]
     if intervals.cognitive_age is not None:
         headlines.append(headline("cognitive_age", intervals.cognitive_age, scale="years"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from functools import partial
 
-from cog_tasks.coglm.headlines import answered, headline_units
+from cog_tasks.coglm.headlines import CHAT_POOLED, answered, headline_units
 from cog_tasks.coglm.records import CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, RULES
 from cog_tasks.common.runs import RunIdentity
@@ -13,7 +13,7 @@ from cog_tasks.common.spec import TrivialStrategy
 from cog_tasks.common.stats import UnitValue
 
 #: Every name the pooled calibrated accuracy takes (Inspect, then lm-eval's choice rules).
-POOLED_MEASURES = ("calibrated_acc_pooled", *(f"calibrated_{name}" for name in RULES.values()))
+POOLED_MEASURES = (CHAT_POOLED, *(f"calibrated_{name}" for name in RULES.values()))
 
 
 def _scored(

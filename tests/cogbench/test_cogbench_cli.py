@@ -133,7 +133,7 @@ def test_chance_report_and_export_round_trip(
     [log] = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path))]
     assert log.eval.model == "mockllm/chance" and log.eval.task_args["iterations"] == 2
     metrics = {name: m.value for name, m in log.results.scores[0].metrics.items()}
-    assert metrics["invalid_rate"] == 0.0 and 1.0 <= metrics["rationality_avg"] <= 5.0
+    assert metrics["invalid_rate_v"] == 0.0 and 1.0 <= metrics["rationality_avg_v"] <= 5.0
 
     failed = log.model_copy(update={"status": "error"})
     write_eval_log(failed, str(tmp_path / "failed.eval"))
@@ -146,7 +146,7 @@ def test_chance_report_and_export_round_trip(
     assert curves[0]["agent"] == "cot" and sorted(curves[0]["authenticity"]) == ["0", "1", "2"]
     assert curves[0]["authenticity_avg"]["unit"] == "trajectory"
     assert curves[0]["judge"] == "self (mockllm/chance)"
-    assert f"{metrics['authenticity_avg']:.3f} [" in out
+    assert f"{metrics['authenticity_avg_v']:.3f} [" in out
     trajectories, _ = load_trajectories("v", source="sample", max_iteration=2)
     reference = {t: tally.kappa() for t, tally in copy_previous_tallies(trajectories).items()}
     assert curves[-1]["agent"] == "follower" and curves[-1]["reference_for"] == curves[0]["label"]
@@ -164,10 +164,10 @@ def test_chance_report_and_export_round_trip(
     assert all(verdict and verdict.score in {1, 2, 3, 4, 5} for verdict in judged)
     items = answered_items(records, "CoT")
     scores = score_method("CoT", items, verdicts=recorded_verdicts(items))
-    assert scores.authenticity.average == pytest.approx(metrics["authenticity_avg"])
+    assert scores.authenticity.average == pytest.approx(metrics["authenticity_avg_v"])
     assert scores.authenticity.at(0) == pytest.approx(metrics["authenticity_t0"])
     assert scores.judge is not None  # the export's judge verdicts give the log's Rationality
-    assert scores.judge.average == pytest.approx(metrics["rationality_avg"])
+    assert scores.judge.average == pytest.approx(metrics["rationality_avg_v"])
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ def test_headlines_of_a_chance_run(chance_log) -> None:
     # four trajectories: below SMALL_N, so no percentile bootstrap (κ is no mean: no t interval)
     assert kappa.n < SMALL_N and kappa.method == "none" and math.isnan(kappa.low)
     # The headline equals the task's own metric.
-    metric = chance_log.results.scores[0].metrics["authenticity_avg"].value
+    metric = chance_log.results.scores[0].metrics["authenticity_avg_a"].value
     assert kappa.value == pytest.approx(metric)
     judged = found["rationality_avg_a"]
     assert set(judged.units) == {str(sample.id) for sample in chance_log.samples}

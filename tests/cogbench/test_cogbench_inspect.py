@@ -68,13 +68,13 @@ def test_scripted_answers_give_exact_pooled_metrics(scripted_run) -> None:
         for iteration in (0, 1)
     }
     assert metrics["authenticity_t0"] == pytest.approx(expected[0])
-    assert metrics["authenticity_avg"] == pytest.approx(expected[1])  # only iteration 1 here
+    assert metrics["authenticity_avg_a"] == pytest.approx(expected[1])  # only iteration 1 here
     assert expected[0] != pytest.approx(expected[1])
-    assert metrics["invalid_rate"] == pytest.approx(0.2)
+    assert metrics["invalid_rate_a"] == pytest.approx(0.2)
     # four answers judged 4, the unparseable one gets an unreadable verdict that counts as 1
-    assert metrics["rationality_avg"] == pytest.approx(17 / 5)
+    assert metrics["rationality_avg_a"] == pytest.approx(17 / 5)
     assert metrics["rationality_readable_avg"] == pytest.approx(4.0)
-    assert metrics["judge_invalid_rate"] == pytest.approx(0.2)
+    assert metrics["judge_invalid_rate_a"] == pytest.approx(0.2)
     assert metrics["no_reasoning_rate"] == 0.0
     # the judge role got every judge prompt, the agent model none
     assert not any(p.endswith("Reason: <one sentence>") for p in agent_replies.prompts)
@@ -170,13 +170,13 @@ def test_smollm2_end_to_end_cot_and_coggpt(smollm2_path: Path, tmp_path: Path) -
         # the log holds a κ metric exactly where κ is defined (never a NaN)
         assert ("authenticity_t0" in metrics) == (kappas[0] is not None)
         later = [kappa for t, kappa in kappas.items() if t >= 1 and kappa is not None]
-        assert ("authenticity_avg" in metrics) == bool(later)
+        assert ("authenticity_avg_a" in metrics) == bool(later)
         if later:
-            assert metrics["authenticity_avg"].value == pytest.approx(sum(later) / len(later))
+            assert metrics["authenticity_avg_a"].value == pytest.approx(sum(later) / len(later))
         kappa_metrics = [m for name, m in metrics.items() if name.startswith("authenticity")]
         assert all(-1.0 <= metric.value <= 1.0 for metric in kappa_metrics)
         invalid = sum(ratings[t].invalid for t in kappas) / 10
-        assert metrics["invalid_rate"].value == pytest.approx(invalid)
+        assert metrics["invalid_rate_a"].value == pytest.approx(invalid)
         iterations = log.samples[0].store["cogbench_iterations"]
         assert [len(entry["answers"]) for entry in iterations] == [5, 5]
     perception = logs[1].samples[0].store["cogbench_iterations"][1]["perception"]

@@ -83,7 +83,9 @@ def test_headlines_of_a_chance_run_carry_intervals_and_task_units(tmp_path: Path
     assert by_condition.bounds_text() == "[no interval: 2 tasks]"
     assert dict(overall.run.arguments)["temperatures"] == "0,1"
     metrics = log.results.scores[0].metrics
-    assert {"acc", "acc_ci_low", "acc_ci_high", "no_answer_ci_high"} <= set(metrics)
+    assert {"success", "success_ci_low", "success_ci_high", "no_answer_ci_high"} <= set(metrics)
+    assert next(iter(metrics)) == "success"
+    assert metrics["success"].value == pytest.approx(overall.interval.value)
 
 
 @pytest.mark.slow

@@ -115,7 +115,7 @@ def test_extractor_on_realistic_chat_answers(tmp_path: Path, questions: dict[str
     assert values["acc"] == 5 / 8  # invalid answers count as wrong
     # early: 1 of 2 right with 4 options -> (0.5 - 0.25) / 0.75
     assert values["early_calibrated_acc"] == pytest.approx(1 / 3)
-    assert values["stage1_calibrated_acc"] == pytest.approx((1.0 + 1 / 3) / 2)
+    assert values["stage1"] == pytest.approx((1.0 + 1 / 3) / 2)
 
 
 @pytest.mark.slow
@@ -143,15 +143,15 @@ def test_metrics_average_over_epochs(tmp_path: Path, questions: dict[str, str]) 
     assert values["const_invalid"] == 0.25
     assert values["const_calibrated_acc"] == pytest.approx((0.75 - 0.5) / 0.5)
     assert values["propo_calibrated_acc"] == pytest.approx((0 - 1 / 3) / (2 / 3))
-    assert values["stage1_calibrated_acc"] == pytest.approx(0.5)
-    assert values["stage4_calibrated_acc"] == pytest.approx(-0.5)
-    assert values["calibrated_acc"] == pytest.approx(0.0)
+    assert values["stage1"] == pytest.approx(0.5)
+    assert values["stage4"] == pytest.approx(-0.5)
+    assert values["overall"] == pytest.approx(0.0)
     assert "cognitive_age" not in values  # needs all four stages
     # Below 10 items no interval: no bound in the log, never a NaN; a subset is flagged.
     assert not any(isinstance(v, float) and math.isnan(v) for v in values.values())
-    for key in ("const_calibrated_acc", "calibrated_acc", "stage1_calibrated_acc"):
+    for key in ("const_calibrated_acc", "overall", "stage1"):
         assert f"{key}_ci_low" not in values and f"{key}_ci_high" not in values
-    assert values["calibrated_acc_n"] == 4
+    assert values["overall_n"] == 4
     assert values["partial_run"] == 1.0
 
 

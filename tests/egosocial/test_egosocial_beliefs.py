@@ -126,14 +126,14 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -
     up_10 = [s for s in samples if facts[s.id].dealer_up_value == 10 and s not in no_external]
     assert no_external and up_10 and 0 < total_20 < 50
     metrics = {name: metric.value for name, metric in log.results.scores[0].metrics.items()}
-    assert metrics["self_belief"] == pytest.approx(total_20 / 50)
-    assert metrics["external_belief"] == pytest.approx(len(up_10) / 50)
+    assert metrics["blackjack_self_belief"] == pytest.approx(total_20 / 50)
+    assert metrics["blackjack_external_belief"] == pytest.approx(len(up_10) / 50)
     assert metrics["all"] == pytest.approx((total_20 + len(up_10)) / 100)
     assert metrics["not_stated"] == pytest.approx(len(no_external) / 100)
     # a missing belief is not sent to the judge; a reply without a grade is asked again once
     unparsed = 50 - len(no_external) - len(up_10)
     assert judge.calls == 100 - len(no_external) + unparsed
-    assert metrics["judge_unparsed_rate"] == pytest.approx(unparsed / 100)
+    assert metrics["blackjack_judge_unparsed_rate"] == pytest.approx(unparsed / 100)
     # the report counts each prompt once: an unread grade first, then a belief not stated
     (run,) = checked_runs([log])
     counts = run.checked.coverage.counts
@@ -210,10 +210,10 @@ def test_a_judge_without_grades_is_retried_once_then_counted(tmp_path: Path) -> 
         display="none",
     )
     metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
-    assert metrics["self_belief"] == 1.0 and metrics["external_belief"] == 0.0
-    assert metrics["judge_unparsed_rate"] == 0.5 and metrics["not_stated"] == 0.0
+    assert metrics["blackjack_self_belief"] == 1.0 and metrics["blackjack_external_belief"] == 0.0
+    assert metrics["blackjack_judge_unparsed_rate"] == 0.5 and metrics["not_stated"] == 0.0
     # one hand is below SMALL_N: the log carries its count and no interval (never a NaN)
-    assert metrics["judge_unparsed_rate_n"] == 1
+    assert metrics["blackjack_judge_unparsed_rate_n"] == 1
     assert not {k for k in metrics if k.endswith(("_stderr", "_ci_low", "_ci_high"))}
     assert not any(math.isnan(value) for value in metrics.values())
 

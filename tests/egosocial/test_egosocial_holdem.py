@@ -339,9 +339,9 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert "play style" in sample.messages[-2].text
     metrics = log.results.scores[0].metrics
     assert metrics["style_correct_conservative"].value == 0.0  # "call" names no style
-    assert {"belief_accuracy", "invalid_action_rate", "chips_conservative"} <= set(metrics)
+    assert {"holdem_belief_accuracy", "invalid_action_rate", "chips_conservative"} <= set(metrics)
     # one match is below SMALL_N: its count is logged, no interval (never a NaN)
-    assert metrics["belief_accuracy_n"].value == 1
+    assert metrics["holdem_belief_accuracy_n"].value == 1
     assert not {k for k in metrics if k.endswith(("_stderr", "_ci_low", "_ci_high"))}
 
 

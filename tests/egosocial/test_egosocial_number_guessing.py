@@ -161,11 +161,12 @@ def test_inspect_task_scores_a_scripted_model(tmp_path: Path, scripted_model) ->
     assert score.value["accuracy"] == pytest.approx(2 / 3)
     assert score.explanation == "opponent: 50 32 36"
     metrics = log.results.scores[0].metrics
-    assert metrics["accuracy level:3"].value == pytest.approx(2 / 3)
-    assert metrics["accuracy"].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
+    assert metrics["number_guessing_hit_rate_L3"].value == pytest.approx(2 / 3)
+    hit_rate = "number_guessing_hit_rate"
+    assert metrics[hit_rate].value == pytest.approx(2 / 3)  # one game: n = 1, not 3 rounds
     # One game says nothing about sampling variation: no interval, not a point.
-    assert "accuracy_ci_low" not in metrics and "accuracy_ci_high" not in metrics
-    assert metrics["accuracy_n"].value == 1
+    assert f"{hit_rate}_ci_low" not in metrics and f"{hit_rate}_ci_high" not in metrics
+    assert metrics[f"{hit_rate}_n"].value == 1
     assert not any(math.isnan(metric.value) for metric in metrics.values())
     user_turns = [m.text for m in sample.messages if m.role == "user"]
     assert len(user_turns) == 3 and "Round 2 result" in user_turns[2]
@@ -302,7 +303,7 @@ def test_games_give_intervals_over_games_in_the_log(tmp_path: Path) -> None:
     assert len(values) == 10 and len({s.id for s in log.samples}) == 10
     assert metrics["win_rate level:3"].value == pytest.approx(sum(values) / 10)
     # ten games (SMALL_N): the hit rate (the headline) and the win rate have intervals over games
-    for name in ("accuracy", "win_rate"):
+    for name in ("number_guessing_hit_rate", "win_rate"):
         assert metrics[f"{name}_n"].value == 10
         low, high = metrics[f"{name}_ci_low"].value, metrics[f"{name}_ci_high"].value
         assert not math.isnan(low) and low <= metrics[name].value <= high and low < high

@@ -130,7 +130,7 @@ def cogbench(
             self_judge=self_judge,
             judge_chars=judge_chars,
         ),
-        metrics=[authenticity(weights, kappa), rationality()],
+        metrics=[authenticity(weights, kappa, subset), rationality(subset)],
         version=TASK_VERSION,
         metadata={
             "agent": agent,

@@ -6,7 +6,7 @@ from inspect_ai.log import EvalLog
 
 from cog_tasks.cogbench.inspect.logs import BENCHMARK, agent_row, checked_runs
 from cog_tasks.cogbench.intervals import kappa_statistic
-from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED
+from cog_tasks.cogbench.metrics import KAPPA_UNDEFINED, subset_measure
 from cog_tasks.cogbench.report import AgentCurves, no_valid_rating
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.stats import Interval
@@ -43,7 +43,7 @@ def headlines(log: EvalLog) -> list[Headline]:
     def headline(measure: str, interval: Interval, scale: str = "raw", extra: str = "") -> Headline:
         return Headline(
             BENCHMARK,
-            f"{measure}_{row.subset}",
+            subset_measure(measure, row.subset),
             interval,
             run.checked.identity,
             row.units.get(measure, {}),

@@ -34,6 +34,7 @@ from cog_tasks.cogbench.metrics import (
     judge_summaries,
     kappa_by_iteration,
     pooled_tallies,
+    subset_measure,
     summarize_iterations,
 )
 from cog_tasks.cogbench.rationality import (
@@ -62,7 +63,7 @@ def _units(scores: list[SampleScore], weights: WeightScheme) -> dict[str, UnitTa
 
 
 @metric
-def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
+def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str = "a") -> Metric:
     """Cohen's κ per iteration: average over 1-10 (with interval), 0th, 5th, 10th; invalid rate."""
     scheme = check_weights(weights)
     check_kappa_form(kappa)
@@ -71,19 +72,20 @@ def authenticity(weights: str | None = None, kappa: str = "pooled") -> Metric:
         values = _values(scores)
         ratings, _ = pooled_tallies(values, scheme)
         summary = summarize_iterations(kappa_by_iteration(values, scheme, kappa))
-        result = summary.headline("authenticity")
-        if "authenticity_avg" in result:
+        result = summary.headline("authenticity", subset)
+        if (average := subset_measure("authenticity_avg", subset)) in result:
             interval = authenticity_interval(list(_units(scores, scheme).values()), kappa)
-            result = metric_values("authenticity_avg", interval) | result
+            result = metric_values(average, interval) | result
         total = sum(ratings.values(), RatingTally(scheme))
-        result["invalid_rate"] = total.invalid / total.pairs if total.pairs else 0.0
+        invalid = total.invalid / total.pairs if total.pairs else 0.0
+        result[subset_measure("invalid_rate", subset)] = invalid
         return result
 
     return compute
 
 
 @metric
-def rationality() -> Metric:
+def rationality(subset: str = "a") -> Metric:
     """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
 
     Failures count as 1; ``rationality_readable_*`` is the mean of readable scores alone.
@@ -94,12 +96,13 @@ def rationality() -> Metric:
         if not any(tally.scored for tally in judged.values()):
             return {}
         summary, readable, total = judge_summaries(judged)
-        result = summary.headline("rationality")
-        if "rationality_avg" in result:
+        result = summary.headline("rationality", subset)
+        if (average := subset_measure("rationality_avg", subset)) in result:
             interval = rationality_interval(list(_units(scores, None).values()))
-            result = metric_values("rationality_avg", interval) | result
+            result = metric_values(average, interval) | result
         result.update(readable.headline("rationality_readable"))
-        result["judge_invalid_rate"] = total.invalid / total.asked if total.asked else 0.0
+        invalid = total.invalid / total.asked if total.asked else 0.0
+        result[subset_measure("judge_invalid_rate", subset)] = invalid
         result["no_reasoning_rate"] = total.no_reasoning / total.scored
         return result
 

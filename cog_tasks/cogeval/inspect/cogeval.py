@@ -12,7 +12,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cog_tasks.cogeval.generator import COT_MODES, DESIGNS, generate_items, split_names
-from cog_tasks.cogeval.headlines import CLUSTER
+from cog_tasks.cogeval.headlines import CLUSTER, SUCCESS
 from cog_tasks.cogeval.inspect.version import TASK_VERSION
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, score_response
@@ -155,9 +155,9 @@ def scored_reply(state: TaskState) -> str:
     return replies[number - 1] if 0 < number <= len(replies) else state.output.completion
 
 
-@scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER, headline="acc")])
+@scorer(metrics=[key_intervals(unit="item", cluster=CLUSTER, names={"acc": SUCCESS})])
 def cogeval_scorer() -> Scorer:
-    """Graph-aware scorer: ``acc`` plus one indicator per failure mode, with 95 % task intervals."""
+    """Graph-aware scorer: ``acc`` (logged ``success``) and failure-mode indicators, task CIs."""
 
     async def score(state: TaskState, target: Target) -> Score:
         facts = state.metadata["graph_context"]

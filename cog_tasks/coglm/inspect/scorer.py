@@ -1,27 +1,19 @@
-"""Scorer and metrics of the CogLM chat protocol, named as lm-eval's CogLM metrics."""
+"""Scorer and metrics of the CogLM chat protocol; the headlines are named as the profile's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from statistics import fmean
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    grouped,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from cog_tasks.coglm.extract import DEFAULT_EXTRACTOR, LETTERS, get_extractor
+from cog_tasks.coglm.headlines import CHAT_POOLED, OVERALL, stage_measure
 from cog_tasks.coglm.inspect.solvers import SAMPLES_STORE_KEY, vote_on
 from cog_tasks.coglm.metrics import (
     calibrated_accuracy,
+    calibrated_interval,
     cognitive_age,
     stage_scores,
     summary_intervals,
@@ -55,38 +47,8 @@ def _calibrated(scores: Sequence[SampleScore]) -> float:
 
 
 @metric
-def acc() -> Metric:
-    """Fraction of answers that chose the right option (invalid ones count as wrong)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return fmean(_key(scores, "acc"))
-
-    return compute
-
-
-@metric
-def calibrated_acc() -> Metric:
-    """Pooled calibrated accuracy ``(acc - c) / (1 - c)``; 0 is chance level."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return _calibrated(scores)
-
-    return compute
-
-
-@metric
-def invalid() -> Metric:
-    """Fraction of answers from which no option could be extracted."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return fmean(_key(scores, "invalid"))
-
-    return compute
-
-
-@metric
 def coglm_summary() -> Metric:
-    """Stage and overall means over abilities, cognitive age, intervals, tie rate, partial flag."""
+    """The headlines (pooled first), per-ability rates, intervals, tie rate and partial flag."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:  # every sample errored: no number, and never a NaN in the log
@@ -98,13 +60,18 @@ def coglm_summary() -> Metric:
         per_ability = {code: _calibrated(group) for code, group in by_ability.items()}
         stages = stage_scores(per_ability)
         intervals = summary_intervals(abilities, _key(scores, "acc"), _chance_counts(scores))
-        summary: dict[str, float] = {"calibrated_acc": fmean(per_ability.values())}
-        _add_interval(summary, "calibrated_acc", intervals.overall)
+        pooled = calibrated_interval(_key(scores, "acc"), _chance_counts(scores))
+        summary = metric_values(CHAT_POOLED, pooled)
+        summary[OVERALL] = fmean(per_ability.values())
+        _add_interval(summary, OVERALL, intervals.overall)
         for stage, value in stages.items():
-            summary[f"stage{stage}_calibrated_acc"] = value
-            _add_interval(summary, f"stage{stage}_calibrated_acc", intervals.stages[stage])
-        for code, interval in intervals.abilities.items():
-            _add_interval(summary, f"{code}_calibrated_acc", interval)
+            summary[stage_measure(stage)] = value
+            _add_interval(summary, stage_measure(stage), intervals.stages[stage])
+        for code, group in by_ability.items():
+            summary[f"{code}_calibrated_acc"] = per_ability[code]
+            _add_interval(summary, f"{code}_calibrated_acc", intervals.abilities[code])
+            summary[f"{code}_acc"] = fmean(_key(group, "acc"))
+            summary[f"{code}_invalid"] = fmean(_key(group, "invalid"))
         summary["acc"] = fmean(fmean(_key(group, "acc")) for group in by_ability.values())
         summary["invalid"] = fmean(fmean(_key(group, "invalid")) for group in by_ability.values())
         age = cognitive_age(stages)
@@ -126,16 +93,7 @@ def _add_interval(summary: dict[str, float], key: str, interval: Interval) -> No
     summary.update({k: v for k, v in metric_values(key, interval).items() if k != key})
 
 
-@scorer(
-    metrics=[
-        coglm_summary(),
-        grouped(acc(), "ability", all=False, name_template="{group_name}_acc"),
-        grouped(
-            calibrated_acc(), "ability", all=False, name_template="{group_name}_calibrated_acc"
-        ),
-        grouped(invalid(), "ability", all=False, name_template="{group_name}_invalid"),
-    ]
-)
+@scorer(metrics=[coglm_summary()])
 def coglm_scorer(extractor: str = DEFAULT_EXTRACTOR) -> Scorer:
     """Extract the chosen option (self-consistency: the vote) and compare it with the target."""
     read = get_extractor(extractor)

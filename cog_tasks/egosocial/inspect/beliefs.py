@@ -21,6 +21,7 @@ from cog_tasks.egosocial.beliefs import (
     read_beliefs,
 )
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, belief_facts
+from cog_tasks.egosocial.inspect.metrics import BELIEF_MEASURES
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 
 GRADER_ROLE = "grader"
@@ -60,7 +61,7 @@ def judge_model() -> Model:
     return get_model(role=role, required=True)
 
 
-@scorer(metrics=[key_intervals(unit="item", headline="all")])
+@scorer(metrics=[key_intervals(unit="item", names=BELIEF_MEASURES)])
 def belief_judge() -> Scorer:
     """Grade each belief with the ``judge`` model against the card facts.
 

@@ -17,11 +17,7 @@ from cog_tasks.common.provenance import DATA_PROVENANCE, DataReads, Provenance, 
 from cog_tasks.egosocial.conversation import Ask
 from cog_tasks.egosocial.holdem import RULES_TEXT as HOLDEM_RULES
 from cog_tasks.egosocial.holdem import MatchRecord, play_match
-from cog_tasks.egosocial.inspect.metrics import (
-    grouped_key_intervals,
-    grouped_means,
-    ratio_intervals,
-)
+from cog_tasks.egosocial.inspect import metrics
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.number_guessing import (
     DEFAULT_ROUNDS,
@@ -77,10 +73,18 @@ def number_guessing_game() -> Solver:
     return solve
 
 
+#: The hit rates under their measure names, over every level first (the headline).
+HIT_RATES = {"accuracy": metrics.guessing_measure()} | {
+    f"accuracy level:{level}": metrics.guessing_measure(f"L{level}") for level in LEVELS
+}
+
+
 @scorer(
     metrics=[
-        key_intervals(unit="game"),
-        grouped_key_intervals(("accuracy", "invalid_rate", "win_rate"), ("level",), unit="game"),
+        key_intervals(unit="game", names=HIT_RATES),
+        metrics.grouped_key_intervals(
+            ("accuracy", "invalid_rate", "win_rate"), ("level",), unit="game", names=HIT_RATES
+        ),
     ]
 )
 def number_guessing_scorer() -> Scorer:
@@ -169,17 +173,17 @@ def holdem_match() -> Solver:
 
 @scorer(
     metrics=[
-        grouped_means("style_correct", "opponent", unit="match"),
-        ratio_intervals(
+        metrics.grouped_means("style_correct", "opponent", "match", total=metrics.HOLDEM_STYLE),
+        metrics.ratio_intervals(
             (
-                ("belief_correct", "belief_asked", "belief_accuracy"),
+                ("belief_correct", "belief_asked", metrics.HOLDEM_BELIEFS),
                 ("holding_correct", "holding_asked", "holding_accuracy"),
                 ("raise_correct", "raise_asked", "raise_accuracy"),
                 ("invalid_actions", "model_actions", "invalid_action_rate"),
             ),
             unit="match",
         ),
-        grouped_means("chips", "opponent", unit="match"),
+        metrics.grouped_means("chips", "opponent", unit="match"),
     ]
 )
 def holdem_scorer() -> Scorer:

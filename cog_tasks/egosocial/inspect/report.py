@@ -14,6 +14,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample
 
 import cog_tasks.egosocial.inspect as tasks
+import cog_tasks.egosocial.inspect.metrics as measures
 from cog_tasks.common.files import report_folder
 from cog_tasks.common.logs import SUCCESS_ONLY, read_logs, run_identity, task_name
 from cog_tasks.common.pipeline import Row, checked_rows
@@ -43,7 +44,7 @@ IGNORED_ARGUMENTS = ("data_file",)
 UNITS = {STATIC_TASK: "item", BELIEFS_TASK: "prompt", NUMBER_GUESSING_TASK: "game"}
 HOLDING_CLASSES = ("pair or both 10+", "one card 10+", "both below 10")
 SOURCE_TABLES = {"authors": "static, the authors' items", "generated": "static, generated items"}
-BELIEF_KEYS = ("self_belief", "external_belief", "judge_unparsed_rate")
+BELIEF_KEYS = tuple(measures.BELIEF_MEASURES)
 GUESSING_KEYS = ("accuracy", "invalid_rate", "win_rate")
 #: The counts of a Hold'em match's score (:meth:`~cog_tasks.egosocial.holdem.MatchRecord.scores`).
 HOLDEM_KEYS = (
@@ -267,7 +268,7 @@ def _static_cells(run: EgoRun) -> Iterator[Cell]:
         prefixes = ("", "circular ") if "circular" in values[chosen[0]] else ("",)
         for prefix in prefixes:
             accuracy = "circular" if prefix else "all"
-            measure = f"static_{prefix.replace(' ', '_')}accuracy_{source}"
+            measure = measures.STATIC_MEASURES[f"{prefix}source:{source}"]
             for column, members in columns.items():
                 shown = measure if column == "all" else ""
                 yield _cell(run, table, prefix + column, _means(run, accuracy, members), shown)
@@ -299,7 +300,7 @@ def _guessing_cells(run: EgoRun) -> Iterator[Cell]:
         for level in levels
     }
     for scope, games in scopes.items():
-        measure = f"number_guessing_hit_rate{'_' + scope.strip() if scope else ''}"
+        measure = measures.guessing_measure(scope.strip())
         yield _cell(run, table, f"{scope}hit rate", _means(run, "accuracy", games), measure)
     yield _cell(run, table, "win rate", _means(run, "win_rate", units))
     yield _cell(run, table, "invalid rate", _means(run, "invalid_rate", units))
@@ -333,13 +334,13 @@ def _holdem_cells(run: EgoRun) -> Iterator[Cell]:
     ideal = _ideal_observer_name(run, units)
     for suffix, members in [(f" ({s})", m) for s, m in scopes.items()] + [("", units)]:
         column = "style" + suffix
-        shown = "holdem_style_accuracy" if not suffix else ""
+        shown = measures.HOLDEM_STYLE if not suffix else ""
         yield _cell(run, table, column, _means(run, "style_correct", members), shown)
         chance = {unit: 1 / len(STYLE_OPTIONS) for unit in members}
         yield _reference(run, "chance (expected)", table, column, chance)
         yield _reference(run, ideal, table, column, _means(run, "ideal style", members))
     beliefs = _pairs(run, "belief_correct", "belief_asked", units)
-    yield _cell(run, table, "beliefs", beliefs, "holdem_belief_accuracy")
+    yield _cell(run, table, "beliefs", beliefs, measures.HOLDEM_BELIEFS)
     for question, (answers, classes) in QUESTIONS.items():
         for suffix, members in [("", units)] + [(f" ({s})", m) for s, m in scopes.items()]:
             column = question + suffix
@@ -422,7 +423,7 @@ def _ideal_observer_name(run: EgoRun, units: Collection[str]) -> str:
 def _beliefs_cells(run: EgoRun) -> Iterator[Cell]:
     for key in BELIEF_KEYS:
         values = _means(run, key, run.checked.values)
-        yield _cell(run, "Blackjack beliefs (judged)", key, values, f"blackjack_{key}")
+        yield _cell(run, "Blackjack beliefs (judged)", key, values, measures.BELIEF_MEASURES[key])
 
 
 CELLS: dict[str, Callable[[EgoRun], Iterator[Cell]]] = {

@@ -11,7 +11,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.params import flag, integer, names
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
-from cog_tasks.egosocial.inspect.metrics import grouped_key_intervals
+from cog_tasks.egosocial.inspect.metrics import STATIC_MEASURES, grouped_key_intervals
 from cog_tasks.egosocial.inspect.version import TASK_VERSIONS
 from cog_tasks.egosocial.records import LETTERS, EgoItem, parse_choice_letter
 from cog_tasks.egosocial.static import build_static_items
@@ -87,8 +87,8 @@ def rotated_choice(circular: bool) -> Solver:
 
 @scorer(
     metrics=[
-        key_intervals(unit="item", headline="all"),
-        grouped_key_intervals(("all", "circular"), GROUPS, unit="item"),
+        grouped_key_intervals(("all", "circular"), GROUPS, unit="item", names=STATIC_MEASURES),
+        key_intervals(unit="item"),
     ]
 )
 def option_letter() -> Scorer:
