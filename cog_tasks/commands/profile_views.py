@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.benchmarks import REGISTRY
-from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
+from cog_tasks.common.files import pyplot, write_text_atomically
 from cog_tasks.common.headlines import SCALES
+from cog_tasks.common.report import error_bars, save_closed
 from cog_tasks.common.results import Coverage
+from cog_tasks.common.runs import UNRECORDED
 from cog_tasks.common.stats import Interval, plural
 
 HUMAN = "Human"  # How a paper row of people (not a model) names itself.
@@ -142,7 +144,7 @@ def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
 
 PROFILE_COLUMNS = (
     "benchmark", "measure", "value [95 % CI]", "chance [95 % CI]", "best trivial", "scale", "n",
-    "failed replies", "paper", "coverage, flagged replies", "note",
+    "failed replies", "paper", "coverage, flagged replies", "data, weights", "note",
 )  # fmt: skip
 
 
@@ -150,13 +152,14 @@ def _profile_table(profile: Mapping[str, Any]) -> list[list[str]]:
     """The profile's rows as table cells, the header first."""
     table = [list(PROFILE_COLUMNS)]
     for row in profile["rows"]:
-        coverage = row.get("coverage")
-        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
+        coverage = Coverage.from_dict(row["coverage"]) if row.get("coverage") else None
+        flags = coverage.note(row["unit"], provenance=False) if coverage else "not counted"
+        data = coverage.provenance() if coverage else f"data: {UNRECORDED}"
         table.append([
             row["benchmark"], row["measure"], format_row(row), _chance_text(row), trivial_text(row),
             row.get("scale", "raw"), f"{row['n']} {plural(row['unit'], row['n'])}",
             _failures_text(row), _paper_text(row, profile["paper"]),
-            flags or "complete, none flagged", row["note"],
+            flags or "complete, none flagged", data, row["note"],
         ])  # fmt: skip
     return table
 
@@ -246,9 +249,8 @@ def _figure(
 
 def _errorbar(axis: Any, points: Sequence[Drawn], positions: Sequence[float], **style: Any) -> None:
     """Values at ``positions`` with their intervals (a bare point where there is none)."""
-    below = [max(0.0, value - low) for value, low, _ in points]
-    above = [max(0.0, high - value) for value, _, high in points]
-    axis.errorbar([p[0] for p in points], positions, xerr=[below, above], fmt="o", **style)
+    xerr = error_bars((value, (low, high)) for value, low, high in points)
+    axis.errorbar([p[0] for p in points], positions, xerr=xerr, fmt="o", **style)
 
 
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
@@ -302,16 +304,14 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         ):
             axis.set_xlim(-0.05, 1.05)
 
-    plt, figure = _figure(
+    _, figure = _figure(
         [(title, [row["measure"] for row in rows]) for title, rows in panels],
         draw,
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
         "hollow diamonds: chance on the same units; bands: the papers' published values",
     )
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path, dpi=110)
-    plt.close(figure)
-    return path
+    return save_closed(figure, path, dpi=110, layout=False)
 
 
 def render_html(profile: Mapping[str, Any], chart: Path | None = None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -16,6 +17,8 @@ from cog_tasks.common.secrets import redact, redact_text
 
 Run = TypeVar("Run")
 Item = TypeVar("Item")
+UNRECORDED = "unverified (not recorded)"  # The data check of a run whose source records none.
+WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
 
 
 class SameContentError(UserError):
@@ -112,6 +115,12 @@ class RunIdentity:
     roles: tuple[tuple[str, str], ...] = ()
     arguments: tuple[tuple[str, str], ...] = ()
     seed: str | None = None
+    data: str = field(default=UNRECORDED, compare=False)  # the data check, not the measurement
+
+    @property
+    def weights(self) -> str:
+        """The weights hash the model name records (``llamacpp:<sha>``), or ``""``."""
+        return match.group(1) if (match := WEIGHTS.search(self.model)) else ""
 
     @classmethod
     def of(
@@ -122,6 +131,7 @@ class RunIdentity:
         roles: Mapping[str, str] | None = None,
         arguments: Mapping[str, object] | None = None,
         seed: object = None,
+        data: str = UNRECORDED,
     ) -> RunIdentity:
         """Build an identity from plain mappings (``None`` arguments left out, secrets redacted)."""
         return cls(
@@ -136,6 +146,7 @@ class RunIdentity:
                 )
             ),
             seed=None if seed is None else _text(seed),
+            data=data,
         )
 
     def without_seed(self) -> RunIdentity:
@@ -153,7 +164,8 @@ class RunIdentity:
 
     def as_dict(self) -> dict[str, object]:
         """The identity as JSON (``task``, ``model``, ``roles``, ``arguments``, ``seed``)."""
-        return {**asdict(self), "roles": dict(self.roles), "arguments": dict(self.arguments)}
+        shown = asdict(self) | {"roles": dict(self.roles), "arguments": dict(self.arguments)}
+        return {name: value for name, value in shown.items() if name != "data"}
 
     def label(self) -> str:
         """Every field on one line: ``task model role:judge=... k=v seed=s``."""
