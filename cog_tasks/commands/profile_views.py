@@ -113,9 +113,7 @@ def _failed_share(row: Mapping[str, Any]) -> float | None:
 def _failures_text(row: Mapping[str, Any]) -> str:
     """:func:`_failed_share` as text (``not counted`` where the row has no coverage)."""
     share = _failed_share(row)
-    if share is None:
-        return "not counted" if not row.get("coverage") else "n/a"
-    return f"{share:.3f}"
+    return "not counted" if not row.get("coverage") else "n/a" if share is None else f"{share:.3f}"
 
 
 MOSTLY_FAILED = 0.5  # Over this failed share a row is drawn hollow.
@@ -176,7 +174,7 @@ def _reading(profile: Mapping[str, Any]) -> dict[str, Any]:
         + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
         + "); the share of the model's replies that were invalid, errored, truncated or "
         "judged unreadably; the papers' values for the measure (below, with their "
-        "protocols); and what is missing from the benchmark's declared units.",
+        "protocols); what is missing of the declared units; the data's check, the weights hash.",
         "rows": _profile_table(profile),
         "papers": _paper_sections(profile),
         "versions": f"Versions: {versions}.",
@@ -198,11 +196,7 @@ Drawn = tuple[float, float, float]  # A value and its interval's bounds, as draw
 
 
 def drawable(row: Mapping[str, Any] | None) -> Drawn | None:
-    """A row's (or chance entry's) ``(value, low, high)`` to draw; ``None`` where it is undefined.
-
-    Every figure reads values through this one accessor: a row without an interval is a bare
-    point, and an undefined value (a kappa without valid ratings) or a missing entry is not drawn.
-    """
+    """A row's (or chance entry's) ``(value, low, high)``; ``None``: undefined value, not drawn."""
     if not row or row.get("value") is None:
         return None
     value, low, high = row["value"], row.get("ci_low"), row.get("ci_high")
@@ -223,10 +217,7 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
 def _figure(
     panels: Sequence[tuple[str, list[str]]], draw: Callable[[Any, int], None], title: str
 ) -> tuple[Any, Any]:
-    """``(plt, figure)``: a panel per ``(title, row labels)``, filled by ``draw(axis, index)``.
-
-    Each panel is as tall as its rows; one legend on the first panel names every label once.
-    """
+    """``(plt, figure)``: a panel per ``(title, labels)``, each as tall as its rows, one legend."""
     plt = pyplot()
     heights = [0.6 + 0.32 * len(labels) for _, labels in panels]
     figure, axes = plt.subplots(
@@ -256,14 +247,8 @@ def _errorbar(axis: Any, points: Sequence[Drawn], positions: Sequence[float], **
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
     """Grey hollow diamonds at (value, row position): the chance answerer's values."""
     if points:
-        axis.plot(
-            [value for _, value in points],
-            [position for position, _ in points],
-            "D",
-            markerfacecolor="none",
-            color="grey",
-            label="chance",
-        )
+        values, positions = [v for _, v in points], [p for p, _ in points]
+        axis.plot(values, positions, "D", markerfacecolor="none", color="grey", label="chance")
 
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
@@ -273,9 +258,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
 
     def draw(axis: Any, index: int) -> None:
         title, rows = panels[index]
-        # A row without an interval is drawn as a bare point; an undefined value
-        # (a kappa without valid ratings) is not drawn; a row whose replies mostly
-        # failed is hollow, with its failed share beside it.
+        # A row whose replies mostly failed is hollow, with its failed share beside it.
         for position, row in enumerate(rows):
             if (point := drawable(row)) is None:
                 axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")

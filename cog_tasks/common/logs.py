@@ -167,9 +167,8 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     roles = {role: config.model for role, config in (spec.model_roles or {}).items()}
     seed = chance_seed if chance_seed is not None else task_args.get("seed", generate_seed)
     task = task_name(log) + (f"@{spec.task_version}" if spec.task_version else "")
-    return RunIdentity.of(
-        task, model, roles=roles, arguments=arguments, seed=seed, data=data_verdict(data)
-    )
+    verdict = data_verdict(data)
+    return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed, data=verdict)
 
 
 def sample_status(sample: EvalSample, *, invalid: bool) -> str:

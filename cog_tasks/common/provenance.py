@@ -96,6 +96,16 @@ class DataReads:
             "files": [asdict(distinct[key]) for key in sorted(distinct)],
         }
 
+    def card(self) -> str:
+        """A dataset card's section: each file read, its check, origin (no local path), SHA-256."""
+        lines = [
+            f"- `{f['path']}`: {f['check']}, from {f['origin']}"
+            f"{'' if f['origin'] == 'local' else ' ' + f['location']}, SHA-256 `{f['sha256']}`"
+            for f in self.metadata()["files"]  # type: ignore[attr-defined]
+        ]
+        head = "\n## Provenance\n\nEach file read, checked against its pinned upstream file:\n\n"
+        return head + "\n".join(lines) + "\n"
+
 
 _RECORDINGS: ContextVar[tuple[DataReads, ...]] = ContextVar("cog_tasks_recordings", default=())
 

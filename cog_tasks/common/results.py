@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -16,6 +17,7 @@ STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status (``judge_invalid``: an unreadable judge reply)."""
 
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
+WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
 
 
 class ResultsError(UserError):
@@ -116,19 +118,13 @@ class Coverage:
 
     def as_dict(self) -> dict[str, object]:
         """JSON fields: units, declared, missing, missing_groups, epochs, uneven, data, counts."""
-        keys = {"incomplete": self.incomplete, "missing_keys": self.missing_keys}
-        return {
-            "units": self.units,
-            "declared": self.declared,
-            "missing": self.missing,
+        names = ("units", "declared", "missing", "missing_groups", "epochs", "uneven", "records")
+        keys = ("incomplete", "missing_keys") if self.keyed else ()
+        return {name: getattr(self, name) for name in (*names, "data")} | {
             "missing_groups": list(self.missing_groups),
-            "epochs": self.epochs,
-            "uneven": self.uneven,
-            "records": self.records,
-            "data": self.data,
             "weights": self.weights or None,
             **{status: self.counts.get(status, 0) for status in FLAGGED},
-            **(keys if self.keyed else {}),
+            **{name: getattr(self, name) for name in keys},
         }
 
     @classmethod
@@ -281,7 +277,7 @@ def check_run(run: RunResults) -> CheckedRun:
         missing_keys=sum(gaps.values()),
         records=len(run.records),
         data=run.identity.data,
-        weights=run.identity.weights,
+        weights=match.group(1) if (match := WEIGHTS.search(run.identity.model)) else "",
     )
     return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage, keys)
 

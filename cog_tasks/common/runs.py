@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -18,7 +17,6 @@ from cog_tasks.common.secrets import redact, redact_text
 Run = TypeVar("Run")
 Item = TypeVar("Item")
 UNRECORDED = "unverified (not recorded)"  # The data check of a run whose source records none.
-WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
 
 
 class SameContentError(UserError):
@@ -116,11 +114,6 @@ class RunIdentity:
     arguments: tuple[tuple[str, str], ...] = ()
     seed: str | None = None
     data: str = field(default=UNRECORDED, compare=False)  # the data check, not the measurement
-
-    @property
-    def weights(self) -> str:
-        """The weights hash the model name records (``llamacpp:<sha>``), or ``""``."""
-        return match.group(1) if (match := WEIGHTS.search(self.model)) else ""
 
     @classmethod
     def of(
