@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -522,7 +522,7 @@ def test_provenance_of_each_origin(
         ("upstream", "pinned"),
         ("cache", "pinned"),
     ]
-    assert downloaded.as_dict()["sha256"] == again.sha256 == local.sha256
+    assert asdict(downloaded)["sha256"] == again.sha256 == local.sha256
 
 
 @pytest.mark.parametrize("name", PINNED)

@@ -17,6 +17,7 @@ from cog_tasks.cogbench.loader import (
     sample_dir,
 )
 from cog_tasks.common.files import write_atomically, write_text_atomically
+from cog_tasks.common.provenance import recording_reads
 
 LANGUAGE = "english"
 CARD_TEMPLATE = "dataset_card.md"
@@ -33,12 +34,13 @@ def write_sample_folder(folder: Path) -> str:
     target = folder / LANGUAGE
     target.mkdir(parents=True, exist_ok=True)
     counts = {}
-    for subset in SUBSETS:
-        counts[subset] = len(load_records(source / eval_file(subset), require_profile=True))
-        load_records(source / bench_file(subset))
+    with recording_reads() as reads:
+        for subset in SUBSETS:
+            counts[subset] = len(load_records(source / eval_file(subset), require_profile=True))
+            load_records(source / bench_file(subset))
     for name in sample_files():
         write_atomically(target / name, (source / name).read_bytes())
-    write_text_atomically(folder / "README.md", dataset_card(counts))
+    write_text_atomically(folder / "README.md", dataset_card(counts) + reads.card())
     sizes = ", ".join(f"eval_cogbench_{subset}={count}" for subset, count in counts.items())
     return f"cogbench (sample set): {sizes}; wrote {len(sample_files()) + 1} files under {folder}"
 

@@ -426,10 +426,9 @@ def format_agreement(agreement: RaterAgreement) -> str:
         for label, (negative, neutral, positive) in agreement.polarity_counts.items()
     )
     lines.append("coverage per rater (unscored items are invalid):")
-    lines.extend(
-        f"  {label}: {checked.note() or 'every item scored'}"
-        for label, checked in agreement.coverage.items()
-    )
+    for label, checked in agreement.coverage.items():
+        gaps = checked.coverage.note(checked.run.unit, provenance=False) or "every item scored"
+        lines.append(f"  {label}: {gaps}; {checked.coverage.provenance()}")
     return "\n".join(lines)
 
 

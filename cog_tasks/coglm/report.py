@@ -43,7 +43,7 @@ class CogLMRun:
 
     @property
     def note(self) -> str:
-        """The coverage note (partial, missing abilities, flagged replies), or ``""``."""
+        """The coverage note: partial, missing abilities, flagged replies, the data check."""
         return self.coverage.note(UNIT)
 
 

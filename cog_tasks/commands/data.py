@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cog_tasks.benchmarks import specs
 from cog_tasks.common.cli import UsageError, add_out_option, required_out
+from cog_tasks.common.provenance import recording_reads
 from cog_tasks.common.spec import DataSource, load
 
 
@@ -21,10 +22,11 @@ def _writer(source: DataSource) -> Callable[[Path], str]:
     def write(folder: Path) -> str:
         from cog_tasks.common.hub_folder import as_configs, save_hub_folder
 
-        built = build()
+        with recording_reads() as reads:
+            built = build()
         if check is not None:
             check(built)  # refuses a partial copy
-        files = save_hub_folder(built, card(built), folder)
+        files = save_hub_folder(built, card(built) + reads.card(), folder)
         sizes = ", ".join(
             f"{config}/{split}={rows.num_rows}"
             for config, splits in as_configs(built).items()

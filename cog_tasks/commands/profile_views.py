@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.benchmarks import REGISTRY
-from cog_tasks.common.files import pyplot, save_figure, write_text_atomically
+from cog_tasks.common.files import pyplot, write_text_atomically
 from cog_tasks.common.headlines import SCALES
+from cog_tasks.common.report import error_bars, save_closed
 from cog_tasks.common.results import Coverage
+from cog_tasks.common.runs import UNRECORDED
 from cog_tasks.common.stats import Interval, plural
 
 HUMAN = "Human"  # How a paper row of people (not a model) names itself.
@@ -111,9 +113,7 @@ def _failed_share(row: Mapping[str, Any]) -> float | None:
 def _failures_text(row: Mapping[str, Any]) -> str:
     """:func:`_failed_share` as text (``not counted`` where the row has no coverage)."""
     share = _failed_share(row)
-    if share is None:
-        return "not counted" if not row.get("coverage") else "n/a"
-    return f"{share:.3f}"
+    return "not counted" if not row.get("coverage") else "n/a" if share is None else f"{share:.3f}"
 
 
 MOSTLY_FAILED = 0.5  # Over this failed share a row is drawn hollow.
@@ -142,7 +142,7 @@ def _paper_text(row: Mapping[str, Any], paper: list[Mapping[str, Any]]) -> str:
 
 PROFILE_COLUMNS = (
     "benchmark", "measure", "value [95 % CI]", "chance [95 % CI]", "best trivial", "scale", "n",
-    "failed replies", "paper", "coverage, flagged replies", "note",
+    "failed replies", "paper", "coverage, flagged replies", "data, weights", "note",
 )  # fmt: skip
 
 
@@ -150,13 +150,14 @@ def _profile_table(profile: Mapping[str, Any]) -> list[list[str]]:
     """The profile's rows as table cells, the header first."""
     table = [list(PROFILE_COLUMNS)]
     for row in profile["rows"]:
-        coverage = row.get("coverage")
-        flags = Coverage.from_dict(coverage).note(row["unit"]) if coverage else "not counted"
+        coverage = Coverage.from_dict(row["coverage"]) if row.get("coverage") else None
+        flags = coverage.note(row["unit"], provenance=False) if coverage else "not counted"
+        data = coverage.provenance() if coverage else f"data: {UNRECORDED}"
         table.append([
             row["benchmark"], row["measure"], format_row(row), _chance_text(row), trivial_text(row),
             row.get("scale", "raw"), f"{row['n']} {plural(row['unit'], row['n'])}",
             _failures_text(row), _paper_text(row, profile["paper"]),
-            flags or "complete, none flagged", row["note"],
+            flags or "complete, none flagged", data, row["note"],
         ])  # fmt: skip
     return table
 
@@ -173,7 +174,7 @@ def _reading(profile: Mapping[str, Any]) -> dict[str, Any]:
         + "; ".join(f"{name}: {meaning}" for name, meaning in SCALES.items())
         + "); the share of the model's replies that were invalid, errored, truncated or "
         "judged unreadably; the papers' values for the measure (below, with their "
-        "protocols); and what is missing from the benchmark's declared units.",
+        "protocols); what is missing of the declared units; the data's check, the weights hash.",
         "rows": _profile_table(profile),
         "papers": _paper_sections(profile),
         "versions": f"Versions: {versions}.",
@@ -195,11 +196,7 @@ Drawn = tuple[float, float, float]  # A value and its interval's bounds, as draw
 
 
 def drawable(row: Mapping[str, Any] | None) -> Drawn | None:
-    """A row's (or chance entry's) ``(value, low, high)`` to draw; ``None`` where it is undefined.
-
-    Every figure reads values through this one accessor: a row without an interval is a bare
-    point, and an undefined value (a kappa without valid ratings) or a missing entry is not drawn.
-    """
+    """A row's (or chance entry's) ``(value, low, high)``; ``None``: undefined value, not drawn."""
     if not row or row.get("value") is None:
         return None
     value, low, high = row["value"], row.get("ci_low"), row.get("ci_high")
@@ -220,10 +217,7 @@ def _panels(rows: list[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, 
 def _figure(
     panels: Sequence[tuple[str, list[str]]], draw: Callable[[Any, int], None], title: str
 ) -> tuple[Any, Any]:
-    """``(plt, figure)``: a panel per ``(title, row labels)``, filled by ``draw(axis, index)``.
-
-    Each panel is as tall as its rows; one legend on the first panel names every label once.
-    """
+    """``(plt, figure)``: a panel per ``(title, labels)``, each as tall as its rows, one legend."""
     plt = pyplot()
     heights = [0.6 + 0.32 * len(labels) for _, labels in panels]
     figure, axes = plt.subplots(
@@ -246,22 +240,15 @@ def _figure(
 
 def _errorbar(axis: Any, points: Sequence[Drawn], positions: Sequence[float], **style: Any) -> None:
     """Values at ``positions`` with their intervals (a bare point where there is none)."""
-    below = [max(0.0, value - low) for value, low, _ in points]
-    above = [max(0.0, high - value) for value, _, high in points]
-    axis.errorbar([p[0] for p in points], positions, xerr=[below, above], fmt="o", **style)
+    xerr = error_bars((value, (low, high)) for value, low, high in points)
+    axis.errorbar([p[0] for p in points], positions, xerr=xerr, fmt="o", **style)
 
 
 def _plot_chance(axis: Any, points: list[tuple[int, float]]) -> None:
     """Grey hollow diamonds at (value, row position): the chance answerer's values."""
     if points:
-        axis.plot(
-            [value for _, value in points],
-            [position for position, _ in points],
-            "D",
-            markerfacecolor="none",
-            color="grey",
-            label="chance",
-        )
+        values, positions = [v for _, v in points], [p for p, _ in points]
+        axis.plot(values, positions, "D", markerfacecolor="none", color="grey", label="chance")
 
 
 def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
@@ -271,9 +258,7 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
 
     def draw(axis: Any, index: int) -> None:
         title, rows = panels[index]
-        # A row without an interval is drawn as a bare point; an undefined value
-        # (a kappa without valid ratings) is not drawn; a row whose replies mostly
-        # failed is hollow, with its failed share beside it.
+        # A row whose replies mostly failed is hollow, with its failed share beside it.
         for position, row in enumerate(rows):
             if (point := drawable(row)) is None:
                 axis.annotate("undefined", (0.0, position), fontsize=7, color="grey")
@@ -302,16 +287,14 @@ def draw_profile(profile: Mapping[str, Any], path: Path) -> Path:
         ):
             axis.set_xlim(-0.05, 1.05)
 
-    plt, figure = _figure(
+    _, figure = _figure(
         [(title, [row["measure"] for row in rows]) for title, rows in panels],
         draw,
         f"{profile['model']} ({profile['preset']}): values with 95 % intervals; "
         "hollow diamonds: chance on the same units; bands: the papers' published values",
     )
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(figure, path, dpi=110)
-    plt.close(figure)
-    return path
+    return save_closed(figure, path, dpi=110, layout=False)
 
 
 def render_html(profile: Mapping[str, Any], chart: Path | None = None) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.files import mark_input
-from cog_tasks.common.provenance import DATA_PROVENANCE
+from cog_tasks.common.provenance import DATA_PROVENANCE, data_verdict
 from cog_tasks.common.runs import RunIdentity, distinct_by_content, inspect_content
 
 CHANCE_SEED = "chance_seed"  # Log metadata key of a chance answerer's seed.
@@ -167,7 +167,8 @@ def run_identity(log: EvalLog, *, ignore: Collection[str] = ()) -> RunIdentity:
     roles = {role: config.model for role, config in (spec.model_roles or {}).items()}
     seed = chance_seed if chance_seed is not None else task_args.get("seed", generate_seed)
     task = task_name(log) + (f"@{spec.task_version}" if spec.task_version else "")
-    return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed)
+    verdict = data_verdict(data)
+    return RunIdentity.of(task, model, roles=roles, arguments=arguments, seed=seed, data=verdict)
 
 
 def sample_status(sample: EvalSample, *, invalid: bool) -> str:

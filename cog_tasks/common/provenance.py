@@ -7,18 +7,19 @@ import subprocess
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Literal, TypeVar
 
 import cog_tasks
-from cog_tasks.common.runs import text_sha256
+from cog_tasks.common.runs import UNRECORDED, text_sha256
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 Check = Literal["pinned", "same content", "differs", "unverified"]
 """How a file compares with its pin."""
+SEVERITY: tuple[Check, ...] = ("pinned", "same content", "unverified", "differs")  # worst last
 DATA_PROVENANCE = "data_provenance"  # The key of :meth:`DataReads.metadata` in a task's metadata.
 
 
@@ -57,16 +58,20 @@ class Provenance:
     check: Check
     location: str
 
-    def as_dict(self) -> dict[str, str]:
-        """The provenance as JSON, for a log's metadata."""
-        return {
-            "path": self.path,
-            "origin": self.origin,
-            "location": self.location,
-            "source": self.source,
-            "sha256": self.sha256,
-            "check": self.check,
-        }
+
+def data_verdict(recorded: object) -> str:
+    """A run's data check from its :meth:`DataReads.metadata`: the worst file's, naming it."""
+    files = recorded.get("files") if isinstance(recorded, dict) else None
+    if not isinstance(files, list):
+        return UNRECORDED
+    checks = {str(f.get("path")): f.get("check") for f in files if isinstance(f, dict)}
+    ranks = {path: SEVERITY.index(c) if c in SEVERITY else 2 for path, c in checks.items()}
+    if not ranks:
+        return "unverified (no data file read)"
+    worst = max(ranks.values())
+    named = [path for path, rank in ranks.items() if rank == worst]
+    more = f" and {len(named) - 1} more" if len(named) > 1 else ""
+    return SEVERITY[worst] + (f" (file {named[0]}{more})" if worst > 1 else "")
 
 
 @dataclass
@@ -88,8 +93,18 @@ class DataReads:
         return {
             "sha256": self.sha256(),
             "origins": sorted({f"{file.origin} {file.location}".strip() for file in self.files}),
-            "files": [distinct[key].as_dict() for key in sorted(distinct)],
+            "files": [asdict(distinct[key]) for key in sorted(distinct)],
         }
+
+    def card(self) -> str:
+        """A dataset card's section: each file read, its check, origin (no local path), SHA-256."""
+        lines = [
+            f"- `{f['path']}`: {f['check']}, from {f['origin']}"
+            f"{'' if f['origin'] == 'local' else ' ' + f['location']}, SHA-256 `{f['sha256']}`"
+            for f in self.metadata()["files"]  # type: ignore[attr-defined]
+        ]
+        head = "\n## Provenance\n\nEach file read, checked against its pinned upstream file:\n\n"
+        return head + "\n".join(lines) + "\n"
 
 
 _RECORDINGS: ContextVar[tuple[DataReads, ...]] = ContextVar("cog_tasks_recordings", default=())

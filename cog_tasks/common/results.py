@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.runs import RunIdentity, distinct_by_content, text_sha256
+from cog_tasks.common.runs import UNRECORDED, RunIdentity, distinct_by_content, text_sha256
 from cog_tasks.common.spec import load
 from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
 
@@ -16,6 +18,7 @@ STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status (``judge_invalid``: an unreadable judge reply)."""
 
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
+WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
 
 YEARS_SPAN = 38.4
 """CogLM's ages differ by at most twice its age map's stage weights (stage scores in [-1, 1])."""
@@ -58,7 +61,7 @@ class RunResults:
 
 @dataclass(frozen=True)
 class Coverage:
-    """What a reader must know beside every number of a run: missing, uneven and flagged units."""
+    """What a reader must know beside every number of a run: gaps, flags, data check, weights."""
 
     units: int
     declared: int
@@ -73,6 +76,8 @@ class Coverage:
     incomplete: int = 0
     missing_keys: int = 0
     records: int = 0
+    data: str = UNRECORDED
+    weights: str = ""
 
     @property
     def partial(self) -> bool:
@@ -85,8 +90,12 @@ class Coverage:
             return None
         return sum(self.counts.get(status, 0) for status in FLAGGED) / self.records
 
-    def note(self, unit: str = "unit") -> str:
-        """One line for every row this run touches: partial, missing groups, flagged counts."""
+    def provenance(self) -> str:
+        """``data: <check>``, and ``weights: <hash>`` where the model name records one."""
+        return f"data: {self.data}" + (f"; weights: {self.weights}" if self.weights else "")
+
+    def note(self, unit: str = "unit", *, provenance: bool = True) -> str:
+        """One line for every row this run touches: gaps, flagged counts and :meth:`provenance`."""
         parts = []
         if self.partial:
             gaps = []
@@ -109,39 +118,33 @@ class Coverage:
         flagged = [f"{count} {status}" for status, count in self.counts.items() if count]
         if flagged:
             parts.append("replies " + ", ".join(flagged))
-        return "; ".join(parts)
+        return "; ".join(parts + ([self.provenance()] if provenance else []))
 
     def as_dict(self) -> dict[str, object]:
-        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, and each count."""
-        keys = {"incomplete": self.incomplete, "missing_keys": self.missing_keys}
-        return {
-            "units": self.units,
-            "declared": self.declared,
-            "missing": self.missing,
+        """JSON fields: units, declared, missing, missing_groups, epochs, uneven, data, counts."""
+        names = ("units", "declared", "missing", "missing_groups", "epochs", "uneven", "records")
+        keys = ("incomplete", "missing_keys") if self.keyed else ()
+        return {name: getattr(self, name) for name in (*names, "data")} | {
             "missing_groups": list(self.missing_groups),
-            "epochs": self.epochs,
-            "uneven": self.uneven,
-            "records": self.records,
+            "weights": self.weights or None,
             **{status: self.counts.get(status, 0) for status in FLAGGED},
-            **(keys if self.keyed else {}),
+            **{name: getattr(self, name) for name in keys},
         }
 
     @classmethod
-    def from_dict(cls, fields: Mapping[str, object]) -> Coverage:
+    def from_dict(cls, fields: Mapping[str, Any]) -> Coverage:
         """The coverage of :meth:`as_dict`'s fields (:class:`ResultsError` if malformed)."""
         try:
             return cls(
-                units=int(fields["units"]),  # type: ignore[call-overload]
-                declared=int(fields["declared"]),  # type: ignore[call-overload]
-                missing=int(fields["missing"]),  # type: ignore[call-overload]
-                missing_groups=tuple(map(str, fields["missing_groups"])),  # type: ignore[call-overload]
-                epochs=int(fields["epochs"]),  # type: ignore[call-overload]
-                uneven=int(fields["uneven"]),  # type: ignore[call-overload]
-                counts={status: int(fields[status]) for status in FLAGGED},  # type: ignore[call-overload]
+                **{name: int(fields[name]) for name in ("units", "declared", "missing", "epochs")},
+                **{name: int(fields.get(name, 0)) for name in ("incomplete", "missing_keys")},
+                uneven=int(fields["uneven"]),
+                missing_groups=tuple(map(str, fields["missing_groups"])),
+                counts={status: int(fields[status]) for status in FLAGGED},
                 keyed="incomplete" in fields,
-                incomplete=int(fields.get("incomplete", 0)),  # type: ignore[call-overload]
-                missing_keys=int(fields.get("missing_keys", 0)),  # type: ignore[call-overload]
-                records=int(fields.get("records", 0)),  # type: ignore[call-overload]
+                records=int(fields.get("records", 0)),
+                data=str(fields.get("data", UNRECORDED)),
+                weights=str(fields.get("weights") or ""),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ResultsError(f"malformed coverage {dict(fields)!r} ({error})") from error
@@ -277,6 +280,8 @@ def check_run(run: RunResults) -> CheckedRun:
         incomplete=sum(1 for gap in gaps.values() if gap),
         missing_keys=sum(gaps.values()),
         records=len(run.records),
+        data=run.identity.data,
+        weights=match.group(1) if (match := WEIGHTS.search(run.identity.model)) else "",
     )
     return CheckedRun(run, values, {unit: run.declared[unit] for unit in order}, coverage, keys)
 

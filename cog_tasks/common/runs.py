@@ -16,6 +16,7 @@ from cog_tasks.common.secrets import redact, redact_text
 
 Run = TypeVar("Run")
 Item = TypeVar("Item")
+UNRECORDED = "unverified (not recorded)"  # The data check of a run whose source records none.
 
 
 class SameContentError(UserError):
@@ -112,6 +113,7 @@ class RunIdentity:
     roles: tuple[tuple[str, str], ...] = ()
     arguments: tuple[tuple[str, str], ...] = ()
     seed: str | None = None
+    data: str = field(default=UNRECORDED, compare=False)  # the data check, not the measurement
 
     @classmethod
     def of(
@@ -122,6 +124,7 @@ class RunIdentity:
         roles: Mapping[str, str] | None = None,
         arguments: Mapping[str, object] | None = None,
         seed: object = None,
+        data: str = UNRECORDED,
     ) -> RunIdentity:
         """Build an identity from plain mappings (``None`` arguments left out, secrets redacted)."""
         return cls(
@@ -136,6 +139,7 @@ class RunIdentity:
                 )
             ),
             seed=None if seed is None else _text(seed),
+            data=data,
         )
 
     def without_seed(self) -> RunIdentity:
@@ -153,7 +157,8 @@ class RunIdentity:
 
     def as_dict(self) -> dict[str, object]:
         """The identity as JSON (``task``, ``model``, ``roles``, ``arguments``, ``seed``)."""
-        return {**asdict(self), "roles": dict(self.roles), "arguments": dict(self.arguments)}
+        shown = asdict(self) | {"roles": dict(self.roles), "arguments": dict(self.arguments)}
+        return {name: value for name, value in shown.items() if name != "data"}
 
     def label(self) -> str:
         """Every field on one line: ``task model role:judge=... k=v seed=s``."""

@@ -154,6 +154,8 @@ def test_score_json_schema_and_invalid_answers(tmp_path: Path, capsys) -> None:
         "epochs": 1,
         "uneven": 0,
         "records": 6,
+        "data": "unverified (not recorded)",  # a bare score file records no data check
+        "weights": None,
         "invalid": 2,
         "error": 0,
         "truncated": 0,

@@ -80,7 +80,7 @@ def test_check_run_flags_missing_statuses_and_averages_epochs() -> None:
     assert coverage.named["error"] == ("b",)
     assert checked.note() == (
         "PARTIAL: 1 of 3 items missing; no record for g2; 1 item with fewer than 3 epochs; "
-        "replies 1 invalid, 1 error, 1 truncated"
+        "replies 1 invalid, 1 error, 1 truncated; data: unverified (not recorded)"
     )
 
 

@@ -1,0 +1,232 @@
+"""Provenance shown (issue 47): every report, summary and profile row says its data check.
+
+A run's data check is the worst of its files' (differs > unverified > same content >
+pinned; ``unverified (not recorded)`` where the source records none), and the weights
+hash is the one its model name records. The slow test runs each benchmark's chance
+answerer once (the reliability table's runs), sets the log's recorded checks, and reads
+the check back from the report text, the summary JSON and the profile row.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_data_provenance import CONST, copy_coglm, shared_data  # noqa: F401 (a fixture)
+from test_reliability_table import CHANCE_RUNS, run
+
+from cog_tasks.commands.profile_views import render_html, render_markdown
+from cog_tasks.common.provenance import DATA_PROVENANCE, data_verdict, recording_reads
+from cog_tasks.common.results import Coverage, RunResults, UnitRecord, check_run
+from cog_tasks.common.runs import UNRECORDED, RunIdentity
+from cog_tasks.common.settings import DATA_ENV
+from cog_tasks.common.sources import DataHashWarning
+
+BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
+WEIGHTS = "llamacpp:cc324af070c2ecbf"
+"""The weights hash a llama.cpp run's model name records."""
+STORED = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "profile"
+
+
+def files(*checks: str) -> dict[str, Any]:
+    """Recorded data provenance of one file per check, named ``f0``, ``f1``..."""
+    return {"files": [{"path": f"f{n}", "check": check} for n, check in enumerate(checks)]}
+
+
+@pytest.mark.parametrize(
+    ("recorded", "verdict"),
+    [
+        (None, UNRECORDED),
+        ({"sha256": "a" * 64}, UNRECORDED),
+        (files(), "unverified (no data file read)"),
+        (files("pinned", "pinned"), "pinned"),
+        (files("pinned", "same content"), "same content"),
+        (files("pinned", "unverified", "same content"), "unverified (file f1)"),
+        (files("unverified", "differs", "pinned", "differs"), "differs (file f1 and 1 more)"),
+        (files("pinned", "banana"), "unverified (file f1)"),
+    ],
+)
+def test_the_verdict_is_the_worst_check_naming_its_file(recorded: object, verdict: str) -> None:
+    assert data_verdict(recorded) == verdict
+
+
+def test_a_checked_run_carries_the_check_and_the_weights_hash() -> None:
+    model = f"llamacpp/qwen2.5-coder-1.5b@{WEIGHTS}"
+    identity = RunIdentity.of("t@1", model, data="differs (file f0)")
+    run = RunResults("b", identity, "item", (UnitRecord("u", {"m": 1.0}),), {"u": ""}, "log")
+    coverage = check_run(run).coverage
+    assert coverage.provenance() == f"data: differs (file f0); weights: {WEIGHTS}"
+    assert coverage.note().endswith(coverage.provenance())
+    assert coverage.note(provenance=False) == ""
+    restored = Coverage.from_dict(coverage.as_dict())
+    assert (restored.data, restored.weights) == ("differs (file f0)", WEIGHTS)
+    # The check is no part of the measurement: runs on the same data pair, whatever it says.
+    assert identity == RunIdentity.of("t@1", model) and "data" not in identity.as_dict()
+    bare = check_run(replace(run, identity=RunIdentity.of("t@1", "hf/smollm2"))).coverage.as_dict()
+    assert (bare["data"], bare["weights"]) == (UNRECORDED, None)
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in STORED.iterdir() if path.is_dir()))
+def test_rows_of_older_profiles_render_as_not_recorded(name: str) -> None:
+    """Stored profiles predate the field; a row without coverage at all renders the same."""
+    profile = json.loads((STORED / name / "profile.json").read_text(encoding="utf-8"))
+    assert not any("data" in (row.get("coverage") or {}) for row in profile["rows"])
+    profile["rows"][0]["coverage"] = None
+    for page in (render_markdown(profile), render_html(profile)):
+        assert page.count(f"data: {UNRECORDED}") == len(profile["rows"])
+
+
+def test_data_build_card_records_each_file_read_with_its_check(
+    shared_data: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cog_tasks.coglm.records import load_records
+
+    copy = copy_coglm(shared_data, tmp_path / "data")
+    items = json.loads(copy.read_text(encoding="utf-8"))
+    items[0]["answer"] = (items[0]["answer"] + 1) % len(items[0]["candidates"])
+    copy.write_text(json.dumps(items), encoding="utf-8")
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
+    with recording_reads() as reads, pytest.warns(DataHashWarning):
+        load_records([CONST.code])
+    (file,) = reads.files
+    assert reads.card().splitlines()[1:] == [
+        "## Provenance",
+        "",
+        "Each file read, checked against its pinned upstream file:",
+        "",
+        f"- `{CONST.relative_path}`: differs, from local, SHA-256 `{file.sha256}`",
+    ]
+
+
+def test_data_build_writes_the_provenance_into_the_card(tmp_path: Path) -> None:
+    code, _, err = run(["data", "build", "egosocial", "--out", str(tmp_path / "out")])
+    assert code == 0, err
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert "\n## Provenance\n" in card
+    assert "- `socialfirst.jsonl`: pinned, from local, SHA-256 `" in card
+
+
+# ----------------------------------------------------------------- reports of real logs
+
+
+@pytest.fixture(scope="module")
+def chance_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One chance run of each benchmark on ``$COG_TASKS_DATA``: its log file."""
+    tmp = tmp_path_factory.mktemp("chance")
+    for command in CHANCE_RUNS:
+        code, _, err = run(command.format(tmp=tmp).split())
+        assert code == 0, err
+    return {name: next((tmp / name).glob("*.eval")) for name in BENCHMARKS}
+
+
+def with_verdict(log: Any, verdict: str) -> str:
+    """Set the log's recorded checks to give ``verdict``; return the data check it shows."""
+    metadata = log.eval.metadata
+    if verdict == "unverified":  # a log written before data provenance was recorded
+        del metadata[DATA_PROVENANCE]
+        return UNRECORDED
+    recorded = metadata[DATA_PROVENANCE]["files"]
+    for file in recorded:
+        file["check"] = "pinned"
+    if verdict == "pinned":
+        return "pinned"
+    recorded[-1]["check"] = "differs"
+    return f"differs (file {recorded[-1]['path']})"
+
+
+def report(bench: str, logs: Path, out: Path) -> tuple[str, list[dict[str, Any]]]:
+    """The benchmark's report text of the logs in ``logs``, and its summary's coverage entries."""
+    folder = str(logs)
+    if bench == "egosocial":
+        assert run(["egosocial", "report", folder, "--out", str(out)])[0] == 0
+        cells = json.loads((out / "summary.json").read_text(encoding="utf-8"))["cells"]
+        return (out / "summary.md").read_text(encoding="utf-8"), [c["coverage"] for c in cells]
+    if bench == "cogbench":
+        code, text, _ = run(["cogbench", "report", folder, "--out", str(out)])
+        curves = json.loads((out / "cogbench_curves.json").read_text(encoding="utf-8"))
+        summary = [curve["coverage"] for curve in curves]
+    elif bench == "cogeval":
+        code, text, _ = run(["cogeval", "report", "--log", folder, "--out", str(out / "text")])
+        rows = run(["cogeval", "report", "--log", folder, "--json", "--out", str(out)])[1]
+        summary = [row["coverage"] for row in json.loads(rows)["rows"]]
+    else:
+        code, text, _ = run(["coglm", "report", folder])
+        runs = run(["coglm", "report", folder, "--json"])[1]
+        summary = [entry["coverage"] for entry in json.loads(runs).values()]
+    assert code == 0
+    return text, summary
+
+
+def shown_everywhere(bench: str, log_file: Path, out: Path, data: str, weights: str) -> None:
+    """``data: <data>; weights: <weights>`` in the report text, summary JSON and profile row."""
+    from inspect_ai.log import read_eval_log
+
+    line = f"data: {data}" + (f"; weights: {weights}" if weights else "")
+    text, coverages = report(bench, log_file.parent, out)
+    assert line in text
+    counted = [coverage for coverage in coverages if coverage]  # references have none
+    assert counted and all(c["data"] == data for c in counted)
+    assert all(c["weights"] == (weights or None) for c in counted)
+    headlines = import_module(f"cog_tasks.{bench}.inspect.headlines").headlines
+    rows = [headline.as_row() for headline in headlines(read_eval_log(str(log_file)))]
+    assert rows and all(row["coverage"]["data"] == data for row in rows)
+    profile = {"model": "m", "preset": "smoke", "rows": rows, "paper": [], "versions": {}}
+    table = [row for row in render_markdown(profile).splitlines() if row.startswith(f"| {bench}")]
+    assert len(table) == len(rows) and all(line in row for row in table)
+    assert render_html(profile).count(line) >= len(rows)  # a note may repeat it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verdict", ["pinned", "differs", "unverified"])
+@pytest.mark.parametrize("bench", BENCHMARKS)
+def test_the_data_check_reaches_report_summary_and_profile_row(
+    bench: str, verdict: str, chance_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    log = read_eval_log(str(chance_logs[bench]))
+    data = with_verdict(log, verdict)
+    log.eval.model = f"llamacpp/qwen2.5-coder-1.5b@{WEIGHTS}"
+    log_file = tmp_path / "logs" / chance_logs[bench].name
+    write_eval_log(log, str(log_file))
+    shown_everywhere(bench, log_file, tmp_path / "out", data, WEIGHTS)
+
+
+@pytest.mark.slow
+def test_a_run_on_tampered_shared_data_shows_differs(
+    shared_data: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A copy of ``$COG_TASKS_DATA`` with one CogLM answer edited: the run says ``differs``."""
+    shutil.copytree(shared_data / "coglm", tmp_path / "data" / "coglm")
+    copy = tmp_path / "data" / "coglm" / CONST.relative_path
+    items = json.loads(copy.read_text(encoding="utf-8"))
+    items[0]["answer"] = (items[0]["answer"] + 1) % len(items[0]["candidates"])
+    copy.write_text(json.dumps(items), encoding="utf-8")
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
+    command = f"coglm chance -T abilities=const --limit 2 --log-dir {tmp_path / 'logs'}"
+    with pytest.warns(DataHashWarning, match=str(copy)):
+        code, _, err = run(command.split())
+    assert code == 0, err
+    (log_file,) = (tmp_path / "logs").glob("*.eval")
+    data = f"differs (file {CONST.relative_path})"
+    shown_everywhere("coglm", log_file, tmp_path / "out", data, "")
+
+
+def test_lm_eval_outputs_show_that_they_record_no_data_check(tmp_path: Path) -> None:
+    """lm-eval's results and samples files record no data check: the report says so."""
+    from coglm_lm_eval_files import write_lm_eval_run
+
+    write_lm_eval_run(tmp_path / "runs" / "m", {"const": [True, False, True]})
+    code, text, _ = run(["coglm", "report", str(tmp_path / "runs")])
+    assert code == 0 and f"data: {UNRECORDED}" in text
+    (entry,) = json.loads(run(["coglm", "report", str(tmp_path / "runs"), "--json"])[1]).values()
+    assert (entry["coverage"]["data"], entry["coverage"]["weights"]) == (UNRECORDED, None)
