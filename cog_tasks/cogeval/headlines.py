@@ -74,12 +74,20 @@ def dialog_key(item: str, temperature: float) -> str:
     return f"{item}.t{float(temperature):g}"
 
 
-def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
-    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
+def selection(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The item filters (graphs, domains, conditions, design, experiment) of task arguments."""
     names: dict[str, Any] = {
         key: split_names(arguments.get(key)) for key in ("graphs", "domains", "conditions")
     }
-    names.update(design=arguments.get("design") or "all", experiment=arguments.get("experiment"))
+    return names | {
+        "design": arguments.get("design") or "all",
+        "experiment": arguments.get("experiment"),
+    }
+
+
+def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
+    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
+    names = selection(arguments)
     cot = arguments.get("cot")
     families = split_names(arguments.get("families"))
     if (arguments.get("source") or "published") == "published":
@@ -226,7 +234,7 @@ def run_headlines(run: CogEvalRun) -> list[Headline]:
     chosen = [(SUCCESS, run.tasks)] + [
         (condition_measure(condition), tasks) for condition, tasks in sorted(by_condition.items())
     ]
-    note = run.note()
+    note = run.pooling  # the coverage note is the row's own column
     headlines = []
     for measure, tasks in chosen:
         units = {

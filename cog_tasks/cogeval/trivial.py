@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
-from cog_tasks.cogeval.headlines import BALANCED, SUCCESS, TaskFacts, balanced_units, declared_items
+from cog_tasks.cogeval.generator import generate_items
+from cog_tasks.cogeval.headlines import (
+    BALANCED,
+    SUCCESS,
+    TaskFacts,
+    balanced_units,
+    declared_items,
+    selection,
+)
 from cog_tasks.cogeval.paper import condition_measure
 from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import GraphContext, score_response
@@ -37,22 +45,22 @@ def _scored(
     missing = wanted - {task for task, _ in declared.values()}
     if missing:
         raise ValueError(f"CogEval's run declares no tasks {', '.join(sorted(missing)[:5])}")
-    if (arguments.get("source") or "published") != "published":
-        raise ValueError("CogEval's trivial strategies are scored on the published items")
     repeats = _repeats(arguments.get("temperatures"))
-    keep = str(arguments.get("unscorable")).lower() == "true"
     hits: dict[str, UnitValue] = {}
     facts: dict[str, TaskFacts] = {}
-    for published in select_published(unscorable=keep):
-        if published.id not in declared or declared[published.id][0] not in wanted:
-            continue
-        task, task_facts = declared[published.id]
+    for record in _records(
+        arguments, {item for item, (task, _) in declared.items() if task in wanted}
+    ):
+        task, task_facts = declared[record["id"]]
         facts[task] = task_facts
-        record = published.to_record()
         found = record["graph_context"]
         context = GraphContext.from_dict(found) if found is not None else None
         result = score_response(
-            reply(record, context), record["expected"], record["kind"], context, record["start"]
+            reply(record, context),
+            record["expected"],
+            record.get("kind") or found["kind"],
+            context,
+            record.get("start"),
         )
         successes, dialogs = hits.get(task, (0.0, 0.0))  # type: ignore[misc]
         hits[task] = (successes + result.score * repeats, dialogs + repeats)
@@ -61,6 +69,16 @@ def _scored(
     for task, value in hits.items():
         values.setdefault(condition_measure(facts[task].condition), {})[task] = value
     return values
+
+
+def _records(arguments: Mapping[str, Any], items: Collection[str]) -> Iterator[dict[str, Any]]:
+    """The records of ``items`` as the run's source (published or generated) gives them."""
+    if (arguments.get("source") or "published") == "published":
+        keep = str(arguments.get("unscorable")).lower() == "true"
+        return (task.to_record() for task in select_published(unscorable=keep) if task.id in items)
+    seed, cot = int(arguments.get("seed") or 0), arguments.get("cot") or "none"
+    generated = generate_items(seed=seed, cot=cot, **selection(arguments))
+    return (item.to_record() for item in generated if item.id in items)
 
 
 def _start(record: dict[str, Any], context: GraphContext | None) -> str:

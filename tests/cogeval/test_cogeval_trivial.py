@@ -13,9 +13,11 @@ from cog_tasks.common.spec import load
 ARGS = {"graphs": "n7tree", "domains": "unordSpatial", "temperatures": "0"}
 
 
-def test_every_strategy_scores_the_rows_tasks_and_measures() -> None:
-    run = RunIdentity.of("cogeval@4.1.0", "m", arguments=ARGS)
-    tasks = sorted({task for _, task, _ in declared_items(ARGS)})
+@pytest.mark.parametrize("source", ["published", "generated"])  # the cpu preset's is generated
+def test_every_strategy_scores_the_rows_tasks_and_measures(source: str) -> None:
+    arguments = {**ARGS, "source": source}
+    run = RunIdentity.of("cogeval@4.1.0", "m", arguments=arguments)
+    tasks = sorted({task for _, task, _ in declared_items(arguments)})
     row = tasks[:5]
     for strategy in STRATEGIES:
         scored = load(strategy.score)(row, run)
