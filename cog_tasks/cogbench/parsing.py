@@ -1,10 +1,4 @@
-"""Strict parsing of CogBench model outputs, and tolerant parsing of profiles.
-
-A rating or judge score is read only from a line that starts with its label, a reply
-that is just the number, or (a rating) a closing ``Rating:`` label; anything else is
-``None``, an invalid answer. The rules (shared with :mod:`cog_tasks.common.reading`)
-are in the README's Metrics section ("What is read").
-"""
+"""Strict parsing of CogBench model outputs (README, "What is read"); tolerant of profiles."""
 
 from __future__ import annotations
 

@@ -26,8 +26,7 @@ from cog_tasks.common.stats import Interval, UnitValue
 
 BENCHMARK = "coglm"
 UNIT = "item"
-AGE_OF_SUMS = "cog_tasks.coglm.metrics:age_of_sums"
-"""The cognitive age headline's statistic (its per-item payload: ``{ability: calibrated unit}``)."""
+AGE_OF_SUMS = "cog_tasks.coglm.metrics:age_of_sums"  # The age's statistic of per-item payloads.
 #: The pooled measure of ``coglm_chat``, its first headline and first logged metric.
 CHAT_POOLED = "calibrated_acc_pooled"
 OVERALL = "overall"

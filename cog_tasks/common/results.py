@@ -20,8 +20,7 @@ STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
 WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
 
-YEARS_SPAN = 38.4
-"""CogLM's ages differ by at most twice its age map's stage weights (stage scores in [-1, 1])."""
+YEARS_SPAN = 38.4  # CogLM's ages differ by at most twice its age map's stage weights.
 
 
 class ResultsError(UserError):

@@ -22,14 +22,11 @@ ANY = (-math.inf, math.inf)  # The scale of an unbounded measure.
 
 SHARE = (0.0, 1.0)  # The scale of a share (a proportion, a rate of events per trial).
 
-Statistic = Callable[["np.ndarray"], float]
-"""A headline of an index array of units (drawn with replacement)."""
+Statistic = Callable[["np.ndarray"], float]  # A headline of an index array of drawn units.
 
-Payload = Mapping[str, Sequence[float]]
-"""A unit's additive tallies by name, where a headline is a statistic of their sums."""
+Payload = Mapping[str, Sequence[float]]  # A unit's additive tallies by name.
 
-SumStatistic = Callable[[dict[str, "np.ndarray"]], float]
-"""A headline of :data:`Payload` sums (a name no unit has sums to zeros)."""
+SumStatistic = Callable[[dict[str, "np.ndarray"]], float]  # A headline of Payload sums.
 
 
 @dataclass(frozen=True)
@@ -277,8 +274,7 @@ def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     return tops, bottoms
 
 
-UnitValue = float | tuple[float, float] | Payload
-"""A value, ``(numerator, denominator)`` of a ratio of sums, or a :data:`Payload`."""
+UnitValue = float | tuple[float, float] | Payload  # A value, a ratio's (top, bottom), a Payload
 
 
 def _payload(value: UnitValue) -> Payload:
@@ -442,10 +438,7 @@ def paired_difference(
     bounds: tuple[float, float] = ANY,
     statistic: SumStatistic | None = None,
 ) -> Interval:
-    """Paired bootstrap of ``ratio(first) - ratio(second)`` (or of ``statistic`` of the sums).
-
-    Each replicate draws the shared units once, the same for both runs.
-    """
+    """Paired bootstrap of ``ratio(first) - ratio(second)`` (or ``statistic`` of their sums)."""
     import numpy as np
 
     shared = [key for key in first if key in second]

@@ -1,9 +1,4 @@
-"""CogBench Inspect logs on the shared results model: records, report rows, eval-file export.
-
-A log is one record per sample and epoch (unit: the trajectory) over the trajectories its
-task arguments declare; values are the scorer's tallies plus :data:`COUNTS`, and the
-status is ``error``, ``truncated``, ``judge_invalid``, ``invalid`` or ``valid``.
-"""
+"""CogBench Inspect logs on the shared results model: one record per trajectory and epoch."""
 
 from __future__ import annotations
 
