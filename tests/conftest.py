@@ -83,7 +83,7 @@ def _guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     @functools.wraps(function)
     def guard(*args: Any, **kwargs: Any) -> Any:
         result = function(*args, **kwargs)
-        model = args[0] if args else kwargs.get("model")
+        model = args[0] if args else kwargs.get("model", result)  # get_model(): the active one
         if not (name.endswith(".get_model") and CHEAP_MODELS.match(str(model))):
             _refuse_unless_slow(f"ran {name}")
         return result
