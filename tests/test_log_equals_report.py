@@ -135,3 +135,10 @@ def test_the_log_metric_is_the_report_number(bench: str, condition: str, tmp_pat
         assert metrics[f"{case.measure}_ci_high"] == pytest.approx(reported.high, abs=1e-9)
     else:
         assert f"{case.measure}_ci_low" not in metrics
+    if bench == "cogbench" and condition == "errored":  # counted beside, in no reply count
+        from cog_tasks.cogbench.inspect.logs import agent_row, checked_runs
+
+        (run,) = checked_runs([log])
+        assert run.checked.coverage.counts["error"] == 1
+        clean = log.model_copy(update={"samples": [s for s in log.samples if not s.error]})
+        assert agent_row(run).counts == agent_row(checked_runs([clean])[0]).counts

@@ -158,13 +158,11 @@ def _rationality_line(curve: AgentCurves) -> str:
     counts = curve.counts
     readable = curve.rationality_readable_avg
     shown = "n/a (no readable judge score)" if readable is None else f"{readable:.3f}"
-    failed = curve.coverage.counts.get("error", 0) if curve.coverage else 0
-    errored = f", as every answer of {failed} errored record(s)" if failed else ""
     return (
         f"  Rationality avg {_cell(curve.rationality_avg)} counting "
         f"{_count(counts.get('judge_invalid', 0))} unreadable judge replies of "
         f"{_count(counts.get('judge_asked', 0))} asked and "
-        f"{_count(counts.get('no_reasoning', 0))} answers without reasoning as 1{errored}; "
+        f"{_count(counts.get('no_reasoning', 0))} answers without reasoning as 1; "
         f"readable-only avg {shown}; judge-invalid rate {_cell(curve.judge_invalid_rate)} "
         f"(judge: {curve.judge}) {flagged(curve.coverage)}"
     )

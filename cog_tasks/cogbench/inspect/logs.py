@@ -240,7 +240,8 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 def agent_row(run: CogBenchRun) -> AgentCurves:
     """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
 
-    ``counts`` add up every record of every epoch; intervals are over trajectories.
+    ``counts`` add up every record of every epoch but errored ones (counted beside, as
+    Inspect's metrics leave them out); intervals are over trajectories.
     """
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {
@@ -250,7 +251,7 @@ def agent_row(run: CogBenchRun) -> AgentCurves:
     units = list(tallies.values())
     authenticity, rationality = _series(units, kappa)
     judged = any(unit.judged for unit in units)
-    records = run.checked.run.records
+    records = [record for record in run.checked.run.records if record.status != "error"]
     ratings, _ = pooled_tallies([record.values for record in records], run.weights)
     total = sum(ratings.values(), RatingTally(run.weights))
     counts = {
