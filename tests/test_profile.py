@@ -462,3 +462,11 @@ def test_compare_pairs_kappa_and_the_cognitive_age_and_reads_rows_without_payloa
     out = capsys.readouterr().out
     assert out.count("no per-unit values") == 2 and "0 rows tested; 2 not paired" in out
     assert [c.reason for c in compare_profiles(first, older)] == ["no per-unit values"] * 2
+
+
+def test_the_preset_help_names_every_preset(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["profile", "run", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    described = help_text.split("how much to run:")[1].split("--dry-run")[0]
+    assert [name for name in PRESETS if f"{name} (" not in described] == []

@@ -843,8 +843,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--preset",
         choices=sorted(PRESETS),
         default="smoke",
-        help="how much to run: smoke (minutes on a CPU), standard (an API budget) or full "
-        "(each paper's whole protocol); --dry-run prints what a preset sends",
+        help="how much to run: smoke (minutes on a CPU), cpu (hours of an embedded model through "
+        "llama.cpp), standard (an API budget) or full (each paper's whole protocol); --dry-run "
+        "prints what a preset sends",
     )
     run.add_argument("--seed", type=int, default=0, help="seed of chance answers and sampling")
     run.add_argument(
