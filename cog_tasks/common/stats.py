@@ -208,18 +208,24 @@ def bootstrap_interval(
     value = float(statistic(everything))
     if n_units < SMALL_N or math.isnan(value):
         return no_interval(value, n_units, unit)
-    from scipy.stats import bootstrap
+    import warnings
 
-    result = bootstrap(
-        (everything,),
-        lambda indices: statistic(np.asarray(indices, dtype=int)),
-        vectorized=False,
-        n_resamples=resamples,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
+    from scipy.stats import DegenerateDataWarning, bootstrap
+
+    with warnings.catch_warnings():  # replicates without a value: no interval, said on the row
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        result = bootstrap(
+            (everything,),
+            lambda indices: statistic(np.asarray(indices, dtype=int)),
+            vectorized=False,
+            n_resamples=resamples,
+            confidence_level=confidence,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
     low, high = result.confidence_interval
+    if math.isnan(low) or math.isnan(high):
+        return no_interval(value, n_units, unit, "a resample without a value")
     interval = Interval(value, float(low), float(high), n_units, unit, "bootstrap")
     return on_scale(interval, scale)
 

@@ -266,6 +266,11 @@ NAN = math.nan
         (Interval(0.4, NAN, NAN, 12, "game", "bootstrap"), "0.400 [no interval: 12 games]"),
         (no_interval(0.4, 12, "game", "the runs agree"), "0.400 [no interval: the runs agree]"),
         (no_interval(NAN, 0, "item"), "n/a"),
+        # Resamples without a value (an age with no item of a stage drawn): said, not warned.
+        (
+            bootstrap_interval(lambda drawn: 1.0 if 0 in drawn else NAN, 30, unit="item"),
+            "1.000 [no interval: a resample without a value]",
+        ),
     ],
 )
 def test_every_interval_keeps_the_invariants(built: Interval, shown: str) -> None:
