@@ -13,7 +13,8 @@ outcome, weight).
 ``join LABELS`` reads ``{id: {"label": "A".. | "ambiguous" | "none", "note": ...}}`` and
 writes ``results/coglm_reading_random.json`` (ids and readings, no text). ``ours`` agrees
 when it reads the labelled option, or reads none where the label is ``none`` or
-``ambiguous``. Intervals are Wilson's; the weighted one over Kish's effective size.
+``ambiguous``. Intervals are Wilson's; the weighted one over Kish's effective size. The
+drawing, the files and the agreement are ``reading_sample.py``'s.
 
 Usage::
 
@@ -24,41 +25,20 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from coglm_reading_agreement import MODELS, letter_of, replies_file
+from reading_sample import NO_ANSWER, agreement, draw_sample, read_key_and_labels
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS, coerce_prediction
 from cog_tasks.coglm.predictions import iter_authors_outputs
-from cog_tasks.common.files import read_json, write_json_atomically
-from cog_tasks.common.stats import Interval, wilson_interval
+from cog_tasks.common.files import write_json_atomically
 
-SEED, SIZE, FLOOR = 120, 120, 10
+SEED, SIZE = 120, 120
 RESULT = Path(__file__).parent / "results" / "coglm_reading_random.json"
-NO_ANSWER = ("ambiguous", "none")
-
-
-def allocate(sizes: dict[str, int], total: int, floor: int) -> dict[str, int]:
-    """Draws per stratum: ``total`` shared in proportion, at least ``floor`` (or all) each."""
-    fixed: dict[str, int] = {}
-    while True:
-        rest = {name: size for name, size in sizes.items() if name not in fixed}
-        budget = total - sum(fixed.values())
-        shares = {name: budget * size / sum(rest.values()) for name, size in rest.items()}
-        small = {name: min(floor, sizes[name]) for name, share in shares.items() if share < floor}
-        if not small:
-            break
-        fixed |= small
-    draws = {name: int(share) for name, share in shares.items()}
-    by_remainder = sorted(shares, key=lambda name: draws[name] - shares[name])
-    for name in by_remainder[: budget - sum(draws.values())]:
-        draws[name] += 1
-    return fixed | draws
 
 
 def sample(folder: Path) -> None:
@@ -70,48 +50,18 @@ def sample(folder: Path) -> None:
             ability = ABILITY_BY_CODE[row["ability"]]
             strata.setdefault(outcome or "none", []).append({
                 "model": model, "stage": ability.stage_folder, "ability": ability.file_stem,
-                "index": int(row["id"].rsplit("-", 1)[1]), "outcome": outcome, "row": row,
+                "index": int(row["id"].rsplit("-", 1)[1]), "outcome": outcome, "blind": {
+                    "question": row["question"],
+                    "options": dict(zip(LETTERS, row["choices"], strict=False)),
+                    "reply": row["prediction"],
+                },
             })  # fmt: skip
-    draws = allocate({name: len(rows) for name, rows in sorted(strata.items())}, SIZE, FLOOR)
-    rng = random.Random(SEED)
-    picked = [
-        entry | {"stratum": name, "weight": len(strata[name]) / count}
-        for name, count in draws.items()
-        for entry in rng.sample(strata[name], count)
-    ]
-    rng.shuffle(picked)
-    ids = [f"r{number:03d}" for number in range(1, len(picked) + 1)]
-    blind = [
-        {
-            "id": id_,
-            "question": entry["row"]["question"],
-            "options": dict(zip(LETTERS, entry["row"]["choices"], strict=False)),
-            "reply": entry["row"]["prediction"],
-        }
-        for id_, entry in zip(ids, picked, strict=True)
-    ]
-    key = {
-        id_: {k: v for k, v in e.items() if k != "row"} for id_, e in zip(ids, picked, strict=True)
-    }
-    folder.mkdir(parents=True, exist_ok=True)
-    write_json_atomically(folder / "coglm_blind.json", blind)
-    write_json_atomically(folder / "coglm_key.json", key)
-    print({name: f"{count} of {len(strata[name])}" for name, count in draws.items()})
-
-
-def _weighted(rows: list[dict[str, Any]]) -> Interval:
-    """Agreement weighted back to all replies, Wilson's interval over Kish's effective size."""
-    weights = [row["weight"] for row in rows]
-    share = sum(w for w, row in zip(weights, rows, strict=True) if row["agree"]) / sum(weights)
-    effective = round(sum(weights) ** 2 / sum(w * w for w in weights))
-    return wilson_interval(share * effective, effective, unit="reply")
+    draw_sample(strata, folder, "coglm", SIZE, SEED)
 
 
 def join(labels_path: Path, folder: Path) -> dict[str, Any]:
     """Join the labels with the key; agreement per stratum, overall and weighted."""
-    labels, key = read_json(labels_path), read_json(folder / "coglm_key.json")
-    if missing := sorted(set(key) - set(labels)):
-        raise SystemExit(f"{labels_path}: no label for {missing}")
+    key, labels = read_key_and_labels(labels_path, folder / "coglm_key.json")
     rows = []
     for id_, entry in key.items():
         label = labels[id_]["label"]
@@ -119,8 +69,6 @@ def join(labels_path: Path, folder: Path) -> dict[str, Any]:
             raise SystemExit(f"{labels_path}: {id_}: label {label!r} is not A-H, ambiguous, none")
         agree = entry["outcome"] == label or (entry["outcome"] is None and label in NO_ANSWER)
         rows.append({"id": id_, **entry, "label": label, "agree": agree})
-    agreed = Counter(row["stratum"] for row in rows if row["agree"])
-    drawn = Counter(row["stratum"] for row in rows)
     return {
         "what": __doc__.splitlines()[0],
         "seed": SEED,
@@ -128,12 +76,7 @@ def join(labels_path: Path, folder: Path) -> dict[str, Any]:
         "python benchmarks/coglm_reading_sample.py join LABELS",
         "labels": "one labeller (a helper agent) who saw only the blind file: question, "
         "lettered options, reply; never the reader's outcome or the gold answer",
-        "strata": {
-            name: wilson_interval(agreed[name], n, unit="reply").as_dict()
-            for name, n in sorted(drawn.items())
-        },
-        "overall": wilson_interval(agreed.total(), len(rows), unit="reply").as_dict(),
-        "weighted": _weighted(rows).as_dict(),
+        **agreement(rows),
         "reads_where_ambiguous": sum(
             r["outcome"] is not None and r["label"] == "ambiguous" for r in rows
         ),
