@@ -11,23 +11,30 @@ from typing import Any
 STAMP = "2026-01-01T00-00-00.000001"
 
 
-def _sample(code: str, number: int, right: bool) -> dict[str, Any]:
-    """One two-option sample whose log-likelihoods pick the answer when ``right``."""
+def _sample(code: str, number: int, right: bool, record: Any = None) -> dict[str, Any]:
+    """One sample whose log-likelihoods pick the answer when ``right``.
+
+    ``record``: the :class:`~cog_tasks.coglm.records.CogLMRecord` it is of (its document as
+    lm-eval's ``coglm`` task builds it); ``None``: a made-up two-option item.
+    """
     doc = {
         "id": f"{code}-{number:04d}",
         "ability": code,
         "choices": ["yes", "no"],
         "answer": 0,
         "num_choices": 2,
-        "choice_lengths": [1, 1],
-        "context_tokens": 9,
     }
-    answer, other = (-1.0, -5.0) if right else (-5.0, -1.0)
+    if record is not None:
+        doc = record.to_dict()
+    doc |= {"choice_lengths": [1] * len(doc["choices"]), "context_tokens": 9}
+    loglikelihoods = [
+        -1.0 if (index == doc["answer"]) == right else -5.0 for index in range(len(doc["choices"]))
+    ]
     return {
         "doc_id": number,
         "doc": doc,
         "target": doc["answer"],
-        "filtered_resps": [[str(answer), "False"], [str(other), "False"], ["-20.0", "False"]],
+        "filtered_resps": [[str(value), "False"] for value in [*loglikelihoods, -20.0]],
         # lm-eval's own hashes of the document and the target
         "doc_hash": lm_eval_hash(doc),
         "target_hash": _sha256(str(doc["answer"])),
@@ -54,6 +61,7 @@ def write_lm_eval_run(
     without_samples: Sequence[str] = (),
     config: Mapping[str, Any] | None = None,
     version: float = 2.1,
+    records: Sequence[Any] = (),
 ) -> Path:
     """Write one ``coglm`` run as lm-eval does: a results file and a samples file per task.
 
@@ -68,6 +76,8 @@ def write_lm_eval_run(
             interrupted copy would).
         config: Replaces the results file's ``config``.
         version: The ``coglm`` task version recorded (the current one by default).
+        records: The CogLM records of the samples, in order, per ability (their
+            documents); made-up two-option items when empty.
 
     Returns:
         The results file.
@@ -92,7 +102,11 @@ def write_lm_eval_run(
     for code, values in outcomes.items():
         if code in without_samples:
             continue
-        rows = [_sample(code, number, right) for number, right in enumerate(values)]
+        mine = [record for record in records if record.ability == code]
+        rows = [
+            _sample(code, number, right, mine[number] if mine else None)
+            for number, right in enumerate(values)
+        ]
         (folder / f"samples_coglm_{code}_{stamp}.jsonl").write_text(
             "\n".join(json.dumps(row) for row in rows) + "\n"
         )

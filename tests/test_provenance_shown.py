@@ -24,7 +24,7 @@ from cog_tasks.commands.profile_views import render_html, render_markdown
 from cog_tasks.common.provenance import DATA_PROVENANCE, data_verdict, recording_reads
 from cog_tasks.common.results import Coverage, RunResults, UnitRecord, check_run
 from cog_tasks.common.runs import UNRECORDED, RunIdentity
-from cog_tasks.common.settings import DATA_ENV
+from cog_tasks.common.settings import DATA_ENV, hub_env
 from cog_tasks.common.sources import DataHashWarning
 
 BENCHMARKS = ("coglm", "cogeval", "cogbench", "egosocial")
@@ -221,12 +221,58 @@ def test_a_run_on_tampered_shared_data_shows_differs(
     shown_everywhere("coglm", log_file, tmp_path / "out", data, "")
 
 
-def test_lm_eval_outputs_show_that_they_record_no_data_check(tmp_path: Path) -> None:
-    """lm-eval's results and samples files record no data check: the report says so."""
-    from coglm_lm_eval_files import write_lm_eval_run
+def lm_eval_data_shown(runs: Path) -> str:
+    """The data check ``coglm report`` shows for the one run at ``runs``, in text and JSON."""
+    code, text, err = run(["coglm", "report", str(runs)])
+    assert code == 0, err
+    (entry,) = json.loads(run(["coglm", "report", str(runs), "--json"])[1]).values()
+    assert f"data: {entry['coverage']['data']}" in text and entry["coverage"]["weights"] is None
+    return entry["coverage"]["data"]
 
-    write_lm_eval_run(tmp_path / "runs" / "m", {"const": [True, False, True]})
-    code, text, _ = run(["coglm", "report", str(tmp_path / "runs")])
-    assert code == 0 and f"data: {UNRECORDED}" in text
-    (entry,) = json.loads(run(["coglm", "report", str(tmp_path / "runs"), "--json"])[1]).values()
-    assert (entry["coverage"]["data"], entry["coverage"]["weights"]) == (UNRECORDED, None)
+
+def test_lm_eval_outputs_are_checked_against_the_data_as_loaded(
+    shared_data: Path,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """lm-eval records no data check: its documents are compared with the data as loaded."""
+    from coglm_lm_eval_files import lm_eval_hash, write_lm_eval_run
+
+    from cog_tasks.coglm.lm_eval.results import results_of_file
+    from cog_tasks.coglm.records import load_records
+
+    runs = tmp_path / "runs"
+    records = load_records(["const"])
+    write_lm_eval_run(runs / "m", {"const": [True, False, True]}, records=records)
+    assert lm_eval_data_shown(runs) == "pinned"
+    # One document edited (its doc_hash too, so the file's own check passes): it differs.
+    (samples,) = (runs / "m").glob("samples_*.jsonl")
+    rows = [json.loads(line) for line in samples.read_text().splitlines()]
+    rows[1]["doc"]["question"] += " Or not?"
+    rows[1]["doc_hash"] = lm_eval_hash(rows[1]["doc"])
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    shown = "differs (1 documents not in the pinned data, e.g. const-0001)"
+    assert lm_eval_data_shown(runs) == shown
+    # The tokenizer's fields are not the item's data: other token counts still read pinned.
+    write_lm_eval_run(runs / "m", {"const": [True, False, True]}, records=records)
+    rows = [json.loads(line) for line in samples.read_text().splitlines()]
+    for row in rows:
+        row["doc"]["context_tokens"] = 12
+        row["doc_hash"] = lm_eval_hash(row["doc"])
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert lm_eval_data_shown(runs) == "pinned"
+    # Data that cannot be loaded (offline, no data folder, nothing cached): unverified. (The
+    # report itself needs CogLM's data for the items it declares, so its reader is asked.)
+    monkeypatch.delenv(DATA_ENV)
+    monkeypatch.delenv(hub_env("coglm"), raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
+    (results,) = (runs / "m").glob("results_*.json")
+    (found,) = results_of_file(results, declared={})
+    assert found[0].identity.data == UNRECORDED
+    # Made-up documents are not the benchmark's.
+    monkeypatch.setenv(DATA_ENV, str(shared_data))
+    write_lm_eval_run(runs / "m", {"const": [True, False]})
+    assert lm_eval_data_shown(runs) == (
+        "differs (2 documents not in the pinned data, e.g. const-0000)"
+    )

@@ -5,15 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.logs import DATA_ARGUMENT, DATA_DIGITS
+from cog_tasks.common.provenance import data_verdict, recording_reads
 from cog_tasks.common.results import ResultsError
-from cog_tasks.common.runs import file_sha256, text_sha256
+from cog_tasks.common.runs import UNRECORDED, file_sha256, text_sha256
 
 
 def find_results_files(path: Path) -> list[Path]:
@@ -114,20 +115,30 @@ def read_lm_eval_run(
     return LmEvalRun(results_file, data, samples, tuple(missing), content)
 
 
-def data_argument(run: LmEvalRun, fields: Collection[str] | None = None) -> dict[str, str]:
-    """The identity argument :data:`~cog_tasks.common.logs.DATA_ARGUMENT` of a run's documents."""
-    digests = sorted(
-        _sha256(
-            json.dumps(
-                {k: v for k, v in row["doc"].items() if fields is None or k in fields},
-                sort_keys=True,
-                ensure_ascii=False,
-            )
-        )
-        for samples in run.samples.values()
-        for _, row in samples.rows
-        if isinstance(row.get("doc"), dict)
-    )
-    if not digests:
-        return {}
-    return {DATA_ARGUMENT: text_sha256(*digests)[:DATA_DIGITS]}
+def _digest(doc: dict[str, Any], fields: Collection[str] | None) -> str:
+    kept = {k: v for k, v in doc.items() if fields is None or k in fields}
+    return _sha256(json.dumps(kept, sort_keys=True, ensure_ascii=False))
+
+
+def check_documents(
+    run: LmEvalRun, load: Callable[[str], Iterable[dict]], fields: Collection[str] | None = None
+) -> tuple[dict[str, str], str]:
+    """The run's :data:`~cog_tasks.common.logs.DATA_ARGUMENT` argument and data check.
+
+    The check compares the documents' ``fields`` (all by default) with ``load(task)``, a task's
+    documents as its lm-eval task builds them: the worst check of the files read, or ``differs``.
+    """
+    rows = (row for task in run.samples.values() for _, row in task.rows)
+    docs = [row["doc"] for row in rows if isinstance(row.get("doc"), dict)]
+    digests = [_digest(doc, fields) for doc in docs]
+    argument = {DATA_ARGUMENT: text_sha256(*sorted(digests))[:DATA_DIGITS]} if docs else {}
+    try:
+        with recording_reads() as reads:
+            loaded = {_digest(doc, fields) for task in run.samples for doc in load(task)}
+    except (ValueError, OSError):  # no data to compare with (offline, say)
+        return argument, UNRECORDED
+    absent = [doc.get("id") for doc in docs if _digest(doc, fields) not in loaded]
+    verdict = data_verdict(reads.metadata())
+    if absent:
+        verdict = f"differs ({len(absent)} documents not in the pinned data, e.g. {absent[0]})"
+    return argument, verdict

@@ -913,3 +913,29 @@ def test_two_runs_alike_on_every_shared_unit_get_no_zero_width_interval() -> Non
     assert difference is not None and difference.value == 0.0
     assert difference.method == "none" and math.isnan(difference.low)
     assert difference.format() == "0.000 [no interval: 2 trajectories]"
+
+
+def test_cogeval_lm_eval_documents_are_checked_against_the_data_as_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cog_tasks.cogeval.lm_eval.samples import read_lm_eval_runs
+
+    folder = _write_cogeval_lm_eval(tmp_path, [["I cannot tell."]] * 2)
+    ((run, _),) = read_lm_eval_runs(folder)
+    # CogEval's upstream files have no pin: the check is the loaded files' "unverified".
+    assert run.identity.data.startswith("unverified (file conversations/n7line/")
+    (samples,) = folder.glob("samples_*.jsonl")
+    rows = [json.loads(line) for line in samples.read_text().splitlines()]
+    rows[1]["doc"]["prompt"] += " Hurry."
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    ((run, _),) = read_lm_eval_runs(folder)
+    assert run.identity.data == (
+        f"differs (1 documents not in the pinned data, e.g. {rows[1]['doc']['id']})"
+    )
+    # Data that cannot be loaded (offline, no data folder, nothing cached): not recorded.
+    monkeypatch.delenv("COG_TASKS_DATA", raising=False)
+    monkeypatch.delenv("COG_TASKS_COGEVAL_HUB", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("COG_TASKS_CACHE", str(tmp_path / "cache"))
+    ((run, _),) = read_lm_eval_runs(folder)
+    assert run.identity.data == "unverified (not recorded)"

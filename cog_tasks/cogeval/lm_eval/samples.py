@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from cog_tasks.cogeval.headlines import (
 )
 from cog_tasks.cogeval.scoring import FAILURE_MODES, GraphContext, ScoreResult, score_response
 from cog_tasks.common.files import read_json
-from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
+from cog_tasks.common.lm_eval_samples import check_documents, find_results_files, read_lm_eval_run
 from cog_tasks.common.results import ResultsError, RunResults
 from cog_tasks.common.runs import RunIdentity
 
@@ -119,7 +120,12 @@ def results_of_file(results_file: Path) -> tuple[RunResults, Declared] | None:
             for repeat, (score, failure) in enumerate(_reply_scores(row), start=1):
                 status = reply_status(failure)
                 records.append(dialog_record(unit, key, condition, score, failure, repeat, status))
-    identity = _identity(run.data, list(run.samples), data_argument(run))
+    from cog_tasks.cogeval.lm_eval.utils import load_cogeval  # (it imports this module)
+
+    argument, verdict = check_documents(
+        run, lambda task: load_cogeval(**configs[task].get("dataset_kwargs") or {})["test"]
+    )
+    identity = replace(_identity(run.data, list(run.samples), argument), data=verdict)
     protocol = "lm-eval, the dialog flattened into one prompt"
     return run_results(identity, records, declared, str(results_file), protocol), declared
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE
 from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC, sample_picks
@@ -24,21 +25,13 @@ from cog_tasks.coglm.records import CogLMDataError, CogLMRecord, load_records
 from cog_tasks.coglm.rules import DEFAULT_CHANCE, DEFAULT_RULE, RULES
 from cog_tasks.common.files import iter_jsonl, read_json
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.lm_eval_samples import data_argument, find_results_files, read_lm_eval_run
+from cog_tasks.common.lm_eval_samples import check_documents, find_results_files, read_lm_eval_run
 from cog_tasks.common.pipeline import checked_rows
 from cog_tasks.common.results import CheckedRun, RunResults, check_run
 from cog_tasks.common.runs import RunIdentity
 
-
-def _family_version() -> str:
-    text = (Path(__file__).parent / "coglm" / "_coglm_version.yaml").read_text()
-    match = re.search(r"^\s*version:\s*(\S+)", text, re.MULTILINE)
-    if match is None:
-        raise RuntimeError("_coglm_version.yaml names no version")
-    return match.group(1)
-
-
-FAMILY_VERSION = _family_version()
+_VERSION_FILE = Path(__file__).parent / "coglm" / "_coglm_version.yaml"
+FAMILY_VERSION = str(yaml.safe_load(_VERSION_FILE.read_text())["metadata"]["version"])
 """The ``coglm`` family's task version (from ``_coglm_version.yaml``)."""
 
 DOCUMENT_DATA = frozenset(field.name for field in fields(CogLMRecord))
@@ -121,6 +114,11 @@ def _item(row: dict[str, Any], family: TaskFamily, rule: str, chance: str) -> Sc
     return ScoredItem(doc["ability"], chance_count(choices, chance), correct, valid, str(doc["id"]))
 
 
+def _ability_docs(task: str) -> list[dict[str, Any]]:
+    """The documents lm-eval's ``coglm_<code>`` or ``coglm_gen_<code>`` task builds."""
+    return [record.to_dict() for record in load_records([task.rsplit("_", 1)[1]])]
+
+
 def _protocol(family: TaskFamily, rule: str, chance: str, length_units: set[str]) -> str:
     """One line on how a run was scored (``length_units``: the documents')."""
     if family.name != "coglm":
@@ -171,12 +169,12 @@ def results_of_file(
                         f"{task.path}:{number}: unexpected sample ({error})"
                     ) from error
         settings = {"chance": chance} | ({"rule": rule} if family.name == "coglm" else {})
-        settings |= data_argument(run, DOCUMENT_DATA)
+        argument, verdict = check_documents(run, _ability_docs, DOCUMENT_DATA)
         found.append(
             (
                 RunResults(
                     BENCHMARK,
-                    run_identity(run.data, family, **settings),
+                    replace(run_identity(run.data, family, **settings, **argument), data=verdict),
                     UNIT,
                     tuple(records),
                     declared,
