@@ -37,7 +37,6 @@ def find_results_files(path: Path) -> list[Path]:
 class TaskSamples:
     """One task's samples file: ``(line number, row)`` per document (one filter's rows)."""
 
-    task: str
     path: Path
     rows: list[tuple[int, dict[str, Any]]]
 
@@ -46,7 +45,6 @@ class TaskSamples:
 class LmEvalRun:
     """One results file with its checked samples (``content``: hash of the samples files)."""
 
-    results_file: Path
     data: dict[str, Any]
     samples: dict[str, TaskSamples]
     missing: tuple[str, ...]
@@ -104,15 +102,14 @@ def read_lm_eval_run(
                 f"{path}: document(s) {', '.join(map(str, repeated[:5]))} appear twice"
             )
         expected = ((data.get("n-samples") or {}).get(task) or {}).get("effective")
-        expected = None if expected is None else int(expected)
-        if expected is not None and expected != len(rows):
+        if expected is not None and int(expected) != len(rows):
             raise ResultsError(
                 f"{path}: {len(rows)} documents, but {results_file.name} says {expected} "
                 "(an interrupted or mixed folder? rerun the task)"
             )
-        samples[task] = TaskSamples(task, path, rows)
+        samples[task] = TaskSamples(path, rows)
     content = text_sha256("lm-eval", *digests) if digests else ""
-    return LmEvalRun(results_file, data, samples, tuple(missing), content)
+    return LmEvalRun(data, samples, tuple(missing), content)
 
 
 def _digest(doc: dict[str, Any], fields: Collection[str] | None) -> str:
@@ -138,7 +135,6 @@ def check_documents(
     except (ValueError, OSError):  # no data to compare with (offline, say)
         return argument, UNRECORDED
     absent = [doc.get("id") for doc in docs if _digest(doc, fields) not in loaded]
-    verdict = data_verdict(reads.metadata())
-    if absent:
-        verdict = f"differs ({len(absent)} documents not in the pinned data, e.g. {absent[0]})"
-    return argument, verdict
+    if not absent:
+        return argument, data_verdict(reads.metadata())
+    return argument, f"differs ({len(absent)} documents not in the pinned data, e.g. {absent[0]})"

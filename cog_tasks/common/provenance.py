@@ -83,9 +83,7 @@ class DataReads:
     def sha256(self) -> str | None:
         """One SHA-256 over the sorted SHA-256 of each distinct file read (``None``: none)."""
         distinct = {(file.path, file.sha256) for file in self.files}
-        if not distinct:
-            return None
-        return text_sha256(*sorted(digest for _, digest in distinct))
+        return text_sha256(*sorted(digest for _, digest in distinct)) if distinct else None
 
     def metadata(self) -> dict[str, object]:
         """The reads as one JSON value: ``sha256``, sorted ``origins`` and distinct ``files``."""

@@ -135,12 +135,8 @@ def read_lm_eval_runs(
 ) -> list[tuple[RunResults, Declared]]:
     """Every CogEval run (results file) below ``source``, folders searched recursively."""
     sources = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-    runs = []
-    for folder in sources:
-        for results_file in find_results_files(Path(folder)):
-            run = results_of_file(results_file)
-            if run is not None:
-                runs.append(run)
+    found = (results_of_file(f) for folder in sources for f in find_results_files(Path(folder)))
+    runs = [run for run in found if run is not None]
     if not runs:
         raise ResultsError(
             f"{', '.join(map(str, sources))}: no lm-eval CogEval samples "
