@@ -251,7 +251,7 @@ def test_lm_eval_outputs_are_checked_against_the_data_as_loaded(
     rows[1]["doc"]["question"] += " Or not?"
     rows[1]["doc_hash"] = lm_eval_hash(rows[1]["doc"])
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    shown = "differs (1 documents not in the pinned data, e.g. const-0001)"
+    shown = "differs (1 document not in the pinned data, e.g. const-0001)"
     assert lm_eval_data_shown(runs) == shown
     # The tokenizer's fields are not the item's data: other token counts still read pinned.
     write_lm_eval_run(runs / "m", {"const": [True, False, True]}, records=records)

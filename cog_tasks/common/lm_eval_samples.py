@@ -15,6 +15,7 @@ from cog_tasks.common.logs import DATA_ARGUMENT, DATA_DIGITS
 from cog_tasks.common.provenance import data_verdict, recording_reads
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.runs import UNRECORDED, file_sha256, text_sha256
+from cog_tasks.common.stats import plural
 
 
 def find_results_files(path: Path) -> list[Path]:
@@ -137,4 +138,5 @@ def check_documents(
     absent = [doc.get("id") for doc in docs if _digest(doc, fields) not in loaded]
     if not absent:
         return argument, data_verdict(reads.metadata())
-    return argument, f"differs ({len(absent)} documents not in the pinned data, e.g. {absent[0]})"
+    count = f"{len(absent)} {plural('document', len(absent))}"
+    return argument, f"differs ({count} not in the pinned data, e.g. {absent[0]})"

@@ -930,7 +930,7 @@ def test_cogeval_lm_eval_documents_are_checked_against_the_data_as_loaded(
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
     ((run, _),) = read_lm_eval_runs(folder)
     assert run.identity.data == (
-        f"differs (1 documents not in the pinned data, e.g. {rows[1]['doc']['id']})"
+        f"differs (1 document not in the pinned data, e.g. {rows[1]['doc']['id']})"
     )
     # Data that cannot be loaded (offline, no data folder, nothing cached): not recorded.
     monkeypatch.delenv("COG_TASKS_DATA", raising=False)
