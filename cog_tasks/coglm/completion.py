@@ -53,11 +53,7 @@ def continuation_token_counts(
 
 
 def context_split(tokenizer: Tokenizer | None, question: str) -> tuple[str, int]:
-    """The context as ``(first token, tokens after it)``; no tokenizer: first word, words after.
-
-    Raises:
-        UserError: If the first token does not encode back to itself.
-    """
+    """The context as ``(first token, tokens after it)``; no tokenizer: first word, words after."""
     context = completion_context(question)
     if tokenizer is None:
         words = context.split(" ")

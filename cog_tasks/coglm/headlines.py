@@ -120,11 +120,7 @@ def item_headlines(
     seed: int = 0,
     coverage: Coverage | None = None,
 ) -> list[Headline]:
-    """The headlines of one run (see the module docstring), ``note`` and ``coverage`` on each.
-
-    Raises:
-        ResultsError: If there are no items, or an item has no id or a repeated one.
-    """
+    """The headlines of one run, ``note`` and ``coverage`` on each (items need distinct ids)."""
     ids = [item.id for item in items]
     if not all(ids) or len(set(ids)) != len(ids):
         raise ResultsError("every scored CogLM item needs its own record id")

@@ -80,12 +80,7 @@ def _row_key(row: dict[str, Any]) -> tuple[str, str] | None:
 def read_predictions(
     path: Path, extractor: str = DEFAULT_EXTRACTOR, chance: str = DEFAULT_CHANCE
 ) -> list[ScoredItem]:
-    """Read and score a predictions JSONL file (blank lines are skipped).
-
-    Raises:
-        CogLMDataError: Naming the file and line of a malformed row, or when none.
-        cog_tasks.common.runs.SameContentError: Naming both lines of an item given twice.
-    """
+    """Read and score a predictions JSONL file; a bad, missing or repeated row names its lines."""
     rows = list(iter_jsonl(path, require_object=False))
     items = [score_prediction(row, f"{path}:{number}", extractor, chance) for number, row in rows]
     keys = ((f"{path}:{number}", _row_key(row)) for number, row in rows)

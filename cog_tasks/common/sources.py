@@ -221,11 +221,7 @@ def fetch(
     commit: str | None = None,
     local: bool = True,
 ) -> Fetched[T]:
-    """Resolve, check and return one benchmark file: local root, Hub copy, then pinned upstream.
-
-    Raises:
-        DataSourceError: When no source provides the file, or a copy or download fails its checks.
-    """
+    """Resolve, check and return one benchmark file: local root, Hub copy, then pinned upstream."""
     pin = benchmark.pins.get(path) if benchmark.pinned(commit) == benchmark.commit else None
     check = _checked(benchmark, path, validate, pin)
     if local:

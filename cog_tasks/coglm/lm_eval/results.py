@@ -137,11 +137,7 @@ def results_of_file(
     rule: str = DEFAULT_RULE,
     chance: str = DEFAULT_CHANCE,
 ) -> list[tuple[RunResults, TaskFamily]]:
-    """One unchecked run per CogLM family in one results file.
-
-    Raises:
-        CogLMDataError: A malformed sample (file and line), an unknown rule, no samples files.
-    """
+    """One unchecked run per CogLM family in one results file (:class:`CogLMDataError` else)."""
     if rule not in RULES:
         raise CogLMDataError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
     chance_count(["a", "b"], chance)  # names the valid chance rules when unknown
