@@ -95,3 +95,6 @@ def test_inspect_provider_runs_a_task_and_records_the_gguf(tmp_path: Path) -> No
     sha = llamacpp.gguf_sha256(embedded_gguf_path("smollm2"))
     assert log.eval.model == f"llamacpp/smollm2@llamacpp:{sha[:16]}"
     assert all(sample.output.completion for sample in log.samples or [])
+    # One request at a time at the server's one slot (Inspect's adaptive concurrency is off).
+    calls = [e for sample in log.samples or [] for e in sample.events if e.event == "model"]
+    assert calls and {call.config.max_connections for call in calls} == {1}

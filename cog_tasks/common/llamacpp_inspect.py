@@ -45,6 +45,8 @@ class LlamaCppAPI(ModelAPI):
         ).start()
         atexit.register(self.server.stop)
         config = config or GenerateConfig()
+        if config.max_connections is None:  # else Inspect's adaptive concurrency queues ~100
+            config.max_connections = 1  # requests at the server's one slot, and they time out
         super().__init__(self.server.model, self.server.base_url, BACKEND, config=config)
         self.client = openai_api(
             model_name=self.server.model,
@@ -64,10 +66,6 @@ class LlamaCppAPI(ModelAPI):
     ) -> ModelOutput | tuple[ModelOutput | Exception, ModelCall]:
         """Generate through the server (Inspect's OpenAI-compatible client)."""
         return await self.client.generate(input, tools, tool_choice, config)
-
-    def max_connections(self) -> int:
-        """One: the server answers one request at a time."""
-        return 1
 
     def should_retry(self, ex: BaseException) -> bool | RetryDecision:
         """The client's retry rule."""
