@@ -45,6 +45,7 @@ def test_an_inspect_step_off_a_terminal_beats(
     with zipfile.ZipFile(tmp_path / "run.eval", "w") as log:  # an Inspect log being written
         for name in ("_journal/start.json", "samples/a_epoch_1.json", "samples/b_epoch_1.json"):
             log.writestr(name, "{}")
+        log.writestr("samples/a_epoch_1.json", "{}")  # a retried sample, written again
     with profile._heartbeat("cogeval", tmp_path, 9):
         time.sleep(0.35)
     beats = capsys.readouterr().err.splitlines()

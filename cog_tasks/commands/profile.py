@@ -254,8 +254,8 @@ def _heartbeat(task: str, log_dir: Path, planned: int) -> Iterator[None]:
     def samples_done() -> str:
         with suppress(OSError, ValueError, zipfile.BadZipFile):  # a log still being written
             newest = max(log_dir.glob("*.eval"), key=lambda log: log.stat().st_mtime)
-            names = zipfile.ZipFile(newest).namelist()
-            return f"{sum(name.startswith('samples/') for name in names)} of {planned} samples, "
+            names = {name for name in zipfile.ZipFile(newest).namelist() if "samples/" in name}
+            return f"{len(names)} of {planned} samples, "  # a rewritten sample is listed twice
         return ""
 
     def beat() -> None:
