@@ -923,8 +923,29 @@ PROBES = [
         "profile compare {tmp}/a.json {tmp}/a.json",
         "a.json",
         "row 1",
-        "statistic 'os:system' is not a cog_tasks reference",
+        "statistic 'os:system' is not a registered headline statistic",
         setup=profile_row(units={"u1": {"1": [1.0]}}, statistic="os:system"),
+    ),
+    probe(  # a cog_tasks function that is no statistic: it would run the payload's keys
+        "profile-compare-statistic-not-registered",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "is not a registered headline statistic",
+        setup=profile_row(
+            units={"u1": {"/bin/echo": [1.0]}}, statistic="cog_tasks.common.files:start_child"
+        ),
+    ),
+    probe(
+        "profile-compare-payload-entries-uneven",
+        "profile compare {tmp}/a.json {tmp}/a.json",
+        "a.json",
+        "row 1",
+        "entries of one length",
+        setup=profile_row(
+            units={"u1": {"a": [1.0, 2.0], "b": [1.0]}},
+            statistic="cog_tasks.coglm.metrics:age_of_sums",
+        ),
     ),
     probe(
         "profile-compare-unit-value-nan",

@@ -49,6 +49,11 @@ def files(*checks: str) -> dict[str, Any]:
         (files("pinned", "unverified", "same content"), "unverified (file f1)"),
         (files("unverified", "differs", "pinned", "differs"), "differs (file f1 and 1 more)"),
         (files("pinned", "banana"), "unverified (file f1)"),
+        # One name read twice (a local copy and a Hub file): the worse read counts.
+        (
+            {"files": [{"path": "a.json", "check": c} for c in ("differs", "pinned")]},
+            "differs (file a.json)",
+        ),
     ],
 )
 def test_the_verdict_is_the_worst_check_naming_its_file(recorded: object, verdict: str) -> None:

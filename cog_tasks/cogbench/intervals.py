@@ -21,7 +21,13 @@ from cog_tasks.cogbench.metrics import (
     pooled_tallies,
     question_tallies,
 )
-from cog_tasks.common.stats import Interval, UnitValue, bootstrap_interval, payload_interval
+from cog_tasks.common.stats import (
+    SUM_STATISTICS,
+    Interval,
+    UnitValue,
+    bootstrap_interval,
+    payload_interval,
+)
 
 UNIT = "trajectory"
 """CogBench's resampling unit."""
@@ -121,13 +127,13 @@ def kappa_of_sums(
     return _average_later({t: float(np.mean(values)) for t, values in found.items()}, iteration)
 
 
-linear_kappa_of_sums = partial(kappa_of_sums, weights="linear")
-quadratic_kappa_of_sums = partial(kappa_of_sums, weights="quadratic")
-
-
 def kappa_statistic(weights: WeightScheme) -> str:
     """The reference of :func:`kappa_of_sums` with ``weights``: the κ headline's statistic."""
     return f"{__name__}:{weights + '_' if weights else ''}kappa_of_sums"
+
+
+for _weights in (None, "linear", "quadratic"):
+    SUM_STATISTICS[kappa_statistic(_weights)] = partial(kappa_of_sums, weights=_weights)
 
 
 def authenticity_interval(

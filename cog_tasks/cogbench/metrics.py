@@ -199,12 +199,7 @@ _JUDGE_KEYS = {
 
 @dataclass(frozen=True)
 class RationalityTally:
-    """Additive summary of 1-5 Rationality scores for one iteration.
-
-    Attributes:
-        invalid: Unreadable judge replies, each scored 1.
-        no_reasoning: Answers without reasoning, scored 1 without asking the judge.
-    """
+    """Additive summary of 1-5 Rationality scores for one iteration (failures scored 1)."""
 
     scored: int = 0
     total: float = 0.0

@@ -21,6 +21,7 @@ from cog_tasks.common.params import ParameterError
 from cog_tasks.common.results import ResultsError
 from cog_tasks.common.stats import (
     RESAMPLES,
+    SUM_STATISTICS,
     Interval,
     UnitValue,
     bootstrap_interval,
@@ -329,3 +330,6 @@ def age_of_sums(summed: Mapping[str, np.ndarray]) -> float:
     abilities = {code: top / bottom for code, (top, bottom) in summed.items() if bottom > 0}
     age = cognitive_age(stage_scores(abilities)) if abilities else None
     return math.nan if age is None else float(age)
+
+
+SUM_STATISTICS[f"{__name__}:age_of_sums"] = age_of_sums

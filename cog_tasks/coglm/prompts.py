@@ -130,13 +130,7 @@ def chat_turns(
     rationale: str | None = None,
     rationale_form: str = DEFAULT_RATIONALE_FORM,
 ) -> list[Turn]:
-    """The conversation sent for one item: worked examples (``boxed``), then the item.
-
-    ``rationale``: another model's reply shown before the instruction (chain of cognition).
-
-    Raises:
-        ParameterError: An unknown prompt, or ``llama-text`` with reasoning or a rationale.
-    """
+    """One item's conversation: worked examples (``boxed``), a ``rationale`` (CoC), the item."""
     check_prompt(prompt)
     if prompt == "llama-text":
         if cot or rationale is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextvars
 import json
 import math
 import os
@@ -21,7 +22,7 @@ from cog_tasks.common import cli, files
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.headlines import SCALES
 from cog_tasks.common.pipeline import with_trivial
-from cog_tasks.common.results import ResultsError, compare_units
+from cog_tasks.common.results import ResultsError, compare_units, sum_statistic
 from cog_tasks.common.runs import RunIdentity, refuse_same_content
 from cog_tasks.common.secrets import is_secret, redact
 from cog_tasks.common.spec import Step, load
@@ -288,8 +289,9 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
     planned = min(len(task.dataset), step.limit or len(task.dataset)) * step.epochs
-    with _heartbeat(step.task, log_dir, planned):
-        finished, logs = eval_set(
+    with _heartbeat(step.task, log_dir, planned):  # eval_set's active model stays in its context
+        finished, logs = contextvars.copy_context().run(
+            eval_set,
             [task],
             log_dir=str(log_dir),
             model=model.name,
@@ -702,8 +704,14 @@ def _row_problem(row: object) -> str | None:
         for value in units.values()
     ):
         return "units map each unit to a number, a [numerator, denominator] pair or a payload"
-    if statistic and not str(statistic).startswith("cog_tasks."):
-        return f"statistic {statistic!r} is not a cog_tasks reference"
+    payloads = [value for value in units.values() if isinstance(value, dict)]
+    widths = {len(entry) for payload in payloads for entry in payload.values()}
+    if statistic and (len(payloads) != len(units) or len(widths) > 1):
+        return "a statistic's units are all payloads, their entries of one length"
+    try:
+        statistic and sum_statistic(str(statistic))
+    except ResultsError as error:
+        return str(error)
     if row.get("scale", "raw") not in SCALES:
         return f"scale {row['scale']!r} is not one of {', '.join(SCALES)}"
     return None

@@ -87,13 +87,7 @@ def _is_input(target: Path) -> bool:
 
 
 def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path:
-    """Apply the output rule to one file about to be written (see the module docstring).
-
-    Raises:
-        UserError: When ``path`` is an input of the process, ``--force`` or not.
-        OutputExistsError: When ``path`` exists, was not written by this process, and neither
-            ``--force`` nor ``replace`` was given.
-    """
+    """Refuse to write an input, or over a file this process did not write (no ``--force``)."""
     target = Path(path)
     resolved = target.resolve()
     if any(resolved.is_relative_to(folder) for folder in _OWNED):

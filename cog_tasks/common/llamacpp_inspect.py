@@ -46,7 +46,7 @@ class LlamaCppAPI(ModelAPI):
         atexit.register(self.server.stop)
         config = config or GenerateConfig()
         if config.max_connections is None:  # else Inspect's adaptive concurrency queues ~100
-            config.max_connections = 1  # requests at the server's one slot, and they time out
+            config.max_connections = 1  # requests at the one slot (the eval's shared config)
         super().__init__(self.server.model, self.server.base_url, BACKEND, config=config)
         self.client = openai_api(
             model_name=self.server.model,

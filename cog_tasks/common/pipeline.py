@@ -15,6 +15,7 @@ from cog_tasks.common.results import (
     compare_units,
     distinct_runs,
     pool_runs,
+    sum_statistic,
 )
 from cog_tasks.common.runs import RunIdentity, distinguishing_labels, group_runs
 from cog_tasks.common.spec import TrivialStrategy, load
@@ -103,7 +104,7 @@ def best_trivial(
     """The best trivial strategy on the headline's own units and the model's paired difference."""
     if not headline.units:
         return None
-    statistic = load(headline.statistic) if headline.statistic else None
+    statistic = sum_statistic(headline.statistic) if headline.statistic else None
     scored: list[tuple[float, str, Mapping[str, UnitValue]]] = []
     for strategy in strategies:
         values = load(strategy.score)(list(headline.units), headline.run).get(headline.measure)

@@ -64,12 +64,12 @@ def data_verdict(recorded: object) -> str:
     files = recorded.get("files") if isinstance(recorded, dict) else None
     if not isinstance(files, list):
         return UNRECORDED
-    checks = {str(f.get("path")): f.get("check") for f in files if isinstance(f, dict)}
-    ranks = {path: SEVERITY.index(c) if c in SEVERITY else 2 for path, c in checks.items()}
+    checks = [(str(f.get("path")), f.get("check")) for f in files if isinstance(f, dict)]
+    ranks = [(path, SEVERITY.index(c) if c in SEVERITY else 2) for path, c in checks]  # each read
     if not ranks:
         return "unverified (no data file read)"
-    worst = max(ranks.values())
-    named = [path for path, rank in ranks.items() if rank == worst]
+    worst = max(rank for _, rank in ranks)
+    named = list(dict.fromkeys(path for path, rank in ranks if rank == worst))
     more = f" and {len(named) - 1} more" if len(named) > 1 else ""
     return SEVERITY[worst] + (f" (file {named[0]}{more})" if worst > 1 else "")
 

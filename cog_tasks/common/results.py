@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from collections import Counter
@@ -11,8 +12,14 @@ from typing import Any
 
 from cog_tasks.common.errors import UserError
 from cog_tasks.common.runs import UNRECORDED, RunIdentity, distinct_by_content, text_sha256
-from cog_tasks.common.spec import load
-from cog_tasks.common.stats import Interval, UnitValue, paired_difference, plural
+from cog_tasks.common.stats import (
+    SUM_STATISTICS,
+    Interval,
+    SumStatistic,
+    UnitValue,
+    paired_difference,
+    plural,
+)
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status (``judge_invalid``: an unreadable judge reply)."""
@@ -348,11 +355,20 @@ def compare_units(
     if unshared := len(set(first) ^ set(second)):
         notes.append(f"{unshared} {plural(unit, unshared)} in one run only")
     bounds = difference_bounds(scale, first, second)
-    summed = load(statistic) if statistic else None
+    summed = sum_statistic(statistic) if statistic else None
     difference = paired_difference(
         first, second, unit=unit, seed=seed, bounds=bounds, statistic=summed
     )
     return Pairing(difference, "; ".join(notes))
+
+
+def sum_statistic(reference: str) -> SumStatistic:
+    """The registered headline statistic ``reference`` names (its module imported); no other."""
+    if reference.startswith("cog_tasks."):
+        importlib.import_module(reference.partition(":")[0])  # where it registers itself
+    if reference not in SUM_STATISTICS:
+        raise ResultsError(f"statistic {reference!r} is not a registered headline statistic")
+    return SUM_STATISTICS[reference]
 
 
 def difference_bounds(

@@ -27,6 +27,7 @@ Statistic = Callable[["np.ndarray"], float]  # A headline of an index array of d
 Payload = Mapping[str, Sequence[float]]  # A unit's additive tallies by name.
 
 SumStatistic = Callable[[dict[str, "np.ndarray"]], float]  # A headline of Payload sums.
+SUM_STATISTICS: dict[str, SumStatistic] = {}  # The only ones a stored row may name, by reference
 
 
 @dataclass(frozen=True)

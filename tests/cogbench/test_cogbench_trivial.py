@@ -11,11 +11,12 @@ from cog_tasks.cogbench.intervals import kappa_statistic
 from cog_tasks.cogbench.loader import load_trajectories
 from cog_tasks.cogbench.metrics import RatingTally
 from cog_tasks.cogbench.trivial import STRATEGIES
+from cog_tasks.common.results import sum_statistic
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import load
 from cog_tasks.common.stats import headline_of
 
-KAPPA = load(kappa_statistic(None))
+KAPPA = sum_statistic(kappa_statistic(None))
 
 RUN = RunIdentity.of("cogbench@4.2.0", "chance", arguments={"subset": "a", "source": "sample"})
 

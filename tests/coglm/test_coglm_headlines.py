@@ -11,8 +11,8 @@ from cog_tasks.coglm.inspect import coglm_chat
 from cog_tasks.coglm.lm_eval.results import chance_headlines, headlines_from_lm_eval
 from cog_tasks.coglm.metrics import AGE_MAPPING, ScoredItem, summarize
 from cog_tasks.coglm.paper import PAPER_ROWS
+from cog_tasks.common.results import sum_statistic
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.spec import load
 from cog_tasks.common.stats import headline_of, paired_difference
 
 RUN = RunIdentity.of("coglm@2.0", "m")
@@ -66,7 +66,7 @@ def test_each_headline_is_the_ratio_of_its_units_sums() -> None:
     )
     assert age.low < age.value < age.high
     # Its units are per-item payloads; its statistic of their sums is the same age.
-    statistic = load(found["cognitive_age"].statistic)
+    statistic = sum_statistic(found["cognitive_age"].statistic)
     assert headline_of(list(found["cognitive_age"].units.values()), statistic) == pytest.approx(
         summary["cognitive_age"]
     )

@@ -22,9 +22,8 @@ from cog_tasks.coglm.abilities import ABILITIES
 from cog_tasks.coglm.headlines import item_headlines
 from cog_tasks.coglm.metrics import AGE_MAPPING, ScoredItem, cognitive_age, stage_scores
 from cog_tasks.common.headlines import Headline
-from cog_tasks.common.results import YEARS_SPAN, compare_units, difference_bounds
+from cog_tasks.common.results import YEARS_SPAN, compare_units, difference_bounds, sum_statistic
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.spec import load
 from cog_tasks.common.stats import headline_of
 
 
@@ -70,7 +69,7 @@ def test_kappa_pairs_per_trajectory() -> None:
 def test_the_kappa_statistic_is_the_reports_for_every_weighting() -> None:
     for weights in (None, "linear", "quadratic"):
         units = list(_trajectories(0.5, 3, weights).values())
-        statistic = load(kappa_statistic(weights))
+        statistic = sum_statistic(kappa_statistic(weights))
         value = headline_of([kappa_payload(unit) for unit in units], statistic)
         assert value == authenticity_interval(units).value
 
@@ -131,6 +130,6 @@ def test_the_years_span_covers_every_difference_of_two_ages() -> None:
 def test_the_age_statistic_is_the_headlines_value() -> None:
     headline = _age_headline(_items(0.7, 5))
     assert headline.statistic == "cog_tasks.coglm.metrics:age_of_sums"
-    value = headline_of(list(headline.units.values()), load(headline.statistic))
+    value = headline_of(list(headline.units.values()), sum_statistic(headline.statistic))
     assert value == pytest.approx(headline.interval.value, abs=1e-12)
     assert not math.isnan(value)

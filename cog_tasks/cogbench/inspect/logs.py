@@ -86,10 +86,7 @@ def declared_trajectories(log: EvalLog) -> dict[str, Trajectory]:
 
 
 def _failed_values(trajectory: Trajectory, weights: WeightScheme, args: Mapping) -> dict:
-    """An errored trajectory's values: every rating unreadable, every judged answer at the floor.
-
-    ``check_run`` leaves them out of the means, but the row's reply ``counts`` keep them.
-    """
+    """An errored trajectory's values (their names; ``check_run`` and the counts leave it out)."""
     values = dict.fromkeys(COUNTS, 0.0) | trajectory.rated_alike(None, weights, args.get("kappa"))
     for step in trajectory.steps if args.get("judge", True) else ():
         unread: list[int | None] = [None] * len(step.human_ratings)
