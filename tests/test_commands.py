@@ -66,7 +66,7 @@ def test_chance_prints_headline_scores(tmp_path: Path, capsys: pytest.CaptureFix
     assert re.search(r"chance baseline on (cog_tasks/)?cogeval \(seed 0, 4 samples\):", out)
     # Every headline comes with its 95 % interval; the 4 samples are 1 task (the
     # independent unit), too few for one, and the line says so instead of "nan".
-    assert re.search(r"^  \w+: acc=[0-9.]+ \[no interval: 1 unit\], ", out, flags=re.M)
+    assert re.search(r"^  \w+: success=[0-9.]+ \[no interval: 1 unit\], ", out, flags=re.M)
     assert re.search(r", no_answer=[0-9.]+ \[no interval: 1 unit\]", out)
     assert "nan" not in out
     log_line = out.strip().splitlines()[-1]

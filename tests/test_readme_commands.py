@@ -244,11 +244,11 @@ def test_cogeval_readme_inspect_run(tmp_path: Path, smollm2_path: Path) -> None:
     _run_verbatim(command, tmp_path)
     log = _only_log(tmp_path / "logs")
     assert log["task"] == "cog_tasks/cogeval" and log["samples"] == 1
-    # one sample: solved (acc) or exactly one failure mode, each a fraction of one
+    # one sample: solved (success) or exactly one failure mode, each a fraction of one
     metrics = log["metrics"]
-    assert metrics["acc_n"] == 1 and "acc_ci_low" not in metrics  # one unit: no interval
+    assert metrics["success_n"] == 1 and "success_ci_low" not in metrics  # one unit: no interval
     shares = {name: v for name, v in metrics.items() if not re.search(r"_(n|stderr|ci_\w+)$", name)}
-    assert set(shares) >= {"acc", "no_answer", "unparseable", "invalid_edge", "wrong_goal"}
+    assert set(shares) >= {"success", "no_answer", "unparseable", "invalid_edge", "wrong_goal"}
     assert sorted(shares.values())[-2:] == [0.0, 1.0] and sum(shares.values()) == 1.0
 
 

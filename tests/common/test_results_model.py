@@ -591,10 +591,10 @@ def test_cogeval_inspect_reader_flags_every_case_and_the_log_metric_equals_the_r
     metrics = {k: m.value for k, m in logs["1"].results.scores[0].metrics.items()}
     sampled = rows["mockllm/model temperatures=1"]
     assert sampled["coverage"]["error"] == 0 and sampled["coverage"]["epochs"] == 3
-    assert metrics["acc"] == pytest.approx(sampled["success"])
+    assert metrics["success"] == pytest.approx(sampled["success"])
     # below 10 units neither the log nor the report has an interval
-    assert metrics["acc_n"] == sampled["coverage"]["units"] < 10
-    assert "acc_ci_low" not in metrics and sampled["success_ci"] == [None, None]
+    assert metrics["success_n"] == sampled["coverage"]["units"] < 10
+    assert "success_ci_low" not in metrics and sampled["success_ci"] == [None, None]
 
 
 # --- EgoSocialArena's Inspect logs -------------------------------------------------------
@@ -813,11 +813,9 @@ def test_cogbench_log_flags_each_case_over_trajectories_not_epochs(
     ]
     assert coverage.named["judge_invalid"] == (ids[3],)
     agent, *followers = report_rows([log])
-    # the errored epoch is scored as a failure, never dropped: its follower rests on the same four
+    # the errored epoch is out of the means and the reply counts, counted beside as error
     assert agent.authenticity_avg.n == 4 and all(row.authenticity_avg.n == 4 for row in followers)
-    assert agent.counts["invalid"] == 2 * 5 * (
-        3 + 1
-    )  # the hedged trajectory's, the errored epoch's
+    assert agent.counts["invalid"] == 2 * 5 * 3  # the hedged trajectory's three epochs
     assert agent.counts["judge_invalid"] == 2 * 5 * 3 and agent.counts["truncated_replies"] > 0
     assert agent.rationality_readable_avg is not None
     assert agent.rationality_readable_avg > agent.rationality_avg.value  # the floor pulls it down
