@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from coglm_reading_agreement import MODELS, letter_of, replies_file
-from reading_sample import NO_ANSWER, agreement, draw_sample, read_key_and_labels
+from reading_sample import NO_ANSWER, draw_sample, read_key_and_labels, results
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE
 from cog_tasks.coglm.extract import LETTERS, coerce_prediction
@@ -69,24 +69,17 @@ def join(labels_path: Path, folder: Path) -> dict[str, Any]:
             raise SystemExit(f"{labels_path}: {id_}: label {label!r} is not A-H, ambiguous, none")
         agree = entry["outcome"] == label or (entry["outcome"] is None and label in NO_ANSWER)
         rows.append({"id": id_, **entry, "label": label, "agree": agree})
-    return {
-        "what": __doc__.splitlines()[0],
-        "seed": SEED,
-        "command": "python benchmarks/coglm_reading_sample.py sample; label the blind file; "
+    return results(
+        rows,
+        __doc__.splitlines()[0],
+        "python benchmarks/coglm_reading_sample.py sample; label the blind file; "
         "python benchmarks/coglm_reading_sample.py join LABELS",
-        "labels": "one labeller (a helper agent) who saw only the blind file: question, "
-        "lettered options, reply; never the reader's outcome or the gold answer",
-        **agreement(rows),
-        "reads_where_ambiguous": sum(
-            r["outcome"] is not None and r["label"] == "ambiguous" for r in rows
-        ),
-        "disagreements": [
-            {"id": r["id"], "outcome": r["outcome"], "label": r["label"]}
-            for r in rows
-            if not r["agree"]
-        ],
-        "replies": rows,
-    }
+        "one labeller (a helper agent) who saw only the blind file: question, lettered options, "
+        "reply; never the reader's outcome or the gold answer",
+        read=lambda r: r["outcome"] is not None,
+        shown=("id", "outcome", "label"),
+        seed=SEED,
+    )
 
 
 def main() -> int:

@@ -33,6 +33,7 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,29 @@ def agreement(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def results(
+    rows: list[dict[str, Any]],
+    what: str,
+    command: str,
+    labels: str,
+    *,
+    read: Callable[[dict[str, Any]], bool],
+    shown: tuple[str, ...],
+    seed: int = SEED,
+) -> dict[str, Any]:
+    """A results file: agreement, replies ``read`` where the label says ambiguous, disagreements."""
+    return {
+        "what": what,
+        "seed": seed,
+        "command": command,
+        "labels": labels,
+        **agreement(rows),
+        "reads_where_ambiguous": sum(r["label"] == "ambiguous" and read(r) for r in rows),
+        "disagreements": [{key: r[key] for key in shown} for r in rows if not r["agree"]],
+        "replies": rows,
+    }
+
+
 def normalise(answer: str) -> str:
     """Comparable form of an answer text.
 
@@ -184,26 +208,17 @@ def join_cogeval(labels_path: Path, folder: Path) -> dict[str, Any]:
             "id": id_, **entry, "label": label, "label_answer": label_answer, "agree": agree,
             "note": labels[id_].get("note", ""), "reply": replies[id_],
         })  # fmt: skip
-    return {
-        "what": "CogEval's reader on a random sample of Qwen2.5-Coder-1.5B's replies "
-        "(the CPU preset's profile), labelled blind.",
-        "seed": SEED,
-        "command": "python benchmarks/reading_sample.py sample cogeval LOG; label the blind "
-        "file; python benchmarks/reading_sample.py join cogeval LABELS",
-        "labels": "one labeller (a helper agent) who saw only the blind file: the question "
-        "turn and the scored reply; never the reader's outcome or answer, the score or the "
-        "expected answer",
-        **agreement(rows),
-        "reads_where_ambiguous": sum(
-            r["label"] == "ambiguous" and r["stratum"] not in NOTHING_READ for r in rows
-        ),
-        "disagreements": [
-            {k: r[k] for k in ("id", "sample", "stratum", "answer", "label", "label_answer")}
-            for r in rows
-            if not r["agree"]
-        ],
-        "replies": rows,
-    }
+    return results(
+        rows,
+        "CogEval's reader on a random sample of Qwen2.5-Coder-1.5B's replies (the CPU preset's "
+        "profile), labelled blind.",
+        "python benchmarks/reading_sample.py sample cogeval LOG; label the blind file; "
+        "python benchmarks/reading_sample.py join cogeval LABELS",
+        "one labeller (a helper agent) who saw only the blind file: the question turn and the "
+        "scored reply; never the reader's outcome or answer, the score or the expected answer",
+        read=lambda r: r["stratum"] not in NOTHING_READ,
+        shown=("id", "sample", "stratum", "answer", "label", "label_answer"),
+    )
 
 
 def main() -> int:

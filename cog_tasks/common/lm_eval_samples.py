@@ -126,16 +126,21 @@ def check_documents(
     The check compares the documents' ``fields`` (all by default) with ``load(task)``, a task's
     documents as its lm-eval task builds them: the worst check of the files read, or ``differs``.
     """
-    rows = (row for task in run.samples.values() for _, row in task.rows)
-    docs = [row["doc"] for row in rows if isinstance(row.get("doc"), dict)]
-    digests = [_digest(doc, fields) for doc in docs]
+    docs = [
+        (task, row["doc"])
+        for task, samples in run.samples.items()
+        for _, row in samples.rows
+        if isinstance(row.get("doc"), dict)
+    ]
+    digests = [_digest(doc, fields) for _, doc in docs]
     argument = {DATA_ARGUMENT: text_sha256(*sorted(digests))[:DATA_DIGITS]} if docs else {}
     try:
-        with recording_reads() as reads:
-            loaded = {_digest(doc, fields) for task in run.samples for doc in load(task)}
+        with recording_reads() as reads:  # each task's documents, so none passes under another
+            loaded = {task: {_digest(doc, fields) for doc in load(task)} for task in run.samples}
     except (ValueError, OSError):  # no data to compare with (offline, say)
         return argument, UNRECORDED
-    absent = [doc.get("id") for doc in docs if _digest(doc, fields) not in loaded]
+    pairs = zip(docs, digests, strict=True)
+    absent = [doc.get("id") for (task, doc), digest in pairs if digest not in loaded[task]]
     if not absent:
         return argument, data_verdict(reads.metadata())
     count = f"{len(absent)} {plural('document', len(absent))}"
