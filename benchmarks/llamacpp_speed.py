@@ -7,8 +7,9 @@ machine's load falls on all of them. For each run: wall time, output tokens
 and output tokens per second of wall time, peak resident memory of the
 process tree (polled every 0.25 s, server included), and ``uptime``'s
 one-minute load before and after. Then, per pair of backends, the share of
-samples with identical greedy replies (faithfulness of the GGUF against its
-dequantized folder).
+samples with identical greedy replies and the paired difference of the
+task's headline score on the same samples, with its 95 % interval
+(faithfulness of the GGUF against its dequantized folder).
 
     nice -n 10 python benchmarks/llamacpp_speed.py --model qwen2.5-coder-1.5b \\
         --task egosocial_static --limit 5 --max-tokens 48 \\
@@ -30,6 +31,9 @@ from pathlib import Path
 
 import psutil
 from inspect_ai.log import read_eval_log
+from inspect_ai.scorer import value_to_float
+
+from cog_tasks.common.stats import paired_difference
 
 BACKENDS = ("llamacpp", "hf-bfloat16", "hf-float32")
 
@@ -85,16 +89,29 @@ def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) ->
         "load_before": before,
         "load_after": load(),
         "replies": {str(s.id): s.output.completion for s in log.samples or []},
+        "scores": {str(s.id): headline_score(s.scores) for s in log.samples or [] if s.scores},
     }
 
 
+def headline_score(scores: dict) -> float:
+    """A sample's headline: its first scorer's value (the task's headline scorer) as a number."""
+    return value_to_float()(next(iter(scores.values())).value)
+
+
 def agreement(runs: list[dict]) -> list[dict]:
-    first = {run["backend"]: run["replies"] for run in reversed(runs)}
+    first = {run["backend"]: run for run in reversed(runs)}
     rows = []
     for left, right in itertools.combinations(sorted(first), 2):
-        shared = sorted(set(first[left]) & set(first[right]))
-        same = sum(first[left][key] == first[right][key] for key in shared)
-        rows.append({"pair": f"{left} vs {right}", "prompts": len(shared), "identical": same})
+        replies = [first[left]["replies"], first[right]["replies"]]
+        shared = sorted(set(replies[0]) & set(replies[1]))
+        same = sum(replies[0][key] == replies[1][key] for key in shared)
+        difference = paired_difference(
+            first[left]["scores"], first[right]["scores"], unit="sample", bounds=(-1.0, 1.0)
+        )
+        rows.append({
+            "pair": f"{left} vs {right}", "prompts": len(shared), "identical": same,
+            "headline_difference": difference.as_dict(),
+        })  # fmt: skip
     return rows
 
 

@@ -24,6 +24,33 @@ from cog_tasks.common.results import CheckedRun, Coverage, ResultsError, UnitRec
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.stats import Interval, UnitValue
 
+FITTED_AGES: tuple[float, float] = (6.0, 20.0)
+"""Ages of the testers the paper's map was fitted on (Sec. 2.3); at chance it gives 3.7 years."""
+
+BELOW = "below the fitted range"
+ABOVE = "above the fitted range"
+
+
+def age_flag(age: float | None, interval: Sequence[float | None] | None = None) -> str | None:
+    """:data:`BELOW`/:data:`ABOVE` for the age, else where its interval leaves the fitted range."""
+    if age is None:
+        return None
+    low, high = FITTED_AGES
+    if round(age, 1) < low:
+        return BELOW
+    if round(age, 1) > high:
+        return ABOVE
+    if not interval or None in interval:
+        return None
+    below = round(interval[0], 1) < low  # type: ignore[arg-type]
+    above = round(interval[1], 1) > high  # type: ignore[arg-type]
+    if below and above:
+        return "interval reaches past both ends of the fitted range"
+    if below or above:
+        return f"interval reaches {'below' if below else 'above'} the fitted range"
+    return None
+
+
 BENCHMARK = "coglm"
 UNIT = "item"
 AGE_OF_SUMS = "cog_tasks.coglm.metrics:age_of_sums"  # The age's statistic of per-item payloads.
@@ -146,7 +173,10 @@ def item_headlines(
         *(headline(stage_measure(stage), ci) for stage, ci in intervals.stages.items()),
     ]
     if intervals.cognitive_age is not None:
-        headlines.append(headline("cognitive_age", intervals.cognitive_age, scale="years"))
+        age = intervals.cognitive_age
+        flag = age_flag(age.value, [age.low, age.high] if age.defined else None)
+        fitted = f"{flag} (the map was fitted on ages {FITTED_AGES[0]:g}-{FITTED_AGES[1]:g})"
+        headlines.append(headline("cognitive_age", age, fitted if flag else note, "years"))
     return headlines
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cog_tasks.coglm.abilities import ABILITIES, ABILITY_BY_CODE, STAGE_NAMES, STAGES
-from cog_tasks.coglm.headlines import UNIT, checked_items
+from cog_tasks.coglm.headlines import ABOVE, BELOW, FITTED_AGES, UNIT, age_flag, checked_items
 from cog_tasks.coglm.metrics import summarize
 from cog_tasks.coglm.reference import TABLE9, SettingRow
 from cog_tasks.common.files import pyplot
@@ -17,11 +17,6 @@ from cog_tasks.common.report import error_bars, logged_interval, save_closed
 from cog_tasks.common.results import CheckedRun, Coverage
 from cog_tasks.common.stats import Interval, plural
 
-FITTED_AGES: tuple[float, float] = (6.0, 20.0)
-"""Ages of the testers the paper's map was fitted on (Sec. 2.3); at chance it gives 3.7 years."""
-
-BELOW = "below the fitted range"
-ABOVE = "above the fitted range"
 AGE_INTERVAL_COVERS = "item sampling only"
 """What the cognitive age's interval accounts for (not the uncertainty of the map's fit)."""
 
@@ -62,26 +57,6 @@ def checked_run(checked: CheckedRun, label: str) -> CogLMRun:
 
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:6.1f}"
-
-
-def age_flag(age: float | None, interval: Sequence[float | None] | None = None) -> str | None:
-    """:data:`BELOW`/:data:`ABOVE` for the age, else where its interval leaves the fitted range."""
-    if age is None:
-        return None
-    low, high = FITTED_AGES
-    if round(age, 1) < low:
-        return BELOW
-    if round(age, 1) > high:
-        return ABOVE
-    if not interval or None in interval:
-        return None
-    below = round(interval[0], 1) < low  # type: ignore[arg-type]
-    above = round(interval[1], 1) > high  # type: ignore[arg-type]
-    if below and above:
-        return "interval reaches past both ends of the fitted range"
-    if below or above:
-        return f"interval reaches {'below' if below else 'above'} the fitted range"
-    return None
 
 
 def age_text(

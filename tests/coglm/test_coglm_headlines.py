@@ -159,3 +159,21 @@ def test_the_main_job_summary_names_intervals_flags_and_the_report(tmp_path: Pat
     assert text.endswith(f"cog-tasks coglm report {tmp_path}")
     assert "--output_path DIR --log_samples" in summary_text(["--tasks", "coglm"])
     assert summary_text(["--tasks", "hellaswag", "--output_path", str(tmp_path)]) is None
+
+
+@pytest.mark.parametrize(
+    ("correct", "note"),
+    [
+        (lambda i: False, "below the fitted range (the map was fitted on ages 6-20)"),
+        (lambda i: True, "above the fitted range (the map was fitted on ages 6-20)"),
+    ],
+)
+def test_an_age_off_the_fitted_range_says_so_in_its_headline(correct, note: str) -> None:
+    """The profile, compare and the board show the note: never a bare age of -2 or 25 years."""
+    items = [
+        ScoredItem(ability.code, 4, correct(number), True, f"{ability.code}-{number}")
+        for ability in ABILITIES
+        for number in range(12)
+    ]
+    (age,) = [h for h in item_headlines(items, RUN, pooled_measure="p") if h.scale == "years"]
+    assert age.note == note
