@@ -46,12 +46,21 @@ def test_an_inspect_step_off_a_terminal_beats(
         for name in ("_journal/start.json", "samples/a_epoch_1.json", "samples/b_epoch_1.json"):
             log.writestr(name, "{}")
         log.writestr("samples/a_epoch_1.json", "{}")  # a retried sample, written again
+    opened: list[zipfile.ZipFile] = []
+
+    class Recorded(zipfile.ZipFile):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            opened.append(self)  # (kept alive, so only an explicit close closes it)
+
+    monkeypatch.setattr(zipfile, "ZipFile", Recorded)
     with profile._heartbeat("cogeval", tmp_path, 9):
         time.sleep(0.35)
     beats = capsys.readouterr().err.splitlines()
     assert len(beats) >= 2 and all(
         "cogeval: 2 of 9 samples, running for" in b and str(tmp_path) in b for b in beats
     )
+    assert opened and all(log.fp is None for log in opened)  # each beat closed the log it read
     with profile._heartbeat("cogeval", Path("/logs/cogeval-x"), 9):  # no log yet
         time.sleep(0.15)
     assert "cogeval: running for" in capsys.readouterr().err

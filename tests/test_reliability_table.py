@@ -604,6 +604,28 @@ def test_sigkill_of_the_parent_leaves_no_child(start: str, tmp_path: Path) -> No
     assert not running(child)
 
 
+@pytest.mark.skipif(os.uname().sysname != "Linux", reason="prctl's parent-death signal")
+def test_start_child_runs_no_python_in_the_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``preexec_fn`` (unsafe while other threads run); the command is exec'd in place."""
+    import subprocess
+    import sys
+
+    from cog_tasks.common import files
+
+    popen = subprocess.Popen
+    seen: dict[str, Any] = {}
+
+    def spy(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        seen.update(kwargs)
+        return popen(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    command = [sys.executable, "-c", "import os; print(os.getpid())"]
+    process = files.start_child(command, stdout=subprocess.PIPE)
+    output, _ = process.communicate()
+    assert "preexec_fn" not in seen and int(output) == process.pid
+
+
 def test_a_failed_run_is_one_line() -> None:
     """A failed condition of a study: one line with the error's last line and the log, not 30 kB."""
     from types import SimpleNamespace

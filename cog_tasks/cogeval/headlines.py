@@ -6,9 +6,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cog_tasks.cogeval.generator import generate_items, split_names
+from cog_tasks.cogeval.generator import CogEvalItem, generate_items, split_names
 from cog_tasks.cogeval.paper import BENCHMARK, condition_measure
-from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES, select_published
+from cog_tasks.cogeval.published import SCORED_CONDITION_FAMILIES, PublishedTask, select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.headlines import Headline
 from cog_tasks.common.pipeline import Row, checked_rows, row_labels
@@ -85,25 +85,29 @@ def selection(arguments: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
-    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
+def declared_sources(
+    arguments: Mapping[str, Any],
+) -> list[tuple[PublishedTask | CogEvalItem, str, TaskFacts]]:
+    """``(item, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
     names = selection(arguments)
     cot = arguments.get("cot")
     families = split_names(arguments.get("families"))
     if (arguments.get("source") or "published") == "published":
-        found = [
-            (task.id, task.task, TaskFacts(task.graph, task.domain, task.condition, task.cot))
-            for task in select_published(
-                cot=cot, unscorable=str(arguments.get("unscorable")).lower() == "true", **names
-            )
-        ]
+        keep = str(arguments.get("unscorable")).lower() == "true"
+        found = [(task, task.task) for task in select_published(cot=cot, unscorable=keep, **names)]
     else:
         items = generate_items(seed=int(arguments.get("seed") or 0), cot=cot or "none", **names)
-        found = [
-            (item.id, item.id, TaskFacts(item.graph, item.domain, item.condition, item.cot))
-            for item in items
-        ]
-    return [entry for entry in found if not families or entry[2].family in families]
+        found = [(item, item.id) for item in items]
+    declared = [
+        (item, task, TaskFacts(item.graph, item.domain, item.condition, item.cot))
+        for item, task in found
+    ]
+    return [entry for entry in declared if not families or entry[2].family in families]
+
+
+def declared_items(arguments: Mapping[str, Any]) -> list[tuple[str, str, TaskFacts]]:
+    """``(item id, task id, facts)`` of every item the Inspect or lm-eval task arguments select."""
+    return [(item.id, task, facts) for item, task, facts in declared_sources(arguments)]
 
 
 def reply_status(failure_mode: str | None) -> str:

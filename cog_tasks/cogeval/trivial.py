@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from cog_tasks.cogeval.generator import generate_items
 from cog_tasks.cogeval.headlines import (
     BALANCED,
     SUCCESS,
     TaskFacts,
     balanced_units,
-    declared_items,
-    selection,
+    declared_sources,
 )
 from cog_tasks.cogeval.paper import condition_measure
-from cog_tasks.cogeval.published import select_published
 from cog_tasks.cogeval.scoring import GraphContext, score_response
 from cog_tasks.common.runs import RunIdentity
 from cog_tasks.common.spec import TrivialStrategy
@@ -41,17 +38,17 @@ def _scored(
     """The headline measures' per-task values of answering ``reply(record, context)``."""
     arguments = dict(run.arguments)
     wanted = set(units)
-    declared = {item: (task, facts) for item, task, facts in declared_items(arguments)}
-    missing = wanted - {task for task, _ in declared.values()}
+    declared = declared_sources(arguments)
+    missing = wanted - {task for _, task, _ in declared}
     if missing:
         raise ValueError(f"CogEval's run declares no tasks {', '.join(sorted(missing)[:5])}")
     repeats = _repeats(arguments.get("temperatures"))
     hits: dict[str, UnitValue] = {}
     facts: dict[str, TaskFacts] = {}
-    for record in _records(
-        arguments, {item for item, (task, _) in declared.items() if task in wanted}
-    ):
-        task, task_facts = declared[record["id"]]
+    for item, task, task_facts in declared:
+        if task not in wanted:
+            continue
+        record = item.to_record()
         facts[task] = task_facts
         found = record["graph_context"]
         context = GraphContext.from_dict(found) if found is not None else None
@@ -69,16 +66,6 @@ def _scored(
     for task, value in hits.items():
         values.setdefault(condition_measure(facts[task].condition), {})[task] = value
     return values
-
-
-def _records(arguments: Mapping[str, Any], items: Collection[str]) -> Iterator[dict[str, Any]]:
-    """The records of ``items`` as the run's source (published or generated) gives them."""
-    if (arguments.get("source") or "published") == "published":
-        keep = str(arguments.get("unscorable")).lower() == "true"
-        return (task.to_record() for task in select_published(unscorable=keep) if task.id in items)
-    seed, cot = int(arguments.get("seed") or 0), arguments.get("cot") or "none"
-    generated = generate_items(seed=seed, cot=cot, **selection(arguments))
-    return (item.to_record() for item in generated if item.id in items)
 
 
 def _start(record: dict[str, Any], context: GraphContext | None) -> str:

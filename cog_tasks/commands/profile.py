@@ -255,7 +255,8 @@ def _heartbeat(task: str, log_dir: Path, planned: int) -> Iterator[None]:
     def samples_done() -> str:
         with suppress(OSError, ValueError, zipfile.BadZipFile):  # a log still being written
             newest = max(log_dir.glob("*.eval"), key=lambda log: log.stat().st_mtime)
-            names = {name for name in zipfile.ZipFile(newest).namelist() if "samples/" in name}
+            with zipfile.ZipFile(newest) as log:
+                names = {name for name in log.namelist() if "samples/" in name}
             return f"{len(names)} of {planned} samples, "  # a rewritten sample is listed twice
         return ""
 

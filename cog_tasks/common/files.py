@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import io
 import json
@@ -163,18 +162,20 @@ def scratch_folder(parent: str | os.PathLike[str], prefix: str) -> Iterator[Path
             shutil.rmtree(folder, ignore_errors=True)
 
 
+#: What :func:`start_child` runs first (argv: parent pid, command): a parent-death signal, then
+#: ``exec`` of the command; a ``preexec_fn`` would run Python in the fork of a threaded parent.
+_DIE_WITH_PARENT = """import ctypes, os, signal, sys
+ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG, kept across exec
+if os.getppid() != int(sys.argv[1]):  # the parent died before prctl
+    os.kill(os.getpid(), signal.SIGKILL)
+os.execvp(sys.argv[2], sys.argv[2:])"""
+
+
 def start_child(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
     """Start ``command`` in a new session; on Linux it dies with this thread (the main one)."""
-    if not sys.platform.startswith("linux"):
-        return subprocess.Popen(command, start_new_session=True, **popen)
-    prctl, parent = ctypes.CDLL(None).prctl, os.getpid()
-
-    def die_with_parent() -> None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent died before prctl
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    return subprocess.Popen(command, start_new_session=True, preexec_fn=die_with_parent, **popen)
+    if sys.platform.startswith("linux"):
+        command = [sys.executable, "-I", "-S", "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
+    return subprocess.Popen(command, start_new_session=True, **popen)
 
 
 @contextmanager

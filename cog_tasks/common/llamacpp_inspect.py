@@ -45,8 +45,10 @@ class LlamaCppAPI(ModelAPI):
         ).start()
         atexit.register(self.server.stop)
         config = config or GenerateConfig()
-        if config.max_connections is None:  # else Inspect's adaptive concurrency queues ~100
-            config.max_connections = 1  # requests at the one slot (the eval's shared config)
+        # One request at a time (adaptive concurrency would queue ~100 at the one slot). Inspect
+        # 0.3.285 reads it only from this config, which every --model of the eval shares.
+        if config.max_connections is None:
+            config.max_connections = 1
         super().__init__(self.server.model, self.server.base_url, BACKEND, config=config)
         self.client = openai_api(
             model_name=self.server.model,

@@ -12,7 +12,7 @@ from lm_eval.tasks import TaskManager
 
 from cog_tasks.cli import tasks_path
 from cog_tasks.cogeval.lm_eval.utils import load_cogeval, process_results
-from cog_tasks.cogeval.published import select_published
+from cog_tasks.cogeval.published import PublishedTask, select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 
 FAMILY = tasks_path() / "cogeval" / "lm_eval"
@@ -44,6 +44,19 @@ def test_the_default_dataset_is_the_published_tasks_flattened() -> None:
     assert process_results(unread, ["I cannot tell."])["no_answer"] == 1.0
     experiment2 = load_cogeval(families="Experiment2", experiment=2)["test"]
     assert sorted(experiment2["cot"]) == ["bfs"] * 3 + ["dfs"] * 3 + ["none"] * 3
+
+
+def test_a_family_task_reads_only_its_own_published_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[str] = []
+    to_record = PublishedTask.to_record
+
+    def recorded(task: PublishedTask) -> dict:
+        read.append(task.id)
+        return to_record(task)
+
+    monkeypatch.setattr(PublishedTask, "to_record", recorded)
+    split = load_cogeval(families="Detour")["test"]
+    assert sorted(read) == sorted(split["id"])  # so a report on the whole family reads each once
 
 
 @pytest.mark.slow

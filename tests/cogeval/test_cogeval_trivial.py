@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cog_tasks.cogeval.generator import generate_items
 from cog_tasks.cogeval.headlines import BALANCED, SUCCESS, declared_items
 from cog_tasks.cogeval.published import UNSCORABLE
 from cog_tasks.cogeval.trivial import STRATEGIES, start_alone
@@ -37,3 +38,21 @@ def test_the_start_alone_wins_the_first_move_items_the_audit_leaves_out() -> Non
     for task in tasks:
         assert scored[task][1] == default[task][1] + 1  # the flagged prompt, at one temperature
         assert scored[task][0] == pytest.approx(default[task][0] + 1)  # and the start alone wins it
+
+
+def test_a_strategy_generates_the_item_set_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cog_tasks.cogeval import headlines, trivial
+
+    calls: list[dict] = []
+
+    def counted(**kwargs):
+        calls.append(kwargs)
+        return generate_items(**kwargs)
+
+    for module in (headlines, trivial):  # wherever a strategy may reach it
+        monkeypatch.setattr(module, "generate_items", counted, raising=False)
+    arguments = {**ARGS, "source": "generated"}
+    tasks = sorted({task for _, task, _ in declared_items(arguments)})
+    calls.clear()
+    start_alone(tasks, RunIdentity.of("cogeval@4.1.0", "m", arguments=arguments))
+    assert len(calls) == 1

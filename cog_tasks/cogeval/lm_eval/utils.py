@@ -7,9 +7,9 @@ from typing import Any
 
 import datasets
 
-from cog_tasks.cogeval.generator import generate_items, split_names
+from cog_tasks.cogeval.generator import CogEvalItem, generate_items, split_names
 from cog_tasks.cogeval.lm_eval.samples import score_doc_reply
-from cog_tasks.cogeval.published import select_published
+from cog_tasks.cogeval.published import PublishedTask, select_published
 from cog_tasks.cogeval.scoring import FAILURE_MODES
 from cog_tasks.common.params import ParameterError
 
@@ -19,23 +19,27 @@ DEFAULT_SOURCE = "published"
 def _records(
     source: str,
     graphs: list[str] | None,
+    families: list[str] | None,
     seed: int,
     cot: str | None,
     design: str,
     experiment: int | None,
 ) -> list[dict[str, Any]]:
-    """The records of every task of ``source`` that the other arguments select."""
+    """The records of the ``source`` tasks the other arguments select (no other task is read)."""
+    items: list[PublishedTask] | list[CogEvalItem]
     if source == "published":
         if seed != 0:
             raise ParameterError(f"CogEval seed: {seed!r} relabels generated tasks only")
-        tasks = select_published(graphs=graphs, cot=cot, design=design, experiment=experiment)
-        return [task.to_record() for task in tasks]
-    if source == "generated":
+        items = select_published(graphs=graphs, cot=cot, design=design, experiment=experiment)
+    elif source == "generated":
         items = generate_items(
             graphs=graphs, seed=seed, cot=cot or "none", design=design, experiment=experiment
         )
-        return [item.to_record() for item in items]
-    raise ParameterError(f"CogEval source: {source!r} is not valid; valid: published, generated")
+    else:
+        raise ParameterError(
+            f"CogEval source: {source!r} is not valid; valid: published, generated"
+        )
+    return [item.to_record() for item in items if not families or item.family in families]
 
 
 def load_cogeval(
@@ -49,8 +53,9 @@ def load_cogeval(
     **_: Any,
 ) -> datasets.DatasetDict:
     """The CogEval tasks as a ``test`` split (``custom_dataset`` hook), each dialog one prompt."""
-    wanted = split_names(families)
-    records = _records(source, split_names(graphs), int(seed), cot, design, experiment)
+    records = _records(
+        source, split_names(graphs), split_names(families), int(seed), cot, design, experiment
+    )
     rows = [
         {
             "id": record["id"],
@@ -70,7 +75,6 @@ def load_cogeval(
             "graph_context": json.dumps(record["graph_context"]),
         }
         for record in records
-        if not wanted or record["family"] in wanted
     ]
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
