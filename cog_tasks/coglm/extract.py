@@ -136,12 +136,19 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     return maximal[0] if len(maximal) == 1 else None
 
 
+def _spelled_at(text: str, start: int, choice: str) -> int | None:
+    """Where ``choice``'s text, spelled from ``start`` (punctuation and case aside), ends."""
+    chars = _normalize(choice).replace(" ", "")
+    found = re.compile(r"\W*".join(map(re.escape, chars)), re.I).match(text, start)
+    return found.end() if chars and found else None
+
+
 def _lists_options(text: str, choices: Sequence[str]) -> bool:
-    """Whether ``text`` shows an option as its letter followed by its text ("B. a zebra")."""
+    """Whether ``text`` gives an option as its letter and its text ("B. a zebra"), not discussed."""
     for match in _LISTED_LETTER.finditer(text):
         index = _letter_index(match.group(1), len(choices))
-        option = "" if index is None else _normalize(choices[index])
-        if option and _normalize(text[match.end() :]).startswith(option):
+        end = None if index is None else _spelled_at(text, match.end(), choices[index])
+        if end is not None and not reading.discussed(re.split(r"[.;!?\n(]", text[end:])[0]):
             return True
     return False
 
@@ -185,6 +192,23 @@ def _line_tail(text: str, start: int) -> str:
     return text[start:].split("\n", 1)[0].rstrip(" \t.*")
 
 
+# The words an answer's letter carries: the rest of its sentence, unless a reason opens it.
+_OWN_WORDS = re.compile(
+    r"[\)\]\}\*]*[ \t]*:?[ \t]*(?!(?i:because|since|as|which|for|so|but|and|or|if|when)\b)"
+    r"([^\W_][^\n.!?]*)"
+)
+
+
+def _own_option(text: str, end: int, choices: Sequence[str]) -> int | None:
+    r"""The option the words of a letter ending at ``end`` name ("\boxed{C} he fears frog")."""
+    own = _OWN_WORDS.match(text, end)
+    if own:
+        return _from_choice_text(own.group(1), choices)
+    if text[end : end + 1] == ".":
+        return _exact_choice(text[end + 1 :].split("\n", 1)[0].strip(" .*"), choices)
+    return None
+
+
 def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
     """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option)."""
     letter = next(group for group in match.groups() if group)
@@ -192,8 +216,6 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
     spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
     if spelled is not None:
         return spelled
-    if _hedged(text, letter_end, choices):
-        return HEDGE
     index = _letter_index(letter, len(choices))
     sign = _ARITHMETIC_AFTER.match(text[letter_end:])
     if sign:
@@ -201,6 +223,9 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
         rest = _line_tail(text, letter_end + sign.end())
         if sign.group(1) != "-" or index is None or _from_choice_text(rest, choices) != index:
             return None
+    own = _own_option(text, letter_end, choices)
+    if _hedged(text, letter_end, choices) or own not in (None, index):
+        return HEDGE
     return index
 
 
@@ -232,7 +257,8 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
         if pick is None:
             pick = _exact_choice(content, choices)
         if pick is not None:
-            picks.append(pick)
+            own = _own_option(text, match.end(), choices)
+            picks.append(pick if own in (None, pick) else HEDGE)
     agreed = reading.one_answer(picks)
     return HEDGE if agreed.outcome == reading.AMBIGUOUS else agreed.value
 
