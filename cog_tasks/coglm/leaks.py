@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
-RULES = ("order", "ordinal", "token", "brackets")
+RULES = ("order", "ordinal", "token", "brackets", "words", "letter")
 MIN_ORDER_STEPS = 3
 """Steps named in one option's order that make an ``order`` leak."""
 _KEY_LETTERS = 4
@@ -36,6 +36,20 @@ _ORDINALS = re.compile(
     rf"|\b(?:option|choice|answer|alternative)[ \t]*(?:#|no\.?|number)?[ \t]*"
     rf"(?:[1-6]|{_NUMBER_WORDS})\b",
     re.IGNORECASE,
+)
+#: Words that tell no option apart (``words`` rule): grammar, and what names options; not "less".
+_GRAMMAR = frozenset(
+    "a an the and or but nor of to in on at by for from with as into onto than then is are was "
+    "were be been being am do does did has have had will would can could should may might must "
+    "it its this that these those there here he she they them his her their we you your i me my "
+    "our us not no all any some each every very if when which who whom what while because also "
+    "only just about one two so such both either neither other same option choice answer".split()
+)
+#: An answer's letter stated in words ("The correct option is: D"), entities or not.
+_STATED_LETTER = re.compile(
+    r"\b(?:option|choice|answer)[ \t]+(?:is|would[ \t]+be|will[ \t]+be)[ \t]*:?[ \t]*"
+    r"\(?(?-i:([A-H]))\)?(?=[ \t]*(?:[.,;:!?]|$))",
+    re.IGNORECASE | re.MULTILINE,
 )
 _TOKEN = re.compile(
     r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
@@ -150,6 +164,52 @@ def token_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
     return leaks
 
 
+def _word_keys(text: str) -> set[str]:
+    """Lower-case words of ``text`` (3+ letters, not :data:`_GRAMMAR`) without -s, -ed, -ing."""
+    keys = set()
+    for word in _WORD.findall(text.lower().replace("’", "'")):
+        key = word = word.removesuffix("'s")
+        for ending, instead in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
+            if word.endswith(ending) and len(word) - len(ending) > 2 and word[-2:] != "ss":
+                key = word[: -len(ending)] + instead
+                break
+        if len(key) > 2 and not {word, key} & _GRAMMAR:
+            keys.add(key)
+    return keys
+
+
+def _asked(word: str, asked: set[str]) -> bool:
+    """Whether the question holds ``word`` or (4+ letters) a longer or shorter form of it."""
+    return any(
+        word == other
+        or min(len(word), len(other)) > 3
+        and (word.startswith(other) or other.startswith(word))
+        for other in asked
+    )
+
+
+def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """The ``words`` leaks of ``text``: words only one option holds, not the question."""
+    per_option = [_word_keys(choice) for choice in choices]
+    shown, asked = _word_keys(text), _word_keys(question)
+    return [
+        Leak("words", word)
+        for at, words in enumerate(per_option)
+        for word in sorted(words & shown)
+        if not _asked(word, asked)
+        and not any(word in other for i, other in enumerate(per_option) if i != at)
+    ]
+
+
+def letter_leaks(text: str, num_choices: int) -> list[Leak]:
+    """The ``letter`` leaks of ``text``: an option's letter stated as the answer."""
+    return [
+        Leak("letter", match.group())
+        for match in _STATED_LETTER.finditer(text)
+        if ord(match.group(1)) - ord("A") < num_choices
+    ]
+
+
 def _unbalanced(text: str) -> bool:
     text = text.replace(HIDDEN_TEXT, "")
     for opening, closing in ("()", "[]"):
@@ -177,4 +237,6 @@ def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = 
         *ordinal_leaks(hidden, question),
         *token_leaks(hidden, choices, question),
         *bracket_leaks(hidden, reply),
+        *word_leaks(hidden, choices, question),
+        *letter_leaks(hidden, len(choices)),
     ]

@@ -32,7 +32,7 @@ _FUNCTION_WORDS = frozenset(
     "is are was were be been being am do does did has have had will would can could "
     "should may might must shall it its it's this that these those there here he she "
     "they them his her their we you your i me my our us not no all any each some very "
-    "if when which who whom what while because also only just more most less about".split()
+    "if when which who whom what while because also only just about option options choice".split()
 )
 _ORDINAL = (
     r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th|former|latter|final|"
@@ -213,6 +213,22 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
                 spans.append((run[0][1], run[-1][2]))
             run = [word] if word[0] in vocabulary else []
     return spans
+
+
+def _own_word_spans(text: str, choices: Sequence[str], question: str) -> list[tuple[int, int]]:
+    """Spans of the words whose stem only one option holds, not the question ("allergic")."""
+    per_option = [
+        {stem for stem, _, _ in _content_words(choice)} or {_stem(w) for w in _WORD.findall(choice)}
+        for choice in choices
+    ]
+    own = {
+        stem
+        for at, stems in enumerate(per_option)
+        for stem in stems
+        if not any(stem in other for i, other in enumerate(per_option) if i != at)
+    } - {_stem(word) for word in _WORD.findall(question)}
+    words = [(m, re.sub("['’]?s$", "", m.group())) for m in _words(text)]
+    return [m.span() for m, bare in words if own & {_stem(m.group()), _stem(bare)}]
 
 
 def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -439,6 +455,9 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
         rf"(?:\s*(?:,|\band\b|\bor\b|&|/)\s*{label})*(?![\w'])"
     )
     text = grouped.sub(_option_phrase, text)
+    # A letter stated as the answer names an option, entity or not ("The option is: D").
+    stated = r"\b((?i:option|choice|answer)[ \t]+(?i:is|would[ \t]+be)[ \t]*:?[ \t]*)"
+    text = re.sub(rf"{stated}{label}(?![\w'’])(?![ \t]+[a-z])", r"\1one option", text)
     text = re.sub(rf"[ \t]*\({letter}\)", "", text)
     text = re.sub(
         rf"(?m)^(\s*(?:[-*•]|\d+[\.\)])?\s*\**){label}\**(?:[\.\):]|\s+-\s)\s*", r"\1", text
@@ -465,6 +484,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
     text = _hide_spans(text, _fragment_spans(text, choices))
+    text = _hide_spans(text, _own_word_spans(text, choices, question))
     text = hide_orders(text, choices, question)
     text = hide_steps(text, choices)
     text = hide_numbers(text, choices, question)
