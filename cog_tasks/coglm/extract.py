@@ -88,12 +88,8 @@ _NOT_KEPT = re.compile(r"[^\w\s+\-=<>×÷%/]")
 
 
 def _normalize(text: str) -> str:
-    lowered = text.lower().strip().replace("−", "-")
-    lowered = re.sub(r"[\"'`“”‘’]", "", lowered)
-    lowered = _WORD_HYPHEN.sub(" ", lowered)
-    lowered = _NOT_KEPT.sub(" ", lowered)
-    lowered = re.sub(r"\s+", " ", lowered).strip()
-    return lowered.strip(" -/")
+    lowered = re.sub(r"[\"'`“”‘’]", "", text.lower().strip().replace("−", "-"))
+    return " ".join(_NOT_KEPT.sub(" ", _WORD_HYPHEN.sub(" ", lowered)).split()).strip(" -/")
 
 
 def _letter_index(letter: str, num_choices: int) -> int | None:
@@ -163,17 +159,12 @@ def _more_letters(after: str, num_choices: int) -> bool:
     )
 
 
-def _afterthought(after: str, letter: str, num_choices: int) -> bool:
-    """Whether a hedge or self-correction after an answer names another option."""
-    return reading.afterthought(after, letter, LETTERS[:num_choices])
-
-
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged, corrected or rejected."""
     letter, after = text[letter_end - 1], text[letter_end:]
     return (
         _more_letters(after, len(choices))
-        or _afterthought(after, letter, len(choices))
+        or reading.afterthought(after, letter, LETTERS[: len(choices)])
         or bool(_REJECTED_LETTER.match(after))
         or _lists_options(_line_tail(text, letter_end), choices)
     )
@@ -270,8 +261,7 @@ def _is_letter_pick(text: str, num_choices: int) -> int | None:
         if _more_letters(text[match.end(1) :], num_choices):
             return HEDGE
         picks.add(_letter_index(match.group(1), num_choices))
-    picks.discard(None)
-    return picks.pop() if len(picks) == 1 else None
+    return reading.one_answer(picks).value
 
 
 def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
@@ -283,9 +273,9 @@ def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
             runs[-1].append(item.group(1).rstrip("."))
         elif runs[-1]:
             runs.append([])
-    picks = {_exact_choice(", ".join(run), choices) for run in runs if len(run) > 1}
-    picks.discard(None)
-    return picks.pop() if len(picks) == 1 else None
+    return reading.one_answer(
+        _exact_choice(", ".join(run), choices) for run in runs if len(run) > 1
+    ).value
 
 
 def _mentioned_pick(text: str, num_choices: int) -> int | None:
@@ -381,8 +371,8 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
         if leading and not _ARITHMETIC_AFTER.match(line[leading.end(1) :]):
             index = _letter_index(leading.group(1), num_choices)
             rest = leading.group(2).strip()
-            if _REJECTED_LETTER.match(f" {rest}") or _afterthought(
-                rest, leading.group(1), num_choices
+            if _REJECTED_LETTER.match(f" {rest}") or reading.afterthought(
+                rest, leading.group(1), LETTERS[:num_choices]
             ):
                 return None
             if index is not None and _rest_supports(rest, index, choices):
@@ -392,12 +382,8 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     if led:
         return led[0] if len(restated) < 2 else None
     by_text = _from_choice_text(body, choices)
-    if by_text is not None:
-        return by_text
-    parenthesized = {_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body)} - {None}
-    if len(parenthesized) == 1:
-        return parenthesized.pop()
-    return None
+    parenthesized = (_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body))
+    return by_text if by_text is not None else reading.one_answer(parenthesized).value
 
 
 EXTRACTORS: dict[str, Extractor] = {

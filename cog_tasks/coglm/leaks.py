@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,6 +52,7 @@ _STATED_LETTER = re.compile(
     r"\(?(?-i:([A-H]))\)?(?=[ \t]*(?:[.,;:!?]|$))",
     re.IGNORECASE | re.MULTILINE,
 )
+_ENDING = re.compile(r"(?<=[a-z']{3})(?:(ies)|ing|ed|(?<!s)s)$")
 _TOKEN = re.compile(
     r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
 )
@@ -166,38 +168,25 @@ def token_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
 
 def _word_keys(text: str) -> set[str]:
     """Lower-case words of ``text`` (3+ letters, not :data:`_GRAMMAR`) without -s, -ed, -ing."""
-    keys = set()
-    for word in _WORD.findall(text.lower().replace("’", "'")):
-        key = word = word.removesuffix("'s")
-        for ending, instead in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
-            if word.endswith(ending) and len(word) - len(ending) > 2 and word[-2:] != "ss":
-                key = word[: -len(ending)] + instead
-                break
-        if len(key) > 2 and not {word, key} & _GRAMMAR:
-            keys.add(key)
-    return keys
-
-
-def _asked(word: str, asked: set[str]) -> bool:
-    """Whether the question holds ``word`` or (4+ letters) a longer or shorter form of it."""
-    return any(
-        word == other
-        or min(len(word), len(other)) > 3
-        and (word.startswith(other) or other.startswith(word))
-        for other in asked
-    )
+    words = {w.removesuffix("'s") for w in _WORD.findall(text.lower().replace("’", "'"))}
+    keys = {word: _ENDING.sub(lambda m: "y" if m.group(1) else "", word) for word in words}
+    return {key for word, key in keys.items() if len(key) > 2 and not {word, key} & _GRAMMAR}
 
 
 def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """The ``words`` leaks of ``text``: words only one option holds, not the question."""
-    per_option = [_word_keys(choice) for choice in choices]
-    shown, asked = _word_keys(text), _word_keys(question)
+    """The ``words`` leaks: words only one option holds, not the question (4+ letters: no form)."""
+    held = Counter(key for choice in choices for key in _word_keys(choice))
+    asked = _word_keys(question)
     return [
         Leak("words", word)
-        for at, words in enumerate(per_option)
-        for word in sorted(words & shown)
-        if not _asked(word, asked)
-        and not any(word in other for i, other in enumerate(per_option) if i != at)
+        for word in sorted(_word_keys(text))
+        if held[word] == 1
+        and not any(
+            word == other
+            or min(len(word), len(other)) > 3
+            and other[: len(word)] == word[: len(other)]
+            for other in asked
+        )
     ]
 
 

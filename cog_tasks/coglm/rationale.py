@@ -84,17 +84,9 @@ class LeakCounts:
     pointers: int = 0
     kept_chars: tuple[tuple[int, int], ...] = ()
 
-    def same_option_interval(self) -> Interval:
-        """The share of readable replies that still read as the same option, 95 % Wilson."""
-        return wilson_interval(self.same_option, self.readable, unit="reply")
-
-    def verbatim_interval(self) -> Interval:
-        """The share of readable replies whose rationale holds the option's text, 95 % Wilson."""
-        return wilson_interval(self.verbatim, self.readable, unit="reply")
-
-    def pointer_interval(self) -> Interval:
-        """The share of readable replies whose rationale holds a pointer, 95 % Wilson."""
-        return wilson_interval(self.pointers, self.readable, unit="reply")
+    def share(self, count: str) -> Interval:
+        """``count`` (``same_option``, ``verbatim``, ``pointers``) of the readable, 95 % Wilson."""
+        return wilson_interval(getattr(self, count), self.readable, unit="reply")
 
     def kept_interval(self) -> Interval:
         """Characters shown over characters replied, pooled over replies (bootstrap)."""
@@ -213,22 +205,6 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
                 spans.append((run[0][1], run[-1][2]))
             run = [word] if word[0] in vocabulary else []
     return spans
-
-
-def _own_word_spans(text: str, choices: Sequence[str], question: str) -> list[tuple[int, int]]:
-    """Spans of the words whose stem only one option holds, not the question ("allergic")."""
-    per_option = [
-        {stem for stem, _, _ in _content_words(choice)} or {_stem(w) for w in _WORD.findall(choice)}
-        for choice in choices
-    ]
-    own = {
-        stem
-        for at, stems in enumerate(per_option)
-        for stem in stems
-        if not any(stem in other for i, other in enumerate(per_option) if i != at)
-    } - {_stem(word) for word in _WORD.findall(question)}
-    words = [(m, re.sub("['’]?s$", "", m.group())) for m in _words(text)]
-    return [m.span() for m, bare in words if own & {_stem(m.group()), _stem(bare)}]
 
 
 def _hide_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -378,17 +354,29 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
-def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the numbers only one option holds (not the question) by :data:`HIDDEN_TEXT`."""
-    per_option = [set(_numbers(choice)) for choice in choices]
+def _stems(text: str) -> dict[str, list[tuple[int, int]]]:
+    """Spans of each content word of ``text`` by its stem (and its stem without "s", "'s")."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for stem, start, end in _content_words(text):
+        for key in {stem, _stem(re.sub("['’]?s$", "", text[start:end]))}:
+            found.setdefault(key, []).append((start, end))
+    return found
+
+
+def hide_own(text: str, choices: Sequence[str], question: str = "", index=_numbers) -> str:
+    """Replace what only one option holds (not the question) by :data:`HIDDEN_TEXT`.
+
+    ``index`` finds the spans of each number (:func:`_numbers`) or word (:func:`_stems`).
+    """
+    per_option = [set(index(choice)) for choice in choices]
     own = {
-        number
-        for at, numbers in enumerate(per_option)
-        for number in numbers
-        if not any(number in other for i, other in enumerate(per_option) if i != at)
-    } - set(_numbers(question))
-    found = _numbers(text)
-    return _hide_spans(text, [span for number in own for span in found.get(number, [])])
+        key
+        for at, keys in enumerate(per_option)
+        for key in keys
+        if not any(key in other for i, other in enumerate(per_option) if i != at)
+    } - set(index(question))
+    found = index(text)
+    return _hide_spans(text, [span for key in own for span in found.get(key, [])])
 
 
 def _balanced(text: str) -> str:
@@ -433,11 +421,8 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 
 def question_letters(question: str) -> frozenset[str]:
     """Capital letters standing alone in a question as entities ("If A leads to B")."""
-    letters = set()
-    for match in _STANDING_LETTER.finditer(question):
-        if match.group(1) != "A" or not _sentence_start(match):
-            letters.add(match.group(1))
-    return frozenset(letters)
+    found = _STANDING_LETTER.finditer(question)
+    return frozenset(m.group(1) for m in found if m.group(1) != "A" or not _sentence_start(m))
 
 
 def _option_phrase(match: re.Match[str]) -> str:
@@ -484,10 +469,10 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
     text = _hide_spans(text, _fragment_spans(text, choices))
-    text = _hide_spans(text, _own_word_spans(text, choices, question))
+    text = hide_own(text, choices, question, _stems)
     text = hide_orders(text, choices, question)
     text = hide_steps(text, choices)
-    text = hide_numbers(text, choices, question)
+    text = hide_own(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
     text = _ARTICLE_BEFORE_HIDDEN.sub("", text)

@@ -110,20 +110,15 @@ def afterthought(after: str, letter: str, letters: str) -> bool:
     )
 
 
-#: Words that give a mentioned option as an answer ("(B) is also right"), unless negated.
+#: Words that give a mentioned option as an answer ("(B) is also right"), unless negated; a
+#: mention alone or with "or" is an answer too, "(B) Ice cream is a dessert" discusses it.
 _APPROVAL = re.compile(r"\b(?:correct|right|true|valid|best|answer|also|too)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|incorrect|wrong|false|unlikely)\b|n't\b", re.I)
 
 
 def discussed(clause: str) -> bool:
-    """Whether the ``clause`` after another option's mention discusses it, not gives it.
-
-    "(B) Ice cream is a frozen dessert" discusses B; "(B) Ice cream" alone, "(B) ... or"
-    and "(B) Ice cream is also right" give it as a second answer.
-    """
-    words = clause.split()
-    return (
-        bool(words)
-        and words[0].lower() not in ("or", "and")
-        and (bool(_NEGATION.search(clause)) or not _APPROVAL.search(clause))
+    """Whether ``clause``, after another option's mention, discusses it, not gives it."""
+    opening = (clause.split() or ["or"])[0].lower()
+    return opening not in ("or", "and") and (
+        bool(_NEGATION.search(clause)) or not _APPROVAL.search(clause)
     )
