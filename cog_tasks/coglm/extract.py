@@ -222,12 +222,10 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
 
 def _explicit_pick(text: str, choices: Sequence[str]) -> int | None:
     for pattern in _EXPLICIT_PATTERNS:
-        picks = [_stated_pick(text, m, choices) for m in pattern.finditer(text)]
-        found = [pick for pick in picks if pick is not None]
-        if found:
-            # Several explicit statements must agree (the policy of cog_tasks.common.reading).
-            agreed = reading.one_answer(found)
-            return HEDGE if agreed.outcome == reading.AMBIGUOUS or HEDGE in found else agreed.value
+        # Several explicit statements must agree (the policy of cog_tasks.common.reading).
+        agreed = reading.one_answer(_stated_pick(text, m, choices) for m in pattern.finditer(text))
+        if agreed.outcome != reading.NONE:
+            return HEDGE if agreed.outcome == reading.AMBIGUOUS else agreed.value
     return None
 
 
@@ -289,9 +287,7 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
         if _more_letters(after, num_choices):
             return HEDGE
         kept[index] = kept.get(index, False) or bool(_APPROVAL_AFTER.match(after))
-    if len(kept) == 1:
-        return next(iter(kept))
-    approved = [index for index, approval in kept.items() if approval]
+    approved = [index for index, approval in kept.items() if approval or len(kept) == 1]
     return approved[0] if len(approved) == 1 else None
 
 

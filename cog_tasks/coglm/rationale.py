@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -15,6 +15,7 @@ from cog_tasks.common.stats import Interval, ratio_interval, wilson_interval
 
 RATIONALE_FORMS = ("hidden", "raw")
 DEFAULT_RATIONALE_FORM = "hidden"
+Spans = dict[str, list[tuple[int, int]]]
 HIDDEN_TEXT = "[…]"
 """What replaces an option's text in a hidden rationale."""
 
@@ -344,9 +345,9 @@ def hide_steps(text: str, choices: Sequence[str]) -> str:
     return _hide_spans(text, spans)
 
 
-def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
+def _numbers(text: str) -> Spans:
     """Spans of each number, time or amount of ``text``, by its digits ("9:30" of "9:30 am")."""
-    found: dict[str, list[tuple[int, int]]] = {}
+    found: Spans = {}
     for match in _NUMBER.finditer(text):
         digits = re.match(r"[\d:.,]+", match.group())
         assert digits is not None
@@ -354,20 +355,19 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
-def _stems(text: str) -> dict[str, list[tuple[int, int]]]:
+def _stems(text: str) -> Spans:
     """Spans of each content word of ``text`` by its stem (and its stem without "s", "'s")."""
-    found: dict[str, list[tuple[int, int]]] = {}
+    found: Spans = {}
     for stem, start, end in _content_words(text):
         for key in {stem, _stem(re.sub("['’]?s$", "", text[start:end]))}:
             found.setdefault(key, []).append((start, end))
     return found
 
 
-def hide_own(text: str, choices: Sequence[str], question: str = "", index=_numbers) -> str:
-    """Replace what only one option holds (not the question) by :data:`HIDDEN_TEXT`.
-
-    ``index`` finds the spans of each number (:func:`_numbers`) or word (:func:`_stems`).
-    """
+def hide_own(
+    text: str, choices: Sequence[str], question: str = "", index: Callable[[str], Spans] = _numbers
+) -> str:
+    """Hide the numbers (``index=_stems``: words) only one option holds, not the question."""
     per_option = [set(index(choice)) for choice in choices]
     own = {
         key
