@@ -94,7 +94,7 @@ def join(
         __doc__.splitlines()[0] + reading,
         f"python benchmarks/coglm_reading_sample.py sample --seed {seed} --name {name}; label "
         f"the blind file; python benchmarks/coglm_reading_sample.py join LABELS --name {name}"
-        + (" --reread" if reread else ""),
+        + (" --reread --out FILE" if reread else ""),
         "one labeller (a helper agent) who saw only the blind file: question, lettered options, "
         "reply; never the reader's outcome or the gold answer",
         read=lambda r: r["outcome"] is not None,

@@ -177,16 +177,13 @@ def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Le
     """The ``words`` leaks: words only one option holds, not the question (4+ letters: no form)."""
     held = Counter(key for choice in choices for key in _word_keys(choice))
     asked = _word_keys(question)
+    forms = asked | {key[:n] for key in asked for n in range(4, len(key))}  # and their starts
     return [
         Leak("words", word)
         for word in sorted(_word_keys(text))
         if held[word] == 1
-        and not any(
-            word == other
-            or min(len(word), len(other)) > 3
-            and other[: len(word)] == word[: len(other)]
-            for other in asked
-        )
+        and word not in forms
+        and not any(word[:n] in asked for n in range(4, len(word)))
     ]
 
 
