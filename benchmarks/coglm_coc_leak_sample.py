@@ -85,8 +85,8 @@ def measure(path: Path) -> dict[str, Any]:
         counts = leak_counts(replies, extractor=get_extractor(name))
         result[name] = {
             "readable": counts.readable,
-            "same_option_share": counts.same_option_interval().as_dict(),
-            "pointer_share": counts.pointer_interval().as_dict(),
+            "same_option_share": counts.share("same_option").as_dict(),
+            "pointer_share": counts.share("pointers").as_dict(),
             "kept_share": counts.kept_interval().as_dict(),
         }
     ours, authors = (get_extractor(name) for name in READERS)

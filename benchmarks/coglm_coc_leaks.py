@@ -11,9 +11,13 @@ of the replies' characters kept (pooled, bootstrap over replies), overall
 and for ``plan``, and the same-option share of the hider's own count
 (:func:`cog_tasks.coglm.rationale.leak_counts`, ``ours`` reader).
 
+``--handread PATH`` also writes, for a blind hand-read outside the project, the hidden
+rationales of the same 50 items (drawn with seed 48) for each file: id, model,
+question, lettered options and the rationale, never which option the reply chose.
+
 Usage::
 
-    python benchmarks/coglm_coc_leaks.py RESULT_DIR [--out JSON]
+    python benchmarks/coglm_coc_leaks.py RESULT_DIR [--out JSON] [--handread PATH]
 
 ``RESULT_DIR`` holds ``llama-2-*-chat/result.json`` (``$COG_TASKS_DATA/coglm/result``).
 """
@@ -21,10 +25,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from cog_tasks.coglm.extract import LETTERS
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.leaks import RULES, find_leaks
 from cog_tasks.coglm.predictions import iter_authors_outputs
@@ -33,6 +39,32 @@ from cog_tasks.common.files import write_json_atomically
 from cog_tasks.common.stats import ratio_interval, wilson_interval
 
 MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
+HANDREAD_SEED, HANDREAD_ITEMS = 48, 50
+
+
+def handread(result_dir: Path) -> list[dict[str, Any]]:
+    """The hidden rationales of the same seeded 50 items per file, without the chosen option."""
+    files = {
+        model: {
+            row["id"]: row for _, row in iter_authors_outputs(result_dir / model / "result.json")
+        }
+        for model in MODELS
+    }
+    ids = sorted(set.intersection(*(set(items) for items in files.values())))
+    drawn = random.Random(HANDREAD_SEED).sample(ids, HANDREAD_ITEMS)
+    return [
+        {
+            "id": id_,
+            "model": model,
+            "question": (item := files[model][id_])["question"],
+            "options": dict(zip(LETTERS, item["choices"], strict=False)),
+            "rationale": shown_rationale(
+                str(item["prediction"] or ""), item["choices"], "hidden", item["question"]
+            ),
+        }
+        for model in MODELS
+        for id_ in drawn
+    ]
 
 
 def measure(path: Path) -> dict[str, Any]:
@@ -75,7 +107,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("result_dir", type=Path)
     parser.add_argument("--out", type=Path, help="write the numbers as JSON here")
+    parser.add_argument("--handread", type=Path, help="write the blind hand-read file here")
     args = parser.parse_args()
+    if args.handread:
+        write_json_atomically(args.handread, handread(args.result_dir))
     results = [measure(args.result_dir / model / "result.json") for model in MODELS]
     for result in results:
         own = result["hider_same_option"]

@@ -88,12 +88,8 @@ _NOT_KEPT = re.compile(r"[^\w\s+\-=<>×÷%/]")
 
 
 def _normalize(text: str) -> str:
-    lowered = text.lower().strip().replace("−", "-")
-    lowered = re.sub(r"[\"'`“”‘’]", "", lowered)
-    lowered = _WORD_HYPHEN.sub(" ", lowered)
-    lowered = _NOT_KEPT.sub(" ", lowered)
-    lowered = re.sub(r"\s+", " ", lowered).strip()
-    return lowered.strip(" -/")
+    lowered = re.sub(r"[\"'`“”‘’]", "", text.lower().strip().replace("−", "-"))
+    return " ".join(_NOT_KEPT.sub(" ", _WORD_HYPHEN.sub(" ", lowered)).split()).strip(" -/")
 
 
 def _letter_index(letter: str, num_choices: int) -> int | None:
@@ -136,12 +132,19 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     return maximal[0] if len(maximal) == 1 else None
 
 
+def _spelled_at(text: str, start: int, choice: str) -> int | None:
+    """Where ``choice``'s text, spelled from ``start`` (punctuation and case aside), ends."""
+    chars = _normalize(choice).replace(" ", "")
+    found = re.compile(r"\W*".join(map(re.escape, chars)), re.I).match(text, start)
+    return found.end() if chars and found else None
+
+
 def _lists_options(text: str, choices: Sequence[str]) -> bool:
-    """Whether ``text`` shows an option as its letter followed by its text ("B. a zebra")."""
+    """Whether ``text`` gives an option as its letter and its text ("B. a zebra"), not discussed."""
     for match in _LISTED_LETTER.finditer(text):
         index = _letter_index(match.group(1), len(choices))
-        option = "" if index is None else _normalize(choices[index])
-        if option and _normalize(text[match.end() :]).startswith(option):
+        end = None if index is None else _spelled_at(text, match.end(), choices[index])
+        if end is not None and not reading.discussed(re.split(r"[.;!?\n(]", text[end:])[0]):
             return True
     return False
 
@@ -156,17 +159,12 @@ def _more_letters(after: str, num_choices: int) -> bool:
     )
 
 
-def _afterthought(after: str, letter: str, num_choices: int) -> bool:
-    """Whether a hedge or self-correction after an answer names another option."""
-    return reading.afterthought(after, letter, LETTERS[:num_choices])
-
-
 def _hedged(text: str, letter_end: int, choices: Sequence[str]) -> bool:
     """Whether the answer letter ending at ``letter_end`` is hedged, corrected or rejected."""
     letter, after = text[letter_end - 1], text[letter_end:]
     return (
         _more_letters(after, len(choices))
-        or _afterthought(after, letter, len(choices))
+        or reading.afterthought(after, letter, LETTERS[: len(choices)])
         or bool(_REJECTED_LETTER.match(after))
         or _lists_options(_line_tail(text, letter_end), choices)
     )
@@ -185,6 +183,23 @@ def _line_tail(text: str, start: int) -> str:
     return text[start:].split("\n", 1)[0].rstrip(" \t.*")
 
 
+# The words an answer's letter carries: the rest of its sentence, unless a reason opens it.
+_OWN_WORDS = re.compile(
+    r"[\)\]\}\*]*[ \t]*:?[ \t]*(?!(?i:because|since|as|which|for|so|but|and|or|if|when)\b)"
+    r"([^\W_][^\n.!?]*)"
+)
+
+
+def _own_option(text: str, end: int, choices: Sequence[str]) -> int | None:
+    r"""The option the words of a letter ending at ``end`` name ("\boxed{C} he fears frog")."""
+    own = _OWN_WORDS.match(text, end)
+    if own:
+        return _from_choice_text(own.group(1), choices)
+    if text[end : end + 1] == ".":
+        return _exact_choice(text[end + 1 :].split("\n", 1)[0].strip(" .*"), choices)
+    return None
+
+
 def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int | None:
     """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option)."""
     letter = next(group for group in match.groups() if group)
@@ -192,8 +207,6 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
     spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
     if spelled is not None:
         return spelled
-    if _hedged(text, letter_end, choices):
-        return HEDGE
     index = _letter_index(letter, len(choices))
     sign = _ARITHMETIC_AFTER.match(text[letter_end:])
     if sign:
@@ -201,17 +214,18 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
         rest = _line_tail(text, letter_end + sign.end())
         if sign.group(1) != "-" or index is None or _from_choice_text(rest, choices) != index:
             return None
+    own = _own_option(text, letter_end, choices)
+    if _hedged(text, letter_end, choices) or own not in (None, index):
+        return HEDGE
     return index
 
 
 def _explicit_pick(text: str, choices: Sequence[str]) -> int | None:
     for pattern in _EXPLICIT_PATTERNS:
-        picks = [_stated_pick(text, m, choices) for m in pattern.finditer(text)]
-        found = [pick for pick in picks if pick is not None]
-        if found:
-            # Several explicit statements must agree (the policy of cog_tasks.common.reading).
-            agreed = reading.one_answer(found)
-            return HEDGE if agreed.outcome == reading.AMBIGUOUS or HEDGE in found else agreed.value
+        # Several explicit statements must agree (the policy of cog_tasks.common.reading).
+        agreed = reading.one_answer(_stated_pick(text, m, choices) for m in pattern.finditer(text))
+        if agreed.outcome != reading.NONE:
+            return HEDGE if agreed.outcome == reading.AMBIGUOUS else agreed.value
     return None
 
 
@@ -232,7 +246,8 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
         if pick is None:
             pick = _exact_choice(content, choices)
         if pick is not None:
-            picks.append(pick)
+            own = _own_option(text, match.end(), choices)
+            picks.append(pick if own in (None, pick) else HEDGE)
     agreed = reading.one_answer(picks)
     return HEDGE if agreed.outcome == reading.AMBIGUOUS else agreed.value
 
@@ -244,8 +259,7 @@ def _is_letter_pick(text: str, num_choices: int) -> int | None:
         if _more_letters(text[match.end(1) :], num_choices):
             return HEDGE
         picks.add(_letter_index(match.group(1), num_choices))
-    picks.discard(None)
-    return picks.pop() if len(picks) == 1 else None
+    return reading.one_answer(picks).value
 
 
 def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
@@ -257,9 +271,9 @@ def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
             runs[-1].append(item.group(1).rstrip("."))
         elif runs[-1]:
             runs.append([])
-    picks = {_exact_choice(", ".join(run), choices) for run in runs if len(run) > 1}
-    picks.discard(None)
-    return picks.pop() if len(picks) == 1 else None
+    return reading.one_answer(
+        _exact_choice(", ".join(run), choices) for run in runs if len(run) > 1
+    ).value
 
 
 def _mentioned_pick(text: str, num_choices: int) -> int | None:
@@ -273,9 +287,7 @@ def _mentioned_pick(text: str, num_choices: int) -> int | None:
         if _more_letters(after, num_choices):
             return HEDGE
         kept[index] = kept.get(index, False) or bool(_APPROVAL_AFTER.match(after))
-    if len(kept) == 1:
-        return next(iter(kept))
-    approved = [index for index, approval in kept.items() if approval]
+    approved = [index for index, approval in kept.items() if approval or len(kept) == 1]
     return approved[0] if len(approved) == 1 else None
 
 
@@ -355,8 +367,8 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
         if leading and not _ARITHMETIC_AFTER.match(line[leading.end(1) :]):
             index = _letter_index(leading.group(1), num_choices)
             rest = leading.group(2).strip()
-            if _REJECTED_LETTER.match(f" {rest}") or _afterthought(
-                rest, leading.group(1), num_choices
+            if _REJECTED_LETTER.match(f" {rest}") or reading.afterthought(
+                rest, leading.group(1), LETTERS[:num_choices]
             ):
                 return None
             if index is not None and _rest_supports(rest, index, choices):
@@ -366,12 +378,8 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     if led:
         return led[0] if len(restated) < 2 else None
     by_text = _from_choice_text(body, choices)
-    if by_text is not None:
-        return by_text
-    parenthesized = {_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body)} - {None}
-    if len(parenthesized) == 1:
-        return parenthesized.pop()
-    return None
+    parenthesized = (_letter_index(m, num_choices) for m in _PAREN_LETTER.findall(body))
+    return by_text if by_text is not None else reading.one_answer(parenthesized).value
 
 
 EXTRACTORS: dict[str, Extractor] = {

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
-RULES = ("order", "ordinal", "token", "brackets")
+RULES = ("order", "ordinal", "token", "brackets", "words", "letter")
 MIN_ORDER_STEPS = 3
 """Steps named in one option's order that make an ``order`` leak."""
 _KEY_LETTERS = 4
@@ -37,6 +38,21 @@ _ORDINALS = re.compile(
     rf"(?:[1-6]|{_NUMBER_WORDS})\b",
     re.IGNORECASE,
 )
+#: Words that tell no option apart (``words`` rule): grammar, and what names options; not "less".
+_GRAMMAR = frozenset(
+    "a an the and or but nor of to in on at by for from with as into onto than then is are was "
+    "were be been being am do does did has have had will would can could should may might must "
+    "it its this that these those there here he she they them his her their we you your i me my "
+    "our us not no all any some each every very if when which who whom what while because also "
+    "only just about one two so such both either neither other same option choice answer".split()
+)
+#: An answer's letter stated in words ("The correct option is: D"), entities or not.
+_STATED_LETTER = re.compile(
+    r"\b(?:option|choice|answer)[ \t]+(?:is|would[ \t]+be|will[ \t]+be)[ \t]*:?[ \t]*"
+    r"\(?(?-i:([A-H]))\)?(?=[ \t]*(?:[.,;:!?]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ENDING = re.compile(r"(?<=[a-z']{3})(?:(ies)|ing|ed|(?<!s)s)$")
 _TOKEN = re.compile(
     r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
 )
@@ -150,6 +166,36 @@ def token_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
     return leaks
 
 
+def _word_keys(text: str) -> set[str]:
+    """Lower-case words of ``text`` (3+ letters, not :data:`_GRAMMAR`) without -s, -ed, -ing."""
+    words = {w.removesuffix("'s") for w in _WORD.findall(text.lower().replace("’", "'"))}
+    keys = {word: _ENDING.sub(lambda m: "y" if m.group(1) else "", word) for word in words}
+    return {key for word, key in keys.items() if len(key) > 2 and not {word, key} & _GRAMMAR}
+
+
+def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """The ``words`` leaks: words only one option holds, not the question (4+ letters: no form)."""
+    held = Counter(key for choice in choices for key in _word_keys(choice))
+    asked = _word_keys(question)
+    forms = asked | {key[:n] for key in asked for n in range(4, len(key))}  # and their starts
+    return [
+        Leak("words", word)
+        for word in sorted(_word_keys(text))
+        if held[word] == 1
+        and word not in forms
+        and not any(word[:n] in asked for n in range(4, len(word)))
+    ]
+
+
+def letter_leaks(text: str, num_choices: int) -> list[Leak]:
+    """The ``letter`` leaks of ``text``: an option's letter stated as the answer."""
+    return [
+        Leak("letter", match.group())
+        for match in _STATED_LETTER.finditer(text)
+        if ord(match.group(1)) - ord("A") < num_choices
+    ]
+
+
 def _unbalanced(text: str) -> bool:
     text = text.replace(HIDDEN_TEXT, "")
     for opening, closing in ("()", "[]"):
@@ -177,4 +223,6 @@ def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = 
         *ordinal_leaks(hidden, question),
         *token_leaks(hidden, choices, question),
         *bracket_leaks(hidden, reply),
+        *word_leaks(hidden, choices, question),
+        *letter_leaks(hidden, len(choices)),
     ]

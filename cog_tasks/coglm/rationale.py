@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -15,6 +15,7 @@ from cog_tasks.common.stats import Interval, ratio_interval, wilson_interval
 
 RATIONALE_FORMS = ("hidden", "raw")
 DEFAULT_RATIONALE_FORM = "hidden"
+Spans = dict[str, list[tuple[int, int]]]
 HIDDEN_TEXT = "[…]"
 """What replaces an option's text in a hidden rationale."""
 
@@ -32,7 +33,7 @@ _FUNCTION_WORDS = frozenset(
     "is are was were be been being am do does did has have had will would can could "
     "should may might must shall it its it's this that these those there here he she "
     "they them his her their we you your i me my our us not no all any each some very "
-    "if when which who whom what while because also only just more most less about".split()
+    "if when which who whom what while because also only just about option options choice".split()
 )
 _ORDINAL = (
     r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th|former|latter|final|"
@@ -84,17 +85,9 @@ class LeakCounts:
     pointers: int = 0
     kept_chars: tuple[tuple[int, int], ...] = ()
 
-    def same_option_interval(self) -> Interval:
-        """The share of readable replies that still read as the same option, 95 % Wilson."""
-        return wilson_interval(self.same_option, self.readable, unit="reply")
-
-    def verbatim_interval(self) -> Interval:
-        """The share of readable replies whose rationale holds the option's text, 95 % Wilson."""
-        return wilson_interval(self.verbatim, self.readable, unit="reply")
-
-    def pointer_interval(self) -> Interval:
-        """The share of readable replies whose rationale holds a pointer, 95 % Wilson."""
-        return wilson_interval(self.pointers, self.readable, unit="reply")
+    def share(self, count: str) -> Interval:
+        """``count`` (``same_option``, ``verbatim``, ``pointers``) of the readable, 95 % Wilson."""
+        return wilson_interval(getattr(self, count), self.readable, unit="reply")
 
     def kept_interval(self) -> Interval:
         """Characters shown over characters replied, pooled over replies (bootstrap)."""
@@ -352,9 +345,9 @@ def hide_steps(text: str, choices: Sequence[str]) -> str:
     return _hide_spans(text, spans)
 
 
-def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
+def _numbers(text: str) -> Spans:
     """Spans of each number, time or amount of ``text``, by its digits ("9:30" of "9:30 am")."""
-    found: dict[str, list[tuple[int, int]]] = {}
+    found: Spans = {}
     for match in _NUMBER.finditer(text):
         digits = re.match(r"[\d:.,]+", match.group())
         assert digits is not None
@@ -362,17 +355,28 @@ def _numbers(text: str) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
-def hide_numbers(text: str, choices: Sequence[str], question: str = "") -> str:
-    """Replace the numbers only one option holds (not the question) by :data:`HIDDEN_TEXT`."""
-    per_option = [set(_numbers(choice)) for choice in choices]
+def _stems(text: str) -> Spans:
+    """Spans of each content word of ``text`` by its stem (and its stem without "s", "'s")."""
+    found: Spans = {}
+    for stem, start, end in _content_words(text):
+        for key in {stem, _stem(re.sub("['’]?s$", "", text[start:end]))}:
+            found.setdefault(key, []).append((start, end))
+    return found
+
+
+def hide_own(
+    text: str, choices: Sequence[str], question: str = "", index: Callable[[str], Spans] = _numbers
+) -> str:
+    """Hide the numbers (``index=_stems``: words) only one option holds, not the question."""
+    per_option = [set(index(choice)) for choice in choices]
     own = {
-        number
-        for at, numbers in enumerate(per_option)
-        for number in numbers
-        if not any(number in other for i, other in enumerate(per_option) if i != at)
-    } - set(_numbers(question))
-    found = _numbers(text)
-    return _hide_spans(text, [span for number in own for span in found.get(number, [])])
+        key
+        for at, keys in enumerate(per_option)
+        for key in keys
+        if not any(key in other for i, other in enumerate(per_option) if i != at)
+    } - set(index(question))
+    found = index(text)
+    return _hide_spans(text, [span for key in own for span in found.get(key, [])])
 
 
 def _balanced(text: str) -> str:
@@ -417,11 +421,8 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 
 def question_letters(question: str) -> frozenset[str]:
     """Capital letters standing alone in a question as entities ("If A leads to B")."""
-    letters = set()
-    for match in _STANDING_LETTER.finditer(question):
-        if match.group(1) != "A" or not _sentence_start(match):
-            letters.add(match.group(1))
-    return frozenset(letters)
+    found = _STANDING_LETTER.finditer(question)
+    return frozenset(m.group(1) for m in found if m.group(1) != "A" or not _sentence_start(m))
 
 
 def _option_phrase(match: re.Match[str]) -> str:
@@ -439,6 +440,9 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
         rf"(?:\s*(?:,|\band\b|\bor\b|&|/)\s*{label})*(?![\w'])"
     )
     text = grouped.sub(_option_phrase, text)
+    # A letter stated as the answer names an option, entity or not ("The option is: D").
+    stated = r"\b((?i:option|choice|answer)[ \t]+(?i:is|would[ \t]+be)[ \t]*:?[ \t]*)"
+    text = re.sub(rf"{stated}{label}(?![\w'’])(?![ \t]+[a-z])", r"\1one option", text)
     text = re.sub(rf"[ \t]*\({letter}\)", "", text)
     text = re.sub(
         rf"(?m)^(\s*(?:[-*•]|\d+[\.\)])?\s*\**){label}\**(?:[\.\):]|\s+-\s)\s*", r"\1", text
@@ -465,9 +469,10 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = strip_answer_statements(text, choices)
     text = hide_option_texts(text, choices)
     text = _hide_spans(text, _fragment_spans(text, choices))
+    text = hide_own(text, choices, question, _stems)
     text = hide_orders(text, choices, question)
     text = hide_steps(text, choices)
-    text = hide_numbers(text, choices, question)
+    text = hide_own(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
     text = _ARTICLE_BEFORE_HIDDEN.sub("", text)

@@ -2,8 +2,9 @@
 
 1. **One answer.** A reply yields an answer only when it gives exactly one in the asked form
    (repeats count once, :func:`one_answer`).
-2. **Different answers are ambiguous**: two values, a retraction ("Actually", "No wait") or a
-   hedge ("or", "maybe") (:data:`RETRACTION`, :data:`HEDGE`).
+2. **Different answers are ambiguous**: two values, a retraction ("Actually", "No wait"), a
+   hedge ("or", "maybe") (:data:`RETRACTION`, :data:`HEDGE`), a letter whose own words name
+   another option; other options discussed after the answer are no answers (:func:`discussed`).
 3. **One spelling** (:func:`normalize`, :func:`label`): compatibility forms as ASCII, markdown
    marks dropped, arrows as ``->``; superscript and circled digits are never values.
 4. **Fixed places.** The asked label first, then the closing line; never a guess from prose.
@@ -106,4 +107,18 @@ def afterthought(after: str, letter: str, letters: str) -> bool:
     return any(
         match.group(1) != letter.upper() and match.group(1) in letters
         for match in AFTERTHOUGHT.finditer(after)
+    )
+
+
+#: Words that give a mentioned option as an answer ("(B) is also right"), unless negated; a
+#: mention alone or with "or" is an answer too, "(B) Ice cream is a dessert" discusses it.
+_APPROVAL = re.compile(r"\b(?:correct|right|true|valid|best|answer|also|too)\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|incorrect|wrong|false|unlikely)\b|n't\b", re.I)
+
+
+def discussed(clause: str) -> bool:
+    """Whether ``clause``, after another option's mention, discusses it, not gives it."""
+    opening = (clause.split() or ["or"])[0].lower()
+    return opening not in ("or", "and") and (
+        bool(_NEGATION.search(clause)) or not _APPROVAL.search(clause)
     )

@@ -18,6 +18,11 @@ DAY_QUESTION = (
 TIMES = ["At 8 am as you are very close here.", "At 9:30 am as friends may need a long drive"]
 NLI = ["entailment", "neutral", "contradiction"]
 
+SEAFOOD = ["Johnson really likes seafood", "Johnson is allergic to seafood"]
+SEAFOOD_QUESTION = "Johnson ate seafood and got swollen lips. Which inference is reasonable?"
+WEIGHT = ["Less than one kilogram", "Equal to one kilogram", "More than one kilogram"]
+CLOTHES = ["A scarf worn in winter", "A summer hat"]
+
 CASES = [
     (
         "order",
@@ -30,6 +35,10 @@ CASES = [
     ("ordinal", "The last one fits best.", NLI, ""),
     ("ordinal", "Only the final alternative holds.", NLI, ""),
     ("token", "I would choose 9:30, since friends drive far.", TIMES, ""),
+    ("words", "Swollen lips are signs of an allergic reaction.", SEAFOOD, SEAFOOD_QUESTION),
+    ("words", "The weight will be less than before.", WEIGHT, "A 1 kg biscuit is smashed."),
+    ("words", "It keeps her warm, as it is worn in winter.", CLOTHES, ""),
+    ("letter", "A leads to C. The correct option is: D", ["A", "B", "C", "D"], "If A, then D?"),
 ]
 
 
@@ -68,3 +77,9 @@ def test_derived_forms_of_one_word_options_and_telling_articles_are_hidden() -> 
     choices = ["Coffee cup", "Umbrella", "Toy airplane", "Laptop"]
     hidden = hide_options("Rainy weather is best shown by an Umbrella.", choices)
     assert hidden == "Rainy weather is best shown by […]."
+
+
+def test_words_the_question_or_several_options_hold_are_no_leak() -> None:
+    choices = ["Johnson likes seafood", "Johnson is allergic to seafood"]
+    assert find_leaks("Johnson likes seafood.", "", choices, "Does Johnson like it?") == []
+    assert find_leaks("He ate seafood.", "", choices, "") == []

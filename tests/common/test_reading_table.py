@@ -131,6 +131,17 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("and", "static", "Answer: A and C", NO),
     ("but-also", "cogeval", "Answer: 2, but 1 also works", NO),
     ("but-also", "action", "I call, but fold also works.", NO),
+    # --- a letter and the words it carries must name one option
+    ("letter and text", "coglm", "The answer is (C) Coat.", NO),
+    ("letter and text", "coglm", r"The answer is \boxed{C} I would wear the coat.", NO),
+    ("letter and text", "coglm", "Therefore, the answer is:\nC. Coat", NO),
+    # --- other options discussed after the answer are no answers; listed or approved, they are
+    ("others discussed", "coglm", "Answer: (A) Carrot. (B) Coat is clothing, (C) Hat is worn", "A"),
+    ("others discussed", "coglm", "The answer is W + 2. The correct option is A.Carrot", "A"),
+    ("others listed", "coglm", "The answer is (A) Carrot. (B) Coat.", NO),
+    ("others approved", "coglm", "The answer is (A) Carrot. (B) Coat is also right.", NO),
+    # --- prose before the answer is not read, even where it names another option
+    ("prose before", "coglm", r"I would eat the carrot. The answer is \boxed{C}", "C"),
     # --- markdown and label spellings, the same everywhere
     ("markdown", "coglm", "**The answer is B**", "B"),
     ("markdown", "rating", "**Rating:** 4", 4),

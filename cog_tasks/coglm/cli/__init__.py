@@ -245,9 +245,9 @@ def _coc_leak(args: argparse.Namespace) -> int:
                 "source": source,
                 "form": args.form,
                 **{key: value for key, value in vars(counts).items() if key != "kept_chars"},
-                "same_option_share": counts.same_option_interval().as_dict(),
-                "verbatim_share": counts.verbatim_interval().as_dict(),
-                "pointer_share": counts.pointer_interval().as_dict(),
+                "same_option_share": counts.share("same_option").as_dict(),
+                "verbatim_share": counts.share("verbatim").as_dict(),
+                "pointer_share": counts.share("pointers").as_dict(),
                 "kept_share": counts.kept_interval().as_dict(),
             }
             for path, source, counts in rows
@@ -261,9 +261,9 @@ def _coc_leak(args: argparse.Namespace) -> int:
         print(
             f"{path} ({LEAK_SOURCES[source]}): {counts.readable} of {counts.replies} replies "
             f"readable; {args.form} rationale reads as the same option: {counts.same_option} "
-            f"({_percent(counts.same_option_interval())}), holds its text: {counts.verbatim} "
-            f"({_percent(counts.verbatim_interval())}), holds an ordinal or an option's "
-            f"fragment: {counts.pointers} ({_percent(counts.pointer_interval())}); characters "
+            f"({_percent(counts.share('same_option'))}), holds its text: {counts.verbatim} "
+            f"({_percent(counts.share('verbatim'))}), holds an ordinal or an option's "
+            f"fragment: {counts.pointers} ({_percent(counts.share('pointers'))}); characters "
             f"of the replies kept: {_percent(counts.kept_interval())}"
         )
     return 0
