@@ -64,3 +64,27 @@ def test_an_inspect_step_off_a_terminal_beats(
     with profile._heartbeat("cogeval", Path("/logs/cogeval-x"), 9):  # no log yet
         time.sleep(0.15)
     assert "cogeval: running for" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_step_folder_of_another_task_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A new task version never resumes on, or writes into, the logs of an earlier one."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from cog_tasks.common.scripted import run_chance_model
+    from cog_tasks.egosocial.inspect import egosocial_static
+    from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
+
+    task = egosocial_static()
+    log = run_chance_model(task, ChanceAnswerer(0), str(tmp_path / "a"), 1, 1)
+    profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "a")
+    profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "none")
+    old = read_eval_log(log.location)
+    old.eval.task_version = "0.0.1"
+    write_eval_log(old, str(tmp_path / "b" / "old.eval"))
+    with pytest.raises(profile.ProfileStepError) as refused:
+        profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "b")
+    assert str(refused.value) == (
+        f"{tmp_path / 'b'} holds egosocial_static@0.0.1 logs; the code runs egosocial_static@"
+        f"{task.version}: move that folder away to re-run the step (it is never written over)"
+    )

@@ -279,6 +279,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     from cog_tasks.common.scripted import run_chance_model
 
     task = _task(step)
+    _refuse_other_versions(step.task, task.version, log_dir)
     if model.is_chance:
         answerer = REGISTRY[step.benchmark].chance_answerer(step.task_args, model.seed)
         try:
@@ -312,6 +313,19 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         )
     # eval_set hands back logs without their samples: read the finished log whole.
     return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
+
+
+def _refuse_other_versions(task: str, version: object, log_dir: Path) -> None:
+    """Refuse a step folder holding logs of another version of ``task`` (never resumed on)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    logs = list_eval_logs(str(log_dir)) if log_dir.is_dir() else []
+    found = {str(read_eval_log(log, header_only=True).eval.task_version) for log in logs}
+    if found - {str(version)}:
+        raise ProfileStepError(
+            f"{log_dir} holds {task}@{', '.join(sorted(found))} logs; the code runs {task}@"
+            f"{version}: move that folder away to re-run the step (it is never written over)"
+        )
 
 
 # Inspect ``hf`` arguments the CogLM lm-eval step neither needs nor accepts.
