@@ -1,9 +1,4 @@
-"""Score results stored in the authors' eval schema (``eval_cogbench_{a,v}.json``).
-
-Mirrors the authors' evaluation script, except that a missing or unreadable rating is
-a disagreement, unset human values (-1) are left out and counted, and averages skip
-undefined iterations (never NaN). A polarity κ (1-2 / 3 / 4-5) is reported too.
-"""
+"""Score results stored in the authors' eval schema (``eval_cogbench_{a,v}.json``)."""
 
 from __future__ import annotations
 
@@ -106,8 +101,6 @@ class MethodScores:
         missing: Items without an answer of the method (counted as invalid).
         unrated: Items without a human rating (left out of κ).
         judge: Mean judge Rationality per iteration (failures and no reasoning at 1).
-        judge_missing: Answers without a judge verdict (left out of the judge's means).
-        judge_source: Who judged ('' without a judge).
     """
 
     method: str
@@ -310,9 +303,7 @@ class RaterAgreement:
     """Agreement among several raters of the same questionnaire items (paper's Table 4).
 
     Attributes:
-        scores: ``ratings`` or ``rationality``: what was compared.
         items: Items every rater rated (the rows used).
-        polarity_counts: Per rater, its negative, neutral and positive counts.
         coverage: Per rater, its scores as a checked run (unit: the trajectory).
     """
 

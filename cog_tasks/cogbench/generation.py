@@ -1,8 +1,4 @@
-"""The one thing CogBench agents and judges need from a model: text in, text out.
-
-A reply may be a :class:`Reply` (it says whether it was cut at the token limit), and a
-generator may have a ``greedy`` attribute; without them, a complete reply from a sampler.
-"""
+"""The one thing CogBench agents and judges need from a model: text in, text out."""
 
 from __future__ import annotations
 

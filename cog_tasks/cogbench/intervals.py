@@ -1,8 +1,4 @@
-"""95 % intervals of CogBench's headline numbers, bootstrapped over trajectories.
-
-A trajectory's tallies (:class:`UnitTallies`) are the unit; the common bootstrap resamples
-them and the statistic (pooled κ, a mean of per-iteration means) is recomputed from sums.
-"""
+"""95 % intervals of CogBench's headline numbers, bootstrapped over trajectories' tallies."""
 
 from __future__ import annotations
 

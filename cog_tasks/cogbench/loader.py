@@ -1,7 +1,4 @@
-"""Find and read CogBench files: Hugging Face Hub (pinned), a local folder, or the fixture set.
-
-The ``source`` values are in docs/data.md.
-"""
+"""Find and read CogBench files: the pinned Hub, a local folder or the fixture set."""
 
 from __future__ import annotations
 

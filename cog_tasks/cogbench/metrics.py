@@ -1,9 +1,6 @@
 """CogBench statistics: Authenticity (Cohen's κ), Rationality means and rater agreement.
 
-Ratings travel as additive :class:`RatingTally` values (κ of a summed tally is κ of the
-pooled ratings). An unreadable agent rating is a full disagreement, an unset human
-rating is left out; κ is 1.0 when both raters are constant in one category, and
-``None`` without a valid pair; docs/scoring.md gives the details.
+Ratings travel as additive :class:`RatingTally` values; docs/scoring.md gives the rules.
 """
 
 from __future__ import annotations
@@ -88,8 +85,6 @@ class RatingTally:
     """Additive summary of paired ratings, sufficient for pooled (weighted) κ.
 
     Attributes:
-        pairs: Number of questions with a human rating.
-        human: Counts of human ratings 1..5.
         agent: Counts of valid agent ratings 1..5 among the pairs.
         invalid: Agent answers without a parseable rating among the pairs.
         unrated: Questions answered without a human rating (not in κ).

@@ -1,8 +1,4 @@
-"""Rationality by an LLM judge: a 1-5 rubric written from the paper's definitions.
-
-The judge sees the profile and the flows read so far, no agent's private notes; an answer
-without reasoning (``NO_REASONING``) or an unreadable reply (``UNREADABLE``) scores 1.
-"""
+"""Rationality by an LLM judge: a 1-5 rubric written from the paper's definitions."""
 
 from __future__ import annotations
 
@@ -135,13 +131,7 @@ async def judge_answers(
 
 @dataclass(frozen=True)
 class JudgeAgreement:
-    """Agreement of judge scores with human Rationality scores.
-
-    Attributes:
-        pairs: Answers with both a human and a readable judge score.
-        exact: Share of those pairs where judge and human give the same score.
-        judge_invalid: Answers with a human score whose judge score was unreadable.
-    """
+    """Agreement of judge scores with human Rationality scores (``exact``: share of equal pairs)."""
 
     pairs: int
     kappa: float | None

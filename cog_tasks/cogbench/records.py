@@ -1,10 +1,4 @@
-"""CogBench records in the authors' schema, and the trajectories built from them.
-
-Bench records: ``{topic, iteration, information_flow, questionnaire: [{question}]}``; eval
-records add ``profile`` and per item ``answer: {human_rating: 1-5 or -1, <Method>: {profile,
-rating, reason, rationality}}``. A :class:`Trajectory` (one Inspect sample) is one (topic,
-profile) pair through its iterations.
-"""
+"""CogBench records in the authors' schema (docs/data.md), and the trajectories built from them."""
 
 from __future__ import annotations
 
@@ -29,7 +23,6 @@ class MethodAnswer:
 
     Attributes:
         rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
-        profile: The method's profile when it answered ('' when not stored).
         judge: The verdict kept in ``judge_rationality``, ``None`` where not judged.
     """
 

@@ -29,9 +29,7 @@ class AgentCurves:
     Attributes:
         agent: An agent name, or :data:`FOLLOWER` for a reference row.
         rationality_avg: Judge mean over iterations >= 1, failures at 1 (``None``: no judge).
-        counts: Reply counts over every record of every epoch.
         units: Per headline measure, each trajectory's contribution (not written to JSON).
-        reference_for: For a reference row, the label of the row it sits beside.
     """
 
     agent: str

@@ -1,8 +1,4 @@
-"""CogBench's trivial strategies: a constant rating, on the model row's own trajectories.
-
-Each rates every statement alike (1-5, or the run's most common human rating); its per-trajectory
-tallies are pooled into κ as the model's are; a constant's κ is 0 wherever humans vary.
-"""
+"""CogBench's trivial strategies: a constant rating, pooled into κ on the model's trajectories."""
 
 from __future__ import annotations
 

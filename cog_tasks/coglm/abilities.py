@@ -10,10 +10,7 @@ from cog_tasks.common.params import ParameterError, split_names
 
 @dataclass(frozen=True)
 class Ability:
-    """One CogLM ability (``code`` as in ``coglm_<code>``, Piaget ``stage`` 1-4).
-
-    ``stage_folder`` and ``file_stem`` name its upstream file.
-    """
+    """One CogLM ability (``code`` as in ``coglm_<code>``, Piaget ``stage`` 1-4)."""
 
     code: str
     name: str

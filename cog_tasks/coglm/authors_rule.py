@@ -1,7 +1,6 @@
-r"""The CogLM authors' rules for reading chat answers, reimplemented as they behave.
+"""The CogLM authors' rules for reading chat answers, reimplemented as they behave.
 
-``authors`` (their Llama rule) and ``authors-gpt`` (their GPT rule), mistakes kept;
-what they cannot read is ``None`` (docs/chat_protocol.md).
+``authors`` (their Llama rule) and ``authors-gpt`` (their GPT rule), mistakes kept.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-r"""CogLM's text-completion protocol: score each candidate as a continuation.
-
-The scored string is ``question + "\\nThe answer is: " + candidate``;
-:func:`choice_picks` applies the four choice rules (docs/log_likelihood.md).
-"""
+"""CogLM's text-completion protocol: score each candidate as a continuation."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age (fractions).
-
-Pooled calibrated accuracy is ``(acc - c) / (1 - c)``, ``c`` the mean of ``1 / n``.
-"""
+"""CogLM metrics: calibrated accuracy, stage and overall scores, cognitive age (fractions)."""
 
 from __future__ import annotations
 
@@ -158,10 +155,7 @@ def fit_age_mapping(rows: Iterable[ReferenceRow] | None = None) -> AgeMapping:
 
 @dataclass(frozen=True)
 class ScoredItem:
-    """One scored item: ``correct``/``valid`` booleans or epoch means, options by the chance rule.
-
-    ``id`` (``plan-0007``) is the unit of intervals.
-    """
+    """One scored item (``id``: the unit of intervals), ``correct``/``valid`` booleans or means."""
 
     ability: str
     num_choices: int

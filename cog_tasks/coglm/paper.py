@@ -1,8 +1,4 @@
-r"""The CogLM paper's published headline numbers, as the cross-benchmark profile shows them.
-
-Every distinct Table 9 row: ``overall``, ``stage1`` ... ``stage4`` (ability column means),
-``cognitive_age``, named as in :mod:`cog_tasks.coglm.headlines`; fractions, ages in years.
-"""
+"""The CogLM paper's published headline numbers (every distinct Table 9 row) for the profile."""
 
 from __future__ import annotations
 

@@ -57,10 +57,7 @@ def lettered_options(choices: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class WorkedExample:
-    """A question answered in the ``boxed`` prompt before the item (not a CogLM item).
-
-    ``reasoning`` is shown before the answer when the prompt asks for reasoning.
-    """
+    """A question answered in the ``boxed`` prompt before the item (not a CogLM item)."""
 
     question: str
     choices: tuple[str, ...]

@@ -49,8 +49,7 @@ class ItemOutcome:
 class Cell:
     """One matrix cell; ``ci_*``: its bootstrap interval (NaN: none, under 10 items).
 
-    ``difference*``: calibrated accuracy minus the same ability's baseline cell, paired over
-    shared items, with its interval, method (``""``: not paired) and items.
+    ``difference*``: calibrated accuracy minus the ability's baseline cell, paired on shared items.
     """
 
     erased: str

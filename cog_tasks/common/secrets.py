@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 SECRET_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "apikey"})
 """Last words of a name that make it a secret."""
@@ -53,13 +53,6 @@ def _redacted(name: str, value: object) -> object:
     if isinstance(value, (list, tuple)):
         return type(value)(_redacted("", item) for item in value)
     return redact_text(value) if isinstance(value, str) else value
-
-
-def model_arguments(
-    pairs: Iterable[tuple[str, object]] | Mapping[str, object],
-) -> dict[str, object]:
-    """Model or role arguments (``-M``, ``--model-role``...) as one redacted mapping."""
-    return redact(dict(pairs))
 
 
 def _value_end(text: str, start: int) -> int:

@@ -1,7 +1,6 @@
 """``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
 
-Contexts are packed into rows whose mask keeps each candidate to its own context; anything not
-provably alike goes to ``HFLM``. Importing this module registers the model with lm-eval.
+Importing this module registers the model with lm-eval.
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""The CogGPT authors' own prompts, read at run time from their pinned repository.
-
-``prompts/{distill,update,grade}.txt`` (CC BY-NC-SA 4.0) are fetched, never copied.
-"""
+"""The CogGPT authors' own prompts (CC BY-NC-SA 4.0), fetched at run time, never copied."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""CogBench baseline agents adapted as in the paper: CoT, ReAct and Reflexion.
-
-ReAct and Reflexion get feedback on last iteration's ratings (docs/agents.md).
-"""
+"""CogBench baseline agents adapted as in the paper: CoT, ReAct and Reflexion (docs/agents.md)."""
 
 from __future__ import annotations
 

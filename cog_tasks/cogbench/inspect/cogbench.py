@@ -1,7 +1,4 @@
-"""CogBench (Lv et al.): cognitive dynamics of agents over information flows.
-
-One sample is one (topic, profile) trajectory; the README gives usage and parameters.
-"""
+"""CogBench (Lv et al.): one sample per (topic, profile) trajectory; the README gives usage."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Scorer and metrics: pooled Authenticity κ and judged Rationality per iteration.
-
-``Score.value`` holds additive tallies, so epoch means keep the pooled κ exact.
-"""
+"""Scorer and metrics: pooled Authenticity κ (from additive tallies) and judged Rationality."""
 
 from __future__ import annotations
 

@@ -200,19 +200,6 @@ def cogeval(
     """CogEval cognitive-map and planning dialogs.
 
     Every parameter: the README's Parameters section.
-
-    Args:
-        graphs: Graph names (``n7line,n15star`` ...); all by default.
-        domains: Domain names; all that each graph has by default.
-        conditions: Condition names (``valuePath`` ...); all by default.
-        cot: ``none``, ``bfs`` or ``dfs``; unset: every published item, ``none`` if generated.
-        temperatures: Temperatures to sample at, each a separate sample (default ``0,0.5,1``).
-        seed: Relabelling seed of ``source=generated`` (``published`` takes 0 only).
-        max_tokens: Cap on tokens per reply (default 2048, the published runs' largest).
-        design: ``all``, or ``paper``: the paper's 3 domains per graph and 5 families.
-        source: ``published`` (the paper's audited tasks) or ``generated``.
-        experiment: Unset (every task), 1, or 2 (graph D's questions under every ``cot``).
-        unscorable: Keep the :data:`~cog_tasks.cogeval.published.UNSCORABLE` items.
     """
     _check_parameters(cot, seed, max_tokens, design, source)
     refuse_temperature(model.config if (model := eval_model()) else None)

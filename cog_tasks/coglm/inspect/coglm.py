@@ -43,25 +43,9 @@ def coglm_chat(
     extractor: str | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> Task:
-    r"""CogLM (Piaget stages) for chat models.
+    """CogLM (Piaget stages) for chat models.
 
-    Args:
-        abilities: Ability codes to run (comma-separated or a list); all 10 by default.
-        per_ability: Keep only the first N items of each ability.
-        prompt: ``answer-is`` (default), ``boxed`` (the authors' GPT protocol) or
-            ``llama-text`` (their Llama-2-chat plain text; ``hf/`` models need
-            ``-M "chat_template='{{ messages[0].content }}'"``).
-        cot: Ask for step-by-step reasoning before the answer.
-        sc_samples: Self-consistency: completions per question, majority vote.
-        sc_temperature: Sampling temperature of the self-consistency completions.
-        sc_seed: Base seed of the self-consistency completions (completion i: seed + i).
-        erase: Ability code whose erasure system prompt is given (Table 10).
-        coc_log: Inspect log of a stronger model's ``coglm_chat`` run, whose replies
-            are shown as rationales (chain of cognition).
-        coc_rationale: How that reply is shown: ``hidden`` (default) or ``raw``.
-        extractor: Answer reader: ``ours``, ``authors`` or ``authors-gpt``; unset,
-            the prompt's own (:data:`~cog_tasks.coglm.prompts.PROMPT_EXTRACTORS`).
-        chance: Chance level of the calibration: ``listed`` (default) or ``distinct``.
+    Every parameter: the README's Parameters section.
     """
     problems = []  # the types and ranges of the parameters, checked when the task is built
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):

@@ -35,11 +35,7 @@ def record_to_sample(
     rationale_form: str = DEFAULT_RATIONALE_FORM,
     chance: str = DEFAULT_CHANCE,
 ) -> Sample:
-    """Turn one record into a sample whose input is the full chat prompt.
-
-    The target is the answer letter; the metadata hold the ability, stage, number
-    of options and the chance rule's count (``chance_options``).
-    """
+    """Turn one record into a sample: the full chat prompt, the answer letter as target."""
     return Sample(
         id=record.id,
         input=chat_input(
@@ -74,10 +70,9 @@ def coglm_dataset(
     rationale_form: str = DEFAULT_RATIONALE_FORM,
     chance: str = DEFAULT_CHANCE,
 ) -> MemoryDataset:
-    """Build the CogLM dataset through the record resolver.
+    """Build the CogLM dataset through the record resolver (arguments: those of ``coglm_chat``).
 
-    ``rationales`` (chain of cognition) must hold every selected sample id; the other
-    arguments are those of ``coglm_chat``.
+    ``rationales`` (chain of cognition) must hold every selected sample id.
     """
     records = load_records(abilities)
     if per_ability is not None:  # the first records of every ability: a stratified subset

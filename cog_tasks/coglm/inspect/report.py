@@ -107,8 +107,7 @@ def load_inspect_runs(
 ) -> tuple[list[CogLMRun], LogSet]:
     """One run per ``coglm_chat`` (or deprecated ``coglm``) log found at ``paths``, oldest first.
 
-    ``label`` names a run from its log and model (default ``<model> (<setting>)``);
-    labels are unique. Returns the runs and the log set.
+    ``label`` names a run from its log and model (``<model> (<setting>)``); labels are unique.
     """
     files = inspect_log_files(paths)
     if not files:

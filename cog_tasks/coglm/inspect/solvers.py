@@ -21,11 +21,7 @@ class PlainTextError(UserError):
 
 
 def check_plain_text(model: str, model_args: dict[str, object]) -> None:
-    """Refuse an ``hf/`` model that would not send the ``llama-text`` prompt as plain text.
-
-    Only :data:`~cog_tasks.coglm.llama_text.RAW_TEXT_TEMPLATE` as ``chat_template`` does;
-    other providers are not checked.
-    """
+    """Refuse an ``hf/`` model that would not send the ``llama-text`` prompt as plain text."""
     if model.startswith("hf/") and model_args.get("chat_template") != RAW_TEXT_TEMPLATE:
         raise PlainTextError(
             f"prompt=llama-text sends plain text: run {model} with "
@@ -58,11 +54,9 @@ def vote_on(
 def self_consistency(
     samples: int, temperature: float, seed: int | None = None, extractor: str = "ours"
 ) -> Solver:
-    """Sample several answers and keep a majority one as the output.
+    """Sample several answers and keep the first one agreeing with the majority vote.
 
-    All completions go to the store (``coglm_sc_completions``) for the scorer; the
-    output is the first completion agreeing with the vote. Completion ``i`` uses
-    ``seed + i`` (``None``: the provider's seeding).
+    All completions go to the store (``coglm_sc_completions``); completion ``i`` uses ``seed + i``.
     """
     if samples < 2:
         raise ParameterError(f"self-consistency needs at least 2 samples, got {samples}")

@@ -72,9 +72,8 @@ def run_interdependence(
 ) -> InterdependenceResult:
     """Run the erasure x ability study and write the CSV and the heatmap.
 
-    ``output_dir`` holds logs, outcomes, CSV and PNG (a rerun resumes); ``erased``
-    defaults to the tested abilities; ``progress`` gets one line per condition start
-    and end; ``eval_options`` go to ``inspect_ai.eval``.
+    ``output_dir`` holds logs, outcomes, CSV and PNG (a rerun resumes); ``erased`` defaults to the
+    tested abilities; ``progress`` gets a line per condition start and end.
     """
     tested = [a.code for a in resolve_codes(abilities)]
     rows = [a.code for a in resolve_codes(erased)] if erased is not None else tested

@@ -112,12 +112,7 @@ def egosocial_number_guessing(
 ) -> Task:
     """EgoSocialArena Number Guessing against rule-based opponents (the authors' game).
 
-    Args:
-        level: Opponent level 1, 2 or 3; ``None`` plays all three.
-        rounds: Rounds per game (10 in the paper), 1 to 100.
-        games: Games per level, 1 to 1000, each a sample with its own seeded opening number.
-        rules: ``ours`` (the default) or ``authors`` (their text as system messages, read at
-            run time; :mod:`cog_tasks.egosocial.authors_game`).
+    Every parameter: the README's Parameters section.
     """
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
@@ -224,13 +219,7 @@ def egosocial_holdem(
 ) -> Task:
     """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents.
 
-    Args:
-        opponent: ``aggressive``, ``conservative`` or ``None`` for both.
-        hands: Hands per match, 1 to 1000.
-        matches: Matches per opponent, 1 to 1000; match ``k`` deals with seed ``seed + k``.
-        seed: Base seed of the deals and the option letters (at least 0).
-        opponents: ``rules`` (the default from Hold'em 4.0.0, card-conditioned) or ``dqn`` (the
-            paper's shipped weights, whose play barely depends on their cards).
+    Every parameter: the README's Parameters section.
     """
     kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)

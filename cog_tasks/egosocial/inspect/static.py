@@ -129,16 +129,7 @@ def egosocial_static(
 ) -> Task:
     """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
 
-    Args:
-        source: ``authors`` (Daily Life and Counterfactual), ``generated`` or ``both``.
-        scenarios: ``all`` or comma-separated ``daily_life``, ``counterfactual``, ``new_world``,
-            ``blackjack`` (``-T scenarios=a,b`` arrives as a list).
-        seed: Seed of the generated items (at least 0).
-        size: Generated stories (Daily Life), hands (Blackjack) or items per scenario (at least 1).
-        data_file: JSONL in the authors' format, read instead of the authors' file of the one
-            scenario named in ``scenarios``.
-        circular: Ask every item once per rotation of its options (``circular`` accuracy).
-        exclude_errata: Leave out the authors' items with a known fault (``authors.ERRATA``).
+    Every parameter: the README's Parameters section.
     """
     integer("seed", seed, 0)
     if size is not None:
