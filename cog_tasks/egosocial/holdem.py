@@ -225,7 +225,8 @@ def read_table(
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The legal action a reply names, else ``None``.
 
-    ``Action: <word>`` wins; otherwise exactly one action word, none negated, must be named.
+    ``Action: <word>`` wins; otherwise exactly one action word, none negated nor a label
+    (``Raise: no``), must be named.
     """
     if _echoed(text):
         return None
@@ -233,7 +234,7 @@ def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     labelled = [word for word in _LABELLED_ACTION.findall(lower) if word in _ACTION_WORDS]
     if not labelled and _NEGATION.search(lower.replace("\u2019", "'")):
         return None
-    words = labelled or re.findall(r"[a-z]+", lower)
+    words = labelled or re.findall(r"[a-z]+\b(?!\s*:)", lower)  # "Raise:" labels a belief
     named = {_ACTION_WORDS[word] for word in words if word in _ACTION_WORDS}
     if len(named) != 1:
         return None

@@ -183,6 +183,7 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("prose", "grade", "GRADE: I think it is right", NO),
     ("prose", "action", "I call because I have no pair.", "call"),
     ("prose", "action", "I will not fold.", NO),
+    ("another field's label", "action", "Cards: B; Raise: no", NO),
     ("braces", "belief",
      "Self-Belief is {My cards are {Heart 9, Diamond A}, a soft 20, so I stand}",
      "My cards are {Heart 9, Diamond A}, a soft 20, so I stand"),

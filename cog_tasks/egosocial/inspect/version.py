@@ -4,5 +4,5 @@ TASK_VERSIONS: dict[str, str] = {
     "egosocial_static": "4.2.0",
     "egosocial_blackjack_beliefs": "2.2.0",
     "egosocial_number_guessing": "5.1.0",
-    "egosocial_holdem": "4.1.0",
+    "egosocial_holdem": "4.2.0",
 }
