@@ -279,7 +279,6 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
     from cog_tasks.common.scripted import run_chance_model
 
     task = _task(step)
-    _refuse_other_versions(step.task, task.version, log_dir)
     if model.is_chance:
         answerer = REGISTRY[step.benchmark].chance_answerer(step.task_args, model.seed)
         try:
@@ -290,6 +289,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
+    _refuse_other_versions(step.task, task.version, log_dir)  # eval_set would resume there
     planned = min(len(task.dataset), step.limit or len(task.dataset)) * step.epochs
     with _heartbeat(step.task, log_dir, planned):  # eval_set's active model stays in its context
         finished, logs = contextvars.copy_context().run(
@@ -316,7 +316,10 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
 
 def _refuse_other_versions(task: str, version: object, log_dir: Path) -> None:
-    """Refuse a step folder holding logs of another version of ``task`` (never resumed on)."""
+    """Refuse a model step's folder holding logs of another version of ``task``.
+
+    (A chance step runs afresh each time, so earlier versions' logs beside it do not matter.)
+    """
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     logs = list_eval_logs(str(log_dir)) if log_dir.is_dir() else []
