@@ -76,7 +76,7 @@ def join(labels_path: Path, folder: Path) -> dict[str, Any]:
         "python benchmarks/coglm_reading_sample.py join LABELS",
         "one labeller (a helper agent) who saw only the blind file: question, lettered options, "
         "reply; never the reader's outcome or the gold answer",
-        read=lambda r: r["outcome"] is not None,
+        misread=lambda r: r["label"] == "ambiguous" and r["outcome"] is not None,
         shown=("id", "outcome", "label"),
         seed=SEED,
     )
