@@ -97,7 +97,7 @@ def join(
         + (" --reread --out FILE" if reread else ""),
         "one labeller (a helper agent) who saw only the blind file: question, lettered options, "
         "reply; never the reader's outcome or the gold answer",
-        read=lambda r: r["outcome"] is not None,
+        misread=lambda r: r["label"] == "ambiguous" and r["outcome"] is not None,
         shown=("id", "sampled_outcome", "outcome", "label")
         if reread
         else ("id", "outcome", "label"),

@@ -1,4 +1,4 @@
-"""A reader on a random sample of real replies, labelled blind (shared parts, and CogEval).
+"""Readers on random samples of real replies, labelled blind (shared parts, CogEval, chat tasks).
 
 ``sample`` stratifies the replies by the reader's outcome and draws ``SIZE`` (all when
 fewer) with a seed: proportional allocation (largest remainder), but at least ``FLOOR``
@@ -20,10 +20,31 @@ the single answer the reply gives, only for ``one``). The reader agrees when it 
 answer equal to the label's after :func:`normalise`. The results keep the reply text (our
 own model's replies).
 
+The other readers (:data:`READERS`: EgoSocialArena static, Number Guessing, Hold'em
+actions, beliefs and style, CogBench ratings) are measured on every reply of every finished
+log of their task from a real model (not ``mockllm/``) found under the paths given (default
+``/work/runs`` and ``/work/notes``; a log copied elsewhere, the same ``eval_id``, is read
+once). Each reply is read with the function the task's scorer calls on it, in this code, and
+checked against what its log recorded (``consistent`` in the key; ``sample`` prints each
+mismatch). The stratum is the reading: the value read, or for two answer fields the fields
+read (``prediction+choice``); ``none`` when nothing was read. At most ``READER_SIZE`` replies
+are drawn. The blind file holds the prompt turn the reply answers, ``asked`` (each answer
+field and the form it is asked in) and the reply. Labels are ``{id: label}``: a label is the
+answer the reply gives in the asked form, ``"none"`` or ``"ambiguous"`` (two different
+answers), one per field as ``{field: label}`` where ``asked`` has two fields; any label may
+be wrapped as ``{"label": label, "note": "..."}``. A field agrees when the reader read
+nothing where its label is ``none`` or ``ambiguous``, or read the label's answer (numbers
+compared as numbers, words without case); a reply agrees when all its fields do. ``join``
+writes ``results/<reader>_reading_random.json`` with the replies (our own models') but
+never the prompts (the authors' items). CogBench's unit is the reply each question's rating
+was read from (the last try where the agent re-asked).
+
 Usage::
 
     python benchmarks/reading_sample.py sample cogeval LOG [--folder /work/blind]
     python benchmarks/reading_sample.py join cogeval LABELS [--folder /work/blind]
+    python benchmarks/reading_sample.py sample READER [LOG ...] [--folder /work/blind] [--force]
+    python benchmarks/reading_sample.py join READER LABELS [--folder /work/blind] [--force]
 """
 
 from __future__ import annotations
@@ -33,14 +54,46 @@ import random
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
+from string import Formatter
 from typing import Any
 
-from cog_tasks.common.files import read_json, write_json_atomically
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+
+from cog_tasks.cogbench.inspect.solver import STORE_KEY as COGBENCH_KEY
+from cog_tasks.cogbench.parsing import parse_rating_answer
+from cog_tasks.common.files import allow_overwrite, read_json, write_json_atomically
+from cog_tasks.common.logs import task_name
 from cog_tasks.common.stats import Interval, wilson_interval
+from cog_tasks.egosocial.holdem import (
+    ACTION_PROMPT,
+    BELIEF_PROMPT,
+    HOLDING_OPTIONS,
+    MODEL_SEAT,
+    REASK_PROMPT,
+    STYLE_OPTIONS,
+    STYLE_PROMPT,
+    YES_NO,
+    BeliefResult,
+    MatchRecord,
+    TableAction,
+    parse_action,
+    parse_beliefs,
+    parse_style,
+)
+from cog_tasks.egosocial.inspect.games import HOLDEM_KEY, NUMBER_GUESSING_KEY
+from cog_tasks.egosocial.inspect.static import ROTATIONS_KEY, rotated, rotation_prompt
+from cog_tasks.egosocial.number_guessing import NumberGuessingGame, parse_round_reply
+from cog_tasks.egosocial.records import LETTERS, parse_choice_letter
 
 SEED, SIZE, FLOOR = 120, 110, 10
+READER_SIZE = 120
+LOG_ROOTS = (Path("/work/runs"), Path("/work/notes"))
+SCRIPTED = "mockllm/"
 RESULTS = Path(__file__).parent / "results"
 NO_ANSWER = ("ambiguous", "none")
 NOTHING_READ = ("no_answer", "unparseable")
@@ -134,18 +187,18 @@ def results(
     command: str,
     labels: str,
     *,
-    read: Callable[[dict[str, Any]], bool],
+    misread: Callable[[dict[str, Any]], bool],
     shown: tuple[str, ...],
     seed: int = SEED,
 ) -> dict[str, Any]:
-    """A results file: agreement, replies ``read`` where the label says ambiguous, disagreements."""
+    """A results file: agreement, replies ``misread`` (read, labelled ambiguous), disagreements."""
     return {
         "what": what,
         "seed": seed,
         "command": command,
         "labels": labels,
         **agreement(rows),
-        "reads_where_ambiguous": sum(r["label"] == "ambiguous" and read(r) for r in rows),
+        "reads_where_ambiguous": sum(misread(r) for r in rows),
         "disagreements": [{key: r[key] for key in shown} for r in rows if not r["agree"]],
         "replies": rows,
     }
@@ -216,23 +269,385 @@ def join_cogeval(labels_path: Path, folder: Path) -> dict[str, Any]:
         "python benchmarks/reading_sample.py join cogeval LABELS",
         "one labeller (a helper agent) who saw only the blind file: the question turn and the "
         "scored reply; never the reader's outcome or answer, the score or the expected answer",
-        read=lambda r: r["stratum"] not in NOTHING_READ,
+        misread=lambda r: r["label"] == "ambiguous" and r["stratum"] not in NOTHING_READ,
         shown=("id", "sample", "stratum", "answer", "label", "label_answer"),
+    )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One reply: what the labeller sees, the reader's outcome and what the log recorded.
+
+    ``outcome`` maps each answer field to the value read (``None``: nothing); ``consistent``
+    says whether the log's score recorded that reading.
+    """
+
+    turn: str
+    prompt: str
+    reply: str
+    asked: dict[str, str]
+    outcome: dict[str, Any]
+    recorded: Any
+    consistent: bool
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A reader measured on real replies: the task whose logs hold them, and its turns."""
+
+    task: str
+    title: str
+    turns: Callable[[EvalSample], Iterator[Turn]]
+
+
+def _prompt_before(messages: list[Any], index: int) -> str:
+    """The last message before ``index`` that is not the model's (the turn it answers)."""
+    return next(m.text for m in reversed(messages[:index]) if m.role != "assistant")
+
+
+def _assistant_turns(sample: EvalSample) -> list[tuple[str, str]]:
+    """``(prompt, reply)`` of each assistant message, in order."""
+    return [
+        (_prompt_before(sample.messages, index), message.text)
+        for index, message in enumerate(sample.messages)
+        if message.role == "assistant"
+    ]
+
+
+def static_turns(sample: EvalSample) -> Iterator[Turn]:
+    """Each asked rotation of a static item, read with ``parse_choice_letter``."""
+    options = list(sample.choices or [])
+    letters = LETTERS[: len(options)]
+    question = next(m.text for m in reversed(sample.input) if m.role == "user")  # type: ignore[union-attr]
+    answers = sample.scores["option_letter"].metadata["answers"]  # type: ignore[index]
+    for rotation, recorded in zip(sample.store[ROTATIONS_KEY], answers, strict=True):
+        read = parse_choice_letter(rotation["reply"], rotated(options, rotation["shift"]))
+        yield Turn(
+            turn=f"rotation{rotation['shift']}",
+            prompt=rotation_prompt(question, options, rotation["shift"]),
+            reply=rotation["reply"],
+            asked={"answer": f"one option letter ({', '.join(letters)})"},
+            outcome={"answer": read},
+            recorded=recorded,
+            consistent=read == recorded,
+        )
+
+
+def number_guessing_turns(sample: EvalSample) -> Iterator[Turn]:
+    """Each round's reply, read with ``parse_round_reply``; the game replayed from the readings."""
+    game = NumberGuessingGame.from_dict(sample.store[NUMBER_GUESSING_KEY])
+    replay = NumberGuessingGame(game.level, game.rounds, integers=game.integers)
+    for (prompt, reply), played in zip(_assistant_turns(sample), game.completed, strict=True):
+        read = parse_round_reply(reply)
+        replay = replay.play_round(read, played.opponent_number)
+        yield Turn(
+            turn=f"round{played.round}",
+            prompt=prompt,
+            reply=reply,
+            asked={"prediction": "a number", "choice": "a number"},
+            outcome={"prediction": read.prediction, "choice": read.choice},
+            recorded=asdict(played),
+            consistent=replay.completed[-1] == played,
+        )
+
+
+def _template(text: str) -> re.Pattern[str]:
+    """A prompt template closing a turn, each ``{field}`` a group (``f0`` for ``{0}``)."""
+    parts = []
+    for literal, name, _, _ in Formatter().parse(text):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(rf"(?P<{name if name and not name.isdigit() else f'f{name}'}>.*?)")
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+_HOLDEM_PROMPTS = {
+    kind: _template(text)
+    for kind, text in (
+        ("beliefs", BELIEF_PROMPT),
+        ("action", ACTION_PROMPT),
+        ("reask", REASK_PROMPT),
+        ("style", STYLE_PROMPT),
+    )
+}
+
+
+def _holdem_kind(prompt: str) -> tuple[str, re.Match[str]]:
+    """The question a Hold'em turn asks and its template's match."""
+    for kind, pattern in _HOLDEM_PROMPTS.items():
+        if match := pattern.search(prompt):
+            return kind, match
+    raise ValueError(f"not a Hold'em question: {prompt[-80:]!r}")
+
+
+def _holdem_beliefs(match: re.Match[str], reply: str, beliefs: tuple[BeliefResult, ...]) -> Turn:
+    """A belief reply read with ``parse_beliefs`` (letters as shown), checked with its hand's."""
+    order = tuple(HOLDING_OPTIONS.index(match.group(f"f{i}")) for i in range(3))
+    read = parse_beliefs(reply, order)
+    return Turn(
+        turn="",
+        prompt="",
+        reply=reply,
+        asked={"cards": "A, B or C", "raise": "yes or no"},
+        outcome={
+            "cards": None if read.holding is None else "ABC"[order.index(read.holding)],
+            "raise": None if read.raise_ is None else YES_NO[read.raise_],
+        },
+        recorded=[asdict(belief) for belief in beliefs],
+        consistent=[read.holding, read.raise_][: len(beliefs)] == [b.answer for b in beliefs],
+    )
+
+
+def _holdem_style(match: re.Match[str], reply: str, record: MatchRecord) -> Turn:
+    """The style reply read with ``parse_style`` (letters as shown), checked with the match's."""
+    by_text = {text: name for name, text in STYLE_OPTIONS}
+    order = (by_text[match.group("f0")], by_text[match.group("f1")])
+    read = parse_style(reply, order)
+    return Turn(
+        turn="",
+        prompt="",
+        reply=reply,
+        asked={"style": "A or B"},
+        outcome={"style": None if read is None else "AB"[order.index(read)]},
+        recorded=record.style_answer,
+        consistent=read == record.style_answer,
+    )
+
+
+def _holdem_action(match: re.Match[str], reply: str, action: TableAction, last: bool) -> Turn:
+    """An action reply read with ``parse_action``; ``last``: no re-ask followed it."""
+    legal = tuple(match.group("legal").split(", "))
+    read = parse_action(reply, legal)
+    played = None if action.invalid else action.action
+    return Turn(
+        turn="",
+        prompt="",
+        reply=reply,
+        asked={"action": f"one of the legal actions ({', '.join(legal)})"},
+        outcome={"action": read},
+        recorded=asdict(action),
+        consistent=read == played if last else read is None,
+    )
+
+
+def holdem_turns(question: str, sample: EvalSample) -> Iterator[Turn]:
+    """The replies to one Hold'em question: ``beliefs``, ``action`` (re-asks too) or ``style``."""
+    record = MatchRecord.from_dict(sample.store[HOLDEM_KEY])
+    asked = [(*_holdem_kind(prompt), prompt, reply) for prompt, reply in _assistant_turns(sample)]
+    beliefs = iter(hand.beliefs for hand in record.hands if hand.beliefs)
+    actions = iter(a for hand in record.hands for a in hand.actions if a.seat == MODEL_SEAT)
+    action = None
+    for number, (kind, match, prompt, reply) in enumerate(asked):
+        if kind == "beliefs":
+            turn = _holdem_beliefs(match, reply, next(beliefs))
+        elif kind == "style":
+            turn = _holdem_style(match, reply, record)
+        else:
+            action = next(actions) if kind == "action" else action
+            last = number + 1 == len(asked) or asked[number + 1][0] != "reask"
+            turn = _holdem_action(match, reply, action, last)  # type: ignore[arg-type]
+        if question == kind or (question, kind) == ("action", "reask"):
+            yield replace(turn, turn=f"turn{number + 1}", prompt=prompt)
+
+
+def _rating_request(prompts: list[tuple[str, str]], reply: str, statement: str) -> str:
+    """The prompt that got ``reply`` and quotes ``statement``, from the statement's line on."""
+    for completion, prompt in prompts:
+        if completion == reply and (at := prompt.rfind(statement)) >= 0:
+            return prompt[prompt.rfind("\n", 0, at) + 1 :]
+    raise ValueError(f"no prompt quoting {statement!r} got the reply {reply[:60]!r}")
+
+
+def cogbench_turns(sample: EvalSample) -> Iterator[Turn]:
+    """The reply each question's rating was read from, read with ``parse_rating_answer``."""
+    prompts = [
+        (event.output.completion, event.input[-1].text)
+        for event in sample.events
+        if isinstance(event, ModelEvent) and event.input
+    ]
+    for record in sample.store[COGBENCH_KEY]:
+        for number, answer in enumerate(record["answers"], start=1):
+            read = parse_rating_answer(answer["raw"]).rating
+            yield Turn(
+                turn=f"t{record['iteration']}.q{number}",
+                prompt=_rating_request(prompts, answer["raw"], answer["question"]),
+                reply=answer["raw"],
+                asked={"rating": "one number from 1 to 5"},
+                outcome={"rating": read},
+                recorded=answer["rating"],
+                consistent=read == answer["rating"],
+            )
+
+
+READERS: dict[str, Reader] = {
+    "egosocial_static": Reader("egosocial_static", "EgoSocialArena static's reader", static_turns),
+    "number_guessing": Reader(
+        "egosocial_number_guessing", "Number Guessing's reader", number_guessing_turns
+    ),
+    "holdem_action": Reader(
+        "egosocial_holdem", "Hold'em's action reader", partial(holdem_turns, "action")
+    ),
+    "holdem_beliefs": Reader(
+        "egosocial_holdem", "Hold'em's belief reader", partial(holdem_turns, "beliefs")
+    ),
+    "holdem_style": Reader(
+        "egosocial_holdem", "Hold'em's style reader", partial(holdem_turns, "style")
+    ),
+    "cogbench_rating": Reader("cogbench", "CogBench's rating reader", cogbench_turns),
+}
+"""The readers measured on real chat replies, by the name of their files."""
+
+
+def finished_logs(paths: list[Path], task: str) -> list[tuple[Path, EvalLog]]:
+    """Finished logs of ``task`` by real models under ``paths``, each ``eval_id`` once (newest)."""
+    found = [
+        path
+        for root in paths
+        for path in ([root] if root.is_file() else sorted(root.rglob("*.eval")))
+        if not any(part == "wt" or part.startswith("frozen") for part in path.parts)
+    ]
+    newest: dict[str, tuple[Path, EvalLog]] = {}
+    for path in sorted(found, key=lambda path: (path.name, str(path))):
+        header = read_eval_log(str(path), header_only=True)
+        if (
+            header.status == "success"
+            and task_name(header) == task
+            and not header.eval.model.startswith(SCRIPTED)
+        ):
+            newest[header.eval.eval_id] = (path, header)
+    return sorted(newest.values())
+
+
+def _stratum(outcome: dict[str, Any]) -> str:
+    """The value read (one field) or the fields read (two); ``none`` when nothing was read."""
+    if len(outcome) == 1:
+        (value,) = outcome.values()
+        return "none" if value is None else str(value)
+    return "+".join(name for name, value in outcome.items() if value is not None) or "none"
+
+
+def sample_reader(name: str, paths: list[Path], folder: Path) -> None:
+    """Read every reply of the reader's logs, report mismatches with the logs, draw the sample."""
+    reader = READERS[name]
+    strata: dict[str, list[dict[str, Any]]] = {}
+    mismatches = []
+    for path, header in finished_logs(paths, reader.task):
+        log = read_eval_log(str(path), resolve_attachments=True)
+        for sample in log.samples or []:
+            if not sample.scores:
+                continue
+            for turn in reader.turns(sample):
+                entry = {
+                    "model": header.eval.model, "log": str(path), "sample": str(sample.id),
+                    "epoch": sample.epoch, "turn": turn.turn, "outcome": turn.outcome,
+                    "recorded": turn.recorded, "consistent": turn.consistent,
+                    "blind": {"prompt": turn.prompt, "asked": turn.asked, "reply": turn.reply},
+                }  # fmt: skip
+                strata.setdefault(_stratum(turn.outcome), []).append(entry)
+                if not turn.consistent:
+                    mismatches.append(entry)
+        print(f"{path}: {header.eval.model}")
+    for entry in mismatches:
+        print(
+            f"mismatch {entry['log']} {entry['sample']} {entry['turn']}: read "
+            f"{entry['outcome']}, recorded {entry['recorded']}"
+        )
+    if not strata:
+        raise SystemExit(f"{name}: no finished log of {reader.task} from a real model")
+    draw_sample(strata, folder, name, READER_SIZE, SEED)
+
+
+def _label(raw: Any, fields: list[str], where: str) -> tuple[dict[str, str], str]:
+    """A label as ``{field: answer | none | ambiguous}`` and its note."""
+    value, note = (
+        (raw["label"], raw.get("note", ""))
+        if isinstance(raw, dict) and "label" in raw
+        else (raw, "")
+    )
+    value = value if isinstance(value, dict) else dict.fromkeys(fields, value)
+    if sorted(value) != sorted(fields) or not all(
+        isinstance(v, str | int | float) for v in value.values()
+    ):
+        raise SystemExit(f"{where}: give one label for each of {fields}")
+    cleaned = {field: str(value[field]).strip() for field in fields}
+    return {f: v.lower() if v.lower() in NO_ANSWER else v for f, v in cleaned.items()}, note
+
+
+def field_agrees(read: Any, label: str) -> bool:
+    """Whether a reading matches a label: nothing where none or ambiguous, else the same answer."""
+    if read is None or label in NO_ANSWER:
+        return read is None and label in NO_ANSWER
+    try:
+        return float(read) == float(label)
+    except ValueError:
+        return str(read).casefold() == label.casefold()
+
+
+def join_reader(name: str, labels_path: Path, folder: Path) -> dict[str, Any]:
+    """Join the labels with the key and the replies; agreement per stratum, overall, weighted."""
+    key, labels = read_key_and_labels(labels_path, folder / f"{name}_key.json")
+    replies = {entry["id"]: entry["reply"] for entry in read_json(folder / f"{name}_blind.json")}
+    rows = []
+    for id_, entry in key.items():
+        label, note = _label(labels[id_], list(entry["outcome"]), f"{labels_path}: {id_}")
+        agree = all(field_agrees(entry["outcome"][f], answer) for f, answer in label.items())
+        rows.append(
+            {
+                "id": id_,
+                **entry,
+                "label": label,
+                "agree": agree,
+                "note": note,
+                "reply": replies[id_],
+            }
+        )
+    models = ", ".join(sorted({row["model"] for row in rows}))
+    return results(
+        rows,
+        f"{READERS[name].title} on a random sample of real replies ({models}), labelled blind.",
+        f"python benchmarks/reading_sample.py sample {name}; label the blind file; "
+        f"python benchmarks/reading_sample.py join {name} LABELS",
+        "one labeller who saw only the blind file: the prompt turn, the asked answer fields and "
+        "the reply; never the reader's outcome, the score or the expected answer",
+        misread=lambda r: any(
+            answer == "ambiguous" and r["outcome"][f] is not None
+            for f, answer in r["label"].items()
+        ),
+        shown=("id", "model", "sample", "turn", "stratum", "outcome", "label"),
     )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("sample", "join"))
-    parser.add_argument("benchmark", choices=("cogeval",))
-    parser.add_argument("path", type=Path, help="the Inspect log (sample), the labels (join)")
+    parser.add_argument("reader", choices=("cogeval", *READERS))
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        help="sample: Inspect logs or folders (cogeval: one log; else default "
+        "/work/runs /work/notes); join: the labels file",
+    )
     parser.add_argument("--folder", type=Path, default=Path("/work/blind"))
+    parser.add_argument("--force", action="store_true", help="write over existing files")
     args = parser.parse_args()
+    allow_overwrite(args.force)
+    if args.command == "sample" and args.reader != "cogeval":
+        sample_reader(args.reader, args.paths or list(LOG_ROOTS), args.folder)
+        return 0
+    if len(args.paths) != 1:
+        parser.error(f"{args.command} {args.reader} takes one path")
+    (path,) = args.paths
     if args.command == "sample":
-        sample_cogeval(args.path, args.folder)
+        sample_cogeval(path, args.folder)
+    elif args.reader == "cogeval":
+        write_json_atomically(
+            RESULTS / "cogeval_reading_random.json", join_cogeval(path, args.folder)
+        )
     else:
         write_json_atomically(
-            RESULTS / "cogeval_reading_random.json", join_cogeval(args.path, args.folder)
+            RESULTS / f"{args.reader}_reading_random.json",
+            join_reader(args.reader, path, args.folder),
         )
     return 0
 
