@@ -362,6 +362,21 @@ def test_a_local_model_that_will_sample_is_named_before_the_run() -> None:
     assert sampling_note(ModelSpec("hf/smollm2", {"do_sample": "false"})) is None
     assert sampling_note(ModelSpec("openai/gpt-4o")) is None
     assert sampling_note(ModelSpec("chance")) is None
+    # llama-cpp-python's server samples at temperature 0.8 unless a temperature is sent
+    note = sampling_note(ModelSpec("llamacpp/qwen2.5-coder-1.5b"))
+    assert note is not None and "--temperature 0" in note
+    assert sampling_note(ModelSpec("llamacpp/qwen2.5-coder-1.5b", temperature=0.0)) is None
+
+
+def test_a_temperature_is_part_of_the_profile_identity_and_the_step_folder() -> None:
+    """Profiles at another temperature are another identity, and compare names the difference."""
+    from cog_tasks.commands.profile import PRESETS, _preset_difference, profile_identity
+
+    default, greedy = ModelSpec("llamacpp/q"), ModelSpec("llamacpp/q", temperature=0.0)
+    assert "temperature" not in profile_identity(default, PRESETS["smoke"])  # as stored before
+    assert profile_identity(greedy, PRESETS["smoke"])["temperature"] == 0.0
+    first, second = ({"identity": profile_identity(m, PRESETS["smoke"])} for m in (default, greedy))
+    assert _preset_difference(first, second) == "temperature: None vs 0.0"
 
 
 def test_the_coglm_step_gets_only_the_model_arguments_lm_eval_takes() -> None:

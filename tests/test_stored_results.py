@@ -221,6 +221,15 @@ def test_every_hf_command_of_the_root_readme_is_greedy() -> None:
     assert [line for line in commands if "-M do_sample=false" not in line] == []
 
 
+def test_every_llamacpp_command_of_the_root_readme_is_greedy() -> None:
+    """llama-cpp-python's server samples at temperature 0.8 unless a temperature is sent."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    pattern = r"(inspect eval|cog-tasks profile run) .*--model llamacpp/"
+    commands = [line for line in lines if re.search(pattern, line)]
+    assert len(commands) >= 2  # the llama.cpp chat task and the profile block
+    assert [line for line in commands if "--temperature 0" not in line] == []
+
+
 CITATION = re.compile(r"benchmarks/results/([\w./-]+\.(?:md|txt|json))")
 INTERVAL = re.compile(r"−?-?\d+\.\d{3} \[−?-?\d+\.\d{3}, −?-?\d+\.\d{3}\]")
 DOCS = [

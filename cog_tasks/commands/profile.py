@@ -90,6 +90,7 @@ class ModelSpec:
     seed: int = 0
     max_tokens: int | None = None
     self_judge: bool = False
+    temperature: float | None = None
 
     @property
     def is_chance(self) -> bool:
@@ -120,6 +121,7 @@ def profile_identity(model: ModelSpec, preset: Preset) -> dict[str, Any]:
         "preset": preset.name,
         "seed": model.seed,
         "max_tokens": model.max_tokens,
+        **({"temperature": model.temperature} if model.temperature is not None else {}),
     }
 
 
@@ -302,6 +304,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
             limit=step.limit,
             epochs=step.epochs,
             max_tokens=model.max_tokens,
+            temperature=model.temperature,
             display=_display(),
         )
     if not logs:  # Inspect returns no log when the run was interrupted
@@ -478,6 +481,7 @@ def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[d
         # A log folder of its own for each step and model setting (eval_set resumes from it).
         setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
         setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
+        setting += () if model.temperature is None else (model.temperature,)
         log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting)}"
         headlines = load(REGISTRY[step.benchmark].headlines)(_run_inspect(step, model, log_dir))
     strategies = REGISTRY[step.benchmark].strategies()
@@ -752,7 +756,13 @@ def dry_run(model: ModelSpec, preset: Preset) -> list[cost.Estimate]:
 
 
 def sampling_note(model: ModelSpec) -> str | None:
-    """A warning for a local ``hf/`` model that will sample (no ``-M do_sample``), or ``None``."""
+    """A warning for a local model that will sample unseeded, or ``None``."""
+    if model.name.startswith("llamacpp/") and model.temperature is None:
+        return (
+            f"note: {model.name} will sample (llama-cpp-python's server defaults, temperature "
+            "0.8, top-p 0.95, unseeded, wherever a task sets no temperature: all but CogEval), "
+            "so its chat rows vary from run to run; pass --temperature 0 for greedy replies"
+        )
     if not model.name.startswith("hf/") or "do_sample" in model.args:
         return None
     return (
@@ -763,7 +773,9 @@ def sampling_note(model: ModelSpec) -> str | None:
 
 def _profile_run(args: argparse.Namespace) -> int:
     arguments, roles = dict(args.model_args), dict(args.model_roles)
-    model = ModelSpec(args.model, arguments, roles, args.seed, args.max_tokens, args.self_judge)
+    model = ModelSpec(
+        args.model, arguments, roles, args.seed, args.max_tokens, args.self_judge, args.temperature
+    )
     preset = PRESETS[args.preset]
     if args.dry_run:
         check_roles(model, preset)
@@ -782,7 +794,8 @@ def _profile_run(args: argparse.Namespace) -> int:
 def _preset_difference(first: Mapping[str, Any], second: Mapping[str, Any]) -> str:
     """How two profiles' presets or token caps differ, or ``""``."""
     one, other = ({**profile, **(profile.get("identity") or {})} for profile in (first, second))
-    differing = [name for name in ("preset", "max_tokens") if one.get(name) != other.get(name)]
+    names = ("preset", "max_tokens", "temperature")
+    differing = [name for name in names if one.get(name) != other.get(name)]
     return "; ".join(f"{name}: {one.get(name)} vs {other.get(name)}" for name in differing)
 
 
@@ -878,6 +891,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--max-tokens",
         type=cli.positive_int,
         help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
+    )
+    run.add_argument(
+        "--temperature",
+        type=float,
+        help="sampling temperature of the Inspect tasks that set none themselves (CogEval sets "
+        "its own); default: the provider's (llamacpp/: 0.8; 0 is greedy)",
     )
     cli.add_out_option(run, "output folder", required=True)
     run.add_argument(
