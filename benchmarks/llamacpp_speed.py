@@ -94,8 +94,9 @@ def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) ->
 
 
 def headline_score(scores: dict) -> float:
-    """A sample's headline: its first scorer's value (the task's headline scorer) as a number."""
-    return value_to_float()(next(iter(scores.values())).value)
+    """A sample's headline: its first scorer's value (a dict's first entry) as a number."""
+    value = next(iter(scores.values())).value
+    return value_to_float()(next(iter(value.values())) if isinstance(value, dict) else value)
 
 
 def agreement(runs: list[dict]) -> list[dict]:
