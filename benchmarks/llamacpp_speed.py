@@ -6,7 +6,8 @@ take turns (``--rounds`` times through the list), so a change in the shared
 machine's load falls on all of them. For each run: wall time, output tokens
 and output tokens per second of wall time, peak resident memory of the
 process tree (polled every 0.25 s, server included), and ``uptime``'s
-one-minute load before and after. Then, per pair of backends, the share of
+one-minute load before and after. ``BACKEND/N`` runs a backend with
+``--max-connections N`` (for ``hf``, its batch). Then, per pair of backends, the share of
 samples with identical greedy replies and the paired difference of the
 task's headline score on the same samples, with its 95 % interval
 (faithfulness of the GGUF against its dequantized folder).
@@ -43,11 +44,14 @@ def load() -> float:
 
 
 def model_arguments(backend: str, name: str, folder: str) -> list[str]:
+    """``inspect eval`` model options; ``BACKEND/N`` also caps connections (hf: the batch) at N."""
+    backend, _, slots = backend.partition("/")
+    limit = ["--max-connections", slots] if slots else []
     if backend == "llamacpp":
-        return ["--model", f"llamacpp/{name}"]
+        return ["--model", f"llamacpp/{name}", *limit]
     dtype = backend.split("-", 1)[1]
     return ["--model", "hf/local", "-M", f"model_path={folder}", "-M", f"dtype={dtype}",
-            "-M", "do_sample=false"]  # fmt: skip
+            "-M", "do_sample=false", *limit]  # fmt: skip
 
 
 def run_once(backend: str, args: argparse.Namespace, folder: str, logs: Path) -> dict:
