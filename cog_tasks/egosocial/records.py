@@ -30,7 +30,8 @@ FIRST_PERSON_SYSTEM = (
 #: A formal answer: ``ANSWER: B``, ``**Answer:** (c)``, ``the answer is D``; the letter in any
 #: case, and ``rest``, what follows it on its line.
 _ANSWER_LINE = re.compile(
-    r"\banswer[*_]*[ \t]*(?:is\b[ \t]*:?|[:=])[ \t]*[*_]*[ \t]*[(\[]?[ \t]*"
+    r"\banswer[*_]*[ \t]*(?:is\b(?:[ \t]+(?:indeed|actually|clearly|definitely|still))?[ \t]*:?"
+    r"|[:=])[ \t]*[*_]*[ \t]*[(\[]?[ \t]*"
     r"(?P<letter>[A-Ja-j])\b(?=(?P<rest>[^\n]*))",
     re.IGNORECASE,
 )
@@ -116,17 +117,28 @@ def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
     )
 
 
+def _is_option_line(opening: re.Match[str], options: Sequence[str]) -> bool:
+    """Whether a reply opens with a letter alone or with an option's own text ("A) Yes")."""
+    rest = opening.group("rest")
+    after = normalised_words(rest[_LETTER_CLOSE.match(rest).end() :])  # type: ignore[union-attr]
+    return not after or after in {normalised_words(option) for option in options}
+
+
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
     """The option letter a reply picks, or ``None`` (invalid, scored wrong).
 
-    Formal answers win and must agree, else a reply opening with its letter (docs/static.md).
+    Formal answers and an opening option line must agree, else a reply opening with its
+    letter is read (docs/static.md).
     """
     text = reading.normalize(text)
     answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}
+    opening = _LEADING_LETTER.match(text)
+    listed = len(_OPTION_LINE.findall(text)) > 1  # the options echoed, not an answer
+    if answers and opening and not listed and _is_option_line(opening, options):
+        answers.add(_answer_at(opening, options))  # "A) Yes ... The answer is B": two
     if answers:
         return answers.pop() if len(answers) == 1 else None
-    opening = _LEADING_LETTER.match(text)
-    if opening is None or len(_OPTION_LINE.findall(text)) > 1:
+    if opening is None or listed:
         return None
     return _answer_at(opening, options) or None
 
