@@ -323,10 +323,9 @@ def _refuse_other_versions(task: str, version: object, log_dir: Path) -> None:
 
     (A chance step runs afresh each time, so earlier versions' logs beside it do not matter.)
     """
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    from cog_tasks.common.logs import task_versions
 
-    logs = list_eval_logs(str(log_dir)) if log_dir.is_dir() else []
-    found = {str(read_eval_log(log, header_only=True).eval.task_version) for log in logs}
+    found = task_versions(log_dir)
     if found - {str(version)}:
         raise ProfileStepError(
             f"{log_dir} holds {task}@{', '.join(sorted(found))} logs; the code runs {task}@"

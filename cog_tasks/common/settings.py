@@ -1,4 +1,8 @@
-"""Run-time settings (environment variables, docs/data.md): where data, Hub copies, caches live."""
+"""Run-time settings (environment variables, docs/data.md): where data, Hub copies, caches live.
+
+``COG_TASKS_DATA``, ``COG_TASKS_CACHE``, ``COG_TASKS_<BENCHMARK>_HUB`` for COGLM, COGEVAL,
+COGBENCH and EGOSOCIAL, ``COG_TASKS_COGBENCH_REVISION`` and ``HF_HUB_OFFLINE``.
+"""
 
 from __future__ import annotations
 
