@@ -88,3 +88,23 @@ def test_a_step_folder_of_another_task_version_is_refused_in_one_line(tmp_path: 
         f"{tmp_path / 'b'} holds egosocial_static@0.0.1 logs; the code runs egosocial_static@"
         f"{task.version}: move that folder away to re-run the step (it is never written over)"
     )
+
+
+@pytest.mark.parametrize(
+    ("suite", "task", "sent"),
+    [("cogeval", "cogeval", None), ("egosocial", "egosocial_static", 0.0)],
+)
+def test_a_profile_temperature_skips_a_benchmark_whose_samples_set_their_own(
+    suite: str, task: str, sent: float | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """CogEval refuses a global temperature (each sample sets its own): the step sends none."""
+    import inspect_ai
+
+    from cog_tasks.common.spec import Step
+
+    calls: list[dict] = []
+    monkeypatch.setattr(inspect_ai, "eval_set", lambda *a, **k: calls.append(k) or (False, []))
+    model = ModelSpec("llamacpp/q", temperature=0.0)
+    with pytest.raises(KeyboardInterrupt):  # the fake eval_set returns no log
+        profile._run_inspect(Step(suite, task, {}), model, tmp_path)
+    assert calls[0]["temperature"] == sent

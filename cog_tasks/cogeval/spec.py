@@ -45,6 +45,7 @@ SPEC = BenchmarkSpec(
         "full": (Step("cogeval", "cogeval", {"design": "paper"}, epochs=3),),
     },
     request_turns="cog_tasks.cogeval.spec:request_turns",
+    own_temperatures=True,
     data=DataSource(
         "CogEval reference items (seed 0)",
         build="cog_tasks.cogeval.dataset:build_dataset_dict",

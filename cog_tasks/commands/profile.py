@@ -304,7 +304,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
             limit=step.limit,
             epochs=step.epochs,
             max_tokens=model.max_tokens,
-            temperature=model.temperature,
+            temperature=None if REGISTRY[step.benchmark].own_temperatures else model.temperature,
             display=_display(),
         )
     if not logs:  # Inspect returns no log when the run was interrupted

@@ -56,6 +56,7 @@ class BenchmarkSpec:
         request_turns: ``(task, task_args, metadata) -> list[int]``, characters per request
             (the cost estimate); ``""``: one request a sample.
         self_judges: Whether, without a judge role, its judged steps have the model judge itself.
+        own_temperatures: Whether its samples set their own temperatures (a global one refused).
     """
 
     name: str
@@ -73,6 +74,7 @@ class BenchmarkSpec:
     request_turns: str = ""
     judged_tasks: tuple[str, ...] = ()
     self_judges: bool = False
+    own_temperatures: bool = False
     data: DataSource | None = None
     cli: str = ""
 
