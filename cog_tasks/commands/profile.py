@@ -304,7 +304,7 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
             limit=step.limit,
             epochs=step.epochs,
             max_tokens=model.max_tokens,
-            temperature=None if REGISTRY[step.benchmark].own_temperatures else model.temperature,
+            temperature=_temperature(step, model),
             display=_display(),
         )
     if not logs:  # Inspect returns no log when the run was interrupted
@@ -316,6 +316,11 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
         )
     # eval_set hands back logs without their samples: read the finished log whole.
     return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
+
+
+def _temperature(step: Step, model: ModelSpec) -> float | None:
+    """The temperature a step sends: none where its samples set their own (CogEval)."""
+    return None if REGISTRY[step.benchmark].own_temperatures else model.temperature
 
 
 def _refuse_other_versions(task: str, version: object, log_dir: Path) -> None:
@@ -480,7 +485,8 @@ def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[d
         # A log folder of its own for each step and model setting (eval_set resumes from it).
         setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
         setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
-        setting += () if model.temperature is None else (model.temperature,)
+        temperature = _temperature(step, model)
+        setting += () if temperature is None else (temperature,)
         log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting)}"
         headlines = load(REGISTRY[step.benchmark].headlines)(_run_inspect(step, model, log_dir))
     strategies = REGISTRY[step.benchmark].strategies()
