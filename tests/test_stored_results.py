@@ -56,10 +56,8 @@ def code_version(benchmark: str, task: str) -> str:
     return versions[task] if versions else module.TASK_VERSION
 
 
-STALE: set[str] = {"qwen2.5-coder-1.5b"}
-"""Stored profiles run at earlier task versions (re-run each with its command in INDEX).
-
-Qwen ran ``coglm_chat`` 2.8.0; 2.9.0 reads its 200 logged replies alike (0 change)."""
+STALE: set[str] = set()
+"""Stored profiles run at earlier task versions (re-run each with its command in INDEX)."""
 
 
 def stored_profiles(stale_fails: bool = False) -> list:
