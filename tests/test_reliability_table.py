@@ -372,6 +372,13 @@ ISSUE_47 = [
         "'0'",
     ),
     case(
+        "profile-negative-temperature",
+        "profile run --model chance --out {tmp}/p --dry-run --temperature -1",
+        "clear",
+        "--temperature",
+        "'-1'",
+    ),
+    case(
         "profile-unknown-role",
         "profile run --model chance --out {tmp}/p --dry-run --model-role villain=x/y",
         "clear",

@@ -899,7 +899,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     run.add_argument(
         "--temperature",
-        type=float,
+        type=cli.number_at_least(0.0),
         help="sampling temperature of the Inspect tasks that set none themselves (CogEval sets "
         "its own); default: the provider's (llamacpp/: 0.8; 0 is greedy)",
     )
