@@ -73,10 +73,8 @@ def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
 def task_versions(log_dir: Path) -> set[str]:
     """The task versions of the Inspect logs in ``log_dir`` (none where it does not exist)."""
-    from inspect_ai.log import read_eval_log
-
     paths = _log_paths(log_dir) if log_dir.is_dir() else []
-    return {str(read_eval_log(path, header_only=True).eval.task_version) for path in paths}
+    return {str(_read(path, header_only=True).eval.task_version) for path in paths}
 
 
 def _check_statuses(statuses: Collection[str]) -> None:
