@@ -64,6 +64,15 @@ _NAMED_COUNT = re.compile(
 _COUNT_RANGE = re.compile(r"^\s*(?:-|–|—|\bto\b)\s*" + _COUNT.pattern, re.IGNORECASE)
 #: The longest unknown name read as a state (in words); longer text is prose.
 _MAX_NAME_WORDS = 2
+#: The answer forms our prompts show ("End with a line 'Answer: A, B, C'"): echoed, no answer.
+FORMAT_EXAMPLES = ("A, B, C", "X", "N", "A - B, C - D, ...")
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
+
+
+_EXAMPLE_WORDS = frozenset(_words(example) for example in FORMAT_EXAMPLES)
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,7 @@ def _clean(text: str) -> str:
 
 
 def _answer_lines(response: str) -> list[tuple[int, str]]:
-    """``(line index, raw text after the line's last marker)`` for each line with a marker."""
+    """``(line index, raw text after the line's last marker)`` per marker line, echoes left out."""
     lines = response.splitlines()
     found = []
     for index, line in enumerate(lines):
@@ -93,7 +102,8 @@ def _answer_lines(response: str) -> list[tuple[int, str]]:
             text = next((later for later in lines[index + 1 :] if _clean(later)), "")
             if _MARKER.search(text):
                 continue  # "the answer is:" introducing the next line's own "Answer: ..."
-        found.append((index, text))
+        if _words(_clean(text)) not in _EXAMPLE_WORDS:
+            found.append((index, text))
     return found
 
 

@@ -11,7 +11,7 @@ import pytest
 from cog_tasks.cli import main
 from cog_tasks.cogeval.generator import COT_INSTRUCTIONS, SHORTCUT_HINT, generate_items, make_item
 from cog_tasks.cogeval.graphs import ANALYSIS_FAMILIES, CONDITIONS, GRAPHS
-from cog_tasks.cogeval.parsing import extract_answer, split_route
+from cog_tasks.cogeval.parsing import FORMAT_EXAMPLES, extract_answer, split_route
 
 
 def test_reference_set_is_moderate_stable_and_covers_every_condition() -> None:
@@ -25,6 +25,16 @@ def test_reference_set_is_moderate_stable_and_covers_every_condition() -> None:
     }
     again = generate_items()
     assert [item.to_record() for item in items] == [item.to_record() for item in again]
+
+
+def test_every_answer_form_the_prompts_show_is_a_known_echo() -> None:
+    shown = {
+        example
+        for item in generate_items()
+        for turn in item.to_record()["turns"]
+        for example in re.findall(r"'Answer: ([^']+)'", str(turn))
+    }
+    assert shown and shown <= set(FORMAT_EXAMPLES)
 
 
 def test_dialogs_have_a_description_turn_then_the_change_and_question() -> None:

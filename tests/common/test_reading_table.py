@@ -176,6 +176,12 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("named count", "cogeval-count", "Answer: 15 rooms form 3 clusters", 3),
     ("or", "cogeval-count", "Answer: 15 rooms in 3 or 4 groups", NO),
     ("prose", "cogeval-count", "Answer: rooms 1 to 5 and 6 to 9", NO),
+    # --- the format's example echoed is no answer
+    ("echoed example", "cogeval", "Answer: A, B, C", NO),
+    ("echoed example", "cogeval", "Answer: 1, 3, 5\nAnswer: A, B, C", "1, 3, 5"),
+    ("echoed example", "cogeval-count", "Answer: N", NO),
+    ("echoed example", "rating", "Rating: X", NO),
+    ("echoed example", "guess", "Prediction: <number>; Choice: <number>", NO),
     ("prose", "static", "A good question; I think so.", NO),
     ("prose", "guess", "Round 2 of 5: 50 and 40 were played.", NO),
     ("prose", "guess", "Prediction: 50 (they will probably pick it); Choice: 40", (50, 40)),
