@@ -51,7 +51,8 @@ SPEC = BenchmarkSpec(
             Step(
                 "cogbench",
                 "cogbench",
-                {"agent": "cot", "source": "sample", "max_tokens": 64, "judge": False},
+                {"agent": "cot", "source": "sample", "max_tokens": 256, "judge": False},
+                limit=2,
             ),
         ),
         "full": tuple(

@@ -39,7 +39,13 @@ SPEC = BenchmarkSpec(
             Step(
                 "cogeval",
                 "cogeval",
-                {"design": "paper", "source": "generated", "temperatures": "0", "max_tokens": 128},
+                {
+                    "design": "paper",
+                    "source": "generated",
+                    "domains": "ordRooms",
+                    "temperatures": "0",
+                    "max_tokens": 256,
+                },
             ),
         ),
         "full": (Step("cogeval", "cogeval", {"design": "paper"}, epochs=3),),

@@ -50,9 +50,9 @@ SPEC = BenchmarkSpec(
             ("egosocial_holdem", {"matches": 15}, None),
         ),
         "cpu": _steps(
-            ("egosocial_static", {}, 40),
-            ("egosocial_number_guessing", {"games": 1}, None),
-            ("egosocial_holdem", {"hands": 2, "matches": 1}, None),
+            ("egosocial_static", {}, None),
+            ("egosocial_number_guessing", {"games": 10}, None),
+            ("egosocial_holdem", {"hands": 2, "matches": 15}, None),
         ),
         "full": _steps(
             ("egosocial_static", {"source": "both"}, None),
