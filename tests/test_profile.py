@@ -353,6 +353,26 @@ def test_profile_reuses_a_stored_coglm_run_only_of_its_own_identity(tmp_path: Pa
         _run_lm_eval(model, step, tmp_path / "weights")
 
 
+def test_the_cpu_preset_has_enough_units_and_every_cogeval_task_at_temperature_0() -> None:
+    """Issue 50's sizing: 30 units or more per step (CogBench's fixture set has 4), and every
+    condition and graph of CogEval's paper design, greedy."""
+    from cog_tasks.cogeval.generator import generate_items
+    from cog_tasks.commands.profile import _task
+
+    paper = {(item.condition, item.graph) for item in generate_items(design="paper")}
+
+    steps = [step for spec in REGISTRY.values() for step in spec.presets["cpu"]]
+    assert {step.benchmark for step in steps} == set(REGISTRY)
+    for step in steps:
+        samples = list(_task(step).dataset)[: step.limit]
+        assert len(samples) >= (2 if step.benchmark == "cogbench" else 30), step.task
+        if step.benchmark == "cogeval":
+            seen = {(s.metadata["condition"], s.metadata["graph"]) for s in samples}  # type: ignore[index]
+            assert {condition for condition, _ in seen} == {condition for condition, _ in paper}
+            assert {graph for _, graph in seen} == {graph for _, graph in paper}
+            assert {s.metadata["temperature"] for s in samples} == {0.0}  # type: ignore[index]
+
+
 def test_a_local_model_that_will_sample_is_named_before_the_run() -> None:
     """Inspect's hf provider samples unless told: the profile says so, once, up front."""
     from cog_tasks.commands.profile import sampling_note
