@@ -510,13 +510,13 @@ def test_the_preset_help_names_every_preset(capsys) -> None:
 @pytest.mark.slow
 def test_a_step_leaves_no_active_model_for_the_next_task_built(tmp_path: Path) -> None:
     """``eval_set`` sets Inspect's active model in its caller's context; a step keeps it inside."""
-    from cog_tasks.commands.profile import _run_inspect
+    from cog_tasks.commands.profile import _run_inspect, _task
     from cog_tasks.common.generation import eval_model
     from cog_tasks.common.spec import Step
 
     pytest.importorskip("llama_cpp", reason="needs the llamacpp extra")
     step = Step("egosocial", "egosocial_static", {}, limit=1)
     model = ModelSpec("llamacpp/smollm2", {"context": "2048"}, max_tokens=8)  # mockllm: web
-    log = _run_inspect(step, model, tmp_path)
+    log = _run_inspect(step, _task(step), model, tmp_path)
     assert log.status == "success"
     assert eval_model() is None  # the next step's task is built outside any eval

@@ -66,28 +66,28 @@ def test_an_inspect_step_off_a_terminal_beats(
     assert "cogeval: running for" in capsys.readouterr().err
 
 
-@pytest.mark.slow
-def test_a_step_folder_of_another_task_version_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_each_task_version_has_its_own_step_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """A new task version never resumes on, or writes into, the logs of an earlier one."""
-    from inspect_ai.log import read_eval_log, write_eval_log
+    from types import SimpleNamespace
 
-    from cog_tasks.common.scripted import run_chance_model
-    from cog_tasks.egosocial.inspect import egosocial_static
-    from cog_tasks.egosocial.inspect.chance import ChanceAnswerer
+    from cog_tasks.common.spec import Step
 
-    task = egosocial_static()
-    log = run_chance_model(task, ChanceAnswerer(0), str(tmp_path / "a"), 1, 1)
-    profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "a")
-    profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "none")
-    old = read_eval_log(log.location)
-    old.eval.task_version = "0.0.1"
-    write_eval_log(old, str(tmp_path / "b" / "old.eval"))
-    with pytest.raises(profile.ProfileStepError) as refused:
-        profile._refuse_other_versions("egosocial_static", task.version, tmp_path / "b")
-    assert str(refused.value) == (
-        f"{tmp_path / 'b'} holds egosocial_static@0.0.1 logs; the code runs egosocial_static@"
-        f"{task.version}: move that folder away to re-run the step (it is never written over)"
-    )
+    folders: list[Path] = []
+
+    def run(step: Step, task: object, model: ModelSpec, log_dir: Path) -> None:
+        folders.append(log_dir)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(profile, "_run_inspect", run)
+    step, model = Step("egosocial", "egosocial_static", {}, limit=1), ModelSpec("llamacpp/q")
+    for version in ("1.0.0", "1.0.0", "1.0.1"):
+        monkeypatch.setattr(profile, "_task", lambda _, v=version: SimpleNamespace(version=v))
+        with pytest.raises(KeyboardInterrupt):
+            profile._step_rows(step, model, tmp_path, lm_eval=False)
+    assert folders[0] == folders[1] != folders[2]
+    assert folders[2].parent == tmp_path / "logs"
 
 
 @pytest.mark.parametrize(
@@ -106,5 +106,6 @@ def test_a_profile_temperature_skips_a_benchmark_whose_samples_set_their_own(
     monkeypatch.setattr(inspect_ai, "eval_set", lambda *a, **k: calls.append(k) or (False, []))
     model = ModelSpec("llamacpp/q", temperature=0.0)
     with pytest.raises(KeyboardInterrupt):  # the fake eval_set returns no log
-        profile._run_inspect(Step(suite, task, {}), model, tmp_path)
+        step = Step(suite, task, {})
+        profile._run_inspect(step, profile._task(step), model, tmp_path)
     assert calls[0]["temperature"] == sent

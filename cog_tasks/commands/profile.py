@@ -276,11 +276,10 @@ def _heartbeat(task: str, log_dir: Path, planned: int) -> Iterator[None]:
         thread.join()
 
 
-def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
-    """Run one step through Inspect (``eval_set`` for models, so reruns resume)."""
+def _run_inspect(step: Step, task: Task, model: ModelSpec, log_dir: Path) -> EvalLog:
+    """Run one step's ``task`` through Inspect (``eval_set`` for models, so reruns resume)."""
     from cog_tasks.common.scripted import run_chance_model
 
-    task = _task(step)
     if model.is_chance:
         answerer = REGISTRY[step.benchmark].chance_answerer(step.task_args, model.seed)
         try:
@@ -291,7 +290,6 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 
     from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
-    _refuse_other_versions(step.task, task.version, log_dir)  # eval_set would resume there
     planned = min(len(task.dataset), step.limit or len(task.dataset)) * step.epochs
     with _heartbeat(step.task, log_dir, planned):  # eval_set's active model stays in its context
         finished, logs = contextvars.copy_context().run(
@@ -321,21 +319,6 @@ def _run_inspect(step: Step, model: ModelSpec, log_dir: Path) -> EvalLog:
 def _temperature(step: Step, model: ModelSpec) -> float | None:
     """The temperature a step sends: none where its samples set their own (CogEval)."""
     return None if REGISTRY[step.benchmark].own_temperatures else model.temperature
-
-
-def _refuse_other_versions(task: str, version: object, log_dir: Path) -> None:
-    """Refuse a model step's folder holding logs of another version of ``task``.
-
-    (A chance step runs afresh each time, so earlier versions' logs beside it do not matter.)
-    """
-    from cog_tasks.common.logs import task_versions
-
-    found = task_versions(log_dir)
-    if found - {str(version)}:
-        raise ProfileStepError(
-            f"{log_dir} holds {task}@{', '.join(sorted(found))} logs; the code runs {task}@"
-            f"{version}: move that folder away to re-run the step (it is never written over)"
-        )
 
 
 # Inspect ``hf`` arguments the CogLM lm-eval step neither needs nor accepts.
@@ -482,13 +465,16 @@ def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[d
     if lm_eval:
         headlines = _run_lm_eval(model, step, out)
     else:
-        # A log folder of its own for each step and model setting (eval_set resumes from it).
+        # A log folder of its own for each task version, step and model setting (eval_set
+        # resumes from it, so it never resumes on another version's samples).
+        task = _task(step)
         setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
         setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
         temperature = _temperature(step, model)
         setting += () if temperature is None else (temperature,)
-        log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting)}"
-        headlines = load(REGISTRY[step.benchmark].headlines)(_run_inspect(step, model, log_dir))
+        log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting, task.version)}"
+        log = _run_inspect(step, task, model, log_dir)
+        headlines = load(REGISTRY[step.benchmark].headlines)(log)
     strategies = REGISTRY[step.benchmark].strategies()
     return [h.as_row() for h in with_trivial(headlines, strategies, seed=model.seed)]
 

@@ -71,12 +71,6 @@ def _log_paths(source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     return paths
 
 
-def task_versions(log_dir: Path) -> set[str]:
-    """The task versions of the Inspect logs in ``log_dir`` (none where it does not exist)."""
-    paths = _log_paths(log_dir) if log_dir.is_dir() else []
-    return {str(_read(path, header_only=True).eval.task_version) for path in paths}
-
-
 def _check_statuses(statuses: Collection[str]) -> None:
     unknown = set(statuses) - EVERY_STATUS
     if unknown:
