@@ -21,7 +21,8 @@ answer equal to the label's after :func:`normalise`. The results keep the reply 
 own model's replies).
 
 The other readers (:data:`READERS`: EgoSocialArena static, Number Guessing, Hold'em
-actions, beliefs and style, CogBench ratings) are measured on every reply of every finished
+actions, beliefs and style, CogBench ratings, blackjack beliefs and the judge's grades of
+them) are measured on every reply of every finished
 log of their task from a real model (not ``mockllm/``) found under the paths given (default
 ``/work/runs`` and ``/work/notes``; a log copied elsewhere, the same ``eval_id``, is read
 once). Each reply is read with the function the task's scorer calls on it, in this code, and
@@ -34,7 +35,8 @@ answer the reply gives in the asked form, ``"none"`` or ``"ambiguous"`` (two dif
 answers), one per field as ``{field: label}`` where ``asked`` has two fields; any label may
 be wrapped as ``{"label": label, "note": "..."}``. A field agrees when the reader read
 nothing where its label is ``none`` or ``ambiguous``, or read the label's answer (numbers
-compared as numbers, words without case); a reply agrees when all its fields do. ``join``
+compared as numbers, else by their words without case, so a belief's label is its text); a
+reply agrees when all its fields do. ``join``
 writes ``results/<reader>_reading_random.json`` with the replies (our own models') but
 never the prompts (the authors' items). CogBench's unit is the reply each question's rating
 was read from (the last try where the agent re-asked).
@@ -69,6 +71,7 @@ from cog_tasks.cogbench.parsing import parse_rating_answer
 from cog_tasks.common.files import allow_overwrite, read_json, write_json_atomically
 from cog_tasks.common.logs import task_name
 from cog_tasks.common.stats import Interval, wilson_interval
+from cog_tasks.egosocial.beliefs import BELIEF_TYPES, parse_grade, read_beliefs
 from cog_tasks.egosocial.holdem import (
     ACTION_PROMPT,
     BELIEF_PROMPT,
@@ -85,6 +88,7 @@ from cog_tasks.egosocial.holdem import (
     parse_beliefs,
     parse_style,
 )
+from cog_tasks.egosocial.inspect.beliefs import JUDGE_ATTEMPTS
 from cog_tasks.egosocial.inspect.games import HOLDEM_KEY, NUMBER_GUESSING_KEY
 from cog_tasks.egosocial.inspect.static import ROTATIONS_KEY, rotated, rotation_prompt
 from cog_tasks.egosocial.number_guessing import NumberGuessingGame, parse_round_reply
@@ -479,6 +483,56 @@ def cogbench_turns(sample: EvalSample) -> Iterator[Turn]:
             )
 
 
+def _user_text(sample: EvalSample) -> str:
+    """The last user message of a sample's input (the prompt its one reply answers)."""
+    return next(m.text for m in reversed(sample.input) if m.role == "user")  # type: ignore[union-attr]
+
+
+def blackjack_turns(sample: EvalSample) -> Iterator[Turn]:
+    """The beliefs reply, read with ``read_beliefs`` (the texts), checked with the score."""
+    prompt, reply = _user_text(sample), sample.output.completion
+    read = {kind: found.text for kind, found in read_beliefs(reply, prompt).items()}
+    value = sample.scores["belief_judge"].value  # type: ignore[index]
+    yield Turn(
+        turn="reply",
+        prompt=prompt,
+        reply=reply,
+        asked={kind: "the text inside its braces" for kind in BELIEF_TYPES},
+        outcome=read,
+        recorded=value["not_stated"],  # type: ignore[index]
+        consistent=value["not_stated"] == sum(t is None for t in read.values()) / 2,  # type: ignore[index]
+    )
+
+
+def grade_turns(sample: EvalSample) -> Iterator[Turn]:
+    """Each reply of the judge, read with ``parse_grade``, checked with the beliefs' grades."""
+    calls = iter(
+        (event.input[-1].text, event.output.completion)
+        for event in sample.events
+        if isinstance(event, ModelEvent) and event.role is not None and event.input
+    )
+    value = sample.scores["belief_judge"].value  # type: ignore[index]
+    read_texts = read_beliefs(sample.output.completion, _user_text(sample))
+    for kind in BELIEF_TYPES:
+        if read_texts[kind].text is None:
+            continue
+        for attempt in range(JUDGE_ATTEMPTS):
+            prompt, reply = next(calls)
+            grade = parse_grade(reply)
+            last = grade is not None or attempt + 1 == JUDGE_ATTEMPTS
+            yield Turn(
+                turn=f"{kind}.{attempt + 1}",
+                prompt=prompt,
+                reply=reply,
+                asked={"grade": "C or I"},
+                outcome={"grade": None if grade is None else "C" if grade else "I"},
+                recorded=value[kind],  # type: ignore[index]
+                consistent=not last or float(bool(grade)) == value[kind],  # type: ignore[index]
+            )
+            if grade is not None:
+                break
+
+
 READERS: dict[str, Reader] = {
     "egosocial_static": Reader("egosocial_static", "EgoSocialArena static's reader", static_turns),
     "number_guessing": Reader(
@@ -494,6 +548,12 @@ READERS: dict[str, Reader] = {
         "egosocial_holdem", "Hold'em's style reader", partial(holdem_turns, "style")
     ),
     "cogbench_rating": Reader("cogbench", "CogBench's rating reader", cogbench_turns),
+    "blackjack_beliefs": Reader(
+        "egosocial_blackjack_beliefs", "Blackjack's belief reader", blackjack_turns
+    ),
+    "blackjack_grade": Reader(
+        "egosocial_blackjack_beliefs", "Blackjack's grade reader (the judge's replies)", grade_turns
+    ),
 }
 """The readers measured on real chat replies, by the name of their files."""
 
@@ -580,7 +640,12 @@ def field_agrees(read: Any, label: str) -> bool:
     try:
         return float(read) == float(label)
     except ValueError:
-        return str(read).casefold() == label.casefold()
+        return _words(str(read)) == _words(label)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text without case (a belief's text is compared by its words)."""
+    return re.findall(r"\w+", text.casefold())
 
 
 def join_reader(name: str, labels_path: Path, folder: Path) -> dict[str, Any]:
