@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reading_sample import _HOLDEM_PROMPTS, READERS  # noqa: E402
 
 from cog_tasks.cogbench.parsing import parse_rating_answer  # noqa: E402
+from cog_tasks.common.models import embedded_model_path  # noqa: E402
 from cog_tasks.common.stats import paired_difference, wilson_interval  # noqa: E402
 from cog_tasks.egosocial.holdem import HOLDING_OPTIONS, parse_action, parse_beliefs  # noqa: E402
 from cog_tasks.egosocial.number_guessing import parse_round_reply  # noqa: E402
@@ -122,12 +123,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=50)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    import subprocess
-
-    folder = subprocess.run(
-        [sys.executable, "-m", "cog_tasks.cli", "model-path", args.model],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
+    folder = str(embedded_model_path(args.model))
     every = logged_requests(args.reader, args.log)
     drawn = random.Random(args.seed).sample(every, min(args.prompts, len(every)))
     started = time.monotonic()

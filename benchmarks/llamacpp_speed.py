@@ -36,6 +36,7 @@ import psutil
 from inspect_ai.log import read_eval_log
 from inspect_ai.scorer import value_to_float
 
+from cog_tasks.common.models import embedded_model_path
 from cog_tasks.common.stats import paired_difference
 
 BACKENDS = ("llamacpp", "hf-bfloat16", "hf-float32")
@@ -152,10 +153,7 @@ def main() -> None:
     parser.add_argument("--reuse", action="append", default=[], metavar="BACKEND=LOG")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    folder = subprocess.run(
-        [sys.executable, "-m", "cog_tasks.cli", "model-path", args.model],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
+    folder = str(embedded_model_path(args.model))
     runs: list[dict] = []
     for pair in args.reuse:
         backend, _, log = pair.partition("=")
