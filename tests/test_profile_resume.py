@@ -83,7 +83,8 @@ def test_each_task_version_has_its_own_step_folder(
     monkeypatch.setattr(profile, "_run_inspect", run)
     step, model = Step("egosocial", "egosocial_static", {}, limit=1), ModelSpec("llamacpp/q")
     for version in ("1.0.0", "1.0.0", "1.0.1"):
-        monkeypatch.setattr(profile, "_task", lambda _, v=version: SimpleNamespace(version=v))
+        task = SimpleNamespace(version=version, config=SimpleNamespace(max_tokens=None))
+        monkeypatch.setattr(profile, "_task", lambda _, t=task: t)
         with pytest.raises(KeyboardInterrupt):
             profile._step_rows(step, model, tmp_path, lm_eval=False)
     assert folders[0] == folders[1] != folders[2]
@@ -91,21 +92,30 @@ def test_each_task_version_has_its_own_step_folder(
 
 
 @pytest.mark.parametrize(
-    ("suite", "task", "sent"),
-    [("cogeval", "cogeval", None), ("egosocial", "egosocial_static", 0.0)],
+    ("suite", "task", "args", "sent"),
+    [
+        ("cogeval", "cogeval", {"max_tokens": 1024}, (None, None)),
+        ("egosocial", "egosocial_static", {}, (0.0, 256)),
+    ],
 )
-def test_a_profile_temperature_skips_a_benchmark_whose_samples_set_their_own(
-    suite: str, task: str, sent: float | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def test_a_profile_setting_skips_a_step_that_sets_its_own(
+    suite: str,
+    task: str,
+    args: dict,
+    sent: tuple,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
-    """CogEval refuses a global temperature (each sample sets its own): the step sends none."""
+    """CogEval's samples set their temperatures, and its task its token cap (an eval-level
+    cap would override the task's): the step sends neither."""
     import inspect_ai
 
     from cog_tasks.common.spec import Step
 
     calls: list[dict] = []
     monkeypatch.setattr(inspect_ai, "eval_set", lambda *a, **k: calls.append(k) or (False, []))
-    model = ModelSpec("llamacpp/q", temperature=0.0)
+    model = ModelSpec("llamacpp/q", temperature=0.0, max_tokens=256)
     with pytest.raises(KeyboardInterrupt):  # the fake eval_set returns no log
-        step = Step(suite, task, {})
+        step = Step(suite, task, args)
         profile._run_inspect(step, profile._task(step), model, tmp_path)
-    assert calls[0]["temperature"] == sent
+    assert (calls[0]["temperature"], calls[0]["max_tokens"]) == sent

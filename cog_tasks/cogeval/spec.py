@@ -42,9 +42,10 @@ SPEC = BenchmarkSpec(
                 {
                     "design": "paper",
                     "source": "generated",
+                    "graphs": "n7tree,n13line,n15star",
                     "domains": "ordRooms",
                     "temperatures": "0",
-                    "max_tokens": 256,
+                    "max_tokens": 1024,
                 },
             ),
         ),

@@ -301,7 +301,7 @@ def _run_inspect(step: Step, task: Task, model: ModelSpec, log_dir: Path) -> Eva
             model_roles=step_roles(model) or None,
             limit=step.limit,
             epochs=step.epochs,
-            max_tokens=model.max_tokens,
+            max_tokens=_max_tokens(task, model),
             temperature=_temperature(step, model),
             display=_display(),
         )
@@ -314,6 +314,11 @@ def _run_inspect(step: Step, task: Task, model: ModelSpec, log_dir: Path) -> Eva
         )
     # eval_set hands back logs without their samples: read the finished log whole.
     return read_log(logs[0].location, tasks={step.task}, statuses=SUCCESS_ONLY)
+
+
+def _max_tokens(task: Task, model: ModelSpec) -> int | None:
+    """The token cap a step sends: none where its task sets its own (an eval's would win)."""
+    return None if task.config.max_tokens else model.max_tokens
 
 
 def _temperature(step: Step, model: ModelSpec) -> float | None:
@@ -469,7 +474,7 @@ def _step_rows(step: Step, model: ModelSpec, out: Path, lm_eval: bool) -> list[d
         # resumes from it, so it never resumes on another version's samples).
         task = _task(step)
         setting = (step.task, dict(step.task_args), step.limit, step.epochs, model.name)
-        setting += (redact(model.args), dict(model.roles), model.seed, model.max_tokens)
+        setting += (redact(model.args), dict(model.roles), model.seed, _max_tokens(task, model))
         temperature = _temperature(step, model)
         setting += () if temperature is None else (temperature,)
         log_dir = out / "logs" / f"{step.task}-{_setting_digest(*setting, task.version)}"
@@ -881,7 +886,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--max-tokens",
         type=cli.positive_int,
-        help="cap on generated tokens in the Inspect tasks (e.g. for a base model)",
+        help="cap on generated tokens in the Inspect tasks that set none themselves (CogEval "
+        "sets its own: -T max_tokens, else the paper's 2,048; e.g. for a base model)",
     )
     run.add_argument(
         "--temperature",

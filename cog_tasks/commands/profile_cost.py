@@ -27,7 +27,7 @@ class Estimate:
 def estimate_step(step: Step, dataset: list[Any], output_cap: int | None) -> Estimate:
     """Requests and tokens of one Inspect step from the samples it would run."""
     chosen = dataset[: step.limit] if step.limit is not None else dataset
-    cap = output_cap or step.task_args.get("max_tokens") or DEFAULT_OUTPUT_CAP
+    cap = step.task_args.get("max_tokens") or output_cap or DEFAULT_OUTPUT_CAP
     # Characters each request of one sample adds beyond the first prompt (its spec's rule).
     spec = REGISTRY[step.benchmark]
     turns = load(spec.request_turns) if spec.request_turns else lambda *_: [0]
