@@ -695,6 +695,9 @@ def main() -> int:
     )
     parser.add_argument("--folder", type=Path, default=Path("/work/blind"))
     parser.add_argument("--force", action="store_true", help="write over existing files")
+    parser.add_argument(
+        "--suffix", default="", help="join: results/<reader>_reading_random<SUFFIX>.json"
+    )
     args = parser.parse_args()
     allow_overwrite(args.force)
     if args.command == "sample" and args.reader != "cogeval":
@@ -707,11 +710,11 @@ def main() -> int:
         sample_cogeval(path, args.folder)
     elif args.reader == "cogeval":
         write_json_atomically(
-            RESULTS / "cogeval_reading_random.json", join_cogeval(path, args.folder)
+            RESULTS / f"cogeval_reading_random{args.suffix}.json", join_cogeval(path, args.folder)
         )
     else:
         write_json_atomically(
-            RESULTS / f"{args.reader}_reading_random.json",
+            RESULTS / f"{args.reader}_reading_random{args.suffix}.json",
             join_reader(args.reader, path, args.folder),
         )
     return 0
