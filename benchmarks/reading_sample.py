@@ -15,10 +15,10 @@ CogEval: the finished samples (those with a score) of one Inspect log of ``cogev
 stratum is the scorer's failure mode (``success`` when none); the blind file holds the
 user turn the scored reply answers and the scored reply. Labels are
 ``{id: {"label": "one" | "ambiguous" | "none", "answer": "...", "note": "..."}}`` (``answer``,
-the single answer the reply gives, only for ``one``). The reader agrees when it read nothing
-(``no_answer`` or ``unparseable``) where the label is ``none`` or ``ambiguous``, or read an
-answer equal to the label's after :func:`normalise`. The results keep the reply text (our
-own model's replies).
+the single answer the reply gives, only for ``one``). ``join`` reads each reply again with
+this code's ``read_final_answer``; the reader agrees when it reads nothing where the label is
+``none`` or ``ambiguous``, or an answer equal to the label's after :func:`normalise`. The
+results keep the reply text (our own model's replies).
 
 The other readers (:data:`READERS`: EgoSocialArena static, Number Guessing, Hold'em
 actions, beliefs and style, CogBench ratings, blackjack beliefs and the judge's grades of
@@ -68,6 +68,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from cog_tasks.cogbench.inspect.solver import STORE_KEY as COGBENCH_KEY
 from cog_tasks.cogbench.parsing import parse_rating_answer
+from cog_tasks.cogeval.parsing import read_final_answer
 from cog_tasks.common.files import allow_overwrite, read_json, write_json_atomically
 from cog_tasks.common.logs import task_name
 from cog_tasks.common.stats import Interval, wilson_interval
@@ -100,7 +101,6 @@ LOG_ROOTS = (Path("/work/runs"), Path("/work/notes"))
 SCRIPTED = "mockllm/"
 RESULTS = Path(__file__).parent / "results"
 NO_ANSWER = ("ambiguous", "none")
-NOTHING_READ = ("no_answer", "unparseable")
 SCORER = "cogeval_scorer"
 _SEPARATORS = re.compile(r"\s*(?:,|;|->|=>|→|\s[-–—]\s|\bthen\b)\s*")
 _PREFIX = re.compile(r"^(?:the\s+)?(?:room\s+)?")
@@ -256,13 +256,16 @@ def join_cogeval(labels_path: Path, folder: Path) -> dict[str, Any]:
         label, label_answer = labels[id_]["label"], labels[id_].get("answer")
         if label not in ("one", *NO_ANSWER) or (label == "one") != (label_answer is not None):
             raise SystemExit(f"{labels_path}: {id_}: not one with an answer, ambiguous or none")
-        read = entry["stratum"] not in NOTHING_READ
+        # Read again by this code (the key keeps the reading of the code that drew the sample).
+        found = read_final_answer(replies[id_])
+        answer = found.text if found.problem is None else None
         if label == "one":
-            agree = read and normalise(entry["answer"]) == normalise(label_answer)
+            agree = answer is not None and normalise(answer) == normalise(label_answer)
         else:
-            agree = not read
+            agree = answer is None
         rows.append({
-            "id": id_, **entry, "label": label, "label_answer": label_answer, "agree": agree,
+            "id": id_, **entry, "read": answer, "label": label, "label_answer": label_answer,
+            "agree": agree,
             "note": labels[id_].get("note", ""), "reply": replies[id_],
         })  # fmt: skip
     return results(
@@ -273,8 +276,8 @@ def join_cogeval(labels_path: Path, folder: Path) -> dict[str, Any]:
         "python benchmarks/reading_sample.py join cogeval LABELS",
         "one labeller (a helper agent) who saw only the blind file: the question turn and the "
         "scored reply; never the reader's outcome or answer, the score or the expected answer",
-        misread=lambda r: r["label"] == "ambiguous" and r["stratum"] not in NOTHING_READ,
-        shown=("id", "sample", "stratum", "answer", "label", "label_answer"),
+        misread=lambda r: r["label"] == "ambiguous" and r["read"] is not None,
+        shown=("id", "sample", "stratum", "read", "label", "label_answer"),
     )
 
 
