@@ -30,7 +30,7 @@ from typing import Any
 
 from cog_tasks.coglm.authors_rule import authors_llama_choice
 from cog_tasks.coglm.extract import LETTERS, extract_choice
-from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.files import allow_overwrite, write_json_atomically
 
 MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
 RESULT = Path(__file__).parent / "results" / "coglm_reading_agreement.json"
@@ -69,7 +69,9 @@ def main() -> int:
         "--sample", type=Path, help="folder for a disagreement sample (not the repo)"
     )
     parser.add_argument("--size", type=int, default=100)
+    parser.add_argument("--force", action="store_true", help="write over the results file")
     args = parser.parse_args()
+    allow_overwrite(args.force)
     old = _old_reader(args.before) if args.before else None
     rows, summary = [], {}
     for model in MODELS:

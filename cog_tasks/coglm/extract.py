@@ -336,6 +336,17 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     return None if spelled is not None and spelled != found else found
 
 
+def _mislettered_line(text: str, choices: Sequence[str]) -> bool:
+    """Whether a line leads with one option's letter and another option's whole text."""
+    for line in text.splitlines():
+        leading = _LEADING_LETTER_LINE.match(line)
+        if leading:
+            index = _letter_index(leading.group(1), len(choices))
+            if _exact_choice(leading.group(2).strip(" .*"), choices) not in (None, index):
+                return True
+    return False
+
+
 def _extract(text: str, choices: Sequence[str]) -> int | None:
     """The option the rules above read from a normalised reply (before the closing line)."""
     if not text.strip():
@@ -348,6 +359,8 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
         picks = [found for found in (rule(body, choices), rule(text, choices)) if found is not None]
         if picks:
             return None if HEDGE in picks or len(set(picks)) > 1 else picks[0]
+    if _mislettered_line(body, choices):
+        return None
     for found in (
         _is_letter_pick(body, num_choices),
         _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),

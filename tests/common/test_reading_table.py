@@ -192,6 +192,8 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("another field's label", "action", "Cards: B; Raise: no", NO),
     ("opening line and answer", "static", "A) Carrot\n\nThe answer is indeed B.", NO),
     ("letter with another's text", "static", "A) Coat\n\nThe correct answer is A.", NO),
+    ("letter with another's text", "coglm", "The best choice is:\nA. Coat\nIt fits best.", NO),
+    ("letter with another's text", "coglm", "The best choice is:\nB. Coat\nIt fits best.", "B"),
     ("opening line and answer", "static", "A) Carrot\n\nThe answer is A.", "A"),
     ("braces", "belief",
      "Self-Belief is {My cards are {Heart 9, Diamond A}, a soft 20, so I stand}",
