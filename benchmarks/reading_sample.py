@@ -562,7 +562,11 @@ READERS: dict[str, Reader] = {
 
 
 def finished_logs(paths: list[Path], task: str) -> list[tuple[Path, EvalLog]]:
-    """Finished logs of ``task`` by real models under ``paths``, each ``eval_id`` once (newest)."""
+    """Finished logs of ``task`` by real models under ``paths``, each ``eval_id`` once (newest).
+
+    A log file named itself in ``paths`` is read whatever its status (an interrupted run's
+    finished samples); one found in a folder only when it succeeded.
+    """
     found = [
         path
         for root in paths
@@ -573,7 +577,7 @@ def finished_logs(paths: list[Path], task: str) -> list[tuple[Path, EvalLog]]:
     for path in sorted(found, key=lambda path: (path.name, str(path))):
         header = read_eval_log(str(path), header_only=True)
         if (
-            header.status == "success"
+            (header.status == "success" or path in paths)
             and task_name(header) == task
             and not header.eval.model.startswith(SCRIPTED)
         ):
