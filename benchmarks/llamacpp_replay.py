@@ -29,7 +29,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import read_eval_log
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reading_sample import _HOLDEM_PROMPTS, READERS  # noqa: E402
+from reading_sample import READERS, _holdem_kind  # noqa: E402
 
 from cog_tasks.cogbench.parsing import parse_rating_answer  # noqa: E402
 from cog_tasks.common.models import embedded_model_path  # noqa: E402
@@ -39,14 +39,14 @@ from cog_tasks.egosocial.number_guessing import parse_round_reply  # noqa: E402
 
 
 def _holdem(prompt: str, reply: str) -> Any:
-    for kind, pattern in _HOLDEM_PROMPTS.items():
-        if match := pattern.search(prompt):
-            if kind == "beliefs":
-                order = tuple(HOLDING_OPTIONS.index(match.group(f"f{i}")) for i in range(3))
-                read = parse_beliefs(reply, order)
-                return (read.holding, read.raise_)
-            if kind in ("action", "reask"):
-                return parse_action(reply, tuple(match.group("legal").split(", ")))
+    """A Hold'em reply read as its question asks (beliefs: holding and raise; else an action)."""
+    kind, match = _holdem_kind(prompt)
+    if kind == "beliefs":
+        order = tuple(HOLDING_OPTIONS.index(match.group(f"f{i}")) for i in range(3))
+        read = parse_beliefs(reply, order)
+        return (read.holding, read.raise_)
+    if kind in ("action", "reask"):
+        return parse_action(reply, tuple(match.group("legal").split(", ")))
     return None
 
 
