@@ -347,6 +347,35 @@ def _mislettered_line(text: str, choices: Sequence[str]) -> bool:
     return False
 
 
+def _opening_pick(body: str, choices: Sequence[str]) -> tuple[int | None, bool]:
+    """The option a reply's first line leads with ("B. ...", "C)"), or :data:`HEDGE`, or ``None``.
+
+    Also whether that line only restates the option ("B. a zebra"). ``None`` where the
+    first line is no answer: an echo of the option list (two lines restating options)
+    or a letter before a sum ("A + B = C").
+    """
+    lines = [line for line in body.splitlines() if line.strip()]
+    leading = _LEADING_LETTER_LINE.match(lines[0]) if lines else None
+    if leading is None or _ARITHMETIC_AFTER.match(lines[0][leading.end(1) :]):
+        return None, False
+    index = _letter_index(leading.group(1), len(choices))
+    rest = leading.group(2).strip()
+    restating = [
+        line
+        for line in lines
+        if (found := _LEADING_LETTER_LINE.match(line))
+        and _exact_choice(found.group(2), choices) is not None
+    ]
+    if index is None or len(restating) > 1:
+        return None, False
+    rejected = _REJECTED_LETTER.match(f" {rest}") or reading.afterthought(
+        rest, leading.group(1), LETTERS[: len(choices)]
+    )
+    if rejected or _exact_choice(rest, choices) not in (None, index):
+        return HEDGE, False
+    return index, not _normalize(rest) or _exact_choice(rest, choices) == index
+
+
 def _extract(text: str, choices: Sequence[str]) -> int | None:
     """The option the rules above read from a normalised reply (before the closing line)."""
     if not text.strip():
@@ -355,12 +384,18 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     body = _SPEAKER_TAG.sub("", text.strip(), count=1)
     for rule in (_boxed_pick, _explicit_pick):
         # Read with and without a leading speaker tag: "Answer: A. On reflection the
-        # answer is B." names A only with its tag, and both readings must agree.
+        # answer is B." names A only with its tag, and both readings must agree, and
+        # with an opening "B." line ("B. ... The answer is \\boxed{D}" is two answers).
         picks = [found for found in (rule(body, choices), rule(text, choices)) if found is not None]
         if picks:
-            return None if HEDGE in picks or len(set(picks)) > 1 else picks[0]
+            picks.append(_opening_pick(body, choices)[0])
+            agreed = reading.one_answer(picks)
+            return agreed.value if agreed.value != HEDGE else None
     if _mislettered_line(body, choices):
         return None
+    opening, restated = _opening_pick(body, choices)
+    if opening == HEDGE or restated:
+        return None if opening == HEDGE else opening
     for found in (
         _is_letter_pick(body, num_choices),
         _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),
