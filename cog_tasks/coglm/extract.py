@@ -396,6 +396,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
     opening, restated = _opening_pick(body, choices)
     if opening == HEDGE or restated:
         return None if opening == HEDGE else opening
+    if _BOXED.search(body):
+        # A box that names no option: the answer's place is unreadable, never guessed from prose.
+        return None
     for found in (
         _is_letter_pick(body, num_choices),
         _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),

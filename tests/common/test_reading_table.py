@@ -7,17 +7,26 @@ Adding a case is one line.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from cog_tasks.cogbench.inspect.version import TASK_VERSION as COGBENCH
 from cog_tasks.cogbench.parsing import parse_judge_score, parse_rating_answer
+from cog_tasks.cogeval.inspect.version import TASK_VERSION as COGEVAL
 from cog_tasks.cogeval.parsing import parse_count, read_final_answer, read_route
 from cog_tasks.coglm.extract import LETTERS, extract_choice
+from cog_tasks.coglm.inspect.version import TASK_VERSION as COGLM_CHAT
 from cog_tasks.common import reading
 from cog_tasks.egosocial.beliefs import parse_grade, read_beliefs
 from cog_tasks.egosocial.holdem import parse_action, parse_beliefs
+from cog_tasks.egosocial.inspect.version import TASK_VERSIONS as EGOSOCIAL
 from cog_tasks.egosocial.number_guessing import parse_round_reply
 from cog_tasks.egosocial.records import parse_choice_letter
 
@@ -140,6 +149,9 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("others discussed", "coglm", "The answer is W + 2. The correct option is A.Carrot", "A"),
     ("others listed", "coglm", "The answer is (A) Carrot. (B) Coat.", NO),
     ("others approved", "coglm", "The answer is (A) Carrot. (B) Coat is also right.", NO),
+    # --- a box that names no option is no answer, never a guess from the prose
+    ("unreadable box", "coglm", "I would wear the coat. The answer is \\boxed{None of these}.", NO),
+    ("unreadable box", "coglm", "A: I would wear the Coat.\nThe answer is \\boxed{B and A}.", NO),
     # --- prose before the answer is not read, even where it names another option
     ("prose before", "coglm", r"I would eat the carrot. The answer is \boxed{C}", "C"),
     # --- markdown and label spellings, the same everywhere
@@ -197,7 +209,7 @@ CASES: list[tuple[str, str, str, Any]] = [
     ("opening line and answer", "static", "A) Carrot\n\nThe answer is A.", "A"),
     ("opening line and answer", "coglm", "B. It looks the same.\nThe answer is \\boxed{D}", NO),
     ("opening line and answer", "coglm", "B: Carrot is food. So the answer is \\boxed{B}.", "B"),
-    ("opening line and answer", "coglm", "B. Go hiking.\n\nThis is unsuitable.\nThe answer is A.", NO),
+    ("opening line and answer", "coglm", "B. Go hiking.\n\nNot this.\nThe answer is A.", NO),
     ("opening line and answer", "coglm", "B. Coat\n\nOption D is possible, but less likely.", "B"),
     ("braces", "belief",
      "Self-Belief is {My cards are {Heart 9, Diamond A}, a soft 20, so I stand}",
@@ -224,3 +236,86 @@ def test_every_reader_is_in_the_table() -> None:
 )
 def test_one_answer(values: tuple[Any, ...], outcome: str, value: Any) -> None:
     assert reading.one_answer(values) == reading.Reading(value, outcome)  # type: ignore[arg-type]
+
+
+PACKAGE = Path(__file__).resolve().parents[2] / "cog_tasks"
+RESULTS = PACKAGE.parent / "benchmarks" / "results"
+READINGS = Path(__file__).with_name("reader_readings.json")
+"""Per reader, at its tasks' current versions: probe id -> digest of what it reads there."""
+
+
+def _lm_eval_version(family: str) -> str:
+    path = next(PACKAGE.glob(f"*/lm_eval/**/_{family}_version.yaml"))
+    return str(yaml.safe_load(path.read_text())["metadata"]["version"])
+
+
+_COGEVAL = {"cogeval": COGEVAL, "cogeval (lm-eval)": _lm_eval_version("cogeval")}
+_BELIEFS = {"egosocial_blackjack_beliefs": EGOSOCIAL["egosocial_blackjack_beliefs"]}
+_HOLDEM = {"egosocial_holdem": EGOSOCIAL["egosocial_holdem"]}
+#: Per reader: the tasks (Inspect, lm-eval families) whose scores its readings make, and the
+#: labelled samples of our own runs (``benchmarks/results/<name>_reading_random*.json``) it reads.
+READER_TASKS: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
+    "coglm": ({"coglm_chat": COGLM_CHAT, "coglm_gen (lm-eval)": _lm_eval_version("coglm_gen")}, ()),
+    "cogeval": (_COGEVAL, ("cogeval",)),
+    "cogeval-count": (_COGEVAL, ("cogeval",)),
+    "rating": ({"cogbench": COGBENCH}, ("cogbench_rating",)),
+    "judge": ({"cogbench": COGBENCH}, ("cogbench_rating",)),
+    "static": ({"egosocial_static": EGOSOCIAL["egosocial_static"]}, ("egosocial_static",)),
+    "belief": (_BELIEFS, ("blackjack_beliefs",)),
+    "grade": (_BELIEFS, ("blackjack_grade",)),
+    "action": (_HOLDEM, ("holdem_action", "holdem_style")),
+    "holding": (_HOLDEM, ("holdem_beliefs",)),
+    "guess": ({"egosocial_number_guessing": EGOSOCIAL["egosocial_number_guessing"]},
+              ("number_guessing",)),
+}  # fmt: skip
+
+
+def _digest(text: str, size: int) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:size]
+
+
+def versions_key(reader: str) -> str:
+    """The versions a reader's readings are pinned to, as one key ("coglm_chat@2.11.0 ...")."""
+    return " ".join(f"{task}@{version}" for task, version in READER_TASKS[reader][0].items())
+
+
+def readings(reader: str) -> dict[str, str]:
+    """Probe id -> digest of what ``reader`` reads: the case table and its own labelled replies."""
+    probes = {reply for _, _, reply, _ in CASES} | {
+        row["reply"]
+        for name in READER_TASKS[reader][1]
+        for path in RESULTS.glob(f"{name}_reading_random*.json")
+        for row in json.loads(path.read_text("utf-8"))["replies"]
+    }
+    return {_digest(reply, 10): _digest(repr(READERS[reader](reply)), 6) for reply in probes}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_reader_that_reads_differently_has_bumped_its_tasks(reader: str) -> None:
+    key = versions_key(reader)
+    recorded = json.loads(READINGS.read_text())[reader].get(key, {})
+    now = readings(reader)
+    changed = [probe for probe, read in recorded.items() if now.get(probe, read) != read]
+    assert recorded and not changed and len(recorded.keys() & now.keys()) >= 0.9 * len(recorded), (
+        f"reader {reader!r} reads {len(changed)} recorded probes differently at {key} (or has no "
+        "record there): bump those tasks' versions, with the measured change in their "
+        "changelogs, then run `python tests/common/test_reading_table.py --record`"
+    )
+
+
+def record() -> int:
+    """Record each reader's readings at its tasks' versions; a changed reading needs a bump."""
+    recorded = json.loads(READINGS.read_text()) if READINGS.exists() else {}
+    for reader in sorted(READERS):
+        key, now = versions_key(reader), readings(reader)
+        before = recorded.get(reader, {}).get(key, {})
+        if any(now.get(probe, read) != read for probe, read in before.items()):
+            print(f"reader {reader!r} reads differently at {key}: bump its tasks' versions first")
+            return 2
+        recorded[reader] = {key: {**before, **now}}
+    READINGS.write_text(json.dumps(recorded, indent=0, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
+    sys.exit(record())
