@@ -82,14 +82,6 @@ _LEADING_LETTER_LINE = re.compile(r"^\s*\(?([A-Z])\s*[\.\):]\s*(.*)$")
 _BARE_LETTER = re.compile(r"^\s*[\(\[\*]*([A-Z])[\)\]\*]*\s*[\.\!]?\s*$")
 _PAREN_LETTER = re.compile(r"\(([A-Z])\)")
 _OTHER_LETTER = re.compile(r"\([A-Z]\)|\b(?:or|and|vs\.?)\s+[A-Z]\b")
-_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
-# Punctuation dropped before matching texts; arithmetic signs are kept.
-_NOT_KEPT = re.compile(r"[^\w\s+\-=<>×÷%/]")
-
-
-def _normalize(text: str) -> str:
-    lowered = re.sub(r"[\"'`“”‘’]", "", text.lower().strip().replace("−", "-"))
-    return " ".join(_NOT_KEPT.sub(" ", _WORD_HYPHEN.sub(" ", lowered)).split()).strip(" -/")
 
 
 def _letter_index(letter: str, num_choices: int) -> int | None:
@@ -97,22 +89,15 @@ def _letter_index(letter: str, num_choices: int) -> int | None:
     return index if index < num_choices else None
 
 
-def _exact_choice(text: str, choices: Sequence[str]) -> int | None:
-    """The option whose text the answer spells exactly (after normalizing), if exactly one."""
-    answer = _normalize(text)
-    exact = [i for i, choice in enumerate(choices) if answer and _normalize(choice) == answer]
-    return exact[0] if len(exact) == 1 else None
-
-
 def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
     """Match the answer against the choices' own text (exact, else one mentioned, not negated)."""
-    answer = _normalize(text)
+    answer = reading.words(text)
     if not answer:
         return None
-    exact = _exact_choice(text, choices)
+    exact = reading.spelled_option(text, choices)
     if exact is not None:
         return exact
-    normalized = [_normalize(choice) for choice in choices]
+    normalized = [reading.words(choice) for choice in choices]
     mentioned = [
         i
         for i, choice in enumerate(normalized)
@@ -134,7 +119,7 @@ def _from_choice_text(text: str, choices: Sequence[str]) -> int | None:
 
 def _spelled_at(text: str, start: int, choice: str) -> int | None:
     """Where ``choice``'s text, spelled from ``start`` (punctuation and case aside), ends."""
-    chars = _normalize(choice).replace(" ", "")
+    chars = reading.words(choice).replace(" ", "")
     found = re.compile(r"\W*".join(map(re.escape, chars)), re.I).match(text, start)
     return found.end() if chars and found else None
 
@@ -196,7 +181,7 @@ def _own_option(text: str, end: int, choices: Sequence[str]) -> int | None:
     if own:
         return _from_choice_text(own.group(1), choices)
     if text[end : end + 1] == ".":
-        return _exact_choice(text[end + 1 :].split("\n", 1)[0].strip(" .*"), choices)
+        return reading.spelled_option(text[end + 1 :].split("\n", 1)[0].strip(" .*"), choices)
     return None
 
 
@@ -204,7 +189,7 @@ def _stated_pick(text: str, match: re.Match[str], choices: Sequence[str]) -> int
     """The option an explicit statement names, :data:`HEDGE`, or ``None`` (no option)."""
     letter = next(group for group in match.groups() if group)
     letter_end = max(match.end(i) for i in range(1, len(match.groups()) + 1) if match.group(i))
-    spelled = _exact_choice(letter + _line_tail(text, letter_end), choices)
+    spelled = reading.spelled_option(letter + _line_tail(text, letter_end), choices)
     if spelled is not None:
         return spelled
     index = _letter_index(letter, len(choices))
@@ -244,7 +229,7 @@ def _boxed_pick(text: str, choices: Sequence[str]) -> int | None:
         elif re.fullmatch(r"\(?[a-z]\)?", content):
             pick = _letter_index(content.strip("()"), len(choices))
         if pick is None:
-            pick = _exact_choice(content, choices)
+            pick = reading.spelled_option(content, choices)
         if pick is not None:
             own = _own_option(text, match.end(), choices)
             picks.append(pick if own in (None, pick) else HEDGE)
@@ -272,7 +257,7 @@ def _numbered_list_pick(text: str, choices: Sequence[str]) -> int | None:
         elif runs[-1]:
             runs.append([])
     return reading.one_answer(
-        _exact_choice(", ".join(run), choices) for run in runs if len(run) > 1
+        reading.spelled_option(", ".join(run), choices) for run in runs if len(run) > 1
     ).value
 
 
@@ -318,7 +303,7 @@ def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
     kept = []
     for line in text.splitlines():
         letter_line = _LEADING_LETTER_LINE.match(line)
-        if letter_line and _exact_choice(letter_line.group(2), choices) is not None:
+        if letter_line and reading.spelled_option(letter_line.group(2), choices) is not None:
             continue
         if re.search(r"\w", line):
             line = re.sub(r"^[\s,.;:!]+|\s+(?=[,.;:!])", "", line.strip())
@@ -332,7 +317,7 @@ def extract_choice(text: str | None, choices: Sequence[str]) -> int | None:
     text = reading.normalize(text)
     found = _extract(text, choices)
     closing = reading.closing_line(text).rpartition(":")[2]
-    spelled = _exact_choice(closing, choices) if found is not None else None
+    spelled = reading.spelled_option(closing, choices) if found is not None else None
     return None if spelled is not None and spelled != found else found
 
 
@@ -342,7 +327,7 @@ def _mislettered_line(text: str, choices: Sequence[str]) -> bool:
         leading = _LEADING_LETTER_LINE.match(line)
         if leading:
             index = _letter_index(leading.group(1), len(choices))
-            if _exact_choice(leading.group(2).strip(" .*"), choices) not in (None, index):
+            if reading.names_another(index, leading.group(2).strip(" .*"), choices):
                 return True
     return False
 
@@ -364,16 +349,16 @@ def _opening_pick(body: str, choices: Sequence[str]) -> tuple[int | None, bool]:
         line
         for line in lines
         if (found := _LEADING_LETTER_LINE.match(line))
-        and _exact_choice(found.group(2), choices) is not None
+        and reading.spelled_option(found.group(2), choices) is not None
     ]
     if index is None or len(restating) > 1:
         return None, False
     rejected = _REJECTED_LETTER.match(f" {rest}") or reading.afterthought(
         rest, leading.group(1), LETTERS[: len(choices)]
     )
-    if rejected or _exact_choice(rest, choices) not in (None, index):
+    if rejected or reading.names_another(index, rest, choices):
         return HEDGE, False
-    return index, not _normalize(rest) or _exact_choice(rest, choices) == index
+    return index, not reading.words(rest) or reading.spelled_option(rest, choices) == index
 
 
 def _extract(text: str, choices: Sequence[str]) -> int | None:
@@ -401,7 +386,9 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
         return None
     for found in (
         _is_letter_pick(body, num_choices),
-        _exact_choice(next((line for line in body.splitlines() if line.strip()), ""), choices),
+        reading.spelled_option(
+            next((line for line in body.splitlines() if line.strip()), ""), choices
+        ),
         _numbered_list_pick(body, choices),
         _mentioned_pick(body, num_choices),
     ):
@@ -424,7 +411,7 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
                 return None
             if index is not None and _rest_supports(rest, index, choices):
                 led.append(index)
-                if not _normalize(rest) or _exact_choice(rest, choices) == index:
+                if not reading.words(rest) or reading.spelled_option(rest, choices) == index:
                     restated.add(index)
     if led:
         return led[0] if len(restated) < 2 else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
@@ -122,3 +122,26 @@ def discussed(clause: str) -> bool:
     return opening not in ("or", "and") and (
         bool(_NEGATION.search(clause)) or not _APPROVAL.search(clause)
     )
+
+
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d])-(?=[^\W\d])")
+# Punctuation dropped before texts are compared; arithmetic signs are kept ("D - 5" != "D + 5").
+_NOT_KEPT = re.compile(r"[^\w\s+\-=<>×÷%/]")
+
+
+def words(text: str) -> str:
+    """``text``'s words for comparing texts: lower case, no quotes or punctuation, signs kept."""
+    lowered = re.sub(r"[\"'`“”‘’]", "", text.lower().strip().replace("−", "-"))
+    return " ".join(_NOT_KEPT.sub(" ", _WORD_HYPHEN.sub(" ", lowered)).split()).strip(" -/")
+
+
+def spelled_option(text: str, options: Sequence[str]) -> int | None:
+    """The one option whose whole text ``text`` spells (as :func:`words`), else ``None``."""
+    spelled = words(text)
+    exact = [i for i, option in enumerate(options) if spelled and words(option) == spelled]
+    return exact[0] if len(exact) == 1 else None
+
+
+def names_another(index: int | None, text: str, options: Sequence[str]) -> bool:
+    """Whether the words a letter carries spell another option's whole text ("A. <B's text>")."""
+    return spelled_option(text, options) not in (None, index)

@@ -14,7 +14,6 @@ from typing import Any, Literal
 from cog_tasks.common import reading
 from cog_tasks.common.files import package_json
 from cog_tasks.egosocial.blackjack import BeliefFacts, BlackjackHand, card_words
-from cog_tasks.egosocial.records import normalised_words
 
 BeliefType = Literal["self_belief", "external_belief"]
 BELIEF_TYPES: tuple[BeliefType, ...] = ("self_belief", "external_belief")
@@ -117,7 +116,7 @@ def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading
         # (an instruction paraphrased before the answer) are not read.
         texts = [text for text, braced in mine if braced or not any(b for _, b in mine)]
         stated = [text for text in texts if not is_echo(text, prompt)]
-        distinct = {normalised_words(text) for text in stated}
+        distinct = {reading.words(text) for text in stated}
         if len(distinct) == 1:
             readings[belief_type] = BeliefReading(stated[0])
         elif distinct:
@@ -134,8 +133,8 @@ def split_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, str | None]:
 
 def is_echo(belief: str, prompt: str) -> bool:
     """Whether a belief only repeats the prompt (its words, in order, are all in the prompt)."""
-    words = normalised_words(belief)
-    return not words or f" {words} " in f" {normalised_words(prompt)} "
+    words = reading.words(belief)
+    return not words or f" {words} " in f" {reading.words(prompt)} "
 
 
 def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, belief: str) -> str:

@@ -84,11 +84,6 @@ class EgoItem:
         return LETTERS[self.answer]
 
 
-def normalised_words(text: str) -> str:
-    """The words of ``text`` in lower case, one space apart, without punctuation."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
-
-
 def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     """The letter of one answer, ``""`` when it is no answer, ``None`` when it is invalid."""
     letter = match.group("letter").upper()
@@ -98,10 +93,8 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     if _HEDGE.match(rest, closed.end()) or _second_answer(letter, rest, options):
         return None
     after = rest[closed.end() :]
-    text = normalised_words(after)
-    named = [index for index, option in enumerate(options) if text == normalised_words(option)]
-    if text and named:
-        return letter if LETTERS[named[0]] == letter else None
+    if reading.spelled_option(after, options) is not None:
+        return None if reading.names_another(LETTERS.index(letter), after, options) else letter
     if after[:1].isalnum() and not closed.group().strip():
         return ""
     return letter if LETTERS.index(letter) < len(options) else None
@@ -120,8 +113,8 @@ def _second_answer(letter: str, rest: str, options: Sequence[str]) -> bool:
 def _is_option_line(opening: re.Match[str], options: Sequence[str]) -> bool:
     """Whether a reply opens with a letter alone or with an option's own text ("A) Yes")."""
     rest = opening.group("rest")
-    after = normalised_words(rest[_LETTER_CLOSE.match(rest).end() :])  # type: ignore[union-attr]
-    return not after or after in {normalised_words(option) for option in options}
+    after = rest[_LETTER_CLOSE.match(rest).end() :]  # type: ignore[union-attr]
+    return not reading.words(after) or reading.spelled_option(after, options) is not None
 
 
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
