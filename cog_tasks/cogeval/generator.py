@@ -20,7 +20,7 @@ from cog_tasks.cogeval.graphs import (
     get_graph,
     in_experiment,
 )
-from cog_tasks.cogeval.parsing import normalize_state
+from cog_tasks.cogeval.parsing import FORMAT_EXAMPLES, normalize_state
 from cog_tasks.cogeval.planning import (
     Environment,
     cluster_count,
@@ -217,13 +217,13 @@ def _value_question(writer: _Writer, stochastic: bool, again: bool) -> str:
         return (
             f"{lead} {start}, you want to end up with {aim} {domain.unit}, in as few moves as "
             f"possible. Which {domain.noun} do you move to first? "
-            f"End with a line 'Answer: X' naming that {domain.noun}."
+            f"End with a line 'Answer: {FORMAT_EXAMPLES['state']}' naming that {domain.noun}."
         )
     return (
         f"{lead} {start}, which route collects the most {domain.unit}? If several routes "
         f"collect the same amount, give one with the fewest moves. End with a line "
-        f"'Answer: A, B, C' listing the {domain.plural} of the route in order, starting "
-        f"with {start}, separated by commas."
+        f"'Answer: {FORMAT_EXAMPLES['route']}' listing the {domain.plural} of the route in "
+        f"order, starting with {start}, separated by commas."
     )
 
 
@@ -233,14 +233,15 @@ def _scored_question(writer: _Writer, condition: ConditionSpec) -> str:
         source, target = labels[condition.source], labels[condition.target]
         return (
             f"What is the shortest route from {source} to {target}? End with a line "
-            f"'Answer: A, B, C' listing the {domain.plural} in order, starting with "
-            f"{source}, separated by commas."
+            f"'Answer: {FORMAT_EXAMPLES['route']}' listing the {domain.plural} in order, "
+            f"starting with {source}, separated by commas."
         )
     if condition.name in COUNT_CONDITIONS:
         return (
             f"The {domain.plural} form groups: within a group most {domain.plural} are "
             f"directly connected, while only a few connections run between groups. How many "
-            f"such groups are there? End with a line 'Answer: N' giving the number."
+            f"such groups are there? End with a line 'Answer: {FORMAT_EXAMPLES['count']}' "
+            "giving the number."
         )
     if condition.name == "mapDrawing":
         order = (
@@ -250,7 +251,7 @@ def _scored_question(writer: _Writer, condition: ConditionSpec) -> str:
         )
         return (
             f"Draw a map of this world: list every direct connection between two "
-            f"{domain.plural}{order}. End with a line 'Answer: A - B, C - D, ...' with all "
+            f"{domain.plural}{order}. End with a line 'Answer: {FORMAT_EXAMPLES['map']}' with all "
             f"connections separated by commas."
         )
     question = _value_question(writer, bool(condition.change.stochastic), again=True)

@@ -64,15 +64,16 @@ _NAMED_COUNT = re.compile(
 _COUNT_RANGE = re.compile(r"^\s*(?:-|–|—|\bto\b)\s*" + _COUNT.pattern, re.IGNORECASE)
 #: The longest unknown name read as a state (in words); longer text is prose.
 _MAX_NAME_WORDS = 2
-#: The answer forms our prompts show ("End with a line 'Answer: A, B, C'"): echoed, no answer.
-FORMAT_EXAMPLES = ("A, B, C", "X", "N", "A - B, C - D, ...")
+#: The answer forms our prompts show, by answer kind (the generator writes its prompts' "End with
+#: a line 'Answer: A, B, C'" from these); echoed, they are no answer.
+FORMAT_EXAMPLES = {"route": "A, B, C", "state": "X", "count": "N", "map": "A - B, C - D, ..."}
 
 
 def _words(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
-_EXAMPLE_WORDS = frozenset(_words(example) for example in FORMAT_EXAMPLES)
+_EXAMPLE_WORDS = frozenset(_words(example) for example in FORMAT_EXAMPLES.values())
 
 
 @dataclass(frozen=True)
