@@ -655,9 +655,36 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
 
 
+def _log_places(path: str) -> Iterator[Path]:
+    """A log's recorded path, then any file of its name under :data:`LOG_ROOTS`."""
+    yield Path(path)
+    for root in LOG_ROOTS:
+        yield from root.rglob(Path(path).name)
+
+
+def _read_again(key: dict[str, Any], reader: Reader) -> dict[str, Any]:
+    """Each key entry read again by this code from its log (the sample's reading kept apart)."""
+    now = {}
+    for path in sorted({entry["log"] for entry in key.values()}):
+        # A step folder renamed since (its digest's formula changed) still holds the log.
+        where = next((p for p in _log_places(path) if p.exists()), Path(path))
+        for sample in read_eval_log(str(where), resolve_attachments=True).samples or []:
+            for turn in reader.turns(sample) if sample.scores else ():
+                now[path, str(sample.id), sample.epoch, turn.turn] = turn.outcome
+    return {
+        id_: {
+            **entry,
+            "sampled_outcome": entry["outcome"],
+            "outcome": now[entry["log"], entry["sample"], entry["epoch"], entry["turn"]],
+        }
+        for id_, entry in key.items()
+    }
+
+
 def join_reader(name: str, labels_path: Path, folder: Path) -> dict[str, Any]:
-    """Join the labels with the key and the replies; agreement per stratum, overall, weighted."""
+    """Join the labels with the key read again by this code; agreement per stratum, weighted."""
     key, labels = read_key_and_labels(labels_path, folder / f"{name}_key.json")
+    key = _read_again(key, READERS[name])
     replies = {entry["id"]: entry["reply"] for entry in read_json(folder / f"{name}_blind.json")}
     rows = []
     for id_, entry in key.items():
@@ -685,7 +712,7 @@ def join_reader(name: str, labels_path: Path, folder: Path) -> dict[str, Any]:
             answer == "ambiguous" and r["outcome"][f] is not None
             for f, answer in r["label"].items()
         ),
-        shown=("id", "model", "sample", "turn", "stratum", "outcome", "label"),
+        shown=("id", "model", "sample", "turn", "stratum", "sampled_outcome", "outcome", "label"),
     )
 
 

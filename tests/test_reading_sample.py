@@ -67,6 +67,12 @@ def test_join_counts_reads_where_ambiguous_and_disagreements(tmp_path: Path, mon
     }
     for name, value in (("_key", key), ("_blind", blind), ("_labels", labels)):
         write_json_atomically(tmp_path / f"number_guessing{name}.json", value)
+    # join reads each reply again from its log; this key has none: its readings stand
+    monkeypatch.setattr(
+        reading_sample,
+        "_read_again",
+        lambda key, reader: {i: {**e, "sampled_outcome": e["outcome"]} for i, e in key.items()},
+    )
     result = reading_sample.join_reader(
         "number_guessing", tmp_path / "number_guessing_labels.json", tmp_path
     )

@@ -6,7 +6,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from inspect_ai.model import Model
+    from inspect_ai.model import GenerateConfig, Model
 
 JUDGE_ROLE = "judge"  # The Inspect model role of every judge and grader.
 
@@ -16,6 +16,19 @@ def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
     if temperature == 0 and api == "hf":
         return {"top_k": 1}
     return {"temperature": temperature}
+
+
+def judge_config(judge: Model) -> GenerateConfig:
+    """A judge's settings: greedy, unless its role's own config sets a temperature.
+
+    A role's model does not take the eval's ``--temperature`` (Inspect merges it into the
+    evaluated model only), so a judge would otherwise decode at its provider's default.
+    """
+    from inspect_ai.model import GenerateConfig, ModelName
+
+    if judge.config.temperature is not None:
+        return GenerateConfig()
+    return GenerateConfig(**sampling_settings(0.0, ModelName(judge).api))
 
 
 def eval_model() -> Model | None:

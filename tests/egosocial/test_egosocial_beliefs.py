@@ -133,6 +133,9 @@ def test_beliefs_task_with_a_scripted_judge(tmp_path: Path, shared_data: Path) -
     # a missing belief is not sent to the judge; a reply without a grade is asked again once
     unparsed = 50 - len(no_external) - len(up_10)
     assert judge.calls == 100 - len(no_external) + unparsed
+    # The judge decodes greedily by its own config (a role's model takes no eval settings).
+    judged = [e for s in samples for e in s.events if e.event == "model" and e.role == "judge"]
+    assert len(judged) == judge.calls and {e.config.temperature for e in judged} == {0}
     assert metrics["blackjack_judge_unparsed_rate"] == pytest.approx(unparsed / 100)
     # the report counts each prompt once: an unread grade first, then a belief not stated
     (run,) = checked_runs([log])

@@ -52,18 +52,22 @@ def hit_token_limit(output: ModelOutput, max_tokens: int) -> bool:
 class ModelGenerator:
     """Adapt an Inspect :class:`Model` to the agents' ``TextGenerator`` protocol."""
 
-    def __init__(self, model: Model) -> None:
-        """Wrap ``model``."""
-        self.model = model
+    def __init__(self, model: Model, config: GenerateConfig | None = None) -> None:
+        """Wrap ``model``, generating with ``config`` (a judge's: :func:`judge_config`)."""
+        self.model, self.config = model, config or GenerateConfig()
 
     @property
     def greedy(self) -> bool:
         """Whether the model decodes greedily (temperature 0, or ``-M do_sample=false``)."""
-        return self.model.config.temperature == 0 or self.model.model_args.get("do_sample") is False
+        return (
+            0 in (self.model.config.temperature, self.config.temperature)
+            or self.model.model_args.get("do_sample") is False
+        )
 
     async def __call__(self, prompt: str, max_tokens: int) -> Reply:
         """Generate a reply to ``prompt`` as one user turn, noting a cut at ``max_tokens``."""
-        output = await self.model.generate(prompt, config=GenerateConfig(max_tokens=max_tokens))
+        config = self.config.merge(GenerateConfig(max_tokens=max_tokens))
+        output = await self.model.generate(prompt, config=config)
         return Reply(output.completion, hit_token_limit(output, max_tokens))
 
 

@@ -1,3 +1,3 @@
 """The version of CogBench's Inspect task, declared once: bump it when a change alters scores."""
 
-TASK_VERSION = "4.4.0"
+TASK_VERSION = "4.5.0"

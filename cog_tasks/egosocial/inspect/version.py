@@ -2,7 +2,7 @@
 
 TASK_VERSIONS: dict[str, str] = {
     "egosocial_static": "4.3.0",
-    "egosocial_blackjack_beliefs": "2.2.0",
+    "egosocial_blackjack_beliefs": "2.3.0",
     "egosocial_number_guessing": "5.1.0",
     "egosocial_holdem": "4.2.0",
 }
