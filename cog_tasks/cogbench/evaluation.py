@@ -95,24 +95,18 @@ def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None
 
 @dataclass(frozen=True)
 class MethodScores:
-    """Authenticity and Rationality of one method in one file.
-
-    Attributes:
-        missing: Items without an answer of the method (counted as invalid).
-        unrated: Items without a human rating (left out of κ).
-        judge: Mean judge Rationality per iteration (failures and no reasoning at 1).
-    """
+    """Authenticity and Rationality of one method in one file."""
 
     method: str
     answers: int
-    missing: int
+    missing: int  # items without an answer of the method (counted as invalid)
     invalid: int
-    unrated: int
+    unrated: int  # items without a human rating (left out of κ)
     authenticity: IterationSummary
     polarity: IterationSummary
     rationality: IterationSummary
     rationality_unset: int
-    judge: IterationSummary | None = None
+    judge: IterationSummary | None = None  # mean per iteration, failures and no reasoning at 1
     judge_vs_human: JudgeAgreement | None = None
     checked: CheckedRun | None = None
     judge_readable: IterationSummary | None = None
@@ -300,22 +294,17 @@ HUMAN_RATER = "human_rating"
 
 @dataclass(frozen=True)
 class RaterAgreement:
-    """Agreement among several raters of the same questionnaire items (paper's Table 4).
-
-    Attributes:
-        items: Items every rater rated (the rows used).
-        coverage: Per rater, its scores as a checked run (unit: the trajectory).
-    """
+    """Agreement among several raters of the same questionnaire items (paper's Table 4)."""
 
     raters: tuple[str, ...]
     scores: str
-    items: int
+    items: int  # items every rater rated (the rows used)
     left_out: int
     fleiss: float
     fleiss_polarity: float
     spearman: float | None
     polarity_counts: dict[str, tuple[int, int, int]]
-    coverage: dict[str, CheckedRun] = field(default_factory=dict)
+    coverage: dict[str, CheckedRun] = field(default_factory=dict)  # per rater, unit: trajectory
 
 
 def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | None:

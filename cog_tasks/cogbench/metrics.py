@@ -82,21 +82,15 @@ def _prefix(iteration: int, key: str | None) -> str:
 
 @dataclass(frozen=True)
 class RatingTally:
-    """Additive summary of paired ratings, sufficient for pooled (weighted) κ.
-
-    Attributes:
-        agent: Counts of valid agent ratings 1..5 among the pairs.
-        invalid: Agent answers without a parseable rating among the pairs.
-        unrated: Questions answered without a human rating (not in κ).
-    """
+    """Additive summary of paired ratings, sufficient for pooled (weighted) κ."""
 
     weights: WeightScheme = None
     pairs: int = 0
     human: tuple[int, ...] = (0,) * len(LIKERT)
-    agent: tuple[int, ...] = (0,) * len(LIKERT)
-    invalid: int = 0
+    agent: tuple[int, ...] = (0,) * len(LIKERT)  # valid agent ratings 1..5 among the pairs
+    invalid: int = 0  # agent answers without a parseable rating among the pairs
     disagreement: float = 0.0
-    unrated: int = 0
+    unrated: int = 0  # questions answered without a human rating (not in κ)
 
     @classmethod
     def from_ratings(

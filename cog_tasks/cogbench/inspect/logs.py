@@ -344,10 +344,7 @@ def _export_item(
 
 
 def export_eval_records(log: EvalLog) -> tuple[list[dict[str, Any]], CheckedRun]:
-    """Epoch 1 of a checked log in the authors' eval schema, with the checked run.
-
-    ``rationality`` is -1; ``judge_rationality`` holds the judge's verdict (-1 if not judged).
-    """
+    """Epoch 1 of a checked log in the authors' eval schema (``rationality`` -1), and its run."""
     checked = check_run(log_results(log)[0])
     method = str((log.eval.metadata or {}).get("method", log.eval.task_args.get("agent")))
     records = []
