@@ -67,10 +67,6 @@ class AgentCurves:
         }
 
 
-def _defined(series: dict[int, Interval]) -> dict[int, Interval]:
-    return {t: v for t, v in sorted(series.items()) if not math.isnan(v.value)}
-
-
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     """Authenticity (a) and Rationality (b) by iteration as a PNG (references dashed)."""
     from matplotlib.ticker import MaxNLocator
@@ -82,7 +78,8 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     )
     for axis, heading, name in panels:
         for curve in curves:
-            series = _defined(getattr(curve, name))
+            points = sorted(getattr(curve, name).items())
+            series = {t: v for t, v in points if not math.isnan(v.value)}
             if not series:
                 continue
             style = "--" if curve.is_reference else (":" if curve.agent in FEEDBACK_AGENTS else "-")
