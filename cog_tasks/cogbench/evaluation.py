@@ -147,8 +147,7 @@ def file_results(
 ) -> CheckedRun:
     """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
-    A unit is ``judge_invalid`` where a judge reply was unreadable, else ``invalid``
-    where a rating was; a ``None`` verdict is left out of the judge's tallies.
+    Unit status ``judge_invalid``: a judge reply unread, else ``invalid``: a rating unread.
     """
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
@@ -193,8 +192,7 @@ def score_method(
 ) -> MethodScores:
     """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
 
-    Unreadable judge replies and answers without reasoning count as 1; an item
-    without a verdict (``None``) is left out of the judge's numbers and counted.
+    Unread judge replies and answers without reasoning count as 1; ``None`` verdicts are left out.
     """
     per_question = check_kappa_form(kappa) == "per_question"
     checked = file_results(method, items, source, weights, verdicts, per_question)
@@ -252,8 +250,7 @@ def follower_tallies(
 ) -> dict[int, RatingTally]:
     """Tallies per later iteration of a model-free rater that only follows the feedback.
 
-    ``rating`` copies last iteration's human rating (invalid where unset or not
-    asked); ``direction`` starts at 3 and steps towards each "too high/low" note.
+    ``rating``: the last human rating (unset, not asked: invalid); ``direction``: 3, then per note.
     """
     if feedback not in FOLLOWED_FEEDBACK:
         raise ParameterError(

@@ -1,7 +1,4 @@
-"""CogBench statistics: Authenticity (Cohen's κ), Rationality means and rater agreement.
-
-Ratings travel as additive :class:`RatingTally` values; docs/scoring.md gives the rules.
-"""
+"""CogBench statistics (docs/scoring.md): Authenticity (Cohen's κ), Rationality, rater agreement."""
 
 from __future__ import annotations
 

@@ -96,8 +96,7 @@ class RatingAnswer:
 def parse_rating_answer(text: str) -> RatingAnswer:
     """Read a rating (labelled line, bare number or closing label) and its reasoning.
 
-    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the rating
-    line, or the whole answer without the rating line.
+    The reasoning: after ``Thoughts:``/``Reason:`` up to the rating line, else all but that line.
     """
     cleaned = _clean(text).strip()
     rating = _labelled_likert(cleaned, "rating")
@@ -152,7 +151,6 @@ _SCORE_LAST = re.compile(
     re.IGNORECASE,
 )
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-
 
 _CODE_FENCE = re.compile(r"^```[a-z]*\s*\n(?P<body>.*)\n\s*```$", re.DOTALL | re.IGNORECASE)
 KNOWLEDGE_FORMS: tuple[str, ...] = ("json", "lines")

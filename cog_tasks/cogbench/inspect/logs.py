@@ -237,8 +237,7 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 def agent_row(run: CogBenchRun) -> AgentCurves:
     """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
 
-    ``counts`` add up every record of every epoch but errored ones (counted beside, as
-    Inspect's metrics leave them out); intervals are over trajectories.
+    ``counts``: every epoch's records but errored ones (beside, as in Inspect's metrics).
     """
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {

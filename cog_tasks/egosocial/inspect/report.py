@@ -54,7 +54,6 @@ HOLDEM_KEYS = (
 #: Hold'em's belief questions: their answers as shown, and their classes.
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
-
 Metadata = Mapping[str, Mapping[str, Any]]
 """Each unit's sample metadata (label, scenario, level, opponent...)."""
 
