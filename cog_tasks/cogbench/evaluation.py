@@ -95,24 +95,18 @@ def recorded_verdicts(items: Sequence[AnsweredItem]) -> list[JudgeVerdict | None
 
 @dataclass(frozen=True)
 class MethodScores:
-    """Authenticity and Rationality of one method in one file.
-
-    Attributes:
-        missing: Items without an answer of the method (counted as invalid).
-        unrated: Items without a human rating (left out of κ).
-        judge: Mean judge Rationality per iteration (failures and no reasoning at 1).
-    """
+    """Authenticity and Rationality of one method in one file."""
 
     method: str
     answers: int
-    missing: int
+    missing: int  # items without an answer of the method (counted as invalid)
     invalid: int
-    unrated: int
+    unrated: int  # items without a human rating (left out of κ)
     authenticity: IterationSummary
     polarity: IterationSummary
     rationality: IterationSummary
     rationality_unset: int
-    judge: IterationSummary | None = None
+    judge: IterationSummary | None = None  # mean per iteration, failures and no reasoning at 1
     judge_vs_human: JudgeAgreement | None = None
     checked: CheckedRun | None = None
     judge_readable: IterationSummary | None = None
@@ -153,8 +147,7 @@ def file_results(
 ) -> CheckedRun:
     """One method's answers as a checked run: one unit per trajectory, its tallies as values.
 
-    A unit is ``judge_invalid`` where a judge reply was unreadable, else ``invalid``
-    where a rating was; a ``None`` verdict is left out of the judge's tallies.
+    Unit status ``judge_invalid``: a judge reply unread, else ``invalid``: a rating unread.
     """
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
@@ -199,8 +192,7 @@ def score_method(
 ) -> MethodScores:
     """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
 
-    Unreadable judge replies and answers without reasoning count as 1; an item
-    without a verdict (``None``) is left out of the judge's numbers and counted.
+    Unread judge replies and answers without reasoning count as 1; ``None`` verdicts are left out.
     """
     per_question = check_kappa_form(kappa) == "per_question"
     checked = file_results(method, items, source, weights, verdicts, per_question)
@@ -258,8 +250,7 @@ def follower_tallies(
 ) -> dict[int, RatingTally]:
     """Tallies per later iteration of a model-free rater that only follows the feedback.
 
-    ``rating`` copies last iteration's human rating (invalid where unset or not
-    asked); ``direction`` starts at 3 and steps towards each "too high/low" note.
+    ``rating``: the last human rating (unset, not asked: invalid); ``direction``: 3, then per note.
     """
     if feedback not in FOLLOWED_FEEDBACK:
         raise ParameterError(
@@ -300,22 +291,17 @@ HUMAN_RATER = "human_rating"
 
 @dataclass(frozen=True)
 class RaterAgreement:
-    """Agreement among several raters of the same questionnaire items (paper's Table 4).
-
-    Attributes:
-        items: Items every rater rated (the rows used).
-        coverage: Per rater, its scores as a checked run (unit: the trajectory).
-    """
+    """Agreement among several raters of the same questionnaire items (paper's Table 4)."""
 
     raters: tuple[str, ...]
     scores: str
-    items: int
+    items: int  # items every rater rated (the rows used)
     left_out: int
     fleiss: float
     fleiss_polarity: float
     spearman: float | None
     polarity_counts: dict[str, tuple[int, int, int]]
-    coverage: dict[str, CheckedRun] = field(default_factory=dict)
+    coverage: dict[str, CheckedRun] = field(default_factory=dict)  # per rater, unit: trajectory
 
 
 def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | None:

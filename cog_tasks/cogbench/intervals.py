@@ -25,8 +25,7 @@ from cog_tasks.common.stats import (
     payload_interval,
 )
 
-UNIT = "trajectory"
-"""CogBench's resampling unit."""
+UNIT = "trajectory"  # CogBench's resampling unit
 
 Cell = tuple[int, str | None]
 """An iteration, with a question key for the paper's per-question κ (``None``: pooled)."""

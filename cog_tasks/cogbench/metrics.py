@@ -1,7 +1,4 @@
-"""CogBench statistics: Authenticity (Cohen's κ), Rationality means and rater agreement.
-
-Ratings travel as additive :class:`RatingTally` values; docs/scoring.md gives the rules.
-"""
+"""CogBench statistics (docs/scoring.md): Authenticity (Cohen's κ), Rationality, rater agreement."""
 
 from __future__ import annotations
 
@@ -82,21 +79,15 @@ def _prefix(iteration: int, key: str | None) -> str:
 
 @dataclass(frozen=True)
 class RatingTally:
-    """Additive summary of paired ratings, sufficient for pooled (weighted) κ.
-
-    Attributes:
-        agent: Counts of valid agent ratings 1..5 among the pairs.
-        invalid: Agent answers without a parseable rating among the pairs.
-        unrated: Questions answered without a human rating (not in κ).
-    """
+    """Additive summary of paired ratings, sufficient for pooled (weighted) κ."""
 
     weights: WeightScheme = None
     pairs: int = 0
     human: tuple[int, ...] = (0,) * len(LIKERT)
-    agent: tuple[int, ...] = (0,) * len(LIKERT)
-    invalid: int = 0
+    agent: tuple[int, ...] = (0,) * len(LIKERT)  # valid agent ratings 1..5 among the pairs
+    invalid: int = 0  # agent answers without a parseable rating among the pairs
     disagreement: float = 0.0
-    unrated: int = 0
+    unrated: int = 0  # questions answered without a human rating (not in κ)
 
     @classmethod
     def from_ratings(

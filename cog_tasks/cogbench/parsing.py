@@ -96,8 +96,7 @@ class RatingAnswer:
 def parse_rating_answer(text: str) -> RatingAnswer:
     """Read a rating (labelled line, bare number or closing label) and its reasoning.
 
-    The reasoning is the text after ``Thoughts:``/``Reason:`` up to the rating
-    line, or the whole answer without the rating line.
+    The reasoning: after ``Thoughts:``/``Reason:`` up to the rating line, else all but that line.
     """
     cleaned = _clean(text).strip()
     rating = _labelled_likert(cleaned, "rating")
@@ -153,7 +152,6 @@ _SCORE_LAST = re.compile(
 )
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
-
 _CODE_FENCE = re.compile(r"^```[a-z]*\s*\n(?P<body>.*)\n\s*```$", re.DOTALL | re.IGNORECASE)
 KNOWLEDGE_FORMS: tuple[str, ...] = ("json", "lines")
 
@@ -199,10 +197,7 @@ def _echoes(statement: str, source: str) -> bool:
 
 
 def read_knowledge(text: str, form: str, source: str = "") -> list[KnowledgeItem] | None:
-    """Read distilled knowledge in the asked ``form`` (``json`` or ``lines``), or ``None``.
-
-    Repeats are kept once and statements that only echo ``source`` are dropped.
-    """
+    """Distilled knowledge in ``form`` (``json``/``lines``) but repeats and echoes, or ``None``."""
     if form not in KNOWLEDGE_FORMS:
         raise ParameterError(f"unknown knowledge form {form!r}; use one of {KNOWLEDGE_FORMS}")
     items = _knowledge_from_json(text) if form == "json" else _knowledge_from_lines(text)
@@ -253,10 +248,7 @@ def _distinct_values(value: str) -> str:
 
 
 def parse_profile_update(text: str, profile: Mapping[str, str]) -> ProfileUpdate:
-    """Apply the text after the last ``Updated Profile:`` to ``profile``'s known attributes.
-
-    An attribute left out or empty keeps its old value; repeated items are dropped.
-    """
+    """Apply the text after the last ``Updated Profile:`` to ``profile`` (empty or absent: kept)."""
     cleaned = _clean(text)
     labelled = list(re.finditer(r"updated\s+profile\s*:", cleaned, re.IGNORECASE))
     section = cleaned[labelled[-1].end() :] if labelled else cleaned

@@ -19,18 +19,13 @@ class RecordError(UserError):
 
 @dataclass(frozen=True)
 class MethodAnswer:
-    """One method's answer to one question, as stored in an eval file.
-
-    Attributes:
-        rationality: Human Rationality score 1-5, or ``None`` when unset (-1).
-        judge: The verdict kept in ``judge_rationality``, ``None`` where not judged.
-    """
+    """One method's answer to one question, as stored in an eval file."""
 
     rating: int | None
     reason: str = ""
-    rationality: int | None = None
+    rationality: int | None = None  # human score 1-5, ``None`` when unset (-1)
     profile: str = ""
-    judge: JudgeVerdict | None = None
+    judge: JudgeVerdict | None = None  # kept in ``judge_rationality``; ``None``: not judged
 
 
 @dataclass(frozen=True)
@@ -252,10 +247,7 @@ def build_trajectories(
     language: str,
     source: str = "",
 ) -> list[Trajectory]:
-    """Group eval records into (topic, profile) trajectories, sorted by topic and name.
-
-    A record without a flow takes it from the bench record of its topic and iteration.
-    """
+    """Group eval records into (topic, profile) trajectories, flows from the bench records."""
     flows = {(r.topic, r.iteration): r.information_flow for r in bench_records}
     groups: dict[tuple[str, str], list[CogBenchRecord]] = {}
     profiles: dict[tuple[str, str], Mapping[str, str]] = {}

@@ -24,15 +24,9 @@ REFERENCE_LABELS = {
 
 @dataclass(frozen=True)
 class AgentCurves:
-    """One report row: an agent run's (or a reference's) results by iteration on one subset.
+    """One report row: an agent run's (or a reference's) results by iteration on one subset."""
 
-    Attributes:
-        agent: An agent name, or :data:`FOLLOWER` for a reference row.
-        rationality_avg: Judge mean over iterations >= 1, failures at 1 (``None``: no judge).
-        units: Per headline measure, each trajectory's contribution (not written to JSON).
-    """
-
-    agent: str
+    agent: str  # an agent name, or :data:`FOLLOWER` for a reference row
     label: str
     subset: str
     language: str
@@ -41,12 +35,12 @@ class AgentCurves:
     rationality: dict[int, Interval]
     authenticity_avg: Interval
     invalid_rate: Interval
-    rationality_avg: Interval | None = None
+    rationality_avg: Interval | None = None  # judge mean, iterations >= 1, failures at 1
     rationality_readable_avg: float | None = None
     judge_invalid_rate: Interval | None = None
     counts: Mapping[str, float] = field(default_factory=dict)
     coverage: Coverage | None = None
-    units: Mapping[str, Mapping[str, UnitValue]] = field(default_factory=dict)
+    units: Mapping[str, Mapping[str, UnitValue]] = field(default_factory=dict)  # not in JSON
     judge: str = "none"
     notes: tuple[str, ...] = field(default_factory=tuple)
     reference_for: str = ""
@@ -73,10 +67,6 @@ class AgentCurves:
         }
 
 
-def _defined(series: dict[int, Interval]) -> dict[int, Interval]:
-    return {t: v for t, v in sorted(series.items()) if not math.isnan(v.value)}
-
-
 def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     """Authenticity (a) and Rationality (b) by iteration as a PNG (references dashed)."""
     from matplotlib.ticker import MaxNLocator
@@ -88,7 +78,8 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
     )
     for axis, heading, name in panels:
         for curve in curves:
-            series = _defined(getattr(curve, name))
+            points = sorted(getattr(curve, name).items())
+            series = {t: v for t, v in points if not math.isnan(v.value)}
             if not series:
                 continue
             style = "--" if curve.is_reference else (":" if curve.agent in FEEDBACK_AGENTS else "-")

@@ -158,11 +158,7 @@ def _graph(fields: dict[str, Any]) -> GraphSpec:
 
 #: The six graphs by name, panels A to F, from ``graphs.json`` next to this module.
 GRAPHS: dict[str, GraphSpec] = {
-    spec.name: spec
-    for spec in map(
-        _graph,
-        package_json("cog_tasks.cogeval", "graphs.json"),
-    )
+    spec.name: spec for spec in map(_graph, package_json("cog_tasks.cogeval", "graphs.json"))
 }
 
 

@@ -137,10 +137,6 @@ def _finish_success_chart(figure: Any, axis: Any, title: str, legend_size: int, 
     return save_closed(figure, path)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
-
-
 def in_order(values: Sequence[str], order: tuple[str, ...]) -> list[str]:
     """The values present, those of ``order`` first in its order, then the rest sorted."""
     present = set(values)
@@ -183,7 +179,8 @@ def success_heatmaps(runs: Sequence[CogEvalRun], out_dir: Path) -> list[Path]:
                 axis.text(column, row, text, ha="center", va="center", fontsize=5, color=color)
         axis.set_title(f"CogEval success rate: {run.label}")
         figure.colorbar(image, ax=axis, label="success rate")
-        paths.append(save_closed(figure, out_dir / f"heatmap_{_slug(run.label)}.png"))
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", run.label).strip("_") or "model"
+        paths.append(save_closed(figure, out_dir / f"heatmap_{slug}.png"))
     return paths
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -108,12 +108,7 @@ def rescore_file(source: Path, strict: bool = False) -> tuple[list[dict[str, Any
             )
     if not scored:
         raise DataFileError(f"{source}: no replies to score (the file is empty)")
-    return scored, unknown_conditions(scored)
-
-
-def unknown_conditions(records: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Condition names in ``records`` that no CogEval graph has, sorted."""
-    return sorted({str(record["condition"]) for record in records} - set(CONDITION_FAMILIES))
+    return scored, sorted({str(record["condition"]) for record in scored} - set(CONDITION_FAMILIES))
 
 
 def _reply_status(record: Mapping[str, Any]) -> str:

@@ -76,10 +76,6 @@ def _start(record: dict[str, Any], context: GraphContext | None) -> str:
     return f"Answer: {start}"
 
 
-def _first_state(record: dict[str, Any], context: GraphContext | None) -> str:
-    return f"Answer: {context.states[0] if context and context.states else ''}"
-
-
 def start_alone(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
     """The question's start state alone, on every question."""
     return _scored(units, run, _start)
@@ -87,7 +83,9 @@ def start_alone(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[s
 
 def first_state(units: Collection[str], run: RunIdentity) -> Mapping[str, dict[str, UnitValue]]:
     """The story's first listed state alone, on every question."""
-    return _scored(units, run, _first_state)
+    return _scored(
+        units, run, lambda _, graph: f"Answer: {graph.states[0] if graph and graph.states else ''}"
+    )
 
 
 STRATEGIES: tuple[TrivialStrategy, ...] = (

@@ -904,12 +904,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     for option, tokens in (("--price-in", "input"), ("--price-out", "output")):
         note = f"with --dry-run: $ per million {tokens} tokens"
         run.add_argument(option, type=cli.number_at_least(0), help=note)
-
     run.set_defaults(func=_profile_run)
     compare = commands.add_parser(
         "compare", help="profiles side by side, and each one's paired differences from a base"
     )
-
     compare.add_argument(
         "profiles", type=Path, nargs="+", metavar="PROFILE", help="profile folder or profile.json"
     )

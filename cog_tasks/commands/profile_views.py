@@ -371,7 +371,6 @@ def compare_lines(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) -
         trivial, paper_text = _trivial_column(names, rows), _paper_text(first, paper)
         line = (*key[:2], unit, _chance_text(chance), trivial, paper_text, values, failed, protocol)
         lines.append(CompareLine(*line, tuple(rows)))
-
     return lines
 
 
@@ -420,7 +419,6 @@ def draw_compare(names: Sequence[str], profiles: Sequence[Mapping[str, Any]]) ->
 
     labelled = [(f"{bench} ({name})", [k[1] for k in members]) for (bench, name), members in panels]
     plt, figure = _figure(labelled, draw, "values with 95 % intervals; hollow diamonds: chance")
-
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(figure)

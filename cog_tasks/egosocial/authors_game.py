@@ -25,7 +25,6 @@ GAME_ATTRIBUTES = ("GAME_SETTING", "INQUIRY")
 INQUIRY_FIELDS = ("{name}", "{round}", "{hp}")
 PLAYER_NAME = "John"
 
-
 GAME_SOURCE = DataSource(
     benchmark="egosocial",
     title="EgoSocialArena",

@@ -1,7 +1,4 @@
-"""EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push.
-
-Configs ``daily_life``, ``counterfactual``, ``blackjack`` (the authors' records) and ``generated``.
-"""
+"""EgoSocialArena as a Hugging Face ``DatasetDict`` with a dataset card, and its push."""
 
 from __future__ import annotations
 

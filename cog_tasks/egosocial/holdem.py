@@ -225,8 +225,7 @@ def read_table(
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The legal action a reply names, else ``None``.
 
-    ``Action: <word>`` wins; otherwise exactly one action word, none negated nor a label
-    (``Raise: no``), must be named.
+    ``Action: <word>`` wins; else exactly one action word, not negated nor a label (``Raise: no``).
     """
     if _echoed(text):
         return None

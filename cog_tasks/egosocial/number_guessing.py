@@ -1,7 +1,4 @@
-"""Number Guessing: rules, game state and answer parsing.
-
-The number closer to 0.8 x the average wins; the model also predicts the opponent's number.
-"""
+"""Number Guessing (the number closer to 0.8 x the average wins): rules, game state, parsing."""
 
 from __future__ import annotations
 
@@ -57,7 +54,6 @@ _VERDICTS: dict[Outcome, str] = {
 
 REPLY_FORMAT = "Reply in exactly this form:\nPrediction: <number>; Choice: <number>"
 RULES_NAMES = ("ours", "authors")
-
 
 Role = Literal["user", "system"]
 

@@ -19,10 +19,7 @@ FAILED_OVER = 0.5
 
 @dataclass(frozen=True)
 class Cell:
-    """One reported number: a row's value in one column of one table.
-
-    ``values`` maps each unit to a value or a ``(numerator, denominator)`` pair.
-    """
+    """One reported number: a row's value (per unit, or its fraction) in one table column."""
 
     table: str
     row: str

@@ -167,10 +167,7 @@ def _stable_shuffle(options: tuple[str, ...], key: str) -> tuple[str, ...]:
 def convert_record(
     record: ToMiRecord, item_id: str, you: str | None = None, metadata: dict | None = None
 ) -> EgoItem:
-    """Convert a third-person ToMi record into a first-person :class:`EgoItem`.
-
-    ``you`` defaults to the question's believer; the options are the story's containers.
-    """
+    """A third-person ToMi record as a first-person :class:`EgoItem` (``you``: the believer)."""
     question = parse_question(record.question)
     agents = _story_agents(record.story)
     you = you or question.agent or (agents[0] if agents else None)

@@ -16,7 +16,6 @@ TEMPLATE_FIELDS: dict[str, tuple[str, ...]] = {
     "grade": ("{profile}", "{memory}", "{question}"),
 }
 
-
 SOURCE = DataSource(
     benchmark="coggpt",
     title="CogGPT",

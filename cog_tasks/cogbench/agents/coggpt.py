@@ -60,10 +60,7 @@ class CogGPTAgent(CogBenchAgent):
         return f"{prompts.role(self.profile)}\n\n{ours}"
 
     async def _distill(self, chunk: str) -> list[KnowledgeItem] | None:
-        """Distil one text, asking up to ``settings.retries`` more times while not in form.
-
-        A greedy decoder's retry adds a format reminder; ``None`` is a failed step.
-        """
+        """Distil one text, retrying (with a reminder when greedy) up to ``settings.retries``."""
         authors = self._authors()
         prompt = self._memory_prompt("distill", chunk)
         form = "json" if authors else "lines"

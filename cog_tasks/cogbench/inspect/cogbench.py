@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
@@ -17,11 +15,6 @@ from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.generation import eval_model
 from cog_tasks.common.params import choice, flag, integer, split_names
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
-
-
-def _topic_names(value: str | Sequence[str] | None) -> list[str] | None:
-    """Accept ``"A,B"`` (as ``-T`` gives it) or a list of topic names."""
-    return None if value is None else split_names(value) or None
 
 
 def record_to_sample(trajectory: Trajectory) -> Sample:
@@ -110,9 +103,10 @@ def cogbench(
             authors.authors_prompts()
     if judge and eval_model() is not None:  # outside an eval, the first sample checks the roles
         check_judge_role(self_judge)
+    names = None if topics is None else split_names(topics) or None  # "A,B" (-T) or a list
     with recording_reads() as reads:
         trajectories, location = load_trajectories(
-            subset, language, source, revision, _topic_names(topics), iterations
+            subset, language, source, revision, names, iterations
         )
     name = f"cogbench_{subset}_{language}" + ("_fixture" if location.fixture else "")
     return Task(

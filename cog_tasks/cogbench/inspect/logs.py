@@ -237,8 +237,7 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 def agent_row(run: CogBenchRun) -> AgentCurves:
     """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
 
-    ``counts`` add up every record of every epoch but errored ones (counted beside, as
-    Inspect's metrics leave them out); intervals are over trajectories.
+    ``counts``: every epoch's records but errored ones (beside, as in Inspect's metrics).
     """
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {
@@ -344,10 +343,7 @@ def _export_item(
 
 
 def export_eval_records(log: EvalLog) -> tuple[list[dict[str, Any]], CheckedRun]:
-    """Epoch 1 of a checked log in the authors' eval schema, with the checked run.
-
-    ``rationality`` is -1; ``judge_rationality`` holds the judge's verdict (-1 if not judged).
-    """
+    """Epoch 1 of a checked log in the authors' eval schema (``rationality`` -1), and its run."""
     checked = check_run(log_results(log)[0])
     method = str((log.eval.metadata or {}).get("method", log.eval.task_args.get("agent")))
     records = []

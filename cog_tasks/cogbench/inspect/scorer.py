@@ -153,10 +153,7 @@ def cogbench_scorer(
     self_judge: bool = False,
     judge_chars: int | None = None,
 ) -> Scorer:
-    """Tally ratings against human ratings and, with ``judge``, judge the reasoning.
-
-    The judge is the ``judge`` role's model, or the evaluated model with ``self_judge``.
-    """
+    """Tally ratings against humans' and, with ``judge``, judge the reasoning (role ``judge``)."""
     scheme: WeightScheme = check_weights(weights)
     per_question = check_kappa_form(kappa) == "per_question"
 

@@ -88,10 +88,7 @@ def iteration_lines(records: list[dict[str, Any]]) -> str:
 def cogbench_agent(
     agent: str = "coggpt", settings: AgentSettings | None = None, judge: bool = False
 ) -> Solver:
-    """Run ``agent`` through the sample's iterations, one span each, storing every result.
-
-    With ``judge``, a missing ``judge`` model role fails before the trajectory runs.
-    """
+    """Run ``agent`` through the sample's iterations, one span each (judge role checked first)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if judge:

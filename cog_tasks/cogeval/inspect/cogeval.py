@@ -197,10 +197,7 @@ def cogeval(
     experiment: int | None = None,
     unscorable: bool = False,
 ) -> Task:
-    """CogEval cognitive-map and planning dialogs.
-
-    Every parameter: the README's Parameters section.
-    """
+    """CogEval cognitive-map and planning dialogs."""
     _check_parameters(cot, seed, max_tokens, design, source)
     refuse_temperature(model.config if (model := eval_model()) else None)
     chosen_temperatures = parse_temperatures(temperatures)

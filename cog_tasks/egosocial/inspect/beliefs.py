@@ -65,10 +65,7 @@ def judge_model() -> Model:
 
 @scorer(metrics=[key_intervals(unit="item", names=BELIEF_MEASURES)])
 def belief_judge() -> Scorer:
-    """Grade each belief with the ``judge`` model against the card facts.
-
-    Values: ``self_belief``, ``external_belief``, ``all``, ``not_stated``, ``judge_unparsed_rate``.
-    """
+    """Grade each belief with the ``judge`` model against the card facts."""
 
     async def score(state: TaskState, target: Target) -> Score:
         judge = judge_model()

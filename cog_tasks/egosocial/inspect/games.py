@@ -110,10 +110,7 @@ def number_guessing_scorer() -> Scorer:
 def egosocial_number_guessing(
     level: int | None = None, rounds: int = DEFAULT_ROUNDS, games: int = 1, rules: str = "ours"
 ) -> Task:
-    """EgoSocialArena Number Guessing against rule-based opponents (the authors' game).
-
-    Every parameter: the README's Parameters section.
-    """
+    """EgoSocialArena Number Guessing against rule-based opponents (the authors' game)."""
     integer("rounds", rounds, 1, 100)
     integer("games", games, 1, 1000)
     levels = LEVELS if level is None else (choice("level", level, LEVELS),)
@@ -217,10 +214,7 @@ def egosocial_holdem(
     seed: int = 0,
     opponents: str = "rules",
 ) -> Task:
-    """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents.
-
-    Every parameter: the README's Parameters section.
-    """
+    """EgoSocialArena Limit Texas Hold'em against the DQN (or rule-based) opponents."""
     kind = str(choice("opponents", opponents, OPPONENT_KINDS))
     integer("hands", hands, 1, 1000)
     integer("matches", matches, 1, 1000)

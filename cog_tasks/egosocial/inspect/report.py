@@ -54,7 +54,6 @@ HOLDEM_KEYS = (
 #: Hold'em's belief questions: their answers as shown, and their classes.
 QUESTIONS = {"holding": (("A", "B", "C"), HOLDING_CLASSES), "raise": (YES_NO, YES_NO)}
 
-
 Metadata = Mapping[str, Mapping[str, Any]]
 """Each unit's sample metadata (label, scenario, level, opponent...)."""
 
@@ -81,10 +80,7 @@ class EgoRun(Row[tuple[EvalLog, Metadata]]):
 
 
 def declared_samples(log: EvalLog) -> dict[str, tuple[str, Mapping[str, Any]]]:
-    """The samples the log's task arguments build: id -> (group, metadata).
-
-    The group is the static item's source, the game's level (``L1``) or the match's opponent.
-    """
+    """The log's samples: id -> (group: item source, game level or opponent; metadata)."""
     factory = getattr(tasks, task_name(log))
     try:
         task = factory(**(log.eval.task_args or {}))

@@ -127,10 +127,7 @@ def egosocial_static(
     circular: bool = False,
     exclude_errata: bool = False,
 ) -> Task:
-    """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack.
-
-    Every parameter: the README's Parameters section.
-    """
+    """EgoSocialArena static environment: Daily Life, Counterfactual, New World, Blackjack."""
     integer("seed", seed, 0)
     if size is not None:
         integer("size", size, 1)

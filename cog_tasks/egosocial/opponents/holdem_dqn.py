@@ -1,7 +1,4 @@
-"""DQN opponents for Limit Texas Hold'em, trained by rlcard with shaped rewards per style.
-
-Weights ship with their SHA-256, checked on every load (training and files: docs/games.md).
-"""
+"""DQN hold'em opponents, trained by rlcard with shaped rewards per style (docs/games.md)."""
 
 from __future__ import annotations
 

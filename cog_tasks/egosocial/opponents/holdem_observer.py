@@ -157,10 +157,7 @@ def holding_classes() -> np.ndarray:
 def holding_posterior(
     opponent: PolicyOpponent, model_cards: Sequence[str], decisions: Sequence[Decision]
 ) -> np.ndarray:
-    """Probability of each holding class given the model's cards and the opponent's play so far.
-
-    ``ValueError`` when no holding plays as the opponent did.
-    """
+    """P(holding class | the model's cards, the opponent's play); ``ValueError`` if none fits."""
     kept = consistent_holdings(opponent, decisions, holdings_without(model_cards))
     if not kept.any():
         raise ValueError(f"no holding plays {[d.action for d in decisions]} as {opponent.style}")
@@ -318,10 +315,7 @@ MI_RESAMPLES = 2000
 
 
 def mutual_information(records: Sequence[FirstAction], seed: int = 0) -> Interval:
-    """Mutual information (bits) of holding class and first action, with a 95 % interval.
-
-    Miller-Madow, kept at 0 or above, with a bias-shifted bootstrap over deals.
-    """
+    """Miller-Madow MI (bits, >= 0) of holding class and first action, bootstrap 95 % interval."""
     holding = np.array([r.holding for r in records], dtype=int)
     action = np.array([FIRST_ACTIONS.index(r.action) for r in records], dtype=int)
     n = len(records)

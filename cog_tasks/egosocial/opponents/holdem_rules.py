@@ -1,7 +1,4 @@
-"""Rule-based hold'em opponents whose play follows their cards as the paper's styles describe.
-
-Deterministic functions of hand strength and raises on a DQN's observation (docs/games.md).
-"""
+"""Deterministic rule-based hold'em opponents that play the paper's styles (docs/games.md)."""
 
 from __future__ import annotations
 
