@@ -18,17 +18,18 @@ def sampling_settings(temperature: float, api: str) -> dict[str, Any]:
     return {"temperature": temperature}
 
 
-def judge_config(judge: Model) -> GenerateConfig:
-    """A judge's settings: greedy, unless its role's own config sets a temperature.
+def greedy_config(model: Model) -> GenerateConfig:
+    """Greedy decoding, the authors' (``top_k=1`` on ``hf``), unless ``model`` sets a temperature.
 
-    A role's model does not take the eval's ``--temperature`` (Inspect merges it into the
-    evaluated model only), so a judge would otherwise decode at its provider's default.
+    The evaluated model's config holds the eval's ``--temperature``; a judge's is its role's
+    own (a role's model takes none of the eval's settings), so without this a judge, or a
+    model run without ``--temperature``, decodes at its provider's default (llama.cpp: 0.8).
     """
     from inspect_ai.model import GenerateConfig, ModelName
 
-    if judge.config.temperature is not None:
+    if model.config.temperature is not None:
         return GenerateConfig()
-    return GenerateConfig(**sampling_settings(0.0, ModelName(judge).api))
+    return GenerateConfig(**sampling_settings(0.0, ModelName(model).api))
 
 
 def eval_model() -> Model | None:

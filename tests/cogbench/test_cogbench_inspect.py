@@ -208,15 +208,16 @@ def test_a_reply_at_its_token_limit_is_known_with_or_without_a_stop_reason() -> 
 
 def test_model_generator_says_when_decoding_is_greedy() -> None:
     assert ModelGenerator(get_model("mockllm/model", config=GenerateConfig(temperature=0))).greedy
-    assert not ModelGenerator(get_model("mockllm/model")).greedy
+    assert ModelGenerator(get_model("mockllm/model")).greedy  # the authors' default
+    sampled = get_model("mockllm/model", config=GenerateConfig(temperature=0.7))
+    assert not ModelGenerator(sampled).greedy
 
 
 @pytest.mark.slow
-def test_the_judge_decodes_greedily_and_the_agent_at_the_eval_settings(scripted_run) -> None:
+def test_the_agent_and_the_judge_decode_greedily_unless_told(scripted_run) -> None:
     log, _, _ = scripted_run
     calls = [e for s in log.samples for e in s.events if e.event == "model"]
     judged = [c for c in calls if c.role == "judge"]
     assert judged and len(judged) < len(calls)
-    # A role's model does not take the eval's settings: the judge's greedy config is its own.
-    assert {c.config.temperature for c in judged} == {0}
-    assert {c.config.temperature for c in calls if c not in judged} == {None}
+    # The authors' temperature 0 with no --temperature; the judge's by its own role config.
+    assert {c.config.temperature for c in calls} == {0}

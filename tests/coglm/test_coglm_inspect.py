@@ -10,12 +10,14 @@ import pytest
 from coglm_chat_mock import scripted_model, system_text
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
+from inspect_ai.model import GenerateConfig, get_model
 
 from cog_tasks.coglm.inspect import coglm, coglm_chat
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.prompts import ERASURE_PROMPTS, RATIONALE_HEADER, chat_prompt, erasure_prompt
 from cog_tasks.coglm.records import load_records
 from cog_tasks.coglm.voting import majority_vote
+from cog_tasks.common.scripted import scripted_output
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +208,23 @@ def test_erasure_prompt_reaches_the_model(tmp_path: Path) -> None:
     for sample in log.samples:
         assert [m.role for m in sample.messages] == ["system", "user", "assistant"]
         assert sample.messages[0].text == ERASURE_PROMPTS["empat"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("temperature", [None, 0.5])
+def test_decoding_is_the_authors_greedy_unless_the_eval_sets_a_temperature(
+    tmp_path: Path, temperature: float | None
+) -> None:
+    # An eval's --temperature reaches the task in the model's config (as `inspect eval` builds it).
+    model = get_model(
+        "mockllm/model",
+        config=GenerateConfig(temperature=temperature),
+        custom_outputs=lambda messages, *_: scripted_output("The answer is option A.", messages),
+        memoize=False,
+    )
+    log = run(coglm_chat(abilities="const", per_ability=1), model, tmp_path)
+    calls = [e for s in log.samples for e in s.events if e.event == "model"]
+    assert calls and {call.config.temperature for call in calls} == {temperature or 0}
 
 
 @pytest.mark.slow

@@ -43,7 +43,6 @@ from cog_tasks.cogbench.rationality import (
     verdict_tally,
 )
 from cog_tasks.cogbench.records import Trajectory
-from cog_tasks.common.generation import judge_config
 from cog_tasks.common.stats import metric_values
 
 
@@ -164,9 +163,7 @@ def cogbench_scorer(
         if judge:
             check_judge_role(self_judge)
             judge_model = get_model() if self_judge else get_model(role=JUDGE_ROLE)
-            # The evaluated model judging itself keeps the eval's settings; a judge is greedy.
-            config = None if self_judge else judge_config(judge_model)
-            generator = ModelGenerator(judge_model, config)
+            generator = ModelGenerator(judge_model)
             verdicts = await judge_answers(
                 generator, judge_inputs(trajectory, records), context_chars=judge_chars
             )

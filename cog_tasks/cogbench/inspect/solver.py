@@ -25,7 +25,7 @@ from cog_tasks.cogbench.agents import (
 from cog_tasks.cogbench.generation import Reply
 from cog_tasks.cogbench.records import Trajectory
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.generation import JUDGE_ROLE
+from cog_tasks.common.generation import JUDGE_ROLE, greedy_config
 
 STORE_KEY = "cogbench_iterations"
 
@@ -52,15 +52,16 @@ def hit_token_limit(output: ModelOutput, max_tokens: int) -> bool:
 class ModelGenerator:
     """Adapt an Inspect :class:`Model` to the agents' ``TextGenerator`` protocol."""
 
-    def __init__(self, model: Model, config: GenerateConfig | None = None) -> None:
-        """Wrap ``model``, generating with ``config`` (a judge's: :func:`judge_config`)."""
-        self.model, self.config = model, config or GenerateConfig()
+    def __init__(self, model: Model) -> None:
+        """Wrap ``model``, greedy unless its config sets a temperature (:func:`greedy_config`)."""
+        self.model, self.config = model, greedy_config(model)
 
     @property
     def greedy(self) -> bool:
         """Whether the model decodes greedily (temperature 0, or ``-M do_sample=false``)."""
         return (
             0 in (self.model.config.temperature, self.config.temperature)
+            or self.config.top_k == 1
             or self.model.model_args.get("do_sample") is False
         )
 

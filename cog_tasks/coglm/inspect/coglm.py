@@ -7,14 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Task, task
-from inspect_ai.solver import Solver, generate, system_message
+from inspect_ai.solver import Solver, system_message
 
 from cog_tasks.coglm.abilities import ABILITY_BY_CODE, resolve_codes
 from cog_tasks.coglm.extract import EXTRACTORS
 from cog_tasks.coglm.inspect.coc import rationales_from_log
 from cog_tasks.coglm.inspect.dataset import coglm_dataset
 from cog_tasks.coglm.inspect.scorer import coglm_scorer
-from cog_tasks.coglm.inspect.solvers import check_plain_text, plain_text, self_consistency
+from cog_tasks.coglm.inspect.solvers import (
+    check_plain_text,
+    greedy_generate,
+    plain_text,
+    self_consistency,
+)
 from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.prompts import DEFAULT_PROMPT, PROMPT_EXTRACTORS, PROMPTS, erasure_prompt
 from cog_tasks.coglm.rationale import DEFAULT_RATIONALE_FORM, RATIONALE_FORMS
@@ -95,7 +100,7 @@ def coglm_chat(
     if sc_samples > 1:
         solvers.append(self_consistency(sc_samples, sc_temperature, sc_seed, reader))
     else:
-        solvers.append(generate())
+        solvers.append(greedy_generate())
     with recording_reads() as reads:
         dataset = coglm_dataset(
             abilities,

@@ -11,6 +11,7 @@ from cog_tasks.coglm.extract import Extractor, extract_choice, get_extractor
 from cog_tasks.coglm.llama_text import RAW_TEXT_TEMPLATE
 from cog_tasks.coglm.voting import Vote, majority_vote
 from cog_tasks.common.errors import UserError
+from cog_tasks.common.generation import greedy_config
 from cog_tasks.common.params import ParameterError
 
 SAMPLES_STORE_KEY = "coglm_sc_completions"
@@ -48,6 +49,17 @@ def vote_on(
     """Each completion's option (``None`` when unread) and the majority vote."""
     picks = [read(text, choices) for text in completions]
     return picks, majority_vote(picks)
+
+
+@solver
+def greedy_generate() -> Solver:
+    """Inspect's ``generate``, greedy unless the eval sets a temperature (the authors' protocol)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        settings = greedy_config(get_model()).model_dump(exclude_none=True)
+        return await generate(state, **settings)
+
+    return solve
 
 
 @solver

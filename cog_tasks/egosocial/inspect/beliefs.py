@@ -9,7 +9,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
 from cog_tasks.common.errors import UserError
-from cog_tasks.common.generation import JUDGE_ROLE, eval_model, judge_config
+from cog_tasks.common.generation import JUDGE_ROLE, eval_model, greedy_config
 from cog_tasks.common.inspect_metrics import key_intervals
 from cog_tasks.common.provenance import DATA_PROVENANCE, recording_reads
 from cog_tasks.egosocial.authors import BlackjackPrompt, load_blackjack_prompts
@@ -47,7 +47,7 @@ async def judge_belief(
     prompt = judge_prompt(belief_type, situation, facts, belief)  # type: ignore[arg-type]
     for attempt in range(JUDGE_ATTEMPTS):
         reply = await judge.generate(
-            prompt if attempt == 0 else f"{prompt}\n\n{GRADE_REMINDER}", config=judge_config(judge)
+            prompt if attempt == 0 else f"{prompt}\n\n{GRADE_REMINDER}", config=greedy_config(judge)
         )
         replies.append(reply.completion)
         grade = parse_grade(reply.completion)
