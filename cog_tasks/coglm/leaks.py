@@ -258,11 +258,10 @@ def list_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
     fitting, kept = set(orders), []
     for number, line in _LIST_LINE.findall(text):
         words = _WORD.findall(line.split(HIDDEN_TEXT)[0].lower()) if HIDDEN_TEXT in line else []
+        at = int(number) - 1
         for word in takewhile(lambda w: any(_in_step(w, s) for o in orders for s in o), words):
             kept.append(f"{number}. {word}")
-            fitting = {
-                o for o in fitting if len(o) >= int(number) and _in_step(word, o[int(number) - 1])
-            }
+            fitting = {o for o in fitting if at < len(o) and _in_step(word, o[at])}
     return [Leak("list", "; ".join(kept))] if len(orders) > 1 and kept and len(fitting) == 1 else []
 
 
@@ -270,9 +269,9 @@ def agreement_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
     """``agreement``: a verb or plural pronoun after hidden text where options differ in number."""
     firsts = [re.findall(r"[\w'’]+", choice.lower().removeprefix("the "))[:2] for choice in choices]
     plural = {any(w in _PLURAL or re.fullmatch(r"\w{2,}[^sui']s", w) for w in ws) for ws in firsts}
-    return (
-        [Leak("agreement", m.group()) for m in _AGREEING.finditer(text)] if len(plural) > 1 else []
-    )
+    if len(plural) < 2:
+        return []
+    return [Leak("agreement", match.group()) for match in _AGREEING.finditer(text)]
 
 
 def _quantities(text: str) -> set[tuple[str, float, str]]:

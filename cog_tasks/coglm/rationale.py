@@ -399,7 +399,7 @@ def hide_own(
         for at, keys in enumerate(per_option)
         for key in keys
         if not any(key in other for i, other in enumerate(per_option) if i != at)
-        and not {key, key.lstrip("<>"), _stem(key)} & asked.keys()
+        and not {key, key.lstrip("<>"), _stem(key) if forms else key} & asked.keys()
     ]
     spans = []
     for key, found in index(text).items():
