@@ -120,8 +120,6 @@ def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
         {step for option in options if len(option) >= MIN_ORDER_STEPS for step in option},
         key=sorted,
     )
-    if not steps:
-        return []
     index = {step: at for at, step in enumerate(steps)}
     orders = {
         tuple(index[s] for s in option)
@@ -130,10 +128,7 @@ def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
     }
     if len(orders) < 2:
         return []
-    counts: dict[str, int] = {}
-    for step in steps:
-        for key in step:
-            counts[key] = counts.get(key, 0) + 1
+    counts = Counter(key for step in steps for key in step)
     own = {key: index[step] for step in steps for key in step if counts[key] == 1}
     named = _first_mentions(text, own)
     asked = _first_mentions(question, own)

@@ -88,11 +88,9 @@ _IN_STEP_GAP = re.compile(r"[ \t\-\w'’]*")
 
 @dataclass(frozen=True)
 class LeakCounts:
-    """How many hidden rationales still point at the chosen option.
+    """Replies: all, ``readable`` and of those ``same_option``, ``verbatim``, ``pointers``.
 
-    Counts are of replies: all, ``readable`` (an option read), and of those the ones
-    whose shown form reads as the ``same_option``, holds its text ``verbatim`` or
-    ``pointers`` (:func:`points_at_options`); ``kept_chars``: (shown, replied) per reply.
+    ``pointers``: :func:`points_at_options`; ``kept_chars``: (shown, replied) per reply.
     """
 
     replies: int
