@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import takewhile
+from itertools import accumulate, takewhile
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
@@ -223,12 +223,8 @@ def letter_leaks(text: str, num_choices: int) -> list[Leak]:
 def _unbalanced(text: str) -> bool:
     text = text.replace(HIDDEN_TEXT, "")
     for opening, closing in ("()", "[]"):
-        depth = 0
-        for character in text:
-            depth += (character == opening) - (character == closing)
-            if depth < 0:
-                return True
-        if depth:
+        depths = [0, *accumulate((c == opening) - (c == closing) for c in text)]
+        if min(depths) < 0 or depths[-1]:
             return True
     return False
 

@@ -151,8 +151,7 @@ def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`, longest first."""
     listed = dict.fromkeys(c.strip() for c in choices if c.strip())
     for choice in sorted(listed, key=len, reverse=True):
-        for start, end in reversed(_near_copies(text, choice)):
-            text = text[:start] + HIDDEN_TEXT + text[end:]
+        text = _hide_spans(text, _near_copies(text, choice))
     return text
 
 
