@@ -4,8 +4,8 @@ Reads the CogLM authors' raw outputs (``result/llama-2-{7b,13b,70b}-chat/result.
 all 1,220 replies each; at run time, never copied into the project), hides
 each reply as ``-T coc_rationale=hidden`` shows it
 (:func:`cog_tasks.coglm.rationale.shown_rationale`) and counts, per file
-and per rule of the independent detector (:mod:`cog_tasks.coglm.leaks`:
-``order``, ``ordinal``, ``token``, ``brackets``), the replies whose hidden
+and per rule of the independent detector (:mod:`cog_tasks.coglm.leaks`, its
+:data:`~cog_tasks.coglm.leaks.RULES`), the replies whose hidden
 rationale still leaks, with 95 % Wilson intervals over replies, the share
 of the replies' characters kept (pooled, bootstrap over replies), overall
 and for ``plan``, and the same-option share of the hider's own count
@@ -17,7 +17,7 @@ question, lettered options and the rationale, never which option the reply chose
 
 Usage::
 
-    python benchmarks/coglm_coc_leaks.py RESULT_DIR [--out JSON] [--handread PATH]
+    python benchmarks/coglm_coc_leaks.py RESULT_DIR [--out JSON] [--handread PATH] [--force]
 
 ``RESULT_DIR`` holds ``llama-2-*-chat/result.json`` (``$COG_TASKS_DATA/coglm/result``).
 """
@@ -35,7 +35,7 @@ from cog_tasks.coglm.inspect.version import TASK_VERSION
 from cog_tasks.coglm.leaks import RULES, find_leaks
 from cog_tasks.coglm.predictions import iter_authors_outputs
 from cog_tasks.coglm.rationale import leak_counts, shown_rationale
-from cog_tasks.common.files import write_json_atomically
+from cog_tasks.common.files import allow_overwrite, write_json_atomically
 from cog_tasks.common.stats import ratio_interval, wilson_interval
 
 MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
@@ -108,7 +108,9 @@ def main() -> None:
     parser.add_argument("result_dir", type=Path)
     parser.add_argument("--out", type=Path, help="write the numbers as JSON here")
     parser.add_argument("--handread", type=Path, help="write the blind hand-read file here")
+    parser.add_argument("--force", action="store_true", help="write over --out and --handread")
     args = parser.parse_args()
+    allow_overwrite(args.force)
     if args.handread:
         write_json_atomically(args.handread, handread(args.result_dir))
     results = [measure(args.result_dir / model / "result.json") for model in MODELS]

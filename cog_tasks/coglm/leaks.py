@@ -6,10 +6,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate, takewhile
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
-RULES = ("order", "ordinal", "token", "brackets", "words", "letter")
+RULES = tuple("order ordinal token brackets words forms letter list agreement quantity".split())
 MIN_ORDER_STEPS = 3
 """Steps named in one option's order that make an ``order`` leak."""
 _KEY_LETTERS = 4
@@ -55,6 +56,22 @@ _STATED_LETTER = re.compile(
 _ENDING = re.compile(r"(?<=[a-z']{3})(?:(ies)|ing|ed|(?<!s)s)$")
 _TOKEN = re.compile(
     r"(?<![\w.])\d+(?:[:.,]\d+)*(?:\s*(?:a\.?m\.?|p\.?m\.?|%|percent))?(?![\w])", re.IGNORECASE
+)
+
+_LIST_LINE = re.compile(r"^[ \t]*(\d+)[.)][ \t]*(.*)$", re.MULTILINE)
+_AGREEING = re.compile(
+    re.escape(HIDDEN_TEXT) + r"(?:['\")\]]*[ \t]+(?:is|are|was|were|has|have|does|do)\b"
+    r"|[^\n]*?\b(?:they|them|their)\b)",
+    re.IGNORECASE,
+)
+_PLURAL = frozenset("two three four five both these those many several".split())
+_NUMERALS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_BELOW = "less|fewer|lower|smaller|under|below"
+_QUANTITY = re.compile(
+    rf"(?:\b({_BELOW}|more|greater|higher|larger|over|above)(?:\s+than)?\s+)?(?<![\w.])"
+    rf"(\d+(?:\.\d+)?|{'|'.join(_NUMERALS)})(?!\w|\.\d)(?:[\s-]+({re.escape(HIDDEN_TEXT)}|[a-z]))?"
+    rf"(?:\w*\s+or\s+({_BELOW}|more|higher|above|greater))?",
+    re.IGNORECASE,
 )
 
 
@@ -103,8 +120,6 @@ def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
         {step for option in options if len(option) >= MIN_ORDER_STEPS for step in option},
         key=sorted,
     )
-    if not steps:
-        return []
     index = {step: at for at, step in enumerate(steps)}
     orders = {
         tuple(index[s] for s in option)
@@ -113,10 +128,7 @@ def order_leaks(text: str, choices: Sequence[str], question: str = "") -> list[L
     }
     if len(orders) < 2:
         return []
-    counts: dict[str, int] = {}
-    for step in steps:
-        for key in step:
-            counts[key] = counts.get(key, 0) + 1
+    counts = Counter(key for step in steps for key in step)
     own = {key: index[step] for step in steps for key in step if counts[key] == 1}
     named = _first_mentions(text, own)
     asked = _first_mentions(question, own)
@@ -173,17 +185,29 @@ def _word_keys(text: str) -> set[str]:
     return {key for word, key in keys.items() if len(key) > 2 and not {word, key} & _GRAMMAR}
 
 
+def _related(word: str, other: str) -> bool:
+    """Whether the shorter word, of 4+ letters, begins the longer."""
+    short, long = sorted((word, other), key=len)
+    return len(short) >= 4 and long.startswith(short)
+
+
 def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
-    """The ``words`` leaks: words only one option holds, not the question (4+ letters: no form)."""
+    """``words``: words only one option holds, not the question; ``forms``: their other forms."""
     held = Counter(key for choice in choices for key in _word_keys(choice))
     asked = _word_keys(question)
     forms = asked | {key[:n] for key in asked for n in range(4, len(key))}  # and their starts
+    own = [key for key, n in held.items() if n == 1 and not any(_related(key, q) for q in asked)]
+    words = sorted(_word_keys(text))
     return [
         Leak("words", word)
-        for word in sorted(_word_keys(text))
+        for word in words
         if held[word] == 1
         and word not in forms
         and not any(word[:n] in asked for n in range(4, len(word)))
+    ] + [
+        Leak("forms", word)
+        for word in words
+        if not held[word] and any(_related(word, o) for o in own)
     ]
 
 
@@ -199,12 +223,8 @@ def letter_leaks(text: str, num_choices: int) -> list[Leak]:
 def _unbalanced(text: str) -> bool:
     text = text.replace(HIDDEN_TEXT, "")
     for opening, closing in ("()", "[]"):
-        depth = 0
-        for character in text:
-            depth += (character == opening) - (character == closing)
-            if depth < 0:
-                return True
-        if depth:
+        depths = [0, *accumulate((c == opening) - (c == closing) for c in text)]
+        if min(depths) < 0 or depths[-1]:
             return True
     return False
 
@@ -216,6 +236,65 @@ def bracket_leaks(hidden: str, reply: str) -> list[Leak]:
     return []
 
 
+def _in_step(word: str, step: str) -> bool:
+    """Whether ``word`` is a word of ``step`` or the bare verb of its "-ing" word ("go", "have")."""
+    root = re.escape(word[:-1] if word.endswith("e") and len(word) > 2 else word)
+    return bool(re.search(rf"\b(?:{re.escape(word)}|{root}\w?ing)\b", step))
+
+
+def list_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
+    """The ``list`` leaks: the step words numbered lines begin with fit one option's order only."""
+    orders = {tuple(p.strip().lower() for p in _STEP_SPLIT.split(c) if p.strip()) for c in choices}
+    orders = {order for order in orders if len(order) >= MIN_ORDER_STEPS}
+    fitting, kept = set(orders), []
+    for number, line in _LIST_LINE.findall(text):
+        words = _WORD.findall(line.split(HIDDEN_TEXT)[0].lower()) if HIDDEN_TEXT in line else []
+        at = int(number) - 1
+        for word in takewhile(lambda w: any(_in_step(w, s) for o in orders for s in o), words):
+            kept.append(f"{number}. {word}")
+            fitting = {o for o in fitting if at < len(o) and _in_step(word, o[at])}
+    return [Leak("list", "; ".join(kept))] if len(orders) > 1 and kept and len(fitting) == 1 else []
+
+
+def agreement_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
+    """``agreement``: a verb or plural pronoun after hidden text where options differ in number."""
+    firsts = [re.findall(r"[\w'’]+", choice.lower().removeprefix("the "))[:2] for choice in choices]
+    plural = {any(w in _PLURAL or re.fullmatch(r"\w{2,}[^sui']s", w) for w in ws) for ws in firsts}
+    if len(plural) < 2:
+        return []
+    return [Leak("agreement", match.group()) for match in _AGREEING.finditer(text)]
+
+
+def _quantities(text: str) -> set[tuple[str, float, str]]:
+    """``(bound, value, unit's letter)`` of each number but list numbers ("?": a hidden unit)."""
+    found = set()
+    for before, value, unit, after in _QUANTITY.findall(re.sub(r"(?m)^\s*\d+[.)]\s", "", text)):
+        word = (before or after).lower()
+        bound = word and "<>"[word not in _BELOW.split("|")]
+        value = str(_NUMERALS.index(value.lower())) if value.lower() in _NUMERALS else value
+        found.add((bound, float(value), "?" if unit == HIDDEN_TEXT else unit.lower()))
+    return found
+
+
+def quantity_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """``quantity``: a number, bound, unit of one option only that the question does not state."""
+    held = [_quantities(choice) for choice in choices]
+    asked, leaks = _quantities(question), []
+    for bound, value, unit in sorted(_quantities(text)):
+        units = {
+            (at, u)
+            for at, q in enumerate(held)
+            for b, v, u in q
+            if (b, v) == (bound, value) and unit in ("?", "", u)
+        }
+        stated = any(
+            v == value and (not unit or u in {"", *(x for _, x in units)}) for _, v, u in asked
+        )
+        if len({at for at, _ in units}) == 1 and not stated:
+            leaks.append(Leak("quantity", f"{bound}{value:g} {unit}"))
+    return leaks
+
+
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
     """Every leak of a hidden rationale by every rule, in :data:`RULES` order."""
     return [
@@ -225,4 +304,7 @@ def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = 
         *bracket_leaks(hidden, reply),
         *word_leaks(hidden, choices, question),
         *letter_leaks(hidden, len(choices)),
+        *list_leaks(hidden, choices),
+        *agreement_leaks(hidden, choices),
+        *quantity_leaks(hidden, choices, question),
     ]

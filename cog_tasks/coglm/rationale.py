@@ -26,6 +26,8 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[+\-=<>×÷%/]")
 FRAGMENT_WORDS = 3
 # A word and a one-word option that begin alike over this many letters share a root.
 ROOT_LETTERS = 6
+# A word sharing this many first letters (and most of the shorter) with an option's own is its form.
+FORM_LETTERS = 4
 # An article before hidden text tells its first sound ("an […]" for "Umbrella").
 _ARTICLE_BEFORE_HIDDEN = re.compile(r"\b(?:[Aa]n?)[ \t]+(?=" + re.escape(HIDDEN_TEXT) + ")")
 _FUNCTION_WORDS = frozenset(
@@ -51,9 +53,24 @@ _ORDINAL_POINTER = re.compile(
     r"(?:one|two|three|four|five|six|[1-6])\b",
     re.IGNORECASE,
 )
-# A number, time or amount in an option's text ("9:30 am", "50%", "3.5").
+_NUMERALS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_DIGITS = {word: str(value) for value, word in enumerate(_NUMERALS)}
+# A number, time or amount ("9:30 am", "50%", "3.5", "seven"), and its bound ("less than 2").
 _NUMBER = re.compile(
-    r"(?<![\w.])\d+(?:[:.,]\d+)*(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])", re.IGNORECASE
+    r"(?:\b(?:(less|fewer|under|below)|more|greater|over|above)(?:[ \t]+than)?[ \t]+)?(?<![\w.])"
+    rf"(\d+(?:[:.,]\d+)*|{'|'.join(_DIGITS)})(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])",
+    re.IGNORECASE,
+)
+# Where options differ in number: the verb right after hidden text, plural pronouns after it.
+_AGREEING = re.compile(
+    rf"(?<={re.escape(HIDDEN_TEXT)})(['\")\]]*)[ \t]+(?:is|are|was|were|has|have|does|do)\b"
+    rf"|({re.escape(HIDDEN_TEXT)}[^\n]*?)\b(?:they|them|their|themselves)\b",
+    re.IGNORECASE,
+)
+_PLURAL_OPTION = re.compile(
+    r"\W*(?:the[ \t]+)?(?:[\w'’]+[ \t]+)?(?:two|three|four|five|both|these|those|many|several|"
+    r"\w{2,}[^\W\d_sui']s)\b",
+    re.IGNORECASE,
 )
 _STANDING_LETTER = re.compile(r"(?<![\w'’\-.])([A-Z])(?![\w'’\-])")
 # An order of this many steps or more that fits one option's order points at it.
@@ -71,11 +88,9 @@ _IN_STEP_GAP = re.compile(r"[ \t\-\w'’]*")
 
 @dataclass(frozen=True)
 class LeakCounts:
-    """How many hidden rationales still point at the chosen option.
+    """Replies: all, ``readable`` and of those ``same_option``, ``verbatim``, ``pointers``.
 
-    Counts are of replies: all, ``readable`` (an option read), and of those the ones
-    whose shown form reads as the ``same_option``, holds its text ``verbatim`` or
-    ``pointers`` (:func:`points_at_options`); ``kept_chars``: (shown, replied) per reply.
+    ``pointers``: :func:`points_at_options`; ``kept_chars``: (shown, replied) per reply.
     """
 
     replies: int
@@ -100,9 +115,9 @@ def _words(text: str) -> list[re.Match[str]]:
 
 def _near_copies(text: str, choice: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` that copy ``choice`` word for word or nearly so."""
-    wanted = [word.lower() for word in _WORD.findall(choice)]
+    wanted = [_DIGITS.get(word.lower(), word.lower()) for word in _WORD.findall(choice)]
     found = _words(text)
-    words = [match.group().lower() for match in found]
+    words = [_DIGITS.get(word.lower(), word.lower()) for word in map(re.Match.group, found)]
     size = len(wanted)
     if not size:
         return []
@@ -136,8 +151,7 @@ def hide_option_texts(text: str, choices: Sequence[str]) -> str:
     """Replace every copy or near copy of an option's text by :data:`HIDDEN_TEXT`, longest first."""
     listed = dict.fromkeys(c.strip() for c in choices if c.strip())
     for choice in sorted(listed, key=len, reverse=True):
-        for start, end in reversed(_near_copies(text, choice)):
-            text = text[:start] + HIDDEN_TEXT + text[end:]
+        text = _hide_spans(text, _near_copies(text, choice))
     return text
 
 
@@ -166,12 +180,12 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
-def _same_root(word: str, option: str) -> bool:
-    """Whether two stems are equal or share most of the shorter's first :data:`ROOT_LETTERS`+."""
+def _same_root(word: str, option: str, letters: int = ROOT_LETTERS) -> bool:
+    """Whether two stems are equal or share most of the shorter's first ``letters``+ letters."""
     if word == option:
         return True
     shared = len(os.path.commonprefix([word, option]))
-    return shared >= ROOT_LETTERS and shared >= 0.8 * min(len(word), len(option))
+    return shared >= letters and shared >= 0.8 * min(len(word), len(option))
 
 
 def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
@@ -336,30 +350,37 @@ def hide_orders(text: str, choices: Sequence[str], question: str = "") -> str:
 
 
 def hide_steps(text: str, choices: Sequence[str]) -> str:
-    """Replace every mention of a step of options that order the same steps (``plan``)."""
-    spans = [
-        (start, end)
-        for group in _step_orders(choices)
-        for _, start, end in _step_mentions(text, group)
-    ]
-    return _hide_spans(text, spans)
+    """Hide the steps of options ordering the same steps (``plan``), and step words before them."""
+    groups = _step_orders(choices)
+    text = _hide_spans(text, [(s, e) for g in groups for _, s, e in _step_mentions(text, g)])
+    words = {word.lower() for choice in choices for word in _WORD.findall(choice)}
+    verbs = {word[:-3] for word in words if word.endswith("ing")}  # "go", "hav", "swimm"
+    words |= verbs | {verb + "e" for verb in verbs} | {v[:-1] for v in verbs if v[-1:] == v[-2:-1]}
+    kept = "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # "Go for […]"
+    before = re.compile(rf"\b(?:{kept})[ \t]+(?={re.escape(HIDDEN_TEXT)})", re.IGNORECASE)
+    while groups and (shorter := before.sub("", text)) != text:
+        text = shorter
+    return text
 
 
 def _numbers(text: str) -> Spans:
-    """Spans of each number, time or amount of ``text``, by its digits ("9:30" of "9:30 am")."""
+    """Spans of each number, time or amount by bound, digits and unit's letter ("<2", "<2l")."""
     found: Spans = {}
     for match in _NUMBER.finditer(text):
-        digits = re.match(r"[\d:.,]+", match.group())
-        assert digits is not None
-        found.setdefault(digits.group(), []).append(match.span())
+        bound = "<" if match[1] else ">" if match.start(2) > match.start() else ""
+        unit = re.match(r"[ \t-]*([^\W\d_])", text[match.end() :])
+        key = bound + _DIGITS.get(match[2].lower(), match[2])
+        for unit_key in {key, key + (unit[1].lower() if unit else "")}:
+            found.setdefault(unit_key, []).append(match.span())
     return found
 
 
 def _stems(text: str) -> Spans:
-    """Spans of each content word of ``text`` by its stem (and its stem without "s", "'s")."""
+    """Spans of each content word of ``text`` by its stem, and word and stem without "s", "'s"."""
     found: Spans = {}
     for stem, start, end in _content_words(text):
-        for key in {stem, _stem(re.sub("['’]?s$", "", text[start:end]))}:
+        word = re.sub("['’]?s$", "", text[start:end].lower())
+        for key in {stem, word, _stem(word)}:
             found.setdefault(key, []).append((start, end))
     return found
 
@@ -367,16 +388,31 @@ def _stems(text: str) -> Spans:
 def hide_own(
     text: str, choices: Sequence[str], question: str = "", index: Callable[[str], Spans] = _numbers
 ) -> str:
-    """Hide the numbers (``index=_stems``: words) only one option holds, not the question."""
+    """Hide the numbers (``index=_stems``: words, forms) only one option holds, not the question."""
     per_option = [set(index(choice)) for choice in choices]
-    own = {
+    asked, forms = index(question), index is _stems
+    own = [
         key
         for at, keys in enumerate(per_option)
         for key in keys
         if not any(key in other for i, other in enumerate(per_option) if i != at)
-    } - set(index(question))
-    found = index(text)
-    return _hide_spans(text, [span for key in own for span in found.get(key, [])])
+        and not {key, key.lstrip("<>"), _stem(key) if forms else key} & asked.keys()
+    ]
+    spans = []
+    for key, found in index(text).items():
+        form = forms and key not in asked
+        if any(key.lstrip("<>") == o or form and _same_root(key, o, FORM_LETTERS) for o in own):
+            spans += found
+    return _hide_spans(text, spans)
+
+
+def hide_agreement(text: str, choices: Sequence[str]) -> str:
+    """Hide the verb and plural pronouns after hidden text where options differ in number."""
+    if len({bool(_PLURAL_OPTION.match(choice)) for choice in choices}) < 2:
+        return text
+    while (shorter := _AGREEING.sub(lambda m: m[2] + HIDDEN_TEXT if m[2] else m[1], text)) != text:
+        text = shorter
+    return text
 
 
 def _balanced(text: str) -> str:
@@ -475,6 +511,7 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = hide_own(text, choices, question)
     text = hide_ordinals(text)
     text = hide_letters(text, len(choices), question_letters(question))
+    text = hide_agreement(text, choices)
     text = _ARTICLE_BEFORE_HIDDEN.sub("", text)
     if _balanced(reply) == reply:
         text = _balanced(text)

@@ -22,6 +22,10 @@ SEAFOOD = ["Johnson really likes seafood", "Johnson is allergic to seafood"]
 SEAFOOD_QUESTION = "Johnson ate seafood and got swollen lips. Which inference is reasonable?"
 WEIGHT = ["Less than one kilogram", "Equal to one kilogram", "More than one kilogram"]
 CLOTHES = ["A scarf worn in winter", "A summer hat"]
+BASES = ["Colour", "Size", "Presence of seeds"]
+PLANTS = ["A cactus on the sill", "The ferns in the shade"]
+JUGS = ["Three litres", "Four litres", "Less than three litres"]
+JUGS_QUESTION = "Pour two jugs of 1.5 litres into a pot. How much is in the pot?"
 
 CASES = [
     (
@@ -39,6 +43,14 @@ CASES = [
     ("words", "The weight will be less than before.", WEIGHT, "A 1 kg biscuit is smashed."),
     ("words", "It keeps her warm, as it is worn in winter.", CLOTHES, ""),
     ("letter", "A leads to C. The correct option is: D", ["A", "B", "C", "D"], "If A, then D?"),
+    # What the hider before these rules left: kept step verbs, other forms, agreement, numbers.
+    ("list", "1. Go […] at dawn.\n2. Visit the […].", DAY, ""),
+    ("forms", "Grapes of this kind are seedless.", BASES, "Sort: apple, plum, grape."),
+    ("forms", "The stove helps to warm the room.", ["It gives warmth.", "It is night."], ""),
+    ("agreement", "[…] are easy plants, and they like a dark flat.", PLANTS, ""),
+    ("agreement", "[…], as they like a dark flat.", PLANTS, ""),
+    ("quantity", "1.5 + 1.5 = 3 […].", JUGS, JUGS_QUESTION),
+    ("quantity", "So it still weighs one kilogram.", WEIGHT, "A 500 g cake is cut in two."),
 ]
 
 
@@ -59,6 +71,13 @@ def test_what_the_question_states_is_no_leak() -> None:
     stated = "Plan the day: fishing, museum, bread, letters."
     assert not [leak for leak in find_leaks(stated, stated, DAY, stated) if leak.rule == "order"]
     assert find_leaks("It takes 8 steps.", "", ["8 steps", "9 steps"], "Is it 8 steps?") == []
+    assert find_leaks("It still weighs 1 kilogram.", "", WEIGHT, "A 1 kg cake is cut.") == []
+    assert find_leaks("It is 3.", "", JUGS, "Fill 3 cups.") == []
+
+
+def test_numbers_in_list_labels_and_options_of_one_number_are_no_leak() -> None:
+    assert find_leaks("3. […] to the pot.", "", JUGS, JUGS_QUESTION) == []
+    assert find_leaks("[…] is easy, as they say.", "", ["A cactus", "A fern"]) == []
 
 
 def test_brackets_unbalanced_by_hiding_are_a_leak_and_the_hider_balances_them() -> None:

@@ -307,3 +307,51 @@ def test_coc_leak_refuses_a_file_that_is_neither(
         assert main(["coglm", "coc-leak", str(path)]) == 2
         (line,) = capsys.readouterr().err.strip().splitlines()[-1:]
         assert f"{path}: neither a raw-output file in the CogLM authors' layout" in line
+
+
+@pytest.mark.parametrize(
+    ("reply", "choices", "question", "hidden"),
+    [
+        (  # the step verbs a numbered list keeps before hidden steps
+            "1. Go fishing at dawn.\n2. Visit the museum.\n3. Bake bread.\n4. Write letters.",
+            DAY,
+            "",
+            "1. […] at dawn.\n2. […].\n3. […].\n4. […].",
+        ),
+        (  # a form of a word only one option holds
+            "Apples have them; grapes of this kind are seedless.",
+            ["Colour", "Size", "Presence of seeds"],
+            "Sort: apple, grape.",
+            "Apples have them; grapes of this kind are […].",
+        ),
+        (  # a verb and plural pronouns agreeing with a hidden name, options of both numbers
+            "Ferns are easy plants, and they like a dark flat. They suit you.",
+            ["A cactus on the sill", "The ferns in the shade"],
+            "",
+            "[…] easy plants, and […] like a dark flat. […] suit you.",
+        ),
+        (  # a number only one option holds, in words there and digits here
+            "Each jug holds 1.5 litres, so the pot holds 1.5 + 1.5 = 3 litres.",
+            ["Three litres", "Four litres", "Less than three litres"],
+            "Pour two jugs of 1.5 litres into a pot. How much is in the pot?",
+            "Each jug holds 1.5 litres, so the pot holds 1.5 + 1.5 = […].",
+        ),
+        (
+            "So it still weighs one kilogram.",
+            ["Less than one kilogram", "Equal to one kilogram", "More than one kilogram"],
+            "A 500 g cake is cut in two.",
+            "So it still weighs […] kilogram.",
+        ),
+    ],
+)
+def test_step_verbs_forms_agreement_and_numbers_of_one_option_are_hidden(
+    reply: str, choices: list[str], question: str, hidden: str
+) -> None:
+    assert hide_options(reply, choices, question) == hidden
+
+
+def test_what_does_not_point_stays() -> None:
+    assert hide_options("The cactus is easy.", ["A cactus", "A fern"]) == "The […] is easy."
+    weight = ["Less than one kilogram", "Equal to one kilogram", "More than one kilogram"]
+    kept = "It still weighs 1 kilogram."
+    assert hide_options(kept, weight, "A 1 kg cake is cut in two.") == kept
