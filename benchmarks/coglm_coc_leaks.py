@@ -12,7 +12,7 @@ and for ``plan``, and the same-option share of the hider's own count
 (:func:`cog_tasks.coglm.rationale.leak_counts`, ``ours`` reader).
 
 ``--handread PATH`` also writes, for a blind hand-read outside the project, the hidden
-rationales of the same 50 items (drawn with seed 48) for each file: id, model,
+rationales of the same 50 items (drawn with ``--seed``, 48 by default) for each file: id, model,
 question, lettered options and the rationale, never which option the reply chose.
 
 Usage::
@@ -42,7 +42,7 @@ MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
 HANDREAD_SEED, HANDREAD_ITEMS = 48, 50
 
 
-def handread(result_dir: Path) -> list[dict[str, Any]]:
+def handread(result_dir: Path, seed: int = HANDREAD_SEED) -> list[dict[str, Any]]:
     """The hidden rationales of the same seeded 50 items per file, without the chosen option."""
     files = {
         model: {
@@ -51,7 +51,7 @@ def handread(result_dir: Path) -> list[dict[str, Any]]:
         for model in MODELS
     }
     ids = sorted(set.intersection(*(set(items) for items in files.values())))
-    drawn = random.Random(HANDREAD_SEED).sample(ids, HANDREAD_ITEMS)
+    drawn = random.Random(seed).sample(ids, HANDREAD_ITEMS)
     return [
         {
             "id": id_,
@@ -108,11 +108,12 @@ def main() -> None:
     parser.add_argument("result_dir", type=Path)
     parser.add_argument("--out", type=Path, help="write the numbers as JSON here")
     parser.add_argument("--handread", type=Path, help="write the blind hand-read file here")
+    parser.add_argument("--seed", type=int, default=HANDREAD_SEED, help="--handread's draw")
     parser.add_argument("--force", action="store_true", help="write over --out and --handread")
     args = parser.parse_args()
     allow_overwrite(args.force)
     if args.handread:
-        write_json_atomically(args.handread, handread(args.result_dir))
+        write_json_atomically(args.handread, handread(args.result_dir, args.seed))
     results = [measure(args.result_dir / model / "result.json") for model in MODELS]
     for result in results:
         own = result["hider_same_option"]
