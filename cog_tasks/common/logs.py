@@ -119,10 +119,7 @@ def read_logs(
 
 
 def read_log(
-    path: str | os.PathLike[str],
-    *,
-    tasks: Collection[str],
-    statuses: Collection[str],
+    path: str | os.PathLike[str], *, tasks: Collection[str], statuses: Collection[str]
 ) -> EvalLog:
     """Read one Inspect log file (path or ``file://`` URI) of one of ``tasks`` and ``statuses``."""
     _check_statuses(statuses)

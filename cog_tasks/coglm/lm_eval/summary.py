@@ -9,12 +9,7 @@ from pathlib import Path
 
 from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.report import (
-    CogLMRun,
-    checked_run,
-    stage_intervals,
-    summary_age_text,
-)
+from cog_tasks.coglm.report import CogLMRun, checked_run, stage_intervals, summary_age_text
 from cog_tasks.common.lm_eval_samples import find_results_files
 
 TASK_PREFIXES = ("coglm",)
