@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
 """Inspect log statuses, in a fixed order."""
-
 SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
 EVERY_STATUS: frozenset[str] = frozenset(LOG_STATUSES)
 

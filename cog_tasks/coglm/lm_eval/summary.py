@@ -59,10 +59,7 @@ def format_summary(run: CogLMRun) -> list[str]:
 
 
 def summary_text(arguments: Sequence[str], started: float | None = None) -> str | None:
-    """The summary after an lm-eval run with ``arguments``, or ``None`` if it named no CogLM task.
-
-    ``started``: only results files written since then count (``None``: all).
-    """
+    """The summary of a run's results written since ``started`` (``None``: no CogLM task run)."""
     if not names_coglm(arguments):
         return None
     output = _option(arguments, "--output_path", "-o")
