@@ -110,8 +110,7 @@ def run_lm_eval(arguments: Sequence[str]) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser, every command guarded (:func:`guard_commands`)."""
     parser = argparse.ArgumentParser(
-        prog="cog-tasks",
-        description="Cognitive-science LLM benchmarks for lm-eval and Inspect.",
+        prog="cog-tasks", description="Cognitive-science LLM benchmarks for lm-eval and Inspect."
     )
     parser.add_argument("--version", action="version", version=cog_tasks.__version__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -1,7 +1,4 @@
-"""The CogLM authors' rules for reading chat answers, reimplemented as they behave.
-
-``authors`` (their Llama rule) and ``authors-gpt`` (their GPT rule), mistakes kept.
-"""
+"""The CogLM authors' answer rules, mistakes kept: ``authors`` (Llama) and ``authors-gpt`` (GPT)."""
 
 from __future__ import annotations
 
@@ -24,7 +21,6 @@ LLAMA_PHRASES: tuple[str, ...] = (
     "The correct sequence would be:",
 )
 """The phrases of step 2, in the authors' order (the repeated ``is:`` included)."""
-
 _FIRST_BOX = re.compile(r"\\boxed\{(.+?)\}")
 
 

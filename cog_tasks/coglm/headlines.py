@@ -26,7 +26,6 @@ from cog_tasks.common.stats import Interval, UnitValue
 
 FITTED_AGES: tuple[float, float] = (6.0, 20.0)
 """Ages of the testers the paper's map was fitted on (Sec. 2.3); at chance it gives 3.7 years."""
-
 BELOW = "below the fitted range"
 ABOVE = "above the fitted range"
 

@@ -22,8 +22,6 @@ SCRIPT_ENV = "COG_TASKS_COGLM_TEST_LLAMA"
 """A setting naming a local copy of the script, read before any other source."""
 RAW_TEXT_TEMPLATE = "{{ messages[0].content }}"
 """A chat template sending the first message's text unchanged (Inspect hf's ``chat_template``)."""
-
-
 SCRIPT_SOURCE = DataSource(
     benchmark="coglm",
     title="CogLM",
@@ -53,11 +51,7 @@ def _strings(node: ast.expr) -> list[ast.expr]:
 
 
 def parse_wording(text: str, source: str) -> LlamaTextWording:
-    """Read the options sentence and the answer cue (last ``hint``) out of the script's ``main``.
-
-    Raises:
-        CogLMDataError: One line naming ``source`` when it lacks either piece.
-    """
+    """Read the options sentence and the answer cue (last ``hint``) out of the script's ``main``."""
     try:
         tree = ast.parse(text)
     except SyntaxError as error:

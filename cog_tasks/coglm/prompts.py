@@ -14,7 +14,6 @@ from cog_tasks.common.files import package_json
 from cog_tasks.common.params import ParameterError
 
 ANSWER_PHRASE = "The answer is option"
-
 DIRECT_INSTRUCTION = (
     f'Reply with "{ANSWER_PHRASE}" followed by the letter of the option you choose, '
     "then explain your choice briefly."
@@ -33,7 +32,6 @@ BOXED_COT_INSTRUCTION = (
 )
 RATIONALE_HEADER = "Another model reasoned about this question as follows:"
 NO_REASONING = "(It gave no reasoning beyond its choice, which is not shown.)"
-
 #: The erasure system prompts and the worked examples, from ``prompts.json`` next to this module.
 _PROMPT_DATA = package_json("cog_tasks.coglm", "prompts.json")
 ERASURE_PROMPTS: dict[str, str] = _PROMPT_DATA["erasure_prompts"]
@@ -70,7 +68,6 @@ WORKED_EXAMPLES: tuple[WorkedExample, ...] = tuple(
     for example in _PROMPT_DATA["worked_examples"]
 )
 """The four worked examples of the ``boxed`` prompt; their answers use every letter A-D once."""
-
 PROMPTS: dict[str, str] = {
     "answer-is": '"The answer is option X" and a short explanation (the paper\'s answer format)',
     "boxed": "four worked examples, then the answer as The answer is \\boxed{X} "
@@ -86,7 +83,6 @@ PROMPT_EXTRACTORS: dict[str, str] = {
     "llama-text": "authors",
 }
 """The extractor each prompt is read with unless another is named."""
-
 Turn = tuple[str, str]
 """A chat turn: role (``user`` or ``assistant``) and text."""
 

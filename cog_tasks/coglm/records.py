@@ -168,7 +168,6 @@ UPSTREAM_SHA256: dict[str, Pin] = {
     path: Pin(**digests)
     for path, digests in package_json("cog_tasks.coglm", "upstream_sha256.json").items()
 }
-
 SOURCE = DataSource(
     benchmark="coglm",
     title="CogLM",

@@ -76,7 +76,6 @@ TABLE5: tuple[SettingRow, ...] = (
     _setting_row("w/ SC T=0.7", "91.0 97.6 90.0 85.5 65.7 66.7 61.3 27.7 52.0 3.5 63.1"),
 )
 """Table 5: GPT-3.5-Turbo with chain of thought and self-consistency (40 samples)."""
-
 TABLE7_MODEL = "Llama-2-chat-7B, rationales from GPT-3.5-Turbo"
 TABLE7: tuple[SettingRow, ...] = (
     _setting_row("w/o COC", "32.0 78.6 74.5 54.9 -0.2 41.3 25.3 6.1 -2.0 -0.1 31.0"),

@@ -6,7 +6,6 @@ from cog_tasks.coglm.completion import AUTHORS_PICK_METRIC
 
 CHANCE_RULES = ("listed", "distinct")
 DEFAULT_CHANCE = "listed"
-
 RULES: dict[str, str] = {
     "authors": AUTHORS_PICK_METRIC,
     "per-token": "acc_per_token",

@@ -47,10 +47,7 @@ class ItemOutcome:
 
 @dataclass(frozen=True)
 class Cell:
-    """One matrix cell; ``ci_*``: its bootstrap interval (NaN: none, under 10 items).
-
-    ``difference*``: calibrated accuracy minus the ability's baseline cell, paired on shared items.
-    """
+    """One matrix cell; ``ci_*``: its bootstrap interval (NaN: none, under 10 items)."""
 
     erased: str
     ability: str
@@ -60,6 +57,7 @@ class Cell:
     ci_low: float
     ci_high: float
     invalid: float
+    # Calibrated accuracy minus the ability's baseline cell, paired on shared items.
     difference: float = math.nan
     difference_low: float = math.nan
     difference_high: float = math.nan

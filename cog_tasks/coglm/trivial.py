@@ -38,8 +38,6 @@ constant_a, constant_b, constant_c, constant_d = (
     partial(_scored, pick=lambda record, index=index: index) for index in range(4)
 )
 last_listed = partial(_scored, pick=lambda record: len(record.choices) - 1)
-
-
 STRATEGIES: tuple[TrivialStrategy, ...] = (
     *(
         TrivialStrategy(f"constant {letter}", f"cog_tasks.coglm.trivial:constant_{letter.lower()}")

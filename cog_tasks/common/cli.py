@@ -26,14 +26,10 @@ if TYPE_CHECKING:
 Parser = argparse.ArgumentParser
 Namespace = argparse.Namespace
 Command = Callable[[Namespace], int]
-
 INTERRUPTED = "interrupted; run the same command again to resume"
 """What a command prints when it is interrupted."""
-
 INTERRUPT_EXIT = 130  # The exit code of an interrupted command (128 + SIGINT), as a shell gives it.
-
 HTTP_CLIENTS = ("httpx", "httpx2")  # Modules whose ``TransportError`` is a user error.
-
 DEFAULT_STATUSES: tuple[str, ...] = tuple(SUCCESS_ONLY)  # What ``--status`` reads by default.
 
 

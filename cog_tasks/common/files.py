@@ -79,19 +79,15 @@ def begin_command(force: bool) -> None:
     allow_overwrite(force)
 
 
-def _is_input(target: Path) -> bool:
-    return target.resolve() in _INPUTS or (
-        target.exists() and any(s.exists() and os.path.samefile(s, target) for s in _INPUTS)
-    )
-
-
 def check_output(path: str | os.PathLike[str], *, replace: bool = False) -> Path:
     """Refuse to write an input, or over a file this process did not write (no ``--force``)."""
     target = Path(path)
     resolved = target.resolve()
     if any(resolved.is_relative_to(folder) for folder in _OWNED):
         return target  # the state of a claimed run folder, read back to resume
-    if _is_input(target):
+    if resolved in _INPUTS or (
+        target.exists() and any(s.exists() and os.path.samefile(s, target) for s in _INPUTS)
+    ):
         raise UserError(f"{target}: the output would overwrite its own input; give another --out")
     if target.exists() and not (replace or _OVERWRITE[0]) and resolved not in _WRITTEN:
         raise OutputExistsError(f"{target}: already exists; pass --force to overwrite it")

@@ -43,11 +43,7 @@ class TrivialResult:
 
 @dataclass(frozen=True)
 class Headline:
-    """One headline number of one run, with its per-unit values if any.
-
-    The headline is their ratio of sums, or where ``statistic`` names one (a ``module:attribute``
-    reference) that statistic of their summed payloads.
-    """
+    """One headline number of one run, with its per-unit values if any."""
 
     benchmark: str
     measure: str
@@ -58,7 +54,7 @@ class Headline:
     coverage: Coverage | None = None
     scale: str = "raw"
     trivial: TrivialResult | None = None
-    statistic: str = ""
+    statistic: str = ""  # A ``module:attribute`` statistic of the summed units ("": ratio of sums).
 
     def as_row(self) -> dict[str, object]:
         """The row of ``profile.json`` (``coverage`` ``None`` without the results model)."""

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 LOG_STATUSES: tuple[str, ...] = ("started", "success", "cancelled", "error")
 """Inspect log statuses, in a fixed order."""
-
 SUCCESS_ONLY: frozenset[str] = frozenset({"success"})
 EVERY_STATUS: frozenset[str] = frozenset(LOG_STATUSES)
 
@@ -119,10 +118,7 @@ def read_logs(
 
 
 def read_log(
-    path: str | os.PathLike[str],
-    *,
-    tasks: Collection[str],
-    statuses: Collection[str],
+    path: str | os.PathLike[str], *, tasks: Collection[str], statuses: Collection[str]
 ) -> EvalLog:
     """Read one Inspect log file (path or ``file://`` URI) of one of ``tasks`` and ``statuses``."""
     _check_statuses(statuses)

@@ -99,10 +99,8 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
         ),
     ),
 }
-
 CHECK_PROMPT = "The capital of France is Paris. The capital of Italy is"
 """A conversion must reproduce the GGUF's logits on this prompt."""
-
 CHECK_TOLERANCE = 1e-4  # Largest logit difference allowed between the GGUF and its conversion.
 
 

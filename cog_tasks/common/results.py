@@ -23,10 +23,8 @@ from cog_tasks.common.stats import (
 
 STATUSES = ("valid", "invalid", "error", "truncated", "judge_invalid")
 """A record's status (``judge_invalid``: an unreadable judge reply)."""
-
 FLAGGED = STATUSES[1:]  # The statuses every headline row counts beside its number.
 WEIGHTS = re.compile(r"@(\w+:[0-9a-f]{8,})")  # A weights hash in a model name: ``@llamacpp:<sha>``
-
 YEARS_SPAN = 38.4  # CogLM's ages differ by at most twice its age map's stage weights.
 
 
@@ -340,10 +338,7 @@ def compare_units(
     scale: str = "raw",
     statistic: str = "",
 ) -> Pairing:
-    """The statistics entry for two runs: a paired difference over shared units, or why not.
-
-    ``statistic``: the headline's :attr:`~cog_tasks.common.headlines.Headline.statistic`.
-    """
+    """The statistics entry for two runs: a paired difference over shared units, or why not."""
     if differences and not allow_different:
         return Pairing(None, "runs differ in " + "; ".join(differences))
     if not first or not second:

@@ -46,9 +46,7 @@ def inspect_content(log: Any) -> str:
 
 
 def distinct_by_content(
-    items: Iterable[Item],
-    content: Callable[[Item], str],
-    source: Callable[[Item], str],
+    items: Iterable[Item], content: Callable[[Item], str], source: Callable[[Item], str]
 ) -> list[Item]:
     """The items with every repeat of one content left out, each repeat warned once."""
     first: dict[str, Item] = {}
@@ -213,10 +211,7 @@ class RunGroup(Generic[Run]):
 
 
 def group_runs(
-    runs: Iterable[Run],
-    identity: Callable[[Run], RunIdentity],
-    *,
-    pool_seeds: bool = False,
+    runs: Iterable[Run], identity: Callable[[Run], RunIdentity], *, pool_seeds: bool = False
 ) -> list[RunGroup[Run]]:
     """Group runs into report rows, in order; only ``pool_seeds`` merges runs (by seed)."""
     if not pool_seeds:

@@ -53,14 +53,10 @@ def mark_epoch() -> Solver:
     return solve
 
 
-def current_epoch() -> int:
-    """The epoch (from 1) of the sample being run, as :func:`mark_epoch` recorded it; else 1."""
-    return int(store().get(EPOCH_KEY, 1))
-
-
 def seeded_rng(seed: int, prompt: str, epoch: int | None = None) -> random.Random:
     """A random generator for one model call, from the seed, the prompt and the epoch."""
-    epoch = current_epoch() if epoch is None else epoch
+    if epoch is None:  # the epoch (from 1) :func:`mark_epoch` recorded for the sample; else 1
+        epoch = int(store().get(EPOCH_KEY, 1))
     digest = hashlib.sha256(f"{seed}\n{epoch}\n{prompt}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
 

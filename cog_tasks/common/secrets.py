@@ -7,23 +7,17 @@ from collections.abc import Mapping
 
 SECRET_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "apikey"})
 """Last words of a name that make it a secret."""
-
 ANYWHERE_WORDS = frozenset({"authorization", "bearer", "credentials"})
 """Words that make a name a secret anywhere in it."""
-
 SPECIAL_TOKENS = frozenset({"bos", "eos", "pad", "unk", "sep", "cls", "mask"})
 """``<word>_token`` names a tokenizer setting, not a secret."""
-
 REDACTED = "***"  # What a secret's value becomes.
-
 NAME = re.compile(
     r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]*)=|(?P<quote>['\"])(?P<key>[A-Za-z_][\w.-]*)(?P=quote)\s*:\s*"
 )
 """The start of a ``name=value`` pair in text, or of a ``'name': value`` entry (JSON, a repr)."""
-
 NEXT_PAIR = re.compile(r"[,\s]+(?:[A-Za-z_][\w.-]*=|-)|\s*[\]\)}]\s*(?:$|[\s,])|\s*$")
 """Where an unquoted secret value ends."""
-
 CLOSING = {"'": "'", '"': '"', "[": "]", "(": ")", "{": "}"}
 
 

@@ -1,7 +1,4 @@
-"""``hf-shared-prefix``: lm-eval's ``hf`` model, reading each shared context once.
-
-Importing this module registers the model with lm-eval.
-"""
+"""``hf-shared-prefix``, registered on import: lm-eval's ``hf`` reading each shared context once."""
 
 from __future__ import annotations
 
@@ -18,7 +15,6 @@ from lm_eval.models.huggingface import HFLM
 from tqdm import tqdm
 
 logger = logging.getLogger(__name__)
-
 MODEL_NAME = "hf-shared-prefix"
 # The fastest of five (row, batch) settings tried on every 12th CogLM question
 # with SmolLM2 on 2 CPU cores: 512/512, 128/512, 192/768, 128/1024, 256/1024.
@@ -33,11 +29,8 @@ ALWAYS_ALIBI = ("bloom",)
 WINDOW_ATTRIBUTES = ("sliding_window", "attention_chunk_size", "window_size")
 # Config attributes that list each layer's kind; hybrid models name non-attention kinds.
 LAYER_KIND_ATTRIBUTES = ("layer_types", "block_types", "layers_block_type")
-
 # lm-eval's tokenized request: ((context, continuation), context ids, continuation ids).
 TokenizedRequest = tuple[tuple[str, str], list[int], list[int]]
-
-
 # Per group: (summed log-probability, every token greedy) per continuation, then per split.
 GroupScores = list[list[tuple[float, bool]]]
 

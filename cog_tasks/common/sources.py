@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     import datasets
 
 T = TypeVar("T")
-
 GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 """A GitHub file at a commit."""
 Origin = Literal["local", "hub", "upstream"]

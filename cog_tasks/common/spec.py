@@ -46,35 +46,26 @@ class DataSource:
 
 @dataclass(frozen=True)
 class BenchmarkSpec:
-    """Everything a benchmark declares once.
-
-    Attributes:
-        unit: The independent unit its intervals resample (``item``, ``task``, ...).
-        chance: Its seeded chance answerer's factory, ``(seed)``, or ``(task_args, seed)`` where
-            ``chance_reads_args``.
-        lm_eval_task: The lm-eval task a profile of local weights runs instead; ``""``: none.
-        request_turns: ``(task, task_args, metadata) -> list[int]``, characters per request
-            (the cost estimate); ``""``: one request a sample.
-        self_judges: Whether, without a judge role, its judged steps have the model judge itself.
-        own_temperatures: Whether its samples set their own temperatures (a global one refused).
-    """
+    """Everything a benchmark declares once."""
 
     name: str
     title: str
-    unit: str
+    unit: str  # The independent unit its intervals resample (``item``, ``task``, ...).
     tasks: tuple[str, ...] = ()
     task_module: str = ""
     headlines: str = ""
     paper: str = ""
+    # Its seeded chance answerer's factory: ``(seed)``, or ``(task_args, seed)`` if the next is set.
     chance: str = ""
     chance_reads_args: bool = False
     trivial: tuple[TrivialStrategy, ...] | str = ()
     presets: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
-    lm_eval_task: str = ""
-    request_turns: str = ""
+    lm_eval_task: str = ""  # The lm-eval task a profile of local weights runs instead ("": none).
+    # ``(task, task_args, metadata) -> list[int]``, characters per request (the cost estimate);
+    request_turns: str = ""  # ``""``: one request a sample.
     judged_tasks: tuple[str, ...] = ()
-    self_judges: bool = False
-    own_temperatures: bool = False
+    self_judges: bool = False  # Without a judge role, its judged steps have the model judge itself.
+    own_temperatures: bool = False  # Its samples set their own temperatures (a global one refused).
     data: DataSource | None = None
     cli: str = ""
 

@@ -11,21 +11,13 @@ if TYPE_CHECKING:
     import numpy as np
 
 CONFIDENCE = 0.95  # Coverage of every interval cog-tasks reports.
-
 RESAMPLES = 2000  # Bootstrap resamples by default.
-
 WILSON_BELOW = 30  # A 0/1 proportion over fewer units than this gets a Wilson interval.
-
 SMALL_N = 10  # Below this many units there is no interval, and no difference is marked significant.
-
 ANY = (-math.inf, math.inf)  # The scale of an unbounded measure.
-
 SHARE = (0.0, 1.0)  # The scale of a share (a proportion, a rate of events per trial).
-
 Statistic = Callable[["np.ndarray"], float]  # A headline of an index array of drawn units.
-
 Payload = Mapping[str, Sequence[float]]  # A unit's additive tallies by name.
-
 SumStatistic = Callable[[dict[str, "np.ndarray"]], float]  # A headline of Payload sums.
 SUM_STATISTICS: dict[str, SumStatistic] = {}  # The only ones a stored row may name, by reference
 
@@ -275,10 +267,8 @@ def _pair(value: UnitValue) -> tuple[float, float]:
 def _ratio_parts(values: Sequence[UnitValue]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    tops, bottoms = (
-        np.array([_pair(value) for value in values], dtype=float).reshape(-1, 2).T.copy()
-    )
-    return tops, bottoms
+    tops, bottoms = np.array([_pair(value) for value in values], dtype=float).reshape(-1, 2).T
+    return tops.copy(), bottoms.copy()
 
 
 UnitValue = float | tuple[float, float] | Payload  # A value, a ratio's (top, bottom), a Payload

@@ -48,10 +48,7 @@ def coglm_chat(
     extractor: str | None = None,
     chance: str = DEFAULT_CHANCE,
 ) -> Task:
-    """CogLM (Piaget stages) for chat models.
-
-    Every parameter: the README's Parameters section.
-    """
+    """CogLM (Piaget stages) for chat models (every parameter: the README's Parameters section)."""
     problems = []  # the types and ranges of the parameters, checked when the task is built
     if per_ability is not None and not (_is_int(per_ability) and per_ability >= 1):
         problems.append(f"per_ability must be an integer >= 1 (or unset), got {per_ability!r}")

@@ -11,7 +11,6 @@ from cog_tasks.common.logs import SUCCESS_ONLY, read_log
 
 TASK_NAMES = ("coglm_chat", "coglm")
 """Names under which chat-protocol logs are written (the deprecated alias ``coglm`` included)."""
-
 IGNORED_ARGUMENTS = ()
 """Task arguments that do not change the measurement (``coglm_chat`` has none)."""
 

@@ -122,10 +122,6 @@ def load_inspect_runs(
     return [checked_run(row.checked, name(row.extra, row.label)) for row in rows], logs
 
 
-def _model_and_setting(log: EvalLog, model: str) -> str:
-    return f"{setting_label(log)} - {model}"
-
-
 def _setting_order(run: CogLMRun, order: Sequence[str]) -> tuple[int, str]:
     rank = next((i for i, prefix in enumerate(order) if run.label.startswith(prefix)), len(order))
     return rank, run.label
@@ -137,7 +133,7 @@ def comparison_runs(
     statuses: Collection[str] = SUCCESS_ONLY,
 ) -> tuple[list[CogLMRun], LogSet]:
     """The runs of a setting comparison, labelled ``<setting> - <model>`` in the paper's order."""
-    runs, logs = load_inspect_runs(paths, statuses, _model_and_setting)
+    runs, logs = load_inspect_runs(paths, statuses, lambda log, m: f"{setting_label(log)} - {m}")
     if not runs:
         raise CogLMDataError(
             "no successful coglm_chat Inspect log found in "

@@ -33,7 +33,6 @@ from cog_tasks.common.runs import RunIdentity
 _VERSION_FILE = Path(__file__).parent / "coglm" / "_coglm_version.yaml"
 FAMILY_VERSION = str(yaml.safe_load(_VERSION_FILE.read_text())["metadata"]["version"])
 """The ``coglm`` family's task version (from ``_coglm_version.yaml``)."""
-
 DOCUMENT_DATA = frozenset(field.name for field in fields(CogLMRecord))
 """The keys of a logged document that are the item's data; the others (token counts of
 the model's tokenizer) are left out of its hash, so models on the same items pair."""

@@ -9,12 +9,7 @@ from pathlib import Path
 
 from cog_tasks.coglm.lm_eval.results import load_lm_eval_runs
 from cog_tasks.coglm.records import CogLMDataError
-from cog_tasks.coglm.report import (
-    CogLMRun,
-    checked_run,
-    stage_intervals,
-    summary_age_text,
-)
+from cog_tasks.coglm.report import CogLMRun, checked_run, stage_intervals, summary_age_text
 from cog_tasks.common.lm_eval_samples import find_results_files
 
 TASK_PREFIXES = ("coglm",)
@@ -64,10 +59,7 @@ def format_summary(run: CogLMRun) -> list[str]:
 
 
 def summary_text(arguments: Sequence[str], started: float | None = None) -> str | None:
-    """The summary after an lm-eval run with ``arguments``, or ``None`` if it named no CogLM task.
-
-    ``started``: only results files written since then count (``None``: all).
-    """
+    """The summary of a run's results written since ``started`` (``None``: no CogLM task run)."""
     if not names_coglm(arguments):
         return None
     output = _option(arguments, "--output_path", "-o")

@@ -23,7 +23,6 @@ from cog_tasks.coglm.metrics import calibrated_accuracy, calibrated_accuracy_per
 from cog_tasks.coglm.records import CogLMDataError, load_records
 
 logger = logging.getLogger(__name__)
-
 # lm-eval passes the --model_args to custom_dataset as metadata; these keys may name
 # a Hugging Face tokenizer (hf and vllm use "pretrained", API models "model").
 TOKENIZER_KEYS = ("tokenizer", "pretrained", "model")
@@ -90,11 +89,7 @@ class CogLMTask(ConfigurableTask):
         super().__init__(config={k: v for k, v in config.items() if k != "class"})
 
     def construct_requests(self, doc: dict[str, Any], ctx: Any, **kwargs: Any) -> list[Instance]:
-        """The candidates' requests, then the context's own.
-
-        Raises:
-            CogLMDataError: If lm-eval changed the context (few-shot, system instruction, chat).
-        """
+        """The candidates' requests, then the context's own (refused if lm-eval changed it)."""
         requests = super().construct_requests(doc, ctx, **kwargs)
         if ctx != doc_to_text(doc):
             raise CogLMDataError(
