@@ -332,6 +332,11 @@ def _mislettered_line(text: str, choices: Sequence[str]) -> bool:
     return False
 
 
+def _restates(rest: str, index: int | None, choices: Sequence[str]) -> bool:
+    """Whether the words after a letter are empty or exactly its own option's text."""
+    return not reading.words(rest) or reading.spelled_option(rest, choices) == index
+
+
 def _opening_pick(body: str, choices: Sequence[str]) -> tuple[int | None, bool]:
     """The option a reply's first line leads with ("B. ...", "C)"), or :data:`HEDGE`, or ``None``.
 
@@ -358,7 +363,7 @@ def _opening_pick(body: str, choices: Sequence[str]) -> tuple[int | None, bool]:
     )
     if rejected or reading.names_another(index, rest, choices):
         return HEDGE, False
-    return index, not reading.words(rest) or reading.spelled_option(rest, choices) == index
+    return index, _restates(rest, index, choices)
 
 
 def _extract(text: str, choices: Sequence[str]) -> int | None:
@@ -367,19 +372,19 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
         return None
     num_choices = len(choices)
     body = _SPEAKER_TAG.sub("", text.strip(), count=1)
+    opening, opening_restates = _opening_pick(body, choices)
     for rule in (_boxed_pick, _explicit_pick):
         # Read with and without a leading speaker tag: "Answer: A. On reflection the
         # answer is B." names A only with its tag, and both readings must agree, and
         # with an opening "B." line ("B. ... The answer is \\boxed{D}" is two answers).
         picks = [found for found in (rule(body, choices), rule(text, choices)) if found is not None]
         if picks:
-            picks.append(_opening_pick(body, choices)[0])
+            picks.append(opening)
             agreed = reading.one_answer(picks)
             return agreed.value if agreed.value != HEDGE else None
     if _mislettered_line(body, choices):
         return None
-    opening, restated = _opening_pick(body, choices)
-    if opening == HEDGE or restated:
+    if opening == HEDGE or opening_restates:
         return None if opening == HEDGE else opening
     if _BOXED.search(body):
         # A box that names no option: the answer's place is unreadable, never guessed from prose.
@@ -411,7 +416,7 @@ def _extract(text: str, choices: Sequence[str]) -> int | None:
                 return None
             if index is not None and _rest_supports(rest, index, choices):
                 led.append(index)
-                if not reading.words(rest) or reading.spelled_option(rest, choices) == index:
+                if _restates(rest, index, choices):
                     restated.add(index)
     if led:
         return led[0] if len(restated) < 2 else None

@@ -93,8 +93,9 @@ def _answer_at(match: re.Match[str], options: Sequence[str]) -> str | None:
     if _HEDGE.match(rest, closed.end()) or _second_answer(letter, rest, options):
         return None
     after = rest[closed.end() :]
-    if reading.spelled_option(after, options) is not None:
-        return None if reading.names_another(LETTERS.index(letter), after, options) else letter
+    spelled = reading.spelled_option(after, options)
+    if spelled is not None:
+        return letter if spelled == LETTERS.index(letter) else None
     if after[:1].isalnum() and not closed.group().strip():
         return ""
     return letter if LETTERS.index(letter) < len(options) else None

@@ -9,7 +9,6 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, get_model
 
-from cog_tasks.common.generation import sampling_settings
 from cog_tasks.common.stats import Interval, mean_interval
 from cog_tasks.egosocial.beliefs import LabelledBelief, load_labelled_beliefs
 from cog_tasks.egosocial.blackjack import belief_facts
@@ -65,8 +64,7 @@ def judge_agreement(
     grader: str, model_args: Mapping[str, Any] | None = None, max_tokens: int | None = None
 ) -> JudgeAgreement:
     """Grade every labelled statement with ``grader`` (and ``model_args``); compare with labels."""
-    greedy = sampling_settings(0.0, grader.split("/", 1)[0])
-    config = GenerateConfig(max_tokens=max_tokens, **greedy)
+    config = GenerateConfig(max_tokens=max_tokens)  # judge_belief decodes greedily
     statements, grades = asyncio.run(_grade(grader, dict(model_args or {}), config))
     agree = [float(grade == s.correct) for s, grade in zip(statements, grades, strict=True)]
     kinds = list(dict.fromkeys(s.kind for s in statements))
