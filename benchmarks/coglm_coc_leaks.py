@@ -1,19 +1,20 @@
 """Leaks of hidden chain-of-cognition rationales on the authors' full released replies.
 
 Reads the CogLM authors' raw outputs (``result/llama-2-{7b,13b,70b}-chat/result.json``,
-all 1,220 replies each; at run time, never copied into the project), hides
-each reply as ``-T coc_rationale=hidden`` shows it
-(:func:`cog_tasks.coglm.rationale.shown_rationale`) and counts, per file
-and per rule of the independent detector (:mod:`cog_tasks.coglm.leaks`, its
-:data:`~cog_tasks.coglm.leaks.RULES`), the replies whose hidden
+all 1,220 replies each; at run time, never copied into the project), shows
+each reply as ``-T coc_rationale=hidden`` and ``=masked`` do
+(:func:`cog_tasks.coglm.rationale.shown_rationale`) and counts, per form, file
+and rule of the independent detector (:mod:`cog_tasks.coglm.leaks`, its
+:data:`~cog_tasks.coglm.leaks.RULES`), the replies whose shown
 rationale still leaks, with 95 % Wilson intervals over replies, the share
 of the replies' characters kept (pooled, bootstrap over replies), overall
-and for ``plan``, and the same-option share of the hider's own count
-(:func:`cog_tasks.coglm.rationale.leak_counts`, ``ours`` reader).
+and for ``plan``, the replies left with nothing to show, and the same-option
+share of the hider's own count (:func:`cog_tasks.coglm.rationale.leak_counts`,
+``ours`` reader).
 
-``--handread PATH`` also writes, for a blind hand-read outside the project, the hidden
-rationales of the same 50 items (drawn with ``--seed``, 48 by default) for each file: id, model,
-question, lettered options and the rationale, never which option the reply chose.
+``--handread PATH`` also writes, for a blind hand-read outside the project, 50 hidden
+rationales per file drawn with ``--seed`` (48 by default) among those that show anything: id,
+model, question, lettered options and the rationale, never which option the reply chose.
 
 Usage::
 
@@ -39,36 +40,32 @@ from cog_tasks.common.files import allow_overwrite, write_json_atomically
 from cog_tasks.common.stats import ratio_interval, wilson_interval
 
 MODELS = ("llama-2-7b-chat", "llama-2-13b-chat", "llama-2-70b-chat")
+FORMS = ("hidden", "masked")
 HANDREAD_SEED, HANDREAD_ITEMS = 48, 50
 
 
 def handread(result_dir: Path, seed: int = HANDREAD_SEED) -> list[dict[str, Any]]:
-    """The hidden rationales of the same seeded 50 items per file, without the chosen option."""
-    files = {
-        model: {
-            row["id"]: row for _, row in iter_authors_outputs(result_dir / model / "result.json")
-        }
-        for model in MODELS
-    }
-    ids = sorted(set.intersection(*(set(items) for items in files.values())))
-    drawn = random.Random(seed).sample(ids, HANDREAD_ITEMS)
-    return [
-        {
-            "id": id_,
-            "model": model,
-            "question": (item := files[model][id_])["question"],
-            "options": dict(zip(LETTERS, item["choices"], strict=False)),
-            "rationale": shown_rationale(
-                str(item["prediction"] or ""), item["choices"], "hidden", item["question"]
-            ),
-        }
-        for model in MODELS
-        for id_ in drawn
-    ]
+    """50 seeded hidden rationales per file of those showing anything, without the chosen option."""
+    rng, drawn = random.Random(seed), []
+    for model in MODELS:
+        shown = [
+            {
+                "id": row["id"],
+                "model": model,
+                "question": row["question"],
+                "options": dict(zip(LETTERS, row["choices"], strict=False)),
+                "rationale": shown_rationale(
+                    str(row["prediction"] or ""), row["choices"], "hidden", row["question"]
+                ),
+            }
+            for _, row in iter_authors_outputs(result_dir / model / "result.json")
+        ]
+        drawn += rng.sample([row for row in shown if row["rationale"]], HANDREAD_ITEMS)
+    return drawn
 
 
-def measure(path: Path) -> dict[str, Any]:
-    """The counts of one released file (see the module docstring)."""
+def measure(path: Path, form: str) -> dict[str, Any]:
+    """The counts of one released file shown in ``form`` (see the module docstring)."""
     items = [item for _, item in iter_authors_outputs(path)]
     leaking: Counter[str] = Counter()
     kept: list[tuple[int, int]] = []
@@ -76,8 +73,9 @@ def measure(path: Path) -> dict[str, Any]:
     examples: dict[str, list[str]] = {}
     for item in items:
         reply = str(item["prediction"] or "")
-        hidden = shown_rationale(reply, item["choices"], "hidden", item["question"])
+        hidden = shown_rationale(reply, item["choices"], form, item["question"])
         leaks = find_leaks(hidden, reply, item["choices"], item["question"])
+        leaking["nothing shown"] += not hidden
         for rule in {leak.rule for leak in leaks}:
             leaking[rule] += 1
             examples.setdefault(rule, []).append(item["id"])
@@ -86,15 +84,19 @@ def measure(path: Path) -> dict[str, Any]:
         kept.append(pair)
         if item["ability"] == "plan":
             kept_plan.append(pair)
-    own = leak_counts((str(i["prediction"] or ""), i["choices"], i["question"]) for i in items)
+    own = leak_counts(
+        ((str(i["prediction"] or ""), i["choices"], i["question"]) for i in items), form=form
+    )
     replies = len(items)
     return {
         "file": path.parent.name,
+        "form": form,
         "replies": replies,
         "leaks": {
             rule: wilson_interval(leaking[rule], replies, unit="reply").as_dict()
             for rule in (*RULES, "any")
         },
+        "nothing_shown": leaking["nothing shown"],
         "leak_ids": examples,
         "kept_share": ratio_interval(kept, unit="reply", bounds=(0.0, 1.0)).as_dict(),
         "kept_share_plan": ratio_interval(kept_plan, unit="reply", bounds=(0.0, 1.0)).as_dict(),
@@ -114,7 +116,9 @@ def main() -> None:
     allow_overwrite(args.force)
     if args.handread:
         write_json_atomically(args.handread, handread(args.result_dir, args.seed))
-    results = [measure(args.result_dir / model / "result.json") for model in MODELS]
+    results = [
+        measure(args.result_dir / model / "result.json", form) for form in FORMS for model in MODELS
+    ]
     for result in results:
         own = result["hider_same_option"]
         leaks = ", ".join(
@@ -122,7 +126,8 @@ def main() -> None:
             for rule, value in result["leaks"].items()
         )
         print(
-            f"{result['file']}: {result['replies']} replies; replies leaking: {leaks}; "
+            f"{result['file']} {result['form']}: {result['replies']} replies; leaking: {leaks}; "
+            f"nothing shown {result['nothing_shown']}; "
             f"characters kept {100 * result['kept_share']['value']:.1f} % "
             f"(plan {100 * result['kept_share_plan']['value']:.1f} %); hider's own same-option "
             f"{own['same_option']} of {own['readable']}"

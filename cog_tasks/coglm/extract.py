@@ -289,14 +289,17 @@ _ANSWER_STATEMENTS = (
 )
 
 
-def strip_answer_statements(text: str, choices: Sequence[str]) -> str:
-    """Remove the statements of a final choice (and lines only restating an option) from a reply."""
+def strip_answer_statements(text: str, choices: Sequence[str], replacement: str = "") -> str:
+    """Remove the statements of a final choice (and lines only restating an option) from a reply.
+
+    ``replacement`` stands where each statement was, so its sentence's rest can be told apart.
+    """
     texts = "|".join(re.escape(choice.strip()) for choice in choices if choice.strip())
     restated = re.compile(rf"[ \t]*[\.:\)\-]?[ \t]*(?:{texts})\b[ \t]*", re.IGNORECASE)
     for pattern in _ANSWER_STATEMENTS:
         remaining, position = [], 0
         for match in pattern.finditer(text):
-            remaining.append(text[position : match.start()])
+            remaining += [text[position : match.start()], replacement]
             rest = restated.match(text, match.end()) if texts else None
             position = rest.end() if rest else match.end()
         text = "".join([*remaining, text[position:]])

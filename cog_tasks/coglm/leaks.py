@@ -10,7 +10,10 @@ from itertools import accumulate, takewhile
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
-RULES = tuple("order ordinal token brackets words forms letter list agreement quantity".split())
+RULES = tuple(
+    "order ordinal token brackets words forms letter list agreement quantity article comparative "
+    "label position".split()
+)
 MIN_ORDER_STEPS = 3
 """Steps named in one option's order that make an ``order`` leak."""
 _KEY_LETTERS = 4
@@ -69,8 +72,22 @@ _NUMERALS = "zero one two three four five six seven eight nine ten eleven twelve
 _BELOW = "less|fewer|lower|smaller|under|below"
 _QUANTITY = re.compile(
     rf"(?:\b({_BELOW}|more|greater|higher|larger|over|above)(?:\s+than)?\s+)?(?<![\w.])"
-    rf"(\d+(?:\.\d+)?|{'|'.join(_NUMERALS)})(?!\w|\.\d)(?:[\s-]+({re.escape(HIDDEN_TEXT)}|[a-z]))?"
+    rf"(\d+(?:\.\d+)?|{'|'.join(_NUMERALS)})(?!\d|\.\d)(?!(?<=[a-z])\w)"
+    rf"(?:[\s-]*({re.escape(HIDDEN_TEXT)}|[a-z]))?"
     rf"(?:\w*\s+or\s+({_BELOW}|more|higher|above|greater))?",
+    re.IGNORECASE,
+)
+
+
+_HIDDEN = re.escape(HIDDEN_TEXT)
+#: Grammar that fits some options only: a determiner before hidden text, a comparison after it.
+_ARTICLE = re.compile(rf"\b(?:the|an?|this|that|these|those)[ \t]+{_HIDDEN}", re.IGNORECASE)
+_COMPARATIVE = re.compile(rf"{_HIDDEN}(?:[ \t]+[\w'’]+){{0,2}}[ \t]+than\b", re.IGNORECASE)
+#: A place in a list named with a noun, then hidden or "mentioned" ("the third animal, which
+#: is […]", "the last animal mentioned").
+_POSITION = re.compile(
+    r"\bthe[ \t]+(?:very[ \t]+)?(?:first|second|third|fourth|fifth|sixth|last|final|penultimate)"
+    rf"[ \t]+([a-z]+)(?:[ \t]+(?:mentioned|listed|named|given)\b|[^.!?\n]*?{_HIDDEN})",
     re.IGNORECASE,
 )
 
@@ -295,6 +312,24 @@ def quantity_leaks(text: str, choices: Sequence[str], question: str = "") -> lis
     return leaks
 
 
+def grammar_leaks(text: str) -> list[Leak]:
+    """``article`` and ``comparative``: grammar around hidden text that fits some options only."""
+    return [Leak("article", m.group()) for m in _ARTICLE.finditer(text)] + [
+        Leak("comparative", m.group()) for m in _COMPARATIVE.finditer(text)
+    ]
+
+
+def label_leaks(text: str, num_choices: int, question: str = "") -> list[Leak]:
+    """``label``: an option's letter leading a number ("B1"), unless the question has it."""
+    labels = re.finditer(rf"\b[A-{chr(ord('A') + num_choices - 1)}]\d+\b", text)
+    return [Leak("label", m.group()) for m in labels if m.group() not in question]
+
+
+def position_leaks(text: str) -> list[Leak]:
+    """``position``: a place in a list named with its noun, told or hidden ("the third animal")."""
+    return [Leak("position", m.group()) for m in _POSITION.finditer(text)]
+
+
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
     """Every leak of a hidden rationale by every rule, in :data:`RULES` order."""
     return [
@@ -307,4 +342,7 @@ def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = 
         *list_leaks(hidden, choices),
         *agreement_leaks(hidden, choices),
         *quantity_leaks(hidden, choices, question),
+        *grammar_leaks(hidden),
+        *label_leaks(hidden, len(choices), question),
+        *position_leaks(hidden),
     ]

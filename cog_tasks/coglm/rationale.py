@@ -13,7 +13,7 @@ from cog_tasks.coglm.extract import LETTERS, Extractor, extract_choice, strip_an
 from cog_tasks.common.params import ParameterError
 from cog_tasks.common.stats import Interval, ratio_interval, wilson_interval
 
-RATIONALE_FORMS = ("hidden", "raw")
+RATIONALE_FORMS = ("hidden", "masked", "raw")
 DEFAULT_RATIONALE_FORM = "hidden"
 Spans = dict[str, list[tuple[int, int]]]
 HIDDEN_TEXT = "[…]"
@@ -49,6 +49,7 @@ _ORDINAL_POINTER = re.compile(
     rf"|\b(?:{_POINTER_NOUN}|one)[ \t]+(?:(?:that|which)[ \t]+is[ \t]+)?(?:listed|mentioned|given|"
     rf"presented|shown|provided|placed)[ \t]+(?:as[ \t]+)?(?:the[ \t]+)?(?:{_ORDINAL}|at[ \t]+"
     r"the[ \t]+(?:top|end|bottom))\b"
+    rf"|\b(?:the[ \t]+)?(?:{_ORDINAL})[ \t]+[a-z]+[ \t]+(?:mentioned|listed|named|given)\b"
     rf"|\b(?:{_POINTER_NOUN})[ \t]+(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?"
     r"(?:one|two|three|four|five|six|[1-6])\b",
     re.IGNORECASE,
@@ -58,7 +59,8 @@ _DIGITS = {word: str(value) for value, word in enumerate(_NUMERALS)}
 # A number, time or amount ("9:30 am", "50%", "3.5", "seven"), and its bound ("less than 2").
 _NUMBER = re.compile(
     r"(?:\b(?:(less|fewer|under|below)|more|greater|over|above)(?:[ \t]+than)?[ \t]+)?(?<![\w.])"
-    rf"(\d+(?:[:.,]\d+)*|{'|'.join(_DIGITS)})(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?(?![\w%])",
+    rf"(\d+(?:[:.,]\d+)*|{'|'.join(_DIGITS)})(?:[ \t]*(?:[ap]\.?m\b\.?|%|percent\b))?"
+    r"(?![\d%])(?!(?<=[a-z])\w)",  # digits may lead a term ("3n"), number words may not
     re.IGNORECASE,
 )
 # Where options differ in number: the verb right after hidden text, plural pronouns after it.
@@ -458,7 +460,10 @@ def points_at_options(text: str, choices: Sequence[str], question: str = "") -> 
 def question_letters(question: str) -> frozenset[str]:
     """Capital letters standing alone in a question as entities ("If A leads to B")."""
     found = _STANDING_LETTER.finditer(question)
-    return frozenset(m.group(1) for m in found if m.group(1) != "A" or not _sentence_start(m))
+    opening = re.compile(r"(?:^|[.!?:][ \t]+)$", re.MULTILINE)  # an article opens ("ctx: A series")
+    return frozenset(
+        m.group(1) for m in found if m.group(1) != "A" or not opening.search(question, 0, m.start())
+    )
 
 
 def _option_phrase(match: re.Match[str]) -> str:
@@ -476,6 +481,8 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
         rf"(?:\s*(?:,|\band\b|\bor\b|&|/)\s*{label})*(?![\w'])"
     )
     text = grouped.sub(_option_phrase, text)
+    # A letter right before hidden text labels that option's text, entity or not ("B. […]").
+    text = re.sub(rf"(?<![\w'’])\(?{label}\)?[.):]?[ \t]*(?={re.escape(HIDDEN_TEXT)})", "", text)
     # A letter stated as the answer names an option, entity or not ("The option is: D").
     stated = r"\b((?i:option|choice|answer)[ \t]+(?i:is|would[ \t]+be)[ \t]*:?[ \t]*)"
     text = re.sub(rf"{stated}{label}(?![\w'’])(?![ \t]+[a-z])", r"\1one option", text)
@@ -492,6 +499,8 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
         "one option",
         text,
     )
+    # A free letter leading a number labels an option's part ("B1-B2-B3").
+    text = re.sub(rf"(?<![\w'’.])[{free}]\d+(?![\w'’])", "one option", text)
     # Other capital letters than "A" (an article) standing alone name an option.
     others = free.replace("A", "")
     if others:
@@ -499,10 +508,38 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
     return text
 
 
-def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
-    """A reply without answer statements, option letters, ordinals, option texts and orders."""
+# A sentence ends at a line's end or after ".", "!" or "?" and a space; a list label is no end.
+_SENTENCE_END = re.compile(r"(?<!^\d\.)(?<!^\d\d\.)(?<=[.!?])[ \t]+")
+
+
+def hide_sentences(text: str) -> str:
+    """Every sentence holding :data:`HIDDEN_TEXT` hidden whole, and each run of them as one.
+
+    Whatever shares a sentence with a hidden option (an article, a verb agreeing with it, a
+    comparative, a position, a step label) could fit one option only, so none of it is kept.
+    """
+    lines = []
+    for line in text.splitlines():
+        kept = [
+            HIDDEN_TEXT if HIDDEN_TEXT in sentence else sentence
+            for sentence in _SENTENCE_END.split(line.strip())
+        ]
+        runs = [s for at, s in enumerate(kept) if s != HIDDEN_TEXT or kept[at - 1 : at] != [s]]
+        lines.append(" ".join(runs))
+    return "\n".join(
+        line for at, line in enumerate(lines) if line != HIDDEN_TEXT or lines[at - 1 : at] != [line]
+    )
+
+
+def hide_options(
+    text: str, choices: Sequence[str], question: str = "", sentences: bool = True
+) -> str:
+    """A reply without answer statements, option letters, ordinals, option texts and orders.
+
+    ``sentences``: and without any sentence that held one of them (:func:`hide_sentences`).
+    """
     reply = text
-    text = strip_answer_statements(text, choices)
+    text = strip_answer_statements(text, choices, HIDDEN_TEXT if sentences else "")
     text = hide_option_texts(text, choices)
     text = _hide_spans(text, _fragment_spans(text, choices))
     text = hide_own(text, choices, question, _stems)
@@ -513,6 +550,8 @@ def hide_options(text: str, choices: Sequence[str], question: str = "") -> str:
     text = hide_letters(text, len(choices), question_letters(question))
     text = hide_agreement(text, choices)
     text = _ARTICLE_BEFORE_HIDDEN.sub("", text)
+    if sentences:
+        text = hide_sentences(text)
     if _balanced(reply) == reply:
         text = _balanced(text)
     lines = [line.strip() for line in text.splitlines()]
@@ -527,7 +566,9 @@ def shown_rationale(
         raise ParameterError(
             f"unknown rationale form {form!r}; known: {', '.join(RATIONALE_FORMS)}"
         )
-    return hide_options(text, choices, question) if form == "hidden" else text.strip()
+    if form == "raw":
+        return text.strip()
+    return hide_options(text, choices, question, sentences=form == "hidden")
 
 
 def _normalized(text: str) -> str:

@@ -281,14 +281,19 @@ def test_rationale_loses_every_form_of_answer_statement() -> None:
         "Option D is correct.\nI choose D.\n"
         "Option A is wrong because lions have manes."
     )
-    prompt = chat_prompt("Which animal has stripes?", choices, rationale=reply)
-    shown = prompt.split(RATIONALE_HEADER, 1)[1].split("\n\nReply with", 1)[0]
+
+    def shown(form: str) -> str:
+        prompt = chat_prompt(
+            "Which animal has stripes?", choices, rationale=reply, rationale_form=form
+        )
+        return prompt.split(RATIONALE_HEADER, 1)[1].split("\n\nReply with", 1)[0]
+
     # "lions" and "tigers" are inflected forms of one-word options: hidden too
-    assert shown == (
+    assert shown("masked") == (
         "\nStripes point to two animals.\n[…] are plain.\nSince […] have stripes.\n"
         "An option is wrong because […] have manes."
     )
-    assert "tiger" not in shown
+    assert shown("hidden") == "\nStripes point to two animals."  # and their sentences
     answer_only = chat_prompt("Q?", choices, rationale="The answer is option B.")
     assert "no reasoning beyond its choice" in answer_only
     raw = chat_prompt("Q?", choices, rationale=reply, rationale_form="raw")

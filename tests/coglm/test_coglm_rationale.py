@@ -66,18 +66,18 @@ REPLIES = [
 @pytest.mark.parametrize(("reply", "choices"), REPLIES)
 def test_hidden_rationale_names_no_option(reply: str, choices: list[str]) -> None:
     assert extract_choice(reply, choices) is not None
-    hidden = hide_options(reply, choices)
-    assert hidden  # the reasoning stays
-    assert extract_choice(hidden, choices) is None
-    for choice in choices:
-        assert choice.lower() not in hidden.lower()
+    assert hide_options(reply, choices, sentences=False)  # the masked form keeps reasoning
+    for hidden in (hide_options(reply, choices), hide_options(reply, choices, sentences=False)):
+        assert extract_choice(hidden, choices) is None
+        for choice in choices:
+            assert choice.lower() not in hidden.lower()
 
 
 def test_near_copies_and_numbered_lists_are_hidden() -> None:
-    hidden = hide_options(REPLIES[3][0], PLAN)
+    hidden = hide_options(REPLIES[3][0], PLAN, sentences=False)
     assert hidden.startswith("Following the rules, the order is:\n1. " + HIDDEN_TEXT)
     assert "flour" not in hidden
-    assert "forgot the umbrella at" not in hide_options(REPLIES[2][0], INFER)
+    assert "forgot the umbrella at" not in hide_options(REPLIES[2][0], INFER, sentences=False)
 
 
 def test_letters_of_options_go_but_articles_stay() -> None:
@@ -133,7 +133,7 @@ ANIMALS = ["Dog", "Cat", "Fault", "Horse"]
 def test_ordinals_fragments_and_inflections_are_hidden(
     reply: str, choices: list[str], gone: str, kept: str
 ) -> None:
-    hidden = hide_options(reply, choices)
+    hidden = hide_options(reply, choices, sentences=False)
     assert gone not in hidden and kept in hidden
     assert points_at_options(reply, choices) and not points_at_options(hidden, choices)
 
@@ -145,7 +145,7 @@ def test_options_of_one_length_are_hidden_alike_on_every_run(seed: str) -> None:
         "from cog_tasks.coglm.rationale import hide_options\n"
         "print(hide_options('Mia might have lost the key, since the door was open.', "
         "['Mia might have lost the key.', 'Ned might have lost the key.', "
-        "'Mia is glad the door was open.', 'Ned is glad the door was open.']))"
+        "'Mia is glad the door was open.', 'Ned is glad the door was open.'], sentences=False))"
     )
     env = {**os.environ, "PYTHONHASHSEED": seed}
     done = subprocess.run(
@@ -347,11 +347,48 @@ def test_coc_leak_refuses_a_file_that_is_neither(
 def test_step_verbs_forms_agreement_and_numbers_of_one_option_are_hidden(
     reply: str, choices: list[str], question: str, hidden: str
 ) -> None:
-    assert hide_options(reply, choices, question) == hidden
+    assert hide_options(reply, choices, question, sentences=False) == hidden
+    assert hide_options(reply, choices, question) == ""  # each sentence held hidden text
 
 
 def test_what_does_not_point_stays() -> None:
-    assert hide_options("The cactus is easy.", ["A cactus", "A fern"]) == "The […] is easy."
+    masked = hide_options("The cactus is easy.", ["A cactus", "A fern"], sentences=False)
+    assert masked == "The […] is easy."
     weight = ["Less than one kilogram", "Equal to one kilogram", "More than one kilogram"]
     kept = "It still weighs 1 kilogram."
     assert hide_options(kept, weight, "A 1 kg cake is cut in two.") == kept
+
+
+@pytest.mark.parametrize(
+    ("reply", "choices", "question", "hidden"),
+    [
+        (  # what an answer statement leaves of its sentence ("[…] has the most juice")
+            "Juice splits evenly. Therefore, the answer is \\boxed{B} The tall cup has the most.",
+            ["The wide cup", "The tall cup"],
+            "",
+            "Juice splits evenly. […]",
+        ),
+        (  # a letter labelling hidden text, though the question uses letters as entities
+            "The correct inference is B. All part-time staff study.\nA and C study.",
+            ["All students work.", "All part-time staff study."],
+            "Staff A, B and C: A and C study. Which inference is right?",
+            "A and C study.",
+        ),
+        (  # a list label is no sentence end: its line goes whole
+            "1. The tall cup\n2. The wide cup\nBoth hold juice.",
+            ["The wide cup", "The tall cup"],
+            "",
+            "Both hold juice.",
+        ),
+        (  # an "A" opening a sentence of the question is an article, not an entity
+            "It is A. neutral. Both talk of pollution.",
+            ["entailment", "neutral", "contradiction"],
+            "sentence1: Air studies.\tsentence2: A series of studies.",
+            "[…] Both talk of pollution.",
+        ),
+    ],
+)
+def test_hidden_form_drops_every_sentence_that_held_hidden_text(
+    reply: str, choices: list[str], question: str, hidden: str
+) -> None:
+    assert hide_options(reply, choices, question) == hidden

@@ -1,3 +1,3 @@
 """The version of CogLM's Inspect tasks, declared once: bump it when a change alters scores."""
 
-TASK_VERSION = "2.11.0"
+TASK_VERSION = "2.12.0"
