@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, takewhile
+from itertools import accumulate, pairwise, takewhile
 
 from cog_tasks.coglm.rationale import HIDDEN_TEXT
 
 RULES = tuple(
     "order ordinal token brackets words forms letter list agreement quantity article comparative "
-    "label position".split()
+    "label position pair".split()
 )
 MIN_ORDER_STEPS = 3
 """Steps named in one option's order that make an ``order`` leak."""
@@ -203,9 +204,10 @@ def _word_keys(text: str) -> set[str]:
 
 
 def _related(word: str, other: str) -> bool:
-    """Whether the shorter word, of 4+ letters, begins the longer."""
+    """Whether the shorter word (4+ letters) begins the longer, or 4+ and half its letters do."""
     short, long = sorted((word, other), key=len)
-    return len(short) >= 4 and long.startswith(short)
+    shared = len(os.path.commonprefix([short, long]))
+    return len(short) >= 4 and (long.startswith(short) or shared >= max(4, len(short) / 2))
 
 
 def word_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
@@ -265,12 +267,13 @@ def list_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
     orders = {order for order in orders if len(order) >= MIN_ORDER_STEPS}
     fitting, kept = set(orders), []
     for number, line in _LIST_LINE.findall(text):
-        words = _WORD.findall(line.split(HIDDEN_TEXT)[0].lower()) if HIDDEN_TEXT in line else []
+        words = _WORD.findall(line.split(HIDDEN_TEXT)[0].lower())
         at = int(number) - 1
         for word in takewhile(lambda w: any(_in_step(w, s) for o in orders for s in o), words):
             kept.append(f"{number}. {word}")
             fitting = {o for o in fitting if at < len(o) and _in_step(word, o[at])}
-    return [Leak("list", "; ".join(kept))] if len(orders) > 1 and kept and len(fitting) == 1 else []
+    narrowed = kept and 0 < len(fitting) < len(orders)
+    return [Leak("list", "; ".join(kept))] if len(orders) > 1 and narrowed else []
 
 
 def agreement_leaks(text: str, choices: Sequence[str]) -> list[Leak]:
@@ -330,6 +333,22 @@ def position_leaks(text: str) -> list[Leak]:
     return [Leak("position", m.group()) for m in _POSITION.finditer(text)]
 
 
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """Each two words in a row within a clause, as :func:`_word_keys` keys them."""
+    pairs = set()
+    for clause in re.split(r"[.,;:!?()\n]", text.lower()):
+        keys = [key for word in _WORD.findall(clause) for key in _word_keys(word)]
+        pairs |= set(pairwise(keys))
+    return pairs
+
+
+def pair_leaks(text: str, choices: Sequence[str], question: str = "") -> list[Leak]:
+    """``pair``: two words in a row that only one option holds so, and the question does not."""
+    held = Counter(pair for choice in choices for pair in _pairs(choice))
+    own = {pair for pair, n in held.items() if n == 1} - _pairs(question)
+    return [Leak("pair", " ".join(pair)) for pair in sorted(_pairs(text) & own)]
+
+
 def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = "") -> list[Leak]:
     """Every leak of a hidden rationale by every rule, in :data:`RULES` order."""
     return [
@@ -345,4 +364,5 @@ def find_leaks(hidden: str, reply: str, choices: Sequence[str], question: str = 
         *grammar_leaks(hidden),
         *label_leaks(hidden, len(choices), question),
         *position_leaks(hidden),
+        *pair_leaks(hidden, choices, question),
     ]

@@ -23,11 +23,12 @@ HIDDEN_TEXT = "[…]"
 NEAR_COPY_RATIO = 0.8
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[+\-=<>×÷%/]")
 # A fragment of an option's text is this many of its content words in a row.
-FRAGMENT_WORDS = 3
+FRAGMENT_WORDS = 2
 # A word and a one-word option that begin alike over this many letters share a root.
 ROOT_LETTERS = 6
-# A word sharing this many first letters (and most of the shorter) with an option's own is its form.
-FORM_LETTERS = 4
+# A word sharing this many first letters, and this share of the shorter, with a word only one
+# option holds is its form ("anxiety" of "anxious", "emission" of "emit").
+FORM_LETTERS, FORM_SHARE = 3, 0.5
 # An article before hidden text tells its first sound ("an […]" for "Umbrella").
 _ARTICLE_BEFORE_HIDDEN = re.compile(r"\b(?:[Aa]n?)[ \t]+(?=" + re.escape(HIDDEN_TEXT) + ")")
 _FUNCTION_WORDS = frozenset(
@@ -182,12 +183,12 @@ def _content_words(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
-def _same_root(word: str, option: str, letters: int = ROOT_LETTERS) -> bool:
-    """Whether two stems are equal or share most of the shorter's first ``letters``+ letters."""
+def _same_root(word: str, option: str, letters: int = ROOT_LETTERS, share: float = 0.8) -> bool:
+    """Whether two stems are equal or share ``letters``+ first letters, ``share`` of the shorter."""
     if word == option:
         return True
     shared = len(os.path.commonprefix([word, option]))
-    return shared >= letters and shared >= 0.8 * min(len(word), len(option))
+    return shared >= letters and shared >= share * min(len(word), len(option))
 
 
 def _in_order(run: Sequence[str], option: Sequence[str]) -> bool:
@@ -362,7 +363,10 @@ def hide_steps(text: str, choices: Sequence[str]) -> str:
     before = re.compile(rf"\b(?:{kept})[ \t]+(?={re.escape(HIDDEN_TEXT)})", re.IGNORECASE)
     while groups and (shorter := before.sub("", text)) != text:
         text = shorter
-    return text
+    # A numbered line is a place in the order, even cut short ("11. Do y"): its words go.
+    return (
+        re.sub(r"(?m)^([ \t]*\d+[.)])[ \t]*\S.*$", rf"\1 {HIDDEN_TEXT}", text) if groups else text
+    )
 
 
 def _numbers(text: str) -> Spans:
@@ -403,7 +407,10 @@ def hide_own(
     spans = []
     for key, found in index(text).items():
         form = forms and key not in asked
-        if any(key.lstrip("<>") == o or form and _same_root(key, o, FORM_LETTERS) for o in own):
+        if any(
+            key.lstrip("<>") == o or form and _same_root(key, o, FORM_LETTERS, FORM_SHARE)
+            for o in own
+        ):
             spans += found
     return _hide_spans(text, spans)
 

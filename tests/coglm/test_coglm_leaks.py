@@ -26,6 +26,7 @@ BASES = ["Colour", "Size", "Presence of seeds"]
 PLANTS = ["A cactus on the sill", "The ferns in the shade"]
 JUGS = ["Three litres", "Four litres", "Less than three litres"]
 JUGS_QUESTION = "Pour two jugs of 1.5 litres into a pot. How much is in the pot?"
+ALLERGY = ["Amy is allergic to all foods.", "Seafood is the cause of Amy's allergic reactions."]
 
 CASES = [
     (
@@ -59,6 +60,16 @@ CASES = [
     ("position", "Jessica chases the third animal, which is […].", NLI, ""),
     ("position", "She likes the last animal mentioned.", NLI, ""),
     ("quantity", "The common difference is 3.", ["n + 1", "3n - 1", "4n + 2"], "2, 5, 8, 11"),
+    # What 2.12.0's first hider left, found by the next blind hand-read: other forms of a word,
+    # two words in a row of one option, a numbered line cut short.
+    (
+        "forms",
+        "It is related to her anxiety.",
+        ["She has a cold.", "She is anxious."],
+        "She shakes.",
+    ),
+    ("pair", "So seafood triggers her allergic reactions.", ALLERGY, "Amy has reactions."),
+    ("list", "Here is the plan:\n2. Visit th", DAY, ""),
 ]
 
 
@@ -108,5 +119,6 @@ def test_derived_forms_of_one_word_options_and_telling_articles_are_hidden() -> 
 
 def test_words_the_question_or_several_options_hold_are_no_leak() -> None:
     choices = ["Johnson likes seafood", "Johnson is allergic to seafood"]
-    assert find_leaks("Johnson likes seafood.", "", choices, "Does Johnson like it?") == []
+    assert find_leaks("Johnson likes it.", "", choices, "Does Johnson like it?") == []
+    assert "pair" in {leak.rule for leak in find_leaks("He likes seafood.", "", choices)}
     assert find_leaks("He ate seafood.", "", choices, "") == []
