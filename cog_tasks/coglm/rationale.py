@@ -209,9 +209,12 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
         if len(option) < FRAGMENT_WORDS:
             continue
         vocabulary, run = set(option), []
-        for word in [*words, ("", len(text), len(text))]:
-            gap = text[run[-1][2] : word[1]] if run else ""
-            if word[0] in vocabulary and not re.search(r"[\n.!?;…]", gap):
+        for stem, start, end in [*words, ("", len(text), len(text))]:
+            # a word stands for the option's word it is a form of ("forgot" for "forgotten")
+            own = next((v for v in vocabulary if _same_root(stem, v, FORM_LETTERS, FORM_SHARE)), "")
+            word = (own, start, end)
+            gap = text[run[-1][2] : start] if run else ""
+            if own and not re.search(r"[\n.!?;…]", gap):
                 run.append(word)
                 continue
             stems = [stem for stem, _, _ in run]
@@ -221,7 +224,7 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
             )
             if len(set(stems)) >= FRAGMENT_WORDS and points:
                 spans.append((run[0][1], run[-1][2]))
-            run = [word] if word[0] in vocabulary else []
+            run = [word] if own else []
     return spans
 
 

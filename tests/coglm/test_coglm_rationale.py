@@ -380,6 +380,12 @@ def test_what_does_not_point_stays() -> None:
             "",
             "Both hold juice.",
         ),
+        (  # a run of an option's words in other forms ("forgot" for "forgotten")
+            "Jack came late. Maybe Jack forgot the time.",
+            ["Jack might have forgotten the time.", "John might have forgotten the time."],
+            "Jack was late for John.",
+            "Jack came late. […]",
+        ),
         (  # an "A" opening a sentence of the question is an article, not an entity
             "It is A. neutral. Both talk of pollution.",
             ["entailment", "neutral", "contradiction"],
