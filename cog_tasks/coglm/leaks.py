@@ -65,7 +65,7 @@ _TOKEN = re.compile(
 _LIST_LINE = re.compile(r"^[ \t]*(\d+)[.)][ \t]*(.*)$", re.MULTILINE)
 _AGREEING = re.compile(
     re.escape(HIDDEN_TEXT) + r"(?:['\")\]]*[ \t]+(?:is|are|was|were|has|have|does|do)\b"
-    r"|[^\n]*?\b(?:they|them|their)\b)",
+    r"|[^\n]*?\b(?:they|them|their|it|its|itself)\b)",
     re.IGNORECASE,
 )
 _PLURAL = frozenset("two three four five both these those many several".split())

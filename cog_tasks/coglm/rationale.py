@@ -67,7 +67,7 @@ _NUMBER = re.compile(
 # Where options differ in number: the verb right after hidden text, plural pronouns after it.
 _AGREEING = re.compile(
     rf"(?<={re.escape(HIDDEN_TEXT)})(['\")\]]*)[ \t]+(?:is|are|was|were|has|have|does|do)\b"
-    rf"|({re.escape(HIDDEN_TEXT)}[^\n]*?)\b(?:they|them|their|themselves)\b",
+    rf"|({re.escape(HIDDEN_TEXT)}[^\n]*?)\b(?:they|them|their|themselves|it|its|itself)\b",
     re.IGNORECASE,
 )
 _PLURAL_OPTION = re.compile(

@@ -70,6 +70,8 @@ CASES = [
     ),
     ("pair", "So seafood triggers her allergic reactions.", ALLERGY, "Amy has reactions."),
     ("list", "Here is the plan:\n2. Visit th", DAY, ""),
+    # And the next: "it" after a hidden option, where one option is plural.
+    ("agreement", "[…] fits. It is a great metaphor.", ["Gloves", "Jigsaw puzzle"], ""),
 ]
 
 
