@@ -323,9 +323,11 @@ def grammar_leaks(text: str) -> list[Leak]:
 
 
 def label_leaks(text: str, num_choices: int, question: str = "") -> list[Leak]:
-    """``label``: an option's letter leading a number ("B1"), unless the question has it."""
-    labels = re.finditer(rf"\b[A-{chr(ord('A') + num_choices - 1)}]\d+\b", text)
-    return [Leak("label", m.group()) for m in labels if m.group() not in question]
+    """``label``: an option's letter leading a number ("B1") or dashed to another ("B-B-D")."""
+    letter = f"[A-{chr(ord('A') + num_choices - 1)}]"
+    labels = re.finditer(rf"\b{letter}\d+\b|\b{letter}(?:[ \t]*[-–][ \t]*{letter})+\b", text)
+    asked = re.sub(r"\s", "", question)
+    return [Leak("label", m.group()) for m in labels if re.sub(r"\s", "", m.group()) not in asked]
 
 
 def position_leaks(text: str) -> list[Leak]:

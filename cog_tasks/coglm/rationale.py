@@ -208,10 +208,11 @@ def _fragment_spans(text: str, choices: Sequence[str]) -> list[tuple[int, int]]:
             continue
         if len(option) < FRAGMENT_WORDS:
             continue
-        vocabulary, run = set(option), []
+        run: list[tuple[str, int, int]] = []
         for stem, start, end in [*words, ("", len(text), len(text))]:
-            # a word stands for the option's word it is a form of ("forgot" for "forgotten")
-            own = next((v for v in vocabulary if _same_root(stem, v, FORM_LETTERS, FORM_SHARE)), "")
+            # a word stands for the option's word it is, or is a form of ("forgot", "forgotten")
+            forms = (v for v in option if _same_root(stem, v, FORM_LETTERS, FORM_SHARE))
+            own = stem if stem in option else next(forms, "")
             word = (own, start, end)
             gap = text[run[-1][2] : start] if run else ""
             if own and not re.search(r"[\n.!?;…]", gap):
@@ -509,8 +510,11 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
         "one option",
         text,
     )
-    # A free letter leading a number labels an option's part ("B1-B2-B3").
+    # A free letter leading a number labels an option's part ("B1-B2-B3"); letters joined by
+    # dashes, arrows or commas are a run of options ("B-B-B-D").
     text = re.sub(rf"(?<![\w'’.])[{free}]\d+(?![\w'’])", "one option", text)
+    joined = r"[ \t]*(?:-|–|->|→|,)[ \t]*"
+    text = re.sub(rf"(?<![\w'’.])[{free}](?:{joined}[{free}])+(?![\w'’])", "one option", text)
     # Other capital letters than "A" (an article) standing alone name an option.
     others = free.replace("A", "")
     if others:

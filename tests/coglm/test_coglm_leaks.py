@@ -72,6 +72,8 @@ CASES = [
     ("list", "Here is the plan:\n2. Visit th", DAY, ""),
     # And the next: "it" after a hidden option, where one option is plural.
     ("agreement", "[…] fits. It is a great metaphor.", ["Gloves", "Jigsaw puzzle"], ""),
+    # And the next: option letters joined by dashes.
+    ("label", "So the sequence is:\nB-B-B-D", DAY, ""),
 ]
 
 
