@@ -159,11 +159,7 @@ class LongTermMemory:
     def recall_many(
         self, queries: Sequence[str], k: int = 3, rule: str = "nearest"
     ) -> list[list[str]]:
-        """Stored statements recalled for each query, with one embedding call for all.
-
-        ``rule`` ``nearest``: the ``k`` nearest, nearest first; ``authors`` (their code): of
-        the ``k + 1`` nearest sorted farthest first, the first ``k`` (the nearest drops out).
-        """
+        """Per query, one embedding call for all: the ``k`` nearest, or by ``authors`` (README)."""
         count = len(self)
         if count == 0 or k <= 0 or not queries:
             return [[] for _ in queries]

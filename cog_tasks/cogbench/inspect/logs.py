@@ -235,10 +235,7 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 
 
 def agent_row(run: CogBenchRun) -> AgentCurves:
-    """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
-
-    ``counts``: every epoch's records but errored ones (beside, as in Inspect's metrics).
-    """
+    """The run's own row: κ, Rationality, invalid shares; ``counts`` over unerrored records."""
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {
         unit: UnitTallies.from_value(values, run.weights)

@@ -83,10 +83,7 @@ def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str 
 
 @metric
 def rationality(subset: str = "a") -> Metric:
-    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
-
-    Failures count as 1; ``rationality_readable_*`` is the mean of readable scores alone.
-    """
+    """Mean judged Rationality (failures at 1; ``*_readable_*``: readable scores alone)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         _, judged = pooled_tallies(_values(scores))
