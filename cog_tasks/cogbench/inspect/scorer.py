@@ -159,8 +159,7 @@ def cogbench_scorer(
         verdicts = []
         if judge:
             check_judge_role(self_judge)
-            judge_model = get_model() if self_judge else get_model(role=JUDGE_ROLE)
-            generator = ModelGenerator(judge_model)
+            generator = ModelGenerator(get_model() if self_judge else get_model(role=JUDGE_ROLE))
             verdicts = await judge_answers(
                 generator, judge_inputs(trajectory, records), context_chars=judge_chars
             )
