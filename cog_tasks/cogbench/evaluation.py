@@ -198,6 +198,10 @@ def score_method(
         for t, group in groups.items()
     }
     humans = [e.answer.rationality if e.answer else None for e in items]
+    rationality = {
+        t: _mean([e.answer.rationality if e.answer else None for e in group])
+        for t, group in groups.items()
+    }
     judge = readable = agreement = None
     total = RationalityTally()
     if verdicts is not None:
@@ -214,12 +218,7 @@ def score_method(
             kappa_by_iteration(checked.values.values(), weights, kappa, warn=False)
         ),
         polarity=summarize_iterations(polarity),
-        rationality=summarize_iterations(
-            {
-                t: _mean([e.answer.rationality if e.answer else None for e in group])
-                for t, group in groups.items()
-            }
-        ),
+        rationality=summarize_iterations(rationality),
         rationality_unset=sum(1 for value in humans if value is None),
         judge=judge,
         judge_vs_human=agreement,
@@ -301,8 +300,7 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
         if rationality:
             raise UserError("Rationality agreement needs FILE:METHOD raters (whose reasoning)")
         return item.human_rating
-    answer = item.answers.get(method)
-    if answer is None:
+    if (answer := item.answers.get(method)) is None:
         return None
     return answer.rationality if rationality else answer.rating
 
