@@ -105,8 +105,7 @@ def _report(args: argparse.Namespace) -> int:
 
     log_dir = Path(args.log_dir)
     found = read_cogbench_logs(log_dir, statuses=args.status)
-    skipped = found.skipped_note()
-    if skipped:
+    if skipped := found.skipped_note():
         print(skipped)
     curves = report_rows(found.logs, pool_seeds=args.pool_seeds)
     if not curves:

@@ -145,10 +145,7 @@ def file_results(
     verdicts: Sequence[JudgeVerdict | None] | None = None,
     per_question: bool = False,
 ) -> CheckedRun:
-    """One method's answers as a checked run: one unit per trajectory, its tallies as values.
-
-    Unit status ``judge_invalid``: a judge reply unread, else ``invalid``: a rating unread.
-    """
+    """One method's answers as a checked run per trajectory (judge reply, else rating unread)."""
     verdict_of = {} if verdicts is None else dict(zip(map(id, items), verdicts, strict=True))
     cells: dict[str, dict[int, list[AnsweredItem]]] = {}
     for entry in items:
@@ -190,10 +187,7 @@ def score_method(
     source: str = "the file",
     judge_source: str = "",
 ) -> MethodScores:
-    """The paper's numbers for one method, with :func:`file_results`' checks and coverage.
-
-    Unread judge replies and answers without reasoning count as 1; ``None`` verdicts are left out.
-    """
+    """The paper's numbers for one method (judge failures at 1, ``None`` verdicts left out)."""
     per_question = check_kappa_form(kappa) == "per_question"
     checked = file_results(method, items, source, weights, verdicts, per_question)
     groups = _by_iteration(items)
@@ -204,6 +198,10 @@ def score_method(
         for t, group in groups.items()
     }
     humans = [e.answer.rationality if e.answer else None for e in items]
+    rationality = {
+        t: _mean([e.answer.rationality if e.answer else None for e in group])
+        for t, group in groups.items()
+    }
     judge = readable = agreement = None
     total = RationalityTally()
     if verdicts is not None:
@@ -220,12 +218,7 @@ def score_method(
             kappa_by_iteration(checked.values.values(), weights, kappa, warn=False)
         ),
         polarity=summarize_iterations(polarity),
-        rationality=summarize_iterations(
-            {
-                t: _mean([e.answer.rationality if e.answer else None for e in group])
-                for t, group in groups.items()
-            }
-        ),
+        rationality=summarize_iterations(rationality),
         rationality_unset=sum(1 for value in humans if value is None),
         judge=judge,
         judge_vs_human=agreement,
@@ -248,10 +241,7 @@ NEUTRAL = 3
 def follower_tallies(
     trajectory: Trajectory, feedback: str, weights: WeightScheme = None
 ) -> dict[int, RatingTally]:
-    """Tallies per later iteration of a model-free rater that only follows the feedback.
-
-    ``rating``: the last human rating (unset, not asked: invalid); ``direction``: 3, then per note.
-    """
+    """Tallies per later iteration of a model-free rater following ``rating`` or ``direction``."""
     if feedback not in FOLLOWED_FEEDBACK:
         raise ParameterError(
             f"no follower of feedback {feedback!r}; use one of {FOLLOWED_FEEDBACK}"
@@ -310,8 +300,7 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
         if rationality:
             raise UserError("Rationality agreement needs FILE:METHOD raters (whose reasoning)")
         return item.human_rating
-    answer = item.answers.get(method)
-    if answer is None:
+    if (answer := item.answers.get(method)) is None:
         return None
     return answer.rationality if rationality else answer.rating
 
@@ -319,12 +308,7 @@ def _score_of(item: QuestionnaireItem, method: str, rationality: bool) -> int | 
 def rater_agreement(
     raters: Sequence[tuple[str, Sequence[CogBenchRecord], str]], rationality: bool = False
 ) -> RaterAgreement:
-    """Fleiss' κ, mean pairwise Spearman and polarity tallies over items every rater rated.
-
-    Args:
-        raters: ``(label, records, method)``; ``method`` :data:`HUMAN_RATER` or a method.
-        rationality: Compare the human Rationality scores of the method's reasoning.
-    """
+    """Fleiss' κ, pairwise Spearman, polarity over items all ``(label, records, method)`` rated."""
     if len(raters) < 2:
         raise UserError(f"agreement needs at least two raters, got {len(raters)}")
     labels = [label for label, _, _ in raters]

@@ -10,7 +10,6 @@ class TextGenerator(Protocol):
 
     async def __call__(self, prompt: str, max_tokens: int) -> str:
         """Complete ``prompt`` as a single user turn (a :class:`Reply` where the limit is known)."""
-        ...
 
 
 class Reply(str):

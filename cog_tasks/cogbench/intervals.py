@@ -41,10 +41,8 @@ class UnitTallies:
     @classmethod
     def from_value(cls, value: Mapping[str, float], weights: WeightScheme) -> UnitTallies:
         """Read a scorer's ``Score.value`` (see :mod:`cog_tasks.cogbench.inspect.scorer`)."""
-        ratings_by_iteration, judged = pooled_tallies([value], weights)
-        ratings: dict[Cell, RatingTally] = {
-            (iteration, None): tally for iteration, tally in ratings_by_iteration.items()
-        }
+        by_iteration, judged = pooled_tallies([value], weights)
+        ratings: dict[Cell, RatingTally] = {(t, None): tally for t, tally in by_iteration.items()}
         ratings.update(question_tallies(value, weights))
         return cls(ratings, {t: tally for t, tally in judged.items() if tally.scored})
 
@@ -84,10 +82,7 @@ def _row_tally(row: np.ndarray, weights: WeightScheme) -> RatingTally:
 
 
 def _weights_of(units: Sequence[UnitTallies]) -> WeightScheme:
-    for unit in units:
-        for tally in unit.ratings.values():
-            return tally.weights
-    return None
+    return next((tally.weights for unit in units for tally in unit.ratings.values()), None)
 
 
 def _average_later(by_iteration: Mapping[int, float], iteration: int | None) -> float:

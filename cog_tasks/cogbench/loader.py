@@ -119,15 +119,9 @@ def parse_records(data: object, source: str, require_profile: bool) -> list[CogB
         parse_record(raw, f"{name} record {index}", require_profile)
         for index, raw in enumerate(data)
     ]
+    keys = ((f"record {i}", (r.topic, r.iteration, r.trajectory[1])) for i, r in enumerate(records))
     try:
-        check_unique(
-            (
-                (f"record {index}", (r.topic, r.iteration, r.trajectory[1]))
-                for index, r in enumerate(records)
-            ),
-            source,
-            kind="(topic, iteration, profile name)",
-        )
+        check_unique(keys, source, kind="(topic, iteration, profile name)")
     except DataFileError as error:
         raise RecordError(str(error)) from error
     check_iterations(records, source)

@@ -42,26 +42,17 @@ def _differs(agent: str) -> str:
 
 
 PAPER_ROWS: tuple[PaperRow, ...] = tuple(
-    row
-    for (agent, subset), (kappa, rationality) in _TABLES.items()
-    for row in (
-        PaperRow(
-            BENCHMARK,
-            subset_measure("authenticity_avg", subset),
-            f"gpt-4-0613 ({agent} agent)",
-            kappa,
-            "CogGPT paper, Table 2 (avg.)",
-            PROTOCOL,
-            _differs(agent),
-        ),
-        PaperRow(
-            BENCHMARK,
-            subset_measure("rationality_avg", subset),
-            f"gpt-4-0613 ({agent} agent)",
-            rationality,
-            "CogGPT paper, Table 3 (avg.)",
-            PROTOCOL,
-            _JUDGE_DIFFERS + _differs(agent),
-        ),
+    PaperRow(
+        BENCHMARK,
+        subset_measure(measure, subset),
+        f"gpt-4-0613 ({agent} agent)",
+        value,
+        f"CogGPT paper, Table {table} (avg.)",
+        PROTOCOL,
+        differs + _differs(agent),
+    )
+    for (agent, subset), values in _TABLES.items()
+    for measure, table, differs, value in zip(
+        ("authenticity_avg", "rationality_avg"), (2, 3), ("", _JUDGE_DIFFERS), values, strict=True
     )
 )

@@ -94,10 +94,7 @@ class RatingAnswer:
 
 
 def parse_rating_answer(text: str) -> RatingAnswer:
-    """Read a rating (labelled line, bare number or closing label) and its reasoning.
-
-    The reasoning: after ``Thoughts:``/``Reason:`` up to the rating line, else all but that line.
-    """
+    """Read a rating (labelled line, bare number or closing label) and its reasoning (README)."""
     cleaned = _clean(text).strip()
     rating = _labelled_likert(cleaned, "rating")
     if rating is None:

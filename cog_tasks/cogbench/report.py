@@ -83,6 +83,7 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
             if not series:
                 continue
             style = "--" if curve.is_reference else (":" if curve.agent in FEEDBACK_AGENTS else "-")
+            label = curve.label if curve.judge == "none" else f"{curve.label}; judge {curve.judge}"
             axis.errorbar(
                 list(series),
                 [interval.value for interval in series.values()],
@@ -90,9 +91,7 @@ def plot_curves(curves: Sequence[AgentCurves], path: Path, title: str) -> Path:
                 linestyle=style,
                 marker="o",
                 capsize=3,
-                label=curve.label
-                if curve.judge == "none"
-                else f"{curve.label}; judge {curve.judge}",
+                label=label,
             )
         axis.set_title(heading)
         axis.set_xlabel("iteration")

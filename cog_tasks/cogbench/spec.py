@@ -22,15 +22,10 @@ def request_turns(
     return turns or [0]
 
 
-SMOKE = {
-    "agent": "cot",
-    "subset": "a",
-    "source": "sample",
-    "iterations": 1,
-    "max_tokens": 32,
-    "retries": 0,
-    "judge": False,
-}
+SMOKE = dict(
+    agent="cot", subset="a", source="sample", iterations=1, max_tokens=32, retries=0, judge=False
+)
+CPU = {"agent": "cot", "source": "sample", "max_tokens": 256, "judge": False}
 
 SPEC = BenchmarkSpec(
     name="cogbench",
@@ -47,14 +42,7 @@ SPEC = BenchmarkSpec(
         "standard": (
             Step("cogbench", "cogbench", {"agent": "coggpt", "judge_chars": 12000}, limit=2),
         ),
-        "cpu": (
-            Step(
-                "cogbench",
-                "cogbench",
-                {"agent": "cot", "source": "sample", "max_tokens": 256, "judge": False},
-                limit=2,
-            ),
-        ),
+        "cpu": (Step("cogbench", "cogbench", CPU, limit=2),),
         "full": tuple(
             Step("cogbench", "cogbench", {"agent": agent})
             for agent in ("coggpt", "cot", "react", "reflexion")

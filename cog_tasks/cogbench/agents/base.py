@@ -177,15 +177,9 @@ class CogBenchAgent(ABC):
         replies = await asyncio.gather(
             *(self.ask(prompt, self.settings.answer_tokens, "answer") for prompt, _ in built)
         )
-        answers = await asyncio.gather(
-            *(
-                self._read_answer(question, prompt, recalled, reply)
-                for question, (prompt, recalled), reply in zip(
-                    questions, built, replies, strict=True
-                )
-            )
-        )
-        return list(answers)
+        rows = zip(questions, built, replies, strict=True)
+        answers = (self._read_answer(question, *asked, reply) for question, asked, reply in rows)
+        return list(await asyncio.gather(*answers))
 
     async def _read_answer(
         self, question: str, prompt: str, recalled: tuple[str, ...], reply: str

@@ -46,8 +46,7 @@ def forget(items: Sequence[KnowledgeItem], forgetting_rate: float = 0.4) -> list
     if not 0.0 <= forgetting_rate <= 1.0:
         raise ValueError(f"forgetting_rate must be in [0, 1], got {forgetting_rate}")
     keep = round(len(items) * (1.0 - forgetting_rate))
-    ranked = sorted(items, key=lambda item: -(item.score or 0))
-    return ranked[:keep]
+    return sorted(items, key=lambda item: -(item.score or 0))[:keep]
 
 
 def embedding_model_dir() -> Path:
@@ -159,11 +158,7 @@ class LongTermMemory:
     def recall_many(
         self, queries: Sequence[str], k: int = 3, rule: str = "nearest"
     ) -> list[list[str]]:
-        """Stored statements recalled for each query, with one embedding call for all.
-
-        ``rule`` ``nearest``: the ``k`` nearest, nearest first; ``authors`` (their code): of
-        the ``k + 1`` nearest sorted farthest first, the first ``k`` (the nearest drops out).
-        """
+        """Per query, one embedding call for all: the ``k`` nearest, or by ``authors`` (README)."""
         count = len(self)
         if count == 0 or k <= 0 or not queries:
             return [[] for _ in queries]
@@ -174,11 +169,7 @@ class LongTermMemory:
             include=["documents", "distances"],
         )
         recalled = []
-        for documents, distances in zip(
-            result["documents"],  # type: ignore[arg-type]
-            result["distances"],  # type: ignore[arg-type]
-            strict=True,
-        ):
+        for documents, distances in zip(result["documents"], result["distances"], strict=True):  # type: ignore[arg-type]
             ranked = sorted(
                 zip(distances, documents, strict=True),
                 key=lambda pair: pair[0],

@@ -37,8 +37,7 @@ def headlines(log: EvalLog) -> list[Headline]:
     """The headline numbers of one successful CogBench log (Rationality's when judged)."""
     (run,) = checked_runs([log])
     row = agent_row(run)
-    notes = [*row.notes, f"judge: {row.judge}"] if row.judge != "none" else list(row.notes)
-    note = "; ".join(notes)
+    note = "; ".join([*row.notes, f"judge: {row.judge}"] if row.judge != "none" else row.notes)
 
     def headline(measure: str, interval: Interval, scale: str = "raw", extra: str = "") -> Headline:
         return Headline(

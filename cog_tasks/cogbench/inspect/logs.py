@@ -193,19 +193,15 @@ def judge_label(log: EvalLog) -> str:
     if not args.get("judge", True):
         return "none"
     roles = log.eval.model_roles or {}
-    if "judge" in roles:
-        return roles["judge"].model
-    return f"self ({log.eval.model})"
+    return roles["judge"].model if "judge" in roles else f"self ({log.eval.model})"
 
 
 def reference_modes(log: EvalLog) -> list[str]:
     """The feedback followers a row gets: its own feedback's, then copy-previous (``rating``)."""
     args = log.eval.task_args or {}
-    modes = ["rating"]
     feedback = str(args.get("feedback", "rating"))
-    if args.get("agent") in FEEDBACK_AGENTS and feedback in FOLLOWED_FEEDBACK:
-        modes.insert(0, feedback)
-    return list(dict.fromkeys(modes))
+    followed = args.get("agent") in FEEDBACK_AGENTS and feedback in FOLLOWED_FEEDBACK
+    return list(dict.fromkeys([feedback, "rating"] if followed else ["rating"]))
 
 
 def _series(units: Sequence[UnitTallies], kappa: str) -> tuple[dict, dict]:
@@ -235,10 +231,7 @@ def _fixture(run: CogBenchRun) -> tuple[str, ...]:
 
 
 def agent_row(run: CogBenchRun) -> AgentCurves:
-    """The run's own row: κ and Rationality by iteration, the invalid and judge-invalid shares.
-
-    ``counts``: every epoch's records but errored ones (beside, as in Inspect's metrics).
-    """
+    """The run's own row: κ, Rationality, invalid shares; ``counts`` over unerrored records."""
     kappa = str(run.args.get("kappa", "pooled"))
     tallies = {
         unit: UnitTallies.from_value(values, run.weights)

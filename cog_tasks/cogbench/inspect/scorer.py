@@ -83,10 +83,7 @@ def authenticity(weights: str | None = None, kappa: str = "pooled", subset: str 
 
 @metric
 def rationality(subset: str = "a") -> Metric:
-    """Mean judged Rationality per iteration: average over 1-10, 0th, 5th and 10th.
-
-    Failures count as 1; ``rationality_readable_*`` is the mean of readable scores alone.
-    """
+    """Mean judged Rationality (failures at 1; ``*_readable_*``: readable scores alone)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         _, judged = pooled_tallies(_values(scores))
@@ -162,8 +159,7 @@ def cogbench_scorer(
         verdicts = []
         if judge:
             check_judge_role(self_judge)
-            judge_model = get_model() if self_judge else get_model(role=JUDGE_ROLE)
-            generator = ModelGenerator(judge_model)
+            generator = ModelGenerator(get_model() if self_judge else get_model(role=JUDGE_ROLE))
             verdicts = await judge_answers(
                 generator, judge_inputs(trajectory, records), context_chars=judge_chars
             )

@@ -98,13 +98,8 @@ def cogbench_agent(
         if state.epoch == 1:
             warn_missing_flows(trajectory)
         model = get_model()
-        runner = make_agent(
-            agent,
-            ModelGenerator(model),
-            trajectory.profile,
-            settings,
-            memory_name=f"{state.sample_id}-e{state.epoch}",
-        )
+        name = f"{state.sample_id}-e{state.epoch}"
+        runner = make_agent(agent, ModelGenerator(model), trajectory.profile, settings, name)
         results: list[IterationResult] = []
         try:
             for step in trajectory.steps:
