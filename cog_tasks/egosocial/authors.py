@@ -1,7 +1,4 @@
-"""The EgoSocialArena authors' released items (three JSONL files) and their resolver.
-
-Local data, a Hub copy, then the pinned upstream commit (:data:`SOURCE`; docs/static.md).
-"""
+"""The EgoSocialArena authors' released items (three JSONL files) and their resolver."""
 
 from __future__ import annotations
 

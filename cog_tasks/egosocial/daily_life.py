@@ -1,7 +1,4 @@
-"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter.
-
-:class:`BeliefTracker` replays the events for the gold answers; other abilities: :mod:`.abilities`.
-"""
+"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter."""
 
 from __future__ import annotations
 

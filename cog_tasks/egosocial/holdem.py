@@ -1,7 +1,4 @@
-"""Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
-
-rlcard deals and enforces the rules; beliefs, style question and scoring: docs/games.md.
-"""
+"""Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop."""
 
 from __future__ import annotations
 
@@ -223,10 +220,7 @@ def read_table(
 
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
-    """The legal action a reply names, else ``None``.
-
-    ``Action: <word>`` wins; else exactly one action word, not negated nor a label (``Raise: no``).
-    """
+    """The one legal action a reply names (``Action: <word>`` wins), else ``None``."""
     if _echoed(text):
         return None
     lower = reading.normalize(text).lower()
@@ -255,10 +249,7 @@ def _echoed(text: str) -> bool:
 
 
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
-    """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
-
-    ``order`` is the holding class shown at each letter; letters in prose are never read.
-    """
+    """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no."""
     if _echoed(text):
         return BeliefReply(None, None)
     text = reading.normalize(text)
