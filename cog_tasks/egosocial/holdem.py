@@ -221,7 +221,7 @@ def read_table(
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
     """The one legal action a reply names (``Action: <word>`` wins), else ``None``."""
-    if _echoed(text):
+    if any(part in text for part in _PROMPT_PARTS):
         return None
     lower = reading.normalize(text).lower()
     labelled = [word for word in _LABELLED_ACTION.findall(lower) if word in _ACTION_WORDS]
@@ -243,14 +243,9 @@ class BeliefReply:
     raise_: int | None
 
 
-def _echoed(text: str) -> bool:
-    """Whether a reply repeats part of a prompt or a reply template instead of answering."""
-    return any(part in text for part in _PROMPT_PARTS)
-
-
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
     """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no."""
-    if _echoed(text):
+    if any(part in text for part in _PROMPT_PARTS):
         return BeliefReply(None, None)
     text = reading.normalize(text)
     bare = _BARE_BELIEFS.match(text)
@@ -266,7 +261,7 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
     """The one style word a reply affirms (not after a negation), else a reply of A or B alone."""
-    if _echoed(text):
+    if any(part in text for part in _PROMPT_PARTS):
         return None
     lower = text.lower().replace("\u2019", "'")
     negated = {match.start(1) for match in _NEGATED_STYLE.finditer(lower)}
