@@ -1,7 +1,4 @@
-"""Daily Life beyond beliefs: emotion, desire, intention, knowledge and non-literal speech.
-
-Gold answers follow from the story's facts (kept in the metadata) by the rules of docs/static.md.
-"""
+"""Daily Life beyond beliefs: emotion, desire, intention, knowledge, non-literal speech."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The EgoSocialArena authors' released items (three JSONL files) and their resolver.
-
-Local data, a Hub copy, then the pinned upstream commit (:data:`SOURCE`; docs/static.md).
-"""
+"""The EgoSocialArena authors' released items (three JSONL files) and their resolver."""
 
 from __future__ import annotations
 
@@ -33,18 +30,11 @@ from cog_tasks.egosocial.records import FIRST_PERSON_SYSTEM, SCENARIO_LABELS, Eg
 UPSTREAM_REPO = "gyhou123/EgoSocialArena"
 UPSTREAM_COMMIT = "9fbd145cbb56dedc16c84c93a1e338eeb337aebd"
 #: The authors' multiple-choice file of each scenario that has one.
-CHOICE_FILES: dict[str, str] = {
-    "daily_life": "socialfirst.jsonl",
-    "counterfactual": "counterfact.jsonl",
-}
+CHOICE_FILES = {"daily_life": "socialfirst.jsonl", "counterfactual": "counterfact.jsonl"}
 SCENARIO_OF_FILE: dict[str, Scenario] = {file: scenario for scenario, file in CHOICE_FILES.items()}
 BLACKJACK_FILE = "blackjack.jsonl"
 #: Hub config (and ``cog-tasks data build`` split) holding each file.
-HUB_CONFIGS: dict[str, str] = {
-    "socialfirst.jsonl": "daily_life",
-    "counterfact.jsonl": "counterfactual",
-    BLACKJACK_FILE: "blackjack",
-}
+HUB_CONFIGS: dict[str, str] = {**SCENARIO_OF_FILE, BLACKJACK_FILE: "blackjack"}
 #: Column of a Hub row that keeps the record's line in the upstream file.
 LINE_COLUMN = "line"
 CHOICE_FIELDS = ("Story", "Question", "Option", "Answer")
@@ -65,11 +55,7 @@ ERRATA: dict[str, str] = {
     ),
 }
 #: Records in each file the authors released at :data:`UPSTREAM_COMMIT`.
-RELEASED_COUNTS: dict[str, int] = {
-    "socialfirst.jsonl": 49,
-    "counterfact.jsonl": 10,
-    BLACKJACK_FILE: 50,
-}
+RELEASED_COUNTS = {"socialfirst.jsonl": 49, "counterfact.jsonl": 10, BLACKJACK_FILE: 50}
 #: SHA-256 of each file at :data:`UPSTREAM_COMMIT` (its bytes, and its JSON content).
 RELEASED_SHA256: dict[str, Pin] = {
     "blackjack.jsonl": Pin(
@@ -115,8 +101,7 @@ SOURCE = DataSource(
     item_counts=RELEASED_COUNTS,
     pins=RELEASED_SHA256,
 )
-#: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError`, removed in the
-#: next release.
+#: Deprecated alias of :class:`~cog_tasks.common.sources.DataSourceError` (to be removed).
 AuthorsDataUnavailable = DataSourceError
 
 

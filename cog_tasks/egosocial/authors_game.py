@@ -1,7 +1,4 @@
-"""The authors' Number Guessing game text, read at run time from their pinned repository.
-
-Their attributes are read with :mod:`ast`, never imported; this project ships none of the text.
-"""
+"""The authors' Number Guessing game text, read (never imported) from their pinned repository."""
 
 from __future__ import annotations
 
@@ -56,10 +53,7 @@ def _python(content: Content) -> ast.Module:
 
 
 def parse_game(content: Content) -> AuthorsGame:
-    """Read the game's text from the file's ``AgentPlayer`` class (the fetch's validator).
-
-    The last assignment of each attribute wins, as in Python; ``DataFileError`` names the file.
-    """
+    """Read the game's text from the file's ``AgentPlayer`` class (the last assignment wins)."""
     classes = [node for node in _python(content).body if isinstance(node, ast.ClassDef)]
     body = next((node.body for node in classes if node.name == GAME_CLASS), None)
     if body is None:

@@ -1,7 +1,4 @@
-"""Grading free-text blackjack beliefs by a judge model, as the authors ran Blackjack.
-
-Missing, echoed or contradicting beliefs are wrong without the judge; ungraded replies get a retry.
-"""
+"""Grading free-text blackjack beliefs by a judge model, as the authors ran Blackjack."""
 
 from __future__ import annotations
 
@@ -80,10 +77,7 @@ def _closing_brace(reply: str, start: int) -> int:
 
 
 def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
-    """Every labelled belief of a reply, in order, as (kind, text, braced).
-
-    A belief is the braced text after its label or, unbraced, the text up to the next label.
-    """
+    """Every labelled belief of a reply, in order, as (kind, text, braced)."""
     labels = [label for label in _LABEL.finditer(reply) if _opens_belief(reply, label)]
     found: list[tuple[BeliefType, str]] = []
     consumed = 0
@@ -104,10 +98,7 @@ def labelled_beliefs(reply: str) -> list[tuple[BeliefType, str, bool]]:
 
 
 def read_beliefs(reply: str, prompt: str = "") -> dict[BeliefType, BeliefReading]:
-    """The Self-Belief and External-Belief of a reply, without echoes of ``prompt``.
-
-    Braced beliefs win over unbraced ones; two different beliefs of one kind are neither.
-    """
+    """The Self-Belief and External-Belief of a reply, without echoes of ``prompt``."""
     readings: dict[BeliefType, BeliefReading] = {}
     labelled = labelled_beliefs(reply)
     for belief_type in BELIEF_TYPES:
@@ -150,10 +141,7 @@ def judge_prompt(belief_type: BeliefType, situation: str, facts: BeliefFacts, be
 
 
 def parse_grade(judge_reply: str) -> bool | None:
-    """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``.
-
-    Two different grades, a quoted grade followed by more words or "GRADE: I think" give ``None``.
-    """
+    """``True`` for a reply grading C (correct), ``False`` for I (incorrect), else ``None``."""
     judge_reply = reading.normalize(judge_reply)
     grades = {match.group("grade")[0].upper() for match in _GRADE.finditer(judge_reply)}
     return grades == {"C"} if len(grades) == 1 else None

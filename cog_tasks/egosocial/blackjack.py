@@ -1,7 +1,4 @@
-"""Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules.
-
-Probabilities are exact over one deck without the visible cards; the dealer draws below 17.
-"""
+"""Blackjack: hands dealt by rlcard, questions and belief facts checked by rlcard's rules."""
 
 from __future__ import annotations
 

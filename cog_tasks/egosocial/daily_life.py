@@ -1,7 +1,4 @@
-"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter.
-
-:class:`BeliefTracker` replays the events for the gold answers; other abilities: :mod:`.abilities`.
-"""
+"""Daily Life: seeded ToMi-style stories, told in the first person by :mod:`.tomi`'s converter."""
 
 from __future__ import annotations
 
@@ -86,16 +83,13 @@ class BeliefTracker:
         elif isinstance(event, Seen | Move):
             if isinstance(event, Move) and event.agent not in self.present:
                 raise ValueError(f"{event.agent} cannot move the object from outside the room")
-            self._observe(event.container)
-
-    def _observe(self, container: str) -> None:
-        self.location = container
-        if self.initial is None:
-            self.initial = container
-        for agent in self.present:
-            self.first_order[agent] = container
-            for other in self.present - {agent}:
-                self.second_order[(agent, other)] = container
+            self.location = event.container
+            if self.initial is None:
+                self.initial = event.container
+            for agent in self.present:
+                self.first_order[agent] = event.container
+                for other in self.present - {agent}:
+                    self.second_order[(agent, other)] = event.container
 
 
 def replay(events: list[Event]) -> BeliefTracker:

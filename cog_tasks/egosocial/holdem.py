@@ -1,7 +1,4 @@
-"""Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop.
-
-rlcard deals and enforces the rules; beliefs, style question and scoring: docs/games.md.
-"""
+"""Limit Texas Hold'em against a trained opponent: table state, prompts, parsing, match loop."""
 
 from __future__ import annotations
 
@@ -223,11 +220,8 @@ def read_table(
 
 
 def parse_action(text: str, legal: tuple[str, ...]) -> str | None:
-    """The legal action a reply names, else ``None``.
-
-    ``Action: <word>`` wins; else exactly one action word, not negated nor a label (``Raise: no``).
-    """
-    if _echoed(text):
+    """The one legal action a reply names (``Action: <word>`` wins), else ``None``."""
+    if any(part in text for part in _PROMPT_PARTS):
         return None
     lower = reading.normalize(text).lower()
     labelled = [word for word in _LABELLED_ACTION.findall(lower) if word in _ACTION_WORDS]
@@ -249,17 +243,9 @@ class BeliefReply:
     raise_: int | None
 
 
-def _echoed(text: str) -> bool:
-    """Whether a reply repeats part of a prompt or a reply template instead of answering."""
-    return any(part in text for part in _PROMPT_PARTS)
-
-
 def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
-    """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no.
-
-    ``order`` is the holding class shown at each letter; letters in prose are never read.
-    """
-    if _echoed(text):
+    """Read ``Cards: <A-C>; Raise: <yes/no>``, or a reply that is only a letter and yes/no."""
+    if any(part in text for part in _PROMPT_PARTS):
         return BeliefReply(None, None)
     text = reading.normalize(text)
     bare = _BARE_BELIEFS.match(text)
@@ -275,7 +261,7 @@ def parse_beliefs(text: str, order: tuple[int, ...] = (0, 1, 2)) -> BeliefReply:
 
 def parse_style(text: str, order: tuple[str, ...] = ("aggressive", "conservative")) -> str | None:
     """The one style word a reply affirms (not after a negation), else a reply of A or B alone."""
-    if _echoed(text):
+    if any(part in text for part in _PROMPT_PARTS):
         return None
     lower = text.lower().replace("\u2019", "'")
     negated = {match.start(1) for match in _NEGATED_STYLE.finditer(lower)}

@@ -150,10 +150,7 @@ def _hedged_after(text: str, end: int) -> bool:
 
 
 def parse_round_reply(text: str) -> RoundReply:
-    """Read ``Prediction: <n>; Choice: <n>`` from a reply; missing numbers are ``None``.
-
-    A label needs one unhedged number standing alone; without labels only "45; 36" alone is read.
-    """
+    """Read ``Prediction: <n>; Choice: <n>`` from a reply; missing numbers are ``None``."""
     text = reading.normalize(text)
     if _LABELS.search(text):
         values: dict[str, Number | None] = {}

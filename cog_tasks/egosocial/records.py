@@ -119,11 +119,7 @@ def _is_option_line(opening: re.Match[str], options: Sequence[str]) -> bool:
 
 
 def parse_choice_letter(text: str, options: Sequence[str]) -> str | None:
-    """The option letter a reply picks, or ``None`` (invalid, scored wrong).
-
-    Formal answers and an opening option line must agree, else a reply opening with its
-    letter is read (docs/static.md).
-    """
+    """The option letter a reply picks, or ``None`` (invalid, scored wrong; docs/static.md)."""
     text = reading.normalize(text)
     answers = {_answer_at(match, options) for match in _ANSWER_LINE.finditer(text)} - {""}
     opening = _LEADING_LETTER.match(text)

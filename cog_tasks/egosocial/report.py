@@ -124,12 +124,9 @@ def plot_tables(cells: list[Cell], path: Path) -> Path:
         * len(_ordered([c.row for c in cells if c.table == t]))
         for t in tables
     ]
+    ratios = [max(h, 2) for h in heights]
     figure, axes = pyplot().subplots(
-        len(tables),
-        1,
-        figsize=(9, 1.5 + 0.22 * sum(heights)),
-        squeeze=False,
-        height_ratios=[max(h, 2) for h in heights],
+        len(tables), 1, figsize=(9, 1.5 + 0.22 * sum(heights)), squeeze=False, height_ratios=ratios
     )
     for axis, table in zip(axes[:, 0], tables, strict=True):
         shown = [cell for cell in cells if cell.table == table]

@@ -47,10 +47,7 @@ def build_static_items(
     data_file: str | os.PathLike[str] | None = None,
     exclude_errata: bool = False,
 ) -> list[EgoItem]:
-    """Build the static items of some scenarios, the authors' first under ``both``.
-
-    ``size`` defaults to :data:`DEFAULT_SIZES`; ``data_file`` replaces the one scenario's file.
-    """
+    """Build the static items of some scenarios, the authors' first under ``both``."""
     selected = parse_scenarios(scenarios, source)
     if size is not None and size < 1:
         raise ParameterError(f"size must be at least 1, got {size}")

@@ -36,14 +36,6 @@ _SUBJECT_OPENERS = {"that", "and", "then", "but", "when", "while", "so", "after"
 _NOT_VERBS = {"always", "sometimes", "perhaps", "also", "thus"}
 
 
-def first_person_system(name: str) -> str:
-    """System message that tells the model it is ``name`` and lived the story."""
-    return (
-        f"You are {name}. Everything in the story below happened to you, and you saw only "
-        "what you were present for. Answer every question as yourself."
-    )
-
-
 @dataclass(frozen=True)
 class ToMiRecord:
     """One ToMi question with its story and gold container."""
@@ -181,7 +173,10 @@ def convert_record(
         id=item_id,
         scenario="daily_life",
         label="Belief" if question.type in ("first_order", "second_order") else "Control",
-        system=first_person_system(you),
+        system=(
+            f"You are {you}. Everything in the story below happened to you, and you saw only "
+            "what you were present for. Answer every question as yourself."
+        ),
         story=" ".join(to_second_person(sentence, you) for sentence in record.story),
         question=to_second_person(record.question, you),
         options=tuple(f"the {container}" for container in options),

@@ -1,7 +1,4 @@
-"""A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random.
-
-Each reply is seeded with the seed, the conversation so far and the epoch, not the sample order.
-"""
+"""A seeded chance baseline: Inspect's ``mockllm`` answering uniformly at random."""
 
 from __future__ import annotations
 

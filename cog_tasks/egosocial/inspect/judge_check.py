@@ -47,14 +47,8 @@ async def _grade(
     statements = load_labelled_beliefs()
     results = await asyncio.gather(
         *(
-            judge_belief(
-                judge,
-                statement.belief_type,
-                statement.situation(),
-                belief_facts(statement.hand),
-                statement.belief,
-            )
-            for statement in statements
+            judge_belief(judge, s.belief_type, s.situation(), belief_facts(s.hand), s.belief)
+            for s in statements
         )
     )
     return statements, [grade for grade, _ in results]

@@ -1,7 +1,4 @@
-"""EgoSocialArena Inspect logs on the shared results model: records, report cells and headlines.
-
-A record's status: ``error``, ``truncated``, ``judge_invalid`` or ``invalid`` (a reply unread).
-"""
+"""EgoSocialArena Inspect logs on the shared results model: records, report cells and headlines."""
 
 from __future__ import annotations
 

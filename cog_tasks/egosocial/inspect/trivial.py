@@ -10,10 +10,17 @@ from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from typing import Any
 
+import cog_tasks.egosocial.inspect as tasks
 from cog_tasks.common.logs import DATA_ARGUMENT
 from cog_tasks.common.runs import RunIdentity
-from cog_tasks.common.spec import TrivialStrategy
+from cog_tasks.common.spec import TrivialStrategy, load
 from cog_tasks.common.stats import UnitValue
+from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
+from cog_tasks.egosocial.holdem import HOLDING_OPTIONS, play_match
+from cog_tasks.egosocial.inspect.static import rotation_targets
+from cog_tasks.egosocial.number_guessing import RoundReply
+from cog_tasks.egosocial.opponents.holdem_observer import shipped_opponents
+from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
 
 Scores = dict[str, dict[str, UnitValue]]
 #: The letters a constant-letter strategy answers (every released item has at most four options).
@@ -33,8 +40,6 @@ def _argument(text: str) -> object:
 
 def declared(run: RunIdentity) -> dict[str, Any]:
     """The samples the run's task arguments build, by id (``ValueError`` for another benchmark)."""
-    import cog_tasks.egosocial.inspect as tasks
-
     name = run.task.partition("@")[0]
     factory = getattr(tasks, name, None)
     if factory is None:
@@ -64,8 +69,6 @@ def _samples(units: Collection[str], run: RunIdentity, task: str) -> dict[str, A
 
 def _static(letter: str | None, units: Collection[str], run: RunIdentity) -> Scores:
     """Always ``letter`` (``None``: the majority letter of the units) on static items."""
-    from cog_tasks.egosocial.inspect.static import rotation_targets
-
     samples = _samples(units, run, "egosocial_static")
     circular = dict(run.arguments).get("circular") == "true"
     targets = {
@@ -85,8 +88,6 @@ def _static(letter: str | None, units: Collection[str], run: RunIdentity) -> Sco
 
 def beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
     """The most common situation of the units, stated for every prompt."""
-    from cog_tasks.egosocial.blackjack import BlackjackHand, belief_facts
-
     samples = _samples(units, run, "egosocial_blackjack_beliefs")
     facts = {u: belief_facts(BlackjackHand.from_metadata(s.metadata)) for u, s in samples.items()}
     classes: dict[str, Callable[[Any], object]] = {
@@ -103,8 +104,6 @@ def beliefs_majority(units: Collection[str], run: RunIdentity) -> Scores:
 
 
 def _copy_previous(view: Any) -> Any:
-    from cog_tasks.egosocial.number_guessing import RoundReply
-
     previous = view.history[-1][1] if view.history else 50
     return RoundReply(prediction=previous, choice=50)
 
@@ -113,8 +112,6 @@ def _guessing(
     reply: str | Callable[[Any], Any], units: Collection[str], run: RunIdentity
 ) -> Scores:
     """A scripted player (or a named reference reply) replayed against each unit's opponent."""
-    from cog_tasks.egosocial.opponents.number_guessing import REFERENCE_REPLIES, constant_reply_game
-
     scores: Scores = {}
     for unit, sample in _samples(units, run, "egosocial_number_guessing").items():
         meta = sample.metadata
@@ -131,7 +128,6 @@ _STYLE_LETTER = re.compile(r"^([AB])\) aggressive", re.MULTILINE)
 
 def _holdem_player(action: str) -> Callable[[str], Any]:
     """An ``ask`` that plays ``action`` when legal (else checks) and gives fixed beliefs."""
-    from cog_tasks.egosocial.holdem import HOLDING_OPTIONS
 
     async def ask(text: str) -> str:
         if "Cards: <A, B or C>" in text:
@@ -149,9 +145,6 @@ def _holdem_player(action: str) -> Callable[[str], Any]:
 
 def _holdem(action: str, units: Collection[str], run: RunIdentity) -> Scores:
     """Always ``action``, replayed on each unit's own deal against its own opponent."""
-    from cog_tasks.egosocial.holdem import play_match
-    from cog_tasks.egosocial.opponents.holdem_observer import shipped_opponents
-
     scores: Scores = {}
     for unit, sample in _samples(units, run, "egosocial_holdem").items():
         meta = sample.metadata
@@ -189,8 +182,6 @@ STRATEGIES: tuple[TrivialStrategy, ...] = (
 
 def best(units: Collection[str], run: RunIdentity) -> Mapping[str, tuple[str, float]]:
     """The best strategy per measure on ``units`` (name, mean value), for reports and tests."""
-    from cog_tasks.common.spec import load
-
     found: dict[str, tuple[str, float]] = {}
     for strategy in STRATEGIES:
         for measure, values in load(strategy.score)(units, run).items():

@@ -277,10 +277,7 @@ def expected_sha256(weights_path: Path) -> str:
 
 
 def load_opponent(style: Style, directory: Path | None = None) -> DQNOpponent:
-    """Load a trained opponent after checking the SHA-256 of the bytes it loads (read once).
-
-    Raises ``ParameterError``, ``OpponentWeightsError`` or ``FileNotFoundError`` naming the file.
-    """
+    """Load a trained opponent after checking the SHA-256 of the bytes it loads (read once)."""
     import torch
     from rlcard.agents.dqn_agent import EstimatorNetwork
 

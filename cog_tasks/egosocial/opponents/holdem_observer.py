@@ -1,7 +1,4 @@
-"""How much a hold'em opponent's play reveals about its cards, and the best possible guess.
-
-Mutual information of holding class and first action, and the ideal observer of a played match.
-"""
+"""How much a hold'em opponent's play reveals about its cards, and the best possible guess."""
 
 from __future__ import annotations
 
