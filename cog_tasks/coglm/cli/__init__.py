@@ -380,7 +380,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--form",
         choices=RATIONALE_FORMS,
         default=DEFAULT_RATIONALE_FORM,
-        help="rationale form: hidden (default, no option letter or text) or raw (as written)",
+        help="rationale form: hidden (default: no sentence that named an option), masked (option "
+        "letters and texts hidden, sentences kept) or raw (as written)",
     )
     kit.add_flag(leak, "--json", "print one JSON list")
     kit.add_chance_command(
