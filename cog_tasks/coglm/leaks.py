@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, pairwise, takewhile
 
-from cog_tasks.coglm.rationale import HIDDEN_TEXT
+from cog_tasks.coglm.rationale import HIDDEN_PATTERN, HIDDEN_TEXT
 
 RULES = tuple(
     "order ordinal token brackets words forms letter list agreement quantity article comparative "
@@ -64,7 +64,7 @@ _TOKEN = re.compile(
 
 _LIST_LINE = re.compile(r"^[ \t]*(\d+)[.)][ \t]*(.*)$", re.MULTILINE)
 _AGREEING = re.compile(
-    re.escape(HIDDEN_TEXT) + r"(?:['\")\]]*[ \t]+(?:is|are|was|were|has|have|does|do)\b"
+    HIDDEN_PATTERN + r"(?:['\")\]]*[ \t]+(?:is|are|was|were|has|have|does|do)\b"
     r"|[^\n]*?\b(?:they|them|their|it|its|itself)\b)",
     re.IGNORECASE,
 )
@@ -74,21 +74,20 @@ _BELOW = "less|fewer|lower|smaller|under|below"
 _QUANTITY = re.compile(
     rf"(?:\b({_BELOW}|more|greater|higher|larger|over|above)(?:\s+than)?\s+)?(?<![\w.])"
     rf"(\d+(?:\.\d+)?|{'|'.join(_NUMERALS)})(?!\d|\.\d)(?!(?<=[a-z])\w)"
-    rf"(?:[\s-]*({re.escape(HIDDEN_TEXT)}|[a-z]))?"
+    rf"(?:[\s-]*({HIDDEN_PATTERN}|[a-z]))?"
     rf"(?:\w*\s+or\s+({_BELOW}|more|higher|above|greater))?",
     re.IGNORECASE,
 )
 
 
-_HIDDEN = re.escape(HIDDEN_TEXT)
 #: Grammar that fits some options only: a determiner before hidden text, a comparison after it.
-_ARTICLE = re.compile(rf"\b(?:the|an?|this|that|these|those)[ \t]+{_HIDDEN}", re.IGNORECASE)
-_COMPARATIVE = re.compile(rf"{_HIDDEN}(?:[ \t]+[\w'’]+){{0,2}}[ \t]+than\b", re.IGNORECASE)
+_ARTICLE = re.compile(rf"\b(?:the|an?|this|that|these|those)[ \t]+{HIDDEN_PATTERN}", re.IGNORECASE)
+_COMPARATIVE = re.compile(rf"{HIDDEN_PATTERN}(?:[ \t]+[\w'’]+){{0,2}}[ \t]+than\b", re.IGNORECASE)
 #: A place in a list named with a noun, then hidden or "mentioned" ("the third animal, which
 #: is […]", "the last animal mentioned").
 _POSITION = re.compile(
     r"\bthe[ \t]+(?:very[ \t]+)?(?:first|second|third|fourth|fifth|sixth|last|final|penultimate)"
-    rf"[ \t]+([a-z]+)(?:[ \t]+(?:mentioned|listed|named|given)\b|[^.!?\n]*?{_HIDDEN})",
+    rf"[ \t]+([a-z]+)(?:[ \t]+(?:mentioned|listed|named|given)\b|[^.!?\n]*?{HIDDEN_PATTERN})",
     re.IGNORECASE,
 )
 

@@ -18,6 +18,7 @@ DEFAULT_RATIONALE_FORM = "hidden"
 Spans = dict[str, list[tuple[int, int]]]
 HIDDEN_TEXT = "[…]"
 """What replaces an option's text in a hidden rationale."""
+HIDDEN_PATTERN = re.escape(HIDDEN_TEXT)  # it, in a regular expression
 
 # Option texts are compared word by word; a span this similar to an option is its copy.
 NEAR_COPY_RATIO = 0.8
@@ -30,7 +31,7 @@ ROOT_LETTERS = 6
 # option holds is its form ("anxiety" of "anxious", "emission" of "emit").
 FORM_LETTERS, FORM_SHARE = 3, 0.5
 # An article before hidden text tells its first sound ("an […]" for "Umbrella").
-_ARTICLE_BEFORE_HIDDEN = re.compile(r"\b(?:[Aa]n?)[ \t]+(?=" + re.escape(HIDDEN_TEXT) + ")")
+_ARTICLE_BEFORE_HIDDEN = re.compile(rf"\b(?:[Aa]n?)[ \t]+(?={HIDDEN_PATTERN})")
 _FUNCTION_WORDS = frozenset(
     "a an the and or but nor so of to in on at by for from with as into onto than then "
     "is are was were be been being am do does did has have had will would can could "
@@ -66,8 +67,8 @@ _NUMBER = re.compile(
 )
 # Where options differ in number: the verb right after hidden text, plural pronouns after it.
 _AGREEING = re.compile(
-    rf"(?<={re.escape(HIDDEN_TEXT)})(['\")\]]*)[ \t]+(?:is|are|was|were|has|have|does|do)\b"
-    rf"|({re.escape(HIDDEN_TEXT)}[^\n]*?)\b(?:they|them|their|themselves|it|its|itself)\b",
+    rf"(?<={HIDDEN_PATTERN})(['\")\]]*)[ \t]+(?:is|are|was|were|has|have|does|do)\b"
+    rf"|({HIDDEN_PATTERN}[^\n]*?)\b(?:they|them|their|themselves|it|its|itself)\b",
     re.IGNORECASE,
 )
 _PLURAL_OPTION = re.compile(
@@ -306,7 +307,7 @@ def _step_mentions(text: str, group: _StepOrders) -> list[tuple[int, int, int]]:
 def _clause_leads(text: str, mentions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """The first mention of each clause (:data:`_CLAUSE_BREAK`); hidden text leads with step -1."""
     ends = [match.end() for match in _CLAUSE_BREAK.finditer(text)]
-    hidden = [(-1, m.start(), m.end()) for m in re.finditer(re.escape(HIDDEN_TEXT), text)]
+    hidden = [(-1, m.start(), m.end()) for m in re.finditer(HIDDEN_PATTERN, text)]
     leads: dict[int, tuple[int, int, int]] = {}
     for mention in sorted([*mentions, *hidden], key=lambda mention: mention[1]):
         leads.setdefault(bisect_right(ends, mention[1]), mention)
@@ -364,7 +365,7 @@ def hide_steps(text: str, choices: Sequence[str]) -> str:
     verbs = {word[:-3] for word in words if word.endswith("ing")}  # "go", "hav", "swimm"
     words |= verbs | {verb + "e" for verb in verbs} | {v[:-1] for v in verbs if v[-1:] == v[-2:-1]}
     kept = "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # "Go for […]"
-    before = re.compile(rf"\b(?:{kept})[ \t]+(?={re.escape(HIDDEN_TEXT)})", re.IGNORECASE)
+    before = re.compile(rf"\b(?:{kept})[ \t]+(?={HIDDEN_PATTERN})", re.IGNORECASE)
     while groups and (shorter := before.sub("", text)) != text:
         text = shorter
     # A numbered line is a place in the order, even cut short ("11. Do y"): its words go.
@@ -493,7 +494,7 @@ def hide_letters(text: str, num_choices: int, entities: frozenset[str] = frozens
     )
     text = grouped.sub(_option_phrase, text)
     # A letter right before hidden text labels that option's text, entity or not ("B. […]").
-    text = re.sub(rf"(?<![\w'’])\(?{label}\)?[.):]?[ \t]*(?={re.escape(HIDDEN_TEXT)})", "", text)
+    text = re.sub(rf"(?<![\w'’])\(?{label}\)?[.):]?[ \t]*(?={HIDDEN_PATTERN})", "", text)
     # A letter stated as the answer names an option, entity or not ("The option is: D").
     stated = r"\b((?i:option|choice|answer)[ \t]+(?i:is|would[ \t]+be)[ \t]*:?[ \t]*)"
     text = re.sub(rf"{stated}{label}(?![\w'’])(?![ \t]+[a-z])", r"\1one option", text)

@@ -9,9 +9,7 @@ digests at new versions and refuses to change a recorded one.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +18,8 @@ from typing import Any
 import pytest
 
 from cog_tasks.benchmarks import specs
+from cog_tasks.common.runs import text_sha256
+from cog_tasks.common.settings import local_data_dir
 from cog_tasks.common.spec import BenchmarkSpec
 
 INPUTS = Path(__file__).with_name("task_inputs.json")
@@ -46,8 +46,7 @@ def _message(value: Any) -> Any:
 
 
 def _digest(parts: Any) -> str:
-    text = json.dumps(parts, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return text_sha256(json.dumps(parts, sort_keys=True, default=str))[:16]
 
 
 def task_digest(task: Any) -> str:
@@ -62,8 +61,8 @@ def task_digest(task: Any) -> str:
 def _coc_rows() -> Iterator[tuple[str, list[str], str]]:
     from cog_tasks.coglm.predictions import iter_authors_outputs
 
-    root = Path(os.environ.get("COG_TASKS_DATA", "")) / "coglm" / "result"
-    for path in sorted(root.glob("llama-2-*-chat/result.json")):
+    data = local_data_dir()
+    for path in sorted(data.glob("coglm/result/llama-2-*-chat/result.json") if data else ()):
         for _, row in iter_authors_outputs(path):
             yield str(row["prediction"] or ""), row["choices"], row["question"]
 
